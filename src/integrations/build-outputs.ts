@@ -1,0 +1,34 @@
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { fileURLToPath } from "node:url";
+import type { AstroIntegration } from "astro";
+import { lastModifiedMs } from "../lib/dataset.ts";
+import { readDistFiles } from "../lib/dist-files.ts";
+import { buildManifest, MANIFEST_FILE, renderHeadersFile } from "../lib/headers.ts";
+import type { ReviewsDataset } from "../lib/records.ts";
+import { siteUrls } from "../lib/site.ts";
+
+/**
+ * After Astro writes `dist/`, hash every file and write the header manifest (`_headers.json`, read
+ * by our server) and `_headers` (read by Netlify/Cloudflare-style CDNs). Last-Modified comes from
+ * the built `reviews.json`, so it depends on content only, never on the build's clock.
+ */
+export function buildOutputs(opts: { baseUrl: string }): AstroIntegration {
+  return {
+    name: "public-reviews/build-outputs",
+    hooks: {
+      "astro:build:done": async ({ dir, logger }) => {
+        const out = fileURLToPath(dir);
+        const dataset = JSON.parse(await readFile(path.join(out, "reviews.json"), "utf8")) as ReviewsDataset;
+        const ms = lastModifiedMs(dataset.reviews);
+        const manifest = buildManifest(await readDistFiles(out), {
+          urls: siteUrls(opts.baseUrl),
+          lastModified: ms === undefined ? undefined : new Date(ms),
+        });
+        await writeFile(path.join(out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
+        await writeFile(path.join(out, "_headers"), renderHeadersFile(manifest));
+        logger.info(`wrote headers for ${Object.keys(manifest.files).length} files`);
+      },
+    },
+  };
+}

@@ -1,0 +1,104 @@
+import { createHash } from "node:crypto";
+import { type SiteUrls, TOPIC_PATHS } from "./site.ts";
+
+/**
+ * Per-file HTTP headers computed at build time: one strong ETag (a content hash) per file plus the
+ * Content-Type, Cache-Control, Last-Modified and WebSub Link headers. Written twice from the same
+ * data: `_headers.json` for our server and `_headers` for Netlify/Cloudflare Pages-style CDNs.
+ */
+
+export interface FileHeaders {
+  etag: string;
+  content_type: string;
+  cache_control: string;
+  last_modified?: string;
+  link?: string;
+}
+
+export interface HeadersManifest {
+  version: 1;
+  /** Keyed by URL path of the file, e.g. `/reviews.json`, `/index.html`. */
+  files: Record<string, FileHeaders>;
+}
+
+export const MANIFEST_FILE = "_headers.json";
+
+const TYPES: Record<string, string> = {
+  ".json": "application/json",
+  ".xml": "application/atom+xml; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".ico": "image/x-icon",
+  ".png": "image/png",
+  ".webmanifest": "application/manifest+json",
+};
+
+export function contentTypeFor(file: string): string {
+  const ext = /\.[a-z0-9]+$/i.exec(file)?.[0]?.toLowerCase() ?? "";
+  return TYPES[ext] ?? "application/octet-stream";
+}
+
+/** Strong validator: 128 bits of SHA-256 of the exact bytes served. */
+export function strongEtag(bytes: Uint8Array | string): string {
+  return `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`;
+}
+
+export function topicLink(urls: SiteUrls, path: string): string {
+  return `<${urls.hub}>; rel="hub", <${urls.base}${path}>; rel="self"`;
+}
+
+/** Hashed build assets never change under a name; everything else revalidates every 5 minutes. */
+export function cacheControlFor(path: string): string {
+  return path.startsWith("/_astro/")
+    ? "public, max-age=31536000, immutable"
+    : "public, max-age=300, stale-while-revalidate=60";
+}
+
+/**
+ * Files whose content derives from the reviews: they get the dataset's Last-Modified. Static
+ * descriptions (OpenAPI, assets) do not, since nothing about them changed when a review did.
+ */
+function derivesFromReviews(path: string): boolean {
+  return path.endsWith(".html") || (TOPIC_PATHS as readonly string[]).includes(path) || path === "/insights.json";
+}
+
+export function buildManifest(
+  files: readonly { path: string; bytes: Uint8Array }[],
+  opts: { urls: SiteUrls; lastModified?: Date },
+): HeadersManifest {
+  const out: Record<string, FileHeaders> = {};
+  for (const { path, bytes } of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    if (path === `/${MANIFEST_FILE}` || path === "/_headers") continue;
+    const h: FileHeaders = {
+      etag: strongEtag(bytes),
+      content_type: contentTypeFor(path),
+      cache_control: cacheControlFor(path),
+    };
+    if (opts.lastModified && derivesFromReviews(path)) h.last_modified = opts.lastModified.toUTCString();
+    if ((TOPIC_PATHS as readonly string[]).includes(path)) h.link = topicLink(opts.urls, path);
+    out[path] = h;
+  }
+  return { version: 1, files: out };
+}
+
+/** Netlify / Cloudflare Pages `_headers`. Directory index pages are listed under their URL too. */
+export function renderHeadersFile(manifest: HeadersManifest): string {
+  const blocks: string[] = [];
+  for (const [path, h] of Object.entries(manifest.files)) {
+    const lines = [
+      `  ETag: ${h.etag}`,
+      `  Content-Type: ${h.content_type}`,
+      `  Cache-Control: ${h.cache_control}`,
+      "  X-Content-Type-Options: nosniff",
+      "  Access-Control-Allow-Origin: *",
+    ];
+    if (h.last_modified) lines.push(`  Last-Modified: ${h.last_modified}`);
+    if (h.link) lines.push(`  Link: ${h.link}`);
+    const urls = path.endsWith("/index.html") ? [path.slice(0, -"index.html".length), path] : [path];
+    for (const u of urls) blocks.push(`${u}\n${lines.join("\n")}`);
+  }
+  return `${blocks.join("\n\n")}\n`;
+}

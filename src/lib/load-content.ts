@@ -1,0 +1,205 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import { parse as parseYaml, YAMLParseError } from "yaml";
+import { ContentError, formatIssues, problem } from "./content-errors.ts";
+import { type BusinessFile, BusinessFileSchema, Id, type ReviewFile, ReviewFileSchema } from "./content-schema.ts";
+import { utcDate } from "./dates.ts";
+
+/** A review file that passed validation, with where it came from. */
+export interface ReviewEntry extends ReviewFile {
+  id: string;
+  /** Path shown in messages, relative to the working directory when inside it. */
+  file: string;
+}
+
+export interface Content {
+  business: BusinessFile;
+  reviews: ReviewEntry[];
+}
+
+/** Raw files as read from disk, before any validation. Kept separate so validation stays pure. */
+export interface RawContent {
+  business: { file: string; text: string };
+  reviews: { file: string; text: string }[];
+  /** Files under reviews/ that are not `<year>/<id>.yaml`, reported as problems. */
+  strays: string[];
+}
+
+export function displayPath(abs: string, cwd = process.cwd()): string {
+  const rel = path.relative(cwd, abs);
+  return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : abs;
+}
+
+/** Reads `business.yaml` and every `reviews/<year>/*.yaml` under `dir`. Sorted, so output is stable. */
+export async function readContentDir(dir: string): Promise<RawContent> {
+  const businessPath = path.join(dir, "business.yaml");
+  const business = { file: displayPath(businessPath), text: await readText(businessPath) };
+  const reviewsDir = path.join(dir, "reviews");
+  const strays: string[] = [];
+  const paths: string[] = [];
+  const years = (await readdir(reviewsDir, { withFileTypes: true }).catch(() => [])).sort((a, b) =>
+    a.name < b.name ? -1 : 1,
+  );
+  for (const y of years) {
+    if (y.name.startsWith(".")) continue;
+    const yPath = path.join(reviewsDir, y.name);
+    if (!y.isDirectory() || !/^\d{4}$/.test(y.name)) {
+      strays.push(displayPath(yPath));
+      continue;
+    }
+    const files = (await readdir(yPath, { withFileTypes: true })).map((f) => f.name).sort();
+    for (const f of files) {
+      if (f.startsWith(".")) continue;
+      if (f.endsWith(".yaml")) paths.push(path.join(yPath, f));
+      else strays.push(displayPath(path.join(yPath, f)));
+    }
+  }
+  const reviews: RawContent["reviews"] = new Array(paths.length);
+  // Bounded parallel reads: fast on 100k files without exhausting file descriptors.
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(64, paths.length) }, async () => {
+      while (next < paths.length) {
+        const i = next++;
+        const p = paths[i] as string;
+        reviews[i] = { file: displayPath(p), text: await readFile(p, "utf8") };
+      }
+    }),
+  );
+  return { business, reviews, strays };
+}
+
+async function readText(p: string): Promise<string> {
+  try {
+    return await readFile(p, "utf8");
+  } catch (err) {
+    throw new ContentError([
+      problem(displayPath(p), "(file)", `cannot read the file (${(err as NodeJS.ErrnoException).code})`, p),
+    ]);
+  }
+}
+
+function parseYamlFile(file: string, text: string, problems: string[]): unknown {
+  try {
+    return parseYaml(text, { prettyErrors: false, uniqueKeys: true });
+  } catch (err) {
+    const msg = err instanceof YAMLParseError ? err.message.split("\n")[0] : String(err);
+    problems.push(`${file}: (file): invalid YAML: ${msg}`);
+    return undefined;
+  }
+}
+
+export interface ValidateOptions {
+  /** The clock reading that defines "the future"; injected so tests are stable. */
+  now: Date;
+}
+
+/**
+ * Validates raw content into typed business and review entries, applying every cross-file rule.
+ * Collects all problems and throws one `ContentError` listing them.
+ */
+export function validateContent(raw: RawContent, { now }: ValidateOptions): Content {
+  const problems: string[] = [];
+  for (const s of raw.strays) {
+    problems.push(problem(s, "(file)", "review files must be content/reviews/<year>/<id>.yaml", path.basename(s)));
+  }
+
+  const businessInput = parseYamlFile(raw.business.file, raw.business.text, problems);
+  const bParsed = BusinessFileSchema.safeParse(businessInput);
+  if (!bParsed.success) problems.push(...formatIssues(raw.business.file, bParsed.error.issues, businessInput));
+  const business = bParsed.success ? bParsed.data : undefined;
+  if (business) checkCatalogues(raw.business.file, business, problems);
+
+  const today = utcDate(now);
+  const seen = new Map<string, string>();
+  const reviews: ReviewEntry[] = [];
+  for (const { file, text } of raw.reviews) {
+    const base = path.basename(file, ".yaml");
+    const idOk = Id.safeParse(base);
+    if (!idOk.success) {
+      problems.push(
+        problem(file, "id", "the file name is the review id and must be kebab-case a-z, 0-9 and hyphens", base),
+      );
+      continue;
+    }
+    const prior = seen.get(base);
+    if (prior) {
+      problems.push(problem(file, "id", `duplicate review id, already used by ${prior}`, base));
+      continue;
+    }
+    seen.set(base, file);
+    const input = parseYamlFile(file, text, problems);
+    if (input === undefined) continue;
+    const parsed = ReviewFileSchema.safeParse(input);
+    if (!parsed.success) {
+      problems.push(...formatIssues(file, parsed.error.issues, input));
+      continue;
+    }
+    const r = parsed.data;
+    const folderYear = path.basename(path.dirname(file));
+    if (folderYear !== r.date.slice(0, 4)) {
+      problems.push(problem(file, "date", `must fall in ${folderYear}, the year folder the file is in`, r.date));
+    }
+    if (r.date > today) problems.push(problem(file, "date", `must not be in the future (today is ${today})`, r.date));
+    if (Date.parse(r.published_at) > now.getTime()) {
+      problems.push(problem(file, "published_at", "must not be in the future", r.published_at));
+    }
+    if (r.verification.verified_on < r.date) {
+      problems.push(
+        problem(
+          file,
+          "verification.verified_on",
+          `must not be before the review date ${r.date}`,
+          r.verification.verified_on,
+        ),
+      );
+    }
+    if (r.response && r.response.date < r.date) {
+      problems.push(problem(file, "response.date", `must not be before the review date ${r.date}`, r.response.date));
+    }
+    if (r.response && r.response.date > today) {
+      problems.push(problem(file, "response.date", `must not be in the future (today is ${today})`, r.response.date));
+    }
+    if (business) {
+      checkRefs(file, "technicians", r.technicians, business.technicians, problems);
+      checkRefs(file, "services", r.services, business.services, problems);
+      checkRefs(file, "service_areas", r.service_areas, business.service_areas, problems);
+    }
+    reviews.push({ id: base, file, ...r });
+  }
+  if (problems.length > 0 || !business) throw new ContentError(problems);
+  return { business, reviews };
+}
+
+function checkRefs(
+  file: string,
+  field: string,
+  ids: readonly string[],
+  catalogue: readonly { id: string }[],
+  problems: string[],
+): void {
+  const valid = catalogue.map((c) => c.id);
+  ids.forEach((id, i) => {
+    if (!valid.includes(id)) {
+      problems.push(
+        problem(file, `${field}[${i}]`, `unknown id; expected one of ${valid.join(", ")} (see business.yaml)`, id),
+      );
+    }
+  });
+}
+
+function checkCatalogues(file: string, b: BusinessFile, problems: string[]): void {
+  for (const field of ["technicians", "services", "service_areas"] as const) {
+    const seen = new Set<string>();
+    b[field].forEach((entry, i) => {
+      if (seen.has(entry.id))
+        problems.push(problem(file, `${field}[${i}].id`, "duplicate id in this catalogue", entry.id));
+      seen.add(entry.id);
+    });
+  }
+}
+
+/** Reads and validates a content folder: the one call the build and tools make. */
+export async function loadContent(dir: string, opts: ValidateOptions): Promise<Content> {
+  return validateContent(await readContentDir(dir), opts);
+}

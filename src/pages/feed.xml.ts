@@ -1,0 +1,12 @@
+import type { APIRoute } from "astro";
+import { renderAtomFeed } from "../lib/atom-feed.ts";
+import { siteData } from "../lib/site-data.ts";
+
+export const prerender = true;
+
+export const GET: APIRoute = async () => {
+  const { dataset, urls } = await siteData();
+  return new Response(renderAtomFeed(dataset.business, dataset.reviews, urls), {
+    headers: { "Content-Type": "application/atom+xml; charset=utf-8" },
+  });
+};
