@@ -1,0 +1,69 @@
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const LOCK = path.join(os.tmpdir(), "public-reviews-astro-build.lock");
+
+export interface BuildResult {
+  code: number;
+  stdout: string;
+  stderr: string;
+  distDir: string;
+}
+
+/**
+ * Runs a real `astro build` of `contentDir` into a fresh temp folder. Builds share the project's
+ * Astro cache (node_modules/.astro), so they are serialised across vitest workers with a lock dir.
+ */
+export async function buildSite(
+  contentDir: string,
+  env: Record<string, string> = {},
+  distDir?: string,
+): Promise<BuildResult> {
+  const out = distDir ?? (await mkdtemp(path.join(os.tmpdir(), "pr-dist-")));
+  await acquire();
+  try {
+    return await new Promise<BuildResult>((resolve, reject) => {
+      const child = spawn(path.join(ROOT, "node_modules/.bin/astro"), ["build", "--silent"], {
+        cwd: ROOT,
+        env: {
+          ...process.env,
+          PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
+          CONTENT_DIR: contentDir,
+          DIST_DIR: out,
+          // A build in a test must never ping a real hub.
+          HUB_URL: env.HUB_URL ?? "http://127.0.0.1:9/api/websub/hub",
+          ...env,
+        },
+      });
+      let stdout = "";
+      let stderr = "";
+      child.stdout.on("data", (d) => {
+        stdout += d;
+      });
+      child.stderr.on("data", (d) => {
+        stderr += d;
+      });
+      child.on("error", reject);
+      child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr, distDir: out }));
+    });
+  } finally {
+    await rm(LOCK, { recursive: true, force: true });
+  }
+}
+
+async function acquire(): Promise<void> {
+  for (;;) {
+    try {
+      await mkdir(LOCK);
+      return;
+    } catch {
+      // A lock left by a killed test run would block every later build; builds take seconds.
+      const age = await stat(LOCK).then((s) => Date.now() - s.mtimeMs, () => 0);
+      if (age > 300_000) await rm(LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+}
