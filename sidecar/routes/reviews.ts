@@ -1,0 +1,100 @@
+import { Router } from "express";
+import { isCalendarDate } from "../../src/lib/dates.ts";
+import { strongEtag } from "../../src/lib/headers.ts";
+import type { SearchResult } from "../../src/lib/search-index.ts";
+import { parseSearchParams, type QueryIssue } from "../../src/lib/search-query.ts";
+import { HttpError } from "../http-error.ts";
+import { sendResource } from "../representation.ts";
+import type { Snapshot } from "../snapshot.ts";
+
+/** Reads the query string exactly as sent: repeated names become arrays so they can be reported. */
+export function rawQuery(originalUrl: string): Record<string, string | string[]> {
+  const out: Record<string, string | string[]> = {};
+  const qs = originalUrl.includes("?") ? originalUrl.slice(originalUrl.indexOf("?") + 1) : "";
+  for (const [k, v] of new URLSearchParams(qs)) {
+    const prev = out[k];
+    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
+  }
+  return out;
+}
+
+export function invalidQuery(issues: QueryIssue[]): HttpError {
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  return new HttpError(400, "invalid_query", `Invalid query: ${summary}`, { issues });
+}
+
+/** The search core behind both front doors (HTTP and MCP). Throws the 400 `HttpError` on bad input. */
+export function runSearch(snapshot: Snapshot, input: Record<string, unknown>, baseUrl: string): SearchResult {
+  const parsed = parseSearchParams(input, snapshot.index.dataset.business);
+  if (!parsed.ok) throw invalidQuery(parsed.issues);
+  return snapshot.index.search(parsed.query, baseUrl);
+}
+
+export interface SinceResult {
+  since: string;
+  count: number;
+  reviews: SearchResult["reviews"];
+}
+
+export function validateSinceDate(date: string): void {
+  if (!isCalendarDate(date)) {
+    throw invalidQuery([
+      { path: "date", value: date, message: "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05" },
+    ]);
+  }
+}
+
+export function runSince(snapshot: Snapshot, date: string): SinceResult {
+  validateSinceDate(date);
+  const k = snapshot.index.countOnOrAfter(date);
+  return { since: date, count: k, reviews: snapshot.index.dataset.reviews.slice(0, k) };
+}
+
+/** ETag of since/{date}: see `Snapshot.chain`. */
+export function sinceEtag(snapshot: Snapshot, date: string): string {
+  const k = snapshot.index.countOnOrAfter(date);
+  return strongEtag(`${date}\n${snapshot.chain[k]}`);
+}
+
+export function reviewsRouter(current: () => Snapshot, baseUrl: string): Router {
+  const router = Router();
+  router.get("/api/reviews/search", (req, res) => {
+    const result = runSearch(current(), rawQuery(req.originalUrl), baseUrl);
+    const body = Buffer.from(JSON.stringify(result));
+    sendResource(req, res, {
+      body,
+      etag: strongEtag(body),
+      contentType: "application/json; charset=utf-8",
+      cacheControl: "public, max-age=60",
+    });
+  });
+  router.get("/api/reviews/since/:date", (req, res) => {
+    const snapshot = current();
+    const date = req.params.date;
+    validateSinceDate(date);
+    const extra = Object.keys(rawQuery(req.originalUrl));
+    if (extra.length > 0) {
+      throw invalidQuery(
+        extra.map((k) => ({
+          path: k,
+          value: req.query[k],
+          message: "unknown parameter; since takes no query parameters",
+        })),
+      );
+    }
+    const etag = sinceEtag(snapshot, date);
+    // The body is only built when the conditional check fails; sendResource re-checks with the variant tag.
+    let body: Buffer | undefined;
+    sendResource(req, res, {
+      get body() {
+        body ??= Buffer.from(JSON.stringify(runSince(snapshot, date)));
+        return body;
+      },
+      etag,
+      contentType: "application/json; charset=utf-8",
+      cacheControl: "public, max-age=60",
+      lastModifiedMs: snapshot.lastModifiedMs,
+    });
+  });
+  return router;
+}

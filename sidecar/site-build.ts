@@ -1,0 +1,38 @@
+import { spawn } from "node:child_process";
+import { readdir, stat } from "node:fs/promises";
+import path from "node:path";
+import { MANIFEST_FILE } from "../src/lib/headers.ts";
+
+/** Newest modification time under `dir` (files and folders, so deletions count), in ms. */
+export async function newestMtime(dir: string): Promise<number> {
+  let newest = (await stat(dir)).mtimeMs;
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const s = await stat(path.join(e.parentPath, e.name)).catch(() => undefined);
+    if (s && s.mtimeMs > newest) newest = s.mtimeMs;
+  }
+  return newest;
+}
+
+/** True when `dist/` has no complete build or is older than the content. */
+export async function buildIsStale(contentDir: string, distDir: string): Promise<boolean> {
+  const built = await stat(path.join(distDir, MANIFEST_FILE)).catch(() => undefined);
+  if (!built) return true;
+  return (await newestMtime(contentDir)) > built.mtimeMs;
+}
+
+/**
+ * Runs `astro build` in a child process with the same environment, so the build reads the same
+ * config. Resolves with the exit code; output is forwarded to the parent's stderr.
+ */
+export function runBuild(env: NodeJS.ProcessEnv, root = process.cwd()): Promise<number> {
+  return new Promise((resolve) => {
+    const bin = path.join(root, "node_modules", ".bin");
+    const child = spawn(path.join(bin, "astro"), ["build"], {
+      cwd: root,
+      env: { ...env, PATH: `${bin}${path.delimiter}${env.PATH ?? ""}` },
+      stdio: ["ignore", "inherit", "inherit"],
+    });
+    child.on("error", () => resolve(1));
+    child.on("close", (code) => resolve(code ?? 1));
+  });
+}

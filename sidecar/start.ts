@@ -1,0 +1,106 @@
+import { type Config, ConfigError, loadConfig } from "../src/config.ts";
+import { siteUrls } from "../src/lib/site.ts";
+import { createApp } from "./app.ts";
+import { watchContent } from "./content-watcher.ts";
+import { createLogger } from "./logger.ts";
+import { listen } from "./server.ts";
+import { buildIsStale, runBuild } from "./site-build.ts";
+import { SnapshotStore } from "./snapshot.ts";
+
+/**
+ * `npm start` (everything from one origin, rebuilding on content changes) and `npm run sidecar`
+ * (`--sidecar-only`: dynamic routes only, for a deployment where a CDN serves dist/).
+ */
+
+function fail(message: string): never {
+  process.stderr.write(`${message}\n`);
+  process.exit(1);
+}
+
+let config: Config;
+try {
+  config = loadConfig();
+} catch (err) {
+  if (err instanceof ConfigError) fail(err.message);
+  throw err;
+}
+const sidecarOnly = process.argv.includes("--sidecar-only");
+const logger = createLogger(config.LOG_LEVEL);
+
+if (!sidecarOnly && (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR).catch(() => true))) {
+  logger.info(
+    { content: config.CONTENT_DIR, dist: config.DIST_DIR },
+    "dist/ is missing or older than the content: building",
+  );
+  const code = await runBuild(process.env);
+  if (code !== 0) logger.error("the build failed; serving the previous build if there is one");
+}
+
+let store: SnapshotStore;
+try {
+  store = await SnapshotStore.open(config.DIST_DIR);
+} catch (err) {
+  fail(
+    `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
+  );
+}
+
+const app = createApp({ config, logger, store, serveStatic: !sidecarOnly });
+let running: Awaited<ReturnType<typeof listen>>;
+try {
+  running = await listen(app, config.PORT, config.HOST);
+} catch (err) {
+  fail(`Cannot listen on ${config.HOST}:${config.PORT}: ${(err as Error).message}`);
+}
+
+const urls = siteUrls(config.BASE_URL);
+const local = running.url;
+const lines = [
+  `public-reviews listening on ${local} (${sidecarOnly ? "sidecar only" : "single origin"}; public base ${urls.base})`,
+  ...(sidecarOnly
+    ? []
+    : [
+        `  ${local}/                         HTML home page`,
+        `  ${local}/reviews.json             business, aggregate rating, every review`,
+        `  ${local}/insights.json            aspect sentiment, entities, topics, FAQ, summary`,
+        `  ${local}/api/feed.json            JSON Feed 1.1 (50 newest)`,
+        `  ${local}/feed.xml                 Atom feed (50 newest)`,
+        `  ${local}/openapi.json             OpenAPI 3.1 description`,
+      ]),
+  `  ${local}/api/reviews/search       GET  search (rating, min_rating, since, until, query, mentions_*, limit, offset)`,
+  `  ${local}/api/reviews/since/{date} GET  reviews dated on or after a day, with conditional GET`,
+  `  ${local}/mcp                      POST MCP (streamable HTTP)`,
+  `  ${local}/api/websub/hub           POST WebSub hub`,
+  `  ${local}/healthz                  GET  health check`,
+];
+process.stdout.write(`${lines.join("\n")}\n`);
+
+let watcher: { close(): void } | undefined;
+if (!sidecarOnly) {
+  watcher = watchContent(
+    config.CONTENT_DIR,
+    async () => {
+      logger.info("content changed: rebuilding");
+      const code = await runBuild(process.env);
+      if (code !== 0) {
+        logger.error("rebuild failed; still serving the last good build");
+        return;
+      }
+      const s = await store.reload();
+      logger.info({ reviews: s.index.size, version: s.version }, "reloaded the new build");
+    },
+    { onError: (err) => logger.error({ err }, "content watcher error") },
+  );
+}
+
+let stopping = false;
+async function shutdown(signal: string) {
+  if (stopping) return;
+  stopping = true;
+  logger.info({ signal }, "shutting down: finishing in-flight requests");
+  watcher?.close();
+  await running.close();
+  process.exit(0);
+}
+process.on("SIGTERM", () => void shutdown("SIGTERM"));
+process.on("SIGINT", () => void shutdown("SIGINT"));
