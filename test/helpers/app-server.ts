@@ -1,0 +1,42 @@
+import type { Router } from "express";
+import { type AppDeps, createApp } from "../../sidecar/app.ts";
+import { createLogger } from "../../sidecar/logger.ts";
+import { listen } from "../../sidecar/server.ts";
+import { SnapshotStore } from "../../sidecar/snapshot.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+
+export interface TestApp {
+  url: string;
+  config: Config;
+  store: SnapshotStore;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the real app on 127.0.0.1 port 0 over a built `distDir`. `routers` lets a test mount the
+ * MCP or hub routers built from the same config and store.
+ */
+export async function startApp(
+  distDir: string,
+  opts: {
+    env?: Record<string, string>;
+    serveStatic?: boolean;
+    routers?: (deps: {
+      config: Config;
+      store: SnapshotStore;
+    }) => Promise<Pick<AppDeps, "mcp" | "hub">> | Pick<AppDeps, "mcp" | "hub">;
+  } = {},
+): Promise<TestApp> {
+  const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env, DIST_DIR: distDir });
+  const store = await SnapshotStore.open(distDir);
+  const extra = opts.routers ? await opts.routers({ config, store }) : {};
+  const app = createApp({
+    config,
+    logger: createLogger(config.LOG_LEVEL),
+    store,
+    serveStatic: opts.serveStatic ?? true,
+    ...extra,
+  });
+  const running = await listen(app, 0, "127.0.0.1");
+  return { url: running.url, config, store, close: () => running.close(1000) };
+}
