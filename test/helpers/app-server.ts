@@ -1,4 +1,3 @@
-import type { Router } from "express";
 import { type AppDeps, createApp } from "../../sidecar/app.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import { listen } from "../../sidecar/server.ts";
