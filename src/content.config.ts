@@ -1,4 +1,5 @@
 import { defineCollection } from "astro:content";
+import path from "node:path";
 import { loadConfig } from "./config.ts";
 import { BusinessFileSchema, ReviewFileSchema } from "./lib/content-schema.ts";
 import { type Content, loadContent } from "./lib/load-content.ts";
@@ -23,7 +24,10 @@ const reviews = defineCollection({
     load: async ({ store }) => {
       const { reviews } = await content();
       store.clear();
-      for (const { id, file, ...data } of reviews) store.set({ id, data, filePath: file });
+      // Astro only accepts paths inside the project; CONTENT_DIR may be anywhere (tests, generator).
+      for (const { id, file, ...data } of reviews) {
+        store.set({ id, data, ...(path.isAbsolute(file) ? {} : { filePath: file }) });
+      }
     },
   },
   schema: ReviewFileSchema,

@@ -31,6 +31,8 @@ export async function buildSite(
         env: {
           ...process.env,
           PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
+          // vitest exports Vite's BASE_URL ("/") into process.env; builds get the real default.
+          BASE_URL: "http://localhost:4321",
           CONTENT_DIR: contentDir,
           DIST_DIR: out,
           // A build in a test must never ping a real hub.
@@ -61,7 +63,10 @@ async function acquire(): Promise<void> {
       return;
     } catch {
       // A lock left by a killed test run would block every later build; builds take seconds.
-      const age = await stat(LOCK).then((s) => Date.now() - s.mtimeMs, () => 0);
+      const age = await stat(LOCK).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
       if (age > 300_000) await rm(LOCK, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 100));
     }
