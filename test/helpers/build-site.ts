@@ -1,4 +1,5 @@
 import { spawn } from "node:child_process";
+import { createHash } from "node:crypto";
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -52,6 +53,9 @@ export async function buildSite(
       child.on("close", (code) => resolve({ code: code ?? 1, stdout, stderr, distDir: out }));
     });
   } finally {
+    // astro.config.mjs keys its cache by DIST_DIR; temp dists would otherwise pile up caches.
+    const key = createHash("sha256").update(path.resolve(out)).digest("hex").slice(0, 12);
+    await rm(path.join(ROOT, "node_modules/.astro", key), { recursive: true, force: true });
     await rm(LOCK, { recursive: true, force: true });
   }
 }
