@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { defineConfig } from "astro/config";
 import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
+import { hubPing } from "./src/integrations/hub-ping.ts";
 
 const config = loadConfig();
 // One Astro cache per output folder, so builds into different DIST_DIRs (npm start, tests, the
@@ -17,5 +18,8 @@ export default defineConfig({
   trailingSlash: "ignore",
   build: { format: "directory", inlineStylesheets: "always" },
   devToolbar: { enabled: false },
-  integrations: [buildOutputs({ baseUrl: config.BASE_URL })],
+  integrations: [
+    buildOutputs({ baseUrl: config.BASE_URL }),
+    ...(config.HUB_URL === "off" ? [] : [hubPing({ hubUrl: config.HUB_URL ?? config.hubUrl, baseUrl: config.BASE_URL })]),
+  ],
 });

@@ -7,5 +7,7 @@ export default defineConfig({
     hookTimeout: 180_000,
     // Astro builds and servers are heavy; two workers match the 2-core machines this runs on.
     maxWorkers: 2,
+    // Makes a test CA and points NODE_EXTRA_CA_CERTS at it before workers start (HTTPS subscriber tests).
+    globalSetup: ["test/global-setup.ts"],
   },
 });

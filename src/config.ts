@@ -126,7 +126,8 @@ export const EnvSchema = z.object({
   DIST_DIR: dir("dist"),
   DATA_DIR: dir("data"),
   LOG_LEVEL: logLevel,
-  HUB_URL: optionalUrl("HUB_URL"),
+  /** Where the build hook pings the hub; `off` disables the ping (npm start's first build, before its hub listens). */
+  HUB_URL: z.union([z.literal("off"), optionalUrl("HUB_URL")]),
   HUB_ALLOW_PRIVATE_CALLBACKS: bool("HUB_ALLOW_PRIVATE_CALLBACKS"),
   HUB_RETRY_BASE_MS: int("HUB_RETRY_BASE_MS", 1, 3_600_000, 60_000),
   HUB_DELIVERY_TIMEOUT_MS: int("HUB_DELIVERY_TIMEOUT_MS", 100, 120_000, 10_000),

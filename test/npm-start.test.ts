@@ -71,7 +71,7 @@ describe("npm start", () => {
     expect((await fetch(`${url}/healthz`)).status).toBe(200);
   });
 
-  it("rebuilds and reloads when a review file is saved", async () => {
+  it("rebuilds and reloads when a review file is saved", { timeout: 180_000 }, async () => {
     await writeFile(
       path.join(content, "reviews/2026/2026-11-23-watcher-test.yaml"),
       [

@@ -7,8 +7,9 @@ interface Timer {
 }
 
 /**
- * A clock that moves only when a test calls `advance`. Timers due within the advanced span fire in
- * order, each seeing `now()` equal to its due time, so lease and backoff arithmetic is exact.
+ * The hub's `Clock`, moved only when a test calls `advance`. Timers due within the advanced span
+ * fire in order (ties in creation order), each seeing `now()` equal to its due time, so lease and
+ * backoff arithmetic is exact. Timers set by a firing timer fire too if they fall in the span.
  */
 export class ManualClock implements Clock {
   #now: number;
@@ -27,12 +28,6 @@ export class ManualClock implements Clock {
     const timer = { at: this.#now + Math.max(0, ms), seq: this.#seq++, fn };
     this.#timers.add(timer);
     return () => this.#timers.delete(timer);
-  }
-
-  /** Milliseconds until the earliest pending timer, or undefined when none is pending. */
-  get nextTimerIn(): number | undefined {
-    const next = this.#due(Number.POSITIVE_INFINITY);
-    return next ? next.at - this.#now : undefined;
   }
 
   advance(ms: number): void {

@@ -1,0 +1,66 @@
+import type dns from "node:dns";
+import { Agent, buildConnector } from "undici";
+import { describeRefusal, ForbiddenAddressError, forbiddenCategory, guardedLookup } from "./callback-guard.ts";
+
+/**
+ * The one HTTP client the hub uses for verification GETs, denial notices and content POSTs.
+ *
+ * - Keep-alive connections (undici's default pool per origin), so repeated deliveries to one
+ *   subscriber reuse a TLS session.
+ * - Every phase is bounded: connect, response headers and body each get `timeoutMs`; callers add
+ *   an overall deadline with an AbortSignal.
+ * - Redirects are never followed: undici 8 only follows them through an interceptor, and none is
+ *   installed, so a 3xx reaches the caller as a plain status.
+ * - TLS verification stays on with Node's default CA list. No `ca` option is passed, because that
+ *   would replace the list and `NODE_EXTRA_CA_CERTS` would stop working.
+ * - With `allowPrivate` off, the SSRF guard runs at three points of every new connection: an IP
+ *   literal is refused before connecting, a host name is refused inside the connection's own DNS
+ *   lookup, and the peer address of the connected socket is checked once more.
+ */
+export interface HubAgentOptions {
+  timeoutMs: number;
+  allowPrivate: boolean;
+  /** DNS resolver used for connections; tests may replace it. Default `dns.lookup`. */
+  resolve?: typeof dns.lookup;
+}
+
+export function createHubAgent(opts: HubAgentOptions): Agent {
+  if (opts.allowPrivate) {
+    return new Agent({
+      connect: { timeout: opts.timeoutMs },
+      headersTimeout: opts.timeoutMs,
+      bodyTimeout: opts.timeoutMs,
+    });
+  }
+  const connect = buildConnector({ timeout: opts.timeoutMs, lookup: guardedLookup(opts.resolve) });
+  const guarded: buildConnector.connector = (options, callback) => {
+    const literal = forbiddenCategory(options.hostname);
+    if (literal) {
+      callback(new ForbiddenAddressError(describeRefusal(options.hostname, options.hostname, literal)), null);
+      return;
+    }
+    connect(options, (err, socket) => {
+      if (err || !socket) {
+        callback(err ?? new Error("connection failed"), null);
+        return;
+      }
+      const peer = socket.remoteAddress ?? "";
+      const category = peer === "" ? "unspecified" : forbiddenCategory(peer);
+      if (category) {
+        socket.destroy();
+        callback(new ForbiddenAddressError(describeRefusal(options.hostname, peer, category)), null);
+        return;
+      }
+      callback(null, socket);
+    });
+  };
+  return new Agent({ connect: guarded, headersTimeout: opts.timeoutMs, bodyTimeout: opts.timeoutMs });
+}
+
+/** The innermost cause of an undici error, which names what actually went wrong (TLS, DNS, guard). */
+export function failureReason(err: unknown): string {
+  let e = err as { message?: string; cause?: unknown; code?: string } | undefined;
+  while (e?.cause && typeof e.cause === "object") e = e.cause as typeof e;
+  const message = e?.message ?? String(err);
+  return e?.code && !message.includes(e.code) ? `${message} (${e.code})` : message;
+}

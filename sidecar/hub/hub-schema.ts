@@ -1,0 +1,107 @@
+import { z } from "zod";
+
+/**
+ * Shapes of the form-encoded requests POSTed to the hub (W3C WebSub §5.1 and the de-facto
+ * `hub.mode=publish` ping). One source of truth: the route validates with these and the OpenAPI
+ * document is generated from them (`z.toJSONSchema(HubRequestSchema, { io: "input" })`).
+ * Unknown parameters are stripped, as §5.1 requires hubs to ignore them.
+ */
+
+export const MAX_CALLBACK_LENGTH = 2048;
+/** `hub.secret` must be shorter than this many bytes (W3C §5.1). */
+export const MAX_SECRET_BYTES = 200;
+
+export const CallbackSchema = z
+  .string()
+  .max(MAX_CALLBACK_LENGTH, `must be at most ${MAX_CALLBACK_LENGTH} characters`)
+  .superRefine((value, ctx) => {
+    let url: URL;
+    try {
+      url = new URL(value);
+    } catch {
+      ctx.addIssue({ code: "custom", message: "must be an absolute https URL" });
+      return;
+    }
+    if (url.protocol !== "https:") ctx.addIssue({ code: "custom", message: "must be an https URL" });
+    else if (value.includes("#")) ctx.addIssue({ code: "custom", message: "must not contain a fragment" });
+    else if (url.username || url.password) ctx.addIssue({ code: "custom", message: "must not contain user info" });
+  })
+  .meta({ description: "The subscriber's callback: an absolute https URL without fragment or user info." });
+
+const TopicSchema = z.string().min(1, "is required").meta({
+  description: "One of the hub's topics: {BASE_URL}/feed.xml, {BASE_URL}/api/feed.json, {BASE_URL}/reviews.json.",
+});
+
+export const SubscriptionRequestSchema = z.object({
+  "hub.mode": z.enum(["subscribe", "unsubscribe"]),
+  "hub.callback": CallbackSchema,
+  "hub.topic": TopicSchema,
+  "hub.lease_seconds": z
+    .string()
+    .regex(/^\d{1,10}$/, "must be a whole number of seconds")
+    .optional()
+    .meta({ description: "Requested lease; clamped to the hub's bounds. Default 864000 (10 days)." }),
+  "hub.secret": z
+    .string()
+    .refine((s) => Buffer.byteLength(s, "utf8") < MAX_SECRET_BYTES, `must be shorter than ${MAX_SECRET_BYTES} bytes`)
+    .optional()
+    .meta({ description: "When given, each notification carries X-Hub-Signature: sha256=<hex HMAC of the body>." }),
+});
+
+const TopicList = z.union([TopicSchema, z.array(TopicSchema).min(1)]);
+
+export const PublishRequestSchema = z
+  .object({
+    "hub.mode": z.literal("publish"),
+    "hub.url": TopicList.optional().meta({ description: "Topic(s) whose content changed; may be repeated." }),
+    "hub.topic": TopicList.optional().meta({ description: "Synonym of hub.url." }),
+  })
+  .refine((r) => r["hub.url"] !== undefined || r["hub.topic"] !== undefined, {
+    message: "is required (or hub.topic)",
+    path: ["hub.url"],
+  });
+
+export const HubRequestSchema = z.discriminatedUnion("hub.mode", [SubscriptionRequestSchema, PublishRequestSchema]);
+
+export type SubscriptionRequest = z.infer<typeof SubscriptionRequestSchema>;
+export type PublishRequest = z.infer<typeof PublishRequestSchema>;
+export type HubRequest = z.infer<typeof HubRequestSchema>;
+
+export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; reason: string };
+
+const SINGLE_FIELDS = ["hub.mode", "hub.callback", "hub.topic", "hub.lease_seconds", "hub.secret"] as const;
+
+function show(value: unknown): string {
+  const text = JSON.stringify(value) ?? "nothing";
+  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
+}
+
+/**
+ * Validates a parsed form body. Empty values count as absent, so `hub.secret=` means "no secret".
+ * The reason names the parameter and echoes what was received, e.g.
+ * `hub.callback: must be an https URL, got "http://example.com/cb"`.
+ */
+export function parseHubRequest(body: unknown): ParsedHubRequest {
+  const form: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    if (value !== "") form[key] = value;
+  }
+  const mode = form["hub.mode"];
+  for (const field of SINGLE_FIELDS) {
+    if (field === "hub.topic" && mode === "publish") continue;
+    const value = form[field];
+    if (Array.isArray(value)) return { ok: false, reason: `${field}: must be given once, got ${value.length} values` };
+  }
+  const parsed = HubRequestSchema.safeParse(form);
+  if (parsed.success) return { ok: true, request: parsed.data };
+  const issue = parsed.error.issues[0];
+  if (!issue) return { ok: false, reason: "invalid hub request" };
+  const field = issue.path.length > 0 ? String(issue.path[0]) : "hub.mode";
+  const message =
+    field === "hub.mode" && issue.code === "invalid_union"
+      ? "must be subscribe, unsubscribe or publish"
+      : issue.message.replace(/^Invalid input: expected string, received undefined$/, "is required");
+  // A secret is never echoed back, not even a rejected one.
+  const got = field === "hub.secret" ? `${Buffer.byteLength(String(form[field]), "utf8")} bytes` : show(form[field]);
+  return { ok: false, reason: `${field}: ${message}, got ${got}` };
+}

@@ -1,0 +1,73 @@
+import type { HubStore, Verification } from "./hub-store.ts";
+
+/**
+ * The rules that decide whether and how a verified request changes the subscriptions. Called
+ * inside a store transaction, so the limit check and the write cannot interleave with another
+ * verification finishing at the same moment.
+ */
+
+/** Lease granted when the subscriber asks for none (before clamping to the configured bounds). */
+export const DEFAULT_LEASE_SECONDS = 864_000;
+
+export interface Limits {
+  maxSubscriptions: number;
+  maxPerHost: number;
+}
+
+export type Applied =
+  | { kind: "superseded" }
+  | { kind: "subscribed" | "renewed" }
+  | { kind: "unsubscribed"; id: number | undefined }
+  | { kind: "denied"; reason: string };
+
+/** `hub.lease_seconds` (or the default) clamped to `[min, max]`. */
+export function grantLease(asked: number | undefined, min: number, max: number): number {
+  return Math.min(max, Math.max(min, asked ?? DEFAULT_LEASE_SECONDS));
+}
+
+/** Why a new subscription cannot be granted; renewing an existing one always can. */
+export function refusalFor(store: HubStore, v: Verification, limits: Limits): string | undefined {
+  if (store.subscription(v.topic, v.callback)) return undefined;
+  if (store.countSubscriptions() >= limits.maxSubscriptions) {
+    return `the hub has reached its limit of ${limits.maxSubscriptions} subscriptions`;
+  }
+  if (store.countForHost(v.callbackHost) >= limits.maxPerHost) {
+    return `the hub allows at most ${limits.maxPerHost} subscriptions per callback host`;
+  }
+  return undefined;
+}
+
+/**
+ * Makes a verified request take effect, unless a newer request for the same (topic, callback)
+ * replaced it while it was being verified. A new subscriber is owed future changes only, so its
+ * delivered hash starts at the topic's current hash; a renewal keeps its delivery state.
+ */
+export function applyVerified(
+  store: HubStore,
+  v: Verification,
+  ctx: { now: number; currentHash: string | undefined; limits: Limits },
+): Applied {
+  if (!store.verification(v.id)) return { kind: "superseded" };
+  store.removeVerification(v.id);
+  const existing = store.subscription(v.topic, v.callback);
+  if (v.mode === "unsubscribe") {
+    if (existing) store.remove(existing.id);
+    return { kind: "unsubscribed", id: existing?.id };
+  }
+  const reason = refusalFor(store, v, ctx.limits);
+  if (reason) return { kind: "denied", reason };
+  const leaseSeconds = v.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
+  store.upsert(
+    {
+      topic: v.topic,
+      callback: v.callback,
+      callbackHost: v.callbackHost,
+      secret: v.secret,
+      leaseSeconds,
+      expiresAt: ctx.now + leaseSeconds * 1000,
+      deliveredHash: ctx.currentHash ?? null,
+    },
+    ctx.now,
+  );
+  return { kind: existing ? "renewed" : "subscribed" };
+}

@@ -1,0 +1,144 @@
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import express from "express";
+import pino from "pino";
+import { Hub, type HubDeps } from "../../sidecar/hub/hub.ts";
+import { createHubRouter } from "../../sidecar/hub/hub-routes.ts";
+import { HubStore, STORE_FILE } from "../../sidecar/hub/hub-store.ts";
+import { type Config, loadConfig } from "../../src/config.ts";
+import { buildManifest, MANIFEST_FILE } from "../../src/lib/headers.ts";
+import { siteUrls } from "../../src/lib/site.ts";
+import { ManualClock } from "./manual-clock.ts";
+
+export const BASE_URL = "https://reviews.example.test";
+export const TOPICS = {
+  atom: `${BASE_URL}/feed.xml`,
+  json: `${BASE_URL}/api/feed.json`,
+  reviews: `${BASE_URL}/reviews.json`,
+} as const;
+
+const PATHS: Record<string, string> = {
+  [TOPICS.atom]: "/feed.xml",
+  [TOPICS.json]: "/api/feed.json",
+  [TOPICS.reviews]: "/reviews.json",
+};
+
+export interface LogLine {
+  level: number;
+  msg: string;
+  [key: string]: unknown;
+}
+
+export interface HarnessOptions {
+  env?: Record<string, string>;
+  dataDir?: string;
+  distDir?: string;
+  clock?: ManualClock;
+  onPublish?: HubDeps["onPublish"];
+}
+
+export interface Harness {
+  hub: Hub;
+  config: Config;
+  clock: ManualClock;
+  /** `http://127.0.0.1:<port>/api/websub/hub` on a bare Express app with the hub router mounted. */
+  endpoint: string;
+  dataDir: string;
+  distDir: string;
+  logs: LogLine[];
+  /** POSTs a form (or a raw body with `contentType`) to the hub endpoint. */
+  post(form: Record<string, string | string[]>, contentType?: string, raw?: string): Promise<Response>;
+  /** Writes a topic file and refreshes `_headers.json` as the build would. */
+  writeTopic(topic: string, content: string): Promise<void>;
+  /** Reads the store through a second, read-only connection, as `npm run hub:list` does. */
+  stored(): ReturnType<HubStore["subscriptions"]>;
+  /** Requests accepted and still awaiting verification of intent. */
+  pending(): ReturnType<HubStore["verifications"]>;
+  close(): Promise<void>;
+}
+
+/** Writes the three topics (Atom, JSON Feed, dataset) with the build's header manifest. */
+export async function writeDist(distDir: string, files: Record<string, string>): Promise<void> {
+  const entries = Object.entries(files).map(([p, text]) => ({ path: p, bytes: Buffer.from(text) }));
+  for (const { path: p, bytes } of entries) {
+    await mkdir(path.dirname(path.join(distDir, p)), { recursive: true });
+    await writeFile(path.join(distDir, p), bytes);
+  }
+  const manifest = buildManifest(entries, { urls: siteUrls(BASE_URL) });
+  await writeFile(path.join(distDir, MANIFEST_FILE), JSON.stringify(manifest));
+}
+
+function readStore<T>(dataDir: string, read: (store: HubStore) => T): T {
+  const store = new HubStore(path.join(dataDir, STORE_FILE), { readOnly: true });
+  try {
+    return read(store);
+  } finally {
+    store.close();
+  }
+}
+
+const topicFiles = new Map<string, Map<string, string>>();
+
+/**
+ * A running hub on temp directories, with the hub router on a bare Express app listening on port 0
+ * and logs captured as parsed pino lines. Private callbacks are allowed unless `env` says
+ * otherwise, because the HTTPS subscribers of these tests listen on 127.0.0.1.
+ */
+export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
+  const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "pr-hub-data-")));
+  const distDir = opts.distDir ?? (await mkdtemp(path.join(os.tmpdir(), "pr-hub-dist-")));
+  const config = loadConfig({
+    BASE_URL,
+    DATA_DIR: dataDir,
+    DIST_DIR: distDir,
+    HUB_ALLOW_PRIVATE_CALLBACKS: "true",
+    HUB_RETRY_BASE_MS: "1000",
+    HUB_DELIVERY_TIMEOUT_MS: "5000",
+    ...opts.env,
+  });
+  const clock = opts.clock ?? new ManualClock();
+  const logs: LogLine[] = [];
+  const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(JSON.parse(line) as LogLine) });
+  const hub = new Hub({ config, logger, clock, onPublish: opts.onPublish });
+  await hub.start();
+  const app = express();
+  app.use("/api/websub/hub", createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }));
+  const server = app.listen(0, "127.0.0.1");
+  await new Promise<void>((resolve) => server.once("listening", resolve));
+  const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/websub/hub`;
+  const files = topicFiles.get(distDir) ?? new Map<string, string>();
+  topicFiles.set(distDir, files);
+  return {
+    hub,
+    config,
+    clock,
+    endpoint,
+    dataDir,
+    distDir,
+    logs,
+    post(form, contentType = "application/x-www-form-urlencoded", raw) {
+      const body = new URLSearchParams();
+      for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
+      return fetch(endpoint, {
+        method: "POST",
+        headers: { "content-type": contentType },
+        body: raw ?? body.toString(),
+      });
+    },
+    async writeTopic(topic, content) {
+      const p = PATHS[topic];
+      if (!p) throw new Error(`unknown topic ${topic}`);
+      files.set(p, content);
+      await writeDist(distDir, Object.fromEntries(files));
+    },
+    stored: () => readStore(dataDir, (s) => s.subscriptions()),
+    pending: () => readStore(dataDir, (s) => s.verifications()),
+    async close() {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await hub.close();
+    },
+  };
+}
