@@ -52,6 +52,8 @@ export const boundedUrl: RequestHandler = (req, _res, next) => {
  * here; /mcp and the hub add their own methods and headers.
  */
 export const cors: RequestHandler = (req, res, next) => {
+  // /mcp applies its own Origin allowlist (MCP_ALLOWED_ORIGINS): see sidecar/mcp/http-guards.ts.
+  if (req.path === "/mcp" || req.path.startsWith("/mcp/")) return next();
   res.setHeader("Access-Control-Allow-Origin", "*");
   res.setHeader("Access-Control-Expose-Headers", "ETag, Last-Modified, Link, Retry-After, Mcp-Session-Id");
   if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {

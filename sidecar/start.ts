@@ -2,7 +2,10 @@ import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { siteUrls } from "../src/lib/site.ts";
 import { createApp } from "./app.ts";
 import { watchContent } from "./content-watcher.ts";
+import { Hub } from "./hub/hub.ts";
+import { createHubRouter } from "./hub/hub-routes.ts";
 import { createLogger } from "./logger.ts";
+import { createMcpRouter } from "./mcp/mcp-router.ts";
 import { listen } from "./server.ts";
 import { buildIsStale, runBuild } from "./site-build.ts";
 import { SnapshotStore } from "./snapshot.ts";
@@ -32,7 +35,8 @@ if (!sidecarOnly && (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR).cat
     { content: config.CONTENT_DIR, dist: config.DIST_DIR },
     "dist/ is missing or older than the content: building",
   );
-  const code = await runBuild(process.env);
+  // Our hub is not listening yet; it publishes once it starts (below), so the build skips its ping.
+  const code = await runBuild({ ...process.env, HUB_URL: "off" });
   if (code !== 0) logger.error("the build failed; serving the previous build if there is one");
 }
 
@@ -45,7 +49,25 @@ try {
   );
 }
 
-const app = createApp({ config, logger, store, serveStatic: !sidecarOnly });
+const mcp = createMcpRouter({ config, store, logger });
+// A publish (from the build hook, the watcher or a deployment's ping) means dist/ changed: reload
+// the search index from the same files the hub just hashed.
+const hub = new Hub({
+  config,
+  logger,
+  onPublish: () => {
+    store.reload().catch((err) => logger.error({ err }, "reload after publish failed; keeping the last good build"));
+  },
+});
+await hub.start();
+const app = createApp({
+  config,
+  logger,
+  store,
+  serveStatic: !sidecarOnly,
+  mcp: mcp.router,
+  hub: createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }),
+});
 let running: Awaited<ReturnType<typeof listen>>;
 try {
   running = await listen(app, config.PORT, config.HOST);
@@ -74,6 +96,8 @@ const lines = [
   `  ${local}/healthz                  GET  health check`,
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
+// Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
+if (!sidecarOnly) await hub.publish();
 
 let watcher: { close(): void } | undefined;
 if (!sidecarOnly) {
@@ -81,13 +105,15 @@ if (!sidecarOnly) {
     config.CONTENT_DIR,
     async () => {
       logger.info("content changed: rebuilding");
-      const code = await runBuild(process.env);
+      // The build hook pings this process's own hub, never a production BASE_URL's.
+      const code = await runBuild({ ...process.env, HUB_URL: `${running.url}/api/websub/hub` });
       if (code !== 0) {
         logger.error("rebuild failed; still serving the last good build");
         return;
       }
       const s = await store.reload();
       logger.info({ reviews: s.index.size, version: s.version }, "reloaded the new build");
+      await hub.publish();
     },
     { onError: (err) => logger.error({ err }, "content watcher error") },
   );
@@ -99,7 +125,9 @@ async function shutdown(signal: string) {
   stopping = true;
   logger.info({ signal }, "shutting down: finishing in-flight requests");
   watcher?.close();
-  await running.close();
+  // Open MCP SSE streams never end by themselves and would hold the server open for the grace period.
+  await Promise.all([running.close(), mcp.close()]);
+  await hub.close();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -1,0 +1,182 @@
+import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
+import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import { z } from "zod";
+import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/lib/records.ts";
+import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/lib/search-query.ts";
+import { HttpError } from "../http-error.ts";
+import { runSearch, runSince } from "../routes/reviews.ts";
+import type { SnapshotStore } from "../snapshot.ts";
+
+/**
+ * The read-only review tools. Each is a second front door to the code behind the HTTP routes
+ * (`runSearch`, `runSince`), so a tool returns exactly the JSON of the matching request, and a
+ * bad argument gets exactly the HTTP 400 body as an `isError` result.
+ */
+
+export interface ToolDeps {
+  store: SnapshotStore;
+  /** Public base URL: `next` links and permalinks point there. */
+  baseUrl: string;
+}
+
+export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
+
+/** A result with `structuredContent` and the same JSON as text, for clients that read only text. */
+export function jsonResult(value: object): CallToolResult {
+  return {
+    content: [{ type: "text", text: JSON.stringify(value) }],
+    structuredContent: value as Record<string, unknown>,
+  };
+}
+
+/**
+ * An `isError` result whose text is the JSON body the HTTP API sends with its 4xx. There is no
+ * `structuredContent`: SDK clients validate it against the tool's output schema even on errors.
+ */
+export function errorResult(body: { error: string; message: string } & Record<string, unknown>): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
+}
+
+/** Runs `fn`; an `HttpError` (bad input) becomes the same body the HTTP error handler writes. */
+function asTool(fn: () => object): CallToolResult {
+  try {
+    return jsonResult(fn());
+  } catch (err) {
+    if (err instanceof HttpError) return errorResult({ error: err.code, message: err.message, ...err.extra });
+    throw err;
+  }
+}
+
+/**
+ * JSON types advertised to clients. Validation is deliberately not done by the SDK: every value
+ * reaches `parseSearchParams`, so a wrong one is reported with the HTTP wording, not zod's.
+ */
+const ADVERTISED_TYPES: Record<SearchParamName, string | string[]> = {
+  rating: ["integer", "string"],
+  min_rating: ["number", "string"],
+  since: "string",
+  until: "string",
+  query: "string",
+  mentions_technician: "string",
+  mentions_service: "string",
+  limit: ["integer", "string"],
+  offset: ["integer", "string"],
+};
+
+const SearchArgsShape = z.object(
+  Object.fromEntries(
+    SEARCH_PARAMS.map((name) => [
+      name,
+      z
+        .unknown()
+        .optional()
+        .describe(SearchParamsSchema.shape[name].description ?? name)
+        .meta({ type: ADVERTISED_TYPES[name] }),
+    ]),
+  ),
+);
+
+/**
+ * Permissive on purpose (see above): unknown keys pass through so typos are reported, not dropped.
+ * zod parses with an empty shape because a declared shape reorders keys (declared first), and the
+ * issues must come out in the caller's order, as the HTTP route reports them in query-string
+ * order. The advertised JSON Schema properties still come from the shape above.
+ */
+export const SearchArgsSchema = z.looseObject({}).meta({ properties: z.toJSONSchema(SearchArgsShape).properties });
+
+export const SearchResultSchema = z.object({
+  reviews: z.array(ReviewRecordSchema).describe("This page of matches, newest first (id ascending on ties)."),
+  count: z.number().int().describe("Number of reviews in this page."),
+  total: z.number().int().describe("Number of reviews matching every filter."),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  next: z.string().nullable().describe("URL of the next page over HTTP, or null on the last page."),
+});
+
+export const SinceResultSchema = z.object({
+  since: z.string(),
+  count: z.number().int(),
+  reviews: z.array(ReviewRecordSchema).describe("Reviews dated on or after `since`, newest first."),
+});
+
+/**
+ * A review as a top-level output schema. The record schema carries a JSON Schema id, which would
+ * turn the root into a bare `$ref`; MCP requires an output schema's root to be `type: "object"`.
+ */
+export const ReviewResultSchema = z.object(ReviewRecordSchema.shape);
+
+export const BusinessResultSchema = z.object({
+  business: BusinessSchema,
+  aggregate_rating: AggregateRatingSchema,
+});
+
+export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolDeps): void {
+  server.registerTool(
+    "get_business",
+    {
+      title: "Business profile",
+      description:
+        "The practice's profile: name, contact details, address, opening hours, the catalogues of technicians " +
+        "(ids, names, aliases), services and service areas, and the aggregate star rating with its distribution. " +
+        "Call it first to learn the technician names and service ids that search_reviews accepts.",
+      outputSchema: BusinessResultSchema,
+      annotations: READ_ONLY,
+    },
+    () => {
+      const { business, aggregate_rating } = store.current.index.dataset;
+      return jsonResult({ business, aggregate_rating });
+    },
+  );
+
+  server.registerTool(
+    "search_reviews",
+    {
+      title: "Search reviews",
+      description:
+        "Finds reviews by star rating, date range, text and the technician or service they mention. All filters " +
+        "combine with AND; results are newest first and paged with limit/offset. Takes exactly the parameters of " +
+        "GET /api/reviews/search and returns the same JSON. An invalid value gives an error listing each bad " +
+        "parameter, the value received and what is valid.",
+      inputSchema: SearchArgsSchema,
+      outputSchema: SearchResultSchema,
+      annotations: READ_ONLY,
+    },
+    (args) => asTool(() => runSearch(store.current, args, baseUrl)),
+  );
+
+  server.registerTool(
+    "get_review",
+    {
+      title: "One review",
+      description: "One review by its id (as found in search results), with its text, rating, mentions and reply.",
+      inputSchema: z.object({ id: z.string().describe('Review id, e.g. "2024-03-14-maria-g".') }),
+      outputSchema: ReviewResultSchema,
+      annotations: READ_ONLY,
+    },
+    ({ id }) => {
+      const review = store.current.index.byId(id);
+      if (review) return jsonResult(review);
+      return errorResult({
+        error: "not_found",
+        message: `No review has the id ${JSON.stringify(id)}. Use search_reviews to find review ids.`,
+        id,
+      });
+    },
+  );
+
+  server.registerTool(
+    "get_reviews_since",
+    {
+      title: "Reviews since a date",
+      description:
+        "Every review dated on or after a day, newest first: use it to catch up on what is new since a " +
+        "previous visit. Same result as GET /api/reviews/since/{date}.",
+      inputSchema: z.object({
+        date: z.string().describe("First day to include, YYYY-MM-DD (a real calendar date), e.g. 2025-01-01."),
+      }),
+      outputSchema: SinceResultSchema,
+      annotations: READ_ONLY,
+    },
+    ({ date }) => asTool(() => runSince(store.current, date)),
+  );
+}

@@ -1,0 +1,99 @@
+import { Client } from "@modelcontextprotocol/sdk/client/index.js";
+import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { createLogger } from "../../sidecar/logger.ts";
+import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/mcp-router.ts";
+import type { Clock } from "../../sidecar/mcp/session-registry.ts";
+import { startApp, type TestApp } from "./app-server.ts";
+
+export interface McpTestApp extends TestApp {
+  mcp: McpRouter;
+  /** `${url}/mcp` */
+  endpoint: string;
+}
+
+/** The real app with the real MCP router mounted at /mcp, on port 0 over a built `distDir`. */
+export async function startMcpApp(
+  distDir: string,
+  opts: { env?: Record<string, string>; clock?: Clock } = {},
+): Promise<McpTestApp> {
+  let mcp: McpRouter | undefined;
+  const app = await startApp(distDir, {
+    env: { RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env },
+    serveStatic: true,
+    routers: ({ config, store }) => {
+      mcp = createMcpRouter({ config, store, logger: createLogger("silent"), clock: opts.clock });
+      return { mcp: mcp.router };
+    },
+  });
+  if (!mcp) throw new Error("the MCP router was not created");
+  const router = mcp;
+  return {
+    ...app,
+    mcp: router,
+    endpoint: `${app.url}/mcp`,
+    // Sessions first: an open SSE stream would otherwise hold the HTTP server open.
+    close: async () => {
+      await router.close();
+      await app.close();
+    },
+  };
+}
+
+/** A connected SDK client (initialize done) and its transport. */
+export async function connectClient(endpoint: string): Promise<{
+  client: Client;
+  transport: StreamableHTTPClientTransport;
+}> {
+  const transport = new StreamableHTTPClientTransport(new URL(endpoint));
+  const client = new Client({ name: "public-reviews-test", version: "0.0.0" });
+  await client.connect(transport);
+  return { client, transport };
+}
+
+export const JSON_RPC_HEADERS = {
+  "content-type": "application/json",
+  accept: "application/json, text/event-stream",
+};
+
+export interface RpcReply {
+  status: number;
+  headers: Headers;
+  // biome-ignore lint/suspicious/noExplicitAny: JSON-RPC bodies are asserted field by field
+  body: any;
+}
+
+/** POSTs a JSON-RPC body (an object, or raw text sent as is) to /mcp. */
+export async function postRpc(
+  endpoint: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<RpcReply> {
+  const res = await fetch(endpoint, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, ...headers },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+  const text = await res.text();
+  return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
+}
+
+export const initializeRequest = (protocolVersion = "2025-06-18", id: number | string = 1) => ({
+  jsonrpc: "2.0",
+  id,
+  method: "initialize",
+  params: { protocolVersion, capabilities: {}, clientInfo: { name: "raw-http-test", version: "0.0.0" } },
+});
+
+/** Initializes a session over raw HTTP and sends `notifications/initialized`; returns its id. */
+export async function openSession(endpoint: string, protocolVersion = "2025-06-18"): Promise<string> {
+  const init = await postRpc(endpoint, initializeRequest(protocolVersion));
+  const id = init.headers.get("mcp-session-id");
+  if (init.status !== 200 || !id) throw new Error(`initialize failed: ${init.status} ${JSON.stringify(init.body)}`);
+  const ack = await postRpc(
+    endpoint,
+    { jsonrpc: "2.0", method: "notifications/initialized" },
+    { "mcp-session-id": id, "mcp-protocol-version": protocolVersion },
+  );
+  if (ack.status !== 202) throw new Error(`notifications/initialized got ${ack.status}`);
+  return id;
+}
