@@ -20,6 +20,8 @@ export default defineConfig({
   devToolbar: { enabled: false },
   integrations: [
     buildOutputs({ baseUrl: config.BASE_URL }),
-    ...(config.HUB_URL === "off" ? [] : [hubPing({ hubUrl: config.HUB_URL ?? config.hubUrl, baseUrl: config.BASE_URL })]),
+    ...(config.HUB_URL === "off"
+      ? []
+      : [hubPing({ hubUrl: config.HUB_URL ?? config.hubUrl, baseUrl: config.BASE_URL })]),
   ],
 });

@@ -2,6 +2,8 @@ import { defineCollection } from "astro:content";
 import path from "node:path";
 import { loadConfig } from "./config.ts";
 import { BusinessFileSchema, ReviewFileSchema } from "./lib/content-schema.ts";
+import { type InsightsContent, InsightsContentSchema } from "./lib/insights/content-schema.ts";
+import { loadInsightsContent } from "./lib/insights-content.ts";
 import { type Content, loadContent } from "./lib/load-content.ts";
 
 /**
@@ -16,6 +18,18 @@ let pending: Promise<Content> | undefined;
 function content(): Promise<Content> {
   pending ??= loadContent(loadConfig().CONTENT_DIR, { now: new Date() });
   return pending;
+}
+
+let pendingInsights: Promise<InsightsContent> | undefined;
+/** The editorial insight files, checked against the review ids of that same single read. */
+function insightsContent(): Promise<InsightsContent> {
+  pendingInsights ??= content().then(({ reviews }) =>
+    loadInsightsContent(
+      loadConfig().CONTENT_DIR,
+      reviews.map((r) => r.id),
+    ),
+  );
+  return pendingInsights;
 }
 
 const reviews = defineCollection({
@@ -45,4 +59,16 @@ const business = defineCollection({
   schema: BusinessFileSchema,
 });
 
-export const collections = { reviews, business };
+const insights = defineCollection({
+  loader: {
+    name: "public-reviews/insights",
+    load: async ({ store }) => {
+      const data = await insightsContent();
+      store.clear();
+      store.set({ id: "insights", data });
+    },
+  },
+  schema: InsightsContentSchema,
+});
+
+export const collections = { reviews, business, insights };

@@ -24,8 +24,10 @@ export function xmlEscape(s: string): string {
 
 export function renderAtomFeed(business: Business, reviews: readonly ReviewRecord[], urls: SiteUrls): string {
   const items = reviews.slice(0, FEED_SIZE);
-  // An empty feed still needs an <updated>; the epoch is stable and honest ("never").
-  const updated = msToRfc3339(lastModifiedMs(reviews) ?? 0);
+  // From the entries in this feed only: a reply to a review too old to be listed must not change
+  // the feed's bytes (and ETag, and trigger a hub ping) when nothing it shows changed. An empty feed
+  // still needs an <updated>; the epoch is stable and honest ("never").
+  const updated = msToRfc3339(lastModifiedMs(items) ?? 0);
   const e = xmlEscape;
   const entries = items.map((r) =>
     [

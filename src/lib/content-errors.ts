@@ -33,16 +33,24 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
-/** One line per zod issue: `file: a.b[2]: message, got value`. */
+/**
+ * One line per zod issue: `file: a.b[2]: message, got value`. An unknown field gets a line of its
+ * own so it reads like every other problem; an over-long text reports its length, not its start.
+ */
 export function formatIssues(file: string, issues: readonly z.core.$ZodIssue[], input: unknown): string[] {
-  return issues.map((issue) => {
+  return issues.flatMap((issue) => {
     if (issue.code === "unrecognized_keys") {
-      const keys = issue.keys.join(", ");
-      const where = issue.path.length ? `${fieldPath(issue.path)}: ` : "";
-      return `${file}: ${where}unknown field${issue.keys.length > 1 ? "s" : ""} ${keys}; remove or rename ${issue.keys.length > 1 ? "them" : "it"}`;
+      return issue.keys.map((key) => {
+        const at = [...issue.path, key];
+        return problem(file, fieldPath(at), "unknown field; check its spelling or remove it", valueAt(input, at));
+      });
     }
     const field = issue.path.length ? fieldPath(issue.path) : "(file)";
-    return problem(file, field, issue.message, valueAt(input, issue.path));
+    const got = valueAt(input, issue.path);
+    if (issue.code === "too_big" && issue.origin === "string" && typeof got === "string") {
+      return `${file}: ${field}: ${issue.message}, got ${got.trim().length} characters`;
+    }
+    return problem(file, field, issue.message, got);
   });
 }
 

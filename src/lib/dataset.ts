@@ -60,6 +60,10 @@ export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] 
   return content.reviews.map(toRecord).sort(compareReviews);
 }
 
+/**
+ * Mean rating rounded half-up to 2 decimals. Computed as `round(sum * 100 / n)` on integers:
+ * `sum / n * 100` is one ulp short for means like 4.225 (169 over 40) and would round to 4.22.
+ */
 export function aggregate(reviews: readonly { rating: number }[]): AggregateRating {
   const distribution = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
   let sum = 0;
@@ -69,7 +73,7 @@ export function aggregate(reviews: readonly { rating: number }[]): AggregateRati
   }
   const n = reviews.length;
   return {
-    rating_value: n === 0 ? 0 : Math.round((sum / n) * 100) / 100,
+    rating_value: n === 0 ? 0 : Math.round((sum * 100) / n) / 100,
     review_count: n,
     best_rating: 5,
     worst_rating: 1,

@@ -15,9 +15,11 @@ export function isCalendarDate(s: string): boolean {
   return d <= days;
 }
 
-/** RFC 3339 date-time with a mandatory offset, e.g. `2024-03-15T09:12:00Z`. */
-const RFC3339 =
-  /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/i;
+/**
+ * RFC 3339 date-time with a mandatory offset, e.g. `2024-03-15T09:12:00Z`. Upper-case `T` and `Z`
+ * only: RFC 3339 allows lower case, but the value is copied into Atom, whose `xsd:dateTime` does not.
+ */
+const RFC3339 = /^(\d{4}-\d{2}-\d{2})T([01]\d|2[0-3]):[0-5]\d:([0-5]\d|60)(\.\d{1,9})?(Z|[+-]([01]\d|2[0-3]):[0-5]\d)$/;
 
 export function isRfc3339(s: string): boolean {
   const m = RFC3339.exec(s);

@@ -84,21 +84,43 @@ export function buildManifest(
   return { version: 1, files: out };
 }
 
-/** Netlify / Cloudflare Pages `_headers`. Directory index pages are listed under their URL too. */
+/**
+ * Paths served under one `_headers` splat rule instead of one rule per file: Cloudflare Pages
+ * accepts at most 100 rules, and four years of month pages alone would be 48. Those pages get the
+ * shared headers there (no per-file ETag; the host computes its own).
+ */
+export const SPLAT_RULES = ["/reviews/*", "/_astro/*"] as const;
+
+export function splatFor(path: string): string | undefined {
+  return SPLAT_RULES.find((rule) => path.startsWith(rule.slice(0, -1)));
+}
+
+/** Netlify / Cloudflare Pages `_headers`: exact rules for datasets and feeds, splats for pages and assets. */
 export function renderHeadersFile(manifest: HeadersManifest): string {
   const blocks: string[] = [];
-  for (const [path, h] of Object.entries(manifest.files)) {
-    const lines = [
-      `  ETag: ${h.etag}`,
-      `  Content-Type: ${h.content_type}`,
+  const splats = new Map<string, FileHeaders>();
+  // A splat covers files of several types, so the host picks Content-Type from the extension there.
+  const lines = (h: FileHeaders, exact: boolean) => {
+    const out = exact ? [`  ETag: ${h.etag}`, `  Content-Type: ${h.content_type}`] : [];
+    out.push(
       `  Cache-Control: ${h.cache_control}`,
       "  X-Content-Type-Options: nosniff",
       "  Access-Control-Allow-Origin: *",
-    ];
-    if (h.last_modified) lines.push(`  Last-Modified: ${h.last_modified}`);
-    if (h.link) lines.push(`  Link: ${h.link}`);
+    );
+    if (h.last_modified) out.push(`  Last-Modified: ${h.last_modified}`);
+    if (h.link) out.push(`  Link: ${h.link}`);
+    return out.join("\n");
+  };
+  for (const [path, h] of Object.entries(manifest.files)) {
+    const splat = splatFor(path);
+    if (splat) {
+      // Pages under one splat share caching and Last-Modified; the first one speaks for all.
+      if (!splats.has(splat)) splats.set(splat, h);
+      continue;
+    }
     const urls = path.endsWith("/index.html") ? [path.slice(0, -"index.html".length), path] : [path];
-    for (const u of urls) blocks.push(`${u}\n${lines.join("\n")}`);
+    for (const u of urls) blocks.push(`${u}\n${lines(h, true)}`);
   }
+  for (const [rule, h] of splats) blocks.push(`${rule}\n${lines(h, false)}`);
   return `${blocks.join("\n\n")}\n`;
 }

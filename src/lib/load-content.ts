@@ -79,12 +79,19 @@ async function readText(p: string): Promise<string> {
   }
 }
 
+/** A YAML syntax error names the line and shows it, since there is no field to point at yet. */
 function parseYamlFile(file: string, text: string, problems: string[]): unknown {
   try {
     return parseYaml(text, { prettyErrors: false, uniqueKeys: true });
   } catch (err) {
-    const msg = err instanceof YAMLParseError ? err.message.split("\n")[0] : String(err);
-    problems.push(`${file}: (file): invalid YAML: ${msg}`);
+    const reason = `invalid YAML (${(err as Error).message.split("\n")[0]})`;
+    if (err instanceof YAMLParseError) {
+      const line = text.slice(0, err.pos[0]).split("\n").length;
+      problems.push(problem(file, `line ${line}`, reason, text.split("\n")[line - 1]));
+    } else {
+      // Not a syntax error: e.g. the parser's guard against exponential alias expansion.
+      problems.push(problem(file, "(file)", reason, path.basename(file)));
+    }
     return undefined;
   }
 }
@@ -143,6 +150,16 @@ export function validateContent(raw: RawContent, { now }: ValidateOptions): Cont
     if (r.date > today) problems.push(problem(file, "date", `must not be in the future (today is ${today})`, r.date));
     if (Date.parse(r.published_at) > now.getTime()) {
       problems.push(problem(file, "published_at", "must not be in the future", r.published_at));
+    }
+    if (r.verification.verified_on > today) {
+      problems.push(
+        problem(
+          file,
+          "verification.verified_on",
+          `must not be in the future (today is ${today})`,
+          r.verification.verified_on,
+        ),
+      );
     }
     if (r.verification.verified_on < r.date) {
       problems.push(

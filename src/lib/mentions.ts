@@ -22,7 +22,8 @@ export function createMatcher(entries: readonly CatalogueItem[]): Matcher {
       .map((t) => t.trim())
       .filter(Boolean)
       .sort((a, b) => b.length - a.length)
-      .map((t) => escapeRegex(t).replace(/\s+/g, "\\s+"));
+      // Pasted reviews often carry typographic apostrophes: "children’s" must match "children's".
+      .map((t) => escapeRegex(t).replace(/\s+/g, "\\s+").replace(/['’]/g, "['’]"));
     return { id: e.id, re: new RegExp(`(?<![${WORD}])(?:${terms.join("|")})(?![${WORD}])`, "iu") };
   });
   return {
@@ -32,11 +33,4 @@ export function createMatcher(entries: readonly CatalogueItem[]): Matcher {
       return found;
     },
   };
-}
-
-/** Explicit ids first (in the editor's order), then detected ones not already listed. */
-export function mergeIds(explicit: readonly string[], detected: readonly string[]): string[] {
-  const out = [...new Set(explicit)];
-  for (const id of detected) if (!out.includes(id)) out.push(id);
-  return out;
 }

@@ -1,0 +1,246 @@
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { parse, stringify } from "yaml";
+import { loadConfig } from "../src/config.ts";
+import {
+  BusinessFileSchema,
+  ReviewFileSchema,
+  SOURCE_PLATFORMS,
+  VERIFICATION_METHODS,
+} from "../src/lib/content-schema.ts";
+import { isCalendarDate, msToRfc3339, utcDate } from "../src/lib/dates.ts";
+import { displayPath } from "../src/lib/load-content.ts";
+
+/**
+ * `npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD]`
+ *
+ * Scaffolds `content/reviews/<year>/<date>-<author-slug>.yaml` with every required field present
+ * and commented, so adding a review is one file and one commit. The text is left empty (and the
+ * rating too unless given) on purpose: the build refuses the file until an editor fills them, so a
+ * half-done scaffold can never be published.
+ */
+
+export interface ReviewNewOptions {
+  contentDir: string;
+  author: string;
+  rating?: number;
+  /** The review's date; defaults to today (UTC). */
+  date?: string;
+  now: Date;
+}
+
+/** `José Núñez` -> `jose-nunez`: ASCII kebab-case, because the slug becomes part of the review id. */
+export function authorSlug(author: string): string {
+  const slug = author
+    .normalize("NFKD")
+    .replace(/\p{M}/gu, "")
+    .toLowerCase()
+    .replace(/[^a-z0-9]+/g, "-")
+    .replace(/^-+|-+$/g, "")
+    .slice(0, 40)
+    .replace(/-+$/, "");
+  return slug || "review";
+}
+
+/** Every review id in use, in any year folder: ids are unique across the whole site. */
+async function idsInUse(reviewsDir: string): Promise<Set<string>> {
+  const ids = new Set<string>();
+  const years = await readdir(reviewsDir, { withFileTypes: true }).catch(() => []);
+  for (const y of years.filter((d) => d.isDirectory())) {
+    for (const f of await readdir(path.join(reviewsDir, y.name))) {
+      if (f.endsWith(".yaml")) ids.add(f.slice(0, -".yaml".length));
+    }
+  }
+  return ids;
+}
+
+/** Catalogue ids listed in the template's comments; omitted when business.yaml can't be read. */
+async function catalogueHint(contentDir: string): Promise<string[]> {
+  const text = await readFile(path.join(contentDir, "business.yaml"), "utf8").catch(() => "");
+  const parsed = BusinessFileSchema.safeParse(parse(text || "{}"));
+  if (!parsed.success) return [];
+  const b = parsed.data;
+  return (["technicians", "services", "service_areas"] as const).flatMap((k) =>
+    wrapComment(`${k}: ${b[k].map((c) => c.id).join(", ")}`, "#   ", "#       "),
+  );
+}
+
+/** Splits a comment at spaces so the scaffold stays readable in a narrow editor. */
+function wrapComment(text: string, first: string, rest: string, width = 100): string[] {
+  const lines: string[] = [];
+  let line = first;
+  for (const word of text.split(" ")) {
+    const prefix = lines.length === 0 ? first : rest;
+    if (line.length + word.length + 1 > width && line !== prefix) {
+      lines.push(line.trimEnd());
+      line = rest;
+    }
+    line += `${word} `;
+  }
+  lines.push(line.trimEnd());
+  return lines;
+}
+
+function template(o: {
+  id: string;
+  date: string;
+  today: string;
+  publishedAt: string;
+  author: string;
+  rating?: number;
+  hint: string[];
+}): string {
+  const scalar = (v: string) => stringify(v, { lineWidth: 0 }).trimEnd();
+  return [
+    `# Review ${o.id}, scaffolded by \`npm run review:new\`.`,
+    "# The file name is the review's permanent id: do not rename it once published. Fill in every",
+    "# REQUIRED field; `npm run build` names any field that is still missing or wrong.",
+    "",
+    `# REQUIRED. Day of the review as YYYY-MM-DD, in ${o.date.slice(0, 4)} (the folder this file is in).`,
+    `date: ${o.date}`,
+    "# REQUIRED. When the review was added to this site (RFC 3339, UTC). Leave as written.",
+    `published_at: "${o.publishedAt}"`,
+    "# REQUIRED. Whole stars from 1 to 5.",
+    o.rating === undefined ? "rating:" : `rating: ${o.rating}`,
+    "# REQUIRED. The name the reviewer signs with: first name and last initial, or initials.",
+    `author: ${scalar(o.author)}`,
+    "# OPTIONAL. The reviewer's headline; remove the # to use it.",
+    "# title:",
+    '# REQUIRED. The review exactly as written: plain text, at most 5000 characters. Replace ""',
+    "# with a block, indenting every line of the review by two spaces:",
+    "#   text: |",
+    "#     First paragraph of the review...",
+    'text: ""',
+    "source:",
+    `  # REQUIRED. Where it was posted: ${SOURCE_PLATFORMS.join(", ")}.`,
+    "  platform: direct",
+    "  # OPTIONAL. Link to the original review.",
+    "  # url: https://",
+    "# REQUIRED. Only verified reviews are published.",
+    "verification:",
+    ...wrapComment(
+      `REQUIRED. How you confirmed the reviewer is a patient: ${VERIFICATION_METHODS.join(", ")}.`,
+      "  # ",
+      "  # ",
+    ),
+    "  method: appointment_record",
+    "  # REQUIRED. The day you checked; not before date, not in the future.",
+    `  verified_on: ${o.today}`,
+    "# OPTIONAL. Ids from business.yaml. People, services and places named in the text are",
+    "# detected anyway, so list only those the text does not name.",
+    ...o.hint,
+    "# technicians: []",
+    "# services: []",
+    "# service_areas: []",
+    "# OPTIONAL. The practice's public reply: on or after date, not in the future.",
+    "# response:",
+    `#   date: ${o.today}`,
+    "#   text: |",
+    "#     Thank you ...",
+    "",
+  ].join("\n");
+}
+
+/**
+ * Writes the scaffold and returns its path. Picks `-2`, `-3`, ... when the id is taken, and opens
+ * with `wx` so an existing file is never overwritten, even by a concurrent run.
+ */
+export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
+  const today = utcDate(o.now);
+  const date = o.date ?? today;
+  const reviewsDir = path.join(o.contentDir, "reviews");
+  const dir = path.join(reviewsDir, date.slice(0, 4));
+  await mkdir(dir, { recursive: true });
+  const taken = await idsInUse(reviewsDir);
+  const hint = await catalogueHint(o.contentDir);
+  const base = `${date}-${authorSlug(o.author)}`;
+  for (let n = 1; ; n++) {
+    const id = n === 1 ? base : `${base}-${n}`;
+    if (taken.has(id)) continue;
+    const file = path.join(dir, `${id}.yaml`);
+    const text = template({
+      id,
+      date,
+      today,
+      publishedAt: msToRfc3339(o.now.getTime()),
+      author: o.author,
+      rating: o.rating,
+      hint,
+    });
+    try {
+      await writeFile(file, text, { flag: "wx" });
+      return file;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    }
+  }
+}
+
+/** Parses the command line; returns the options or the problems, each naming the flag and value. */
+export function parseCommandLine(
+  argv: string[],
+  now: Date,
+): { author: string; rating?: number; date?: string } | { errors: string[] } {
+  let values: { author?: string; rating?: string; date?: string };
+  try {
+    ({ values } = parseArgs({
+      args: argv,
+      options: { author: { type: "string" }, rating: { type: "string" }, date: { type: "string" } },
+      strict: true,
+    }));
+  } catch (err) {
+    return { errors: [(err as Error).message] };
+  }
+  const errors: string[] = [];
+  const author = ReviewFileSchema.shape.author.safeParse(values.author ?? "");
+  if (!author.success)
+    errors.push(`--author: ${author.error.issues[0]?.message}, got ${JSON.stringify(values.author ?? "")}`);
+  if (values.rating !== undefined && !/^[1-5]$/.test(values.rating)) {
+    errors.push(`--rating: expected an integer from 1 to 5, got ${JSON.stringify(values.rating)}`);
+  }
+  const today = utcDate(now);
+  if (values.date !== undefined && !isCalendarDate(values.date)) {
+    errors.push(`--date: expected a real calendar date as YYYY-MM-DD, got ${JSON.stringify(values.date)}`);
+  } else if (values.date !== undefined && values.date > today) {
+    errors.push(`--date: must not be in the future (today is ${today}), got ${JSON.stringify(values.date)}`);
+  }
+  if (errors.length > 0 || !author.success) return { errors };
+  return {
+    author: author.data,
+    rating: values.rating === undefined ? undefined : Number(values.rating),
+    date: values.date,
+  };
+}
+
+/** The command: returns the exit code so tests can run it in-process with their own clock. */
+export async function main(
+  argv: string[],
+  deps: { contentDir: string; now: Date; out: (line: string) => void; err: (line: string) => void },
+): Promise<number> {
+  const args = parseCommandLine(argv, deps.now);
+  if ("errors" in args) {
+    for (const e of args.errors) deps.err(`review:new: ${e}`);
+    deps.err('usage: npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD]');
+    return 2;
+  }
+  const file = displayPath(await scaffoldReview({ ...args, contentDir: deps.contentDir, now: deps.now }));
+  deps.out(`Created ${file}`);
+  deps.out("");
+  deps.out("Next steps:");
+  deps.out(
+    `  1. Edit ${file}: paste the review text${args.rating === undefined ? ", set the rating" : ""}, check source and verification.`,
+  );
+  deps.out("  2. npm run build   (names the file and field of anything still wrong)");
+  deps.out(`  3. git add ${file} && git commit -m ${JSON.stringify(`Add review by ${args.author}`)}`);
+  return 0;
+}
+
+if (import.meta.main) {
+  process.exitCode = await main(process.argv.slice(2), {
+    contentDir: loadConfig().CONTENT_DIR,
+    now: new Date(),
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  });
+}

@@ -1,0 +1,97 @@
+import type { Clause, TermForms } from "./nlp.ts";
+
+/**
+ * Finding the editor's terms from `aspects.yaml` in a clause.
+ *
+ * Matching rule: a term is a sequence of tokens; it matches where the clause has the same number of
+ * consecutive tokens and each clause token agrees with the term token on its lowercase form or its
+ * lemma (either side's). So the term "billed" (lemma "bill") finds "bill", "bills" and "billed", and
+ * "results" finds "result". A trailing full stop is ignored ("Dr." = "Dr"). Where terms overlap,
+ * the longest match wins and its tokens are consumed, so "waiting room" is a facility mention and
+ * not also a scheduling one via "waiting".
+ */
+export interface TermMatch {
+  /** Token range `[start, end)` in the clause's token table. */
+  start: number;
+  end: number;
+  /** Index of the group (aspect) whose term matched. */
+  group: number;
+}
+
+export interface TermMatcher {
+  /** Every match, left to right; several groups can share one range if their terms are equal. */
+  spans(clause: Span): TermMatch[];
+  /** Indexes of every group the clause mentions, ascending. */
+  match(clause: Span): number[];
+}
+
+type Span = Pick<Clause, "tokens" | "start" | "end">;
+
+interface CompiledTerm {
+  group: number;
+  /** Accepted forms per token: the term token's lowercase form and lemma. */
+  forms: ReadonlySet<string>[];
+}
+
+/** `groups[i]` holds the terms of group i (an aspect). */
+export function compileTerms(
+  groups: readonly (readonly string[])[],
+  termForms: (term: string) => TermForms,
+): TermMatcher {
+  const byFirstForm = new Map<string, CompiledTerm[]>();
+  groups.forEach((terms, group) => {
+    for (const term of terms) {
+      const { normals, lemmas } = termForms(term);
+      if (normals.length === 0) continue;
+      const compiled: CompiledTerm = { group, forms: normals.map((n, i) => new Set([n, lemmas[i] ?? n])) };
+      for (const f of compiled.forms[0] as ReadonlySet<string>) {
+        const list = byFirstForm.get(f);
+        if (list) list.push(compiled);
+        else byFirstForm.set(f, [compiled]);
+      }
+    }
+  });
+
+  const spans = ({ tokens: { normals, lemmas }, start, end }: Span): TermMatch[] => {
+    const out: TermMatch[] = [];
+    let longest = 0;
+    let hits: number[] = [];
+    const tryAt = (i: number, list: readonly CompiledTerm[] | undefined) => {
+      if (!list) return;
+      for (const c of list) {
+        const n = c.forms.length;
+        if (n < longest || i + n > end) continue;
+        let ok = true;
+        for (let k = 0; k < n && ok; k++) {
+          const forms = c.forms[k] as ReadonlySet<string>;
+          ok = forms.has(normals[i + k] as string) || forms.has(lemmas[i + k] as string);
+        }
+        if (!ok) continue;
+        if (n > longest) {
+          longest = n;
+          hits = [c.group];
+        } else if (!hits.includes(c.group)) hits.push(c.group);
+      }
+    };
+    let i = start;
+    while (i < end) {
+      const normal = normals[i] as string;
+      const lemma = lemmas[i] as string;
+      longest = 0;
+      hits = [];
+      tryAt(i, byFirstForm.get(normal));
+      if (lemma !== normal) tryAt(i, byFirstForm.get(lemma));
+      if (hits.length > 1) hits.sort((a, b) => a - b);
+      for (const group of hits) out.push({ start: i, end: i + longest, group });
+      i += longest || 1;
+    }
+    return out;
+  };
+
+  return {
+    spans,
+    match(clause) {
+      return [...new Set(spans(clause).map((s) => s.group))].sort((a, b) => a - b);
+    },
+  };
+}

@@ -1,0 +1,198 @@
+import model from "wink-eng-lite-web-model";
+import winkNLP, { type ItsFunction } from "wink-nlp";
+
+/**
+ * The NLP edge of the insights: wink-nlp with its English lite model does sentence splitting,
+ * part-of-speech tagging, lemmatisation and negation-aware sentiment. Everything else in
+ * `insights/` works on the plain arrays returned here, so no wink document outlives one review
+ * (that is what keeps a 100,000-review build inside its memory), and the arrays are shared by the
+ * clauses of a text rather than copied per clause (that is what keeps the garbage collector idle).
+ */
+
+/**
+ * Per token of one analysed text (whitespace tokens dropped): text as written, lowercase form,
+ * lemma, part of speech, stop word, is a word, and inside the scope of a negation ("no", "never").
+ * Shared by all the clauses of that text, which index into it, so a review allocates it once.
+ */
+export interface TokenTable {
+  values: string[];
+  normals: string[];
+  lemmas: string[];
+  pos: string[];
+  stop: boolean[];
+  words: boolean[];
+  negated: boolean[];
+}
+
+/** The unit aspects and sentiment are computed on: a sentence, or a part of one (see `clauses`). */
+export interface Clause {
+  /** The whole sentence the clause belongs to, whitespace collapsed; used for excerpts. */
+  sentence: string;
+  /** Position of that sentence in the analysed text. */
+  sentenceIndex: number;
+  /** The clause itself, whitespace collapsed; entity names are looked for in it. */
+  text: string;
+  /** wink sentiment of the clause in [-1, 1], negation-aware ("not painful at all" is positive). */
+  score: number;
+  tokens: TokenTable;
+  /** The clause's tokens are `tokens.*[start]` up to, not including, `tokens.*[end]`. */
+  start: number;
+  end: number;
+}
+
+export interface TermForms {
+  normals: string[];
+  lemmas: string[];
+}
+
+export interface Analyzer {
+  /** Sentences of `text`, each split into clauses at contrastive conjunctions, with sentiment. */
+  clauses(text: string, firstSentenceIndex?: number): Clause[];
+  /** Tokens of an editor's term, normalised exactly like clause tokens so the two can be compared. */
+  termForms(term: string): TermForms;
+  /** wink sentiment of a piece of text read as one sentence, in [-1, 1]. */
+  score(text: string): number;
+}
+
+/** Words that join two clauses of opposite polarity: "Dr. Patel was great but billing was a mess". */
+const CONTRASTIVE = new Set(["but", "however", "although", "though", "whereas"]);
+/** Of those, the ones that can open a sentence and contrast its two halves: "Although X, Y". */
+const OPENING_CONTRASTIVE = new Set(["although", "though", "whereas"]);
+
+/** "Dr." and "Dr", "Blvd." and "Blvd" are the same word to an editor. */
+const form = (s: string) => (s.length > 1 && s.endsWith(".") ? s.slice(0, -1) : s);
+const isSpace = (type: string) => type === "tabCRLF" || type === "spaces";
+
+/**
+ * Token ranges `[start, end)` of the clauses of the sentence spanning tokens `[begin, end)`. A
+ * contrastive conjunction starts a new clause (the conjunction belongs to the clause it introduces);
+ * a sentence that opens with although/though/whereas is cut after its first comma instead. A piece
+ * with no word besides its conjunction is merged into the clause before it ("…, but." stays whole).
+ */
+export function clauseRanges(
+  normals: readonly string[],
+  types: readonly string[],
+  begin = 0,
+  end = normals.length,
+): [number, number][] {
+  let firstWord = -1;
+  const cuts: number[] = [];
+  for (let i = begin; i < end; i++) {
+    if (types[i] !== "word") continue;
+    if (firstWord < 0) firstWord = i;
+    else if (CONTRASTIVE.has(normals[i] as string)) cuts.push(i);
+  }
+  if (firstWord >= 0 && OPENING_CONTRASTIVE.has(normals[firstWord] as string)) {
+    const comma = normals.indexOf(",", firstWord);
+    if (comma > 0 && comma < end - 1 && (cuts.length === 0 || comma < (cuts[0] as number))) cuts.unshift(comma + 1);
+  }
+  if (cuts.length === 0) return [[begin, end]];
+  const ranges: [number, number][] = [];
+  let start = begin;
+  for (const cut of [...cuts, end]) {
+    // The conjunction that opens a clause does not count: "…, but." is not a clause of its own.
+    let hasWord = false;
+    for (let i = start; i < cut && !hasWord; i++) {
+      hasWord = types[i] === "word" && !(i === start && CONTRASTIVE.has(normals[i] as string));
+    }
+    // Every cut lies after the first word, so the first range always has one and the merge is safe.
+    if (hasWord || ranges.length === 0) ranges.push([start, cut]);
+    else (ranges[ranges.length - 1] as [number, number])[1] = cut;
+    start = cut;
+  }
+  return ranges;
+}
+
+export function createAnalyzer(): Analyzer {
+  // NER and custom entities are off: catalogue names are matched by `mentions.ts`, and the two
+  // annotators would cost a third of the run time for nothing we use.
+  const nlp = winkNLP(model, ["sbd", "negation", "sentiment", "pos"]);
+  // Scores a clause cut out of a longer sentence; sentence splitting and POS are not needed for that.
+  const scorer = winkNLP(model, ["negation", "sentiment"]);
+  const its = nlp.its;
+  // wink's typings declare `its.lemma` with a third parameter that `out()` does not accept.
+  const lemma = its.lemma as unknown as ItsFunction<string>;
+  const scoreOf = (text: string) => Math.max(-1, Math.min(1, scorer.readDoc(text).out(its.sentiment) as number));
+
+  return {
+    clauses(text, firstSentenceIndex = 0) {
+      const doc = nlp.readDoc(text);
+      const t = doc.tokens();
+      const allTypes = t.out(its.type) as string[];
+      // Whitespace tokens (line breaks) are dropped once here; `at[i]` maps a wink token index to
+      // its position in the kept arrays, and `gap` records whether whitespace came before a token.
+      const at = new Int32Array(allTypes.length + 1);
+      const kept: number[] = [];
+      const gap: boolean[] = [];
+      const spaces = t.out(its.precedingSpaces) as string[];
+      let pendingGap = false;
+      for (let i = 0; i < allTypes.length; i++) {
+        at[i] = kept.length;
+        if (isSpace(allTypes[i] as string)) {
+          pendingGap = true;
+          continue;
+        }
+        kept.push(i);
+        gap.push(pendingGap || (spaces[i] as string).length > 0);
+        pendingGap = false;
+      }
+      at[allTypes.length] = kept.length;
+      // Most reviews are one paragraph: nothing to drop, so wink's arrays are used as they are.
+      const keep = <T>(arr: T[]): T[] => (kept.length === arr.length ? arr : kept.map((i) => arr[i] as T));
+      const values = keep(t.out(its.value) as string[]);
+      const types = keep(allTypes);
+      const normals = keep(t.out(its.normal) as string[]).map(form);
+      const lemmas = keep(t.out(lemma) as string[]).map(form);
+      const pos = keep(t.out(its.pos) as string[]);
+      const stop = keep(t.out(its.stopWordFlag) as unknown as boolean[]);
+      const negated = keep(t.out(its.negationFlag) as unknown as boolean[]);
+      const sentences = doc.sentences();
+      const spans = sentences.out(its.span) as unknown as [number, number][];
+      const scores = sentences.out(its.sentiment) as unknown as number[];
+
+      const textOf = (from: number, to: number) => {
+        let text = values[from] as string;
+        for (let i = from + 1; i < to; i++) text += gap[i] ? ` ${values[i]}` : values[i];
+        return text;
+      };
+      const tokens: TokenTable = {
+        values,
+        normals,
+        lemmas,
+        pos,
+        stop,
+        words: types.map((type) => type === "word"),
+        negated,
+      };
+      const out: Clause[] = [];
+      spans.forEach(([first, last], s) => {
+        const begin = at[first] as number;
+        const end = at[last + 1] as number;
+        if (begin === end) return;
+        const sentence = textOf(begin, end);
+        const ranges = clauseRanges(normals, types, begin, end);
+        for (const [from, to] of ranges) {
+          const whole = ranges.length === 1;
+          const clauseText = whole ? sentence : textOf(from, to);
+          out.push({
+            sentence,
+            sentenceIndex: firstSentenceIndex + s,
+            text: clauseText,
+            score: whole ? Math.max(-1, Math.min(1, scores[s] as number)) : scoreOf(clauseText),
+            tokens,
+            start: from,
+            end: to,
+          });
+        }
+      });
+      return out;
+    },
+    termForms(term) {
+      const t = nlp.readDoc(term).tokens();
+      const types = t.out(its.type) as string[];
+      const keep = (arr: string[]) => arr.map(form).filter((_, i) => !isSpace(types[i] as string));
+      return { normals: keep(t.out(its.normal) as string[]), lemmas: keep(t.out(lemma) as string[]) };
+    },
+    score: scoreOf,
+  };
+}

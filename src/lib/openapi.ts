@@ -1,0 +1,209 @@
+import { z } from "zod";
+import { HubRequestSchema } from "../../sidecar/hub/hub-schema.ts";
+import { ApiErrorSchema, SearchResultSchema, SinceResultSchema } from "./api-schemas.ts";
+import { InsightsSchema } from "./insights/schema.ts";
+import { ReviewsDatasetSchema } from "./records.ts";
+import { SearchParamsSchema } from "./search-query.ts";
+import type { SiteUrls } from "./site.ts";
+
+/**
+ * The OpenAPI 3.1 description, generated from the same zod schemas the code validates with, so the
+ * document cannot drift from the behaviour. Pure: the build passes the URLs in.
+ */
+
+const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
+const json = (schema: object) => ({ "application/json": { schema } });
+
+const cacheHeaders = {
+  ETag: { description: "Strong validator of the exact bytes.", schema: { type: "string" } },
+  "Last-Modified": {
+    description: "Newest published_at or owner-response date in the dataset.",
+    schema: { type: "string" },
+  },
+  "Cache-Control": { schema: { type: "string" } },
+};
+const topicHeaders = {
+  ...cacheHeaders,
+  Link: { description: 'WebSub discovery: <hub>; rel="hub", <topic>; rel="self".', schema: { type: "string" } },
+};
+const notModified = { description: "Not modified (If-None-Match or If-Modified-Since matched)." };
+const badRequest = {
+  description: "Invalid parameters; each issue names the parameter, the value and what is valid.",
+  content: json(ref("Error")),
+};
+const rateLimited = {
+  description: "Too many requests from this client; retry after the number of seconds in Retry-After.",
+  headers: { "Retry-After": { schema: { type: "integer" } } },
+  content: json(ref("Error")),
+};
+
+function staticGet(summary: string, description: string, content: object, headers: object) {
+  return {
+    get: {
+      summary,
+      description,
+      parameters: [
+        { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
+        { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
+      ],
+      responses: { "200": { description: summary, headers, content }, "304": notModified },
+    },
+  };
+}
+
+export function buildOpenApi(urls: SiteUrls): Record<string, unknown> {
+  const components = z.toJSONSchema(z.globalRegistry, {
+    target: "draft-2020-12",
+    uri: (id) => `#/components/schemas/${id}`,
+    unrepresentable: "any",
+  }).schemas;
+  // Only the schemas this API uses, in a stable order.
+  const wanted = [ReviewsDatasetSchema, SearchResultSchema, SinceResultSchema, ApiErrorSchema, InsightsSchema];
+  const ids = new Set<string>();
+  const collect = (s: unknown) => {
+    for (const m of JSON.stringify(s).matchAll(/#\/components\/schemas\/([A-Za-z0-9_]+)/g)) {
+      if (!ids.has(m[1] as string)) {
+        ids.add(m[1] as string);
+        collect(components[m[1] as string]);
+      }
+    }
+  };
+  for (const s of wanted) {
+    const id = z.globalRegistry.get(s)?.id as string;
+    ids.add(id);
+    collect(components[id]);
+  }
+  const schemas = Object.fromEntries(
+    [...ids].sort().map((id) => {
+      const { $schema: _drop, ...rest } = components[id] as Record<string, unknown>;
+      return [id, rest];
+    }),
+  );
+
+  const paramSchema = z.toJSONSchema(SearchParamsSchema, {
+    io: "output",
+    target: "draft-2020-12",
+    unrepresentable: "any",
+  }) as {
+    properties: Record<string, { description?: string }>;
+  };
+  const searchParams = Object.entries(paramSchema.properties).map(([name, schema]) => {
+    const { description, ...rest } = schema;
+    return { name, in: "query", required: false, description, schema: rest };
+  });
+  const hubForm = z.toJSONSchema(HubRequestSchema, { io: "input", target: "draft-2020-12", unrepresentable: "any" });
+  const { $schema: _h, ...hubSchema } = hubForm as Record<string, unknown>;
+
+  return {
+    openapi: "3.1.0",
+    info: {
+      title: "public-reviews API",
+      version: "1.0.0",
+      description:
+        "Read-only public API of verified customer reviews and aspect-based insights. No key, account or SDK is needed; an Authorization header is ignored. JSON fields are snake_case.",
+      license: { name: "MIT", identifier: "MIT" },
+    },
+    servers: [{ url: urls.base }],
+    paths: {
+      "/reviews.json": staticGet(
+        "The business, its aggregate rating and every review",
+        "Static file; a WebSub topic.",
+        json(ref("ReviewsDataset")),
+        topicHeaders,
+      ),
+      "/insights.json": staticGet(
+        "Aspect sentiment, entities, topics, FAQ and summary",
+        "Computed at build time from the published reviews.",
+        json(ref("Insights")),
+        cacheHeaders,
+      ),
+      "/api/feed.json": staticGet(
+        "JSON Feed 1.1 of the 50 newest reviews",
+        "See https://jsonfeed.org/version/1.1. Items carry a `_review` extension with rating, technicians, services and service_areas. A WebSub topic.",
+        { "application/json": { schema: { type: "object", description: "A JSON Feed 1.1 document." } } },
+        topicHeaders,
+      ),
+      "/feed.xml": staticGet(
+        "Atom (RFC 4287) feed of the 50 newest reviews",
+        "A WebSub topic.",
+        { "application/atom+xml": { schema: { type: "string" } } },
+        topicHeaders,
+      ),
+      "/openapi.json": staticGet("This document", "OpenAPI 3.1.", json({ type: "object" }), cacheHeaders),
+      "/api/reviews/search": {
+        get: {
+          summary: "Search reviews",
+          description:
+            "All filters combine with AND. Unknown or repeated parameters are errors, so a typo is never silently ignored. Results are newest first; `next` links the following page.",
+          parameters: searchParams,
+          responses: {
+            "200": { description: "Matching reviews", headers: cacheHeaders, content: json(ref("SearchResult")) },
+            "304": notModified,
+            "400": badRequest,
+            "429": rateLimited,
+          },
+        },
+      },
+      "/api/reviews/since/{date}": {
+        get: {
+          summary: "Reviews dated on or after a day",
+          description:
+            "Supports conditional GET (RFC 9110): If-None-Match (lists, *, weak comparison) takes precedence over If-Modified-Since. The ETag changes exactly when the body would.",
+          parameters: [
+            {
+              name: "date",
+              in: "path",
+              required: true,
+              schema: { type: "string", format: "date" },
+              description: "YYYY-MM-DD",
+            },
+            { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
+            { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
+          ],
+          responses: {
+            "200": { description: "Reviews since the date", headers: cacheHeaders, content: json(ref("SinceResult")) },
+            "304": notModified,
+            "400": badRequest,
+            "429": rateLimited,
+          },
+        },
+      },
+      "/api/websub/hub": {
+        post: {
+          summary: "WebSub hub: subscribe, unsubscribe, publish",
+          description:
+            "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries.",
+          requestBody: { required: true, content: { "application/x-www-form-urlencoded": { schema: hubSchema } } },
+          responses: {
+            "202": { description: "Accepted; verification (or distribution) happens asynchronously." },
+            "400": {
+              description: "Invalid request; the plain-text body says which field and why.",
+              content: { "text/plain": { schema: { type: "string" } } },
+            },
+            "415": { description: "Not application/x-www-form-urlencoded." },
+            "429": rateLimited,
+          },
+        },
+      },
+      "/mcp": {
+        post: {
+          summary: "Model Context Protocol endpoint (streamable HTTP, protocol 2025-06-18 and newer)",
+          description:
+            "JSON-RPC 2.0 over streamable HTTP. Send Accept: application/json, text/event-stream. `initialize` returns an Mcp-Session-Id header to send on every later request. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights.",
+          requestBody: { required: true, content: json({ type: "object", description: "A JSON-RPC 2.0 message." }) },
+          responses: {
+            "200": { description: "JSON-RPC response (JSON or an SSE stream)." },
+            "202": { description: "Notification or response accepted." },
+            "400": { description: "Missing session id or malformed request." },
+            "403": { description: "Host or Origin not allowed." },
+            "404": { description: "Unknown or expired session; initialize again." },
+          },
+        },
+      },
+      "/healthz": {
+        get: { summary: "Health check", responses: { "200": { description: "The process is serving a dataset." } } },
+      },
+    },
+    components: { schemas },
+  };
+}
