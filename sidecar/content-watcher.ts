@@ -1,8 +1,18 @@
-import { type FSWatcher, watch } from "node:fs";
+import { type Dirent, type FSWatcher, readdirSync, statSync, watch } from "node:fs";
+import path from "node:path";
+
+/** Editors write swap and backup files, and dot-folders (.git) are not content. */
+const IGNORED = /^\.|~$|\.sw[px]$/;
 
 /**
  * Watches the content folder and calls `rebuild` after changes settle. Rebuilds never overlap: a
  * change that arrives during a rebuild schedules exactly one more afterwards.
+ *
+ * One plain watch per folder, not `watch(dir, { recursive: true })`: on Linux Node implements the
+ * recursive option with one inotify watch per file, which at 100,000 reviews took 100,000 watches
+ * (far above the common `fs.inotify.max_user_watches` of 8,192), 1.5 GB of memory and several
+ * seconds of blocked event loop after start-up (docs/benchmarks.md). A folder's watch already
+ * reports every file created, changed or removed directly in it.
  */
 export function watchContent(
   dir: string,
@@ -31,17 +41,59 @@ export function watchContent(
       }
     }
   };
-  const watcher: FSWatcher = watch(dir, { recursive: true }, (_event, file) => {
-    // Editors write swap and backup files; only real content changes trigger a build.
-    if (file && /(^|\/)\.|~$|\.sw[px]$/.test(String(file))) return;
+
+  const watchers = new Map<string, FSWatcher>();
+  const unwatch = (folder: string) => {
+    for (const [d, w] of watchers) {
+      if (d === folder || d.startsWith(`${folder}${path.sep}`)) {
+        w.close();
+        watchers.delete(d);
+      }
+    }
+  };
+  const onEvent = (folder: string, file: string | Buffer | null) => {
+    const name = file === null ? undefined : String(file);
+    if (name !== undefined && IGNORED.test(name)) return;
+    if (name !== undefined) {
+      // A new folder (next year's reviews) needs a watch of its own; a removed one loses its watches.
+      const full = path.join(folder, name);
+      let isDir = false;
+      try {
+        isDir = statSync(full).isDirectory();
+      } catch {
+        unwatch(full);
+      }
+      if (isDir) add(full);
+    }
     clearTimeout(timer);
     timer = setTimeout(run, debounceMs);
-  });
-  watcher.on("error", (err) => opts.onError?.(err));
+  };
+  /** Watches `folder` and everything below it. A subfolder that vanishes meanwhile is reported, not thrown. */
+  function add(folder: string): void {
+    if (watchers.has(folder)) return;
+    let watcher: FSWatcher;
+    let entries: Dirent[];
+    try {
+      watcher = watch(folder, (_event, file) => onEvent(folder, file));
+      watchers.set(folder, watcher);
+      watcher.on("error", (err) => opts.onError?.(err));
+      entries = readdirSync(folder, { withFileTypes: true });
+    } catch (err) {
+      watchers.get(folder)?.close();
+      watchers.delete(folder);
+      if (folder === dir) throw err;
+      opts.onError?.(err);
+      return;
+    }
+    for (const e of entries) if (e.isDirectory() && !IGNORED.test(e.name)) add(path.join(folder, e.name));
+  }
+  add(dir);
+
   return {
     close() {
       clearTimeout(timer);
-      watcher.close();
+      for (const w of watchers.values()) w.close();
+      watchers.clear();
     },
   };
 }

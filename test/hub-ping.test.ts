@@ -1,12 +1,12 @@
 import { createHmac } from "node:crypto";
-import { readFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { hubPing, pingHub } from "../src/integrations/hub-ping.ts";
 import { MANIFEST_FILE } from "../src/lib/headers.ts";
-import { buildSite } from "./helpers/build-site.ts";
+import { buildSite, tempDistDir } from "./helpers/build-site.ts";
 import { isDelivery, type Subscriber, startSubscriber } from "./helpers/https-subscriber.ts";
 import { BASE_URL, type Harness, startHarness, TOPICS } from "./helpers/hub-harness.ts";
 
@@ -33,7 +33,8 @@ describe("hub ping after a build", () => {
   let built: Awaited<ReturnType<typeof buildSite>>;
 
   beforeAll(async () => {
-    h = await startHarness();
+    // Inside the project, so this build's prerender chunks are its own (see tempDistDir).
+    h = await startHarness({ distDir: await tempDistDir("pr-hub-dist-") });
     sub = await startSubscriber(tls.trusted);
     // Subscribed before any build exists: every topic is owed its first content.
     for (const [name, topic] of Object.entries(TOPICS)) {
@@ -52,6 +53,7 @@ describe("hub ping after a build", () => {
   afterAll(async () => {
     await h?.close();
     await sub?.close();
+    if (h) await rm(h.distDir, { recursive: true, force: true });
   });
 
   it("notifies every subscriber of the built content with the served Content-Type", async () => {

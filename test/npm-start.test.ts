@@ -3,6 +3,7 @@ import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDistDir } from "./helpers/build-site.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
 let child: ChildProcess;
@@ -23,7 +24,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 
 beforeAll(async () => {
   content = await mkdtemp(path.join(os.tmpdir(), "pr-start-content-"));
-  dist = await mkdtemp(path.join(os.tmpdir(), "pr-start-dist-"));
+  dist = await tempDistDir("pr-start-dist-");
   await cp(path.join(ROOT, "content"), content, { recursive: true });
   child = spawn(path.join(ROOT, "node_modules/.bin/node"), ["sidecar/start.ts"], {
     cwd: ROOT,
@@ -33,7 +34,7 @@ beforeAll(async () => {
       PORT: "0",
       CONTENT_DIR: content,
       DIST_DIR: dist,
-      DATA_DIR: path.join(dist, "..", `${path.basename(dist)}-data`),
+      DATA_DIR: `${dist}-data`,
       LOG_LEVEL: "warn",
       HUB_URL: "http://127.0.0.1:9/api/websub/hub",
     },
@@ -60,6 +61,7 @@ afterAll(async () => {
   }
   await rm(content, { recursive: true, force: true });
   await rm(dist, { recursive: true, force: true });
+  await rm(`${dist}-data`, { recursive: true, force: true });
 });
 
 describe("npm start", () => {

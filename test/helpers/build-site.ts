@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
 import { mkdir, mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -23,7 +24,7 @@ export async function buildSite(
   env: Record<string, string> = {},
   distDir?: string,
 ): Promise<BuildResult> {
-  const out = distDir ?? (await mkdtemp(path.join(os.tmpdir(), "pr-dist-")));
+  const out = distDir ?? (await tempDistDir());
   await acquire();
   try {
     return await new Promise<BuildResult>((resolve, reject) => {
@@ -58,6 +59,25 @@ export async function buildSite(
     await rm(path.join(ROOT, "node_modules/.astro", key), { recursive: true, force: true });
     await rm(LOCK, { recursive: true, force: true });
   }
+}
+
+const created: string[] = [];
+// Whatever a test forgot to remove goes when its worker exits.
+process.on("exit", () => {
+  for (const dir of created) rmSync(dir, { recursive: true, force: true });
+});
+
+/**
+ * A fresh output folder inside the project. Astro writes its prerender chunks under the output
+ * folder when that is inside the working directory, and under the shared `.astro/` otherwise;
+ * a folder here keeps concurrent builds (tests, npm start) from overwriting each other's chunks.
+ */
+export async function tempDistDir(prefix = "pr-dist-"): Promise<string> {
+  const base = path.join(ROOT, ".tmp");
+  await mkdir(base, { recursive: true });
+  const dir = await mkdtemp(path.join(base, prefix));
+  created.push(dir);
+  return dir;
 }
 
 async function acquire(): Promise<void> {
