@@ -1,0 +1,63 @@
+import { Validator } from "@seriousme/openapi-schema-validator";
+import { describe, expect, it } from "vitest";
+import { buildOpenApi } from "../src/lib/openapi.ts";
+import { SEARCH_PARAMS } from "../src/lib/search-query.ts";
+import { siteUrls } from "../src/lib/site.ts";
+
+const doc = buildOpenApi(siteUrls("https://reviews.example.org")) as {
+  openapi: string;
+  info: { version: string };
+  paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+  components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
+};
+
+describe("/openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document, version 1.0.0", async () => {
+    const validator = new Validator();
+    const result = await validator.validate(structuredClone(doc));
+    expect(result.errors ?? []).toEqual([]);
+    expect(result.valid).toBe(true);
+    expect(doc.openapi).toBe("3.1.0");
+    expect(doc.info.version).toBe("1.0.0");
+  });
+
+  it("describes every REST path, including the sidecar's", () => {
+    for (const p of [
+      "/reviews.json",
+      "/insights.json",
+      "/api/feed.json",
+      "/feed.xml",
+      "/openapi.json",
+      "/api/reviews/search",
+      "/api/reviews/since/{date}",
+      "/api/websub/hub",
+      "/mcp",
+      "/healthz",
+    ]) {
+      expect(doc.paths[p], p).toBeDefined();
+    }
+  });
+
+  it("takes the search parameters and record fields from the zod schemas", () => {
+    const params = doc.paths["/api/reviews/search"]?.get?.parameters?.map((p) => p.name);
+    expect(params).toEqual([...SEARCH_PARAMS]);
+    const review = doc.components.schemas.Review?.properties ?? {};
+    expect(Object.keys(review)).toEqual([
+      "id",
+      "url",
+      "date",
+      "published_at",
+      "rating",
+      "author",
+      "title",
+      "text",
+      "source",
+      "verification",
+      "technicians",
+      "services",
+      "service_areas",
+      "response",
+    ]);
+    expect(doc.components.schemas.Insights).toBeDefined();
+  });
+});
