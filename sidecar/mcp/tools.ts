@@ -1,6 +1,10 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
 import { z } from "zod";
+import {
+  SearchResultSchema as HttpSearchResultSchema,
+  SinceResultSchema as HttpSinceResultSchema,
+} from "../../src/lib/api-schemas.ts";
 import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/lib/records.ts";
 import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/lib/search-query.ts";
 import { HttpError } from "../http-error.ts";
@@ -84,25 +88,12 @@ const SearchArgsShape = z.object(
  */
 export const SearchArgsSchema = z.looseObject({}).meta({ properties: z.toJSONSchema(SearchArgsShape).properties });
 
-export const SearchResultSchema = z.object({
-  reviews: z.array(ReviewRecordSchema).describe("This page of matches, newest first (id ascending on ties)."),
-  count: z.number().int().describe("Number of reviews in this page."),
-  total: z.number().int().describe("Number of reviews matching every filter."),
-  limit: z.number().int(),
-  offset: z.number().int(),
-  next: z.string().nullable().describe("URL of the next page over HTTP, or null on the last page."),
-});
-
-export const SinceResultSchema = z.object({
-  since: z.string(),
-  count: z.number().int(),
-  reviews: z.array(ReviewRecordSchema).describe("Reviews dated on or after `since`, newest first."),
-});
-
 /**
- * A review as a top-level output schema. The record schema carries a JSON Schema id, which would
- * turn the root into a bare `$ref`; MCP requires an output schema's root to be `type: "object"`.
+ * The HTTP response shapes, re-rooted: a schema carrying an OpenAPI id serialises to a bare `$ref`,
+ * which MCP clients reject as an output schema.
  */
+export const SearchResultSchema = z.object(HttpSearchResultSchema.shape);
+export const SinceResultSchema = z.object(HttpSinceResultSchema.shape);
 export const ReviewResultSchema = z.object(ReviewRecordSchema.shape);
 
 export const BusinessResultSchema = z.object({
