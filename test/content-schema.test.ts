@@ -182,11 +182,11 @@ describe("validateContent", () => {
   it("rejects invalid YAML naming the line, and a repeated key", () => {
     const broken = "date: 2024-02-29\nrating: [5\nauthor: Dana K.\n";
     expect(problems(withReview(DANA, broken))).toEqual([
-      `${fileOf(DANA)}: line 3: invalid YAML (Flow sequence in block collection must be sufficiently indented and end with a ]), got "author: Dana K."`,
+      `${fileOf(DANA)}: line 3: invalid YAML (missed comma between flow collection entries), got "author: Dana K."`,
     ]);
     const repeated = `${fixture.reviews.find((r) => r.file === fileOf(DANA))?.text}rating: 4\n`;
     expect(problems(withReview(DANA, repeated))).toEqual([
-      `${fileOf(DANA)}: line 14: invalid YAML (Map keys must be unique), got "rating: 4"`,
+      `${fileOf(DANA)}: line 14: invalid YAML (duplicated mapping key), got "rating: 4"`,
     ]);
   });
 
