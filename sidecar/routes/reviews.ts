@@ -1,6 +1,7 @@
 import { Router } from "express";
 import { isCalendarDate } from "../../src/lib/dates.ts";
 import { strongEtag } from "../../src/lib/headers.ts";
+import type { ReviewRecord } from "../../src/lib/records.ts";
 import type { SearchResult } from "../../src/lib/search-index.ts";
 import { parseSearchParams, type QueryIssue } from "../../src/lib/search-query.ts";
 import { HttpError } from "../http-error.ts";
@@ -28,6 +29,40 @@ export function runSearch(snapshot: Snapshot, input: Record<string, unknown>, ba
   const parsed = parseSearchParams(input, snapshot.index.dataset.business);
   if (!parsed.ok) throw invalidQuery(parsed.issues);
   return snapshot.index.search(parsed.query, baseUrl);
+}
+
+/**
+ * Each review's JSON as UTF-8 bytes, made on first use. Records are immutable and belong to one
+ * snapshot, so the bytes stay valid for the record's life and go with it. Serialising and encoding
+ * ~1 KB per review on every request was the largest part of a search request's CPU
+ * (docs/benchmarks.md).
+ */
+const reviewJson = new WeakMap<ReviewRecord, Buffer>();
+const COMMA = Buffer.from(",");
+
+function jsonOf(review: ReviewRecord): Buffer {
+  let json = reviewJson.get(review);
+  if (json === undefined) {
+    json = Buffer.from(JSON.stringify(review));
+    reviewJson.set(review, json);
+  }
+  return json;
+}
+
+/** Exactly the bytes of `JSON.stringify(result)` (same keys, same order), reviews from the cache. */
+export function searchResultBody(result: SearchResult): Buffer {
+  const { count, total, limit, offset, next } = result;
+  const parts: Buffer[] = [Buffer.from('{"reviews":[')];
+  result.reviews.forEach((r, i) => {
+    if (i > 0) parts.push(COMMA);
+    parts.push(jsonOf(r));
+  });
+  parts.push(
+    Buffer.from(
+      `],"count":${count},"total":${total},"limit":${limit},"offset":${offset},"next":${JSON.stringify(next)}}`,
+    ),
+  );
+  return Buffer.concat(parts);
 }
 
 export interface SinceResult {
@@ -60,7 +95,7 @@ export function reviewsRouter(current: () => Snapshot, baseUrl: string): Router 
   const router = Router();
   router.get("/api/reviews/search", (req, res) => {
     const result = runSearch(current(), rawQuery(req.originalUrl), baseUrl);
-    const body = Buffer.from(JSON.stringify(result));
+    const body = searchResultBody(result);
     sendResource(req, res, {
       body,
       etag: strongEtag(body),

@@ -5,7 +5,8 @@ import { normalizeText, type SearchQuery } from "./search-query.ts";
  * In-memory index over a dataset's reviews. Reviews sit in one array in the canonical order
  * (newest first), so every posting list is a sorted array of positions and intersections keep that
  * order for free. Filters are answered from postings; only the substring filter reads text, and
- * then only for candidates that contain every trigram of the query.
+ * then only for candidates that contain every trigram of the query. The reviews a substring
+ * matches are remembered per index, so a repeated phrase is a posting list like any other filter.
  */
 
 export interface SearchResult {
@@ -29,6 +30,13 @@ export interface SearchIndex {
 }
 
 const GRAM = 3;
+/**
+ * Substrings whose matches an index remembers, least recently used dropped first. Verifying a
+ * common phrase reads the text of every candidate: about 10 ms at 100,000 reviews, the one search
+ * cost that grows with the dataset (docs/benchmarks.md), while a public search sees the same few
+ * phrases again and again. At most 64 lists of at most 4 bytes per review: 26 MB at 100,000.
+ */
+const MATCH_MEMO_SIZE = 64;
 
 function trigramKeys(text: string, into: Set<number>): void {
   for (let i = 0; i + GRAM <= text.length; i++) {
@@ -118,7 +126,7 @@ export function createSearchIndex(dataset: ReviewsDataset): SearchIndex {
   const empty = new Int32Array(0);
   // At-least-k lists, precomputed because min_rating is a common filter.
   const atLeast = [1, 2, 3, 4, 5].map((k) =>
-    union([k, 5, 4, 3, 2].filter((r) => r >= k).map((r) => ratingP.get(r) ?? empty)),
+    union([5, 4, 3, 2, 1].filter((r) => r >= k).map((r) => ratingP.get(r) ?? empty)),
   );
 
   /** First position whose date is < `date` (dates descend). */
@@ -154,6 +162,28 @@ export function createSearchIndex(dataset: ReviewsDataset): SearchIndex {
     return acc;
   };
 
+  const matchMemo = new Map<string, Postings>();
+  /** Positions of every review whose text contains `needle`. */
+  const textMatches = (needle: string): Postings => {
+    const known = matchMemo.get(needle);
+    if (known) {
+      matchMemo.delete(needle);
+      matchMemo.set(needle, known);
+      return known;
+    }
+    const found: number[] = [];
+    const candidates = substringCandidates(needle);
+    if (candidates) {
+      for (const i of candidates) if ((texts[i] as string).includes(needle)) found.push(i);
+    } else {
+      for (let i = 0; i < n; i++) if ((texts[i] as string).includes(needle)) found.push(i);
+    }
+    const list = Int32Array.from(found);
+    matchMemo.set(needle, list);
+    if (matchMemo.size > MATCH_MEMO_SIZE) matchMemo.delete(matchMemo.keys().next().value as string);
+    return list;
+  };
+
   return {
     dataset,
     size: n,
@@ -170,37 +200,19 @@ export function createSearchIndex(dataset: ReviewsDataset): SearchIndex {
       if (q.min_rating !== undefined) lists.push(atLeast[Math.ceil(q.min_rating) - 1] as Postings);
       if (q.technician) lists.push(techP.get(q.technician) ?? empty);
       if (q.service) lists.push(svcP.get(q.service) ?? empty);
-      if (q.query) {
-        const c = substringCandidates(q.query);
-        if (c) lists.push(c);
-      }
+      if (q.query) lists.push(textMatches(q.query));
       lists.sort((a, b) => a.length - b.length);
       let positions: Postings | null = null;
       for (const l of lists) positions = positions ? intersect(positions, l) : l;
 
-      let total: number;
-      let page: ReviewRecord[];
-      const needle = q.query;
-      if (!needle) {
-        // No text to verify: the range bounds and posting lists answer exactly, without a scan.
-        const from = positions ? lowerBound(positions, lo) : lo;
-        const to = positions ? lowerBound(positions, hi) : Math.max(lo, hi);
-        total = Math.max(0, to - from);
-        const start = from + q.offset;
-        const end = Math.min(to, start + q.limit);
-        page = [];
-        for (let k = start; k < end; k++) page.push(reviews[positions ? (positions[k] as number) : k] as ReviewRecord);
-      } else {
-        const matches: number[] = [];
-        const accept = (i: number) => i >= lo && i < hi && (texts[i] as string).includes(needle);
-        if (positions) {
-          for (const i of positions) if (accept(i)) matches.push(i);
-        } else {
-          for (let i = lo; i < hi; i++) if (accept(i)) matches.push(i);
-        }
-        total = matches.length;
-        page = matches.slice(q.offset, q.offset + q.limit).map((i) => reviews[i] as ReviewRecord);
-      }
+      // Every filter is now an exact posting list: the range bounds answer the rest without a scan.
+      const from = positions ? lowerBound(positions, lo) : lo;
+      const to = positions ? lowerBound(positions, hi) : Math.max(lo, hi);
+      const total = Math.max(0, to - from);
+      const start = from + q.offset;
+      const end = Math.min(to, start + q.limit);
+      const page: ReviewRecord[] = [];
+      for (let k = start; k < end; k++) page.push(reviews[positions ? (positions[k] as number) : k] as ReviewRecord);
       let next: string | null = null;
       if (q.offset + q.limit < total) {
         const params = new URLSearchParams(q.canonical);

@@ -1,0 +1,61 @@
+import { getHeapStatistics } from "node:v8";
+import type { BuildRun } from "./astro-build.ts";
+import { count, type Figure, MiB } from "./figures.ts";
+import type { Profile } from "./profile.ts";
+import type { Workspace } from "./workspace.ts";
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+const mib = (b: BuildRun) => `${Math.round(b.peakRssBytes / MiB)} MiB`;
+/** The build runs with this process's Node and no heap flag, so it gets the same default limit. */
+const heap = `Node's default heap limit (${Math.round(getHeapStatistics().heap_size_limit / MiB)} MiB here)`;
+
+/**
+ * `astro build` wall time at the middle size over the small size, and peak RSS of the build
+ * process tree at the middle and large sizes. Content is generated before any build starts, so
+ * generation never competes with a timed build for the CPU.
+ */
+export async function benchBuild(ws: Workspace, p: Profile): Promise<Figure[]> {
+  await ws.content(p.small);
+  await ws.content(p.middle);
+  await ws.content(p.large);
+  const small: BuildRun[] = [await ws.dist(p.small)];
+  for (let i = 1; i < p.smallBuilds; i++) small.push(await ws.build(p.small));
+  const middle = await ws.dist(p.middle);
+  const large = await ws.dist(p.large);
+  const fastest = small.reduce((a, b) => (b.wallMs < a.wallMs ? b : a));
+  const smallTimes = small.map((b) => seconds(b.wallMs)).join(", ");
+  const sizeMid = count(p.middle);
+  const sizeSmall = count(p.small);
+  const sizeLarge = count(p.large);
+  return [
+    {
+      section: "build",
+      name: `astro build time, ${sizeMid} / ${sizeSmall} reviews`,
+      value: middle.wallMs / fastest.wallMs,
+      unit: "ratio",
+      target: { op: "<=", value: 3 },
+      detail: `${seconds(middle.wallMs)} / ${seconds(fastest.wallMs)} (fastest of ${small.length}: ${smallTimes})`,
+    },
+    {
+      section: "build",
+      name: `astro build time, ${sizeLarge} / ${sizeSmall} reviews`,
+      value: large.wallMs / fastest.wallMs,
+      unit: "ratio",
+      detail: `${seconds(large.wallMs)} / ${seconds(fastest.wallMs)}; no target, shows how the build scales`,
+    },
+    {
+      section: "build",
+      name: `peak RSS of the build, ${sizeMid} reviews`,
+      value: middle.peakRssBytes / MiB,
+      unit: "MiB",
+      detail: `process tree, sampled from /proc every 50 ms; ${heap}; ${sizeSmall} reviews: ${mib(fastest)}`,
+    },
+    {
+      section: "build",
+      name: `peak RSS of the build, ${sizeLarge} reviews (must succeed)`,
+      value: large.peakRssBytes / MiB,
+      unit: "MiB",
+      detail: `succeeded with ${heap}`,
+    },
+  ];
+}

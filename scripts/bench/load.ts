@@ -1,0 +1,62 @@
+import autocannon from "autocannon";
+
+/** One autocannon run against a running server. */
+export interface LoadResult {
+  /** Completed requests per second over the run. */
+  rps: number;
+  p50Ms: number;
+  p99Ms: number;
+  requests: number;
+}
+
+export interface LoadRequest {
+  path: string;
+  headers?: Record<string, string>;
+}
+
+export interface LoadOptions {
+  url: string;
+  requests: LoadRequest[];
+  durationS: number;
+  connections: number;
+  /** Every response must have this status, or the run measured something else (429, 500…). */
+  expectStatus: number;
+  /**
+   * Seconds of the same requests first, not measured: the first second of a request type runs
+   * 30-60% slower (JIT, inline caches), which would otherwise land on whichever run comes first.
+   */
+  warmupS?: number;
+}
+
+/**
+ * Runs autocannon, each connection cycling through `requests` in order. A run whose responses are
+ * not all `expectStatus`, or that saw connection errors, is rejected rather than reported.
+ */
+export async function load(opts: LoadOptions): Promise<LoadResult> {
+  if (opts.warmupS) await load({ ...opts, durationS: opts.warmupS, warmupS: undefined });
+  const result = await autocannon({
+    url: opts.url,
+    connections: opts.connections,
+    duration: opts.durationS,
+    requests: opts.requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers })),
+  });
+  const wrong = Object.entries(result.statusCodeStats).filter(([status]) => Number(status) !== opts.expectStatus);
+  if (wrong.length > 0 || result.errors > 0) {
+    const seen = Object.entries(result.statusCodeStats).map(([s, v]) => `${s}×${v.count}`);
+    throw new Error(
+      `load on ${opts.url}${opts.requests[0]?.path ?? ""}: expected every response to be ${opts.expectStatus}, ` +
+        `got ${seen.join(", ") || "none"} and ${result.errors} errors (${result.timeouts} timeouts)`,
+    );
+  }
+  return {
+    rps: result.requests.total / result.duration,
+    p50Ms: result.latency.p50,
+    p99Ms: result.latency.p99,
+    requests: result.requests.total,
+  };
+}
+
+/** Mean of two runs: the baseline is measured before and after, so drift in machine load cancels. */
+export function meanRps(a: LoadResult, b: LoadResult): number {
+  return (a.rps + b.rps) / 2;
+}

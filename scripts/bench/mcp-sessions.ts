@@ -1,0 +1,78 @@
+import { createApp } from "../../sidecar/app.ts";
+import { createLogger } from "../../sidecar/logger.ts";
+import { createMcpRouter } from "../../sidecar/mcp/mcp-router.ts";
+import { listen } from "../../sidecar/server.ts";
+import { SnapshotStore } from "../../sidecar/snapshot.ts";
+import { loadConfig } from "../../src/config.ts";
+
+/**
+ * Child process of the MCP bench, run with `--expose-gc`: `node --expose-gc mcp-sessions.ts DIST N`.
+ * Serves the app in this process so its heap can be read, opens `WARM` sessions (so one-time
+ * costs such as compiled schemas are in the baseline), then N more, and prints the heap growth as
+ * JSON on stdout. Sessions are opened the way a client does: initialize, then the initialized
+ * notification, and are then left idle.
+ */
+
+const WARM = 10;
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error("mcp-sessions.ts must run with node --expose-gc");
+
+function settledHeap(): number {
+  // Twice: the first pass can leave garbage that only becomes collectable after finalizers run.
+  gc?.();
+  gc?.();
+  return process.memoryUsage().heapUsed;
+}
+
+async function openSession(url: string, i: number): Promise<void> {
+  const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
+  const init = await fetch(url, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: `bench-${i}`, version: "1.0.0" } },
+    }),
+  });
+  await init.text();
+  const id = init.headers.get("mcp-session-id");
+  if (init.status !== 200 || !id) throw new Error(`initialize: expected 200 with Mcp-Session-Id, got ${init.status}`);
+  const done = await fetch(url, {
+    method: "POST",
+    headers: { ...headers, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+    body: JSON.stringify({ jsonrpc: "2.0", method: "notifications/initialized" }),
+  });
+  await done.text();
+  if (done.status !== 202) throw new Error(`notifications/initialized: expected 202, got ${done.status}`);
+}
+
+const [distDir, n] = [process.argv[2] as string, Number(process.argv[3])];
+const config = loadConfig({
+  LOG_LEVEL: "silent",
+  DIST_DIR: distDir,
+  MCP_MAX_SESSIONS: String(n + WARM + 10),
+  RATE_LIMIT_PER_MINUTE: "10000000",
+});
+const logger = createLogger(config.LOG_LEVEL);
+const store = await SnapshotStore.open(distDir);
+const mcp = createMcpRouter({ config, store, logger });
+const running = await listen(createApp({ config, logger, store, serveStatic: false, mcp: mcp.router }), 0, "127.0.0.1");
+const url = `${running.url}/mcp`;
+try {
+  for (let i = 0; i < WARM; i++) await openSession(url, i);
+  const before = settledHeap();
+  const rssBefore = process.memoryUsage().rss;
+  for (let i = 0; i < n; i++) await openSession(url, WARM + i);
+  const after = settledHeap();
+  const rssAfter = process.memoryUsage().rss;
+  if (mcp.sessionCount !== n + WARM) throw new Error(`expected ${n + WARM} live sessions, got ${mcp.sessionCount}`);
+  process.stdout.write(
+    `${JSON.stringify({ sessions: n, heapBefore: before, heapAfter: after, rssBefore, rssAfter, live: mcp.sessionCount })}\n`,
+  );
+} finally {
+  await mcp.close();
+  await running.close(100);
+}
