@@ -177,6 +177,10 @@ describe("reload", () => {
     expect(first.code, first.stderr + first.stdout).toBe(0);
     const local = await startApp(first.distDir);
     try {
+      // A publish with no new build keeps the index: nothing to rebuild.
+      const unchanged = local.store.current;
+      await local.store.reload();
+      expect(local.store.current.index).toBe(unchanged.index);
       const before = await (await fetch(`${local.url}/api/reviews/search?limit=1`)).json();
       await writeFile(
         path.join(content, "reviews/2026/2026-11-24-new-review.yaml"),
@@ -194,12 +198,17 @@ describe("reload", () => {
       const second = await buildSite(content, {}, first.distDir);
       expect(second.code, second.stderr).toBe(0);
       await local.store.reload();
+      expect(local.store.current.index).not.toBe(unchanged.index);
       const after = await (await fetch(`${local.url}/api/reviews/search?query=zebra-striped`)).json();
       expect(after.total).toBe(1);
       expect(after.reviews[0].id).toBe("2026-11-24-new-review");
       expect((await (await fetch(`${local.url}/api/reviews/search?limit=1`)).json()).total).toBe(before.total + 1);
       // A broken build on disk: the reload fails and the last good dataset stays.
       await writeFile(path.join(first.distDir, "reviews.json"), "{ not json");
+      const manifestPath = path.join(first.distDir, "_headers.json");
+      const broken = JSON.parse(await readFile(manifestPath, "utf8"));
+      broken.files["/reviews.json"].etag = '"a-new-build"';
+      await writeFile(manifestPath, JSON.stringify(broken));
       await expect(local.store.reload()).rejects.toThrow(/reviews\.json/);
       expect((await (await fetch(`${local.url}/api/reviews/search?query=zebra-striped`)).json()).total).toBe(1);
     } finally {
