@@ -129,7 +129,7 @@ describe("GET /api/reviews/search", () => {
     { query: "front desk" },
     { mentions_technician: "Dr. Bell" },
     { mentions_service: "massage-therapy" },
-  ])("answers a single filter %o exactly like the reference", async (p: Record<string, string>) => {
+  ] as Record<string, string>[])("answers a single filter %o exactly like the reference", async (p) => {
     const { body } = await get(new URLSearchParams({ ...p, limit: "100" }).toString());
     const ref = reference(dataset.reviews, { ...p, limit: "100" });
     expect(body.total).toBe(ref.all.length);
