@@ -74,7 +74,8 @@ export function perIpRateLimit(limitPerMinute: number, skip: (req: Request) => b
   return rateLimit({
     windowMs: 60_000,
     limit: limitPerMinute,
-    standardHeaders: "draft-8",
+    // draft-7 headers: draft-8 hashes a partition key with SHA-256 on every request (docs/benchmarks.md).
+    standardHeaders: "draft-7",
     legacyHeaders: false,
     skip,
     handler: (_req: Request, _res: Response, next: NextFunction) => {
