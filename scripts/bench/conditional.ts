@@ -1,5 +1,5 @@
 import { count, type Figure } from "./figures.ts";
-import { type LoadRequest, load, meanRps } from "./load.ts";
+import { type LoadRequest, loadRunner, meanRps } from "./load.ts";
 import type { Profile } from "./profile.ts";
 import { startServer } from "./server-process.ts";
 import type { Workspace } from "./workspace.ts";
@@ -34,15 +34,7 @@ export async function benchConditional(ws: Workspace, p: Profile): Promise<Figur
   try {
     const since = await Promise.all(SINCE_DATES.map((d) => revalidation(server.url, `/api/reviews/since/${d}`)));
     const dataset = [await revalidation(server.url, "/reviews.json")];
-    const run = (requests: LoadRequest[], expectStatus: number) =>
-      load({
-        url: server.url,
-        requests,
-        durationS: p.durationS,
-        warmupS: p.warmupS,
-        connections: p.connections,
-        expectStatus,
-      });
+    const run = loadRunner(server.url, p);
     const healthz = [{ path: "/healthz" }];
     const before = await run(healthz, 200);
     const sinceRun = await run(since, 304);

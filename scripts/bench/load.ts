@@ -1,4 +1,5 @@
 import autocannon from "autocannon";
+import type { Profile } from "./profile.ts";
 
 /** One autocannon run against a running server. */
 export interface LoadResult {
@@ -59,4 +60,13 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
 /** Mean of two runs: the baseline is measured before and after, so drift in machine load cancels. */
 export function meanRps(a: LoadResult, b: LoadResult): number {
   return (a.rps + b.rps) / 2;
+}
+
+/**
+ * `load` bound to one server and the run's profile (connections, warm-up, duration), so each bench
+ * states only what it sends and what status it expects.
+ */
+export function loadRunner(url: string, p: Pick<Profile, "connections" | "warmupS" | "durationS">) {
+  return (requests: LoadRequest[], expectStatus = 200): Promise<LoadResult> =>
+    load({ url, requests, durationS: p.durationS, warmupS: p.warmupS, connections: p.connections, expectStatus });
 }

@@ -1,5 +1,5 @@
 import { count, type Figure } from "./figures.ts";
-import { type LoadResult, load, meanRps } from "./load.ts";
+import { type LoadResult, loadRunner, meanRps } from "./load.ts";
 import type { Profile } from "./profile.ts";
 import { type SearchArgs, searchMix, searchPath } from "./queries.ts";
 import { type ServerProcess, startServer } from "./server-process.ts";
@@ -58,15 +58,7 @@ export async function benchSearch(ws: Workspace, p: Profile): Promise<Figure[]> 
     const mix = args.map((a) => ({ path: searchPath(a) }));
     const server = await startServer({ distDir, contentDir });
     try {
-      const run = (requests: { path: string; headers?: Record<string, string> }[]) =>
-        load({
-          url: server.url,
-          requests,
-          durationS: p.durationS,
-          warmupS: p.warmupS,
-          connections: p.connections,
-          expectStatus: 200,
-        });
+      const run = loadRunner(server.url, p);
       const healthz = [{ path: "/healthz" }];
       const phrases = await freshPhrases(server, args, p.mode === "full" ? 40 : 10);
       const first = await firstSearchLatency(server, phrases);
