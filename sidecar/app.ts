@@ -3,6 +3,7 @@ import type { Config } from "../src/config.ts";
 import { HttpError } from "./http-error.ts";
 import type { Logger } from "./logger.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
+import { ResponseCache } from "./response-cache.ts";
 import { reviewsRouter } from "./routes/reviews.ts";
 import type { SnapshotStore } from "./snapshot.ts";
 import { staticSite } from "./static-site.ts";
@@ -35,7 +36,13 @@ export function createApp(deps: AppDeps): Express {
     res.json({ status: "ok", reviews: store.current.index.size, version: store.current.version });
   });
   app.use(perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz"));
-  app.use(reviewsRouter(() => store.current, config.BASE_URL));
+  app.use(
+    reviewsRouter({
+      store,
+      baseUrl: config.BASE_URL,
+      cache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+    }),
+  );
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
   if (deps.serveStatic) app.use(staticSite(store));

@@ -4,7 +4,7 @@ import path from "node:path";
 import { lastModifiedMs } from "../src/lib/dataset.ts";
 import { type HeadersManifest, MANIFEST_FILE } from "../src/lib/headers.ts";
 import { type ReviewsDataset, ReviewsDatasetSchema } from "../src/lib/records.ts";
-import { createSearchIndex, type SearchIndex } from "../src/lib/search-index.ts";
+import { createSearchIndex, type SearchIndex } from "../src/search/search-index.ts";
 
 /**
  * Everything the dynamic routes need from one build of `dist/`, loaded together so a request never
@@ -23,6 +23,13 @@ export interface Snapshot {
    * that body would, and a 304 needs no body at all.
    */
   chain: string[];
+  /**
+   * `jsonBytes[k]` is the UTF-8 length of the first k reviews' JSON: the length of a since body is
+   * known without building it, so whether it is compressed (and so its ETag) is too.
+   */
+  jsonBytes: Float64Array;
+  /** `lastModifiedMs` as an HTTP date, formatted once. */
+  lastModified?: string;
 }
 
 export class SnapshotError extends Error {
@@ -60,17 +67,23 @@ export async function loadSnapshot(distDir: string, previous?: Snapshot): Promis
   const version = manifest.files?.["/reviews.json"]?.etag;
   if (!version) throw new SnapshotError(`${manifestPath} has no entry for /reviews.json; run npm run build`);
   const chain: string[] = [""];
+  const jsonBytes = new Float64Array(dataset.reviews.length + 1);
   let acc = "";
-  for (const r of dataset.reviews) {
-    acc = createHash("sha256").update(acc).update(JSON.stringify(r)).digest("base64url");
+  dataset.reviews.forEach((r, i) => {
+    const json = JSON.stringify(r);
+    acc = createHash("sha256").update(acc).update(json).digest("base64url");
     chain.push(acc);
-  }
+    jsonBytes[i + 1] = (jsonBytes[i] as number) + Buffer.byteLength(json);
+  });
+  const modified = lastModifiedMs(dataset.reviews);
   return {
     index: createSearchIndex(dataset),
     manifest,
-    lastModifiedMs: lastModifiedMs(dataset.reviews),
+    lastModifiedMs: modified,
+    lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
     version,
     chain,
+    jsonBytes,
   };
 }
 

@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { NextFunction, Request, Response } from "express";
-import { type Resource, sendResource } from "./representation.ts";
+import { staticRepresentations } from "./representation.ts";
 import type { SnapshotStore } from "./snapshot.ts";
 
 /**
@@ -11,7 +11,7 @@ import type { SnapshotStore } from "./snapshot.ts";
  * on first use and dropped when a new build is swapped in.
  */
 export function staticSite(store: SnapshotStore) {
-  let cache = new Map<string, Promise<Resource>>();
+  let cache = new Map<string, Promise<ReturnType<typeof staticRepresentations>>>();
   store.onSwap(() => {
     cache = new Map();
   });
@@ -39,19 +39,20 @@ export function staticSite(store: SnapshotStore) {
     if (!h) return next();
     let pending = cache.get(key);
     if (!pending) {
-      pending = readFile(path.join(store.distDir, ...key.split("/"))).then((body) => ({
-        body,
-        etag: h.etag,
-        contentType: h.content_type,
-        cacheControl: h.cache_control,
-        lastModifiedMs: h.last_modified ? Date.parse(h.last_modified) : undefined,
-        link: h.link,
-        encoded: new Map(),
-      }));
+      pending = readFile(path.join(store.distDir, ...key.split("/"))).then((body) =>
+        staticRepresentations({
+          body,
+          etag: h.etag,
+          contentType: h.content_type,
+          cacheControl: h.cache_control,
+          lastModifiedMs: h.last_modified ? Date.parse(h.last_modified) : undefined,
+          link: h.link,
+        }),
+      );
       // A failed read is not cached: the next request retries.
       pending.catch(() => cache.delete(key));
       cache.set(key, pending);
     }
-    sendResource(req, res, await pending);
+    (await pending)(req, res);
   };
 }

@@ -7,7 +7,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pkg from "../package.json" with { type: "json" };
 import type { ReviewsDataset } from "../src/lib/records.ts";
-import { SEARCH_PARAMS } from "../src/lib/search-query.ts";
+import { SEARCH_PARAMS } from "../src/search/search-query.ts";
 import { buildSite } from "./helpers/build-site.ts";
 import { connectClient, type McpTestApp, startMcpApp } from "./helpers/mcp-app.ts";
 

@@ -1,8 +1,8 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import { describe, expect, it } from "vitest";
 import { buildOpenApi } from "../src/lib/openapi.ts";
-import { SEARCH_PARAMS } from "../src/lib/search-query.ts";
 import { siteUrls } from "../src/lib/site.ts";
+import { SEARCH_PARAMS } from "../src/search/search-query.ts";
 
 const doc = buildOpenApi(siteUrls("https://reviews.example.org")) as {
   openapi: string;

@@ -41,3 +41,6 @@ export const SinceResultSchema = z
     reviews: z.array(ReviewRecordSchema).describe("Reviews dated on or after `since`, newest first."),
   })
   .meta({ id: "SinceResult" });
+
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+export type SinceResult = z.infer<typeof SinceResultSchema>;

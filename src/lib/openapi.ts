@@ -1,9 +1,9 @@
 import { z } from "zod";
 import { HubRequestSchema } from "../../sidecar/hub/hub-schema.ts";
+import { SearchParamsSchema } from "../search/search-query.ts";
 import { ApiErrorSchema, SearchResultSchema, SinceResultSchema } from "./api-schemas.ts";
 import { InsightsSchema } from "./insights/schema.ts";
 import { ReviewsDatasetSchema } from "./records.ts";
-import { SearchParamsSchema } from "./search-query.ts";
 import type { SiteUrls } from "./site.ts";
 
 /**
