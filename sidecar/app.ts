@@ -4,7 +4,7 @@ import { HttpError } from "./http-error.ts";
 import type { Logger } from "./logger.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
 import { ResponseCache } from "./response-cache.ts";
-import { reviewsRouter } from "./routes/reviews.ts";
+import { reviewRoutes } from "./routes/reviews.ts";
 import type { SnapshotStore } from "./snapshot.ts";
 import { staticSite } from "./static-site.ts";
 
@@ -35,14 +35,18 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader("Cache-Control", "no-store");
     res.json({ status: "ok", reviews: store.current.index.size, version: store.current.version });
   });
-  app.use(perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz"));
   app.use(
-    reviewsRouter({
-      store,
-      baseUrl: config.BASE_URL,
-      cache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+    perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz", {
+      trustProxy: config.TRUST_PROXY > 0,
     }),
   );
+  const reviews = reviewRoutes({
+    store,
+    baseUrl: config.BASE_URL,
+    cache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+  });
+  app.get("/api/reviews/search", reviews.search);
+  app.get("/api/reviews/since/:date", reviews.since);
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
   if (deps.serveStatic) app.use(staticSite(store));

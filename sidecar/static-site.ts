@@ -11,9 +11,13 @@ import type { SnapshotStore } from "./snapshot.ts";
  * on first use and dropped when a new build is swapped in.
  */
 export function staticSite(store: SnapshotStore) {
-  let cache = new Map<string, Promise<ReturnType<typeof staticRepresentations>>>();
+  type Send = ReturnType<typeof staticRepresentations>;
+  let cache = new Map<string, Promise<Send>>();
+  // Files already read, so a hit (and every 304) is answered synchronously, without a microtask.
+  let ready = new Map<string, Send>();
   store.onSwap(() => {
     cache = new Map();
+    ready = new Map();
   });
 
   const lookup = (urlPath: string): string | undefined => {
@@ -24,7 +28,7 @@ export function staticSite(store: SnapshotStore) {
     return undefined;
   };
 
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     let urlPath: string;
     try {
@@ -34,6 +38,8 @@ export function staticSite(store: SnapshotStore) {
     }
     const key = lookup(urlPath);
     if (!key) return next();
+    const send = ready.get(key);
+    if (send) return send(req, res);
     const snapshotFiles = store.current.manifest.files;
     const h = snapshotFiles[key];
     if (!h) return next();
@@ -50,9 +56,13 @@ export function staticSite(store: SnapshotStore) {
         }),
       );
       // A failed read is not cached: the next request retries.
-      pending.catch(() => cache.delete(key));
+      const into = ready;
+      pending.then(
+        (s) => into.set(key, s),
+        () => cache.delete(key),
+      );
       cache.set(key, pending);
     }
-    (await pending)(req, res);
+    return pending.then((s) => s(req, res));
   };
 }

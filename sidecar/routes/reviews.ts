@@ -1,4 +1,4 @@
-import { type Request, type Response, Router } from "express";
+import type { Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
 import { strongEtag } from "../../src/lib/headers.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
@@ -79,8 +79,14 @@ function send(req: Request, res: Response, entry: CachedResponse, body: () => Bu
   );
 }
 
-export function reviewsRouter({ store, baseUrl, cache }: ReviewRoutesDeps): Router {
-  const router = Router();
+/**
+ * The handlers of `GET /api/reviews/search` and `GET /api/reviews/since/:date`, for the app to
+ * mount directly: a nested router would add a dispatch layer to the hottest requests.
+ */
+export function reviewRoutes({ store, baseUrl, cache }: ReviewRoutesDeps): {
+  search: RequestHandler;
+  since: RequestHandler<{ date: string }>;
+} {
   // Query strings already parsed in this build: a repeated query skips validation entirely.
   const parsed = new LRUCache<string, SearchQuery>({
     max: 10_000,
@@ -92,7 +98,7 @@ export function reviewsRouter({ store, baseUrl, cache }: ReviewRoutesDeps): Rout
     parsed.clear();
   });
 
-  router.get("/api/reviews/search", (req, res) => {
+  const search: RequestHandler = (req, res) => {
     const snapshot = store.current;
     const at = req.originalUrl.indexOf("?");
     const qs = at < 0 ? "" : req.originalUrl.slice(at + 1);
@@ -115,9 +121,9 @@ export function reviewsRouter({ store, baseUrl, cache }: ReviewRoutesDeps): Rout
     }
     const body = entry.body as Buffer;
     send(req, res, entry, () => body, snapshot, false);
-  });
+  };
 
-  router.get("/api/reviews/since/:date", (req, res) => {
+  const since: RequestHandler<{ date: string }> = (req, res) => {
     const snapshot = store.current;
     const extra = req.originalUrl.includes("?") ? rawQuery(req.originalUrl) : {};
     const outcome = parseSince(snapshot.index, req.params.date, extra);
@@ -148,6 +154,6 @@ export function reviewsRouter({ store, baseUrl, cache }: ReviewRoutesDeps): Rout
       snapshot,
       true,
     );
-  });
-  return router;
+  };
+  return { search, since };
 }
