@@ -43,6 +43,11 @@ function cacheDirOf(distDir: string): string {
   );
 }
 
+/** Removes the Astro cache of builds into `distDir` (see `astroBuild`'s `keepCache`). */
+export async function removeCache(distDir: string): Promise<void> {
+  await rm(cacheDirOf(distDir), { recursive: true, force: true });
+}
+
 /** For a signal handler about to exit: frees the lock and the cache of a build in progress. */
 export function abortBuildSync(): void {
   if (building) rmSync(building, { recursive: true, force: true });
@@ -78,10 +83,16 @@ async function acquireLock(): Promise<() => Promise<void>> {
 
 /**
  * Runs a cold `astro build` of `contentDir` into `distDir` (a fresh DIST_DIR means a fresh Astro
- * cache, see astro.config.mjs) and measures it. Runs Astro with this process's Node, so the
+ * cache, see astro.config.mjs) and measures it. With `keepCache` the cache stays, so a second build
+ * into the same `distDir` is a warm rebuild, as `npm start` makes after an edit; the caller then
+ * removes it with `removeCache`. Runs Astro with this process's Node, so the
  * project's Node 24 is used whatever `node` is first on PATH.
  */
-export async function astroBuild(contentDir: string, distDir: string): Promise<BuildRun> {
+export async function astroBuild(
+  contentDir: string,
+  distDir: string,
+  opts: { keepCache?: boolean } = {},
+): Promise<BuildRun> {
   const release = await acquireLock();
   building = cacheDirOf(distDir);
   try {
@@ -124,7 +135,7 @@ export async function astroBuild(contentDir: string, distDir: string): Promise<B
     return { distDir, wallMs, peakRssBytes };
   } finally {
     building = undefined;
-    await rm(cacheDirOf(distDir), { recursive: true, force: true });
+    if (!opts.keepCache) await removeCache(distDir);
     await release();
   }
 }

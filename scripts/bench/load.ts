@@ -27,6 +27,8 @@ export interface LoadOptions {
    * 30-60% slower (JIT, inline caches), which would otherwise land on whichever run comes first.
    */
   warmupS?: number;
+  /** Requests for the warm-up instead of `requests`, so a measured run starts with nothing cached. */
+  warmupRequests?: LoadRequest[];
 }
 
 /**
@@ -34,7 +36,14 @@ export interface LoadOptions {
  * not all `expectStatus`, or that saw connection errors, is rejected rather than reported.
  */
 export async function load(opts: LoadOptions): Promise<LoadResult> {
-  if (opts.warmupS) await load({ ...opts, durationS: opts.warmupS, warmupS: undefined });
+  if (opts.warmupS) {
+    await load({
+      ...opts,
+      requests: opts.warmupRequests ?? opts.requests,
+      durationS: opts.warmupS,
+      warmupS: undefined,
+    });
+  }
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections,
@@ -67,6 +76,14 @@ export function meanRps(a: LoadResult, b: LoadResult): number {
  * states only what it sends and what status it expects.
  */
 export function loadRunner(url: string, p: Pick<Profile, "connections" | "warmupS" | "durationS">) {
-  return (requests: LoadRequest[], expectStatus = 200): Promise<LoadResult> =>
-    load({ url, requests, durationS: p.durationS, warmupS: p.warmupS, connections: p.connections, expectStatus });
+  return (requests: LoadRequest[], expectStatus = 200, warmupRequests?: LoadRequest[]): Promise<LoadResult> =>
+    load({
+      url,
+      requests,
+      durationS: p.durationS,
+      warmupS: p.warmupS,
+      connections: p.connections,
+      expectStatus,
+      warmupRequests,
+    });
 }
