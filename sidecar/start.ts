@@ -1,4 +1,4 @@
-import { type Config, ConfigError, loadConfig } from "../src/config.ts";
+import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
 import { siteUrls } from "../src/lib/site.ts";
 import { createApp } from "./app.ts";
 import { watchContent } from "./content-watcher.ts";
@@ -6,7 +6,7 @@ import { Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-routes.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-router.ts";
-import { listen } from "./server.ts";
+import { listen, reservePort } from "./server.ts";
 import { buildIsStale, runBuild } from "./site-build.ts";
 import { SnapshotStore } from "./snapshot.ts";
 
@@ -30,13 +30,28 @@ try {
 const sidecarOnly = process.argv.includes("--sidecar-only");
 const logger = createLogger(config.LOG_LEVEL);
 
-if (!sidecarOnly && (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR).catch(() => true))) {
+// With PORT=0 and no BASE_URL the derived origin needs the real port before the first build.
+let reserved: Awaited<ReturnType<typeof reservePort>> | undefined;
+if (config.PORT === 0 && !config.baseUrlExplicit) {
+  try {
+    reserved = await reservePort(0, config.HOST);
+  } catch (err) {
+    fail(`Cannot listen on ${config.HOST}:0: ${(err as Error).message}`);
+  }
+  config = withListeningPort(config, reserved.port);
+}
+// Builds run with the origin this process serves, so permalinks, feeds, `next`, MCP resource URIs
+// and hub topics all point here. A review scaffolded a moment ago is left out with a notice instead
+// of failing every rebuild until its text is pasted.
+const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip" };
+
+if (!sidecarOnly && (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true))) {
   logger.info(
     { content: config.CONTENT_DIR, dist: config.DIST_DIR },
     "dist/ is missing or older than the content: building",
   );
   // Our hub is not listening yet; it publishes once it starts (below), so the build skips its ping.
-  const code = await runBuild({ ...process.env, HUB_URL: "off" });
+  const code = await runBuild({ ...buildEnv, HUB_URL: "off" });
   if (code !== 0) logger.error("the build failed; serving the previous build if there is one");
 }
 
@@ -69,6 +84,7 @@ const app = createApp({
   hub: createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }),
 });
 let running: Awaited<ReturnType<typeof listen>>;
+await reserved?.release();
 try {
   running = await listen(app, config.PORT, config.HOST);
 } catch (err) {
@@ -106,7 +122,7 @@ if (!sidecarOnly) {
     async () => {
       logger.info("content changed: rebuilding");
       // The build hook pings this process's own hub, never a production BASE_URL's.
-      const code = await runBuild({ ...process.env, HUB_URL: `${running.url}/api/websub/hub` });
+      const code = await runBuild({ ...buildEnv, HUB_URL: `${running.url}/api/websub/hub` });
       if (code !== 0) {
         logger.error("rebuild failed; still serving the last good build");
         return;
