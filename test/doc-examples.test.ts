@@ -1,0 +1,106 @@
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDistDir } from "./helpers/build-site.ts";
+import { markdownFiles, relativeLinks, shellBlocks } from "./helpers/markdown.ts";
+
+/**
+ * Every ```sh block in README.md and docs/*.md runs against a server that `npm start` built from
+ * the sample content/, with BASE_URL exported the way a reader's shell would have it. A block passes
+ * when it exits 0 under `bash -euo pipefail`, so an example that asserts a status or a field
+ * (`test "$(curl … -w '%{http_code}')" = 304`) fails the suite the day it stops being true.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "..");
+const BLOCK_TIMEOUT_MS = 30_000;
+const files = markdownFiles(ROOT);
+const blocks = files.flatMap((f) => shellBlocks(f, readFileSync(path.join(ROOT, f), "utf8")));
+
+let child: ChildProcess;
+let baseUrl: string;
+let dist: string;
+let data: string;
+let output = "";
+
+beforeAll(async () => {
+  dist = await tempDistDir("pr-docs-dist-");
+  data = await mkdtemp(path.join(os.tmpdir(), "pr-docs-data-"));
+  // No BASE_URL: npm start derives it from the port it listens on, as for a reader on their machine.
+  child = spawn(path.join(ROOT, "node_modules/.bin/node"), ["sidecar/start.ts"], {
+    cwd: ROOT,
+    env: {
+      PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
+      HOME: process.env.HOME ?? "",
+      PORT: "0",
+      DIST_DIR: dist,
+      DATA_DIR: data,
+      LOG_LEVEL: "warn",
+    },
+  });
+  child.stderr?.on("data", (d) => {
+    output += d;
+  });
+  baseUrl = await new Promise<string>((resolve, reject) => {
+    child.stdout?.on("data", (d) => {
+      output += d;
+      const m = /public base (http:\/\/\S+)\)/.exec(output);
+      if (m) resolve(m[1] as string);
+    });
+    child.on("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
+  });
+}, 300_000);
+
+afterAll(async () => {
+  if (child && child.exitCode === null) {
+    const exited = new Promise((r) => child.once("exit", r));
+    child.kill("SIGTERM");
+    await exited;
+  }
+  await rm(dist, { recursive: true, force: true });
+  await rm(data, { recursive: true, force: true });
+});
+
+function run(code: string): { status: number | null; stdout: string; stderr: string } {
+  try {
+    const stdout = execFileSync("bash", ["-euo", "pipefail", "-c", code], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BASE_URL: baseUrl },
+      timeout: BLOCK_TIMEOUT_MS,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return { status: 0, stdout, stderr: "" };
+  } catch (err) {
+    const e = err as { status: number | null; stdout?: string; stderr?: string };
+    return { status: e.status, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+describe("documentation", () => {
+  it("has shell examples to run, and jq to run them with", () => {
+    expect(blocks.length).toBeGreaterThan(10);
+    // Never skipped: without jq the examples cannot be checked (Debian: apt-get install -y jq).
+    expect(() => execFileSync("jq", ["--version"])).not.toThrow();
+  });
+
+  it.each(blocks.map((b) => [b.where, b.code] as const))(
+    "%s runs against the sample content and exits 0",
+    (where, code) => {
+      const result = run(code);
+      expect(
+        result.status,
+        `${where} exited ${result.status}\n--- block\n${code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+      ).toBe(0);
+    },
+    BLOCK_TIMEOUT_MS + 5_000,
+  );
+
+  it.each(files)("%s links only to files that exist", (file) => {
+    const text = readFileSync(path.join(ROOT, file), "utf8");
+    const missing = relativeLinks(text).filter((t) => !existsSync(path.resolve(ROOT, path.dirname(file), t)));
+    expect(missing).toEqual([]);
+  });
+});
