@@ -1,11 +1,12 @@
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDistDir } from "./helpers/build-site.ts";
-import { markdownFiles, relativeLinks, shellBlocks } from "./helpers/markdown.ts";
+import { headingAnchors, markdownFiles, relativeLinks, shellBlocks } from "./helpers/markdown.ts";
+import { type StartedProcess, startProcess } from "./helpers/start-process.ts";
 
 /**
  * Every ```sh block in README.md and docs/*.md runs against a server that `npm start` built from
@@ -19,46 +20,21 @@ const BLOCK_TIMEOUT_MS = 30_000;
 const files = markdownFiles(ROOT);
 const blocks = files.flatMap((f) => shellBlocks(f, readFileSync(path.join(ROOT, f), "utf8")));
 
-let child: ChildProcess;
+let server: StartedProcess;
 let baseUrl: string;
 let dist: string;
 let data: string;
-let output = "";
 
 beforeAll(async () => {
   dist = await tempDistDir("pr-docs-dist-");
   data = await mkdtemp(path.join(os.tmpdir(), "pr-docs-data-"));
   // No BASE_URL: npm start derives it from the port it listens on, as for a reader on their machine.
-  child = spawn(path.join(ROOT, "node_modules/.bin/node"), ["sidecar/start.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
-      HOME: process.env.HOME ?? "",
-      PORT: "0",
-      DIST_DIR: dist,
-      DATA_DIR: data,
-      LOG_LEVEL: "warn",
-    },
-  });
-  child.stderr?.on("data", (d) => {
-    output += d;
-  });
-  baseUrl = await new Promise<string>((resolve, reject) => {
-    child.stdout?.on("data", (d) => {
-      output += d;
-      const m = /public base (http:\/\/\S+)\)/.exec(output);
-      if (m) resolve(m[1] as string);
-    });
-    child.on("exit", (code) => reject(new Error(`npm start exited with ${code}:\n${output}`)));
-  });
+  server = await startProcess({ PORT: "0", DIST_DIR: dist, DATA_DIR: data, LOG_LEVEL: "warn" });
+  baseUrl = server.publicBase;
 }, 300_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
-  }
+  await server?.stop();
   await rm(dist, { recursive: true, force: true });
   await rm(data, { recursive: true, force: true });
 });
@@ -98,9 +74,14 @@ describe("documentation", () => {
     BLOCK_TIMEOUT_MS + 5_000,
   );
 
-  it.each(files)("%s links only to files that exist", (file) => {
+  it.each(files)("%s links only to files and headings that exist", (file) => {
     const text = readFileSync(path.join(ROOT, file), "utf8");
-    const missing = relativeLinks(text).filter((t) => !existsSync(path.resolve(ROOT, path.dirname(file), t)));
-    expect(missing).toEqual([]);
+    const broken = relativeLinks(text).filter((link) => {
+      const target = link.file ? path.resolve(ROOT, path.dirname(file), link.file) : path.join(ROOT, file);
+      if (!existsSync(target)) return true;
+      if (link.anchor === undefined || !target.endsWith(".md")) return false;
+      return !headingAnchors(readFileSync(target, "utf8")).has(link.anchor);
+    });
+    expect(broken).toEqual([]);
   });
 });

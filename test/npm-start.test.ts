@@ -1,18 +1,16 @@
-import { type ChildProcess, spawn } from "node:child_process";
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDistDir } from "./helpers/build-site.ts";
+import { type StartedProcess, startProcess } from "./helpers/start-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "..");
-let child: ChildProcess;
+let server: StartedProcess;
 let url: string;
 let content: string;
 let dist: string;
-let stderr = "";
-let stdout = "";
 /** The port npm start was given; the test leaves BASE_URL unset so the origin must follow it. */
 let port: number;
 let origin: string;
@@ -35,7 +33,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 250));
   }
-  throw new Error(`condition not met within ${timeoutMs} ms; server stderr:\n${stderr}`);
+  throw new Error(`condition not met within ${timeoutMs} ms; server output:\n${server.output()}`);
 }
 
 beforeAll(async () => {
@@ -44,40 +42,19 @@ beforeAll(async () => {
   await cp(path.join(ROOT, "content"), content, { recursive: true });
   port = await freePort();
   origin = `http://localhost:${port}`;
-  child = spawn(path.join(ROOT, "node_modules/.bin/node"), ["sidecar/start.ts"], {
-    cwd: ROOT,
-    env: {
-      PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
-      HOME: process.env.HOME ?? "",
-      PORT: String(port),
-      CONTENT_DIR: content,
-      DIST_DIR: dist,
-      DATA_DIR: `${dist}-data`,
-      LOG_LEVEL: "warn",
-      HUB_URL: "http://127.0.0.1:9/api/websub/hub",
-    },
+  server = await startProcess({
+    PORT: String(port),
+    CONTENT_DIR: content,
+    DIST_DIR: dist,
+    DATA_DIR: `${dist}-data`,
+    LOG_LEVEL: "warn",
+    HUB_URL: "http://127.0.0.1:9/api/websub/hub",
   });
-  child.stderr?.on("data", (d) => {
-    stderr += d;
-  });
-  url = await new Promise<string>((resolve, reject) => {
-    let out = "";
-    child.stdout?.on("data", (d) => {
-      out += d;
-      stdout += d;
-      const m = /listening on (http:\/\/[^\s]+)/.exec(out);
-      if (m) resolve(m[1] as string);
-    });
-    child.on("exit", (code) => reject(new Error(`npm start exited with ${code}: ${stderr}`)));
-  });
+  url = server.url;
 }, 180_000);
 
 afterAll(async () => {
-  if (child && child.exitCode === null) {
-    const exited = new Promise((r) => child.once("exit", r));
-    child.kill("SIGTERM");
-    await exited;
-  }
+  await server?.stop();
   await rm(content, { recursive: true, force: true });
   await rm(dist, { recursive: true, force: true });
   await rm(`${dist}-data`, { recursive: true, force: true });
@@ -122,7 +99,7 @@ describe("npm start", () => {
 
   it("derives BASE_URL from PORT and builds for it: permalinks, feeds, next, MCP resources, hub topics", async () => {
     expect(url).toBe(`http://127.0.0.1:${port}`);
-    expect(stdout).toContain(`public base ${origin}`);
+    expect(server.publicBase).toBe(origin);
     const dataset = await (await fetch(`${url}/reviews.json`)).json();
     expect(dataset.reviews[0].url).toMatch(new RegExp(`^${origin}/reviews/\\d{4}/\\d{2}/#review-`));
     const feed = await (await fetch(`${url}/api/feed.json`)).json();
@@ -169,15 +146,13 @@ describe("npm start", () => {
     }, 120_000);
     const feed = await (await fetch(`${url}/api/feed.json`)).json();
     expect(feed.items.some((i: { url: string }) => i.url.includes("2026-11-23-watcher-test"))).toBe(true);
-    expect(stdout + stderr).toContain(
+    expect(server.output()).toContain(
       "2026-11-22-draft-d.yaml: not filled in yet (text is empty); left out until it is",
     );
-    expect(stdout + stderr).not.toContain("rebuild failed");
+    expect(server.output()).not.toContain("rebuild failed");
   });
 
   it("stops gracefully on SIGTERM", async () => {
-    const exited = new Promise<number | null>((r) => child.once("exit", (code) => r(code)));
-    child.kill("SIGTERM");
-    expect(await exited).toBe(0);
+    expect(await server.stop()).toBe(0);
   });
 });

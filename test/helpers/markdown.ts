@@ -42,11 +42,33 @@ export function shellBlocks(file: string, text: string): ShellBlock[] {
   return blocks;
 }
 
-/** Targets of `[text](target)` links that point into the repository (no scheme, not only an anchor). */
-export function relativeLinks(text: string): string[] {
+/** A link into the repository: a file relative to the Markdown file, and maybe a heading in it. */
+export interface RelativeLink {
+  file: string;
+  anchor?: string;
+}
+
+/** `[text](target)` links that point into the repository (no scheme); `#x` alone is this file. */
+export function relativeLinks(text: string): RelativeLink[] {
   const prose = text.replace(/^\s*```[\s\S]*?^\s*```/gm, "");
   return [...prose.matchAll(/\]\(([^)\s]+)\)/g)]
     .map((m) => m[1] as string)
-    .filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t) && !t.startsWith("#"))
-    .map((t) => t.split("#")[0] as string);
+    .filter((t) => !/^[a-z][a-z0-9+.-]*:/i.test(t))
+    .map((t) => {
+      const [file = "", anchor] = t.split("#");
+      return anchor === undefined ? { file } : { file, anchor };
+    });
+}
+
+/** The anchors GitHub gives a file's headings: lower case, punctuation dropped, spaces as hyphens. */
+export function headingAnchors(text: string): Set<string> {
+  const prose = text.replace(/^\s*```[\s\S]*?^\s*```/gm, "");
+  return new Set(
+    [...prose.matchAll(/^#{1,6}\s+(.+)$/gm)].map((m) =>
+      (m[1] as string)
+        .toLowerCase()
+        .replace(/[^\p{L}\p{N}\s_-]/gu, "")
+        .replace(/\s/g, "-"),
+    ),
+  );
 }
