@@ -1,7 +1,7 @@
 import { defineCollection } from "astro:content";
 import path from "node:path";
 import { loadConfig } from "./config.ts";
-import { checkContentDir, exitWithProblems, skippedNotice } from "./lib/content-check.ts";
+import { checkContentDir, formatProblems, skippedNotice } from "./lib/content-check.ts";
 import { BusinessFileSchema, ReviewFileSchema } from "./lib/content-schema.ts";
 import { type InsightsContent, InsightsContentSchema } from "./lib/insights/content-schema.ts";
 import type { Content } from "./lib/load-content.ts";
@@ -27,7 +27,11 @@ function checked(logger: { warn(message: string): void }): Promise<{ content: Co
       unfinished: config.UNFINISHED_REVIEWS,
     });
     for (const file of report.skipped) logger.warn(skippedNotice(file));
-    if (!report.ok) exitWithProblems(report.problems);
+    if (!report.ok) {
+      // Printed and exited rather than thrown: Astro would wrap a throw in a location and stack trace.
+      process.stderr.write(`${formatProblems(report.problems)}\n`);
+      process.exit(1);
+    }
     return { content: report.content, insights: report.insights };
   })();
   return pending;

@@ -24,7 +24,10 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
 
   const { business, reviews, skipped, problems } = inspectContent(raw, opts);
   // Review ids are file names, so the FAQ's evidence can be checked even when a review is broken.
-  const ids = problems.length > 0 ? raw.reviews.map((r) => path.basename(r.file, ".yaml")) : reviews.map((r) => r.id);
+  const ids =
+    problems.length > 0
+      ? raw.reviews.filter((r) => !skipped.includes(r.file)).map((r) => path.basename(r.file, ".yaml"))
+      : reviews.map((r) => r.id);
   const insights = await loadInsightsContent(dir, ids).catch(rethrowUnlessContentError);
   if (insights instanceof ContentError) problems.push(...insights.problems);
   if (problems.length > 0 || !business || insights instanceof ContentError) return { ok: false, problems, skipped };
@@ -39,15 +42,6 @@ export function skippedNotice(file: string): string {
 /** The report editors read: a count, then one problem per line, and nothing else. */
 export function formatProblems(problems: readonly string[]): string {
   return new ContentError(problems).message;
-}
-
-/**
- * Ends the process with the editors' report on stderr and exit code 1. Used inside `astro build`
- * because any thrown error would be decorated by Astro with a location and a stack trace.
- */
-export function exitWithProblems(problems: readonly string[]): never {
-  process.stderr.write(`${formatProblems(problems)}\n`);
-  process.exit(1);
 }
 
 function rethrowUnlessContentError(err: unknown): ContentError {
