@@ -4,6 +4,7 @@ import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnvSchema } from "../src/config.ts";
 import { tempDistDir } from "./helpers/build-site.ts";
 import { headingAnchors, markdownFiles, relativeLinks, shellBlocks } from "./helpers/markdown.ts";
 import { type StartedProcess, startProcess } from "./helpers/start-process.ts";
@@ -73,6 +74,17 @@ describe("documentation", () => {
     },
     BLOCK_TIMEOUT_MS + 5_000,
   );
+
+  it("docs/configuration.md documents every environment variable the config module reads", () => {
+    const firstCells = readFileSync(path.join(ROOT, "docs/configuration.md"), "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("|"))
+      .map((line) => line.split("|")[1] ?? "");
+    const undocumented = Object.keys(EnvSchema.shape).filter(
+      (name) => !firstCells.some((cell) => cell.includes(`\`${name}\``)),
+    );
+    expect(undocumented).toEqual([]);
+  });
 
   it.each(files)("%s links only to files and headings that exist", (file) => {
     const text = readFileSync(path.join(ROOT, file), "utf8");
