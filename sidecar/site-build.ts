@@ -21,13 +21,13 @@ export async function buildIsStale(contentDir: string, distDir: string, baseUrl?
   const manifestPath = path.join(distDir, MANIFEST_FILE);
   const built = await stat(manifestPath).catch(() => undefined);
   if (!built) return true;
-  if (baseUrl !== undefined && (await builtForBaseUrl(manifestPath)) !== baseUrl) return true;
+  if (baseUrl !== undefined && (await builtForBaseUrl(distDir)) !== baseUrl) return true;
   return (await newestMtime(contentDir)) > built.mtimeMs;
 }
 
 /** The origin a build was made for, read back from the `rel="self"` link of its `/reviews.json` topic. */
-async function builtForBaseUrl(manifestPath: string): Promise<string | undefined> {
-  const manifest = JSON.parse(await readFile(manifestPath, "utf8")) as HeadersManifest;
+export async function builtForBaseUrl(distDir: string): Promise<string | undefined> {
+  const manifest = JSON.parse(await readFile(path.join(distDir, MANIFEST_FILE), "utf8")) as HeadersManifest;
   const self = /<([^>]+)\/reviews\.json>;\s*rel="self"/.exec(manifest.files["/reviews.json"]?.link ?? "");
   return self?.[1];
 }

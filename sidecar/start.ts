@@ -7,7 +7,7 @@ import { createHubRouter } from "./hub/hub-routes.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-router.ts";
 import { listen, reservePort } from "./server.ts";
-import { buildIsStale, runBuild } from "./site-build.ts";
+import { buildIsStale, builtForBaseUrl, runBuild } from "./site-build.ts";
 import { SnapshotStore } from "./snapshot.ts";
 
 /**
@@ -39,6 +39,16 @@ if (config.PORT === 0 && !config.baseUrlExplicit) {
     fail(`Cannot listen on ${config.HOST}:0: ${(err as Error).message}`);
   }
   config = withListeningPort(config, reserved.port);
+}
+// The sidecar serves a build made elsewhere: a derived localhost origin would make the hub refuse
+// the build's topics and the MCP Host check refuse its public name.
+if (sidecarOnly && !config.baseUrlExplicit) {
+  const built = await builtForBaseUrl(config.DIST_DIR).catch(() => undefined);
+  if (built !== undefined && built !== config.BASE_URL) {
+    fail(
+      `BASE_URL is unset, so it would be ${config.BASE_URL}, but ${config.DIST_DIR} was built for ${built}: set BASE_URL=${built}`,
+    );
+  }
 }
 // Builds run with the origin this process serves, so permalinks, feeds, `next`, MCP resource URIs
 // and hub topics all point here. A review scaffolded a moment ago is left out with a notice instead

@@ -88,6 +88,25 @@ describe("configuration", () => {
     }
   });
 
+  it("refuses to run the sidecar without BASE_URL over a build made for another origin", async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), "pr-sidecar-origin-"));
+    try {
+      const link =
+        '<https://reviews.example.com/api/websub/hub>; rel="hub", <https://reviews.example.com/reviews.json>; rel="self"';
+      await writeFile(
+        path.join(dist, "_headers.json"),
+        JSON.stringify({ version: 1, files: { "/reviews.json": { link } } }),
+      );
+      const { code, stderr } = await start(["--sidecar-only"], { DIST_DIR: dist, PORT: "4601" });
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        `BASE_URL is unset, so it would be http://localhost:4601, but ${dist} was built for https://reviews.example.com: set BASE_URL=https://reviews.example.com`,
+      );
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+
   it("refuses a build without an explicit BASE_URL, naming the variable, before reading any content", async () => {
     const result = await buildSite(path.join(ROOT, "test/fixtures/basic-content"), { BASE_URL: "" });
     expect(result.code).toBe(1);
