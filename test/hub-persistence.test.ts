@@ -5,6 +5,7 @@ import path from "node:path";
 import { afterEach, describe, expect, inject, it } from "vitest";
 import { STORE_FILE } from "../sidecar/hub/sqlite-hub-db.ts";
 import { cooperative, isDelivery, isVerification, startSubscriber } from "./helpers/https-subscriber.ts";
+import { forEachHubStore } from "./helpers/hub-backends.ts";
 import { BASE_URL, type Harness, startHarness, TOPICS } from "./helpers/hub-harness.ts";
 import { ManualClock } from "./helpers/manual-clock.ts";
 

@@ -23,6 +23,8 @@ export function currentBackend(): BackendName {
 }
 
 const unavailable = await postgresUnavailable();
+/** Why the PostgreSQL suites are skipped here, or undefined when they run. */
+export const POSTGRES_UNAVAILABLE = unavailable;
 if (unavailable && process.env.CI) throw new Error(`PostgreSQL suites cannot run in CI: ${unavailable}`);
 if (unavailable) process.stderr.write(`Skipping the PostgreSQL hub suites: ${unavailable}\n`);
 
@@ -55,7 +57,8 @@ export function forEachHubStore(suite: (backend: BackendName) => void, only?: Ba
 
 export interface TestHubDatabase {
   database: HubDatabase;
-  store: PgHubStore;
+  /** Reads through a connection of its own, so it also works after the hub's pool closed. */
+  read<T>(fn: (store: PgHubStore) => Promise<T>): Promise<T>;
   close(): Promise<void>;
 }
 
@@ -74,5 +77,20 @@ export async function openHubDatabase(
   const pool = createPool(url, log);
   await migrate(pool, log);
   const database = { pool, url, reachable: () => databaseReachable(pool), superviseSeconds: 1 };
-  return { database, store: new PgHubStore(pool), close: () => pool.end() };
+  let closed: Promise<void> | undefined;
+  return {
+    database,
+    async read(fn) {
+      const own = createPool(url, log, { max: 1 });
+      try {
+        return await fn(new PgHubStore(own));
+      } finally {
+        await own.end();
+      }
+    },
+    close: () => {
+      closed ??= pool.end();
+      return closed;
+    },
+  };
 }

@@ -138,8 +138,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       files.set(p, content);
       await writeDist(distDir, Object.fromEntries(files));
     },
-    stored: () => (shared ? shared.store.subscriptions() : readStore(dataDir, (s) => s.subscriptions())),
-    pending: () => (shared ? shared.store.verifications() : readStore(dataDir, (s) => s.verifications())),
+    stored: () => (shared ? shared.read((s) => s.subscriptions()) : readStore(dataDir, (s) => s.subscriptions())),
+    pending: () => (shared ? shared.read((s) => s.verifications()) : readStore(dataDir, (s) => s.verifications())),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
