@@ -1,29 +1,19 @@
 import { createHash } from "node:crypto";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
-import type { Agent } from "undici";
 import { TOPIC_PATHS } from "../../src/lib/site.ts";
 import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { type Deliveries, Distributor, logUrl } from "./distributor.ts";
-import { createHubAgent } from "./http-client.ts";
+import { logUrl } from "./distributor.ts";
+import { type HubBackend, openHubBackend } from "./hub-backend.ts";
 import type { SubscriptionRequest } from "./hub-schema.ts";
-import type { HubStore, Verification } from "./hub-store.ts";
+import type { Verification } from "./hub-store.ts";
 import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./hub-types.ts";
-import { PgHubStore } from "./pg-hub-store.ts";
-import { QueueDeliveries } from "./queue-deliveries.ts";
-import { SqliteHubStore } from "./sqlite-hub-store.ts";
 import { applyVerified, grantLease, type Limits, refusalFor } from "./subscription-rules.ts";
 import { distTopicReader, type TopicReader } from "./topic-source.ts";
 import { sendDenied, verifyIntent } from "./verify.ts";
 
 export type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./hub-types.ts";
-
-interface Running {
-  store: HubStore;
-  agent: Agent;
-  deliveries: Deliveries;
-}
 
 /**
  * The WebSub hub: accepts (un)subscription requests, verifies intent, and distributes each topic's
@@ -48,7 +38,7 @@ export class Hub {
   readonly #seen = new Map<string, string>();
   readonly #database: HubDeps["database"];
   readonly #jobs = new Set<Promise<unknown>>();
-  #run: Running | undefined;
+  #run: HubBackend | undefined;
   #closed = false;
   #publishing: Promise<unknown> = Promise.resolve();
   #cancelSweep: (() => void) | undefined;
@@ -87,23 +77,17 @@ export class Hub {
   async start(): Promise<void> {
     if (this.#run || this.#closed) throw new Error("Hub.start() can only be called once");
     const db = this.#database;
-    const store = db ? new PgHubStore(db.pool) : SqliteHubStore.open(this.#config.DATA_DIR);
-    const timeoutMs = this.#config.HUB_DELIVERY_TIMEOUT_MS;
-    const agent = createHubAgent({ timeoutMs, allowPrivate: this.#config.HUB_ALLOW_PRIVATE_CALLBACKS });
-    const common = {
-      store,
-      dispatcher: agent,
+    const backend = await openHubBackend({
+      config: this.#config,
+      database: db,
       clock: this.#clock,
       log: this.#log,
-      hubUrl: this.#config.hubUrl,
-      timeoutMs,
-      retryBaseMs: this.#config.HUB_RETRY_BASE_MS,
       signal: this.#abort.signal,
-    };
-    const deliveries = db
-      ? await QueueDeliveries.start({ ...common, ...db, concurrency: this.#config.HUB_CONCURRENCY })
-      : new Distributor({ ...common, queue: this.#queue, track: (job) => this.#track(job) });
-    this.#run = { store, agent, deliveries };
+      queue: this.#queue,
+      track: (job) => this.#track(job),
+    });
+    const { store } = backend;
+    this.#run = backend;
     await this.#sweep();
     await this.#serialise(() => this.#reload(this.topics));
     const pending = await store.verifications();
@@ -279,7 +263,7 @@ export class Hub {
   }
 
   async #deny(v: Verification, reason: string): Promise<void> {
-    const run = this.#run as Running;
+    const run = this.#run as HubBackend;
     const timing = { timeoutMs: this.#config.HUB_DELIVERY_TIMEOUT_MS, signal: this.#abort.signal };
     const sent = await sendDenied(run.agent, { callback: v.callback, topic: v.topic, reason }, timing);
     this.#log.info({ topic: v.topic, callback: logUrl(v.callback), reason, notice: sent }, "request denied");
