@@ -72,7 +72,8 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
     ]);
     nginx = await startNginx({ port: nginxPort, upstreams: [a.port, b.port], distDir });
     sub = await startSubscriber(tls.trusted);
-  });
+    // A real Astro build (serialised with other tests' builds) and three servers: minutes on a busy machine.
+  }, 600_000);
 
   afterAll(async () => {
     await nginx?.stop();
