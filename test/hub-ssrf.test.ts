@@ -109,7 +109,7 @@ describe("subscription requests with the guard on", () => {
     const guarded = await harness(GUARD_ON, { dataDir: open1.dataDir, distDir: open1.distDir });
     await guarded.hub.idle();
     expect(sub.requests).toHaveLength(requestsBefore);
-    expect(guarded.stored()).toMatchObject([{ state: "retrying", failures: 1 }]);
+    expect(await guarded.stored()).toMatchObject([{ state: "retrying", failures: 1 }]);
     expect(guarded.logs.find((l) => l.msg === "delivery failed; will retry")?.reason).toBe(
       "127.0.0.1 is a loopback address",
     );
