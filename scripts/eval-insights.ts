@@ -35,7 +35,9 @@ function print(file: string, r: EvalReport): string {
     "",
     "  confusion (rows gold, columns predicted)",
     `  ${"".padEnd(10)}${SENTIMENTS.map((s) => s.padStart(10)).join("")}`,
-    ...SENTIMENTS.map((g) => `  ${g.padEnd(10)}${SENTIMENTS.map((p) => String(r.confusion[g][p]).padStart(10)).join("")}`),
+    ...SENTIMENTS.map(
+      (g) => `  ${g.padEnd(10)}${SENTIMENTS.map((p) => String(r.confusion[g][p]).padStart(10)).join("")}`,
+    ),
     "",
     "  worst misreads",
     ...r.worst.map((m) => `  line ${m.line}: gold ${m.gold}; read ${m.predicted}\n      ${m.text}`),

@@ -6,9 +6,9 @@ import { ContentError, formatIssues, problem } from "./content-errors.ts";
 import {
   type AspectDefinition,
   AspectsFileSchema,
+  EMPTY_LEXICON,
   FaqFileSchema,
   type FaqItem,
-  EMPTY_LEXICON,
   type InsightsContent,
   type SentimentLexicon,
   SentimentLexiconSchema,

@@ -246,14 +246,16 @@ function parseAspect(
     issues.push({
       path: "sentiment",
       value: sentiment,
-      message: "needs the aspect parameter too; sentiment filters the reviews of one aspect (e.g. aspect=billing&sentiment=negative)",
+      message:
+        "needs the aspect parameter too; sentiment filters the reviews of one aspect (e.g. aspect=billing&sentiment=negative)",
     });
   }
   if (given === undefined) return undefined;
   const want = given.trim().toLowerCase();
   const found = aspects.find((a) => a.id === want)?.id;
   if (!found) {
-    const valid = aspects.length > 0 ? `valid ids are ${aspects.map((a) => a.id).join(", ")}` : "this dataset has no aspects";
+    const valid =
+      aspects.length > 0 ? `valid ids are ${aspects.map((a) => a.id).join(", ")}` : "this dataset has no aspects";
     issues.push({ path: "aspect", value: given, message: `unknown aspect id; ${valid}` });
   }
   return found;

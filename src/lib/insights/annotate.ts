@@ -75,7 +75,8 @@ export function createAnnotator(content: InsightsContent, business: Business, an
   const wordScore = (n: string) => analyzer.wordScore(n);
   const entityMatchers = new Map<string, Matcher>();
   for (const kind of ENTITY_KINDS) {
-    for (const item of business[kind] as CatalogueItem[]) entityMatchers.set(`${kind}:${item.id}`, createMatcher([item]));
+    for (const item of business[kind] as CatalogueItem[])
+      entityMatchers.set(`${kind}:${item.id}`, createMatcher([item]));
   }
   const byId = aspects.map((a, i) => ({ id: a.id, i })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
@@ -100,10 +101,23 @@ export function createAnnotator(content: InsightsContent, business: Business, an
       const sentences = clauses.length === 0 ? 0 : (clauses[clauses.length - 1] as Clause).sentenceIndex + 1;
 
       const mentions: AspectMention[] = [];
+      let previous: { sentenceIndex: number; spans: AspectSpan[] } | undefined;
       const readings: AspectReading[][] = clauses.map((clause) => {
-        const found = readClause(clause, spansOf(clause), lexicon, wordScore);
+        let spans = spansOf(clause);
+        // "The front desk was polite enough, but clearly overwhelmed": a contrast clause that names
+        // no aspect is about the aspects of the clause before it in the same sentence.
+        if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
+          spans = previous.spans.filter((m) => !m.weak);
+        }
+        previous = { sentenceIndex: clause.sentenceIndex, spans };
+        const found = readClause(clause, spans, lexicon, wordScore);
         for (const r of found) {
-          mentions.push({ aspect: r.aspect, sentence: clause.sentence, sentenceIndex: clause.sentenceIndex, score: r.score });
+          mentions.push({
+            aspect: r.aspect,
+            sentence: clause.sentence,
+            sentenceIndex: clause.sentenceIndex,
+            score: r.score,
+          });
         }
         return found;
       });

@@ -75,7 +75,11 @@ const safe = (num: number, den: number) => (den === 0 ? 1 : num / den);
 const describe = (m: Map<string, string>) =>
   m.size === 0 ? "none" : [...m].map(([id, s]) => `${id}:${s.slice(0, 3)}`).join(" ");
 
-export function evaluate(items: readonly LabelledItem[], annotator: Annotator, aspectIds: readonly string[]): EvalReport {
+export function evaluate(
+  items: readonly LabelledItem[],
+  annotator: Annotator,
+  aspectIds: readonly string[],
+): EvalReport {
   const zero = () => ({ positive: 0, neutral: 0, negative: 0 });
   const confusion = { positive: zero(), neutral: zero(), negative: zero() };
   const det = new Map(aspectIds.map((id) => [id, { tp: 0, fp: 0, fn: 0 }]));
@@ -117,7 +121,13 @@ export function evaluate(items: readonly LabelledItem[], annotator: Annotator, a
       }
     }
     if (severity > 0) {
-      misreads.push({ line: item.line, text: item.text, gold: describe(item.gold), predicted: describe(predicted), severity });
+      misreads.push({
+        line: item.line,
+        text: item.text,
+        gold: describe(item.gold),
+        predicted: describe(predicted),
+        severity,
+      });
     }
   }
   const f1s = SENTIMENTS.map((s) => {

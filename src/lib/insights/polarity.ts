@@ -46,7 +46,7 @@ const POSITIVE = 0;
 const NEGATIVE = 1;
 const OUTCOME_POSITIVE = 2;
 const OUTCOME_NEGATIVE = 3;
-const NEUTRAL = 4;
+// Group 4 holds the neutralised words: being covered by a span is what silences them.
 const FIRST_CONDITION = 5;
 
 /** Value of a domain opinion or outcome word; wink's general words are mostly 0.2-0.8. */
@@ -59,6 +59,36 @@ const MODALS = new Set(["could", "can", "would"]);
 const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
 const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
 const COMPARATIVES = new Set(["better", "more", "happier", "nicer", "enough"]);
+/** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
+const NOT_NEGATED = new Set([
+  "only",
+  "just",
+  "wonder",
+  "believe",
+  "wait",
+  "help",
+  "thought",
+  "think",
+  "expect",
+  "expected",
+  "expecting",
+  "imagine",
+  "imagined",
+]);
+/** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
+const MODIFIER_POS = new Set(["ADJ", "ADV"]);
+
+/**
+ * "could be a little more welcoming", "could use a good cleaning": a wish that reads as the
+ * opposite of its opinion word. Returns the index of the last token of the phrase at `i`, or -1.
+ */
+function wishAt(normals: readonly string[], i: number, end: number): number {
+  if (normals[i] !== "could" && normals[i] !== "should") return -1;
+  if (normals[i + 1] === "use") return i + 1;
+  if (normals[i + 1] !== "be") return -1;
+  for (let k = i + 2; k < Math.min(end, i + 6); k++) if (normals[k] === "more") return k;
+  return -1;
+}
 
 /** `aspects`: the aspects of aspects.yaml; their `neutral_terms` are neutralised like `neutral`. */
 export function compileLexicon(
@@ -103,7 +133,7 @@ export function readClause(
   wordScore: (normal: string) => number,
 ): AspectReading[] {
   if (mentions.length === 0) return [];
-  const { normals, lemmas, words } = clause.tokens;
+  const { normals, lemmas, words, pos } = clause.tokens;
   const { start, end } = clause;
   const value = new Float64Array(end - start);
   /** Aspect a token's value is bound to, or -1. */
@@ -138,13 +168,23 @@ export function readClause(
       value[i - start] = wordScore(normals[i] as string);
     }
   }
+  for (const s of spans) {
+    if (s.group < FIRST_CONDITION) continue;
+    for (let i = Math.max(start, s.start - 2); i < s.start; i++) {
+      if (MODIFIER_POS.has(pos[i] as string) && (bound[i - start] as number) < 0) value[i - start] = 0;
+    }
+  }
 
   // Negation: flip what follows a negator, up to the end of its scope.
   for (let p = start; p < end; p++) {
     const w = normals[p] as string;
     const anythingBut = w === "but" && normals[p - 1] === "anything";
-    if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
-    if (normals[p + 1] === "only" || normals[p + 1] === "wonder") continue;
+    const wish = wishAt(normals, p, end);
+    if (wish >= 0) {
+      value[wish - start] = 0;
+      p = wish;
+    } else if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
+    if (NOT_NEGATED.has(normals[p + 1] as string)) continue;
     const modal = MODALS.has(normals[p - 1] as string) || MODALS.has(normals[p - 2] as string);
     let praise = false;
     if (modal) {
@@ -152,6 +192,9 @@ export function readClause(
         if (isComparative(normals[i] as string, lemmas[i] as string)) praise = true;
       }
     }
+    // Once an opinion word has been negated, a condition after it is what the opinion is about
+    // ("hasn't made any difference to my hip"), not an absent symptom.
+    let flipped = false;
     for (let i = p + 1; i < Math.min(end, p + 1 + SCOPE); i++) {
       const n = normals[i] as string;
       if (SCOPE_END.has(n) || (i > p + 1 && NEGATORS.has(n) && !covered[i - start])) break;
@@ -159,9 +202,14 @@ export function readClause(
       if (praise) {
         value[k] = Math.abs(value[k] as number) || (isComparative(n, lemmas[i] as string) ? WORD_WEIGHT : 0);
       } else if ((condition[k] as number) >= 0) {
-        value[k] = WORD_WEIGHT;
-        bound[k] = condition[k] as number;
-      } else value[k] = (value[k] as number) * NEGATION_FACTOR;
+        if (!flipped) {
+          value[k] = WORD_WEIGHT;
+          bound[k] = condition[k] as number;
+        }
+      } else if (value[k] !== 0) {
+        value[k] = (value[k] as number) * NEGATION_FACTOR;
+        flipped = true;
+      }
     }
   }
 
@@ -226,8 +274,11 @@ function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: reado
   }
   const weakOnly = new Set(mentions.map((m) => m.aspect));
   for (const m of mentions) if (!m.weak) weakOnly.delete(m.aspect);
+  // When the clause's opinion goes to some aspects, the others are named in passing ("the doctor
+  // was running behind"): the clause is not about them.
+  const anyPolar = [...sums.values()].some((s) => s.polar);
   return [...sums]
-    .filter(([aspect, s]) => s.polar || !weakOnly.has(aspect))
+    .filter(([aspect, s]) => s.polar || (!anyPolar && !weakOnly.has(aspect)))
     .sort(([a], [b]) => a - b)
     .map(([aspect, s]) => ({ aspect, score: Math.tanh(1.5 * s.sum), polar: s.polar }));
 }
