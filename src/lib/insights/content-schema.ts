@@ -69,6 +69,11 @@ export const SentimentLexiconSchema = z.strictObject(
             terms: Terms.min(1, { error: "expected at least one term" }),
             /** Body parts and the like: they detect the aspect only in a clause with an opinion about them. */
             needs_evidence: z.boolean({ error: "expected true or false" }).default(false),
+            /**
+             * Whether an adjective right before the term judges it ("terrible wait times") rather
+             * than describing a symptom ("terrible back pain", which is ignored).
+             */
+            adjectives_judge: z.boolean({ error: "expected true or false" }).default(false),
           },
           { error: "expected an entry with aspect and terms" },
         ),

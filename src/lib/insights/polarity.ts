@@ -40,6 +40,8 @@ export interface CompiledLexicon {
   /** Aspect index of each condition entry, by group - FIRST_CONDITION. */
   conditionAspects: number[];
   conditionWeak: boolean[];
+  /** Per condition entry: adjectives before its terms are opinions, not symptom descriptions. */
+  conditionJudged: boolean[];
 }
 
 const POSITIVE = 0;
@@ -66,7 +68,6 @@ const NOT_NEGATED = new Set([
   "wonder",
   "believe",
   "wait",
-  "help",
   "thought",
   "think",
   "expect",
@@ -106,9 +107,10 @@ export function compileLexicon(
     ...lexicon.conditions.map((c) => c.terms),
   ];
   return {
-    matcher: compileTerms(groups, termForms),
+    matcher: compileTerms(groups, termForms, true),
     conditionAspects: lexicon.conditions.map((c) => aspectIds.indexOf(c.aspect)),
     conditionWeak: lexicon.conditions.map((c) => c.needs_evidence),
+    conditionJudged: lexicon.conditions.map((c) => c.adjectives_judge),
   };
 }
 
@@ -169,7 +171,7 @@ export function readClause(
     }
   }
   for (const s of spans) {
-    if (s.group < FIRST_CONDITION) continue;
+    if (s.group < FIRST_CONDITION || lexicon.conditionJudged[s.group - FIRST_CONDITION]) continue;
     for (let i = Math.max(start, s.start - 2); i < s.start; i++) {
       if (MODIFIER_POS.has(pos[i] as string) && (bound[i - start] as number) < 0) value[i - start] = 0;
     }
