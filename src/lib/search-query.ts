@@ -200,7 +200,13 @@ export function parseSearchParams(
       });
     }
   }
-  const aspect = parseAspect(p.aspect, p.sentiment, aspects, issues);
+  // Raw values: an invalid sentiment must not hide an unknown aspect, nor a lone sentiment.
+  const aspect = parseAspect(
+    typeof single.aspect === "string" ? single.aspect : p.aspect,
+    single.sentiment,
+    aspects,
+    issues,
+  );
   if (issues.length > 0 || !parsed.success) return { ok: false, issues };
 
   const limit = p.limit ?? DEFAULT_LIMIT;
@@ -238,7 +244,7 @@ export function parseSearchParams(
 /** `aspect` must name one of the dataset's aspects; `sentiment` only narrows an `aspect` filter. */
 function parseAspect(
   given: string | undefined,
-  sentiment: Sentiment | undefined,
+  sentiment: unknown,
   aspects: readonly AspectRef[],
   issues: QueryIssue[],
 ): string | undefined {
