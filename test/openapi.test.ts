@@ -57,7 +57,10 @@ describe("/openapi.json", () => {
       "services",
       "service_areas",
       "response",
+      "aspects",
     ]);
+    expect(params).toContain("aspect");
+    expect(doc.components.schemas.ReviewAspect?.required).toEqual(["id", "sentiment", "score"]);
     expect(doc.components.schemas.Insights).toBeDefined();
   });
 });
