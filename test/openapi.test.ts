@@ -60,7 +60,8 @@ describe("/openapi.json", () => {
       "aspects",
     ]);
     expect(params).toContain("aspect");
-    expect(doc.components.schemas.ReviewAspect?.required).toEqual(["id", "sentiment", "score"]);
+    const aspect = doc.components.schemas.ReviewAspect as { required?: string[] } | undefined;
+    expect(aspect?.required).toEqual(["id", "sentiment", "score"]);
     expect(doc.components.schemas.Insights).toBeDefined();
   });
 });
