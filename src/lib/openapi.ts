@@ -119,7 +119,7 @@ export function buildOpenApi(urls: SiteUrls): Record<string, unknown> {
       ),
       "/api/feed.json": staticGet(
         "JSON Feed 1.1 of the 50 newest reviews",
-        "See https://jsonfeed.org/version/1.1. Items carry a `_review` extension with rating, technicians, services and service_areas. A WebSub topic.",
+        "See https://jsonfeed.org/version/1.1. Items carry a `_review` extension with rating, technicians, services, service_areas and aspects. A WebSub topic.",
         { "application/json": { schema: { type: "object", description: "A JSON Feed 1.1 document." } } },
         topicHeaders,
       ),

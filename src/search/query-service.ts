@@ -25,7 +25,8 @@ export function invalidQueryBody(issues: QueryIssue[]): {
 
 /** Validates and normalises search input (see `parseSearchParams`); no search is run. */
 export function parseSearch(index: SearchIndex, input: Record<string, unknown>): Outcome<SearchQuery> {
-  const parsed = parseSearchParams(input, index.dataset.business);
+  const { business, aspects } = index.dataset;
+  const parsed = parseSearchParams(input, business, aspects);
   return parsed.ok ? { ok: true, value: parsed.query } : parsed;
 }
 

@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { QueryIssueSchema } from "../lib/api-schemas.ts";
 import { CalendarDate } from "../lib/content-schema.ts";
-import type { Business } from "../lib/records.ts";
+import { type AspectRef, type Business, SENTIMENTS } from "../lib/records.ts";
 
 /**
  * The search contract shared by `GET /api/reviews/search`, the MCP `search_reviews` tool and
@@ -17,6 +17,8 @@ export const SEARCH_PARAMS = [
   "query",
   "mentions_technician",
   "mentions_service",
+  "aspect",
+  "sentiment",
   "limit",
   "offset",
 ] as const;
@@ -68,6 +70,15 @@ export const SearchParamsSchema = z.strictObject({
   mentions_service: textParam("a service id")
     .optional()
     .describe('Service id from the business catalogue (e.g. "massage-therapy").'),
+  aspect: textParam("an aspect id")
+    .optional()
+    .describe(
+      'Only reviews that discuss this aspect (an id from the `aspects` of /reviews.json, e.g. "billing"), per their `aspects` annotation.',
+    ),
+  sentiment: z
+    .enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` })
+    .optional()
+    .describe("With `aspect`: only reviews whose annotation of that aspect has this sentiment."),
   limit: intParam(1, MAX_LIMIT, `expected an integer from 1 to ${MAX_LIMIT}`)
     .optional()
     .describe(`Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
@@ -87,6 +98,8 @@ export const SearchQuerySchema = z.object({
   /** Technician id resolved from the name/alias given. */
   technician: z.string().optional(),
   service: z.string().optional(),
+  aspect: z.string().optional(),
+  sentiment: z.enum(SENTIMENTS).optional(),
   limit: z.number().int(),
   offset: z.number().int(),
   /** The parameters, except offset, as they appear in a canonical URL (for `next`), in `SEARCH_PARAMS` order. */
@@ -123,9 +136,14 @@ export function resolveTechnician(business: Business, given: string): string | u
 
 /**
  * Validates search input. `input` maps parameter names to values; for HTTP a repeated parameter
- * arrives as an array and is reported, as is any name not in `SEARCH_PARAMS`.
+ * arrives as an array and is reported, as is any name not in `SEARCH_PARAMS`. `aspects` are the
+ * dataset's aspects, the valid values of `aspect`.
  */
-export function parseSearchParams(input: Record<string, unknown>, business: Business): ParseResult {
+export function parseSearchParams(
+  input: Record<string, unknown>,
+  business: Business,
+  aspects: readonly AspectRef[] = [],
+): ParseResult {
   const issues: QueryIssue[] = [];
   const single: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
@@ -186,6 +204,13 @@ export function parseSearchParams(input: Record<string, unknown>, business: Busi
       });
     }
   }
+  // Raw values: an invalid sentiment must not hide an unknown aspect, nor a lone sentiment.
+  const aspect = parseAspect(
+    typeof single.aspect === "string" ? single.aspect : p.aspect,
+    single.sentiment,
+    aspects,
+    issues,
+  );
   if (issues.length > 0 || !parsed.success) return { ok: false, issues };
 
   const limit = p.limit ?? DEFAULT_LIMIT;
@@ -198,6 +223,8 @@ export function parseSearchParams(input: Record<string, unknown>, business: Busi
   if (query) canonical.push(["query", query]);
   if (technician) canonical.push(["mentions_technician", technician]);
   if (service) canonical.push(["mentions_service", service]);
+  if (aspect) canonical.push(["aspect", aspect]);
+  if (aspect && p.sentiment) canonical.push(["sentiment", p.sentiment]);
   canonical.push(["limit", String(limit)]);
   return {
     ok: true,
@@ -209,10 +236,38 @@ export function parseSearchParams(input: Record<string, unknown>, business: Busi
       query,
       technician,
       service,
+      aspect,
+      sentiment: p.sentiment,
       limit,
       offset,
       canonical,
       key: new URLSearchParams([...canonical, ["offset", String(offset)]]).toString(),
     },
   };
+}
+
+/** `aspect` must name one of the dataset's aspects; `sentiment` only narrows an `aspect` filter. */
+function parseAspect(
+  given: string | undefined,
+  sentiment: unknown,
+  aspects: readonly AspectRef[],
+  issues: QueryIssue[],
+): string | undefined {
+  if (sentiment !== undefined && given === undefined) {
+    issues.push({
+      path: "sentiment",
+      value: sentiment,
+      message:
+        "needs the aspect parameter too; sentiment filters the reviews of one aspect (e.g. aspect=billing&sentiment=negative)",
+    });
+  }
+  if (given === undefined) return undefined;
+  const want = given.trim().toLowerCase();
+  const found = aspects.find((a) => a.id === want)?.id;
+  if (!found) {
+    const valid =
+      aspects.length > 0 ? `valid ids are ${aspects.map((a) => a.id).join(", ")}` : "this dataset has no aspects";
+    issues.push({ path: "aspect", value: given, message: `unknown aspect id; ${valid}` });
+  }
+  return found;
 }
