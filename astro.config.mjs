@@ -1,19 +1,15 @@
 // @ts-check
-import { createHash } from "node:crypto";
 import { defineConfig } from "astro/config";
-import { loadConfig } from "./src/config.ts";
+import { astroCacheDir, loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 
 const config = loadConfig();
-// One Astro cache per output folder, so builds into different DIST_DIRs (npm start, tests, the
-// benchmark) can run at the same time without sharing a content store.
-const cacheKey = createHash("sha256").update(config.DIST_DIR).digest("hex").slice(0, 12);
 
 export default defineConfig({
   site: config.BASE_URL,
   outDir: config.DIST_DIR,
-  cacheDir: `./node_modules/.astro/${cacheKey}`,
+  cacheDir: `./${astroCacheDir(config.DIST_DIR)}`,
   output: "static",
   trailingSlash: "ignore",
   build: { format: "directory", inlineStylesheets: "always" },

@@ -1,9 +1,9 @@
 import { spawn } from "node:child_process";
-import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rm, stat, utimes } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { astroCacheDir } from "../../src/config.ts";
 import { track } from "./children.ts";
 import { sampleTreeRss } from "./proc-rss.ts";
 
@@ -36,11 +36,7 @@ let building: string | undefined;
 
 /** astro.config.mjs keys its cache by DIST_DIR; per-run dists would otherwise pile up caches. */
 function cacheDirOf(distDir: string): string {
-  return path.join(
-    ROOT,
-    "node_modules/.astro",
-    createHash("sha256").update(path.resolve(distDir)).digest("hex").slice(0, 12),
-  );
+  return path.join(ROOT, astroCacheDir(path.resolve(distDir)));
 }
 
 /** Removes the Astro cache of builds into `distDir` (see `astroBuild`'s `keepCache`). */
