@@ -18,6 +18,12 @@ const LOCK = path.join(os.tmpdir(), "public-reviews-astro-build.lock");
 /** The test helper treats an older lock as abandoned; a 100,000-review build takes longer, so refresh it. */
 const LOCK_REFRESH_MS = 30_000;
 
+/**
+ * The origin every benchmark build is made for, and every benchmark server is told: a server whose
+ * BASE_URL differs from its build's rebuilds at start-up (sidecar/site-build.ts).
+ */
+export const BENCH_BASE_URL = "http://localhost:4321";
+
 export interface BuildRun {
   distDir: string;
   /** Wall time of the build process, excluding the wait for the lock. */
@@ -96,7 +102,7 @@ export async function astroBuild(
       ...process.env,
       CONTENT_DIR: contentDir,
       DIST_DIR: distDir,
-      BASE_URL: "http://localhost:4321",
+      BASE_URL: BENCH_BASE_URL,
       // A benchmark build pings no hub.
       HUB_URL: "off",
       PATH: `${path.join(ROOT, "node_modules/.bin")}${path.delimiter}${process.env.PATH ?? ""}`,
