@@ -20,11 +20,11 @@ export const CSP_DIRECTIVES = {
   "frame-ancestors": ["'none'"],
 } as const satisfies Record<string, readonly string[]>;
 
-/** `default-src 'none'; style-src 'self'; …` exactly as sent. */
+/** `default-src 'none';style-src 'self';…` exactly as helmet sends it, so both deployments match byte for byte. */
 export function cspHeaderValue(directives: Record<string, readonly string[]> = CSP_DIRECTIVES): string {
   return Object.entries(directives)
     .map(([name, sources]) => `${name} ${sources.join(" ")}`)
-    .join("; ");
+    .join(";");
 }
 
 /**
