@@ -40,7 +40,7 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
     browser = await launchChromium(chromiumPath);
     await mkdir(SHOTS, { recursive: true });
     const home = await (await fetch(`${app.url}/`)).text();
-    urls.month = /<nav class="archive"[^]*?<a href="(\/reviews\/\d{4}\/\d{2}\/)"/.exec(home)?.[1] ?? "";
+    urls.month = /<nav class="archive"[\s\S]*?<a href="(\/reviews\/\d{4}\/\d{2}\/)"/.exec(home)?.[1] ?? "";
     expect(urls.month).not.toBe("");
   });
   afterAll(async () => {
