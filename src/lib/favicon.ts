@@ -62,7 +62,7 @@ function pixel(x: number, y: number): [number, number, number, number] {
  * counts the XOR and AND planes together, BGRA rows bottom-up, then an all-zero AND mask (the
  * alpha channel already says what is transparent).
  */
-export function faviconIco(): Uint8Array {
+export function faviconIco(): Uint8Array<ArrayBuffer> {
   const pixels = SIZE * SIZE * 4;
   const mask = SIZE * 4; // 32 px of 1 bit = 4 bytes a row, already 32-bit aligned
   const image = 40 + pixels + mask;
@@ -93,5 +93,5 @@ export function faviconIco(): Uint8Array {
       buf[o++] = a;
     }
   }
-  return new Uint8Array(buf);
+  return new Uint8Array(buf.buffer.slice(buf.byteOffset, buf.byteOffset + buf.byteLength));
 }

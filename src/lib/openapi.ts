@@ -23,8 +23,8 @@ const dropSafeIntegerBounds = ({ jsonSchema: s }: { jsonSchema: Record<string, u
   if (s.maximum === Number.MAX_SAFE_INTEGER) delete s.maximum;
   if (s.minimum === Number.MIN_SAFE_INTEGER) delete s.minimum;
 };
-const toJsonSchema = (schema: Parameters<typeof z.toJSONSchema>[0], io: "input" | "output") =>
-  z.toJSONSchema(schema as z.ZodType, {
+const toJsonSchema = (schema: z.ZodType, io: "input" | "output") =>
+  z.toJSONSchema(schema, {
     io,
     target: "draft-2020-12",
     unrepresentable: "any",
