@@ -7,6 +7,7 @@ import { createHubRouter } from "./hub/hub-routes.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-router.ts";
 import { listen } from "./server.ts";
+import { openSharedState, type SharedState } from "./shared-state.ts";
 import { buildIsStale, runBuild } from "./site-build.ts";
 import { SnapshotStore } from "./snapshot.ts";
 
@@ -49,12 +50,24 @@ try {
   );
 }
 
+let shared: SharedState | undefined;
+try {
+  shared = config.DATABASE_URL ? await openSharedState(config, logger) : undefined;
+} catch (err) {
+  fail(`Cannot start: the database in DATABASE_URL is unusable (${(err as Error).message}).`);
+}
+// Any instance's publish reaches every instance: each reloads dist/ (shared volume or deploy step).
+const builds = shared?.onBuildChanged(async () => {
+  await store.reload();
+});
+
 const mcp = createMcpRouter({ config, store, logger });
 // A publish (from the build hook, the watcher or a deployment's ping) means dist/ changed: reload
 // the search index from the same files the hub just hashed.
 const hub = new Hub({
   config,
   logger,
+  database: shared?.hub,
   onPublish: () => {
     store.reload().catch((err) => logger.error({ err }, "reload after publish failed; keeping the last good build"));
   },
@@ -67,6 +80,7 @@ const app = createApp({
   serveStatic: !sidecarOnly,
   mcp: mcp.router,
   hub: createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }),
+  databaseReachable: shared?.reachable,
 });
 let running: Awaited<ReturnType<typeof listen>>;
 try {
@@ -93,7 +107,8 @@ const lines = [
   `  ${local}/api/reviews/since/{date} GET  reviews dated on or after a day, with conditional GET`,
   `  ${local}/mcp                      POST MCP (streamable HTTP)`,
   `  ${local}/api/websub/hub           POST WebSub hub`,
-  `  ${local}/healthz                  GET  health check`,
+  `  ${local}/healthz                  GET  readiness (includes the database with DATABASE_URL)`,
+  `  ${local}/livez                    GET  liveness`,
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 // Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
@@ -128,6 +143,8 @@ async function shutdown(signal: string) {
   // Open MCP SSE streams never end by themselves and would hold the server open for the grace period.
   await Promise.all([running.close(), mcp.close()]);
   await hub.close();
+  await builds?.close();
+  await shared?.close();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

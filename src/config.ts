@@ -118,6 +118,24 @@ const optionalUrl = (name: string) =>
       }
     });
 
+const databaseUrl = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === "") return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch {}
+    if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {
+      // The value may carry a password: name the problem, echo only the scheme.
+      const scheme = url?.protocol ?? "no scheme";
+      ctx.addIssue({ code: "custom", message: `DATABASE_URL must be a postgres:// URL, got ${scheme}` });
+      return z.NEVER;
+    }
+    return v;
+  });
+
 export const EnvSchema = z.object({
   PORT: int("PORT", 0, 65535, 4321),
   HOST: host,
@@ -142,6 +160,10 @@ export const EnvSchema = z.object({
   TRUST_PROXY: int("TRUST_PROXY", 0, 10, 0),
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 600),
   HUB_RATE_LIMIT_PER_MINUTE: int("HUB_RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 30),
+  /** Shared state in PostgreSQL for several instances; unset: SQLite in DATA_DIR, one instance. */
+  DATABASE_URL: databaseUrl,
+  /** How often the job queue re-runs deliveries whose instance died mid-run (with DATABASE_URL). */
+  HUB_QUEUE_SUPERVISE_SECONDS: int("HUB_QUEUE_SUPERVISE_SECONDS", 1, 3_600, 10),
 });
 
 export type Config = z.infer<typeof EnvSchema> & {

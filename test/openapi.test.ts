@@ -37,6 +37,7 @@ describe("/openapi.json", () => {
       "/api/websub/hub",
       "/mcp",
       "/healthz",
+      "/livez",
     ]) {
       expect(doc.paths[p], p).toBeDefined();
     }
@@ -67,7 +68,7 @@ describe("/openapi.json", () => {
 
   it("names, tags and bounds every operation", () => {
     const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
-    expect(ops).toHaveLength(10);
+    expect(ops).toHaveLength(11);
     for (const op of ops) {
       expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       expect(op.tags?.length).toBe(1);

@@ -268,12 +268,27 @@ export function buildOpenApi(urls: SiteUrls, contact?: ApiContact): Record<strin
       },
       "/healthz": {
         get: {
-          operationId: "getHealth",
+          operationId: "getReadiness",
           tags: ["meta"],
-          summary: "Health check",
-          description: "Liveness of the sidecar: 200 while it serves a dataset. Not rate limited.",
+          summary: "Readiness",
+          description:
+            "For load balancers: 200 while this instance can serve everything, 503 when DATABASE_URL is set and the database does not answer. Not rate limited.",
           responses: {
-            "200": { description: "The process is serving a dataset." },
+            "200": { description: "Serving a dataset; with DATABASE_URL, the shared database answers too." },
+            "414": uriTooLong,
+            "503": { description: "DATABASE_URL is set and the database does not answer: reads still work." },
+          },
+        },
+      },
+      "/livez": {
+        get: {
+          operationId: "getLiveness",
+          tags: ["meta"],
+          summary: "Liveness",
+          description:
+            "For supervisors: 200 while the process answers HTTP, whatever the database does. Not rate limited.",
+          responses: {
+            "200": { description: "The process answers HTTP." },
             "414": uriTooLong,
           },
         },
