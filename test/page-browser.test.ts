@@ -91,6 +91,23 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
     }
   }
 
+  it("neither overflows nor shrinks text under 12 px anywhere from 360 to 1440 px", async () => {
+    for (const name of PAGES) {
+      const { page } = await open(urls[name], 360);
+      try {
+        await page.evaluate(() => {
+          for (const d of document.querySelectorAll("details")) d.open = true;
+        });
+        for (const width of [360, 480, 640, 768, 1024, 1440]) {
+          await page.setViewportSize({ width, height: 900 });
+          expect(await layoutProblems(page, 12), `${name} at ${width} px`).toEqual({ overflow: [], smallText: [] });
+        }
+      } finally {
+        await page.close();
+      }
+    }
+  });
+
   it("describes the practice as a LocalBusiness with its rating and reviews, in JSON-LD", async () => {
     for (const name of ["home", "month"] as const) {
       const { page } = await open(urls[name], 1280);
