@@ -1,10 +1,11 @@
-import express, { type ErrorRequestHandler, type Express, type Router } from "express";
+import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
 import type { Config } from "../src/config.ts";
 import { HttpError } from "./http-error.ts";
 import type { Logger } from "./logger.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
 import { reviewsRouter } from "./routes/reviews.ts";
-import type { SnapshotStore } from "./snapshot.ts";
+import type { Snapshot } from "./snapshot.ts";
+import type { SnapshotStore } from "./snapshot-store.ts";
 import { staticSite } from "./static-site.ts";
 
 export interface AppDeps {
@@ -30,15 +31,25 @@ export function createApp(deps: AppDeps): Express {
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(boundedUrl, baseHeaders, requestLog(logger), cors);
+  // Each request answers from the build that was current when it arrived, and holds it (so its
+  // folder stays on disk) until the response is over, however long the client takes to read it.
+  const pinned = new WeakMap<Response, Snapshot>();
+  app.use((_req, res, next) => {
+    const held = store.hold();
+    pinned.set(res, held.snapshot);
+    res.once("close", held.release);
+    next();
+  });
+  const snapshotOf = (res: Response) => pinned.get(res) ?? store.current;
   app.get("/healthz", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     res.json({ status: "ok", reviews: store.current.index.size, version: store.current.version });
   });
   app.use(perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz"));
-  app.use(reviewsRouter(() => store.current, config.BASE_URL));
+  app.use(reviewsRouter(snapshotOf, config.BASE_URL));
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
-  if (deps.serveStatic) app.use(staticSite(store));
+  if (deps.serveStatic) app.use(staticSite(snapshotOf));
 
   app.use((req, res) => {
     if (req.path.startsWith("/api/") || req.path === "/mcp") {

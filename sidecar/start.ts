@@ -4,11 +4,12 @@ import { createApp } from "./app.ts";
 import { watchContent } from "./content-watcher.ts";
 import { Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-routes.ts";
+import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-router.ts";
 import { listen } from "./server.ts";
-import { buildIsStale, runBuild } from "./site-build.ts";
-import { SnapshotStore } from "./snapshot.ts";
+import { buildIsStale, SiteBuilds } from "./site-build.ts";
+import { SnapshotStore } from "./snapshot-store.ts";
 
 /**
  * `npm start` (everything from one origin, rebuilding on content changes) and `npm run sidecar`
@@ -30,14 +31,19 @@ try {
 const sidecarOnly = process.argv.includes("--sidecar-only");
 const logger = createLogger(config.LOG_LEVEL);
 
-if (!sidecarOnly && (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR).catch(() => true))) {
-  logger.info(
-    { content: config.CONTENT_DIR, dist: config.DIST_DIR },
-    "dist/ is missing or older than the content: building",
-  );
-  // Our hub is not listening yet; it publishes once it starts (below), so the build skips its ping.
-  const code = await runBuild({ ...process.env, HUB_URL: "off" });
-  if (code !== 0) logger.error("the build failed; serving the previous build if there is one");
+// npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts); it
+// publishes to its own hub itself once a build is swapped in, so its builds ping no hub.
+const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR);
+const buildEnv = { ...process.env, HUB_URL: "off" };
+const stop = new AbortController();
+if (builds) {
+  await builds.adopt();
+  if (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR).catch(() => true)) {
+    logger.info({ content: config.CONTENT_DIR, dist: config.DIST_DIR }, "no build or older than the content: building");
+    const { dir } = await builds.build(buildEnv, stop.signal);
+    if (dir) await builds.activate(dir);
+    else logger.error("the build failed; serving the previous build if there is one");
+  }
 }
 
 let store: SnapshotStore;
@@ -48,25 +54,40 @@ try {
     `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
   );
 }
+if (builds) {
+  // A swapped-out build is deleted once the last request reading it has finished.
+  const prune = () => void builds.prune(store.dirsInUse());
+  store.onRetire(prune);
+  prune();
+}
 
 const mcp = createMcpRouter({ config, store, logger });
-// A publish (from the build hook, the watcher or a deployment's ping) means dist/ changed: reload
-// the search index from the same files the hub just hashed.
-const hub = new Hub({
-  config,
-  logger,
-  onPublish: () => {
-    store.reload().catch((err) => logger.error({ err }, "reload after publish failed; keeping the last good build"));
-  },
-});
+const hub = new Hub({ config, logger, readTopic: snapshotTopicReader(() => store.current) });
 await hub.start();
+
+/**
+ * The one reload path, for a rebuild (`dir`, then DIST_DIR is switched to it) and for a publish
+ * ping after a deployment wrote DIST_DIR: load the build, swap it in, and let the hub distribute
+ * the topics of exactly that snapshot.
+ */
+async function serveBuild(dir?: string, topics?: readonly string[]): Promise<void> {
+  const s = await store.reload(dir);
+  if (dir) await builds?.activate(dir);
+  logger.info({ reviews: s.index.size, version: s.version, dir: s.dir }, "serving build");
+  await hub.publish(topics);
+}
+
 const app = createApp({
   config,
   logger,
   store,
   serveStatic: !sidecarOnly,
   mcp: mcp.router,
-  hub: createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }),
+  hub: createHubRouter(hub, {
+    rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
+    logger,
+    publish: (topics) => serveBuild(undefined, topics),
+  }),
 });
 let running: Awaited<ReturnType<typeof listen>>;
 try {
@@ -97,36 +118,43 @@ const lines = [
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 // Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
-if (!sidecarOnly) await hub.publish();
+if (builds) await hub.publish();
 
 let watcher: { close(): void } | undefined;
-if (!sidecarOnly) {
+if (builds) {
   watcher = watchContent(
     config.CONTENT_DIR,
     async () => {
       logger.info("content changed: rebuilding");
-      // The build hook pings this process's own hub, never a production BASE_URL's.
-      const code = await runBuild({ ...process.env, HUB_URL: `${running.url}/api/websub/hub` });
-      if (code !== 0) {
-        logger.error("rebuild failed; still serving the last good build");
+      const { dir } = await builds.build(buildEnv, stop.signal);
+      if (!dir) {
+        if (!stop.signal.aborted) logger.error("rebuild failed; still serving the last good build");
         return;
       }
-      const s = await store.reload();
-      logger.info({ reviews: s.index.size, version: s.version }, "reloaded the new build");
-      await hub.publish();
+      await serveBuild(dir).catch((err: unknown) => {
+        logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
+        void builds.prune(store.dirsInUse());
+      });
     },
     { onError: (err) => logger.error({ err }, "content watcher error") },
   );
 }
 
 let stopping = false;
+/**
+ * Stops accepting, answers every request already received (an MCP POST still uploading
+ * included) with `Connection: close`, then ends MCP sessions and their event streams, the hub and
+ * any build in progress. `npm start` runs node through `exec`, so a signal to npm's PID reaches us.
+ */
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "shutting down: finishing in-flight requests");
   watcher?.close();
-  // Open MCP SSE streams never end by themselves and would hold the server open for the grace period.
-  await Promise.all([running.close(), mcp.close()]);
+  stop.abort();
+  await running.drain();
+  await mcp.close();
+  await running.close();
   await hub.close();
   process.exit(0);
 }

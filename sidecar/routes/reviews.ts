@@ -1,4 +1,4 @@
-import { Router } from "express";
+import { type Response, Router } from "express";
 import { isCalendarDate } from "../../src/lib/dates.ts";
 import { strongEtag } from "../../src/lib/headers.ts";
 import type { ReviewRecord } from "../../src/lib/records.ts";
@@ -91,10 +91,11 @@ export function sinceEtag(snapshot: Snapshot, date: string): string {
   return strongEtag(`${date}\n${snapshot.chain[k]}`);
 }
 
-export function reviewsRouter(current: () => Snapshot, baseUrl: string): Router {
+/** `current(res)` is the snapshot the request holds, so one response never mixes two builds. */
+export function reviewsRouter(current: (res: Response) => Snapshot, baseUrl: string): Router {
   const router = Router();
   router.get("/api/reviews/search", (req, res) => {
-    const snapshot = current();
+    const snapshot = current(res);
     const result = runSearch(snapshot, rawQuery(req.originalUrl), baseUrl);
     sendResource(req, res, {
       body: searchResultBody(result),
@@ -106,7 +107,7 @@ export function reviewsRouter(current: () => Snapshot, baseUrl: string): Router 
     });
   });
   router.get("/api/reviews/since/:date", (req, res) => {
-    const snapshot = current();
+    const snapshot = current(res);
     const date = req.params.date;
     validateSinceDate(date);
     const extra = Object.keys(rawQuery(req.originalUrl));
