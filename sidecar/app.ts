@@ -74,12 +74,19 @@ export function createApp(deps: AppDeps): Express {
       res.status(err.status).json({ error: err.code, message: err.message, ...err.extra });
       return;
     }
-    // Body-parser errors carry an HTTP status and a type; report them without a stack.
+    // Body-parser and router errors carry an HTTP status and a type; report them without a stack,
+    // in the same `{error, message, issues}` shape as every other 4xx of the API.
     const status = typeof err?.status === "number" && err.status >= 400 && err.status < 500 ? err.status : 500;
-    if (status === 500) logger.error({ err, url: req.originalUrl }, "unhandled error");
+    if (status === 500) {
+      logger.error({ err, url: req.originalUrl }, "unhandled error");
+      res.status(500).json({ error: "internal_error", message: "Internal server error" });
+      return;
+    }
+    const message = String(err.message);
     res.status(status).json({
-      error: status === 500 ? "internal_error" : String(err.type ?? "bad_request"),
-      message: status === 500 ? "Internal server error" : String(err.message),
+      error: String(err.type ?? "bad_request"),
+      message,
+      issues: [{ path: "(request)", value: req.originalUrl, message }],
     });
   };
   app.use(onError);
