@@ -105,7 +105,9 @@ export function reviewsRouter(current: (res: Response) => Snapshot, baseUrl: str
     try {
       decodeURIComponent(raw);
     } catch {
-      throw invalidQuery([{ path: "date", value: raw, message: `${SINCE_DATE_HINT}; "${raw}" is not valid percent-encoding` }]);
+      throw invalidQuery([
+        { path: "date", value: raw, message: `${SINCE_DATE_HINT}; "${raw}" is not valid percent-encoding` },
+      ]);
     }
     next();
   });
