@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { lastModifiedMs } from "../src/lib/dataset.ts";
 import { DistReadError, parseDistJson, readDistFile, readManifest } from "../src/lib/dist-files.ts";
-import { contentTypeFor, type HeadersManifest } from "../src/lib/headers.ts";
+import { contentTypeFor, type HeadersManifest, strongEtag } from "../src/lib/headers.ts";
 import { type Insights, InsightsSchema } from "../src/lib/insights/schema.ts";
 import { ReviewsDatasetSchema } from "../src/lib/records.ts";
 import { createSearchIndex, type SearchIndex } from "../src/lib/search-index.ts";
@@ -91,7 +91,14 @@ export async function loadSnapshot(dir: string, previous?: Snapshot): Promise<Sn
   for (const p of TOPIC_PATHS) {
     const reuse = p === "/reviews.json" && previous?.version === version ? previous.topics.get(p) : undefined;
     const body = reuse?.body ?? (await readDistFile(dir, p).catch((err) => Promise.reject(hint(err))));
-    if (body) topics.set(p, { body, contentType: manifest.files[p]?.content_type ?? contentTypeFor(p) });
+    if (!body) continue;
+    // A folder still being copied (a deployment without a symlink swap) can pair one build's
+    // manifest with another's file: refuse it, and keep serving the last good snapshot.
+    const etag = manifest.files[p]?.etag;
+    if (!reuse && etag && strongEtag(body) !== etag) {
+      throw new SnapshotError(`${dir}${p} does not match the ETag in _headers.json; is the build still being written?`);
+    }
+    topics.set(p, { body, contentType: manifest.files[p]?.content_type ?? contentTypeFor(p) });
   }
   const insights = await loadInsights(dir, previous, manifest.files["/insights.json"]?.etag);
   if (previous && previous.version === version) {
