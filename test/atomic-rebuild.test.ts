@@ -2,7 +2,7 @@ import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises"
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { strongEtag } from "../src/lib/headers.ts";
+import { newTally, pollBuilds, soakMarker, soakPaths, soakReview } from "../scripts/soak/build-poller.ts";
 import { tempDistDir } from "./helpers/build-site.ts";
 import { descendants, isAlive, type NpmProcess, portClosed, startNpm } from "./helpers/npm-process.ts";
 
@@ -27,18 +27,6 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
   throw new Error(`${what}: not within ${timeoutMs} ms; server stderr:\n${npm?.stderr()}`);
 }
 
-const soakReview = (k: number) =>
-  [
-    `date: 2024-12-${String(10 + k).padStart(2, "0")}`,
-    `published_at: "2024-12-${String(10 + k).padStart(2, "0")}T08:00:00Z"`,
-    "rating: 4",
-    `author: Soak ${k}.`,
-    `text: Visit number ${k} went smoothly; the soakmarker${k} sticker was still on the door.`,
-    "source: {platform: direct}",
-    `verification: {method: invoice, verified_on: 2024-12-${String(10 + k).padStart(2, "0")}}`,
-    "",
-  ].join("\n");
-
 beforeAll(async () => {
   content = await mkdtemp(path.join(os.tmpdir(), "pr-atomic-content-"));
   dist = await tempDistDir("pr-atomic-dist-");
@@ -62,75 +50,21 @@ afterAll(async () => {
   await rm(`${dist}-data`, { recursive: true, force: true });
 });
 
-interface Tally {
-  responses: number;
-  notModified: number;
-  /** Every failure counted; the first few kept for the message. */
-  failures: number;
-  bad: string[];
-}
-
-function fail(tally: Tally, what: string): void {
-  tally.failures++;
-  if (tally.bad.length < 20) tally.bad.push(what);
-}
-
-/** Fetches `paths` round-robin until `stop`, checking status, ETag against body, and dataset coherence. */
-async function poll(paths: string[], stop: { done: boolean }, tally: Tally): Promise<void> {
-  const lastTag = new Map<string, string>();
-  for (let i = 0; !stop.done; i++) {
-    const p = paths[i % paths.length] as string;
-    // Every third request is conditional, so 304s are part of the mix.
-    const tag = i % 3 === 0 ? lastTag.get(p) : undefined;
-    const res = await fetch(`${npm.url}${p}`, {
-      headers: { "accept-encoding": "identity", ...(tag ? { "if-none-match": tag } : {}) },
-    });
-    const body = Buffer.from(await res.arrayBuffer());
-    tally.responses++;
-    const etag = res.headers.get("etag") ?? "";
-    if (res.status === 304) {
-      tally.notModified++;
-      if (etag !== tag) fail(tally, `${p}: 304 with ETag ${etag}, asked ${tag}`);
-      continue;
-    }
-    if (res.status !== 200) {
-      fail(tally, `${p}: ${res.status}`);
-      continue;
-    }
-    if (etag !== strongEtag(body)) fail(tally, `${p}: ETag ${etag} is not the hash of the body`);
-    lastTag.set(p, etag);
-    if (p === "/reviews.json") {
-      // Each change adds soak review k; a body from one build holds exactly soak reviews 1..m.
-      const ks = (JSON.parse(body.toString()) as { reviews: { text: string }[] }).reviews
-        .map((r) => /soakmarker(\d+)/.exec(r.text)?.[1])
-        .filter((k) => k !== undefined)
-        .map(Number)
-        .sort((a, b) => a - b);
-      if (ks.some((k, j) => k !== j + 1)) fail(tally, `/reviews.json mixes builds: soak reviews ${ks.join(",")}`);
-    }
-  }
-}
-
 describe("npm start rebuilds atomically", () => {
   it(`serves only 2xx/304, each body matching its ETag, while the content changes ${CHANGES} times`, {
     timeout: 1_800_000,
   }, async () => {
-    const manifest = JSON.parse(await readFile(path.join(dist, "_headers.json"), "utf8")) as {
-      files: Record<string, unknown>;
-    };
-    const months = Object.keys(manifest.files)
-      .filter((f) => /^\/reviews\/\d{4}\/\d{2}\/index\.html$/.test(f))
-      .map((f) => f.replace(/index\.html$/, ""));
-    expect(months.length).toBeGreaterThan(0);
-    const paths = ["/", "/feed.xml", ...months, "/reviews.json"];
+    const paths = await soakPaths(npm.url);
+    expect(paths.length).toBeGreaterThan(3);
     const stop = { done: false };
-    const tally: Tally = { responses: 0, notModified: 0, failures: 0, bad: [] };
-    const pollers = Array.from({ length: 3 }, () => poll(paths, stop, tally));
+    const tally = newTally();
+    const pollers = Array.from({ length: 3 }, () => pollBuilds(npm.url, paths, stop, tally));
     try {
       for (let k = 1; k <= CHANGES; k++) {
-        await writeFile(path.join(content, "reviews/2024", `2024-12-${10 + k}-soak-${k}.yaml`), soakReview(k));
+        const { name, yaml } = soakReview(k);
+        await writeFile(path.join(content, "reviews/2024", name), yaml);
         await until(async () => {
-          const body = await (await fetch(`${npm.url}/api/reviews/search?query=soakmarker${k}`)).json();
+          const body = await (await fetch(`${npm.url}/api/reviews/search?query=${soakMarker(k)}`)).json();
           return body.total === 1;
         }, `change ${k} served`);
       }
@@ -153,7 +87,7 @@ describe("npm start rebuilds atomically", () => {
     expect(reloads).toHaveLength(CHANGES);
     // Swapped-out builds are deleted once no request holds them: only the current one stays.
     await until(async () => (await readdir(`${dist}.builds`)).length === 1, "old builds pruned", 30_000);
-    expect(await readFile(path.join(dist, "reviews.json"), "utf8")).toContain(`soakmarker${CHANGES}`);
+    expect(await readFile(path.join(dist, "reviews.json"), "utf8")).toContain(soakMarker(CHANGES));
   });
 
   it("stops when the npm process receives SIGTERM, leaving no process and no listener behind", async () => {
