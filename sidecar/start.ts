@@ -1,4 +1,4 @@
-import { type Config, ConfigError, loadConfig } from "../src/config.ts";
+import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
 import { siteUrls } from "../src/lib/site.ts";
 import { createApp } from "./app.ts";
 import { watchContent } from "./content-watcher.ts";
@@ -7,8 +7,9 @@ import { createHubRouter } from "./hub/hub-routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-router.ts";
-import { listen } from "./server.ts";
-import { buildIsStale, SiteBuilds } from "./site-build.ts";
+import { listen, reservePort } from "./server.ts";
+import { openSharedState, type SharedState } from "./shared-state.ts";
+import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./site-build.ts";
 import { SnapshotStore } from "./snapshot-store.ts";
 
 /**
@@ -31,15 +32,41 @@ try {
 const sidecarOnly = process.argv.includes("--sidecar-only");
 const logger = createLogger(config.LOG_LEVEL);
 
-// npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts); it
-// publishes to its own hub itself once a build is swapped in, so its builds ping no hub.
+// With PORT=0 and no BASE_URL the derived origin needs the real port before the first build.
+let reserved: Awaited<ReturnType<typeof reservePort>> | undefined;
+if (config.PORT === 0 && !config.baseUrlExplicit) {
+  try {
+    reserved = await reservePort(0, config.HOST);
+  } catch (err) {
+    fail(`Cannot listen on ${config.HOST}:0: ${(err as Error).message}`);
+  }
+  config = withListeningPort(config, reserved.port);
+}
+// The sidecar serves a build made elsewhere: a derived localhost origin would make the hub refuse
+// the build's topics and the MCP Host check refuse its public name.
+if (sidecarOnly && !config.baseUrlExplicit) {
+  const built = await builtForBaseUrl(config.DIST_DIR).catch(() => undefined);
+  if (built !== undefined && built !== config.BASE_URL) {
+    fail(
+      `BASE_URL is unset, so it would be ${config.BASE_URL}, but ${config.DIST_DIR} was built for ${built}: set BASE_URL=${built}`,
+    );
+  }
+}
+// Builds run with the origin this process serves, so permalinks, feeds, `next`, MCP resource URIs
+// and hub topics all point here. A review scaffolded a moment ago is left out with a notice instead
+// of failing every rebuild until its text is pasted. npm start publishes to its own hub itself once
+// a build is swapped in (serveBuild), so its builds ping no hub.
+const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip", HUB_URL: "off" };
+// npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts).
 const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR);
-const buildEnv = { ...process.env, HUB_URL: "off" };
 const stop = new AbortController();
 if (builds) {
   await builds.adopt();
-  if (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR).catch(() => true)) {
-    logger.info({ content: config.CONTENT_DIR, dist: config.DIST_DIR }, "no build or older than the content: building");
+  if (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true)) {
+    logger.info(
+      { content: config.CONTENT_DIR, dist: config.DIST_DIR },
+      "no build, an old one or one for another origin: building",
+    );
     const { dir } = await builds.build(buildEnv, stop.signal);
     if (dir) await builds.activate(dir);
     else logger.error("the build failed; serving the previous build if there is one");
@@ -61,8 +88,24 @@ if (builds) {
   prune();
 }
 
+let shared: SharedState | undefined;
+try {
+  shared = config.DATABASE_URL ? await openSharedState(config, logger) : undefined;
+} catch (err) {
+  fail(`Cannot start: the database in DATABASE_URL is unusable (${(err as Error).message}).`);
+}
+// Any instance's publish reaches every instance: each reloads dist/ (shared volume or deploy step).
+const buildListener = shared?.onBuildChanged(async () => {
+  await store.reload();
+});
+
 const mcp = createMcpRouter({ config, store, logger });
-const hub = new Hub({ config, logger, readTopic: snapshotTopicReader(() => store.current) });
+const hub = new Hub({
+  config,
+  logger,
+  database: shared?.hub,
+  readTopic: snapshotTopicReader(() => store.current),
+});
 await hub.start();
 
 /**
@@ -88,8 +131,10 @@ const app = createApp({
     logger,
     publish: (topics) => serveBuild(undefined, topics),
   }),
+  databaseReachable: shared?.reachable,
 });
 let running: Awaited<ReturnType<typeof listen>>;
+await reserved?.release();
 try {
   running = await listen(app, config.PORT, config.HOST);
 } catch (err) {
@@ -114,7 +159,8 @@ const lines = [
   `  ${local}/api/reviews/since/{date} GET  reviews dated on or after a day, with conditional GET`,
   `  ${local}/mcp                      POST MCP (streamable HTTP)`,
   `  ${local}/api/websub/hub           POST WebSub hub`,
-  `  ${local}/healthz                  GET  health check`,
+  `  ${local}/healthz                  GET  readiness (includes the database with DATABASE_URL)`,
+  `  ${local}/livez                    GET  liveness`,
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 // Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
@@ -156,6 +202,8 @@ async function shutdown(signal: string) {
   await mcp.close();
   await running.close();
   await hub.close();
+  await buildListener?.close();
+  await shared?.close();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

@@ -33,6 +33,7 @@ describe("/openapi.json", () => {
       "/api/websub/hub",
       "/mcp",
       "/healthz",
+      "/livez",
     ]) {
       expect(doc.paths[p], p).toBeDefined();
     }

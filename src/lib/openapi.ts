@@ -201,7 +201,16 @@ export function buildOpenApi(urls: SiteUrls): Record<string, unknown> {
         },
       },
       "/healthz": {
-        get: { summary: "Health check", responses: { "200": { description: "The process is serving a dataset." } } },
+        get: {
+          summary: "Readiness",
+          responses: {
+            "200": { description: "Serving a dataset; with DATABASE_URL, the shared database answers too." },
+            "503": { description: "DATABASE_URL is set and the database does not answer: reads still work." },
+          },
+        },
+      },
+      "/livez": {
+        get: { summary: "Liveness", responses: { "200": { description: "The process answers HTTP." } } },
       },
     },
     components: { schemas },
