@@ -1,7 +1,8 @@
 import { lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
+import { z } from "zod";
 import { type AstroBuildResult, runAstroBuild } from "../src/build/astro-build.ts";
-import { readManifest } from "../src/lib/dist-files.ts";
+import { readDistJson } from "../src/lib/dist-files.ts";
 import { MANIFEST_FILE } from "../src/lib/headers.ts";
 
 /** Newest modification time under `dir` (files and folders, so deletions count), in ms. */
@@ -25,9 +26,12 @@ export async function buildIsStale(contentDir: string, distDir: string, baseUrl?
   return (await newestMtime(contentDir)) > built.mtimeMs;
 }
 
+/** Only the part of `_headers.json` that names the origin, so a partial manifest still answers. */
+const LinksSchema = z.object({ files: z.record(z.string(), z.object({ link: z.string().optional() })) });
+
 /** The origin a build was made for, read back from the `rel="self"` link of its `/reviews.json` topic. */
 export async function builtForBaseUrl(distDir: string): Promise<string | undefined> {
-  const manifest = await readManifest(distDir);
+  const manifest = await readDistJson(distDir, `/${MANIFEST_FILE}`, LinksSchema);
   const self = /<([^>]+)\/reviews\.json>;\s*rel="self"/.exec(manifest.files["/reviews.json"]?.link ?? "");
   return self?.[1];
 }

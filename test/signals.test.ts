@@ -34,7 +34,11 @@ afterAll(async () => {
 });
 
 async function sidecar(): Promise<NpmProcess> {
-  const p = await startNpm(["run", "sidecar"], { DIST_DIR: dist, DATA_DIR: data, LOG_LEVEL: "info" }, 120_000);
+  const p = await startNpm(
+    ["run", "sidecar"],
+    { DIST_DIR: dist, DATA_DIR: data, LOG_LEVEL: "info", BASE_URL: "http://localhost:4321" },
+    120_000,
+  );
   started.push(p);
   return p;
 }
