@@ -1,7 +1,6 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import type { RequestHandler } from "express";
-import type { SnapshotStore } from "./snapshot.ts";
+import type { RequestHandler, Response } from "express";
+import { readDistFile } from "../src/lib/dist-files.ts";
+import type { Snapshot } from "./snapshot.ts";
 
 /** The built 404 page's manifest key. */
 const PAGE = "/404.html";
@@ -10,21 +9,19 @@ const FALLBACK =
 
 /**
  * The last handler: API paths get the JSON error every client of the API expects; everything else
- * gets the site's own 404 page from the current build (`dist/404.html`, in the site's chrome and
- * with links back), re-read when a new build is swapped in. The plain fallback is only for a
- * `dist/` built before the page existed, e.g. the sidecar-only mode behind a CDN.
+ * gets the site's own 404 page from the build the request holds (`404.html`, in the site's chrome
+ * and with links back), read once per build. The plain fallback is only for a build made before
+ * the page existed, e.g. the sidecar-only mode behind a CDN.
  */
-export function notFound(store: SnapshotStore, serveStatic: boolean): RequestHandler {
-  let page: Promise<Buffer | undefined> | undefined;
-  store.onSwap(() => {
-    page = undefined;
-  });
-  const load = () => {
-    if (!serveStatic || !store.current.manifest.files[PAGE]) return Promise.resolve(undefined);
-    page ??= readFile(path.join(store.distDir, PAGE)).catch(() => {
-      page = undefined;
-      return undefined;
-    });
+export function notFound(snapshotOf: (res: Response) => Snapshot, serveStatic: boolean): RequestHandler {
+  const pages = new WeakMap<Snapshot, Promise<Buffer | undefined>>();
+  const load = (snapshot: Snapshot) => {
+    if (!serveStatic || !snapshot.manifest.files[PAGE]) return Promise.resolve(undefined);
+    let page = pages.get(snapshot);
+    if (!page) {
+      page = readDistFile(snapshot.dir, PAGE).catch(() => undefined);
+      pages.set(snapshot, page);
+    }
     return page;
   };
   return async (req, res) => {
@@ -32,7 +29,7 @@ export function notFound(store: SnapshotStore, serveStatic: boolean): RequestHan
       res.status(404).json({ error: "not_found", message: `No resource at ${req.path}` });
       return;
     }
-    const body = await load();
+    const body = await load(snapshotOf(res));
     res.status(404).setHeader("Cache-Control", "no-store");
     res.type("html").send(body ?? FALLBACK);
   };

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { z } from "zod";
 import { SECURITY_HEADERS } from "./security-headers.ts";
 import { type SiteUrls, TOPIC_PATHS } from "./site.ts";
 
@@ -8,19 +9,22 @@ import { type SiteUrls, TOPIC_PATHS } from "./site.ts";
  * data: `_headers.json` for our server and `_headers` for Netlify/Cloudflare Pages-style CDNs.
  */
 
-export interface FileHeaders {
-  etag: string;
-  content_type: string;
-  cache_control: string;
-  last_modified?: string;
-  link?: string;
-}
+export const FileHeadersSchema = z.object({
+  etag: z.string().regex(/^"[^"]+"$/, { error: "expected a strong ETag in double quotes" }),
+  content_type: z.string().min(1),
+  cache_control: z.string().min(1),
+  last_modified: z.string().optional(),
+  link: z.string().optional(),
+});
+export type FileHeaders = z.infer<typeof FileHeadersSchema>;
 
-export interface HeadersManifest {
-  version: 1;
+/** `_headers.json`: what the server trusts about a build, so it is validated, never cast. */
+export const HeadersManifestSchema = z.object({
+  version: z.literal(1),
   /** Keyed by URL path of the file, e.g. `/reviews.json`, `/index.html`. */
-  files: Record<string, FileHeaders>;
-}
+  files: z.record(z.string().startsWith("/"), FileHeadersSchema),
+});
+export type HeadersManifest = z.infer<typeof HeadersManifestSchema>;
 
 export const MANIFEST_FILE = "_headers.json";
 
