@@ -24,6 +24,8 @@ export interface AspectSpan {
   start: number;
   end: number;
   weak: boolean;
+  /** Named by a condition word of sentiment.yaml rather than by one of the aspect's own terms. */
+  condition?: boolean;
 }
 
 /** What one clause says about one aspect. */
