@@ -46,10 +46,13 @@ function print(file: string, r: EvalReport): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { file: { type: "string", multiple: true }, worst: { type: "string", default: "10" } }, });
+  const { values } = parseArgs({
+    options: { file: { type: "string", multiple: true }, worst: { type: "string", default: "10" } },
+  });
   const files = values.file ?? [DEFAULT_FILE];
   const worst = Number(values.worst);
-  if (!Number.isInteger(worst) || worst < 0) throw new Error(`--worst: expected a whole number, got ${JSON.stringify(values.worst)}`);
+  if (!Number.isInteger(worst) || worst < 0)
+    throw new Error(`--worst: expected a whole number, got ${JSON.stringify(values.worst)}`);
   const dir = loadConfig().CONTENT_DIR;
   const content = await loadContent(dir, { now: new Date() });
   const insights = await loadInsightsContent(
