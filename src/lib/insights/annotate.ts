@@ -62,12 +62,12 @@ export function createAnnotator(content: InsightsContent, business: Business, an
   const aspects = content.aspects;
   const termForms = (t: string) => analyzer.termForms(t);
   const technicianTerms = business.technicians.flatMap((t) => [t.name, ...t.aliases]);
-  // Group 2i: aspect i's terms and neutral terms; group 2i+1: technician names for a
+  // Group 3i: aspect i's terms; 3i+1: its neutral terms; 3i+2: technician names for a
   // `technician_names` aspect. Conditions follow, one group per sentiment.yaml entry.
   const conditions = content.lexicon.conditions;
   const aspectMatcher = compileTerms(
     [
-      ...aspects.flatMap((a) => [[...a.terms, ...a.neutral_terms], a.technician_names ? technicianTerms : []]),
+      ...aspects.flatMap((a) => [a.terms, a.neutral_terms, a.technician_names ? technicianTerms : []]),
       ...conditions.map((c) => c.terms),
     ],
     termForms,
@@ -84,7 +84,9 @@ export function createAnnotator(content: InsightsContent, business: Business, an
 
   const spansOf = (clause: Clause): AspectSpan[] =>
     aspectMatcher.spans(clause).map((m) => {
-      const k = m.group - 2 * aspects.length;
+      const k = m.group - 3 * aspects.length;
+      // Only an aspect's own terms let a clause without polar words take the rating's side: a
+      // condition or neutral term says why someone came, a name alone says who was there.
       return k >= 0
         ? {
             aspect: conditionAspect[k] as number,
@@ -93,7 +95,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
             weak: conditions[k]?.needs_evidence ?? false,
             condition: true,
           }
-        : { aspect: m.group >> 1, start: m.start, end: m.end, weak: false, condition: false };
+        : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
     });
 
   return {
