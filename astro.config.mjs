@@ -16,7 +16,9 @@ export default defineConfig({
   cacheDir: `./node_modules/.astro/${cacheKey}`,
   output: "static",
   trailingSlash: "ignore",
-  build: { format: "directory", inlineStylesheets: "always" },
+  // Stylesheets as files, so the Content-Security-Policy can say `style-src 'self'` with no
+  // 'unsafe-inline' (src/lib/security-headers.ts); hashed names keep them cacheable forever.
+  build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
   integrations: [
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),

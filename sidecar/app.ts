@@ -3,7 +3,9 @@ import type { Config } from "../src/config.ts";
 import { HttpError } from "./http-error.ts";
 import type { Logger } from "./logger.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
+import { notFound } from "./not-found.ts";
 import { reviewsRouter } from "./routes/reviews.ts";
+import { securityHeaders } from "./security-headers.ts";
 import type { SnapshotStore } from "./snapshot.ts";
 import { staticSite } from "./static-site.ts";
 
@@ -31,7 +33,7 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
-  app.use(boundedUrl, baseHeaders, requestLog(logger), cors);
+  app.use(boundedUrl, baseHeaders, securityHeaders(), requestLog(logger), cors);
   // Readiness: a load balancer sends traffic here only while this instance can serve all of it.
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -56,18 +58,7 @@ export function createApp(deps: AppDeps): Express {
   if (deps.mcp) app.use("/mcp", deps.mcp);
   if (deps.serveStatic) app.use(staticSite(store));
 
-  app.use((req, res) => {
-    if (req.path.startsWith("/api/") || req.path === "/mcp") {
-      res.status(404).json({ error: "not_found", message: `No resource at ${req.path}` });
-      return;
-    }
-    res
-      .status(404)
-      .type("html")
-      .send(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>Nothing lives at this address. Go to the <a href="/">home page</a>.</p></main></body></html>`,
-      );
-  });
+  app.use(notFound(store, deps.serveStatic));
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) {

@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { SECURITY_HEADERS } from "./security-headers.ts";
 import { type SiteUrls, TOPIC_PATHS } from "./site.ts";
 
 /**
@@ -95,18 +96,19 @@ export function splatFor(path: string): string | undefined {
   return SPLAT_RULES.find((rule) => path.startsWith(rule.slice(0, -1)));
 }
 
-/** Netlify / Cloudflare Pages `_headers`: exact rules for datasets and feeds, splats for pages and assets. */
+/**
+ * Netlify / Cloudflare Pages `_headers`: one `/*` rule with the security headers (hosts merge every
+ * rule that matches, so each header is written once to avoid joined duplicates), then exact rules
+ * for datasets and feeds and splats for pages and assets.
+ */
 export function renderHeadersFile(manifest: HeadersManifest): string {
-  const blocks: string[] = [];
+  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`);
+  const blocks: string[] = [`/*\n${security.join("\n")}`];
   const splats = new Map<string, FileHeaders>();
   // A splat covers files of several types, so the host picks Content-Type from the extension there.
   const lines = (h: FileHeaders, exact: boolean) => {
     const out = exact ? [`  ETag: ${h.etag}`, `  Content-Type: ${h.content_type}`] : [];
-    out.push(
-      `  Cache-Control: ${h.cache_control}`,
-      "  X-Content-Type-Options: nosniff",
-      "  Access-Control-Allow-Origin: *",
-    );
+    out.push(`  Cache-Control: ${h.cache_control}`, "  Access-Control-Allow-Origin: *");
     if (h.last_modified) out.push(`  Last-Modified: ${h.last_modified}`);
     if (h.link) out.push(`  Link: ${h.link}`);
     return out.join("\n");
