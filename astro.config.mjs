@@ -1,6 +1,7 @@
 // @ts-check
 import { defineConfig } from "astro/config";
-import { astroCacheDir, loadConfig } from "./src/config.ts";
+import { astroCacheDir } from "./src/build/astro-build.ts";
+import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 
@@ -9,10 +10,13 @@ const config = loadConfig();
 export default defineConfig({
   site: config.BASE_URL,
   outDir: config.DIST_DIR,
-  cacheDir: `./${astroCacheDir(config.DIST_DIR)}`,
+  // One cache per output folder (or per ASTRO_CACHE_KEY): see src/build/astro-build.ts.
+  cacheDir: astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR),
   output: "static",
   trailingSlash: "ignore",
-  build: { format: "directory", inlineStylesheets: "always" },
+  // Stylesheets as files, so the Content-Security-Policy can say `style-src 'self'` with no
+  // 'unsafe-inline' (src/lib/security-headers.ts); hashed names keep them cacheable forever.
+  build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
   integrations: [
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),

@@ -1,4 +1,3 @@
-import { createHash } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 
@@ -145,6 +144,8 @@ export const EnvSchema = z.object({
   BASE_URL: baseUrl,
   CONTENT_DIR: dir("content"),
   DIST_DIR: dir("dist"),
+  /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
+  ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),
   LOG_LEVEL: logLevel,
   /** `skip` leaves review files whose text is still empty out of the build (npm start); `error` fails. */
@@ -214,15 +215,6 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
   const explicit = cfg.BASE_URL !== undefined;
   const base = cfg.BASE_URL ?? localBaseUrl(cfg.PORT);
   return { ...cfg, BASE_URL: base, baseUrlExplicit: explicit, hubUrl: `${base}/api/websub/hub` };
-}
-
-/**
- * Astro's cache folder for builds into `distDir`, relative to the project root: one per output
- * folder, so builds into different DIST_DIRs (npm start, tests, the benchmark) can run at the same
- * time without sharing a content store. The build's text-analysis cache lives in it too.
- */
-export function astroCacheDir(distDir: string): string {
-  return `node_modules/.astro/${createHash("sha256").update(distDir).digest("hex").slice(0, 12)}`;
 }
 
 /**

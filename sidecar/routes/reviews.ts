@@ -16,7 +16,8 @@ import {
 import { HttpError } from "../http-error.ts";
 import { writeRepresentation } from "../representation.ts";
 import { type CachedResponse, ResponseCache } from "../response-cache.ts";
-import type { Snapshot, SnapshotStore } from "../snapshot.ts";
+import type { Snapshot } from "../snapshot.ts";
+import type { SnapshotStore } from "../snapshot-store.ts";
 
 /**
  * The HTTP adapter of the query service: reads the query string, turns issues into a 400, and
@@ -24,9 +25,13 @@ import type { Snapshot, SnapshotStore } from "../snapshot.ts";
  * what the uncached path would send (test/search-cache.test.ts), compressed once per entry.
  */
 
-/** Reads the query string exactly as sent: repeated names become arrays so they can be reported. */
+/**
+ * Reads the query string exactly as sent: repeated names become arrays so they can be reported.
+ * A null-prototype map, so `__proto__`, `constructor` and friends are ordinary unknown names
+ * (reported as such) rather than the prototype's setter or an inherited function.
+ */
 export function rawQuery(originalUrl: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string | string[]> = Object.create(null);
   const qs = originalUrl.includes("?") ? originalUrl.slice(originalUrl.indexOf("?") + 1) : "";
   for (const [k, v] of new URLSearchParams(qs)) {
     const prev = out[k];
@@ -50,6 +55,9 @@ const JSON_TYPE = "application/json; charset=utf-8";
 const CACHE_CONTROL = "public, max-age=60";
 
 export interface ReviewRoutesDeps {
+  /** The snapshot the request holds, so one response never mixes two builds. */
+  current: (res: Response) => Snapshot;
+  /** Swaps clear the cache. */
   store: SnapshotStore;
   baseUrl: string;
   cache: ResponseCache;
@@ -83,7 +91,8 @@ function send(req: Request, res: Response, entry: CachedResponse, body: () => Bu
  * The handlers of `GET /api/reviews/search` and `GET /api/reviews/since/:date`, for the app to
  * mount directly: a nested router would add a dispatch layer to the hottest requests.
  */
-export function reviewRoutes({ store, baseUrl, cache }: ReviewRoutesDeps): {
+export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDeps): {
+  guard: RequestHandler;
   search: RequestHandler;
   since: RequestHandler<{ date: string }>;
 } {
@@ -99,7 +108,7 @@ export function reviewRoutes({ store, baseUrl, cache }: ReviewRoutesDeps): {
   });
 
   const search: RequestHandler = (req, res) => {
-    const snapshot = store.current;
+    const snapshot = current(res);
     const at = req.originalUrl.indexOf("?");
     const qs = at < 0 ? "" : req.originalUrl.slice(at + 1);
     let q = parsed.get(qs);
@@ -124,7 +133,7 @@ export function reviewRoutes({ store, baseUrl, cache }: ReviewRoutesDeps): {
   };
 
   const since: RequestHandler<{ date: string }> = (req, res) => {
-    const snapshot = store.current;
+    const snapshot = current(res);
     const extra = req.originalUrl.includes("?") ? rawQuery(req.originalUrl) : {};
     const outcome = parseSince(snapshot.index, req.params.date, extra);
     if (!outcome.ok) throw invalidQuery(outcome.issues);
@@ -155,5 +164,19 @@ export function reviewRoutes({ store, baseUrl, cache }: ReviewRoutesDeps): {
       true,
     );
   };
-  return { search, since };
+  // Express would answer a date that is not valid percent-encoding (`%`, `%zz`) with its own 400
+  // before the route runs; report it like any other bad date instead.
+  const guard: RequestHandler = (req, _res, next) => {
+    const prefix = "/api/reviews/since/";
+    if (!req.path.startsWith(prefix)) return next();
+    const raw = req.path.slice(prefix.length);
+    try {
+      decodeURIComponent(raw);
+    } catch {
+      const hint = "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
+      throw invalidQuery([{ path: "date", value: raw, message: `${hint}; "${raw}" is not valid percent-encoding` }]);
+    }
+    next();
+  };
+  return { guard, search, since };
 }

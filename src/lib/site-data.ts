@@ -1,6 +1,7 @@
 import { getCollection, getEntry } from "astro:content";
 import path from "node:path";
-import { astroCacheDir, loadConfig } from "../config.ts";
+import { astroCacheDir } from "../build/astro-build.ts";
+import { loadConfig } from "../config.ts";
 import { buildRecords, datasetOf } from "./dataset.ts";
 import { analyzeReviews, aspectRefs } from "./insights/build.ts";
 import { analyseInParallel } from "./insights/clause-pool.ts";
@@ -36,7 +37,8 @@ export function siteData(): Promise<SiteData> {
     const records = buildRecords({ business: business.data, reviews }, urls.base);
     // Text analysis is cached per text in Astro's cache folder and, for many new texts, done on
     // every core first; the annotation pass below then reads it back (insights/clause-store.ts).
-    const dir = clauseDir(path.resolve(astroCacheDir(config.DIST_DIR)));
+    // Builds run from the project root; this module is bundled, so it has no path of its own.
+    const dir = clauseDir(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()));
     await analyseInParallel(
       dir,
       records.flatMap((r) => (r.title ? [r.title, r.text] : [r.text])),
