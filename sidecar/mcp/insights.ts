@@ -1,7 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
   INSIGHTS_SECTIONS,
@@ -110,7 +109,7 @@ export function registerInsights(server: McpServer, { store, baseUrl }: Insights
         const { text } = await loadInsights(store);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text }] };
       } catch (err) {
-        throw new McpError(ErrorCode.InternalError, (err as Error).message);
+        throw new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);
       }
     },
   );

@@ -1,5 +1,4 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
   SearchResultSchema as HttpSearchResultSchema,
@@ -53,9 +52,10 @@ function asTool(fn: () => object): CallToolResult {
 
 /**
  * JSON types advertised to clients. Validation is deliberately not done by the SDK: every value
- * reaches `parseSearchParams`, so a wrong one is reported with the HTTP wording, not zod's.
+ * reaches `parseSearchParams`, so a wrong one is reported with the HTTP wording, not zod's. A
+ * parameter added to the shared search schema without an entry here is advertised as a string.
  */
-const ADVERTISED_TYPES: Record<SearchParamName, string | string[]> = {
+const ADVERTISED_TYPES: Partial<Record<SearchParamName, string | string[]>> = {
   rating: ["integer", "string"],
   min_rating: ["number", "string"],
   since: "string",
@@ -75,7 +75,7 @@ const SearchArgsShape = z.object(
         .unknown()
         .optional()
         .describe(SearchParamsSchema.shape[name].description ?? name)
-        .meta({ type: ADVERTISED_TYPES[name] }),
+        .meta({ type: ADVERTISED_TYPES[name] ?? "string" }),
     ]),
   ),
 );

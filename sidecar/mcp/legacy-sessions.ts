@@ -1,0 +1,93 @@
+import {
+  isInitializeRequest,
+  LATEST_PROTOCOL_VERSION,
+  type LegacyHttpHandler,
+  SUPPORTED_PROTOCOL_VERSIONS,
+} from "@modelcontextprotocol/server";
+import type { SessionRevocationStore } from "./revocation-store.ts";
+import type { SessionClaims, SessionTokens } from "./session-token.ts";
+
+/**
+ * The 2025-era session rules, kept in our code in front of the SDK's per-request legacy serving:
+ * `initialize` mints a signed `Mcp-Session-Id`; every later request must carry a valid, unexpired,
+ * unrevoked one (400 when missing, 404 otherwise, so the client re-initializes); `DELETE` revokes
+ * it; `GET` opens the session's change-notice stream. Each POST is served by a fresh server and
+ * transport (`legacyStatelessFallback`), so nothing grows with the length of a session.
+ */
+
+export interface LegacySessionsDeps {
+  tokens: SessionTokens;
+  revocations: SessionRevocationStore;
+  /** Per-request 2025-era serving (fresh server + stateless transport). */
+  serve: LegacyHttpHandler;
+  /** Opens the change-notice stream of a verified session (GET). */
+  openStream(sessionId: string, claims: SessionClaims, request: Request): Promise<Response>;
+  /** Called after a session is revoked, to close its stream and forget its subscriptions. */
+  onEnd(sessionId: string): void;
+  onSessionStart?(sessionId: string, claims: SessionClaims): void;
+}
+
+export const SESSION_HEADER = "mcp-session-id";
+
+/** A JSON-RPC error as a web Response. */
+export function rpcErrorResponse(status: number, code: number, message: string, id: string | number | null = null) {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status });
+}
+
+const missing = () =>
+  rpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first to get one");
+const notFound = () =>
+  rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again");
+
+/** What `Server` answers to `initialize` (SDK rule): the requested version when supported, else the latest. */
+export function negotiatedVersion(requested: string): string {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+export class LegacySessions {
+  #deps: LegacySessionsDeps;
+
+  constructor(deps: LegacySessionsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Serves one 2025-era request; `body` is the parsed POST body. */
+  async handle(request: Request, body: unknown): Promise<Response> {
+    const headerId = request.headers.get(SESSION_HEADER) ?? "";
+    if (request.method === "POST" && headerId === "" && isInitializeRequest(body)) return this.#initialize(request, body);
+    if (headerId === "") return missing();
+    const claims = await this.#verify(headerId);
+    if (!claims) return notFound();
+    switch (request.method) {
+      case "POST":
+        return this.#deps.serve(request, { parsedBody: body });
+      case "GET":
+        return this.#deps.openStream(headerId, claims, request);
+      case "DELETE":
+        await this.#deps.revocations.revoke(headerId, claims.exp);
+        this.#deps.onEnd(headerId);
+        return new Response(null, { status: 200 });
+      default:
+        return rpcErrorResponse(405, -32000, "Method not allowed: use POST, GET or DELETE");
+    }
+  }
+
+  /** The claims of a usable session id, or undefined when it is forged, expired or revoked. */
+  async #verify(id: string): Promise<SessionClaims | undefined> {
+    const result = this.#deps.tokens.verify(id);
+    if (!result.ok) return undefined;
+    if (await this.#deps.revocations.isRevoked(id)) return undefined;
+    return result.claims;
+  }
+
+  async #initialize(request: Request, body: { params: { protocolVersion: string } }): Promise<Response> {
+    const answer = await this.#deps.serve(request, { parsedBody: body });
+    // Refused by the SDK (bad Accept, malformed params): no session was opened.
+    if (answer.status !== 200) return answer;
+    const { id, claims } = this.#deps.tokens.issue(negotiatedVersion(body.params.protocolVersion));
+    const headers = new Headers(answer.headers);
+    headers.set("Mcp-Session-Id", id);
+    this.#deps.onSessionStart?.(id, claims);
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+  }
+}
