@@ -1,5 +1,6 @@
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { type Clock, systemClock } from "../hub/clock.ts";
 import type { Snapshot } from "../snapshot.ts";
 import { rpcErrorResponse } from "./legacy-sessions.ts";
 import { datasetUri, reviewUri } from "./resources.ts";
@@ -27,8 +28,8 @@ interface Subscription {
 interface Stream {
   server: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
-  /** Ends the stream when its session expires. */
-  timer: NodeJS.Timeout;
+  /** Cancels the timer that ends the stream when its session expires. */
+  cancelTimer: () => void;
 }
 
 export interface ChangeNoticesOptions {
@@ -40,7 +41,7 @@ export interface ChangeNoticesOptions {
   createServer(): McpServer;
   /** The 2026-07-28 handler's notifier. */
   modern: ServerNotifier;
-  now?: () => number;
+  clock?: Clock;
 }
 
 /** URIs whose content differs between two builds. */
@@ -60,11 +61,11 @@ export class ChangeNotices {
   #opts: ChangeNoticesOptions;
   #subs = new Map<string, Subscription>();
   #streams = new Map<string, Stream>();
-  #now: () => number;
+  #clock: Clock;
 
   constructor(opts: ChangeNoticesOptions) {
     this.#opts = opts;
-    this.#now = opts.now ?? Date.now;
+    this.#clock = opts.clock ?? systemClock;
   }
 
   get openStreams(): number {
@@ -108,9 +109,8 @@ export class ChangeNotices {
       await server.close();
       return response;
     }
-    const timer = setTimeout(() => this.#closeStream(sessionId), Math.max(0, exp - this.#now()));
-    timer.unref();
-    this.#streams.set(sessionId, { server, transport, timer });
+    const cancelTimer = this.#clock.setTimer(() => this.#closeStream(sessionId), exp - this.#clock.now());
+    this.#streams.set(sessionId, { server, transport, cancelTimer });
     return response;
   }
 
@@ -124,7 +124,7 @@ export class ChangeNotices {
     const stream = this.#streams.get(sessionId);
     if (!stream) return;
     this.#streams.delete(sessionId);
-    clearTimeout(stream.timer);
+    stream.cancelTimer();
     void stream.server.close().catch(() => undefined);
   }
 
@@ -145,12 +145,12 @@ export class ChangeNotices {
   async close(): Promise<void> {
     const streams = [...this.#streams.values()];
     this.#streams.clear();
-    for (const s of streams) clearTimeout(s.timer);
+    for (const s of streams) s.cancelTimer();
     await Promise.all(streams.map((s) => s.server.close().catch(() => undefined)));
   }
 
   #evictExpired(): void {
-    const now = this.#now();
+    const now = this.#clock.now();
     for (const [id, sub] of this.#subs) if (sub.exp <= now) this.#subs.delete(id);
   }
 

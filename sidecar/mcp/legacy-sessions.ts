@@ -2,7 +2,9 @@ import {
   isInitializeRequest,
   LATEST_PROTOCOL_VERSION,
   type LegacyHttpHandler,
+  type McpServerFactory,
   SUPPORTED_PROTOCOL_VERSIONS,
+  WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import type { SessionRevocationStore } from "./revocation-store.ts";
 import type { SessionClaims, SessionTokens } from "./session-token.ts";
@@ -42,6 +44,30 @@ const notFound = () =>
 /** What `Server` answers to `initialize` (SDK rule): the requested version when supported, else the latest. */
 export function negotiatedVersion(requested: string): string {
   return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/**
+ * 2025-era serving, one fresh server and stateless transport per POST, as the SDK's
+ * `legacyStatelessFallback` does, but answering in JSON: every tool answers at once and sends no
+ * progress, so a JSON body is simpler for curl and proxies, and the exchange is over (and torn
+ * down) when the response is built. A JSON-mode transport that lived for a session kept an entry
+ * per POST (modelcontextprotocol/typescript-sdk#2559); one that lives for one POST cannot.
+ */
+export function jsonPerRequest(factory: McpServerFactory, maxRequestBodySize: number): LegacyHttpHandler {
+  return async (request, options) => {
+    const server = await factory({ era: "legacy", requestInfo: request });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: options?.parsedBody });
+    } finally {
+      await server.close().catch(() => undefined);
+    }
+  };
 }
 
 export class LegacySessions {

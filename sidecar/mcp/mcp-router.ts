@@ -2,7 +2,6 @@ import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
   isLegacyRequest,
-  legacyStatelessFallback,
   type McpRequestContext,
   type McpServer,
   ProtocolError,
@@ -10,15 +9,16 @@ import {
 } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
+import type { Clock } from "../hub/clock.ts";
 import type { Logger } from "../logger.ts";
 import type { SnapshotStore } from "../snapshot.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
-import { LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
+import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
 import { createMcpServer } from "./server.ts";
-import { SessionTokens, type WallClock } from "./session-token.ts";
+import { SessionTokens } from "./session-token.ts";
 
 /** A JSON-RPC message to this server is a few hundred bytes; 64 KiB leaves room and bounds memory. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -36,7 +36,8 @@ export interface McpRouterDeps {
   >;
   store: SnapshotStore;
   logger: Logger;
-  clock?: WallClock;
+  /** Wall clock for session expiry; tests move it by hand. */
+  clock?: Clock;
   /** Where DELETEd session ids are kept; default in memory (one instance). */
   revocations?: SessionRevocationStore;
 }
@@ -92,12 +93,12 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     keepAliveMs: config.MCP_KEEPALIVE_MS,
     createServer: () => createMcpServer(base),
     modern: modern.notify,
-    now: deps.clock ? () => deps.clock?.now() ?? Date.now() : undefined,
+    clock: deps.clock,
   });
   const sessions = new LegacySessions({
     tokens,
     revocations,
-    serve: legacyStatelessFallback(factory, onerror, { maxRequestBodySize: MAX_BODY_BYTES }),
+    serve: jsonPerRequest(factory, MAX_BODY_BYTES),
     openStream: (id, claims, request) => notices.openStream(id, claims.exp, request),
     onEnd: (id) => {
       notices.endSession(id);

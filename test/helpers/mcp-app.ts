@@ -2,7 +2,7 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import { createLogger } from "../../sidecar/logger.ts";
 import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/mcp-router.ts";
 import type { SessionRevocationStore } from "../../sidecar/mcp/revocation-store.ts";
-import type { WallClock } from "../../sidecar/mcp/session-token.ts";
+import type { Clock } from "../../sidecar/hub/clock.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
 export interface McpTestApp extends TestApp {
@@ -14,7 +14,7 @@ export interface McpTestApp extends TestApp {
 /** The real app with the real MCP router mounted at /mcp, on port 0 over a built `distDir`. */
 export async function startMcpApp(
   distDir: string,
-  opts: { env?: Record<string, string>; clock?: WallClock; revocations?: SessionRevocationStore } = {},
+  opts: { env?: Record<string, string>; clock?: Clock; revocations?: SessionRevocationStore } = {},
 ): Promise<McpTestApp> {
   let mcp: McpRouter | undefined;
   const app = await startApp(distDir, {
