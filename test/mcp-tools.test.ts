@@ -128,7 +128,9 @@ describe("MCP server over streamable HTTP", () => {
     // The SDK validates against the zod input schema before the handler runs; its text is not JSON.
     const result = await client.callTool({ name: "get_review", arguments: { id: 42 } });
     expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]?.text).toMatch(/Invalid arguments for tool get_review: id: .*expected string/);
+    expect((result.content as { text: string }[])[0]?.text).toMatch(
+      /Invalid arguments for tool get_review: id: .*expected string/,
+    );
   });
 
   it("get_insights returns /insights.json, or one section of it", async () => {

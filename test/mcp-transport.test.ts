@@ -3,7 +3,9 @@ import { request } from "node:http";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryRevocationStore } from "../sidecar/mcp/revocation-store.ts";
 import { buildSite } from "./helpers/build-site.ts";
+import { ManualClock } from "./helpers/manual-clock.ts";
 import {
   connectClient,
   initializeRequest,
@@ -12,8 +14,6 @@ import {
   postRpc,
   startMcpApp,
 } from "./helpers/mcp-app.ts";
-import { MemoryRevocationStore } from "../sidecar/mcp/revocation-store.ts";
-import { ManualClock } from "./helpers/manual-clock.ts";
 
 const CONTENT = path.resolve(import.meta.dirname, "fixtures/basic-content");
 const BASE = "https://reviews.test";
@@ -22,11 +22,7 @@ let dist: string;
 let app: McpTestApp;
 const started: McpTestApp[] = [];
 
-async function start(
-  env: Record<string, string> = {},
-  clock?: ManualClock,
-  revocations?: MemoryRevocationStore,
-) {
+async function start(env: Record<string, string> = {}, clock?: ManualClock, revocations?: MemoryRevocationStore) {
   const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock, revocations });
   started.push(a);
   return a;
@@ -142,7 +138,7 @@ describe("streamable HTTP sessions", () => {
     // An SDK client resuming the deleted session (no initialize, since it has an id) is told 404.
     const resumed = new Client({ name: "resume", version: "0" });
     await resumed.connect(new StreamableHTTPClientTransport(new URL(app.endpoint), { sessionId: id }));
-    await expect(resumed.listTools()).rejects.toMatchObject({ code: 404 });
+    await expect(resumed.callTool({ name: "get_business", arguments: {} })).rejects.toMatchObject({ code: 404 });
     await resumed.close();
   });
 

@@ -1,6 +1,5 @@
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { ROOT } from "./astro-build.ts";
 import { runNode } from "./children.ts";
 import { count, type Figure } from "./figures.ts";
@@ -74,7 +73,7 @@ async function latencyRatio(ws: Workspace, p: Profile): Promise<Figure> {
   }
 }
 
-/** Heap per idle session, from a child that serves the app in-process with `--expose-gc`. */
+/** Heap per active session, from a child that serves the app in-process with `--expose-gc`. */
 async function sessionMemory(ws: Workspace, p: Profile): Promise<Figure> {
   const { distDir } = await ws.dist(p.middle);
   const stdout = await runNode(
@@ -87,11 +86,12 @@ async function sessionMemory(ws: Workspace, p: Profile): Promise<Figure> {
     heapAfter: number;
     rssBefore: number;
     rssAfter: number;
+    calls: number;
   };
   const kib = (b: number) => b / 1024;
   return {
     section: "mcp",
-    name: `heap per idle MCP session (${count(r.sessions)} sessions)`,
+    name: `heap per active MCP session (${count(r.sessions)} sessions, ${r.calls} searches of 100 each)`,
     value: kib(r.heapAfter - r.heapBefore) / r.sessions,
     unit: "KiB",
     detail:

@@ -2,9 +2,9 @@ import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { type Clock, systemClock } from "../hub/clock.ts";
 import type { Snapshot } from "../snapshot.ts";
+import { insightsUri } from "./insights.ts";
 import { rpcErrorResponse } from "./legacy-sessions.ts";
 import { datasetUri, reviewUri } from "./resources.ts";
-import { insightsUri } from "./insights.ts";
 
 /**
  * "The reviews changed" for MCP clients, driven by the snapshot swap that follows every publish.

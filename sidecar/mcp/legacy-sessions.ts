@@ -6,6 +6,7 @@ import {
   SUPPORTED_PROTOCOL_VERSIONS,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { invalidParams } from "./params-guard.ts";
 import type { SessionRevocationStore } from "./revocation-store.ts";
 import type { SessionClaims, SessionTokens } from "./session-token.ts";
 
@@ -80,12 +81,20 @@ export class LegacySessions {
   /** Serves one 2025-era request; `body` is the parsed POST body. */
   async handle(request: Request, body: unknown): Promise<Response> {
     const headerId = request.headers.get(SESSION_HEADER) ?? "";
-    if (request.method === "POST" && headerId === "" && isInitializeRequest(body)) return this.#initialize(request, body);
+    const method = (body as { method?: unknown } | undefined)?.method;
+    const problem = request.method === "POST" ? invalidParams(body) : undefined;
+    const id = (body as { id?: string | number } | undefined)?.id ?? null;
+    if (request.method === "POST" && headerId === "" && method === "initialize") {
+      // Before a session exists a bad initialize is a bad HTTP request too.
+      if (problem) return rpcErrorResponse(400, -32602, problem, id);
+      return this.#initialize(request, body);
+    }
     if (headerId === "") return missing();
     const claims = await this.#verify(headerId);
     if (!claims) return notFound();
     switch (request.method) {
       case "POST":
+        if (problem) return rpcErrorResponse(200, -32602, problem, id);
         return this.#deps.serve(request, { parsedBody: body });
       case "GET":
         return this.#deps.openStream(headerId, claims, request);
@@ -106,10 +115,12 @@ export class LegacySessions {
     return result.claims;
   }
 
-  async #initialize(request: Request, body: { params: { protocolVersion: string } }): Promise<Response> {
+  async #initialize(request: Request, body: unknown): Promise<Response> {
     const answer = await this.#deps.serve(request, { parsedBody: body });
-    // Refused by the SDK (bad Accept, malformed params): no session was opened.
-    if (answer.status !== 200) return answer;
+    // Refused by the SDK (bad Accept, malformed params: its error names them): no session opened.
+    if (answer.status !== 200 || !isInitializeRequest(body)) return answer;
+    const reply = (await answer.clone().json()) as { result?: unknown };
+    if (reply.result === undefined) return answer;
     const { id, claims } = this.#deps.tokens.issue(negotiatedVersion(body.params.protocolVersion));
     const headers = new Headers(answer.headers);
     headers.set("Mcp-Session-Id", id);

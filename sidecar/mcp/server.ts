@@ -39,7 +39,11 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(SERVER_INFO, {
     instructions: INSTRUCTIONS,
     // Nothing here changes at run time but the reviews (resources/updated), so no list ever changes.
-    capabilities: { tools: { listChanged: false }, resources: { subscribe: true, listChanged: false }, completions: {} },
+    capabilities: {
+      tools: { listChanged: false },
+      resources: { subscribe: true, listChanged: false },
+      completions: {},
+    },
     cacheHints: {
       "tools/list": CACHE_HINT,
       "resources/list": CACHE_HINT,
