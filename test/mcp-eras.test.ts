@@ -80,11 +80,9 @@ describe("the 2026-07-28 revision, stateless", () => {
   });
 
   it("answers 404 for initialize, which this revision removed", async () => {
-    const res = await postRpc(app.endpoint, initializeRequest(MODERN), {
-      "mcp-protocol-version": MODERN,
-      "mcp-method": "initialize",
-    });
-    expect(res.status).toBe(404);
+    const { params } = initializeRequest(MODERN);
+    const res = await modern("initialize", params);
+    expect([res.status, res.body.error.code]).toEqual([404, -32601]);
   });
 
   it("describes itself on server/discover and marks lists public for the datasets' max-age", async () => {
@@ -161,6 +159,8 @@ describe("change notices", () => {
     const target = dataset.reviews[0] as ReviewsDataset["reviews"][number];
     const uri = `reviews://${target.id}`;
     const seen = { legacy: [] as string[], modern: [] as string[] };
+    // Every 2025 client opens its session's GET stream after initialize; earlier tests' are open too.
+    const streamsBefore = app.mcp.openStreams;
     const legacy = await client("legacy");
     const modernClient = await client("modern");
     const arrived = (era: "legacy" | "modern", c: Client) =>
@@ -174,7 +174,7 @@ describe("change notices", () => {
     await legacy.subscribeResource({ uri });
     const subscription = await modernClient.listen({ resourceSubscriptions: [uri] });
     expect(subscription.honoredFilter.resourceSubscriptions).toEqual([uri]);
-    await waitFor(() => app.mcp.openStreams === 1);
+    await waitFor(() => app.mcp.openStreams === streamsBefore + 1);
 
     // A publish: a new build in which one review's text changed.
     const changed = {

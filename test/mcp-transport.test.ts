@@ -138,7 +138,9 @@ describe("streamable HTTP sessions", () => {
     // An SDK client resuming the deleted session (no initialize, since it has an id) is told 404.
     const resumed = new Client({ name: "resume", version: "0" });
     await resumed.connect(new StreamableHTTPClientTransport(new URL(app.endpoint), { sessionId: id }));
-    await expect(resumed.callTool({ name: "get_business", arguments: {} })).rejects.toMatchObject({ code: 404 });
+    await expect(resumed.callTool({ name: "get_business", arguments: {} })).rejects.toMatchObject({
+      data: { status: 404 },
+    });
     await resumed.close();
   });
 
