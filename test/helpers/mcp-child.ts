@@ -1,4 +1,5 @@
 import { createInterface } from "node:readline";
+import { getHeapSpaceStatistics } from "node:v8";
 import { createApp } from "../../sidecar/app.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import { createMcpRouter } from "../../sidecar/mcp/mcp-router.ts";
@@ -29,8 +30,11 @@ for await (const line of createInterface({ input: process.stdin })) {
   // Twice: the first pass can leave garbage that only becomes collectable after finalizers run.
   gc();
   gc();
-  const { rss, heapUsed } = process.memoryUsage();
-  process.stdout.write(`${JSON.stringify({ rss, heapUsed })}\n`);
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  const spaces = Object.fromEntries(
+    getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.space_size / 1048576)]),
+  );
+  process.stdout.write(`${JSON.stringify({ rss, heapUsed, heapTotal, external, arrayBuffers, spaces })}\n`);
 }
 await mcp.close();
 await running.close(100);
