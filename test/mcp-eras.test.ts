@@ -12,6 +12,7 @@ import {
   openSession,
   postRpc,
   startMcpApp,
+  waitFor,
 } from "./helpers/mcp-app.ts";
 
 /**
@@ -196,8 +197,3 @@ describe("change notices", () => {
     await subscription.close();
   });
 });
-
-async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
-  expect(condition()).toBe(true);
-}

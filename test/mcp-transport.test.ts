@@ -13,6 +13,7 @@ import {
   openSession,
   postRpc,
   startMcpApp,
+  waitFor,
 } from "./helpers/mcp-app.ts";
 
 const CONTENT = path.resolve(import.meta.dirname, "fixtures/basic-content");
@@ -310,24 +311,34 @@ describe("bounded sessions", () => {
     const [a, b] = [await openSession(capped.endpoint), await openSession(capped.endpoint)];
     const first = await send(capped.endpoint, "GET", session(a));
     expect(first.status).toBe(200);
-    expect((await send(capped.endpoint, "GET", session(a))).status).toBe(409);
-    const full = await send(capped.endpoint, "GET", session(b));
-    expect(full.status).toBe(503);
-    const ended = streamEnds(first);
+    // A second GET of the same session (a reconnecting client) replaces the first.
+    const firstEnded = streamEnds(first);
+    const again = await send(capped.endpoint, "GET", session(a));
+    expect(again.status).toBe(200);
+    await expect(firstEnded).resolves.toBe(true);
+    expect(capped.mcp.openStreams).toBe(1);
+    expect((await send(capped.endpoint, "GET", session(b))).status).toBe(503);
+    const ended = streamEnds(again);
     expect((await send(capped.endpoint, "DELETE", session(a))).status).toBe(200);
     await expect(ended).resolves.toBe(true);
     const next = await send(capped.endpoint, "GET", session(b));
     expect(next.status).toBe(200);
+    // A client that hangs up frees its place.
     await next.body?.cancel();
+    await waitFor(() => capped.mcp.openStreams === 0);
   });
 
-  it("closes every stream on shutdown and refuses new requests", async () => {
+  it("closes every stream of both eras on shutdown and refuses new requests", async () => {
     const closing = await start();
     const id = await openSession(closing.endpoint);
     const stream = await send(closing.endpoint, "GET", session(id));
     const ended = streamEnds(stream);
+    const { client } = await connectClient(closing.endpoint, "modern");
+    const listen = await client.listen({ resourceSubscriptions: [`${BASE}/reviews.json`] });
     await closing.mcp.close();
     await expect(ended).resolves.toBe(true);
+    await expect(listen.closed).resolves.toMatch(/graceful|remote/);
+    await client.close();
     expect(closing.mcp.openStreams).toBe(0);
     expect((await postRpc(closing.endpoint, listTools(), session(id))).status).toBe(503);
     expect((await postRpc(closing.endpoint, initializeRequest())).status).toBe(503);

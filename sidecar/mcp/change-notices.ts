@@ -15,7 +15,7 @@ import { datasetUri, reviewUri } from "./resources.ts";
  * Subscriptions and GET streams of 2025 sessions live in this process (a session's GET stream and
  * its subscribe calls must reach the same instance). Both are bounded: at most `maxSessions`
  * sessions with subscriptions (the one closest to expiry is forgotten first), 64 URIs each, and
- * at most `maxStreams` open streams (one per session).
+ * at most `maxStreams` open streams (one per session: a second GET replaces the first).
  */
 
 const MAX_URIS_PER_SESSION = 64;
@@ -92,17 +92,17 @@ export class ChangeNotices {
 
   /** Serves a 2025 session's GET: an SSE stream the SDK writes notifications to, until `exp`. */
   async openStream(sessionId: string, exp: number, request: Request): Promise<Response> {
-    if (this.#streams.has(sessionId)) {
-      return rpcErrorResponse(409, -32000, "Conflict: this session already has an open stream");
-    }
+    // A client that reconnects (its old connection may not have been seen to drop) replaces its stream.
+    this.#closeStream(sessionId);
     if (this.#streams.size >= this.#opts.maxStreams) {
       return rpcErrorResponse(503, -32000, "Service Unavailable: too many open streams; try again later");
     }
     const server = this.#opts.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({ keepAliveMs: this.#opts.keepAliveMs });
-    transport.onclose = () => {
-      if (this.#streams.get(sessionId)?.transport === transport) this.#streams.delete(sessionId);
+    const forget = () => {
+      if (this.#streams.get(sessionId)?.transport === transport) this.#closeStream(sessionId);
     };
+    transport.onclose = forget;
     await server.connect(transport);
     const response = await transport.handleRequest(request);
     if (response.status !== 200) {
@@ -111,6 +111,8 @@ export class ChangeNotices {
     }
     const cancelTimer = this.#clock.setTimer(() => this.#closeStream(sessionId), exp - this.#clock.now());
     this.#streams.set(sessionId, { server, transport, cancelTimer });
+    // The client went away: free its place at once rather than at the session's expiry.
+    request.signal.addEventListener("abort", forget, { once: true });
     return response;
   }
 

@@ -112,3 +112,9 @@ export async function openSession(endpoint: string, protocolVersion = "2025-06-1
   if (ack.status !== 202) throw new Error(`notifications/initialized got ${ack.status}`);
   return id;
 }
+
+/** Polls `condition` (every 25 ms, at most 5 s) for state that settles after a response, e.g. a closed stream. */
+export async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
+  if (!condition()) throw new Error("the condition did not hold within 5 s");
+}
