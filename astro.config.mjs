@@ -19,7 +19,7 @@ export default defineConfig({
   build: { format: "directory", inlineStylesheets: "always" },
   devToolbar: { enabled: false },
   integrations: [
-    buildOutputs({ baseUrl: config.BASE_URL }),
+    buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
     ...(config.HUB_URL === "off"
       ? []
       : [hubPing({ hubUrl: config.HUB_URL ?? config.hubUrl, baseUrl: config.BASE_URL })]),

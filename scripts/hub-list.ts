@@ -1,6 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { HubStore, STORE_FILE, type Subscription, type Verification } from "../sidecar/hub/hub-store.ts";
+import type { Subscription, Verification } from "../sidecar/hub/hub-store.ts";
+import { SqliteHubDb, STORE_FILE } from "../sidecar/hub/sqlite-hub-db.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 
 /**
@@ -16,7 +17,7 @@ export interface ListedVerification extends Omit<Verification, "secret"> {
   hasSecret: boolean;
 }
 
-export function withoutSecrets(store: HubStore): {
+export function withoutSecrets(store: SqliteHubDb): {
   subscriptions: ListedSubscription[];
   pending: ListedVerification[];
 } {
@@ -62,7 +63,7 @@ if (import.meta.main) {
     process.stdout.write(`No hub database at ${file}: the hub has never run with this DATA_DIR.\n`);
     process.exit(0);
   }
-  const store = new HubStore(file, { readOnly: true });
+  const store = new SqliteHubDb(file, { readOnly: true });
   try {
     const list = withoutSecrets(store);
     process.stdout.write(process.argv.includes("--json") ? `${JSON.stringify(list, null, 2)}\n` : formatListing(list));

@@ -95,7 +95,7 @@ function template(o: {
   return [
     `# Review ${o.id}, scaffolded by \`npm run review:new\`.`,
     "# The file name is the review's permanent id: do not rename it once published. Fill in every",
-    "# REQUIRED field; `npm run build` names any field that is still missing or wrong.",
+    "# REQUIRED field; `npm run check` names any field that is still missing or wrong.",
     "",
     `# REQUIRED. Day of the review as YYYY-MM-DD, in ${o.date.slice(0, 4)} (the folder this file is in).`,
     `date: ${o.date}`,
@@ -231,7 +231,7 @@ export async function main(
   deps.out(
     `  1. Edit ${file}: paste the review text${args.rating === undefined ? ", set the rating" : ""}, check source and verification.`,
   );
-  deps.out("  2. npm run build   (names the file and field of anything still wrong)");
+  deps.out("  2. npm run check   (names the file and field of anything still wrong)");
   deps.out(`  3. git add ${file} && git commit -m ${JSON.stringify(`Add review by ${args.author}`)}`);
   return 0;
 }

@@ -17,6 +17,8 @@ export interface AppDeps {
   mcp?: Router;
   /** Mounted at /api/websub/hub when present. */
   hub?: Router;
+  /** With DATABASE_URL: whether the shared database answers now. Readiness fails without it; liveness does not. */
+  databaseReachable?: () => Promise<boolean>;
 }
 
 /**
@@ -30,11 +32,25 @@ export function createApp(deps: AppDeps): Express {
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
   app.use(boundedUrl, baseHeaders, requestLog(logger), cors);
-  app.get("/healthz", (_req, res) => {
+  // Readiness: a load balancer sends traffic here only while this instance can serve all of it.
+  app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    res.json({ status: "ok", reviews: store.current.index.size, version: store.current.version });
+    const snapshot = { reviews: store.current.index.size, version: store.current.version };
+    if (!deps.databaseReachable) {
+      res.json({ status: "ok", ...snapshot });
+      return;
+    }
+    const up = await deps.databaseReachable();
+    res
+      .status(up ? 200 : 503)
+      .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot });
   });
-  app.use(perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz"));
+  // Liveness: the process answers. A database outage must not make a supervisor restart every instance.
+  app.get("/livez", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok" });
+  });
+  app.use(perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz" || req.path === "/livez"));
   app.use(reviewsRouter(() => store.current, config.BASE_URL));
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);

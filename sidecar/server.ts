@@ -1,5 +1,5 @@
 import type { Server } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, createServer } from "node:net";
 import type { Express } from "express";
 
 export interface RunningServer {
@@ -36,5 +36,24 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
     server.headersTimeout = 20_000;
     server.requestTimeout = 60_000;
     server.keepAliveTimeout = 5_000;
+  });
+}
+
+/**
+ * Binds `port` (0 = any free port) on `host` and holds it until `release()`. `npm start` with
+ * `PORT=0` and no BASE_URL must know its port before its first build, because the build bakes the
+ * URL into every permalink; holding the port through the build leaves only the instant between
+ * `release()` and `listen` for another process to take it (then listen fails with EADDRINUSE).
+ */
+export function reservePort(port: number, host: string): Promise<{ port: number; release(): Promise<void> }> {
+  return new Promise((resolve, reject) => {
+    const holder = createServer();
+    holder.once("error", reject);
+    holder.listen(port, host, () => {
+      resolve({
+        port: (holder.address() as AddressInfo).port,
+        release: () => new Promise<void>((done) => holder.close(() => done())),
+      });
+    });
   });
 }

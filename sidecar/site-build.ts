@@ -1,7 +1,7 @@
 import { spawn } from "node:child_process";
-import { readdir, stat } from "node:fs/promises";
+import { readdir, readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { MANIFEST_FILE } from "../src/lib/headers.ts";
+import { type HeadersManifest, MANIFEST_FILE } from "../src/lib/headers.ts";
 
 /** Newest modification time under `dir` (files and folders, so deletions count), in ms. */
 export async function newestMtime(dir: string): Promise<number> {
@@ -13,11 +13,23 @@ export async function newestMtime(dir: string): Promise<number> {
   return newest;
 }
 
-/** True when `dist/` has no complete build or is older than the content. */
-export async function buildIsStale(contentDir: string, distDir: string): Promise<boolean> {
-  const built = await stat(path.join(distDir, MANIFEST_FILE)).catch(() => undefined);
+/**
+ * True when `dist/` has no complete build, is older than the content, or (given `baseUrl`) was built
+ * for another origin: `PORT=4601 npm start` after a run on 4321 must not serve links to 4321.
+ */
+export async function buildIsStale(contentDir: string, distDir: string, baseUrl?: string): Promise<boolean> {
+  const manifestPath = path.join(distDir, MANIFEST_FILE);
+  const built = await stat(manifestPath).catch(() => undefined);
   if (!built) return true;
+  if (baseUrl !== undefined && (await builtForBaseUrl(distDir)) !== baseUrl) return true;
   return (await newestMtime(contentDir)) > built.mtimeMs;
+}
+
+/** The origin a build was made for, read back from the `rel="self"` link of its `/reviews.json` topic. */
+export async function builtForBaseUrl(distDir: string): Promise<string | undefined> {
+  const manifest = JSON.parse(await readFile(path.join(distDir, MANIFEST_FILE), "utf8")) as HeadersManifest;
+  const self = /<([^>]+)\/reviews\.json>;\s*rel="self"/.exec(manifest.files["/reviews.json"]?.link ?? "");
+  return self?.[1];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { type Config, ConfigError, loadConfig } from "../src/config.ts";
+import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
 import { siteUrls } from "../src/lib/site.ts";
 import { createApp } from "./app.ts";
 import { watchContent } from "./content-watcher.ts";
@@ -6,8 +6,9 @@ import { Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-routes.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-router.ts";
-import { listen } from "./server.ts";
-import { buildIsStale, runBuild } from "./site-build.ts";
+import { listen, reservePort } from "./server.ts";
+import { openSharedState, type SharedState } from "./shared-state.ts";
+import { buildIsStale, builtForBaseUrl, runBuild } from "./site-build.ts";
 import { SnapshotStore } from "./snapshot.ts";
 
 /**
@@ -30,13 +31,38 @@ try {
 const sidecarOnly = process.argv.includes("--sidecar-only");
 const logger = createLogger(config.LOG_LEVEL);
 
-if (!sidecarOnly && (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR).catch(() => true))) {
+// With PORT=0 and no BASE_URL the derived origin needs the real port before the first build.
+let reserved: Awaited<ReturnType<typeof reservePort>> | undefined;
+if (config.PORT === 0 && !config.baseUrlExplicit) {
+  try {
+    reserved = await reservePort(0, config.HOST);
+  } catch (err) {
+    fail(`Cannot listen on ${config.HOST}:0: ${(err as Error).message}`);
+  }
+  config = withListeningPort(config, reserved.port);
+}
+// The sidecar serves a build made elsewhere: a derived localhost origin would make the hub refuse
+// the build's topics and the MCP Host check refuse its public name.
+if (sidecarOnly && !config.baseUrlExplicit) {
+  const built = await builtForBaseUrl(config.DIST_DIR).catch(() => undefined);
+  if (built !== undefined && built !== config.BASE_URL) {
+    fail(
+      `BASE_URL is unset, so it would be ${config.BASE_URL}, but ${config.DIST_DIR} was built for ${built}: set BASE_URL=${built}`,
+    );
+  }
+}
+// Builds run with the origin this process serves, so permalinks, feeds, `next`, MCP resource URIs
+// and hub topics all point here. A review scaffolded a moment ago is left out with a notice instead
+// of failing every rebuild until its text is pasted.
+const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip" };
+
+if (!sidecarOnly && (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true))) {
   logger.info(
     { content: config.CONTENT_DIR, dist: config.DIST_DIR },
     "dist/ is missing or older than the content: building",
   );
   // Our hub is not listening yet; it publishes once it starts (below), so the build skips its ping.
-  const code = await runBuild({ ...process.env, HUB_URL: "off" });
+  const code = await runBuild({ ...buildEnv, HUB_URL: "off" });
   if (code !== 0) logger.error("the build failed; serving the previous build if there is one");
 }
 
@@ -49,12 +75,24 @@ try {
   );
 }
 
+let shared: SharedState | undefined;
+try {
+  shared = config.DATABASE_URL ? await openSharedState(config, logger) : undefined;
+} catch (err) {
+  fail(`Cannot start: the database in DATABASE_URL is unusable (${(err as Error).message}).`);
+}
+// Any instance's publish reaches every instance: each reloads dist/ (shared volume or deploy step).
+const builds = shared?.onBuildChanged(async () => {
+  await store.reload();
+});
+
 const mcp = createMcpRouter({ config, store, logger });
 // A publish (from the build hook, the watcher or a deployment's ping) means dist/ changed: reload
 // the search index from the same files the hub just hashed.
 const hub = new Hub({
   config,
   logger,
+  database: shared?.hub,
   onPublish: () => {
     store.reload().catch((err) => logger.error({ err }, "reload after publish failed; keeping the last good build"));
   },
@@ -67,8 +105,10 @@ const app = createApp({
   serveStatic: !sidecarOnly,
   mcp: mcp.router,
   hub: createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }),
+  databaseReachable: shared?.reachable,
 });
 let running: Awaited<ReturnType<typeof listen>>;
+await reserved?.release();
 try {
   running = await listen(app, config.PORT, config.HOST);
 } catch (err) {
@@ -93,7 +133,8 @@ const lines = [
   `  ${local}/api/reviews/since/{date} GET  reviews dated on or after a day, with conditional GET`,
   `  ${local}/mcp                      POST MCP (streamable HTTP)`,
   `  ${local}/api/websub/hub           POST WebSub hub`,
-  `  ${local}/healthz                  GET  health check`,
+  `  ${local}/healthz                  GET  readiness (includes the database with DATABASE_URL)`,
+  `  ${local}/livez                    GET  liveness`,
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 // Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
@@ -106,7 +147,7 @@ if (!sidecarOnly) {
     async () => {
       logger.info("content changed: rebuilding");
       // The build hook pings this process's own hub, never a production BASE_URL's.
-      const code = await runBuild({ ...process.env, HUB_URL: `${running.url}/api/websub/hub` });
+      const code = await runBuild({ ...buildEnv, HUB_URL: `${running.url}/api/websub/hub` });
       if (code !== 0) {
         logger.error("rebuild failed; still serving the last good build");
         return;
@@ -128,6 +169,8 @@ async function shutdown(signal: string) {
   // Open MCP SSE streams never end by themselves and would hold the server open for the grace period.
   await Promise.all([running.close(), mcp.close()]);
   await hub.close();
+  await builds?.close();
+  await shared?.close();
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

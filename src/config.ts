@@ -37,11 +37,13 @@ const int = (name: string, min: number, max: number, fallback: number) =>
       return n;
     });
 
+/** Parses BASE_URL; `undefined` when unset, so the default can depend on PORT (see `loadConfig`). */
 const baseUrl = z
   .string()
   .optional()
   .transform((v, ctx) => {
-    const raw = v === undefined || v === "" ? "http://localhost:4321" : v;
+    if (v === undefined || v === "") return undefined;
+    const raw = v;
     let url: URL;
     try {
       url = new URL(raw);
@@ -139,6 +141,24 @@ const sessionSecret = z
     return v;
   });
 
+const databaseUrl = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === "") return undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch {}
+    if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {
+      // The value may carry a password: name the problem, echo only the scheme.
+      const scheme = url?.protocol ?? "no scheme";
+      ctx.addIssue({ code: "custom", message: `DATABASE_URL must be a postgres:// URL, got ${scheme}` });
+      return z.NEVER;
+    }
+    return v;
+  });
+
 export const EnvSchema = z.object({
   PORT: int("PORT", 0, 65535, 4321),
   HOST: host,
@@ -147,6 +167,16 @@ export const EnvSchema = z.object({
   DIST_DIR: dir("dist"),
   DATA_DIR: dir("data"),
   LOG_LEVEL: logLevel,
+  /** `skip` leaves review files whose text is still empty out of the build (npm start); `error` fails. */
+  UNFINISHED_REVIEWS: z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return "error" as const;
+      if (v === "error" || v === "skip") return v;
+      ctx.addIssue({ code: "custom", message: `UNFINISHED_REVIEWS must be error or skip, got ${JSON.stringify(v)}` });
+      return z.NEVER;
+    }),
   /** Where the build hook pings the hub; `off` disables the ping (npm start's first build, before its hub listens). */
   HUB_URL: z.union([z.literal("off"), optionalUrl("HUB_URL")]),
   HUB_ALLOW_PRIVATE_CALLBACKS: bool("HUB_ALLOW_PRIVATE_CALLBACKS"),
@@ -170,9 +200,17 @@ export const EnvSchema = z.object({
   TRUST_PROXY: int("TRUST_PROXY", 0, 10, 0),
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 600),
   HUB_RATE_LIMIT_PER_MINUTE: int("HUB_RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 30),
+  /** Shared state in PostgreSQL for several instances; unset: SQLite in DATA_DIR, one instance. */
+  DATABASE_URL: databaseUrl,
+  /** How often the job queue re-runs deliveries whose instance died mid-run (with DATABASE_URL). */
+  HUB_QUEUE_SUPERVISE_SECONDS: int("HUB_QUEUE_SUPERVISE_SECONDS", 1, 3_600, 10),
 });
 
-export type Config = z.infer<typeof EnvSchema> & {
+export type Config = Omit<z.infer<typeof EnvSchema>, "BASE_URL"> & {
+  /** The public origin, without a trailing slash: `BASE_URL`, or `http://localhost:<PORT>` when unset. */
+  BASE_URL: string;
+  /** False when BASE_URL was derived from PORT: fine for `npm start`, refused by a production build. */
+  baseUrlExplicit: boolean;
   /** `{BASE_URL}/api/websub/hub`: the hub every topic advertises. */
   hubUrl: string;
 };
@@ -198,5 +236,26 @@ export function loadConfig(env: NodeJS.ProcessEnv = process.env): Config {
       `Invalid configuration:\n  HUB_LEASE_MIN_SECONDS (${cfg.HUB_LEASE_MIN_SECONDS}) must not exceed HUB_LEASE_MAX_SECONDS (${cfg.HUB_LEASE_MAX_SECONDS})`,
     );
   }
-  return { ...cfg, hubUrl: `${cfg.BASE_URL}/api/websub/hub` };
+  const explicit = cfg.BASE_URL !== undefined;
+  const base = cfg.BASE_URL ?? localBaseUrl(cfg.PORT);
+  return { ...cfg, BASE_URL: base, baseUrlExplicit: explicit, hubUrl: `${base}/api/websub/hub` };
+}
+
+/**
+ * When BASE_URL is unset, the public origin is the address a browser on this machine reaches the
+ * listening port at. Deriving it from the port (rather than a fixed default) keeps
+ * `PORT=4601 npm start` from advertising permalinks, feeds and hub topics where nothing listens.
+ */
+function localBaseUrl(port: number): string {
+  return `http://localhost:${port}`;
+}
+
+/**
+ * The config once the real port is known (`PORT=0` picks one at listen time): a derived BASE_URL
+ * follows the port, an explicit one is kept.
+ */
+export function withListeningPort(config: Config, port: number): Config {
+  if (config.baseUrlExplicit) return { ...config, PORT: port };
+  const base = localBaseUrl(port);
+  return { ...config, PORT: port, BASE_URL: base, hubUrl: `${base}/api/websub/hub` };
 }

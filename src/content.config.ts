@@ -1,10 +1,10 @@
 import { defineCollection } from "astro:content";
 import path from "node:path";
 import { loadConfig } from "./config.ts";
+import { checkContentDir, formatProblems, skippedNotice } from "./lib/content-check.ts";
 import { BusinessFileSchema, ReviewFileSchema } from "./lib/content-schema.ts";
 import { type InsightsContent, InsightsContentSchema } from "./lib/insights/content-schema.ts";
-import { loadInsightsContent } from "./lib/insights-content.ts";
-import { type Content, loadContent } from "./lib/load-content.ts";
+import type { Content } from "./lib/load-content.ts";
 
 /**
  * Astro content collections backed by our own loader. The loader reads `CONTENT_DIR`, validates
@@ -13,30 +13,35 @@ import { type Content, loadContent } from "./lib/load-content.ts";
  * not name the field the way editors need, and it cannot check references between files.
  */
 
-let pending: Promise<Content> | undefined;
-/** Both collections come from one read of the folder. */
-function content(): Promise<Content> {
-  pending ??= loadContent(loadConfig().CONTENT_DIR, { now: new Date() });
+let pending: Promise<{ content: Content; insights: InsightsContent }> | undefined;
+/**
+ * All three collections come from one read and one check of the folder. A problem ends the build
+ * with exactly the lines `npm run check` prints: Astro's own error report would add a `Location:`
+ * and a stack trace of our loader, which tell an editor nothing.
+ */
+function checked(logger: { warn(message: string): void }): Promise<{ content: Content; insights: InsightsContent }> {
+  pending ??= (async () => {
+    const config = loadConfig();
+    const report = await checkContentDir(config.CONTENT_DIR, {
+      now: new Date(),
+      unfinished: config.UNFINISHED_REVIEWS,
+    });
+    for (const file of report.skipped) logger.warn(skippedNotice(file));
+    if (!report.ok) {
+      // Printed and exited rather than thrown: Astro would wrap a throw in a location and stack trace.
+      process.stderr.write(`${formatProblems(report.problems)}\n`);
+      process.exit(1);
+    }
+    return { content: report.content, insights: report.insights };
+  })();
   return pending;
-}
-
-let pendingInsights: Promise<InsightsContent> | undefined;
-/** The editorial insight files, checked against the review ids of that same single read. */
-function insightsContent(): Promise<InsightsContent> {
-  pendingInsights ??= content().then(({ reviews }) =>
-    loadInsightsContent(
-      loadConfig().CONTENT_DIR,
-      reviews.map((r) => r.id),
-    ),
-  );
-  return pendingInsights;
 }
 
 const reviews = defineCollection({
   loader: {
     name: "public-reviews/reviews",
-    load: async ({ store }) => {
-      const { reviews } = await content();
+    load: async ({ store, logger }) => {
+      const { reviews } = (await checked(logger)).content;
       store.clear();
       // Astro only accepts paths inside the project; CONTENT_DIR may be anywhere (tests, generator).
       for (const { id, file, ...data } of reviews) {
@@ -50,8 +55,8 @@ const reviews = defineCollection({
 const business = defineCollection({
   loader: {
     name: "public-reviews/business",
-    load: async ({ store }) => {
-      const { business } = await content();
+    load: async ({ store, logger }) => {
+      const { business } = (await checked(logger)).content;
       store.clear();
       store.set({ id: "business", data: business });
     },
@@ -62,8 +67,8 @@ const business = defineCollection({
 const insights = defineCollection({
   loader: {
     name: "public-reviews/insights",
-    load: async ({ store }) => {
-      const data = await insightsContent();
+    load: async ({ store, logger }) => {
+      const data = (await checked(logger)).insights;
       store.clear();
       store.set({ id: "insights", data });
     },

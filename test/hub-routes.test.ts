@@ -58,7 +58,7 @@ describe("request validation", () => {
     expect(res.status).toBe(400);
     expect(res.type).toBe("text/plain; charset=utf-8");
     expect(res.text.startsWith(reason)).toBe(true);
-    expect(h.pending()).toEqual([]);
+    expect(await h.pending()).toEqual([]);
   });
 
   it("never echoes a rejected secret", async () => {

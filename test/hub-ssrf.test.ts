@@ -77,8 +77,8 @@ describe("subscription requests with the guard on", () => {
     expect(await res.text()).toBe(`hub.callback: ${why}; the hub does not call such addresses\n`);
     await h.hub.idle();
     expect(sub.requests).toEqual([]);
-    expect(h.pending()).toEqual([]);
-    expect(h.stored()).toEqual([]);
+    expect(await h.pending()).toEqual([]);
+    expect(await h.stored()).toEqual([]);
   });
 
   it("refuses a host name that resolves to loopback when connecting, without contacting it", async () => {
@@ -89,7 +89,7 @@ describe("subscription requests with the guard on", () => {
     expect(res.status).toBe(202);
     await h.hub.idle();
     expect(sub.requests).toEqual([]);
-    expect(h.stored()).toEqual([]);
+    expect(await h.stored()).toEqual([]);
     const reason = String(h.logs.find((l) => l.msg.startsWith("verification"))?.reason);
     expect(reason).toMatch(/^localhost resolves to (127\.0\.0\.1|::1), a loopback address/);
   });
@@ -101,7 +101,7 @@ describe("subscription requests with the guard on", () => {
     await open1.hub.publish();
     await open1.post({ "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() });
     await open1.hub.idle();
-    expect(open1.stored()).toHaveLength(1);
+    expect(await open1.stored()).toHaveLength(1);
     await open1.close();
     const requestsBefore = sub.requests.length;
 
@@ -109,7 +109,7 @@ describe("subscription requests with the guard on", () => {
     const guarded = await harness(GUARD_ON, { dataDir: open1.dataDir, distDir: open1.distDir });
     await guarded.hub.idle();
     expect(sub.requests).toHaveLength(requestsBefore);
-    expect(guarded.stored()).toMatchObject([{ state: "retrying", failures: 1 }]);
+    expect(await guarded.stored()).toMatchObject([{ state: "retrying", failures: 1 }]);
     expect(guarded.logs.find((l) => l.msg === "delivery failed; will retry")?.reason).toBe(
       "127.0.0.1 is a loopback address",
     );

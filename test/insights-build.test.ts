@@ -94,8 +94,10 @@ describe("the insights section of the home page", () => {
 
   it("lists practitioners and services with their average ratings, the FAQ and the summary", () => {
     const s = section();
-    expect(s).toMatch(/<th scope="row"[^>]*>Tom Lindqvist<\/th><td[^>]*>2<\/td><td[^>]*>4\.50<\/td>/);
-    expect(s).toMatch(/<th scope="row"[^>]*>Spinal adjustment<\/th><td[^>]*>1<\/td><td[^>]*>5\.00<\/td>/);
+    // Each figure links to the search for the reviews behind it.
+    const cell = (text: string) => `<td[^>]*><a href="[^"]*/api/reviews/search\\?[^"]*"[^>]*>${text}</a></td>`;
+    expect(s).toMatch(new RegExp(`<th scope="row"[^>]*>Tom Lindqvist</th>${cell("2")}${cell("4\\.50")}`));
+    expect(s).toMatch(new RegExp(`<th scope="row"[^>]*>Spinal adjustment</th>${cell("1")}${cell("5\\.00")}`));
     expect(s).toMatch(/<summary[^>]*>Is billing reliable\?<\/summary>/);
     expect(s).toContain("Billing is the sore point.");
   });

@@ -1,10 +1,12 @@
 import { describe, expect, it } from "vitest";
 import { ContentError } from "../src/lib/content-errors.ts";
+import { EMPTY_LEXICON } from "../src/lib/insights/content-schema.ts";
 import { type RawInsightsContent, validateInsightsContent } from "../src/lib/insights-content.ts";
 
 const ASPECTS = "content/insights/aspects.yaml";
 const FAQ = "content/insights/faq.yaml";
 const SUMMARY = "content/insights/summary.md";
+const LEXICON = "content/insights/sentiment.yaml";
 const REVIEWS = new Set(["2025-01-02-ana", "2025-02-03-ben"]);
 
 const GOOD_ASPECTS = `aspects:
@@ -23,9 +25,13 @@ const GOOD_FAQ = `faq:
     evidence: [2025-01-02-ana]
 `;
 
-function raw(files: { aspects?: string; faq?: string; summary?: string }, strays: string[] = []): RawInsightsContent {
+function raw(
+  files: { aspects?: string; lexicon?: string; faq?: string; summary?: string },
+  strays: string[] = [],
+): RawInsightsContent {
   return {
     files: {
+      ...(files.lexicon === undefined ? {} : { "sentiment.yaml": { file: LEXICON, text: files.lexicon } }),
       ...(files.aspects === undefined ? {} : { "aspects.yaml": { file: ASPECTS, text: files.aspects } }),
       ...(files.faq === undefined ? {} : { "faq.yaml": { file: FAQ, text: files.faq } }),
       ...(files.summary === undefined ? {} : { "summary.md": { file: SUMMARY, text: files.summary } }),
@@ -62,7 +68,12 @@ describe("validateInsightsContent", () => {
   });
 
   it("treats every file as optional", () => {
-    expect(validateInsightsContent(raw({}), REVIEWS)).toEqual({ aspects: [], faq: [], summary: "" });
+    expect(validateInsightsContent(raw({}), REVIEWS)).toEqual({
+      aspects: [],
+      lexicon: EMPTY_LEXICON,
+      faq: [],
+      summary: "",
+    });
   });
 
   it("names the file, field and value of a schema error", () => {
@@ -92,9 +103,44 @@ describe("validateInsightsContent", () => {
 
   it("reports bad YAML, an empty summary and misnamed files together", () => {
     expect(problems(raw({ faq: "faq: [unclosed", summary: "  \n" }, ["content/insights/aspects.yml"]))).toEqual([
-      `content/insights/aspects.yml: (file): unknown insights file; expected one of aspects.yaml, faq.yaml, summary.md, got "aspects.yml"`,
+      `content/insights/aspects.yml: (file): unknown insights file; expected one of aspects.yaml, sentiment.yaml, faq.yaml, summary.md, got "aspects.yml"`,
       expect.stringMatching(/^content\/insights\/faq\.yaml: \(file\): invalid YAML: /),
       `${SUMMARY}: (file): expected a non-empty editorial summary, got "  \\n"`,
     ]);
+  });
+
+  it("validates sentiment.yaml: its conditions must name an aspect, and a word may sit in one list only", () => {
+    const lexicon = `conditions:
+  - aspect: billing
+    terms: [surprise bill]
+  - aspect: pain-relief
+    terms: [sciatica]
+outcomes:
+  positive: [gone]
+  negative: [still, Gone]
+words:
+  positive: [worth it]
+  negative: []
+  neutral: [crack]
+`;
+    expect(problems(raw({ aspects: GOOD_ASPECTS, lexicon }))).toEqual([
+      'content/insights/sentiment.yaml: words.neutral: unknown field; check its spelling or remove it, got ["crack"]',
+    ]);
+    const fixed = lexicon.replace("  neutral: [crack]\n", "neutral: [crack]\n");
+    expect(problems(raw({ aspects: GOOD_ASPECTS, lexicon: fixed }))).toEqual([
+      'content/insights/sentiment.yaml: conditions[1].aspect: unknown aspect id; valid ids are billing, care, got "pain-relief"',
+      'content/insights/sentiment.yaml: outcomes.negative[1]: duplicate term, already in outcomes.positive[0], got "Gone"',
+    ]);
+    const good = validateInsightsContent(
+      raw({ aspects: GOOD_ASPECTS, lexicon: fixed.replace("pain-relief", "care").replace(", Gone", "") }),
+      REVIEWS,
+    );
+    expect(good.lexicon.conditions[1]).toEqual({
+      aspect: "care",
+      terms: ["sciatica"],
+      needs_evidence: false,
+      adjectives_judge: false,
+    });
+    expect(good.lexicon.neutral).toEqual(["crack"]);
   });
 });

@@ -35,10 +35,27 @@ describe("clause splitting", () => {
     expect(clauseRanges(["good", "care", ",", "but", "."], types)).toEqual([[0, 5]]);
   });
 
-  it("scores each clause on its own and keeps the sentence for excerpts", () => {
+  it("cuts at yet after a comma and at even though, but not inside 'anything but' or 'not yet'", () => {
+    expect(clauseTexts("The office is beautiful, yet parking is a struggle.")).toEqual([
+      "The office is beautiful,",
+      "yet parking is a struggle.",
+    ]);
+    expect(clauseTexts("Care was excellent even though insurance paid nothing.")).toEqual([
+      "Care was excellent",
+      "even though insurance paid nothing.",
+    ]);
+    expect(clauseTexts("Even though insurance paid nothing, the care was excellent.")).toEqual([
+      "Even though insurance paid nothing,",
+      "the care was excellent.",
+    ]);
+    expect(clauseTexts("The receptionist was anything but friendly.")).toHaveLength(1);
+    expect(clauseTexts("I have not yet seen results.")).toHaveLength(1);
+  });
+
+  it("keeps the sentence of every clause for excerpts", () => {
     const [a, b] = analyzer.clauses("The staff were lovely but the bill was wrong.");
-    expect(a?.score).toBeGreaterThan(0);
-    expect(b?.score).toBeLessThan(0);
+    expect(a?.text).toBe("The staff were lovely");
+    expect(b?.text).toBe("but the bill was wrong.");
     expect(a?.sentence).toBe(b?.sentence);
     expect(a?.sentenceIndex).toBe(b?.sentenceIndex);
   });

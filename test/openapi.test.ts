@@ -33,6 +33,7 @@ describe("/openapi.json", () => {
       "/api/websub/hub",
       "/mcp",
       "/healthz",
+      "/livez",
     ]) {
       expect(doc.paths[p], p).toBeDefined();
     }
@@ -57,7 +58,11 @@ describe("/openapi.json", () => {
       "services",
       "service_areas",
       "response",
+      "aspects",
     ]);
+    expect(params).toContain("aspect");
+    const aspect = doc.components.schemas.ReviewAspect as { required?: string[] } | undefined;
+    expect(aspect?.required).toEqual(["id", "sentiment", "score"]);
     expect(doc.components.schemas.Insights).toBeDefined();
   });
 });

@@ -62,7 +62,7 @@ describe("npm run review:new", () => {
 
     const file = path.join(dir, "reviews/2025/2025-03-10-maria-g.yaml");
     expect(stdout).toContain(`Created ${file}`);
-    expect(stdout).toMatch(/npm run build/);
+    expect(stdout).toMatch(/npm run check/);
     expect(stdout).toContain(`git add ${file} && git commit`);
 
     const scaffold = parse(await readFile(file, "utf8"));

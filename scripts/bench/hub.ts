@@ -2,7 +2,7 @@ import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
 import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { HubStore, STORE_FILE } from "../../sidecar/hub/hub-store.ts";
+import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-hub-db.ts";
 import { loadConfig } from "../../src/config.ts";
 import { createAuthority, issueServerCert } from "../../test/helpers/test-ca.ts";
 import { ROOT } from "./astro-build.ts";
@@ -105,7 +105,7 @@ export async function benchHub(ws: Workspace, p: Profile): Promise<Figure[]> {
       WAIT_MS,
       () => `only ${subs.verified} of ${n} subscribers were asked to verify`,
     );
-    const store = new HubStore(path.join(dataDir, STORE_FILE), { readOnly: true });
+    const store = new SqliteHubDb(path.join(dataDir, STORE_FILE), { readOnly: true });
     try {
       await until(
         () => store.countSubscriptions() >= n,

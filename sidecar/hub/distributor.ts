@@ -3,13 +3,30 @@ import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import type { Clock } from "./clock.ts";
 import { deliver } from "./deliver.ts";
-import type { HubStore, Subscription } from "./hub-store.ts";
+import type { HubStore } from "./hub-store.ts";
 import type { TopicContent } from "./topic-source.ts";
 
 /** After this many failed deliveries in a row the subscription is removed (W3C would keep it). */
 export const MAX_CONSECUTIVE_FAILURES = 3;
 
 export type CurrentTopic = TopicContent & { hash: string };
+
+/**
+ * How owed content reaches subscribers: `Distributor` (in this process, timers on the hub's clock;
+ * the SQLite default) or `QueueDeliveries` (pg-boss jobs any instance may run; `DATABASE_URL`).
+ */
+export interface Deliveries {
+  /** This instance read `content` for `topic`: queue it for every subscriber still owed it; returns how many. */
+  offer(topic: string, content: CurrentTopic): Promise<number>;
+  /** Hash of the topic's current content: a new subscriber is owed only what comes after it. */
+  currentHash(topic: string): Promise<string | undefined>;
+  /** Forgets a subscription's pending work (it was removed or unsubscribed). */
+  cancel(id: number): void;
+  /** Resolves once nothing is queued or running (retries waiting out a backoff excepted, in process). */
+  idle(): Promise<void>;
+  /** Stops starting new attempts; the caller aborts the in-flight ones through its signal. */
+  close(): Promise<void>;
+}
 
 export interface DistributorDeps {
   store: HubStore;
@@ -22,8 +39,6 @@ export interface DistributorDeps {
   retryBaseMs: number;
   /** Aborted on shutdown; an aborted attempt is not counted against the subscriber. */
   signal: AbortSignal;
-  /** The topic's content as last read; each attempt sends whatever is current when it starts. */
-  current(topic: string): CurrentTopic | undefined;
   /** Registers a job so `Hub.idle()` can wait for it. */
   track(job: Promise<unknown>): void;
 }
@@ -40,8 +55,9 @@ export function logUrl(url: string): string {
  * MAX_CONSECUTIVE_FAILURES or a 410. Failure counts and the next attempt time are written to the
  * store before the timer is armed, so a restart resumes the same schedule.
  */
-export class Distributor {
+export class Distributor implements Deliveries {
   readonly #d: DistributorDeps;
+  readonly #content = new Map<string, CurrentTopic>();
   readonly #busy = new Set<number>();
   readonly #retries = new Map<number, () => void>();
 
@@ -49,21 +65,35 @@ export class Distributor {
     this.#d = deps;
   }
 
-  /** Queues an attempt now, or arms the retry timer if the subscription is waiting out a backoff. */
-  schedule(sub: Subscription): void {
-    if (this.#busy.has(sub.id) || this.#retries.has(sub.id)) return;
-    const wait = sub.state === "retrying" && sub.nextAttemptAt !== null ? sub.nextAttemptAt - this.#d.clock.now() : 0;
-    if (wait > 0) this.#retryIn(sub.id, wait);
-    else this.#enqueue(sub.id);
+  /**
+   * Each owed subscription gets an attempt now, or its retry timer if it is waiting out a backoff.
+   * An attempt sends whatever content is current when it starts.
+   */
+  async offer(topic: string, content: CurrentTopic): Promise<number> {
+    this.#content.set(topic, content);
+    const owed = await this.#d.store.owed(topic, content.hash);
+    for (const sub of owed) {
+      if (this.#busy.has(sub.id) || this.#retries.has(sub.id)) continue;
+      const wait = sub.state === "retrying" && sub.nextAttemptAt !== null ? sub.nextAttemptAt - this.#d.clock.now() : 0;
+      if (wait > 0) this.#retryIn(sub.id, wait);
+      else this.#enqueue(sub.id);
+    }
+    return owed.length;
   }
 
-  /** Forgets a subscription's pending retry (it was removed or unsubscribed). */
+  async currentHash(topic: string): Promise<string | undefined> {
+    return this.#content.get(topic)?.hash;
+  }
+
   cancel(id: number): void {
     this.#retries.get(id)?.();
     this.#retries.delete(id);
   }
 
-  cancelAll(): void {
+  /** The hub waits for tracked jobs itself. */
+  async idle(): Promise<void> {}
+
+  async close(): Promise<void> {
     for (const cancel of this.#retries.values()) cancel();
     this.#retries.clear();
   }
@@ -81,34 +111,34 @@ export class Distributor {
     this.#busy.add(id);
     const job = this.#d.queue
       .add(() => this.#attempt(id))
-      .then(
-        () => {
-          this.#busy.delete(id);
-          // Newer content may have been published while this attempt was in flight.
-          const sub = this.#d.signal.aborted ? undefined : this.#d.store.subscriptionById(id);
-          const hash = sub && this.#d.current(sub.topic)?.hash;
-          if (sub && hash && sub.deliveredHash !== hash && !this.#retries.has(id)) this.#enqueue(id);
-        },
-        (err: unknown) => {
-          this.#busy.delete(id);
-          this.#d.log.error({ err, subscription: id }, "delivery job failed");
-        },
-      );
+      .then(async () => {
+        this.#busy.delete(id);
+        // Newer content may have been published while this attempt was in flight.
+        const sub = this.#d.signal.aborted ? undefined : await this.#d.store.subscriptionById(id);
+        const hash = sub && this.#content.get(sub.topic)?.hash;
+        if (sub && hash && sub.deliveredHash !== hash && !this.#retries.has(id) && !this.#busy.has(id)) {
+          this.#enqueue(id);
+        }
+      })
+      .catch((err: unknown) => {
+        this.#busy.delete(id);
+        this.#d.log.error({ err, subscription: id }, "delivery job failed");
+      });
     this.#d.track(job);
   }
 
   async #attempt(id: number): Promise<void> {
     const { store, clock, signal, log } = this.#d;
     if (signal.aborted) return;
-    const sub = store.subscriptionById(id);
+    const sub = await store.subscriptionById(id);
     if (!sub) return;
     const fields = { topic: sub.topic, callback: logUrl(sub.callback) };
     if (sub.expiresAt <= clock.now()) {
-      store.remove(id);
+      await store.remove(id);
       log.info(fields, "lease expired; subscription removed");
       return;
     }
-    const content = this.#d.current(sub.topic);
+    const content = this.#content.get(sub.topic);
     if (!content || content.hash === sub.deliveredHash) return;
     const outcome = await deliver(
       this.#d.dispatcher,
@@ -116,22 +146,22 @@ export class Distributor {
       { timeoutMs: this.#d.timeoutMs, signal },
     );
     // Re-read: the subscription may have been unsubscribed or renewed during the request.
-    const fresh = signal.aborted ? undefined : store.subscriptionById(id);
+    const fresh = signal.aborted ? undefined : await store.subscriptionById(id);
     if (!fresh) return;
     const now = clock.now();
     if (outcome.kind === "delivered") {
-      store.recordSuccess(id, content.hash, now);
+      await store.recordSuccess(id, content.hash, now);
       log.debug({ ...fields, status: outcome.status }, "content delivered");
       return;
     }
     if (outcome.kind === "gone") {
-      store.remove(id);
+      await store.remove(id);
       log.info(fields, "callback answered 410 Gone; subscription removed");
       return;
     }
     const failures = fresh.failures + 1;
     if (failures >= MAX_CONSECUTIVE_FAILURES) {
-      store.remove(id);
+      await store.remove(id);
       log.warn(
         { ...fields, failures, reason: outcome.reason },
         `subscription removed after ${failures} consecutive failed deliveries`,
@@ -139,7 +169,7 @@ export class Distributor {
       return;
     }
     const delay = this.#d.retryBaseMs * 2 ** (failures - 1);
-    store.recordFailure(id, failures, now + delay, now);
+    await store.recordFailure(id, failures, now + delay, now);
     this.#retryIn(id, delay);
     log.info({ ...fields, failures, reason: outcome.reason, retryInMs: delay }, "delivery failed; will retry");
   }

@@ -10,6 +10,8 @@ export interface HubRouterOptions {
   logger: Logger;
   /** Largest accepted form body. Default "16kb": a callback is at most 2 KiB and a secret < 200 bytes. */
   bodyLimit?: string;
+  /** Retry-After of the 503 answered while the shared database is down. Default 30. */
+  retryAfterSeconds?: number;
 }
 
 const FORM = "application/x-www-form-urlencoded";
@@ -37,6 +39,12 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       text(res, 429, `Too many hub requests: the limit is ${opts.rateLimitPerMinute} per minute per client.`);
     },
   });
+  /** Seconds a client should wait while the shared database is unreachable. */
+  const retryAfter = String(opts.retryAfterSeconds ?? 30);
+  const unavailable = (res: Response) => {
+    res.setHeader("Retry-After", retryAfter);
+    text(res, 503, "The hub's database is unreachable; try again later.");
+  };
   const form = express.urlencoded({ extended: false, limit: opts.bodyLimit ?? "16kb", parameterLimit: 64 });
 
   router.post(
@@ -51,15 +59,26 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       text(res, 415, `The hub accepts ${FORM} bodies only, got ${got}.`);
     },
     form,
-    (req, res) => {
+    async (req, res) => {
       const parsed = parseHubRequest(req.body);
       if (!parsed.ok) {
         text(res, 400, parsed.reason);
         return;
       }
+      if (!(await hub.reachable())) {
+        unavailable(res);
+        return;
+      }
       const r = parsed.request;
       if (r["hub.mode"] !== "publish") {
-        const answer = hub.request(r);
+        const answer = await hub.request(r).catch((err: unknown) => {
+          opts.logger.error({ err }, "hub request failed");
+          return undefined;
+        });
+        if (!answer) {
+          unavailable(res);
+          return;
+        }
         if (answer.accepted) text(res, 202, `Accepted: verification of intent for ${r["hub.mode"]} will follow.`);
         else text(res, answer.status, answer.reason);
         return;

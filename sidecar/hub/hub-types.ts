@@ -1,3 +1,4 @@
+import type pg from "pg";
 import type { Logger } from "pino";
 import type { Config } from "../../src/config.ts";
 import type { Clock } from "./clock.ts";
@@ -21,6 +22,17 @@ export type HubConfig = Pick<
   | "HUB_CONCURRENCY"
 >;
 
+/** Shared state for several instances: the hub keeps its store and delivery jobs in PostgreSQL. */
+export interface HubDatabase {
+  pool: pg.Pool;
+  /** The same database, for pg-boss's own pool. */
+  url: string;
+  /** Answers quickly whether the database is reachable now (readiness, 503 on the hub). */
+  reachable(): Promise<boolean>;
+  /** How often pg-boss looks for jobs whose instance died mid-run (seconds). */
+  superviseSeconds: number;
+}
+
 export interface HubDeps {
   config: HubConfig;
   logger: Logger;
@@ -30,6 +42,8 @@ export interface HubDeps {
   readTopic?: TopicReader;
   /** Called after every publish, once the topics have been re-read (the sidecar reloads its index here). */
   onPublish?: (result: PublishResult) => void | Promise<void>;
+  /** Share state with other instances through PostgreSQL; without it, SQLite in DATA_DIR. */
+  database?: HubDatabase;
 }
 
 export type HubAnswer = { accepted: true } | { accepted: false; status: 400 | 503; reason: string };

@@ -1,15 +1,13 @@
 import { createHash } from "node:crypto";
-import path from "node:path";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
-import type { Agent } from "undici";
 import { TOPIC_PATHS } from "../../src/lib/site.ts";
 import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
 import { type Clock, systemClock } from "./clock.ts";
-import { type CurrentTopic, Distributor, logUrl } from "./distributor.ts";
-import { createHubAgent } from "./http-client.ts";
+import { logUrl } from "./distributor.ts";
+import { type HubBackend, openHubBackend } from "./hub-backend.ts";
 import type { SubscriptionRequest } from "./hub-schema.ts";
-import { HubStore, STORE_FILE, type Verification } from "./hub-store.ts";
+import type { Verification } from "./hub-store.ts";
 import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./hub-types.ts";
 import { applyVerified, grantLease, type Limits, refusalFor } from "./subscription-rules.ts";
 import { distTopicReader, type TopicReader } from "./topic-source.ts";
@@ -17,17 +15,12 @@ import { sendDenied, verifyIntent } from "./verify.ts";
 
 export type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./hub-types.ts";
 
-interface Running {
-  store: HubStore;
-  agent: Agent;
-  distributor: Distributor;
-}
-
 /**
  * The WebSub hub: accepts (un)subscription requests, verifies intent, and distributes each topic's
- * content to its subscribers when it changes. Long-lived: it owns the SQLite store, the HTTP agent,
- * one p-queue bounding all outbound requests (verifications and deliveries), and the lease timer.
- * Every queued job re-reads its row first, so the store, not memory, decides what is owed.
+ * content to its subscribers when it changes. Long-lived: it owns the store (SQLite, or PostgreSQL
+ * shared with other instances when `deps.database` is given), the HTTP agent, one p-queue bounding
+ * this process's outbound requests, the deliveries (in process, or pg-boss jobs), and the lease
+ * timer. Every job re-reads its row first, so the store, not memory, decides what is owed.
  */
 export class Hub {
   /** The three topic URLs: `{BASE_URL}/feed.xml`, `/api/feed.json`, `/reviews.json`. */
@@ -41,9 +34,11 @@ export class Hub {
   readonly #paths = new Map<string, string>();
   readonly #queue: PQueue;
   readonly #abort = new AbortController();
-  readonly #content = new Map<string, CurrentTopic>();
+  /** Hash of each topic as this instance last read it, for `TopicPublish.changed`. */
+  readonly #seen = new Map<string, string>();
+  readonly #database: HubDeps["database"];
   readonly #jobs = new Set<Promise<unknown>>();
-  #run: Running | undefined;
+  #run: HubBackend | undefined;
   #closed = false;
   #publishing: Promise<unknown> = Promise.resolve();
   #cancelSweep: (() => void) | undefined;
@@ -54,6 +49,7 @@ export class Hub {
     this.#clock = deps.clock ?? systemClock;
     this.#readTopic = deps.readTopic ?? distTopicReader(deps.config.DIST_DIR);
     this.#onPublish = deps.onPublish;
+    this.#database = deps.database;
     this.#limits = { maxSubscriptions: deps.config.HUB_MAX_SUBSCRIPTIONS, maxPerHost: deps.config.HUB_MAX_PER_HOST };
     this.#queue = new PQueue({ concurrency: deps.config.HUB_CONCURRENCY });
     for (const p of TOPIC_PATHS) this.#paths.set(new URL(`${deps.config.BASE_URL}${p}`).href, p);
@@ -74,38 +70,42 @@ export class Hub {
     }
   }
 
-  /** Opens `DATA_DIR/hub.sqlite`, reads the topics, and resumes owed deliveries and pending verifications. */
+  /**
+   * Opens the store (`DATA_DIR/hub.sqlite`, or the shared database), reads the topics, and resumes
+   * owed deliveries and pending verifications.
+   */
   async start(): Promise<void> {
     if (this.#run || this.#closed) throw new Error("Hub.start() can only be called once");
-    const store = new HubStore(path.join(this.#config.DATA_DIR, STORE_FILE));
-    const timeoutMs = this.#config.HUB_DELIVERY_TIMEOUT_MS;
-    const agent = createHubAgent({ timeoutMs, allowPrivate: this.#config.HUB_ALLOW_PRIVATE_CALLBACKS });
-    const distributor = new Distributor({
-      store,
-      dispatcher: agent,
-      queue: this.#queue,
+    const db = this.#database;
+    const backend = await openHubBackend({
+      config: this.#config,
+      database: db,
       clock: this.#clock,
       log: this.#log,
-      hubUrl: this.#config.hubUrl,
-      timeoutMs,
-      retryBaseMs: this.#config.HUB_RETRY_BASE_MS,
       signal: this.#abort.signal,
-      current: (topic) => this.#content.get(topic),
+      queue: this.#queue,
       track: (job) => this.#track(job),
     });
-    this.#run = { store, agent, distributor };
-    this.#sweep();
+    const { store } = backend;
+    this.#run = backend;
+    await this.#sweep();
     await this.#serialise(() => this.#reload(this.topics));
-    const pending = store.verifications();
+    const pending = await store.verifications();
     for (const v of pending) this.#queueVerification(v.id);
-    this.#log.info({ subscriptions: store.countSubscriptions(), pending: pending.length }, "hub started");
+    const subscriptions = await store.countSubscriptions();
+    this.#log.info({ subscriptions, pending: pending.length, shared: db !== undefined }, "hub started");
+  }
+
+  /** False while the shared database is unreachable: the routes answer 503 with Retry-After. */
+  reachable(): Promise<boolean> {
+    return this.#database?.reachable() ?? Promise.resolve(true);
   }
 
   /**
    * Accepts a validated (un)subscription request, or refuses it with a status and a reason. Acceptance
    * records a pending verification and queues it; the caller answers 202 before it runs.
    */
-  request(req: SubscriptionRequest): HubAnswer {
+  async request(req: SubscriptionRequest): Promise<HubAnswer> {
     const run = this.running ? this.#run : undefined;
     if (!run) return { accepted: false, status: 503, reason: "the hub is not running" };
     const topic = this.topicOf(req["hub.topic"]);
@@ -119,12 +119,12 @@ export class Hub {
       const why = describeRefusal(url.hostname, url.hostname, literal);
       return { accepted: false, status: 400, reason: `hub.callback: ${why}; the hub does not call such addresses` };
     }
-    if (run.store.countVerifications() >= this.#config.HUB_MAX_SUBSCRIPTIONS) {
+    if ((await run.store.countVerifications()) >= this.#config.HUB_MAX_SUBSCRIPTIONS) {
       return { accepted: false, status: 503, reason: "too many verifications are pending; try again later" };
     }
     const asked = req["hub.lease_seconds"] === undefined ? undefined : Number(req["hub.lease_seconds"]);
     const lease = grantLease(asked, this.#config.HUB_LEASE_MIN_SECONDS, this.#config.HUB_LEASE_MAX_SECONDS);
-    const v = run.store.addVerification({
+    const v = await run.store.addVerification({
       mode: req["hub.mode"],
       topic,
       callback: url.href,
@@ -158,7 +158,10 @@ export class Hub {
 
   /** Resolves once no publish, verification or delivery is queued or running (retry timers may remain). */
   async idle(): Promise<void> {
-    while (this.#jobs.size > 0) await Promise.allSettled([...this.#jobs]);
+    do {
+      while (this.#jobs.size > 0) await Promise.allSettled([...this.#jobs]);
+      await this.#run?.deliveries.idle();
+    } while (this.#jobs.size > 0);
   }
 
   /**
@@ -171,10 +174,10 @@ export class Hub {
     this.#closed = true;
     this.#abort.abort();
     this.#cancelSweep?.();
-    this.#run?.distributor.cancelAll();
-    await this.idle();
+    await this.#run?.deliveries.close();
+    while (this.#jobs.size > 0) await Promise.allSettled([...this.#jobs]);
     await this.#run?.agent.destroy();
-    this.#run?.store.close();
+    await this.#run?.store.close();
   }
 
   #track(p: Promise<unknown>): void {
@@ -190,7 +193,7 @@ export class Hub {
   }
 
   async #reload(topics: readonly string[]): Promise<PublishResult> {
-    this.#sweep();
+    await this.#sweep();
     const result: TopicPublish[] = [];
     for (const topic of topics) {
       const sitePath = this.#paths.get(topic);
@@ -208,11 +211,10 @@ export class Hub {
         continue;
       }
       const hash = createHash("sha256").update(content.body).digest("hex");
-      const changed = this.#content.get(topic)?.hash !== hash;
-      this.#content.set(topic, { ...content, hash });
-      const owed = run.store.owed(topic, hash);
-      for (const sub of owed) run.distributor.schedule(sub);
-      result.push({ topic, changed, owed: owed.length });
+      const changed = this.#seen.get(topic) !== hash;
+      this.#seen.set(topic, hash);
+      const owed = await run.deliveries.offer(topic, { ...content, hash });
+      result.push({ topic, changed, owed });
     }
     this.#log.info({ topics: result }, "topics read");
     return { topics: result };
@@ -226,14 +228,14 @@ export class Hub {
   async #verify(id: number): Promise<void> {
     const signal = this.#abort.signal;
     const run = this.#run;
-    const v = signal.aborted || !run ? undefined : run.store.verification(id);
+    const v = signal.aborted || !run ? undefined : await run.store.verification(id);
     if (!run || !v) return;
     const log = { mode: v.mode, topic: v.topic, callback: logUrl(v.callback) };
-    this.#sweep();
+    await this.#sweep();
     // Refuse before verifying when a limit already stands in the way (W3C §5.2 validation).
-    const early = v.mode === "subscribe" ? refusalFor(run.store, v, this.#limits) : undefined;
+    const early = v.mode === "subscribe" ? await refusalFor(run.store, v, this.#limits) : undefined;
     if (early) {
-      run.store.removeVerification(id);
+      await run.store.removeVerification(id);
       await this.#deny(v, early);
       return;
     }
@@ -242,46 +244,49 @@ export class Hub {
     // Interrupted by shutdown: the request stays pending and is verified again on the next start.
     if (signal.aborted) return;
     if (!outcome.ok) {
-      run.store.removeVerification(id);
+      await run.store.removeVerification(id);
       this.#log.info({ ...log, reason: outcome.reason }, "verification of intent failed; request rejected");
       return;
     }
-    const ctx = { now: this.#clock.now(), currentHash: this.#content.get(v.topic)?.hash, limits: this.#limits };
-    const applied = run.store.transaction(() => applyVerified(run.store, v, ctx));
+    const currentHash = await run.deliveries.currentHash(v.topic);
+    const ctx = { now: this.#clock.now(), currentHash, limits: this.#limits };
+    const applied = await run.store.transaction((tx) => applyVerified(tx, v, ctx));
     if (applied.kind === "denied") {
       await this.#deny(v, applied.reason);
     } else if (applied.kind === "unsubscribed") {
-      if (applied.id !== undefined) run.distributor.cancel(applied.id);
+      if (applied.id !== undefined) run.deliveries.cancel(applied.id);
       this.#log.info(log, "unsubscribed");
     } else if (applied.kind !== "superseded") {
-      this.#armSweep();
+      await this.#armSweep();
       this.#log.info({ ...log, leaseSeconds: v.leaseSeconds }, applied.kind);
     }
   }
 
   async #deny(v: Verification, reason: string): Promise<void> {
-    const run = this.#run as Running;
+    const run = this.#run as HubBackend;
     const timing = { timeoutMs: this.#config.HUB_DELIVERY_TIMEOUT_MS, signal: this.#abort.signal };
     const sent = await sendDenied(run.agent, { callback: v.callback, topic: v.topic, reason }, timing);
     this.#log.info({ topic: v.topic, callback: logUrl(v.callback), reason, notice: sent }, "request denied");
   }
 
   /** Removes expired leases (they are never notified) and arms a timer for the next expiry. */
-  #sweep(): void {
+  async #sweep(): Promise<void> {
     const run = this.running ? this.#run : undefined;
     if (!run) return;
-    for (const sub of run.store.removeExpired(this.#clock.now())) {
-      run.distributor.cancel(sub.id);
+    for (const sub of await run.store.removeExpired(this.#clock.now())) {
+      run.deliveries.cancel(sub.id);
       this.#log.info({ topic: sub.topic, callback: logUrl(sub.callback) }, "lease expired; subscription removed");
     }
-    this.#armSweep();
+    await this.#armSweep();
   }
 
-  #armSweep(): void {
+  async #armSweep(): Promise<void> {
+    const next = this.running ? await this.#run?.store.nextExpiry() : undefined;
     this.#cancelSweep?.();
     this.#cancelSweep = undefined;
-    const next = this.running ? this.#run?.store.nextExpiry() : undefined;
-    if (next === undefined) return;
-    this.#cancelSweep = this.#clock.setTimer(() => this.#sweep(), Math.max(0, next - this.#clock.now()));
+    if (next === undefined || !this.running) return;
+    const sweep = () =>
+      this.#track(this.#sweep().catch((err: unknown) => this.#log.error({ err }, "lease sweep failed")));
+    this.#cancelSweep = this.#clock.setTimer(sweep, Math.max(0, next - this.#clock.now()));
   }
 }

@@ -26,12 +26,12 @@ export function grantLease(asked: number | undefined, min: number, max: number):
 }
 
 /** Why a new subscription cannot be granted; renewing an existing one always can. */
-export function refusalFor(store: HubStore, v: Verification, limits: Limits): string | undefined {
-  if (store.subscription(v.topic, v.callback)) return undefined;
-  if (store.countSubscriptions() >= limits.maxSubscriptions) {
+export async function refusalFor(store: HubStore, v: Verification, limits: Limits): Promise<string | undefined> {
+  if (await store.subscription(v.topic, v.callback)) return undefined;
+  if ((await store.countSubscriptions()) >= limits.maxSubscriptions) {
     return `the hub has reached its limit of ${limits.maxSubscriptions} subscriptions`;
   }
-  if (store.countForHost(v.callbackHost) >= limits.maxPerHost) {
+  if ((await store.countForHost(v.callbackHost)) >= limits.maxPerHost) {
     return `the hub allows at most ${limits.maxPerHost} subscriptions per callback host`;
   }
   return undefined;
@@ -42,22 +42,22 @@ export function refusalFor(store: HubStore, v: Verification, limits: Limits): st
  * replaced it while it was being verified. A new subscriber is owed future changes only, so its
  * delivered hash starts at the topic's current hash; a renewal keeps its delivery state.
  */
-export function applyVerified(
+export async function applyVerified(
   store: HubStore,
   v: Verification,
   ctx: { now: number; currentHash: string | undefined; limits: Limits },
-): Applied {
-  if (!store.verification(v.id)) return { kind: "superseded" };
-  store.removeVerification(v.id);
-  const existing = store.subscription(v.topic, v.callback);
+): Promise<Applied> {
+  if (!(await store.verification(v.id))) return { kind: "superseded" };
+  await store.removeVerification(v.id);
+  const existing = await store.subscription(v.topic, v.callback);
   if (v.mode === "unsubscribe") {
-    if (existing) store.remove(existing.id);
+    if (existing) await store.remove(existing.id);
     return { kind: "unsubscribed", id: existing?.id };
   }
-  const reason = refusalFor(store, v, ctx.limits);
+  const reason = await refusalFor(store, v, ctx.limits);
   if (reason) return { kind: "denied", reason };
   const leaseSeconds = v.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
-  store.upsert(
+  await store.upsert(
     {
       topic: v.topic,
       callback: v.callback,

@@ -63,6 +63,8 @@ const ADVERTISED_TYPES: Partial<Record<SearchParamName, string | string[]>> = {
   query: "string",
   mentions_technician: "string",
   mentions_service: "string",
+  aspect: "string",
+  sentiment: "string",
   limit: ["integer", "string"],
   offset: ["integer", "string"],
 };
@@ -124,7 +126,8 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
     {
       title: "Search reviews",
       description:
-        "Finds reviews by star rating, date range, text and the technician or service they mention. All filters " +
+        "Finds reviews by star rating, date range, text, the technician or service they mention, and the aspect " +
+        "they discuss with its sentiment (aspect=billing&sentiment=negative). All filters " +
         "combine with AND; results are newest first and paged with limit/offset. Takes exactly the parameters of " +
         "GET /api/reviews/search and returns the same JSON. An invalid value gives an error listing each bad " +
         "parameter, the value received and what is valid.",

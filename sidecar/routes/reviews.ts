@@ -26,7 +26,8 @@ export function invalidQuery(issues: QueryIssue[]): HttpError {
 
 /** The search core behind both front doors (HTTP and MCP). Throws the 400 `HttpError` on bad input. */
 export function runSearch(snapshot: Snapshot, input: Record<string, unknown>, baseUrl: string): SearchResult {
-  const parsed = parseSearchParams(input, snapshot.index.dataset.business);
+  const { business, aspects } = snapshot.index.dataset;
+  const parsed = parseSearchParams(input, business, aspects);
   if (!parsed.ok) throw invalidQuery(parsed.issues);
   return snapshot.index.search(parsed.query, baseUrl);
 }

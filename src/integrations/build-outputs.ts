@@ -13,10 +13,25 @@ import { siteUrls } from "../lib/site.ts";
  * by our server) and `_headers` (read by Netlify/Cloudflare-style CDNs). Last-Modified comes from
  * the built `reviews.json`, so it depends on content only, never on the build's clock.
  */
-export function buildOutputs(opts: { baseUrl: string }): AstroIntegration {
+/**
+ * A build bakes its origin into every permalink, feed and ETag, so it never falls back to a local
+ * address by accident; `npm start` passes the address it serves for its own builds.
+ */
+export const MISSING_BASE_URL =
+  "BASE_URL is required for a build: set it to the public origin, e.g. BASE_URL=https://reviews.example.com npm run build (npm start sets it to http://localhost:<PORT> for its own builds)";
+
+export function buildOutputs(opts: { baseUrl: string; baseUrlExplicit: boolean }): AstroIntegration {
   return {
     name: "public-reviews/build-outputs",
     hooks: {
+      // Only `astro build` needs the real origin; `astro check` and `astro sync` run without one.
+      "astro:config:setup": ({ command }) => {
+        if (command === "build" && !opts.baseUrlExplicit) {
+          // Printed and exited rather than thrown: Astro would wrap a throw in a stack trace.
+          process.stderr.write(`${MISSING_BASE_URL}\n`);
+          process.exit(1);
+        }
+      },
       "astro:build:done": async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
         const dataset = JSON.parse(await readFile(path.join(out, "reviews.json"), "utf8")) as ReviewsDataset;

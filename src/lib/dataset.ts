@@ -1,7 +1,7 @@
 import type { CatalogueItem } from "./content-schema.ts";
 import type { Content, ReviewEntry } from "./load-content.ts";
 import { createMatcher } from "./mentions.ts";
-import type { AggregateRating, ReviewRecord, ReviewsDataset } from "./records.ts";
+import type { AggregateRating, AspectRef, ReviewRecord, ReviewsDataset } from "./records.ts";
 
 /** Newest first: date descending, then id ascending. The one ordering every list uses. */
 export function compareReviews(a: { date: string; id: string }, b: { date: string; id: string }): number {
@@ -32,6 +32,7 @@ function resolveMentions(
 /**
  * Turns validated content into published records. Mentions are explicit ids plus those detected in
  * the review text (not the owner's reply: a reply naming a doctor says nothing about the visit).
+ * `aspects` is empty here: the insights analysis (`analyzeReviews`) fills it in.
  */
 export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] {
   const { business } = content;
@@ -55,6 +56,7 @@ export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] 
       services: resolveMentions(r.services, scanned, business.services, (t) => svc.detect(t)),
       service_areas: resolveMentions(r.service_areas, scanned, business.service_areas, (t) => area.detect(t)),
       response: r.response ? { date: r.response.date, text: r.response.text } : null,
+      aspects: [],
     };
   };
   return content.reviews.map(toRecord).sort(compareReviews);
@@ -81,9 +83,18 @@ export function aggregate(reviews: readonly { rating: number }[]): AggregateRati
   };
 }
 
+/** The dataset of `reviews` (already built records); `aspects` lists the analysed aspects. */
+export function datasetOf(
+  business: Content["business"],
+  reviews: ReviewRecord[],
+  aspects: readonly AspectRef[] = [],
+): ReviewsDataset {
+  return { business, aggregate_rating: aggregate(reviews), aspects: [...aspects], reviews };
+}
+
+/** The dataset without the insights analysis: every review's `aspects` is empty. */
 export function buildDataset(content: Content, baseUrl: string): ReviewsDataset {
-  const reviews = buildRecords(content, baseUrl);
-  return { business: content.business, aggregate_rating: aggregate(reviews), reviews };
+  return datasetOf(content.business, buildRecords(content, baseUrl));
 }
 
 /**

@@ -6,20 +6,24 @@ import { ContentError, formatIssues, problem } from "./content-errors.ts";
 import {
   type AspectDefinition,
   AspectsFileSchema,
+  EMPTY_LEXICON,
   FaqFileSchema,
   type FaqItem,
   type InsightsContent,
+  type SentimentLexicon,
+  SentimentLexiconSchema,
   SummaryTextSchema,
 } from "./insights/content-schema.ts";
 import { displayPath } from "./load-content.ts";
 
 /**
- * Reads and validates `content/insights/`: `aspects.yaml`, `faq.yaml` and `summary.md`. Each file is
+ * Reads and validates `content/insights/`: `aspects.yaml`, `sentiment.yaml`, `faq.yaml` and
+ * `summary.md`. Each file is
  * optional (a site without insights content still builds, with empty sections), but a file that is
  * present must be valid, and every FAQ evidence id must name a published review.
  */
 
-const FILES = ["aspects.yaml", "faq.yaml", "summary.md"] as const;
+const FILES = ["aspects.yaml", "sentiment.yaml", "faq.yaml", "summary.md"] as const;
 type FileName = (typeof FILES)[number];
 
 export interface RawInsightsContent {
@@ -84,6 +88,44 @@ function checkAspects(file: string, aspects: readonly AspectDefinition[], proble
   });
 }
 
+/**
+ * Every condition must name an aspect of aspects.yaml, and a word may sit in one list only: a term
+ * that is both a condition and an opinion word would be read two ways.
+ */
+function checkLexicon(
+  file: string,
+  lexicon: SentimentLexicon,
+  aspects: readonly AspectDefinition[],
+  problems: string[],
+): void {
+  const ids = aspects.map((a) => a.id);
+  const seen = new Map<string, string>();
+  const note = (t: string, here: string) => {
+    const where = seen.get(termKey(t));
+    if (where) problems.push(problem(file, here, `duplicate term, already in ${where}`, t));
+    else seen.set(termKey(t), here);
+  };
+  lexicon.conditions.forEach((c, i) => {
+    if (!ids.includes(c.aspect)) {
+      const valid = ids.length > 0 ? `valid ids are ${ids.join(", ")}` : "aspects.yaml defines no aspects";
+      problems.push(problem(file, `conditions[${i}].aspect`, `unknown aspect id; ${valid}`, c.aspect));
+    }
+    c.terms.forEach((t, k) => {
+      note(t, `conditions[${i}].terms[${k}]`);
+    });
+  });
+  for (const list of ["outcomes", "words"] as const) {
+    for (const side of ["positive", "negative"] as const) {
+      lexicon[list][side].forEach((t, k) => {
+        note(t, `${list}.${side}[${k}]`);
+      });
+    }
+  }
+  lexicon.neutral.forEach((t, k) => {
+    note(t, `neutral[${k}]`);
+  });
+}
+
 function checkEvidence(file: string, faq: readonly FaqItem[], reviewIds: ReadonlySet<string>, problems: string[]) {
   faq.forEach((item, i) => {
     item.evidence.forEach((id, k) => {
@@ -106,10 +148,19 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
   const problems: string[] = raw.strays.map((s) =>
     problem(s, "(file)", `unknown insights file; expected one of ${FILES.join(", ")}`, path.basename(s)),
   );
-  const { "aspects.yaml": aspectsFile, "faq.yaml": faqFile, "summary.md": summaryFile } = raw.files;
+  const {
+    "aspects.yaml": aspectsFile,
+    "sentiment.yaml": lexiconFile,
+    "faq.yaml": faqFile,
+    "summary.md": summaryFile,
+  } = raw.files;
 
   const aspects = aspectsFile ? parseFile(aspectsFile, AspectsFileSchema, problems)?.aspects : [];
   if (aspectsFile && aspects) checkAspects(aspectsFile.file, aspects, problems);
+
+  // Without the file the analysis falls back to the general lexicon alone.
+  const lexicon = lexiconFile ? parseFile(lexiconFile, SentimentLexiconSchema, problems) : EMPTY_LEXICON;
+  if (lexiconFile && lexicon && aspects) checkLexicon(lexiconFile.file, lexicon, aspects, problems);
 
   const faq = faqFile ? parseFile(faqFile, FaqFileSchema, problems)?.faq : [];
   if (faqFile && faq) checkEvidence(faqFile.file, faq, reviewIds, problems);
@@ -121,8 +172,8 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
     else problems.push(...formatIssues(summaryFile.file, parsed.error.issues, summaryFile.text));
   }
 
-  if (problems.length > 0 || !aspects || !faq) throw new ContentError(problems);
-  return { aspects, faq, summary };
+  if (problems.length > 0 || !aspects || !lexicon || !faq) throw new ContentError(problems);
+  return { aspects, lexicon, faq, summary };
 }
 
 /** Reads and validates the insights folder of `contentDir` against the ids of the loaded reviews. */

@@ -1,5 +1,5 @@
 import { msToRfc3339 } from "./dates.ts";
-import type { Business, ReviewRecord } from "./records.ts";
+import type { Business, ReviewAspect, ReviewRecord } from "./records.ts";
 import { FEED_SIZE, reviewTitle, type SiteUrls, tagUri } from "./site.ts";
 
 /**
@@ -21,6 +21,7 @@ export interface JsonFeedItem {
     technicians: string[];
     services: string[];
     service_areas: string[];
+    aspects: ReviewAspect[];
   };
 }
 
@@ -53,6 +54,7 @@ export function renderJsonFeed(business: Business, reviews: readonly ReviewRecor
       technicians: r.technicians,
       services: r.services,
       service_areas: r.service_areas,
+      aspects: r.aspects,
     },
   }));
   const feed = {

@@ -4,6 +4,7 @@ import jsYaml from "js-yaml";
 import { ContentError, formatIssues, problem } from "./content-errors.ts";
 import { type BusinessFile, BusinessFileSchema, Id, type ReviewFile, ReviewFileSchema } from "./content-schema.ts";
 import { utcDate } from "./dates.ts";
+import { reviewRuleProblems } from "./review-rules.ts";
 
 /** A review file that passed validation, with where it came from. */
 export interface ReviewEntry extends ReviewFile {
@@ -15,6 +16,12 @@ export interface ReviewEntry extends ReviewFile {
 export interface Content {
   business: BusinessFile;
   reviews: ReviewEntry[];
+}
+
+/** What validation yields: the content, and the review files it left out as not filled in yet. */
+export interface ValidatedContent extends Content {
+  /** Only ever non-empty with `unfinished: "skip"`. */
+  skipped: string[];
 }
 
 /** Raw files as read from disk, before any validation. Kept separate so validation stays pure. */
@@ -106,13 +113,41 @@ function parseYamlFile(file: string, text: string, problems: string[]): unknown 
 export interface ValidateOptions {
   /** The clock reading that defines "the future"; injected so tests are stable. */
   now: Date;
+  /**
+   * What to do with a review whose `text` is still empty, as `npm run review:new` leaves it:
+   * `"error"` (the default: production builds and `npm run check`, so a scaffold is never published)
+   * reports it as not filled in yet; `"skip"` (npm start) leaves it out and lists it in `skipped`.
+   */
+  unfinished?: "error" | "skip";
 }
+
+/** The scaffold writes `text: ""`; an editor who has not pasted the review yet is not making a mistake. */
+function isUnfinished(input: unknown): boolean {
+  if (input === null || typeof input !== "object" || !("text" in input)) return false;
+  const text = (input as { text: unknown }).text;
+  return text === null || (typeof text === "string" && text.trim() === "");
+}
+
+export const NOT_FILLED_IN = "not filled in yet; paste the review text (npm run review:new leaves it empty)";
 
 /**
  * Validates raw content into typed business and review entries, applying every cross-file rule.
  * Collects all problems and throws one `ContentError` listing them.
  */
-export function validateContent(raw: RawContent, { now }: ValidateOptions): Content {
+export function validateContent(raw: RawContent, opts: ValidateOptions): ValidatedContent {
+  const { business, reviews, skipped, problems } = inspectContent(raw, opts);
+  if (problems.length > 0 || !business) throw new ContentError(problems);
+  return { business, reviews, skipped };
+}
+
+/**
+ * Every problem in every file, without throwing, plus what is valid so far; `npm run check` also
+ * reports the files it skipped when others have problems.
+ */
+export function inspectContent(
+  raw: RawContent,
+  { now, unfinished = "error" }: ValidateOptions,
+): Partial<Content> & { reviews: ReviewEntry[]; skipped: string[]; problems: string[] } {
   const problems: string[] = [];
   for (const s of raw.strays) {
     problems.push(problem(s, "(file)", "review files must be content/reviews/<year>/<id>.yaml", path.basename(s)));
@@ -127,6 +162,7 @@ export function validateContent(raw: RawContent, { now }: ValidateOptions): Cont
   const today = utcDate(now);
   const seen = new Map<string, string>();
   const reviews: ReviewEntry[] = [];
+  const skipped: string[] = [];
   for (const { file, text } of raw.reviews) {
     const base = path.basename(file, ".yaml");
     const idOk = Id.safeParse(base);
@@ -144,72 +180,22 @@ export function validateContent(raw: RawContent, { now }: ValidateOptions): Cont
     seen.set(base, file);
     const input = parseYamlFile(file, text, problems);
     if (input === undefined) continue;
-    const parsed = ReviewFileSchema.safeParse(input);
-    if (!parsed.success) {
-      problems.push(...formatIssues(file, parsed.error.issues, input));
+    const draft = isUnfinished(input);
+    if (draft && unfinished === "skip") {
+      skipped.push(file);
       continue;
     }
-    const r = parsed.data;
-    const folderYear = path.basename(path.dirname(file));
-    if (folderYear !== r.date.slice(0, 4)) {
-      problems.push(problem(file, "date", `must fall in ${folderYear}, the year folder the file is in`, r.date));
+    const parsed = ReviewFileSchema.safeParse(input);
+    const issues = parsed.success ? [] : parsed.error.issues;
+    for (const issue of issues) {
+      if (draft && issue.path.length === 1 && issue.path[0] === "text") {
+        problems.push(problem(file, "text", NOT_FILLED_IN, (input as { text: unknown }).text));
+      } else problems.push(...formatIssues(file, [issue], input));
     }
-    if (r.date > today) problems.push(problem(file, "date", `must not be in the future (today is ${today})`, r.date));
-    if (Date.parse(r.published_at) > now.getTime()) {
-      problems.push(problem(file, "published_at", "must not be in the future", r.published_at));
-    }
-    if (r.verification.verified_on > today) {
-      problems.push(
-        problem(
-          file,
-          "verification.verified_on",
-          `must not be in the future (today is ${today})`,
-          r.verification.verified_on,
-        ),
-      );
-    }
-    if (r.verification.verified_on < r.date) {
-      problems.push(
-        problem(
-          file,
-          "verification.verified_on",
-          `must not be before the review date ${r.date}`,
-          r.verification.verified_on,
-        ),
-      );
-    }
-    if (r.response && r.response.date < r.date) {
-      problems.push(problem(file, "response.date", `must not be before the review date ${r.date}`, r.response.date));
-    }
-    if (r.response && r.response.date > today) {
-      problems.push(problem(file, "response.date", `must not be in the future (today is ${today})`, r.response.date));
-    }
-    if (business) {
-      checkRefs(file, "technicians", r.technicians, business.technicians, problems);
-      checkRefs(file, "services", r.services, business.services, problems);
-      checkRefs(file, "service_areas", r.service_areas, business.service_areas, problems);
-    }
-    reviews.push({ id: base, file, ...r });
+    problems.push(...reviewRuleProblems(file, input, issues, { today, nowMs: now.getTime(), business }));
+    if (parsed.success) reviews.push({ id: base, file, ...parsed.data });
   }
-  if (problems.length > 0 || !business) throw new ContentError(problems);
-  return { business, reviews };
-}
-
-function checkRefs(
-  file: string,
-  field: string,
-  ids: readonly string[],
-  catalogue: readonly { id: string }[],
-  problems: string[],
-): void {
-  const valid = catalogue.map((c) => c.id);
-  ids.forEach((id, i) => {
-    if (!valid.includes(id)) {
-      problems.push(
-        problem(file, `${field}[${i}]`, `unknown id; expected one of ${valid.join(", ")} (see business.yaml)`, id),
-      );
-    }
-  });
+  return { business, reviews, skipped, problems };
 }
 
 function checkCatalogues(file: string, b: BusinessFile, problems: string[]): void {
@@ -224,6 +210,6 @@ function checkCatalogues(file: string, b: BusinessFile, problems: string[]): voi
 }
 
 /** Reads and validates a content folder: the one call the build and tools make. */
-export async function loadContent(dir: string, opts: ValidateOptions): Promise<Content> {
+export async function loadContent(dir: string, opts: ValidateOptions): Promise<ValidatedContent> {
   return validateContent(await readContentDir(dir), opts);
 }

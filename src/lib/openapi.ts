@@ -119,7 +119,7 @@ export function buildOpenApi(urls: SiteUrls): Record<string, unknown> {
       ),
       "/api/feed.json": staticGet(
         "JSON Feed 1.1 of the 50 newest reviews",
-        "See https://jsonfeed.org/version/1.1. Items carry a `_review` extension with rating, technicians, services and service_areas. A WebSub topic.",
+        "See https://jsonfeed.org/version/1.1. Items carry a `_review` extension with rating, technicians, services, service_areas and aspects. A WebSub topic.",
         { "application/json": { schema: { type: "object", description: "A JSON Feed 1.1 document." } } },
         topicHeaders,
       ),
@@ -201,7 +201,16 @@ export function buildOpenApi(urls: SiteUrls): Record<string, unknown> {
         },
       },
       "/healthz": {
-        get: { summary: "Health check", responses: { "200": { description: "The process is serving a dataset." } } },
+        get: {
+          summary: "Readiness",
+          responses: {
+            "200": { description: "Serving a dataset; with DATABASE_URL, the shared database answers too." },
+            "503": { description: "DATABASE_URL is set and the database does not answer: reads still work." },
+          },
+        },
+      },
+      "/livez": {
+        get: { summary: "Liveness", responses: { "200": { description: "The process answers HTTP." } } },
       },
     },
     components: { schemas },

@@ -14,6 +14,28 @@ import {
  * them, so a field added here shows up everywhere at once.
  */
 
+export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
+export const SentimentSchema = z.enum(SENTIMENTS);
+export type Sentiment = z.infer<typeof SentimentSchema>;
+
+export const ReviewAspectSchema = z
+  .object({
+    id: Id.describe("Aspect id, one of the dataset's `aspects` (content/insights/aspects.yaml)."),
+    sentiment: SentimentSchema.describe("positive when score >= 0.05, negative when <= -0.05, else neutral."),
+    score: z
+      .number()
+      .min(-1)
+      .max(1)
+      .describe("What the review says about the aspect, in [-1, 1], 3 decimals (docs/insights.md)."),
+  })
+  .meta({ id: "ReviewAspect" });
+export type ReviewAspect = z.infer<typeof ReviewAspectSchema>;
+
+export const AspectRefSchema = z
+  .object({ id: Id, label: z.string() })
+  .meta({ id: "AspectRef", description: "An aspect the reviews are analysed for; its id is stable public API." });
+export type AspectRef = z.infer<typeof AspectRefSchema>;
+
 export const ReviewRecordSchema = z
   .object({
     id: Id.describe("Stable review id (the content file name)."),
@@ -39,6 +61,11 @@ export const ReviewRecordSchema = z
       .object({ date: CalendarDate, text: z.string() })
       .nullable()
       .describe("The owner's public reply, or null."),
+    aspects: z
+      .array(ReviewAspectSchema)
+      .describe(
+        "One entry per aspect the review discusses, ordered by id: the same annotations /insights.json counts.",
+      ),
   })
   .meta({ id: "Review" });
 export type ReviewRecord = z.infer<typeof ReviewRecordSchema>;
@@ -67,6 +94,9 @@ export const ReviewsDatasetSchema = z
   .object({
     business: BusinessSchema,
     aggregate_rating: AggregateRatingSchema,
+    aspects: z
+      .array(AspectRefSchema)
+      .describe("Every aspect id a review's `aspects` and the search filter `aspect` can name."),
     reviews: z.array(ReviewRecordSchema).describe("Every published review, newest first (date desc, id asc)."),
   })
   .meta({ id: "ReviewsDataset" });

@@ -99,6 +99,8 @@ export function createSearchIndex(dataset: ReviewsDataset): SearchIndex {
   const rating = new Map<string | number, number[]>();
   const tech = new Map<string | number, number[]>();
   const svc = new Map<string | number, number[]>();
+  // Keys "billing" (any sentiment) and "billing:negative".
+  const aspect = new Map<string | number, number[]>();
   const grams = new Map<string | number, number[]>();
   const seen = new Set<number>();
   const push = (m: Map<string | number, number[]>, k: string | number, i: number) => {
@@ -112,6 +114,10 @@ export function createSearchIndex(dataset: ReviewsDataset): SearchIndex {
     push(rating, r.rating, i);
     for (const t of r.technicians) push(tech, t, i);
     for (const s of r.services) push(svc, s, i);
+    for (const a of r.aspects) {
+      push(aspect, a.id, i);
+      push(aspect, `${a.id}:${a.sentiment}`, i);
+    }
     const text = normalizeText(r.text);
     texts[i] = text;
     seen.clear();
@@ -121,6 +127,7 @@ export function createSearchIndex(dataset: ReviewsDataset): SearchIndex {
   const ratingP = toPostings(rating);
   const techP = toPostings(tech);
   const svcP = toPostings(svc);
+  const aspectP = toPostings(aspect);
   const gramP = toPostings(grams);
   grams.clear();
   const empty = new Int32Array(0);
@@ -200,6 +207,7 @@ export function createSearchIndex(dataset: ReviewsDataset): SearchIndex {
       if (q.min_rating !== undefined) lists.push(atLeast[Math.ceil(q.min_rating) - 1] as Postings);
       if (q.technician) lists.push(techP.get(q.technician) ?? empty);
       if (q.service) lists.push(svcP.get(q.service) ?? empty);
+      if (q.aspect) lists.push(aspectP.get(q.sentiment ? `${q.aspect}:${q.sentiment}` : q.aspect) ?? empty);
       if (q.query) lists.push(textMatches(q.query));
       lists.sort((a, b) => a.length - b.length);
       let positions: Postings | null = null;

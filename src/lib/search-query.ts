@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { CalendarDate } from "./content-schema.ts";
-import type { Business } from "./records.ts";
+import { type AspectRef, type Business, SENTIMENTS, type Sentiment } from "./records.ts";
 
 /**
  * The search contract shared by `GET /api/reviews/search`, the MCP `search_reviews` tool and
@@ -16,6 +16,8 @@ export const SEARCH_PARAMS = [
   "query",
   "mentions_technician",
   "mentions_service",
+  "aspect",
+  "sentiment",
   "limit",
   "offset",
 ] as const;
@@ -71,6 +73,15 @@ export const SearchParamsSchema = z.strictObject({
   mentions_service: textParam("a service id")
     .optional()
     .describe('Service id from the business catalogue (e.g. "massage-therapy").'),
+  aspect: textParam("an aspect id")
+    .optional()
+    .describe(
+      'Only reviews that discuss this aspect (an id from the `aspects` of /reviews.json, e.g. "billing"), per their `aspects` annotation.',
+    ),
+  sentiment: z
+    .enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` })
+    .optional()
+    .describe("With `aspect`: only reviews whose annotation of that aspect has this sentiment."),
   limit: intParam(1, MAX_LIMIT, `expected an integer from 1 to ${MAX_LIMIT}`)
     .optional()
     .describe(`Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
@@ -90,6 +101,8 @@ export interface SearchQuery {
   /** Technician id resolved from the name/alias given. */
   technician?: string;
   service?: string;
+  aspect?: string;
+  sentiment?: Sentiment;
   limit: number;
   offset: number;
   /** The parameters as they should appear in a canonical URL (for `next`). */
@@ -119,9 +132,14 @@ export function resolveTechnician(business: Business, given: string): string | u
 
 /**
  * Validates search input. `input` maps parameter names to values; for HTTP a repeated parameter
- * arrives as an array and is reported, as is any name not in `SEARCH_PARAMS`.
+ * arrives as an array and is reported, as is any name not in `SEARCH_PARAMS`. `aspects` are the
+ * dataset's aspects, the valid values of `aspect`.
  */
-export function parseSearchParams(input: Record<string, unknown>, business: Business): ParseResult {
+export function parseSearchParams(
+  input: Record<string, unknown>,
+  business: Business,
+  aspects: readonly AspectRef[] = [],
+): ParseResult {
   const issues: QueryIssue[] = [];
   const single: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(input)) {
@@ -182,6 +200,13 @@ export function parseSearchParams(input: Record<string, unknown>, business: Busi
       });
     }
   }
+  // Raw values: an invalid sentiment must not hide an unknown aspect, nor a lone sentiment.
+  const aspect = parseAspect(
+    typeof single.aspect === "string" ? single.aspect : p.aspect,
+    single.sentiment,
+    aspects,
+    issues,
+  );
   if (issues.length > 0 || !parsed.success) return { ok: false, issues };
 
   const limit = p.limit ?? DEFAULT_LIMIT;
@@ -194,6 +219,8 @@ export function parseSearchParams(input: Record<string, unknown>, business: Busi
   if (query) canonical.push(["query", query]);
   if (technician) canonical.push(["mentions_technician", technician]);
   if (service) canonical.push(["mentions_service", service]);
+  if (aspect) canonical.push(["aspect", aspect]);
+  if (aspect && p.sentiment) canonical.push(["sentiment", p.sentiment]);
   canonical.push(["limit", String(limit)]);
   return {
     ok: true,
@@ -205,9 +232,37 @@ export function parseSearchParams(input: Record<string, unknown>, business: Busi
       query,
       technician,
       service,
+      aspect,
+      sentiment: p.sentiment,
       limit,
       offset,
       canonical,
     },
   };
+}
+
+/** `aspect` must name one of the dataset's aspects; `sentiment` only narrows an `aspect` filter. */
+function parseAspect(
+  given: string | undefined,
+  sentiment: unknown,
+  aspects: readonly AspectRef[],
+  issues: QueryIssue[],
+): string | undefined {
+  if (sentiment !== undefined && given === undefined) {
+    issues.push({
+      path: "sentiment",
+      value: sentiment,
+      message:
+        "needs the aspect parameter too; sentiment filters the reviews of one aspect (e.g. aspect=billing&sentiment=negative)",
+    });
+  }
+  if (given === undefined) return undefined;
+  const want = given.trim().toLowerCase();
+  const found = aspects.find((a) => a.id === want)?.id;
+  if (!found) {
+    const valid =
+      aspects.length > 0 ? `valid ids are ${aspects.map((a) => a.id).join(", ")}` : "this dataset has no aspects";
+    issues.push({ path: "aspect", value: given, message: `unknown aspect id; ${valid}` });
+  }
+  return found;
 }

@@ -1,7 +1,7 @@
 import { getCollection, getEntry } from "astro:content";
 import { loadConfig } from "../config.ts";
-import { buildDataset } from "./dataset.ts";
-import { buildInsights } from "./insights/build.ts";
+import { buildRecords, datasetOf } from "./dataset.ts";
+import { analyzeReviews, aspectRefs } from "./insights/build.ts";
 import type { Insights } from "./insights/schema.ts";
 import type { ReviewsDataset } from "./records.ts";
 import { type SiteUrls, siteUrls } from "./site.ts";
@@ -13,6 +13,8 @@ import { type SiteUrls, siteUrls } from "./site.ts";
 export interface SiteData {
   dataset: ReviewsDataset;
   urls: SiteUrls;
+  /** Derived from the same per-review annotations as the records' `aspects`. */
+  insights: Insights;
 }
 
 let cached: Promise<SiteData> | undefined;
@@ -23,24 +25,28 @@ export function siteData(): Promise<SiteData> {
     if (!business) throw new Error("content/business.yaml was not loaded");
     const entries = await getCollection("reviews");
     const reviews = entries.map((e) => ({ id: e.id, file: e.filePath ?? e.id, ...e.data }));
+    const insightsEntry = await getEntry("insights", "insights");
+    if (!insightsEntry) throw new Error("content/insights was not loaded");
     const urls = siteUrls(loadConfig().BASE_URL);
-    return { dataset: buildDataset({ business: business.data, reviews }, urls.base), urls };
+    // One analysis: the annotated records and every insight come out of the same pass.
+    const analysis = analyzeReviews({
+      reviews: buildRecords({ business: business.data, reviews }, urls.base),
+      business: business.data,
+      content: insightsEntry.data,
+    });
+    return {
+      dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
+      urls,
+      insights: analysis.insights,
+    };
   })();
   return cached;
 }
 
-let insightsCached: Promise<Insights> | undefined;
-
 /**
  * The insights of this build, computed once however many pages ask: the analysis is the most
- * expensive step of a build, so `/insights.json` and the home page share one result.
+ * expensive step of a build, so `/insights.json`, the home page and the records share one result.
  */
-export function siteInsights(): Promise<Insights> {
-  insightsCached ??= (async () => {
-    const entry = await getEntry("insights", "insights");
-    if (!entry) throw new Error("content/insights was not loaded");
-    const { dataset } = await siteData();
-    return buildInsights({ reviews: dataset.reviews, business: dataset.business, content: entry.data });
-  })();
-  return insightsCached;
+export async function siteInsights(): Promise<Insights> {
+  return (await siteData()).insights;
 }

@@ -18,7 +18,7 @@ const config = loadConfig({
 });
 const hub = new Hub({ config, logger: pino({ level: "silent" }) });
 await hub.start();
-const answer = hub.request({ "hub.mode": "subscribe", "hub.topic": topic, "hub.callback": callback });
+const answer = await hub.request({ "hub.mode": "subscribe", "hub.topic": topic, "hub.callback": callback });
 if (!answer.accepted) throw new Error(answer.reason);
 await hub.idle();
 process.stdout.write("subscribed\n");

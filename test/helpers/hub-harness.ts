@@ -6,10 +6,12 @@ import express from "express";
 import pino from "pino";
 import { Hub, type HubDeps } from "../../sidecar/hub/hub.ts";
 import { createHubRouter } from "../../sidecar/hub/hub-routes.ts";
-import { HubStore, STORE_FILE } from "../../sidecar/hub/hub-store.ts";
+import type { Subscription, Verification } from "../../sidecar/hub/hub-store.ts";
+import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-hub-db.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { buildManifest, MANIFEST_FILE } from "../../src/lib/headers.ts";
 import { siteUrls } from "../../src/lib/site.ts";
+import { currentBackend, openHubDatabase } from "./hub-backends.ts";
 import { ManualClock } from "./manual-clock.ts";
 
 export const BASE_URL = "https://reviews.example.test";
@@ -52,10 +54,10 @@ export interface Harness {
   post(form: Record<string, string | string[]>, contentType?: string, raw?: string): Promise<Response>;
   /** Writes a topic file and refreshes `_headers.json` as the build would. */
   writeTopic(topic: string, content: string): Promise<void>;
-  /** Reads the store through a second, read-only connection, as `npm run hub:list` does. */
-  stored(): ReturnType<HubStore["subscriptions"]>;
+  /** Reads the store through a second connection (read-only for SQLite, as `npm run hub:list` does). */
+  stored(): Promise<Subscription[]>;
   /** Requests accepted and still awaiting verification of intent. */
-  pending(): ReturnType<HubStore["verifications"]>;
+  pending(): Promise<Verification[]>;
   close(): Promise<void>;
 }
 
@@ -70,8 +72,8 @@ export async function writeDist(distDir: string, files: Record<string, string>):
   await writeFile(path.join(distDir, MANIFEST_FILE), JSON.stringify(manifest));
 }
 
-function readStore<T>(dataDir: string, read: (store: HubStore) => T): T {
-  const store = new HubStore(path.join(dataDir, STORE_FILE), { readOnly: true });
+async function readStore<T>(dataDir: string, read: (store: SqliteHubDb) => T): Promise<T> {
+  const store = new SqliteHubDb(path.join(dataDir, STORE_FILE), { readOnly: true });
   try {
     return read(store);
   } finally {
@@ -84,7 +86,9 @@ const topicFiles = new Map<string, Map<string, string>>();
 /**
  * A running hub on temp directories, with the hub router on a bare Express app listening on port 0
  * and logs captured as parsed pino lines. Private callbacks are allowed unless `env` says
- * otherwise, because the HTTPS subscribers of these tests listen on 127.0.0.1.
+ * otherwise, because the HTTPS subscribers of these tests listen on 127.0.0.1. The store is the
+ * one `forEachHubStore` (hub-backends.ts) selected: SQLite in `dataDir`, or a PostgreSQL database
+ * of its own per `dataDir` (a restart passes the same `dataDir` and so finds the same state).
  */
 export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> {
   const dataDir = opts.dataDir ?? (await mkdtemp(path.join(os.tmpdir(), "pr-hub-data-")));
@@ -101,7 +105,8 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const clock = opts.clock ?? new ManualClock();
   const logs: LogLine[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(JSON.parse(line) as LogLine) });
-  const hub = new Hub({ config, logger, clock, onPublish: opts.onPublish });
+  const shared = await openHubDatabase(currentBackend(), dataDir, logger);
+  const hub = new Hub({ config, logger, clock, onPublish: opts.onPublish, database: shared?.database });
   await hub.start();
   const app = express();
   app.use("/api/websub/hub", createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }));
@@ -133,12 +138,13 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       files.set(p, content);
       await writeDist(distDir, Object.fromEntries(files));
     },
-    stored: () => readStore(dataDir, (s) => s.subscriptions()),
-    pending: () => readStore(dataDir, (s) => s.verifications()),
+    stored: () => (shared ? shared.read((s) => s.subscriptions()) : readStore(dataDir, (s) => s.subscriptions())),
+    pending: () => (shared ? shared.read((s) => s.verifications()) : readStore(dataDir, (s) => s.verifications())),
     async close() {
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
       await hub.close();
+      await shared?.close();
     },
   };
 }

@@ -1,11 +1,15 @@
+import type { ReviewAspect } from "../records.ts";
+import type { AspectMention } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
-import type { Clause } from "./nlp.ts";
-import { direction, mean, polarity, round, SENTIMENT_TREND_THRESHOLD, type TrendPeriods } from "./numbers.ts";
+import { direction, mean, round, SENTIMENT_TREND_THRESHOLD, type TrendPeriods } from "./numbers.ts";
 import type { AspectInsight, InsightsExample } from "./schema.ts";
 
 /**
- * Running totals per aspect, fed one mention at a time while reviews stream past. Only counters and
- * the three best examples per polarity are kept, so memory does not grow with the review count.
+ * Running totals per aspect, fed one review annotation at a time while reviews stream past. The
+ * polarity counts, means and trends are over reviews (each review's annotation of the aspect), so
+ * every count equals the `total` of the matching search (`aspect=<id>&sentiment=<polarity>`). Only
+ * counters and the three best examples per polarity are kept, so memory does not grow with the
+ * review count.
  */
 
 const EXAMPLES = 3;
@@ -57,14 +61,15 @@ const mostNegative = (a: Candidate, b: Candidate) => a.raw - b.raw || tieBreak(a
 
 export interface AspectStats {
   /**
-   * Records that `clause` of review number `order` (position in newest-first order) mentions
-   * aspect `aspect`; `period` is the trend period of the review's date.
+   * Records review number `order` (position in newest-first order)'s annotation of aspect `aspect`,
+   * with that aspect's clause mentions; `period` is the trend period of the review's date.
    */
   add(
     aspect: number,
     order: number,
     review: { id: string; url: string },
-    clause: Clause,
+    annotation: ReviewAspect,
+    mentions: readonly AspectMention[],
     period: "recent" | "previous" | undefined,
   ): void;
   finish(totalReviews: number, periods: TrendPeriods | undefined): AspectInsight[];
@@ -86,30 +91,34 @@ export function createAspectStats(aspects: readonly AspectDefinition[]): AspectS
   }));
 
   return {
-    add(aspect, order, review, clause, period) {
+    add(aspect, order, review, annotation, mentions, period) {
       const t = totals[aspect] as Totals;
-      t.mentions++;
-      if (t.lastReview !== order) {
-        t.reviews++;
-        t.lastReview = order;
-      }
-      t.sum += clause.score;
+      t.mentions += mentions.length;
+      t.reviews++;
+      t.lastReview = order;
+      t.sum += annotation.score;
       if (period) {
         t[period].n++;
-        t[period].sum += clause.score;
+        t[period].sum += annotation.score;
       }
-      const p = polarity(clause.score);
+      const p = annotation.sentiment;
       t[p]++;
       if (p === "neutral") return;
+      // The example is the clause that speaks most strongly the way the review leans.
+      let best: AspectMention | undefined;
+      for (const m of mentions) {
+        if (p === "positive" ? m.score > (best?.score ?? 0) : m.score < (best?.score ?? 0)) best = m;
+      }
+      if (!best) return;
       const candidate: Candidate = {
         order,
-        sentenceIndex: clause.sentenceIndex,
-        raw: clause.score,
+        sentenceIndex: best.sentenceIndex,
+        raw: best.score,
         example: {
           review_id: review.id,
           url: review.url,
-          sentence: excerpt(clause.sentence),
-          score: round(clause.score),
+          sentence: excerpt(best.sentence),
+          score: round(best.score),
         },
       };
       if (p === "positive") offer(t.best, candidate, mostPositive);

@@ -33,17 +33,25 @@ interface CompiledTerm {
   forms: ReadonlySet<string>[];
 }
 
-/** `groups[i]` holds the terms of group i (an aspect). */
+/**
+ * `groups[i]` holds the terms of group i (an aspect). With `exactForms`, a term matches only as
+ * written or where the clause word's lemma is the term ("gone" must not find "going" through the
+ * lemma "go"); the sentiment lexicon lists its inflections itself.
+ */
 export function compileTerms(
   groups: readonly (readonly string[])[],
   termForms: (term: string) => TermForms,
+  exactForms = false,
 ): TermMatcher {
   const byFirstForm = new Map<string, CompiledTerm[]>();
   groups.forEach((terms, group) => {
     for (const term of terms) {
       const { normals, lemmas } = termForms(term);
       if (normals.length === 0) continue;
-      const compiled: CompiledTerm = { group, forms: normals.map((n, i) => new Set([n, lemmas[i] ?? n])) };
+      const compiled: CompiledTerm = {
+        group,
+        forms: normals.map((n, i) => new Set(exactForms ? [n] : [n, lemmas[i] ?? n])),
+      };
       for (const f of compiled.forms[0] as ReadonlySet<string>) {
         const list = byFirstForm.get(f);
         if (list) list.push(compiled);

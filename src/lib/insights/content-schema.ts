@@ -48,6 +48,66 @@ export const AspectsFileSchema = z.strictObject(
   { error: "expected a YAML mapping with an aspects list" },
 );
 
+const Terms = z.array(Term, { error: "expected a list of words or phrases" });
+
+/**
+ * `sentiment.yaml`: the domain vocabulary of the sentiment analysis, kept as content so an editor
+ * can teach it a new word without a code change. See docs/insights.md for how each list is used.
+ */
+export const SentimentLexiconSchema = z.strictObject(
+  {
+    /**
+     * Condition and symptom words ("sciatica", "herniated"): why a patient came, not how they were
+     * treated. Neutral alone; each detects its aspect, and its polarity comes from an outcome
+     * attached to it ("gone", "came back") or from a negation ("no more headaches").
+     */
+    conditions: z
+      .array(
+        z.strictObject(
+          {
+            aspect: Id,
+            terms: Terms.min(1, { error: "expected at least one term" }),
+            /** Body parts and the like: they detect the aspect only in a clause with an opinion about them. */
+            needs_evidence: z.boolean({ error: "expected true or false" }).default(false),
+            /**
+             * Whether an adjective right before the term judges it ("terrible wait times") rather
+             * than describing a symptom ("terrible back pain", which is ignored).
+             */
+            adjectives_judge: z.boolean({ error: "expected true or false" }).default(false),
+          },
+          { error: "expected an entry with aspect and terms" },
+        ),
+        { error: "expected a list of {aspect, terms} entries" },
+      )
+      .default([]),
+    /** Words that say how a condition ended up; they only count in a clause that names a condition. */
+    outcomes: z
+      .strictObject(
+        { positive: Terms.default([]), negative: Terms.default([]) },
+        { error: "expected a mapping with positive and negative lists" },
+      )
+      .default({ positive: [], negative: [] }),
+    /** Opinion words and phrases of this domain that the general lexicon lacks or misreads. */
+    words: z
+      .strictObject(
+        { positive: Terms.default([]), negative: Terms.default([]) },
+        { error: "expected a mapping with positive and negative lists" },
+      )
+      .default({ positive: [], negative: [] }),
+    /** General-lexicon words that carry no opinion here ("crack" is a technique, "still" an adverb). */
+    neutral: Terms.default([]),
+  },
+  { error: "expected a YAML mapping with conditions, outcomes, words and neutral" },
+);
+export type SentimentLexicon = z.infer<typeof SentimentLexiconSchema>;
+
+export const EMPTY_LEXICON: SentimentLexicon = {
+  conditions: [],
+  outcomes: { positive: [], negative: [] },
+  words: { positive: [], negative: [] },
+  neutral: [],
+};
+
 export const FaqItemSchema = z.strictObject(
   {
     question: Text("question", 300),
@@ -68,6 +128,7 @@ export const SummaryTextSchema = Text("editorial summary", 20_000);
 /** The validated editorial input of the insights: what the `insights` collection stores. */
 export const InsightsContentSchema = z.strictObject({
   aspects: z.array(AspectDefinitionSchema),
+  lexicon: SentimentLexiconSchema,
   faq: z.array(FaqItemSchema),
   summary: z.string(),
 });

@@ -1,8 +1,7 @@
 import type { CatalogueItem } from "../content-schema.ts";
-import { createMatcher, type Matcher } from "../mentions.ts";
 import type { Business, ReviewRecord } from "../records.ts";
+import type { ReviewAnnotation } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
-import type { Clause } from "./nlp.ts";
 import { mean, polarity, round } from "./numbers.ts";
 import type { EntityInsight, Insights } from "./schema.ts";
 
@@ -10,10 +9,12 @@ import type { EntityInsight, Insights } from "./schema.ts";
  * Technicians, services and service areas as the reviews see them. A review mentions an entity
  * when its record lists the id (explicit, or detected in the text by `mentions.ts`).
  *
- * Sentiment about an entity in one review is the mean score of the clauses that name it; when no
- * clause names it (the id was given explicitly, or only the title named it in passing) the mean of
- * all the review's clauses stands in. That review-level score is classified positive, neutral or
- * negative, and `net_sentiment = (positive - negative) / mentions`.
+ * Sentiment about an entity in one review comes from the review's own aspect annotation (the one
+ * analysis): the mean of its aspect scores for the aspects discussed in the clauses that name the
+ * entity; when no such clause carries an aspect (the id was given explicitly, or the name appears
+ * in passing) the mean over all of the review's aspects stands in, and a review with no aspect is
+ * neutral. That score is classified positive, neutral or negative, and
+ * `net_sentiment = (positive - negative) / mentions`.
  */
 
 const KINDS = ["technicians", "services", "service_areas"] as const;
@@ -33,13 +34,11 @@ interface Totals {
 interface Tracked {
   item: CatalogueItem;
   order: number;
-  matcher: Matcher;
   totals: Totals;
 }
 
 export interface EntityStats {
-  /** `aspects`: indexes of every aspect the review mentions anywhere. */
-  add(review: ReviewRecord, clauses: readonly Clause[], aspects: ReadonlySet<number>): void;
+  add(review: ReviewRecord, annotation: ReviewAnnotation): void;
   finish(): Insights["entities"];
 }
 
@@ -53,7 +52,6 @@ export function createEntityStats(business: Business, aspectDefs: readonly Aspec
           {
             item,
             order,
-            matcher: createMatcher([item]),
             totals: { mentions: 0, ratingSum: 0, positive: 0, neutral: 0, negative: 0, aspects: new Map() },
           },
         ]),
@@ -62,28 +60,30 @@ export function createEntityStats(business: Business, aspectDefs: readonly Aspec
   );
 
   return {
-    add(review, clauses, aspects) {
-      let whole: number | undefined;
+    add(review, annotation) {
+      const { scores } = annotation;
+      const meanOf = (aspects: Iterable<number>) => {
+        let sum = 0;
+        let n = 0;
+        for (const a of aspects) {
+          const s = scores.get(a);
+          if (s === undefined) continue;
+          sum += s;
+          n++;
+        }
+        return n === 0 ? undefined : sum / n;
+      };
+      const whole = meanOf(scores.keys()) ?? 0;
       for (const kind of KINDS) {
         for (const id of review[kind]) {
           const tracked = byKind.get(kind)?.get(id);
           if (!tracked) continue;
-          let sum = 0;
-          let n = 0;
-          for (const c of clauses) {
-            if (tracked.matcher.detect(c.text).length > 0) {
-              sum += c.score;
-              n++;
-            }
-          }
-          if (n === 0) {
-            whole ??= clauses.length === 0 ? 0 : clauses.reduce((s, c) => s + c.score, 0) / clauses.length;
-          }
+          const own = meanOf(annotation.entityAspects.get(`${kind}:${id}`) ?? []);
           const t = tracked.totals;
           t.mentions++;
           t.ratingSum += review.rating;
-          t[polarity(n === 0 ? (whole as number) : sum / n)]++;
-          for (const a of aspects) t.aspects.set(a, (t.aspects.get(a) ?? 0) + 1);
+          t[polarity(round(own ?? whole))]++;
+          for (const a of scores.keys()) t.aspects.set(a, (t.aspects.get(a) ?? 0) + 1);
         }
       }
     },

@@ -2,8 +2,9 @@ import model from "wink-eng-lite-web-model";
 import winkNLP, { type ItsFunction } from "wink-nlp";
 
 /**
- * The NLP edge of the insights: wink-nlp with its English lite model does sentence splitting,
- * part-of-speech tagging, lemmatisation and negation-aware sentiment. Everything else in
+ * The NLP edge of the insights: wink-nlp with its English lite model does tokenising, sentence
+ * splitting, part-of-speech tagging and lemmatisation, and its lexicon gives the general polarity of
+ * a single word. Negation, outcomes and attribution are ours (`polarity.ts`). Everything else in
  * `insights/` works on the plain arrays returned here, so no wink document outlives one review
  * (that is what keeps a 100,000-review build inside its memory), and the arrays are shared by the
  * clauses of a text rather than copied per clause (that is what keeps the garbage collector idle).
@@ -11,7 +12,7 @@ import winkNLP, { type ItsFunction } from "wink-nlp";
 
 /**
  * Per token of one analysed text (whitespace tokens dropped): text as written, lowercase form,
- * lemma, part of speech, stop word, is a word, and inside the scope of a negation ("no", "never").
+ * lemma, part of speech, stop word and is a word.
  * Shared by all the clauses of that text, which index into it, so a review allocates it once.
  */
 export interface TokenTable {
@@ -21,7 +22,6 @@ export interface TokenTable {
   pos: string[];
   stop: boolean[];
   words: boolean[];
-  negated: boolean[];
 }
 
 /** The unit aspects and sentiment are computed on: a sentence, or a part of one (see `clauses`). */
@@ -32,8 +32,6 @@ export interface Clause {
   sentenceIndex: number;
   /** The clause itself, whitespace collapsed; entity names are looked for in it. */
   text: string;
-  /** wink sentiment of the clause in [-1, 1], negation-aware ("not painful at all" is positive). */
-  score: number;
   tokens: TokenTable;
   /** The clause's tokens are `tokens.*[start]` up to, not including, `tokens.*[end]`. */
   start: number;
@@ -50,14 +48,35 @@ export interface Analyzer {
   clauses(text: string, firstSentenceIndex?: number): Clause[];
   /** Tokens of an editor's term, normalised exactly like clause tokens so the two can be compared. */
   termForms(term: string): TermForms;
-  /** wink sentiment of a piece of text read as one sentence, in [-1, 1]. */
-  score(text: string): number;
+  /**
+   * Polarity of one word in wink's general lexicon, in [-1, 1] (0 for unknown words). Cached: the
+   * vocabulary of a corpus is small next to its token count.
+   */
+  wordScore(normal: string): number;
 }
 
 /** Words that join two clauses of opposite polarity: "Dr. Patel was great but billing was a mess". */
-const CONTRASTIVE = new Set(["but", "however", "although", "though", "whereas"]);
+const CONTRASTIVE = new Set(["but", "however", "although", "though", "whereas", "yet"]);
 /** Of those, the ones that can open a sentence and contrast its two halves: "Although X, Y". */
-const OPENING_CONTRASTIVE = new Set(["although", "though", "whereas"]);
+const OPENING_CONTRASTIVE = new Set(["although", "though", "whereas", "even"]);
+/** "anything but friendly" and "nothing but praise" are one thought, not a contrast. */
+const NOT_BEFORE_BUT = new Set(["anything", "nothing", "all", "only"]);
+
+/**
+ * Is the word at `i` a contrastive conjunction? "yet" only after a comma or "and" ("not yet" is
+ * not a contrast), "even" only as "even though", "but" not after "anything"/"nothing".
+ */
+function contrastAt(normals: readonly string[], i: number): boolean {
+  const w = normals[i] as string;
+  const prev = normals[i - 1];
+  if (w === "even") return normals[i + 1] === "though";
+  if (!CONTRASTIVE.has(w)) return false;
+  if (w === "yet") return prev === "," || prev === "and";
+  if (w === "but") return !NOT_BEFORE_BUT.has(prev as string);
+  // "even though" is cut at "even".
+  if (w === "though") return prev !== "even";
+  return true;
+}
 
 /** "Dr." and "Dr", "Blvd." and "Blvd" are the same word to an editor. */
 const form = (s: string) => (s.length > 1 && s.endsWith(".") ? s.slice(0, -1) : s);
@@ -65,9 +84,10 @@ const isSpace = (type: string) => type === "tabCRLF" || type === "spaces";
 
 /**
  * Token ranges `[start, end)` of the clauses of the sentence spanning tokens `[begin, end)`. A
- * contrastive conjunction starts a new clause (the conjunction belongs to the clause it introduces);
- * a sentence that opens with although/though/whereas is cut after its first comma instead. A piece
- * with no word besides its conjunction is merged into the clause before it ("…, but." stays whole).
+ * contrastive conjunction (but, however, although, though, even though, whereas, ", yet") starts a
+ * new clause (the conjunction belongs to the clause it introduces); a sentence that opens with
+ * although/though/even though/whereas is cut after its first comma instead. A piece with no word
+ * besides its conjunction is merged into the clause before it ("…, but." stays whole).
  */
 export function clauseRanges(
   normals: readonly string[],
@@ -80,11 +100,14 @@ export function clauseRanges(
   for (let i = begin; i < end; i++) {
     if (types[i] !== "word") continue;
     if (firstWord < 0) firstWord = i;
-    else if (CONTRASTIVE.has(normals[i] as string)) cuts.push(i);
+    else if (contrastAt(normals, i)) cuts.push(i);
   }
   if (firstWord >= 0 && OPENING_CONTRASTIVE.has(normals[firstWord] as string)) {
-    const comma = normals.indexOf(",", firstWord);
-    if (comma > 0 && comma < end - 1 && (cuts.length === 0 || comma < (cuts[0] as number))) cuts.unshift(comma + 1);
+    if (normals[firstWord] !== "even" || normals[firstWord + 1] === "though") {
+      const comma = normals.indexOf(",", firstWord);
+      while (cuts.length > 0 && (cuts[0] as number) <= firstWord + 1) cuts.shift();
+      if (comma > 0 && comma < end - 1 && (cuts.length === 0 || comma < (cuts[0] as number))) cuts.unshift(comma + 1);
+    }
   }
   if (cuts.length === 0) return [[begin, end]];
   const ranges: [number, number][] = [];
@@ -106,13 +129,22 @@ export function clauseRanges(
 export function createAnalyzer(): Analyzer {
   // NER and custom entities are off: catalogue names are matched by `mentions.ts`, and the two
   // annotators would cost a third of the run time for nothing we use.
-  const nlp = winkNLP(model, ["sbd", "negation", "sentiment", "pos"]);
-  // Scores a clause cut out of a longer sentence; sentence splitting and POS are not needed for that.
-  const scorer = winkNLP(model, ["negation", "sentiment"]);
+  const nlp = winkNLP(model, ["sbd", "pos"]);
+  // Scores single words; sentence splitting and POS are not needed for that.
+  const scorer = winkNLP(model, ["sentiment"]);
   const its = nlp.its;
   // wink's typings declare `its.lemma` with a third parameter that `out()` does not accept.
   const lemma = its.lemma as unknown as ItsFunction<string>;
-  const scoreOf = (text: string) => Math.max(-1, Math.min(1, scorer.readDoc(text).out(its.sentiment) as number));
+  const wordScores = new Map<string, number>();
+  const wordScore = (normal: string) => {
+    let v = wordScores.get(normal);
+    if (v === undefined) {
+      v = Math.max(-1, Math.min(1, scorer.readDoc(normal).out(its.sentiment) as number));
+      // Bounded: a pathological corpus of unique tokens must not grow the cache without limit.
+      if (wordScores.size < 200_000) wordScores.set(normal, v);
+    }
+    return v;
+  };
 
   return {
     clauses(text, firstSentenceIndex = 0) {
@@ -145,10 +177,8 @@ export function createAnalyzer(): Analyzer {
       const lemmas = keep(t.out(lemma) as string[]).map(form);
       const pos = keep(t.out(its.pos) as string[]);
       const stop = keep(t.out(its.stopWordFlag) as unknown as boolean[]);
-      const negated = keep(t.out(its.negationFlag) as unknown as boolean[]);
       const sentences = doc.sentences();
       const spans = sentences.out(its.span) as unknown as [number, number][];
-      const scores = sentences.out(its.sentiment) as unknown as number[];
 
       const textOf = (from: number, to: number) => {
         let text = values[from] as string;
@@ -162,7 +192,6 @@ export function createAnalyzer(): Analyzer {
         pos,
         stop,
         words: types.map((type) => type === "word"),
-        negated,
       };
       const out: Clause[] = [];
       spans.forEach(([first, last], s) => {
@@ -178,7 +207,6 @@ export function createAnalyzer(): Analyzer {
             sentence,
             sentenceIndex: firstSentenceIndex + s,
             text: clauseText,
-            score: whole ? Math.max(-1, Math.min(1, scores[s] as number)) : scoreOf(clauseText),
             tokens,
             start: from,
             end: to,
@@ -193,6 +221,6 @@ export function createAnalyzer(): Analyzer {
       const keep = (arr: string[]) => arr.map(form).filter((_, i) => !isSpace(types[i] as string));
       return { normals: keep(t.out(its.normal) as string[]), lemmas: keep(t.out(lemma) as string[]) };
     },
-    score: scoreOf,
+    wordScore,
   };
 }

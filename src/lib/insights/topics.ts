@@ -6,7 +6,10 @@ import type { Topic } from "./schema.ts";
  *
  * Candidates: inside each clause, maximal runs of words that are adjectives, nouns or proper nouns
  * and not stop words; every 2- and 3-word window of a run that ends in a noun or proper noun is a
- * candidate ("validated garage", "lower back pain"). Candidates are keyed by their lemmas, so
+ * candidate ("validated garage", "lower back pain"). A candidate must be a whole noun phrase: it may
+ * not start or end inside a hyphenated compound ("free posture" from "pain-free posture", "day
+ * appointment" from "same-day appointment"), start with an adjective that only orders or counts
+ * ("new", "first", "other") or end in a unit of time ("new year", "second visit"). Candidates are keyed by their lemmas, so
  * "treatment rooms" and "treatment room" are one phrase. Phrases identical to an aspect term or to a
  * catalogue name or alias are dropped: aspects and entities already report those.
  *
@@ -27,6 +30,38 @@ const MAX_IDS = 100;
 const MAX_CANDIDATES = 200_000;
 
 const CONTENT_POS = new Set(["ADJ", "NOUN", "PROPN"]);
+/** Adjectives that order, count or date a noun rather than describe it. */
+const NON_DESCRIPTIVE = new Set([
+  "new",
+  "first",
+  "second",
+  "third",
+  "last",
+  "next",
+  "other",
+  "same",
+  "few",
+  "several",
+  "many",
+  "whole",
+  "entire",
+  "only",
+  "previous",
+  "recent",
+  "own",
+  "such",
+  "much",
+  "more",
+  "most",
+  "great",
+  "good",
+  "nice",
+  "amazing",
+  "best",
+]);
+/** Heads that make a date or a count, not a topic. */
+const TIME_HEADS = new Set(["day", "week", "month", "year", "minute", "hour", "time", "visit", "session", "today"]);
+const HYPHENS = new Set(["-", "–", "—"]);
 const HEAD_POS = new Set(["NOUN", "PROPN"]);
 
 interface Entry {
@@ -67,9 +102,11 @@ export function createTopicCounter(excluded: ReadonlySet<string>): TopicCounter 
           let j = i;
           while (j < end && t.words[j] && !t.stop[j] && CONTENT_POS.has(t.pos[j] as string)) j++;
           for (let last = i + 1; last < j; last++) {
-            if (!HEAD_POS.has(t.pos[last] as string)) continue;
+            if (!HEAD_POS.has(t.pos[last] as string) || TIME_HEADS.has(t.lemmas[last] as string)) continue;
+            if (HYPHENS.has(t.values[last + 1] as string)) continue;
             for (let size = 2; size <= 3 && last - size + 1 >= i; size++) {
               const from = last - size + 1;
+              if (HYPHENS.has(t.values[from - 1] as string) || NON_DESCRIPTIVE.has(t.normals[from] as string)) continue;
               const key = t.lemmas.slice(from, last + 1).join(" ");
               const phrase = t.normals.slice(from, last + 1).join(" ");
               if (!excluded.has(key) && !excluded.has(phrase)) count(order, key, phrase, size);

@@ -113,3 +113,18 @@ export function editorialParagraphs(text: string): string[] {
     .map((p) => p.replace(/\s+/g, " ").trim())
     .filter(Boolean);
 }
+
+/**
+ * Link to the reviews behind a figure: the public search with the filters that reproduce it, so
+ * `aspect=billing&sentiment=negative` lists exactly the reviews counted as negative about billing.
+ */
+export function evidenceHref(searchUrl: string, params: Record<string, string>): string {
+  return `${searchUrl}?${new URLSearchParams({ ...params, limit: "100" }).toString()}`;
+}
+
+/** Search filter of an entity table row, or undefined for a kind the search cannot filter on. */
+export function entityFilter(kind: string, id: string): Record<string, string> | undefined {
+  if (kind === "technicians") return { mentions_technician: id };
+  if (kind === "services") return { mentions_service: id };
+  return undefined;
+}

@@ -1,0 +1,45 @@
+import { ConfigError, loadConfig } from "../src/config.ts";
+import { checkContentDir, formatProblems, skippedNotice } from "../src/lib/content-check.ts";
+import { displayPath } from "../src/lib/load-content.ts";
+
+/**
+ * `npm run check`: validates `content/` exactly as the build does (same rules, same messages) but
+ * builds nothing, so it fits a pre-commit hook and a pull-request check. Exit 0 when the content
+ * would build, 1 with one `file: field: reason, got value` line per problem, 2 on a bad environment.
+ * A review whose text is still empty is a problem here, as in a production build.
+ */
+
+export async function main(deps: {
+  env: NodeJS.ProcessEnv;
+  now: Date;
+  out: (line: string) => void;
+  err: (line: string) => void;
+}): Promise<number> {
+  let dir: string;
+  let unfinished: "error" | "skip";
+  try {
+    ({ CONTENT_DIR: dir, UNFINISHED_REVIEWS: unfinished } = loadConfig(deps.env));
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    deps.err(err.message);
+    return 2;
+  }
+  const report = await checkContentDir(dir, { now: deps.now, unfinished });
+  for (const file of report.skipped) deps.err(skippedNotice(file));
+  if (!report.ok) {
+    deps.err(formatProblems(report.problems));
+    return 1;
+  }
+  const n = report.content.reviews.length;
+  deps.out(`${displayPath(dir)}: ${n} review${n === 1 ? "" : "s"}, business and insights are valid`);
+  return 0;
+}
+
+if (import.meta.main) {
+  process.exitCode = await main({
+    env: process.env,
+    now: new Date(),
+    out: (line) => console.log(line),
+    err: (line) => console.error(line),
+  });
+}

@@ -1,0 +1,57 @@
+/**
+ * The shared schema, as an append-only list: a migration, once released, is never edited; a change
+ * is a new entry. Ids sort in the order they apply. pg-boss installs and migrates its own schema
+ * (`pgboss`) itself.
+ */
+export interface Migration {
+  id: string;
+  sql: string;
+}
+
+export const MIGRATIONS: readonly Migration[] = [
+  {
+    id: "001-hub",
+    sql: `
+CREATE TABLE hub_subscriptions (
+  id bigserial PRIMARY KEY,
+  topic text NOT NULL,
+  callback text NOT NULL,
+  callback_host text NOT NULL,
+  secret text,
+  lease_seconds integer NOT NULL,
+  expires_at bigint NOT NULL,
+  state text NOT NULL CHECK (state IN ('active', 'retrying')),
+  failures integer NOT NULL DEFAULT 0,
+  next_attempt_at bigint,
+  delivered_hash text,
+  created_at bigint NOT NULL,
+  updated_at bigint NOT NULL,
+  UNIQUE (topic, callback)
+);
+CREATE INDEX hub_subscriptions_by_host ON hub_subscriptions (callback_host);
+CREATE INDEX hub_subscriptions_by_expiry ON hub_subscriptions (expires_at);
+CREATE TABLE hub_verifications (
+  id bigserial PRIMARY KEY,
+  mode text NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe')),
+  topic text NOT NULL,
+  callback text NOT NULL,
+  callback_host text NOT NULL,
+  secret text,
+  lease_seconds integer,
+  requested_at bigint NOT NULL,
+  UNIQUE (topic, callback)
+);
+-- Each distinct content of a topic, once. The newest row is what deliveries send; older rows keep
+-- their hash (so a stale instance cannot re-publish an old build as new) but lose their body.
+CREATE TABLE hub_topic_versions (
+  id bigserial PRIMARY KEY,
+  topic text NOT NULL,
+  hash text NOT NULL,
+  content_type text NOT NULL,
+  body bytea,
+  created_at timestamptz NOT NULL DEFAULT now(),
+  UNIQUE (topic, hash)
+);
+`,
+  },
+];

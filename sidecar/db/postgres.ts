@@ -1,0 +1,93 @@
+import pg from "pg";
+import type { Logger } from "pino";
+import { MIGRATIONS } from "./migrations.ts";
+
+/**
+ * The PostgreSQL connection shared by everything that needs shared state when `DATABASE_URL` is
+ * set: the hub store, the delivery queue (pg-boss keeps its own pool on the same database), the
+ * "build changed" broadcast and readiness. `pg` is pure JavaScript; no native addon.
+ */
+
+/** int8 columns hold epoch milliseconds and ids, far below 2^53: read them as numbers, not strings. */
+const types = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") =>
+    oid === pg.types.builtins.INT8
+      ? (v: string) => Number(v)
+      : pg.types.getTypeParser(oid, format ?? "text")) as typeof pg.types.getTypeParser,
+};
+
+export interface PoolOptions {
+  /** Connections in this process's pool. Default 10. */
+  max?: number;
+  /** A query waits this long for a free connection or a connect before failing. Default 5 s. */
+  connectTimeoutMs?: number;
+}
+
+export function createPool(url: string, log: Logger, opts: PoolOptions = {}): pg.Pool {
+  const pool = new pg.Pool({
+    connectionString: url,
+    max: opts.max ?? 10,
+    connectionTimeoutMillis: opts.connectTimeoutMs ?? 5_000,
+    // A query stuck behind a dead server must not hold a request forever.
+    query_timeout: 15_000,
+    types,
+    application_name: "public-reviews",
+  });
+  // An idle client losing its connection (server restart) emits here; without a listener it would crash the process.
+  pool.on("error", (err) => log.warn({ err: err.message }, "idle PostgreSQL connection lost"));
+  return pool;
+}
+
+/** Any instance may start first, or two at once: the lock makes the second wait, then find nothing to do. */
+const MIGRATION_LOCK = "public-reviews:migrations";
+
+/**
+ * Applies the migrations this database has not seen, in order, each in its own transaction, under
+ * a session advisory lock so concurrent starts never run one twice. Idempotent: a second call
+ * applies nothing. Returns the ids it applied.
+ */
+export async function migrate(pool: pg.Pool, log: Logger): Promise<string[]> {
+  const client = await pool.connect();
+  const applied: string[] = [];
+  try {
+    await client.query("SELECT pg_advisory_lock(hashtext($1))", [MIGRATION_LOCK]);
+    await client.query(
+      "CREATE TABLE IF NOT EXISTS schema_migrations (id text PRIMARY KEY, applied_at timestamptz NOT NULL DEFAULT now())",
+    );
+    const { rows } = await client.query<{ id: string }>("SELECT id FROM schema_migrations");
+    const done = new Set(rows.map((r) => r.id));
+    for (const m of MIGRATIONS) {
+      if (done.has(m.id)) continue;
+      await client.query("BEGIN");
+      try {
+        await client.query(m.sql);
+        await client.query("INSERT INTO schema_migrations (id) VALUES ($1)", [m.id]);
+        await client.query("COMMIT");
+      } catch (err) {
+        await client.query("ROLLBACK");
+        throw new Error(`migration ${m.id} failed: ${(err as Error).message}`);
+      }
+      applied.push(m.id);
+    }
+  } finally {
+    await client.query("SELECT pg_advisory_unlock(hashtext($1))", [MIGRATION_LOCK]).catch(() => undefined);
+    client.release();
+  }
+  if (applied.length > 0) log.info({ applied }, "database migrated");
+  return applied;
+}
+
+/** True when the database answers a trivial query within `timeoutMs`. */
+export async function databaseReachable(pool: pg.Pool, timeoutMs = 2_000): Promise<boolean> {
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<boolean>((resolve) => {
+    timer = setTimeout(() => resolve(false), timeoutMs);
+  });
+  try {
+    return await Promise.race([pool.query("SELECT 1").then(() => true), timeout]);
+  } catch {
+    return false;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,286 @@
+import { compileTerms, type TermMatcher } from "./aspects.ts";
+import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import type { Analyzer, Clause } from "./nlp.ts";
+
+/**
+ * Polarity of one clause towards each aspect it mentions.
+ *
+ * 1. Every word gets a value: the domain lexicon of `sentiment.yaml` first (opinion words, outcome
+ *    words, neutralised words, condition words), else wink's general lexicon. Condition words
+ *    ("sciatica") are worth nothing by themselves; outcome words ("gone", "came back") count only in a
+ *    clause that names a condition, and count for that condition's aspect.
+ * 2. A negator ("not", "no", "never", "without", "nobody", "anything but") flips the words after it
+ *    up to the next punctuation mark or "and". A negated condition is an absent symptom, so it reads
+ *    as a good outcome ("no more headaches"). After "could not"/"can't", a comparative or "enough"
+ *    is praise, not a flip ("could not be happier", "can't say enough").
+ * 3. Each polar word is credited to one aspect: its own aspect when the word is an aspect term
+ *    ("rude"), else the nearest aspect mention within its segment of the clause (segments end at
+ *    commas, "and", "with"), else the nearest mention in the clause.
+ */
+
+/** An aspect named in a clause: token range and aspect index; `weak` mentions need an opinion. */
+export interface AspectSpan {
+  aspect: number;
+  start: number;
+  end: number;
+  weak: boolean;
+}
+
+/** What one clause says about one aspect. */
+export interface AspectReading {
+  aspect: number;
+  /** In [-1, 1]; 0 when no polar word was credited to the aspect. */
+  score: number;
+  /** Whether any polar word was credited, even if they cancelled out (a tie the rating may break). */
+  polar: boolean;
+}
+
+export interface CompiledLexicon {
+  matcher: TermMatcher;
+  /** Aspect index of each condition entry, by group - FIRST_CONDITION. */
+  conditionAspects: number[];
+  conditionWeak: boolean[];
+  /** Per condition entry: adjectives before its terms are opinions, not symptom descriptions. */
+  conditionJudged: boolean[];
+}
+
+const POSITIVE = 0;
+const NEGATIVE = 1;
+const OUTCOME_POSITIVE = 2;
+const OUTCOME_NEGATIVE = 3;
+// Group 4 holds the neutralised words: being covered by a span is what silences them.
+const FIRST_CONDITION = 5;
+
+/** Value of a domain opinion or outcome word; wink's general words are mostly 0.2-0.8. */
+const WORD_WEIGHT = 0.6;
+/** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
+const NEGATION_FACTOR = -0.8;
+const SCOPE = 7;
+const NEGATORS = new Set(["not", "no", "never", "without", "nothing", "nobody", "none", "neither", "nor", "cannot"]);
+const MODALS = new Set(["could", "can", "would"]);
+const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
+const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
+const COMPARATIVES = new Set(["better", "more", "happier", "nicer", "enough"]);
+/** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
+const NOT_NEGATED = new Set([
+  "only",
+  "just",
+  "wonder",
+  "believe",
+  "wait",
+  "thought",
+  "think",
+  "expect",
+  "expected",
+  "expecting",
+  "imagine",
+  "imagined",
+]);
+/** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
+const MODIFIER_POS = new Set(["ADJ", "ADV"]);
+
+/**
+ * "could be a little more welcoming", "could use a good cleaning": a wish that reads as the
+ * opposite of its opinion word. Returns the index of the last token of the phrase at `i`, or -1.
+ */
+function wishAt(normals: readonly string[], i: number, end: number): number {
+  if (normals[i] !== "could" && normals[i] !== "should") return -1;
+  if (normals[i + 1] === "use") return i + 1;
+  if (normals[i + 1] !== "be") return -1;
+  for (let k = i + 2; k < Math.min(end, i + 6); k++) if (normals[k] === "more") return k;
+  return -1;
+}
+
+/** `aspects`: the aspects of aspects.yaml; their `neutral_terms` are neutralised like `neutral`. */
+export function compileLexicon(
+  lexicon: SentimentLexicon,
+  aspects: readonly AspectDefinition[],
+  termForms: Analyzer["termForms"],
+): CompiledLexicon {
+  const aspectIds = aspects.map((a) => a.id);
+  const groups: string[][] = [
+    lexicon.words.positive,
+    lexicon.words.negative,
+    lexicon.outcomes.positive,
+    lexicon.outcomes.negative,
+    [...lexicon.neutral, ...aspects.flatMap((a) => a.neutral_terms)],
+    ...lexicon.conditions.map((c) => c.terms),
+  ];
+  return {
+    matcher: compileTerms(groups, termForms, true),
+    conditionAspects: lexicon.conditions.map((c) => aspectIds.indexOf(c.aspect)),
+    conditionWeak: lexicon.conditions.map((c) => c.needs_evidence),
+    conditionJudged: lexicon.conditions.map((c) => c.adjectives_judge),
+  };
+}
+
+interface Polar {
+  at: number;
+  value: number;
+  /** Aspect the value must go to (outcomes and negated conditions go to their condition's aspect). */
+  aspect?: number;
+}
+
+const isComparative = (normal: string, lemma: string) =>
+  COMPARATIVES.has(normal) || (normal !== lemma && /(?:er|ier)$/.test(normal));
+
+/**
+ * Reads `clause` for the aspects in `mentions` (all within the clause). Returns one reading per
+ * distinct aspect, in ascending aspect order; weak mentions without any credited opinion are dropped.
+ */
+export function readClause(
+  clause: Clause,
+  mentions: readonly AspectSpan[],
+  lexicon: CompiledLexicon,
+  wordScore: (normal: string) => number,
+): AspectReading[] {
+  if (mentions.length === 0) return [];
+  const { normals, lemmas, words, pos } = clause.tokens;
+  const { start, end } = clause;
+  const value = new Float64Array(end - start);
+  /** Aspect a token's value is bound to, or -1. */
+  const bound = new Int32Array(end - start).fill(-1);
+  const condition = new Int32Array(end - start).fill(-1);
+  const covered = new Uint8Array(end - start);
+  const spans = lexicon.matcher.spans(clause);
+  const hasCondition = spans.some((s) => s.group >= FIRST_CONDITION);
+  const nearestCondition = (at: number) => {
+    let best = -1;
+    let dist = Number.POSITIVE_INFINITY;
+    for (const s of spans) {
+      if (s.group < FIRST_CONDITION || Math.abs(s.start - at) >= dist) continue;
+      dist = Math.abs(s.start - at);
+      best = lexicon.conditionAspects[s.group - FIRST_CONDITION] as number;
+    }
+    return best;
+  };
+  for (const s of spans) {
+    for (let i = s.start; i < s.end; i++) covered[i - start] = 1;
+    const k = s.start - start;
+    if (s.group === POSITIVE) value[k] = WORD_WEIGHT;
+    else if (s.group === NEGATIVE) value[k] = -WORD_WEIGHT;
+    else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {
+      if (!hasCondition) continue;
+      value[k] = s.group === OUTCOME_POSITIVE ? WORD_WEIGHT : -WORD_WEIGHT;
+      bound[k] = nearestCondition(s.start);
+    } else if (s.group >= FIRST_CONDITION) condition[k] = lexicon.conditionAspects[s.group - FIRST_CONDITION] as number;
+  }
+  for (let i = start; i < end; i++) {
+    if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
+      value[i - start] = wordScore(normals[i] as string);
+    }
+  }
+  for (const s of spans) {
+    if (s.group < FIRST_CONDITION || lexicon.conditionJudged[s.group - FIRST_CONDITION]) continue;
+    for (let i = Math.max(start, s.start - 2); i < s.start; i++) {
+      if (MODIFIER_POS.has(pos[i] as string) && (bound[i - start] as number) < 0) value[i - start] = 0;
+    }
+  }
+
+  // Negation: flip what follows a negator, up to the end of its scope.
+  for (let p = start; p < end; p++) {
+    const w = normals[p] as string;
+    const anythingBut = w === "but" && normals[p - 1] === "anything";
+    const wish = wishAt(normals, p, end);
+    if (wish >= 0) {
+      value[wish - start] = 0;
+      p = wish;
+    } else if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
+    if (NOT_NEGATED.has(normals[p + 1] as string)) continue;
+    const modal = MODALS.has(normals[p - 1] as string) || MODALS.has(normals[p - 2] as string);
+    let praise = false;
+    if (modal) {
+      for (let i = p + 1; i < Math.min(end, p + 1 + SCOPE) && !SCOPE_END.has(normals[i] as string); i++) {
+        if (isComparative(normals[i] as string, lemmas[i] as string)) praise = true;
+      }
+    }
+    // Once an opinion word has been negated, a condition after it is what the opinion is about
+    // ("hasn't made any difference to my hip"), not an absent symptom.
+    let flipped = false;
+    for (let i = p + 1; i < Math.min(end, p + 1 + SCOPE); i++) {
+      const n = normals[i] as string;
+      if (SCOPE_END.has(n) || (i > p + 1 && NEGATORS.has(n) && !covered[i - start])) break;
+      const k = i - start;
+      if (praise) {
+        value[k] = Math.abs(value[k] as number) || (isComparative(n, lemmas[i] as string) ? WORD_WEIGHT : 0);
+      } else if ((condition[k] as number) >= 0) {
+        if (!flipped) {
+          value[k] = WORD_WEIGHT;
+          bound[k] = condition[k] as number;
+        }
+      } else if (value[k] !== 0) {
+        value[k] = (value[k] as number) * NEGATION_FACTOR;
+        flipped = true;
+      }
+    }
+  }
+
+  const polar: Polar[] = [];
+  for (let k = 0; k < value.length; k++) {
+    const v = value[k] as number;
+    if (v !== 0) polar.push({ at: start + k, value: v, ...((bound[k] as number) >= 0 ? { aspect: bound[k] } : {}) });
+  }
+  return attribute(clause, mentions, polar);
+}
+
+/** Segment number of every token of the clause: segments end at commas, "and", "with". */
+function segments(clause: Clause): Int32Array {
+  const out = new Int32Array(clause.end - clause.start);
+  let seg = 0;
+  for (let i = clause.start; i < clause.end; i++) {
+    if (SEGMENT_END.has(clause.tokens.normals[i] as string)) seg++;
+    out[i - clause.start] = seg;
+  }
+  return out;
+}
+
+function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: readonly Polar[]): AspectReading[] {
+  const sums = new Map<number, { sum: number; polar: boolean }>();
+  for (const m of mentions) if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false });
+  const distinct = sums.size;
+  const seg = distinct > 1 ? segments(clause) : undefined;
+  const credit = (aspect: number, v: number) => {
+    const s = sums.get(aspect);
+    if (!s) return;
+    s.sum += v;
+    s.polar = true;
+  };
+  for (const p of polar) {
+    if (p.aspect !== undefined && sums.has(p.aspect)) {
+      credit(p.aspect, p.value);
+      continue;
+    }
+    if (!seg) {
+      credit(mentions[0]?.aspect as number, p.value);
+      continue;
+    }
+    const own = mentions.find((m) => p.at >= m.start && p.at < m.end);
+    if (own) {
+      credit(own.aspect, p.value);
+      continue;
+    }
+    const mySeg = seg[p.at - clause.start] as number;
+    const sameSeg = mentions.filter((m) => seg[m.start - clause.start] === mySeg);
+    const pool = sameSeg.length > 0 ? sameSeg : mentions;
+    let best = pool[0] as AspectSpan;
+    let dist = Number.POSITIVE_INFINITY;
+    for (const m of pool) {
+      // Ties go to the mention before the word: "the staff were lovely" names, then judges.
+      const d = m.start <= p.at ? p.at - m.end : m.start - p.at + 0.5;
+      if (d < dist) {
+        dist = d;
+        best = m;
+      }
+    }
+    credit(best.aspect, p.value);
+  }
+  const weakOnly = new Set(mentions.map((m) => m.aspect));
+  for (const m of mentions) if (!m.weak) weakOnly.delete(m.aspect);
+  // When the clause's opinion goes to some aspects, the others are named in passing ("the doctor
+  // was running behind"): the clause is not about them.
+  const anyPolar = [...sums.values()].some((s) => s.polar);
+  return [...sums]
+    .filter(([aspect, s]) => s.polar || (!anyPolar && !weakOnly.has(aspect)))
+    .sort(([a], [b]) => a - b)
+    .map(([aspect, s]) => ({ aspect, score: Math.tanh(1.5 * s.sum), polar: s.polar }));
+}

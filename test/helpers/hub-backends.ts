@@ -1,0 +1,96 @@
+import type { Logger } from "pino";
+import { afterAll, beforeAll, describe } from "vitest";
+import { createPool, databaseReachable, migrate } from "../../sidecar/db/postgres.ts";
+import type { HubDatabase } from "../../sidecar/hub/hub-types.ts";
+import { PgHubStore } from "../../sidecar/hub/pg-hub-store.ts";
+import { createDatabase, type PgServer, postgresUnavailable, startPgServer } from "./pg-cluster.ts";
+
+/**
+ * Runs one hub test suite against each store: SQLite (in-process deliveries on the test's manual
+ * clock) and PostgreSQL (pg-boss deliveries, as with DATABASE_URL). Without PostgreSQL on a
+ * developer machine the PostgreSQL half is skipped with the reason printed; with `CI` set it
+ * fails instead, so CI can never skip it silently.
+ */
+
+export type BackendName = "sqlite" | "postgres";
+
+let current: BackendName = "sqlite";
+let server: PgServer | undefined;
+const databases = new Map<string, string>();
+
+export function currentBackend(): BackendName {
+  return current;
+}
+
+const unavailable = await postgresUnavailable();
+/** Why the PostgreSQL suites are skipped here, or undefined when they run. */
+export const POSTGRES_UNAVAILABLE = unavailable;
+if (unavailable && process.env.CI) throw new Error(`PostgreSQL suites cannot run in CI: ${unavailable}`);
+if (unavailable) process.stderr.write(`Skipping the PostgreSQL hub suites: ${unavailable}\n`);
+
+/** Starts (once per test file) the throwaway PostgreSQL server. */
+export async function pgServer(): Promise<PgServer> {
+  server ??= await startPgServer();
+  return server;
+}
+
+/** `describe`s `suite` once per available store; `backend` is its name. */
+export function forEachHubStore(suite: (backend: BackendName) => void, only?: BackendName[]): void {
+  for (const backend of only ?? (["sqlite", "postgres"] as const)) {
+    const skip = backend === "postgres" && unavailable !== undefined;
+    describe.skipIf(skip)(`${backend} store`, () => {
+      beforeAll(() => {
+        current = backend;
+      });
+      afterAll(async () => {
+        current = "sqlite";
+        if (backend === "postgres") {
+          await server?.close();
+          server = undefined;
+          databases.clear();
+        }
+      });
+      suite(backend);
+    });
+  }
+}
+
+export interface TestHubDatabase {
+  database: HubDatabase;
+  /** Reads through a connection of its own, so it also works after the hub's pool closed. */
+  read<T>(fn: (store: PgHubStore) => Promise<T>): Promise<T>;
+  close(): Promise<void>;
+}
+
+/** For the postgres backend: a pool on the database belonging to `dataDir` (created on first use). */
+export async function openHubDatabase(
+  backend: BackendName,
+  dataDir: string,
+  log: Logger,
+): Promise<TestHubDatabase | undefined> {
+  if (backend !== "postgres") return undefined;
+  let url = databases.get(dataDir);
+  if (!url) {
+    url = await createDatabase(await pgServer());
+    databases.set(dataDir, url);
+  }
+  const pool = createPool(url, log);
+  await migrate(pool, log);
+  const database = { pool, url, reachable: () => databaseReachable(pool), superviseSeconds: 1 };
+  let closed: Promise<void> | undefined;
+  return {
+    database,
+    async read(fn) {
+      const own = createPool(url, log, { max: 1 });
+      try {
+        return await fn(new PgHubStore(own));
+      } finally {
+        await own.end();
+      }
+    },
+    close: () => {
+      closed ??= pool.end();
+      return closed;
+    },
+  };
+}

@@ -1,0 +1,100 @@
+import { execFile } from "node:child_process";
+import { randomBytes } from "node:crypto";
+import { chown, mkdtemp, readdir, rm } from "node:fs/promises";
+import net from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import pg from "pg";
+
+/**
+ * A throwaway PostgreSQL cluster for tests: `initdb` into a temp directory, `pg_ctl start` on a
+ * free loopback port, `pg_ctl stop -m immediate` and delete on close. Debian's binaries live under
+ * /usr/lib/postgresql/<major>/bin. The server refuses to run as root, so as root (CI) every
+ * command runs through `runuser -u postgres`. `TEST_DATABASE_URL` (an existing server the tests
+ * may create databases on) skips all of this.
+ */
+
+const run = promisify(execFile);
+const isRoot = process.getuid?.() === 0;
+
+export interface PgServer {
+  /** `postgres://…` of the `postgres` database; tests create their own databases with `createDatabase`. */
+  adminUrl: string;
+  close(): Promise<void>;
+}
+
+/** The bin directory of the newest installed Debian PostgreSQL, or undefined. */
+export async function findPgBin(): Promise<string | undefined> {
+  const root = "/usr/lib/postgresql";
+  const majors = await readdir(root).catch(() => [] as string[]);
+  const newest = majors.filter((m) => /^\d+$/.test(m)).sort((a, b) => Number(b) - Number(a))[0];
+  return newest ? path.join(root, newest, "bin") : undefined;
+}
+
+/** Why the Postgres suites cannot run here, or undefined when they can. In CI this is an error. */
+export async function postgresUnavailable(): Promise<string | undefined> {
+  if (process.env.TEST_DATABASE_URL) return undefined;
+  if (await findPgBin()) return undefined;
+  return "no PostgreSQL found: install Debian's postgresql package or set TEST_DATABASE_URL";
+}
+
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const s = net.createServer();
+    s.once("error", reject);
+    s.listen(0, "127.0.0.1", () => {
+      const { port } = s.address() as net.AddressInfo;
+      s.close(() => resolve(port));
+    });
+  });
+}
+
+async function as(bin: string, args: string[]): Promise<void> {
+  const [cmd, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  await run(cmd, argv, { timeout: 60_000 });
+}
+
+export async function startPgServer(): Promise<PgServer> {
+  const external = process.env.TEST_DATABASE_URL;
+  if (external) return { adminUrl: external, close: async () => {} };
+  const bin = await findPgBin();
+  if (!bin) throw new Error("no PostgreSQL binaries under /usr/lib/postgresql");
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-pg-"));
+  if (isRoot) {
+    const { stdout } = await run("id", ["-u", "postgres"]);
+    const uid = Number(stdout.trim());
+    await chown(dir, uid, uid);
+  }
+  const data = path.join(dir, "data");
+  await as(path.join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
+  const port = await freePort();
+  const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
+  await as(path.join(bin, "pg_ctl"), ["-D", data, "-l", path.join(dir, "log"), "-o", opts, "-w", "start"]);
+  const stop = async () => {
+    await as(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
+    await rm(dir, { recursive: true, force: true });
+  };
+  // A crashed test run must not leave a server behind.
+  process.once("exit", () => {
+    const cmd = isRoot ? "runuser" : path.join(bin, "pg_ctl");
+    const argv = ["-D", data, "-m", "immediate", "stop"];
+    execFile(cmd, isRoot ? ["-u", "postgres", "--", path.join(bin, "pg_ctl"), ...argv] : argv);
+  });
+  return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, close: stop };
+}
+
+/** A fresh, empty database on `server`; returns its URL. */
+export async function createDatabase(server: PgServer, prefix = "pr"): Promise<string> {
+  const name = `${prefix}_${randomBytes(6).toString("hex")}`;
+  const client = new pg.Client({ connectionString: server.adminUrl });
+  await client.connect();
+  try {
+    await client.query(`CREATE DATABASE ${name}`);
+  } finally {
+    await client.end();
+  }
+  const url = new URL(server.adminUrl);
+  url.pathname = `/${name}`;
+  return url.href;
+}
