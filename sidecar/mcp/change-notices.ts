@@ -57,6 +57,19 @@ export function changedUris(prev: Snapshot, next: Snapshot, baseUrl: string): st
   return uris;
 }
 
+const OPENED = new TextEncoder().encode(": stream open\n\n");
+
+/**
+ * The SDK's GET stream writes nothing until there is a message or a keep-alive (15 s), and the
+ * HTTP headers go out with the first byte, so a client would wait that long for its 200. An SSE
+ * comment, which clients ignore, sends them at once.
+ */
+function withOpeningComment(response: Response): Response {
+  if (!response.body) return response;
+  const opened = new TransformStream<Uint8Array, Uint8Array>({ start: (c) => c.enqueue(OPENED) });
+  return new Response(response.body.pipeThrough(opened), { status: response.status, headers: response.headers });
+}
+
 export class ChangeNotices {
   #opts: ChangeNoticesOptions;
   #subs = new Map<string, Subscription>();
@@ -113,7 +126,7 @@ export class ChangeNotices {
     this.#streams.set(sessionId, { server, transport, cancelTimer });
     // The client went away: free its place at once rather than at the session's expiry.
     request.signal.addEventListener("abort", forget, { once: true });
-    return response;
+    return withOpeningComment(response);
   }
 
   /** A session ended (DELETE): close its stream and forget what it subscribed to. */
