@@ -73,11 +73,21 @@ async function latencyRatio(ws: Workspace, p: Profile): Promise<Figure> {
   }
 }
 
-/** Heap per active session, from a child that serves the app in-process with `--expose-gc`. */
+/**
+ * Heap per active session, from a child that serves the app in-process with `--expose-gc`. The
+ * young generation is capped (as in test/mcp-memory.test.ts) so the RSS detail shows retained
+ * memory rather than V8 growing its nursery to 128 MB under the load.
+ */
 async function sessionMemory(ws: Workspace, p: Profile): Promise<Figure> {
   const { distDir } = await ws.dist(p.middle);
   const stdout = await runNode(
-    ["--expose-gc", path.join(ROOT, "scripts/bench/mcp-sessions.ts"), distDir, String(p.mcpSessions)],
+    [
+      "--expose-gc",
+      "--max-semi-space-size=8",
+      path.join(ROOT, "scripts/bench/mcp-sessions.ts"),
+      distDir,
+      String(p.mcpSessions),
+    ],
     { cwd: ROOT },
   );
   const r = JSON.parse(stdout.trim().split("\n").at(-1) as string) as {
