@@ -15,7 +15,7 @@ import type { SessionClaims, SessionTokens } from "./session-token.ts";
  * `initialize` mints a signed `Mcp-Session-Id`; every later request must carry a valid, unexpired,
  * unrevoked one (400 when missing, 404 otherwise, so the client re-initializes); `DELETE` revokes
  * it; `GET` opens the session's change-notice stream. Each POST is served by a fresh server and
- * transport (`legacyStatelessFallback`), so nothing grows with the length of a session.
+ * transport (`jsonPerRequest`), so nothing grows with the length of a session.
  */
 
 export interface LegacySessionsDeps {

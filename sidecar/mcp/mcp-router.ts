@@ -100,6 +100,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     revocations,
     serve: jsonPerRequest(factory, MAX_BODY_BYTES),
     openStream: (id, claims, request) => notices.openStream(id, claims.exp, request),
+    onSessionStart: (id, claims) => log.info({ session: id.slice(0, 16), version: claims.pv }, "mcp session started"),
     onEnd: (id) => {
       notices.endSession(id);
       log.info({ session: id.slice(0, 16) }, "mcp session ended");
