@@ -64,6 +64,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   const { config, store } = deps;
   const log = deps.logger.child({ component: "mcp" });
   const onerror = (err: Error) => log.debug({ err }, "mcp request refused");
+  // Logs name a session by the end of its signature: unique, and useless without the whole id.
   const tokens = new SessionTokens({
     secret: config.MCP_SESSION_SECRET,
     ttlMs: config.MCP_SESSION_TTL_MS,
@@ -100,10 +101,10 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     revocations,
     serve: jsonPerRequest(factory, MAX_BODY_BYTES),
     openStream: (id, claims, request) => notices.openStream(id, claims.exp, request),
-    onSessionStart: (id, claims) => log.info({ session: id.slice(0, 16), version: claims.pv }, "mcp session started"),
+    onSessionStart: (id, claims) => log.info({ session: id.slice(-12), version: claims.pv }, "mcp session started"),
     onEnd: (id) => {
       notices.endSession(id);
-      log.info({ session: id.slice(0, 16) }, "mcp session ended");
+      log.info({ session: id.slice(-12) }, "mcp session ended");
     },
   });
 
