@@ -1,22 +1,22 @@
 // @ts-check
-import { createHash } from "node:crypto";
 import { defineConfig } from "astro/config";
+import { astroCacheDir } from "./src/build/astro-build.ts";
 import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 
 const config = loadConfig();
-// One Astro cache per output folder, so builds into different DIST_DIRs (npm start, tests, the
-// benchmark) can run at the same time without sharing a content store.
-const cacheKey = createHash("sha256").update(config.DIST_DIR).digest("hex").slice(0, 12);
 
 export default defineConfig({
   site: config.BASE_URL,
   outDir: config.DIST_DIR,
-  cacheDir: `./node_modules/.astro/${cacheKey}`,
+  // One cache per output folder (or per ASTRO_CACHE_KEY): see src/build/astro-build.ts.
+  cacheDir: astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR),
   output: "static",
   trailingSlash: "ignore",
-  build: { format: "directory", inlineStylesheets: "always" },
+  // Stylesheets as files, so the Content-Security-Policy can say `style-src 'self'` with no
+  // 'unsafe-inline' (src/lib/security-headers.ts); hashed names keep them cacheable forever.
+  build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
   integrations: [
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),

@@ -10,11 +10,11 @@ import { loadContent } from "../src/lib/load-content.ts";
 import { SENTIMENTS } from "../src/lib/records.ts";
 
 /**
- * `npm run eval:insights [-- --file PATH]...`
+ * `npm run eval:insights [-- --file PATH]... [--worst N]`
  *
  * Measures the aspect annotation of CONTENT_DIR's insights content against labelled sentences
  * (default: the development set) and prints accuracy, macro-F1, per-aspect detection precision and
- * recall, the confusion matrix and the ten worst misreads. Targets and measured figures are in
+ * recall, the confusion matrix and the N (default 10) worst misreads. Targets and measured figures are in
  * docs/insights.md.
  */
 const DEFAULT_FILE = "test/fixtures/insights-eval/dev.txt";
@@ -46,8 +46,13 @@ function print(file: string, r: EvalReport): string {
 }
 
 async function main(): Promise<number> {
-  const { values } = parseArgs({ options: { file: { type: "string", multiple: true } } });
+  const { values } = parseArgs({
+    options: { file: { type: "string", multiple: true }, worst: { type: "string", default: "10" } },
+  });
   const files = values.file ?? [DEFAULT_FILE];
+  const worst = Number(values.worst);
+  if (!Number.isInteger(worst) || worst < 0)
+    throw new Error(`--worst: expected a whole number, got ${JSON.stringify(values.worst)}`);
   const dir = loadConfig().CONTENT_DIR;
   const content = await loadContent(dir, { now: new Date() });
   const insights = await loadInsightsContent(
@@ -58,7 +63,7 @@ async function main(): Promise<number> {
   const ids = insights.aspects.map((a) => a.id);
   for (const file of files) {
     const items = parseLabelled(await readFile(path.resolve(file), "utf8"), file, ids);
-    process.stdout.write(print(file, evaluate(items, annotator, ids)));
+    process.stdout.write(print(file, evaluate(items, annotator, ids, worst)));
   }
   return 0;
 }

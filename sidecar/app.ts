@@ -1,10 +1,14 @@
-import express, { type ErrorRequestHandler, type Express, type Router } from "express";
+import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
 import type { Config } from "../src/config.ts";
 import { HttpError } from "./http-error.ts";
 import type { Logger } from "./logger.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
+import { notFound } from "./not-found.ts";
 import { reviewsRouter } from "./routes/reviews.ts";
-import type { SnapshotStore } from "./snapshot.ts";
+
+import { securityHeaders } from "./security-headers.ts";
+import type { Snapshot } from "./snapshot.ts";
+import type { SnapshotStore } from "./snapshot-store.ts";
 import { staticSite } from "./static-site.ts";
 
 export interface AppDeps {
@@ -31,7 +35,17 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
-  app.use(boundedUrl, baseHeaders, requestLog(logger), cors);
+  app.use(boundedUrl, baseHeaders, securityHeaders(), requestLog(logger), cors);
+  // Each request answers from the build that was current when it arrived, and holds it (so its
+  // folder stays on disk) until the response is over, however long the client takes to read it.
+  const pinned = new WeakMap<Response, Snapshot>();
+  app.use((_req, res, next) => {
+    const held = store.hold();
+    pinned.set(res, held.snapshot);
+    res.once("close", held.release);
+    next();
+  });
+  const snapshotOf = (res: Response) => pinned.get(res) ?? store.current;
   // Readiness: a load balancer sends traffic here only while this instance can serve all of it.
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -51,23 +65,12 @@ export function createApp(deps: AppDeps): Express {
     res.json({ status: "ok" });
   });
   app.use(perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz" || req.path === "/livez"));
-  app.use(reviewsRouter(() => store.current, config.BASE_URL));
+  app.use(reviewsRouter(snapshotOf, config.BASE_URL));
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
-  if (deps.serveStatic) app.use(staticSite(store));
+  if (deps.serveStatic) app.use(staticSite(snapshotOf));
 
-  app.use((req, res) => {
-    if (req.path.startsWith("/api/") || req.path === "/mcp") {
-      res.status(404).json({ error: "not_found", message: `No resource at ${req.path}` });
-      return;
-    }
-    res
-      .status(404)
-      .type("html")
-      .send(
-        `<!doctype html><html lang="en"><head><meta charset="utf-8"><title>Not found</title></head><body><main><h1>Not found</h1><p>Nothing lives at this address. Go to the <a href="/">home page</a>.</p></main></body></html>`,
-      );
-  });
+  app.use(notFound(snapshotOf, deps.serveStatic));
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) {
@@ -79,12 +82,19 @@ export function createApp(deps: AppDeps): Express {
       res.status(err.status).json({ error: err.code, message: err.message, ...err.extra });
       return;
     }
-    // Body-parser errors carry an HTTP status and a type; report them without a stack.
+    // Body-parser and router errors carry an HTTP status and a type; report them without a stack,
+    // in the same `{error, message, issues}` shape as every other 4xx of the API.
     const status = typeof err?.status === "number" && err.status >= 400 && err.status < 500 ? err.status : 500;
-    if (status === 500) logger.error({ err, url: req.originalUrl }, "unhandled error");
+    if (status === 500) {
+      logger.error({ err, url: req.originalUrl }, "unhandled error");
+      res.status(500).json({ error: "internal_error", message: "Internal server error" });
+      return;
+    }
+    const message = String(err.message);
     res.status(status).json({
-      error: status === 500 ? "internal_error" : String(err.type ?? "bad_request"),
-      message: status === 500 ? "Internal server error" : String(err.message),
+      error: String(err.type ?? "bad_request"),
+      message,
+      issues: [{ path: "(request)", value: req.originalUrl, message }],
     });
   };
   app.use(onError);

@@ -4,12 +4,13 @@ import { createApp } from "./app.ts";
 import { watchContent } from "./content-watcher.ts";
 import { Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/hub-routes.ts";
+import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-router.ts";
 import { listen, reservePort } from "./server.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
-import { buildIsStale, builtForBaseUrl, runBuild } from "./site-build.ts";
-import { SnapshotStore } from "./snapshot.ts";
+import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./site-build.ts";
+import { SnapshotStore } from "./snapshot-store.ts";
 
 /**
  * `npm start` (everything from one origin, rebuilding on content changes) and `npm run sidecar`
@@ -53,17 +54,23 @@ if (sidecarOnly && !config.baseUrlExplicit) {
 }
 // Builds run with the origin this process serves, so permalinks, feeds, `next`, MCP resource URIs
 // and hub topics all point here. A review scaffolded a moment ago is left out with a notice instead
-// of failing every rebuild until its text is pasted.
-const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip" };
-
-if (!sidecarOnly && (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true))) {
-  logger.info(
-    { content: config.CONTENT_DIR, dist: config.DIST_DIR },
-    "dist/ is missing or older than the content: building",
-  );
-  // Our hub is not listening yet; it publishes once it starts (below), so the build skips its ping.
-  const code = await runBuild({ ...buildEnv, HUB_URL: "off" });
-  if (code !== 0) logger.error("the build failed; serving the previous build if there is one");
+// of failing every rebuild until its text is pasted. npm start publishes to its own hub itself once
+// a build is swapped in (serveBuild), so its builds ping no hub.
+const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip", HUB_URL: "off" };
+// npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts).
+const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR);
+const stop = new AbortController();
+if (builds) {
+  await builds.adopt();
+  if (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true)) {
+    logger.info(
+      { content: config.CONTENT_DIR, dist: config.DIST_DIR },
+      "no build, an old one or one for another origin: building",
+    );
+    const { dir } = await builds.build(buildEnv, stop.signal);
+    if (dir) await builds.activate(dir);
+    else logger.error("the build failed; serving the previous build if there is one");
+  }
 }
 
 let store: SnapshotStore;
@@ -74,6 +81,12 @@ try {
     `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
   );
 }
+if (builds) {
+  // A swapped-out build is deleted once the last request reading it has finished.
+  const prune = () => void builds.prune(store.dirsInUse());
+  store.onRetire(prune);
+  prune();
+}
 
 let shared: SharedState | undefined;
 try {
@@ -82,29 +95,42 @@ try {
   fail(`Cannot start: the database in DATABASE_URL is unusable (${(err as Error).message}).`);
 }
 // Any instance's publish reaches every instance: each reloads dist/ (shared volume or deploy step).
-const builds = shared?.onBuildChanged(async () => {
+const buildListener = shared?.onBuildChanged(async () => {
   await store.reload();
 });
 
 const mcp = createMcpRouter({ config, store, logger });
-// A publish (from the build hook, the watcher or a deployment's ping) means dist/ changed: reload
-// the search index from the same files the hub just hashed.
 const hub = new Hub({
   config,
   logger,
   database: shared?.hub,
-  onPublish: () => {
-    store.reload().catch((err) => logger.error({ err }, "reload after publish failed; keeping the last good build"));
-  },
+  readTopic: snapshotTopicReader(() => store.current),
 });
 await hub.start();
+
+/**
+ * The one reload path, for a rebuild (`dir`, then DIST_DIR is switched to it) and for a publish
+ * ping after a deployment wrote DIST_DIR: load the build, swap it in, and let the hub distribute
+ * the topics of exactly that snapshot.
+ */
+async function serveBuild(dir?: string, topics?: readonly string[]): Promise<void> {
+  const s = await store.reload(dir);
+  if (dir) await builds?.activate(dir);
+  logger.info({ reviews: s.index.size, version: s.version, dir: s.dir }, "serving build");
+  await hub.publish(topics);
+}
+
 const app = createApp({
   config,
   logger,
   store,
   serveStatic: !sidecarOnly,
   mcp: mcp.router,
-  hub: createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }),
+  hub: createHubRouter(hub, {
+    rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
+    logger,
+    publish: (topics) => serveBuild(undefined, topics),
+  }),
   databaseReachable: shared?.reachable,
 });
 let running: Awaited<ReturnType<typeof listen>>;
@@ -138,38 +164,45 @@ const lines = [
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
 // Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
-if (!sidecarOnly) await hub.publish();
+if (builds) await hub.publish();
 
 let watcher: { close(): void } | undefined;
-if (!sidecarOnly) {
+if (builds) {
   watcher = watchContent(
     config.CONTENT_DIR,
     async () => {
       logger.info("content changed: rebuilding");
-      // The build hook pings this process's own hub, never a production BASE_URL's.
-      const code = await runBuild({ ...buildEnv, HUB_URL: `${running.url}/api/websub/hub` });
-      if (code !== 0) {
-        logger.error("rebuild failed; still serving the last good build");
+      const { dir } = await builds.build(buildEnv, stop.signal);
+      if (!dir) {
+        if (!stop.signal.aborted) logger.error("rebuild failed; still serving the last good build");
         return;
       }
-      const s = await store.reload();
-      logger.info({ reviews: s.index.size, version: s.version }, "reloaded the new build");
-      await hub.publish();
+      await serveBuild(dir).catch((err: unknown) => {
+        logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
+        void builds.prune(store.dirsInUse());
+      });
     },
     { onError: (err) => logger.error({ err }, "content watcher error") },
   );
 }
 
 let stopping = false;
+/**
+ * Stops accepting, answers every request already received (an MCP POST still uploading
+ * included) with `Connection: close`, then ends MCP sessions and their event streams, the hub and
+ * any build in progress. `npm start` runs node through `exec`, so a signal to npm's PID reaches us.
+ */
 async function shutdown(signal: string) {
   if (stopping) return;
   stopping = true;
   logger.info({ signal }, "shutting down: finishing in-flight requests");
   watcher?.close();
-  // Open MCP SSE streams never end by themselves and would hold the server open for the grace period.
-  await Promise.all([running.close(), mcp.close()]);
+  stop.abort();
+  await running.drain();
+  await mcp.close();
+  await running.close();
   await hub.close();
-  await builds?.close();
+  await buildListener?.close();
   await shared?.close();
   process.exit(0);
 }

@@ -165,6 +165,8 @@ export const EnvSchema = z.object({
   BASE_URL: baseUrl,
   CONTENT_DIR: dir("content"),
   DIST_DIR: dir("dist"),
+  /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
+  ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),
   LOG_LEVEL: logLevel,
   /** `skip` leaves review files whose text is still empty out of the build (npm start); `error` fails. */

@@ -170,7 +170,9 @@ describe("static files from the single origin", () => {
 });
 
 describe("reload", () => {
-  it("serves a rebuilt dataset without a restart, and keeps the last good one on a bad build", async () => {
+  it("serves a rebuilt dataset without a restart, and keeps the last good one on a bad build", {
+    timeout: 240_000,
+  }, async () => {
     const content = await mkdtemp(path.join(os.tmpdir(), "pr-reload-"));
     await cp(CONTENT, content, { recursive: true });
     const first = await buildSite(content);

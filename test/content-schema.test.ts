@@ -190,6 +190,29 @@ describe("validateContent", () => {
     ]);
   });
 
+  it("stops a YAML alias bomb at the line where its aliases grow too large, naming the file", () => {
+    const level = (name: string, of: string) => `${name}: &${name} [${Array(9).fill(of).join(",")}]`;
+    const bomb = [
+      level("a", '"lol"'),
+      ...["b", "c", "d", "e", "f", "g", "h", "i"].map((n, i) => level(n, `*${"abcdefgh"[i]}`)),
+      "",
+    ].join("\n");
+    expect(bomb.length).toBeLessThan(700);
+    const lines = problems(withReview(DANA, bomb));
+    expect(lines).toEqual([
+      `${fileOf(DANA)}: line 5: too many aliases: they expand to more than 10000 nodes, got "${level("e", "*d")}"`,
+    ]);
+  });
+
+  it("accepts a few small aliases", () => {
+    const text = fixture.reviews.find((r) => r.file === fileOf(DANA))?.text ?? "";
+    const aliased = text
+      .replace("date: 2024-02-29", "date: &day 2024-02-29")
+      .replace(/verified_on: .*/, "verified_on: *day");
+    expect(aliased).toContain("*day");
+    expect(problems(withReview(DANA, aliased))).toEqual([]);
+  });
+
   it("reports every problem of every file in one error", () => {
     const raw = withReview(DANA, (d) => Object.assign(d, { rating: 9, author: "" }));
     raw.reviews = raw.reviews.map((r) => (r.file === fileOf(GREG) ? { ...r, text: "rating: [" } : r));

@@ -1,4 +1,5 @@
 import path from "node:path";
+import { extractFromXml } from "@extractus/feed-extractor";
 import { beforeAll, describe, expect, it } from "vitest";
 import { renderAtomFeed } from "../src/lib/atom-feed.ts";
 import { buildRecords } from "../src/lib/dataset.ts";
@@ -43,7 +44,7 @@ describe("feed renderers", () => {
 
   it("renders an empty dataset as a feed without entries, updated at the epoch", () => {
     const atom = renderAtomFeed(business, [], siteUrls(BASE));
-    expect(atom).toContain("<updated>1970-01-01T00:00:00Z</updated>");
+    expect(atom).toContain("<updated>1970-01-01T00:00:00.000Z</updated>");
     expect(atom).not.toContain("<entry>");
     expect(JSON.parse(renderJsonFeed(business, [], siteUrls(BASE))).items).toEqual([]);
   });
@@ -63,5 +64,24 @@ describe("feed renderers", () => {
       r === oldest ? { ...r, response: { date: "2025-03-20", text: "Thanks!" } } : r,
     );
     expect(renderAtomFeed(business, replied, siteUrls(BASE))).toBe(renderAtomFeed(business, reviews, siteUrls(BASE)));
+  });
+
+  it('escapes customer text for Atom\'s type="html" so markup shows as text and the XML stays well-formed', () => {
+    const hostile = {
+      ...(records[0] as ReviewRecord),
+      title: 'A <b>bold</b> & "quoted" ]]> title\u0001',
+      text: "Line one <script>alert(1)</script> & more ]]> end\u0007\n\nSecond paragraph.",
+    };
+    const xml = renderAtomFeed(business, [hostile], siteUrls(BASE));
+    expect(xml.includes("\u0001") || xml.includes("\u0007")).toBe(false);
+    expect(xml).not.toContain("<script>");
+    expect(xml).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more ]]&gt; end");
+    expect(xml).toContain('<link rel="hub" href="https://reviews.example/api/websub/hub"/>');
+    expect(xml).toContain('<link rel="self" href="https://reviews.example/feed.xml"/>');
+    const entry = extractFromXml(xml, { descriptionMaxLen: 0 }).entries?.[0];
+    expect(entry?.title).toBe('A <b>bold</b> & "quoted" ]]> title');
+    // The reader turns the HTML back into text (dropping tags, as readers do with real markup).
+    expect(entry?.description).toContain("& more ]]> end");
+    expect(entry?.description).toContain("Second paragraph.");
   });
 });

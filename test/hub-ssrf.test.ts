@@ -64,6 +64,7 @@ describe("subscription requests with the guard on", () => {
     ["10.0.0.1", "10.0.0.1 is a private address"],
     ["[::ffff:127.0.0.1]", "[::ffff:7f00:1] is a loopback address"],
     ["169.254.169.254", "169.254.169.254 is a link-local address"],
+    ["0.0.0.0", "0.0.0.0 is an unspecified address"],
   ])("refuses a callback at %s synchronously, contacting nothing", async (host, why) => {
     const sub = await subscriber();
     const h = await harness(GUARD_ON);

@@ -8,12 +8,11 @@ import { loadInsightsContent } from "../src/lib/insights-content.ts";
 import { loadContent } from "../src/lib/load-content.ts";
 
 /**
- * Guards the measured quality of the annotation on the labelled development set
- * (test/fixtures/insights-eval/dev.txt) against regression. The floors sit just under the figures
+ * Guards the measured quality of the annotation on the labelled sets under
+ * test/fixtures/insights-eval/ against regression. The floors sit just under the figures
  * reached (docs/insights.md); `npm run eval:insights` prints the full report.
  */
 const ROOT = path.resolve(import.meta.dirname, "..");
-const DEV = path.join(ROOT, "test/fixtures/insights-eval/dev.txt");
 let annotator: Annotator;
 let ids: string[];
 
@@ -28,16 +27,26 @@ beforeAll(async () => {
   annotator = createAnnotator(insights, content.business, createAnalyzer());
 });
 
-describe("aspect annotation on the labelled development set", () => {
-  it("keeps polarity accuracy, macro-F1 and aspect detection above their floors", async () => {
-    const items = parseLabelled(await readFile(DEV, "utf8"), DEV, ids);
-    expect(items.length).toBeGreaterThanOrEqual(300);
+/** Floors sit just under the figures measured on each set (docs/insights.md, "Measured figures"). */
+const FLOORS = [
+  { file: "dev.txt", min: 300, accuracy: 0.93, macroF1: 0.8, precision: 0.94, recall: 0.92, aspectRecall: 0.85 },
+  // The first held-out set, used for development after it was measured (docs/insights.md).
+  { file: "heldout.txt", min: 80, accuracy: 0.92, macroF1: 0.77, precision: 0.92, recall: 0.88, aspectRecall: 0.65 },
+  // Written before the second round of tuning and measured once at its end; guarded only against regression.
+  { file: "heldout-2.txt", min: 150, accuracy: 0.83, macroF1: 0.7, precision: 0.86, recall: 0.88, aspectRecall: 0.8 },
+];
+
+describe("aspect annotation on the labelled sets", () => {
+  it.each(FLOORS)("keeps polarity accuracy, macro-F1 and aspect detection on $file above their floors", async (f) => {
+    const file = path.join(ROOT, "test/fixtures/insights-eval", f.file);
+    const items = parseLabelled(await readFile(file, "utf8"), file, ids);
+    expect(items.length).toBeGreaterThanOrEqual(f.min);
     const report = evaluate(items, annotator, ids);
-    expect(report.accuracy).toBeGreaterThanOrEqual(0.9);
-    expect(report.macroF1).toBeGreaterThanOrEqual(0.82);
-    expect(report.detectionPrecision).toBeGreaterThanOrEqual(0.93);
-    expect(report.detectionRecall).toBeGreaterThanOrEqual(0.9);
-    for (const d of report.detection) expect(d.recall, d.id).toBeGreaterThanOrEqual(0.8);
+    expect(report.accuracy).toBeGreaterThanOrEqual(f.accuracy);
+    expect(report.macroF1).toBeGreaterThanOrEqual(f.macroF1);
+    expect(report.detectionPrecision).toBeGreaterThanOrEqual(f.precision);
+    expect(report.detectionRecall).toBeGreaterThanOrEqual(f.recall);
+    for (const d of report.detection) expect(d.recall, d.id).toBeGreaterThanOrEqual(f.aspectRecall);
   });
 
   it("reads the issue's hard cases as a reader would", () => {

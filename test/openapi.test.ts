@@ -1,4 +1,5 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
+import openapiTS, { astToString } from "openapi-typescript";
 import { describe, expect, it } from "vitest";
 import { buildOpenApi } from "../src/lib/openapi.ts";
 import { SEARCH_PARAMS } from "../src/lib/search-query.ts";
@@ -7,18 +8,21 @@ import { siteUrls } from "../src/lib/site.ts";
 const doc = buildOpenApi(siteUrls("https://reviews.example.org")) as {
   openapi: string;
   info: { version: string };
-  paths: Record<string, Record<string, { parameters?: { name: string }[] }>>;
+  paths: Record<
+    string,
+    Record<string, { operationId?: string; tags?: string[]; parameters?: { name: string }[]; responses: object }>
+  >;
   components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
 };
 
 describe("/openapi.json", () => {
-  it("is a valid OpenAPI 3.1 document, version 1.0.0", async () => {
+  it("is a valid OpenAPI 3.1 document, version 1.1.0", async () => {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(doc));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.0.0");
+    expect(doc.info.version).toBe("1.1.0");
   });
 
   it("describes every REST path, including the sidecar's", () => {
@@ -64,5 +68,35 @@ describe("/openapi.json", () => {
     const aspect = doc.components.schemas.ReviewAspect as { required?: string[] } | undefined;
     expect(aspect?.required).toEqual(["id", "sentiment", "score"]);
     expect(doc.components.schemas.Insights).toBeDefined();
+  });
+
+  it("names, tags and bounds every operation", () => {
+    const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
+    expect(ops).toHaveLength(11);
+    for (const op of ops) {
+      expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
+      expect(op.tags?.length).toBe(1);
+      expect(
+        Object.keys(op.responses).some((code) => /^4\d\d$/.test(code)),
+        op.operationId,
+      ).toBe(true);
+    }
+    expect(new Set(ops.map((o) => o.operationId)).size).toBe(ops.length);
+    expect(JSON.stringify(doc)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    expect(JSON.stringify(doc)).not.toContain('"$id"');
+    const search = doc.components.schemas.SearchResult?.properties as Record<string, object>;
+    expect(search.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });
+    expect(search.count).toMatchObject({ type: "integer", minimum: 0, maximum: 100 });
+    expect(search.total).toMatchObject({ type: "integer", minimum: 0 });
+  });
+
+  it("generates a client with named operations (openapi-typescript)", async () => {
+    const ts = astToString(await openapiTS(structuredClone(doc) as unknown as Parameters<typeof openapiTS>[0]));
+    const ids = Object.values(doc.paths).flatMap((item) => Object.values(item).map((op) => op.operationId));
+    expect(ts).toMatch(/export interface operations \{/);
+    for (const id of ids) {
+      expect(ts).toContain(`    ${id}: {`);
+      expect(ts).toContain(`operations["${id}"]`);
+    }
   });
 });

@@ -199,3 +199,41 @@ describe("GET /api/reviews/search", () => {
     expect(res.status).toBe(200);
   });
 });
+
+describe("hostile query names and paths", () => {
+  const since = async (rest: string) => {
+    const res = await fetch(`${app.url}/api/reviews/since/${rest}`);
+    return { status: res.status, body: await res.json() };
+  };
+
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])(
+    "answers ?%s=x with 400 and an issue naming the parameter and the value, on search and since",
+    async (name) => {
+      for (const { status, body } of [await get(`${name}=x`), await since(`2024-01-01?${name}=x`)]) {
+        expect(status).toBe(400);
+        expect(body.error).toBe("invalid_query");
+        expect(body.issues).toEqual([
+          { path: name, value: "x", message: expect.stringContaining("unknown parameter") },
+        ]);
+      }
+    },
+  );
+
+  it.each(["%", "%zz", "2024-01-0%"])("answers since/%s with the standard 400 shape naming the date", async (raw) => {
+    const { status, body } = await since(raw);
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      error: "invalid_query",
+      message: expect.stringContaining("date:"),
+      issues: [{ path: "date", value: raw, message: expect.stringContaining("not valid percent-encoding") }],
+    });
+  });
+
+  it("gives every other 400 of the API an issues array too", async () => {
+    const res = await fetch(`${app.url}/api/reviews/search?rating=%zz`);
+    const body = await res.json();
+    expect(res.status).toBe(400);
+    expect(body).toEqual({ error: expect.any(String), message: expect.any(String), issues: expect.any(Array) });
+    expect(body.issues.length).toBeGreaterThan(0);
+  });
+});

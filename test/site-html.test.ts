@@ -1,7 +1,8 @@
 import { readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReviewsDataset } from "../src/lib/records.ts";
+import { verificationSentence } from "../src/lib/html-view.ts";
+import type { ReviewRecord, ReviewsDataset } from "../src/lib/records.ts";
 import { buildSite } from "./helpers/build-site.ts";
 
 // A BASE_URL below a folder checks that site-internal links carry the prefix.
@@ -58,6 +59,7 @@ const text = (html: string) =>
 describe("HTML pages", () => {
   it("builds the home page and one page per month with reviews", () => {
     expect([...pages.keys()].sort()).toEqual([
+      "404.html",
       "index.html",
       "reviews/2024/11/index.html",
       "reviews/2025/01/index.html",
@@ -156,7 +158,8 @@ describe("HTML pages", () => {
   it("emits no script except JSON-LD", () => {
     for (const [file, html] of pages) {
       const scripts = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
-      expect(scripts, file).toEqual(['<script type="application/ld+json">']);
+      // The 404 page describes no reviews, so it has no structured data either.
+      expect(scripts, file).toEqual(file === "404.html" ? [] : ['<script type="application/ld+json">']);
     }
   });
 
@@ -230,6 +233,20 @@ describe("HTML pages", () => {
     expect(january).toMatch(/href="\/willow\/reviews\/2025\/02\/" rel="next"/);
     expect(january).toMatch(/href="\/willow\/reviews\/2025\/01\/" aria-current="page"/);
     expect(pages.get("reviews/2025/03/index.html")).not.toContain('rel="next"');
+  });
+
+  it("states in the footer exactly the verification methods the reviews use", () => {
+    const sentence =
+      "Every review is checked against an appointment record, an invoice, the platform it was posted on or a confirmation by email before it is published.";
+    expect(verificationSentence(dataset.reviews)).toBe(sentence);
+    for (const [file, html] of pages) expect(text(html), file).toContain(sentence);
+    const only = (...methods: ReviewRecord["verification"]["method"][]) =>
+      verificationSentence(methods.map((method) => ({ verification: { method } })));
+    expect(only("invoice", "invoice")).toBe("Every review is checked against an invoice before it is published.");
+    expect(only("email_confirmation", "appointment_record")).toBe(
+      "Every review is checked against an appointment record or a confirmation by email before it is published.",
+    );
+    expect(only()).toBe("Every review is verified before it is published.");
   });
 
   it("links every dataset and endpoint", () => {

@@ -1,9 +1,11 @@
 import { spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { cp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-hub-db.ts";
 import { loadConfig } from "../../src/config.ts";
+import { readDistFile, readManifest } from "../../src/lib/dist-files.ts";
+import { MANIFEST_FILE, strongEtag } from "../../src/lib/headers.ts";
 import { createAuthority, issueServerCert } from "../../test/helpers/test-ca.ts";
 import { ROOT } from "./astro-build.ts";
 import { track } from "./children.ts";
@@ -117,9 +119,16 @@ export async function benchHub(ws: Workspace, p: Profile): Promise<Figure[]> {
     }
     const subscribeMs = performance.now() - subscribeStarted;
 
-    const body = await readFile(path.join(middle.distDir, "feed.xml"));
+    const body = await readDistFile(middle.distDir, "/feed.xml");
+    if (!body) throw new Error(`${middle.distDir} has no feed.xml`);
     const sha256 = createHash("sha256").update(body).digest("hex");
+    // A deployment of a build that changed only the feed: the file and its manifest entry, which
+    // the sidecar checks the file against before it serves or distributes it.
+    const manifest = await readManifest(distDir);
+    const entry = manifest.files["/feed.xml"];
+    if (entry) entry.etag = strongEtag(body);
     await writeFile(path.join(distDir, "feed.xml"), body);
+    await writeFile(path.join(distDir, MANIFEST_FILE), JSON.stringify(manifest));
 
     const acked = subs.expect(sha256);
     const rss = sampleTreeRss(server.pid);

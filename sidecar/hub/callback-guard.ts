@@ -108,9 +108,11 @@ export class ForbiddenAddressError extends Error {
 }
 
 export function describeRefusal(host: string, address: string, category: AddressCategory): string {
+  // By sound, not spelling: "an unspecified", but "a unique-local" and "a CGNAT".
+  const a = category === "unspecified" ? "an" : "a";
   return host === address
-    ? `${address} is a ${category} address`
-    : `${host} resolves to ${address}, a ${category} address`;
+    ? `${address} is ${a} ${category} address`
+    : `${host} resolves to ${address}, ${a} ${category} address`;
 }
 
 type LookupCallback = (

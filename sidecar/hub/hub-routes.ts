@@ -10,6 +10,11 @@ export interface HubRouterOptions {
   logger: Logger;
   /** Largest accepted form body. Default "16kb": a callback is at most 2 KiB and a secret < 200 bytes. */
   bodyLimit?: string;
+  /**
+   * What a publish ping does; default `hub.publish(topics)`. The sidecar loads the new build into
+   * its snapshot first, so the hub reads the topics of the build that was just announced.
+   */
+  publish?: (topics: string[]) => Promise<unknown>;
   /** Retry-After of the 503 answered while the shared database is down. Default 30. */
   retryAfterSeconds?: number;
 }
@@ -96,7 +101,9 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         text(res, 503, "the hub is not running");
         return;
       }
-      hub.publish([...topics]).catch((err: unknown) => opts.logger.error({ err }, "hub publish failed"));
+      (opts.publish ?? ((t) => hub.publish(t)))([...topics]).catch((err: unknown) =>
+        opts.logger.error({ err }, "hub publish failed"),
+      );
       text(res, 202, "Accepted: changed topics will be distributed.");
     },
   );

@@ -1,40 +1,32 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
-import { contentTypeFor, type HeadersManifest, MANIFEST_FILE } from "../../src/lib/headers.ts";
+import { DistReadError, readDistFile, readManifest } from "../../src/lib/dist-files.ts";
+import { contentTypeFor } from "../../src/lib/headers.ts";
+import type { Snapshot, TopicContent } from "../snapshot.ts";
 
-/** A topic's current representation, exactly as the site serves it. */
-export interface TopicContent {
-  body: Uint8Array;
-  contentType: string;
-}
+export type { TopicContent } from "../snapshot.ts";
 
 /** Reads one topic by site path (`/feed.xml`); `undefined` when the build has no such file. */
 export type TopicReader = (sitePath: string) => Promise<TopicContent | undefined>;
 
-function isMissing(err: unknown): boolean {
-  return (err as NodeJS.ErrnoException).code === "ENOENT";
+/**
+ * The sidecar's reader: topics come from the snapshot the server answers from, so a notification
+ * carries exactly the bytes and Content-Type that `GET /feed.xml` serves at that moment.
+ */
+export function snapshotTopicReader(current: () => Snapshot): TopicReader {
+  return async (sitePath) => current().topics.get(sitePath);
 }
 
 /**
- * Reads topics from a built `dist/`. The Content-Type comes from the build's header manifest, the
- * same source the static server uses, so a notification's type is exactly the served type.
+ * A standalone hub's reader (no sidecar around it): reads the built folder through the one dist
+ * reader, with the Content-Type from the build's header manifest when there is one.
  */
 export function distTopicReader(distDir: string): TopicReader {
   return async (sitePath) => {
-    let body: Buffer;
-    try {
-      body = await readFile(path.join(distDir, ...sitePath.split("/")));
-    } catch (err) {
-      if (isMissing(err)) return undefined;
+    const body = await readDistFile(distDir, sitePath);
+    if (!body) return undefined;
+    const manifest = await readManifest(distDir).catch((err: unknown) => {
+      if (err instanceof DistReadError && err.missing) return undefined;
       throw err;
-    }
-    let contentType = contentTypeFor(sitePath);
-    try {
-      const manifest = JSON.parse(await readFile(path.join(distDir, MANIFEST_FILE), "utf8")) as HeadersManifest;
-      contentType = manifest.files[sitePath]?.content_type ?? contentType;
-    } catch (err) {
-      if (!isMissing(err)) throw err;
-    }
-    return { body, contentType };
+    });
+    return { body, contentType: manifest?.files[sitePath]?.content_type ?? contentTypeFor(sitePath) };
   };
 }

@@ -1,5 +1,3 @@
-import { readFile } from "node:fs/promises";
-import path from "node:path";
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
@@ -8,15 +6,14 @@ import {
   InsightsSelectionSchema,
   selectSection,
 } from "../../src/lib/insights/publish.ts";
-import { type Insights, InsightsSchema } from "../../src/lib/insights/schema.ts";
-import type { Snapshot, SnapshotStore } from "../snapshot.ts";
+import type { Insights } from "../../src/lib/insights/schema.ts";
+import type { SnapshotStore } from "../snapshot.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
 
 /**
- * The build-time insights (`dist/insights.json`) as the `get_insights` tool and a resource. The
- * file is read once per snapshot: a rebuild writes it before the reload swaps the snapshot in, so
- * the first read after a swap sees the same build as the reviews.
+ * The build-time insights (`/insights.json`) as the `get_insights` tool and a resource, taken from
+ * the snapshot, which loads them with the reviews of the same build.
  */
 
 export interface InsightsDeps {
@@ -24,29 +21,11 @@ export interface InsightsDeps {
   baseUrl: string;
 }
 
-interface LoadedInsights {
-  insights: Insights;
-  text: string;
-}
-
-const loaded = new WeakMap<Snapshot, Promise<LoadedInsights>>();
-
-function loadInsights(store: SnapshotStore): Promise<LoadedInsights> {
-  const snapshot = store.current;
-  let pending = loaded.get(snapshot);
-  if (!pending) {
-    const file = path.join(store.distDir, "insights.json");
-    pending = readFile(file, "utf8").then(
-      (text) => ({ text, insights: InsightsSchema.parse(JSON.parse(text)) }),
-      (err: NodeJS.ErrnoException) => {
-        throw new Error(`${file} cannot be read (${err.code ?? err.message}); run npm run build`);
-      },
-    );
-    // A failed read is retried on the next call rather than remembered.
-    pending.catch(() => loaded.delete(snapshot));
-    loaded.set(snapshot, pending);
-  }
-  return pending;
+/** The insights of the current snapshot (loaded with it, so they match its reviews). */
+function loadInsights(store: SnapshotStore): { insights: Insights; text: string } {
+  const loaded = store.current.insights;
+  if ("error" in loaded) throw new Error(loaded.error);
+  return loaded;
 }
 
 /** Same URI convention as the dataset: the public URL of the same document. */
@@ -93,7 +72,7 @@ export function registerInsights(server: McpServer, { store, baseUrl }: Insights
         });
       }
       try {
-        const { insights } = await loadInsights(store);
+        const { insights } = loadInsights(store);
         return jsonResult(selectSection(insights, parsed.data));
       } catch (err) {
         return errorResult({ error: "insights_unavailable", message: (err as Error).message });
@@ -111,7 +90,7 @@ export function registerInsights(server: McpServer, { store, baseUrl }: Insights
     },
     async (uri) => {
       try {
-        const { text } = await loadInsights(store);
+        const { text } = loadInsights(store);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text }] };
       } catch (err) {
         throw new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);

@@ -1,4 +1,4 @@
-import { Router } from "express";
+import { type Response, Router } from "express";
 import { isCalendarDate } from "../../src/lib/dates.ts";
 import { strongEtag } from "../../src/lib/headers.ts";
 import type { ReviewRecord } from "../../src/lib/records.ts";
@@ -8,9 +8,13 @@ import { HttpError } from "../http-error.ts";
 import { sendResource } from "../representation.ts";
 import type { Snapshot } from "../snapshot.ts";
 
-/** Reads the query string exactly as sent: repeated names become arrays so they can be reported. */
+/**
+ * Reads the query string exactly as sent: repeated names become arrays so they can be reported.
+ * A null-prototype map, so `__proto__`, `constructor` and friends are ordinary unknown names
+ * (reported as such) rather than the prototype's setter or an inherited function.
+ */
 export function rawQuery(originalUrl: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = {};
+  const out: Record<string, string | string[]> = Object.create(null);
   const qs = originalUrl.includes("?") ? originalUrl.slice(originalUrl.indexOf("?") + 1) : "";
   for (const [k, v] of new URLSearchParams(qs)) {
     const prev = out[k];
@@ -72,12 +76,10 @@ export interface SinceResult {
   reviews: SearchResult["reviews"];
 }
 
+const SINCE_DATE_HINT = "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
+
 export function validateSinceDate(date: string): void {
-  if (!isCalendarDate(date)) {
-    throw invalidQuery([
-      { path: "date", value: date, message: "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05" },
-    ]);
-  }
+  if (!isCalendarDate(date)) throw invalidQuery([{ path: "date", value: date, message: SINCE_DATE_HINT }]);
 }
 
 export function runSince(snapshot: Snapshot, date: string): SinceResult {
@@ -92,10 +94,26 @@ export function sinceEtag(snapshot: Snapshot, date: string): string {
   return strongEtag(`${date}\n${snapshot.chain[k]}`);
 }
 
-export function reviewsRouter(current: () => Snapshot, baseUrl: string): Router {
+/** `current(res)` is the snapshot the request holds, so one response never mixes two builds. */
+export function reviewsRouter(current: (res: Response) => Snapshot, baseUrl: string): Router {
   const router = Router();
+  // Express would answer a date that is not valid percent-encoding (`%`, `%zz`) with its own 400
+  // before the route runs; report it like any other bad date instead.
+  router.use((req, _res, next) => {
+    const prefix = "/api/reviews/since/";
+    if (!req.path.startsWith(prefix)) return next();
+    const raw = req.path.slice(prefix.length);
+    try {
+      decodeURIComponent(raw);
+    } catch {
+      throw invalidQuery([
+        { path: "date", value: raw, message: `${SINCE_DATE_HINT}; "${raw}" is not valid percent-encoding` },
+      ]);
+    }
+    next();
+  });
   router.get("/api/reviews/search", (req, res) => {
-    const snapshot = current();
+    const snapshot = current(res);
     const result = runSearch(snapshot, rawQuery(req.originalUrl), baseUrl);
     sendResource(req, res, {
       body: searchResultBody(result),
@@ -107,17 +125,13 @@ export function reviewsRouter(current: () => Snapshot, baseUrl: string): Router 
     });
   });
   router.get("/api/reviews/since/:date", (req, res) => {
-    const snapshot = current();
+    const snapshot = current(res);
     const date = req.params.date;
     validateSinceDate(date);
-    const extra = Object.keys(rawQuery(req.originalUrl));
+    const extra = Object.entries(rawQuery(req.originalUrl));
     if (extra.length > 0) {
       throw invalidQuery(
-        extra.map((k) => ({
-          path: k,
-          value: req.query[k],
-          message: "unknown parameter; since takes no query parameters",
-        })),
+        extra.map(([k, value]) => ({ path: k, value, message: "unknown parameter; since takes no query parameters" })),
       );
     }
     const etag = sinceEtag(snapshot, date);

@@ -1,11 +1,11 @@
-import { readFile, writeFile } from "node:fs/promises";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { lastModifiedMs } from "../lib/dataset.ts";
-import { readDistFiles } from "../lib/dist-files.ts";
+import { readDistFiles, readDistJson } from "../lib/dist-files.ts";
 import { buildManifest, MANIFEST_FILE, renderHeadersFile } from "../lib/headers.ts";
-import type { ReviewsDataset } from "../lib/records.ts";
+import { ReviewsDatasetSchema } from "../lib/records.ts";
 import { siteUrls } from "../lib/site.ts";
 
 /**
@@ -34,7 +34,7 @@ export function buildOutputs(opts: { baseUrl: string; baseUrlExplicit: boolean }
       },
       "astro:build:done": async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
-        const dataset = JSON.parse(await readFile(path.join(out, "reviews.json"), "utf8")) as ReviewsDataset;
+        const dataset = await readDistJson(out, "/reviews.json", ReviewsDatasetSchema);
         const ms = lastModifiedMs(dataset.reviews);
         const manifest = buildManifest(await readDistFiles(out), {
           urls: siteUrls(opts.baseUrl),

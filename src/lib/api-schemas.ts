@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { CalendarDate } from "./content-schema.ts";
 import { ReviewRecordSchema } from "./records.ts";
+import { MAX_LIMIT } from "./search-query.ts";
 
 /**
  * Response shapes of the query endpoints, shared by the OpenAPI document and the MCP tools'
@@ -26,10 +27,10 @@ export const ApiErrorSchema = z
 export const SearchResultSchema = z
   .object({
     reviews: z.array(ReviewRecordSchema).describe("This page of matches, newest first (date desc, id asc)."),
-    count: z.number().int().describe("Reviews in this page."),
-    total: z.number().int().describe("Matches across all pages."),
-    limit: z.number().int(),
-    offset: z.number().int(),
+    count: z.number().int().min(0).max(MAX_LIMIT).describe("Reviews in this page."),
+    total: z.number().int().min(0).describe("Matches across all pages."),
+    limit: z.number().int().min(1).max(MAX_LIMIT).describe("Page size used."),
+    offset: z.number().int().min(0).describe("Matches skipped before this page."),
     next: z.string().nullable().describe("URL of the next page, or null on the last page."),
   })
   .meta({ id: "SearchResult" });
@@ -37,7 +38,7 @@ export const SearchResultSchema = z
 export const SinceResultSchema = z
   .object({
     since: CalendarDate,
-    count: z.number().int(),
+    count: z.number().int().min(0).describe("Number of reviews returned."),
     reviews: z.array(ReviewRecordSchema).describe("Reviews dated on or after `since`, newest first."),
   })
   .meta({ id: "SinceResult" });

@@ -5,14 +5,28 @@
 
 const ISO_DATE = /^(\d{4})-(\d{2})-(\d{2})$/;
 
-/** True when `s` is `YYYY-MM-DD` and names a day that exists (no 2024-02-30). */
+const MONTH_DAYS = [31, 28, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31] as const;
+
+/** Proleptic Gregorian leap year, as ISO 8601 counts it: year 0 (1 BC) is one. */
+export function isLeapYear(y: number): boolean {
+  return y % 4 === 0 && (y % 100 !== 0 || y % 400 === 0);
+}
+
+/** Days in month `mo` (1-12) of year `y`. */
+export function daysInMonth(y: number, mo: number): number {
+  return mo === 2 && isLeapYear(y) ? 29 : (MONTH_DAYS[mo - 1] as number);
+}
+
+/**
+ * True when `s` is `YYYY-MM-DD` and names a day that exists (no 2024-02-30). Computed, not via
+ * `Date.UTC`, which maps years 0-99 to 1900-1999 and so rejected `0000-02-29`.
+ */
 export function isCalendarDate(s: string): boolean {
   const m = ISO_DATE.exec(s);
   if (!m) return false;
   const [y, mo, d] = [Number(m[1]), Number(m[2]), Number(m[3])];
   if (mo < 1 || mo > 12 || d < 1) return false;
-  const days = new Date(Date.UTC(y, mo, 0)).getUTCDate();
-  return d <= days;
+  return d <= daysInMonth(y, mo);
 }
 
 /**

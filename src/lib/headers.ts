@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { z } from "zod";
+import { SECURITY_HEADERS } from "./security-headers.ts";
 import { type SiteUrls, TOPIC_PATHS } from "./site.ts";
 
 /**
@@ -7,19 +9,22 @@ import { type SiteUrls, TOPIC_PATHS } from "./site.ts";
  * data: `_headers.json` for our server and `_headers` for Netlify/Cloudflare Pages-style CDNs.
  */
 
-export interface FileHeaders {
-  etag: string;
-  content_type: string;
-  cache_control: string;
-  last_modified?: string;
-  link?: string;
-}
+export const FileHeadersSchema = z.object({
+  etag: z.string().regex(/^"[^"]+"$/, { error: "expected a strong ETag in double quotes" }),
+  content_type: z.string().min(1),
+  cache_control: z.string().min(1),
+  last_modified: z.string().optional(),
+  link: z.string().optional(),
+});
+export type FileHeaders = z.infer<typeof FileHeadersSchema>;
 
-export interface HeadersManifest {
-  version: 1;
+/** `_headers.json`: what the server trusts about a build, so it is validated, never cast. */
+export const HeadersManifestSchema = z.object({
+  version: z.literal(1),
   /** Keyed by URL path of the file, e.g. `/reviews.json`, `/index.html`. */
-  files: Record<string, FileHeaders>;
-}
+  files: z.record(z.string().startsWith("/"), FileHeadersSchema),
+});
+export type HeadersManifest = z.infer<typeof HeadersManifestSchema>;
 
 export const MANIFEST_FILE = "_headers.json";
 
@@ -95,18 +100,19 @@ export function splatFor(path: string): string | undefined {
   return SPLAT_RULES.find((rule) => path.startsWith(rule.slice(0, -1)));
 }
 
-/** Netlify / Cloudflare Pages `_headers`: exact rules for datasets and feeds, splats for pages and assets. */
+/**
+ * Netlify / Cloudflare Pages `_headers`: one `/*` rule with the security headers (hosts merge every
+ * rule that matches, so each header is written once to avoid joined duplicates), then exact rules
+ * for datasets and feeds and splats for pages and assets.
+ */
 export function renderHeadersFile(manifest: HeadersManifest): string {
-  const blocks: string[] = [];
+  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`);
+  const blocks: string[] = [`/*\n${security.join("\n")}`];
   const splats = new Map<string, FileHeaders>();
   // A splat covers files of several types, so the host picks Content-Type from the extension there.
   const lines = (h: FileHeaders, exact: boolean) => {
     const out = exact ? [`  ETag: ${h.etag}`, `  Content-Type: ${h.content_type}`] : [];
-    out.push(
-      `  Cache-Control: ${h.cache_control}`,
-      "  X-Content-Type-Options: nosniff",
-      "  Access-Control-Allow-Origin: *",
-    );
+    out.push(`  Cache-Control: ${h.cache_control}`, "  Access-Control-Allow-Origin: *");
     if (h.last_modified) out.push(`  Last-Modified: ${h.last_modified}`);
     if (h.link) out.push(`  Link: ${h.link}`);
     return out.join("\n");

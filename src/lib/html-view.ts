@@ -164,6 +164,30 @@ export const VERIFICATION_NAMES: Record<(typeof VERIFICATION_METHODS)[number], s
   email_confirmation: "email confirmation",
 };
 
+/** What each verification method checks a review against, as the footer says it. */
+const CHECKED_AGAINST: Record<(typeof VERIFICATION_METHODS)[number], string> = {
+  appointment_record: "an appointment record",
+  invoice: "an invoice",
+  platform_verified: "the platform it was posted on",
+  email_confirmation: "a confirmation by email",
+};
+
+/**
+ * The footer's promise, from the verification methods the published reviews actually use (in the
+ * schema's order), so it can never claim a check that no review had or omit one that some had.
+ */
+export function verificationSentence(
+  reviews: readonly { verification: { method: keyof typeof CHECKED_AGAINST } }[],
+): string {
+  const used = new Set(reviews.map((r) => r.verification.method));
+  const phrases = (Object.keys(CHECKED_AGAINST) as (keyof typeof CHECKED_AGAINST)[])
+    .filter((m) => used.has(m))
+    .map((m) => CHECKED_AGAINST[m]);
+  if (phrases.length === 0) return "Every review is verified before it is published.";
+  const list = phrases.length === 1 ? phrases[0] : `${phrases.slice(0, -1).join(", ")} or ${phrases.at(-1)}`;
+  return `Every review is checked against ${list} before it is published.`;
+}
+
 /** `tel:` URI from a display number such as `+1-503-555-0142`. */
 export function telHref(telephone: string): string {
   return `tel:${telephone.replace(/[^\d+]/g, "")}`;

@@ -1,8 +1,8 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
-import jsYaml from "js-yaml";
 import { ContentError, formatIssues, problem } from "./content-errors.ts";
 import { type BusinessFile, BusinessFileSchema, Id, type ReviewFile, ReviewFileSchema } from "./content-schema.ts";
+import { parseContentYaml } from "./content-yaml.ts";
 import { utcDate } from "./dates.ts";
 import { reviewRuleProblems } from "./review-rules.ts";
 
@@ -86,30 +86,6 @@ async function readText(p: string): Promise<string> {
   }
 }
 
-/** A YAML syntax error names the line and shows it, since there is no field to point at yet. */
-/**
- * Parses one review file. js-yaml rather than the `yaml` package used elsewhere: review files are
- * parsed by the ten thousand, and js-yaml is about ten times faster on them. CORE_SCHEMA keeps
- * dates as the strings editors wrote (no implicit timestamps); duplicate keys are errors.
- */
-function parseYamlFile(file: string, text: string, problems: string[]): unknown {
-  try {
-    return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file });
-  } catch (err) {
-    if (err instanceof jsYaml.YAMLException && err.mark) {
-      const lines = text.split("\n");
-      // At end of input js-yaml points one past the last line; name the last line instead.
-      const line = Math.max(1, Math.min(err.mark.line + 1, lines.length - (text.endsWith("\n") ? 1 : 0)));
-      problems.push(problem(file, `line ${line}`, `invalid YAML (${err.reason})`, lines[line - 1]));
-    } else {
-      problems.push(
-        problem(file, "(file)", `invalid YAML (${(err as Error).message.split("\n")[0]})`, path.basename(file)),
-      );
-    }
-    return undefined;
-  }
-}
-
 export interface ValidateOptions {
   /** The clock reading that defines "the future"; injected so tests are stable. */
   now: Date;
@@ -153,7 +129,7 @@ export function inspectContent(
     problems.push(problem(s, "(file)", "review files must be content/reviews/<year>/<id>.yaml", path.basename(s)));
   }
 
-  const businessInput = parseYamlFile(raw.business.file, raw.business.text, problems);
+  const businessInput = parseContentYaml(raw.business.file, raw.business.text, problems);
   const bParsed = BusinessFileSchema.safeParse(businessInput);
   if (!bParsed.success) problems.push(...formatIssues(raw.business.file, bParsed.error.issues, businessInput));
   const business = bParsed.success ? bParsed.data : undefined;
@@ -178,7 +154,7 @@ export function inspectContent(
       continue;
     }
     seen.set(base, file);
-    const input = parseYamlFile(file, text, problems);
+    const input = parseContentYaml(file, text, problems);
     if (input === undefined) continue;
     const draft = isUnfinished(input);
     if (draft && unfinished === "skip") {

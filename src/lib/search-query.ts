@@ -141,7 +141,8 @@ export function parseSearchParams(
   aspects: readonly AspectRef[] = [],
 ): ParseResult {
   const issues: QueryIssue[] = [];
-  const single: Record<string, unknown> = {};
+  // Null prototype: only the names below are ever set, but a stray `__proto__` must stay data.
+  const single: Record<string, unknown> = Object.create(null);
   for (const [key, value] of Object.entries(input)) {
     if (!(SEARCH_PARAMS as readonly string[]).includes(key)) {
       issues.push({ path: key, value, message: `unknown parameter; valid parameters are ${SEARCH_PARAMS.join(", ")}` });

@@ -5,8 +5,10 @@ import { siteData } from "../lib/site-data.ts";
 export const prerender = true;
 
 export const GET: APIRoute = async () => {
-  const { urls } = await siteData();
-  return new Response(`${JSON.stringify(buildOpenApi(urls), null, 2)}\n`, {
+  const { dataset, urls } = await siteData();
+  const { name, url, email } = dataset.business;
+  const contact = { name, url, ...(email ? { email } : {}) };
+  return new Response(`${JSON.stringify(buildOpenApi(urls, contact), null, 2)}\n`, {
     headers: { "Content-Type": "application/json" },
   });
 };

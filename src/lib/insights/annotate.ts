@@ -13,9 +13,11 @@ import { type AspectReading, type AspectSpan, compileLexicon, readClause } from 
  * of /insights.json are derived from what `annotate` returns.
  *
  * A review's score for an aspect is the mean score of the clauses that say something polar about
- * it; a clause with no polar word is a neutral mention. The star rating is weak evidence only: when
- * the polar clauses exactly cancel out (a tie), a rating of 4-5 or 1-2 decides the side, with the
- * smallest score that counts. It never overrides wording.
+ * it. The star rating is weak evidence only: it breaks a tie, when the polar clauses exactly cancel
+ * out or when no clause has a polar word about an aspect named by one of its own terms ("I was in
+ * and out in twenty minutes"): a rating of 4-5 or 1-2 then decides the side, with the smallest score
+ * that counts. It never overrides wording. A condition word alone ("I came in with sciatica") says
+ * why someone came and stays neutral, and so does a question.
  */
 
 export interface ReviewInput {
@@ -60,12 +62,12 @@ export function createAnnotator(content: InsightsContent, business: Business, an
   const aspects = content.aspects;
   const termForms = (t: string) => analyzer.termForms(t);
   const technicianTerms = business.technicians.flatMap((t) => [t.name, ...t.aliases]);
-  // Group 2i: aspect i's terms and neutral terms; group 2i+1: technician names for a
+  // Group 3i: aspect i's terms; 3i+1: its neutral terms; 3i+2: technician names for a
   // `technician_names` aspect. Conditions follow, one group per sentiment.yaml entry.
   const conditions = content.lexicon.conditions;
   const aspectMatcher = compileTerms(
     [
-      ...aspects.flatMap((a) => [[...a.terms, ...a.neutral_terms], a.technician_names ? technicianTerms : []]),
+      ...aspects.flatMap((a) => [a.terms, a.neutral_terms, a.technician_names ? technicianTerms : []]),
       ...conditions.map((c) => c.terms),
     ],
     termForms,
@@ -82,15 +84,18 @@ export function createAnnotator(content: InsightsContent, business: Business, an
 
   const spansOf = (clause: Clause): AspectSpan[] =>
     aspectMatcher.spans(clause).map((m) => {
-      const k = m.group - 2 * aspects.length;
+      const k = m.group - 3 * aspects.length;
+      // Only an aspect's own terms let a clause without polar words take the rating's side: a
+      // condition or neutral term says why someone came, a name alone says who was there.
       return k >= 0
         ? {
             aspect: conditionAspect[k] as number,
             start: m.start,
             end: m.end,
             weak: conditions[k]?.needs_evidence ?? false,
+            condition: true,
           }
-        : { aspect: m.group >> 1, start: m.start, end: m.end, weak: false };
+        : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
     });
 
   return {
@@ -101,7 +106,9 @@ export function createAnnotator(content: InsightsContent, business: Business, an
       const sentences = clauses.length === 0 ? 0 : (clauses[clauses.length - 1] as Clause).sentenceIndex + 1;
 
       const mentions: AspectMention[] = [];
+      const rated = new Set<number>();
       let previous: { sentenceIndex: number; spans: AspectSpan[] } | undefined;
+      const spansOfClause: AspectSpan[][] = [];
       const readings: AspectReading[][] = clauses.map((clause) => {
         let spans = spansOf(clause);
         // "The front desk was polite enough, but clearly overwhelmed": a contrast clause that names
@@ -110,8 +117,19 @@ export function createAnnotator(content: InsightsContent, business: Business, an
           spans = previous.spans.filter((m) => !m.weak);
         }
         previous = { sentenceIndex: clause.sentenceIndex, spans };
-        const found = readClause(clause, spans, lexicon, wordScore);
+        spansOfClause.push(spans);
+        return readClause(clause, spans, lexicon, wordScore);
+      });
+      const named = (k: number, aspect: number) =>
+        (spansOfClause[k] as AspectSpan[]).some((m) => m.aspect === aspect && !m.condition);
+      contrastUnjudged(clauses, readings, named);
+      readings.forEach((found, k) => {
+        const clause = clauses[k] as Clause;
+        // A clause that names the aspect by one of its own terms (not only by a condition word, which
+        // says why someone came) but carries no polar word may take the rating's side, unless it asks.
+        const asks = clause.tokens.normals[clause.end - 1] === "?";
         for (const r of found) {
+          if (!r.polar && !asks && named(k, r.aspect)) rated.add(r.aspect);
           mentions.push({
             aspect: r.aspect,
             sentence: clause.sentence,
@@ -119,7 +137,6 @@ export function createAnnotator(content: InsightsContent, business: Business, an
             score: r.score,
           });
         }
-        return found;
       });
 
       const totals = new Map<number, { sum: number; n: number; polar: boolean }>();
@@ -135,8 +152,9 @@ export function createAnnotator(content: InsightsContent, business: Business, an
       const scores = new Map<number, number>();
       for (const [aspect, t] of totals) {
         let score = t.n === 0 ? 0 : t.sum / t.n;
-        // A tie between polar clauses: the rating may break it, with the smallest score that counts.
-        if (t.polar && Math.abs(score) < POLARITY_THRESHOLD && review.rating !== 3) {
+        // A tie, between polar clauses or for lack of any polar word where the review names the aspect
+        // by its own terms: the rating may break it, with the smallest score that counts.
+        if ((t.polar || rated.has(aspect)) && Math.abs(score) < POLARITY_THRESHOLD && review.rating !== 3) {
           score = review.rating > 3 ? POLARITY_THRESHOLD : -POLARITY_THRESHOLD;
         }
         scores.set(aspect, score);
@@ -162,4 +180,32 @@ export function createAnnotator(content: InsightsContent, business: Business, an
       return { aspects: annotations, scores, mentions, entityAspects, clauses, sentences };
     },
   };
+}
+
+/** Score of an unjudged clause read from its contrast: clearly polar, weaker than a word of its own. */
+const CONTRAST_SCORE = 0.3;
+
+/**
+ * "Parking is tight, but Dr. Kim is worth it", "The building is old, but Dr. Patel is excellent":
+ * clauses are cut at contrastive conjunctions, so a clause that names an aspect by its own terms
+ * without a polar word, in a sentence whose nearest other clause is polar, says the opposite of
+ * that clause. Rewrites `readings` in place.
+ */
+function contrastUnjudged(
+  clauses: readonly Clause[],
+  readings: AspectReading[][],
+  named: (clause: number, aspect: number) => boolean,
+): void {
+  const sign = readings.map((found) => Math.sign(found.reduce((n, r) => n + (r.polar ? r.score : 0), 0)));
+  readings.forEach((found, k) => {
+    if (found.length === 0 || found.some((r) => r.polar || !named(k, r.aspect))) return;
+    const sentence = (clauses[k] as Clause).sentenceIndex;
+    for (let d = 1; d < clauses.length; d++) {
+      for (const j of [k - d, k + d]) {
+        if (clauses[j]?.sentenceIndex !== sentence || sign[j] === 0) continue;
+        readings[k] = found.map((r) => ({ ...r, score: -(sign[j] as number) * CONTRAST_SCORE, polar: true }));
+        return;
+      }
+    }
+  });
 }

@@ -79,6 +79,7 @@ export function evaluate(
   items: readonly LabelledItem[],
   annotator: Annotator,
   aspectIds: readonly string[],
+  worstCount = 10,
 ): EvalReport {
   const zero = () => ({ positive: 0, neutral: 0, negative: 0 });
   const confusion = { positive: zero(), neutral: zero(), negative: zero() };
@@ -156,6 +157,6 @@ export function evaluate(
     detectionPrecision: safe(sum("tp"), sum("tp") + sum("fp")),
     detectionRecall: safe(sum("tp"), sum("tp") + sum("fn")),
     // Worst first; file order breaks ties so the list is stable.
-    worst: misreads.sort((a, b) => b.severity - a.severity || a.line - b.line).slice(0, 10),
+    worst: misreads.sort((a, b) => b.severity - a.severity || a.line - b.line).slice(0, worstCount),
   };
 }

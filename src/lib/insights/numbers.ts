@@ -1,3 +1,5 @@
+import { daysInMonth } from "../dates.ts";
+
 /**
  * Rounding, polarity and trend periods shared by every insight section. Figures are rounded once, at
  * output, to a fixed number of decimals, so the JSON bytes do not depend on summation noise.
@@ -58,7 +60,7 @@ const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 /** The same calendar day `years` earlier; 29 February falls back to the 28th. */
 function yearsBefore(date: string, years: number): string {
   const [y, m, d] = date.split("-").map(Number) as [number, number, number];
-  const last = new Date(Date.UTC(y - years, m, 0)).getUTCDate();
+  const last = daysInMonth(y - years, m);
   return `${pad(y - years, 4)}-${pad(m)}-${pad(Math.min(d, last))}`;
 }
 

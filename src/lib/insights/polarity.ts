@@ -24,6 +24,8 @@ export interface AspectSpan {
   start: number;
   end: number;
   weak: boolean;
+  /** Named by a condition, a neutral term or a practitioner's name, not by one of the aspect's own terms. */
+  condition?: boolean;
 }
 
 /** What one clause says about one aspect. */
@@ -56,7 +58,19 @@ const WORD_WEIGHT = 0.6;
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
 const SCOPE = 7;
-const NEGATORS = new Set(["not", "no", "never", "without", "nothing", "nobody", "none", "neither", "nor", "cannot"]);
+const NEGATORS = new Set([
+  "not",
+  "no",
+  "zero",
+  "never",
+  "without",
+  "nothing",
+  "nobody",
+  "none",
+  "neither",
+  "nor",
+  "cannot",
+]);
 const MODALS = new Set(["could", "can", "would"]);
 const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
 const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);

@@ -1,0 +1,109 @@
+import { realpath } from "node:fs/promises";
+import { loadSnapshot, type Snapshot, SnapshotError } from "./snapshot.ts";
+
+/** A snapshot pinned by one user (a request); `release` is idempotent. */
+export interface Held {
+  snapshot: Snapshot;
+  release(): void;
+}
+
+/**
+ * Owns the current build. `reload()` is the one way a new build reaches the server: it loads the
+ * next snapshot beside the current one and swaps it in only when complete, so a failed load keeps
+ * serving the last good build. Requests `hold()` the snapshot they started with; a swapped-out
+ * snapshot is reported as retired once its last holder releases it, and only then may its folder
+ * be deleted.
+ */
+export class SnapshotStore {
+  #current: Snapshot;
+  readonly #source: string;
+  readonly #refs = new Map<Snapshot, number>();
+  readonly #onSwap = new Set<(s: Snapshot) => void>();
+  readonly #onRetire = new Set<(s: Snapshot) => void>();
+  #loading: Promise<unknown> = Promise.resolve();
+
+  private constructor(source: string, first: Snapshot) {
+    this.#source = source;
+    this.#current = first;
+  }
+
+  /** Loads the build at `source` (DIST_DIR; a symlink is followed, and re-resolved on each reload). */
+  static async open(source: string): Promise<SnapshotStore> {
+    return new SnapshotStore(source, await loadSnapshot(await resolve(source)));
+  }
+
+  get current(): Snapshot {
+    return this.#current;
+  }
+
+  /** The folder the current build was loaded from. */
+  get distDir(): string {
+    return this.#current.dir;
+  }
+
+  /** Pins the current snapshot until `release()`: its folder stays on disk meanwhile. */
+  hold(): Held {
+    const snapshot = this.#current;
+    this.#refs.set(snapshot, (this.#refs.get(snapshot) ?? 0) + 1);
+    let released = false;
+    return {
+      snapshot,
+      release: () => {
+        if (released) return;
+        released = true;
+        const left = (this.#refs.get(snapshot) ?? 1) - 1;
+        if (left > 0) this.#refs.set(snapshot, left);
+        else {
+          this.#refs.delete(snapshot);
+          if (snapshot !== this.#current) this.#retire(snapshot);
+        }
+      },
+    };
+  }
+
+  /** Build folders some snapshot still needs: the current one and every held one. */
+  dirsInUse(): Set<string> {
+    return new Set([this.#current.dir, ...[...this.#refs.keys()].map((s) => s.dir)]);
+  }
+
+  /** Called after each successful swap (the hub publishes the new topics here). */
+  onSwap(listener: (s: Snapshot) => void): () => void {
+    this.#onSwap.add(listener);
+    return () => this.#onSwap.delete(listener);
+  }
+
+  /** Called when a swapped-out snapshot has no holder left (its folder may then be pruned). */
+  onRetire(listener: (s: Snapshot) => void): () => void {
+    this.#onRetire.add(listener);
+    return () => this.#onRetire.delete(listener);
+  }
+
+  /**
+   * Loads `dir` (default: DIST_DIR, its symlink resolved again) and swaps it in. Reloads run one at a time in
+   * call order. Throws `SnapshotError` and keeps the old snapshot on failure.
+   */
+  reload(dir?: string): Promise<Snapshot> {
+    const run = this.#loading.then(async () => {
+      const next = await loadSnapshot(await resolve(dir ?? this.#source), this.#current);
+      const old = this.#current;
+      this.#current = next;
+      for (const l of this.#onSwap) l(next);
+      if (old !== next && !this.#refs.has(old)) this.#retire(old);
+      return next;
+    });
+    this.#loading = run.catch(() => undefined);
+    return run;
+  }
+
+  #retire(s: Snapshot): void {
+    for (const l of this.#onRetire) l(s);
+  }
+}
+
+async function resolve(source: string): Promise<string> {
+  try {
+    return await realpath(source);
+  } catch (err) {
+    throw new SnapshotError(`cannot open ${source} (${(err as Error).message}); run npm run build`);
+  }
+}

@@ -1,0 +1,124 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { createHash } from "node:crypto";
+import { rmSync } from "node:fs";
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { acquireBuildLock } from "./build-lock.ts";
+
+/**
+ * The one way to run `astro build`: `npm start`'s rebuilds, the tests' builds and the benchmark
+ * all come through here, so the child's environment, the Node binary and the cache folder cannot
+ * drift between them.
+ */
+
+export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
+
+/**
+ * Astro's cache folder for builds keyed by `key` (default: the output folder). One cache per key
+ * lets builds into different folders run at once without sharing a content store; `npm start`
+ * keys every versioned build by its stable DIST_DIR so a rebuild reuses the previous one's cache.
+ * astro.config.mjs calls this too, so both sides agree on the folder.
+ */
+export function astroCacheDir(key: string, root = PROJECT_ROOT): string {
+  const hash = createHash("sha256").update(path.resolve(key)).digest("hex").slice(0, 12);
+  return path.join(root, "node_modules", ".astro", hash);
+}
+
+export interface AstroBuildOptions {
+  /** Output folder (DIST_DIR of the child). */
+  distDir: string;
+  /** CONTENT_DIR of the child; default: whatever `env` says. */
+  contentDir?: string;
+  /** Base environment; default `process.env`. DIST_DIR, CONTENT_DIR and the cache key are set on top. */
+  env?: NodeJS.ProcessEnv;
+  /** Cache key (see `astroCacheDir`); default `distDir`. */
+  cacheKey?: string;
+  /** `inherit` forwards the build's output to this process's stderr; `capture` keeps it for the result. */
+  output?: "inherit" | "capture";
+  /** Pass `--silent` to Astro. */
+  silent?: boolean;
+  /** Take the cross-process build lock (tests and the benchmark build from one checkout at once). */
+  lock?: boolean;
+  /** Remove the cache afterwards (one-off output folders would otherwise pile up caches). */
+  dropCache?: boolean;
+  /** Aborting ends the build (SIGTERM): a server shutting down must not leave one running. */
+  signal?: AbortSignal;
+  /** Called with the child right after it starts (the benchmark samples its RSS). */
+  onSpawn?: (child: ChildProcess) => void;
+}
+
+export interface AstroBuildResult {
+  /** Exit code; 128 + n style codes are reported as 128 when a signal ended the build. */
+  code: number;
+  stdout: string;
+  stderr: string;
+  /** Wall time of the build process, excluding the wait for the lock, in ms. */
+  wallMs: number;
+}
+
+/** Captured output is bounded: a failing build of 100,000 reviews can print megabytes. */
+const MAX_CAPTURE = 64 * 1024;
+const keepTail = (acc: string, chunk: Buffer) => (acc + chunk.toString()).slice(-MAX_CAPTURE);
+
+let active: { cacheDir?: string; release?: () => void } | undefined;
+
+/**
+ * Runs `astro build` in a child process with this process's Node (so the project's Node 24 is
+ * used whatever `node` is first on PATH). Resolves with the exit code and output; never rejects
+ * for a failing build.
+ */
+export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuildResult> {
+  const root = PROJECT_ROOT;
+  const cacheKey = opts.cacheKey ?? opts.distDir;
+  const release = opts.lock ? await acquireBuildLock() : undefined;
+  active = { cacheDir: opts.dropCache ? astroCacheDir(cacheKey, root) : undefined, release };
+  try {
+    const base = opts.env ?? process.env;
+    const bin = path.join(root, "node_modules", ".bin");
+    const env: NodeJS.ProcessEnv = {
+      ...base,
+      PATH: `${bin}${path.delimiter}${base.PATH ?? ""}`,
+      DIST_DIR: opts.distDir,
+      ASTRO_CACHE_KEY: cacheKey,
+      ...(opts.contentDir ? { CONTENT_DIR: opts.contentDir } : {}),
+    };
+    const args = [path.join(root, "node_modules/astro/bin/astro.mjs"), "build", ...(opts.silent ? ["--silent"] : [])];
+    const capture = opts.output !== "inherit";
+    const started = performance.now();
+    const child = spawn(process.execPath, args, {
+      cwd: root,
+      env,
+      stdio: ["ignore", capture ? "pipe" : "inherit", capture ? "pipe" : "inherit"],
+      signal: opts.signal,
+    });
+    opts.onSpawn?.(child);
+    let stdout = "";
+    let stderr = "";
+    child.stdout?.on("data", (d: Buffer) => {
+      stdout = keepTail(stdout, d);
+    });
+    child.stderr?.on("data", (d: Buffer) => {
+      stderr = keepTail(stderr, d);
+    });
+    const code = await new Promise<number>((resolve) => {
+      child.on("error", (err) => {
+        stderr += String(err);
+        resolve(127);
+      });
+      child.on("close", (c, signal) => resolve(c ?? (signal ? 128 : 1)));
+    });
+    return { code, stdout, stderr, wallMs: performance.now() - started };
+  } finally {
+    if (opts.dropCache) await rm(astroCacheDir(cacheKey, root), { recursive: true, force: true });
+    active = undefined;
+    release?.();
+  }
+}
+
+/** For a signal handler about to exit: frees the lock and the dropped cache of a build in progress. */
+export function abortAstroBuildSync(): void {
+  if (!active) return;
+  if (active.cacheDir) rmSync(active.cacheDir, { recursive: true, force: true });
+  active.release?.();
+  active = undefined;
+}

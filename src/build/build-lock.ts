@@ -1,0 +1,44 @@
+import { rmSync } from "node:fs";
+import { mkdir, rm, stat, utimes } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+
+/**
+ * A lock directory shared by every build of this checkout that asks for it (test workers, the
+ * benchmark): Astro writes prerender chunks to a folder shared by all builds of the project, so
+ * two at once can break each other. `mkdir` is atomic, so the folder's existence is the lock.
+ */
+const LOCK = path.join(os.tmpdir(), "public-reviews-astro-build.lock");
+/** A lock older than this was left by a killed process. */
+const STALE_MS = 300_000;
+/** A 100,000-review build takes longer than `STALE_MS`, so the holder keeps the lock fresh. */
+const REFRESH_MS = 30_000;
+
+/** Waits for the lock; the returned function releases it (synchronously, so signal handlers can). */
+export async function acquireBuildLock(): Promise<() => void> {
+  for (;;) {
+    try {
+      await mkdir(LOCK);
+      break;
+    } catch {
+      const age = await stat(LOCK).then(
+        (s) => Date.now() - s.mtimeMs,
+        () => 0,
+      );
+      if (age > STALE_MS) await rm(LOCK, { recursive: true, force: true });
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  }
+  const keepAlive = setInterval(() => {
+    const now = new Date();
+    utimes(LOCK, now, now).catch(() => undefined);
+  }, REFRESH_MS);
+  keepAlive.unref();
+  let held = true;
+  return () => {
+    if (!held) return;
+    held = false;
+    clearInterval(keepAlive);
+    rmSync(LOCK, { recursive: true, force: true });
+  };
+}

@@ -1,0 +1,6 @@
+import type { APIRoute } from "astro";
+import { faviconSvg } from "../lib/favicon.ts";
+
+export const prerender = true;
+
+export const GET: APIRoute = () => new Response(faviconSvg(), { headers: { "Content-Type": "image/svg+xml" } });
