@@ -4,7 +4,7 @@ import { createApp } from "../../sidecar/app.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import { createMcpRouter } from "../../sidecar/mcp/mcp-router.ts";
 import { listen } from "../../sidecar/server.ts";
-import { SnapshotStore } from "../../sidecar/snapshot.ts";
+import { SnapshotStore } from "../../sidecar/snapshot-store.ts";
 import { loadConfig } from "../../src/config.ts";
 
 /**
