@@ -1,5 +1,4 @@
 import { getCollection, getEntry } from "astro:content";
-import path from "node:path";
 import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
 import { buildRecords, datasetOf } from "./dataset.ts";
