@@ -1,7 +1,8 @@
-import { appendFile, readFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { MANIFEST_FILE, strongEtag } from "../src/lib/headers.ts";
 import { buildSite, tempDistDir } from "./helpers/build-site.ts";
 import { cooperative, isDelivery, type Subscriber, startSubscriber } from "./helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "./helpers/hub-backends.ts";
@@ -18,17 +19,25 @@ import { freePort, type SidecarProcess, startSidecar } from "./helpers/sidecar-p
 const tls = inject("testTls");
 const FIXTURE = path.resolve(import.meta.dirname, "fixtures/basic-content");
 const SUBSCRIBERS = 200;
+/** A fan-out to 200 HTTPS subscribers on a loaded 2-core machine; `until` gives up after 100 s. */
+const FAN_OUT_MS = 240_000;
 const skip = POSTGRES_UNAVAILABLE ?? nginxUnavailable();
 if (skip && process.env.CI) throw new Error(`the deployment test cannot run in CI: ${skip}`);
 if (skip) process.stderr.write(`Skipping the nginx deployment test: ${skip}\n`);
 
-const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 120_000) => {
-  const end = Date.now() + ms;
-  while (!(await check())) {
-    if (Date.now() > end) throw new Error(`timed out waiting for ${what}`);
-    await new Promise((r) => setTimeout(r, 100));
-  }
-};
+/**
+ * What a deployment step does to the shared dist/: the changed feed first, then the header
+ * manifest with its new ETag. The sidecar refuses a feed whose bytes do not match the manifest (a
+ * build still being copied), so changing the feed alone would make every publish fail.
+ */
+async function deployFeedChange(distDir: string, marker: string): Promise<void> {
+  const feed = `${await readFile(path.join(distDir, "feed.xml"), "utf8")}<!-- ${marker} -->`;
+  const manifestPath = path.join(distDir, MANIFEST_FILE);
+  const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
+  manifest.files["/feed.xml"].etag = strongEtag(feed);
+  await writeFile(path.join(distDir, "feed.xml"), feed);
+  await writeFile(manifestPath, JSON.stringify(manifest));
+}
 
 describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreSQL", () => {
   let server: PgServer;
@@ -39,6 +48,18 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
   let b: SidecarProcess;
   let sub: Subscriber;
   let base: string;
+
+  /** Polls `check`; on time-out the error carries both instances' last log lines (why it stalled). */
+  const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 100_000) => {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) {
+        const logs = [a, b].map((p, i) => `instance ${"AB"[i]}:\n${p.output.join("").slice(-2000)}`).join("\n");
+        throw new Error(`timed out waiting for ${what}\n${logs}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
 
   beforeAll(async () => {
     server = await startPgServer();
@@ -115,7 +136,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
     const count = async () => (await pool.query("SELECT count(*)::int AS n FROM hub_subscriptions")).rows[0].n;
     await until("200 verified subscriptions", async () => (await count()) === SUBSCRIBERS);
 
-    await appendFile(path.join(distDir, "feed.xml"), "<!-- change-1 -->");
+    await deployFeedChange(distDir, "change-1");
     const ping = new URLSearchParams({ "hub.mode": "publish", "hub.url": topic() });
     expect((await fetch(`${a.url}/api/websub/hub`, { method: "POST", body: ping })).status).toBe(202);
     await until(
@@ -126,7 +147,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
     const body = await readFile(path.join(distDir, "feed.xml"), "utf8");
     expect(deliveriesOf("change-1")).toHaveLength(SUBSCRIBERS);
     expect(deliveriesOf("change-1").every((r) => r.body.toString() === body)).toBe(true);
-  });
+  }, FAN_OUT_MS);
 
   it("finishes a fan-out on the survivor when an instance is SIGKILLed in the middle of it", async () => {
     // Slow subscribers keep the fan-out in progress long enough to kill A during it.
@@ -134,7 +155,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
       if (r.method === "POST") await new Promise((res) => setTimeout(res, 150));
       return cooperative(r);
     };
-    await appendFile(path.join(distDir, "feed.xml"), "<!-- change-2 -->");
+    await deployFeedChange(distDir, "change-2");
     const ping = new URLSearchParams({ "hub.mode": "publish", "hub.url": topic() });
     expect((await fetch(`${a.url}/api/websub/hub`, { method: "POST", body: ping })).status).toBe(202);
     await until("the fan-out to start", () => deliveriesOf("change-2").length >= 30);
@@ -152,7 +173,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
     // At-least-once: only jobs A had in flight (at most HUB_CONCURRENCY=16) can be delivered twice.
     expect(duplicates).toBeLessThanOrEqual(16);
     expect(Math.max(...perSubscriber.values())).toBeLessThanOrEqual(2);
-  });
+  }, FAN_OUT_MS);
 
   it("keeps reads up and answers the hub with 503 and Retry-After while PostgreSQL is down", async () => {
     await server.close();
