@@ -122,58 +122,66 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
     expect((await fetch(`${nginx.url}/healthz`)).status).toBe(200);
   });
 
-  it("takes 200 subscriptions alternating between the instances and notifies each once per change", async () => {
-    for (let i = 0; i < SUBSCRIBERS; i++) {
-      const via = i % 2 === 0 ? a : b;
-      const body = new URLSearchParams({
-        "hub.mode": "subscribe",
-        "hub.topic": topic(),
-        "hub.callback": sub.callback(`/s${i}`),
-      });
-      const res = await fetch(`${via.url}/api/websub/hub`, { method: "POST", body });
-      expect(res.status).toBe(202);
-    }
-    const count = async () => (await pool.query("SELECT count(*)::int AS n FROM hub_subscriptions")).rows[0].n;
-    await until("200 verified subscriptions", async () => (await count()) === SUBSCRIBERS);
+  it(
+    "takes 200 subscriptions alternating between the instances and notifies each once per change",
+    async () => {
+      for (let i = 0; i < SUBSCRIBERS; i++) {
+        const via = i % 2 === 0 ? a : b;
+        const body = new URLSearchParams({
+          "hub.mode": "subscribe",
+          "hub.topic": topic(),
+          "hub.callback": sub.callback(`/s${i}`),
+        });
+        const res = await fetch(`${via.url}/api/websub/hub`, { method: "POST", body });
+        expect(res.status).toBe(202);
+      }
+      const count = async () => (await pool.query("SELECT count(*)::int AS n FROM hub_subscriptions")).rows[0].n;
+      await until("200 verified subscriptions", async () => (await count()) === SUBSCRIBERS);
 
-    await deployFeedChange(distDir, "change-1");
-    const ping = new URLSearchParams({ "hub.mode": "publish", "hub.url": topic() });
-    expect((await fetch(`${a.url}/api/websub/hub`, { method: "POST", body: ping })).status).toBe(202);
-    await until(
-      "every subscriber notified",
-      () => new Set(deliveriesOf("change-1").map((r) => r.rawUrl)).size === SUBSCRIBERS,
-    );
-    await until("the queue to drain", async () => (await pendingJobs()) === 0);
-    const body = await readFile(path.join(distDir, "feed.xml"), "utf8");
-    expect(deliveriesOf("change-1")).toHaveLength(SUBSCRIBERS);
-    expect(deliveriesOf("change-1").every((r) => r.body.toString() === body)).toBe(true);
-  }, FAN_OUT_MS);
+      await deployFeedChange(distDir, "change-1");
+      const ping = new URLSearchParams({ "hub.mode": "publish", "hub.url": topic() });
+      expect((await fetch(`${a.url}/api/websub/hub`, { method: "POST", body: ping })).status).toBe(202);
+      await until(
+        "every subscriber notified",
+        () => new Set(deliveriesOf("change-1").map((r) => r.rawUrl)).size === SUBSCRIBERS,
+      );
+      await until("the queue to drain", async () => (await pendingJobs()) === 0);
+      const body = await readFile(path.join(distDir, "feed.xml"), "utf8");
+      expect(deliveriesOf("change-1")).toHaveLength(SUBSCRIBERS);
+      expect(deliveriesOf("change-1").every((r) => r.body.toString() === body)).toBe(true);
+    },
+    FAN_OUT_MS,
+  );
 
-  it("finishes a fan-out on the survivor when an instance is SIGKILLed in the middle of it", async () => {
-    // Slow subscribers keep the fan-out in progress long enough to kill A during it.
-    sub.respond = async (r) => {
-      if (r.method === "POST") await new Promise((res) => setTimeout(res, 150));
-      return cooperative(r);
-    };
-    await deployFeedChange(distDir, "change-2");
-    const ping = new URLSearchParams({ "hub.mode": "publish", "hub.url": topic() });
-    expect((await fetch(`${a.url}/api/websub/hub`, { method: "POST", body: ping })).status).toBe(202);
-    await until("the fan-out to start", () => deliveriesOf("change-2").length >= 30);
-    a.child.kill("SIGKILL");
-    await new Promise((r) => a.child.once("exit", r));
-    await until(
-      "every subscriber notified",
-      () => new Set(deliveriesOf("change-2").map((r) => r.rawUrl)).size === SUBSCRIBERS,
-    );
-    await until("the queue to drain", async () => (await pendingJobs()) === 0);
-    const perSubscriber = new Map<string, number>();
-    for (const r of deliveriesOf("change-2")) perSubscriber.set(r.rawUrl, (perSubscriber.get(r.rawUrl) ?? 0) + 1);
-    const duplicates = deliveriesOf("change-2").length - SUBSCRIBERS;
-    process.stdout.write(`deployment test: ${duplicates} duplicate notification(s) after SIGKILL mid fan-out\n`);
-    // At-least-once: only jobs A had in flight (at most HUB_CONCURRENCY=16) can be delivered twice.
-    expect(duplicates).toBeLessThanOrEqual(16);
-    expect(Math.max(...perSubscriber.values())).toBeLessThanOrEqual(2);
-  }, FAN_OUT_MS);
+  it(
+    "finishes a fan-out on the survivor when an instance is SIGKILLed in the middle of it",
+    async () => {
+      // Slow subscribers keep the fan-out in progress long enough to kill A during it.
+      sub.respond = async (r) => {
+        if (r.method === "POST") await new Promise((res) => setTimeout(res, 150));
+        return cooperative(r);
+      };
+      await deployFeedChange(distDir, "change-2");
+      const ping = new URLSearchParams({ "hub.mode": "publish", "hub.url": topic() });
+      expect((await fetch(`${a.url}/api/websub/hub`, { method: "POST", body: ping })).status).toBe(202);
+      await until("the fan-out to start", () => deliveriesOf("change-2").length >= 30);
+      a.child.kill("SIGKILL");
+      await new Promise((r) => a.child.once("exit", r));
+      await until(
+        "every subscriber notified",
+        () => new Set(deliveriesOf("change-2").map((r) => r.rawUrl)).size === SUBSCRIBERS,
+      );
+      await until("the queue to drain", async () => (await pendingJobs()) === 0);
+      const perSubscriber = new Map<string, number>();
+      for (const r of deliveriesOf("change-2")) perSubscriber.set(r.rawUrl, (perSubscriber.get(r.rawUrl) ?? 0) + 1);
+      const duplicates = deliveriesOf("change-2").length - SUBSCRIBERS;
+      process.stdout.write(`deployment test: ${duplicates} duplicate notification(s) after SIGKILL mid fan-out\n`);
+      // At-least-once: only jobs A had in flight (at most HUB_CONCURRENCY=16) can be delivered twice.
+      expect(duplicates).toBeLessThanOrEqual(16);
+      expect(Math.max(...perSubscriber.values())).toBeLessThanOrEqual(2);
+    },
+    FAN_OUT_MS,
+  );
 
   it("keeps reads up and answers the hub with 503 and Retry-After while PostgreSQL is down", async () => {
     await server.close();
