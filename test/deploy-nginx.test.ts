@@ -1,5 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
 import { MANIFEST_FILE, strongEtag } from "../src/lib/headers.ts";
@@ -12,8 +13,9 @@ import { freePort, type SidecarProcess, startSidecar } from "./helpers/sidecar-p
 
 /**
  * The deployment of docs/deployment.md, end to end: deploy/nginx.conf in Debian's nginx in front
- * of two `npm run sidecar` processes sharing one PostgreSQL, 200 HTTPS subscribers, a publish, and
- * a SIGKILL of one instance in the middle of the next fan-out.
+ * of two `npm run sidecar` processes sharing one PostgreSQL and MCP_SESSION_SECRET: one MCP
+ * session used on both instances (before A is killed, so it runs second), 200 HTTPS subscribers,
+ * a publish, and a SIGKILL of one instance in the middle of the next fan-out.
  */
 
 const tls = inject("testTls");
@@ -85,6 +87,8 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
       HUB_DELIVERY_TIMEOUT_MS: "2000",
       HUB_RETRY_BASE_MS: "1000",
       HUB_QUEUE_SUPERVISE_SECONDS: "1",
+      // What makes a session id issued by one instance valid on the other.
+      MCP_SESSION_SECRET: "a-secret-both-instances-share-0000",
     };
     // Both at once: the migration lock makes one wait for the other.
     [a, b] = await Promise.all([
@@ -120,6 +124,53 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
       expect(((await res.json()) as { count: number }).count).toBeGreaterThan(0);
     }
     expect((await fetch(`${nginx.url}/healthz`)).status).toBe(200);
+  });
+
+  it("keeps an MCP session across instances: initialize via A, search_reviews via B, DELETE via A ends it on B", async () => {
+    // One SDK client whose requests a "load balancer" (its fetch) sends to A or to B.
+    let target = a.url;
+    const routed: { to: string; method: string; rpc?: string }[] = [];
+    const transport = new StreamableHTTPClientTransport(new URL(`${a.url}/mcp`), {
+      fetch: (url, init) => {
+        const to = new URL(new URL(url).pathname, target);
+        const body = typeof init?.body === "string" ? (JSON.parse(init.body) as { method?: string }) : undefined;
+        routed.push({ to: to.origin, method: init?.method ?? "GET", rpc: body?.method });
+        return fetch(to, init);
+      },
+    });
+    const client = new Client({ name: "deploy-test", version: "0.0.0" }, { supportedProtocolVersions: ["2025-06-18"] });
+    await client.connect(transport);
+    expect(transport.protocolVersion).toBe("2025-06-18");
+    const id = transport.sessionId;
+    expect(id).toBeTruthy();
+
+    target = b.url;
+    const result = await client.callTool({ name: "search_reviews", arguments: { min_rating: 4, limit: 2 } });
+    expect(result.isError).toBeFalsy();
+    const rest = (await (await fetch(`${b.url}/api/reviews/search?min_rating=4&limit=2`)).json()) as {
+      reviews: { id: string }[];
+    };
+    const found = result.structuredContent as { reviews: { id: string }[] };
+    expect(found.reviews.map((r) => r.id)).toEqual(rest.reviews.map((r) => r.id));
+    expect(routed.find((r) => r.rpc === "initialize")?.to).toBe(a.url);
+    expect(routed.find((r) => r.rpc === "tools/call")?.to).toBe(b.url);
+
+    target = a.url;
+    await transport.terminateSession();
+    expect(routed.at(-1)).toMatchObject({ to: a.url, method: "DELETE" });
+    await client.close();
+    // The revocation is in PostgreSQL, so B refuses the id too.
+    const after = await fetch(`${b.url}/mcp`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-session-id": id as string,
+        "mcp-protocol-version": "2025-06-18",
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "tools/list" }),
+    });
+    expect(after.status).toBe(404);
   });
 
   it(
