@@ -1,6 +1,7 @@
 import type { Logger } from "pino";
 import type { Config } from "../src/config.ts";
 import { type BuildListener, listenForBuilds } from "./db/build-broadcast.ts";
+import { PgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, databaseReachable, migrate } from "./db/postgres.ts";
 import type { HubDatabase } from "./hub/hub-types.ts";
 
@@ -13,13 +14,15 @@ import type { HubDatabase } from "./hub/hub-types.ts";
 export interface SharedState {
   hub: HubDatabase;
   reachable(): Promise<boolean>;
+  /** Ended MCP session ids, shared by every instance (a DELETE on one holds on all). */
+  sessionRevocations: PgRevocationStore;
   /** Calls `reload` whenever any instance publishes a new build. */
   onBuildChanged(reload: () => Promise<void>): BuildListener;
   close(): Promise<void>;
 }
 
 export async function openSharedState(
-  config: Pick<Config, "DATABASE_URL" | "HUB_QUEUE_SUPERVISE_SECONDS">,
+  config: Pick<Config, "DATABASE_URL" | "HUB_QUEUE_SUPERVISE_SECONDS" | "MCP_MAX_SESSIONS">,
   logger: Logger,
 ): Promise<SharedState> {
   const url = config.DATABASE_URL;
@@ -34,16 +37,18 @@ export async function openSharedState(
   }
   const reachable = () => databaseReachable(pool);
   const listeners: BuildListener[] = [];
+  const sessionRevocations = new PgRevocationStore(pool, { maxEntries: config.MCP_MAX_SESSIONS, logger: log });
   return {
     hub: { pool, url, reachable, superviseSeconds: config.HUB_QUEUE_SUPERVISE_SECONDS },
     reachable,
+    sessionRevocations,
     onBuildChanged(reload) {
       const l = listenForBuilds(url, log, reload);
       listeners.push(l);
       return l;
     },
     async close() {
-      await Promise.all(listeners.map((l) => l.close()));
+      await Promise.all([...listeners.map((l) => l.close()), sessionRevocations.close()]);
       await pool.end();
     },
   };

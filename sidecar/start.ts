@@ -99,7 +99,9 @@ const buildListener = shared?.onBuildChanged(async () => {
   await store.reload();
 });
 
-const mcp = createMcpRouter({ config, store, logger });
+// Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
+// in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
+const mcp = createMcpRouter({ config, store, logger, revocations: shared?.sessionRevocations });
 const hub = new Hub({
   config,
   logger,

@@ -54,4 +54,15 @@ CREATE TABLE hub_topic_versions (
 );
 `,
   },
+  {
+    id: "002-mcp-revocations",
+    sql: `
+-- DELETEd 2025-era MCP session ids (their SHA-256), kept until the id would have expired anyway.
+CREATE TABLE mcp_session_revocations (
+  id_hash bytea PRIMARY KEY,
+  expires_at bigint NOT NULL
+);
+CREATE INDEX mcp_session_revocations_by_expiry ON mcp_session_revocations (expires_at);
+`,
+  },
 ];
