@@ -3,14 +3,9 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import { parse, stringify } from "yaml";
 import { loadConfig } from "../src/config.ts";
-import {
-  BusinessFileSchema,
-  ReviewFileSchema,
-  SOURCE_PLATFORMS,
-  VERIFICATION_METHODS,
-} from "../src/lib/content-schema.ts";
-import { isCalendarDate, msToRfc3339, utcDate } from "../src/lib/dates.ts";
-import { displayPath } from "../src/lib/load-content.ts";
+import { isCalendarDate, msToRfc3339, utcDate } from "../src/content/dates.ts";
+import { BusinessFileSchema, ReviewFileSchema, SOURCE_PLATFORMS, VERIFICATION_METHODS } from "../src/content/schema.ts";
+import { displayPath } from "../src/io/content-dir.ts";
 
 /**
  * `npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD]`

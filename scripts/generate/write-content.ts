@@ -1,9 +1,9 @@
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parse as parseYaml } from "yaml";
-import { ContentError, formatIssues } from "../../src/lib/content-errors.ts";
-import { type BusinessFile, BusinessFileSchema } from "../../src/lib/content-schema.ts";
-import { displayPath } from "../../src/lib/load-content.ts";
+import { ContentError, formatIssues } from "../../src/content/errors.ts";
+import { type BusinessFile, BusinessFileSchema } from "../../src/content/schema.ts";
+import { displayPath } from "../../src/io/content-dir.ts";
 import { UsageError } from "./args.ts";
 import { firstDay, type GenerateOptions, generateReviews } from "./content.ts";
 import { createFaqCollector } from "./faq.ts";

@@ -4,8 +4,8 @@ import { StreamableHTTPServerTransport } from "@modelcontextprotocol/sdk/server/
 import { isInitializeRequest, JSONRPCMessageSchema } from "@modelcontextprotocol/sdk/types.js";
 import express, { type Request, type RequestHandler, type Response, Router } from "express";
 import type { Config } from "../../src/config.ts";
+import type { SnapshotStore } from "../build/snapshot.ts";
 import type { Logger } from "../logger.ts";
-import type { SnapshotStore } from "../snapshot.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
 import { guardParams, invalidParams } from "./params-guard.ts";
 import { createMcpServer } from "./server.ts";

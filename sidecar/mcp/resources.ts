@@ -1,5 +1,5 @@
 import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Snapshot, SnapshotStore } from "../snapshot.ts";
+import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
 
 /**
  * Datasets exposed through `resources/list` and `resources/read`. Each resource's URI is the public

@@ -1,6 +1,6 @@
 import { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
 import pkg from "../../package.json" with { type: "json" };
-import type { SnapshotStore } from "../snapshot.ts";
+import type { SnapshotStore } from "../build/snapshot.ts";
 import { registerInsights } from "./insights.ts";
 import { registerDatasetResources } from "./resources.ts";
 import { registerReviewTools } from "./tools.ts";

@@ -1,0 +1,50 @@
+import type { Logger } from "pino";
+import type { Config } from "../../src/config.ts";
+import type { HubDatabase } from "../hub/types.ts";
+import { type BuildListener, listenForBuilds } from "./build-broadcast.ts";
+import { createPool, databaseReachable, migrate } from "./postgres.ts";
+
+/**
+ * What `DATABASE_URL` turns on, opened once at start-up: the pool, the migrations (run by
+ * whichever instance gets the lock first), the hub's shared store and queue, readiness, and the
+ * "build changed" listener. Start-up fails when the database is unreachable: an instance that
+ * cannot see the shared state must not take traffic as if it were alone.
+ */
+export interface SharedState {
+  hub: HubDatabase;
+  reachable(): Promise<boolean>;
+  /** Calls `reload` whenever any instance publishes a new build. */
+  onBuildChanged(reload: () => Promise<void>): BuildListener;
+  close(): Promise<void>;
+}
+
+export async function openSharedState(
+  config: Pick<Config, "DATABASE_URL" | "HUB_QUEUE_SUPERVISE_SECONDS">,
+  logger: Logger,
+): Promise<SharedState> {
+  const url = config.DATABASE_URL;
+  if (!url) throw new Error("openSharedState needs DATABASE_URL");
+  const log = logger.child({ component: "postgres" });
+  const pool = createPool(url, log);
+  try {
+    await migrate(pool, log);
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const reachable = () => databaseReachable(pool);
+  const listeners: BuildListener[] = [];
+  return {
+    hub: { pool, url, reachable, superviseSeconds: config.HUB_QUEUE_SUPERVISE_SECONDS },
+    reachable,
+    onBuildChanged(reload) {
+      const l = listenForBuilds(url, log, reload);
+      listeners.push(l);
+      return l;
+    },
+    async close() {
+      await Promise.all(listeners.map((l) => l.close()));
+      await pool.end();
+    },
+  };
+}

@@ -1,0 +1,87 @@
+import { randomUUID } from "node:crypto";
+import type { NextFunction, Request, RequestHandler, Response } from "express";
+import { rateLimit } from "express-rate-limit";
+import type { Logger } from "../logger.ts";
+import { HttpError } from "./error.ts";
+
+/** Cross-cutting HTTP behaviour shared by every route. Each export is one concern. */
+
+export const MAX_URL_LENGTH = 4096;
+
+/** One structured line per request, at completion, with its duration. */
+export function requestLog(logger: Logger): RequestHandler {
+  return (req, res, next) => {
+    const start = process.hrtime.bigint();
+    const id = randomUUID();
+    res.on("finish", () => {
+      logger.info(
+        {
+          req_id: id,
+          method: req.method,
+          url: req.originalUrl.slice(0, 512),
+          status: res.statusCode,
+          ms: Number(process.hrtime.bigint() - start) / 1e6,
+          ip: req.ip,
+        },
+        "request",
+      );
+    });
+    next();
+  };
+}
+
+export const baseHeaders: RequestHandler = (_req, res, next) => {
+  res.setHeader("X-Content-Type-Options", "nosniff");
+  next();
+};
+
+/** Long URLs are refused before any parsing: the query is bounded, and so is the path. */
+export const boundedUrl: RequestHandler = (req, _res, next) => {
+  if (req.originalUrl.length > MAX_URL_LENGTH) {
+    throw new HttpError(
+      414,
+      "uri_too_long",
+      `The URL is ${req.originalUrl.length} characters; the limit is ${MAX_URL_LENGTH}.`,
+    );
+  }
+  next();
+};
+
+/**
+ * The data is public and read-only, so any origin may read it. Preflights for GET are answered
+ * here; /mcp and the hub add their own methods and headers.
+ */
+export const cors: RequestHandler = (req, res, next) => {
+  // /mcp applies its own Origin allowlist (MCP_ALLOWED_ORIGINS): see sidecar/mcp/http-guards.ts.
+  if (req.path === "/mcp" || req.path.startsWith("/mcp/")) return next();
+  res.setHeader("Access-Control-Allow-Origin", "*");
+  res.setHeader("Access-Control-Expose-Headers", "ETag, Last-Modified, Link, Retry-After, Mcp-Session-Id");
+  if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
+    res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE, OPTIONS");
+    res.setHeader(
+      "Access-Control-Allow-Headers",
+      "If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+    );
+    res.setHeader("Access-Control-Max-Age", "86400");
+    res.status(204).end();
+    return;
+  }
+  next();
+};
+
+/** Per-client-IP fixed window; 429 with Retry-After and RateLimit headers. */
+export function perIpRateLimit(limitPerMinute: number, skip: (req: Request) => boolean): RequestHandler {
+  return rateLimit({
+    windowMs: 60_000,
+    limit: limitPerMinute,
+    // draft-7 headers: draft-8 hashes a partition key with SHA-256 on every request (docs/benchmarks.md).
+    standardHeaders: "draft-7",
+    legacyHeaders: false,
+    skip,
+    handler: (_req: Request, _res: Response, next: NextFunction) => {
+      next(
+        new HttpError(429, "rate_limited", `Too many requests: the limit is ${limitPerMinute} per minute per client.`),
+      );
+    },
+  });
+}
