@@ -1,4 +1,4 @@
-import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
+import express, { type ErrorRequestHandler, type Express, type Request, type Response, type Router } from "express";
 import type { Config } from "../../src/config.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
@@ -63,7 +63,12 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader("Cache-Control", "no-store");
     res.json({ status: "ok" });
   });
-  app.use(perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz" || req.path === "/livez"));
+  // The hub router counts its own requests (HUB_RATE_LIMIT_PER_MINUTE); health checks are never limited.
+  const unlimited = (req: Request) =>
+    req.path === "/healthz" ||
+    req.path === "/livez" ||
+    (deps.hub !== undefined && /^\/api\/websub\/hub\/?$/.test(req.path));
+  app.use(perIpRateLimit({ limitPerMinute: config.RATE_LIMIT_PER_MINUTE, skip: unlimited }));
   app.use(reviewsRouter(snapshotOf, config.BASE_URL));
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);

@@ -69,19 +69,37 @@ export const cors: RequestHandler = (req, res, next) => {
   next();
 };
 
-/** Per-client-IP fixed window; 429 with Retry-After and RateLimit headers. */
-export function perIpRateLimit(limitPerMinute: number, skip: (req: Request) => boolean): RequestHandler {
+export interface RateLimitOptions {
+  limitPerMinute: number;
+  /** Requests this limiter does not count: health checks, and routers that carry their own limit. */
+  skip?: (req: Request) => boolean;
+  /** Writes the 429 itself (the hub answers in plain text); default: the JSON error body. */
+  onLimit?: (req: Request, res: Response, next: NextFunction) => void;
+}
+
+/**
+ * Per-client-IP fixed window of one minute; 429 with Retry-After and draft-7 RateLimit headers.
+ * The one limiter set-up of the service: the app-wide limit and the hub's own limit both come from
+ * here, and the app-wide one skips the hub, so a request is counted by exactly one of them.
+ */
+export function perIpRateLimit({ limitPerMinute, skip, onLimit }: RateLimitOptions): RequestHandler {
   return rateLimit({
     windowMs: 60_000,
     limit: limitPerMinute,
     // draft-7 headers: draft-8 hashes a partition key with SHA-256 on every request (docs/benchmarks.md).
     standardHeaders: "draft-7",
     legacyHeaders: false,
-    skip,
-    handler: (_req: Request, _res: Response, next: NextFunction) => {
-      next(
-        new HttpError(429, "rate_limited", `Too many requests: the limit is ${limitPerMinute} per minute per client.`),
-      );
-    },
+    ...(skip ? { skip } : {}),
+    handler:
+      onLimit ??
+      ((_req: Request, _res: Response, next: NextFunction) => {
+        next(
+          new HttpError(
+            429,
+            "rate_limited",
+            `Too many requests: the limit is ${limitPerMinute} per minute per client.`,
+          ),
+        );
+      }),
   });
 }

@@ -1,7 +1,7 @@
-import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
-import { rateLimit } from "express-rate-limit";
+import express, { type ErrorRequestHandler, type Response, Router } from "express";
 import type { Logger } from "pino";
 import { parseHubRequest } from "../../src/api/hub-request.ts";
+import { perIpRateLimit } from "../http/middleware.ts";
 import type { Hub } from "./hub.ts";
 
 export interface HubRouterOptions {
@@ -35,12 +35,9 @@ function text(res: Response, status: number, body: string): void {
  */
 export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
   const router = Router();
-  const limiter = rateLimit({
-    windowMs: 60_000,
-    limit: opts.rateLimitPerMinute,
-    standardHeaders: "draft-8",
-    legacyHeaders: false,
-    handler: (_req: Request, res: Response) => {
+  const limiter = perIpRateLimit({
+    limitPerMinute: opts.rateLimitPerMinute,
+    onLimit: (_req, res) => {
       text(res, 429, `Too many hub requests: the limit is ${opts.rateLimitPerMinute} per minute per client.`);
     },
   });

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
+import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
@@ -233,6 +234,26 @@ describe("rate limit", () => {
       expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
       expect((await res.json()).error).toBe("rate_limited");
       expect((await fetch(`${limited.url}/healthz`)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("leaves hub requests to the hub router's own limit, so none is counted twice", async () => {
+    // A stand-in for the hub router: what matters here is which limiter counts the request.
+    const hub = Router().post("/", (_req, res) => {
+      res.status(202).end();
+    });
+    const limited = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "2" }, routers: () => ({ hub }) });
+    try {
+      const hubStatuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        hubStatuses.push((await fetch(`${limited.url}/api/websub/hub`, { method: "POST" })).status);
+      }
+      expect(hubStatuses).toEqual([202, 202, 202, 202]);
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.url}/api/reviews/since/2026-01-01`)).status);
+      expect(statuses).toEqual([200, 200, 429]);
     } finally {
       await limited.close();
     }
