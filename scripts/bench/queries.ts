@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse } from "yaml";
+import jsYaml from "js-yaml";
 
 /**
  * The search mix every search figure uses: filters alone and combined, substring queries (common,
@@ -17,7 +17,9 @@ interface Catalogue {
 }
 
 export async function searchMix(contentDir: string): Promise<SearchArgs[]> {
-  const cat = parse(await readFile(path.join(contentDir, "business.yaml"), "utf8")) as Catalogue;
+  const cat = jsYaml.load(await readFile(path.join(contentDir, "business.yaml"), "utf8"), {
+    schema: jsYaml.CORE_SCHEMA,
+  }) as Catalogue;
   const tech = (i: number) => cat.technicians[i % cat.technicians.length];
   const service = (i: number) => cat.services[i % cat.services.length]?.id ?? "";
   const t0 = tech(0);

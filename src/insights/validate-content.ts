@@ -1,7 +1,7 @@
 import path from "node:path";
-import { parse as parseYaml, YAMLParseError } from "yaml";
 import type { z } from "zod";
 import { ContentError, formatIssues, problem } from "../content/errors.ts";
+import { parseContentYaml } from "../content/yaml.ts";
 import {
   type AspectDefinition,
   AspectsFileSchema,
@@ -31,14 +31,9 @@ export interface RawInsightsContent {
 }
 
 function parseFile<T>(entry: { file: string; text: string }, schema: z.ZodType<T>, problems: string[]): T | undefined {
-  let input: unknown;
-  try {
-    input = parseYaml(entry.text, { prettyErrors: false, uniqueKeys: true });
-  } catch (err) {
-    const msg = err instanceof YAMLParseError ? err.message.split("\n")[0] : String(err);
-    problems.push(`${entry.file}: (file): invalid YAML: ${msg}`);
-    return undefined;
-  }
+  // The content parser: one YAML dialect and one alias limit for every file under content/.
+  const input = parseContentYaml(entry.file, entry.text, problems);
+  if (input === undefined) return undefined;
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   problems.push(...formatIssues(entry.file, parsed.error.issues, input));

@@ -5,8 +5,11 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import fc from "fast-check";
+import jsYaml from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse as parseYaml } from "yaml";
+
+const parseYaml = (text: string) => jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
+
 import { parseCliArgs, UsageError } from "../../scripts/generate/args.ts";
 import { ASPECT_PHRASES } from "../../scripts/generate/aspect-phrases.ts";
 import { firstDay } from "../../scripts/generate/content.ts";

@@ -1,8 +1,8 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import jsYaml from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { parse, stringify } from "yaml";
 import { ContentError } from "../../../src/content/errors.ts";
 import { type RawContent, validateContent } from "../../../src/content/validate.ts";
 import { loadContent, readContentDir } from "../../../src/io/content-dir.ts";
@@ -38,9 +38,9 @@ function withReview(id: string, edit: ((doc: Record<string, unknown>) => void) |
   const reviews = fixture.reviews.map((r) => {
     if (r.file !== fileOf(id)) return r;
     if (typeof edit === "string") return { ...r, text: edit };
-    const doc = parse(r.text) as Record<string, unknown>;
+    const doc = jsYaml.load(r.text, { schema: jsYaml.CORE_SCHEMA }) as Record<string, unknown>;
     edit(doc);
-    return { ...r, text: stringify(doc) };
+    return { ...r, text: jsYaml.dump(doc) };
   });
   return { ...fixture, reviews };
 }
@@ -227,9 +227,11 @@ describe("validateContent", () => {
 describe("loadContent on a folder", () => {
   it("rejects the same file name in two year folders and files outside <year>/<id>.yaml", async () => {
     const dir = await fixtureCopy("pr-dup-");
-    const original = parse(await readFile(path.join(dir, "reviews/2024", `${DANA}.yaml`), "utf8"));
+    const original = jsYaml.load(await readFile(path.join(dir, "reviews/2024", `${DANA}.yaml`), "utf8"), {
+      schema: jsYaml.CORE_SCHEMA,
+    }) as Record<string, unknown>;
     const moved = { ...original, date: "2025-01-02", verification: { method: "invoice", verified_on: "2025-01-02" } };
-    await writeFile(path.join(dir, "reviews/2025", `${DANA}.yaml`), stringify(moved));
+    await writeFile(path.join(dir, "reviews/2025", `${DANA}.yaml`), jsYaml.dump(moved));
     await writeFile(path.join(dir, "reviews/2025/notes.txt"), "todo");
     await mkdir(path.join(dir, "reviews/misc"));
 

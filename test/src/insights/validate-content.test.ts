@@ -104,7 +104,7 @@ describe("validateInsightsContent", () => {
   it("reports bad YAML, an empty summary and misnamed files together", () => {
     expect(problems(raw({ faq: "faq: [unclosed", summary: "  \n" }, ["content/insights/aspects.yml"]))).toEqual([
       `content/insights/aspects.yml: (file): unknown insights file; expected one of aspects.yaml, sentiment.yaml, faq.yaml, summary.md, got "aspects.yml"`,
-      expect.stringMatching(/^content\/insights\/faq\.yaml: \(file\): invalid YAML: /),
+      expect.stringMatching(/^content\/insights\/faq\.yaml: line \d+: invalid YAML \(/),
       `${SUMMARY}: (file): expected a non-empty editorial summary, got "  \\n"`,
     ]);
   });
