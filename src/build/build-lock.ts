@@ -1,14 +1,24 @@
+import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rm, stat, utimes } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { fileURLToPath } from "node:url";
 
 /**
  * A lock directory shared by every build of this checkout that asks for it (test workers, the
  * benchmark): Astro writes prerender chunks to a folder shared by all builds of the project, so
  * two at once can break each other. `mkdir` is atomic, so the folder's existence is the lock.
  */
-const LOCK = path.join(os.tmpdir(), "public-reviews-astro-build.lock");
+const LOCK = path.join(
+  os.tmpdir(),
+  // One lock per checkout (named by this module's own path): builds of two clones never share
+  // Astro's folders, so they need not wait for each other.
+  `public-reviews-astro-build-${createHash("sha256")
+    .update(fileURLToPath(import.meta.url))
+    .digest("hex")
+    .slice(0, 12)}.lock`,
+);
 /** A lock older than this was left by a killed process. */
 const STALE_MS = 300_000;
 /** A 100,000-review build takes longer than `STALE_MS`, so the holder keeps the lock fresh. */
