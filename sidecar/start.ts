@@ -3,7 +3,6 @@ import { siteUrls } from "../src/urls.ts";
 import { watchContent } from "./build/content-watcher.ts";
 import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./build/site-build.ts";
 import { SnapshotStore } from "./build/snapshot-store.ts";
-import { openSharedState, type SharedState } from "./db/shared-state.ts";
 import { createApp } from "./http/app.ts";
 import { listen, reservePort } from "./http/server.ts";
 import { Hub } from "./hub/hub.ts";
@@ -11,6 +10,7 @@ import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/mcp-router.ts";
+import { openSharedState, type SharedState } from "./shared-state.ts";
 
 /**
  * `npm start` (everything from one origin, rebuilding on content changes) and `npm run sidecar`

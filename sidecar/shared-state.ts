@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
-import type { Config } from "../../src/config.ts";
-import type { HubDatabase } from "../hub/types.ts";
-import { type BuildListener, listenForBuilds } from "./build-broadcast.ts";
-import { createPool, databaseReachable, migrate } from "./postgres.ts";
+import type { Config } from "../src/config.ts";
+import { type BuildListener, listenForBuilds } from "./db/build-broadcast.ts";
+import { createPool, databaseReachable, migrate } from "./db/postgres.ts";
+import type { HubDatabase } from "./hub/types.ts";
 
 /**
  * What `DATABASE_URL` turns on, opened once at start-up: the pool, the migrations (run by
