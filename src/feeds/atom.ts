@@ -2,8 +2,7 @@ import { Feed } from "feed";
 import { lastModifiedMs } from "../content/dataset.ts";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
-import { FEED_SIZE, reviewTitle, tagUri } from "./entries.ts";
-import { feedBody, itemModifiedMs } from "./json-feed.ts";
+import { FEED_SIZE, feedBody, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
 
 /**
  * Atom (RFC 4287) feed of the newest reviews, rendered by `feed@6`'s `atom1()`, the maintained

@@ -1,7 +1,7 @@
 import { msToRfc3339 } from "../content/dates.ts";
 import type { Business, ReviewAspect, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
-import { FEED_SIZE, reviewTitle, tagUri } from "./entries.ts";
+import { FEED_SIZE, feedBody, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
 
 /**
  * JSON Feed 1.1 (https://jsonfeed.org/version/1.1). Written by hand because `feed@6`'s `json1()`
@@ -24,18 +24,6 @@ export interface JsonFeedItem {
     service_areas: string[];
     aspects: ReviewAspect[];
   };
-}
-
-export function itemModifiedMs(r: ReviewRecord): number {
-  const published = Date.parse(r.published_at);
-  return r.response ? Math.max(published, Date.parse(`${r.response.date}T00:00:00Z`)) : published;
-}
-
-/** Review text followed by the owner's reply, as a feed reader would show it. */
-export function feedBody(r: ReviewRecord, business: Business): string {
-  const stars = `Rating: ${r.rating} out of 5`;
-  const reply = r.response ? `\n\nResponse from ${business.name} (${r.response.date}):\n${r.response.text}` : "";
-  return `${stars}\n\n${r.text.trim()}${reply.trimEnd()}`;
 }
 
 /** `reviews` must already be newest first; the feed keeps the first `FEED_SIZE`. */
