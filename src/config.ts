@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
 
@@ -120,6 +121,26 @@ const optionalUrl = (name: string) =>
       }
     });
 
+/**
+ * Key for the MCP session ids (HMAC-SHA256). Instances behind one load balancer share it so an id
+ * from one is valid on the others; unset, each process draws its own, which is right for one
+ * instance (its sessions end with it, and clients re-initialize).
+ */
+const sessionSecret = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === "") return randomBytes(32).toString("base64url");
+    if (v.length < 32) {
+      ctx.addIssue({
+        code: "custom",
+        message: `MCP_SESSION_SECRET must be at least 32 characters (e.g. openssl rand -base64 32), got ${v.length} characters`,
+      });
+      return z.NEVER;
+    }
+    return v;
+  });
+
 const databaseUrl = z
   .string()
   .optional()
@@ -168,8 +189,15 @@ export const EnvSchema = z.object({
   HUB_LEASE_MIN_SECONDS: int("HUB_LEASE_MIN_SECONDS", 60, 31_536_000, 3_600),
   HUB_LEASE_MAX_SECONDS: int("HUB_LEASE_MAX_SECONDS", 60, 31_536_000, 2_592_000),
   HUB_CONCURRENCY: int("HUB_CONCURRENCY", 1, 1_000, 16),
-  MCP_SESSION_TTL_MS: int("MCP_SESSION_TTL_MS", 1_000, 86_400_000, 1_800_000),
-  MCP_MAX_SESSIONS: int("MCP_MAX_SESSIONS", 1, 1_000_000, 1_000),
+  /** Lifetime of an MCP 2025-era session id from its initialize (it is signed with its expiry). */
+  MCP_SESSION_TTL_MS: int("MCP_SESSION_TTL_MS", 1_000, 86_400_000, 3_600_000),
+  /** Bound on per-session records kept in memory: revoked ids and sessions with subscriptions. */
+  MCP_MAX_SESSIONS: int("MCP_MAX_SESSIONS", 1, 1_000_000, 10_000),
+  /** Open MCP change-notice streams (2025 GET streams; 2026 subscriptions/listen streams), each. */
+  MCP_MAX_STREAMS: int("MCP_MAX_STREAMS", 1, 100_000, 100),
+  /** SSE keep-alive comment interval on MCP streams; 0 disables. */
+  MCP_KEEPALIVE_MS: int("MCP_KEEPALIVE_MS", 0, 300_000, 15_000),
+  MCP_SESSION_SECRET: sessionSecret,
   MCP_ALLOWED_ORIGINS: origins,
   TRUST_PROXY: int("TRUST_PROXY", 0, 10, 0),
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 600),

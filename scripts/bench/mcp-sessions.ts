@@ -7,13 +7,15 @@ import { loadConfig } from "../../src/config.ts";
 
 /**
  * Child process of the MCP bench, run with `--expose-gc`: `node --expose-gc mcp-sessions.ts DIST N`.
- * Serves the app in this process so its heap can be read, opens `WARM` sessions (so one-time
- * costs such as compiled schemas are in the baseline), then N more, and prints the heap growth as
- * JSON on stdout. Sessions are opened the way a client does: initialize, then the initialized
- * notification, and are then left idle.
+ * Serves the app in this process so its heap can be read, warms up with `WARM` sessions (so
+ * one-time costs such as compiled schemas are in the baseline), then opens N more *active*
+ * sessions, the way a client does (initialize, the initialized notification) and each makes
+ * `CALLS` `search_reviews {limit: 100}` calls; none is ended. Prints the heap growth as JSON.
+ * Sessions are signed ids and each POST has its own server, so the growth should be about zero.
  */
 
 const WARM = 10;
+const CALLS = 5;
 
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("mcp-sessions.ts must run with node --expose-gc");
@@ -25,7 +27,7 @@ function settledHeap(): number {
   return process.memoryUsage().heapUsed;
 }
 
-async function openSession(url: string, i: number): Promise<void> {
+async function activeSession(url: string, i: number): Promise<void> {
   const headers = { "content-type": "application/json", accept: "application/json, text/event-stream" };
   const init = await fetch(url, {
     method: "POST",
@@ -47,13 +49,28 @@ async function openSession(url: string, i: number): Promise<void> {
   });
   await done.text();
   if (done.status !== 202) throw new Error(`notifications/initialized: expected 202, got ${done.status}`);
+  for (let c = 0; c < CALLS; c++) {
+    const call = await fetch(url, {
+      method: "POST",
+      headers: { ...headers, "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 2 + c,
+        method: "tools/call",
+        params: { name: "search_reviews", arguments: { limit: 100, offset: c } },
+      }),
+    });
+    const body = (await call.json()) as { result?: { isError?: boolean } };
+    if (call.status !== 200 || !body.result || body.result.isError) {
+      throw new Error(`tools/call: expected a result, got ${call.status} ${JSON.stringify(body).slice(0, 200)}`);
+    }
+  }
 }
 
 const [distDir, n] = [process.argv[2] as string, Number(process.argv[3])];
 const config = loadConfig({
   LOG_LEVEL: "silent",
   DIST_DIR: distDir,
-  MCP_MAX_SESSIONS: String(n + WARM + 10),
   RATE_LIMIT_PER_MINUTE: "10000000",
 });
 const logger = createLogger(config.LOG_LEVEL);
@@ -62,15 +79,14 @@ const mcp = createMcpRouter({ config, store, logger });
 const running = await listen(createApp({ config, logger, store, serveStatic: false, mcp: mcp.router }), 0, "127.0.0.1");
 const url = `${running.url}/mcp`;
 try {
-  for (let i = 0; i < WARM; i++) await openSession(url, i);
+  for (let i = 0; i < WARM; i++) await activeSession(url, i);
   const before = settledHeap();
   const rssBefore = process.memoryUsage().rss;
-  for (let i = 0; i < n; i++) await openSession(url, WARM + i);
+  for (let i = 0; i < n; i++) await activeSession(url, WARM + i);
   const after = settledHeap();
   const rssAfter = process.memoryUsage().rss;
-  if (mcp.sessionCount !== n + WARM) throw new Error(`expected ${n + WARM} live sessions, got ${mcp.sessionCount}`);
   process.stdout.write(
-    `${JSON.stringify({ sessions: n, heapBefore: before, heapAfter: after, rssBefore, rssAfter, live: mcp.sessionCount })}\n`,
+    `${JSON.stringify({ sessions: n, heapBefore: before, heapAfter: after, rssBefore, rssAfter, calls: CALLS })}\n`,
   );
 } finally {
   await mcp.close();

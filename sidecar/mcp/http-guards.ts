@@ -57,7 +57,7 @@ function normaliseOrigin(origin: string): string {
   }
 }
 
-const ALLOW_HEADERS = "Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID";
+const ALLOW_HEADERS = "Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
 
 /**
  * CORS for `/mcp`. The data is public and read-only and no credentials are used, so by default

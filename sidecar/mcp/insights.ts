@@ -1,14 +1,14 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import { ErrorCode, McpError } from "@modelcontextprotocol/sdk/types.js";
+import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
   INSIGHTS_SECTIONS,
   InsightsSectionSchema,
   InsightsSelectionSchema,
   selectSection,
-} from "../../src/insights/publish.ts";
-import type { Insights } from "../../src/insights/schema.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
+} from "../../src/lib/insights/publish.ts";
+import type { Insights } from "../../src/lib/insights/schema.ts";
+import type { SnapshotStore } from "../snapshot.ts";
+import { cachedJsonSchema } from "./cached-schema.ts";
 import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
 
 /**
@@ -34,7 +34,18 @@ export function insightsUri(baseUrl: string): string {
 }
 
 /** A partial-insights object as an output schema root (the shared schema's id would make it a `$ref`). */
-export const InsightsResultSchema = z.object(InsightsSelectionSchema.shape);
+export const InsightsResultSchema = cachedJsonSchema(z.object(InsightsSelectionSchema.shape));
+
+// Checked in the handler, so a bad value is reported like a bad search parameter (with the value).
+const InsightsArgsSchema = cachedJsonSchema(
+  z.object({
+    section: z
+      .unknown()
+      .optional()
+      .describe(InsightsSectionSchema.description ?? "section")
+      .meta({ type: "string", enum: [...INSIGHTS_SECTIONS] }),
+  }),
+);
 
 export function registerInsights(server: McpServer, { store, baseUrl }: InsightsDeps): void {
   server.registerTool(
@@ -46,14 +57,7 @@ export function registerInsights(server: McpServer, { store, baseUrl }: Insights
         "example wait times, billing, quality of care) with trends and example quotes, the most mentioned " +
         "technicians, services and areas, recurring topics, the practice's FAQ and a summary with the rating " +
         "trend. Pass `section` to get only one part; omit it for everything.",
-      // Checked in the handler, so a bad value is reported like a bad search parameter (with the value).
-      inputSchema: z.object({
-        section: z
-          .unknown()
-          .optional()
-          .describe(InsightsSectionSchema.description ?? "section")
-          .meta({ type: "string", enum: [...INSIGHTS_SECTIONS] }),
-      }),
+      inputSchema: InsightsArgsSchema,
       outputSchema: InsightsResultSchema,
       annotations: READ_ONLY,
     },
@@ -89,7 +93,7 @@ export function registerInsights(server: McpServer, { store, baseUrl }: Insights
         const { text } = loadInsights(store);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text }] };
       } catch (err) {
-        throw new McpError(ErrorCode.InternalError, (err as Error).message);
+        throw new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);
       }
     },
   );

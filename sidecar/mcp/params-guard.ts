@@ -1,64 +1,37 @@
-import type { Transport } from "@modelcontextprotocol/sdk/shared/transport.js";
-import {
-  CallToolRequestSchema,
-  ErrorCode,
-  InitializeRequestSchema,
-  isJSONRPCRequest,
-  ListResourcesRequestSchema,
-  ListResourceTemplatesRequestSchema,
-  ListToolsRequestSchema,
-  PingRequestSchema,
-  ReadResourceRequestSchema,
-} from "@modelcontextprotocol/sdk/types.js";
+import { type SpecTypeName, specTypeSchemas } from "@modelcontextprotocol/server";
 
 /**
- * JSON-RPC says malformed params get -32602 Invalid params. The SDK (1.32) parses a request's
- * params inside the handler and reports a failure as -32603 Internal error with zod's raw JSON as
- * the message, so requests for the methods this server answers are checked here first.
+ * JSON-RPC says malformed params get -32602 Invalid params. On 2025-era requests the SDK (2.4,
+ * like 1.x) parses a request's params inside the handler and reports a failure as -32603 Internal
+ * error with zod's raw JSON as the message, so requests for the methods this server answers are
+ * checked first, against the SDK's own spec schemas, and refused with a readable message.
  */
 
-type RequestSchema = { safeParse(v: unknown): { success: boolean; error?: { issues: ZodLikeIssue[] } } };
-interface ZodLikeIssue {
-  path: PropertyKey[];
-  message: string;
-}
-
-/** The request methods this server handles, with the SDK schema each request must satisfy. */
-const SERVED: Record<string, RequestSchema> = {
-  initialize: InitializeRequestSchema,
-  ping: PingRequestSchema,
-  "tools/list": ListToolsRequestSchema,
-  "tools/call": CallToolRequestSchema,
-  "resources/list": ListResourcesRequestSchema,
-  "resources/read": ReadResourceRequestSchema,
-  "resources/templates/list": ListResourceTemplatesRequestSchema,
+/** The request methods this server handles, with the spec type each request must satisfy. */
+const SERVED: Record<string, SpecTypeName> = {
+  initialize: "InitializeRequest",
+  ping: "PingRequest",
+  "tools/list": "ListToolsRequest",
+  "tools/call": "CallToolRequest",
+  "resources/list": "ListResourcesRequest",
+  "resources/read": "ReadResourceRequest",
+  "resources/templates/list": "ListResourceTemplatesRequest",
+  "resources/subscribe": "SubscribeRequest",
+  "resources/unsubscribe": "UnsubscribeRequest",
+  "completion/complete": "CompleteRequest",
 };
 
 /** Why `message`'s params are invalid for its method, or undefined when they are fine or unchecked. */
-export function invalidParams(message: { method: string; params?: unknown }): string | undefined {
-  const schema = Object.hasOwn(SERVED, message.method) ? SERVED[message.method] : undefined;
-  const result = schema?.safeParse(message);
-  if (!result || result.success) return undefined;
-  const issues = (result.error?.issues ?? []).map((i) => `${i.path.map(String).join(".") || "params"}: ${i.message}`);
-  return `Invalid params for ${message.method}: ${issues.join("; ")}`;
-}
-
-/**
- * Wraps the transport's `onmessage` (call after `server.connect(transport)`, which installs it) so a
- * request with malformed params is answered with -32602 on the same transport and never reaches
- * the SDK's handler.
- */
-export function guardParams(transport: Transport): void {
-  const deliver = transport.onmessage;
-  if (!deliver) throw new Error("guardParams: connect the server to the transport first");
-  transport.onmessage = (message, extra) => {
-    const problem = isJSONRPCRequest(message) ? invalidParams(message) : undefined;
-    if (problem === undefined || !isJSONRPCRequest(message)) {
-      deliver(message, extra);
-      return;
-    }
-    void transport
-      .send({ jsonrpc: "2.0", id: message.id, error: { code: ErrorCode.InvalidParams, message: problem } })
-      .catch((err: unknown) => transport.onerror?.(err as Error));
-  };
+export function invalidParams(message: unknown): string | undefined {
+  if (message === null || typeof message !== "object" || !("id" in message)) return undefined;
+  const method = (message as { method?: unknown }).method;
+  if (typeof method !== "string" || !Object.hasOwn(SERVED, method)) return undefined;
+  const schema = specTypeSchemas[SERVED[method] as SpecTypeName];
+  const { issues } = schema["~standard"].validate(message);
+  if (!issues?.length) return undefined;
+  const described = issues.map((i) => {
+    const where = (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".");
+    return `${where || "params"}: ${i.message}`;
+  });
+  return `Invalid params for ${method}: ${described.join("; ")}`;
 }

@@ -1,10 +1,11 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
+import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
+import type { Snapshot, SnapshotStore } from "../snapshot.ts";
 
 /**
- * Datasets exposed through `resources/list` and `resources/read`. Each resource's URI is the public
- * URL of the same document (`{BASE_URL}/reviews.json`): one name for one document, whichever door
- * a client uses, and the MCP spec's meaning of an https URI — a client may also fetch it directly.
+ * Datasets exposed through `resources/list` and `resources/read`, and one resource per review.
+ * A dataset's URI is the public URL of the same document (`{BASE_URL}/reviews.json`): one name for
+ * one document, whichever door a client uses. A review's permalink is a fragment of a month page,
+ * so reviews get their own scheme, `reviews://{id}`, which an assistant can cite and re-read.
  */
 
 export interface ResourceDeps {
@@ -13,6 +14,15 @@ export interface ResourceDeps {
 }
 
 const JSON_TYPE = "application/json";
+
+/** Completion answers at most this many ids (the spec caps `values` at 100). */
+const MAX_COMPLETIONS = 100;
+
+export const REVIEW_URI_TEMPLATE = "reviews://{id}";
+
+export function reviewUri(id: string): string {
+  return `reviews://${id}`;
+}
 
 /** The dataset URI as the SDK compares it: `new URL(requested).href` must equal the registered string. */
 export function datasetUri(baseUrl: string): string {
@@ -31,6 +41,17 @@ function serialisedDataset(snapshot: Snapshot): string {
   return text;
 }
 
+/** Review ids starting with `prefix`, in dataset order (newest first). */
+export function completeReviewIds(snapshot: Snapshot, prefix: string): string[] {
+  const out: string[] = [];
+  for (const r of snapshot.index.dataset.reviews) {
+    if (!r.id.startsWith(prefix)) continue;
+    out.push(r.id);
+    if (out.length === MAX_COMPLETIONS) break;
+  }
+  return out;
+}
+
 export function registerDatasetResources(server: McpServer, { store, baseUrl }: ResourceDeps): void {
   server.registerResource(
     "reviews-dataset",
@@ -43,5 +64,26 @@ export function registerDatasetResources(server: McpServer, { store, baseUrl }: 
       mimeType: JSON_TYPE,
     },
     (uri) => ({ contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: serialisedDataset(store.current) }] }),
+  );
+
+  server.registerResource(
+    "review",
+    // No list callback: listing 10,000 reviews as resources helps no client; completion finds ids.
+    new ResourceTemplate(REVIEW_URI_TEMPLATE, {
+      list: undefined,
+      complete: { id: (value) => completeReviewIds(store.current, value) },
+    }),
+    {
+      title: "One review",
+      description:
+        "One review by id as JSON, the same record as in /reviews.json and get_review, e.g. " +
+        "reviews://2024-03-14-maria-g. Ids complete from any prefix.",
+      mimeType: JSON_TYPE,
+    },
+    (uri, { id }) => {
+      const review = typeof id === "string" ? store.current.index.byId(decodeURIComponent(id)) : undefined;
+      if (!review) throw new ResourceNotFoundError(uri.href, `No review has the URI ${uri.href}`);
+      return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(review) }] };
+    },
   );
 }

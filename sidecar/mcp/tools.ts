@@ -1,15 +1,15 @@
-import type { McpServer } from "@modelcontextprotocol/sdk/server/mcp.js";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import {
   SearchResultSchema as HttpSearchResultSchema,
   SinceResultSchema as HttpSinceResultSchema,
-} from "../../src/api/schemas.ts";
-import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
-import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/search/search-query.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
-import { HttpError } from "../http/error.ts";
-import { runSearch, runSince } from "../http/review-routes.ts";
+} from "../../src/lib/api-schemas.ts";
+import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/lib/records.ts";
+import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/lib/search-query.ts";
+import { HttpError } from "../http-error.ts";
+import { runSearch, runSince } from "../routes/reviews.ts";
+import type { SnapshotStore } from "../snapshot.ts";
+import { cachedJsonSchema } from "./cached-schema.ts";
 
 /**
  * The read-only review tools. Each is a second front door to the code behind the HTTP routes
@@ -53,9 +53,10 @@ function asTool(fn: () => object): CallToolResult {
 
 /**
  * JSON types advertised to clients. Validation is deliberately not done by the SDK: every value
- * reaches `parseSearchParams`, so a wrong one is reported with the HTTP wording, not zod's.
+ * reaches `parseSearchParams`, so a wrong one is reported with the HTTP wording, not zod's. A
+ * parameter added to the shared search schema without an entry here is advertised as a string.
  */
-const ADVERTISED_TYPES: Record<SearchParamName, string | string[]> = {
+const ADVERTISED_TYPES: Partial<Record<SearchParamName, string | string[]>> = {
   rating: ["integer", "string"],
   min_rating: ["number", "string"],
   since: "string",
@@ -77,7 +78,7 @@ const SearchArgsShape = z.object(
         .unknown()
         .optional()
         .describe(SearchParamsSchema.shape[name].description ?? name)
-        .meta({ type: ADVERTISED_TYPES[name] }),
+        .meta({ type: ADVERTISED_TYPES[name] ?? "string" }),
     ]),
   ),
 );
@@ -88,20 +89,34 @@ const SearchArgsShape = z.object(
  * issues must come out in the caller's order, as the HTTP route reports them in query-string
  * order. The advertised JSON Schema properties still come from the shape above.
  */
-export const SearchArgsSchema = z.looseObject({}).meta({ properties: z.toJSONSchema(SearchArgsShape).properties });
+export const SearchArgsSchema = cachedJsonSchema(
+  z.looseObject({}).meta({ properties: z.toJSONSchema(SearchArgsShape).properties }),
+);
 
 /**
  * The HTTP response shapes, re-rooted: a schema carrying an OpenAPI id serialises to a bare `$ref`,
  * which MCP clients reject as an output schema.
  */
-export const SearchResultSchema = z.object(HttpSearchResultSchema.shape);
-export const SinceResultSchema = z.object(HttpSinceResultSchema.shape);
-export const ReviewResultSchema = z.object(ReviewRecordSchema.shape);
+export const SearchResultSchema = cachedJsonSchema(z.object(HttpSearchResultSchema.shape));
+export const SinceResultSchema = cachedJsonSchema(z.object(HttpSinceResultSchema.shape));
+export const ReviewResultSchema = cachedJsonSchema(z.object(ReviewRecordSchema.shape));
 
-export const BusinessResultSchema = z.object({
-  business: BusinessSchema,
-  aggregate_rating: AggregateRatingSchema,
-});
+// Module-level, like every schema here: a server is built per request, so nothing is rebuilt per call.
+const ReviewArgsSchema = cachedJsonSchema(
+  z.object({ id: z.string().describe('Review id, e.g. "2024-03-14-maria-g".') }),
+);
+const SinceArgsSchema = cachedJsonSchema(
+  z.object({
+    date: z.string().describe("First day to include, YYYY-MM-DD (a real calendar date), e.g. 2025-01-01."),
+  }),
+);
+
+export const BusinessResultSchema = cachedJsonSchema(
+  z.object({
+    business: BusinessSchema,
+    aggregate_rating: AggregateRatingSchema,
+  }),
+);
 
 export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolDeps): void {
   server.registerTool(
@@ -143,7 +158,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
     {
       title: "One review",
       description: "One review by its id (as found in search results), with its text, rating, mentions and reply.",
-      inputSchema: z.object({ id: z.string().describe('Review id, e.g. "2024-03-14-maria-g".') }),
+      inputSchema: ReviewArgsSchema,
       outputSchema: ReviewResultSchema,
       annotations: READ_ONLY,
     },
@@ -165,9 +180,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
       description:
         "Every review dated on or after a day, newest first: use it to catch up on what is new since a " +
         "previous visit. Same result as GET /api/reviews/since/{date}.",
-      inputSchema: z.object({
-        date: z.string().describe("First day to include, YYYY-MM-DD (a real calendar date), e.g. 2025-01-01."),
-      }),
+      inputSchema: SinceArgsSchema,
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },

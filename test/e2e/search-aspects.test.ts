@@ -1,6 +1,6 @@
 import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import type { CallToolResult } from "@modelcontextprotocol/sdk/types.js";
+import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewsDataset } from "../../src/content/records.ts";
 import type { Insights } from "../../src/insights/schema.ts";

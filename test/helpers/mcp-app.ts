@@ -1,8 +1,8 @@
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import type { Clock } from "../../sidecar/hub/clock.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/mcp-router.ts";
-import type { Clock } from "../../sidecar/mcp/session-registry.ts";
+import type { SessionRevocationStore } from "../../sidecar/mcp/revocation-store.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
 export interface McpTestApp extends TestApp {
@@ -14,14 +14,20 @@ export interface McpTestApp extends TestApp {
 /** The real app with the real MCP router mounted at /mcp, on port 0 over a built `distDir`. */
 export async function startMcpApp(
   distDir: string,
-  opts: { env?: Record<string, string>; clock?: Clock } = {},
+  opts: { env?: Record<string, string>; clock?: Clock; revocations?: SessionRevocationStore } = {},
 ): Promise<McpTestApp> {
   let mcp: McpRouter | undefined;
   const app = await startApp(distDir, {
     env: { RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env },
     serveStatic: true,
     routers: ({ config, store }) => {
-      mcp = createMcpRouter({ config, store, logger: createLogger("silent"), clock: opts.clock });
+      mcp = createMcpRouter({
+        config,
+        store,
+        logger: createLogger("silent"),
+        clock: opts.clock,
+        revocations: opts.revocations,
+      });
       return { mcp: mcp.router };
     },
   });
@@ -39,13 +45,22 @@ export async function startMcpApp(
   };
 }
 
-/** A connected SDK client (initialize done) and its transport. */
-export async function connectClient(endpoint: string): Promise<{
+/**
+ * A connected SDK client and its transport. `legacy` (the SDK default) runs the 2025 initialize
+ * handshake and gets a session; `modern` pins 2026-07-28 (server/discover, no session).
+ */
+export async function connectClient(
+  endpoint: string,
+  era: "legacy" | "modern" = "legacy",
+): Promise<{
   client: Client;
   transport: StreamableHTTPClientTransport;
 }> {
   const transport = new StreamableHTTPClientTransport(new URL(endpoint));
-  const client = new Client({ name: "public-reviews-test", version: "0.0.0" });
+  const client = new Client(
+    { name: "public-reviews-test", version: "0.0.0" },
+    era === "modern" ? { versionNegotiation: { mode: { pin: "2026-07-28" } } } : {},
+  );
   await client.connect(transport);
   return { client, transport };
 }
@@ -96,4 +111,10 @@ export async function openSession(endpoint: string, protocolVersion = "2025-06-1
   );
   if (ack.status !== 202) throw new Error(`notifications/initialized got ${ack.status}`);
   return id;
+}
+
+/** Polls `condition` (every 25 ms, at most 5 s) for state that settles after a response, e.g. a closed stream. */
+export async function waitFor(condition: () => boolean): Promise<void> {
+  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
+  if (!condition()) throw new Error("the condition did not hold within 5 s");
 }

@@ -1,10 +1,11 @@
 import { rm } from "node:fs/promises";
 import { request } from "node:http";
 import path from "node:path";
-import { Client } from "@modelcontextprotocol/sdk/client/index.js";
-import { StreamableHTTPClientTransport } from "@modelcontextprotocol/sdk/client/streamableHttp.js";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../../helpers/build-site.ts";
+import { MemoryRevocationStore } from "../sidecar/mcp/revocation-store.ts";
+import { buildSite } from "./helpers/build-site.ts";
+import { ManualClock } from "./helpers/manual-clock.ts";
 import {
   connectClient,
   initializeRequest,
@@ -12,18 +13,18 @@ import {
   openSession,
   postRpc,
   startMcpApp,
-} from "../../helpers/mcp-app.ts";
-import { ManualMcpClock } from "../../helpers/mcp-clock.ts";
+  waitFor,
+} from "./helpers/mcp-app.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const CONTENT = path.resolve(import.meta.dirname, "fixtures/basic-content");
 const BASE = "https://reviews.test";
 const TTL = 60_000;
 let dist: string;
 let app: McpTestApp;
 const started: McpTestApp[] = [];
 
-async function start(env: Record<string, string> = {}, clock?: ManualMcpClock) {
-  const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock });
+async function start(env: Record<string, string> = {}, clock?: ManualClock, revocations?: MemoryRevocationStore) {
+  const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock, revocations });
   started.push(a);
   return a;
 }
@@ -84,13 +85,11 @@ describe("streamable HTTP sessions", () => {
     const init = await postRpc(app.endpoint, initializeRequest("2025-06-18"));
     expect(init.status).toBe(200);
     expect(init.headers.get("content-type")).toMatch(/^application\/json/);
-    expect(init.headers.get("mcp-session-id")).toMatch(/^[0-9a-f-]{36}$/);
+    expect(init.headers.get("mcp-session-id")).toMatch(/^[\w-]+\.[\w-]{43}$/);
     expect(init.body.result.protocolVersion).toBe("2025-06-18");
     const id = init.headers.get("mcp-session-id") as string;
     const ack = await postRpc(app.endpoint, { jsonrpc: "2.0", method: "notifications/initialized" }, session(id));
     expect(ack.status).toBe(202);
-    const again = await postRpc(app.endpoint, initializeRequest(), session(id));
-    expect([again.status, again.body.error.code]).toEqual([400, -32600]);
   });
 
   it("answers a request without a session id with 400", async () => {
@@ -100,11 +99,32 @@ describe("streamable HTTP sessions", () => {
     for (const method of ["GET", "DELETE"]) expect((await send(app.endpoint, method)).status).toBe(400);
   });
 
-  it("answers an unknown session id with 404 so the client re-initializes", async () => {
-    const unknown = session("00000000-0000-4000-8000-000000000000");
-    const post = await postRpc(app.endpoint, listTools(), unknown);
-    expect([post.status, post.body.error.code]).toEqual([404, -32001]);
-    for (const method of ["GET", "DELETE"]) expect((await send(app.endpoint, method, unknown)).status).toBe(404);
+  it("answers an unknown, forged or foreign session id with 404 so the client re-initializes", async () => {
+    const real = await openSession(app.endpoint);
+    const [payload, signature] = real.split(".") as [string, string];
+    const other = await start({ MCP_SESSION_SECRET: "another-secret-of-at-least-32-characters" });
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const longer = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 1e9 })).toString("base64url");
+    const ids = [
+      "00000000-0000-4000-8000-000000000000",
+      `${longer}.${signature}`,
+      `${payload}.${"A".repeat(43)}`,
+      await openSession(other.endpoint),
+    ];
+    for (const id of ids) {
+      const post = await postRpc(app.endpoint, listTools(), session(id));
+      expect([post.status, post.body.error.code], id).toEqual([404, -32001]);
+      for (const method of ["GET", "DELETE"]) expect((await send(app.endpoint, method, session(id))).status).toBe(404);
+    }
+  });
+
+  it("accepts an id issued by another instance that shares MCP_SESSION_SECRET", async () => {
+    const env = { MCP_SESSION_SECRET: "a-secret-shared-by-every-instance-000" };
+    const [a, b] = [await start(env), await start(env)];
+    const id = await openSession(a.endpoint);
+    const res = await postRpc(b.endpoint, listTools(), session(id));
+    expect(res.status).toBe(200);
+    expect(res.body.result.tools).toHaveLength(5);
   });
 
   it("ends a session on DELETE: its SSE stream closes and the id is then unknown", async () => {
@@ -119,17 +139,18 @@ describe("streamable HTTP sessions", () => {
     // An SDK client resuming the deleted session (no initialize, since it has an id) is told 404.
     const resumed = new Client({ name: "resume", version: "0" });
     await resumed.connect(new StreamableHTTPClientTransport(new URL(app.endpoint), { sessionId: id }));
-    await expect(resumed.listTools()).rejects.toMatchObject({ code: 404 });
+    await expect(resumed.callTool({ name: "get_business", arguments: {} })).rejects.toMatchObject({
+      data: { status: 404 },
+    });
     await resumed.close();
   });
 
   it("lets the SDK client end its own session", async () => {
     const { client, transport } = await connectClient(app.endpoint);
     const id = transport.sessionId as string;
-    const before = app.mcp.sessionCount;
+    expect((await postRpc(app.endpoint, listTools(), session(id))).status).toBe(200);
     await transport.terminateSession();
     expect(transport.sessionId).toBeUndefined();
-    expect(app.mcp.sessionCount).toBe(before - 1);
     expect((await postRpc(app.endpoint, listTools(), session(id))).status).toBe(404);
     await client.close();
   });
@@ -254,49 +275,71 @@ describe("security", () => {
 });
 
 describe("bounded sessions", () => {
-  it("expires a session idle for the TTL: the next request gets 404", async () => {
-    const clock = new ManualMcpClock();
+  it("expires a session TTL after its initialize, however busy: the next request gets 404", async () => {
+    const clock = new ManualClock();
     const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock);
-    clock.advance(1); // off the sweeper's grid, so the lookup is what notices
     const id = await openSession(timed.endpoint);
-    clock.advance(TTL - 1);
-    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(200);
-    clock.advance(TTL - 1);
-    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(200);
-    clock.advance(TTL);
-    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
-    expect(timed.mcp.sessionCount).toBe(0);
-  });
-
-  it("sweeps idle sessions on a timer, closing their SSE streams", async () => {
-    const clock = new ManualMcpClock();
-    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock);
-    const ids = [await openSession(timed.endpoint), await openSession(timed.endpoint)];
-    const stream = await send(timed.endpoint, "GET", session(ids[0] as string));
+    const stream = await send(timed.endpoint, "GET", session(id));
     expect(stream.status).toBe(200);
     const ended = streamEnds(stream);
-    expect(timed.mcp.sessionCount).toBe(2);
-    clock.advance(TTL);
-    expect(timed.mcp.sessionCount).toBe(0);
+    clock.advance(TTL - 1);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(200);
+    expect(timed.mcp.openStreams).toBe(1);
+    clock.advance(1);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
+    // The session's stream ends with it.
     await expect(ended).resolves.toBe(true);
+    expect(timed.mcp.openStreams).toBe(0);
   });
 
-  it("at the cap, evicts the least recently used session", async () => {
-    const capped = await start({ MCP_MAX_SESSIONS: "2" });
-    const a = await openSession(capped.endpoint);
-    const b = await openSession(capped.endpoint);
-    expect((await postRpc(capped.endpoint, listTools(), session(a))).status).toBe(200); // b is now LRU
-    const c = await openSession(capped.endpoint);
-    expect(capped.mcp.sessionCount).toBe(2);
-    expect((await postRpc(capped.endpoint, listTools(), session(b))).status).toBe(404);
-    for (const id of [a, c]) expect((await postRpc(capped.endpoint, listTools(), session(id))).status).toBe(200);
+  it("remembers a DELETEd id until its expiry, and no longer", async () => {
+    const clock = new ManualClock();
+    const revocations = new MemoryRevocationStore({ clock });
+    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock, revocations);
+    const id = await openSession(timed.endpoint);
+    expect((await send(timed.endpoint, "DELETE", session(id))).status).toBe(200);
+    expect(await revocations.isRevoked(id)).toBe(true);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
+    clock.advance(TTL);
+    expect(revocations.prune()).toBe(1);
+    expect(revocations.size).toBe(0);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
   });
 
-  it("closes every session on shutdown and refuses new ones", async () => {
+  it("bounds the open streams: one per session, MCP_MAX_STREAMS in all", async () => {
+    const capped = await start({ MCP_MAX_STREAMS: "1" });
+    const [a, b] = [await openSession(capped.endpoint), await openSession(capped.endpoint)];
+    const first = await send(capped.endpoint, "GET", session(a));
+    expect(first.status).toBe(200);
+    // A second GET of the same session (a reconnecting client) replaces the first.
+    const firstEnded = streamEnds(first);
+    const again = await send(capped.endpoint, "GET", session(a));
+    expect(again.status).toBe(200);
+    await expect(firstEnded).resolves.toBe(true);
+    expect(capped.mcp.openStreams).toBe(1);
+    expect((await send(capped.endpoint, "GET", session(b))).status).toBe(503);
+    const ended = streamEnds(again);
+    expect((await send(capped.endpoint, "DELETE", session(a))).status).toBe(200);
+    await expect(ended).resolves.toBe(true);
+    const next = await send(capped.endpoint, "GET", session(b));
+    expect(next.status).toBe(200);
+    // A client that hangs up frees its place.
+    await next.body?.cancel();
+    await waitFor(() => capped.mcp.openStreams === 0);
+  });
+
+  it("closes every stream of both eras on shutdown and refuses new requests", async () => {
     const closing = await start();
     const id = await openSession(closing.endpoint);
+    const stream = await send(closing.endpoint, "GET", session(id));
+    const ended = streamEnds(stream);
+    const { client } = await connectClient(closing.endpoint, "modern");
+    const listen = await client.listen({ resourceSubscriptions: [`${BASE}/reviews.json`] });
     await closing.mcp.close();
-    expect(closing.mcp.sessionCount).toBe(0);
+    await expect(ended).resolves.toBe(true);
+    await expect(listen.closed).resolves.toMatch(/graceful|remote/);
+    await client.close();
+    expect(closing.mcp.openStreams).toBe(0);
     expect((await postRpc(closing.endpoint, listTools(), session(id))).status).toBe(503);
     expect((await postRpc(closing.endpoint, initializeRequest())).status).toBe(503);
   });

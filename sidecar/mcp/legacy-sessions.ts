@@ -1,0 +1,130 @@
+import {
+  isInitializeRequest,
+  LATEST_PROTOCOL_VERSION,
+  type LegacyHttpHandler,
+  type McpServerFactory,
+  SUPPORTED_PROTOCOL_VERSIONS,
+  WebStandardStreamableHTTPServerTransport,
+} from "@modelcontextprotocol/server";
+import { invalidParams } from "./params-guard.ts";
+import type { SessionRevocationStore } from "./revocation-store.ts";
+import type { SessionClaims, SessionTokens } from "./session-token.ts";
+
+/**
+ * The 2025-era session rules, kept in our code in front of the SDK's per-request legacy serving:
+ * `initialize` mints a signed `Mcp-Session-Id`; every later request must carry a valid, unexpired,
+ * unrevoked one (400 when missing, 404 otherwise, so the client re-initializes); `DELETE` revokes
+ * it; `GET` opens the session's change-notice stream. Each POST is served by a fresh server and
+ * transport (`jsonPerRequest`), so nothing grows with the length of a session.
+ */
+
+export interface LegacySessionsDeps {
+  tokens: SessionTokens;
+  revocations: SessionRevocationStore;
+  /** Per-request 2025-era serving (fresh server + stateless transport). */
+  serve: LegacyHttpHandler;
+  /** Opens the change-notice stream of a verified session (GET). */
+  openStream(sessionId: string, claims: SessionClaims, request: Request): Promise<Response>;
+  /** Called after a session is revoked, to close its stream and forget its subscriptions. */
+  onEnd(sessionId: string): void;
+  onSessionStart?(sessionId: string, claims: SessionClaims): void;
+}
+
+export const SESSION_HEADER = "mcp-session-id";
+
+/** A JSON-RPC error as a web Response. */
+export function rpcErrorResponse(status: number, code: number, message: string, id: string | number | null = null) {
+  return Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status });
+}
+
+const missing = () =>
+  rpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first to get one");
+const notFound = () =>
+  rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again");
+
+/** What `Server` answers to `initialize` (SDK rule): the requested version when supported, else the latest. */
+export function negotiatedVersion(requested: string): string {
+  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
+}
+
+/**
+ * 2025-era serving, one fresh server and stateless transport per POST, as the SDK's
+ * `legacyStatelessFallback` does, but answering in JSON: every tool answers at once and sends no
+ * progress, so a JSON body is simpler for curl and proxies, and the exchange is over (and torn
+ * down) when the response is built. A JSON-mode transport that lived for a session kept an entry
+ * per POST (modelcontextprotocol/typescript-sdk#2559); one that lives for one POST cannot.
+ */
+export function jsonPerRequest(factory: McpServerFactory, maxRequestBodySize: number): LegacyHttpHandler {
+  return async (request, options) => {
+    const server = await factory({ era: "legacy", requestInfo: request });
+    const transport = new WebStandardStreamableHTTPServerTransport({
+      sessionIdGenerator: undefined,
+      enableJsonResponse: true,
+      maxRequestBodySize,
+    });
+    await server.connect(transport);
+    try {
+      return await transport.handleRequest(request, { parsedBody: options?.parsedBody });
+    } finally {
+      await server.close().catch(() => undefined);
+    }
+  };
+}
+
+export class LegacySessions {
+  #deps: LegacySessionsDeps;
+
+  constructor(deps: LegacySessionsDeps) {
+    this.#deps = deps;
+  }
+
+  /** Serves one 2025-era request; `body` is the parsed POST body. */
+  async handle(request: Request, body: unknown): Promise<Response> {
+    const headerId = request.headers.get(SESSION_HEADER) ?? "";
+    const method = (body as { method?: unknown } | undefined)?.method;
+    const problem = request.method === "POST" ? invalidParams(body) : undefined;
+    const id = (body as { id?: string | number } | undefined)?.id ?? null;
+    if (request.method === "POST" && headerId === "" && method === "initialize") {
+      // Before a session exists a bad initialize is a bad HTTP request too.
+      if (problem) return rpcErrorResponse(400, -32602, problem, id);
+      return this.#initialize(request, body);
+    }
+    if (headerId === "") return missing();
+    const claims = await this.#verify(headerId);
+    if (!claims) return notFound();
+    switch (request.method) {
+      case "POST":
+        if (problem) return rpcErrorResponse(200, -32602, problem, id);
+        return this.#deps.serve(request, { parsedBody: body });
+      case "GET":
+        return this.#deps.openStream(headerId, claims, request);
+      case "DELETE":
+        await this.#deps.revocations.revoke(headerId, claims.exp);
+        this.#deps.onEnd(headerId);
+        return new Response(null, { status: 200 });
+      default:
+        return rpcErrorResponse(405, -32000, "Method not allowed: use POST, GET or DELETE");
+    }
+  }
+
+  /** The claims of a usable session id, or undefined when it is forged, expired or revoked. */
+  async #verify(id: string): Promise<SessionClaims | undefined> {
+    const result = this.#deps.tokens.verify(id);
+    if (!result.ok) return undefined;
+    if (await this.#deps.revocations.isRevoked(id)) return undefined;
+    return result.claims;
+  }
+
+  async #initialize(request: Request, body: unknown): Promise<Response> {
+    const answer = await this.#deps.serve(request, { parsedBody: body });
+    // Refused by the SDK (bad Accept, malformed params: its error names them): no session opened.
+    if (answer.status !== 200 || !isInitializeRequest(body)) return answer;
+    const reply = (await answer.clone().json()) as { result?: unknown };
+    if (reply.result === undefined) return answer;
+    const { id, claims } = this.#deps.tokens.issue(negotiatedVersion(body.params.protocolVersion));
+    const headers = new Headers(answer.headers);
+    headers.set("Mcp-Session-Id", id);
+    this.#deps.onSessionStart?.(id, claims);
+    return new Response(answer.body, { status: answer.status, statusText: answer.statusText, headers });
+  }
+}

@@ -1,0 +1,49 @@
+import {
+  isJSONRPCErrorResponse,
+  isJSONRPCNotification,
+  isJSONRPCRequest,
+  isJSONRPCResultResponse,
+} from "@modelcontextprotocol/server";
+
+/**
+ * Checks on a POST body made before any server instance exists, so malformed or costly input is
+ * refused for the price of a type check.
+ */
+
+/** Why a body is not one JSON-RPC 2.0 message, or undefined when it is one. Batches are checked apart. */
+export function invalidMessage(body: unknown): string | undefined {
+  if (body === null || typeof body !== "object" || Array.isArray(body)) {
+    return `expected a JSON-RPC 2.0 message object, got ${body === null ? "null" : typeof body}`;
+  }
+  const jsonrpc = (body as { jsonrpc?: unknown }).jsonrpc;
+  if (jsonrpc !== "2.0") return `jsonrpc must be "2.0", got ${JSON.stringify(jsonrpc) ?? "nothing"}`;
+  const valid =
+    isJSONRPCRequest(body) ||
+    isJSONRPCNotification(body) ||
+    isJSONRPCResultResponse(body) ||
+    isJSONRPCErrorResponse(body);
+  return valid ? undefined : "not a JSON-RPC 2.0 request, notification or response (check method, id, params)";
+}
+
+/** The id to echo in an error about this body, when it has a usable one. */
+export function idOf(body: unknown): string | number | null {
+  const id = body && typeof body === "object" && !Array.isArray(body) ? (body as { id?: unknown }).id : null;
+  return typeof id === "string" || typeof id === "number" ? id : null;
+}
+
+/**
+ * Why a JSON-RPC batch (an array body) is refused. 2025-06-18 removed batching and 2026-07-28 did
+ * not bring it back. 2025-03-26 allowed it; it is refused there too: one POST of 100 searches
+ * returned 23 MB, blocked the event loop for 0.4 s and counted once against the rate limit, and
+ * every tool here is a cheap read that an HTTP keep-alive connection sends one by one as fast.
+ * The SDK clients never send batches.
+ */
+export function batchRefusal(body: unknown[], protocolVersion: string | undefined): string {
+  if (body.length === 0) return "an empty batch is not a JSON-RPC request";
+  const version = protocolVersion ?? "any";
+  const why =
+    protocolVersion !== undefined && protocolVersion >= "2025-06-18"
+      ? `protocol version ${version} does not allow JSON-RPC batches`
+      : "this server does not accept JSON-RPC batches (each message costs a search; see docs/mcp.md)";
+  return `${why}; send each of the ${body.length} messages in its own POST`;
+}

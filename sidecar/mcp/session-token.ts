@@ -1,0 +1,93 @@
+import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { z } from "zod";
+
+/**
+ * 2025-era MCP session ids that carry their own state: `<payload>.<signature>`, both base64url,
+ * where the payload is `{v, exp, pv, n}` (format version, expiry in epoch ms, negotiated protocol
+ * version, random nonce) and the signature is HMAC-SHA256 of the payload under
+ * `MCP_SESSION_SECRET`. Any instance holding the secret can validate an id without a lookup, and
+ * the server keeps nothing per session, so a long session costs no memory (the SDK's per-session
+ * transport kept one entry per answered POST: modelcontextprotocol/typescript-sdk#2559).
+ */
+
+/** Wall-clock time in epoch milliseconds: expiries cross processes, so a monotonic clock will not do. */
+export interface WallClock {
+  now(): number;
+}
+
+export const systemWallClock: WallClock = { now: () => Date.now() };
+
+/** Longer ids are refused unparsed: a real one is about 120 characters. */
+const MAX_ID_LENGTH = 512;
+
+const ClaimsSchema = z.object({
+  v: z.literal(1),
+  exp: z.number().int().positive(),
+  pv: z.string().min(1).max(32),
+  n: z.string().min(1).max(64),
+});
+
+export type SessionClaims = z.infer<typeof ClaimsSchema>;
+
+export type VerifyResult =
+  | { ok: true; claims: SessionClaims }
+  | { ok: false; reason: "malformed" | "bad-signature" | "expired" };
+
+export interface SessionTokensOptions {
+  /** HMAC key; at least 32 bytes of entropy. */
+  secret: string | Uint8Array;
+  /** Lifetime of an id from its issue, in ms. */
+  ttlMs: number;
+  clock?: WallClock;
+}
+
+/** Issues and verifies signed session ids. Holds only the key. */
+export class SessionTokens {
+  #key: Buffer;
+  #ttlMs: number;
+  #clock: WallClock;
+
+  constructor(opts: SessionTokensOptions) {
+    this.#key = Buffer.from(opts.secret);
+    this.#ttlMs = opts.ttlMs;
+    this.#clock = opts.clock ?? systemWallClock;
+  }
+
+  /** A new id for a session that negotiated `protocolVersion`, valid for the TTL from now. */
+  issue(protocolVersion: string): { id: string; claims: SessionClaims } {
+    const claims: SessionClaims = {
+      v: 1,
+      exp: this.#clock.now() + this.#ttlMs,
+      pv: protocolVersion,
+      n: randomBytes(12).toString("base64url"),
+    };
+    const payload = Buffer.from(JSON.stringify(claims)).toString("base64url");
+    return { id: `${payload}.${this.#sign(payload)}`, claims };
+  }
+
+  /** Checks the signature first (so nothing unsigned is parsed further), then the expiry. */
+  verify(id: string): VerifyResult {
+    if (id.length > MAX_ID_LENGTH) return { ok: false, reason: "malformed" };
+    const dot = id.indexOf(".");
+    if (dot <= 0 || dot !== id.lastIndexOf(".")) return { ok: false, reason: "malformed" };
+    const payload = id.slice(0, dot);
+    const given = Buffer.from(id.slice(dot + 1), "base64url");
+    const expected = Buffer.from(this.#sign(payload), "base64url");
+    if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
+      return { ok: false, reason: "bad-signature" };
+    }
+    let parsed: ReturnType<typeof ClaimsSchema.safeParse>;
+    try {
+      parsed = ClaimsSchema.safeParse(JSON.parse(Buffer.from(payload, "base64url").toString("utf8")));
+    } catch {
+      return { ok: false, reason: "malformed" };
+    }
+    if (!parsed.success) return { ok: false, reason: "malformed" };
+    if (parsed.data.exp <= this.#clock.now()) return { ok: false, reason: "expired" };
+    return { ok: true, claims: parsed.data };
+  }
+
+  #sign(payload: string): string {
+    return createHmac("sha256", this.#key).update(payload).digest("base64url");
+  }
+}

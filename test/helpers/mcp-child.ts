@@ -1,0 +1,40 @@
+import { createInterface } from "node:readline";
+import { getHeapSpaceStatistics } from "node:v8";
+import { createApp } from "../../sidecar/app.ts";
+import { createLogger } from "../../sidecar/logger.ts";
+import { createMcpRouter } from "../../sidecar/mcp/mcp-router.ts";
+import { listen } from "../../sidecar/server.ts";
+import { SnapshotStore } from "../../sidecar/snapshot-store.ts";
+import { loadConfig } from "../../src/config.ts";
+
+/**
+ * The app with /mcp in a child process of its own, so a test can read the server's memory alone:
+ * `node --expose-gc test/helpers/mcp-child.ts DIST_DIR`. Prints `{"url"}` once listening; each
+ * `gc` line on stdin forces a full collection and prints `{"rss","heapUsed"}` in bytes. gc is
+ * reachable only this way, in this test child, never from the server's HTTP surface.
+ */
+
+const gc = (globalThis as { gc?: () => void }).gc;
+if (!gc) throw new Error("mcp-child.ts must run with node --expose-gc");
+
+const distDir = process.argv[2] as string;
+const config = loadConfig({ LOG_LEVEL: "silent", DIST_DIR: distDir, RATE_LIMIT_PER_MINUTE: "10000000" });
+const logger = createLogger(config.LOG_LEVEL);
+const store = await SnapshotStore.open(distDir);
+const mcp = createMcpRouter({ config, store, logger });
+const running = await listen(createApp({ config, logger, store, serveStatic: false, mcp: mcp.router }), 0, "127.0.0.1");
+process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
+
+for await (const line of createInterface({ input: process.stdin })) {
+  if (line.trim() !== "gc") continue;
+  // Twice: the first pass can leave garbage that only becomes collectable after finalizers run.
+  gc();
+  gc();
+  const { rss, heapUsed, heapTotal, external, arrayBuffers } = process.memoryUsage();
+  const spaces = Object.fromEntries(
+    getHeapSpaceStatistics().map((s) => [s.space_name, Math.round(s.space_size / 1048576)]),
+  );
+  process.stdout.write(`${JSON.stringify({ rss, heapUsed, heapTotal, external, arrayBuffers, spaces })}\n`);
+}
+await mcp.close();
+await running.close(100);
