@@ -9,7 +9,7 @@ import { Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
-import { createMcpRouter } from "./mcp/mcp-router.ts";
+import { createMcpRouter } from "./mcp/router.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
 
 /**

@@ -2,7 +2,7 @@ import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { createApp } from "../../sidecar/http/app.ts";
 import { listen } from "../../sidecar/http/server.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import { createMcpRouter } from "../../sidecar/mcp/mcp-router.ts";
+import { createMcpRouter } from "../../sidecar/mcp/router.ts";
 import { loadConfig } from "../../src/config.ts";
 
 /**

@@ -3,12 +3,12 @@ import { z } from "zod";
 import {
   SearchResultSchema as HttpSearchResultSchema,
   SinceResultSchema as HttpSinceResultSchema,
-} from "../../src/lib/api-schemas.ts";
-import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/lib/records.ts";
-import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/lib/search-query.ts";
-import { HttpError } from "../http-error.ts";
-import { runSearch, runSince } from "../routes/reviews.ts";
-import type { SnapshotStore } from "../snapshot.ts";
+} from "../../src/api/schemas.ts";
+import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
+import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/search/search-query.ts";
+import type { SnapshotStore } from "../build/snapshot.ts";
+import { HttpError } from "../http/error.ts";
+import { runSearch, runSince } from "../http/review-routes.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 
 /**

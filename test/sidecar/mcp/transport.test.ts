@@ -3,9 +3,9 @@ import { request } from "node:http";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { MemoryRevocationStore } from "../sidecar/mcp/revocation-store.ts";
-import { buildSite } from "./helpers/build-site.ts";
-import { ManualClock } from "./helpers/manual-clock.ts";
+import { MemoryRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { ManualClock } from "../../helpers/manual-clock.ts";
 import {
   connectClient,
   initializeRequest,
@@ -14,9 +14,9 @@ import {
   postRpc,
   startMcpApp,
   waitFor,
-} from "./helpers/mcp-app.ts";
+} from "../../helpers/mcp-app.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "fixtures/basic-content");
+const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
 const TTL = 60_000;
 let dist: string;

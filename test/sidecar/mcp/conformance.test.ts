@@ -4,8 +4,8 @@ import os from "node:os";
 import path from "node:path";
 import { stripVTControlCharacters } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "./helpers/build-site.ts";
-import { type McpTestApp, startMcpApp } from "./helpers/mcp-app.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
 
 /**
  * The official conformance suite (@modelcontextprotocol/conformance, pinned in devDependencies)
@@ -14,9 +14,9 @@ import { type McpTestApp, startMcpApp } from "./helpers/mcp-app.ts";
  * on any other failure and on a listed check that passes.
  */
 
-const CONTENT = path.resolve(import.meta.dirname, "fixtures/basic-content");
-const CLI = path.resolve(import.meta.dirname, "../node_modules/@modelcontextprotocol/conformance/dist/index.js");
-const EXPECTED_FAILURES = path.resolve(import.meta.dirname, "fixtures/mcp-conformance-expected-failures.yml");
+const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const CLI = path.resolve(import.meta.dirname, "../../../node_modules/@modelcontextprotocol/conformance/dist/index.js");
+const EXPECTED_FAILURES = path.resolve(import.meta.dirname, "../../fixtures/mcp-conformance-expected-failures.yml");
 
 /** 2025-era scenarios that pass outright, then the 2026-07-28 ones (read-only checks). */
 const SCENARIOS = [

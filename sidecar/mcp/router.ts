@@ -9,9 +9,9 @@ import {
 } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
-import type { Clock } from "../hub/clock.ts";
+import type { SnapshotStore } from "../build/snapshot.ts";
+import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
-import type { SnapshotStore } from "../snapshot.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";

@@ -2,9 +2,9 @@ import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { CallToolResult, Client, ResourceUpdatedNotification } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { strongEtag } from "../src/lib/headers.ts";
-import type { ReviewsDataset } from "../src/lib/records.ts";
-import { buildSite } from "./helpers/build-site.ts";
+import type { ReviewsDataset } from "../../../src/content/records.ts";
+import { strongEtag } from "../../../src/http-headers/manifest.ts";
+import { buildSite } from "../../helpers/build-site.ts";
 import {
   connectClient,
   initializeRequest,
@@ -13,14 +13,14 @@ import {
   postRpc,
   startMcpApp,
   waitFor,
-} from "./helpers/mcp-app.ts";
+} from "../../helpers/mcp-app.ts";
 
 /**
  * One endpoint, two protocol eras: 2025-era clients initialize and get a session, 2026-07-28
  * requests are served with no session at all, and both get the same tools and the same results.
  */
 
-const CONTENT = path.resolve(import.meta.dirname, "fixtures/basic-content");
+const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
 const MODERN = "2026-07-28";
 let dist: string;

@@ -1,8 +1,8 @@
 import { createHmac } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { MemoryRevocationStore } from "../sidecar/mcp/revocation-store.ts";
-import { SessionTokens } from "../sidecar/mcp/session-token.ts";
-import { ManualClock } from "./helpers/manual-clock.ts";
+import { MemoryRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
+import { SessionTokens } from "../../../sidecar/mcp/session-token.ts";
+import { ManualClock } from "../../helpers/manual-clock.ts";
 
 const SECRET = "a-test-secret-that-is-long-enough-000";
 const TTL = 60_000;

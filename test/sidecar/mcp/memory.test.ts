@@ -4,8 +4,8 @@ import path from "node:path";
 import { createInterface } from "node:readline";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildSite } from "./helpers/build-site.ts";
-import { connectClient } from "./helpers/mcp-app.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { connectClient } from "../../helpers/mcp-app.ts";
 
 /**
  * Issue 11 §1: with the SDK's per-session transport in JSON response mode, every answered POST
@@ -14,7 +14,7 @@ import { connectClient } from "./helpers/mcp-app.ts";
  * session's length costs nothing. The server runs in a child process so its memory is its own.
  */
 
-const CONTENT = path.resolve(import.meta.dirname, "../content");
+const CONTENT = path.resolve(import.meta.dirname, "../../../content");
 const CALLS = 5_000;
 const WARM_UP = 500;
 /**
@@ -43,7 +43,11 @@ beforeAll(async () => {
   const build = await buildSite(CONTENT);
   expect(build.code, build.stderr).toBe(0);
   dist = build.distDir;
-  child = spawn(process.execPath, [...CHILD_FLAGS, path.resolve(import.meta.dirname, "helpers/mcp-child.ts"), dist]);
+  child = spawn(process.execPath, [
+    ...CHILD_FLAGS,
+    path.resolve(import.meta.dirname, "../../helpers/mcp-child.ts"),
+    dist,
+  ]);
   child.stderr.on("data", (d) => process.stderr.write(d));
   lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
 }, 600_000);
