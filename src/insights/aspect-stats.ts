@@ -140,7 +140,7 @@ export function createAspectStats(aspects: readonly AspectDefinition[]): AspectS
           positive: t.positive,
           neutral: t.neutral,
           negative: t.negative,
-          mean_sentiment: mean(t.sum, t.mentions),
+          mean_sentiment: mean(t.sum, t.reviews),
           trend: periods
             ? {
                 recent: { ...periods.recent, mentions: t.recent.n, mean_sentiment: recent },

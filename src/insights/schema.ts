@@ -50,10 +50,14 @@ export const AspectInsightSchema = z
     mentions: Count.describe("Clauses that mention the aspect (a review can mention it several times)."),
     reviews: Count.describe("Distinct reviews that mention the aspect."),
     share_of_reviews: z.number().min(0).max(1).describe("reviews / total reviews, 3 decimals."),
-    positive: Count.describe("Mentions with clause sentiment >= 0.05."),
-    neutral: Count.describe("Mentions with clause sentiment strictly between -0.05 and 0.05."),
-    negative: Count.describe("Mentions with clause sentiment <= -0.05."),
-    mean_sentiment: Score.nullable().describe("Mean clause sentiment over the mentions; null without mentions."),
+    positive: Count.describe(
+      "Reviews whose annotation for this aspect is positive (the `aspect`+`sentiment` search total).",
+    ),
+    neutral: Count.describe("Reviews whose annotation for this aspect is neutral."),
+    negative: Count.describe("Reviews whose annotation for this aspect is negative."),
+    mean_sentiment: Score.nullable().describe(
+      "Mean of the reviews' scores for this aspect; null when no review discusses it.",
+    ),
     trend: AspectTrendSchema.nullable().describe("Null only when there are no reviews at all."),
     examples: z.object({
       positive: z.array(InsightsExampleSchema).max(3).describe("Up to 3 most positive mentions, distinct reviews."),

@@ -41,16 +41,17 @@ export interface DivergingChart {
 const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 
 /**
- * One row per aspect: negative mentions as a bar left of the zero line, positive ones to the right,
- * both as a share of the aspect's mentions, so aspects with few and many mentions compare fairly.
+ * One row per aspect: negative reviews as a bar left of the zero line, positive ones to the right,
+ * both as a share of the reviews that discuss the aspect, so aspects with few and many reviews
+ * compare fairly (the same counts the aspect+sentiment searches return).
  */
 export function divergingChart(aspects: readonly AspectInsight[]): DivergingChart {
   const { width, rowHeight, labelWidth, gutter } = DIVERGING;
   const half = (width - labelWidth - 2 * gutter) / 2;
   const center = labelWidth + gutter + half;
   const rows = aspects.map((a, i) => {
-    const neg = share(a.negative, a.mentions);
-    const pos = share(a.positive, a.mentions);
+    const neg = share(a.negative, a.reviews);
+    const pos = share(a.positive, a.reviews);
     const negWidth = Math.round(neg * half * 10) / 10;
     return {
       id: a.id,
@@ -65,10 +66,10 @@ export function divergingChart(aspects: readonly AspectInsight[]): DivergingChar
   });
   const description = rows
     .map((r, i) => {
-      const m = (aspects[i] as AspectInsight).mentions;
+      const m = (aspects[i] as AspectInsight).reviews;
       return m === 0
-        ? `${r.label}: no mentions`
-        : `${r.label}: ${r.positivePercent}% positive, ${r.negativePercent}% negative of ${m} ${m === 1 ? "mention" : "mentions"}`;
+        ? `${r.label}: no reviews`
+        : `${r.label}: ${r.positivePercent}% positive, ${r.negativePercent}% negative of ${m} ${m === 1 ? "review" : "reviews"}`;
     })
     .join("; ");
   return { height: Math.max(1, rows.length) * rowHeight, center, half, rows, description: `${description}.` };
