@@ -1,9 +1,21 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
-import { abortAstroBuildSync, PROJECT_ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
+import { abortAstroBuildSync, astroCacheDir, PROJECT_ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
 import { track } from "./children.ts";
 import { type RssSampler, sampleTreeRss } from "./proc-rss.ts";
 
 export const ROOT = PROJECT_ROOT;
+
+/**
+ * The origin every benchmark build is made for, and every benchmark server is told: a server whose
+ * BASE_URL differs from its build's rebuilds at start-up (sidecar/site-build.ts).
+ */
+export const BENCH_BASE_URL = "http://localhost:4321";
+
+/** Removes the Astro cache of builds into `distDir` (see `astroBuild`'s `keepCache`). */
+export async function removeCache(distDir: string): Promise<void> {
+  await rm(astroCacheDir(distDir), { recursive: true, force: true });
+}
 
 export interface BuildRun {
   distDir: string;
@@ -23,17 +35,23 @@ export const abortBuildSync = abortAstroBuildSync;
 /**
  * Runs a cold `astro build` of `contentDir` into `distDir` (a fresh DIST_DIR means a fresh Astro
  * cache) through the project's one build runner, and measures it. The build lock lets the
- * benchmark run beside a test run.
+ * benchmark run beside a test run. With `keepCache` the cache stays, so a second build into the
+ * same `distDir` is a warm rebuild, as `npm start` makes after an edit; the caller then removes it
+ * with `removeCache`.
  */
-export async function astroBuild(contentDir: string, distDir: string): Promise<BuildRun> {
+export async function astroBuild(
+  contentDir: string,
+  distDir: string,
+  opts: { keepCache?: boolean } = {},
+): Promise<BuildRun> {
   let sampler: RssSampler | undefined;
   const result = await runAstroBuild({
     distDir,
     contentDir,
-    env: { ...process.env, BASE_URL: "http://localhost:4321", HUB_URL: "off" },
+    env: { ...process.env, BASE_URL: BENCH_BASE_URL, HUB_URL: "off" },
     silent: true,
     lock: true,
-    dropCache: true,
+    dropCache: !opts.keepCache,
     onSpawn: (child) => {
       track(child);
       if (child.pid) sampler = sampleTreeRss(child.pid);

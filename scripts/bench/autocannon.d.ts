@@ -13,6 +13,7 @@ declare module "autocannon" {
     url: string;
     connections?: number;
     duration?: number;
+    timeout?: number;
     amount?: number;
     requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
     headers?: Record<string, string>;

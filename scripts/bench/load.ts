@@ -27,6 +27,10 @@ export interface LoadOptions {
    * 30-60% slower (JIT, inline caches), which would otherwise land on whichever run comes first.
    */
   warmupS?: number;
+  /** Seconds before a request counts as timed out (autocannon's default is 10). */
+  timeoutS?: number;
+  /** Requests for the warm-up instead of `requests`, so a measured run starts with nothing cached. */
+  warmupRequests?: LoadRequest[];
 }
 
 /**
@@ -34,15 +38,24 @@ export interface LoadOptions {
  * not all `expectStatus`, or that saw connection errors, is rejected rather than reported.
  */
 export async function load(opts: LoadOptions): Promise<LoadResult> {
-  if (opts.warmupS) await load({ ...opts, durationS: opts.warmupS, warmupS: undefined });
+  if (opts.warmupS) {
+    await load({
+      ...opts,
+      requests: opts.warmupRequests ?? opts.requests,
+      durationS: opts.warmupS,
+      warmupS: undefined,
+    });
+  }
   const result = await autocannon({
     url: opts.url,
     connections: opts.connections,
     duration: opts.durationS,
+    timeout: opts.timeoutS,
     requests: opts.requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers })),
   });
   const wrong = Object.entries(result.statusCodeStats).filter(([status]) => Number(status) !== opts.expectStatus);
-  if (wrong.length > 0 || result.errors > 0) {
+  // A run that completed nothing measured nothing: a ratio over it would be infinite.
+  if (wrong.length > 0 || result.errors > 0 || result.timeouts > 0 || result.requests.total === 0) {
     const seen = Object.entries(result.statusCodeStats).map(([s, v]) => `${s}×${v.count}`);
     throw new Error(
       `load on ${opts.url}${opts.requests[0]?.path ?? ""}: expected every response to be ${opts.expectStatus}, ` +
@@ -67,6 +80,14 @@ export function meanRps(a: LoadResult, b: LoadResult): number {
  * states only what it sends and what status it expects.
  */
 export function loadRunner(url: string, p: Pick<Profile, "connections" | "warmupS" | "durationS">) {
-  return (requests: LoadRequest[], expectStatus = 200): Promise<LoadResult> =>
-    load({ url, requests, durationS: p.durationS, warmupS: p.warmupS, connections: p.connections, expectStatus });
+  return (requests: LoadRequest[], expectStatus = 200, warmupRequests?: LoadRequest[]): Promise<LoadResult> =>
+    load({
+      url,
+      requests,
+      durationS: p.durationS,
+      warmupS: p.warmupS,
+      connections: p.connections,
+      expectStatus,
+      warmupRequests,
+    });
 }

@@ -64,7 +64,7 @@ async function latencyRatio(ws: Workspace, p: Profile): Promise<Figure> {
       name: `search_reviews p50 / HTTP search p50, sequential, ${count(p.middle)} reviews`,
       value: quantile(mcpMs, 0.5) / quantile(httpMs, 0.5),
       unit: "ratio",
-      target: { op: "<=", value: 2.5 },
+      target: { op: "<=", value: 1.5 },
       detail: `${ms(quantile(mcpMs, 0.5))} / ${ms(quantile(httpMs, 0.5))}; p99 ${ms(quantile(mcpMs, 0.99))} vs ${ms(quantile(httpMs, 0.99))}; ${mcpMs.length} calls each`,
     };
   } finally {

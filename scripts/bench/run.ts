@@ -80,7 +80,8 @@ async function main(): Promise<number> {
       }
     }
   } finally {
-    await ws.dispose();
+    // A child that outlived its stop can still be writing there: the figures matter more.
+    await ws.dispose().catch((err) => process.stderr.write(`bench: could not remove ${ws.root}: ${err}\n`));
   }
   const report = makeReport(profile.mode, started, machine, figures, failures);
   process.stdout.write(renderMarkdown(report));

@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { ROOT } from "./astro-build.ts";
+import { BENCH_BASE_URL, ROOT } from "./astro-build.ts";
 import { track } from "./children.ts";
 
 /**
@@ -42,6 +42,7 @@ export async function startServer(opts: ServerOptions): Promise<ServerProcess> {
         HOST: "127.0.0.1",
         PORT: "0",
         LOG_LEVEL: "silent",
+        BASE_URL: BENCH_BASE_URL,
         // The load generator is one client IP sending thousands of requests per second.
         RATE_LIMIT_PER_MINUTE: "10000000",
         DIST_DIR: opts.distDir,

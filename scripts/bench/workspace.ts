@@ -76,7 +76,7 @@ export class Workspace {
   }
 
   async dispose(): Promise<void> {
-    await rm(this.root, { recursive: true, force: true });
+    await rm(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 
   /** For a signal handler about to exit: nothing asynchronous runs after it. */

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { lastModifiedMs } from "../../src/content/dataset.ts";
-import { ReviewsDatasetSchema } from "../../src/content/records.ts";
-import { contentTypeFor, type HeadersManifest, strongEtag } from "../../src/http-headers/manifest.ts";
-import { type Insights, InsightsSchema } from "../../src/insights/schema.ts";
-import { DistReadError, parseDistJson, readDistFile, readManifest } from "../../src/io/dist-files.ts";
-import { createSearchIndex, type SearchIndex } from "../../src/search/search-index.ts";
-import { TOPIC_PATHS } from "../../src/urls.ts";
+import { lastModifiedMs } from "../src/lib/dataset.ts";
+import { DistReadError, parseDistJson, readDistFile, readManifest } from "../src/lib/dist-files.ts";
+import { contentTypeFor, type HeadersManifest, strongEtag } from "../src/lib/headers.ts";
+import { type Insights, InsightsSchema } from "../src/lib/insights/schema.ts";
+import { ReviewsDatasetSchema } from "../src/lib/records.ts";
+import { TOPIC_PATHS } from "../src/lib/site.ts";
+import { createSearchIndex, type SearchIndex } from "../src/search/search-index.ts";
 
 export type { SnapshotStore } from "./snapshot-store.ts";
 
@@ -39,6 +39,13 @@ export interface Snapshot {
    * that body would, and a 304 needs no body at all.
    */
   chain: string[];
+  /**
+   * `jsonBytes[k]` is the UTF-8 length of the first k reviews' JSON: the length of a since body is
+   * known without building it, so whether it is compressed (and so its ETag) is too.
+   */
+  jsonBytes: Float64Array;
+  /** `lastModifiedMs` as an HTTP date, formatted once. */
+  lastModified?: string;
   /** The WebSub topics of this build, by site path; a topic the build lacks is absent. */
   topics: ReadonlyMap<string, TopicContent>;
   /** `/insights.json`, parsed; or why it is unusable (MCP reports that per call). */
@@ -62,14 +69,18 @@ async function loadInsights(dir: string, previous: Snapshot | undefined, etag?: 
   }
 }
 
-function hashChain(reviews: readonly unknown[]): string[] {
+/** `Snapshot.chain` and `Snapshot.jsonBytes`, from one serialisation of each review. */
+function hashChain(reviews: readonly unknown[]): { chain: string[]; jsonBytes: Float64Array } {
   const chain: string[] = [""];
+  const jsonBytes = new Float64Array(reviews.length + 1);
   let acc = "";
-  for (const r of reviews) {
-    acc = createHash("sha256").update(acc).update(JSON.stringify(r)).digest("base64url");
+  reviews.forEach((r, i) => {
+    const json = JSON.stringify(r);
+    acc = createHash("sha256").update(acc).update(json).digest("base64url");
     chain.push(acc);
-  }
-  return chain;
+    jsonBytes[i + 1] = (jsonBytes[i] as number) + Buffer.byteLength(json);
+  });
+  return { chain, jsonBytes };
 }
 
 /**
@@ -110,13 +121,15 @@ export async function loadSnapshot(dir: string, previous?: Snapshot): Promise<Sn
   } catch (err) {
     throw hint(err);
   }
+  const modified = lastModifiedMs(dataset.reviews);
   return {
     dir,
     index: createSearchIndex(dataset),
     manifest,
-    lastModifiedMs: lastModifiedMs(dataset.reviews),
+    lastModifiedMs: modified,
+    lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
     version,
-    chain: hashChain(dataset.reviews),
+    ...hashChain(dataset.reviews),
     topics,
     insights,
   };

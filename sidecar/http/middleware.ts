@@ -1,15 +1,19 @@
 import { randomUUID } from "node:crypto";
-import type { NextFunction, Request, RequestHandler, Response } from "express";
-import { rateLimit } from "express-rate-limit";
-import type { Logger } from "../logger.ts";
-import { HttpError } from "./error.ts";
+import type { Request, RequestHandler } from "express";
+import { HttpError } from "./http-error.ts";
+import type { Logger } from "./logger.ts";
+import { clientKey, RateLimiter } from "./rate-limit.ts";
 
 /** Cross-cutting HTTP behaviour shared by every route. Each export is one concern. */
 
 export const MAX_URL_LENGTH = 4096;
 
-/** One structured line per request, at completion, with its duration. */
+/**
+ * One structured line per request, at completion, with its duration. When the logger would drop
+ * the line (LOG_LEVEL above info), nothing is timed, allocated or listened for.
+ */
 export function requestLog(logger: Logger): RequestHandler {
+  if (!logger.isLevelEnabled("info")) return (_req, _res, next) => next();
   return (req, res, next) => {
     const start = process.hrtime.bigint();
     const id = randomUUID();
@@ -69,37 +73,30 @@ export const cors: RequestHandler = (req, res, next) => {
   next();
 };
 
-export interface RateLimitOptions {
-  limitPerMinute: number;
-  /** Requests this limiter does not count: health checks, and routers that carry their own limit. */
-  skip?: (req: Request) => boolean;
-  /** Writes the 429 itself (the hub answers in plain text); default: the JSON error body. */
-  onLimit?: (req: Request, res: Response, next: NextFunction) => void;
-}
-
 /**
- * Per-client-IP fixed window of one minute; 429 with Retry-After and draft-7 RateLimit headers.
- * The one limiter set-up of the service: the app-wide limit and the hub's own limit both come from
- * here, and the app-wide one skips the hub, so a request is counted by exactly one of them.
+ * Per-client fixed window; 429 with Retry-After, and draft-7 `RateLimit` headers on every answer.
+ * With no trusted proxy the client is the socket's peer, read without parsing X-Forwarded-For.
  */
-export function perIpRateLimit({ limitPerMinute, skip, onLimit }: RateLimitOptions): RequestHandler {
-  return rateLimit({
-    windowMs: 60_000,
-    limit: limitPerMinute,
-    // draft-7 headers: draft-8 hashes a partition key with SHA-256 on every request (docs/benchmarks.md).
-    standardHeaders: "draft-7",
-    legacyHeaders: false,
-    ...(skip ? { skip } : {}),
-    handler:
-      onLimit ??
-      ((_req: Request, _res: Response, next: NextFunction) => {
-        next(
-          new HttpError(
-            429,
-            "rate_limited",
-            `Too many requests: the limit is ${limitPerMinute} per minute per client.`,
-          ),
-        );
-      }),
-  });
+export function perIpRateLimit(
+  limitPerMinute: number,
+  skip: (req: Request) => boolean,
+  opts: { trustProxy: boolean; now?: () => number },
+): RequestHandler {
+  const limiter = new RateLimiter({ limit: limitPerMinute, now: opts.now });
+  const policy = `${limitPerMinute};w=60`;
+  return (req, res, next) => {
+    if (skip(req)) return next();
+    const ip = (opts.trustProxy ? req.ip : req.socket.remoteAddress) ?? "";
+    const d = limiter.hit(clientKey(ip));
+    res.setHeader("RateLimit-Policy", policy);
+    res.setHeader("RateLimit", `limit=${d.limit}, remaining=${d.remaining}, reset=${d.resetS}`);
+    if (d.allowed) return next();
+    throw new HttpError(
+      429,
+      "rate_limited",
+      `Too many requests: the limit is ${limitPerMinute} per minute per client.`,
+      {},
+      { "Retry-After": String(d.resetS) },
+    );
+  };
 }

@@ -1,14 +1,54 @@
-import { brotliCompressSync, constants, gzipSync } from "node:zlib";
 import type { Request, Response } from "express";
 import { isNotModified } from "./conditional.ts";
+import { type Coding, compress, type Encoded, negotiateCoding, STATIC_CODINGS, variantEtag } from "./content-coding.ts";
 
 /**
- * Sends one resource with its validators, content coding and conditional-GET handling. Used by the
- * static files and the since route, so both behave identically.
- *
- * A compressed representation gets its own strong ETag (`"<tag>-br"` / `"<tag>-gz"`): RFC 9110
- * says a strong validator identifies exact bytes, and the br and identity bytes differ.
+ * Writes one representation with its validators and content coding, answering conditional GETs.
+ * Static files and the dynamic routes both end here, so they behave identically.
  */
+export interface Representation {
+  /** Strong ETag of exactly these bytes (already the coded variant's). */
+  etag: string;
+  coding: Coding;
+  contentType: string;
+  cacheControl: string;
+  /** Epoch ms, and the same as an HTTP date formatted once by the caller. */
+  lastModifiedMs?: number;
+  lastModified?: string;
+  link?: string;
+  /** Whether the coding was negotiated, i.e. the response varies by Accept-Encoding. */
+  vary: boolean;
+}
+
+/** Sets the headers, then answers 304 or sends `body()`, which is only called when a body is sent. */
+export function writeRepresentation(req: Request, res: Response, r: Representation, body: () => Buffer): void {
+  res.setHeader("ETag", r.etag);
+  res.setHeader("Cache-Control", r.cacheControl);
+  if (r.vary) res.setHeader("Vary", "Accept-Encoding");
+  if (r.lastModified !== undefined) res.setHeader("Last-Modified", r.lastModified);
+  if (r.link) res.setHeader("Link", r.link);
+  const h = req.headers;
+  if (
+    (h["if-none-match"] !== undefined || h["if-modified-since"] !== undefined) &&
+    isNotModified(h, { etag: r.etag, lastModifiedMs: r.lastModifiedMs })
+  ) {
+    res.statusCode = 304;
+    res.end();
+    return;
+  }
+  res.setHeader("Content-Type", r.contentType);
+  if (r.coding !== "identity") res.setHeader("Content-Encoding", r.coding);
+  if (req.method === "HEAD") {
+    res.setHeader("Content-Length", String(body().length));
+    res.end();
+    return;
+  }
+  const bytes = body();
+  res.setHeader("Content-Length", String(bytes.length));
+  res.end(bytes);
+}
+
+/** A file of the build with the headers the build computed. */
 export interface Resource {
   body: Buffer;
   etag: string;
@@ -16,66 +56,44 @@ export interface Resource {
   cacheControl: string;
   lastModifiedMs?: number;
   link?: string;
-  /** Memo of compressed bodies, owned by the caller so it can be dropped with the resource. */
-  encoded?: Map<string, Buffer>;
 }
 
 const COMPRESSIBLE = /^(application\/(json|atom\+xml|feed\+json)|text\/|image\/svg\+xml)/;
 
-export type Coding = "br" | "gzip" | "identity";
-
-/** Picks br, then gzip, from Accept-Encoding (q-values honoured; q=0 refuses). */
-export function negotiateCoding(header: string | undefined): Coding {
-  if (!header) return "identity";
-  const q = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    if (!name) continue;
-    const qp = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    q.set(name, qp ? Number(qp.slice(2)) || 0 : 1);
-  }
-  const accept = (c: string) => (q.get(c) ?? q.get("*") ?? 0) > 0;
-  if (accept("br")) return "br";
-  if (accept("gzip")) return "gzip";
-  return "identity";
-}
-
-export function variantEtag(etag: string, coding: Coding): string {
-  if (coding === "identity") return etag;
-  return `${etag.slice(0, -1)}-${coding === "br" ? "br" : "gz"}"`;
-}
-
-function encode(r: Resource, coding: Exclude<Coding, "identity">): Buffer {
-  const memo = r.encoded?.get(coding);
-  if (memo) return memo;
-  const out =
-    coding === "br"
-      ? brotliCompressSync(r.body, {
-          params: { [constants.BROTLI_PARAM_QUALITY]: 5, [constants.BROTLI_PARAM_SIZE_HINT]: r.body.length },
-        })
-      : gzipSync(r.body, { level: 6 });
-  r.encoded?.set(coding, out);
-  return out;
-}
-
-export function sendResource(req: Request, res: Response, r: Resource): void {
-  // Decided from the type alone so a 304 never needs the body (it may be built lazily).
+/**
+ * A static resource's representations, made on first use and kept with the resource: each coded
+ * body is compressed once per build, and everything a 304 needs (the variant's ETag, the HTTP
+ * date) is computed once rather than per request.
+ */
+export function staticRepresentations(r: Resource): (req: Request, res: Response) => void {
   const compressible = COMPRESSIBLE.test(r.contentType);
-  const coding = compressible ? negotiateCoding(req.headers["accept-encoding"]) : "identity";
-  const etag = variantEtag(r.etag, coding);
-  res.setHeader("ETag", etag);
-  res.setHeader("Cache-Control", r.cacheControl);
-  if (compressible) res.setHeader("Vary", "Accept-Encoding");
-  if (r.lastModifiedMs !== undefined) res.setHeader("Last-Modified", new Date(r.lastModifiedMs).toUTCString());
-  if (r.link) res.setHeader("Link", r.link);
-  if (isNotModified(req.headers, { etag, lastModifiedMs: r.lastModifiedMs })) {
-    res.status(304).end();
-    return;
-  }
-  const body = coding === "identity" ? r.body : encode(r, coding);
-  res.setHeader("Content-Type", r.contentType);
-  if (coding !== "identity") res.setHeader("Content-Encoding", coding);
-  res.setHeader("Content-Length", String(body.length));
-  if (req.method === "HEAD") res.end();
-  else res.end(body);
+  const lastModified = r.lastModifiedMs === undefined ? undefined : new Date(r.lastModifiedMs).toUTCString();
+  const reps = new Map<Coding, { rep: Representation; body?: Buffer }>();
+  const variant = (coding: Coding) => {
+    let v = reps.get(coding);
+    if (!v) {
+      v = {
+        rep: {
+          etag: variantEtag(r.etag, coding),
+          coding,
+          contentType: r.contentType,
+          cacheControl: r.cacheControl,
+          lastModifiedMs: r.lastModifiedMs,
+          lastModified,
+          link: r.link,
+          vary: compressible,
+        },
+      };
+      reps.set(coding, v);
+    }
+    return v;
+  };
+  return (req, res) => {
+    const coding = compressible ? negotiateCoding(req.headers["accept-encoding"], STATIC_CODINGS) : "identity";
+    const v = variant(coding);
+    writeRepresentation(req, res, v.rep, () => {
+      v.body ??= coding === "identity" ? r.body : compress(r.body, coding as Encoded, "static");
+      return v.body;
+    });
+  };
 }

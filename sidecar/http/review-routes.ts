@@ -1,12 +1,29 @@
-import { type Response, Router } from "express";
-import { isCalendarDate } from "../../src/content/dates.ts";
-import type { ReviewRecord } from "../../src/content/records.ts";
-import { strongEtag } from "../../src/http-headers/manifest.ts";
-import type { SearchResult } from "../../src/search/search-index.ts";
-import { parseSearchParams, type QueryIssue } from "../../src/search/search-query.ts";
-import type { Snapshot } from "../build/snapshot.ts";
-import { HttpError } from "./error.ts";
-import { sendResource } from "./representation.ts";
+import type { Request, RequestHandler, Response } from "express";
+import { LRUCache } from "lru-cache";
+import { strongEtag } from "../../src/lib/headers.ts";
+import type { SinceQuery } from "../../src/search/query-service.ts";
+import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
+import { searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
+import type { QueryIssue, SearchQuery } from "../../src/search/search-query.ts";
+import {
+  type Coding,
+  compress,
+  DYNAMIC_CODINGS,
+  MIN_COMPRESS_BYTES,
+  negotiateCoding,
+  variantEtag,
+} from "../content-coding.ts";
+import { HttpError } from "../http-error.ts";
+import { writeRepresentation } from "../representation.ts";
+import { type CachedResponse, ResponseCache } from "../response-cache.ts";
+import type { Snapshot } from "../snapshot.ts";
+import type { SnapshotStore } from "../snapshot-store.ts";
+
+/**
+ * The HTTP adapter of the query service: reads the query string, turns issues into a 400, and
+ * sends the result from the response cache, filling it on a miss. Each cached body is exactly
+ * what the uncached path would send (test/search-cache.test.ts), compressed once per entry.
+ */
 
 /**
  * Reads the query string exactly as sent: repeated names become arrays so they can be reported.
@@ -24,129 +41,142 @@ export function rawQuery(originalUrl: string): Record<string, string | string[]>
 }
 
 export function invalidQuery(issues: QueryIssue[]): HttpError {
-  const summary = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
-  return new HttpError(400, "invalid_query", `Invalid query: ${summary}`, { issues });
+  const { error, message } = invalidQueryBody(issues);
+  return new HttpError(400, error, message, { issues });
 }
 
-/** The search core behind both front doors (HTTP and MCP). Throws the 400 `HttpError` on bad input. */
-export function runSearch(snapshot: Snapshot, input: Record<string, unknown>, baseUrl: string): SearchResult {
-  const { business, aspects } = snapshot.index.dataset;
-  const parsed = parseSearchParams(input, business, aspects);
-  if (!parsed.ok) throw invalidQuery(parsed.issues);
-  return snapshot.index.search(parsed.query, baseUrl);
+/** Bytes of the since body, from the review JSON lengths the snapshot summed at load. */
+function sinceBodyLength(s: Snapshot, q: SinceQuery): number {
+  const { head, tail } = sinceFrame(q.date, q.count);
+  return head.length + (s.jsonBytes[q.count] as number) + Math.max(0, q.count - 1) + tail.length;
+}
+
+const JSON_TYPE = "application/json; charset=utf-8";
+const CACHE_CONTROL = "public, max-age=60";
+
+export interface ReviewRoutesDeps {
+  /** The snapshot the request holds, so one response never mixes two builds. */
+  current: (res: Response) => Snapshot;
+  /** Swaps clear the cache. */
+  store: SnapshotStore;
+  baseUrl: string;
+  cache: ResponseCache;
+}
+
+/** A coded entry for an identity body: small bodies stay identity, under the identity tag. */
+function encodeEntry(etag: string, identity: Buffer, accepted: Coding): CachedResponse {
+  if (accepted === "identity" || identity.length < MIN_COMPRESS_BYTES)
+    return { etag, coding: "identity", body: identity };
+  return { etag: variantEtag(etag, accepted), coding: accepted, body: compress(identity, accepted, "dynamic") };
+}
+
+function send(req: Request, res: Response, entry: CachedResponse, body: () => Buffer, s: Snapshot, since: boolean) {
+  writeRepresentation(
+    req,
+    res,
+    {
+      etag: entry.etag,
+      coding: entry.coding,
+      contentType: JSON_TYPE,
+      cacheControl: CACHE_CONTROL,
+      lastModifiedMs: since ? s.lastModifiedMs : undefined,
+      lastModified: since ? s.lastModified : undefined,
+      vary: true,
+    },
+    body,
+  );
 }
 
 /**
- * Each review's JSON as UTF-8 bytes, made on first use. Records are immutable and belong to one
- * snapshot, so the bytes stay valid for the record's life and go with it. Serialising and encoding
- * ~1 KB per review on every request was the largest part of a search request's CPU
- * (docs/benchmarks.md).
+ * The handlers of `GET /api/reviews/search` and `GET /api/reviews/since/:date`, for the app to
+ * mount directly: a nested router would add a dispatch layer to the hottest requests.
  */
-const reviewJson = new WeakMap<ReviewRecord, Buffer>();
-const COMMA = Buffer.from(",");
-
-function jsonOf(review: ReviewRecord): Buffer {
-  let json = reviewJson.get(review);
-  if (json === undefined) {
-    json = Buffer.from(JSON.stringify(review));
-    reviewJson.set(review, json);
-  }
-  return json;
-}
-
-/** Exactly the bytes of `JSON.stringify(result)` (same keys, same order), reviews from the cache. */
-export function searchResultBody(result: SearchResult): Buffer {
-  const { count, total, limit, offset, next } = result;
-  const parts: Buffer[] = [Buffer.from('{"reviews":[')];
-  result.reviews.forEach((r, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(jsonOf(r));
+export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDeps): {
+  guard: RequestHandler;
+  search: RequestHandler;
+  since: RequestHandler<{ date: string }>;
+} {
+  // Query strings already parsed in this build: a repeated query skips validation entirely.
+  const parsed = new LRUCache<string, SearchQuery>({
+    max: 10_000,
+    maxSize: 16 * 1024 * 1024,
+    sizeCalculation: (_v, k) => 256 + k.length * 4,
   });
-  parts.push(
-    Buffer.from(
-      `],"count":${count},"total":${total},"limit":${limit},"offset":${offset},"next":${JSON.stringify(next)}}`,
-    ),
-  );
-  return Buffer.concat(parts);
-}
+  store.onSwap(() => {
+    cache.clear();
+    parsed.clear();
+  });
 
-export interface SinceResult {
-  since: string;
-  count: number;
-  reviews: SearchResult["reviews"];
-}
+  const search: RequestHandler = (req, res) => {
+    const snapshot = current(res);
+    const at = req.originalUrl.indexOf("?");
+    const qs = at < 0 ? "" : req.originalUrl.slice(at + 1);
+    let q = parsed.get(qs);
+    if (!q) {
+      const outcome = parseSearch(snapshot.index, rawQuery(req.originalUrl));
+      if (!outcome.ok) throw invalidQuery(outcome.issues);
+      q = outcome.value;
+      parsed.set(qs, q);
+    }
+    const coding = negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS);
+    const key = ResponseCache.key(snapshot.version, `search?${q.key}`, coding);
+    let entry = cache.get(key);
+    if (!entry?.body) {
+      const identity = searchResultJson(runSearch(snapshot.index, q, baseUrl));
+      // A function of the dataset, the public origin and the canonical query: equivalent URLs
+      // share it, and it changes whenever the dataset does.
+      entry = encodeEntry(strongEtag(`${snapshot.version}\n${baseUrl}\n${q.key}`), identity, coding);
+      cache.set(key, entry);
+    }
+    const body = entry.body as Buffer;
+    send(req, res, entry, () => body, snapshot, false);
+  };
 
-const SINCE_DATE_HINT = "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
-
-export function validateSinceDate(date: string): void {
-  if (!isCalendarDate(date)) throw invalidQuery([{ path: "date", value: date, message: SINCE_DATE_HINT }]);
-}
-
-export function runSince(snapshot: Snapshot, date: string): SinceResult {
-  validateSinceDate(date);
-  const k = snapshot.index.countOnOrAfter(date);
-  return { since: date, count: k, reviews: snapshot.index.dataset.reviews.slice(0, k) };
-}
-
-/** ETag of since/{date}: see `Snapshot.chain`. */
-export function sinceEtag(snapshot: Snapshot, date: string): string {
-  const k = snapshot.index.countOnOrAfter(date);
-  return strongEtag(`${date}\n${snapshot.chain[k]}`);
-}
-
-/** `current(res)` is the snapshot the request holds, so one response never mixes two builds. */
-export function reviewsRouter(current: (res: Response) => Snapshot, baseUrl: string): Router {
-  const router = Router();
+  const since: RequestHandler<{ date: string }> = (req, res) => {
+    const snapshot = current(res);
+    const extra = req.originalUrl.includes("?") ? rawQuery(req.originalUrl) : {};
+    const outcome = parseSince(snapshot.index, req.params.date, extra);
+    if (!outcome.ok) throw invalidQuery(outcome.issues);
+    const q = outcome.value;
+    const coding = negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS);
+    const key = ResponseCache.key(snapshot.version, `since/${q.date}`, coding);
+    let entry = cache.get(key);
+    if (!entry) {
+      // The ETag and coding are known without the body (see `Snapshot.chain`), so a 304 never builds it.
+      const etag = strongEtag(`${q.date}\n${snapshot.chain[q.count]}`);
+      const small = coding === "identity" || sinceBodyLength(snapshot, q) < MIN_COMPRESS_BYTES;
+      entry = small ? { etag, coding: "identity" } : { etag: variantEtag(etag, coding), coding };
+      cache.set(key, entry);
+    }
+    const known = entry;
+    send(
+      req,
+      res,
+      known,
+      () => {
+        if (known.body) return known.body;
+        const identity = sinceResultJson(runSince(snapshot.index, q));
+        const body = known.coding === "identity" ? identity : compress(identity, known.coding, "dynamic");
+        cache.set(key, { ...known, body });
+        return body;
+      },
+      snapshot,
+      true,
+    );
+  };
   // Express would answer a date that is not valid percent-encoding (`%`, `%zz`) with its own 400
   // before the route runs; report it like any other bad date instead.
-  router.use((req, _res, next) => {
+  const guard: RequestHandler = (req, _res, next) => {
     const prefix = "/api/reviews/since/";
     if (!req.path.startsWith(prefix)) return next();
     const raw = req.path.slice(prefix.length);
     try {
       decodeURIComponent(raw);
     } catch {
-      throw invalidQuery([
-        { path: "date", value: raw, message: `${SINCE_DATE_HINT}; "${raw}" is not valid percent-encoding` },
-      ]);
+      const hint = "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
+      throw invalidQuery([{ path: "date", value: raw, message: `${hint}; "${raw}" is not valid percent-encoding` }]);
     }
     next();
-  });
-  router.get("/api/reviews/search", (req, res) => {
-    const snapshot = current(res);
-    const result = runSearch(snapshot, rawQuery(req.originalUrl), baseUrl);
-    sendResource(req, res, {
-      body: searchResultBody(result),
-      // The body is a function of the dataset and the URL, so they make the validator without
-      // hashing ~20 KB per request; it changes whenever the dataset does.
-      etag: strongEtag(`${snapshot.version}\n${req.originalUrl}`),
-      contentType: "application/json; charset=utf-8",
-      cacheControl: "public, max-age=60",
-    });
-  });
-  router.get("/api/reviews/since/:date", (req, res) => {
-    const snapshot = current(res);
-    const date = req.params.date;
-    validateSinceDate(date);
-    const extra = Object.entries(rawQuery(req.originalUrl));
-    if (extra.length > 0) {
-      throw invalidQuery(
-        extra.map(([k, value]) => ({ path: k, value, message: "unknown parameter; since takes no query parameters" })),
-      );
-    }
-    const etag = sinceEtag(snapshot, date);
-    // The body is only built when the conditional check fails; sendResource re-checks with the variant tag.
-    let body: Buffer | undefined;
-    sendResource(req, res, {
-      get body() {
-        body ??= Buffer.from(JSON.stringify(runSince(snapshot, date)));
-        return body;
-      },
-      etag,
-      contentType: "application/json; charset=utf-8",
-      cacheControl: "public, max-age=60",
-      lastModifiedMs: snapshot.lastModifiedMs,
-    });
-  });
-  return router;
+  };
+  return { guard, search, since };
 }

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
-import { readDistFile } from "../../src/io/dist-files.ts";
-import type { Snapshot } from "../build/snapshot.ts";
-import { type Resource, sendResource } from "./representation.ts";
+import { readDistFile } from "../src/lib/dist-files.ts";
+import { staticRepresentations } from "./representation.ts";
+import type { Snapshot } from "./snapshot.ts";
 
 /**
  * Serves the build with the headers it computed (`_headers.json`): the same ETag, Cache-Control,
@@ -12,7 +12,10 @@ import { type Resource, sendResource } from "./representation.ts";
  * and cached with their snapshot.
  */
 export function staticSite(snapshotOf: (res: Response) => Snapshot) {
-  const caches = new WeakMap<Snapshot, Map<string, Promise<Resource | undefined>>>();
+  type Send = ReturnType<typeof staticRepresentations>;
+  const caches = new WeakMap<Snapshot, Map<string, Promise<Send | undefined>>>();
+  // Files already read, so a hit (and every 304) is answered synchronously, without a microtask.
+  const ready = new WeakMap<Snapshot, Map<string, Send>>();
 
   const lookup = (s: Snapshot, urlPath: string): string | undefined => {
     const files = s.manifest.files;
@@ -22,22 +25,28 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot) {
     return undefined;
   };
 
-  const load = async (s: Snapshot, key: string): Promise<Resource | undefined> => {
+  const load = async (s: Snapshot, key: string): Promise<Send | undefined> => {
     const h = s.manifest.files[key];
     const body = s.topics.get(key)?.body ?? (await readDistFile(s.dir, key));
     if (!h || !body) return undefined;
-    return {
+    const send = staticRepresentations({
       body: Buffer.from(body.buffer, body.byteOffset, body.byteLength),
       etag: h.etag,
       contentType: h.content_type,
       cacheControl: h.cache_control,
       lastModifiedMs: h.last_modified ? Date.parse(h.last_modified) : undefined,
       link: h.link,
-      encoded: new Map(),
-    };
+    });
+    let done = ready.get(s);
+    if (!done) {
+      done = new Map();
+      ready.set(s, done);
+    }
+    done.set(key, send);
+    return send;
   };
 
-  return async (req: Request, res: Response, next: NextFunction): Promise<void> => {
+  return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
     if (req.method !== "GET" && req.method !== "HEAD") return next();
     let urlPath: string;
     try {
@@ -48,6 +57,8 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot) {
     const snapshot = snapshotOf(res);
     const key = lookup(snapshot, urlPath);
     if (!key) return next();
+    const hit = ready.get(snapshot)?.get(key);
+    if (hit) return hit(req, res);
     let cache = caches.get(snapshot);
     if (!cache) {
       cache = new Map();
@@ -60,8 +71,6 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot) {
       pending.catch(() => cache.delete(key));
       cache.set(key, pending);
     }
-    const resource = await pending;
-    if (!resource) return next();
-    sendResource(req, res, resource);
+    return pending.then((send) => (send ? send(req, res) : next()));
   };
 }

@@ -3,17 +3,16 @@ import { z } from "zod";
 import {
   SearchResultSchema as HttpSearchResultSchema,
   SinceResultSchema as HttpSinceResultSchema,
-} from "../../src/api/schemas.ts";
-import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
+} from "../../src/lib/api-schemas.ts";
+import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/lib/records.ts";
+import { invalidQueryBody, type Outcome, reviewsSince, searchReviews } from "../../src/search/query-service.ts";
 import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/search/search-query.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
-import { HttpError } from "../http/error.ts";
-import { runSearch, runSince } from "../http/review-routes.ts";
+import type { SnapshotStore } from "../snapshot.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 
 /**
- * The read-only review tools. Each is a second front door to the code behind the HTTP routes
- * (`runSearch`, `runSince`), so a tool returns exactly the JSON of the matching request, and a
+ * The read-only review tools. Each is a second front door to the query service behind the HTTP
+ * routes (src/search/query-service.ts), so a tool returns exactly the JSON of the matching request, and a
  * bad argument gets exactly the HTTP 400 body as an `isError` result.
  */
 
@@ -41,14 +40,9 @@ export function errorResult(body: { error: string; message: string } & Record<st
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
-/** Runs `fn`; an `HttpError` (bad input) becomes the same body the HTTP error handler writes. */
-function asTool(fn: () => object): CallToolResult {
-  try {
-    return jsonResult(fn());
-  } catch (err) {
-    if (err instanceof HttpError) return errorResult({ error: err.code, message: err.message, ...err.extra });
-    throw err;
-  }
+/** A query-service outcome as a tool result: issues become the body of the HTTP 400. */
+function asTool(outcome: Outcome<object>): CallToolResult {
+  return outcome.ok ? jsonResult(outcome.value) : errorResult(invalidQueryBody(outcome.issues));
 }
 
 /**
@@ -150,7 +144,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
       outputSchema: SearchResultSchema,
       annotations: READ_ONLY,
     },
-    (args) => asTool(() => runSearch(store.current, args, baseUrl)),
+    (args) => asTool(searchReviews(store.current.index, args, baseUrl)),
   );
 
   server.registerTool(
@@ -184,6 +178,6 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    ({ date }) => asTool(() => runSince(store.current, date)),
+    ({ date }) => asTool(reviewsSince(store.current.index, date)),
   );
 }

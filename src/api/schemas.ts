@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { ReviewRecordSchema } from "../content/records.ts";
-import { CalendarDate } from "../content/schema.ts";
 import { MAX_LIMIT } from "../search/search-query.ts";
+import { CalendarDate } from "./content-schema.ts";
+import { ReviewRecordSchema } from "./records.ts";
 
 /**
  * Response shapes of the query endpoints, shared by the OpenAPI document and the MCP tools'
@@ -42,3 +42,6 @@ export const SinceResultSchema = z
     reviews: z.array(ReviewRecordSchema).describe("Reviews dated on or after `since`, newest first."),
   })
   .meta({ id: "SinceResult" });
+
+export type SearchResult = z.infer<typeof SearchResultSchema>;
+export type SinceResult = z.infer<typeof SinceResultSchema>;

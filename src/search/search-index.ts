@@ -1,4 +1,5 @@
-import type { ReviewRecord, ReviewsDataset } from "../content/records.ts";
+import type { SearchResult } from "../lib/api-schemas.ts";
+import type { ReviewRecord, ReviewsDataset } from "../lib/records.ts";
 import { normalizeText, type SearchQuery } from "./search-query.ts";
 
 /**
@@ -9,14 +10,7 @@ import { normalizeText, type SearchQuery } from "./search-query.ts";
  * matches are remembered per index, so a repeated phrase is a posting list like any other filter.
  */
 
-export interface SearchResult {
-  reviews: ReviewRecord[];
-  count: number;
-  total: number;
-  limit: number;
-  offset: number;
-  next: string | null;
-}
+export type { SearchResult };
 
 type Postings = Int32Array;
 

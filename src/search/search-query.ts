@@ -1,6 +1,7 @@
 import { z } from "zod";
-import { type AspectRef, type Business, SENTIMENTS, type Sentiment } from "../content/records.ts";
-import { CalendarDate } from "../content/schema.ts";
+import type { QueryIssueSchema } from "../lib/api-schemas.ts";
+import { CalendarDate } from "../lib/content-schema.ts";
+import { type AspectRef, type Business, SENTIMENTS } from "../lib/records.ts";
 
 /**
  * The search contract shared by `GET /api/reviews/search`, the MCP `search_reviews` tool and
@@ -28,11 +29,7 @@ export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
 
 /** An issue as returned in a 400 body and an MCP `isError` result. */
-export interface QueryIssue {
-  path: string;
-  value: unknown;
-  message: string;
-}
+export type QueryIssue = z.infer<typeof QueryIssueSchema>;
 
 const intParam = (min: number, max: number | undefined, msg: string) =>
   z.preprocess(
@@ -91,23 +88,30 @@ export const SearchParamsSchema = z.strictObject({
 });
 
 /** A validated, normalised query: ids resolved, defaults applied. */
-export interface SearchQuery {
-  rating?: number;
-  min_rating?: number;
-  since?: string;
-  until?: string;
+export const SearchQuerySchema = z.object({
+  rating: z.number().int().optional(),
+  min_rating: z.number().optional(),
+  since: z.string().optional(),
+  until: z.string().optional(),
   /** Lower-cased, whitespace-collapsed, trimmed; absent when empty. */
-  query?: string;
+  query: z.string().optional(),
   /** Technician id resolved from the name/alias given. */
-  technician?: string;
-  service?: string;
-  aspect?: string;
-  sentiment?: Sentiment;
-  limit: number;
-  offset: number;
-  /** The parameters as they should appear in a canonical URL (for `next`). */
-  canonical: [SearchParamName, string][];
-}
+  technician: z.string().optional(),
+  service: z.string().optional(),
+  aspect: z.string().optional(),
+  sentiment: z.enum(SENTIMENTS).optional(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  /** The parameters, except offset, as they appear in a canonical URL (for `next`), in `SEARCH_PARAMS` order. */
+  canonical: z.array(z.tuple([z.enum(SEARCH_PARAMS), z.string()])),
+  /**
+   * The canonical query string, offset included: equivalent inputs (reordered parameters, an alias
+   * for an id, `min_rating=4.0` for `4`, defaults spelt out or left out, spacing and case in the
+   * text) give the same key, so they share one ETag and one cache entry.
+   */
+  key: z.string(),
+});
+export type SearchQuery = z.infer<typeof SearchQuerySchema>;
 
 export type ParseResult = { ok: true; query: SearchQuery } | { ok: false; issues: QueryIssue[] };
 
@@ -238,6 +242,7 @@ export function parseSearchParams(
       limit,
       offset,
       canonical,
+      key: new URLSearchParams([...canonical, ["offset", String(offset)]]).toString(),
     },
   };
 }

@@ -1,10 +1,14 @@
 import { getCollection, getEntry } from "astro:content";
+import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
-import { buildRecords, datasetOf } from "../content/dataset.ts";
-import type { ReviewsDataset } from "../content/records.ts";
-import { analyzeReviews, aspectRefs } from "../insights/build.ts";
-import type { Insights } from "../insights/schema.ts";
-import { type SiteUrls, siteUrls } from "../urls.ts";
+import { buildRecords, datasetOf } from "./dataset.ts";
+import { analyzeReviews, aspectRefs } from "./insights/build.ts";
+import { analyseInParallel } from "./insights/clause-pool.ts";
+import { cachingAnalyzer, clauseDir, prune } from "./insights/clause-store.ts";
+import { createAnalyzer } from "./insights/nlp.ts";
+import type { Insights } from "./insights/schema.ts";
+import type { ReviewsDataset } from "./records.ts";
+import { type SiteUrls, siteUrls } from "./site.ts";
 
 /**
  * The build-time glue between Astro's content collections and the pure core: every page and
@@ -27,13 +31,26 @@ export function siteData(): Promise<SiteData> {
     const reviews = entries.map((e) => ({ id: e.id, file: e.filePath ?? e.id, ...e.data }));
     const insightsEntry = await getEntry("insights", "insights");
     if (!insightsEntry) throw new Error("content/insights was not loaded");
-    const urls = siteUrls(loadConfig().BASE_URL);
+    const config = loadConfig();
+    const urls = siteUrls(config.BASE_URL);
+    const records = buildRecords({ business: business.data, reviews }, urls.base);
+    // Text analysis is cached per text in Astro's cache folder and, for many new texts, done on
+    // every core first; the annotation pass below then reads it back (insights/clause-store.ts).
+    // Builds run from the project root; this module is bundled, so it has no path of its own.
+    const dir = clauseDir(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()));
+    await analyseInParallel(
+      dir,
+      records.flatMap((r) => (r.title ? [r.title, r.text] : [r.text])),
+    );
+    const analyzer = cachingAnalyzer(createAnalyzer(), dir);
     // One analysis: the annotated records and every insight come out of the same pass.
     const analysis = analyzeReviews({
-      reviews: buildRecords({ business: business.data, reviews }, urls.base),
+      reviews: records,
       business: business.data,
       content: insightsEntry.data,
+      analyzer,
     });
+    prune(dir, analyzer.used());
     return {
       dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
       urls,

@@ -1,14 +1,19 @@
 import { readFile, rm } from "node:fs/promises";
+import http from "node:http";
 import path from "node:path";
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReviewRecord, ReviewsDataset } from "../../../src/content/records.ts";
-import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import type { ReviewRecord, ReviewsDataset } from "../src/lib/records.ts";
+import { startApp, type TestApp } from "./helpers/app-server.ts";
+import { buildSite } from "./helpers/build-site.ts";
+import { referenceSearch, searchParamsArbitrary } from "./helpers/search-reference.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const CONTENT = path.resolve(import.meta.dirname, "../content");
 const BASE = "https://reviews.test";
 let app: TestApp;
+/** The same build with the response cache off: what the uncached path sends. */
+let uncached: TestApp;
 let dataset: ReviewsDataset;
 let dist: string;
 
@@ -18,10 +23,14 @@ beforeAll(async () => {
   dist = build.distDir;
   dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
   app = await startApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000" } });
+  uncached = await startApp(dist, {
+    env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000", RESPONSE_CACHE_MB: "0" },
+  });
 });
 
 afterAll(async () => {
   await app?.close();
+  await uncached?.close();
   if (dist) await rm(dist, { recursive: true, force: true });
 });
 
@@ -30,39 +39,6 @@ const get = async (qs: string) => {
   return { status: res.status, body: await res.json() };
 };
 
-/** The obvious implementation the index must agree with. */
-function reference(reviews: ReviewRecord[], p: Record<string, string>) {
-  const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase();
-  const techs = dataset.business.technicians;
-  const tech = p.mentions_technician
-    ? techs.find((t) =>
-        [t.id, t.name, ...t.aliases].some(
-          (n) =>
-            norm(n)
-              .replace(/[.\s]+/g, " ")
-              .trim() ===
-            norm(p.mentions_technician as string)
-              .replace(/[.\s]+/g, " ")
-              .trim(),
-        ),
-      )?.id
-    : undefined;
-  const q = p.query !== undefined ? norm(p.query) : "";
-  const all = reviews.filter(
-    (r) =>
-      (p.rating === undefined || r.rating === Number(p.rating)) &&
-      (p.min_rating === undefined || r.rating >= Number(p.min_rating)) &&
-      (p.since === undefined || r.date >= p.since) &&
-      (p.until === undefined || r.date <= p.until) &&
-      (q === "" || norm(r.text).includes(q)) &&
-      (tech === undefined || r.technicians.includes(tech)) &&
-      (p.mentions_service === undefined || r.services.includes(p.mentions_service)),
-  );
-  const limit = Number(p.limit ?? 20);
-  const offset = Number(p.offset ?? 0);
-  return { all, page: all.slice(offset, offset + limit), limit, offset };
-}
-
 describe("GET /api/reviews/search", () => {
   it("returns full records identical to /reviews.json, newest first", async () => {
     const { status, body } = await get("limit=100");
@@ -70,70 +46,6 @@ describe("GET /api/reviews/search", () => {
     expect(body.reviews).toEqual(dataset.reviews.slice(0, 100));
     expect(body).toMatchObject({ count: 100, total: dataset.reviews.length, limit: 100, offset: 0 });
     expect(body.next).toBe(`${BASE}/api/reviews/search?limit=100&offset=100`);
-  });
-
-  it("matches a straightforward reference filter for random parameter combinations", async () => {
-    const words = ["back", "Dr. Bell", "  front   DESK ", "billing", "x-ray", "parking", "", "ab", "neck pain", "zzzz"];
-    const techNames = ["Dr. Patel", "anika patel", "patel", "Dr. Marcus", "jenna", "tom-lindqvist", "Ms. Okafor"];
-    const services = dataset.business.services.map((s) => s.id);
-    const date = fc
-      .date({ min: new Date("2022-12-01T00:00:00Z"), max: new Date("2026-12-31T00:00:00Z"), noInvalidDate: true })
-      .map((d) => d.toISOString().slice(0, 10));
-    const params = fc.record(
-      {
-        rating: fc.integer({ min: 1, max: 5 }).map(String),
-        min_rating: fc.constantFrom("1", "2.5", "3", "4", "4.5", "5"),
-        since: date,
-        until: date,
-        query: fc.constantFrom(...words),
-        mentions_technician: fc.constantFrom(...techNames),
-        mentions_service: fc.constantFrom(...services),
-        limit: fc.integer({ min: 1, max: 100 }).map(String),
-        offset: fc.integer({ min: 0, max: 150 }).map(String),
-      },
-      { requiredKeys: [] },
-    );
-    await fc.assert(
-      fc.asyncProperty(params, async (p) => {
-        if (p.since && p.until && p.since > p.until) [p.since, p.until] = [p.until, p.since];
-        const { status, body } = await get(new URLSearchParams(p).toString());
-        expect(status).toBe(200);
-        const ref = reference(dataset.reviews, p);
-        expect(body.total).toBe(ref.all.length);
-        expect(body.reviews.map((r: ReviewRecord) => r.id)).toEqual(ref.page.map((r) => r.id));
-        expect(body.reviews).toEqual(ref.page);
-        expect(body.count).toBe(ref.page.length);
-        if (ref.offset + ref.limit < ref.all.length) {
-          const next = new URL(body.next);
-          expect(next.origin + next.pathname).toBe(`${BASE}/api/reviews/search`);
-          expect(next.searchParams.get("offset")).toBe(String(ref.offset + ref.limit));
-          // Following `next` continues exactly where this page ended.
-          const follow = await get(next.searchParams.toString());
-          expect(follow.body.reviews.map((r: ReviewRecord) => r.id)).toEqual(
-            ref.all.slice(ref.offset + ref.limit, ref.offset + 2 * ref.limit).map((r) => r.id),
-          );
-        } else {
-          expect(body.next).toBeNull();
-        }
-      }),
-      { numRuns: 150 },
-    );
-  });
-
-  it.each([
-    { rating: "4" },
-    { min_rating: "4" },
-    { min_rating: "1" },
-    { since: "2026-01-01" },
-    { until: "2023-06-30" },
-    { query: "front desk" },
-    { mentions_technician: "Dr. Bell" },
-    { mentions_service: "massage-therapy" },
-  ] as Record<string, string>[])("answers a single filter %o exactly like the reference", async (p) => {
-    const { body } = await get(new URLSearchParams({ ...p, limit: "100" }).toString());
-    const ref = reference(dataset.reviews, { ...p, limit: "100" });
-    expect(body.total).toBe(ref.all.length);
-    expect(body.reviews.map((r: ReviewRecord) => r.id)).toEqual(ref.page.map((r) => r.id));
   });
 
   it.each([
@@ -197,6 +109,128 @@ describe("GET /api/reviews/search", () => {
   it("ignores an Authorization header", async () => {
     const res = await fetch(`${app.url}/api/reviews/search?limit=1`, { headers: { Authorization: "Bearer nonsense" } });
     expect(res.status).toBe(200);
+  });
+});
+
+interface Raw {
+  status: number;
+  etag: string | undefined;
+  encoding: string | undefined;
+  vary: string | undefined;
+  body: Buffer;
+}
+
+/** A GET that returns the bytes on the wire: fetch() would decode them. */
+function rawGet(base: string, p: string, headers: Record<string, string>): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${base}${p}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            etag: res.headers.etag,
+            encoding: res.headers["content-encoding"],
+            vary: res.headers.vary,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on("error", reject);
+  });
+}
+
+function decode(r: Raw): unknown {
+  const plain =
+    r.encoding === "br"
+      ? brotliDecompressSync(r.body)
+      : r.encoding === "gzip"
+        ? gunzipSync(r.body)
+        : r.encoding === "zstd"
+          ? zstdDecompressSync(r.body)
+          : r.body;
+  return JSON.parse(plain.toString("utf8"));
+}
+
+const BROWSER = "gzip, deflate, br, zstd";
+const ACCEPT = [BROWSER, "gzip", "br", "gzip, br;q=0", "identity", ""];
+
+describe("response cache", () => {
+  it("sends exactly what the uncached path sends, and what the reference finds", async () => {
+    const order = fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 9, maxLength: 9 });
+    await fc.assert(
+      fc.asyncProperty(
+        searchParamsArbitrary(dataset.business),
+        order,
+        fc.constantFrom(...ACCEPT),
+        async (p, rank, ae) => {
+          // Parameters in a random order: equivalent URLs must get the same bytes and ETag.
+          const entries = Object.entries(p).sort(
+            (a, b) => (rank[Object.keys(p).indexOf(a[0])] ?? 0) - (rank[Object.keys(p).indexOf(b[0])] ?? 0),
+          );
+          const url = `/api/reviews/search?${new URLSearchParams(entries)}`;
+          const canonicalOrder = `/api/reviews/search?${new URLSearchParams(p)}`;
+          const headers: Record<string, string> = ae ? { "accept-encoding": ae } : {};
+          const miss = await rawGet(app.url, url, headers);
+          const hit = await rawGet(app.url, canonicalOrder, headers);
+          const plain = await rawGet(uncached.url, url, headers);
+          expect(miss.status).toBe(200);
+          for (const r of [hit, plain]) {
+            expect(r.status).toBe(200);
+            expect(r.etag).toBe(miss.etag);
+            expect(r.encoding).toBe(miss.encoding);
+            expect(r.body.equals(miss.body)).toBe(true);
+          }
+          expect(miss.vary).toBe("Accept-Encoding");
+          const body = decode(hit) as { reviews: ReviewRecord[]; total: number };
+          const ref = referenceSearch(dataset.reviews, dataset.business, p);
+          expect(body.total).toBe(ref.all.length);
+          expect(body.reviews).toEqual(ref.page);
+          const revalidated = await rawGet(app.url, url, { ...headers, "if-none-match": miss.etag as string });
+          expect(revalidated.status).toBe(304);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it("compresses only bodies of 1 KB or more, preferring zstd for browsers", async () => {
+    const none = await rawGet(app.url, "/api/reviews/search?query=no+review+says+this", { "accept-encoding": BROWSER });
+    expect(none.body.length).toBeLessThan(1024);
+    expect(none.encoding).toBeUndefined();
+    const identity = await rawGet(app.url, "/api/reviews/search?query=no+review+says+this", {});
+    expect(none.etag).toBe(identity.etag);
+    const page = await rawGet(app.url, "/api/reviews/search?limit=50", { "accept-encoding": BROWSER });
+    expect(page.encoding).toBe("zstd");
+    expect(page.etag).toMatch(/-zst"$/);
+    const br = await rawGet(app.url, "/api/reviews/search?limit=50", { "accept-encoding": "br" });
+    expect(br.encoding).toBe("br");
+    expect(decode(page)).toEqual(decode(br));
+  });
+
+  it("serves since/{date} from the cache with the uncached bytes, and revalidates without a body", async () => {
+    for (const date of ["2026-11-01", "2026-01-01", "2020-01-01", "2099-01-01"]) {
+      for (const ae of ACCEPT) {
+        const headers: Record<string, string> = ae ? { "accept-encoding": ae } : {};
+        const p = `/api/reviews/since/${date}`;
+        // Revalidation first: the entry then holds only the validator, and the 200 adds the body.
+        const plain = await rawGet(uncached.url, p, headers);
+        const first = await rawGet(app.url, p, { ...headers, "if-none-match": plain.etag as string });
+        expect(first.status).toBe(304);
+        expect(first.etag).toBe(plain.etag);
+        const full = await rawGet(app.url, p, headers);
+        const again = await rawGet(app.url, p, headers);
+        for (const r of [full, again]) {
+          expect(r.etag).toBe(plain.etag);
+          expect(r.encoding).toBe(plain.encoding);
+          expect(r.body.equals(plain.body)).toBe(true);
+        }
+        const expected = dataset.reviews.filter((r) => r.date >= date);
+        expect(decode(full)).toEqual({ since: date, count: expected.length, reviews: expected });
+        if (plain.body.length < 1024) expect(plain.encoding).toBeUndefined();
+      }
+    }
   });
 });
 

@@ -1,0 +1,64 @@
+import { LRUCache } from "lru-cache";
+import type { Coding } from "./content-coding.ts";
+
+/**
+ * Finished dynamic responses, keyed by (build version, canonical query, accepted content coding):
+ * a hit sends stored bytes with a stored ETag, so no parsing of the dataset, no search, no JSON
+ * and no compression run twice for one query in one build. Bounded by bytes (bodies plus keys),
+ * least recently used dropped first, and cleared when a new build is swapped in.
+ *
+ * An entry may hold only the validator: a since/{date} revalidation learns its ETag without
+ * building a body that may be megabytes, and the body is added when a 200 needs it.
+ */
+export interface CachedResponse {
+  /** Strong ETag of `body` in `coding`. */
+  etag: string;
+  /** The coding actually used: identity when the body is too small to be worth compressing. */
+  coding: Coding;
+  body?: Buffer;
+}
+
+/** Per-entry overhead counted against the bound besides body and key (object, strings, LRU slots). */
+const ENTRY_OVERHEAD = 160;
+
+export class ResponseCache {
+  #lru: LRUCache<string, CachedResponse> | undefined;
+
+  /**
+   * `maxBytes` bounds the sum of entry sizes; one entry may take at most a quarter of it. With 0
+   * nothing is stored, and every request takes the uncached path.
+   */
+  constructor(maxBytes: number) {
+    if (maxBytes <= 0) return;
+    this.#lru = new LRUCache<string, CachedResponse>({
+      maxSize: maxBytes,
+      maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
+      sizeCalculation: (v, k) => ENTRY_OVERHEAD + k.length * 2 + v.etag.length * 2 + (v.body?.length ?? 0),
+    });
+  }
+
+  static key(version: string, query: string, coding: Coding): string {
+    return `${version}\n${coding}\n${query}`;
+  }
+
+  get(key: string): CachedResponse | undefined {
+    return this.#lru?.get(key);
+  }
+
+  /** An entry too large for the bound is not stored; the response is still sent. */
+  set(key: string, value: CachedResponse): void {
+    this.#lru?.set(key, value);
+  }
+
+  clear(): void {
+    this.#lru?.clear();
+  }
+
+  get size(): number {
+    return this.#lru?.size ?? 0;
+  }
+
+  get bytes(): number {
+    return this.#lru?.calculatedSize ?? 0;
+  }
+}

@@ -1,0 +1,83 @@
+import type { SearchResult, SinceResult } from "../lib/api-schemas.ts";
+import { isCalendarDate } from "../lib/dates.ts";
+import type { SearchIndex } from "./search-index.ts";
+import { parseSearchParams, type QueryIssue, type SearchQuery } from "./search-query.ts";
+
+/**
+ * The query service behind every front door: `GET /api/reviews/search` and `since/{date}` over
+ * HTTP, and the MCP tools `search_reviews` and `get_reviews_since`. It takes parameters as the
+ * transport received them and returns a result or the issues that name each bad parameter, so a
+ * bad value gets the same wording at every door. It knows nothing of HTTP or MCP: adapters turn
+ * `issues` into a 400 body or an `isError` result, and own caching and serialisation.
+ */
+
+export type Outcome<T> = { ok: true; value: T } | { ok: false; issues: QueryIssue[] };
+
+/** The error body for bad input: the HTTP 400 body and the text of the MCP `isError` result. */
+export function invalidQueryBody(issues: QueryIssue[]): {
+  error: "invalid_query";
+  message: string;
+  issues: QueryIssue[];
+} {
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  return { error: "invalid_query", message: `Invalid query: ${summary}`, issues };
+}
+
+/** Validates and normalises search input (see `parseSearchParams`); no search is run. */
+export function parseSearch(index: SearchIndex, input: Record<string, unknown>): Outcome<SearchQuery> {
+  const { business, aspects } = index.dataset;
+  const parsed = parseSearchParams(input, business, aspects);
+  return parsed.ok ? { ok: true, value: parsed.query } : parsed;
+}
+
+/** Runs a parsed query; `baseUrl` is the public origin the `next` link points at. */
+export function runSearch(index: SearchIndex, query: SearchQuery, baseUrl: string): SearchResult {
+  return index.search(query, baseUrl);
+}
+
+/** Parse and run in one step, for adapters that cache nothing. */
+export function searchReviews(
+  index: SearchIndex,
+  input: Record<string, unknown>,
+  baseUrl: string,
+): Outcome<SearchResult> {
+  const parsed = parseSearch(index, input);
+  return parsed.ok ? { ok: true, value: runSearch(index, parsed.value, baseUrl) } : parsed;
+}
+
+/** A validated since query: the day, and how many reviews (newest first) are on or after it. */
+export interface SinceQuery {
+  date: string;
+  count: number;
+}
+
+/**
+ * Validates `since/{date}`. `extra` holds any other parameters the transport received; since takes
+ * none, so each is reported rather than ignored.
+ */
+export function parseSince(
+  index: SearchIndex,
+  date: unknown,
+  extra: Record<string, unknown> = {},
+): Outcome<SinceQuery> {
+  const issues: QueryIssue[] = [];
+  if (typeof date !== "string" || !isCalendarDate(date)) {
+    issues.push({ path: "date", value: date, message: "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05" });
+  }
+  for (const [path, value] of Object.entries(extra)) {
+    issues.push({ path, value, message: "unknown parameter; since takes no query parameters" });
+  }
+  if (issues.length > 0) return { ok: false, issues };
+  return { ok: true, value: { date: date as string, count: index.countOnOrAfter(date as string) } };
+}
+
+/** The body of since/{date}: exactly a prefix of the dataset's reviews. */
+export function runSince(index: SearchIndex, q: SinceQuery): SinceResult {
+  return { since: q.date, count: q.count, reviews: index.dataset.reviews.slice(0, q.count) };
+}
+
+/** Parse and run in one step, for adapters that cache nothing. */
+export function reviewsSince(index: SearchIndex, date: unknown): Outcome<SinceResult> {
+  const parsed = parseSince(index, date);
+  return parsed.ok ? { ok: true, value: runSince(index, parsed.value) } : parsed;
+}
