@@ -128,6 +128,7 @@ const app = createApp({
   mcp: mcp.router,
   hub: createHubRouter(hub, {
     rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
+    trustProxy: config.TRUST_PROXY > 0,
     logger,
     publish: (topics) => serveBuild(undefined, topics),
   }),

@@ -1,11 +1,11 @@
 import { createHash } from "node:crypto";
-import { lastModifiedMs } from "../src/lib/dataset.ts";
-import { DistReadError, parseDistJson, readDistFile, readManifest } from "../src/lib/dist-files.ts";
-import { contentTypeFor, type HeadersManifest, strongEtag } from "../src/lib/headers.ts";
-import { type Insights, InsightsSchema } from "../src/lib/insights/schema.ts";
-import { ReviewsDatasetSchema } from "../src/lib/records.ts";
-import { TOPIC_PATHS } from "../src/lib/site.ts";
-import { createSearchIndex, type SearchIndex } from "../src/search/search-index.ts";
+import { lastModifiedMs } from "../../src/content/dataset.ts";
+import { ReviewsDatasetSchema } from "../../src/content/records.ts";
+import { contentTypeFor, type HeadersManifest, strongEtag } from "../../src/http-headers/manifest.ts";
+import { type Insights, InsightsSchema } from "../../src/insights/schema.ts";
+import { DistReadError, parseDistJson, readDistFile, readManifest } from "../../src/io/dist-files.ts";
+import { createSearchIndex, type SearchIndex } from "../../src/search/review-index.ts";
+import { TOPIC_PATHS } from "../../src/urls.ts";
 
 export type { SnapshotStore } from "./snapshot-store.ts";
 

@@ -1,14 +1,14 @@
 import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
-import type { Config } from "../src/config.ts";
-import { HttpError } from "./http-error.ts";
-import type { Logger } from "./logger.ts";
+import type { Config } from "../../src/config.ts";
+import type { Snapshot } from "../build/snapshot.ts";
+import type { SnapshotStore } from "../build/snapshot-store.ts";
+import type { Logger } from "../logger.ts";
+import { HttpError } from "./error.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { ResponseCache } from "./response-cache.ts";
-import { reviewRoutes } from "./routes/reviews.ts";
+import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
-import type { Snapshot } from "./snapshot.ts";
-import type { SnapshotStore } from "./snapshot-store.ts";
 import { staticSite } from "./static-site.ts";
 
 export interface AppDeps {
@@ -65,8 +65,14 @@ export function createApp(deps: AppDeps): Express {
     res.json({ status: "ok" });
   });
   app.use(
-    perIpRateLimit(config.RATE_LIMIT_PER_MINUTE, (req) => req.path === "/healthz" || req.path === "/livez", {
+    perIpRateLimit({
+      limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
       trustProxy: config.TRUST_PROXY > 0,
+      // The hub router counts its own requests (HUB_RATE_LIMIT_PER_MINUTE); health checks are never limited.
+      skip: (req) =>
+        req.path === "/healthz" ||
+        req.path === "/livez" ||
+        (deps.hub !== undefined && /^\/api\/websub\/hub\/?$/.test(req.path)),
     }),
   );
   // Mounted on the app, not a nested router: one dispatch layer fewer on the hottest requests.

@@ -1,10 +1,12 @@
 import type { Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
-import { strongEtag } from "../../src/lib/headers.ts";
+import { strongEtag } from "../../src/http-headers/manifest.ts";
+import type { QueryIssue, SearchQuery } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
 import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
 import { searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
-import type { QueryIssue, SearchQuery } from "../../src/search/search-query.ts";
+import type { Snapshot } from "../build/snapshot.ts";
+import type { SnapshotStore } from "../build/snapshot-store.ts";
 import {
   type Coding,
   compress,
@@ -12,12 +14,10 @@ import {
   MIN_COMPRESS_BYTES,
   negotiateCoding,
   variantEtag,
-} from "../content-coding.ts";
-import { HttpError } from "../http-error.ts";
-import { writeRepresentation } from "../representation.ts";
-import { type CachedResponse, ResponseCache } from "../response-cache.ts";
-import type { Snapshot } from "../snapshot.ts";
-import type { SnapshotStore } from "../snapshot-store.ts";
+} from "./content-coding.ts";
+import { HttpError } from "./error.ts";
+import { writeRepresentation } from "./representation.ts";
+import { type CachedResponse, ResponseCache } from "./response-cache.ts";
 
 /**
  * The HTTP adapter of the query service: reads the query string, turns issues into a 400, and

@@ -1,7 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
-import { readDistFile } from "../src/lib/dist-files.ts";
+import { readDistFile } from "../../src/io/dist-files.ts";
+import type { Snapshot } from "../build/snapshot.ts";
 import { staticRepresentations } from "./representation.ts";
-import type { Snapshot } from "./snapshot.ts";
 
 /**
  * Serves the build with the headers it computed (`_headers.json`): the same ETag, Cache-Control,

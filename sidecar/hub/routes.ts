@@ -7,6 +7,8 @@ import type { Hub } from "./hub.ts";
 export interface HubRouterOptions {
   /** Requests per minute per client IP (`HUB_RATE_LIMIT_PER_MINUTE`). */
   rateLimitPerMinute: number;
+  /** Client addresses from `req.ip` (trusted proxies) rather than the socket; default false. */
+  trustProxy?: boolean;
   logger: Logger;
   /** Largest accepted form body. Default "16kb": a callback is at most 2 KiB and a secret < 200 bytes. */
   bodyLimit?: string;
@@ -37,6 +39,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
   const router = Router();
   const limiter = perIpRateLimit({
     limitPerMinute: opts.rateLimitPerMinute,
+    trustProxy: opts.trustProxy ?? false,
     onLimit: (_req, res) => {
       text(res, 429, `Too many hub requests: the limit is ${opts.rateLimitPerMinute} per minute per client.`);
     },

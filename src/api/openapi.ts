@@ -1,10 +1,11 @@
 import { z } from "zod";
-import { HubRequestSchema } from "../../sidecar/hub/hub-schema.ts";
-import { SearchParamsSchema } from "../search/search-query.ts";
-import { ApiErrorSchema, SearchResultSchema, SinceResultSchema } from "./api-schemas.ts";
-import { InsightsSchema } from "./insights/schema.ts";
-import { ReviewsDatasetSchema } from "./records.ts";
-import type { SiteUrls } from "./site.ts";
+import { ReviewsDatasetSchema } from "../content/records.ts";
+import { InsightsSchema } from "../insights/schema.ts";
+import { SearchParamsSchema } from "../search/query.ts";
+import type { SiteUrls } from "../urls.ts";
+import { HubRequestSchema } from "./hub-request.ts";
+import { ConditionalGetHeadersSchema, parametersOf, SincePathSchema } from "./parameters.ts";
+import { ApiErrorSchema, SearchResultSchema, SinceResultSchema } from "./schemas.ts";
 
 /**
  * The OpenAPI 3.1 description, generated from the same zod schemas the code validates with, so the
@@ -39,6 +40,9 @@ const TAGS = [
   { name: "mcp", description: "Model Context Protocol endpoint for AI assistants." },
   { name: "meta", description: "This document and the health check." },
 ];
+
+const output = (schema: z.ZodType) => toJsonSchema(schema, "output");
+const conditionalHeaders = parametersOf(ConditionalGetHeadersSchema, "header", output);
 
 const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 const json = (schema: object) => ({ "application/json": { schema } });
@@ -82,10 +86,7 @@ function staticGet(op: Operation, summary: string, description: string, content:
       tags: [op.tag],
       summary,
       description,
-      parameters: [
-        { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
-        { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
-      ],
+      parameters: conditionalHeaders,
       responses: { "200": { description: summary, headers, content }, "304": notModified, "429": rateLimited },
     },
   };
@@ -129,13 +130,7 @@ export function buildOpenApi(urls: SiteUrls, contact?: ApiContact): Record<strin
     }),
   );
 
-  const paramSchema = toJsonSchema(SearchParamsSchema, "output") as {
-    properties: Record<string, { description?: string }>;
-  };
-  const searchParams = Object.entries(paramSchema.properties).map(([name, schema]) => {
-    const { description, ...rest } = schema;
-    return { name, in: "query", required: false, description, schema: rest };
-  });
+  const searchParams = parametersOf(SearchParamsSchema, "query", output);
   const { $schema: _h, ...hubSchema } = toJsonSchema(HubRequestSchema, "input");
 
   return {
@@ -211,17 +206,7 @@ export function buildOpenApi(urls: SiteUrls, contact?: ApiContact): Record<strin
           summary: "Reviews dated on or after a day",
           description:
             "Supports conditional GET (RFC 9110): If-None-Match (lists, *, weak comparison) takes precedence over If-Modified-Since. The ETag changes exactly when the body would.",
-          parameters: [
-            {
-              name: "date",
-              in: "path",
-              required: true,
-              schema: { type: "string", format: "date" },
-              description: "YYYY-MM-DD",
-            },
-            { name: "If-None-Match", in: "header", required: false, schema: { type: "string" } },
-            { name: "If-Modified-Since", in: "header", required: false, schema: { type: "string" } },
-          ],
+          parameters: [...parametersOf(SincePathSchema, "path", output), ...conditionalHeaders],
           responses: {
             "200": { description: "Reviews since the date", headers: cacheHeaders, content: json(ref("SinceResult")) },
             "304": notModified,

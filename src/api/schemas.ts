@@ -1,7 +1,7 @@
 import { z } from "zod";
-import { MAX_LIMIT } from "../search/search-query.ts";
-import { CalendarDate } from "./content-schema.ts";
-import { ReviewRecordSchema } from "./records.ts";
+import { ReviewRecordSchema } from "../content/records.ts";
+import { CalendarDate } from "../content/schema.ts";
+import { MAX_LIMIT } from "../search/query.ts";
 
 /**
  * Response shapes of the query endpoints, shared by the OpenAPI document and the MCP tools'

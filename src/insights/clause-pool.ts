@@ -12,7 +12,7 @@ import { hasClauses } from "./clause-store.ts";
 const MIN_TEXTS = 1500;
 
 /** The worker's source, from the project root: the build bundles this module, so it has no path of its own. */
-const WORKER = path.resolve("src/lib/insights/clause-worker.ts");
+const WORKER = path.resolve("src/insights/clause-worker.ts");
 
 export async function analyseInParallel(
   dir: string,

@@ -1,14 +1,14 @@
 import { getCollection, getEntry } from "astro:content";
 import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
-import { buildRecords, datasetOf } from "./dataset.ts";
-import { analyzeReviews, aspectRefs } from "./insights/build.ts";
-import { analyseInParallel } from "./insights/clause-pool.ts";
-import { cachingAnalyzer, clauseDir, prune } from "./insights/clause-store.ts";
-import { createAnalyzer } from "./insights/nlp.ts";
-import type { Insights } from "./insights/schema.ts";
-import type { ReviewsDataset } from "./records.ts";
-import { type SiteUrls, siteUrls } from "./site.ts";
+import { buildRecords, datasetOf } from "../content/dataset.ts";
+import type { ReviewsDataset } from "../content/records.ts";
+import { analyzeReviews, aspectRefs } from "../insights/build.ts";
+import { analyseInParallel } from "../insights/clause-pool.ts";
+import { cachingAnalyzer, clauseDir, prune } from "../insights/clause-store.ts";
+import { createAnalyzer } from "../insights/nlp.ts";
+import type { Insights } from "../insights/schema.ts";
+import { type SiteUrls, siteUrls } from "../urls.ts";
 
 /**
  * The build-time glue between Astro's content collections and the pure core: every page and

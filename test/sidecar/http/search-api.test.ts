@@ -4,12 +4,12 @@ import path from "node:path";
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from "node:zlib";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import type { ReviewRecord, ReviewsDataset } from "../src/lib/records.ts";
-import { startApp, type TestApp } from "./helpers/app-server.ts";
-import { buildSite } from "./helpers/build-site.ts";
-import { referenceSearch, searchParamsArbitrary } from "./helpers/search-reference.ts";
+import type { ReviewRecord, ReviewsDataset } from "../../../src/content/records.ts";
+import { startApp, type TestApp } from "../../helpers/app-server.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { referenceSearch, searchParamsArbitrary } from "../../helpers/search-reference.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../content");
+const CONTENT = path.resolve(import.meta.dirname, "../../../content");
 const BASE = "https://reviews.test";
 let app: TestApp;
 /** The same build with the response cache off: what the uncached path sends. */

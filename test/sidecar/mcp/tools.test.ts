@@ -8,13 +8,13 @@ import {
 } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import pkg from "../package.json" with { type: "json" };
-import type { ReviewsDataset } from "../src/lib/records.ts";
-import { SEARCH_PARAMS } from "../src/search/search-query.ts";
-import { buildSite } from "./helpers/build-site.ts";
-import { connectClient, type McpTestApp, startMcpApp } from "./helpers/mcp-app.ts";
+import pkg from "../../../package.json" with { type: "json" };
+import type { ReviewsDataset } from "../../../src/content/records.ts";
+import { SEARCH_PARAMS } from "../../../src/search/query.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "fixtures/basic-content");
+const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
 let app: McpTestApp;
 let dist: string;

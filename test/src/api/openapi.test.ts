@@ -1,9 +1,9 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import openapiTS, { astToString } from "openapi-typescript";
 import { describe, expect, it } from "vitest";
-import { buildOpenApi } from "../src/lib/openapi.ts";
-import { siteUrls } from "../src/lib/site.ts";
-import { SEARCH_PARAMS } from "../src/search/search-query.ts";
+import { buildOpenApi } from "../../../src/api/openapi.ts";
+import { SEARCH_PARAMS } from "../../../src/search/query.ts";
+import { siteUrls } from "../../../src/urls.ts";
 
 const doc = buildOpenApi(siteUrls("https://reviews.example.org")) as {
   openapi: string;

@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { dateToMs, daysInMonth, isCalendarDate } from "../src/lib/dates.ts";
-import { SearchParamsSchema } from "../src/search/search-query.ts";
+import { dateToMs, daysInMonth, isCalendarDate } from "../../../src/content/dates.ts";
+import { SearchParamsSchema } from "../../../src/search/query.ts";
 
 const pad = (n: number, w = 2) => String(n).padStart(w, "0");
 

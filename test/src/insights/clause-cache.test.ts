@@ -2,9 +2,9 @@ import { mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildDataset } from "../../src/lib/dataset.ts";
-import { analyzeReviews } from "../../src/lib/insights/build.ts";
-import { analyseInParallel } from "../../src/lib/insights/clause-pool.ts";
+import { buildDataset } from "../../../src/content/dataset.ts";
+import { analyzeReviews } from "../../../src/insights/build.ts";
+import { analyseInParallel } from "../../../src/insights/clause-pool.ts";
 import {
   cachingAnalyzer,
   clauseKey,
@@ -12,12 +12,12 @@ import {
   encodeClauses,
   prune,
   readClauses,
-} from "../../src/lib/insights/clause-store.ts";
-import { type Analyzer, createAnalyzer } from "../../src/lib/insights/nlp.ts";
-import { loadInsightsContent } from "../../src/lib/insights-content.ts";
-import { loadContent } from "../../src/lib/load-content.ts";
+} from "../../../src/insights/clause-store.ts";
+import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
+import { loadContent } from "../../../src/io/content-dir.ts";
+import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../content");
+const CONTENT = path.resolve(import.meta.dirname, "../../../content");
 const analyzer = createAnalyzer();
 let dir: string;
 

@@ -1,6 +1,6 @@
-import type { SearchResult } from "../lib/api-schemas.ts";
-import type { ReviewRecord, ReviewsDataset } from "../lib/records.ts";
-import { normalizeText, type SearchQuery } from "./search-query.ts";
+import type { SearchResult } from "../api/schemas.ts";
+import type { ReviewRecord, ReviewsDataset } from "../content/records.ts";
+import { normalizeText, type SearchQuery } from "./query.ts";
 
 /**
  * In-memory index over a dataset's reviews. Reviews sit in one array in the canonical order

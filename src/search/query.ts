@@ -1,7 +1,7 @@
 import { z } from "zod";
-import type { QueryIssueSchema } from "../lib/api-schemas.ts";
-import { CalendarDate } from "../lib/content-schema.ts";
-import { type AspectRef, type Business, SENTIMENTS } from "../lib/records.ts";
+import type { QueryIssueSchema } from "../api/schemas.ts";
+import { type AspectRef, type Business, SENTIMENTS } from "../content/records.ts";
+import { CalendarDate } from "../content/schema.ts";
 
 /**
  * The search contract shared by `GET /api/reviews/search`, the MCP `search_reviews` tool and

@@ -1,20 +1,20 @@
 import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
-import { buildDataset } from "../../src/lib/dataset.ts";
-import { loadContent } from "../../src/lib/load-content.ts";
-import type { ReviewsDataset } from "../../src/lib/records.ts";
+import { buildDataset } from "../../../src/content/dataset.ts";
+import type { ReviewsDataset } from "../../../src/content/records.ts";
+import { loadContent } from "../../../src/io/content-dir.ts";
 import {
   invalidQueryBody,
   parseSearch,
   parseSince,
   reviewsSince,
   searchReviews,
-} from "../../src/search/query-service.ts";
-import { createSearchIndex, type SearchIndex } from "../../src/search/search-index.ts";
-import { referenceSearch, searchParamsArbitrary } from "../helpers/search-reference.ts";
+} from "../../../src/search/query-service.ts";
+import { createSearchIndex, type SearchIndex } from "../../../src/search/review-index.ts";
+import { referenceSearch, searchParamsArbitrary } from "../../helpers/search-reference.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../content");
+const CONTENT = path.resolve(import.meta.dirname, "../../../content");
 const BASE = "https://reviews.test";
 let dataset: ReviewsDataset;
 let index: SearchIndex;
