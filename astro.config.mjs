@@ -15,7 +15,7 @@ export default defineConfig({
   output: "static",
   trailingSlash: "ignore",
   // Stylesheets as files, so the Content-Security-Policy can say `style-src 'self'` with no
-  // 'unsafe-inline' (src/lib/security-headers.ts); hashed names keep them cacheable forever.
+  // 'unsafe-inline' (src/http-headers/security.ts); hashed names keep them cacheable forever.
   build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
   integrations: [

@@ -1,6 +1,6 @@
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { checkContentDir, formatProblems, skippedNotice } from "../src/lib/content-check.ts";
-import { displayPath } from "../src/lib/load-content.ts";
+import { checkContentDir, formatProblems, skippedNotice } from "../src/io/content-check.ts";
+import { displayPath } from "../src/io/content-dir.ts";
 
 /**
  * `npm run check`: validates `content/` exactly as the build does (same rules, same messages) but

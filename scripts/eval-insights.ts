@@ -2,12 +2,12 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
-import { createAnnotator } from "../src/lib/insights/annotate.ts";
-import { type EvalReport, evaluate, parseLabelled } from "../src/lib/insights/evaluate.ts";
-import { createAnalyzer } from "../src/lib/insights/nlp.ts";
-import { loadInsightsContent } from "../src/lib/insights-content.ts";
-import { loadContent } from "../src/lib/load-content.ts";
-import { SENTIMENTS } from "../src/lib/records.ts";
+import { SENTIMENTS } from "../src/content/records.ts";
+import { createAnnotator } from "../src/insights/annotate.ts";
+import { type EvalReport, evaluate, parseLabelled } from "../src/insights/evaluate.ts";
+import { createAnalyzer } from "../src/insights/nlp.ts";
+import { loadContent } from "../src/io/content-dir.ts";
+import { loadInsightsContent } from "../src/io/insights-dir.ts";
 
 /**
  * `npm run eval:insights [-- --file PATH]... [--worst N]`

@@ -1,5 +1,5 @@
 import { ConfigError, loadConfig } from "../src/config.ts";
-import { ContentError } from "../src/lib/content-errors.ts";
+import { ContentError } from "../src/content/errors.ts";
 import { parseCliArgs, USAGE, UsageError } from "./generate/args.ts";
 import { writeContent } from "./generate/write-content.ts";
 

@@ -1,7 +1,7 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
-import type { Subscription, Verification } from "../sidecar/hub/hub-store.ts";
-import { SqliteHubDb, STORE_FILE } from "../sidecar/hub/sqlite-hub-db.ts";
+import { SqliteHubDb, STORE_FILE } from "../sidecar/hub/sqlite-db.ts";
+import type { Subscription, Verification } from "../sidecar/hub/store.ts";
 import { ConfigError, loadConfig } from "../src/config.ts";
 
 /**

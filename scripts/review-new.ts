@@ -1,16 +1,11 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
-import { parse, stringify } from "yaml";
+import jsYaml from "js-yaml";
 import { loadConfig } from "../src/config.ts";
-import {
-  BusinessFileSchema,
-  ReviewFileSchema,
-  SOURCE_PLATFORMS,
-  VERIFICATION_METHODS,
-} from "../src/lib/content-schema.ts";
-import { isCalendarDate, msToRfc3339, utcDate } from "../src/lib/dates.ts";
-import { displayPath } from "../src/lib/load-content.ts";
+import { isCalendarDate, msToRfc3339, utcDate } from "../src/content/dates.ts";
+import { BusinessFileSchema, ReviewFileSchema, SOURCE_PLATFORMS, VERIFICATION_METHODS } from "../src/content/schema.ts";
+import { displayPath } from "../src/io/content-dir.ts";
 
 /**
  * `npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD]`
@@ -58,7 +53,7 @@ async function idsInUse(reviewsDir: string): Promise<Set<string>> {
 /** Catalogue ids listed in the template's comments; omitted when business.yaml can't be read. */
 async function catalogueHint(contentDir: string): Promise<string[]> {
   const text = await readFile(path.join(contentDir, "business.yaml"), "utf8").catch(() => "");
-  const parsed = BusinessFileSchema.safeParse(parse(text || "{}"));
+  const parsed = BusinessFileSchema.safeParse(jsYaml.load(text || "{}", { schema: jsYaml.CORE_SCHEMA }));
   if (!parsed.success) return [];
   const b = parsed.data;
   return (["technicians", "services", "service_areas"] as const).flatMap((k) =>
@@ -91,7 +86,7 @@ function template(o: {
   rating?: number;
   hint: string[];
 }): string {
-  const scalar = (v: string) => stringify(v, { lineWidth: 0 }).trimEnd();
+  const scalar = (v: string) => jsYaml.dump(v, { lineWidth: -1 }).trimEnd();
   return [
     `# Review ${o.id}, scaffolded by \`npm run review:new\`.`,
     "# The file name is the review's permanent id: do not rename it once published. Fill in every",

@@ -3,7 +3,7 @@ import type { Config } from "../src/config.ts";
 import { type BuildListener, listenForBuilds } from "./db/build-broadcast.ts";
 import { PgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, databaseReachable, migrate } from "./db/postgres.ts";
-import type { HubDatabase } from "./hub/hub-types.ts";
+import type { HubDatabase } from "./hub/types.ts";
 
 /**
  * What `DATABASE_URL` turns on, opened once at start-up: the pool, the migrations (run by

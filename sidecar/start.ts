@@ -1,16 +1,16 @@
 import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
-import { siteUrls } from "../src/lib/site.ts";
-import { createApp } from "./app.ts";
-import { watchContent } from "./content-watcher.ts";
+import { siteUrls } from "../src/urls.ts";
+import { watchContent } from "./build/content-watcher.ts";
+import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./build/site-build.ts";
+import { SnapshotStore } from "./build/snapshot-store.ts";
+import { createApp } from "./http/app.ts";
+import { listen, reservePort } from "./http/server.ts";
 import { Hub } from "./hub/hub.ts";
-import { createHubRouter } from "./hub/hub-routes.ts";
+import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
-import { createMcpRouter } from "./mcp/mcp-router.ts";
-import { listen, reservePort } from "./server.ts";
+import { createMcpRouter } from "./mcp/router.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
-import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./site-build.ts";
-import { SnapshotStore } from "./snapshot-store.ts";
 
 /**
  * `npm start` (everything from one origin, rebuilding on content changes) and `npm run sidecar`
@@ -130,6 +130,7 @@ const app = createApp({
   mcp: mcp.router,
   hub: createHubRouter(hub, {
     rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
+    trustProxy: config.TRUST_PROXY > 0,
     logger,
     publish: (topics) => serveBuild(undefined, topics),
   }),

@@ -1,10 +1,10 @@
 import { defineCollection } from "astro:content";
 import path from "node:path";
 import { loadConfig } from "./config.ts";
-import { checkContentDir, formatProblems, skippedNotice } from "./lib/content-check.ts";
-import { BusinessFileSchema, ReviewFileSchema } from "./lib/content-schema.ts";
-import { type InsightsContent, InsightsContentSchema } from "./lib/insights/content-schema.ts";
-import type { Content } from "./lib/load-content.ts";
+import { BusinessFileSchema, ReviewFileSchema } from "./content/schema.ts";
+import type { Content } from "./content/validate.ts";
+import { type InsightsContent, InsightsContentSchema } from "./insights/content-schema.ts";
+import { checkContentDir, formatProblems, skippedNotice } from "./io/content-check.ts";
 
 /**
  * Astro content collections backed by our own loader. The loader reads `CONTENT_DIR`, validates

@@ -8,7 +8,7 @@ export const ROOT = PROJECT_ROOT;
 
 /**
  * The origin every benchmark build is made for, and every benchmark server is told: a server whose
- * BASE_URL differs from its build's rebuilds at start-up (sidecar/site-build.ts).
+ * BASE_URL differs from its build's rebuilds at start-up (sidecar/build/site-build.ts).
  */
 export const BENCH_BASE_URL = "http://localhost:4321";
 

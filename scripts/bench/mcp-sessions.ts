@@ -1,8 +1,8 @@
-import { createApp } from "../../sidecar/app.ts";
+import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
+import { createApp } from "../../sidecar/http/app.ts";
+import { listen } from "../../sidecar/http/server.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import { createMcpRouter } from "../../sidecar/mcp/mcp-router.ts";
-import { listen } from "../../sidecar/server.ts";
-import { SnapshotStore } from "../../sidecar/snapshot-store.ts";
+import { createMcpRouter } from "../../sidecar/mcp/router.ts";
 import { loadConfig } from "../../src/config.ts";
 
 /**

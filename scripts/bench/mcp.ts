@@ -75,7 +75,7 @@ async function latencyRatio(ws: Workspace, p: Profile): Promise<Figure> {
 
 /**
  * Heap per active session, from a child that serves the app in-process with `--expose-gc`. The
- * young generation is capped (as in test/mcp-memory.test.ts) so the RSS detail shows retained
+ * young generation is capped (as in test/sidecar/mcp/memory.test.ts) so the RSS detail shows retained
  * memory rather than V8 growing its nursery to 128 MB under the load.
  */
 async function sessionMemory(ws: Workspace, p: Profile): Promise<Figure> {

@@ -1,6 +1,6 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { parse } from "yaml";
+import jsYaml from "js-yaml";
 import { ASPECT_PHRASES } from "../generate/aspect-phrases.ts";
 import { createRng } from "../generate/prng.ts";
 
@@ -19,7 +19,9 @@ interface Catalogue {
 }
 
 async function catalogue(contentDir: string): Promise<Catalogue> {
-  return parse(await readFile(path.join(contentDir, "business.yaml"), "utf8")) as Catalogue;
+  return jsYaml.load(await readFile(path.join(contentDir, "business.yaml"), "utf8"), {
+    schema: jsYaml.CORE_SCHEMA,
+  }) as Catalogue;
 }
 
 export async function searchMix(contentDir: string): Promise<SearchArgs[]> {

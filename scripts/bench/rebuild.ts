@@ -1,6 +1,6 @@
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { parseDocument } from "yaml";
+import jsYaml from "js-yaml";
 import { astroBuild, ROOT, removeCache } from "./astro-build.ts";
 import { count, type Figure } from "./figures.ts";
 import type { Profile } from "./profile.ts";
@@ -12,9 +12,9 @@ async function editOneReview(contentDir: string, token: string): Promise<string>
   const years = (await readdir(path.join(contentDir, "reviews"))).sort();
   const dir = path.join(contentDir, "reviews", years.at(-1) as string);
   const file = path.join(dir, (await readdir(dir)).sort().at(-1) as string);
-  const doc = parseDocument(await readFile(file, "utf8"));
-  doc.set("text", `${token}. ${String(doc.get("text"))}`);
-  await writeFile(file, doc.toString());
+  const doc = jsYaml.load(await readFile(file, "utf8"), { schema: jsYaml.CORE_SCHEMA }) as Record<string, unknown>;
+  doc.text = `${token}. ${String(doc.text)}`;
+  await writeFile(file, jsYaml.dump(doc, { schema: jsYaml.CORE_SCHEMA, lineWidth: -1 }));
   return file;
 }
 

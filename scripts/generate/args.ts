@@ -1,5 +1,5 @@
 import path from "node:path";
-import { isCalendarDate } from "../../src/lib/dates.ts";
+import { isCalendarDate } from "../../src/content/dates.ts";
 
 /** A bad command line. The message names the flag and echoes the value, so it can be fixed at once. */
 export class UsageError extends Error {

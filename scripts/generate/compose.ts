@@ -1,4 +1,4 @@
-import type { CatalogueItem } from "../../src/lib/content-schema.ts";
+import type { CatalogueItem } from "../../src/content/schema.ts";
 import { ASPECT_IDS, ASPECT_PHRASES, type AspectId } from "./aspect-phrases.ts";
 import type { Rng } from "./prng.ts";
 import {

@@ -1,4 +1,4 @@
-import type { BusinessFile, CatalogueItem } from "../../src/lib/content-schema.ts";
+import type { BusinessFile, CatalogueItem } from "../../src/content/schema.ts";
 import type { TopicHit } from "./compose.ts";
 import { createRng } from "./prng.ts";
 import { createDrawer, type Forced, isoDate } from "./review.ts";

@@ -1,4 +1,4 @@
-import { compareReviews } from "../../src/lib/dataset.ts";
+import { compareReviews } from "../../src/content/dataset.ts";
 import type { AspectId } from "./aspect-phrases.ts";
 import type { GeneratedReview } from "./content.ts";
 import { yamlScalar } from "./review-yaml.ts";

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import type { ReviewFileSchema } from "../../src/lib/content-schema.ts";
+import type { ReviewFileSchema } from "../../src/content/schema.ts";
 
 /** A review file as an editor writes it: the schema's input, where id lists may be left out. */
 export type ReviewFileInput = z.input<typeof ReviewFileSchema>;

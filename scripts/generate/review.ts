@@ -1,4 +1,4 @@
-import type { BusinessFile, CatalogueItem, SOURCE_PLATFORMS } from "../../src/lib/content-schema.ts";
+import type { BusinessFile, CatalogueItem, SOURCE_PLATFORMS } from "../../src/content/schema.ts";
 import { type ComposedReview, composeReview, type ReviewPlan } from "./compose.ts";
 import type { Rng } from "./prng.ts";
 import { composeReply } from "./reply.ts";

@@ -1,6 +1,6 @@
 /**
  * Word lists that fill the generic slots. None contains a catalogue name or alias (checked by
- * test/generate.test.ts), so filling them never adds a mention the review did not plan.
+ * test/scripts/generate.test.ts), so filling them never adds a mention the review did not plan.
  */
 
 export const COMPLAINTS = [

@@ -1,9 +1,9 @@
 import { copyFile, mkdir, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { parse as parseYaml } from "yaml";
-import { ContentError, formatIssues } from "../../src/lib/content-errors.ts";
-import { type BusinessFile, BusinessFileSchema } from "../../src/lib/content-schema.ts";
-import { displayPath } from "../../src/lib/load-content.ts";
+import jsYaml from "js-yaml";
+import { ContentError, formatIssues } from "../../src/content/errors.ts";
+import { type BusinessFile, BusinessFileSchema } from "../../src/content/schema.ts";
+import { displayPath } from "../../src/io/content-dir.ts";
 import { UsageError } from "./args.ts";
 import { firstDay, type GenerateOptions, generateReviews } from "./content.ts";
 import { createFaqCollector } from "./faq.ts";
@@ -93,7 +93,7 @@ async function readBusiness(file: string): Promise<BusinessFile> {
   }
   let input: unknown;
   try {
-    input = parseYaml(text);
+    input = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
   } catch (err) {
     throw new ContentError([`${shown}: (file): invalid YAML: ${(err as Error).message.split("\n")[0]}`]);
   }

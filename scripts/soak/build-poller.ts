@@ -1,9 +1,9 @@
-import { strongEtag } from "../../src/lib/headers.ts";
+import { strongEtag } from "../../src/http-headers/manifest.ts";
 
 /**
  * Polls a running server while its build changes and counts what a visitor would see: every
  * response must be a 200 or a 304, every body must hash to its ETag, and a `/reviews.json` body
- * must come from one build. Shared by the rebuild soak script and test/atomic-rebuild.test.ts.
+ * must come from one build. Shared by the rebuild soak script and test/e2e/atomic-rebuild.test.ts.
  */
 
 export interface Tally {

@@ -1,19 +1,19 @@
 import { createHash } from "node:crypto";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
-import { TOPIC_PATHS } from "../../src/lib/site.ts";
+import type { SubscriptionRequest } from "../../src/api/hub-request.ts";
+import { TOPIC_PATHS } from "../../src/urls.ts";
+import { type Clock, systemClock } from "../clock.ts";
+import { type HubBackend, openHubBackend } from "./backend.ts";
 import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
-import { type Clock, systemClock } from "./clock.ts";
-import { logUrl } from "./distributor.ts";
-import { type HubBackend, openHubBackend } from "./hub-backend.ts";
-import type { SubscriptionRequest } from "./hub-schema.ts";
-import type { Verification } from "./hub-store.ts";
-import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./hub-types.ts";
+import { logUrl } from "./deliveries.ts";
+import type { Verification } from "./store.ts";
 import { applyVerified, grantLease, type Limits, refusalFor } from "./subscription-rules.ts";
 import { distTopicReader, type TopicReader } from "./topic-source.ts";
+import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
 import { sendDenied, verifyIntent } from "./verify.ts";
 
-export type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./hub-types.ts";
+export type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
 
 /**
  * The WebSub hub: accepts (un)subscription requests, verifies intent, and distributes each topic's

@@ -1,12 +1,12 @@
 import { type Job, PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
-import type { Clock } from "./clock.ts";
+import type { Clock } from "../clock.ts";
 import { deliver } from "./deliver.ts";
-import { type CurrentTopic, type Deliveries, logUrl, MAX_CONSECUTIVE_FAILURES } from "./distributor.ts";
-import type { HubStore } from "./hub-store.ts";
-import type { HubDatabase } from "./hub-types.ts";
+import { type CurrentTopic, type Deliveries, logUrl, MAX_CONSECUTIVE_FAILURES } from "./deliveries.ts";
+import type { HubStore } from "./store.ts";
 import { latestVersion, publishVersion, type StoredVersion } from "./topic-versions.ts";
+import type { HubDatabase } from "./types.ts";
 
 /**
  * Deliveries as pg-boss jobs in the shared database, so any instance runs them and a crashed

@@ -1,4 +1,4 @@
-import type { HubStore, Verification } from "./hub-store.ts";
+import type { HubStore, Verification } from "./store.ts";
 
 /**
  * The rules that decide whether and how a verified request changes the subscriptions. Called

@@ -1,8 +1,8 @@
-import { DistReadError, readDistFile, readManifest } from "../../src/lib/dist-files.ts";
-import { contentTypeFor } from "../../src/lib/headers.ts";
-import type { Snapshot, TopicContent } from "../snapshot.ts";
+import { contentTypeFor } from "../../src/http-headers/manifest.ts";
+import { DistReadError, readDistFile, readManifest } from "../../src/io/dist-files.ts";
+import type { Snapshot, TopicContent } from "../build/snapshot.ts";
 
-export type { TopicContent } from "../snapshot.ts";
+export type { TopicContent } from "../build/snapshot.ts";
 
 /** Reads one topic by site path (`/feed.xml`); `undefined` when the build has no such file. */
 export type TopicReader = (sitePath: string) => Promise<TopicContent | undefined>;

@@ -1,6 +1,6 @@
 import type pg from "pg";
 import { BUILD_CHANNEL } from "../db/build-broadcast.ts";
-import type { CurrentTopic } from "./distributor.ts";
+import type { CurrentTopic } from "./deliveries.ts";
 
 /**
  * Each topic's content as published, in `hub_topic_versions`: what queued deliveries send, read by

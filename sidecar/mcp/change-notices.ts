@@ -1,7 +1,7 @@
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
-import { type Clock, systemClock } from "../hub/clock.ts";
-import type { Snapshot } from "../snapshot.ts";
+import type { Snapshot } from "../build/snapshot.ts";
+import { type Clock, systemClock } from "../clock.ts";
 import { insightsUri } from "./insights.ts";
 import { rpcErrorResponse } from "./legacy-sessions.ts";
 import { datasetUri, reviewUri } from "./resources.ts";

@@ -5,9 +5,9 @@ import {
   InsightsSectionSchema,
   InsightsSelectionSchema,
   selectSection,
-} from "../../src/lib/insights/publish.ts";
-import type { Insights } from "../../src/lib/insights/schema.ts";
-import type { SnapshotStore } from "../snapshot.ts";
+} from "../../src/insights/publish.ts";
+import type { Insights } from "../../src/insights/schema.ts";
+import type { SnapshotStore } from "../build/snapshot.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
 

@@ -1,5 +1,5 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
-import type { Snapshot, SnapshotStore } from "../snapshot.ts";
+import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
 
 /**
  * Datasets exposed through `resources/list` and `resources/read`, and one resource per review.

@@ -3,11 +3,11 @@ import { z } from "zod";
 import {
   SearchResultSchema as HttpSearchResultSchema,
   SinceResultSchema as HttpSinceResultSchema,
-} from "../../src/lib/api-schemas.ts";
-import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/lib/records.ts";
+} from "../../src/api/schemas.ts";
+import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
+import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/search/query.ts";
 import { invalidQueryBody, type Outcome, reviewsSince, searchReviews } from "../../src/search/query-service.ts";
-import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/search/search-query.ts";
-import type { SnapshotStore } from "../snapshot.ts";
+import type { SnapshotStore } from "../build/snapshot.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 
 /**

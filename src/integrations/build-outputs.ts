@@ -2,11 +2,11 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
-import { lastModifiedMs } from "../lib/dataset.ts";
-import { readDistFiles, readDistJson } from "../lib/dist-files.ts";
-import { buildManifest, MANIFEST_FILE, renderHeadersFile } from "../lib/headers.ts";
-import { ReviewsDatasetSchema } from "../lib/records.ts";
-import { siteUrls } from "../lib/site.ts";
+import { lastModifiedMs } from "../content/dataset.ts";
+import { ReviewsDatasetSchema } from "../content/records.ts";
+import { buildManifest, MANIFEST_FILE, renderHeadersFile } from "../http-headers/manifest.ts";
+import { readDistFiles, readDistJson } from "../io/dist-files.ts";
+import { siteUrls } from "../urls.ts";
 
 /**
  * After Astro writes `dist/`, hash every file and write the header manifest (`_headers.json`, read

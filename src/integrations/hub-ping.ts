@@ -1,5 +1,5 @@
 import type { AstroIntegration } from "astro";
-import { TOPIC_PATHS } from "../lib/site.ts";
+import { TOPIC_PATHS } from "../urls.ts";
 
 /** A build never waits longer than this for the hub. */
 export const PING_TIMEOUT_MS = 5_000;

@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { faviconIco } from "../lib/favicon.ts";
+import { faviconIco } from "../site/favicon.ts";
 
 export const prerender = true;
 

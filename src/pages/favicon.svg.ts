@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { faviconSvg } from "../lib/favicon.ts";
+import { faviconSvg } from "../site/favicon.ts";
 
 export const prerender = true;
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
-import { renderAtomFeed } from "../lib/atom-feed.ts";
-import { siteData } from "../lib/site-data.ts";
+import { renderAtomFeed } from "../feeds/atom.ts";
+import { siteData } from "../site/site-data.ts";
 
 export const prerender = true;
 

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
-import { renderInsightsJson } from "../lib/insights/publish.ts";
-import { siteInsights } from "../lib/site-data.ts";
+import { renderInsightsJson } from "../insights/publish.ts";
+import { siteInsights } from "../site/site-data.ts";
 
 export const prerender = true;
 

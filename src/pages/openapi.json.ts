@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
-import { buildOpenApi } from "../lib/openapi.ts";
-import { siteData } from "../lib/site-data.ts";
+import { buildOpenApi } from "../api/openapi.ts";
+import { siteData } from "../site/site-data.ts";
 
 export const prerender = true;
 

@@ -1,5 +1,5 @@
 import type { APIRoute } from "astro";
-import { siteData } from "../lib/site-data.ts";
+import { siteData } from "../site/site-data.ts";
 
 export const prerender = true;
 

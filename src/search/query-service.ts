@@ -1,7 +1,7 @@
-import type { SearchResult, SinceResult } from "../lib/api-schemas.ts";
-import { isCalendarDate } from "../lib/dates.ts";
-import type { SearchIndex } from "./search-index.ts";
-import { parseSearchParams, type QueryIssue, type SearchQuery } from "./search-query.ts";
+import type { SearchResult, SinceResult } from "../api/schemas.ts";
+import { isCalendarDate } from "../content/dates.ts";
+import { parseSearchParams, type QueryIssue, type SearchQuery } from "./query.ts";
+import type { SearchIndex } from "./review-index.ts";
 
 /**
  * The query service behind every front door: `GET /api/reviews/search` and `since/{date}` over

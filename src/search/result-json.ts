@@ -1,5 +1,5 @@
-import type { SearchResult, SinceResult } from "../lib/api-schemas.ts";
-import type { ReviewRecord } from "../lib/records.ts";
+import type { SearchResult, SinceResult } from "../api/schemas.ts";
+import type { ReviewRecord } from "../content/records.ts";
 
 /**
  * JSON bodies of search and since results, byte-for-byte `JSON.stringify(result)` (same keys, same

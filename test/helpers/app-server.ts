@@ -1,7 +1,7 @@
-import { type AppDeps, createApp } from "../../sidecar/app.ts";
+import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
+import { type AppDeps, createApp } from "../../sidecar/http/app.ts";
+import { listen } from "../../sidecar/http/server.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import { listen } from "../../sidecar/server.ts";
-import { SnapshotStore } from "../../sidecar/snapshot-store.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 
 export interface TestApp {

@@ -1,8 +1,8 @@
 import type { Logger } from "pino";
 import { afterAll, beforeAll, describe } from "vitest";
 import { createPool, databaseReachable, migrate } from "../../sidecar/db/postgres.ts";
-import type { HubDatabase } from "../../sidecar/hub/hub-types.ts";
-import { PgHubStore } from "../../sidecar/hub/pg-hub-store.ts";
+import { PgHubStore } from "../../sidecar/hub/pg-store.ts";
+import type { HubDatabase } from "../../sidecar/hub/types.ts";
 import { createDatabase, type PgServer, postgresUnavailable, startPgServer } from "./pg-cluster.ts";
 
 /**

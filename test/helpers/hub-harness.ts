@@ -5,12 +5,12 @@ import path from "node:path";
 import express from "express";
 import pino from "pino";
 import { Hub, type HubDeps } from "../../sidecar/hub/hub.ts";
-import { createHubRouter } from "../../sidecar/hub/hub-routes.ts";
-import type { Subscription, Verification } from "../../sidecar/hub/hub-store.ts";
-import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-hub-db.ts";
+import { createHubRouter } from "../../sidecar/hub/routes.ts";
+import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-db.ts";
+import type { Subscription, Verification } from "../../sidecar/hub/store.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
-import { buildManifest, MANIFEST_FILE } from "../../src/lib/headers.ts";
-import { siteUrls } from "../../src/lib/site.ts";
+import { buildManifest, MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
+import { siteUrls } from "../../src/urls.ts";
 import { currentBackend, openHubDatabase } from "./hub-backends.ts";
 import { ManualClock } from "./manual-clock.ts";
 

@@ -1,4 +1,4 @@
-import type { Clock } from "../../sidecar/hub/clock.ts";
+import type { Clock } from "../../sidecar/clock.ts";
 
 interface Timer {
   at: number;

@@ -1,8 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import type { Clock } from "../../sidecar/hub/clock.ts";
+import type { Clock } from "../../sidecar/clock.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/mcp-router.ts";
 import type { SessionRevocationStore } from "../../sidecar/mcp/revocation-store.ts";
+import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/router.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
 export interface McpTestApp extends TestApp {

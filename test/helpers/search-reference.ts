@@ -1,5 +1,5 @@
 import fc from "fast-check";
-import type { Business, ReviewRecord } from "../../src/lib/records.ts";
+import type { Business, ReviewRecord } from "../../src/content/records.ts";
 
 /**
  * The obvious implementation the search index must agree with, and the random parameters the

@@ -1,6 +1,6 @@
 import type { APIRoute } from "astro";
-import { renderJsonFeed } from "../../lib/json-feed.ts";
-import { siteData } from "../../lib/site-data.ts";
+import { renderJsonFeed } from "../../feeds/json-feed.ts";
+import { siteData } from "../../site/site-data.ts";
 
 export const prerender = true;
 

@@ -1,0 +1,132 @@
+import { lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import { type AstroBuildResult, runAstroBuild } from "../../src/build/astro-build.ts";
+import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
+import { readDistJson } from "../../src/io/dist-files.ts";
+
+/** Newest modification time under `dir` (files and folders, so deletions count), in ms. */
+export async function newestMtime(dir: string): Promise<number> {
+  let newest = (await stat(dir)).mtimeMs;
+  for (const e of await readdir(dir, { recursive: true, withFileTypes: true })) {
+    const s = await stat(path.join(e.parentPath, e.name)).catch(() => undefined);
+    if (s && s.mtimeMs > newest) newest = s.mtimeMs;
+  }
+  return newest;
+}
+
+/**
+ * True when `dist/` has no complete build, is older than the content, or (given `baseUrl`) was built
+ * for another origin: `PORT=4601 npm start` after a run on 4321 must not serve links to 4321.
+ */
+export async function buildIsStale(contentDir: string, distDir: string, baseUrl?: string): Promise<boolean> {
+  const built = await stat(path.join(distDir, MANIFEST_FILE)).catch(() => undefined);
+  if (!built) return true;
+  if (baseUrl !== undefined && (await builtForBaseUrl(distDir)) !== baseUrl) return true;
+  return (await newestMtime(contentDir)) > built.mtimeMs;
+}
+
+/** Only the part of `_headers.json` that names the origin, so a partial manifest still answers. */
+const LinksSchema = z.object({ files: z.record(z.string(), z.object({ link: z.string().optional() })) });
+
+/** The origin a build was made for, read back from the `rel="self"` link of its `/reviews.json` topic. */
+export async function builtForBaseUrl(distDir: string): Promise<string | undefined> {
+  const manifest = await readDistJson(distDir, `/${MANIFEST_FILE}`, LinksSchema);
+  const self = /<([^>]+)\/reviews\.json>;\s*rel="self"/.exec(manifest.files["/reviews.json"]?.link ?? "");
+  return self?.[1];
+}
+
+/**
+ * `npm start`'s builds, one folder per build, and the switch between them.
+ *
+ * `astro build` empties its output folder first, so building into the folder being served made
+ * every file not yet in memory a 500 for about a second. Instead each build goes into a fresh
+ * folder under `<DIST_DIR>.builds/`, and DIST_DIR becomes a symlink to the current one, replaced
+ * with one `rename` (atomic on POSIX): a reader of DIST_DIR sees the old build or the new, never
+ * a mix. A failed build never touches DIST_DIR. The server does not read through the symlink: it
+ * loads a folder by its real path and keeps it until no request holds it (see SnapshotStore),
+ * and `prune` deletes only folders nothing uses.
+ *
+ * `npm run build` (for a CDN) still writes DIST_DIR in place, as documented; this is only for the
+ * process that serves and rebuilds.
+ */
+export class SiteBuilds {
+  readonly distDir: string;
+  /** `<DIST_DIR>.builds`: beside DIST_DIR, so a rename stays on one file system. */
+  readonly root: string;
+  readonly #building = new Set<string>();
+  #seq = 0;
+
+  constructor(distDir: string) {
+    this.distDir = path.resolve(distDir);
+    this.root = `${this.distDir}.builds`;
+  }
+
+  /**
+   * Makes DIST_DIR a symlink. A real folder there (from `npm run build`) is moved, whole, into
+   * the builds folder and linked back, so it keeps being served until a rebuild replaces it.
+   */
+  async adopt(): Promise<void> {
+    const st = await lstat(this.distDir).catch(() => undefined);
+    if (!st?.isDirectory()) return;
+    await mkdir(this.root, { recursive: true });
+    const to = this.#nextDir("adopted");
+    await rename(this.distDir, to);
+    await this.activate(to);
+  }
+
+  /**
+   * Builds into a fresh folder with `env` (the server's environment). The folder is returned
+   * only on success; a failed build's folder is deleted and DIST_DIR is untouched.
+   */
+  async build(env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ dir?: string; result: AstroBuildResult }> {
+    await mkdir(this.root, { recursive: true });
+    const dir = this.#nextDir("build");
+    this.#building.add(dir);
+    try {
+      // One Astro cache for every build of this DIST_DIR, so a rebuild reuses the last one's.
+      const result = await runAstroBuild({ distDir: dir, env, cacheKey: this.distDir, output: "inherit", signal });
+      const complete = result.code === 0 && (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined));
+      if (complete) return { dir, result };
+      await rm(dir, { recursive: true, force: true });
+      return { result };
+    } finally {
+      this.#building.delete(dir);
+    }
+  }
+
+  /** Points DIST_DIR at `dir` in one atomic rename of a fresh symlink over the old one. */
+  async activate(dir: string): Promise<void> {
+    const link = `${this.distDir}.link-${process.pid}-${++this.#seq}`;
+    await symlink(path.relative(path.dirname(this.distDir), dir), link);
+    try {
+      await rename(link, this.distDir);
+    } catch (err) {
+      await rm(link, { force: true });
+      throw err;
+    }
+  }
+
+  /** Deletes every build folder not in `inUse` (real paths) and not being built. Never throws. */
+  async prune(inUse: ReadonlySet<string>): Promise<string[]> {
+    const names = await readdir(this.root).catch(() => [] as string[]);
+    // Snapshots name their folders by real path; the project may sit below a symlink.
+    const real = await realpath(this.root).catch(() => this.root);
+    const removed: string[] = [];
+    for (const name of names) {
+      const dir = path.join(real, name);
+      if (inUse.has(dir) || this.#building.has(path.join(this.root, name))) continue;
+      await rm(dir, { recursive: true, force: true }).then(
+        () => removed.push(dir),
+        () => undefined,
+      );
+    }
+    return removed;
+  }
+
+  /** Sortable and unique within the folder: time, process and a sequence number. */
+  #nextDir(kind: string): string {
+    const stamp = new Date().toISOString().replace(/[-:.]/g, "");
+    return path.join(this.root, `${stamp}-${process.pid}-${++this.#seq}-${kind}`);
+  }
+}

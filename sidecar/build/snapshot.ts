@@ -1,0 +1,136 @@
+import { createHash } from "node:crypto";
+import { lastModifiedMs } from "../../src/content/dataset.ts";
+import { ReviewsDatasetSchema } from "../../src/content/records.ts";
+import { contentTypeFor, type HeadersManifest, strongEtag } from "../../src/http-headers/manifest.ts";
+import { type Insights, InsightsSchema } from "../../src/insights/schema.ts";
+import { DistReadError, parseDistJson, readDistFile, readManifest } from "../../src/io/dist-files.ts";
+import { createSearchIndex, type SearchIndex } from "../../src/search/review-index.ts";
+import { TOPIC_PATHS } from "../../src/urls.ts";
+
+export type { SnapshotStore } from "./snapshot-store.ts";
+
+/** A topic's representation (`/feed.xml`, `/api/feed.json`, `/reviews.json`) exactly as served. */
+export interface TopicContent {
+  body: Uint8Array;
+  contentType: string;
+}
+
+export type SnapshotInsights = { insights: Insights; text: string } | { error: string };
+
+/**
+ * Everything the server answers from, for one build: the header manifest, the search index, the
+ * hub's topic bytes and the insights, loaded together from one build folder. Immutable once
+ * made; a reload makes a new one. Whoever holds a snapshot (a request, a publish) sees one build
+ * from start to end, and files it reads lazily come from the same folder, which is kept on disk
+ * until no holder remains (see SnapshotStore).
+ */
+export interface Snapshot {
+  /** Real path of the build folder (a versioned folder under `npm start`). */
+  dir: string;
+  index: SearchIndex;
+  manifest: HeadersManifest;
+  /** Newest published_at / response date, epoch ms; undefined for an empty dataset. */
+  lastModifiedMs?: number;
+  /** ETag of `/reviews.json` in this build: identifies the dataset version. */
+  version: string;
+  /**
+   * `chain[k]` hashes the first k reviews (newest first). The body of since/{date} is exactly a
+   * prefix of the ordered reviews, so its ETag is `hash(date, chain[k])`: it changes exactly when
+   * that body would, and a 304 needs no body at all.
+   */
+  chain: string[];
+  /**
+   * `jsonBytes[k]` is the UTF-8 length of the first k reviews' JSON: the length of a since body is
+   * known without building it, so whether it is compressed (and so its ETag) is too.
+   */
+  jsonBytes: Float64Array;
+  /** `lastModifiedMs` as an HTTP date, formatted once. */
+  lastModified?: string;
+  /** The WebSub topics of this build, by site path; a topic the build lacks is absent. */
+  topics: ReadonlyMap<string, TopicContent>;
+  /** `/insights.json`, parsed; or why it is unusable (MCP reports that per call). */
+  insights: SnapshotInsights;
+}
+
+export class SnapshotError extends Error {
+  override name = "SnapshotError";
+}
+
+const hint = (err: unknown) => new SnapshotError(`${(err as Error).message}; run npm run build`);
+
+async function loadInsights(dir: string, previous: Snapshot | undefined, etag?: string): Promise<SnapshotInsights> {
+  if (previous && etag && previous.manifest.files["/insights.json"]?.etag === etag) return previous.insights;
+  try {
+    const bytes = await readDistFile(dir, "/insights.json");
+    const insights = parseDistJson(dir, "/insights.json", bytes, InsightsSchema);
+    return { insights, text: Buffer.from(bytes ?? []).toString("utf8") };
+  } catch (err) {
+    return { error: err instanceof DistReadError ? `${err.message}; run npm run build` : String(err) };
+  }
+}
+
+/** `Snapshot.chain` and `Snapshot.jsonBytes`, from one serialisation of each review. */
+function hashChain(reviews: readonly unknown[]): { chain: string[]; jsonBytes: Float64Array } {
+  const chain: string[] = [""];
+  const jsonBytes = new Float64Array(reviews.length + 1);
+  let acc = "";
+  reviews.forEach((r, i) => {
+    const json = JSON.stringify(r);
+    acc = createHash("sha256").update(acc).update(json).digest("base64url");
+    chain.push(acc);
+    jsonBytes[i + 1] = (jsonBytes[i] as number) + Buffer.byteLength(json);
+  });
+  return { chain, jsonBytes };
+}
+
+/**
+ * Loads the build in `dir` (a real path). With `previous`, a build whose `/reviews.json` has the
+ * same ETag keeps the previous index, so a publish ping or a rebuild that changed no review costs
+ * a few file reads, not an index build (seconds at 100,000 reviews).
+ */
+export async function loadSnapshot(dir: string, previous?: Snapshot): Promise<Snapshot> {
+  let manifest: HeadersManifest;
+  try {
+    manifest = await readManifest(dir);
+  } catch (err) {
+    throw hint(err);
+  }
+  const version = manifest.files["/reviews.json"]?.etag;
+  if (!version) throw new SnapshotError(`${dir}/_headers.json has no entry for /reviews.json; run npm run build`);
+
+  const topics = new Map<string, TopicContent>();
+  for (const p of TOPIC_PATHS) {
+    const reuse = p === "/reviews.json" && previous?.version === version ? previous.topics.get(p) : undefined;
+    const body = reuse?.body ?? (await readDistFile(dir, p).catch((err) => Promise.reject(hint(err))));
+    if (!body) continue;
+    // A folder still being copied (a deployment without a symlink swap) can pair one build's
+    // manifest with another's file: refuse it, and keep serving the last good snapshot.
+    const etag = manifest.files[p]?.etag;
+    if (!reuse && etag && strongEtag(body) !== etag) {
+      throw new SnapshotError(`${dir}${p} does not match the ETag in _headers.json; is the build still being written?`);
+    }
+    topics.set(p, { body, contentType: manifest.files[p]?.content_type ?? contentTypeFor(p) });
+  }
+  const insights = await loadInsights(dir, previous, manifest.files["/insights.json"]?.etag);
+  if (previous && previous.version === version) {
+    return { ...previous, dir, manifest, topics, insights };
+  }
+  let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
+  try {
+    dataset = parseDistJson(dir, "/reviews.json", topics.get("/reviews.json")?.body, ReviewsDatasetSchema);
+  } catch (err) {
+    throw hint(err);
+  }
+  const modified = lastModifiedMs(dataset.reviews);
+  return {
+    dir,
+    index: createSearchIndex(dataset),
+    manifest,
+    lastModifiedMs: modified,
+    lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
+    version,
+    ...hashChain(dataset.reviews),
+    topics,
+    insights,
+  };
+}

@@ -1,0 +1,121 @@
+import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
+import type { Config } from "../../src/config.ts";
+import type { Snapshot } from "../build/snapshot.ts";
+import type { SnapshotStore } from "../build/snapshot-store.ts";
+import type { Logger } from "../logger.ts";
+import { HttpError } from "./error.ts";
+import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
+import { notFound } from "./not-found.ts";
+import { ResponseCache } from "./response-cache.ts";
+import { reviewRoutes } from "./review-routes.ts";
+import { securityHeaders } from "./security-headers.ts";
+import { staticSite } from "./static-site.ts";
+
+export interface AppDeps {
+  config: Config;
+  logger: Logger;
+  store: SnapshotStore;
+  /** Serve `dist/` too (single-origin mode). Off for `npm run sidecar` behind a CDN. */
+  serveStatic: boolean;
+  /** Mounted at /mcp when present. */
+  mcp?: Router;
+  /** Mounted at /api/websub/hub when present. */
+  hub?: Router;
+  /** With DATABASE_URL: whether the shared database answers now. Readiness fails without it; liveness does not. */
+  databaseReachable?: () => Promise<boolean>;
+}
+
+/**
+ * Builds the Express app; `listen` is separate (see server.ts) so tests run it on port 0.
+ * Routes stay thin: parse, call the core, serialise. Errors go through the one handler below.
+ */
+export function createApp(deps: AppDeps): Express {
+  const { config, logger, store } = deps;
+  const app = express();
+  app.disable("x-powered-by");
+  app.set("etag", false);
+  app.set("trust proxy", config.TRUST_PROXY);
+  app.use(boundedUrl, baseHeaders, securityHeaders(), requestLog(logger), cors);
+  // Each request answers from the build that was current when it arrived, and holds it (so its
+  // folder stays on disk) until the response is over, however long the client takes to read it.
+  const pinned = new WeakMap<Response, Snapshot>();
+  app.use((_req, res, next) => {
+    const held = store.hold();
+    pinned.set(res, held.snapshot);
+    res.once("close", held.release);
+    next();
+  });
+  const snapshotOf = (res: Response) => pinned.get(res) ?? store.current;
+  // Readiness: a load balancer sends traffic here only while this instance can serve all of it.
+  app.get("/healthz", async (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    const snapshot = { reviews: store.current.index.size, version: store.current.version };
+    if (!deps.databaseReachable) {
+      res.json({ status: "ok", ...snapshot });
+      return;
+    }
+    const up = await deps.databaseReachable();
+    res
+      .status(up ? 200 : 503)
+      .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot });
+  });
+  // Liveness: the process answers. A database outage must not make a supervisor restart every instance.
+  app.get("/livez", (_req, res) => {
+    res.setHeader("Cache-Control", "no-store");
+    res.json({ status: "ok" });
+  });
+  app.use(
+    perIpRateLimit({
+      limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
+      trustProxy: config.TRUST_PROXY > 0,
+      // The hub router counts its own requests (HUB_RATE_LIMIT_PER_MINUTE); health checks are never limited.
+      skip: (req) =>
+        req.path === "/healthz" ||
+        req.path === "/livez" ||
+        (deps.hub !== undefined && /^\/api\/websub\/hub\/?$/.test(req.path)),
+    }),
+  );
+  // Mounted on the app, not a nested router: one dispatch layer fewer on the hottest requests.
+  const reviews = reviewRoutes({
+    current: snapshotOf,
+    store,
+    baseUrl: config.BASE_URL,
+    cache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+  });
+  app.use(reviews.guard);
+  app.get("/api/reviews/search", reviews.search);
+  app.get("/api/reviews/since/:date", reviews.since);
+  if (deps.hub) app.use("/api/websub/hub", deps.hub);
+  if (deps.mcp) app.use("/mcp", deps.mcp);
+  if (deps.serveStatic) app.use(staticSite(snapshotOf));
+
+  app.use(notFound(snapshotOf, deps.serveStatic));
+
+  const onError: ErrorRequestHandler = (err, req, res, _next) => {
+    if (res.headersSent) {
+      res.destroy();
+      return;
+    }
+    if (err instanceof HttpError) {
+      for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      res.status(err.status).json({ error: err.code, message: err.message, ...err.extra });
+      return;
+    }
+    // Body-parser and router errors carry an HTTP status and a type; report them without a stack,
+    // in the same `{error, message, issues}` shape as every other 4xx of the API.
+    const status = typeof err?.status === "number" && err.status >= 400 && err.status < 500 ? err.status : 500;
+    if (status === 500) {
+      logger.error({ err, url: req.originalUrl }, "unhandled error");
+      res.status(500).json({ error: "internal_error", message: "Internal server error" });
+      return;
+    }
+    const message = String(err.message);
+    res.status(status).json({
+      error: String(err.type ?? "bad_request"),
+      message,
+      issues: [{ path: "(request)", value: req.originalUrl, message }],
+    });
+  };
+  app.use(onError);
+  return app;
+}

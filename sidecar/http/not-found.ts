@@ -1,0 +1,36 @@
+import type { RequestHandler, Response } from "express";
+import { readDistFile } from "../../src/io/dist-files.ts";
+import type { Snapshot } from "../build/snapshot.ts";
+
+/** The built 404 page's manifest key. */
+const PAGE = "/404.html";
+const FALLBACK =
+  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>Nothing lives at this address. Go to the <a href="/">home page</a>.</p></main></body></html>';
+
+/**
+ * The last handler: API paths get the JSON error every client of the API expects; everything else
+ * gets the site's own 404 page from the build the request holds (`404.html`, in the site's chrome
+ * and with links back), read once per build. The plain fallback is only for a build made before
+ * the page existed, e.g. the sidecar-only mode behind a CDN.
+ */
+export function notFound(snapshotOf: (res: Response) => Snapshot, serveStatic: boolean): RequestHandler {
+  const pages = new WeakMap<Snapshot, Promise<Buffer | undefined>>();
+  const load = (snapshot: Snapshot) => {
+    if (!serveStatic || !snapshot.manifest.files[PAGE]) return Promise.resolve(undefined);
+    let page = pages.get(snapshot);
+    if (!page) {
+      page = readDistFile(snapshot.dir, PAGE).catch(() => undefined);
+      pages.set(snapshot, page);
+    }
+    return page;
+  };
+  return async (req, res) => {
+    if (req.path.startsWith("/api/") || req.path === "/mcp") {
+      res.status(404).json({ error: "not_found", message: `No resource at ${req.path}` });
+      return;
+    }
+    const body = await load(snapshotOf(res));
+    res.status(404).setHeader("Cache-Control", "no-store");
+    res.type("html").send(body ?? FALLBACK);
+  };
+}

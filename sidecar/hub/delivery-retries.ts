@@ -1,0 +1,148 @@
+import type PQueue from "p-queue";
+import type { Logger } from "pino";
+import type { Dispatcher } from "undici";
+import type { Clock } from "../clock.ts";
+import { deliver } from "./deliver.ts";
+import { type CurrentTopic, type Deliveries, logUrl, MAX_CONSECUTIVE_FAILURES } from "./deliveries.ts";
+import type { HubStore } from "./store.ts";
+
+export interface DistributorDeps {
+  store: HubStore;
+  dispatcher: Dispatcher;
+  queue: PQueue;
+  clock: Clock;
+  log: Logger;
+  hubUrl: string;
+  timeoutMs: number;
+  retryBaseMs: number;
+  /** Aborted on shutdown; an aborted attempt is not counted against the subscriber. */
+  signal: AbortSignal;
+  /** Registers a job so `Hub.idle()` can wait for it. */
+  track(job: Promise<unknown>): void;
+}
+
+/**
+ * Delivery scheduling: at most one attempt per subscription queued or running at a time, a retry
+ * timer per failing subscription, exponential backoff (base, 2×base, …), removal after
+ * MAX_CONSECUTIVE_FAILURES or a 410. Failure counts and the next attempt time are written to the
+ * store before the timer is armed, so a restart resumes the same schedule.
+ */
+export class Distributor implements Deliveries {
+  readonly #d: DistributorDeps;
+  readonly #content = new Map<string, CurrentTopic>();
+  readonly #busy = new Set<number>();
+  readonly #retries = new Map<number, () => void>();
+
+  constructor(deps: DistributorDeps) {
+    this.#d = deps;
+  }
+
+  /**
+   * Each owed subscription gets an attempt now, or its retry timer if it is waiting out a backoff.
+   * An attempt sends whatever content is current when it starts.
+   */
+  async offer(topic: string, content: CurrentTopic): Promise<number> {
+    this.#content.set(topic, content);
+    const owed = await this.#d.store.owed(topic, content.hash);
+    for (const sub of owed) {
+      if (this.#busy.has(sub.id) || this.#retries.has(sub.id)) continue;
+      const wait = sub.state === "retrying" && sub.nextAttemptAt !== null ? sub.nextAttemptAt - this.#d.clock.now() : 0;
+      if (wait > 0) this.#retryIn(sub.id, wait);
+      else this.#enqueue(sub.id);
+    }
+    return owed.length;
+  }
+
+  async currentHash(topic: string): Promise<string | undefined> {
+    return this.#content.get(topic)?.hash;
+  }
+
+  cancel(id: number): void {
+    this.#retries.get(id)?.();
+    this.#retries.delete(id);
+  }
+
+  /** The hub waits for tracked jobs itself. */
+  async idle(): Promise<void> {}
+
+  async close(): Promise<void> {
+    for (const cancel of this.#retries.values()) cancel();
+    this.#retries.clear();
+  }
+
+  #retryIn(id: number, ms: number): void {
+    const cancel = this.#d.clock.setTimer(() => {
+      this.#retries.delete(id);
+      this.#enqueue(id);
+    }, ms);
+    this.#retries.set(id, cancel);
+  }
+
+  #enqueue(id: number): void {
+    if (this.#d.signal.aborted || this.#busy.has(id)) return;
+    this.#busy.add(id);
+    const job = this.#d.queue
+      .add(() => this.#attempt(id))
+      .then(async () => {
+        this.#busy.delete(id);
+        // Newer content may have been published while this attempt was in flight.
+        const sub = this.#d.signal.aborted ? undefined : await this.#d.store.subscriptionById(id);
+        const hash = sub && this.#content.get(sub.topic)?.hash;
+        if (sub && hash && sub.deliveredHash !== hash && !this.#retries.has(id) && !this.#busy.has(id)) {
+          this.#enqueue(id);
+        }
+      })
+      .catch((err: unknown) => {
+        this.#busy.delete(id);
+        this.#d.log.error({ err, subscription: id }, "delivery job failed");
+      });
+    this.#d.track(job);
+  }
+
+  async #attempt(id: number): Promise<void> {
+    const { store, clock, signal, log } = this.#d;
+    if (signal.aborted) return;
+    const sub = await store.subscriptionById(id);
+    if (!sub) return;
+    const fields = { topic: sub.topic, callback: logUrl(sub.callback) };
+    if (sub.expiresAt <= clock.now()) {
+      await store.remove(id);
+      log.info(fields, "lease expired; subscription removed");
+      return;
+    }
+    const content = this.#content.get(sub.topic);
+    if (!content || content.hash === sub.deliveredHash) return;
+    const outcome = await deliver(
+      this.#d.dispatcher,
+      { ...content, callback: sub.callback, topic: sub.topic, hubUrl: this.#d.hubUrl, secret: sub.secret },
+      { timeoutMs: this.#d.timeoutMs, signal },
+    );
+    // Re-read: the subscription may have been unsubscribed or renewed during the request.
+    const fresh = signal.aborted ? undefined : await store.subscriptionById(id);
+    if (!fresh) return;
+    const now = clock.now();
+    if (outcome.kind === "delivered") {
+      await store.recordSuccess(id, content.hash, now);
+      log.debug({ ...fields, status: outcome.status }, "content delivered");
+      return;
+    }
+    if (outcome.kind === "gone") {
+      await store.remove(id);
+      log.info(fields, "callback answered 410 Gone; subscription removed");
+      return;
+    }
+    const failures = fresh.failures + 1;
+    if (failures >= MAX_CONSECUTIVE_FAILURES) {
+      await store.remove(id);
+      log.warn(
+        { ...fields, failures, reason: outcome.reason },
+        `subscription removed after ${failures} consecutive failed deliveries`,
+      );
+      return;
+    }
+    const delay = this.#d.retryBaseMs * 2 ** (failures - 1);
+    await store.recordFailure(id, failures, now + delay, now);
+    this.#retryIn(id, delay);
+    log.info({ ...fields, failures, reason: outcome.reason, retryInMs: delay }, "delivery failed; will retry");
+  }
+}

@@ -1,0 +1,127 @@
+import express, { type ErrorRequestHandler, type Response, Router } from "express";
+import type { Logger } from "pino";
+import { parseHubRequest } from "../../src/api/hub-request.ts";
+import { perIpRateLimit } from "../http/middleware.ts";
+import type { Hub } from "./hub.ts";
+
+export interface HubRouterOptions {
+  /** Requests per minute per client IP (`HUB_RATE_LIMIT_PER_MINUTE`). */
+  rateLimitPerMinute: number;
+  /** Client addresses from `req.ip` (trusted proxies) rather than the socket; default false. */
+  trustProxy?: boolean;
+  logger: Logger;
+  /** Largest accepted form body. Default "16kb": a callback is at most 2 KiB and a secret < 200 bytes. */
+  bodyLimit?: string;
+  /**
+   * What a publish ping does; default `hub.publish(topics)`. The sidecar loads the new build into
+   * its snapshot first, so the hub reads the topics of the build that was just announced.
+   */
+  publish?: (topics: string[]) => Promise<unknown>;
+  /** Retry-After of the 503 answered while the shared database is down. Default 30. */
+  retryAfterSeconds?: number;
+}
+
+const FORM = "application/x-www-form-urlencoded";
+
+function text(res: Response, status: number, body: string): void {
+  res
+    .status(status)
+    .type("text/plain; charset=utf-8")
+    .send(body.endsWith("\n") ? body : `${body}\n`);
+}
+
+/**
+ * `POST /` of the hub, to be mounted at `/api/websub/hub`. Answers 202 for a valid subscribe,
+ * unsubscribe or publish (verification and delivery happen afterwards), 4xx with a plain-text
+ * reason otherwise: 415 for anything but a form body, 429 with Retry-After past the per-IP limit.
+ */
+export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
+  const router = Router();
+  const limiter = perIpRateLimit({
+    limitPerMinute: opts.rateLimitPerMinute,
+    trustProxy: opts.trustProxy ?? false,
+    onLimit: (_req, res) => {
+      text(res, 429, `Too many hub requests: the limit is ${opts.rateLimitPerMinute} per minute per client.`);
+    },
+  });
+  /** Seconds a client should wait while the shared database is unreachable. */
+  const retryAfter = String(opts.retryAfterSeconds ?? 30);
+  const unavailable = (res: Response) => {
+    res.setHeader("Retry-After", retryAfter);
+    text(res, 503, "The hub's database is unreachable; try again later.");
+  };
+  const form = express.urlencoded({ extended: false, limit: opts.bodyLimit ?? "16kb", parameterLimit: 64 });
+
+  router.post(
+    "/",
+    limiter,
+    (req, res, next) => {
+      if (req.is(FORM)) {
+        next();
+        return;
+      }
+      const got = req.headers["content-type"] ?? "no Content-Type";
+      text(res, 415, `The hub accepts ${FORM} bodies only, got ${got}.`);
+    },
+    form,
+    async (req, res) => {
+      const parsed = parseHubRequest(req.body);
+      if (!parsed.ok) {
+        text(res, 400, parsed.reason);
+        return;
+      }
+      if (!(await hub.reachable())) {
+        unavailable(res);
+        return;
+      }
+      const r = parsed.request;
+      if (r["hub.mode"] !== "publish") {
+        const answer = await hub.request(r).catch((err: unknown) => {
+          opts.logger.error({ err }, "hub request failed");
+          return undefined;
+        });
+        if (!answer) {
+          unavailable(res);
+          return;
+        }
+        if (answer.accepted) text(res, 202, `Accepted: verification of intent for ${r["hub.mode"]} will follow.`);
+        else text(res, answer.status, answer.reason);
+        return;
+      }
+      const topics = new Set<string>();
+      for (const raw of [r["hub.url"] ?? [], r["hub.topic"] ?? []].flat()) {
+        const topic = hub.topicOf(raw);
+        if (!topic) {
+          text(res, 400, `hub.url: must be one of ${hub.topics.join(", ")}, got ${JSON.stringify(raw)}`);
+          return;
+        }
+        topics.add(topic);
+      }
+      if (!hub.running) {
+        text(res, 503, "the hub is not running");
+        return;
+      }
+      (opts.publish ?? ((t) => hub.publish(t)))([...topics]).catch((err: unknown) =>
+        opts.logger.error({ err }, "hub publish failed"),
+      );
+      text(res, 202, "Accepted: changed topics will be distributed.");
+    },
+  );
+  router.all("/", (_req, res) => {
+    res.setHeader("Allow", "POST");
+    text(res, 405, "The hub accepts POST only.");
+  });
+
+  // Body-parser errors (too large, bad charset, malformed) become plain-text answers here.
+  const onError: ErrorRequestHandler = (err, _req, res, next) => {
+    const status = typeof err?.status === "number" ? err.status : 500;
+    if (status >= 500 || res.headersSent) {
+      next(err);
+      return;
+    }
+    const tooLarge = err.type === "entity.too.large";
+    text(res, status, tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message));
+  };
+  router.use(onError);
+  return router;
+}

@@ -1,0 +1,234 @@
+import { mkdirSync } from "node:fs";
+import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
+import {
+  type Subscription,
+  type SubscriptionInput,
+  SubscriptionSchema,
+  type Verification,
+  VerificationSchema,
+} from "./store.ts";
+
+/**
+ * Durable hub state in SQLite, synchronous (`SqliteHubStore` wraps it in the async `HubStore`
+ * interface; `npm run hub:list` reads it directly) (`node:sqlite`, no native addon). WAL mode with
+ * `synchronous=NORMAL` makes every committed write survive a crash of the process (`kill -9`);
+ * only a power loss can take the last transactions. Two tables:
+ *
+ * - `subscriptions`: verified subscriptions, one per (topic, callback), with the delivery state
+ *   that must outlive a restart (consecutive failures, next retry, hash of the last content
+ *   delivered).
+ * - `verifications`: accepted requests whose verification of intent has not finished. They are
+ *   the "pending" state; on start they are verified again with a new challenge.
+ *
+ * All times are milliseconds since the epoch from the hub's clock.
+ */
+
+const SCHEMA = `
+CREATE TABLE IF NOT EXISTS subscriptions (
+  id INTEGER PRIMARY KEY,
+  topic TEXT NOT NULL,
+  callback TEXT NOT NULL,
+  callback_host TEXT NOT NULL,
+  secret TEXT,
+  lease_seconds INTEGER NOT NULL,
+  expires_at INTEGER NOT NULL,
+  state TEXT NOT NULL CHECK (state IN ('active', 'retrying')),
+  failures INTEGER NOT NULL DEFAULT 0,
+  next_attempt_at INTEGER,
+  delivered_hash TEXT,
+  created_at INTEGER NOT NULL,
+  updated_at INTEGER NOT NULL,
+  UNIQUE (topic, callback)
+);
+CREATE INDEX IF NOT EXISTS subscriptions_by_host ON subscriptions (callback_host);
+CREATE INDEX IF NOT EXISTS subscriptions_by_expiry ON subscriptions (expires_at);
+CREATE TABLE IF NOT EXISTS verifications (
+  id INTEGER PRIMARY KEY,
+  mode TEXT NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe')),
+  topic TEXT NOT NULL,
+  callback TEXT NOT NULL,
+  callback_host TEXT NOT NULL,
+  secret TEXT,
+  lease_seconds INTEGER,
+  requested_at INTEGER NOT NULL,
+  UNIQUE (topic, callback)
+);
+`;
+
+const SUB_COLUMNS = `id, topic, callback, callback_host AS callbackHost, secret, lease_seconds AS leaseSeconds,
+  expires_at AS expiresAt, state, failures, next_attempt_at AS nextAttemptAt, delivered_hash AS deliveredHash,
+  created_at AS createdAt, updated_at AS updatedAt`;
+const VER_COLUMNS = `id, mode, topic, callback, callback_host AS callbackHost, secret, lease_seconds AS leaseSeconds,
+  requested_at AS requestedAt`;
+
+export const STORE_FILE = "hub.sqlite";
+
+export class SqliteHubDb {
+  readonly #db: DatabaseSync;
+
+  constructor(file: string, opts: { readOnly?: boolean } = {}) {
+    if (!opts.readOnly && file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+    this.#db = new DatabaseSync(file, { readOnly: opts.readOnly ?? false });
+    this.#db.exec("PRAGMA busy_timeout = 5000");
+    if (!opts.readOnly) {
+      this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
+      this.#db.exec(SCHEMA);
+    }
+  }
+
+  /** Opens (creating if needed) `dataDir/hub.sqlite`. */
+  static open(dataDir: string): SqliteHubDb {
+    return new SqliteHubDb(path.join(dataDir, STORE_FILE));
+  }
+
+  begin(): void {
+    this.#db.exec("BEGIN IMMEDIATE");
+  }
+  commit(): void {
+    this.#db.exec("COMMIT");
+  }
+  rollback(): void {
+    this.#db.exec("ROLLBACK");
+  }
+
+  /** Runs `fn` in one write transaction (or inside the one already open): check-then-write stays atomic. */
+  transaction<T>(fn: () => T): T {
+    if (this.#db.isTransaction) return fn();
+    this.begin();
+    try {
+      const out = fn();
+      this.commit();
+      return out;
+    } catch (err) {
+      this.rollback();
+      throw err;
+    }
+  }
+
+  #subs(sql: string, ...params: (string | number | null)[]): Subscription[] {
+    return this.#db
+      .prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`)
+      .all(...params)
+      .map((row) => SubscriptionSchema.parse(row));
+  }
+
+  #vers(sql: string, ...params: (string | number | null)[]): Verification[] {
+    return this.#db
+      .prepare(`SELECT ${VER_COLUMNS} FROM verifications ${sql}`)
+      .all(...params)
+      .map((row) => VerificationSchema.parse(row));
+  }
+
+  #count(sql: string, ...params: (string | number)[]): number {
+    const row = this.#db.prepare(`SELECT count(*) AS n FROM ${sql}`).get(...params) as { n: number };
+    return row.n;
+  }
+
+  subscriptions(): Subscription[] {
+    return this.#subs("ORDER BY topic, callback");
+  }
+
+  subscription(topic: string, callback: string): Subscription | undefined {
+    return this.#subs("WHERE topic = ? AND callback = ?", topic, callback)[0];
+  }
+
+  subscriptionById(id: number): Subscription | undefined {
+    return this.#subs("WHERE id = ?", id)[0];
+  }
+
+  /** Subscriptions of `topic` that have not received content hashing to `hash`. */
+  owed(topic: string, hash: string): Subscription[] {
+    return this.#subs("WHERE topic = ? AND delivered_hash IS NOT ? ORDER BY id", topic, hash);
+  }
+
+  countSubscriptions(): number {
+    return this.#count("subscriptions");
+  }
+
+  countForHost(host: string): number {
+    return this.#count("subscriptions WHERE callback_host = ?", host);
+  }
+
+  /** Creates the subscription, or renews it: new lease and secret, delivery state untouched. */
+  upsert(s: SubscriptionInput, now: number): void {
+    this.#db
+      .prepare(
+        `INSERT INTO subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, state,
+           failures, next_attempt_at, delivered_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, 'active', 0, NULL, ?, ?, ?)
+         ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret,
+           lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
+      )
+      .run(s.topic, s.callback, s.callbackHost, s.secret, s.leaseSeconds, s.expiresAt, s.deliveredHash, now, now);
+  }
+
+  remove(id: number): void {
+    this.#db.prepare("DELETE FROM subscriptions WHERE id = ?").run(id);
+  }
+
+  /** Deletes every subscription whose lease ended at or before `now` and returns them. */
+  removeExpired(now: number): Subscription[] {
+    return this.transaction(() => {
+      const expired = this.#subs("WHERE expires_at <= ?", now);
+      this.#db.prepare("DELETE FROM subscriptions WHERE expires_at <= ?").run(now);
+      return expired;
+    });
+  }
+
+  nextExpiry(): number | undefined {
+    const row = this.#db.prepare("SELECT min(expires_at) AS t FROM subscriptions").get() as { t: number | null };
+    return row.t ?? undefined;
+  }
+
+  recordSuccess(id: number, hash: string, now: number): void {
+    this.#db
+      .prepare(
+        `UPDATE subscriptions SET state = 'active', failures = 0, next_attempt_at = NULL, delivered_hash = ?,
+           updated_at = ? WHERE id = ?`,
+      )
+      .run(hash, now, id);
+  }
+
+  recordFailure(id: number, failures: number, nextAttemptAt: number, now: number): void {
+    this.#db
+      .prepare(
+        "UPDATE subscriptions SET state = 'retrying', failures = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?",
+      )
+      .run(failures, nextAttemptAt, now, id);
+  }
+
+  /** Records an accepted request; a newer request for the same (topic, callback) replaces an older one. */
+  addVerification(v: Omit<Verification, "id">): Verification {
+    return this.transaction(() => {
+      this.#db.prepare("DELETE FROM verifications WHERE topic = ? AND callback = ?").run(v.topic, v.callback);
+      const { lastInsertRowid } = this.#db
+        .prepare(
+          `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, requested_at)
+           VALUES (?, ?, ?, ?, ?, ?, ?)`,
+        )
+        .run(v.mode, v.topic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt);
+      return { ...v, id: Number(lastInsertRowid) };
+    });
+  }
+
+  verification(id: number): Verification | undefined {
+    return this.#vers("WHERE id = ?", id)[0];
+  }
+
+  verifications(): Verification[] {
+    return this.#vers("ORDER BY id");
+  }
+
+  countVerifications(): number {
+    return this.#count("verifications");
+  }
+
+  removeVerification(id: number): void {
+    this.#db.prepare("DELETE FROM verifications WHERE id = ?").run(id);
+  }
+
+  close(): void {
+    if (this.#db.isOpen) this.#db.close();
+  }
+}

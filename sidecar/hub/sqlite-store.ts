@@ -1,0 +1,102 @@
+import { SqliteHubDb } from "./sqlite-db.ts";
+import type { HubStore, Subscription, SubscriptionInput, Verification } from "./store.ts";
+
+/**
+ * `HubStore` over one synchronous `node:sqlite` connection. A transaction's callback is async, so
+ * while it awaits, another caller's statement could run on the same connection and land inside the
+ * open transaction; every call therefore waits for the open transaction to finish first, and
+ * transactions queue behind each other. The transaction's own `tx` view skips that wait.
+ */
+export class SqliteHubStore implements HubStore {
+  readonly #db: SqliteHubDb;
+  #open: Promise<unknown> = Promise.resolve();
+  readonly #inside: boolean;
+
+  constructor(db: SqliteHubDb, inside = false) {
+    this.#db = db;
+    this.#inside = inside;
+  }
+
+  static open(dataDir: string): SqliteHubStore {
+    return new SqliteHubStore(SqliteHubDb.open(dataDir));
+  }
+
+  async #run<T>(fn: (db: SqliteHubDb) => T): Promise<T> {
+    if (!this.#inside) await this.#open;
+    return fn(this.#db);
+  }
+
+  transaction<T>(fn: (tx: HubStore) => Promise<T>): Promise<T> {
+    if (this.#inside) return fn(this);
+    const tx = new SqliteHubStore(this.#db, true);
+    const run = this.#open.then(async () => {
+      this.#db.begin();
+      try {
+        const out = await fn(tx);
+        this.#db.commit();
+        return out;
+      } catch (err) {
+        this.#db.rollback();
+        throw err;
+      }
+    });
+    this.#open = run.catch(() => undefined);
+    return run;
+  }
+
+  subscriptions(): Promise<Subscription[]> {
+    return this.#run((db) => db.subscriptions());
+  }
+  subscription(topic: string, callback: string): Promise<Subscription | undefined> {
+    return this.#run((db) => db.subscription(topic, callback));
+  }
+  subscriptionById(id: number): Promise<Subscription | undefined> {
+    return this.#run((db) => db.subscriptionById(id));
+  }
+  owed(topic: string, hash: string): Promise<Subscription[]> {
+    return this.#run((db) => db.owed(topic, hash));
+  }
+  countSubscriptions(): Promise<number> {
+    return this.#run((db) => db.countSubscriptions());
+  }
+  countForHost(host: string): Promise<number> {
+    return this.#run((db) => db.countForHost(host));
+  }
+  upsert(s: SubscriptionInput, now: number): Promise<void> {
+    return this.#run((db) => db.upsert(s, now));
+  }
+  remove(id: number): Promise<void> {
+    return this.#run((db) => db.remove(id));
+  }
+  removeExpired(now: number): Promise<Subscription[]> {
+    return this.#run((db) => db.removeExpired(now));
+  }
+  nextExpiry(): Promise<number | undefined> {
+    return this.#run((db) => db.nextExpiry());
+  }
+  recordSuccess(id: number, hash: string, now: number): Promise<void> {
+    return this.#run((db) => db.recordSuccess(id, hash, now));
+  }
+  recordFailure(id: number, failures: number, nextAttemptAt: number, now: number): Promise<void> {
+    return this.#run((db) => db.recordFailure(id, failures, nextAttemptAt, now));
+  }
+  addVerification(v: Omit<Verification, "id">): Promise<Verification> {
+    return this.#run((db) => db.addVerification(v));
+  }
+  verification(id: number): Promise<Verification | undefined> {
+    return this.#run((db) => db.verification(id));
+  }
+  verifications(): Promise<Verification[]> {
+    return this.#run((db) => db.verifications());
+  }
+  countVerifications(): Promise<number> {
+    return this.#run((db) => db.countVerifications());
+  }
+  removeVerification(id: number): Promise<void> {
+    return this.#run((db) => db.removeVerification(id));
+  }
+  async close(): Promise<void> {
+    await this.#open;
+    this.#db.close();
+  }
+}

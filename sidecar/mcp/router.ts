@@ -1,0 +1,193 @@
+import { toNodeHandler } from "@modelcontextprotocol/node";
+import {
+  createMcpHandler,
+  isLegacyRequest,
+  type McpRequestContext,
+  type McpServer,
+  ProtocolError,
+  ProtocolErrorCode,
+} from "@modelcontextprotocol/server";
+import express, { type RequestHandler, Router } from "express";
+import type { Config } from "../../src/config.ts";
+import type { SnapshotStore } from "../build/snapshot.ts";
+import type { Clock } from "../clock.ts";
+import type { Logger } from "../logger.ts";
+import { ChangeNotices, changedUris } from "./change-notices.ts";
+import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
+import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
+import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
+import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
+import { createMcpServer } from "./server.ts";
+import { SessionTokens } from "./session-token.ts";
+
+/** A JSON-RPC message to this server is a few hundred bytes; 64 KiB leaves room and bounds memory. */
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface McpRouterDeps {
+  config: Pick<
+    Config,
+    | "BASE_URL"
+    | "MCP_SESSION_TTL_MS"
+    | "MCP_MAX_SESSIONS"
+    | "MCP_MAX_STREAMS"
+    | "MCP_KEEPALIVE_MS"
+    | "MCP_ALLOWED_ORIGINS"
+    | "MCP_SESSION_SECRET"
+  >;
+  store: SnapshotStore;
+  logger: Logger;
+  /** Wall clock for session expiry; tests move it by hand. */
+  clock?: Clock;
+  /** Where DELETEd session ids are kept; default in memory (one instance). */
+  revocations?: SessionRevocationStore;
+}
+
+export interface McpRouter {
+  /** Mount at `/mcp`. */
+  router: Router;
+  /** Open change-notice streams of 2025 sessions (2026 listen streams are counted by the SDK). */
+  readonly openStreams: number;
+  /** Ends every stream and refuses new requests. */
+  close(): Promise<void>;
+}
+
+/**
+ * `/mcp`, both protocol eras on one endpoint with the official SDK (2.x):
+ * - 2026-07-28 requests (a `_meta` protocol version on each) go to the SDK's `createMcpHandler`,
+ *   stateless: a fresh server per request, `server/discover`, header checks, cache hints and
+ *   `subscriptions/listen`;
+ * - 2025-era traffic goes through our session rules (signed ids, see legacy-sessions.ts) to the
+ *   SDK's per-request legacy serving.
+ * Which era a request belongs to is decided by the SDK's own `isLegacyRequest`.
+ */
+export function createMcpRouter(deps: McpRouterDeps): McpRouter {
+  const { config, store } = deps;
+  const log = deps.logger.child({ component: "mcp" });
+  const onerror = (err: Error) => log.debug({ err }, "mcp request refused");
+  // Logs name a session by the end of its signature: unique, and useless without the whole id.
+  const tokens = new SessionTokens({
+    secret: config.MCP_SESSION_SECRET,
+    ttlMs: config.MCP_SESSION_TTL_MS,
+    clock: deps.clock,
+  });
+  const revocations: SessionRevocationStore =
+    deps.revocations ?? new MemoryRevocationStore({ maxEntries: config.MCP_MAX_SESSIONS, clock: deps.clock });
+  const base = { store, baseUrl: config.BASE_URL };
+
+  const factory = (ctx: McpRequestContext): McpServer => {
+    const server = createMcpServer(base);
+    const sessionId = ctx.requestInfo?.headers.get(SESSION_HEADER);
+    if (ctx.era === "legacy" && sessionId) addSubscribeHandlers(server, sessionId);
+    return server;
+  };
+  const modern = createMcpHandler(factory, {
+    legacy: "reject",
+    maxSubscriptions: config.MCP_MAX_STREAMS,
+    keepAliveMs: config.MCP_KEEPALIVE_MS,
+    maxRequestBodySize: MAX_BODY_BYTES,
+    onerror,
+  });
+  const notices = new ChangeNotices({
+    baseUrl: config.BASE_URL,
+    maxSessions: config.MCP_MAX_SESSIONS,
+    maxStreams: config.MCP_MAX_STREAMS,
+    keepAliveMs: config.MCP_KEEPALIVE_MS,
+    createServer: () => createMcpServer(base),
+    modern: modern.notify,
+    clock: deps.clock,
+  });
+  const sessions = new LegacySessions({
+    tokens,
+    revocations,
+    serve: jsonPerRequest(factory, MAX_BODY_BYTES),
+    openStream: (id, claims, request) => notices.openStream(id, claims.exp, request),
+    onSessionStart: (id, claims) => log.info({ session: id.slice(-12), version: claims.pv }, "mcp session started"),
+    onEnd: (id) => {
+      notices.endSession(id);
+      log.info({ session: id.slice(-12) }, "mcp session ended");
+    },
+  });
+
+  /** `resources/subscribe` on a 2025 session: recorded here, delivered on the session's GET stream. */
+  function addSubscribeHandlers(server: McpServer, sessionId: string): void {
+    const verified = tokens.verify(sessionId);
+    if (!verified.ok) return;
+    server.server.setRequestHandler("resources/subscribe", (request) => {
+      if (!notices.subscribe(sessionId, verified.claims.exp, request.params.uri)) {
+        throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Too many subscriptions: at most 64 URIs a session");
+      }
+      return {};
+    });
+    server.server.setRequestHandler("resources/unsubscribe", (request) => {
+      notices.unsubscribe(sessionId, request.params.uri);
+      return {};
+    });
+  }
+
+  let last = store.current;
+  const stopWatching = store.onSwap((next) => {
+    const uris = changedUris(last, next, config.BASE_URL);
+    last = next;
+    if (uris.length === 0) return;
+    log.info({ uris: uris.length }, "content changed: notifying MCP subscribers");
+    notices.publish(uris).catch((err: unknown) => log.warn({ err }, "mcp change notices failed"));
+  });
+
+  const node = toNodeHandler(
+    {
+      fetch: async (request, options) => {
+        const body = options?.parsedBody;
+        if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
+          return sessions.handle(request, body);
+        }
+        return modern.fetch(request, options);
+      },
+    },
+    { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.error({ err }, "mcp handler failed") },
+  );
+
+  let closed = false;
+  const open: RequestHandler = (_req, res, next) => {
+    if (closed) return rpcError(res, 503, -32000, "Service Unavailable: the server is shutting down");
+    next();
+  };
+
+  const post: RequestHandler = async (req, res) => {
+    if (!req.is("application/json")) {
+      return rpcError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
+    }
+    const body: unknown = req.body;
+    if (Array.isArray(body)) {
+      const header = req.headers["mcp-protocol-version"];
+      const session = tokens.verify(String(req.headers[SESSION_HEADER] ?? ""));
+      const version = typeof header === "string" ? header : session.ok ? session.claims.pv : undefined;
+      return rpcError(res, 400, -32600, `Invalid Request: ${batchRefusal(body, version)}`);
+    }
+    const invalid = invalidMessage(body);
+    if (invalid) return rpcError(res, 400, -32600, `Invalid Request: ${invalid}`, idOf(body));
+    await node(req, res, body);
+  };
+
+  const router = Router();
+  router.use(hostGuard(allowedHostnames(config.BASE_URL)), mcpCors(config.MCP_ALLOWED_ORIGINS), open);
+  router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false }), post);
+  router.get("/", (req, res) => node(req, res));
+  router.delete("/", (req, res) => node(req, res));
+  router.all("/", (_req, res) => {
+    res.setHeader("Allow", "GET, POST, DELETE, OPTIONS");
+    rpcError(res, 405, -32000, "Method not allowed: use POST, GET or DELETE");
+  });
+  router.use(bodyErrors(MAX_BODY_BYTES));
+
+  return {
+    router,
+    get openStreams() {
+      return notices.openStreams;
+    },
+    async close() {
+      closed = true;
+      stopWatching();
+      await Promise.all([modern.close(), notices.close(), revocations.close?.()]);
+    },
+  };
+}

@@ -1,0 +1,115 @@
+import { createMatcher } from "./mentions.ts";
+import type { AggregateRating, AspectRef, ReviewRecord, ReviewsDataset } from "./records.ts";
+import type { CatalogueItem } from "./schema.ts";
+import type { Content, ReviewEntry } from "./validate.ts";
+
+/** Newest first: date descending, then id ascending. The one ordering every list uses. */
+export function compareReviews(a: { date: string; id: string }, b: { date: string; id: string }): number {
+  if (a.date !== b.date) return a.date < b.date ? 1 : -1;
+  return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
+}
+
+/** The HTML page that holds a review: one archive page per month keeps pages small at 100k reviews. */
+export function archivePath(date: string): string {
+  return `/reviews/${date.slice(0, 4)}/${date.slice(5, 7)}/`;
+}
+
+export function permalink(baseUrl: string, r: { id: string; date: string }): string {
+  return `${baseUrl}${archivePath(r.date)}#review-${r.id}`;
+}
+
+function resolveMentions(
+  explicit: readonly string[],
+  text: string,
+  catalogue: readonly CatalogueItem[],
+  detect: (t: string) => string[],
+): string[] {
+  const ids = new Set([...explicit, ...detect(text)]);
+  // Catalogue order keeps output canonical however the editor ordered explicit ids.
+  return catalogue.filter((c) => ids.has(c.id)).map((c) => c.id);
+}
+
+/**
+ * Turns validated content into published records. Mentions are explicit ids plus those detected in
+ * the review text (not the owner's reply: a reply naming a doctor says nothing about the visit).
+ * `aspects` is empty here: the insights analysis (`analyzeReviews`) fills it in.
+ */
+export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] {
+  const { business } = content;
+  const tech = createMatcher(business.technicians);
+  const svc = createMatcher(business.services);
+  const area = createMatcher(business.service_areas);
+  const toRecord = (r: ReviewEntry): ReviewRecord => {
+    const scanned = r.title ? `${r.title}\n${r.text}` : r.text;
+    return {
+      id: r.id,
+      url: permalink(baseUrl, r),
+      date: r.date,
+      published_at: r.published_at,
+      rating: r.rating,
+      author: r.author,
+      title: r.title ?? null,
+      text: r.text,
+      source: { platform: r.source.platform, url: r.source.url ?? null },
+      verification: { method: r.verification.method, verified_on: r.verification.verified_on },
+      technicians: resolveMentions(r.technicians, scanned, business.technicians, (t) => tech.detect(t)),
+      services: resolveMentions(r.services, scanned, business.services, (t) => svc.detect(t)),
+      service_areas: resolveMentions(r.service_areas, scanned, business.service_areas, (t) => area.detect(t)),
+      response: r.response ? { date: r.response.date, text: r.response.text } : null,
+      aspects: [],
+    };
+  };
+  return content.reviews.map(toRecord).sort(compareReviews);
+}
+
+/**
+ * Mean rating rounded half-up to 2 decimals. Computed as `round(sum * 100 / n)` on integers:
+ * `sum / n * 100` is one ulp short for means like 4.225 (169 over 40) and would round to 4.22.
+ */
+export function aggregate(reviews: readonly { rating: number }[]): AggregateRating {
+  const distribution = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
+  let sum = 0;
+  for (const r of reviews) {
+    distribution[String(r.rating) as keyof typeof distribution]++;
+    sum += r.rating;
+  }
+  const n = reviews.length;
+  return {
+    rating_value: n === 0 ? 0 : Math.round((sum * 100) / n) / 100,
+    review_count: n,
+    best_rating: 5,
+    worst_rating: 1,
+    distribution,
+  };
+}
+
+/** The dataset of `reviews` (already built records); `aspects` lists the analysed aspects. */
+export function datasetOf(
+  business: Content["business"],
+  reviews: ReviewRecord[],
+  aspects: readonly AspectRef[] = [],
+): ReviewsDataset {
+  return { business, aggregate_rating: aggregate(reviews), aspects: [...aspects], reviews };
+}
+
+/** The dataset without the insights analysis: every review's `aspects` is empty. */
+export function buildDataset(content: Content, baseUrl: string): ReviewsDataset {
+  return datasetOf(content.business, buildRecords(content, baseUrl));
+}
+
+/**
+ * When the dataset last changed: the newest `published_at` or owner-response date (midnight UTC).
+ * Drives feed `updated` and `Last-Modified`; `undefined` for an empty dataset.
+ */
+export function lastModifiedMs(reviews: readonly ReviewRecord[]): number | undefined {
+  let max: number | undefined;
+  for (const r of reviews) {
+    const p = Date.parse(r.published_at);
+    if (max === undefined || p > max) max = p;
+    if (r.response) {
+      const d = Date.parse(`${r.response.date}T00:00:00Z`);
+      if (d > max) max = d;
+    }
+  }
+  return max;
+}

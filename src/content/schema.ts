@@ -1,0 +1,129 @@
+import { z } from "zod";
+import { isCalendarDate, isRfc3339 } from "./dates.ts";
+
+/**
+ * Schemas of the files editors write under `content/`. These are the single source of truth: the
+ * Astro content config, the build, the generator and the tests all validate with them. Messages are
+ * phrased to complete "`path: field: <message>, got <value>`" (see `errors.ts`).
+ */
+
+export const Id = z
+  .string({ error: "expected a string id" })
+  .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: "expected a kebab-case id of a-z, 0-9 and single hyphens" });
+
+export const CalendarDate = z
+  .string({ error: "expected a date as YYYY-MM-DD" })
+  .refine(isCalendarDate, { error: "expected a real calendar date as YYYY-MM-DD" });
+
+export const Timestamp = z
+  .string({ error: "expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z" })
+  .refine(isRfc3339, { error: "expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z" });
+
+const NonEmpty = (what: string, max: number) =>
+  z
+    .string({ error: `expected ${what} as text` })
+    .trim()
+    .min(1, { error: `expected a non-empty ${what}` })
+    .max(max, { error: `expected ${what} of at most ${max} characters` });
+
+const HttpUrl = z.string({ error: "expected an absolute http(s) URL" }).refine(
+  (s) => {
+    try {
+      const u = new URL(s);
+      return u.protocol === "https:" || u.protocol === "http:";
+    } catch {
+      return false;
+    }
+  },
+  { error: "expected an absolute http(s) URL" },
+);
+
+const IdList = z.array(Id, { error: "expected a list of ids" }).default([]);
+
+export const SOURCE_PLATFORMS = ["google", "yelp", "facebook", "healthgrades", "direct"] as const;
+export const VERIFICATION_METHODS = [
+  "appointment_record",
+  "invoice",
+  "platform_verified",
+  "email_confirmation",
+] as const;
+
+export const ReviewFileSchema = z.strictObject(
+  {
+    date: CalendarDate,
+    published_at: Timestamp,
+    rating: z
+      .number({ error: "expected an integer from 1 to 5" })
+      .int({ error: "expected an integer from 1 to 5" })
+      .min(1, { error: "expected an integer from 1 to 5" })
+      .max(5, { error: "expected an integer from 1 to 5" }),
+    author: NonEmpty("author name", 100),
+    title: NonEmpty("title", 200).optional(),
+    text: NonEmpty("review text", 5000),
+    source: z.strictObject(
+      {
+        platform: z.enum(SOURCE_PLATFORMS, { error: `expected one of ${SOURCE_PLATFORMS.join(", ")}` }),
+        url: HttpUrl.optional(),
+      },
+      { error: "expected a source object with platform and optional url" },
+    ),
+    verification: z.strictObject(
+      {
+        method: z.enum(VERIFICATION_METHODS, { error: `expected one of ${VERIFICATION_METHODS.join(", ")}` }),
+        verified_on: CalendarDate,
+      },
+      { error: "expected a verification object with method and verified_on (only verified reviews are published)" },
+    ),
+    technicians: IdList,
+    services: IdList,
+    service_areas: IdList,
+    response: z
+      .strictObject(
+        { date: CalendarDate, text: NonEmpty("response text", 5000) },
+        { error: "expected a response object with date and text" },
+      )
+      .optional(),
+  },
+  { error: "expected a YAML mapping of review fields" },
+);
+export type ReviewFile = z.infer<typeof ReviewFileSchema>;
+
+const CatalogueEntry = z.strictObject({
+  id: Id,
+  name: NonEmpty("name", 120),
+  aliases: z.array(NonEmpty("alias", 120), { error: "expected a list of aliases" }).default([]),
+});
+
+const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+export const WEEKDAYS = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
+
+export const BusinessFileSchema = z.strictObject({
+  name: NonEmpty("business name", 200),
+  description: NonEmpty("description", 2000),
+  url: HttpUrl,
+  telephone: NonEmpty("telephone number", 40),
+  email: z.email({ error: "expected an email address" }).optional(),
+  address: z.strictObject({
+    street_address: NonEmpty("street address", 200),
+    locality: NonEmpty("locality", 100),
+    region: NonEmpty("region", 100),
+    postal_code: NonEmpty("postal code", 20),
+    country: z.string().regex(/^[A-Z]{2}$/, { error: "expected an ISO 3166 two-letter country code" }),
+  }),
+  geo: z.strictObject({
+    latitude: z.number().min(-90).max(90),
+    longitude: z.number().min(-180).max(180),
+  }),
+  opening_hours: z.array(
+    z.strictObject({
+      days: z.array(z.enum(WEEKDAYS, { error: `expected day codes ${WEEKDAYS.join(", ")}` })).min(1),
+      opens: z.string().regex(TIME, { error: "expected a time as HH:MM" }),
+      closes: z.string().regex(TIME, { error: "expected a time as HH:MM" }),
+    }),
+  ),
+  technicians: z.array(CatalogueEntry.extend({ title: NonEmpty("title", 120) })).min(1),
+  services: z.array(CatalogueEntry).min(1),
+  service_areas: z.array(CatalogueEntry).min(1),
+});
+export type BusinessFile = z.infer<typeof BusinessFileSchema>;
+export type CatalogueItem = z.infer<typeof CatalogueEntry>;

@@ -1,0 +1,131 @@
+import path from "node:path";
+import { utcDate } from "./dates.ts";
+import { ContentError, formatIssues, problem } from "./errors.ts";
+import { reviewRuleProblems } from "./review-rules.ts";
+import { type BusinessFile, BusinessFileSchema, Id, type ReviewFile, ReviewFileSchema } from "./schema.ts";
+import { parseContentYaml } from "./yaml.ts";
+
+/** A review file that passed validation, with where it came from. */
+export interface ReviewEntry extends ReviewFile {
+  id: string;
+  /** Path shown in messages, relative to the working directory when inside it. */
+  file: string;
+}
+
+export interface Content {
+  business: BusinessFile;
+  reviews: ReviewEntry[];
+}
+
+/** What validation yields: the content, and the review files it left out as not filled in yet. */
+export interface ValidatedContent extends Content {
+  /** Only ever non-empty with `unfinished: "skip"`. */
+  skipped: string[];
+}
+
+/** Raw files as read from disk, before any validation. Kept separate so validation stays pure. */
+export interface RawContent {
+  business: { file: string; text: string };
+  reviews: { file: string; text: string }[];
+  /** Files under reviews/ that are not `<year>/<id>.yaml`, reported as problems. */
+  strays: string[];
+}
+
+export interface ValidateOptions {
+  /** The clock reading that defines "the future"; injected so tests are stable. */
+  now: Date;
+  /**
+   * What to do with a review whose `text` is still empty, as `npm run review:new` leaves it:
+   * `"error"` (the default: production builds and `npm run check`, so a scaffold is never published)
+   * reports it as not filled in yet; `"skip"` (npm start) leaves it out and lists it in `skipped`.
+   */
+  unfinished?: "error" | "skip";
+}
+
+/** The scaffold writes `text: ""`; an editor who has not pasted the review yet is not making a mistake. */
+function isUnfinished(input: unknown): boolean {
+  if (input === null || typeof input !== "object" || !("text" in input)) return false;
+  const text = (input as { text: unknown }).text;
+  return text === null || (typeof text === "string" && text.trim() === "");
+}
+
+export const NOT_FILLED_IN = "not filled in yet; paste the review text (npm run review:new leaves it empty)";
+
+/**
+ * Validates raw content into typed business and review entries, applying every cross-file rule.
+ * Collects all problems and throws one `ContentError` listing them.
+ */
+export function validateContent(raw: RawContent, opts: ValidateOptions): ValidatedContent {
+  const { business, reviews, skipped, problems } = inspectContent(raw, opts);
+  if (problems.length > 0 || !business) throw new ContentError(problems);
+  return { business, reviews, skipped };
+}
+
+/**
+ * Every problem in every file, without throwing, plus what is valid so far; `npm run check` also
+ * reports the files it skipped when others have problems.
+ */
+export function inspectContent(
+  raw: RawContent,
+  { now, unfinished = "error" }: ValidateOptions,
+): Partial<Content> & { reviews: ReviewEntry[]; skipped: string[]; problems: string[] } {
+  const problems: string[] = [];
+  for (const s of raw.strays) {
+    problems.push(problem(s, "(file)", "review files must be content/reviews/<year>/<id>.yaml", path.basename(s)));
+  }
+
+  const businessInput = parseContentYaml(raw.business.file, raw.business.text, problems);
+  const bParsed = BusinessFileSchema.safeParse(businessInput);
+  if (!bParsed.success) problems.push(...formatIssues(raw.business.file, bParsed.error.issues, businessInput));
+  const business = bParsed.success ? bParsed.data : undefined;
+  if (business) checkCatalogues(raw.business.file, business, problems);
+
+  const today = utcDate(now);
+  const seen = new Map<string, string>();
+  const reviews: ReviewEntry[] = [];
+  const skipped: string[] = [];
+  for (const { file, text } of raw.reviews) {
+    const base = path.basename(file, ".yaml");
+    const idOk = Id.safeParse(base);
+    if (!idOk.success) {
+      problems.push(
+        problem(file, "id", "the file name is the review id and must be kebab-case a-z, 0-9 and hyphens", base),
+      );
+      continue;
+    }
+    const prior = seen.get(base);
+    if (prior) {
+      problems.push(problem(file, "id", `duplicate review id, already used by ${prior}`, base));
+      continue;
+    }
+    seen.set(base, file);
+    const input = parseContentYaml(file, text, problems);
+    if (input === undefined) continue;
+    const draft = isUnfinished(input);
+    if (draft && unfinished === "skip") {
+      skipped.push(file);
+      continue;
+    }
+    const parsed = ReviewFileSchema.safeParse(input);
+    const issues = parsed.success ? [] : parsed.error.issues;
+    for (const issue of issues) {
+      if (draft && issue.path.length === 1 && issue.path[0] === "text") {
+        problems.push(problem(file, "text", NOT_FILLED_IN, (input as { text: unknown }).text));
+      } else problems.push(...formatIssues(file, [issue], input));
+    }
+    problems.push(...reviewRuleProblems(file, input, issues, { today, nowMs: now.getTime(), business }));
+    if (parsed.success) reviews.push({ id: base, file, ...parsed.data });
+  }
+  return { business, reviews, skipped, problems };
+}
+
+function checkCatalogues(file: string, b: BusinessFile, problems: string[]): void {
+  for (const field of ["technicians", "services", "service_areas"] as const) {
+    const seen = new Set<string>();
+    b[field].forEach((entry, i) => {
+      if (seen.has(entry.id))
+        problems.push(problem(file, `${field}[${i}].id`, "duplicate id in this catalogue", entry.id));
+      seen.add(entry.id);
+    });
+  }
+}

@@ -1,0 +1,81 @@
+import { Feed } from "feed";
+import { lastModifiedMs } from "../content/dataset.ts";
+import type { Business, ReviewRecord } from "../content/records.ts";
+import type { SiteUrls } from "../urls.ts";
+import { FEED_SIZE, feedBody, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
+
+/**
+ * Atom (RFC 4287) feed of the newest reviews, rendered by `feed@6`'s `atom1()`, the maintained
+ * generator (it validates against the RFC's RELAX NG schema and writes the WebSub `rel="hub"` and
+ * `rel="self"` links). Every date is passed in explicitly, so identical content gives identical
+ * bytes (and the same ETag, and no spurious hub ping).
+ *
+ * Escaping: `feed` writes entry titles and content as `type="html"` inside CDATA, so reader
+ * software parses them as HTML. Customer-written text is therefore HTML-escaped here first, and
+ * XML 1.0's forbidden code points are dropped everywhere, since no escaping can carry them.
+ */
+
+// biome-ignore lint/suspicious/noControlCharactersInRegex: matching the control characters XML forbids is the point
+const NOT_XML = /[^\u0009\u000A\u000D\u0020-\uD7FF\uE000-\uFFFD\u{10000}-\u{10FFFF}]/gu;
+const HTML_ESCAPES: Record<string, string> = { "&": "&amp;", "<": "&lt;", ">": "&gt;", '"': "&quot;", "'": "&#39;" };
+
+/** Drops the code points XML 1.0 forbids (a feed containing one is not well-formed). */
+export function xmlSafe(s: string): string {
+  return s.replace(NOT_XML, "");
+}
+
+/** Text as HTML that displays exactly that text, for Atom's `type="html"` constructs. */
+export function htmlText(s: string): string {
+  return xmlSafe(s).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
+}
+
+/** Blank-line-separated paragraphs as `<p>`, line breaks inside one as `<br>`. */
+function htmlParagraphs(text: string): string {
+  return text
+    .split(/\n{2,}/)
+    .map((p) => `<p>${htmlText(p.trim()).replace(/\n/g, "<br>")}</p>`)
+    .join("");
+}
+
+/** `feed` writes `<feed xmlns=…>` with no language; Atom takes it from `xml:lang` (RFC 4287 §2). */
+function withLanguage(xml: string, lang: string): string {
+  const root = '<feed xmlns="http://www.w3.org/2005/Atom">';
+  if (!xml.includes(root)) throw new Error("feed@6 changed its root element; update withLanguage()");
+  return xml.replace(root, `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${lang}">`);
+}
+
+export function renderAtomFeed(business: Business, reviews: readonly ReviewRecord[], urls: SiteUrls): string {
+  const items = reviews.slice(0, FEED_SIZE);
+  // From the entries in this feed only: a reply to a review too old to be listed must not change
+  // the feed's bytes when nothing it shows changed. An empty feed still needs an <updated>; the
+  // epoch is stable and honest ("never").
+  const feed = new Feed({
+    id: tagUri(business, "reviews"),
+    title: xmlSafe(`${business.name}: verified reviews`),
+    description: xmlSafe(`The ${FEED_SIZE} newest verified customer reviews of ${business.name}.`),
+    updated: new Date(lastModifiedMs(items) ?? 0),
+    generator: false,
+    link: urls.home,
+    feedLinks: { atom: urls.atomFeed },
+    hub: urls.hub,
+    author: { name: xmlSafe(business.name), link: business.url },
+  });
+  for (const r of items) {
+    feed.addItem({
+      id: tagUri(business, `review/${r.id}`),
+      title: htmlText(reviewTitle(r)),
+      link: r.url,
+      date: new Date(itemModifiedMs(r)),
+      published: new Date(r.published_at),
+      content: htmlParagraphs(feedBody(r, business)),
+      author: [{ name: xmlSafe(r.author) }],
+      // Category terms are kebab-case ids (content schema), so nothing in them needs escaping.
+      category: [
+        { term: `rating:${r.rating}`, name: `${r.rating} out of 5` },
+        ...r.technicians.map((t) => ({ term: t, scheme: `${urls.base}/technicians` })),
+        ...r.services.map((s) => ({ term: s, scheme: `${urls.base}/services` })),
+      ],
+    });
+  }
+  return `${withLanguage(feed.atom1(), "en-US")}\n`;
+}

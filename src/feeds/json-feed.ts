@@ -1,0 +1,61 @@
+import { msToRfc3339 } from "../content/dates.ts";
+import type { Business, ReviewAspect, ReviewRecord } from "../content/records.ts";
+import type { SiteUrls } from "../urls.ts";
+import { FEED_SIZE, feedBody, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
+
+/**
+ * JSON Feed 1.1 (https://jsonfeed.org/version/1.1). Written by hand because `feed@6`'s `json1()`
+ * emits version 1 with a singular `author` and drops `hubs` and `language`.
+ */
+export interface JsonFeedItem {
+  id: string;
+  url: string;
+  title: string;
+  content_text: string;
+  date_published: string;
+  date_modified: string;
+  authors: { name: string }[];
+  tags: string[];
+  _review: {
+    about: string;
+    rating: number;
+    technicians: string[];
+    services: string[];
+    service_areas: string[];
+    aspects: ReviewAspect[];
+  };
+}
+
+/** `reviews` must already be newest first; the feed keeps the first `FEED_SIZE`. */
+export function renderJsonFeed(business: Business, reviews: readonly ReviewRecord[], urls: SiteUrls): string {
+  const items: JsonFeedItem[] = reviews.slice(0, FEED_SIZE).map((r) => ({
+    id: tagUri(business, `review/${r.id}`),
+    url: r.url,
+    title: reviewTitle(r),
+    content_text: feedBody(r, business),
+    date_published: r.published_at,
+    date_modified: msToRfc3339(itemModifiedMs(r)),
+    authors: [{ name: r.author }],
+    tags: [`rating:${r.rating}`, ...r.technicians, ...r.services],
+    _review: {
+      about: urls.openapi,
+      rating: r.rating,
+      technicians: r.technicians,
+      services: r.services,
+      service_areas: r.service_areas,
+      aspects: r.aspects,
+    },
+  }));
+  const feed = {
+    version: "https://jsonfeed.org/version/1.1",
+    title: `${business.name}: verified reviews`,
+    home_page_url: urls.home,
+    feed_url: urls.jsonFeed,
+    description: `The ${FEED_SIZE} newest verified customer reviews of ${business.name}.`,
+    language: "en-US",
+    authors: [{ name: business.name, url: business.url }],
+    hubs: [{ type: "WebSub", url: urls.hub }],
+    items,
+  };
+  return `${JSON.stringify(feed, null, 2)}\n`;
+}

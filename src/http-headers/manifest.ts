@@ -1,0 +1,132 @@
+import { createHash } from "node:crypto";
+import { z } from "zod";
+import { type SiteUrls, TOPIC_PATHS } from "../urls.ts";
+import { SECURITY_HEADERS } from "./security.ts";
+
+/**
+ * Per-file HTTP headers computed at build time: one strong ETag (a content hash) per file plus the
+ * Content-Type, Cache-Control, Last-Modified and WebSub Link headers. Written twice from the same
+ * data: `_headers.json` for our server and `_headers` for Netlify/Cloudflare Pages-style CDNs.
+ */
+
+export const FileHeadersSchema = z.object({
+  etag: z.string().regex(/^"[^"]+"$/, { error: "expected a strong ETag in double quotes" }),
+  content_type: z.string().min(1),
+  cache_control: z.string().min(1),
+  last_modified: z.string().optional(),
+  link: z.string().optional(),
+});
+export type FileHeaders = z.infer<typeof FileHeadersSchema>;
+
+/** `_headers.json`: what the server trusts about a build, so it is validated, never cast. */
+export const HeadersManifestSchema = z.object({
+  version: z.literal(1),
+  /** Keyed by URL path of the file, e.g. `/reviews.json`, `/index.html`. */
+  files: z.record(z.string().startsWith("/"), FileHeadersSchema),
+});
+export type HeadersManifest = z.infer<typeof HeadersManifestSchema>;
+
+export const MANIFEST_FILE = "_headers.json";
+
+const TYPES: Record<string, string> = {
+  ".json": "application/json",
+  ".xml": "application/atom+xml; charset=utf-8",
+  ".html": "text/html; charset=utf-8",
+  ".css": "text/css; charset=utf-8",
+  ".js": "text/javascript; charset=utf-8",
+  ".svg": "image/svg+xml",
+  ".txt": "text/plain; charset=utf-8",
+  ".ico": "image/x-icon",
+  ".png": "image/png",
+  ".webmanifest": "application/manifest+json",
+};
+
+export function contentTypeFor(file: string): string {
+  const ext = /\.[a-z0-9]+$/i.exec(file)?.[0]?.toLowerCase() ?? "";
+  return TYPES[ext] ?? "application/octet-stream";
+}
+
+/** Strong validator: 128 bits of SHA-256 of the exact bytes served. */
+export function strongEtag(bytes: Uint8Array | string): string {
+  return `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`;
+}
+
+export function topicLink(urls: SiteUrls, path: string): string {
+  return `<${urls.hub}>; rel="hub", <${urls.base}${path}>; rel="self"`;
+}
+
+/** Hashed build assets never change under a name; everything else revalidates every 5 minutes. */
+export function cacheControlFor(path: string): string {
+  return path.startsWith("/_astro/")
+    ? "public, max-age=31536000, immutable"
+    : "public, max-age=300, stale-while-revalidate=60";
+}
+
+/**
+ * Files whose content derives from the reviews: they get the dataset's Last-Modified. Static
+ * descriptions (OpenAPI, assets) do not, since nothing about them changed when a review did.
+ */
+function derivesFromReviews(path: string): boolean {
+  return path.endsWith(".html") || (TOPIC_PATHS as readonly string[]).includes(path) || path === "/insights.json";
+}
+
+export function buildManifest(
+  files: readonly { path: string; bytes: Uint8Array }[],
+  opts: { urls: SiteUrls; lastModified?: Date },
+): HeadersManifest {
+  const out: Record<string, FileHeaders> = {};
+  for (const { path, bytes } of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+    if (path === `/${MANIFEST_FILE}` || path === "/_headers") continue;
+    const h: FileHeaders = {
+      etag: strongEtag(bytes),
+      content_type: contentTypeFor(path),
+      cache_control: cacheControlFor(path),
+    };
+    if (opts.lastModified && derivesFromReviews(path)) h.last_modified = opts.lastModified.toUTCString();
+    if ((TOPIC_PATHS as readonly string[]).includes(path)) h.link = topicLink(opts.urls, path);
+    out[path] = h;
+  }
+  return { version: 1, files: out };
+}
+
+/**
+ * Paths served under one `_headers` splat rule instead of one rule per file: Cloudflare Pages
+ * accepts at most 100 rules, and four years of month pages alone would be 48. Those pages get the
+ * shared headers there (no per-file ETag; the host computes its own).
+ */
+export const SPLAT_RULES = ["/reviews/*", "/_astro/*"] as const;
+
+export function splatFor(path: string): string | undefined {
+  return SPLAT_RULES.find((rule) => path.startsWith(rule.slice(0, -1)));
+}
+
+/**
+ * Netlify / Cloudflare Pages `_headers`: one `/*` rule with the security headers (hosts merge every
+ * rule that matches, so each header is written once to avoid joined duplicates), then exact rules
+ * for datasets and feeds and splats for pages and assets.
+ */
+export function renderHeadersFile(manifest: HeadersManifest): string {
+  const security = Object.entries(SECURITY_HEADERS).map(([name, value]) => `  ${name}: ${value}`);
+  const blocks: string[] = [`/*\n${security.join("\n")}`];
+  const splats = new Map<string, FileHeaders>();
+  // A splat covers files of several types, so the host picks Content-Type from the extension there.
+  const lines = (h: FileHeaders, exact: boolean) => {
+    const out = exact ? [`  ETag: ${h.etag}`, `  Content-Type: ${h.content_type}`] : [];
+    out.push(`  Cache-Control: ${h.cache_control}`, "  Access-Control-Allow-Origin: *");
+    if (h.last_modified) out.push(`  Last-Modified: ${h.last_modified}`);
+    if (h.link) out.push(`  Link: ${h.link}`);
+    return out.join("\n");
+  };
+  for (const [path, h] of Object.entries(manifest.files)) {
+    const splat = splatFor(path);
+    if (splat) {
+      // Pages under one splat share caching and Last-Modified; the first one speaks for all.
+      if (!splats.has(splat)) splats.set(splat, h);
+      continue;
+    }
+    const urls = path.endsWith("/index.html") ? [path.slice(0, -"index.html".length), path] : [path];
+    for (const u of urls) blocks.push(`${u}\n${lines(h, true)}`);
+  }
+  for (const [rule, h] of splats) blocks.push(`${rule}\n${lines(h, false)}`);
+  return `${blocks.join("\n\n")}\n`;
+}

@@ -1,0 +1,211 @@
+import { createMatcher, type Matcher } from "../content/mentions.ts";
+import type { Business, ReviewAspect } from "../content/records.ts";
+import type { CatalogueItem } from "../content/schema.ts";
+import { compileTerms } from "./aspects.ts";
+import type { InsightsContent } from "./content-schema.ts";
+import type { Analyzer, Clause } from "./nlp.ts";
+import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
+import { type AspectReading, type AspectSpan, compileLexicon, readClause } from "./polarity.ts";
+
+/**
+ * The per-review annotation: which aspects a review discusses and what it says about each. This is
+ * the one analysis of the project; the record's public `aspects`, the search filter and every figure
+ * of /insights.json are derived from what `annotate` returns.
+ *
+ * A review's score for an aspect is the mean score of the clauses that say something polar about
+ * it. The star rating is weak evidence only: it breaks a tie, when the polar clauses exactly cancel
+ * out or when no clause has a polar word about an aspect named by one of its own terms ("I was in
+ * and out in twenty minutes"): a rating of 4-5 or 1-2 then decides the side, with the smallest score
+ * that counts. It never overrides wording. A condition word alone ("I came in with sciatica") says
+ * why someone came and stays neutral, and so does a question.
+ */
+
+export interface ReviewInput {
+  id: string;
+  title: string | null;
+  text: string;
+  rating: number;
+  technicians: readonly string[];
+  services: readonly string[];
+  service_areas: readonly string[];
+}
+
+/** One clause's reading of one aspect, with the sentence it came from (for examples). */
+export interface AspectMention {
+  aspect: number;
+  sentence: string;
+  sentenceIndex: number;
+  score: number;
+}
+
+export type EntityKind = "technicians" | "services" | "service_areas";
+export const ENTITY_KINDS: readonly EntityKind[] = ["technicians", "services", "service_areas"];
+
+export interface ReviewAnnotation {
+  /** Public annotation, ordered by aspect id. */
+  aspects: ReviewAspect[];
+  /** Aspect index → its review-level score (unrounded), for the aspects in `aspects`. */
+  scores: Map<number, number>;
+  /** Every aspect mention, clause by clause. */
+  mentions: AspectMention[];
+  /** Per entity id the review lists: aspects of the clauses that name it (empty if none does). */
+  entityAspects: Map<string, Set<number>>;
+  clauses: Clause[];
+  sentences: number;
+}
+
+export interface Annotator {
+  annotate(review: ReviewInput): ReviewAnnotation;
+}
+
+export function createAnnotator(content: InsightsContent, business: Business, analyzer: Analyzer): Annotator {
+  const aspects = content.aspects;
+  const termForms = (t: string) => analyzer.termForms(t);
+  const technicianTerms = business.technicians.flatMap((t) => [t.name, ...t.aliases]);
+  // Group 3i: aspect i's terms; 3i+1: its neutral terms; 3i+2: technician names for a
+  // `technician_names` aspect. Conditions follow, one group per sentiment.yaml entry.
+  const conditions = content.lexicon.conditions;
+  const aspectMatcher = compileTerms(
+    [
+      ...aspects.flatMap((a) => [a.terms, a.neutral_terms, a.technician_names ? technicianTerms : []]),
+      ...conditions.map((c) => c.terms),
+    ],
+    termForms,
+  );
+  const conditionAspect = conditions.map((c) => aspects.findIndex((a) => a.id === c.aspect));
+  const lexicon = compileLexicon(content.lexicon, aspects, termForms);
+  const wordScore = (n: string) => analyzer.wordScore(n);
+  const entityMatchers = new Map<string, Matcher>();
+  for (const kind of ENTITY_KINDS) {
+    for (const item of business[kind] as CatalogueItem[])
+      entityMatchers.set(`${kind}:${item.id}`, createMatcher([item]));
+  }
+  const byId = aspects.map((a, i) => ({ id: a.id, i })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
+
+  const spansOf = (clause: Clause): AspectSpan[] =>
+    aspectMatcher.spans(clause).map((m) => {
+      const k = m.group - 3 * aspects.length;
+      // Only an aspect's own terms let a clause without polar words take the rating's side: a
+      // condition or neutral term says why someone came, a name alone says who was there.
+      return k >= 0
+        ? {
+            aspect: conditionAspect[k] as number,
+            start: m.start,
+            end: m.end,
+            weak: conditions[k]?.needs_evidence ?? false,
+            condition: true,
+          }
+        : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
+    });
+
+  return {
+    annotate(review) {
+      const clauses: Clause[] = review.title ? analyzer.clauses(review.title) : [];
+      const offset = clauses.length === 0 ? 0 : (clauses[clauses.length - 1] as Clause).sentenceIndex + 1;
+      clauses.push(...analyzer.clauses(review.text, offset));
+      const sentences = clauses.length === 0 ? 0 : (clauses[clauses.length - 1] as Clause).sentenceIndex + 1;
+
+      const mentions: AspectMention[] = [];
+      const rated = new Set<number>();
+      let previous: { sentenceIndex: number; spans: AspectSpan[] } | undefined;
+      const spansOfClause: AspectSpan[][] = [];
+      const readings: AspectReading[][] = clauses.map((clause) => {
+        let spans = spansOf(clause);
+        // "The front desk was polite enough, but clearly overwhelmed": a contrast clause that names
+        // no aspect is about the aspects of the clause before it in the same sentence.
+        if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
+          spans = previous.spans.filter((m) => !m.weak);
+        }
+        previous = { sentenceIndex: clause.sentenceIndex, spans };
+        spansOfClause.push(spans);
+        return readClause(clause, spans, lexicon, wordScore);
+      });
+      const named = (k: number, aspect: number) =>
+        (spansOfClause[k] as AspectSpan[]).some((m) => m.aspect === aspect && !m.condition);
+      contrastUnjudged(clauses, readings, named);
+      readings.forEach((found, k) => {
+        const clause = clauses[k] as Clause;
+        // A clause that names the aspect by one of its own terms (not only by a condition word, which
+        // says why someone came) but carries no polar word may take the rating's side, unless it asks.
+        const asks = clause.tokens.normals[clause.end - 1] === "?";
+        for (const r of found) {
+          if (!r.polar && !asks && named(k, r.aspect)) rated.add(r.aspect);
+          mentions.push({
+            aspect: r.aspect,
+            sentence: clause.sentence,
+            sentenceIndex: clause.sentenceIndex,
+            score: r.score,
+          });
+        }
+      });
+
+      const totals = new Map<number, { sum: number; n: number; polar: boolean }>();
+      for (const r of readings.flat()) {
+        const t = totals.get(r.aspect) ?? { sum: 0, n: 0, polar: false };
+        if (r.polar) {
+          t.sum += r.score;
+          t.n++;
+          t.polar = true;
+        }
+        totals.set(r.aspect, t);
+      }
+      const scores = new Map<number, number>();
+      for (const [aspect, t] of totals) {
+        let score = t.n === 0 ? 0 : t.sum / t.n;
+        // A tie, between polar clauses or for lack of any polar word where the review names the aspect
+        // by its own terms: the rating may break it, with the smallest score that counts.
+        if ((t.polar || rated.has(aspect)) && Math.abs(score) < POLARITY_THRESHOLD && review.rating !== 3) {
+          score = review.rating > 3 ? POLARITY_THRESHOLD : -POLARITY_THRESHOLD;
+        }
+        scores.set(aspect, score);
+      }
+      const annotations: ReviewAspect[] = byId
+        .filter(({ i }) => scores.has(i))
+        .map(({ id, i }) => {
+          const score = round(scores.get(i) as number);
+          return { id, sentiment: polarity(score), score };
+        });
+
+      const entityAspects = new Map<string, Set<number>>();
+      for (const kind of ENTITY_KINDS) {
+        for (const id of review[kind]) {
+          const matcher = entityMatchers.get(`${kind}:${id}`);
+          const found = new Set<number>();
+          clauses.forEach((c, k) => {
+            if (matcher && matcher.detect(c.text).length > 0) for (const r of readings[k] ?? []) found.add(r.aspect);
+          });
+          entityAspects.set(`${kind}:${id}`, found);
+        }
+      }
+      return { aspects: annotations, scores, mentions, entityAspects, clauses, sentences };
+    },
+  };
+}
+
+/** Score of an unjudged clause read from its contrast: clearly polar, weaker than a word of its own. */
+const CONTRAST_SCORE = 0.3;
+
+/**
+ * "Parking is tight, but Dr. Kim is worth it", "The building is old, but Dr. Patel is excellent":
+ * clauses are cut at contrastive conjunctions, so a clause that names an aspect by its own terms
+ * without a polar word, in a sentence whose nearest other clause is polar, says the opposite of
+ * that clause. Rewrites `readings` in place.
+ */
+function contrastUnjudged(
+  clauses: readonly Clause[],
+  readings: AspectReading[][],
+  named: (clause: number, aspect: number) => boolean,
+): void {
+  const sign = readings.map((found) => Math.sign(found.reduce((n, r) => n + (r.polar ? r.score : 0), 0)));
+  readings.forEach((found, k) => {
+    if (found.length === 0 || found.some((r) => r.polar || !named(k, r.aspect))) return;
+    const sentence = (clauses[k] as Clause).sentenceIndex;
+    for (let d = 1; d < clauses.length; d++) {
+      for (const j of [k - d, k + d]) {
+        if (clauses[j]?.sentenceIndex !== sentence || sign[j] === 0) continue;
+        readings[k] = found.map((r) => ({ ...r, score: -(sign[j] as number) * CONTRAST_SCORE, polar: true }));
+        return;
+      }
+    }
+  });
+}

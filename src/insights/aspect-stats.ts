@@ -1,0 +1,157 @@
+import type { ReviewAspect } from "../content/records.ts";
+import type { AspectMention } from "./annotate.ts";
+import type { AspectDefinition } from "./content-schema.ts";
+import { direction, mean, round, SENTIMENT_TREND_THRESHOLD, type TrendPeriods } from "./numbers.ts";
+import type { AspectInsight, InsightsExample } from "./schema.ts";
+
+/**
+ * Running totals per aspect, fed one review annotation at a time while reviews stream past. The
+ * polarity counts, means and trends are over reviews (each review's annotation of the aspect), so
+ * every count equals the `total` of the matching search (`aspect=<id>&sentiment=<polarity>`). Only
+ * counters and the three best examples per polarity are kept, so memory does not grow with the
+ * review count.
+ */
+
+const EXAMPLES = 3;
+const EXCERPT_MAX = 300;
+
+interface Candidate {
+  order: number;
+  sentenceIndex: number;
+  example: InsightsExample;
+  /** Unrounded score, so ranking is not decided by rounding ties. */
+  raw: number;
+}
+
+interface Totals {
+  mentions: number;
+  reviews: number;
+  lastReview: number;
+  positive: number;
+  neutral: number;
+  negative: number;
+  sum: number;
+  recent: { n: number; sum: number };
+  previous: { n: number; sum: number };
+  best: Candidate[];
+  worst: Candidate[];
+}
+
+/** A sentence cut at a word boundary so one long ramble cannot dominate the page. */
+export function excerpt(sentence: string): string {
+  if (sentence.length <= EXCERPT_MAX) return sentence;
+  const cut = sentence.slice(0, EXCERPT_MAX - 1);
+  const space = cut.lastIndexOf(" ");
+  return `${space > EXCERPT_MAX / 2 ? cut.slice(0, space) : cut}…`;
+}
+
+/** Keeps the top `EXAMPLES` candidates from distinct reviews; `better(a, b)` < 0 when a ranks first. */
+function offer(list: Candidate[], c: Candidate, better: (a: Candidate, b: Candidate) => number): void {
+  const same = list.findIndex((x) => x.order === c.order);
+  if (same >= 0) {
+    if (better(c, list[same] as Candidate) < 0) list[same] = c;
+  } else list.push(c);
+  list.sort(better);
+  if (list.length > EXAMPLES) list.length = EXAMPLES;
+}
+
+const tieBreak = (a: Candidate, b: Candidate) => a.order - b.order || a.sentenceIndex - b.sentenceIndex;
+const mostPositive = (a: Candidate, b: Candidate) => b.raw - a.raw || tieBreak(a, b);
+const mostNegative = (a: Candidate, b: Candidate) => a.raw - b.raw || tieBreak(a, b);
+
+export interface AspectStats {
+  /**
+   * Records review number `order` (position in newest-first order)'s annotation of aspect `aspect`,
+   * with that aspect's clause mentions; `period` is the trend period of the review's date.
+   */
+  add(
+    aspect: number,
+    order: number,
+    review: { id: string; url: string },
+    annotation: ReviewAspect,
+    mentions: readonly AspectMention[],
+    period: "recent" | "previous" | undefined,
+  ): void;
+  finish(totalReviews: number, periods: TrendPeriods | undefined): AspectInsight[];
+}
+
+export function createAspectStats(aspects: readonly AspectDefinition[]): AspectStats {
+  const totals: Totals[] = aspects.map(() => ({
+    mentions: 0,
+    reviews: 0,
+    lastReview: -1,
+    positive: 0,
+    neutral: 0,
+    negative: 0,
+    sum: 0,
+    recent: { n: 0, sum: 0 },
+    previous: { n: 0, sum: 0 },
+    best: [],
+    worst: [],
+  }));
+
+  return {
+    add(aspect, order, review, annotation, mentions, period) {
+      const t = totals[aspect] as Totals;
+      t.mentions += mentions.length;
+      t.reviews++;
+      t.lastReview = order;
+      t.sum += annotation.score;
+      if (period) {
+        t[period].n++;
+        t[period].sum += annotation.score;
+      }
+      const p = annotation.sentiment;
+      t[p]++;
+      if (p === "neutral") return;
+      // The example is the clause that speaks most strongly the way the review leans.
+      let best: AspectMention | undefined;
+      for (const m of mentions) {
+        if (p === "positive" ? m.score > (best?.score ?? 0) : m.score < (best?.score ?? 0)) best = m;
+      }
+      if (!best) return;
+      const candidate: Candidate = {
+        order,
+        sentenceIndex: best.sentenceIndex,
+        raw: best.score,
+        example: {
+          review_id: review.id,
+          url: review.url,
+          sentence: excerpt(best.sentence),
+          score: round(best.score),
+        },
+      };
+      if (p === "positive") offer(t.best, candidate, mostPositive);
+      else offer(t.worst, candidate, mostNegative);
+    },
+
+    finish(totalReviews, periods) {
+      return aspects.map((a, i) => {
+        const t = totals[i] as Totals;
+        const recent = mean(t.recent.sum, t.recent.n);
+        const previous = mean(t.previous.sum, t.previous.n);
+        const change = recent === null || previous === null ? null : round(recent - previous);
+        return {
+          id: a.id,
+          label: a.label,
+          mentions: t.mentions,
+          reviews: t.reviews,
+          share_of_reviews: totalReviews === 0 ? 0 : round(t.reviews / totalReviews),
+          positive: t.positive,
+          neutral: t.neutral,
+          negative: t.negative,
+          mean_sentiment: mean(t.sum, t.reviews),
+          trend: periods
+            ? {
+                recent: { ...periods.recent, mentions: t.recent.n, mean_sentiment: recent },
+                previous: { ...periods.previous, mentions: t.previous.n, mean_sentiment: previous },
+                change,
+                direction: direction(change, SENTIMENT_TREND_THRESHOLD),
+              }
+            : null,
+          examples: { positive: t.best.map((c) => c.example), negative: t.worst.map((c) => c.example) },
+        };
+      });
+    },
+  };
+}

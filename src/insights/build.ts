@@ -1,0 +1,125 @@
+import { compareReviews } from "../content/dataset.ts";
+import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
+import { createAnnotator } from "./annotate.ts";
+import { createAspectStats } from "./aspect-stats.ts";
+import type { InsightsContent } from "./content-schema.ts";
+import { createEntityStats } from "./entities.ts";
+import { type Analyzer, createAnalyzer } from "./nlp.ts";
+import { periodOf, type TrendPeriods, trendPeriods } from "./numbers.ts";
+import type { Insights } from "./schema.ts";
+import { buildFaq, buildSummary, type RatingTotals, ratingTrend } from "./summary.ts";
+import { createTopicCounter } from "./topics.ts";
+
+export interface InsightsInput {
+  /** Review records (any order; they are processed newest first). Their `aspects` are replaced. */
+  reviews: readonly ReviewRecord[];
+  business: Business;
+  content: InsightsContent;
+  /** Reuse one analyzer across builds (tests); a fresh one is created otherwise. */
+  analyzer?: Analyzer;
+}
+
+export interface Analysis {
+  /** The records, newest first, each with its `aspects` annotation. */
+  reviews: ReviewRecord[];
+  insights: Insights;
+}
+
+/** The aspects of the content as the dataset lists them: id and label, in aspects.yaml order. */
+export function aspectRefs(content: InsightsContent): AspectRef[] {
+  return content.aspects.map((a) => ({ id: a.id, label: a.label }));
+}
+
+/**
+ * Annotates every review and computes every insight from those annotations in one streaming pass:
+ * each review is analysed once, its annotation goes on its record and is fed to the aspect, entity
+ * and topic accumulators, and its clauses are then dropped. Output is a pure function of the input:
+ * ordering is fixed everywhere and every score is rounded.
+ */
+export function analyzeReviews({ reviews, business, content, analyzer = createAnalyzer() }: InsightsInput): Analysis {
+  const sorted = [...reviews].sort(compareReviews);
+  const newest = sorted[0]?.date;
+  const periods: TrendPeriods | undefined = newest ? trendPeriods(newest) : undefined;
+
+  const annotator = createAnnotator(content, business, analyzer);
+  const aspects = createAspectStats(content.aspects);
+  const entities = createEntityStats(business, content.aspects);
+  const topics = createTopicCounter(excludedPhrases(analyzer, content, business));
+  const rating: RatingTotals = { recent: { n: 0, sum: 0 }, previous: { n: 0, sum: 0 } };
+  const indexOf = new Map(content.aspects.map((a, i) => [a.id, i]));
+  let sentences = 0;
+
+  const annotated = sorted.map((review, order) => {
+    const annotation = annotator.annotate(review);
+    sentences += annotation.sentences;
+    const period = periods ? periodOf(review.date, periods) : undefined;
+    if (period) {
+      rating[period].n++;
+      rating[period].sum += review.rating;
+    }
+    for (const a of annotation.aspects) {
+      const i = indexOf.get(a.id) as number;
+      const mentions = annotation.mentions.filter((m) => m.aspect === i);
+      aspects.add(i, order, review, a, mentions, period);
+    }
+    const record: ReviewRecord = { ...review, aspects: annotation.aspects };
+    entities.add(record, annotation);
+    topics.add(order, annotation.clauses);
+    return record;
+  });
+
+  const aspectInsights = aspects.finish(sorted.length, periods);
+  const insights: Insights = {
+    aspects: aspectInsights,
+    entities: entities.finish(),
+    topics: topics.finish((order) => (sorted[order] as ReviewRecord).id),
+    faq: buildFaq(content.faq, new Map(sorted.map((r) => [r.id, r.url]))),
+    summary: buildSummary({
+      editorial: content.summary,
+      aspects: aspectInsights,
+      ratingTrend: periods ? ratingTrend(periods, rating) : null,
+      coverage: {
+        review_count: sorted.length,
+        sentences_analysed: sentences,
+        first_review_date: sorted[sorted.length - 1]?.date ?? null,
+        newest_review_date: newest ?? null,
+      },
+    }),
+  };
+  return { reviews: annotated, insights };
+}
+
+/** The insights alone; see `analyzeReviews`. */
+export function buildInsights(input: InsightsInput): Insights {
+  return analyzeReviews(input).insights;
+}
+
+/**
+ * Lemma and surface keys of every aspect term, condition, catalogue name and alias, and of the
+ * business's own name: topics must go beyond those.
+ */
+function excludedPhrases(analyzer: Analyzer, content: InsightsContent, business: Business): Set<string> {
+  const phrases = [
+    ...content.aspects.flatMap((a) => [...a.terms, ...a.neutral_terms]),
+    ...content.lexicon.conditions.flatMap((c) => c.terms),
+    ...[...business.technicians, ...business.services, ...business.service_areas].flatMap((c) => [
+      c.name,
+      ...c.aliases,
+    ]),
+  ];
+  const keys = new Set<string>();
+  for (const p of phrases) {
+    const { normals, lemmas } = analyzer.termForms(p);
+    keys.add(normals.join(" "));
+    keys.add(lemmas.join(" "));
+  }
+  // Every piece of the practice's own name too: "Willow Creek" recurs in reviews but says nothing.
+  const own = analyzer.termForms(business.name);
+  for (let size = 2; size <= 3; size++) {
+    for (let i = 0; i + size <= own.normals.length; i++) {
+      keys.add(own.normals.slice(i, i + size).join(" "));
+      keys.add(own.lemmas.slice(i, i + size).join(" "));
+    }
+  }
+  return keys;
+}

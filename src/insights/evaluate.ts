@@ -1,0 +1,162 @@
+import { SENTIMENTS, type Sentiment } from "../content/records.ts";
+import type { Annotator } from "./annotate.ts";
+
+/**
+ * Measuring the per-review annotation against labelled sentences (`npm run eval:insights`, and the
+ * regression test). Each labelled line is annotated as a one-sentence review with its star rating,
+ * through exactly the code that annotates published reviews.
+ *
+ * File format, one item per line: `rating | gold | sentence`, where gold is space-separated
+ * `aspect:+`, `aspect:0` or `aspect:-`, or `none`. Lines starting with `#` are comments.
+ */
+
+export interface LabelledItem {
+  line: number;
+  rating: number;
+  gold: Map<string, Sentiment>;
+  text: string;
+}
+
+const CODES: Record<string, Sentiment> = { "+": "positive", "0": "neutral", "-": "negative" };
+
+/** Parses a labelled file; throws `file:line: reason` on a malformed line. */
+export function parseLabelled(text: string, file: string, aspectIds: readonly string[]): LabelledItem[] {
+  const items: LabelledItem[] = [];
+  text.split("\n").forEach((raw, i) => {
+    const line = raw.trim();
+    if (line === "" || line.startsWith("#")) return;
+    const fail = (why: string): never => {
+      throw new Error(`${file}:${i + 1}: ${why}, got ${JSON.stringify(line)}`);
+    };
+    const parts = line.split("|").map((p) => p.trim());
+    if (parts.length < 3) fail("expected rating | gold | sentence");
+    const rating = Number(parts[0]);
+    if (!Number.isInteger(rating) || rating < 1 || rating > 5) fail("expected a rating from 1 to 5");
+    const gold = new Map<string, Sentiment>();
+    for (const g of (parts[1] as string).split(/\s+/)) {
+      if (g === "none") continue;
+      const [id, code] = g.split(":");
+      if (!id || !aspectIds.includes(id)) fail(`unknown aspect ${JSON.stringify(id)}`);
+      const sentiment = CODES[code ?? ""];
+      if (!sentiment) fail(`expected +, 0 or - after ${id}:`);
+      gold.set(id as string, sentiment as Sentiment);
+    }
+    items.push({ line: i + 1, rating, gold, text: parts.slice(2).join("|") });
+  });
+  return items;
+}
+
+export interface Misread {
+  line: number;
+  text: string;
+  gold: string;
+  predicted: string;
+  /** How wrong: 2 for an opposite polarity, 1 for a missed, extra or neutral-vs-polar aspect. */
+  severity: number;
+}
+
+export interface EvalReport {
+  items: number;
+  /** Gold aspects the annotation also found: the pairs polarity is measured on. */
+  matched: number;
+  accuracy: number;
+  macroF1: number;
+  /** Accuracy counting an undetected gold aspect as wrong. */
+  strictAccuracy: number;
+  /** `confusion[gold][predicted]` over matched pairs. */
+  confusion: Record<Sentiment, Record<Sentiment, number>>;
+  detection: { id: string; precision: number; recall: number; tp: number; fp: number; fn: number }[];
+  detectionPrecision: number;
+  detectionRecall: number;
+  worst: Misread[];
+}
+
+const safe = (num: number, den: number) => (den === 0 ? 1 : num / den);
+const describe = (m: Map<string, string>) =>
+  m.size === 0 ? "none" : [...m].map(([id, s]) => `${id}:${s.slice(0, 3)}`).join(" ");
+
+export function evaluate(
+  items: readonly LabelledItem[],
+  annotator: Annotator,
+  aspectIds: readonly string[],
+  worstCount = 10,
+): EvalReport {
+  const zero = () => ({ positive: 0, neutral: 0, negative: 0 });
+  const confusion = { positive: zero(), neutral: zero(), negative: zero() };
+  const det = new Map(aspectIds.map((id) => [id, { tp: 0, fp: 0, fn: 0 }]));
+  let matched = 0;
+  let correct = 0;
+  let goldPairs = 0;
+  const misreads: Misread[] = [];
+  for (const item of items) {
+    const { aspects } = annotator.annotate({
+      id: `line-${item.line}`,
+      title: null,
+      text: item.text,
+      rating: item.rating,
+      technicians: [],
+      services: [],
+      service_areas: [],
+    });
+    const predicted = new Map(aspects.map((a) => [a.id, a.sentiment]));
+    let severity = 0;
+    for (const [id, gold] of item.gold) {
+      goldPairs++;
+      const p = predicted.get(id);
+      const d = det.get(id) as { tp: number; fp: number; fn: number };
+      if (p === undefined) {
+        d.fn++;
+        severity += 1;
+        continue;
+      }
+      d.tp++;
+      matched++;
+      confusion[gold][p]++;
+      if (p === gold) correct++;
+      else severity += gold !== "neutral" && p !== "neutral" ? 2 : 1;
+    }
+    for (const id of predicted.keys()) {
+      if (!item.gold.has(id)) {
+        (det.get(id) as { fp: number }).fp++;
+        severity += 1;
+      }
+    }
+    if (severity > 0) {
+      misreads.push({
+        line: item.line,
+        text: item.text,
+        gold: describe(item.gold),
+        predicted: describe(predicted),
+        severity,
+      });
+    }
+  }
+  const f1s = SENTIMENTS.map((s) => {
+    const tp = confusion[s][s];
+    const predictedAs = SENTIMENTS.reduce((n, g) => n + confusion[g][s], 0);
+    const actual = SENTIMENTS.reduce((n, p) => n + confusion[s][p], 0);
+    const precision = safe(tp, predictedAs);
+    const recall = safe(tp, actual);
+    return precision + recall === 0 ? 0 : (2 * precision * recall) / (precision + recall);
+  });
+  const detection = [...det].map(([id, d]) => ({
+    id,
+    ...d,
+    precision: safe(d.tp, d.tp + d.fp),
+    recall: safe(d.tp, d.tp + d.fn),
+  }));
+  const sum = (k: "tp" | "fp" | "fn") => detection.reduce((n, d) => n + d[k], 0);
+  return {
+    items: items.length,
+    matched,
+    accuracy: safe(correct, matched),
+    macroF1: f1s.reduce((a, b) => a + b, 0) / f1s.length,
+    strictAccuracy: safe(correct, goldPairs),
+    confusion,
+    detection,
+    detectionPrecision: safe(sum("tp"), sum("tp") + sum("fp")),
+    detectionRecall: safe(sum("tp"), sum("tp") + sum("fn")),
+    // Worst first; file order breaks ties so the list is stable.
+    worst: misreads.sort((a, b) => b.severity - a.severity || a.line - b.line).slice(0, worstCount),
+  };
+}

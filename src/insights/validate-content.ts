@@ -1,0 +1,151 @@
+import path from "node:path";
+import type { z } from "zod";
+import { ContentError, formatIssues, problem } from "../content/errors.ts";
+import { parseContentYaml } from "../content/yaml.ts";
+import {
+  type AspectDefinition,
+  AspectsFileSchema,
+  EMPTY_LEXICON,
+  FaqFileSchema,
+  type FaqItem,
+  type InsightsContent,
+  type SentimentLexicon,
+  SentimentLexiconSchema,
+  SummaryTextSchema,
+} from "./content-schema.ts";
+
+/**
+ * Reads and validates `content/insights/`: `aspects.yaml`, `sentiment.yaml`, `faq.yaml` and
+ * `summary.md`. Each file is
+ * optional (a site without insights content still builds, with empty sections), but a file that is
+ * present must be valid, and every FAQ evidence id must name a published review.
+ */
+
+export const FILES = ["aspects.yaml", "sentiment.yaml", "faq.yaml", "summary.md"] as const;
+export type FileName = (typeof FILES)[number];
+
+export interface RawInsightsContent {
+  files: Partial<Record<FileName, { file: string; text: string }>>;
+  /** Anything else in the folder, most likely a misnamed file (`aspects.yml`). */
+  strays: string[];
+}
+
+function parseFile<T>(entry: { file: string; text: string }, schema: z.ZodType<T>, problems: string[]): T | undefined {
+  // The content parser: one YAML dialect and one alias limit for every file under content/.
+  const input = parseContentYaml(entry.file, entry.text, problems);
+  if (input === undefined) return undefined;
+  const parsed = schema.safeParse(input);
+  if (parsed.success) return parsed.data;
+  problems.push(...formatIssues(entry.file, parsed.error.issues, input));
+  return undefined;
+}
+
+/** Terms are compared the way the matcher sees them: case and spacing do not make a new term. */
+const termKey = (t: string) => t.toLowerCase().replace(/\s+/g, " ").trim();
+
+function checkAspects(file: string, aspects: readonly AspectDefinition[], problems: string[]): void {
+  const ids = new Map<string, number>();
+  const terms = new Map<string, string>();
+  aspects.forEach((a, i) => {
+    const prior = ids.get(a.id);
+    if (prior !== undefined)
+      problems.push(problem(file, `aspects[${i}].id`, `duplicate id of aspects[${prior}]`, a.id));
+    else ids.set(a.id, i);
+    for (const field of ["terms", "neutral_terms"] as const) {
+      a[field].forEach((t, k) => {
+        const here = `aspects[${i}].${field}[${k}]`;
+        const where = terms.get(termKey(t));
+        if (where) problems.push(problem(file, here, `duplicate term, already in ${where}`, t));
+        else terms.set(termKey(t), `${here} (${a.id})`);
+      });
+    }
+  });
+}
+
+/**
+ * Every condition must name an aspect of aspects.yaml, and a word may sit in one list only: a term
+ * that is both a condition and an opinion word would be read two ways.
+ */
+function checkLexicon(
+  file: string,
+  lexicon: SentimentLexicon,
+  aspects: readonly AspectDefinition[],
+  problems: string[],
+): void {
+  const ids = aspects.map((a) => a.id);
+  const seen = new Map<string, string>();
+  const note = (t: string, here: string) => {
+    const where = seen.get(termKey(t));
+    if (where) problems.push(problem(file, here, `duplicate term, already in ${where}`, t));
+    else seen.set(termKey(t), here);
+  };
+  lexicon.conditions.forEach((c, i) => {
+    if (!ids.includes(c.aspect)) {
+      const valid = ids.length > 0 ? `valid ids are ${ids.join(", ")}` : "aspects.yaml defines no aspects";
+      problems.push(problem(file, `conditions[${i}].aspect`, `unknown aspect id; ${valid}`, c.aspect));
+    }
+    c.terms.forEach((t, k) => {
+      note(t, `conditions[${i}].terms[${k}]`);
+    });
+  });
+  for (const list of ["outcomes", "words"] as const) {
+    for (const side of ["positive", "negative"] as const) {
+      lexicon[list][side].forEach((t, k) => {
+        note(t, `${list}.${side}[${k}]`);
+      });
+    }
+  }
+  lexicon.neutral.forEach((t, k) => {
+    note(t, `neutral[${k}]`);
+  });
+}
+
+function checkEvidence(file: string, faq: readonly FaqItem[], reviewIds: ReadonlySet<string>, problems: string[]) {
+  faq.forEach((item, i) => {
+    item.evidence.forEach((id, k) => {
+      if (!reviewIds.has(id)) {
+        problems.push(
+          problem(
+            file,
+            `faq[${i}].evidence[${k}]`,
+            "unknown review id; no content/reviews/<year>/<id>.yaml has it",
+            id,
+          ),
+        );
+      }
+    });
+  });
+}
+
+/** Pure validation of what `readInsightsDir` read; throws one ContentError listing every problem. */
+export function validateInsightsContent(raw: RawInsightsContent, reviewIds: ReadonlySet<string>): InsightsContent {
+  const problems: string[] = raw.strays.map((s) =>
+    problem(s, "(file)", `unknown insights file; expected one of ${FILES.join(", ")}`, path.basename(s)),
+  );
+  const {
+    "aspects.yaml": aspectsFile,
+    "sentiment.yaml": lexiconFile,
+    "faq.yaml": faqFile,
+    "summary.md": summaryFile,
+  } = raw.files;
+
+  const aspects = aspectsFile ? parseFile(aspectsFile, AspectsFileSchema, problems)?.aspects : [];
+  if (aspectsFile && aspects) checkAspects(aspectsFile.file, aspects, problems);
+
+  // Without the file the analysis falls back to the general lexicon alone.
+  const lexicon = lexiconFile ? parseFile(lexiconFile, SentimentLexiconSchema, problems) : EMPTY_LEXICON;
+  if (lexiconFile && lexicon && aspects) checkLexicon(lexiconFile.file, lexicon, aspects, problems);
+
+  const faq = faqFile ? parseFile(faqFile, FaqFileSchema, problems)?.faq : [];
+  if (faqFile && faq) checkEvidence(faqFile.file, faq, reviewIds, problems);
+
+  let summary = "";
+  if (summaryFile) {
+    const parsed = SummaryTextSchema.safeParse(summaryFile.text);
+    if (parsed.success) summary = parsed.data;
+    else problems.push(...formatIssues(summaryFile.file, parsed.error.issues, summaryFile.text));
+  }
+
+  if (problems.length > 0 || !aspects || !lexicon || !faq) throw new ContentError(problems);
+  return { aspects, lexicon, faq, summary };
+}

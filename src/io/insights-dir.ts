@@ -1,0 +1,36 @@
+import { readdir, readFile } from "node:fs/promises";
+import path from "node:path";
+import type { InsightsContent } from "../insights/content-schema.ts";
+import {
+  FILES,
+  type FileName,
+  type RawInsightsContent,
+  validateInsightsContent,
+} from "../insights/validate-content.ts";
+import { displayPath } from "./content-dir.ts";
+
+/** Reading `content/insights/` from disk; validation is pure, in src/insights/validate-content.ts. */
+
+export async function readInsightsDir(contentDir: string): Promise<RawInsightsContent> {
+  const dir = path.join(contentDir, "insights");
+  const names = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
+    if (err.code === "ENOENT") return [];
+    throw err;
+  });
+  const raw: RawInsightsContent = { files: {}, strays: [] };
+  for (const name of names.sort()) {
+    if (name.startsWith(".")) continue;
+    const p = path.join(dir, name);
+    if ((FILES as readonly string[]).includes(name)) {
+      raw.files[name as FileName] = { file: displayPath(p), text: await readFile(p, "utf8") };
+    } else {
+      raw.strays.push(displayPath(p));
+    }
+  }
+  return raw;
+}
+
+/** Reads and validates the insights folder of `contentDir` against the ids of the loaded reviews. */
+export async function loadInsightsContent(contentDir: string, reviewIds: Iterable<string>): Promise<InsightsContent> {
+  return validateInsightsContent(await readInsightsDir(contentDir), new Set(reviewIds));
+}

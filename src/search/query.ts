@@ -1,0 +1,274 @@
+import { z } from "zod";
+import type { QueryIssueSchema } from "../api/schemas.ts";
+import { type AspectRef, type Business, SENTIMENTS } from "../content/records.ts";
+import { CalendarDate } from "../content/schema.ts";
+
+/**
+ * The search contract shared by `GET /api/reviews/search`, the MCP `search_reviews` tool and
+ * `/openapi.json`. Input arrives as strings (HTTP) or JSON values (MCP); both go through
+ * `parseSearchParams`, so a bad value gets the same issue wording at either door.
+ */
+
+export const SEARCH_PARAMS = [
+  "rating",
+  "min_rating",
+  "since",
+  "until",
+  "query",
+  "mentions_technician",
+  "mentions_service",
+  "aspect",
+  "sentiment",
+  "limit",
+  "offset",
+] as const;
+export type SearchParamName = (typeof SEARCH_PARAMS)[number];
+
+export const MAX_QUERY_LENGTH = 200;
+export const DEFAULT_LIMIT = 20;
+export const MAX_LIMIT = 100;
+
+/** An issue as returned in a 400 body and an MCP `isError` result. */
+export type QueryIssue = z.infer<typeof QueryIssueSchema>;
+
+const intParam = (min: number, max: number | undefined, msg: string) =>
+  z.preprocess(
+    (v) => (typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
+    z
+      .number({ error: msg })
+      .int({ error: msg })
+      .min(min, { error: msg })
+      .max(max ?? Number.MAX_SAFE_INTEGER, { error: msg }),
+  );
+
+const numParam = (min: number, max: number, msg: string) =>
+  z.preprocess(
+    (v) => (typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
+    z.number({ error: msg }).min(min, { error: msg }).max(max, { error: msg }),
+  );
+
+const textParam = (what: string) => z.string({ error: `expected ${what} as a string` });
+
+/** The valid form of every parameter; `.describe()` texts feed OpenAPI and MCP tool schemas. */
+export const SearchParamsSchema = z.strictObject({
+  rating: intParam(1, 5, "expected an integer from 1 to 5")
+    .optional()
+    .describe("Only reviews with exactly this star rating (integer 1-5)."),
+  min_rating: numParam(1, 5, "expected a number from 1 to 5")
+    .optional()
+    .describe("Only reviews rated at least this (number 1-5, inclusive)."),
+  since: CalendarDate.optional().describe("Only reviews dated on or after this day (YYYY-MM-DD, inclusive)."),
+  until: CalendarDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD, inclusive)."),
+  query: textParam("a search text")
+    .optional()
+    .describe(
+      `Case-insensitive substring of the review text; whitespace is normalised; at most ${MAX_QUERY_LENGTH} characters; empty means no filter.`,
+    ),
+  mentions_technician: textParam("a technician name, alias or id")
+    .optional()
+    .describe('Technician name, alias or id, case-insensitive (e.g. "Dr. Patel", "anika-patel").'),
+  mentions_service: textParam("a service id")
+    .optional()
+    .describe('Service id from the business catalogue (e.g. "massage-therapy").'),
+  aspect: textParam("an aspect id")
+    .optional()
+    .describe(
+      'Only reviews that discuss this aspect (an id from the `aspects` of /reviews.json, e.g. "billing"), per their `aspects` annotation.',
+    ),
+  sentiment: z
+    .enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` })
+    .optional()
+    .describe("With `aspect`: only reviews whose annotation of that aspect has this sentiment."),
+  limit: intParam(1, MAX_LIMIT, `expected an integer from 1 to ${MAX_LIMIT}`)
+    .optional()
+    .describe(`Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
+  offset: intParam(0, undefined, "expected an integer of 0 or more")
+    .optional()
+    .describe("Number of matches to skip; default 0."),
+});
+
+/** A validated, normalised query: ids resolved, defaults applied. */
+export const SearchQuerySchema = z.object({
+  rating: z.number().int().optional(),
+  min_rating: z.number().optional(),
+  since: z.string().optional(),
+  until: z.string().optional(),
+  /** Lower-cased, whitespace-collapsed, trimmed; absent when empty. */
+  query: z.string().optional(),
+  /** Technician id resolved from the name/alias given. */
+  technician: z.string().optional(),
+  service: z.string().optional(),
+  aspect: z.string().optional(),
+  sentiment: z.enum(SENTIMENTS).optional(),
+  limit: z.number().int(),
+  offset: z.number().int(),
+  /** The parameters, except offset, as they appear in a canonical URL (for `next`), in `SEARCH_PARAMS` order. */
+  canonical: z.array(z.tuple([z.enum(SEARCH_PARAMS), z.string()])),
+  /**
+   * The canonical query string, offset included: equivalent inputs (reordered parameters, an alias
+   * for an id, `min_rating=4.0` for `4`, defaults spelt out or left out, spacing and case in the
+   * text) give the same key, so they share one ETag and one cache entry.
+   */
+  key: z.string(),
+});
+export type SearchQuery = z.infer<typeof SearchQuerySchema>;
+
+export type ParseResult = { ok: true; query: SearchQuery } | { ok: false; issues: QueryIssue[] };
+
+/** Collapses runs of whitespace and lower-cases: the same normalisation is applied to review text. */
+export function normalizeText(s: string): string {
+  return s.replace(/\s+/g, " ").trim().toLowerCase();
+}
+
+const norm = (s: string) =>
+  normalizeText(s)
+    .replace(/[.\s]+/g, " ")
+    .trim();
+
+/** Resolves a technician name, alias or id, ignoring case, extra spaces and dots ("dr patel"). */
+export function resolveTechnician(business: Business, given: string): string | undefined {
+  const want = norm(given);
+  for (const t of business.technicians) {
+    if ([t.id, t.name, ...t.aliases].some((n) => norm(n) === want)) return t.id;
+  }
+  return undefined;
+}
+
+/**
+ * Validates search input. `input` maps parameter names to values; for HTTP a repeated parameter
+ * arrives as an array and is reported, as is any name not in `SEARCH_PARAMS`. `aspects` are the
+ * dataset's aspects, the valid values of `aspect`.
+ */
+export function parseSearchParams(
+  input: Record<string, unknown>,
+  business: Business,
+  aspects: readonly AspectRef[] = [],
+): ParseResult {
+  const issues: QueryIssue[] = [];
+  // Null prototype: only the names below are ever set, but a stray `__proto__` must stay data.
+  const single: Record<string, unknown> = Object.create(null);
+  for (const [key, value] of Object.entries(input)) {
+    if (!(SEARCH_PARAMS as readonly string[]).includes(key)) {
+      issues.push({ path: key, value, message: `unknown parameter; valid parameters are ${SEARCH_PARAMS.join(", ")}` });
+    } else if (Array.isArray(value)) {
+      issues.push({ path: key, value, message: `given ${value.length} times; give it at most once` });
+    } else if (value !== undefined && value !== null) {
+      single[key] = value;
+    }
+  }
+  const parsed = SearchParamsSchema.safeParse(single);
+  if (!parsed.success) {
+    for (const i of parsed.error.issues) {
+      const key = String(i.path[0] ?? "");
+      if (i.code === "unrecognized_keys") continue; // already reported above
+      issues.push({ path: key, value: single[key], message: i.message });
+    }
+  }
+  const p = parsed.success ? parsed.data : ({} as z.infer<typeof SearchParamsSchema>);
+
+  let query: string | undefined;
+  if (typeof p.query === "string") {
+    query = normalizeText(p.query);
+    if (query.length > MAX_QUERY_LENGTH) {
+      issues.push({
+        path: "query",
+        value: p.query,
+        message: `expected at most ${MAX_QUERY_LENGTH} characters after whitespace is normalised, got ${query.length}`,
+      });
+    }
+    if (query === "") query = undefined;
+  }
+  if (p.since && p.until && p.since > p.until) {
+    issues.push({ path: "since", value: p.since, message: `must not be after until (${p.until})` });
+  }
+  let technician: string | undefined;
+  if (p.mentions_technician !== undefined) {
+    technician = resolveTechnician(business, p.mentions_technician);
+    if (!technician) {
+      const valid = business.technicians.map((t) => `${t.name} (${[t.id, ...t.aliases].join(", ")})`).join("; ");
+      issues.push({
+        path: "mentions_technician",
+        value: p.mentions_technician,
+        message: `unknown technician; valid technicians are ${valid}`,
+      });
+    }
+  }
+  let service: string | undefined;
+  if (p.mentions_service !== undefined) {
+    const want = p.mentions_service.trim().toLowerCase();
+    service = business.services.find((s) => s.id === want)?.id;
+    if (!service) {
+      issues.push({
+        path: "mentions_service",
+        value: p.mentions_service,
+        message: `unknown service id; valid ids are ${business.services.map((s) => s.id).join(", ")}`,
+      });
+    }
+  }
+  // Raw values: an invalid sentiment must not hide an unknown aspect, nor a lone sentiment.
+  const aspect = parseAspect(
+    typeof single.aspect === "string" ? single.aspect : p.aspect,
+    single.sentiment,
+    aspects,
+    issues,
+  );
+  if (issues.length > 0 || !parsed.success) return { ok: false, issues };
+
+  const limit = p.limit ?? DEFAULT_LIMIT;
+  const offset = p.offset ?? 0;
+  const canonical: [SearchParamName, string][] = [];
+  if (p.rating !== undefined) canonical.push(["rating", String(p.rating)]);
+  if (p.min_rating !== undefined) canonical.push(["min_rating", String(p.min_rating)]);
+  if (p.since) canonical.push(["since", p.since]);
+  if (p.until) canonical.push(["until", p.until]);
+  if (query) canonical.push(["query", query]);
+  if (technician) canonical.push(["mentions_technician", technician]);
+  if (service) canonical.push(["mentions_service", service]);
+  if (aspect) canonical.push(["aspect", aspect]);
+  if (aspect && p.sentiment) canonical.push(["sentiment", p.sentiment]);
+  canonical.push(["limit", String(limit)]);
+  return {
+    ok: true,
+    query: {
+      rating: p.rating,
+      min_rating: p.min_rating,
+      since: p.since,
+      until: p.until,
+      query,
+      technician,
+      service,
+      aspect,
+      sentiment: p.sentiment,
+      limit,
+      offset,
+      canonical,
+      key: new URLSearchParams([...canonical, ["offset", String(offset)]]).toString(),
+    },
+  };
+}
+
+/** `aspect` must name one of the dataset's aspects; `sentiment` only narrows an `aspect` filter. */
+function parseAspect(
+  given: string | undefined,
+  sentiment: unknown,
+  aspects: readonly AspectRef[],
+  issues: QueryIssue[],
+): string | undefined {
+  if (sentiment !== undefined && given === undefined) {
+    issues.push({
+      path: "sentiment",
+      value: sentiment,
+      message:
+        "needs the aspect parameter too; sentiment filters the reviews of one aspect (e.g. aspect=billing&sentiment=negative)",
+    });
+  }
+  if (given === undefined) return undefined;
+  const want = given.trim().toLowerCase();
+  const found = aspects.find((a) => a.id === want)?.id;
+  if (!found) {
+    const valid =
+      aspects.length > 0 ? `valid ids are ${aspects.map((a) => a.id).join(", ")}` : "this dataset has no aspects";
+    issues.push({ path: "aspect", value: given, message: `unknown aspect id; ${valid}` });
+  }
+  return found;
+}

@@ -1,0 +1,84 @@
+import type { AggregateRating, Business, ReviewRecord } from "../content/records.ts";
+import { dayName } from "./html-view.ts";
+
+/**
+ * schema.org JSON-LD for the HTML pages: the practice as a `LocalBusiness` with its aggregate rating
+ * and the reviews visible on that page (search engines expect marked-up reviews to be on the page).
+ */
+
+type JsonLd = Record<string, unknown>;
+
+export interface JsonLdInput {
+  business: Business;
+  aggregate: AggregateRating;
+  /** Only the reviews shown on the page. */
+  reviews: readonly ReviewRecord[];
+  /** Canonical URL of the home page; the business node's `@id` hangs off it. */
+  homeUrl: string;
+}
+
+export function localBusinessJsonLd({ business, aggregate, reviews, homeUrl }: JsonLdInput): JsonLd {
+  const node: JsonLd = {
+    "@context": "https://schema.org",
+    "@type": "LocalBusiness",
+    "@id": `${homeUrl}#business`,
+    name: business.name,
+    description: business.description,
+    url: business.url,
+    telephone: business.telephone,
+    ...(business.email ? { email: business.email } : {}),
+    address: {
+      "@type": "PostalAddress",
+      streetAddress: business.address.street_address,
+      addressLocality: business.address.locality,
+      addressRegion: business.address.region,
+      postalCode: business.address.postal_code,
+      addressCountry: business.address.country,
+    },
+    geo: { "@type": "GeoCoordinates", latitude: business.geo.latitude, longitude: business.geo.longitude },
+    openingHoursSpecification: business.opening_hours.map((h) => ({
+      "@type": "OpeningHoursSpecification",
+      dayOfWeek: h.days.map(dayName),
+      opens: h.opens,
+      closes: h.closes,
+    })),
+    areaServed: business.service_areas.map((a) => ({ "@type": "City", name: a.name })),
+  };
+  // An AggregateRating with reviewCount 0 is invalid for consumers, so a practice without reviews has none.
+  if (aggregate.review_count > 0) {
+    node.aggregateRating = {
+      "@type": "AggregateRating",
+      ratingValue: aggregate.rating_value,
+      reviewCount: aggregate.review_count,
+      bestRating: aggregate.best_rating,
+      worstRating: aggregate.worst_rating,
+    };
+  }
+  if (reviews.length > 0) node.review = reviews.map(reviewJsonLd);
+  return node;
+}
+
+function reviewJsonLd(r: ReviewRecord): JsonLd {
+  return {
+    "@type": "Review",
+    "@id": r.url,
+    url: r.url,
+    ...(r.title ? { name: r.title } : {}),
+    author: { "@type": "Person", name: r.author },
+    datePublished: r.date,
+    reviewBody: r.text.trim(),
+    reviewRating: { "@type": "Rating", ratingValue: r.rating, bestRating: 5, worstRating: 1 },
+  };
+}
+
+/**
+ * JSON for inside `<script type="application/ld+json">`. HTML ends a script at the first `</script`
+ * whatever the JSON says, so `<`, `>` and `&` become `\u003c`-style escapes (still the same JSON
+ * value); U+2028/U+2029 are escaped too so the text is also safe as a JavaScript literal.
+ */
+export function scriptSafeJson(value: unknown): string {
+  return JSON.stringify(value).replace(
+    /[<>&\u2028\u2029]/g,
+    (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
+  );
+}

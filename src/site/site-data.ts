@@ -1,0 +1,69 @@
+import { getCollection, getEntry } from "astro:content";
+import { astroCacheDir } from "../build/astro-build.ts";
+import { loadConfig } from "../config.ts";
+import { buildRecords, datasetOf } from "../content/dataset.ts";
+import type { ReviewsDataset } from "../content/records.ts";
+import { analyzeReviews, aspectRefs } from "../insights/build.ts";
+import { analyseInParallel } from "../insights/clause-pool.ts";
+import { cachingAnalyzer, clauseDir, prune } from "../insights/clause-store.ts";
+import { createAnalyzer } from "../insights/nlp.ts";
+import type { Insights } from "../insights/schema.ts";
+import { type SiteUrls, siteUrls } from "../urls.ts";
+
+/**
+ * The build-time glue between Astro's content collections and the pure core: every page and
+ * endpoint calls `siteData()` and gets the same dataset, computed once per build.
+ */
+export interface SiteData {
+  dataset: ReviewsDataset;
+  urls: SiteUrls;
+  /** Derived from the same per-review annotations as the records' `aspects`. */
+  insights: Insights;
+}
+
+let cached: Promise<SiteData> | undefined;
+
+export function siteData(): Promise<SiteData> {
+  cached ??= (async () => {
+    const business = await getEntry("business", "business");
+    if (!business) throw new Error("content/business.yaml was not loaded");
+    const entries = await getCollection("reviews");
+    const reviews = entries.map((e) => ({ id: e.id, file: e.filePath ?? e.id, ...e.data }));
+    const insightsEntry = await getEntry("insights", "insights");
+    if (!insightsEntry) throw new Error("content/insights was not loaded");
+    const config = loadConfig();
+    const urls = siteUrls(config.BASE_URL);
+    const records = buildRecords({ business: business.data, reviews }, urls.base);
+    // Text analysis is cached per text in Astro's cache folder and, for many new texts, done on
+    // every core first; the annotation pass below then reads it back (insights/clause-store.ts).
+    // Builds run from the project root; this module is bundled, so it has no path of its own.
+    const dir = clauseDir(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()));
+    await analyseInParallel(
+      dir,
+      records.flatMap((r) => (r.title ? [r.title, r.text] : [r.text])),
+    );
+    const analyzer = cachingAnalyzer(createAnalyzer(), dir);
+    // One analysis: the annotated records and every insight come out of the same pass.
+    const analysis = analyzeReviews({
+      reviews: records,
+      business: business.data,
+      content: insightsEntry.data,
+      analyzer,
+    });
+    prune(dir, analyzer.used());
+    return {
+      dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
+      urls,
+      insights: analysis.insights,
+    };
+  })();
+  return cached;
+}
+
+/**
+ * The insights of this build, computed once however many pages ask: the analysis is the most
+ * expensive step of a build, so `/insights.json`, the home page and the records share one result.
+ */
+export async function siteInsights(): Promise<Insights> {
+  return (await siteData()).insights;
+}

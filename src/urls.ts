@@ -1,0 +1,37 @@
+/**
+ * Public URLs of the site, derived from `BASE_URL`. Kept in one place so feeds, headers, the HTML
+ * page, OpenAPI and the hub agree on every address.
+ */
+export interface SiteUrls {
+  base: string;
+  home: string;
+  reviews: string;
+  insights: string;
+  jsonFeed: string;
+  atomFeed: string;
+  openapi: string;
+  hub: string;
+  mcp: string;
+  search: string;
+  since: string;
+}
+
+export function siteUrls(baseUrl: string): SiteUrls {
+  const base = baseUrl.replace(/\/+$/, "");
+  return {
+    base,
+    home: `${base}/`,
+    reviews: `${base}/reviews.json`,
+    insights: `${base}/insights.json`,
+    jsonFeed: `${base}/api/feed.json`,
+    atomFeed: `${base}/feed.xml`,
+    openapi: `${base}/openapi.json`,
+    hub: `${base}/api/websub/hub`,
+    mcp: `${base}/mcp`,
+    search: `${base}/api/reviews/search`,
+    since: `${base}/api/reviews/since`,
+  };
+}
+
+/** Paths (relative to the site root) of the three WebSub topics. */
+export const TOPIC_PATHS = ["/feed.xml", "/api/feed.json", "/reviews.json"] as const;

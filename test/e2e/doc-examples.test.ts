@@ -1,0 +1,99 @@
+import { execFileSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { EnvSchema } from "../../src/config.ts";
+import { tempDistDir } from "../helpers/build-site.ts";
+import { headingAnchors, markdownFiles, relativeLinks, shellBlocks } from "../helpers/markdown.ts";
+import { type StartedProcess, startProcess } from "../helpers/start-process.ts";
+
+/**
+ * Every ```sh block in README.md and docs/*.md runs against a server that `npm start` built from
+ * the sample content/, with BASE_URL exported the way a reader's shell would have it. A block passes
+ * when it exits 0 under `bash -euo pipefail`, so an example that asserts a status or a field
+ * (`test "$(curl … -w '%{http_code}')" = 304`) fails the suite the day it stops being true.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const BLOCK_TIMEOUT_MS = 30_000;
+const files = markdownFiles(ROOT);
+const blocks = files.flatMap((f) => shellBlocks(f, readFileSync(path.join(ROOT, f), "utf8")));
+
+let server: StartedProcess;
+let baseUrl: string;
+let dist: string;
+let data: string;
+
+beforeAll(async () => {
+  dist = await tempDistDir("pr-docs-dist-");
+  data = await mkdtemp(path.join(os.tmpdir(), "pr-docs-data-"));
+  // No BASE_URL: npm start derives it from the port it listens on, as for a reader on their machine.
+  server = await startProcess({ PORT: "0", DIST_DIR: dist, DATA_DIR: data, LOG_LEVEL: "warn" });
+  baseUrl = server.publicBase;
+}, 300_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(dist, { recursive: true, force: true });
+  await rm(data, { recursive: true, force: true });
+});
+
+function run(code: string): { status: number | null; stdout: string; stderr: string } {
+  try {
+    const stdout = execFileSync("bash", ["-euo", "pipefail", "-c", code], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BASE_URL: baseUrl },
+      timeout: BLOCK_TIMEOUT_MS,
+      encoding: "utf8",
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    return { status: 0, stdout, stderr: "" };
+  } catch (err) {
+    const e = err as { status: number | null; stdout?: string; stderr?: string };
+    return { status: e.status, stdout: e.stdout ?? "", stderr: e.stderr ?? "" };
+  }
+}
+
+describe("documentation", () => {
+  it("has shell examples to run, and jq to run them with", () => {
+    expect(blocks.length).toBeGreaterThan(10);
+    // Never skipped: without jq the examples cannot be checked (Debian: apt-get install -y jq).
+    expect(() => execFileSync("jq", ["--version"])).not.toThrow();
+  });
+
+  it.each(blocks.map((b) => [b.where, b.code] as const))(
+    "%s runs against the sample content and exits 0",
+    (where, code) => {
+      const result = run(code);
+      expect(
+        result.status,
+        `${where} exited ${result.status}\n--- block\n${code}\n--- stdout\n${result.stdout}\n--- stderr\n${result.stderr}`,
+      ).toBe(0);
+    },
+    BLOCK_TIMEOUT_MS + 5_000,
+  );
+
+  it("docs/configuration.md documents every environment variable the config module reads", () => {
+    const firstCells = readFileSync(path.join(ROOT, "docs/configuration.md"), "utf8")
+      .split("\n")
+      .filter((line) => line.startsWith("|"))
+      .map((line) => line.split("|")[1] ?? "");
+    const undocumented = Object.keys(EnvSchema.shape).filter(
+      (name) => !firstCells.some((cell) => cell.includes(`\`${name}\``)),
+    );
+    expect(undocumented).toEqual([]);
+  });
+
+  it.each(files)("%s links only to files and headings that exist", (file) => {
+    const text = readFileSync(path.join(ROOT, file), "utf8");
+    const broken = relativeLinks(text).filter((link) => {
+      const target = link.file ? path.resolve(ROOT, path.dirname(file), link.file) : path.join(ROOT, file);
+      if (!existsSync(target)) return true;
+      if (link.anchor === undefined || !target.endsWith(".md")) return false;
+      return !headingAnchors(readFileSync(target, "utf8")).has(link.anchor);
+    });
+    expect(broken).toEqual([]);
+  });
+});

@@ -1,0 +1,154 @@
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import type { CallToolResult } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReviewsDataset } from "../../src/content/records.ts";
+import type { Insights } from "../../src/insights/schema.ts";
+import { buildSite } from "../helpers/build-site.ts";
+import { connectClient, type McpTestApp, startMcpApp } from "../helpers/mcp-app.ts";
+
+/**
+ * The per-review `aspects` annotation through every door, on a real build of the sample content:
+ * the records, the `aspect`/`sentiment` search filter (HTTP and MCP), the JSON Feed extension,
+ * /insights.json and the home page's evidence links must all tell the same story.
+ */
+const CONTENT = path.resolve(import.meta.dirname, "../../content");
+const BASE = "https://reviews.test";
+let app: McpTestApp;
+let dist: string;
+let dataset: ReviewsDataset;
+let insights: Insights;
+let client: Awaited<ReturnType<typeof connectClient>>["client"];
+
+beforeAll(async () => {
+  const build = await buildSite(CONTENT, { BASE_URL: BASE });
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
+  insights = JSON.parse(await readFile(path.join(dist, "insights.json"), "utf8"));
+  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  ({ client } = await connectClient(app.endpoint));
+});
+
+afterAll(async () => {
+  await client?.close();
+  await app?.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+const search = async (qs: string) => {
+  const res = await fetch(`${app.url}/api/reviews/search?${qs}`);
+  return { status: res.status, body: await res.json() };
+};
+
+describe("per-review aspects", () => {
+  it("annotates every review with its aspects, ordered by id, from the dataset's aspect list", () => {
+    expect(dataset.aspects.map((a) => a.id)).toEqual([
+      "pain-relief",
+      "care",
+      "staff",
+      "scheduling",
+      "billing",
+      "facility",
+      "location",
+    ]);
+    const valid = new Set(dataset.aspects.map((a) => a.id));
+    expect(dataset.reviews.some((r) => r.aspects.length > 0)).toBe(true);
+    for (const r of dataset.reviews) {
+      const ids = r.aspects.map((a) => a.id);
+      expect(ids).toEqual([...ids].sort());
+      for (const a of r.aspects) {
+        expect(valid.has(a.id)).toBe(true);
+        expect(a.sentiment).toBe(a.score >= 0.05 ? "positive" : a.score <= -0.05 ? "negative" : "neutral");
+      }
+    }
+  });
+
+  it("counts in /insights.json equal the totals of the matching searches", async () => {
+    for (const a of insights.aspects) {
+      expect((await search(`aspect=${a.id}&limit=1`)).body.total, a.id).toBe(a.reviews);
+      for (const side of ["positive", "neutral", "negative"] as const) {
+        const { status, body } = await search(`aspect=${a.id}&sentiment=${side}&limit=1`);
+        expect(status).toBe(200);
+        expect(body.total, `${a.id} ${side}`).toBe(a[side]);
+      }
+    }
+  });
+
+  it("returns the same records from search and since as /reviews.json", async () => {
+    const { body } = await search("aspect=billing&sentiment=negative&limit=100");
+    const expected = dataset.reviews.filter((r) =>
+      r.aspects.some((a) => a.id === "billing" && a.sentiment === "negative"),
+    );
+    expect(body.reviews).toEqual(expected);
+    const since = await (await fetch(`${app.url}/api/reviews/since/${dataset.reviews[0]?.date}`)).json();
+    expect(since.reviews[0].aspects).toEqual(dataset.reviews[0]?.aspects);
+    const feed = JSON.parse(await readFile(path.join(dist, "api/feed.json"), "utf8"));
+    expect(feed.items[0]._review.aspects).toEqual(dataset.reviews[0]?.aspects);
+  });
+
+  it("rejects sentiment without aspect naming both parameters, and an unknown aspect listing the ids", async () => {
+    const lone = await search("sentiment=negative");
+    expect(lone.status).toBe(400);
+    expect(lone.body.issues).toEqual([
+      {
+        path: "sentiment",
+        value: "negative",
+        message:
+          "needs the aspect parameter too; sentiment filters the reviews of one aspect (e.g. aspect=billing&sentiment=negative)",
+      },
+    ]);
+    const unknown = await search("aspect=parking&sentiment=bad");
+    expect(unknown.status).toBe(400);
+    expect(unknown.body.issues).toEqual([
+      { path: "sentiment", value: "bad", message: "expected one of positive, neutral, negative" },
+      {
+        path: "aspect",
+        value: "parking",
+        message: "unknown aspect id; valid ids are pain-relief, care, staff, scheduling, billing, facility, location",
+      },
+    ]);
+  });
+
+  it("accepts the same arguments in the MCP search_reviews tool", async () => {
+    const ok = (await client.callTool({
+      name: "search_reviews",
+      arguments: { aspect: "billing", sentiment: "negative", limit: 1 },
+    })) as CallToolResult;
+    expect(ok.isError).toBeFalsy();
+    expect((ok.structuredContent as { total: number }).total).toBe(
+      insights.aspects.find((a) => a.id === "billing")?.negative,
+    );
+    const bad = (await client.callTool({
+      name: "search_reviews",
+      arguments: { sentiment: "negative" },
+    })) as CallToolResult;
+    expect(bad.isError).toBe(true);
+    expect(JSON.stringify(bad.content)).toContain("needs the aspect parameter too");
+  });
+
+  it("links every aspect figure on the home page to the search behind it", async () => {
+    const html = await readFile(path.join(dist, "index.html"), "utf8");
+    for (const a of insights.aspects) {
+      const href = `${BASE}/api/reviews/search?aspect=${a.id}&amp;sentiment=negative&amp;limit=100`;
+      expect(html).toMatch(new RegExp(`<a href="${href.replace(/[?.]/g, "\\$&")}"[^>]*>${a.negative}</a>`));
+    }
+    expect(html).toContain(`${BASE}/api/reviews/search?mentions_technician=`);
+  });
+
+  it("shows no entity or aspect averaging 4.3 stars or more as net negative", () => {
+    const entities = [
+      ...insights.entities.technicians,
+      ...insights.entities.services,
+      ...insights.entities.service_areas,
+    ];
+    for (const e of entities) {
+      if ((e.average_rating ?? 0) >= 4.3) expect(e.net_sentiment ?? 0, e.id).toBeGreaterThanOrEqual(0);
+    }
+    for (const a of insights.aspects) {
+      const reviews = dataset.reviews.filter((r) => r.aspects.some((x) => x.id === a.id));
+      const stars = reviews.reduce((s, r) => s + r.rating, 0) / reviews.length;
+      if (stars >= 4.3) expect(a.mean_sentiment ?? 0, a.id).toBeGreaterThanOrEqual(0);
+    }
+  });
+});

@@ -1,0 +1,74 @@
+import { execFile } from "node:child_process";
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { isVerification, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
+import { type Harness, startHarness, TOPICS } from "../helpers/hub-harness.ts";
+
+const run = promisify(execFile);
+const tls = inject("testTls");
+const SCRIPT = path.resolve(import.meta.dirname, "../../scripts/hub-list.ts");
+const SECRET = "do-not-print-this-secret";
+
+let h: Harness;
+let sub: Subscriber;
+
+function hubList(dataDir: string, ...args: string[]) {
+  return run(process.execPath, [SCRIPT, ...args], { env: { ...process.env, DATA_DIR: dataDir, BASE_URL: "" } });
+}
+
+beforeAll(async () => {
+  h = await startHarness();
+  sub = await startSubscriber(tls.trusted);
+  await h.post({
+    "hub.mode": "subscribe",
+    "hub.topic": TOPICS.atom,
+    "hub.callback": sub.callback(),
+    "hub.secret": SECRET,
+  });
+  await h.hub.idle();
+  // A second request left pending: the subscriber never answers its verification.
+  sub.respond = () => new Promise(() => {});
+  await h.post({
+    "hub.mode": "subscribe",
+    "hub.topic": TOPICS.json,
+    "hub.callback": sub.callback("/p"),
+    "hub.secret": SECRET,
+  });
+  await sub.waitFor(isVerification(), 2);
+});
+
+afterAll(async () => {
+  await sub.close();
+  await h.close();
+});
+
+describe("npm run hub:list", () => {
+  it("prints subscriptions and pending verifications while the hub runs, without secrets", async () => {
+    const { stdout } = await hubList(h.dataDir);
+    expect(stdout).toContain("1 subscription(s)");
+    expect(stdout).toContain(`  ${TOPICS.atom}\n    callback   ${sub.callback()}\n    state      active\n`);
+    expect(stdout).toContain("    secret     set\n");
+    expect(stdout).toContain(`1 pending verification(s)\n  subscribe ${TOPICS.json} → ${sub.callback("/p")}`);
+    expect(stdout).not.toContain(SECRET);
+  });
+
+  it("prints JSON with --json, still without secrets", async () => {
+    const { stdout } = await hubList(h.dataDir, "--json");
+    const list = JSON.parse(stdout);
+    expect(list.subscriptions).toMatchObject([{ topic: TOPICS.atom, callback: sub.callback(), hasSecret: true }]);
+    expect(list.subscriptions[0]).not.toHaveProperty("secret");
+    expect(list.pending).toMatchObject([{ mode: "subscribe", topic: TOPICS.json, hasSecret: true }]);
+    expect(stdout).not.toContain(SECRET);
+  });
+
+  it("says so when the hub has never run", async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), "pr-hub-none-"));
+    const { stdout } = await hubList(empty);
+    expect(stdout).toBe(
+      `No hub database at ${path.join(empty, "hub.sqlite")}: the hub has never run with this DATA_DIR.\n`,
+    );
+  });
+});

@@ -1,0 +1,143 @@
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import jsYaml from "js-yaml";
+import { afterAll, describe, expect, it } from "vitest";
+
+/** A scaffold as its YAML says; `published_at` is what the assertions read. */
+const parse = (text: string) =>
+  jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA }) as { published_at: string } & Record<string, unknown>;
+
+import { main } from "../../scripts/review-new.ts";
+import { isRfc3339 } from "../../src/content/dates.ts";
+import type { ContentError } from "../../src/content/errors.ts";
+import { ReviewFileSchema } from "../../src/content/schema.ts";
+import { loadContent } from "../../src/io/content-dir.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const FIXTURE = path.join(ROOT, "test/fixtures/basic-content");
+const run = promisify(execFile);
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function contentDir(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-review-new-"));
+  temp.push(dir);
+  await cp(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+/** The script as an editor runs it: Node 24, CONTENT_DIR in the environment. */
+function reviewNew(dir: string, args: string[]) {
+  return run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/review-new.ts", ...args], {
+    cwd: ROOT,
+    // BASE_URL: vitest sets it to "/" for Vite; the script must see the real default.
+    env: { ...process.env, CONTENT_DIR: dir, BASE_URL: "" },
+  });
+}
+
+/** What an editor does next: paste the text in place of the empty string. */
+async function fillText(file: string): Promise<void> {
+  const text = await readFile(file, "utf8");
+  await writeFile(file, text.replace('text: ""', "text: |\n  Dr. Patel sorted out my neck in one visit."));
+}
+
+/** Runs `main` in-process with a fixed clock, collecting what it prints. */
+async function runAt(now: string, dir: string, argv: string[]) {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await main(argv, {
+    contentDir: dir,
+    now: new Date(now),
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("npm run review:new", () => {
+  it("scaffolds a file that validates once the text is filled in, and says what to do next", async () => {
+    const dir = await contentDir();
+    const before = Math.floor(Date.now() / 1000) * 1000;
+    const { stdout } = await reviewNew(dir, ["--author", "Maria G.", "--rating", "4", "--date", "2025-03-10"]);
+    const after = Date.now();
+
+    const file = path.join(dir, "reviews/2025/2025-03-10-maria-g.yaml");
+    expect(stdout).toContain(`Created ${file}`);
+    expect(stdout).toMatch(/npm run check/);
+    expect(stdout).toContain(`git add ${file} && git commit`);
+
+    const scaffold = parse(await readFile(file, "utf8"));
+    expect(scaffold).toMatchObject({ date: "2025-03-10", rating: 4, author: "Maria G.", text: "" });
+    expect(isRfc3339(scaffold.published_at)).toBe(true);
+    expect(Date.parse(scaffold.published_at)).toBeGreaterThanOrEqual(before);
+    expect(Date.parse(scaffold.published_at)).toBeLessThanOrEqual(after);
+    // Unfilled, it cannot be published by accident.
+    expect(ReviewFileSchema.safeParse(scaffold).error?.issues.map((i) => i.path.join("."))).toEqual(["text"]);
+
+    await fillText(file);
+    expect(ReviewFileSchema.safeParse(parse(await readFile(file, "utf8"))).success).toBe(true);
+    const { reviews } = await loadContent(dir, { now: new Date() });
+    expect(reviews.map((r) => r.id)).toContain("2025-03-10-maria-g");
+  });
+
+  it("uses today's UTC date and the clock's time when no date is given", async () => {
+    const dir = await contentDir();
+    const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, ["--author", "José Núñez", "--rating", "5"]);
+    expect(code).toBe(0);
+    const scaffold = parse(await readFile(path.join(dir, "reviews/2026/2026-01-01-jose-nunez.yaml"), "utf8"));
+    expect(scaffold).toMatchObject({
+      date: "2026-01-01",
+      published_at: "2026-01-01T00:00:30Z",
+      author: "José Núñez",
+      verification: { verified_on: "2026-01-01" },
+    });
+  });
+
+  it("never overwrites: a second and third review by the same name get -2 and -3", async () => {
+    const dir = await contentDir();
+    const args = ["--author", "Maria G.", "--rating", "5", "--date", "2025-03-10"];
+    await runAt("2025-03-11T09:00:00Z", dir, args);
+    const first = await readFile(path.join(dir, "reviews/2025/2025-03-10-maria-g.yaml"), "utf8");
+    const second = await runAt("2025-03-11T09:05:00Z", dir, args);
+    const third = await runAt("2025-03-11T09:10:00Z", dir, args);
+
+    expect(second.out).toContain("2025-03-10-maria-g-2.yaml");
+    expect(third.out).toContain("2025-03-10-maria-g-3.yaml");
+    expect(await readFile(path.join(dir, "reviews/2025/2025-03-10-maria-g.yaml"), "utf8")).toBe(first);
+    expect((await readdir(path.join(dir, "reviews/2025"))).filter((f) => f.includes("maria-g"))).toHaveLength(3);
+  });
+
+  it("leaves the rating empty when not given, so the build names it until an editor sets it", async () => {
+    const dir = await contentDir();
+    const { out } = await runAt("2025-03-13T09:00:00Z", dir, ["--author", "Maria G."]);
+    expect(out).toContain("set the rating");
+    const file = path.join(dir, "reviews/2025/2025-03-13-maria-g.yaml");
+    await fillText(file);
+    const error = await loadContent(dir, { now: new Date("2025-03-13T09:00:00Z") }).catch((e: unknown) => e);
+    expect((error as ContentError).problems).toEqual([`${file}: rating: expected an integer from 1 to 5, got null`]);
+  });
+
+  it.each([
+    [["--rating", "5"], '--author: expected a non-empty author name, got ""'],
+    [["--author", "Maria G.", "--rating", "6"], '--rating: expected an integer from 1 to 5, got "6"'],
+    [
+      ["--author", "Maria G.", "--date", "2025-02-30"],
+      '--date: expected a real calendar date as YYYY-MM-DD, got "2025-02-30"',
+    ],
+    [
+      ["--author", "Maria G.", "--date", "2025-03-12"],
+      '--date: must not be in the future (today is 2025-03-11), got "2025-03-12"',
+    ],
+  ])("refuses %j, naming the option and value, and writes nothing", async (argv, message) => {
+    const dir = await contentDir();
+    const { code, err } = await runAt("2025-03-11T09:00:00Z", dir, argv);
+    expect(code).toBe(2);
+    expect(err).toContain(`review:new: ${message}`);
+    expect(await readdir(path.join(dir, "reviews"))).toEqual(["2024", "2025"]);
+    expect(await readdir(path.join(dir, "reviews/2025"))).toHaveLength(4);
+  });
+});

@@ -1,0 +1,261 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { gunzipSync } from "node:zlib";
+import { Router } from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
+import { startApp, type TestApp } from "../../helpers/app-server.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+
+const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+let app: TestApp;
+let dist: string;
+let manifest: HeadersManifest;
+
+beforeAll(async () => {
+  const build = await buildSite(CONTENT);
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  manifest = JSON.parse(await readFile(path.join(dist, "_headers.json"), "utf8"));
+  app = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
+});
+
+afterAll(async () => {
+  await app?.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+const req = (p: string, headers: Record<string, string> = {}, method = "GET") =>
+  fetch(`${app.url}${p}`, { method, headers: { "accept-encoding": "identity", ...headers } });
+
+/** The full RFC 9110 matrix, run against any resource. */
+function conditionalMatrix(name: string, target: () => string) {
+  describe(`conditional GET on ${name}`, () => {
+    let etag: string;
+    let lastModified: string;
+    beforeAll(async () => {
+      const res = await req(target());
+      expect(res.status).toBe(200);
+      etag = res.headers.get("etag") as string;
+      lastModified = res.headers.get("last-modified") as string;
+      expect(etag).toMatch(/^"[^"]+"$/);
+      expect(lastModified).toBeTruthy();
+      expect(res.headers.get("cache-control")).toBeTruthy();
+    });
+    it("answers a matching If-None-Match with 304 and no body", async () => {
+      const res = await req(target(), { "if-none-match": etag });
+      expect(res.status).toBe(304);
+      expect(await res.text()).toBe("");
+      expect(res.headers.get("etag")).toBe(etag);
+    });
+    it("matches within a list, with weak comparison, and for *", async () => {
+      expect((await req(target(), { "if-none-match": `"nope", ${etag}` })).status).toBe(304);
+      expect((await req(target(), { "if-none-match": `W/${etag}` })).status).toBe(304);
+      expect((await req(target(), { "if-none-match": "*" })).status).toBe(304);
+    });
+    it("returns 200 for a different tag", async () => {
+      expect((await req(target(), { "if-none-match": '"other"' })).status).toBe(200);
+    });
+    it("answers If-Modified-Since at or after Last-Modified with 304, before it with 200", async () => {
+      expect((await req(target(), { "if-modified-since": lastModified })).status).toBe(304);
+      const later = new Date(Date.parse(lastModified) + 86_400_000).toUTCString();
+      expect((await req(target(), { "if-modified-since": later })).status).toBe(304);
+      const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
+      expect((await req(target(), { "if-modified-since": earlier })).status).toBe(200);
+      expect((await req(target(), { "if-modified-since": "not a date" })).status).toBe(200);
+    });
+    it("lets If-None-Match take precedence over If-Modified-Since", async () => {
+      const res = await req(target(), { "if-none-match": '"other"', "if-modified-since": lastModified });
+      expect(res.status).toBe(200);
+      const res2 = await req(target(), {
+        "if-none-match": etag,
+        "if-modified-since": new Date(0).toUTCString(),
+      });
+      expect(res2.status).toBe(304);
+    });
+    it("supports HEAD with the same validators and no body", async () => {
+      const res = await req(target(), {}, "HEAD");
+      expect(res.status).toBe(200);
+      expect(res.headers.get("etag")).toBe(etag);
+      expect(await res.text()).toBe("");
+    });
+    it("gives a compressed representation its own strong ETag", async () => {
+      const res = await req(target(), { "accept-encoding": "gzip" });
+      expect(res.headers.get("content-encoding")).toBe("gzip");
+      const gz = res.headers.get("etag") as string;
+      expect(gz).not.toBe(etag);
+      expect(gz).toMatch(/^"[^"]+"$/);
+      expect(res.headers.get("vary")).toContain("Accept-Encoding");
+      const again = await req(target(), { "accept-encoding": "gzip", "if-none-match": gz });
+      expect(again.status).toBe(304);
+      const br = await req(target(), { "accept-encoding": "br" });
+      expect(br.headers.get("content-encoding")).toBe("br");
+      expect(br.headers.get("etag")).not.toBe(gz);
+    });
+  });
+}
+
+conditionalMatrix("since/{date}", () => "/api/reviews/since/2026-01-01");
+conditionalMatrix("/reviews.json", () => "/reviews.json");
+conditionalMatrix("/feed.xml", () => "/feed.xml");
+
+describe("since/{date}", () => {
+  it("returns the reviews dated on or after the date, newest first", async () => {
+    const dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
+    const body = await (await req("/api/reviews/since/2026-06-01")).json();
+    const expected = dataset.reviews.filter((r: { date: string }) => r.date >= "2026-06-01");
+    expect(body).toEqual({ since: "2026-06-01", count: expected.length, reviews: expected });
+  });
+  it.each(["2024-1-5", "2024-02-30", "yesterday"])("rejects %s with a 400 naming the date", async (d) => {
+    const res = await req(`/api/reviews/since/${d}`);
+    expect(res.status).toBe(400);
+    const body = await res.json();
+    expect(body.issues[0]).toMatchObject({ path: "date", value: d });
+  });
+  it("keeps the ETag when only older reviews differ, since the body is the same", async () => {
+    const a = (await req("/api/reviews/since/2026-11-01")).headers.get("etag");
+    const b = (await req("/api/reviews/since/2026-11-01")).headers.get("etag");
+    const c = (await req("/api/reviews/since/2026-10-01")).headers.get("etag");
+    expect(a).toBe(b);
+    expect(a).not.toBe(c);
+  });
+});
+
+describe("static files from the single origin", () => {
+  it("serves each file with the headers the build computed", async () => {
+    for (const p of ["/reviews.json", "/api/feed.json", "/feed.xml"]) {
+      const res = await req(p);
+      const h = manifest.files[p];
+      expect(res.headers.get("etag")).toBe(h?.etag);
+      expect(res.headers.get("content-type")).toBe(h?.content_type);
+      expect(res.headers.get("link")).toContain('rel="hub"');
+      expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+      expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    }
+    const home = await req("/");
+    expect(home.headers.get("content-type")).toBe("text/html; charset=utf-8");
+  });
+  it("decompresses to the identity bytes", async () => {
+    const res = await req("/reviews.json", { "accept-encoding": "gzip" });
+    const raw = Buffer.from(await res.arrayBuffer());
+    // fetch decodes gzip itself; either way the JSON must be the file's.
+    const text =
+      res.headers.get("content-encoding") === "gzip" && raw[0] === 0x1f ? gunzipSync(raw).toString() : raw.toString();
+    expect(text).toBe(await readFile(path.join(dist, "reviews.json"), "utf8"));
+  });
+  it("answers a missing path with JSON under /api and HTML elsewhere", async () => {
+    const api = await req("/api/nope");
+    expect(api.status).toBe(404);
+    expect((await api.json()).error).toBe("not_found");
+    const page = await req("/nope");
+    expect(page.status).toBe(404);
+    expect(page.headers.get("content-type")).toContain("text/html");
+  });
+  it("does not serve the header manifest or paths outside dist", async () => {
+    expect((await req("/_headers.json")).status).toBe(404);
+    expect((await req("/..%2f..%2fpackage.json")).status).toBe(404);
+  });
+  it("answers CORS preflight for GET", async () => {
+    const res = await fetch(`${app.url}/reviews.json`, {
+      method: "OPTIONS",
+      headers: { origin: "https://example.org", "access-control-request-method": "GET" },
+    });
+    expect(res.status).toBe(204);
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+  it("refuses an over-long URL with 414", async () => {
+    const res = await req(`/api/reviews/search?query=${"a".repeat(5000)}`);
+    expect(res.status).toBe(414);
+  });
+});
+
+describe("reload", () => {
+  it("serves a rebuilt dataset without a restart, and keeps the last good one on a bad build", {
+    timeout: 240_000,
+  }, async () => {
+    const content = await mkdtemp(path.join(os.tmpdir(), "pr-reload-"));
+    await cp(CONTENT, content, { recursive: true });
+    const first = await buildSite(content);
+    expect(first.code, first.stderr + first.stdout).toBe(0);
+    const local = await startApp(first.distDir);
+    try {
+      // A publish with no new build keeps the index: nothing to rebuild.
+      const unchanged = local.store.current;
+      await local.store.reload();
+      expect(local.store.current.index).toBe(unchanged.index);
+      const before = await (await fetch(`${local.url}/api/reviews/search?limit=1`)).json();
+      await writeFile(
+        path.join(content, "reviews/2026/2026-11-24-new-review.yaml"),
+        [
+          "date: 2026-11-24",
+          'published_at: "2026-11-24T10:00:00Z"',
+          "rating: 5",
+          "author: Reload T.",
+          "text: Brand new review about the zebra-striped waiting room.",
+          "source: {platform: direct}",
+          "verification: {method: invoice, verified_on: 2026-11-24}",
+          "",
+        ].join("\n"),
+      );
+      const second = await buildSite(content, {}, first.distDir);
+      expect(second.code, second.stderr).toBe(0);
+      await local.store.reload();
+      expect(local.store.current.index).not.toBe(unchanged.index);
+      const after = await (await fetch(`${local.url}/api/reviews/search?query=zebra-striped`)).json();
+      expect(after.total).toBe(1);
+      expect(after.reviews[0].id).toBe("2026-11-24-new-review");
+      expect((await (await fetch(`${local.url}/api/reviews/search?limit=1`)).json()).total).toBe(before.total + 1);
+      // A broken build on disk: the reload fails and the last good dataset stays.
+      await writeFile(path.join(first.distDir, "reviews.json"), "{ not json");
+      const manifestPath = path.join(first.distDir, "_headers.json");
+      const broken = JSON.parse(await readFile(manifestPath, "utf8"));
+      broken.files["/reviews.json"].etag = '"a-new-build"';
+      await writeFile(manifestPath, JSON.stringify(broken));
+      await expect(local.store.reload()).rejects.toThrow(/reviews\.json/);
+      expect((await (await fetch(`${local.url}/api/reviews/search?query=zebra-striped`)).json()).total).toBe(1);
+    } finally {
+      await local.close();
+      await rm(content, { recursive: true, force: true });
+      await rm(first.distDir, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("rate limit", () => {
+  it("answers 429 with Retry-After once a client exceeds its per-minute budget, but never on /healthz", async () => {
+    const limited = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "3" } });
+    try {
+      const statuses: number[] = [];
+      for (let i = 0; i < 4; i++) statuses.push((await fetch(`${limited.url}/api/reviews/since/2026-01-01`)).status);
+      expect(statuses).toEqual([200, 200, 200, 429]);
+      const res = await fetch(`${limited.url}/reviews.json`);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect((await res.json()).error).toBe("rate_limited");
+      expect((await fetch(`${limited.url}/healthz`)).status).toBe(200);
+    } finally {
+      await limited.close();
+    }
+  });
+
+  it("leaves hub requests to the hub router's own limit, so none is counted twice", async () => {
+    // A stand-in for the hub router: what matters here is which limiter counts the request.
+    const hub = Router().post("/", (_req, res) => {
+      res.status(202).end();
+    });
+    const limited = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "2" }, routers: () => ({ hub }) });
+    try {
+      const hubStatuses: number[] = [];
+      for (let i = 0; i < 4; i++) {
+        hubStatuses.push((await fetch(`${limited.url}/api/websub/hub`, { method: "POST" })).status);
+      }
+      expect(hubStatuses).toEqual([202, 202, 202, 202]);
+      const statuses: number[] = [];
+      for (let i = 0; i < 3; i++) statuses.push((await fetch(`${limited.url}/api/reviews/since/2026-01-01`)).status);
+      expect(statuses).toEqual([200, 200, 429]);
+    } finally {
+      await limited.close();
+    }
+  });
+});

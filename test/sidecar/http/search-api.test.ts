@@ -1,0 +1,273 @@
+import { readFile, rm } from "node:fs/promises";
+import http from "node:http";
+import path from "node:path";
+import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from "node:zlib";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { ReviewRecord, ReviewsDataset } from "../../../src/content/records.ts";
+import { startApp, type TestApp } from "../../helpers/app-server.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { referenceSearch, searchParamsArbitrary } from "../../helpers/search-reference.ts";
+
+const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const BASE = "https://reviews.test";
+let app: TestApp;
+/** The same build with the response cache off: what the uncached path sends. */
+let uncached: TestApp;
+let dataset: ReviewsDataset;
+let dist: string;
+
+beforeAll(async () => {
+  const build = await buildSite(CONTENT, { BASE_URL: BASE });
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
+  app = await startApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000" } });
+  uncached = await startApp(dist, {
+    env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000", RESPONSE_CACHE_MB: "0" },
+  });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await uncached?.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+const get = async (qs: string) => {
+  const res = await fetch(`${app.url}/api/reviews/search${qs ? `?${qs}` : ""}`);
+  return { status: res.status, body: await res.json() };
+};
+
+describe("GET /api/reviews/search", () => {
+  it("returns full records identical to /reviews.json, newest first", async () => {
+    const { status, body } = await get("limit=100");
+    expect(status).toBe(200);
+    expect(body.reviews).toEqual(dataset.reviews.slice(0, 100));
+    expect(body).toMatchObject({ count: 100, total: dataset.reviews.length, limit: 100, offset: 0 });
+    expect(body.next).toBe(`${BASE}/api/reviews/search?limit=100&offset=100`);
+  });
+
+  it.each([
+    ["rating=6", "rating", "6"],
+    ["rating=4.5", "rating", "4.5"],
+    ["rating=abc", "rating", "abc"],
+    ["min_rating=0.5", "min_rating", "0.5"],
+    ["min_rating=five", "min_rating", "five"],
+    ["since=2024-02-30", "since", "2024-02-30"],
+    ["until=2024-1-5", "until", "2024-1-5"],
+    ["since=yesterday", "since", "yesterday"],
+    ["limit=0", "limit", "0"],
+    ["limit=101", "limit", "101"],
+    ["offset=-1", "offset", "-1"],
+    ["offset=1.5", "offset", "1.5"],
+    [`query=${"a".repeat(201)}`, "query", "a".repeat(201)],
+    ["mentions_technician=Dr.%20Nobody", "mentions_technician", "Dr. Nobody"],
+    ["mentions_service=reiki", "mentions_service", "reiki"],
+    ["ratng=5", "ratng", "5"],
+  ])("rejects %s naming the parameter and the value", async (qs, param, value) => {
+    const { status, body } = await get(qs);
+    expect(status).toBe(400);
+    expect(body.error).toBe("invalid_query");
+    const issue = body.issues.find((i: { path: string }) => i.path === param);
+    expect(issue).toBeDefined();
+    expect(issue.value).toBe(value);
+    expect(typeof issue.message).toBe("string");
+    expect(body.message).toContain(param);
+  });
+
+  it("reports a repeated parameter with every value given", async () => {
+    const { status, body } = await get("rating=5&rating=4");
+    expect(status).toBe(400);
+    expect(body.issues).toEqual([
+      { path: "rating", value: ["5", "4"], message: "given 2 times; give it at most once" },
+    ]);
+  });
+
+  it("rejects since after until", async () => {
+    const { body } = await get("since=2025-01-02&until=2025-01-01");
+    expect(body.issues[0]).toMatchObject({ path: "since", value: "2025-01-02" });
+  });
+
+  it("lists the valid technicians and services when one is unknown", async () => {
+    const t = await get("mentions_technician=Dr.%20Who");
+    expect(t.body.issues[0].message).toContain("Dr. Anika Patel");
+    const s = await get("mentions_service=reiki");
+    expect(s.body.issues[0].message).toContain("massage-therapy");
+  });
+
+  it("treats an empty or blank query as absent and normalises whitespace", async () => {
+    const all = await get("");
+    const blank = await get("query=%20%20%20");
+    expect(blank.body.total).toBe(all.body.total);
+    const spaced = await get("query=%20LOWER%20%20%20back%20");
+    const plain = await get("query=lower%20back");
+    expect(spaced.body.total).toBe(plain.body.total);
+    expect(plain.body.total).toBeGreaterThan(0);
+  });
+
+  it("ignores an Authorization header", async () => {
+    const res = await fetch(`${app.url}/api/reviews/search?limit=1`, { headers: { Authorization: "Bearer nonsense" } });
+    expect(res.status).toBe(200);
+  });
+});
+
+interface Raw {
+  status: number;
+  etag: string | undefined;
+  encoding: string | undefined;
+  vary: string | undefined;
+  body: Buffer;
+}
+
+/** A GET that returns the bytes on the wire: fetch() would decode them. */
+function rawGet(base: string, p: string, headers: Record<string, string>): Promise<Raw> {
+  return new Promise((resolve, reject) => {
+    http
+      .get(`${base}${p}`, { headers }, (res) => {
+        const chunks: Buffer[] = [];
+        res.on("data", (c: Buffer) => chunks.push(c));
+        res.on("end", () =>
+          resolve({
+            status: res.statusCode ?? 0,
+            etag: res.headers.etag,
+            encoding: res.headers["content-encoding"],
+            vary: res.headers.vary,
+            body: Buffer.concat(chunks),
+          }),
+        );
+      })
+      .on("error", reject);
+  });
+}
+
+function decode(r: Raw): unknown {
+  const plain =
+    r.encoding === "br"
+      ? brotliDecompressSync(r.body)
+      : r.encoding === "gzip"
+        ? gunzipSync(r.body)
+        : r.encoding === "zstd"
+          ? zstdDecompressSync(r.body)
+          : r.body;
+  return JSON.parse(plain.toString("utf8"));
+}
+
+const BROWSER = "gzip, deflate, br, zstd";
+const ACCEPT = [BROWSER, "gzip", "br", "gzip, br;q=0", "identity", ""];
+
+describe("response cache", () => {
+  it("sends exactly what the uncached path sends, and what the reference finds", async () => {
+    const order = fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 9, maxLength: 9 });
+    await fc.assert(
+      fc.asyncProperty(
+        searchParamsArbitrary(dataset.business),
+        order,
+        fc.constantFrom(...ACCEPT),
+        async (p, rank, ae) => {
+          // Parameters in a random order: equivalent URLs must get the same bytes and ETag.
+          const entries = Object.entries(p).sort(
+            (a, b) => (rank[Object.keys(p).indexOf(a[0])] ?? 0) - (rank[Object.keys(p).indexOf(b[0])] ?? 0),
+          );
+          const url = `/api/reviews/search?${new URLSearchParams(entries)}`;
+          const canonicalOrder = `/api/reviews/search?${new URLSearchParams(p)}`;
+          const headers: Record<string, string> = ae ? { "accept-encoding": ae } : {};
+          const miss = await rawGet(app.url, url, headers);
+          const hit = await rawGet(app.url, canonicalOrder, headers);
+          const plain = await rawGet(uncached.url, url, headers);
+          expect(miss.status).toBe(200);
+          for (const r of [hit, plain]) {
+            expect(r.status).toBe(200);
+            expect(r.etag).toBe(miss.etag);
+            expect(r.encoding).toBe(miss.encoding);
+            expect(r.body.equals(miss.body)).toBe(true);
+          }
+          expect(miss.vary).toBe("Accept-Encoding");
+          const body = decode(hit) as { reviews: ReviewRecord[]; total: number };
+          const ref = referenceSearch(dataset.reviews, dataset.business, p);
+          expect(body.total).toBe(ref.all.length);
+          expect(body.reviews).toEqual(ref.page);
+          const revalidated = await rawGet(app.url, url, { ...headers, "if-none-match": miss.etag as string });
+          expect(revalidated.status).toBe(304);
+        },
+      ),
+      { numRuns: 120 },
+    );
+  });
+
+  it("compresses only bodies of 1 KB or more, preferring zstd for browsers", async () => {
+    const none = await rawGet(app.url, "/api/reviews/search?query=no+review+says+this", { "accept-encoding": BROWSER });
+    expect(none.body.length).toBeLessThan(1024);
+    expect(none.encoding).toBeUndefined();
+    const identity = await rawGet(app.url, "/api/reviews/search?query=no+review+says+this", {});
+    expect(none.etag).toBe(identity.etag);
+    const page = await rawGet(app.url, "/api/reviews/search?limit=50", { "accept-encoding": BROWSER });
+    expect(page.encoding).toBe("zstd");
+    expect(page.etag).toMatch(/-zst"$/);
+    const br = await rawGet(app.url, "/api/reviews/search?limit=50", { "accept-encoding": "br" });
+    expect(br.encoding).toBe("br");
+    expect(decode(page)).toEqual(decode(br));
+  });
+
+  it("serves since/{date} from the cache with the uncached bytes, and revalidates without a body", async () => {
+    for (const date of ["2026-11-01", "2026-01-01", "2020-01-01", "2099-01-01"]) {
+      for (const ae of ACCEPT) {
+        const headers: Record<string, string> = ae ? { "accept-encoding": ae } : {};
+        const p = `/api/reviews/since/${date}`;
+        // Revalidation first: the entry then holds only the validator, and the 200 adds the body.
+        const plain = await rawGet(uncached.url, p, headers);
+        const first = await rawGet(app.url, p, { ...headers, "if-none-match": plain.etag as string });
+        expect(first.status).toBe(304);
+        expect(first.etag).toBe(plain.etag);
+        const full = await rawGet(app.url, p, headers);
+        const again = await rawGet(app.url, p, headers);
+        for (const r of [full, again]) {
+          expect(r.etag).toBe(plain.etag);
+          expect(r.encoding).toBe(plain.encoding);
+          expect(r.body.equals(plain.body)).toBe(true);
+        }
+        const expected = dataset.reviews.filter((r) => r.date >= date);
+        expect(decode(full)).toEqual({ since: date, count: expected.length, reviews: expected });
+        if (plain.body.length < 1024) expect(plain.encoding).toBeUndefined();
+      }
+    }
+  });
+});
+
+describe("hostile query names and paths", () => {
+  const since = async (rest: string) => {
+    const res = await fetch(`${app.url}/api/reviews/since/${rest}`);
+    return { status: res.status, body: await res.json() };
+  };
+
+  it.each(["__proto__", "constructor", "toString", "hasOwnProperty", "valueOf"])(
+    "answers ?%s=x with 400 and an issue naming the parameter and the value, on search and since",
+    async (name) => {
+      for (const { status, body } of [await get(`${name}=x`), await since(`2024-01-01?${name}=x`)]) {
+        expect(status).toBe(400);
+        expect(body.error).toBe("invalid_query");
+        expect(body.issues).toEqual([
+          { path: name, value: "x", message: expect.stringContaining("unknown parameter") },
+        ]);
+      }
+    },
+  );
+
+  it.each(["%", "%zz", "2024-01-0%"])("answers since/%s with the standard 400 shape naming the date", async (raw) => {
+    const { status, body } = await since(raw);
+    expect(status).toBe(400);
+    expect(body).toEqual({
+      error: "invalid_query",
+      message: expect.stringContaining("date:"),
+      issues: [{ path: "date", value: raw, message: expect.stringContaining("not valid percent-encoding") }],
+    });
+  });
+
+  it("gives every other 400 of the API an issues array too", async () => {
+    const res = await fetch(`${app.url}/api/reviews/search?rating=%zz`);
+    const body = await res.json();
+    expect(res.status).toBe(400);
+    expect(body).toEqual({ error: expect.any(String), message: expect.any(String), issues: expect.any(Array) });
+    expect(body.issues.length).toBeGreaterThan(0);
+  });
+});

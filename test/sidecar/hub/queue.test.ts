@@ -1,0 +1,135 @@
+import { mkdtemp } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pino from "pino";
+import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
+import { listenForBuilds } from "../../../sidecar/db/build-broadcast.ts";
+import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
+import { cooperative, isDelivery, startSubscriber } from "../../helpers/https-subscriber.ts";
+import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
+import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
+import { createDatabase } from "../../helpers/pg-cluster.ts";
+
+/** What only the shared (PostgreSQL) mode has: several instances, the job queue, migrations, the broadcast. */
+
+const tls = inject("testTls");
+const open: { close(): Promise<unknown> }[] = [];
+const silent = pino({ level: "silent" });
+
+afterEach(async () => {
+  await Promise.all(open.splice(0).map((x) => x.close()));
+});
+
+async function instances(n: number): Promise<Harness[]> {
+  const dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-hub-shared-"));
+  const distDir = await mkdtemp(path.join(os.tmpdir(), "pr-hub-dist-"));
+  const out: Harness[] = [];
+  // Same dataDir: the harness gives both the same database, as DATABASE_URL would.
+  for (let i = 0; i < n; i++) out.push(await startHarness({ dataDir, distDir }));
+  open.push(...out);
+  return out;
+}
+
+forEachHubStore(() => {
+  describe("two instances sharing one database", () => {
+    it("notifies each subscriber once per change, whichever instance took the subscription or the publish", async () => {
+      const [a, b] = (await instances(2)) as [Harness, Harness];
+      const sub = await startSubscriber(tls.trusted);
+      open.push(sub);
+      await a.writeTopic(TOPICS.atom, "<feed>v1</feed>");
+      await a.hub.publish();
+      for (let i = 0; i < 6; i++) {
+        const via = i % 2 === 0 ? a : b;
+        const res = await via.post({
+          "hub.mode": "subscribe",
+          "hub.topic": TOPICS.atom,
+          "hub.callback": sub.callback(`/s${i}`),
+        });
+        expect(res.status).toBe(202);
+      }
+      await a.hub.idle();
+      await b.hub.idle();
+      expect(await b.stored()).toHaveLength(6);
+
+      await a.writeTopic(TOPICS.atom, "<feed>v2</feed>");
+      // Both instances hear of the change; only the first to publish the version queues jobs.
+      const [ra, rb] = await Promise.all([a.hub.publish([TOPICS.atom]), b.hub.publish([TOPICS.atom])]);
+      expect((ra.topics[0]?.owed ?? 0) + (rb.topics[0]?.owed ?? 0)).toBe(6);
+      await a.hub.idle();
+      const bodies = sub.requests.filter(isDelivery).map((r) => `${r.rawUrl} ${r.body}`);
+      expect(bodies.sort()).toEqual([0, 1, 2, 3, 4, 5].map((i) => `/s${i} <feed>v2</feed>`));
+      expect((await a.stored()).every((s) => s.state === "active" && s.failures === 0)).toBe(true);
+    });
+  });
+
+  describe("the delivery queue", () => {
+    it("retries with backoff and removes the subscription after 3 consecutive failures", async () => {
+      const [h] = (await instances(1)) as [Harness];
+      const sub = await startSubscriber(tls.trusted);
+      open.push(sub);
+      await h.writeTopic(TOPICS.atom, "<feed>v1</feed>");
+      await h.hub.publish();
+      await h.post({ "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() });
+      await h.hub.idle();
+      sub.respond = (r) => (r.method === "POST" ? { status: 500 } : cooperative(r));
+      await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
+      await h.hub.publish();
+      await sub.waitFor(isDelivery, 1);
+      await h.hub.idle();
+      const attempts = sub.requests.filter(isDelivery);
+      expect(attempts).toHaveLength(3);
+      expect(await h.stored()).toEqual([]);
+      const failed = h.logs.filter((l) => l.msg === "delivery failed; will retry").map((l) => l.failures);
+      expect(failed).toEqual([1, 2]);
+      expect(h.logs.some((l) => l.msg === "subscription removed after 3 consecutive failed deliveries")).toBe(true);
+    });
+  });
+}, ["postgres"]);
+
+describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("migrations and the build broadcast", () => {
+  afterAll(async () => {
+    await (await pgServer()).close();
+  });
+  it("apply once, even when two instances start at the same moment", async () => {
+    const url = await createDatabase(await pgServer());
+    const pools = [createPool(url, silent), createPool(url, silent)];
+    try {
+      const [x, y] = await Promise.all(pools.map((p) => migrate(p, silent)));
+      expect([...(x ?? []), ...(y ?? [])]).toEqual(["001-hub", "002-mcp-revocations"]);
+      expect(await migrate(pools[0] as never, silent)).toEqual([]);
+    } finally {
+      await Promise.all(pools.map((p) => p.end()));
+    }
+  });
+
+  it("broadcast a committed build change to every listening instance", async () => {
+    const url = await createDatabase(await pgServer());
+    const pool = createPool(url, silent);
+    await migrate(pool, silent);
+    const heard: string[] = [];
+    const ready = { a: 0, b: 0 };
+    const wait = () => new Promise((resolve) => setTimeout(resolve, 50));
+    const listeners = (["a", "b"] as const).map((name) =>
+      listenForBuilds(url, silent, async () => {
+        heard.push(name);
+        ready[name]++;
+      }),
+    );
+    try {
+      // The listeners connect asynchronously; poll until both LISTEN.
+      for (let i = 0; i < 100; i++) {
+        const { rows } = await pool.query(
+          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'public-reviews-listen' AND query LIKE 'LISTEN%'",
+        );
+        if (rows[0]?.n === 2) break;
+        await wait();
+      }
+      await pool.query("SELECT pg_notify('public_reviews_build', '{}')");
+      for (let i = 0; i < 100 && heard.length < 2; i++) await wait();
+      expect(heard.sort()).toEqual(["a", "b"]);
+    } finally {
+      await Promise.all(listeners.map((l) => l.close()));
+      await pool.end();
+    }
+  });
+});

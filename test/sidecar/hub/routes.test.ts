@@ -1,0 +1,131 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { z } from "zod";
+import { HubRequestSchema } from "../../../src/api/hub-request.ts";
+import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
+
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { HUB_RATE_LIMIT_PER_MINUTE: "1000" } });
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+const valid = { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": "https://sub.example.test/cb" };
+
+async function answer(res: Response) {
+  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
+}
+
+describe("request validation", () => {
+  it.each([
+    [{ ...valid, "hub.mode": "" }, "hub.mode: must be subscribe, unsubscribe or publish, got nothing"],
+    [{ ...valid, "hub.mode": "watch" }, 'hub.mode: must be subscribe, unsubscribe or publish, got "watch"'],
+    [{ ...valid, "hub.callback": "" }, "hub.callback: is required, got nothing"],
+    [{ ...valid, "hub.callback": "/relative" }, 'hub.callback: must be an absolute https URL, got "/relative"'],
+    [
+      { ...valid, "hub.callback": "https://a.test/cb#x" },
+      'hub.callback: must not contain a fragment, got "https://a.test/cb#x"',
+    ],
+    [
+      { ...valid, "hub.callback": "https://u:p@a.test/cb" },
+      'hub.callback: must not contain user info, got "https://u:p@a.test/cb"',
+    ],
+    [
+      { ...valid, "hub.callback": `https://a.test/${"x".repeat(2040)}` },
+      "hub.callback: must be at most 2048 characters",
+    ],
+    [{ ...valid, "hub.topic": "" }, "hub.topic: is required, got nothing"],
+    [
+      { ...valid, "hub.topic": "https://reviews.example.test/other.xml" },
+      `hub.topic: must be one of ${TOPICS.atom}, ${TOPICS.json}, ${TOPICS.reviews}, got "https://reviews.example.test/other.xml"`,
+    ],
+    [{ ...valid, "hub.lease_seconds": "1.5" }, 'hub.lease_seconds: must be a whole number of seconds, got "1.5"'],
+    [{ ...valid, "hub.secret": "é".repeat(100) }, "hub.secret: must be shorter than 200 bytes, got 200 bytes"],
+    [
+      { ...valid, "hub.callback": ["https://a.test/1", "https://a.test/2"] },
+      "hub.callback: must be given once, got 2 values",
+    ],
+    [{ "hub.mode": "publish" }, "hub.url: is required (or hub.topic), got nothing"],
+    [
+      { "hub.mode": "publish", "hub.url": [TOPICS.atom, "https://elsewhere.test/feed"] },
+      `hub.url: must be one of ${TOPICS.atom}, ${TOPICS.json}, ${TOPICS.reviews}, got "https://elsewhere.test/feed"`,
+    ],
+  ])("400 for %j", async (form, reason) => {
+    const res = await answer(await h.post(form));
+    expect(res.status).toBe(400);
+    expect(res.type).toBe("text/plain; charset=utf-8");
+    expect(res.text.startsWith(reason)).toBe(true);
+    expect(await h.pending()).toEqual([]);
+  });
+
+  it("never echoes a rejected secret", async () => {
+    const res = await answer(await h.post({ ...valid, "hub.secret": "top-secret-".repeat(20) }));
+    expect(res.status).toBe(400);
+    expect(res.text).not.toContain("top-secret");
+  });
+
+  it.each([
+    ["application/json", JSON.stringify(valid)],
+    ["text/plain", "hub.mode=subscribe"],
+    ["multipart/form-data; boundary=x", "--x--"],
+  ])("415 for %s", async (type, body) => {
+    const res = await answer(await h.post({}, type, body));
+    expect(res.status).toBe(415);
+    expect(res.text).toBe(`The hub accepts application/x-www-form-urlencoded bodies only, got ${type}.\n`);
+  });
+
+  it("413 for a body over the limit", async () => {
+    const res = await answer(await h.post({ ...valid, padding: "x".repeat(20_000) }));
+    expect(res.status).toBe(413);
+    expect(res.text).toBe("The request body is larger than 16kb.\n");
+  });
+
+  it("413 for more parameters than the parser accepts", async () => {
+    const many = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`p${i}`, "1"]));
+    const res = await answer(await h.post({ ...valid, ...many }));
+    expect(res.status).toBe(413);
+    expect(res.text).toBe("too many parameters\n");
+  });
+
+  it("405 with Allow for other methods", async () => {
+    const res = await fetch(h.endpoint);
+    expect(res.status).toBe(405);
+    expect(res.headers.get("allow")).toBe("POST");
+  });
+
+  it("202 for a publish naming topics with hub.url or hub.topic", async () => {
+    expect((await h.post({ "hub.mode": "publish", "hub.url": TOPICS.atom })).status).toBe(202);
+    expect((await h.post({ "hub.mode": "publish", "hub.topic": [TOPICS.json, TOPICS.reviews] })).status).toBe(202);
+    await h.hub.idle();
+  });
+});
+
+describe("rate limit", () => {
+  it("answers 429 with Retry-After once a client exceeds the per-minute limit", async () => {
+    const limited = await startHarness({ env: { HUB_RATE_LIMIT_PER_MINUTE: "2" } });
+    try {
+      const ping = { "hub.mode": "publish", "hub.url": TOPICS.atom };
+      expect((await limited.post(ping)).status).toBe(202);
+      expect((await limited.post(ping)).status).toBe(202);
+      const res = await limited.post(ping);
+      expect(res.status).toBe(429);
+      expect(Number(res.headers.get("retry-after"))).toBeGreaterThan(0);
+      expect(await res.text()).toBe("Too many hub requests: the limit is 2 per minute per client.\n");
+    } finally {
+      await limited.close();
+    }
+  });
+});
+
+describe("schema export", () => {
+  it("converts to JSON Schema for the OpenAPI document", () => {
+    const schema = z.toJSONSchema(HubRequestSchema, { io: "input" }) as { oneOf: { properties: object }[] };
+    expect(schema.oneOf.map((s) => Object.keys(s.properties))).toEqual([
+      ["hub.mode", "hub.callback", "hub.topic", "hub.lease_seconds", "hub.secret"],
+      ["hub.mode", "hub.url", "hub.topic"],
+    ]);
+  });
+});

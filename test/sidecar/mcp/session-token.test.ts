@@ -1,0 +1,92 @@
+import { createHmac } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { MemoryRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
+import { SessionTokens } from "../../../sidecar/mcp/session-token.ts";
+import { ManualClock } from "../../helpers/manual-clock.ts";
+
+const SECRET = "a-test-secret-that-is-long-enough-000";
+const TTL = 60_000;
+
+describe("SessionTokens", () => {
+  it("verifies its own ids until the TTL from issue, and carries the negotiated version", () => {
+    const clock = new ManualClock();
+    const tokens = new SessionTokens({ secret: SECRET, ttlMs: TTL, clock });
+    const { id, claims } = tokens.issue("2025-06-18");
+    expect(claims).toMatchObject({ v: 1, exp: clock.now() + TTL, pv: "2025-06-18" });
+    clock.advance(TTL - 1);
+    expect(tokens.verify(id)).toEqual({ ok: true, claims });
+    clock.advance(1);
+    expect(tokens.verify(id)).toEqual({ ok: false, reason: "expired" });
+  });
+
+  it("issues a different id every time", () => {
+    const tokens = new SessionTokens({ secret: SECRET, ttlMs: TTL });
+    const ids = new Set(Array.from({ length: 100 }, () => tokens.issue("2025-06-18").id));
+    expect(ids.size).toBe(100);
+  });
+
+  it("refuses ids signed with another secret, tampered with or malformed", () => {
+    const tokens = new SessionTokens({ secret: SECRET, ttlMs: TTL });
+    const other = new SessionTokens({ secret: `${SECRET}x`, ttlMs: TTL });
+    const { id } = tokens.issue("2025-06-18");
+    const [payload, signature] = id.split(".") as [string, string];
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const extended = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 1e9 })).toString("base64url");
+    expect(other.verify(id)).toEqual({ ok: false, reason: "bad-signature" });
+    expect(tokens.verify(`${extended}.${signature}`)).toEqual({ ok: false, reason: "bad-signature" });
+    expect(tokens.verify(`${payload}.${signature.slice(1)}`)).toEqual({ ok: false, reason: "bad-signature" });
+    for (const bad of ["", "abc", `${id}.x`, ".x", "x".repeat(600)]) {
+      expect(tokens.verify(bad), bad.slice(0, 20)).toEqual({ ok: false, reason: "malformed" });
+    }
+  });
+
+  it("refuses a validly signed payload that is not a claims object", () => {
+    const tokens = new SessionTokens({ secret: SECRET, ttlMs: TTL });
+    // The documented format: base64url(JSON claims) "." base64url(HMAC-SHA256(secret, payload)).
+    const signed = (text: string) => {
+      const payload = Buffer.from(text).toString("base64url");
+      return `${payload}.${createHmac("sha256", SECRET).update(payload).digest("base64url")}`;
+    };
+    const good = { v: 1, exp: Date.now() + TTL, pv: "2025-06-18", n: "abc" };
+    expect(tokens.verify(signed(JSON.stringify(good)))).toMatchObject({ ok: true });
+    for (const bad of ["not json", "[]", JSON.stringify({ ...good, v: 2 }), JSON.stringify({ ...good, exp: "x" })]) {
+      expect(tokens.verify(signed(bad)), bad).toEqual({ ok: false, reason: "malformed" });
+    }
+  });
+});
+
+describe("MemoryRevocationStore", () => {
+  it("remembers a revoked id until its expiry, then forgets it", async () => {
+    const clock = new ManualClock();
+    const store = new MemoryRevocationStore({ clock });
+    await store.revoke("a", clock.now() + TTL);
+    expect(await store.isRevoked("a")).toBe(true);
+    expect(await store.isRevoked("b")).toBe(false);
+    clock.advance(TTL);
+    expect(await store.isRevoked("a")).toBe(false);
+    expect(store.size).toBe(0);
+  });
+
+  it("ignores an id that has already expired", async () => {
+    const clock = new ManualClock();
+    const store = new MemoryRevocationStore({ clock });
+    await store.revoke("old", clock.now());
+    expect(store.size).toBe(0);
+  });
+
+  it("at the cap, prunes expired entries first, then drops the one closest to expiry", async () => {
+    const clock = new ManualClock();
+    const store = new MemoryRevocationStore({ clock, maxEntries: 3 });
+    await store.revoke("soon", clock.now() + 10);
+    await store.revoke("late", clock.now() + 3 * TTL);
+    await store.revoke("mid", clock.now() + 2 * TTL);
+    await store.revoke("new", clock.now() + 3 * TTL);
+    expect(store.size).toBe(3);
+    expect(await store.isRevoked("soon")).toBe(false);
+    clock.advance(2 * TTL);
+    await store.revoke("newer", clock.now() + TTL);
+    // "mid" expired and was pruned; nothing fresh was dropped.
+    expect(store.size).toBe(3);
+    for (const id of ["late", "new", "newer"]) expect(await store.isRevoked(id)).toBe(true);
+  });
+});

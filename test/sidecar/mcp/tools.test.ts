@@ -1,0 +1,252 @@
+import { readFile, rm } from "node:fs/promises";
+import path from "node:path";
+import {
+  type CallToolResult,
+  type Client,
+  LATEST_PROTOCOL_VERSION,
+  type StreamableHTTPClientTransport,
+} from "@modelcontextprotocol/client";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import pkg from "../../../package.json" with { type: "json" };
+import type { ReviewsDataset } from "../../../src/content/records.ts";
+import { SEARCH_PARAMS } from "../../../src/search/query.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
+
+const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE = "https://reviews.test";
+let app: McpTestApp;
+let dist: string;
+let dataset: ReviewsDataset;
+let client: Client;
+let transport: StreamableHTTPClientTransport;
+
+beforeAll(async () => {
+  const build = await buildSite(CONTENT, { BASE_URL: BASE });
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
+  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  ({ client, transport } = await connectClient(app.endpoint));
+  // Caches the output schemas, so every callTool below is also validated by the client.
+  await client.listTools();
+});
+
+afterAll(async () => {
+  await client?.close();
+  await app?.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+const httpJson = async (p: string) => {
+  const res = await fetch(`${app.url}${p}`);
+  return { status: res.status, body: await res.json() };
+};
+
+/**
+ * Calls a tool; `json` is its text block parsed. A success carries the same JSON as
+ * `structuredContent`; an error carries none (SDK clients would validate it against the schema).
+ */
+async function call(name: string, args: Record<string, unknown> = {}) {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  const content = result.content as { type: string; text: string }[];
+  expect(content).toHaveLength(1);
+  expect(content[0]?.type).toBe("text");
+  const json = JSON.parse(content[0]?.text ?? "");
+  if (result.isError) expect(result.structuredContent).toBeUndefined();
+  else expect(result.structuredContent).toEqual(json);
+  return { ...result, json };
+}
+
+describe("MCP server over streamable HTTP", () => {
+  it("initializes with the package name and version, instructions and the newest protocol", () => {
+    expect(client.getServerVersion()).toEqual({ name: pkg.name, version: pkg.version });
+    expect(client.getInstructions()).toMatch(/search_reviews/);
+    expect(transport.sessionId).toMatch(/^[\w-]+\.[\w-]{43}$/);
+    expect(transport.protocolVersion).toBe(LATEST_PROTOCOL_VERSION);
+    expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
+  });
+
+  it("lists five read-only tools with input and output schemas", async () => {
+    const { tools } = await client.listTools();
+    expect(tools.map((t) => t.name).sort()).toEqual([
+      "get_business",
+      "get_insights",
+      "get_review",
+      "get_reviews_since",
+      "search_reviews",
+    ]);
+    for (const tool of tools) {
+      expect(tool.annotations).toMatchObject({ readOnlyHint: true, openWorldHint: false });
+      expect(tool.description?.length).toBeGreaterThan(40);
+      expect(tool.inputSchema.type).toBe("object");
+      expect(tool.outputSchema?.type).toBe("object");
+    }
+    const search = tools.find((t) => t.name === "search_reviews");
+    const props = search?.inputSchema.properties as Record<string, { description?: string }>;
+    expect(Object.keys(props).sort()).toEqual([...SEARCH_PARAMS].sort());
+    for (const p of Object.values(props)) expect(p.description).toBeTruthy();
+  });
+
+  it("get_business returns the business and aggregate rating of /reviews.json", async () => {
+    const result = await call("get_business");
+    expect(result.isError).toBeFalsy();
+    expect(result.structuredContent).toEqual({
+      business: dataset.business,
+      aggregate_rating: dataset.aggregate_rating,
+    });
+  });
+
+  it("get_review returns the record of /reviews.json, and names an unknown id in an error", async () => {
+    const review = dataset.reviews[3];
+    const found = await call("get_review", { id: review?.id });
+    expect(found.structuredContent).toEqual(review);
+    const missing = await call("get_review", { id: "1999-01-01-nobody" });
+    expect(missing.isError).toBe(true);
+    expect(missing.json).toMatchObject({ error: "not_found", id: "1999-01-01-nobody" });
+    expect(missing.json.message).toContain('"1999-01-01-nobody"');
+  });
+
+  it("get_reviews_since matches GET /api/reviews/since/{date}, errors included", async () => {
+    for (const date of ["2025-01-01", "2030-01-01", "2000-01-01", "2025-03-10"]) {
+      const http = await httpJson(`/api/reviews/since/${date}`);
+      const result = await call("get_reviews_since", { date });
+      expect(result.isError).toBeFalsy();
+      expect(result.structuredContent).toEqual(http.body);
+    }
+    for (const date of ["2024-02-30", "2024-1-5", "yesterday"]) {
+      const http = await httpJson(`/api/reviews/since/${date}`);
+      expect(http.status).toBe(400);
+      const result = await call("get_reviews_since", { date });
+      expect(result.isError).toBe(true);
+      expect(result.json).toEqual(http.body);
+    }
+  });
+
+  it("rejects arguments of the wrong type with an isError result naming the argument", async () => {
+    // The SDK validates against the zod input schema before the handler runs; its text is not JSON.
+    const result = await client.callTool({ name: "get_review", arguments: { id: 42 } });
+    expect(result.isError).toBe(true);
+    expect((result.content as { text: string }[])[0]?.text).toMatch(
+      /Invalid arguments for tool get_review: id: .*expected string/,
+    );
+  });
+
+  it("get_insights returns /insights.json, or one section of it", async () => {
+    const http = await httpJson("/insights.json");
+    expect(http.status).toBe(200);
+    const all = await call("get_insights");
+    expect(all.isError).toBeFalsy();
+    expect(all.structuredContent).toEqual(http.body);
+    const faq = await call("get_insights", { section: "faq" });
+    expect(faq.structuredContent).toEqual({ faq: http.body.faq });
+    const bad = await call("get_insights", { section: "gossip" });
+    expect(bad.isError).toBe(true);
+    expect(bad.json.issues).toEqual([
+      {
+        path: "section",
+        value: "gossip",
+        message: 'expected one of aspects, entities, topics, faq, summary, got "gossip"',
+      },
+    ]);
+  });
+
+  it("lists the reviews dataset as a resource and reads the same JSON as /reviews.json", async () => {
+    const { resources } = await client.listResources();
+    expect(resources).toContainEqual(
+      expect.objectContaining({ uri: `${BASE}/reviews.json`, mimeType: "application/json" }),
+    );
+    const read = await client.readResource({ uri: `${BASE}/reviews.json` });
+    const content = read.contents[0] as { uri: string; mimeType: string; text: string };
+    expect(content.mimeType).toBe("application/json");
+    expect(JSON.parse(content.text)).toEqual(dataset);
+  });
+
+  it("lists the insights as a resource with the bytes of /insights.json", async () => {
+    const { resources } = await client.listResources();
+    expect(resources.map((r) => r.uri).sort()).toEqual([`${BASE}/insights.json`, `${BASE}/reviews.json`]);
+    const read = await client.readResource({ uri: `${BASE}/insights.json` });
+    const http = await fetch(`${app.url}/insights.json`);
+    expect((read.contents[0] as { text: string }).text).toBe(await http.text());
+  });
+});
+
+describe("search_reviews and GET /api/reviews/search", () => {
+  const technicians = () => dataset.business.technicians.flatMap((t) => [t.id, t.name, ...t.aliases]);
+  const services = () => dataset.business.services.map((s) => s.id);
+  const day = fc
+    .date({ min: new Date("2023-12-01T00:00:00Z"), max: new Date("2025-06-30T00:00:00Z"), noInvalidDate: true })
+    .map((d) => d.toISOString().slice(0, 10));
+  /** With `invalid`, each parameter is sometimes a bad value, and a typo or repeat may be added. */
+  const params = (invalid: boolean) => {
+    const value = (valid: fc.Arbitrary<string>, bad: string[]) =>
+      invalid ? fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: fc.constantFrom(...bad) }) : valid;
+    return fc.record(
+      {
+        rating: value(fc.integer({ min: 1, max: 5 }).map(String), ["0", "6", "3.5", "five", ""]),
+        min_rating: value(fc.constantFrom("1", "2", "2.5", "3", "4", "4.5", "5"), ["0.5", "6", "x"]),
+        since: value(day, ["2024-02-30", "2024-1-5", "yesterday"]),
+        until: value(day, ["2025-13-01", "tomorrow"]),
+        query: value(fc.constantFrom("dr", "the", "Waited", "  back  ", "x-ray", "zzz", "", "lake oswego"), [
+          "a".repeat(201),
+        ]),
+        mentions_technician: value(fc.constantFrom(...technicians()), ["Dr. Nobody"]),
+        mentions_service: value(fc.constantFrom(...services()), ["yoga"]),
+        limit: value(fc.integer({ min: 1, max: 10 }).map(String), ["0", "101", "ten"]),
+        offset: value(fc.integer({ min: 0, max: 9 }).map(String), ["-1", "1.5"]),
+        ...(invalid ? { sort: fc.constant("date"), repeated_rating: fc.constant(["4", "5"] as string[]) } : {}),
+      },
+      { requiredKeys: [] },
+    );
+  };
+
+  /** Sends the same parameters through both doors and compares; returns the HTTP status. */
+  async function compare(p: Readonly<Record<string, string | readonly string[] | undefined>>): Promise<number> {
+    const { repeated_rating, ...rest } = p;
+    const args = { ...rest, ...(repeated_rating ? { rating: repeated_rating } : {}) };
+    const qs = new URLSearchParams();
+    for (const [k, v] of Object.entries(args)) for (const one of [v ?? []].flat()) qs.append(k, one);
+    const http = await httpJson(`/api/reviews/search?${qs.toString()}`);
+    const result = await call("search_reviews", args);
+    expect(result.json).toEqual(http.body);
+    expect(result.isError ?? false).toBe(http.status !== 200);
+    return http.status;
+  }
+
+  it("returns exactly the HTTP result for the same valid parameters", async () => {
+    const statuses: number[] = [];
+    await fc.assert(
+      fc.asyncProperty(params(false), async (p) => {
+        statuses.push(await compare(p));
+      }),
+      { numRuns: 80 },
+    );
+    // Only since > until makes these invalid, so most runs must have compared real results.
+    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(40);
+  });
+
+  it("returns exactly the HTTP 400 body, as an isError result, for invalid parameters", async () => {
+    const statuses: number[] = [];
+    await fc.assert(
+      fc.asyncProperty(params(true), async (p) => {
+        statuses.push(await compare(p));
+      }),
+      { numRuns: 80 },
+    );
+    expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(20);
+    expect(statuses.every((s) => s === 200 || s === 400)).toBe(true);
+  });
+
+  it("reports a JSON value HTTP cannot express with the same wording as a bad query string", async () => {
+    const result = await call("search_reviews", { rating: 7, query: 5, limit: "20" });
+    expect(result.isError).toBe(true);
+    expect(result.json).toMatchObject({
+      error: "invalid_query",
+      issues: [
+        { path: "rating", value: 7, message: "expected an integer from 1 to 5" },
+        { path: "query", value: 5, message: "expected a search text as a string" },
+      ],
+    });
+  });
+});

@@ -1,0 +1,346 @@
+import { rm } from "node:fs/promises";
+import { request } from "node:http";
+import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemoryRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { ManualClock } from "../../helpers/manual-clock.ts";
+import {
+  connectClient,
+  initializeRequest,
+  type McpTestApp,
+  openSession,
+  postRpc,
+  startMcpApp,
+  waitFor,
+} from "../../helpers/mcp-app.ts";
+
+const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE = "https://reviews.test";
+const TTL = 60_000;
+let dist: string;
+let app: McpTestApp;
+const started: McpTestApp[] = [];
+
+async function start(env: Record<string, string> = {}, clock?: ManualClock, revocations?: MemoryRevocationStore) {
+  const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock, revocations });
+  started.push(a);
+  return a;
+}
+
+beforeAll(async () => {
+  const build = await buildSite(CONTENT, { BASE_URL: BASE });
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  app = await start();
+});
+
+afterAll(async () => {
+  for (const a of started) await a.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+const session = (id: string, version = "2025-06-18") => ({ "mcp-session-id": id, "mcp-protocol-version": version });
+const listTools = (id: number | string = 2) => ({ jsonrpc: "2.0", id, method: "tools/list" });
+
+/** GET or DELETE on /mcp with optional headers. */
+const send = (endpoint: string, method: string, headers: Record<string, string> = {}) =>
+  fetch(endpoint, { method, headers: { accept: "text/event-stream", ...headers } });
+
+/** Resolves once the response body ends, whether closed cleanly or cut. */
+async function streamEnds(res: Response): Promise<true> {
+  const reader = (res.body as ReadableStream<Uint8Array>).getReader();
+  for (;;) {
+    const chunk = await reader.read().catch(() => ({ done: true }));
+    if (chunk.done) return true;
+  }
+}
+
+/** node:http, because fetch silently drops a `host` header. */
+function withHost(endpoint: string, host: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const body = JSON.stringify(initializeRequest());
+    const req = request(
+      endpoint,
+      {
+        method: "POST",
+        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" },
+      },
+      (res) => {
+        let text = "";
+        res.on("data", (d) => {
+          text += d;
+        });
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+      },
+    );
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+describe("streamable HTTP sessions", () => {
+  it("initializes on 2025-06-18 and returns the session id in Mcp-Session-Id", async () => {
+    const init = await postRpc(app.endpoint, initializeRequest("2025-06-18"));
+    expect(init.status).toBe(200);
+    expect(init.headers.get("content-type")).toMatch(/^application\/json/);
+    expect(init.headers.get("mcp-session-id")).toMatch(/^[\w-]+\.[\w-]{43}$/);
+    expect(init.body.result.protocolVersion).toBe("2025-06-18");
+    const id = init.headers.get("mcp-session-id") as string;
+    const ack = await postRpc(app.endpoint, { jsonrpc: "2.0", method: "notifications/initialized" }, session(id));
+    expect(ack.status).toBe(202);
+  });
+
+  it("answers a request without a session id with 400", async () => {
+    const post = await postRpc(app.endpoint, listTools());
+    expect([post.status, post.body.error.code]).toEqual([400, -32000]);
+    expect(post.body.error.message).toMatch(/Mcp-Session-Id header is required/);
+    for (const method of ["GET", "DELETE"]) expect((await send(app.endpoint, method)).status).toBe(400);
+  });
+
+  it("answers an unknown, forged or foreign session id with 404 so the client re-initializes", async () => {
+    const real = await openSession(app.endpoint);
+    const [payload, signature] = real.split(".") as [string, string];
+    const other = await start({ MCP_SESSION_SECRET: "another-secret-of-at-least-32-characters" });
+    const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
+    const longer = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 1e9 })).toString("base64url");
+    const ids = [
+      "00000000-0000-4000-8000-000000000000",
+      `${longer}.${signature}`,
+      `${payload}.${"A".repeat(43)}`,
+      await openSession(other.endpoint),
+    ];
+    for (const id of ids) {
+      const post = await postRpc(app.endpoint, listTools(), session(id));
+      expect([post.status, post.body.error.code], id).toEqual([404, -32001]);
+      for (const method of ["GET", "DELETE"]) expect((await send(app.endpoint, method, session(id))).status).toBe(404);
+    }
+  });
+
+  it("accepts an id issued by another instance that shares MCP_SESSION_SECRET", async () => {
+    const env = { MCP_SESSION_SECRET: "a-secret-shared-by-every-instance-000" };
+    const [a, b] = [await start(env), await start(env)];
+    const id = await openSession(a.endpoint);
+    const res = await postRpc(b.endpoint, listTools(), session(id));
+    expect(res.status).toBe(200);
+    expect(res.body.result.tools).toHaveLength(5);
+  });
+
+  it("ends a session on DELETE: its SSE stream closes and the id is then unknown", async () => {
+    const id = await openSession(app.endpoint);
+    const stream = await send(app.endpoint, "GET", session(id));
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toBe("text/event-stream");
+    const ended = streamEnds(stream);
+    expect((await send(app.endpoint, "DELETE", session(id))).status).toBe(200);
+    await expect(ended).resolves.toBe(true);
+    expect((await postRpc(app.endpoint, listTools(), session(id))).status).toBe(404);
+    // An SDK client resuming the deleted session (no initialize, since it has an id) is told 404.
+    const resumed = new Client({ name: "resume", version: "0" });
+    await resumed.connect(new StreamableHTTPClientTransport(new URL(app.endpoint), { sessionId: id }));
+    await expect(resumed.callTool({ name: "get_business", arguments: {} })).rejects.toMatchObject({
+      data: { status: 404 },
+    });
+    await resumed.close();
+  });
+
+  it("lets the SDK client end its own session", async () => {
+    const { client, transport } = await connectClient(app.endpoint);
+    const id = transport.sessionId as string;
+    expect((await postRpc(app.endpoint, listTools(), session(id))).status).toBe(200);
+    await transport.terminateSession();
+    expect(transport.sessionId).toBeUndefined();
+    expect((await postRpc(app.endpoint, listTools(), session(id))).status).toBe(404);
+    await client.close();
+  });
+
+  it("rejects an unsupported Mcp-Protocol-Version header and other HTTP methods", async () => {
+    const id = await openSession(app.endpoint);
+    expect((await postRpc(app.endpoint, listTools(), session(id, "1999-01-01"))).status).toBe(400);
+    const put = await send(app.endpoint, "PUT", session(id));
+    expect(put.status).toBe(405);
+    expect(put.headers.get("allow")).toBe("GET, POST, DELETE, OPTIONS");
+  });
+});
+
+describe("JSON-RPC errors", () => {
+  it("gives -32700 for a body that is not JSON", async () => {
+    const id = await openSession(app.endpoint);
+    for (const headers of [{}, session(id)]) {
+      const res = await postRpc(app.endpoint, '{"jsonrpc":"2.0","id":1,', headers);
+      expect([res.status, res.body.error.code, res.body.id]).toEqual([400, -32700, null]);
+    }
+  });
+
+  it("gives -32600 for JSON that is not a JSON-RPC message, echoing a usable id", async () => {
+    const id = await openSession(app.endpoint);
+    const cases: [unknown, string | number | null][] = [
+      [[], null],
+      [5, null],
+      [{ id: 7, method: "ping" }, 7],
+      [{ jsonrpc: "1.0", id: "x", method: "ping" }, "x"],
+      [{ jsonrpc: "2.0", id: 3, method: 12 }, 3],
+    ];
+    for (const [body, echoed] of cases) {
+      const res = await postRpc(app.endpoint, JSON.stringify(body), session(id));
+      expect([res.status, res.body.error.code, res.body.id], JSON.stringify(body)).toEqual([400, -32600, echoed]);
+    }
+  });
+
+  it("gives -32601 for an unknown method and -32602 for invalid params", async () => {
+    const id = await openSession(app.endpoint);
+    const call = async (method: string, params?: unknown) =>
+      (await postRpc(app.endpoint, { jsonrpc: "2.0", id: 9, method, params }, session(id))).body;
+    expect((await call("reviews/delete")).error).toMatchObject({ code: -32601 });
+    expect((await call("tools/call", {})).error).toMatchObject({ code: -32602, message: /tools\/call: params\.name/ });
+    expect((await call("tools/call", { name: "search_reviews", arguments: "rating=5" })).error.code).toBe(-32602);
+    expect((await call("resources/read", { uri: "reviews://nothing" })).error.code).toBe(-32602);
+    const init = await postRpc(app.endpoint, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    expect([init.status, init.body.error.code]).toEqual([400, -32602]);
+    expect(init.body.error.message).toMatch(/clientInfo/);
+  });
+
+  it("bounds the body size and requires a JSON content type", async () => {
+    const big = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(70_000) });
+    const tooBig = await postRpc(app.endpoint, big);
+    expect([tooBig.status, tooBig.body.error.code]).toEqual([413, -32000]);
+    const text = await postRpc(app.endpoint, JSON.stringify(initializeRequest()), { "content-type": "text/plain" });
+    expect(text.status).toBe(415);
+  });
+});
+
+describe("security", () => {
+  it("refuses a Host other than the BASE_URL host or loopback with 403", async () => {
+    const port = new URL(app.url).port;
+    expect((await withHost(app.endpoint, "evil.com")).status).toBe(403);
+    expect(JSON.parse((await withHost(app.endpoint, `evil.com:${port}`)).body).error.message).toMatch(/evil\.com/);
+    for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, "reviews.test"]) {
+      expect((await withHost(app.endpoint, host)).status, host).toBe(200);
+    }
+  });
+
+  it("ignores Authorization", async () => {
+    const auth = { authorization: "Bearer not-a-real-token" };
+    const init = await postRpc(app.endpoint, initializeRequest(), auth);
+    expect(init.status).toBe(200);
+    const id = init.headers.get("mcp-session-id") as string;
+    const res = await postRpc(
+      app.endpoint,
+      { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_business", arguments: {} } },
+      { ...session(id), ...auth },
+    );
+    expect(res.status).toBe(200);
+    expect(res.body.result.structuredContent.business.name).toBeTruthy();
+  });
+
+  it("allows any Origin by default and answers preflights with the MCP headers", async () => {
+    const pre = await fetch(app.endpoint, {
+      method: "OPTIONS",
+      headers: {
+        origin: "https://any.example",
+        "access-control-request-method": "POST",
+        "access-control-request-headers": "content-type, mcp-session-id, mcp-protocol-version, last-event-id",
+      },
+    });
+    expect(pre.status).toBe(204);
+    expect(pre.headers.get("access-control-allow-origin")).toBe("*");
+    const allowed = (pre.headers.get("access-control-allow-headers") ?? "").toLowerCase();
+    for (const h of ["mcp-session-id", "mcp-protocol-version", "last-event-id", "content-type"]) {
+      expect(allowed).toContain(h);
+    }
+    expect(pre.headers.get("access-control-allow-methods")).toMatch(/DELETE/);
+    const init = await postRpc(app.endpoint, initializeRequest(), { origin: "https://any.example" });
+    expect(init.status).toBe(200);
+    expect(init.headers.get("access-control-allow-origin")).toBe("*");
+    expect(init.headers.get("access-control-expose-headers")).toMatch(/Mcp-Session-Id/);
+  });
+
+  it("with an Origin allowlist, echoes a listed origin and refuses others with 403", async () => {
+    const listed = await start({ MCP_ALLOWED_ORIGINS: "https://app.example, http://localhost:3000" });
+    const ok = await postRpc(listed.endpoint, initializeRequest(), { origin: "https://app.example" });
+    expect(ok.status).toBe(200);
+    expect(ok.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(ok.headers.get("vary")).toMatch(/Origin/);
+    const bad = await postRpc(listed.endpoint, initializeRequest(), { origin: "https://evil.example" });
+    expect([bad.status, bad.body.error.code]).toEqual([403, -32000]);
+    const pre = await fetch(listed.endpoint, {
+      method: "OPTIONS",
+      headers: { origin: "https://evil.example", "access-control-request-method": "POST" },
+    });
+    expect(pre.status).toBe(403);
+    // Non-browser clients send no Origin and are not affected.
+    expect((await postRpc(listed.endpoint, initializeRequest())).status).toBe(200);
+  });
+});
+
+describe("bounded sessions", () => {
+  it("expires a session TTL after its initialize, however busy: the next request gets 404", async () => {
+    const clock = new ManualClock();
+    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock);
+    const id = await openSession(timed.endpoint);
+    const stream = await send(timed.endpoint, "GET", session(id));
+    expect(stream.status).toBe(200);
+    const ended = streamEnds(stream);
+    clock.advance(TTL - 1);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(200);
+    expect(timed.mcp.openStreams).toBe(1);
+    clock.advance(1);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
+    // The session's stream ends with it.
+    await expect(ended).resolves.toBe(true);
+    expect(timed.mcp.openStreams).toBe(0);
+  });
+
+  it("remembers a DELETEd id until its expiry, and no longer", async () => {
+    const clock = new ManualClock();
+    const revocations = new MemoryRevocationStore({ clock });
+    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock, revocations);
+    const id = await openSession(timed.endpoint);
+    expect((await send(timed.endpoint, "DELETE", session(id))).status).toBe(200);
+    expect(await revocations.isRevoked(id)).toBe(true);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
+    clock.advance(TTL);
+    expect(revocations.prune()).toBe(1);
+    expect(revocations.size).toBe(0);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
+  });
+
+  it("bounds the open streams: one per session, MCP_MAX_STREAMS in all", async () => {
+    const capped = await start({ MCP_MAX_STREAMS: "1" });
+    const [a, b] = [await openSession(capped.endpoint), await openSession(capped.endpoint)];
+    const first = await send(capped.endpoint, "GET", session(a));
+    expect(first.status).toBe(200);
+    // A second GET of the same session (a reconnecting client) replaces the first.
+    const firstEnded = streamEnds(first);
+    const again = await send(capped.endpoint, "GET", session(a));
+    expect(again.status).toBe(200);
+    await expect(firstEnded).resolves.toBe(true);
+    expect(capped.mcp.openStreams).toBe(1);
+    expect((await send(capped.endpoint, "GET", session(b))).status).toBe(503);
+    const ended = streamEnds(again);
+    expect((await send(capped.endpoint, "DELETE", session(a))).status).toBe(200);
+    await expect(ended).resolves.toBe(true);
+    const next = await send(capped.endpoint, "GET", session(b));
+    expect(next.status).toBe(200);
+    // A client that hangs up frees its place.
+    await next.body?.cancel();
+    await waitFor(() => capped.mcp.openStreams === 0);
+  });
+
+  it("closes every stream of both eras on shutdown and refuses new requests", async () => {
+    const closing = await start();
+    const id = await openSession(closing.endpoint);
+    const stream = await send(closing.endpoint, "GET", session(id));
+    const ended = streamEnds(stream);
+    const { client } = await connectClient(closing.endpoint, "modern");
+    const listen = await client.listen({ resourceSubscriptions: [`${BASE}/reviews.json`] });
+    await closing.mcp.close();
+    await expect(ended).resolves.toBe(true);
+    await expect(listen.closed).resolves.toMatch(/graceful|remote/);
+    await client.close();
+    expect(closing.mcp.openStreams).toBe(0);
+    expect((await postRpc(closing.endpoint, listTools(), session(id))).status).toBe(503);
+    expect((await postRpc(closing.endpoint, initializeRequest())).status).toBe(503);
+  });
+});

@@ -1,0 +1,158 @@
+import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { createServer } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { tempDistDir } from "../helpers/build-site.ts";
+import { type StartedProcess, startProcess } from "../helpers/start-process.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+let server: StartedProcess;
+let url: string;
+let content: string;
+let dist: string;
+/** The port npm start was given; the test leaves BASE_URL unset so the origin must follow it. */
+let port: number;
+let origin: string;
+
+/** A port free right now, so the test can set PORT the way an operator would. */
+function freePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const probe = createServer().listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as { port: number };
+      probe.close(() => resolve(port));
+    });
+    probe.on("error", reject);
+  });
+}
+
+/** Polls `check` until it returns true; the rebuild runs in another process, so there is no event to await. */
+async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
+  const end = Date.now() + timeoutMs;
+  while (Date.now() < end) {
+    if (await check().catch(() => false)) return;
+    await new Promise((r) => setTimeout(r, 250));
+  }
+  throw new Error(`condition not met within ${timeoutMs} ms; server output:\n${server.output()}`);
+}
+
+beforeAll(async () => {
+  content = await mkdtemp(path.join(os.tmpdir(), "pr-start-content-"));
+  dist = await tempDistDir("pr-start-dist-");
+  await cp(path.join(ROOT, "content"), content, { recursive: true });
+  port = await freePort();
+  origin = `http://localhost:${port}`;
+  server = await startProcess({
+    PORT: String(port),
+    CONTENT_DIR: content,
+    DIST_DIR: dist,
+    DATA_DIR: `${dist}-data`,
+    LOG_LEVEL: "warn",
+    HUB_URL: "http://127.0.0.1:9/api/websub/hub",
+  });
+  url = server.url;
+}, 180_000);
+
+afterAll(async () => {
+  await server?.stop();
+  await rm(content, { recursive: true, force: true });
+  await rm(dist, { recursive: true, force: true });
+  await rm(`${dist}-data`, { recursive: true, force: true });
+});
+
+/** The resource URIs the MCP server lists, over plain JSON-RPC so the test does not depend on an SDK version. */
+async function mcpResourceUris(): Promise<string[]> {
+  const headers: Record<string, string> = {
+    "content-type": "application/json",
+    accept: "application/json, text/event-stream",
+  };
+  const init = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "initialize",
+      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
+    }),
+  });
+  expect(init.status).toBe(200);
+  const session = init.headers.get("mcp-session-id");
+  if (session) headers["mcp-session-id"] = session;
+  const list = await fetch(`${url}/mcp`, {
+    method: "POST",
+    headers,
+    body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "resources/list" }),
+  });
+  const body = await list.json();
+  return body.result.resources.map((r: { uri: string }) => r.uri);
+}
+
+describe("npm start", () => {
+  it("builds a missing dist/ and serves static files and query routes from one origin", async () => {
+    expect((await fetch(`${url}/`)).status).toBe(200);
+    expect((await fetch(`${url}/reviews.json`)).status).toBe(200);
+    expect((await fetch(`${url}/api/feed.json`)).status).toBe(200);
+    expect((await fetch(`${url}/api/reviews/search?rating=5&limit=1`)).status).toBe(200);
+    expect((await fetch(`${url}/healthz`)).status).toBe(200);
+  });
+
+  it("derives BASE_URL from PORT and builds for it: permalinks, feeds, next, MCP resources, hub topics", async () => {
+    expect(url).toBe(`http://127.0.0.1:${port}`);
+    expect(server.publicBase).toBe(origin);
+    const dataset = await (await fetch(`${url}/reviews.json`)).json();
+    expect(dataset.reviews[0].url).toMatch(new RegExp(`^${origin}/reviews/\\d{4}/\\d{2}/#review-`));
+    const feed = await (await fetch(`${url}/api/feed.json`)).json();
+    expect(feed.feed_url).toBe(`${origin}/api/feed.json`);
+    expect(feed.hubs).toEqual([{ type: "WebSub", url: `${origin}/api/websub/hub` }]);
+    expect(await (await fetch(`${url}/feed.xml`)).text()).toContain(`${origin}/api/websub/hub`);
+    const search = await (await fetch(`${url}/api/reviews/search?limit=1`)).json();
+    expect(search.next).toBe(`${origin}/api/reviews/search?limit=1&offset=1`);
+
+    // The hub accepts the topics at the port that is really serving.
+    const ping = await fetch(`${url}/api/websub/hub`, {
+      method: "POST",
+      body: new URLSearchParams({ "hub.mode": "publish", "hub.url": `${origin}/feed.xml` }),
+    });
+    expect(ping.status).toBe(202);
+
+    expect(await mcpResourceUris()).toEqual(
+      expect.arrayContaining([`${origin}/reviews.json`, `${origin}/insights.json`]),
+    );
+  });
+
+  it("rebuilds and reloads when a review file is saved", { timeout: 180_000 }, async () => {
+    // A scaffold from review:new, not filled in yet: left out with a notice, never a failed rebuild.
+    await writeFile(
+      path.join(content, "reviews/2026/2026-11-22-draft-d.yaml"),
+      'date: 2026-11-22\npublished_at: "2026-11-22T08:00:00Z"\nrating:\nauthor: Draft D.\ntext: ""\n',
+    );
+    await writeFile(
+      path.join(content, "reviews/2026/2026-11-23-watcher-test.yaml"),
+      [
+        "date: 2026-11-23",
+        'published_at: "2026-11-23T08:00:00Z"',
+        "rating: 4",
+        "author: Watcher T.",
+        "text: The quokka poster in room three made me smile during my adjustment.",
+        "source: {platform: direct}",
+        "verification: {method: invoice, verified_on: 2026-11-23}",
+        "",
+      ].join("\n"),
+    );
+    await until(async () => {
+      const body = await (await fetch(`${url}/api/reviews/search?query=quokka`)).json();
+      return body.total === 1;
+    }, 120_000);
+    const feed = await (await fetch(`${url}/api/feed.json`)).json();
+    expect(feed.items.some((i: { url: string }) => i.url.includes("2026-11-23-watcher-test"))).toBe(true);
+    expect(server.output()).toContain(
+      "2026-11-22-draft-d.yaml: not filled in yet (text is empty); left out until it is",
+    );
+    expect(server.output()).not.toContain("rebuild failed");
+  });
+
+  it("stops gracefully on SIGTERM", async () => {
+    expect(await server.stop()).toBe(0);
+  });
+});

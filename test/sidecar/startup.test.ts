@@ -1,0 +1,133 @@
+import { spawn } from "node:child_process";
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { buildIsStale } from "../../sidecar/build/site-build.ts";
+import { ConfigError, loadConfig, withListeningPort } from "../../src/config.ts";
+import { buildSite } from "../helpers/build-site.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const NODE = path.join(ROOT, "node_modules/.bin/node");
+
+function start(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(NODE, ["sidecar/start.ts", ...args], {
+      cwd: ROOT,
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "silent", ...env },
+    });
+    let stderr = "";
+    child.stderr.on("data", (d) => {
+      stderr += d;
+    });
+    const kill = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.on("close", (code) => {
+      clearTimeout(kill);
+      resolve({ code, stderr });
+    });
+  });
+}
+
+describe("configuration", () => {
+  it.each([
+    ["PORT", "abc"],
+    ["PORT", "70000"],
+    ["BASE_URL", "not a url"],
+    ["BASE_URL", "ftp://example.com"],
+    ["LOG_LEVEL", "loud"],
+    ["HUB_ALLOW_PRIVATE_CALLBACKS", "maybe"],
+    ["HUB_RETRY_BASE_MS", "-5"],
+    ["UNFINISHED_REVIEWS", "later"],
+  ])("rejects %s=%s, naming the variable and the value", (name, value) => {
+    expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
+    expect(() => loadConfig({ [name]: value })).toThrow(
+      new RegExp(`${name}.*${JSON.stringify(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
+    );
+  });
+
+  it("applies the documented defaults", () => {
+    const c = loadConfig({});
+    expect(c.PORT).toBe(4321);
+    expect(c.HOST).toBe("127.0.0.1");
+    expect(c.BASE_URL).toBe("http://localhost:4321");
+    expect(c.hubUrl).toBe("http://localhost:4321/api/websub/hub");
+    expect(c.HUB_ALLOW_PRIVATE_CALLBACKS).toBe(false);
+  });
+
+  it("derives BASE_URL from PORT when it is unset, and keeps an explicit one", () => {
+    const derived = loadConfig({ PORT: "4601" });
+    expect(derived).toMatchObject({
+      BASE_URL: "http://localhost:4601",
+      baseUrlExplicit: false,
+      hubUrl: "http://localhost:4601/api/websub/hub",
+    });
+    // PORT=0: npm start learns the real port before its first build.
+    expect(withListeningPort(loadConfig({ PORT: "0" }), 39123).BASE_URL).toBe("http://localhost:39123");
+    const explicit = loadConfig({ PORT: "4601", BASE_URL: "https://reviews.example.com/" });
+    expect(explicit).toMatchObject({ BASE_URL: "https://reviews.example.com", baseUrlExplicit: true });
+    expect(withListeningPort(explicit, 39123).BASE_URL).toBe("https://reviews.example.com");
+  });
+
+  it("treats a build made for another origin as stale, so npm start on a new port rebuilds", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-stale-"));
+    try {
+      const content = path.join(dir, "content");
+      const dist = path.join(dir, "dist");
+      await mkdir(content);
+      await mkdir(dist);
+      const link =
+        '<http://localhost:4321/api/websub/hub>; rel="hub", <http://localhost:4321/reviews.json>; rel="self"';
+      await writeFile(
+        path.join(dist, "_headers.json"),
+        JSON.stringify({ version: 1, files: { "/reviews.json": { link } } }),
+      );
+      expect(await buildIsStale(content, dist, "http://localhost:4321")).toBe(false);
+      expect(await buildIsStale(content, dist, "http://localhost:4601")).toBe(true);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to run the sidecar without BASE_URL over a build made for another origin", async () => {
+    const dist = await mkdtemp(path.join(os.tmpdir(), "pr-sidecar-origin-"));
+    try {
+      const link =
+        '<https://reviews.example.com/api/websub/hub>; rel="hub", <https://reviews.example.com/reviews.json>; rel="self"';
+      await writeFile(
+        path.join(dist, "_headers.json"),
+        JSON.stringify({ version: 1, files: { "/reviews.json": { link } } }),
+      );
+      const { code, stderr } = await start(["--sidecar-only"], { DIST_DIR: dist, PORT: "4601" });
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        `BASE_URL is unset, so it would be http://localhost:4601, but ${dist} was built for https://reviews.example.com: set BASE_URL=https://reviews.example.com`,
+      );
+    } finally {
+      await rm(dist, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses a build without an explicit BASE_URL, naming the variable, before reading any content", async () => {
+    const result = await buildSite(path.join(ROOT, "test/fixtures/basic-content"), { BASE_URL: "" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain("BASE_URL is required for a build");
+    expect(result.stdout + result.stderr).not.toMatch(/Stack trace:|\n\s+at /);
+  }, 300_000); // Waits its turn on the machine-wide build lock.
+
+  it("fails fast at start-up when a variable is malformed", async () => {
+    const { code, stderr } = await start(["--sidecar-only"], { PORT: "not-a-port" });
+    expect(code).toBe(1);
+    expect(stderr).toContain('PORT must be an integer from 0 to 65535, got "not-a-port"');
+  });
+
+  it("exits and says to run npm run build when there is no build at all", async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), "pr-nodist-"));
+    try {
+      const { code, stderr } = await start(["--sidecar-only"], { DIST_DIR: empty, PORT: "0" });
+      expect(code).toBe(1);
+      expect(stderr).toContain("npm run build");
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
+  });
+});

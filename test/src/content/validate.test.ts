@@ -1,0 +1,259 @@
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import jsYaml from "js-yaml";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { ContentError } from "../../../src/content/errors.ts";
+import { type RawContent, validateContent } from "../../../src/content/validate.ts";
+import { loadContent, readContentDir } from "../../../src/io/content-dir.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+/** Just after the fixture's newest review was published: "the future" starts tomorrow. */
+const NOW = new Date("2025-03-13T12:00:00Z");
+
+let fixture: RawContent;
+const temp: string[] = [];
+beforeAll(async () => {
+  fixture = await readContentDir(FIXTURE);
+});
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function fixtureCopy(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  temp.push(dir);
+  await cp(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+/** The display path validateContent uses in messages for a fixture review. */
+function fileOf(id: string): string {
+  const entry = fixture.reviews.find((r) => path.basename(r.file, ".yaml") === id);
+  if (!entry) throw new Error(`no fixture review ${id}`);
+  return entry.file;
+}
+
+/** The fixture with one review's YAML document changed by `edit`, or replaced by raw text. */
+function withReview(id: string, edit: ((doc: Record<string, unknown>) => void) | string): RawContent {
+  const reviews = fixture.reviews.map((r) => {
+    if (r.file !== fileOf(id)) return r;
+    if (typeof edit === "string") return { ...r, text: edit };
+    const doc = jsYaml.load(r.text, { schema: jsYaml.CORE_SCHEMA }) as Record<string, unknown>;
+    edit(doc);
+    return { ...r, text: jsYaml.dump(doc) };
+  });
+  return { ...fixture, reviews };
+}
+
+function problems(raw: RawContent): readonly string[] {
+  try {
+    validateContent(raw, { now: NOW });
+    return [];
+  } catch (err) {
+    if (!(err instanceof ContentError)) throw err;
+    return err.problems;
+  }
+}
+
+const DANA = "2024-02-29-dana-k";
+const GREG = "2024-05-17-greg-h";
+
+describe("validateContent", () => {
+  it("accepts the fixture, ids taken from the file names, leap day included", () => {
+    const { reviews, business } = validateContent(fixture, { now: NOW });
+    expect(business.technicians.map((t) => t.id)).toContain("anika-patel");
+    expect(reviews.map((r) => r.id)).toContain(DANA);
+    expect(reviews.find((r) => r.id === DANA)?.date).toBe("2024-02-29");
+  });
+
+  it.each([
+    [6, "6"],
+    [0, "0"],
+    [4.5, "4.5"],
+    ["five", '"five"'],
+  ])("rejects rating %s naming file, field and value", (rating, shown) => {
+    expect(problems(withReview(DANA, (d) => Object.assign(d, { rating })))).toEqual([
+      `${fileOf(DANA)}: rating: expected an integer from 1 to 5, got ${shown}`,
+    ]);
+  });
+
+  it("rejects a date that does not exist and one in the wrong format", () => {
+    expect(problems(withReview(DANA, (d) => Object.assign(d, { date: "2024-02-30" })))).toEqual([
+      `${fileOf(DANA)}: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
+    ]);
+    expect(problems(withReview(DANA, (d) => Object.assign(d, { date: "29/02/2024" })))).toEqual([
+      `${fileOf(DANA)}: date: expected a real calendar date as YYYY-MM-DD, got "29/02/2024"`,
+    ]);
+  });
+
+  it("rejects a review date after today and a published_at after now", () => {
+    const raw = withReview("2025-03-10-carlos-d", (d) =>
+      Object.assign(d, {
+        date: "2025-03-14",
+        published_at: "2025-03-13T12:00:01Z",
+        verification: { method: "invoice", verified_on: "2025-03-14" },
+      }),
+    );
+    const file = fileOf("2025-03-10-carlos-d");
+    expect(problems(raw)).toEqual([
+      `${file}: date: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
+      `${file}: published_at: must not be in the future, got "2025-03-13T12:00:01Z"`,
+      `${file}: verification.verified_on: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
+    ]);
+  });
+
+  it("rejects a timestamp without offset or with lower-case separators (Atom needs xsd:dateTime)", () => {
+    for (const ts of ["2024-03-02 10:15:00", "2024-03-02t10:15:00z"]) {
+      expect(problems(withReview(DANA, (d) => Object.assign(d, { published_at: ts })))).toEqual([
+        `${fileOf(DANA)}: published_at: expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z, got "${ts}"`,
+      ]);
+    }
+  });
+
+  it("requires verification, because only verified reviews are published", () => {
+    const [line] = problems(withReview(DANA, (d) => delete d.verification));
+    expect(line).toBe(
+      `${fileOf(DANA)}: verification: expected a verification object with method and verified_on (only verified reviews are published), got nothing (the field is missing)`,
+    );
+  });
+
+  it("rejects a verification dated before the review or in the future", () => {
+    const before = withReview(DANA, (d) =>
+      Object.assign(d, { verification: { method: "invoice", verified_on: "2024-02-28" } }),
+    );
+    expect(problems(before)).toEqual([
+      `${fileOf(DANA)}: verification.verified_on: must not be before the review date 2024-02-29, got "2024-02-28"`,
+    ]);
+    const future = withReview(DANA, (d) =>
+      Object.assign(d, { verification: { method: "invoice", verified_on: "2025-03-14" } }),
+    );
+    expect(problems(future)).toEqual([
+      `${fileOf(DANA)}: verification.verified_on: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
+    ]);
+  });
+
+  it("rejects text over 5000 characters, reporting the length", () => {
+    const raw = withReview(DANA, (d) => Object.assign(d, { text: "a".repeat(5001) }));
+    expect(problems(raw)).toEqual([
+      `${fileOf(DANA)}: text: expected review text of at most 5000 characters, got 5001 characters`,
+    ]);
+    expect(problems(withReview(DANA, (d) => Object.assign(d, { text: "a".repeat(5000) })))).toEqual([]);
+  });
+
+  it("rejects unknown fields, top level and nested, one line each", () => {
+    const raw = withReview(DANA, (d) => {
+      d.stars = 5;
+      (d.source as Record<string, unknown>).link = "https://example.com";
+    });
+    expect(problems(raw)).toEqual([
+      `${fileOf(DANA)}: source.link: unknown field; check its spelling or remove it, got "https://example.com"`,
+      `${fileOf(DANA)}: stars: unknown field; check its spelling or remove it, got 5`,
+    ]);
+  });
+
+  it("rejects technician, service and area ids missing from business.yaml", () => {
+    const raw = withReview(DANA, (d) =>
+      Object.assign(d, { technicians: ["anika-patel", "dr-who"], services: ["reiki"], service_areas: ["portland"] }),
+    );
+    const lines = problems(raw);
+    expect(lines).toHaveLength(3);
+    expect(lines[0]).toMatch(
+      new RegExp(`^${fileOf(DANA)}: technicians\\[1\\]: unknown id; expected one of anika-patel, .*, got "dr-who"$`),
+    );
+    expect(lines[1]).toMatch(/: services\[0\]: unknown id; expected one of spinal-adjustment, .*, got "reiki"$/);
+    expect(lines[2]).toMatch(/: service_areas\[0\]: unknown id; expected one of beaverton, .*, got "portland"$/);
+  });
+
+  it("rejects an owner response dated before the review", () => {
+    const raw = withReview(GREG, (d) => Object.assign(d, { response: { date: "2024-05-16", text: "Thanks, Greg." } }));
+    expect(problems(raw)).toEqual([
+      `${fileOf(GREG)}: response.date: must not be before the review date 2024-05-17, got "2024-05-16"`,
+    ]);
+  });
+
+  it("rejects a review whose date is not in its year folder", () => {
+    const raw = withReview(DANA, (d) =>
+      Object.assign(d, { date: "2023-12-30", verification: { method: "invoice", verified_on: "2024-01-02" } }),
+    );
+    expect(problems(raw)).toEqual([
+      `${fileOf(DANA)}: date: must fall in 2024, the year folder the file is in, got "2023-12-30"`,
+    ]);
+  });
+
+  it("rejects invalid YAML naming the line, and a repeated key", () => {
+    const broken = "date: 2024-02-29\nrating: [5\nauthor: Dana K.\n";
+    expect(problems(withReview(DANA, broken))).toEqual([
+      `${fileOf(DANA)}: line 3: invalid YAML (missed comma between flow collection entries), got "author: Dana K."`,
+    ]);
+    const repeated = `${fixture.reviews.find((r) => r.file === fileOf(DANA))?.text}rating: 4\n`;
+    expect(problems(withReview(DANA, repeated))).toEqual([
+      `${fileOf(DANA)}: line 14: invalid YAML (duplicated mapping key), got "rating: 4"`,
+    ]);
+  });
+
+  it("stops a YAML alias bomb at the line where its aliases grow too large, naming the file", () => {
+    const level = (name: string, of: string) => `${name}: &${name} [${Array(9).fill(of).join(",")}]`;
+    const bomb = [
+      level("a", '"lol"'),
+      ...["b", "c", "d", "e", "f", "g", "h", "i"].map((n, i) => level(n, `*${"abcdefgh"[i]}`)),
+      "",
+    ].join("\n");
+    expect(bomb.length).toBeLessThan(700);
+    const lines = problems(withReview(DANA, bomb));
+    expect(lines).toEqual([
+      `${fileOf(DANA)}: line 5: too many aliases: they expand to more than 10000 nodes, got "${level("e", "*d")}"`,
+    ]);
+  });
+
+  it("accepts a few small aliases", () => {
+    const text = fixture.reviews.find((r) => r.file === fileOf(DANA))?.text ?? "";
+    const aliased = text
+      .replace("date: 2024-02-29", "date: &day 2024-02-29")
+      .replace(/verified_on: .*/, "verified_on: *day");
+    expect(aliased).toContain("*day");
+    expect(problems(withReview(DANA, aliased))).toEqual([]);
+  });
+
+  it("reports every problem of every file in one error", () => {
+    const raw = withReview(DANA, (d) => Object.assign(d, { rating: 9, author: "" }));
+    raw.reviews = raw.reviews.map((r) => (r.file === fileOf(GREG) ? { ...r, text: "rating: [" } : r));
+    const lines = problems(raw);
+    expect(lines).toHaveLength(3);
+    expect(lines.filter((l) => l.startsWith(`${fileOf(DANA)}: `))).toHaveLength(2);
+    expect(lines.filter((l) => l.startsWith(`${fileOf(GREG)}: line 1: invalid YAML`))).toHaveLength(1);
+  });
+});
+
+describe("loadContent on a folder", () => {
+  it("rejects the same file name in two year folders and files outside <year>/<id>.yaml", async () => {
+    const dir = await fixtureCopy("pr-dup-");
+    const original = jsYaml.load(await readFile(path.join(dir, "reviews/2024", `${DANA}.yaml`), "utf8"), {
+      schema: jsYaml.CORE_SCHEMA,
+    }) as Record<string, unknown>;
+    const moved = { ...original, date: "2025-01-02", verification: { method: "invoice", verified_on: "2025-01-02" } };
+    await writeFile(path.join(dir, "reviews/2025", `${DANA}.yaml`), jsYaml.dump(moved));
+    await writeFile(path.join(dir, "reviews/2025/notes.txt"), "todo");
+    await mkdir(path.join(dir, "reviews/misc"));
+
+    const error = await loadContent(dir, { now: NOW }).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ContentError);
+    expect((error as ContentError).problems).toEqual([
+      `${dir}/reviews/2025/notes.txt: (file): review files must be content/reviews/<year>/<id>.yaml, got "notes.txt"`,
+      `${dir}/reviews/misc: (file): review files must be content/reviews/<year>/<id>.yaml, got "misc"`,
+      `${dir}/reviews/2025/${DANA}.yaml: id: duplicate review id, already used by ${dir}/reviews/2024/${DANA}.yaml, got "${DANA}"`,
+    ]);
+  });
+});
+
+describe("astro build of invalid content", () => {
+  it("exits non-zero and prints the file, the field and the reason", async () => {
+    const dir = await fixtureCopy("pr-bad-");
+    const file = path.join(dir, "reviews/2024", `${DANA}.yaml`);
+    await writeFile(file, (await readFile(file, "utf8")).replace("rating: 5", "rating: 6"));
+
+    const result = await buildSite(dir, { BASE_URL: "https://reviews.example" });
+    temp.push(result.distDir);
+    expect(result.code).not.toBe(0);
+    expect(result.stdout + result.stderr).toContain(`${file}: rating: expected an integer from 1 to 5, got 6`);
+  }, 300_000); // Waits its turn on the machine-wide build lock.
+});

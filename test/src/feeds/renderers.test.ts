@@ -1,0 +1,88 @@
+import path from "node:path";
+import { extractFromXml } from "@extractus/feed-extractor";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildRecords } from "../../../src/content/dataset.ts";
+import type { Business, ReviewRecord } from "../../../src/content/records.ts";
+import { renderAtomFeed } from "../../../src/feeds/atom.ts";
+import { FEED_SIZE } from "../../../src/feeds/entries.ts";
+import { renderJsonFeed } from "../../../src/feeds/json-feed.ts";
+import { loadContent } from "../../../src/io/content-dir.ts";
+import { siteUrls } from "../../../src/urls.ts";
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE = "https://reviews.example";
+const TAG = "tag:willowcreekchiro.example,2026:";
+
+describe("feed renderers", () => {
+  let business: Business;
+  let records: ReviewRecord[];
+  beforeAll(async () => {
+    const content = await loadContent(FIXTURE, { now: new Date("2025-03-13T00:00:00Z") });
+    business = content.business;
+    records = buildRecords(content, BASE);
+  });
+
+  /** `count` reviews, one a day backwards from 2025-03-10, newest first. */
+  function many(count: number): ReviewRecord[] {
+    const template = records[0] as ReviewRecord;
+    return Array.from({ length: count }, (_, i) => {
+      const date = new Date(Date.UTC(2025, 2, 10 - i)).toISOString().slice(0, 10);
+      return { ...template, id: `${date}-r${i}`, date, published_at: `${date}T12:00:00Z`, response: null };
+    });
+  }
+
+  it("keeps entry and item ids when the site moves to another BASE_URL", () => {
+    const ids = (xml: string) => [...xml.matchAll(/<id>([^<]*)<\/id>/g)].map((m) => m[1]);
+    const here = renderAtomFeed(business, records, siteUrls(BASE));
+    const moved = renderAtomFeed(business, records, siteUrls("https://elsewhere.example/reviews"));
+    expect(ids(moved)).toEqual(ids(here));
+    expect(moved).not.toEqual(here);
+    const jsonIds = (s: string) => (JSON.parse(s).items as { id: string }[]).map((i) => i.id);
+    expect(jsonIds(renderJsonFeed(business, records, siteUrls("https://elsewhere.example")))).toEqual(
+      jsonIds(renderJsonFeed(business, records, siteUrls(BASE))),
+    );
+  });
+
+  it("renders an empty dataset as a feed without entries, updated at the epoch", () => {
+    const atom = renderAtomFeed(business, [], siteUrls(BASE));
+    expect(atom).toContain("<updated>1970-01-01T00:00:00.000Z</updated>");
+    expect(atom).not.toContain("<entry>");
+    expect(JSON.parse(renderJsonFeed(business, [], siteUrls(BASE))).items).toEqual([]);
+  });
+
+  it(`carries only the ${FEED_SIZE} newest reviews`, () => {
+    const reviews = many(FEED_SIZE + 3);
+    const json = JSON.parse(renderJsonFeed(business, reviews, siteUrls(BASE)));
+    expect(json.items).toHaveLength(FEED_SIZE);
+    expect(json.items.at(-1).id).toBe(`${TAG}review/${reviews[FEED_SIZE - 1]?.id}`);
+    expect(renderAtomFeed(business, reviews, siteUrls(BASE)).match(/<entry>/g)).toHaveLength(FEED_SIZE);
+  });
+
+  it("does not change the Atom feed when a review too old to be listed gets a reply", () => {
+    const reviews = many(FEED_SIZE + 1);
+    const oldest = reviews.at(-1) as ReviewRecord;
+    const replied = reviews.map((r) =>
+      r === oldest ? { ...r, response: { date: "2025-03-20", text: "Thanks!" } } : r,
+    );
+    expect(renderAtomFeed(business, replied, siteUrls(BASE))).toBe(renderAtomFeed(business, reviews, siteUrls(BASE)));
+  });
+
+  it('escapes customer text for Atom\'s type="html" so markup shows as text and the XML stays well-formed', () => {
+    const hostile = {
+      ...(records[0] as ReviewRecord),
+      title: 'A <b>bold</b> & "quoted" ]]> title\u0001',
+      text: "Line one <script>alert(1)</script> & more ]]> end\u0007\n\nSecond paragraph.",
+    };
+    const xml = renderAtomFeed(business, [hostile], siteUrls(BASE));
+    expect(xml.includes("\u0001") || xml.includes("\u0007")).toBe(false);
+    expect(xml).not.toContain("<script>");
+    expect(xml).toContain("&lt;script&gt;alert(1)&lt;/script&gt; &amp; more ]]&gt; end");
+    expect(xml).toContain('<link rel="hub" href="https://reviews.example/api/websub/hub"/>');
+    expect(xml).toContain('<link rel="self" href="https://reviews.example/feed.xml"/>');
+    const entry = extractFromXml(xml, { descriptionMaxLen: 0 }).entries?.[0];
+    expect(entry?.title).toBe('A <b>bold</b> & "quoted" ]]> title');
+    // The reader turns the HTML back into text (dropping tags, as readers do with real markup).
+    expect(entry?.description).toContain("& more ]]> end");
+    expect(entry?.description).toContain("Second paragraph.");
+  });
+});

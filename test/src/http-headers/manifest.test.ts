@@ -1,0 +1,55 @@
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { buildRecords, lastModifiedMs } from "../../../src/content/dataset.ts";
+import type { ReviewRecord } from "../../../src/content/records.ts";
+import { buildManifest } from "../../../src/http-headers/manifest.ts";
+import { loadContent } from "../../../src/io/content-dir.ts";
+import { siteUrls } from "../../../src/urls.ts";
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE = "https://reviews.example";
+/** carlos-d's published_at, the later of the fixture's two reviews dated 2025-03-10. */
+const NEWEST = "Wed, 12 Mar 2025 17:45:00 GMT";
+
+describe("Last-Modified", () => {
+  let records: ReviewRecord[];
+  beforeAll(async () => {
+    records = buildRecords(await loadContent(FIXTURE, { now: new Date("2025-03-13T00:00:00Z") }), BASE);
+  });
+
+  const lastModified = (reviews: ReviewRecord[]) => {
+    const ms = lastModifiedMs(reviews);
+    const files = [{ path: "/reviews.json", bytes: new Uint8Array() }];
+    return buildManifest(files, { urls: siteUrls(BASE), lastModified: ms === undefined ? undefined : new Date(ms) })
+      .files["/reviews.json"]?.last_modified;
+  };
+
+  it("moves forward when a second review is added on the same day", () => {
+    expect(lastModified(records)).toBe(NEWEST);
+    const sameDay = { ...(records[0] as ReviewRecord), id: "2025-03-10-zoe-p", published_at: "2025-03-12T18:30:00Z" };
+    expect(lastModified([...records, sameDay])).toBe("Wed, 12 Mar 2025 18:30:00 GMT");
+  });
+
+  it("moves forward to the day of a newer owner reply", () => {
+    const replied = records.map((r) =>
+      r.id === "2024-02-29-dana-k" ? { ...r, response: { date: "2025-03-20", text: "Thank you, Dana." } } : r,
+    );
+    expect(lastModified(replied)).toBe("Thu, 20 Mar 2025 00:00:00 GMT");
+  });
+
+  it("is absent for an empty dataset and for files that do not derive from reviews", () => {
+    expect(lastModified([])).toBeUndefined();
+    const manifest = buildManifest(
+      [
+        { path: "/openapi.json", bytes: new Uint8Array([1]) },
+        { path: "/_astro/site.Bx1.css", bytes: new Uint8Array([2]) },
+      ],
+      { urls: siteUrls(BASE), lastModified: new Date(0) },
+    );
+    expect(manifest.files["/openapi.json"]?.last_modified).toBeUndefined();
+    expect(manifest.files["/_astro/site.Bx1.css"]).toMatchObject({
+      content_type: "text/css; charset=utf-8",
+      cache_control: "public, max-age=31536000, immutable",
+    });
+  });
+});

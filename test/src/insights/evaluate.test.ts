@@ -1,0 +1,76 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
+import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
+import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import { loadContent } from "../../../src/io/content-dir.ts";
+import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
+
+/**
+ * Guards the measured quality of the annotation on the labelled sets under
+ * test/fixtures/insights-eval/ against regression. The floors sit just under the figures
+ * reached (docs/insights.md); `npm run eval:insights` prints the full report.
+ */
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+let annotator: Annotator;
+let ids: string[];
+
+beforeAll(async () => {
+  const dir = path.join(ROOT, "content");
+  const content = await loadContent(dir, { now: new Date("2100-01-01T00:00:00Z") });
+  const insights = await loadInsightsContent(
+    dir,
+    content.reviews.map((r) => r.id),
+  );
+  ids = insights.aspects.map((a) => a.id);
+  annotator = createAnnotator(insights, content.business, createAnalyzer());
+});
+
+/** Floors sit just under the figures measured on each set (docs/insights.md, "Measured figures"). */
+const FLOORS = [
+  { file: "dev.txt", min: 300, accuracy: 0.93, macroF1: 0.8, precision: 0.94, recall: 0.92, aspectRecall: 0.85 },
+  // The first held-out set, used for development after it was measured (docs/insights.md).
+  { file: "heldout.txt", min: 80, accuracy: 0.92, macroF1: 0.77, precision: 0.92, recall: 0.88, aspectRecall: 0.65 },
+  // Written before the second round of tuning and measured once at its end; guarded only against regression.
+  { file: "heldout-2.txt", min: 150, accuracy: 0.83, macroF1: 0.7, precision: 0.86, recall: 0.88, aspectRecall: 0.8 },
+];
+
+describe("aspect annotation on the labelled sets", () => {
+  it.each(FLOORS)("keeps polarity accuracy, macro-F1 and aspect detection on $file above their floors", async (f) => {
+    const file = path.join(ROOT, "test/fixtures/insights-eval", f.file);
+    const items = parseLabelled(await readFile(file, "utf8"), file, ids);
+    expect(items.length).toBeGreaterThanOrEqual(f.min);
+    const report = evaluate(items, annotator, ids);
+    expect(report.accuracy).toBeGreaterThanOrEqual(f.accuracy);
+    expect(report.macroF1).toBeGreaterThanOrEqual(f.macroF1);
+    expect(report.detectionPrecision).toBeGreaterThanOrEqual(f.precision);
+    expect(report.detectionRecall).toBeGreaterThanOrEqual(f.recall);
+    for (const d of report.detection) expect(d.recall, d.id).toBeGreaterThanOrEqual(f.aspectRecall);
+  });
+
+  it("reads the issue's hard cases as a reader would", () => {
+    const read = (text: string, rating: number) =>
+      annotator
+        .annotate({ id: "x", title: null, text, rating, technicians: [], services: [], service_areas: [] })
+        .aspects.map((a) => `${a.id}:${a.sentiment}`);
+    expect(read("The billing office was a nightmare.", 5)).toEqual(["billing:negative"]);
+    expect(read("Insurance didn't cover the decompression table at all.", 3)).toEqual(["billing:negative"]);
+    expect(read("They tried to sell me a $3,000 prepaid package on my first visit.", 4)).toEqual(["billing:negative"]);
+    expect(read("I came in with sciatica after a sports injury.", 5)).toEqual(["pain-relief:neutral"]);
+    expect(read("My sciatica is gone and the herniated disc no longer bothers me.", 5)).toEqual([
+      "pain-relief:positive",
+    ]);
+    expect(read("No better than when I started.", 2)).toEqual(["pain-relief:negative"]);
+    expect(read("The pain came back within a week.", 4)).toEqual(["pain-relief:negative"]);
+    expect(read("I could not be happier with my results.", 5)).toEqual(["pain-relief:positive"]);
+    expect(read("I would not say the receptionist was friendly.", 3)).toEqual(["staff:negative"]);
+    expect(read("Dr. Patel was great but billing was a mess.", 3)).toEqual(["billing:negative", "care:positive"]);
+  });
+
+  it("rejects a malformed labelled line with its file and line number", () => {
+    expect(() => parseLabelled("5 | billing:? | Fine.", "x.txt", ids)).toThrow(
+      'x.txt:1: expected +, 0 or - after billing:, got "5 | billing:? | Fine."',
+    );
+  });
+});

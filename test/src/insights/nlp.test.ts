@@ -1,0 +1,190 @@
+import { describe, expect, it } from "vitest";
+import { excerpt } from "../../../src/insights/aspect-stats.ts";
+import { compileTerms } from "../../../src/insights/aspects.ts";
+import { clauseRanges, createAnalyzer } from "../../../src/insights/nlp.ts";
+import { mean, periodOf, round, trendPeriods } from "../../../src/insights/numbers.ts";
+import { INSIGHTS_SECTIONS, InsightsSelectionSchema, selectSection } from "../../../src/insights/publish.ts";
+import type { Insights } from "../../../src/insights/schema.ts";
+import { divergingChart, signed } from "../../../src/insights/view.ts";
+
+const analyzer = createAnalyzer();
+const clauseTexts = (text: string) => analyzer.clauses(text).map((c) => c.text);
+
+describe("clause splitting", () => {
+  it("cuts at a contrastive conjunction, which opens the second clause", () => {
+    expect(clauseTexts("Dr. Patel was great but billing was a mess.")).toEqual([
+      "Dr. Patel was great",
+      "but billing was a mess.",
+    ]);
+    expect(clauseTexts("Parking is terrible; however, the staff was lovely.")).toEqual([
+      "Parking is terrible;",
+      "however, the staff was lovely.",
+    ]);
+  });
+
+  it("cuts a sentence that opens with although after its first comma", () => {
+    expect(clauseTexts("Although the wait was long, parking was easy.")).toEqual([
+      "Although the wait was long,",
+      "parking was easy.",
+    ]);
+  });
+
+  it("leaves a sentence-initial but alone and never makes a wordless clause", () => {
+    expect(clauseTexts("But the billing was awful.")).toEqual(["But the billing was awful."]);
+    const types = ["word", "word", "punctuation", "word", "punctuation"];
+    expect(clauseRanges(["good", "care", ",", "but", "."], types)).toEqual([[0, 5]]);
+  });
+
+  it("cuts at yet after a comma and at even though, but not inside 'anything but' or 'not yet'", () => {
+    expect(clauseTexts("The office is beautiful, yet parking is a struggle.")).toEqual([
+      "The office is beautiful,",
+      "yet parking is a struggle.",
+    ]);
+    expect(clauseTexts("Care was excellent even though insurance paid nothing.")).toEqual([
+      "Care was excellent",
+      "even though insurance paid nothing.",
+    ]);
+    expect(clauseTexts("Even though insurance paid nothing, the care was excellent.")).toEqual([
+      "Even though insurance paid nothing,",
+      "the care was excellent.",
+    ]);
+    expect(clauseTexts("The receptionist was anything but friendly.")).toHaveLength(1);
+    expect(clauseTexts("I have not yet seen results.")).toHaveLength(1);
+  });
+
+  it("keeps the sentence of every clause for excerpts", () => {
+    const [a, b] = analyzer.clauses("The staff were lovely but the bill was wrong.");
+    expect(a?.text).toBe("The staff were lovely");
+    expect(b?.text).toBe("but the bill was wrong.");
+    expect(a?.sentence).toBe(b?.sentence);
+    expect(a?.sentenceIndex).toBe(b?.sentenceIndex);
+  });
+
+  it("drops line breaks from sentences and numbers sentences from an offset", () => {
+    const clauses = analyzer.clauses("First line here.\n\nSecond  line here.", 3);
+    expect(clauses.map((c) => [c.sentenceIndex, c.sentence])).toEqual([
+      [3, "First line here."],
+      [4, "Second line here."],
+    ]);
+  });
+});
+
+describe("term matching", () => {
+  const matcher = compileTerms([["bill", "billing"], ["wait"], ["waiting room"], ["front desk"]], (t) =>
+    analyzer.termForms(t),
+  );
+  const groups = (text: string) => analyzer.clauses(text).flatMap((c) => matcher.match(c));
+
+  it("matches inflections through lemmas", () => {
+    expect(groups("I was billed twice.")).toEqual([0]);
+    expect(groups("The bills were wrong.")).toEqual([0]);
+    expect(groups("We waited forever.")).toEqual([1]);
+  });
+
+  it("prefers the longest term and consumes its tokens", () => {
+    expect(groups("The waiting room was quiet.")).toEqual([2]);
+    expect(groups("The waiting room was quiet and the wait was short.")).toEqual([1, 2]);
+  });
+
+  it("matches multi-word terms case-insensitively and only as whole tokens", () => {
+    expect(groups("The FRONT DESK called me.")).toEqual([3]);
+    expect(groups("The desk at the front was empty.")).toEqual([]);
+    expect(groups("Billingsley was there.")).toEqual([]);
+  });
+});
+
+describe("numbers and periods", () => {
+  it("rounds half away from zero and never yields -0", () => {
+    expect(round(0.0005)).toBe(0.001);
+    expect(round(-0.0004)).toBe(0);
+    expect(Object.is(round(-0.0004), -0)).toBe(false);
+  });
+
+  it("averages integer sums exactly: 169 stars over 40 reviews is 4.23", () => {
+    expect(mean(169, 40, 2)).toBe(4.23);
+    expect(mean(0, 0)).toBeNull();
+  });
+
+  it("ends the recent period on the newest date and handles 29 February", () => {
+    expect(trendPeriods("2024-02-29")).toEqual({
+      recent: { from: "2023-03-01", to: "2024-02-29" },
+      previous: { from: "2022-03-01", to: "2023-02-28" },
+    });
+    const p = trendPeriods("2025-06-10");
+    expect(["2025-06-10", "2024-06-11", "2024-06-10", "2023-06-11", "2023-06-10"].map((d) => periodOf(d, p))).toEqual([
+      "recent",
+      "recent",
+      "previous",
+      "previous",
+      undefined,
+    ]);
+  });
+
+  it("cuts long excerpts at a word boundary", () => {
+    const long = `${"word ".repeat(100)}end`;
+    const cut = excerpt(long);
+    expect(cut.length).toBeLessThanOrEqual(300);
+    expect(cut.endsWith("word…")).toBe(true);
+    expect(excerpt("Short one.")).toBe("Short one.");
+  });
+});
+
+describe("selectSection", () => {
+  const insights = {
+    aspects: [],
+    entities: { technicians: [], services: [], service_areas: [] },
+    topics: [],
+    faq: [],
+    summary: {
+      editorial: "",
+      highlights: { praised: [], criticised: [], rating_trend: null },
+      coverage: { review_count: 0, sentences_analysed: 0, first_review_date: null, newest_review_date: null },
+    },
+  } satisfies Insights;
+
+  it("returns everything without a section and one key with one", () => {
+    expect(selectSection(insights)).toBe(insights);
+    for (const section of INSIGHTS_SECTIONS) {
+      const picked = selectSection(insights, section);
+      expect(Object.keys(picked)).toEqual([section]);
+      expect(InsightsSelectionSchema.parse(picked)).toEqual(picked);
+    }
+  });
+});
+
+describe("view helpers", () => {
+  it("draws negative shares left of the zero line and positive ones right", () => {
+    const base = { label: "Billing", reviews: 4, share_of_reviews: 0.5, mean_sentiment: 0, trend: null };
+    const chart = divergingChart([
+      {
+        ...base,
+        id: "billing",
+        mentions: 4,
+        positive: 1,
+        neutral: 1,
+        negative: 2,
+        examples: { positive: [], negative: [] },
+      },
+      {
+        ...base,
+        id: "none",
+        label: "Quiet",
+        mentions: 0,
+        positive: 0,
+        neutral: 0,
+        negative: 0,
+        examples: { positive: [], negative: [] },
+      },
+    ]);
+    const [billing, quiet] = chart.rows;
+    expect(billing).toMatchObject({ negativePercent: 50, positivePercent: 25 });
+    expect((billing?.negX ?? 0) + (billing?.negWidth ?? 0)).toBeCloseTo(chart.center, 5);
+    expect(billing?.negWidth).toBeCloseTo(chart.half / 2, 1);
+    expect(quiet).toMatchObject({ negWidth: 0, posWidth: 0 });
+    expect(chart.description).toBe("Billing: 25% positive, 50% negative of 4 mentions; Quiet: no mentions.");
+  });
+
+  it("signs scores and never prints -0.00", () => {
+    expect([signed(0.123), signed(-0.5), signed(-0.001), signed(null)]).toEqual(["+0.12", "-0.50", "0.00", "n/a"]);
+  });
+});

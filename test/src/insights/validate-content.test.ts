@@ -1,0 +1,146 @@
+import { describe, expect, it } from "vitest";
+import { ContentError } from "../../../src/content/errors.ts";
+import { EMPTY_LEXICON } from "../../../src/insights/content-schema.ts";
+import { type RawInsightsContent, validateInsightsContent } from "../../../src/insights/validate-content.ts";
+
+const ASPECTS = "content/insights/aspects.yaml";
+const FAQ = "content/insights/faq.yaml";
+const SUMMARY = "content/insights/summary.md";
+const LEXICON = "content/insights/sentiment.yaml";
+const REVIEWS = new Set(["2025-01-02-ana", "2025-02-03-ben"]);
+
+const GOOD_ASPECTS = `aspects:
+  - id: billing
+    label: Billing
+    terms: [bill, insurance]
+  - id: care
+    label: Care
+    technician_names: true
+    terms: [explained]
+    neutral_terms: [pain]
+`;
+const GOOD_FAQ = `faq:
+  - question: Is billing clear?
+    answer: Mostly.
+    evidence: [2025-01-02-ana]
+`;
+
+function raw(
+  files: { aspects?: string; lexicon?: string; faq?: string; summary?: string },
+  strays: string[] = [],
+): RawInsightsContent {
+  return {
+    files: {
+      ...(files.lexicon === undefined ? {} : { "sentiment.yaml": { file: LEXICON, text: files.lexicon } }),
+      ...(files.aspects === undefined ? {} : { "aspects.yaml": { file: ASPECTS, text: files.aspects } }),
+      ...(files.faq === undefined ? {} : { "faq.yaml": { file: FAQ, text: files.faq } }),
+      ...(files.summary === undefined ? {} : { "summary.md": { file: SUMMARY, text: files.summary } }),
+    },
+    strays,
+  };
+}
+
+function problems(input: RawInsightsContent): readonly string[] {
+  try {
+    validateInsightsContent(input, REVIEWS);
+  } catch (err) {
+    if (!(err instanceof ContentError)) throw err;
+    return err.problems;
+  }
+  throw new Error("expected validation to fail");
+}
+
+describe("validateInsightsContent", () => {
+  it("accepts valid files and fills defaults", () => {
+    const content = validateInsightsContent(
+      raw({ aspects: GOOD_ASPECTS, faq: GOOD_FAQ, summary: "  Text.\n" }),
+      REVIEWS,
+    );
+    expect(content.aspects[0]).toEqual({
+      id: "billing",
+      label: "Billing",
+      terms: ["bill", "insurance"],
+      neutral_terms: [],
+      technician_names: false,
+    });
+    expect(content.summary).toBe("Text.");
+    expect(content.faq[0]?.evidence).toEqual(["2025-01-02-ana"]);
+  });
+
+  it("treats every file as optional", () => {
+    expect(validateInsightsContent(raw({}), REVIEWS)).toEqual({
+      aspects: [],
+      lexicon: EMPTY_LEXICON,
+      faq: [],
+      summary: "",
+    });
+  });
+
+  it("names the file, field and value of a schema error", () => {
+    expect(problems(raw({ aspects: "aspects:\n  - id: Billing Stuff\n    label: Billing\n    terms: []\n" }))).toEqual([
+      `${ASPECTS}: aspects[0].id: expected a kebab-case id of a-z, 0-9 and single hyphens, got "Billing Stuff"`,
+      `${ASPECTS}: aspects[0].terms: expected at least one term, got []`,
+    ]);
+    expect(problems(raw({ aspects: "aspects:\n  - id: a\n    label: A\n    terms: ['!!']\n" }))).toEqual([
+      `${ASPECTS}: aspects[0].terms[0]: expected a word or phrase with at least one letter or digit, got "!!"`,
+    ]);
+  });
+
+  it("rejects duplicate aspect ids and a term listed twice, whatever its case", () => {
+    const text = `${GOOD_ASPECTS}  - id: billing\n    label: Again\n    terms: [Insurance]\n`;
+    expect(problems(raw({ aspects: text }))).toEqual([
+      `${ASPECTS}: aspects[2].id: duplicate id of aspects[0], got "billing"`,
+      `${ASPECTS}: aspects[2].terms[0]: duplicate term, already in aspects[0].terms[1] (billing), got "Insurance"`,
+    ]);
+  });
+
+  it("fails on FAQ evidence that names no review", () => {
+    const text = `${GOOD_FAQ}  - question: Parking?\n    answer: Hard.\n    evidence: [2025-02-03-ben, 2025-09-09-nobody]\n`;
+    expect(problems(raw({ faq: text }))).toEqual([
+      `${FAQ}: faq[1].evidence[1]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2025-09-09-nobody"`,
+    ]);
+  });
+
+  it("reports bad YAML, an empty summary and misnamed files together", () => {
+    expect(problems(raw({ faq: "faq: [unclosed", summary: "  \n" }, ["content/insights/aspects.yml"]))).toEqual([
+      `content/insights/aspects.yml: (file): unknown insights file; expected one of aspects.yaml, sentiment.yaml, faq.yaml, summary.md, got "aspects.yml"`,
+      expect.stringMatching(/^content\/insights\/faq\.yaml: line \d+: invalid YAML \(/),
+      `${SUMMARY}: (file): expected a non-empty editorial summary, got "  \\n"`,
+    ]);
+  });
+
+  it("validates sentiment.yaml: its conditions must name an aspect, and a word may sit in one list only", () => {
+    const lexicon = `conditions:
+  - aspect: billing
+    terms: [surprise bill]
+  - aspect: pain-relief
+    terms: [sciatica]
+outcomes:
+  positive: [gone]
+  negative: [still, Gone]
+words:
+  positive: [worth it]
+  negative: []
+  neutral: [crack]
+`;
+    expect(problems(raw({ aspects: GOOD_ASPECTS, lexicon }))).toEqual([
+      'content/insights/sentiment.yaml: words.neutral: unknown field; check its spelling or remove it, got ["crack"]',
+    ]);
+    const fixed = lexicon.replace("  neutral: [crack]\n", "neutral: [crack]\n");
+    expect(problems(raw({ aspects: GOOD_ASPECTS, lexicon: fixed }))).toEqual([
+      'content/insights/sentiment.yaml: conditions[1].aspect: unknown aspect id; valid ids are billing, care, got "pain-relief"',
+      'content/insights/sentiment.yaml: outcomes.negative[1]: duplicate term, already in outcomes.positive[0], got "Gone"',
+    ]);
+    const good = validateInsightsContent(
+      raw({ aspects: GOOD_ASPECTS, lexicon: fixed.replace("pain-relief", "care").replace(", Gone", "") }),
+      REVIEWS,
+    );
+    expect(good.lexicon.conditions[1]).toEqual({
+      aspect: "care",
+      terms: ["sciatica"],
+      needs_evidence: false,
+      adjectives_judge: false,
+    });
+    expect(good.lexicon.neutral).toEqual(["crack"]);
+  });
+});

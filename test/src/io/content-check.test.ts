@@ -1,0 +1,127 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main as check } from "../../../scripts/check-content.ts";
+import { main as reviewNew } from "../../../scripts/review-new.ts";
+import { checkContentDir } from "../../../src/io/content-check.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
+/** After every fixture review: "the future" starts well after them. */
+const NOW = new Date("2025-12-01T12:00:00Z");
+const NECK = "2024-04-10-neck-pain";
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function fixtureCopy(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-check-"));
+  temp.push(dir);
+  await cp(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+async function edit(file: string, change: (text: string) => string): Promise<void> {
+  await writeFile(file, change(await readFile(file, "utf8")));
+}
+
+/** A copy with several problems in one review file and one in the FAQ. */
+async function brokenCopy(): Promise<{ dir: string; review: string; faq: string }> {
+  const dir = await fixtureCopy();
+  const review = path.join(dir, "reviews/2024", `${NECK}.yaml`);
+  await edit(review, (t) =>
+    t
+      .replace(/^rating: \d/m, "rating: 6\nstars: 5")
+      .replace(/^date: 2024/m, "date: 2023")
+      .concat("technicians: [dr-nobody]\n"),
+  );
+  const faq = path.join(dir, "insights/faq.yaml");
+  await edit(faq, (t) => t.replace("2024-08-01-billed-twice", "2024-08-02-nobody"));
+  return { dir, review, faq };
+}
+
+async function runCheck(env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await check({ env, now: NOW, out: (l) => out.push(l), err: (l) => err.push(l) });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+describe("content check", () => {
+  it("reports every problem of a file, even next to an unknown field, and the insights' problems too", async () => {
+    const { dir, review, faq } = await brokenCopy();
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok).toBe(false);
+    expect(report.ok ? [] : report.problems).toEqual([
+      `${review}: rating: expected an integer from 1 to 5, got 6`,
+      `${review}: stars: unknown field; check its spelling or remove it, got 5`,
+      `${review}: date: must fall in 2024, the year folder the file is in, got "2023-04-10"`,
+      `${review}: technicians[0]: unknown id; expected one of anika-patel, tom-lindqvist, jenna-okafor (see business.yaml), got "dr-nobody"`,
+      `${faq}: faq[0].evidence[1]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2024-08-02-nobody"`,
+    ]);
+  });
+
+  it("never runs a rule on a field that is itself invalid", async () => {
+    const dir = await fixtureCopy();
+    const review = path.join(dir, "reviews/2024", `${NECK}.yaml`);
+    await edit(review, (t) => t.replace(/^date: .*$/m, "date: 2024-02-30"));
+    const report = await checkContentDir(dir, { now: NOW });
+    // No "must fall in" or "verified_on before date" lines about a date that is not a date.
+    expect(report.ok ? [] : report.problems).toEqual([
+      `${review}: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
+    ]);
+  });
+
+  it("reads a fresh review:new scaffold as not filled in yet: an error by default, left out with a notice in skip mode", async () => {
+    const dir = await fixtureCopy();
+    const lines: string[] = [];
+    await reviewNew(["--author", "Maria G.", "--rating", "5", "--date", "2025-11-30"], {
+      contentDir: dir,
+      now: NOW,
+      out: (l) => lines.push(l),
+      err: (l) => lines.push(l),
+    });
+    const scaffold = path.join(dir, "reviews/2025/2025-11-30-maria-g.yaml");
+    expect(lines.join("\n")).toContain("npm run check");
+
+    const strict = await checkContentDir(dir, { now: NOW });
+    expect(strict.ok ? [] : strict.problems).toEqual([
+      `${scaffold}: text: not filled in yet; paste the review text (npm run review:new leaves it empty), got ""`,
+    ]);
+
+    const lenient = await checkContentDir(dir, { now: NOW, unfinished: "skip" });
+    expect(lenient.ok).toBe(true);
+    expect(lenient.skipped).toEqual([scaffold]);
+    expect(lenient.ok && lenient.content.reviews.map((r) => r.id)).not.toContain("2025-11-30-maria-g");
+  });
+
+  it("npm run check exits 0 on valid content and 1 with one line per problem", async () => {
+    const good = await runCheck({ CONTENT_DIR: FIXTURE });
+    expect(good).toMatchObject({ code: 0, err: "" });
+    expect(good.out).toMatch(/8 reviews, business and insights are valid$/);
+
+    const { dir, review } = await brokenCopy();
+    const bad = await runCheck({ CONTENT_DIR: dir });
+    expect(bad.code).toBe(1);
+    expect(bad.err.split("\n")[0]).toBe("Invalid content (5 problems):");
+    expect(bad.err).toContain(`  ${review}: stars: unknown field; check its spelling or remove it, got 5`);
+  });
+
+  it("npm run check names a bad environment variable and exits 2", async () => {
+    const result = await runCheck({ CONTENT_DIR: FIXTURE, UNFINISHED_REVIEWS: "maybe" });
+    expect(result.code).toBe(2);
+    expect(result.err).toContain('UNFINISHED_REVIEWS must be error or skip, got "maybe"');
+  });
+
+  it("the build prints exactly what npm run check prints: no Location, no stack trace", async () => {
+    const { dir } = await brokenCopy();
+    const expected = (await runCheck({ CONTENT_DIR: dir })).err;
+    const build = await buildSite(dir, { BASE_URL: "https://reviews.example" });
+    temp.push(build.distDir);
+    expect(build.code).toBe(1);
+    const output = build.stdout + build.stderr;
+    expect(output).toContain(expected);
+    expect(output).not.toMatch(/Location:|Stack trace:|\n\s+at /);
+  }, 300_000); // Waits its turn on the machine-wide build lock.
+});
