@@ -73,7 +73,7 @@ export function registerInsights(server: McpServer, { store, baseUrl }: Insights
       }
       try {
         const { insights } = loadInsights(store);
-        return jsonResult(selectSection(insights, parsed.data));
+        return jsonResult(InsightsResultSchema, selectSection(insights, parsed.data));
       } catch (err) {
         return errorResult({ error: "insights_unavailable", message: (err as Error).message });
       }

@@ -24,8 +24,11 @@ export interface ToolDeps {
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
 
-/** A result with `structuredContent` and the same JSON as text, for clients that read only text. */
-export function jsonResult(value: object): CallToolResult {
+/**
+ * A result with `structuredContent` and the same JSON as text, for clients that read only text.
+ * The tool's output schema is passed so the compiler holds every result to what the tool advertises.
+ */
+export function jsonResult<S extends z.ZodType<object>>(_schema: S, value: z.output<S>): CallToolResult {
   return {
     content: [{ type: "text", text: JSON.stringify(value) }],
     structuredContent: value as Record<string, unknown>,
@@ -41,8 +44,8 @@ export function errorResult(body: { error: string; message: string } & Record<st
 }
 
 /** A query-service outcome as a tool result: issues become the body of the HTTP 400. */
-function asTool(outcome: Outcome<object>): CallToolResult {
-  return outcome.ok ? jsonResult(outcome.value) : errorResult(invalidQueryBody(outcome.issues));
+function asTool<S extends z.ZodType<object>>(schema: S, outcome: Outcome<z.output<S>>): CallToolResult {
+  return outcome.ok ? jsonResult(schema, outcome.value) : errorResult(invalidQueryBody(outcome.issues));
 }
 
 /**
@@ -126,7 +129,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
     },
     () => {
       const { business, aggregate_rating } = store.current.index.dataset;
-      return jsonResult({ business, aggregate_rating });
+      return jsonResult(BusinessResultSchema, { business, aggregate_rating });
     },
   );
 
@@ -144,7 +147,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
       outputSchema: SearchResultSchema,
       annotations: READ_ONLY,
     },
-    (args) => asTool(searchReviews(store.current.index, args, baseUrl)),
+    (args) => asTool(SearchResultSchema, searchReviews(store.current.index, args, baseUrl)),
   );
 
   server.registerTool(
@@ -158,7 +161,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
     },
     ({ id }) => {
       const review = store.current.index.byId(id);
-      if (review) return jsonResult(review);
+      if (review) return jsonResult(ReviewResultSchema, review);
       return errorResult({
         error: "not_found",
         message: `No review has the id ${JSON.stringify(id)}. Use search_reviews to find review ids.`,
@@ -178,6 +181,6 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    ({ date }) => asTool(reviewsSince(store.current.index, date)),
+    ({ date }) => asTool(SinceResultSchema, reviewsSince(store.current.index, date)),
   );
 }

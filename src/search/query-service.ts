@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { SearchResult, SinceResult } from "../api/schemas.ts";
 import { isCalendarDate } from "../content/dates.ts";
 import { parseSearchParams, type QueryIssue, type SearchQuery } from "./query.ts";
@@ -46,10 +47,11 @@ export function searchReviews(
 }
 
 /** A validated since query: the day, and how many reviews (newest first) are on or after it. */
-export interface SinceQuery {
-  date: string;
-  count: number;
-}
+export const SinceQuerySchema = z.object({
+  date: z.string().regex(/^\d{4}-\d{2}-\d{2}$/),
+  count: z.number().int().nonnegative(),
+});
+export type SinceQuery = z.infer<typeof SinceQuerySchema>;
 
 /**
  * Validates `since/{date}`. `extra` holds any other parameters the transport received; since takes
