@@ -153,7 +153,7 @@ describe("selectSection", () => {
 });
 
 describe("view helpers", () => {
-  it("draws negative shares left of the zero line and positive ones right", () => {
+  it("draws negative shares of the reviews left of the zero line and positive ones right", () => {
     const base = { label: "Billing", reviews: 4, share_of_reviews: 0.5, mean_sentiment: 0, trend: null };
     const chart = divergingChart([
       {
@@ -169,6 +169,8 @@ describe("view helpers", () => {
         ...base,
         id: "none",
         label: "Quiet",
+        reviews: 0,
+        share_of_reviews: 0,
         mentions: 0,
         positive: 0,
         neutral: 0,
@@ -181,7 +183,7 @@ describe("view helpers", () => {
     expect((billing?.negX ?? 0) + (billing?.negWidth ?? 0)).toBeCloseTo(chart.center, 5);
     expect(billing?.negWidth).toBeCloseTo(chart.half / 2, 1);
     expect(quiet).toMatchObject({ negWidth: 0, posWidth: 0 });
-    expect(chart.description).toBe("Billing: 25% positive, 50% negative of 4 mentions; Quiet: no mentions.");
+    expect(chart.description).toBe("Billing: 25% positive, 50% negative of 4 reviews; Quiet: no reviews.");
   });
 
   it("signs scores and never prints -0.00", () => {
