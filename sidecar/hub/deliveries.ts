@@ -1,3 +1,6 @@
+import type { Logger } from "pino";
+import type { DeliveryOutcome } from "./deliver.ts";
+import type { HubStore } from "./store.ts";
 import type { TopicContent } from "./topic-source.ts";
 
 /** What both ways of delivering (in process with retry timers, or pg-boss jobs) share. */
@@ -28,4 +31,49 @@ export interface Deliveries {
 export function logUrl(url: string): string {
   const u = new URL(url);
   return `${u.origin}${u.pathname}${u.search ? "?…" : ""}`;
+}
+
+/** What one attempt's bookkeeping needs; `fields` go on every log line. */
+export interface AttemptRecord {
+  store: HubStore;
+  log: Logger;
+  id: number;
+  /** The subscription's consecutive failures before this attempt (re-read after the request). */
+  failures: number;
+  hash: string;
+  now: number;
+  retryBaseMs: number;
+  fields: Record<string, unknown>;
+}
+
+/**
+ * Records one attempt's outcome the same way for both ways of delivering: success, removal on 410
+ * or after `MAX_CONSECUTIVE_FAILURES` failures in a row, else the failure with its retry time.
+ * Returns the backoff in ms when the caller should retry, undefined when it is done.
+ */
+export async function recordAttempt(r: AttemptRecord, outcome: DeliveryOutcome): Promise<number | undefined> {
+  const { store, log, id, fields, now } = r;
+  if (outcome.kind === "delivered") {
+    await store.recordSuccess(id, r.hash, now);
+    log.debug({ ...fields, status: outcome.status }, "content delivered");
+    return undefined;
+  }
+  if (outcome.kind === "gone") {
+    await store.remove(id);
+    log.info(fields, "callback answered 410 Gone; subscription removed");
+    return undefined;
+  }
+  const failures = r.failures + 1;
+  if (failures >= MAX_CONSECUTIVE_FAILURES) {
+    await store.remove(id);
+    log.warn(
+      { ...fields, failures, reason: outcome.reason },
+      `subscription removed after ${failures} consecutive failed deliveries`,
+    );
+    return undefined;
+  }
+  const delay = r.retryBaseMs * 2 ** (failures - 1);
+  await store.recordFailure(id, failures, now + delay, now);
+  log.info({ ...fields, failures, reason: outcome.reason, retryInMs: delay }, "delivery failed; will retry");
+  return delay;
 }

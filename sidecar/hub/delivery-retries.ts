@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import { deliver } from "./deliver.ts";
-import { type CurrentTopic, type Deliveries, logUrl, MAX_CONSECUTIVE_FAILURES } from "./deliveries.ts";
+import { type CurrentTopic, type Deliveries, logUrl, recordAttempt } from "./deliveries.ts";
 import type { HubStore } from "./store.ts";
 
 export interface DistributorDeps {
@@ -120,29 +120,18 @@ export class Distributor implements Deliveries {
     // Re-read: the subscription may have been unsubscribed or renewed during the request.
     const fresh = signal.aborted ? undefined : await store.subscriptionById(id);
     if (!fresh) return;
-    const now = clock.now();
-    if (outcome.kind === "delivered") {
-      await store.recordSuccess(id, content.hash, now);
-      log.debug({ ...fields, status: outcome.status }, "content delivered");
-      return;
-    }
-    if (outcome.kind === "gone") {
-      await store.remove(id);
-      log.info(fields, "callback answered 410 Gone; subscription removed");
-      return;
-    }
-    const failures = fresh.failures + 1;
-    if (failures >= MAX_CONSECUTIVE_FAILURES) {
-      await store.remove(id);
-      log.warn(
-        { ...fields, failures, reason: outcome.reason },
-        `subscription removed after ${failures} consecutive failed deliveries`,
-      );
-      return;
-    }
-    const delay = this.#d.retryBaseMs * 2 ** (failures - 1);
-    await store.recordFailure(id, failures, now + delay, now);
-    this.#retryIn(id, delay);
-    log.info({ ...fields, failures, reason: outcome.reason, retryInMs: delay }, "delivery failed; will retry");
+    const { retryBaseMs } = this.#d;
+    const record = {
+      store,
+      log,
+      id,
+      failures: fresh.failures,
+      hash: content.hash,
+      now: clock.now(),
+      retryBaseMs,
+      fields,
+    };
+    const delay = await recordAttempt(record, outcome);
+    if (delay !== undefined) this.#retryIn(id, delay);
   }
 }

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import { deliver } from "./deliver.ts";
-import { type CurrentTopic, type Deliveries, logUrl, MAX_CONSECUTIVE_FAILURES } from "./deliveries.ts";
+import { type CurrentTopic, type Deliveries, logUrl, recordAttempt } from "./deliveries.ts";
 import type { HubStore } from "./store.ts";
 import { latestVersion, publishVersion, type StoredVersion } from "./topic-versions.ts";
 import type { HubDatabase } from "./types.ts";
@@ -157,29 +157,19 @@ export class QueueDeliveries implements Deliveries {
     if (signal.aborted) throw new Error("delivery interrupted by shutdown; the job runs again");
     const fresh = await store.subscriptionById(id);
     if (!fresh) return;
-    const now = clock.now();
-    if (outcome.kind === "delivered") {
-      await store.recordSuccess(id, content.hash, now);
-      log.debug({ ...fields, status: outcome.status }, "content delivered");
-      return;
-    }
-    if (outcome.kind === "gone") {
-      await store.remove(id);
-      log.info(fields, "callback answered 410 Gone; subscription removed");
-      return;
-    }
-    const failures = fresh.failures + 1;
-    if (failures >= MAX_CONSECUTIVE_FAILURES) {
-      await store.remove(id);
-      log.warn(
-        { ...fields, failures, reason: outcome.reason },
-        `subscription removed after ${failures} consecutive failed deliveries`,
-      );
-      return;
-    }
-    const delay = this.#d.retryBaseMs * 2 ** (failures - 1);
-    await store.recordFailure(id, failures, now + delay, now);
-    log.info({ ...fields, failures, reason: outcome.reason, retryInMs: delay }, "delivery failed; will retry");
-    throw new Error(outcome.reason);
+    const { retryBaseMs } = this.#d;
+    const record = {
+      store,
+      log,
+      id,
+      failures: fresh.failures,
+      hash: content.hash,
+      now: clock.now(),
+      retryBaseMs,
+      fields,
+    };
+    // A failure to retry throws, so pg-boss schedules the next attempt.
+    if ((await recordAttempt(record, outcome)) !== undefined && outcome.kind === "failed")
+      throw new Error(outcome.reason);
   }
 }
