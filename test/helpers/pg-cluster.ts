@@ -1,11 +1,11 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
 import { chown, mkdtemp, readdir, rm } from "node:fs/promises";
-import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import { freePort } from "./free-port.ts";
 
 /**
  * A throwaway PostgreSQL cluster for tests: `initdb` into a temp directory, `pg_ctl start` on a
@@ -37,17 +37,6 @@ export async function postgresUnavailable(): Promise<string | undefined> {
   if (process.env.TEST_DATABASE_URL) return undefined;
   if (await findPgBin()) return undefined;
   return "no PostgreSQL found: install Debian's postgresql package or set TEST_DATABASE_URL";
-}
-
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 async function as(bin: string, args: string[]): Promise<void> {

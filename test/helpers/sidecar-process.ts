@@ -1,6 +1,8 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import net from "node:net";
 import path from "node:path";
+import { freePort } from "./free-port.ts";
+
+export { freePort };
 
 /** `npm run sidecar` as a real child process (so a test can SIGKILL it), on a port chosen here. */
 
@@ -12,17 +14,6 @@ export interface SidecarProcess {
   child: ChildProcess;
   output: string[];
   stop(): Promise<void>;
-}
-
-export function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const s = net.createServer();
-    s.once("error", reject);
-    s.listen(0, "127.0.0.1", () => {
-      const { port } = s.address() as net.AddressInfo;
-      s.close(() => resolve(port));
-    });
-  });
 }
 
 export async function startSidecar(env: Record<string, string>): Promise<SidecarProcess> {

@@ -1,9 +1,9 @@
 import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
-import { createServer } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDistDir } from "../helpers/build-site.ts";
+import { freePort } from "../helpers/free-port.ts";
 import { type StartedProcess, startProcess } from "../helpers/start-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -14,17 +14,6 @@ let dist: string;
 /** The port npm start was given; the test leaves BASE_URL unset so the origin must follow it. */
 let port: number;
 let origin: string;
-
-/** A port free right now, so the test can set PORT the way an operator would. */
-function freePort(): Promise<number> {
-  return new Promise((resolve, reject) => {
-    const probe = createServer().listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as { port: number };
-      probe.close(() => resolve(port));
-    });
-    probe.on("error", reject);
-  });
-}
 
 /** Polls `check` until it returns true; the rebuild runs in another process, so there is no event to await. */
 async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<void> {
