@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDistDir } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
+import { initializeRequest } from "../helpers/mcp-app.ts";
 import { type StartedProcess, startProcess } from "../helpers/start-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -58,12 +59,7 @@ async function mcpResourceUris(): Promise<string[]> {
   const init = await fetch(`${url}/mcp`, {
     method: "POST",
     headers,
-    body: JSON.stringify({
-      jsonrpc: "2.0",
-      id: 1,
-      method: "initialize",
-      params: { protocolVersion: "2025-06-18", capabilities: {}, clientInfo: { name: "test", version: "1" } },
-    }),
+    body: JSON.stringify(initializeRequest()),
   });
   expect(init.status).toBe(200);
   const session = init.headers.get("mcp-session-id");
