@@ -1,13 +1,7 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
-import {
-  type Subscription,
-  type SubscriptionInput,
-  SubscriptionSchema,
-  type Verification,
-  VerificationSchema,
-} from "./store.ts";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
+import type { Subscription, SubscriptionInput, Verification } from "./store.ts";
 
 /**
  * Durable hub state in SQLite, synchronous (`SqliteHubStore` wraps it in the async `HubStore`
@@ -22,6 +16,12 @@ import {
  *   the "pending" state; on start they are verified again with a new challenge.
  *
  * All times are milliseconds since the epoch from the hub's clock.
+ *
+ * Rows read back are not parsed with `SubscriptionSchema`/`VerificationSchema`: this class is the
+ * only writer of both tables, every value it binds is typed by those schemas' types, and the
+ * columns are NOT NULL or CHECKed where the types say so; `node:sqlite` returns INTEGER as number,
+ * TEXT as string and NULL as null. Parsing cost a delivery more than its SQL (issue 15), and
+ * test/sidecar/hub/sqlite-db.test.ts checks that every row equals its schema parse.
  */
 
 const SCHEMA = `
@@ -66,6 +66,12 @@ export const STORE_FILE = "hub.sqlite";
 
 export class SqliteHubDb {
   readonly #db: DatabaseSync;
+  /**
+   * Prepared once per connection: preparing cost as much as running a one-row query. Keyed by SQL
+   * text, which is built from this file's constants only (values are always bound), so it holds
+   * at most one statement per query below.
+   */
+  readonly #statements = new Map<string, StatementSync>();
 
   constructor(file: string, opts: { readOnly?: boolean } = {}) {
     if (!opts.readOnly && file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
@@ -106,22 +112,30 @@ export class SqliteHubDb {
     }
   }
 
+  #prepare(sql: string): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   #subs(sql: string, ...params: (string | number | null)[]): Subscription[] {
-    return this.#db
-      .prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`)
+    // Spread: rows come with a null prototype; callers and tests expect plain objects.
+    return this.#prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`)
       .all(...params)
-      .map((row) => SubscriptionSchema.parse(row));
+      .map((row) => ({ ...row }) as Subscription);
   }
 
   #vers(sql: string, ...params: (string | number | null)[]): Verification[] {
-    return this.#db
-      .prepare(`SELECT ${VER_COLUMNS} FROM verifications ${sql}`)
+    return this.#prepare(`SELECT ${VER_COLUMNS} FROM verifications ${sql}`)
       .all(...params)
-      .map((row) => VerificationSchema.parse(row));
+      .map((row) => ({ ...row }) as Verification);
   }
 
   #count(sql: string, ...params: (string | number)[]): number {
-    const row = this.#db.prepare(`SELECT count(*) AS n FROM ${sql}`).get(...params) as { n: number };
+    const row = this.#prepare(`SELECT count(*) AS n FROM ${sql}`).get(...params) as { n: number };
     return row.n;
   }
 
@@ -152,62 +166,54 @@ export class SqliteHubDb {
 
   /** Creates the subscription, or renews it: new lease and secret, delivery state untouched. */
   upsert(s: SubscriptionInput, now: number): void {
-    this.#db
-      .prepare(
-        `INSERT INTO subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, state,
+    this.#prepare(
+      `INSERT INTO subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, state,
            failures, next_attempt_at, delivered_hash, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'active', 0, NULL, ?, ?, ?)
          ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret,
            lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
-      )
-      .run(s.topic, s.callback, s.callbackHost, s.secret, s.leaseSeconds, s.expiresAt, s.deliveredHash, now, now);
+    ).run(s.topic, s.callback, s.callbackHost, s.secret, s.leaseSeconds, s.expiresAt, s.deliveredHash, now, now);
   }
 
   remove(id: number): void {
-    this.#db.prepare("DELETE FROM subscriptions WHERE id = ?").run(id);
+    this.#prepare("DELETE FROM subscriptions WHERE id = ?").run(id);
   }
 
   /** Deletes every subscription whose lease ended at or before `now` and returns them. */
   removeExpired(now: number): Subscription[] {
     return this.transaction(() => {
       const expired = this.#subs("WHERE expires_at <= ?", now);
-      this.#db.prepare("DELETE FROM subscriptions WHERE expires_at <= ?").run(now);
+      this.#prepare("DELETE FROM subscriptions WHERE expires_at <= ?").run(now);
       return expired;
     });
   }
 
   nextExpiry(): number | undefined {
-    const row = this.#db.prepare("SELECT min(expires_at) AS t FROM subscriptions").get() as { t: number | null };
+    const row = this.#prepare("SELECT min(expires_at) AS t FROM subscriptions").get() as { t: number | null };
     return row.t ?? undefined;
   }
 
   recordSuccess(id: number, hash: string, now: number): void {
-    this.#db
-      .prepare(
-        `UPDATE subscriptions SET state = 'active', failures = 0, next_attempt_at = NULL, delivered_hash = ?,
+    this.#prepare(
+      `UPDATE subscriptions SET state = 'active', failures = 0, next_attempt_at = NULL, delivered_hash = ?,
            updated_at = ? WHERE id = ?`,
-      )
-      .run(hash, now, id);
+    ).run(hash, now, id);
   }
 
   recordFailure(id: number, failures: number, nextAttemptAt: number, now: number): void {
-    this.#db
-      .prepare(
-        "UPDATE subscriptions SET state = 'retrying', failures = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?",
-      )
-      .run(failures, nextAttemptAt, now, id);
+    this.#prepare(
+      "UPDATE subscriptions SET state = 'retrying', failures = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?",
+    ).run(failures, nextAttemptAt, now, id);
   }
 
   /** Records an accepted request; a newer request for the same (topic, callback) replaces an older one. */
   addVerification(v: Omit<Verification, "id">): Verification {
     return this.transaction(() => {
-      this.#db.prepare("DELETE FROM verifications WHERE topic = ? AND callback = ?").run(v.topic, v.callback);
-      const { lastInsertRowid } = this.#db
-        .prepare(
-          `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, requested_at)
+      this.#prepare("DELETE FROM verifications WHERE topic = ? AND callback = ?").run(v.topic, v.callback);
+      const { lastInsertRowid } = this.#prepare(
+        `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, requested_at)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(v.mode, v.topic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt);
+      ).run(v.mode, v.topic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt);
       return { ...v, id: Number(lastInsertRowid) };
     });
   }
@@ -225,10 +231,11 @@ export class SqliteHubDb {
   }
 
   removeVerification(id: number): void {
-    this.#db.prepare("DELETE FROM verifications WHERE id = ?").run(id);
+    this.#prepare("DELETE FROM verifications WHERE id = ?").run(id);
   }
 
   close(): void {
+    this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
   }
 }
