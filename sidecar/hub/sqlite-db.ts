@@ -1,7 +1,13 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import type { Subscription, SubscriptionInput, Verification } from "./store.ts";
+import {
+  type Subscription,
+  type SubscriptionInput,
+  SubscriptionSchema,
+  type Verification,
+  VerificationSchema,
+} from "./store.ts";
 
 /**
  * Durable hub state in SQLite, synchronous (`SqliteHubStore` wraps it in the async `HubStore`
@@ -20,8 +26,10 @@ import type { Subscription, SubscriptionInput, Verification } from "./store.ts";
  * Rows read back are not parsed with `SubscriptionSchema`/`VerificationSchema`: this class is the
  * only writer of both tables, every value it binds is typed by those schemas' types, and the
  * columns are NOT NULL or CHECKed where the types say so; `node:sqlite` returns INTEGER as number,
- * TEXT as string and NULL as null. Parsing cost a delivery more than its SQL (issue 15), and
- * test/sidecar/hub/sqlite-db.test.ts checks that every row equals its schema parse.
+ * TEXT as string and NULL as null. The selected columns and the keys of the objects built from
+ * them are the schemas' keys, in order. Parsing, and even spreading the row objects `node:sqlite`
+ * makes, cost a delivery more than its SQL (issue 15); test/sidecar/hub/store.test.ts checks that
+ * every row equals its schema parse.
  */
 
 const SCHEMA = `
@@ -56,11 +64,20 @@ CREATE TABLE IF NOT EXISTS verifications (
 );
 `;
 
-const SUB_COLUMNS = `id, topic, callback, callback_host AS callbackHost, secret, lease_seconds AS leaseSeconds,
-  expires_at AS expiresAt, state, failures, next_attempt_at AS nextAttemptAt, delivered_hash AS deliveredHash,
-  created_at AS createdAt, updated_at AS updatedAt`;
-const VER_COLUMNS = `id, mode, topic, callback, callback_host AS callbackHost, secret, lease_seconds AS leaseSeconds,
-  requested_at AS requestedAt`;
+const SUB_KEYS = Object.keys(SubscriptionSchema.shape) as (keyof Subscription)[];
+const VER_KEYS = Object.keys(VerificationSchema.shape) as (keyof Verification)[];
+/** `callbackHost` → `callback_host`: the tables name the schemas' keys in snake case. */
+const columns = (keys: readonly string[]) =>
+  keys.map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).join(", ");
+const SUB_COLUMNS = columns(SUB_KEYS);
+const VER_COLUMNS = columns(VER_KEYS);
+
+/** A plain object from a row read as an array of `keys`' columns. */
+function record<T>(keys: readonly string[], values: unknown[]): T {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) out[keys[i] as string] = values[i];
+  return out as T;
+}
 
 export const STORE_FILE = "hub.sqlite";
 
@@ -112,26 +129,30 @@ export class SqliteHubDb {
     }
   }
 
-  #prepare(sql: string): StatementSync {
+  /** `arrays`: rows come as arrays of values, which `record` turns into plain objects. */
+  #prepare(sql: string, arrays = false): StatementSync {
     let statement = this.#statements.get(sql);
     if (!statement) {
       statement = this.#db.prepare(sql);
+      statement.setReturnArrays(arrays);
       this.#statements.set(sql, statement);
     }
     return statement;
   }
 
   #subs(sql: string, ...params: (string | number | null)[]): Subscription[] {
-    // Spread: rows come with a null prototype; callers and tests expect plain objects.
-    return this.#prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`)
-      .all(...params)
-      .map((row) => ({ ...row }) as Subscription);
+    const rows = this.#prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`, true).all(...params);
+    return rows.map((row) => record<Subscription>(SUB_KEYS, row as unknown as unknown[]));
+  }
+
+  #sub(sql: string, ...params: (string | number | null)[]): Subscription | undefined {
+    const row = this.#prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`, true).get(...params);
+    return row && record<Subscription>(SUB_KEYS, row as unknown as unknown[]);
   }
 
   #vers(sql: string, ...params: (string | number | null)[]): Verification[] {
-    return this.#prepare(`SELECT ${VER_COLUMNS} FROM verifications ${sql}`)
-      .all(...params)
-      .map((row) => ({ ...row }) as Verification);
+    const rows = this.#prepare(`SELECT ${VER_COLUMNS} FROM verifications ${sql}`, true).all(...params);
+    return rows.map((row) => record<Verification>(VER_KEYS, row as unknown as unknown[]));
   }
 
   #count(sql: string, ...params: (string | number)[]): number {
@@ -144,11 +165,11 @@ export class SqliteHubDb {
   }
 
   subscription(topic: string, callback: string): Subscription | undefined {
-    return this.#subs("WHERE topic = ? AND callback = ?", topic, callback)[0];
+    return this.#sub("WHERE topic = ? AND callback = ?", topic, callback);
   }
 
   subscriptionById(id: number): Subscription | undefined {
-    return this.#subs("WHERE id = ?", id)[0];
+    return this.#sub("WHERE id = ?", id);
   }
 
   /** Subscriptions of `topic` that have not received content hashing to `hash`. */
