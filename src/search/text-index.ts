@@ -68,17 +68,12 @@ function eachWord(s: string, fn: (word: string, start: number, end: number) => v
   }
 }
 
+/** The runs of word units of a needle, and whether a separator of the needle bounds each. */
 function runsOf(needle: string): Run[] {
   const runs: Run[] = [];
-  let start = -1;
-  for (let i = 0; i <= needle.length; i++) {
-    const sep = i === needle.length || isSeparator(needle.charCodeAt(i));
-    if (!sep && start < 0) start = i;
-    else if (sep && start >= 0) {
-      runs.push({ text: needle.slice(start, i), start, end: i, startsWord: start > 0, endsWord: i < needle.length });
-      start = -1;
-    }
-  }
+  eachWord(needle, (text, start, end) =>
+    runs.push({ text, start, end, startsWord: start > 0, endsWord: end < needle.length }),
+  );
   return runs;
 }
 
