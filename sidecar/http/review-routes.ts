@@ -148,16 +148,16 @@ export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDep
     };
     let q: SinceQuery | undefined;
     if (!entry) {
-      q = parse();
+      const parsed = parse();
+      q = parsed;
       entry = cache.get(key);
-    }
-    if (!entry) {
-      const count = (q as SinceQuery).count;
-      // The ETag and coding are known without the body (see `Snapshot.chain`), so a 304 never builds it.
-      const etag = strongEtag(`${date}\n${snapshot.chain[count]}`);
-      const small = coding === "identity" || sinceBodyLength(snapshot, q as SinceQuery) < MIN_COMPRESS_BYTES;
-      entry = small ? { etag, coding: "identity" } : { etag: variantEtag(etag, coding), coding };
-      cache.set(key, entry);
+      if (!entry) {
+        // The ETag and coding are known without the body (see `Snapshot.chain`), so a 304 never builds it.
+        const etag = strongEtag(`${date}\n${snapshot.chain[parsed.count]}`);
+        const small = coding === "identity" || sinceBodyLength(snapshot, parsed) < MIN_COMPRESS_BYTES;
+        entry = small ? { etag, coding: "identity" } : { etag: variantEtag(etag, coding), coding };
+        cache.set(key, entry);
+      }
     }
     const known = entry;
     send(
