@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
 import { main as reviewNew } from "../../../scripts/review-new.ts";
-import { checkContentDir } from "../../../src/io/content-check.ts";
+import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
@@ -124,4 +124,27 @@ describe("content check", () => {
     expect(output).toContain(expected);
     expect(output).not.toMatch(/Location:|Stack trace:|\n\s+at /);
   }, 300_000); // Waits its turn on the machine-wide build lock.
+
+  it("a build in skip mode leaves a scaffold out with the notice once, and publishes every other review", async () => {
+    const dir = await fixtureCopy();
+    await reviewNew(["--author", "Maria G.", "--rating", "5", "--date", "2025-11-30"], {
+      contentDir: dir,
+      now: NOW,
+      out: () => {},
+      err: () => {},
+    });
+    const scaffold = path.join(dir, "reviews/2025/2025-11-30-maria-g.yaml");
+    const build = await buildSite(dir, { BASE_URL: "https://reviews.example", UNFINISHED_REVIEWS: "skip" });
+    temp.push(build.distDir);
+    const output = build.stdout + build.stderr;
+    expect(build.code, output).toBe(0);
+    expect(output.split(skippedNotice(scaffold)).length - 1).toBe(1);
+    const published = JSON.parse(await readFile(path.join(build.distDir, "reviews.json"), "utf8")) as {
+      reviews: { id: string }[];
+    };
+    const expected = await checkContentDir(FIXTURE, { now: NOW });
+    expect(published.reviews.map((r) => r.id).sort()).toEqual(
+      (expected.ok ? expected.content.reviews.map((r) => r.id) : ["fixture is invalid"]).sort(),
+    );
+  }, 300_000);
 });
