@@ -43,11 +43,17 @@ export function siteData(): Promise<SiteData> {
     // every core first; the annotation pass below then reads it back (insights/clause-store.ts).
     // Builds run from the project root; this module is bundled, so it has no path of its own.
     const dir = clauseDir(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()));
+    let inner: ReturnType<typeof createAnalyzer> | undefined;
+    const own = () => {
+      inner ??= createAnalyzer();
+      return inner;
+    };
     await analyseInParallel(
       dir,
       records.flatMap((r) => (r.title ? [r.title, r.text] : [r.text])),
+      { own },
     );
-    const analyzer = cachingAnalyzer(createAnalyzer(), dir);
+    const analyzer = cachingAnalyzer(own(), dir);
     // One analysis: the annotated records and every insight come out of the same pass.
     const analysis = analyzeReviews({
       reviews: records,

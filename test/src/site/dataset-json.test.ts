@@ -64,7 +64,7 @@ describe("/reviews.json in pieces", () => {
 
   it("matches for the fixture, for no reviews, and for a dataset larger than one piece", async () => {
     const many = Array.from(
-      { length: 600 },
+      { length: 150 },
       (_, i) =>
         fixture.reviews.map((r) => ({
           ...r,
@@ -76,7 +76,8 @@ describe("/reviews.json in pieces", () => {
     const pieces = [...datasetJsonPieces(big)];
     expect(pieces.length).toBeGreaterThan(3);
     expect(pieces.join("")).toBe(reference(big));
-    expect(await streamed(big)).toEqual(Buffer.from(reference(big)));
+    // Buffer.equals: a deep equality walks a megabyte byte by byte.
+    expect((await streamed(big)).equals(Buffer.from(reference(big)))).toBe(true);
     for (const d of [fixture, { ...fixture, reviews: [] }])
       expect(await streamed(d)).toEqual(Buffer.from(reference(d)));
   });
