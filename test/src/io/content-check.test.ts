@@ -4,8 +4,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
 import { main as reviewNew } from "../../../scripts/review-new.ts";
+import { runAstroBuild } from "../../../src/build/astro-build.ts";
 import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
 /** After every fixture review: "the future" starts well after them. */
@@ -134,12 +135,19 @@ describe("content check", () => {
       err: () => {},
     });
     const scaffold = path.join(dir, "reviews/2025/2025-11-30-maria-g.yaml");
-    const build = await buildSite(dir, { BASE_URL: "https://reviews.example", UNFINISHED_REVIEWS: "skip" });
-    temp.push(build.distDir);
+    // Not `buildSite`: its builds are --silent, and the notice is a warning of Astro's logger.
+    const distDir = await tempDistDir();
+    const build = await runAstroBuild({
+      distDir,
+      contentDir: dir,
+      env: { ...process.env, BASE_URL: "https://reviews.example", HUB_URL: "off", UNFINISHED_REVIEWS: "skip" },
+      lock: true,
+      dropCache: true,
+    });
     const output = build.stdout + build.stderr;
     expect(build.code, output).toBe(0);
     expect(output.split(skippedNotice(scaffold)).length - 1).toBe(1);
-    const published = JSON.parse(await readFile(path.join(build.distDir, "reviews.json"), "utf8")) as {
+    const published = JSON.parse(await readFile(path.join(distDir, "reviews.json"), "utf8")) as {
       reviews: { id: string }[];
     };
     const expected = await checkContentDir(FIXTURE, { now: NOW });
