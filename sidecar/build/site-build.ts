@@ -1,7 +1,8 @@
 import { lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { type AstroBuildResult, runAstroBuild } from "../../src/build/astro-build.ts";
+import { type AstroBuildResult, astroBuildEnv, runAstroBuild } from "../../src/build/astro-build.ts";
+import type { AstroBuildWorker } from "../../src/build/astro-worker.ts";
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { readDistJson } from "../../src/io/dist-files.ts";
 
@@ -47,6 +48,9 @@ export async function builtForBaseUrl(distDir: string): Promise<string | undefin
  * loads a folder by its real path and keeps it until no request holds it (see SnapshotStore),
  * and `prune` deletes only folders nothing uses.
  *
+ * With a `worker`, builds run in that long-lived process (Astro stays loaded between builds) rather
+ * than in a fresh `astro build` each; the folders, the swap and the failure handling are the same.
+ *
  * `npm run build` (for a CDN) still writes DIST_DIR in place, as documented; this is only for the
  * process that serves and rebuilds.
  */
@@ -55,11 +59,26 @@ export class SiteBuilds {
   /** `<DIST_DIR>.builds`: beside DIST_DIR, so a rename stays on one file system. */
   readonly root: string;
   readonly #building = new Set<string>();
+  readonly #worker?: AstroBuildWorker;
   #seq = 0;
 
-  constructor(distDir: string) {
+  constructor(distDir: string, opts: { worker?: AstroBuildWorker } = {}) {
     this.distDir = path.resolve(distDir);
     this.root = `${this.distDir}.builds`;
+    this.#worker = opts.worker;
+  }
+
+  /**
+   * Starts the worker's process now, if there is a worker and no process, so the next build finds
+   * Astro loaded (`env` as for `build`). Returns at once.
+   */
+  warm(env: NodeJS.ProcessEnv): void {
+    this.#worker?.warm(astroBuildEnv({ distDir: this.distDir, env, cacheKey: this.distDir }));
+  }
+
+  /** Ends the worker's process, if any (a build in progress fails); resolves once it has exited. */
+  async close(): Promise<void> {
+    await this.#worker?.close();
   }
 
   /**
@@ -85,13 +104,23 @@ export class SiteBuilds {
     this.#building.add(dir);
     try {
       // One Astro cache for every build of this DIST_DIR, so a rebuild reuses the last one's.
-      const result = await runAstroBuild({ distDir: dir, env, cacheKey: this.distDir, output: "inherit", signal });
+      const result = await runAstroBuild({
+        distDir: dir,
+        env,
+        cacheKey: this.distDir,
+        output: "inherit",
+        signal,
+        worker: this.#worker,
+      });
       const complete = result.code === 0 && (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined));
       if (complete) return { dir, result };
       await rm(dir, { recursive: true, force: true });
       return { result };
     } finally {
       this.#building.delete(dir);
+      // A failed build or a retired worker process leaves none running: load the next one now,
+      // while nothing is waiting for it.
+      if (!signal?.aborted) this.warm(env);
     }
   }
 
