@@ -95,7 +95,8 @@ export class AstroBuildWorker {
   /** Starts a process for builds with `env` now, if none is running, so the next build finds Astro loaded. */
   warm(env: NodeJS.ProcessEnv): void {
     if (this.#closed) return;
-    if (this.#proc && this.#proc.key !== stableKey(env)) this.#end(this.#proc);
+    // Another environment needs another process; one that died meanwhile cannot build.
+    if (this.#proc && (this.#proc.key !== stableKey(env) || !this.#proc.child.connected)) this.#end(this.#proc);
     this.#proc ??= this.#spawn(env);
   }
 
@@ -118,18 +119,17 @@ export class AstroBuildWorker {
     this.warm(build.env);
     const proc = this.#proc as Proc;
     const id = ++this.#seq;
+    let aborted = false;
+    const abort = () => {
+      aborted = true;
+      this.#end(proc);
+    };
+    build.signal?.addEventListener("abort", abort, { once: true });
     const done = new Promise<number>((resolve) => {
       proc.onDone = (finished) => {
         if (finished === id) resolve(0);
       };
-      void proc.closed.then((code) => resolve(code === 0 ? 1 : code));
-      const abort = () => {
-        this.#end(proc);
-        void proc.closed.then(() => resolve(128));
-      };
-      if (build.signal?.aborted) abort();
-      build.signal?.addEventListener("abort", abort, { once: true });
-      void proc.closed.then(() => build.signal?.removeEventListener("abort", abort));
+      void proc.closed.then((code) => resolve(aborted ? 128 : code === 0 ? 1 : code));
     });
     const env: WorkerRequest["env"] = {};
     for (const k of PER_BUILD_VARIABLES) if (build.env[k] !== undefined) env[k] = build.env[k];
@@ -138,6 +138,7 @@ export class AstroBuildWorker {
       if (err) this.#end(proc);
     });
     const code = await done;
+    build.signal?.removeEventListener("abort", abort);
     proc.onDone = undefined;
     this.#lastBuildPid = proc.child.pid;
     if (code === 0) {
