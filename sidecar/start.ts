@@ -180,8 +180,8 @@ const lines = [
 process.stdout.write(`${lines.join("\n")}\n`);
 // Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
 if (builds) await hub.publish();
-// The first rebuild after an edit should find Astro already loaded.
-builds?.warm(buildEnv);
+// The first rebuild after an edit should find the build worker warm.
+builds?.warm(buildEnv, stop.signal);
 
 let watcher: { close(): void } | undefined;
 if (builds) {

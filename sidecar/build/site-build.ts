@@ -1,8 +1,12 @@
 import { lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { type AstroBuildResult, astroBuildEnv, runAstroBuild } from "../../src/build/astro-build.ts";
+import { type AstroBuildResult, astroBuildEnv, PROJECT_ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
 import type { AstroBuildWorker } from "../../src/build/astro-worker.ts";
+
+/** A one-review site for warming the build worker up (see `SiteBuilds.warm`). */
+const WARM_UP_CONTENT = path.join(PROJECT_ROOT, "src", "build", "warm-up-content");
+
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { readDistJson } from "../../src/io/dist-files.ts";
 
@@ -60,6 +64,8 @@ export class SiteBuilds {
   readonly root: string;
   readonly #building = new Set<string>();
   readonly #worker?: AstroBuildWorker;
+  #warming?: Promise<void>;
+  #warmUpFailed = false;
   #seq = 0;
 
   constructor(distDir: string, opts: { worker?: AstroBuildWorker } = {}) {
@@ -69,16 +75,50 @@ export class SiteBuilds {
   }
 
   /**
-   * Starts the worker's process now, if there is a worker and no process, so the next build finds
-   * Astro loaded (`env` as for `build`). Returns at once.
+   * Gets the worker ready for the next build, in the background: a process is started and builds
+   * a one-review site (src/build/warm-up-content/) into a scratch folder that is then deleted. A
+   * process's first build costs about as much as a fresh `astro build` (modules are loaded and
+   * compiled, code is not yet optimised, the NLP model is read), its later ones a fraction of that
+   * (docs/benchmarks.md, "Edit-to-live"), so the first edit after a start or a replaced process is
+   * as quick as the rest. The warm-up builds no content of ours, so its cost does not grow with the
+   * dataset. A real build requested meanwhile waits for it. `env` as for `build`.
    */
-  warm(env: NodeJS.ProcessEnv): void {
-    this.#worker?.warm(astroBuildEnv({ distDir: this.distDir, env, cacheKey: this.distDir }));
+  warm(env: NodeJS.ProcessEnv, signal?: AbortSignal): void {
+    const worker = this.#worker;
+    if (!worker || worker.warmed || this.#warming || signal?.aborted) return;
+    if (this.#warmUpFailed) {
+      worker.warm(astroBuildEnv({ distDir: this.distDir, env, cacheKey: this.distDir }));
+      return;
+    }
+    const dir = this.#nextDir("warm-up");
+    this.#building.add(dir);
+    this.#warming = (async () => {
+      await mkdir(this.root, { recursive: true });
+      const { code } = await runAstroBuild({
+        distDir: dir,
+        contentDir: WARM_UP_CONTENT,
+        env: { ...env, HUB_URL: "off" },
+        dropCache: true,
+        silent: true,
+        output: "inherit",
+        signal,
+        worker,
+      });
+      // A warm-up that fails would fail again: later processes start without one.
+      if (code !== 0 && !signal?.aborted) this.#warmUpFailed = true;
+    })()
+      .catch(() => undefined)
+      .finally(async () => {
+        await rm(dir, { recursive: true, force: true });
+        this.#building.delete(dir);
+        this.#warming = undefined;
+      });
   }
 
   /** Ends the worker's process, if any (a build in progress fails); resolves once it has exited. */
   async close(): Promise<void> {
     await this.#worker?.close();
+    await this.#warming;
   }
 
   /**
@@ -118,9 +158,9 @@ export class SiteBuilds {
       return { result };
     } finally {
       this.#building.delete(dir);
-      // A failed build or a retired worker process leaves none running: load the next one now,
-      // while nothing is waiting for it.
-      if (!signal?.aborted) this.warm(env);
+      // A failed build or a replaced worker process leaves no warm one: make one now, while
+      // nothing is waiting for it.
+      this.warm(env, signal);
     }
   }
 

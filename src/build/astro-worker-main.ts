@@ -36,7 +36,10 @@ process.on("message", async (raw: unknown) => {
   }
   busy = true;
   const req = parsed.data;
-  Object.assign(process.env, req.env);
+  for (const [k, v] of Object.entries(req.env)) {
+    if (v === null) delete process.env[k];
+    else process.env[k] = v;
+  }
   try {
     await build({ logLevel: req.silent ? "silent" : "info" });
   } catch (err) {

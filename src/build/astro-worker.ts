@@ -87,6 +87,11 @@ export class AstroBuildWorker {
     return this.#proc?.child.pid;
   }
 
+  /** True when a process is running that has finished a build: the next build will be a warm one. */
+  get warmed(): boolean {
+    return (this.#proc?.builds ?? 0) > 0 && this.#proc?.child.connected === true;
+  }
+
   /** PID of the process that ran the last build (it may have been replaced since). */
   get lastBuildPid(): number | undefined {
     return this.#lastBuildPid;
@@ -131,8 +136,7 @@ export class AstroBuildWorker {
       };
       void proc.closed.then((code) => resolve(aborted ? 128 : code === 0 ? 1 : code));
     });
-    const env: WorkerRequest["env"] = {};
-    for (const k of PER_BUILD_VARIABLES) if (build.env[k] !== undefined) env[k] = build.env[k];
+    const env = Object.fromEntries(PER_BUILD_VARIABLES.map((k) => [k, build.env[k] ?? null])) as WorkerRequest["env"];
     const request: WorkerRequest = { type: "build", id, env, silent: build.silent };
     proc.child.send(request, (err) => {
       if (err) this.#end(proc);
