@@ -155,14 +155,20 @@ export class AstroBuildWorker {
   }
 
   #spawn(env: NodeJS.ProcessEnv): Proc {
+    // A process group of its own, so ending it also ends what it started (Vite's esbuild service),
+    // and nothing is left running when `close` resolves.
     const child = spawn(process.execPath, [MAIN], {
       cwd: this.#root,
       env,
       stdio: ["ignore", "inherit", "inherit", "ipc"],
+      detached: true,
     });
     const closed = new Promise<number>((resolve) => {
       child.once("error", () => resolve(127));
       child.once("close", (code, signal) => resolve(code ?? (signal ? 128 : 1)));
+    }).then(async (code) => {
+      await groupEnded(child.pid);
+      return code;
     });
     const proc: Proc = { child, key: stableKey(env), builds: 0, rssBytes: 0, ending: false, closed };
     child.on("message", (raw: unknown) => {
@@ -182,12 +188,36 @@ export class AstroBuildWorker {
     if (this.#proc === proc) this.#proc = undefined;
     if (proc.ending || proc.child.exitCode !== null || proc.child.signalCode !== null) return;
     proc.ending = true;
-    proc.child.kill("SIGTERM");
-    const force = setTimeout(() => proc.child.kill("SIGKILL"), KILL_GRACE_MS);
+    const kill = (signal: NodeJS.Signals) => signalGroup(proc.child.pid, signal) || proc.child.kill(signal);
+    kill("SIGTERM");
+    const force = setTimeout(() => kill("SIGKILL"), KILL_GRACE_MS);
     const ending = proc.closed.finally(() => {
       clearTimeout(force);
       this.#ending.delete(ending);
     });
     this.#ending.add(ending);
+  }
+}
+
+/** Sends `signal` to the process group led by `pid`; false when there is none. */
+function signalGroup(pid: number | undefined, signal: NodeJS.Signals | 0): boolean {
+  if (pid === undefined) return false;
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * Waits until nothing is left of the process group led by `pid` (the worker has exited; a child
+ * of it may take a moment to notice). What is still there after `KILL_GRACE_MS` gets SIGKILL.
+ */
+async function groupEnded(pid: number | undefined): Promise<void> {
+  const started = Date.now();
+  while (signalGroup(pid, 0)) {
+    if (Date.now() - started > KILL_GRACE_MS) signalGroup(pid, "SIGKILL");
+    await new Promise((r) => setTimeout(r, 20));
   }
 }
