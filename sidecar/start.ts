@@ -82,6 +82,10 @@ if (builds) {
   }
 }
 
+// The first rebuild after an edit should find the build worker warm: its warm-up runs beside the
+// rest of start-up (a no-op when the build above already ran in it).
+builds?.warm(buildEnv, stop.signal);
+
 let store: SnapshotStore;
 try {
   store = await SnapshotStore.open(config.DIST_DIR);
@@ -180,8 +184,6 @@ const lines = [
 process.stdout.write(`${lines.join("\n")}\n`);
 // Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
 if (builds) await hub.publish();
-// The first rebuild after an edit should find the build worker warm.
-builds?.warm(buildEnv, stop.signal);
 
 let watcher: { close(): void } | undefined;
 if (builds) {
