@@ -3,12 +3,11 @@ import path from "node:path";
 import { z } from "zod";
 import { type AstroBuildResult, astroBuildEnv, PROJECT_ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
 import type { AstroBuildWorker } from "../../src/build/astro-worker.ts";
+import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
+import { readDistJson } from "../../src/io/dist-files.ts";
 
 /** A one-review site for warming the build worker up (see `SiteBuilds.warm`). */
 const WARM_UP_CONTENT = path.join(PROJECT_ROOT, "src", "build", "warm-up-content");
-
-import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
-import { readDistJson } from "../../src/io/dist-files.ts";
 
 /** Newest modification time under `dir` (files and folders, so deletions count), in ms. */
 export async function newestMtime(dir: string): Promise<number> {
