@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { lastModifiedMs } from "../../src/content/dataset.ts";
-import { ReviewsDatasetSchema } from "../../src/content/records.ts";
+import { type ReviewRecord, ReviewsDatasetSchema } from "../../src/content/records.ts";
 import {
   contentTypeFor,
   type HeadersManifest,
@@ -10,6 +10,7 @@ import {
 } from "../../src/http-headers/manifest.ts";
 import { type Insights, InsightsSchema } from "../../src/insights/schema.ts";
 import { DistReadError, parseDistJson, readDistFile } from "../../src/io/dist-files.ts";
+import { reviewJson } from "../../src/search/result-json.ts";
 import { createSearchIndex, type SearchIndex } from "../../src/search/review-index.ts";
 import { TOPIC_PATHS } from "../../src/urls.ts";
 
@@ -92,16 +93,19 @@ export async function isSameBuild(dir: string, snapshot: Snapshot): Promise<bool
   return bytes !== undefined && hashBytes(bytes) === snapshot.manifestHash;
 }
 
-/** `Snapshot.chain` and `Snapshot.jsonBytes`, from one serialisation of each review. */
-function hashChain(reviews: readonly unknown[]): { chain: string[]; jsonBytes: Float64Array } {
+/**
+ * `Snapshot.chain` and `Snapshot.jsonBytes`, from one serialisation of each review: the same bytes
+ * that search and since bodies are later joined from (`reviewJson`), so none is serialised twice.
+ */
+function hashChain(reviews: readonly ReviewRecord[]): { chain: string[]; jsonBytes: Float64Array } {
   const chain: string[] = [""];
   const jsonBytes = new Float64Array(reviews.length + 1);
   let acc = "";
   reviews.forEach((r, i) => {
-    const json = JSON.stringify(r);
+    const json = reviewJson(r);
     acc = createHash("sha256").update(acc).update(json).digest("base64url");
     chain.push(acc);
-    jsonBytes[i + 1] = (jsonBytes[i] as number) + Buffer.byteLength(json);
+    jsonBytes[i + 1] = (jsonBytes[i] as number) + json.length;
   });
   return { chain, jsonBytes };
 }
