@@ -1,4 +1,5 @@
 import { build } from "astro";
+import { forgetBuildContent } from "../io/build-content.ts";
 import { type WorkerReply, WorkerRequestSchema } from "./astro-worker-protocol.ts";
 
 /**
@@ -40,6 +41,8 @@ process.on("message", async (raw: unknown) => {
     if (v === null) delete process.env[k];
     else process.env[k] = v;
   }
+  // Each build reads CONTENT_DIR afresh; the last build's checked content is kept process-wide.
+  forgetBuildContent();
   try {
     await build({ logLevel: req.silent ? "silent" : "info" });
   } catch (err) {
