@@ -1,6 +1,7 @@
 import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import type { SnapshotStore } from "../build/snapshot.ts";
+import type { ResponseCache } from "../response-cache.ts";
 import { registerInsights } from "./insights.ts";
 import { instructionsFor } from "./instructions.ts";
 import { registerDatasetResources } from "./resources.ts";
@@ -17,6 +18,8 @@ export const CACHE_HINT: CacheHint = { ttlMs: 300_000, cacheScope: "public" };
 export interface McpServerDeps {
   store: SnapshotStore;
   baseUrl: string;
+  /** Shared with the HTTP routes (see cached-results.ts). */
+  cache: ResponseCache;
 }
 
 /**
