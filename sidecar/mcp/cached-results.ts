@@ -1,4 +1,6 @@
+import { LRUCache } from "lru-cache";
 import type { SearchResult, SinceResult } from "../../src/api/schemas.ts";
+import type { SearchQuery } from "../../src/search/query.ts";
 import { type Outcome, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
 import { searchResultJson, sinceResultJson } from "../../src/search/result-json.ts";
 import type { Snapshot } from "../build/snapshot.ts";
@@ -56,13 +58,34 @@ export interface JsonValue<T> {
   value: T;
 }
 
+/**
+ * Arguments already parsed in a snapshot, by their JSON: a repeated call skips validation, as a
+ * repeated query string does on the HTTP route. Per snapshot (the technicians and aspects it
+ * validates against are the snapshot's), and gone with it.
+ */
+const parsedArgs = new WeakMap<Snapshot, LRUCache<string, SearchQuery>>();
+
+function parseArgs(snapshot: Snapshot, args: Record<string, unknown>): Outcome<SearchQuery> {
+  let memo = parsedArgs.get(snapshot);
+  if (memo === undefined) {
+    memo = new LRUCache({ max: 10_000, maxSize: 16 * 1024 * 1024, sizeCalculation: (_v, k) => 256 + k.length * 4 });
+    parsedArgs.set(snapshot, memo);
+  }
+  const key = JSON.stringify(args);
+  const known = memo.get(key);
+  if (known !== undefined) return { ok: true, value: known };
+  const parsed = parseSearch(snapshot.index, args);
+  if (parsed.ok) memo.set(key, parsed.value);
+  return parsed;
+}
+
 /** The search for `args` in `snapshot`, or the issues with `args`. */
 export function cachedSearch(
   { cache, baseUrl }: CachedResultsDeps,
   snapshot: Snapshot,
   args: Record<string, unknown>,
 ): Outcome<JsonValue<SearchResult>> {
-  const parsed = parseSearch(snapshot.index, args);
+  const parsed = parseArgs(snapshot, args);
   if (!parsed.ok) return parsed;
   const q = parsed.value;
   const key = ResponseCache.key(snapshot.version, `search?${q.key}`, "identity");
