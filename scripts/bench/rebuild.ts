@@ -25,8 +25,8 @@ async function etagOf(url: string): Promise<string> {
 
 /**
  * Time from saving one review file to `npm start` (single origin, content watch) serving a new
- * `/reviews.json`: the watcher's debounce, a warm `astro build` and the reload. The build of
- * `distDir` must have kept its Astro cache, as `npm start`'s earlier builds do.
+ * `/reviews.json`: the watcher's quiet period, a build in npm start's build worker and the
+ * reload. The build of `distDir` must have kept its Astro cache, as `npm start`'s earlier builds do.
  */
 async function editToLive(contentDir: string, distDir: string, token: string): Promise<number> {
   const server = await startServer({ distDir, contentDir });
@@ -69,7 +69,7 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
       unit: "s",
       target: { op: "<=", value: 3 },
       detail:
-        "from writing one review file to npm start serving a new /reviews.json ETag: watcher debounce 300 ms, warm astro build, reload",
+        "from writing one review file to npm start serving a new /reviews.json ETag: the watcher's quiet period (50 ms for one file), a build in npm start's warm build worker, reload",
     });
   } finally {
     await removeCache(sampleDist);

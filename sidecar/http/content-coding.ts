@@ -33,11 +33,14 @@ const gzip = (level: number) => (b: Buffer) => gzipSync(b, { level });
 /**
  * Measured on 20- and 100-review search pages (21 KB and 110 KB of JSON): zstd 3 gives 34 % of
  * the bytes for 114 µs of CPU per 21 KB, brotli 5 gives 32 % for 640 µs, brotli 3 34 % for 350 µs,
- * gzip 4 34 % for 300 µs. Dynamic bodies therefore prefer zstd 3, then brotli 3, then gzip 4.
+ * gzip 4 34 % for 300 µs. zstd 1 then took about a third less CPU than zstd 3 for 3 % more bytes
+ * on the default page (5.5 KB against 5.3 KB: the same four TCP segments), and compressing is
+ * most of what a cache miss costs once the search is indexed. Dynamic bodies therefore prefer
+ * zstd 1, then brotli 3, then gzip 4 (docs/benchmarks.md, "Compression").
  */
 const LEVELS = {
   static: { br: br(5), zstd: zstd(6), gzip: gzip(6) },
-  dynamic: { br: br(3), zstd: zstd(3), gzip: gzip(4) },
+  dynamic: { br: br(3), zstd: zstd(1), gzip: gzip(4) },
 } satisfies Record<string, Record<Encoded, (b: Buffer) => Buffer>>;
 
 export type CodingProfile = keyof typeof LEVELS;

@@ -131,19 +131,30 @@ export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDep
 
   const since: RequestHandler<{ date: string }> = (req, res) => {
     const snapshot = current(res);
-    const extra = req.originalUrl.includes("?") ? rawQuery(req.originalUrl) : {};
-    const outcome = parseSince(snapshot.index, req.params.date, extra);
-    if (!outcome.ok) throw invalidQuery(outcome.issues);
-    const q = outcome.value;
+    const date = req.params.date;
     const coding = negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS);
-    const key = ResponseCache.key(snapshot.version, `since/${q.date}`, coding);
-    let entry = cache.get(key);
+    const plain = !req.originalUrl.includes("?");
+    // Entries are stored only for dates that passed validation, under the date as given: a date
+    // already answered in this build (every revalidation) needs no parsing.
+    const key = ResponseCache.key(snapshot.version, `since/${date}`, coding);
+    let entry = plain ? cache.get(key) : undefined;
+    const parse = (): SinceQuery => {
+      const outcome = parseSince(snapshot.index, date, plain ? {} : rawQuery(req.originalUrl));
+      if (!outcome.ok) throw invalidQuery(outcome.issues);
+      return outcome.value;
+    };
+    let q: SinceQuery | undefined;
     if (!entry) {
-      // The ETag and coding are known without the body (see `Snapshot.chain`), so a 304 never builds it.
-      const etag = sinceEtag(q.date, snapshot.chain[q.count] as string);
-      const small = coding === "identity" || sinceBodyLength(snapshot, q) < MIN_COMPRESS_BYTES;
-      entry = small ? { etag, coding: "identity" } : { etag: variantEtag(etag, coding), coding };
-      cache.set(key, entry);
+      const parsed = parse();
+      q = parsed;
+      entry = cache.get(key);
+      if (!entry) {
+        // The ETag and coding are known without the body (see `Snapshot.chain`), so a 304 never builds it.
+        const etag = sinceEtag(date, snapshot.chain[parsed.count] as string);
+        const small = coding === "identity" || sinceBodyLength(snapshot, parsed) < MIN_COMPRESS_BYTES;
+        entry = small ? { etag, coding: "identity" } : { etag: variantEtag(etag, coding), coding };
+        cache.set(key, entry);
+      }
     }
     const known = entry;
     send(
@@ -152,7 +163,7 @@ export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDep
       known,
       () => {
         if (known.body) return known.body;
-        const identity = sinceResultJson(runSince(snapshot.index, q));
+        const identity = sinceResultJson(runSince(snapshot.index, q ?? parse()));
         const body = known.coding === "identity" ? identity : compress(identity, known.coding, "dynamic");
         cache.set(key, { ...known, body });
         return body;

@@ -1,6 +1,6 @@
 import { createHmac } from "node:crypto";
 import { type Dispatcher, request } from "undici";
-import { failureReason } from "./http-client.ts";
+import { failureReason, withDeadline } from "./http-client.ts";
 
 /** Content distribution (W3C WebSub §7): one POST of a topic's full content to one subscriber. */
 
@@ -43,19 +43,15 @@ export async function deliver(
   };
   if (n.secret) headers["x-hub-signature"] = signature(n.secret, n.body);
   try {
-    const res = await request(n.callback, {
-      dispatcher,
-      method: "POST",
-      headers,
-      body: n.body,
-      signal: AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]),
+    return await withDeadline(opts.signal, opts.timeoutMs, async (signal): Promise<DeliveryOutcome> => {
+      const res = await request(n.callback, { dispatcher, method: "POST", headers, body: n.body, signal });
+      // The body means nothing to the hub; read a little so the connection can be reused.
+      await res.body.dump({ limit: MAX_DELIVERY_RESPONSE_BYTES }).catch(() => undefined);
+      if (res.statusCode >= 200 && res.statusCode < 300) return { kind: "delivered", status: res.statusCode };
+      if (res.statusCode === 410) return { kind: "gone" };
+      const redirect = res.statusCode >= 300 && res.statusCode < 400 ? "; redirects are not followed" : "";
+      return { kind: "failed", reason: `callback answered ${res.statusCode}${redirect}` };
     });
-    // The body means nothing to the hub; read a little so the connection can be reused.
-    await res.body.dump({ limit: MAX_DELIVERY_RESPONSE_BYTES }).catch(() => undefined);
-    if (res.statusCode >= 200 && res.statusCode < 300) return { kind: "delivered", status: res.statusCode };
-    if (res.statusCode === 410) return { kind: "gone" };
-    const redirect = res.statusCode >= 300 && res.statusCode < 400 ? "; redirects are not followed" : "";
-    return { kind: "failed", reason: `callback answered ${res.statusCode}${redirect}` };
   } catch (err) {
     return { kind: "failed", reason: failureReason(err) };
   }

@@ -33,7 +33,10 @@ export function logUrl(url: string): string {
   return `${u.origin}${u.pathname}${u.search ? "?…" : ""}`;
 }
 
-/** What one attempt's bookkeeping needs; `fields` go on every log line. */
+/**
+ * What one attempt's bookkeeping needs. `fields` go on every log line; a function, because a
+ * delivered notification logs at debug only and the callback's log form need not be built for it.
+ */
 export interface AttemptRecord {
   store: HubStore;
   log: Logger;
@@ -43,7 +46,7 @@ export interface AttemptRecord {
   hash: string;
   now: number;
   retryBaseMs: number;
-  fields: Record<string, unknown>;
+  fields: () => Record<string, unknown>;
 }
 
 /**
@@ -52,12 +55,13 @@ export interface AttemptRecord {
  * Returns the backoff in ms when the caller should retry, undefined when it is done.
  */
 export async function recordAttempt(r: AttemptRecord, outcome: DeliveryOutcome): Promise<number | undefined> {
-  const { store, log, id, fields, now } = r;
+  const { store, log, id, now } = r;
   if (outcome.kind === "delivered") {
     await store.recordSuccess(id, r.hash, now);
-    log.debug({ ...fields, status: outcome.status }, "content delivered");
+    if (log.isLevelEnabled("debug")) log.debug({ ...r.fields(), status: outcome.status }, "content delivered");
     return undefined;
   }
+  const fields = r.fields();
   if (outcome.kind === "gone") {
     await store.remove(id);
     log.info(fields, "callback answered 410 Gone; subscription removed");

@@ -83,12 +83,11 @@ export class Distributor implements Deliveries {
     this.#busy.add(id);
     const job = this.#d.queue
       .add(() => this.#attempt(id))
-      .then(async () => {
+      .then((after) => {
         this.#busy.delete(id);
         // Newer content may have been published while this attempt was in flight.
-        const sub = this.#d.signal.aborted ? undefined : await this.#d.store.subscriptionById(id);
-        const hash = sub && this.#content.get(sub.topic)?.hash;
-        if (sub && hash && sub.deliveredHash !== hash && !this.#retries.has(id) && !this.#busy.has(id)) {
+        const hash = after && this.#content.get(after.topic)?.hash;
+        if (after && hash && after.holds !== hash && !this.#retries.has(id) && !this.#busy.has(id)) {
           this.#enqueue(id);
         }
       })
@@ -99,27 +98,38 @@ export class Distributor implements Deliveries {
     this.#d.track(job);
   }
 
-  async #attempt(id: number): Promise<void> {
+  /**
+   * One attempt for subscription `id`, reading its row first (a renewal may have changed the
+   * secret, an unsubscription removed it). Returns the topic and the hash the subscriber now holds,
+   * or undefined when the subscription is gone or waiting out a backoff. Only this subscription's
+   * own attempts write its `delivered_hash`, and they run one at a time, so the caller can tell
+   * from that alone whether newer content is owed, without reading the row again.
+   */
+  async #attempt(id: number): Promise<{ topic: string; holds: string | null } | undefined> {
     const { store, clock, signal, log } = this.#d;
-    if (signal.aborted) return;
+    if (signal.aborted) return undefined;
     const sub = await store.subscriptionById(id);
-    if (!sub) return;
-    const fields = { topic: sub.topic, callback: logUrl(sub.callback) };
+    if (!sub) return undefined;
+    const fields = () => ({ topic: sub.topic, callback: logUrl(sub.callback) });
     if (sub.expiresAt <= clock.now()) {
       await store.remove(id);
-      log.info(fields, "lease expired; subscription removed");
-      return;
+      log.info(fields(), "lease expired; subscription removed");
+      return undefined;
     }
     const content = this.#content.get(sub.topic);
-    if (!content || content.hash === sub.deliveredHash) return;
+    const held = { topic: sub.topic, holds: sub.deliveredHash };
+    if (!content || content.hash === sub.deliveredHash) return held;
     const outcome = await deliver(
       this.#d.dispatcher,
       { ...content, callback: sub.callback, topic: sub.topic, hubUrl: this.#d.hubUrl, secret: sub.secret },
       { timeoutMs: this.#d.timeoutMs, signal },
     );
-    // Re-read: the subscription may have been unsubscribed or renewed during the request.
-    const fresh = signal.aborted ? undefined : await store.subscriptionById(id);
-    if (!fresh) return;
+    if (signal.aborted) return undefined;
+    // A failure counts against the row as it is now: it may have been unsubscribed or renewed
+    // during the request. A success needs no re-read: its update is the same either way, and a
+    // removed row has nothing to update.
+    const fresh = outcome.kind === "delivered" ? sub : await store.subscriptionById(id);
+    if (!fresh) return undefined;
     const { retryBaseMs } = this.#d;
     const record = {
       store,
@@ -133,5 +143,6 @@ export class Distributor implements Deliveries {
     };
     const delay = await recordAttempt(record, outcome);
     if (delay !== undefined) this.#retryIn(id, delay);
+    return outcome.kind === "delivered" ? { topic: sub.topic, holds: content.hash } : undefined;
   }
 }

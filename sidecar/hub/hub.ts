@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { setMaxListeners } from "node:events";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { SubscriptionRequest } from "../../src/api/hub-request.ts";
@@ -52,6 +53,8 @@ export class Hub {
     this.#database = deps.database;
     this.#limits = { maxSubscriptions: deps.config.HUB_MAX_SUBSCRIPTIONS, maxPerHost: deps.config.HUB_MAX_PER_HOST };
     this.#queue = new PQueue({ concurrency: deps.config.HUB_CONCURRENCY });
+    // Every request in flight listens on it (withDeadline), at most HUB_CONCURRENCY of them at once.
+    setMaxListeners(deps.config.HUB_CONCURRENCY + 10, this.#abort.signal);
     for (const p of TOPIC_PATHS) this.#paths.set(new URL(`${deps.config.BASE_URL}${p}`).href, p);
     this.topics = [...this.#paths.keys()];
   }

@@ -13,6 +13,10 @@ import {
  * the SQLite store (see migrations.ts). A transaction also takes a transaction-scoped advisory
  * lock, so two instances finishing verifications at once cannot both pass a limit check that only
  * one of them may pass; it is short (a few indexed statements), so the serialisation costs little.
+ *
+ * Rows are parsed with the schemas here, unlike in SQLite: their JavaScript types come from the
+ * pool's type parsers (int8 as number, see postgres.ts), which the caller owns. The queries every
+ * delivery runs are named, so each connection parses and plans them once.
  */
 
 const SUB_COLUMNS = `id, topic, callback, callback_host AS "callbackHost", secret, lease_seconds AS "leaseSeconds",
@@ -22,6 +26,11 @@ const VER_COLUMNS = `id, mode, topic, callback, callback_host AS "callbackHost",
   requested_at AS "requestedAt"`;
 
 const HUB_LOCK = "public-reviews:hub-subscriptions";
+
+// A named statement's text must never change under its name: pg prepares it once per connection.
+const BY_ID = `SELECT ${SUB_COLUMNS} FROM hub_subscriptions WHERE id = $1`;
+const RECORD_SUCCESS = `UPDATE hub_subscriptions SET state = 'active', failures = 0, next_attempt_at = NULL,
+  delivered_hash = $1, updated_at = $2 WHERE id = $3`;
 
 type Queryable = Pick<pg.Pool, "query"> | pg.PoolClient;
 
@@ -35,8 +44,8 @@ export class PgHubStore implements HubStore {
     this.#db = db;
   }
 
-  async #query(sql: string, params: unknown[] = []): Promise<Record<string, unknown>[]> {
-    return (await this.#db.query(sql, params)).rows;
+  async #query(sql: string, params: unknown[] = [], name?: string): Promise<Record<string, unknown>[]> {
+    return (await this.#db.query({ text: sql, values: params, name })).rows;
   }
 
   async #subs(sql: string, ...params: unknown[]): Promise<Subscription[]> {
@@ -80,7 +89,8 @@ export class PgHubStore implements HubStore {
   }
 
   async subscriptionById(id: number): Promise<Subscription | undefined> {
-    return (await this.#subs("WHERE id = $1", id))[0];
+    const [row] = await this.#query(BY_ID, [id], "hub-subscription-by-id");
+    return row && SubscriptionSchema.parse(row);
   }
 
   owed(topic: string, hash: string): Promise<Subscription[]> {
@@ -123,11 +133,7 @@ export class PgHubStore implements HubStore {
   }
 
   async recordSuccess(id: number, hash: string, now: number): Promise<void> {
-    await this.#query(
-      `UPDATE hub_subscriptions SET state = 'active', failures = 0, next_attempt_at = NULL, delivered_hash = $1,
-         updated_at = $2 WHERE id = $3`,
-      [hash, now, id],
-    );
+    await this.#query(RECORD_SUCCESS, [hash, now, id], "hub-record-success");
   }
 
   async recordFailure(id: number, failures: number, nextAttemptAt: number, now: number): Promise<void> {

@@ -140,10 +140,10 @@ export class QueueDeliveries implements Deliveries {
     const id = job.data.subscription;
     const sub = await store.subscriptionById(id);
     if (!sub) return;
-    const fields = { topic: sub.topic, callback: logUrl(sub.callback), job: job.id, retry: job.retryCount };
+    const fields = () => ({ topic: sub.topic, callback: logUrl(sub.callback), job: job.id, retry: job.retryCount });
     if (sub.expiresAt <= clock.now()) {
       await store.remove(id);
-      log.info(fields, "lease expired; subscription removed");
+      log.info(fields(), "lease expired; subscription removed");
       return;
     }
     const content = await this.#latest(sub.topic);
@@ -155,7 +155,9 @@ export class QueueDeliveries implements Deliveries {
       { timeoutMs: this.#d.timeoutMs, signal },
     );
     if (signal.aborted) throw new Error("delivery interrupted by shutdown; the job runs again");
-    const fresh = await store.subscriptionById(id);
+    // A failure counts against the row as it is now (unsubscribed or renewed during the request?);
+    // a success updates the same way whatever happened, so it needs no second round trip.
+    const fresh = outcome.kind === "delivered" ? sub : await store.subscriptionById(id);
     if (!fresh) return;
     const { retryBaseMs } = this.#d;
     const record = {

@@ -1,6 +1,6 @@
 import { mkdirSync } from "node:fs";
 import path from "node:path";
-import { DatabaseSync } from "node:sqlite";
+import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
   type Subscription,
   type SubscriptionInput,
@@ -22,6 +22,14 @@ import {
  *   the "pending" state; on start they are verified again with a new challenge.
  *
  * All times are milliseconds since the epoch from the hub's clock.
+ *
+ * Rows read back are not parsed with `SubscriptionSchema`/`VerificationSchema`: this class is the
+ * only writer of both tables, every value it binds is typed by those schemas' types, and the
+ * columns are NOT NULL or CHECKed where the types say so; `node:sqlite` returns INTEGER as number,
+ * TEXT as string and NULL as null. The selected columns and the keys of the objects built from
+ * them are the schemas' keys, in order. Parsing, and even spreading the row objects `node:sqlite`
+ * makes, cost a delivery more than its SQL (issue 15); test/sidecar/hub/store.test.ts checks that
+ * every row equals its schema parse.
  */
 
 const SCHEMA = `
@@ -56,16 +64,31 @@ CREATE TABLE IF NOT EXISTS verifications (
 );
 `;
 
-const SUB_COLUMNS = `id, topic, callback, callback_host AS callbackHost, secret, lease_seconds AS leaseSeconds,
-  expires_at AS expiresAt, state, failures, next_attempt_at AS nextAttemptAt, delivered_hash AS deliveredHash,
-  created_at AS createdAt, updated_at AS updatedAt`;
-const VER_COLUMNS = `id, mode, topic, callback, callback_host AS callbackHost, secret, lease_seconds AS leaseSeconds,
-  requested_at AS requestedAt`;
+const SUB_KEYS = Object.keys(SubscriptionSchema.shape) as (keyof Subscription)[];
+const VER_KEYS = Object.keys(VerificationSchema.shape) as (keyof Verification)[];
+/** `callbackHost` → `callback_host`: the tables name the schemas' keys in snake case. */
+const columns = (keys: readonly string[]) =>
+  keys.map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).join(", ");
+const SUB_COLUMNS = columns(SUB_KEYS);
+const VER_COLUMNS = columns(VER_KEYS);
+
+/** A plain object from a row read as an array of `keys`' columns. */
+function record<T>(keys: readonly string[], values: unknown[]): T {
+  const out: Record<string, unknown> = {};
+  for (let i = 0; i < keys.length; i++) out[keys[i] as string] = values[i];
+  return out as T;
+}
 
 export const STORE_FILE = "hub.sqlite";
 
 export class SqliteHubDb {
   readonly #db: DatabaseSync;
+  /**
+   * Prepared once per connection: preparing cost as much as running a one-row query. Keyed by SQL
+   * text, which is built from this file's constants only (values are always bound), so it holds
+   * at most one statement per query below.
+   */
+  readonly #statements = new Map<string, StatementSync>();
 
   constructor(file: string, opts: { readOnly?: boolean } = {}) {
     if (!opts.readOnly && file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
@@ -106,22 +129,34 @@ export class SqliteHubDb {
     }
   }
 
+  /** `arrays`: rows come as arrays of values, which `record` turns into plain objects. */
+  #prepare(sql: string, arrays = false): StatementSync {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      statement.setReturnArrays(arrays);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   #subs(sql: string, ...params: (string | number | null)[]): Subscription[] {
-    return this.#db
-      .prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`)
-      .all(...params)
-      .map((row) => SubscriptionSchema.parse(row));
+    const rows = this.#prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`, true).all(...params);
+    return rows.map((row) => record<Subscription>(SUB_KEYS, row as unknown as unknown[]));
+  }
+
+  #sub(sql: string, ...params: (string | number | null)[]): Subscription | undefined {
+    const row = this.#prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`, true).get(...params);
+    return row && record<Subscription>(SUB_KEYS, row as unknown as unknown[]);
   }
 
   #vers(sql: string, ...params: (string | number | null)[]): Verification[] {
-    return this.#db
-      .prepare(`SELECT ${VER_COLUMNS} FROM verifications ${sql}`)
-      .all(...params)
-      .map((row) => VerificationSchema.parse(row));
+    const rows = this.#prepare(`SELECT ${VER_COLUMNS} FROM verifications ${sql}`, true).all(...params);
+    return rows.map((row) => record<Verification>(VER_KEYS, row as unknown as unknown[]));
   }
 
   #count(sql: string, ...params: (string | number)[]): number {
-    const row = this.#db.prepare(`SELECT count(*) AS n FROM ${sql}`).get(...params) as { n: number };
+    const row = this.#prepare(`SELECT count(*) AS n FROM ${sql}`).get(...params) as { n: number };
     return row.n;
   }
 
@@ -130,11 +165,11 @@ export class SqliteHubDb {
   }
 
   subscription(topic: string, callback: string): Subscription | undefined {
-    return this.#subs("WHERE topic = ? AND callback = ?", topic, callback)[0];
+    return this.#sub("WHERE topic = ? AND callback = ?", topic, callback);
   }
 
   subscriptionById(id: number): Subscription | undefined {
-    return this.#subs("WHERE id = ?", id)[0];
+    return this.#sub("WHERE id = ?", id);
   }
 
   /** Subscriptions of `topic` that have not received content hashing to `hash`. */
@@ -152,62 +187,54 @@ export class SqliteHubDb {
 
   /** Creates the subscription, or renews it: new lease and secret, delivery state untouched. */
   upsert(s: SubscriptionInput, now: number): void {
-    this.#db
-      .prepare(
-        `INSERT INTO subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, state,
+    this.#prepare(
+      `INSERT INTO subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, state,
            failures, next_attempt_at, delivered_hash, created_at, updated_at)
          VALUES (?, ?, ?, ?, ?, ?, 'active', 0, NULL, ?, ?, ?)
          ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret,
            lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
-      )
-      .run(s.topic, s.callback, s.callbackHost, s.secret, s.leaseSeconds, s.expiresAt, s.deliveredHash, now, now);
+    ).run(s.topic, s.callback, s.callbackHost, s.secret, s.leaseSeconds, s.expiresAt, s.deliveredHash, now, now);
   }
 
   remove(id: number): void {
-    this.#db.prepare("DELETE FROM subscriptions WHERE id = ?").run(id);
+    this.#prepare("DELETE FROM subscriptions WHERE id = ?").run(id);
   }
 
   /** Deletes every subscription whose lease ended at or before `now` and returns them. */
   removeExpired(now: number): Subscription[] {
     return this.transaction(() => {
       const expired = this.#subs("WHERE expires_at <= ?", now);
-      this.#db.prepare("DELETE FROM subscriptions WHERE expires_at <= ?").run(now);
+      this.#prepare("DELETE FROM subscriptions WHERE expires_at <= ?").run(now);
       return expired;
     });
   }
 
   nextExpiry(): number | undefined {
-    const row = this.#db.prepare("SELECT min(expires_at) AS t FROM subscriptions").get() as { t: number | null };
+    const row = this.#prepare("SELECT min(expires_at) AS t FROM subscriptions").get() as { t: number | null };
     return row.t ?? undefined;
   }
 
   recordSuccess(id: number, hash: string, now: number): void {
-    this.#db
-      .prepare(
-        `UPDATE subscriptions SET state = 'active', failures = 0, next_attempt_at = NULL, delivered_hash = ?,
+    this.#prepare(
+      `UPDATE subscriptions SET state = 'active', failures = 0, next_attempt_at = NULL, delivered_hash = ?,
            updated_at = ? WHERE id = ?`,
-      )
-      .run(hash, now, id);
+    ).run(hash, now, id);
   }
 
   recordFailure(id: number, failures: number, nextAttemptAt: number, now: number): void {
-    this.#db
-      .prepare(
-        "UPDATE subscriptions SET state = 'retrying', failures = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?",
-      )
-      .run(failures, nextAttemptAt, now, id);
+    this.#prepare(
+      "UPDATE subscriptions SET state = 'retrying', failures = ?, next_attempt_at = ?, updated_at = ? WHERE id = ?",
+    ).run(failures, nextAttemptAt, now, id);
   }
 
   /** Records an accepted request; a newer request for the same (topic, callback) replaces an older one. */
   addVerification(v: Omit<Verification, "id">): Verification {
     return this.transaction(() => {
-      this.#db.prepare("DELETE FROM verifications WHERE topic = ? AND callback = ?").run(v.topic, v.callback);
-      const { lastInsertRowid } = this.#db
-        .prepare(
-          `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, requested_at)
+      this.#prepare("DELETE FROM verifications WHERE topic = ? AND callback = ?").run(v.topic, v.callback);
+      const { lastInsertRowid } = this.#prepare(
+        `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, requested_at)
            VALUES (?, ?, ?, ?, ?, ?, ?)`,
-        )
-        .run(v.mode, v.topic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt);
+      ).run(v.mode, v.topic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt);
       return { ...v, id: Number(lastInsertRowid) };
     });
   }
@@ -225,10 +252,11 @@ export class SqliteHubDb {
   }
 
   removeVerification(id: number): void {
-    this.#db.prepare("DELETE FROM verifications WHERE id = ?").run(id);
+    this.#prepare("DELETE FROM verifications WHERE id = ?").run(id);
   }
 
   close(): void {
+    this.#statements.clear();
     if (this.#db.isOpen) this.#db.close();
   }
 }

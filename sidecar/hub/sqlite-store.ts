@@ -1,16 +1,31 @@
 import { SqliteHubDb } from "./sqlite-db.ts";
 import type { HubStore, Subscription, SubscriptionInput, Verification } from "./store.ts";
 
+interface PendingSuccess {
+  id: number;
+  hash: string;
+  now: number;
+  committed: () => void;
+  failed: (err: unknown) => void;
+}
+
 /**
  * `HubStore` over one synchronous `node:sqlite` connection. A transaction's callback is async, so
  * while it awaits, another caller's statement could run on the same connection and land inside the
  * open transaction; every call therefore waits for the open transaction to finish first, and
  * transactions queue behind each other. The transaction's own `tx` view skips that wait.
+ *
+ * Successful deliveries are committed in batches: `recordSuccess` queues its update, and the
+ * queue is written in one transaction on the next turn of the event loop (`setImmediate`), or
+ * before any other call runs, so every read sees them. Its promise resolves once the batch has
+ * committed, so a caller knows the success is durable exactly as before; a fan-out's completions
+ * then cost one WAL commit per batch instead of one each (issue 15).
  */
 export class SqliteHubStore implements HubStore {
   readonly #db: SqliteHubDb;
   #open: Promise<unknown> = Promise.resolve();
   readonly #inside: boolean;
+  #successes: PendingSuccess[] = [];
 
   constructor(db: SqliteHubDb, inside = false) {
     this.#db = db;
@@ -22,14 +37,34 @@ export class SqliteHubStore implements HubStore {
   }
 
   async #run<T>(fn: (db: SqliteHubDb) => T): Promise<T> {
-    if (!this.#inside) await this.#open;
+    if (!this.#inside) {
+      await this.#open;
+      this.#commitSuccesses();
+    }
     return fn(this.#db);
+  }
+
+  /** Writes the queued successes in one transaction; never while another transaction is open. */
+  #commitSuccesses(): void {
+    if (this.#successes.length === 0) return;
+    const batch = this.#successes;
+    this.#successes = [];
+    try {
+      this.#db.transaction(() => {
+        for (const s of batch) this.#db.recordSuccess(s.id, s.hash, s.now);
+      });
+    } catch (err) {
+      for (const s of batch) s.failed(err);
+      return;
+    }
+    for (const s of batch) s.committed();
   }
 
   transaction<T>(fn: (tx: HubStore) => Promise<T>): Promise<T> {
     if (this.#inside) return fn(this);
     const tx = new SqliteHubStore(this.#db, true);
     const run = this.#open.then(async () => {
+      this.#commitSuccesses();
       this.#db.begin();
       try {
         const out = await fn(tx);
@@ -75,7 +110,13 @@ export class SqliteHubStore implements HubStore {
     return this.#run((db) => db.nextExpiry());
   }
   recordSuccess(id: number, hash: string, now: number): Promise<void> {
-    return this.#run((db) => db.recordSuccess(id, hash, now));
+    if (this.#inside) return this.#run((db) => db.recordSuccess(id, hash, now));
+    return new Promise((committed, failed) => {
+      this.#successes.push({ id, hash, now, committed, failed });
+      if (this.#successes.length > 1) return;
+      // After the transaction open now, if any; the callbacks queued on `#open` run in order.
+      setImmediate(() => void this.#open.then(() => this.#commitSuccesses()));
+    });
   }
   recordFailure(id: number, failures: number, nextAttemptAt: number, now: number): Promise<void> {
     return this.#run((db) => db.recordFailure(id, failures, nextAttemptAt, now));
@@ -97,6 +138,7 @@ export class SqliteHubStore implements HubStore {
   }
   async close(): Promise<void> {
     await this.#open;
+    this.#commitSuccesses();
     this.#db.close();
   }
 }

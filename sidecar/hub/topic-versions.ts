@@ -86,10 +86,12 @@ export async function latestVersion(
   topic: string,
   cached?: StoredVersion,
 ): Promise<StoredVersion | undefined> {
-  const { rows } = await pool.query<{ id: number }>(
-    "SELECT id FROM hub_topic_versions WHERE topic = $1 ORDER BY id DESC LIMIT 1",
-    [topic],
-  );
+  // Every delivery job asks this; named, so each connection plans it once.
+  const { rows } = await pool.query<{ id: number }>({
+    name: "hub-latest-version",
+    text: "SELECT id FROM hub_topic_versions WHERE topic = $1 ORDER BY id DESC LIMIT 1",
+    values: [topic],
+  });
   const id = rows[0]?.id;
   if (id === undefined) return undefined;
   if (cached?.id === id) return cached;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { type Dispatcher, request } from "undici";
-import { failureReason } from "./http-client.ts";
+import { failureReason, withDeadline } from "./http-client.ts";
 
 /**
  * Verification of intent (W3C WebSub §5.3) and denial notices (§5.2). Both are GETs to the
@@ -69,19 +69,17 @@ export async function verifyIntent(
   };
   if (check.leaseSeconds !== undefined) params["hub.lease_seconds"] = String(check.leaseSeconds);
   try {
-    const res = await request(withParams(check.callback, params), {
-      dispatcher,
-      method: "GET",
-      signal: AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]),
+    return await withDeadline(opts.signal, opts.timeoutMs, async (signal): Promise<VerifyOutcome> => {
+      const res = await request(withParams(check.callback, params), { dispatcher, method: "GET", signal });
+      if (res.statusCode < 200 || res.statusCode >= 300) {
+        await res.body.dump();
+        return { ok: false, reason: statusReason(res.statusCode) };
+      }
+      const body = await readAtMost(res.body, MAX_VERIFY_BODY_BYTES);
+      if (body === undefined) return { ok: false, reason: `body is longer than ${MAX_VERIFY_BODY_BYTES} bytes` };
+      if (body.toString("utf8") !== challenge) return { ok: false, reason: "body does not equal the challenge" };
+      return { ok: true };
     });
-    if (res.statusCode < 200 || res.statusCode >= 300) {
-      await res.body.dump();
-      return { ok: false, reason: statusReason(res.statusCode) };
-    }
-    const body = await readAtMost(res.body, MAX_VERIFY_BODY_BYTES);
-    if (body === undefined) return { ok: false, reason: `body is longer than ${MAX_VERIFY_BODY_BYTES} bytes` };
-    if (body.toString("utf8") !== challenge) return { ok: false, reason: "body does not equal the challenge" };
-    return { ok: true };
   } catch (err) {
     return { ok: false, reason: failureReason(err) };
   }
@@ -102,13 +100,11 @@ export async function sendDenied(
     "hub.reason": notice.reason,
   });
   try {
-    const res = await request(url, {
-      dispatcher,
-      method: "GET",
-      signal: AbortSignal.any([opts.signal, AbortSignal.timeout(opts.timeoutMs)]),
+    return await withDeadline(opts.signal, opts.timeoutMs, async (signal) => {
+      const res = await request(url, { dispatcher, method: "GET", signal });
+      await res.body.dump();
+      return `callback answered ${res.statusCode}`;
     });
-    await res.body.dump();
-    return `callback answered ${res.statusCode}`;
   } catch (err) {
     return failureReason(err);
   }

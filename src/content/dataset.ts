@@ -101,7 +101,9 @@ export function buildDataset(content: Content, baseUrl: string): ReviewsDataset 
  * When the dataset last changed: the newest `published_at` or owner-response date (midnight UTC).
  * Drives feed `updated` and `Last-Modified`; `undefined` for an empty dataset.
  */
-export function lastModifiedMs(reviews: readonly ReviewRecord[]): number | undefined {
+export function lastModifiedMs(
+  reviews: readonly { published_at: string; response?: { date: string } | null }[],
+): number | undefined {
   let max: number | undefined;
   for (const r of reviews) {
     const p = Date.parse(r.published_at);

@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { createHash, type Hash } from "node:crypto";
 import { z } from "zod";
 import { type SiteUrls, TOPIC_PATHS } from "../urls.ts";
 import { SECURITY_HEADERS } from "./security.ts";
@@ -48,7 +48,12 @@ export function contentTypeFor(file: string): string {
 
 /** Strong validator: 128 bits of SHA-256 of the exact bytes served. */
 export function strongEtag(bytes: Uint8Array | string): string {
-  return `"${createHash("sha256").update(bytes).digest("base64url").slice(0, 22)}"`;
+  return etagOfHash(createHash("sha256").update(bytes));
+}
+
+/** The strong validator of a SHA-256 fed with the bytes (in pieces, for a file read as a stream). */
+export function etagOfHash(sha256: Hash): string {
+  return `"${sha256.digest("base64url").slice(0, 22)}"`;
 }
 
 export function topicLink(urls: SiteUrls, path: string): string {
@@ -74,11 +79,22 @@ export function buildManifest(
   files: readonly { path: string; bytes: Uint8Array }[],
   opts: { urls: SiteUrls; lastModified?: Date },
 ): HeadersManifest {
+  return manifestOf(
+    files.map((f) => ({ path: f.path, etag: strongEtag(f.bytes) })),
+    opts,
+  );
+}
+
+/** `buildManifest` from each file's strong ETag, for a build hashed file by file (src/io/dist-files.ts). */
+export function manifestOf(
+  files: readonly { path: string; etag: string }[],
+  opts: { urls: SiteUrls; lastModified?: Date },
+): HeadersManifest {
   const out: Record<string, FileHeaders> = {};
-  for (const { path, bytes } of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
+  for (const { path, etag } of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     if (path === `/${MANIFEST_FILE}` || path === "/_headers") continue;
     const h: FileHeaders = {
-      etag: strongEtag(bytes),
+      etag,
       content_type: contentTypeFor(path),
       cache_control: cacheControlFor(path),
     };

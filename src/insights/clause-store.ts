@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import { hash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
@@ -33,8 +33,9 @@ interface Stored {
   clauses: [sentence: string, sentenceIndex: number, text: string, start: number, end: number][];
 }
 
+/** SHA-256 of the analyser version, a NUL and the text. One-shot `hash`: a build keys every text twice. */
 export function clauseKey(text: string): string {
-  return createHash("sha256").update(ANALYZER_VERSION).update("\0").update(text).digest("hex");
+  return hash("sha256", `${ANALYZER_VERSION}\0${text}`, "hex");
 }
 
 export function encodeClauses(clauses: Clause[]): string {
@@ -68,10 +69,16 @@ function fileOf(dir: string, key: string): string {
 
 export function writeClauses(dir: string, key: string, json: string): void {
   const file = fileOf(dir, key);
-  mkdirSync(path.dirname(file), { recursive: true });
   // Written whole to a temporary name and renamed, so a reader never sees half a file.
   const tmp = `${file}.${process.pid}.${threadId}.tmp`;
-  writeFileSync(tmp, json);
+  try {
+    writeFileSync(tmp, json);
+  } catch (err) {
+    // The shard folder is made on the first write that needs it, not asked for on every write.
+    if ((err as NodeJS.ErrnoException).code !== "ENOENT") throw err;
+    mkdirSync(path.dirname(file), { recursive: true });
+    writeFileSync(tmp, json);
+  }
   renameSync(tmp, file);
 }
 

@@ -3,15 +3,17 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { lastModifiedMs } from "../content/dataset.ts";
-import { ReviewsDatasetSchema } from "../content/records.ts";
-import { buildManifest, MANIFEST_FILE, renderHeadersFile } from "../http-headers/manifest.ts";
-import { readDistFiles, readDistJson } from "../io/dist-files.ts";
+import { MANIFEST_FILE, manifestOf, renderHeadersFile } from "../http-headers/manifest.ts";
+import { buildContent } from "../io/build-content.ts";
+import { etagDistFiles } from "../io/dist-files.ts";
 import { siteUrls } from "../urls.ts";
 
 /**
  * After Astro writes `dist/`, hash every file and write the header manifest (`_headers.json`, read
  * by our server) and `_headers` (read by Netlify/Cloudflare-style CDNs). Last-Modified comes from
- * the built `reviews.json`, so it depends on content only, never on the build's clock.
+ * the reviews this build published (the checked content the pages were built from, held once per
+ * build process), so it depends on content only, never on the build's clock. Files are hashed one
+ * stream at a time (a few at once), so the hook never holds the built site in memory.
  */
 /**
  * A build bakes its origin into every permalink, feed and ETag, so it never falls back to a local
@@ -34,9 +36,8 @@ export function buildOutputs(opts: { baseUrl: string; baseUrlExplicit: boolean }
       },
       "astro:build:done": async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
-        const dataset = await readDistJson(out, "/reviews.json", ReviewsDatasetSchema);
-        const ms = lastModifiedMs(dataset.reviews);
-        const manifest = buildManifest(await readDistFiles(out), {
+        const ms = lastModifiedMs((await buildContent(logger)).content.reviews);
+        const manifest = manifestOf(await etagDistFiles(out), {
           urls: siteUrls(opts.baseUrl),
           lastModified: ms === undefined ? undefined : new Date(ms),
         });

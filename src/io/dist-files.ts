@@ -1,7 +1,9 @@
+import { createHash } from "node:crypto";
+import { createReadStream } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
-import { type HeadersManifest, HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.ts";
+import { etagOfHash, type HeadersManifest, HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.ts";
 
 /**
  * The one module that reads a built site folder. The build hook, the sidecar's snapshot (and
@@ -43,6 +45,32 @@ export async function listDistFiles(dir: string): Promise<{ path: string; abs: s
 export async function readDistFiles(dir: string): Promise<{ path: string; bytes: Uint8Array }[]> {
   const files = await listDistFiles(dir);
   return Promise.all(files.map(async (f) => ({ path: f.path, bytes: await readFile(f.abs) })));
+}
+
+/** How many files `etagDistFiles` reads at once: enough to keep the disk busy, few enough to stay small. */
+const HASH_CONCURRENCY = 4;
+
+/**
+ * Every file under `dir` with its strong ETag, hashed as a stream: the build hook hashes a whole
+ * build without holding it in memory (at 100,000 reviews `reviews.json` alone is 200 MB and the
+ * month pages as much again). Same ETags as `strongEtag` of each file's bytes.
+ */
+export async function etagDistFiles(dir: string): Promise<{ path: string; etag: string }[]> {
+  const files = await listDistFiles(dir);
+  const out: { path: string; etag: string }[] = new Array(files.length);
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(HASH_CONCURRENCY, files.length) }, async () => {
+      while (next < files.length) {
+        const i = next++;
+        const f = files[i] as { path: string; abs: string };
+        const hash = createHash("sha256");
+        for await (const chunk of createReadStream(f.abs)) hash.update(chunk as Buffer);
+        out[i] = { path: f.path, etag: etagOfHash(hash) };
+      }
+    }),
+  );
+  return out;
 }
 
 /** The bytes of one file, or `undefined` when the build has no such file. */

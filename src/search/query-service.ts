@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { SearchResult, SinceResult } from "../api/schemas.ts";
 import { isCalendarDate } from "../content/dates.ts";
+import { parsePlainSearchParams } from "./plain-query.ts";
 import { parseSearchParams, type QueryIssue, type SearchQuery } from "./query.ts";
 import type { SearchIndex } from "./review-index.ts";
 
@@ -27,6 +28,8 @@ export function invalidQueryBody(issues: QueryIssue[]): {
 /** Validates and normalises search input (see `parseSearchParams`); no search is run. */
 export function parseSearch(index: SearchIndex, input: Record<string, unknown>): Outcome<SearchQuery> {
   const { business, aspects } = index.dataset;
+  const plain = parsePlainSearchParams(input, business, aspects);
+  if (plain) return { ok: true, value: plain };
   const parsed = parseSearchParams(input, business, aspects);
   return parsed.ok ? { ok: true, value: parsed.query } : parsed;
 }

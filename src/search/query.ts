@@ -125,13 +125,20 @@ const norm = (s: string) =>
     .replace(/[.\s]+/g, " ")
     .trim();
 
+/** Per catalogue: every technician's normalised id, name and alias to its id, the first technician winning. */
+const technicianNames = new WeakMap<Business, Map<string, string>>();
+
 /** Resolves a technician name, alias or id, ignoring case, extra spaces and dots ("dr patel"). */
 export function resolveTechnician(business: Business, given: string): string | undefined {
-  const want = norm(given);
-  for (const t of business.technicians) {
-    if ([t.id, t.name, ...t.aliases].some((n) => norm(n) === want)) return t.id;
+  let names = technicianNames.get(business);
+  if (!names) {
+    names = new Map();
+    for (const t of business.technicians) {
+      for (const n of [t.id, t.name, ...t.aliases]) if (!names.has(norm(n))) names.set(norm(n), t.id);
+    }
+    technicianNames.set(business, names);
   }
-  return undefined;
+  return names.get(norm(given));
 }
 
 /**
@@ -214,36 +221,54 @@ export function parseSearchParams(
   );
   if (issues.length > 0 || !parsed.success) return { ok: false, issues };
 
-  const limit = p.limit ?? DEFAULT_LIMIT;
-  const offset = p.offset ?? 0;
-  const canonical: [SearchParamName, string][] = [];
-  if (p.rating !== undefined) canonical.push(["rating", String(p.rating)]);
-  if (p.min_rating !== undefined) canonical.push(["min_rating", String(p.min_rating)]);
-  if (p.since) canonical.push(["since", p.since]);
-  if (p.until) canonical.push(["until", p.until]);
-  if (query) canonical.push(["query", query]);
-  if (technician) canonical.push(["mentions_technician", technician]);
-  if (service) canonical.push(["mentions_service", service]);
-  if (aspect) canonical.push(["aspect", aspect]);
-  if (aspect && p.sentiment) canonical.push(["sentiment", p.sentiment]);
-  canonical.push(["limit", String(limit)]);
   return {
     ok: true,
-    query: {
-      rating: p.rating,
-      min_rating: p.min_rating,
-      since: p.since,
-      until: p.until,
+    query: buildQuery({
+      ...p,
       query,
       technician,
       service,
       aspect,
-      sentiment: p.sentiment,
-      limit,
-      offset,
-      canonical,
-      key: new URLSearchParams([...canonical, ["offset", String(offset)]]).toString(),
-    },
+      sentiment: aspect ? p.sentiment : undefined,
+      limit: p.limit ?? DEFAULT_LIMIT,
+      offset: p.offset ?? 0,
+    }),
+  };
+}
+
+/** The validated values of a query, before its canonical form is derived. */
+export type QueryFields = Omit<SearchQuery, "canonical" | "key">;
+
+/**
+ * Adds the canonical parameters and key to validated values. Every parser ends here, so a query
+ * has one canonical form whichever path validated it.
+ */
+export function buildQuery(f: QueryFields): SearchQuery {
+  const canonical: [SearchParamName, string][] = [];
+  if (f.rating !== undefined) canonical.push(["rating", String(f.rating)]);
+  if (f.min_rating !== undefined) canonical.push(["min_rating", String(f.min_rating)]);
+  if (f.since) canonical.push(["since", f.since]);
+  if (f.until) canonical.push(["until", f.until]);
+  if (f.query) canonical.push(["query", f.query]);
+  if (f.technician) canonical.push(["mentions_technician", f.technician]);
+  if (f.service) canonical.push(["mentions_service", f.service]);
+  if (f.aspect) canonical.push(["aspect", f.aspect]);
+  if (f.aspect && f.sentiment) canonical.push(["sentiment", f.sentiment]);
+  canonical.push(["limit", String(f.limit)]);
+  return {
+    rating: f.rating,
+    min_rating: f.min_rating,
+    since: f.since,
+    until: f.until,
+    query: f.query,
+    technician: f.technician,
+    service: f.service,
+    aspect: f.aspect,
+    sentiment: f.sentiment,
+    limit: f.limit,
+    offset: f.offset,
+    canonical,
+    key: new URLSearchParams([...canonical, ["offset", String(f.offset)]]).toString(),
   };
 }
 

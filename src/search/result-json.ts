@@ -9,14 +9,19 @@ import type { ReviewRecord } from "../content/records.ts";
  * Records are immutable and belong to one snapshot, so a review's bytes, held in a `WeakMap` keyed
  * by the record, stay valid for the record's life and are dropped with it.
  */
-const reviewJson = new WeakMap<ReviewRecord, Buffer>();
+const reviewJsonBytes = new WeakMap<ReviewRecord, Buffer>();
 const COMMA = Buffer.from(",");
 
-function jsonOf(review: ReviewRecord): Buffer {
-  let json = reviewJson.get(review);
+/**
+ * `JSON.stringify(review)` as UTF-8, made once per record. The snapshot asks for every review's
+ * bytes when it loads (to hash and measure them), so by the time a search runs, no review is
+ * serialised again: a cache miss only joins bytes that already exist.
+ */
+export function reviewJson(review: ReviewRecord): Buffer {
+  let json = reviewJsonBytes.get(review);
   if (json === undefined) {
     json = Buffer.from(JSON.stringify(review));
-    reviewJson.set(review, json);
+    reviewJsonBytes.set(review, json);
   }
   return json;
 }
@@ -25,7 +30,7 @@ function join(head: string, reviews: readonly ReviewRecord[], tail: string): Buf
   const parts: Buffer[] = [Buffer.from(head)];
   reviews.forEach((r, i) => {
     if (i > 0) parts.push(COMMA);
-    parts.push(jsonOf(r));
+    parts.push(reviewJson(r));
   });
   parts.push(Buffer.from(tail));
   return Buffer.concat(parts);

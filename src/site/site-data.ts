@@ -1,4 +1,4 @@
-import { getCollection, getEntry } from "astro:content";
+import { getEntry } from "astro:content";
 import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
 import { buildRecords, datasetOf } from "../content/dataset.ts";
@@ -8,17 +8,23 @@ import { analyseInParallel } from "../insights/clause-pool.ts";
 import { cachingAnalyzer, clauseDir, prune } from "../insights/clause-store.ts";
 import { createAnalyzer } from "../insights/nlp.ts";
 import type { Insights } from "../insights/schema.ts";
+import { buildContent } from "../io/build-content.ts";
 import { type SiteUrls, siteUrls } from "../urls.ts";
+import { verificationSentence } from "./html-view.ts";
 
 /**
- * The build-time glue between Astro's content collections and the pure core: every page and
- * endpoint calls `siteData()` and gets the same dataset, computed once per build.
+ * The build-time glue between the checked content and the pure core: every page and endpoint
+ * calls `siteData()` and gets the same dataset, computed once per build. The business and the
+ * insights content come from Astro's collections, the reviews from `buildContent()` (the same
+ * check, kept once per build process; see src/io/build-content.ts).
  */
 export interface SiteData {
   dataset: ReviewsDataset;
   urls: SiteUrls;
   /** Derived from the same per-review annotations as the records' `aspects`. */
   insights: Insights;
+  /** The footer's verification sentence: every page shows it, and it reads every review. */
+  verification: string;
 }
 
 let cached: Promise<SiteData> | undefined;
@@ -27,8 +33,7 @@ export function siteData(): Promise<SiteData> {
   cached ??= (async () => {
     const business = await getEntry("business", "business");
     if (!business) throw new Error("content/business.yaml was not loaded");
-    const entries = await getCollection("reviews");
-    const reviews = entries.map((e) => ({ id: e.id, file: e.filePath ?? e.id, ...e.data }));
+    const { reviews } = (await buildContent()).content;
     const insightsEntry = await getEntry("insights", "insights");
     if (!insightsEntry) throw new Error("content/insights was not loaded");
     const config = loadConfig();
@@ -38,11 +43,17 @@ export function siteData(): Promise<SiteData> {
     // every core first; the annotation pass below then reads it back (insights/clause-store.ts).
     // Builds run from the project root; this module is bundled, so it has no path of its own.
     const dir = clauseDir(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()));
+    let inner: ReturnType<typeof createAnalyzer> | undefined;
+    const own = () => {
+      inner ??= createAnalyzer();
+      return inner;
+    };
     await analyseInParallel(
       dir,
       records.flatMap((r) => (r.title ? [r.title, r.text] : [r.text])),
+      { own },
     );
-    const analyzer = cachingAnalyzer(createAnalyzer(), dir);
+    const analyzer = cachingAnalyzer(own(), dir);
     // One analysis: the annotated records and every insight come out of the same pass.
     const analysis = analyzeReviews({
       reviews: records,
@@ -55,6 +66,7 @@ export function siteData(): Promise<SiteData> {
       dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
       urls,
       insights: analysis.insights,
+      verification: verificationSentence(analysis.reviews),
     };
   })();
   return cached;

@@ -253,6 +253,13 @@ describe("hostile query names and paths", () => {
     },
   );
 
+  it("reports a parameter given to since/{date} even when that date is already cached", async () => {
+    expect((await since("2024-01-01")).status).toBe(200);
+    const { status, body } = await since("2024-01-01?limit=3");
+    expect(status).toBe(400);
+    expect(body.issues).toEqual([{ path: "limit", value: "3", message: expect.stringContaining("unknown parameter") }]);
+  });
+
   it.each(["%", "%zz", "2024-01-0%"])("answers since/%s with the standard 400 shape naming the date", async (raw) => {
     const { status, body } = await since(raw);
     expect(status).toBe(400);

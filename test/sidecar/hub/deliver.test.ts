@@ -110,6 +110,28 @@ forEachHubStore((backend) => {
       expect(published.at(-1)?.topics).toEqual([{ topic: TOPICS.reviews, changed: true, owed: 1 }]);
     });
 
+    it("sends content published during an in-flight delivery right after it, once", async () => {
+      await subscribe(sub.callback());
+      let release = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      sub.respond = async (r) => {
+        if (r.method !== "POST" || r.body.toString() !== "<feed>v2</feed>") return cooperative(r);
+        await held;
+        return { status: 204 };
+      };
+      await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
+      await h.hub.publish([TOPICS.atom]);
+      await sub.waitFor(isDelivery);
+      await h.writeTopic(TOPICS.atom, "<feed>v3</feed>");
+      await h.hub.publish([TOPICS.atom]);
+      release();
+      await h.hub.idle();
+      expect(deliveries().map((r) => r.body.toString())).toEqual(["<feed>v2</feed>", "<feed>v3</feed>"]);
+      expect(await h.stored()).toMatchObject([{ state: "active", failures: 0 }]);
+    });
+
     it("stops notifying after a confirmed unsubscribe", async () => {
       await subscribe(sub.callback());
       await h.post({ "hub.mode": "unsubscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() });

@@ -82,10 +82,26 @@ describe("text analysis cache", () => {
   it("fills the cache on worker threads with exactly what the build would write", async () => {
     const texts = ["Great adjustment, no pain at all.", "Billing was confusing. But the staff fixed it!", "Short."];
     const pooled = path.join(dir, "pooled");
-    expect(await analyseInParallel(pooled, texts, { minTexts: 1, workers: 2 })).toBe(3);
+    expect(await analyseInParallel(pooled, texts, { minTexts: 1, threads: 2 })).toBe(3);
     for (const t of texts) expect(readClauses(pooled, clauseKey(t))).toBe(encodeClauses(analyzer.clauses(t, 0)));
     // Already cached: nothing left to do.
-    expect(await analyseInParallel(pooled, texts, { minTexts: 1, workers: 2 })).toBe(0);
+    expect(await analyseInParallel(pooled, texts, { minTexts: 1, threads: 2 })).toBe(0);
     expect((await readdir(pooled)).length).toBeGreaterThan(0);
+  });
+
+  it("gives the build's own thread a share when it passes its analyser, with the same files", async () => {
+    const texts = Array.from({ length: 7 }, (_, i) => `Visit ${i}: the adjustment helped, but parking was awful.`);
+    const shared = path.join(dir, "shared");
+    let made = 0;
+    const own = () => {
+      made++;
+      return analyzer;
+    };
+    expect(await analyseInParallel(shared, texts, { minTexts: 1, threads: 2, own })).toBe(7);
+    expect(made).toBe(1);
+    for (const t of texts) expect(readClauses(shared, clauseKey(t))).toBe(encodeClauses(analyzer.clauses(t, 0)));
+    // Below the threshold nothing runs, and the build's analyser is not even made.
+    expect(await analyseInParallel(path.join(dir, "few"), texts, { minTexts: 8, threads: 2, own })).toBe(0);
+    expect(made).toBe(1);
   });
 });

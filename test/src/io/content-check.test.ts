@@ -4,8 +4,9 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
 import { main as reviewNew } from "../../../scripts/review-new.ts";
-import { checkContentDir } from "../../../src/io/content-check.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { runAstroBuild } from "../../../src/build/astro-build.ts";
+import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
+import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
 /** After every fixture review: "the future" starts well after them. */
@@ -124,4 +125,34 @@ describe("content check", () => {
     expect(output).toContain(expected);
     expect(output).not.toMatch(/Location:|Stack trace:|\n\s+at /);
   }, 300_000); // Waits its turn on the machine-wide build lock.
+
+  it("a build in skip mode leaves a scaffold out with the notice once, and publishes every other review", async () => {
+    const dir = await fixtureCopy();
+    await reviewNew(["--author", "Maria G.", "--rating", "5", "--date", "2025-11-30"], {
+      contentDir: dir,
+      now: NOW,
+      out: () => {},
+      err: () => {},
+    });
+    const scaffold = path.join(dir, "reviews/2025/2025-11-30-maria-g.yaml");
+    // Not `buildSite`: its builds are --silent, and the notice is a warning of Astro's logger.
+    const distDir = await tempDistDir();
+    const build = await runAstroBuild({
+      distDir,
+      contentDir: dir,
+      env: { ...process.env, BASE_URL: "https://reviews.example", HUB_URL: "off", UNFINISHED_REVIEWS: "skip" },
+      lock: true,
+      dropCache: true,
+    });
+    const output = build.stdout + build.stderr;
+    expect(build.code, output).toBe(0);
+    expect(output.split(skippedNotice(scaffold)).length - 1).toBe(1);
+    const published = JSON.parse(await readFile(path.join(distDir, "reviews.json"), "utf8")) as {
+      reviews: { id: string }[];
+    };
+    const expected = await checkContentDir(FIXTURE, { now: NOW });
+    expect(published.reviews.map((r) => r.id).sort()).toEqual(
+      (expected.ok ? expected.content.reviews.map((r) => r.id) : ["fixture is invalid"]).sort(),
+    );
+  }, 300_000);
 });

@@ -1,0 +1,53 @@
+import { loadConfig } from "../config.ts";
+import type { ValidatedContent } from "../content/validate.ts";
+import type { InsightsContent } from "../insights/content-schema.ts";
+import { checkContentDir, formatProblems, skippedNotice } from "./content-check.ts";
+
+/**
+ * The checked content of one `astro build`: `CONTENT_DIR` read and validated once per process.
+ *
+ * Astro evaluates this module more than once in a build: through `content.config.ts` while it
+ * syncs the content collections, again inside the bundled pages, and through the integrations.
+ * A module-level variable would be one per copy, so the promise lives on `globalThis` under a
+ * registered symbol, which every copy in the process resolves to the same slot. The reviews are
+ * read from here rather than from an Astro collection: a collection would parse every review a
+ * second time, keep it in Astro's data store, serialise the store into its cache and embed it as
+ * one string in the bundle; at 100,000 reviews that was most of the build's memory.
+ */
+export interface BuildContent {
+  content: ValidatedContent;
+  insights: InsightsContent;
+}
+
+/** Where a notice about a left-out scaffold goes: Astro's logger in a loader, stderr otherwise. */
+export interface NoticeLogger {
+  warn(message: string): void;
+}
+
+const SLOT = Symbol.for("public-reviews/build-content");
+type Slot = { [SLOT]?: Promise<BuildContent> };
+
+const stderrLogger: NoticeLogger = { warn: (message) => process.stderr.write(`${message}\n`) };
+
+/**
+ * The content of this build, checked on the first call. A problem ends the build with exactly the
+ * lines `npm run check` prints, printed and exited rather than thrown: Astro would wrap a throw in
+ * a `Location:` and a stack trace of our loader, which tell an editor nothing.
+ */
+export function buildContent(logger: NoticeLogger = stderrLogger): Promise<BuildContent> {
+  const slot = globalThis as Slot;
+  slot[SLOT] ??= (async () => {
+    const config = loadConfig();
+    const report = await checkContentDir(config.CONTENT_DIR, {
+      now: new Date(),
+      unfinished: config.UNFINISHED_REVIEWS,
+    });
+    for (const file of report.skipped) logger.warn(skippedNotice(file));
+    if (!report.ok) {
+      process.stderr.write(`${formatProblems(report.problems)}\n`);
+      process.exit(1);
+    }
+    return { content: report.content, insights: report.insights };
+  })();
+  return slot[SLOT];
+}

@@ -1,0 +1,35 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { strongEtag } from "../../../src/http-headers/manifest.ts";
+import { etagDistFiles, readDistFiles } from "../../../src/io/dist-files.ts";
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+describe("etagDistFiles", () => {
+  it("gives every file the strongEtag of its whole bytes, hashed as a stream, in path order", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
+    temp.push(dir);
+    await mkdir(path.join(dir, "reviews/2024/03"), { recursive: true });
+    // Empty, small, and several read-stream chunks (64 KiB each) with a multi-byte character across a boundary.
+    const big = Buffer.concat([Buffer.alloc(65_535, "a"), Buffer.from("é✓"), Buffer.alloc(300_000, "b")]);
+    await writeFile(path.join(dir, "empty.txt"), "");
+    await writeFile(path.join(dir, "reviews.json"), big);
+    await writeFile(path.join(dir, "reviews/2024/03/index.html"), "<p>March</p>\n");
+    for (let i = 0; i < 9; i++) await writeFile(path.join(dir, `f${i}.txt`), `file ${i}`);
+
+    const etags = await etagDistFiles(dir);
+    const expected = (await readDistFiles(dir)).map((f) => ({ path: f.path, etag: strongEtag(f.bytes) }));
+    expect(etags).toEqual(expected);
+    expect(etags.find((e) => e.path === "/reviews.json")?.etag).toBe(strongEtag(big));
+    expect(etags.map((e) => e.path)).toContain("/reviews/2024/03/index.html");
+  });
+
+  it("is empty for an empty build", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
+    temp.push(dir);
+    expect(await etagDistFiles(dir)).toEqual([]);
+  });
+});
