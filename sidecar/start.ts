@@ -11,6 +11,7 @@ import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/router.ts";
+import { responseCacheFor } from "./response-cache.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
 
 /**
@@ -115,7 +116,9 @@ const buildListener = shared?.onBuildChanged(async () => {
 
 // Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
 // in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
-const mcp = createMcpRouter({ config, store, logger, revocations: shared?.sessionRevocations });
+// One response cache: a search answered over HTTP is answered from it over MCP, and the reverse.
+const responseCache = responseCacheFor(config);
+const mcp = createMcpRouter({ config, store, logger, responseCache, revocations: shared?.sessionRevocations });
 const hub = new Hub({
   config,
   logger,
@@ -143,6 +146,7 @@ const app = createApp({
   logger,
   store,
   serveStatic: !sidecarOnly,
+  responseCache,
   mcp: mcp.router,
   hub: createHubRouter(hub, {
     rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
