@@ -8,7 +8,7 @@ import { analyseInParallel } from "../insights/clause-pool.ts";
 import { cachingAnalyzer, clauseDir, prune } from "../insights/clause-store.ts";
 import { createAnalyzer } from "../insights/nlp.ts";
 import type { Insights } from "../insights/schema.ts";
-import { buildContent } from "../io/build-content.ts";
+import { buildContent, perBuild } from "../io/build-content.ts";
 import { type SiteUrls, siteUrls } from "../urls.ts";
 import { verificationSentence } from "./html-view.ts";
 
@@ -27,10 +27,9 @@ export interface SiteData {
   verification: string;
 }
 
-let cached: Promise<SiteData> | undefined;
-
+/** Computed once per build (`perBuild`: a module-level memo would outlive a build in npm start's build worker). */
 export function siteData(): Promise<SiteData> {
-  cached ??= (async () => {
+  return perBuild("site-data", async () => {
     const business = await getEntry("business", "business");
     if (!business) throw new Error("content/business.yaml was not loaded");
     const { reviews } = (await buildContent()).content;
@@ -68,8 +67,7 @@ export function siteData(): Promise<SiteData> {
       insights: analysis.insights,
       verification: verificationSentence(analysis.reviews),
     };
-  })();
-  return cached;
+  });
 }
 
 /**
