@@ -36,7 +36,8 @@ type Slot = { [SLOT]?: Map<string, unknown> };
  */
 export function perBuild<T>(name: string, make: () => T): T {
   const slot = globalThis as Slot;
-  const memo = (slot[SLOT] ??= new Map<string, unknown>());
+  slot[SLOT] ??= new Map<string, unknown>();
+  const memo = slot[SLOT];
   if (!memo.has(name)) memo.set(name, make());
   return memo.get(name) as T;
 }
