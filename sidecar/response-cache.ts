@@ -29,6 +29,12 @@ export interface CachedResponse {
    * `bytes` counts only what the entry adds (the object, its array, its strings).
    */
   value?: { data: object; bytes: number };
+  /**
+   * The start of the JSON of an MCP `tools/call` result made from this entry, up to where the two
+   * protocol eras differ, for the fast path in front of the SDK (sidecar/mcp/fast-call.ts), which
+   * adds the era's ending and the request id. Counted against the bound like the body.
+   */
+  rpc?: Buffer;
 }
 
 /**
@@ -50,8 +56,15 @@ export function sinceEtag(date: string, chain: string): string {
 /** Per-entry overhead counted against the bound besides body and key (object, strings, LRU slots). */
 const ENTRY_OVERHEAD = 160;
 
+/** What an entry counts against the bound. */
+function entryBytes(v: CachedResponse, k: string): number {
+  const bodies = (v.body?.length ?? 0) + (v.rpc?.length ?? 0);
+  return ENTRY_OVERHEAD + k.length * 2 + v.etag.length * 2 + bodies + (v.value?.bytes ?? 0);
+}
+
 export class ResponseCache {
   #lru: LRUCache<string, CachedResponse> | undefined;
+  #maxEntryBytes = 0;
 
   /**
    * `maxBytes` bounds the sum of entry sizes; one entry may take at most a quarter of it. With 0
@@ -59,11 +72,11 @@ export class ResponseCache {
    */
   constructor(maxBytes: number) {
     if (maxBytes <= 0) return;
+    this.#maxEntryBytes = Math.max(1, Math.floor(maxBytes / 4));
     this.#lru = new LRUCache<string, CachedResponse>({
       maxSize: maxBytes,
-      maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
-      sizeCalculation: (v, k) =>
-        ENTRY_OVERHEAD + k.length * 2 + v.etag.length * 2 + (v.body?.length ?? 0) + (v.value?.bytes ?? 0),
+      maxEntrySize: this.#maxEntryBytes,
+      sizeCalculation: entryBytes,
     });
   }
 
@@ -78,6 +91,17 @@ export class ResponseCache {
   /** An entry too large for the bound is not stored; the response is still sent. */
   set(key: string, value: CachedResponse): void {
     this.#lru?.set(key, value);
+  }
+
+  /**
+   * Replaces the entry under `key` with a larger version of it only when that fits the per-entry
+   * bound; otherwise keeps the old one and returns false. (`set` of an entry past the bound drops
+   * the key altogether, which would throw away a body to make room for an optional addition.)
+   */
+  grow(key: string, value: CachedResponse): boolean {
+    if (this.#lru === undefined || entryBytes(value, key) > this.#maxEntryBytes) return false;
+    this.#lru.set(key, value);
+    return true;
   }
 
   clear(): void {

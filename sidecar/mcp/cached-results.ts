@@ -113,3 +113,40 @@ export function cachedSince(
   });
   return { ok: true, value };
 }
+
+/** A complete entry (body and frozen value) of the response cache, and its key. */
+export interface CachedHit {
+  key: string;
+  entry: CachedResponse & { body: Buffer; value: { data: object; bytes: number } };
+}
+
+function hit(cache: ResponseCache, key: string): CachedHit | undefined {
+  const entry = cache.get(key);
+  return entry?.body && entry.value ? { key, entry: entry as CachedHit["entry"] } : undefined;
+}
+
+/**
+ * The entry `cachedSearch` would answer `args` from without computing anything, or undefined
+ * (invalid arguments, or an entry missing or lacking its value). For the fast path in front of
+ * the SDK (fast-call.ts), which answers only what is already cached.
+ */
+export function peekSearch(
+  { cache }: Pick<CachedResultsDeps, "cache">,
+  snapshot: Snapshot,
+  args: Record<string, unknown>,
+): CachedHit | undefined {
+  const parsed = parseArgs(snapshot, args);
+  if (!parsed.ok) return undefined;
+  return hit(cache, ResponseCache.key(snapshot.version, `search?${parsed.value.key}`, "identity"));
+}
+
+/** `peekSearch` for `cachedSince`. */
+export function peekSince(
+  { cache }: Pick<CachedResultsDeps, "cache">,
+  snapshot: Snapshot,
+  date: unknown,
+): CachedHit | undefined {
+  const parsed = parseSince(snapshot.index, date);
+  if (!parsed.ok) return undefined;
+  return hit(cache, ResponseCache.key(snapshot.version, `since/${parsed.value.date}`, "identity"));
+}

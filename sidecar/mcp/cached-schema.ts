@@ -38,21 +38,33 @@ export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
       return json;
     };
   const wrapped = Object.create(schema) as S;
+  const passed = opts.validatesOnce ? new WeakSet<object>() : undefined;
+  if (passed) validatedBy.set(wrapped, passed);
   Object.defineProperty(wrapped, "~standard", {
     value: {
       ...standard,
       jsonSchema: { input: convert("input"), output: convert("output") },
-      ...(opts.validatesOnce ? { validate: validatingOnce(standard.validate) } : {}),
+      ...(passed ? { validate: validatingOnce(standard.validate, passed) } : {}),
     },
   });
   return wrapped;
 }
 
+/** The frozen values each `validatesOnce` schema has passed. */
+const validatedBy = new WeakMap<object, WeakSet<object>>();
+
+/**
+ * Whether `value` has passed `schema` (made with `validatesOnce`) in full, so the SDK would not
+ * check it again. The fast path in front of the SDK (fast-call.ts) answers only such values.
+ */
+export function hasPassed(schema: object, value: object): boolean {
+  return validatedBy.get(schema)?.has(value) ?? false;
+}
+
 type Validate = StandardSchemaWithJSON["~standard"]["validate"];
 
 /** `validate`, remembering (weakly) the frozen objects that passed it. */
-function validatingOnce(validate: Validate): Validate {
-  const passed = new WeakSet<object>();
+function validatingOnce(validate: Validate, passed: WeakSet<object>): Validate {
   return (value, options) => {
     const frozen = typeof value === "object" && value !== null && Object.isFrozen(value);
     if (frozen && passed.has(value)) return { value };

@@ -110,6 +110,11 @@ export class LegacySessions {
     }
   }
 
+  /** Whether a POST with this session id would be served rather than refused (404). */
+  async usable(id: string): Promise<boolean> {
+    return (await this.#verify(id)) !== undefined;
+  }
+
   /** The claims of a usable session id, or undefined when it is forged, expired or revoked. */
   async #verify(id: string): Promise<SessionClaims | undefined> {
     const result = this.#deps.tokens.verify(id);

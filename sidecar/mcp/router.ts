@@ -16,6 +16,7 @@ import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
+import { fastToolCall } from "./fast-call.ts";
 import { nodeBridge } from "./node-bridge.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
 import { createMcpServer } from "./server.ts";
@@ -43,6 +44,11 @@ export interface McpRouterDeps {
   responseCache: ResponseCache;
   /** Where DELETEd session ids are kept; default in memory (one instance). */
   revocations?: SessionRevocationStore;
+  /**
+   * Answer cached `search_reviews` / `get_reviews_since` calls in front of the SDK (fast-call.ts);
+   * default true. Off, every request goes through the SDK: the reference the tests compare with.
+   */
+  fastPath?: boolean;
 }
 
 export interface McpRouter {
@@ -50,6 +56,8 @@ export interface McpRouter {
   router: Router;
   /** Open change-notice streams of 2025 sessions (2026 listen streams are counted by the SDK). */
   readonly openStreams: number;
+  /** `tools/call` requests answered by the fast path since start (fast-call.ts). */
+  readonly fastAnswers: number;
   /** Ends every stream and refuses new requests. */
   close(): Promise<void>;
 }
@@ -151,6 +159,12 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.error({ err }, "mcp handler failed") },
   );
 
+  const fast =
+    deps.fastPath === false
+      ? undefined
+      : fastToolCall({ store, cache: deps.responseCache, sessionUsable: (id) => sessions.usable(id) });
+  let fastAnswers = 0;
+
   let closed = false;
   const open: RequestHandler = (_req, res, next) => {
     if (closed) return rpcError(res, 503, -32000, "Service Unavailable: the server is shutting down");
@@ -170,6 +184,10 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     }
     const invalid = invalidMessage(body);
     if (invalid) return rpcError(res, 400, -32600, `Invalid Request: ${invalid}`, idOf(body));
+    if (fast && (await fast(req, res, body))) {
+      fastAnswers++;
+      return;
+    }
     await node(req, res, body);
   };
 
@@ -188,6 +206,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     router,
     get openStreams() {
       return notices.openStreams;
+    },
+    get fastAnswers() {
+      return fastAnswers;
     },
     async close() {
       closed = true;

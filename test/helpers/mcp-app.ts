@@ -14,7 +14,13 @@ export interface McpTestApp extends TestApp {
 /** The real app with the real MCP router mounted at /mcp, on port 0 over a built `distDir`. */
 export async function startMcpApp(
   distDir: string,
-  opts: { env?: Record<string, string>; clock?: Clock; revocations?: SessionRevocationStore } = {},
+  opts: {
+    env?: Record<string, string>;
+    clock?: Clock;
+    revocations?: SessionRevocationStore;
+    /** false: every MCP request through the SDK (sidecar/mcp/fast-call.ts off). */
+    fastPath?: boolean;
+  } = {},
 ): Promise<McpTestApp> {
   let mcp: McpRouter | undefined;
   const app = await startApp(distDir, {
@@ -28,6 +34,7 @@ export async function startMcpApp(
         logger: createLogger("silent"),
         clock: opts.clock,
         revocations: opts.revocations,
+        fastPath: opts.fastPath,
       });
       return { mcp: mcp.router };
     },
