@@ -2,11 +2,14 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import type { Clock } from "../../sidecar/clock.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import type { SessionRevocationStore } from "../../sidecar/mcp/revocation-store.ts";
+import type { ResponseCache } from "../../sidecar/response-cache.ts";
 import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/router.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
 export interface McpTestApp extends TestApp {
   mcp: McpRouter;
+  /** The response cache the app and the MCP tools share. */
+  responseCache: ResponseCache;
   /** `${url}/mcp` */
   endpoint: string;
 }
@@ -23,10 +26,12 @@ export async function startMcpApp(
   } = {},
 ): Promise<McpTestApp> {
   let mcp: McpRouter | undefined;
+  let cache: ResponseCache | undefined;
   const app = await startApp(distDir, {
     env: { RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env },
     serveStatic: true,
     routers: ({ config, store, responseCache }) => {
+      cache = responseCache;
       mcp = createMcpRouter({
         config,
         store,
@@ -39,11 +44,12 @@ export async function startMcpApp(
       return { mcp: mcp.router };
     },
   });
-  if (!mcp) throw new Error("the MCP router was not created");
+  if (!mcp || !cache) throw new Error("the MCP router was not created");
   const router = mcp;
   return {
     ...app,
     mcp: router,
+    responseCache: cache,
     endpoint: `${app.url}/mcp`,
     // Sessions first: an open SSE stream would otherwise hold the HTTP server open.
     close: async () => {
