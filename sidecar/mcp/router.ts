@@ -13,10 +13,10 @@ import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
 import type { ResponseCache } from "../response-cache.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
+import { fastToolCall } from "./fast-call.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
-import { fastToolCall } from "./fast-call.ts";
 import { nodeBridge } from "./node-bridge.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
 import { createMcpServer } from "./server.ts";
@@ -176,6 +176,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       return rpcError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     const body: unknown = req.body;
+    // Before the checks below: it answers only a valid request (the SDK's classifier says so).
+    if (fast && (await fast(req, res, body))) {
+      fastAnswers++;
+      return;
+    }
     if (Array.isArray(body)) {
       const header = req.headers["mcp-protocol-version"];
       const session = tokens.verify(String(req.headers[SESSION_HEADER] ?? ""));
@@ -184,10 +189,6 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     }
     const invalid = invalidMessage(body);
     if (invalid) return rpcError(res, 400, -32600, `Invalid Request: ${invalid}`, idOf(body));
-    if (fast && (await fast(req, res, body))) {
-      fastAnswers++;
-      return;
-    }
     await node(req, res, body);
   };
 

@@ -2,8 +2,8 @@ import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/cli
 import type { Clock } from "../../sidecar/clock.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import type { SessionRevocationStore } from "../../sidecar/mcp/revocation-store.ts";
-import type { ResponseCache } from "../../sidecar/response-cache.ts";
 import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/router.ts";
+import type { ResponseCache } from "../../sidecar/response-cache.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
 export interface McpTestApp extends TestApp {

@@ -295,8 +295,9 @@ describe("the tools/call fast path", () => {
       }),
       { numRuns: 300 },
     );
-    // Most warm-ups, and the requests that are valid and unchanged, are hits.
-    expect(fast.mcp.fastAnswers - before).toBeGreaterThan(runs / 2);
+    // Valid arguments sent unchanged are hits on their second send at least (about half the runs):
+    // a share well above zero shows the property compared the fast path, not only the SDK.
+    expect(fast.mcp.fastAnswers - before).toBeGreaterThan(runs / 4);
   });
 
   it("answers the real SDK client in both eras, with results equal to the SDK path's", async () => {
