@@ -31,7 +31,8 @@ import { SearchResultSchema, SinceResultSchema } from "./tools.ts";
  *   `tools/call`, an id that is a string or a safe integer, `params` with `name` (one of the two
  *   tools), `arguments` (an object) and, in 2026-07-28 only, the `_meta` envelope with nothing but
  *   its three standard keys;
- * - the era as the SDK's own classifier (`classifyInboundRequest`) sees it, and then:
+ * - the era as the SDK's own classifier (`classifyInboundRequest`) sees it (for a message without
+ *   `_meta` decided here, by the classifier's rule; see `eraOf`), and then:
  *   2025 (no envelope): a `Mcp-Session-Id` that our session rules accept, an `Accept` naming both
  *   JSON and event streams, a JSON `Content-Type`, and no or a supported `Mcp-Protocol-Version`,
  *   which is what the SDK's transport checks;
@@ -90,9 +91,24 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
   return typeof value === "string" ? value : undefined;
 };
 
-/** The era of a request the fast path may answer, or undefined. */
+/**
+ * The era of a request the fast path may answer, or undefined. A message of the shape checked in
+ * `fastToolCall` is a JSON-RPC request to the SDK; without `_meta` in its params it carries no
+ * envelope claim, and with no `Mcp-Protocol-Version` or one of the 2025-era versions (none of them
+ * modern) `classifyInboundRequest` calls it legacy ("no-claim") without a look at anything else,
+ * so that case is decided here without it (its zod parse of the whole message cost about a tenth
+ * of the call). Anything with `_meta` goes through the classifier itself.
+ */
 function eraOf(req: IncomingMessage, body: Record<string, unknown>, params: Record<string, unknown>): Era | undefined {
   const version = header(req, "mcp-protocol-version");
+  if (!Object.hasOwn(params, "_meta")) {
+    if (!onlyKeys(params, ["name", "arguments"])) return undefined;
+    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+    const accept = header(req, "accept");
+    if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
+    if (!isJsonContentType(header(req, "content-type"))) return undefined;
+    return "legacy";
+  }
   const route = classifyInboundRequest({
     httpMethod: "POST",
     protocolVersionHeader: version,
@@ -100,14 +116,6 @@ function eraOf(req: IncomingMessage, body: Record<string, unknown>, params: Reco
     mcpNameHeader: header(req, "mcp-name"),
     body,
   });
-  if (route.kind === "legacy") {
-    if (route.reason !== "no-claim" || !onlyKeys(params, ["name", "arguments"])) return undefined;
-    const accept = header(req, "accept");
-    if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
-    if (!isJsonContentType(header(req, "content-type"))) return undefined;
-    if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-    return "legacy";
-  }
   if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
   if (route.classification.revision !== MODERN_VERSION || version !== MODERN_VERSION) return undefined;
   if (header(req, "mcp-method") !== "tools/call" || header(req, "mcp-name") !== params.name) return undefined;
@@ -161,13 +169,17 @@ export function fastToolCall(deps: FastCallDeps) {
       const session = header(req, SESSION_HEADER);
       if (!session || !(await deps.sessionUsable(session))) return false;
     }
-    const answer = Buffer.concat([
-      HEAD,
-      resultStart(deps.cache, hit),
-      TAIL[era],
-      Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`),
-    ]);
-    res.writeHead(200, { "content-type": "application/json", "content-length": answer.length }).end(answer);
+    // Written in pieces, corked into one write: no copy of the answer is made per call.
+    const start = resultStart(deps.cache, hit);
+    const end = Buffer.from(`,"jsonrpc":"2.0","id":${JSON.stringify(id)}}`);
+    const length = HEAD.length + start.length + TAIL[era].length + end.length;
+    res.writeHead(200, { "content-type": "application/json", "content-length": length });
+    res.cork();
+    res.write(HEAD);
+    res.write(start);
+    res.write(TAIL[era]);
+    res.end(end);
+    res.uncork();
     return true;
   };
 }

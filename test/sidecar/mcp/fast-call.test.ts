@@ -117,7 +117,7 @@ const LEGACY_STANDARD = {
 
 const LEGACY_CHANGES = {
   session: ["missing", "forged", "revoked"],
-  version: [undefined, "2025-06-18", "2024-11-05", "1999-01-01", " 2025-06-18"],
+  version: [undefined, "2025-06-18", "2024-11-05", "1999-01-01", " 2025-06-18", "2026-07-28", "2027-01-01"],
   accept: ["application/json", "text/event-stream", "*/*"],
   contentType: ["application/json; charset=utf-8"],
   mcpMethod: ["tools/call", "tools/list"],
