@@ -80,6 +80,7 @@ async function latencyRatios(ws: Workspace, p: Profile): Promise<Figure[]> {
       ["sdk 2026", (i) => call(sdk["2026"], mix[i] as SearchArgs)],
       ["canned http", (i) => httpJson(canned.url, mix[i] as SearchArgs)],
       ["canned sdk", (i) => call(floorClient, mix[i] as SearchArgs)],
+      ["canned wire", (i) => replay(`${canned.url}/mcp`, wire["2025"][i] as Exchange)],
     ];
     for (let i = 0; i < mix.length; i++) for (const [, door] of doors) await door(i);
     const samples: Samples = Object.fromEntries(doors.map(([name]) => [name, []]));
@@ -118,7 +119,10 @@ async function latencyRatios(ws: Workspace, p: Profile): Promise<Figure[]> {
         name: "SDK client floor: Client.callTool p50 / fetch p50 against a server answering canned bytes",
         value: floor,
         unit: "ratio",
-        detail: `${versus("canned sdk", "canned http")}; the same queries' recorded answers, so the server does no work; no target`,
+        detail:
+          `${versus("canned sdk", "canned http")}; the same queries' recorded answers, so the server does no work; ` +
+          `the 2025 requests sent with fetch against it: ${(p50("canned wire") / p50("canned http")).toFixed(2)} ` +
+          `(${ms(p50("canned wire"))}: a POST and an answer twice the size); no target`,
       },
     ];
   } finally {

@@ -3,6 +3,7 @@ import {
   CLIENT_CAPABILITIES_META_KEY,
   CLIENT_INFO_META_KEY,
   classifyInboundRequest,
+  type InboundClassificationOutcome,
   isJsonContentType,
   PROTOCOL_VERSION_META_KEY,
   SERVER_INFO_META_KEY,
@@ -109,21 +110,47 @@ function eraOf(req: IncomingMessage, body: Record<string, unknown>, params: Reco
     if (!isJsonContentType(header(req, "content-type"))) return undefined;
     return "legacy";
   }
-  const route = classifyInboundRequest({
-    httpMethod: "POST",
-    protocolVersionHeader: version,
-    mcpMethodHeader: header(req, "mcp-method"),
-    mcpNameHeader: header(req, "mcp-name"),
-    body,
-  });
-  if (route.kind !== "modern" || route.messageKind !== "request") return undefined;
-  if (route.classification.revision !== MODERN_VERSION || version !== MODERN_VERSION) return undefined;
-  if (header(req, "mcp-method") !== "tools/call" || header(req, "mcp-name") !== params.name) return undefined;
+  if (version !== MODERN_VERSION || header(req, "mcp-method") !== "tools/call") return undefined;
+  if (header(req, "mcp-name") !== params.name) return undefined;
   if (Object.keys(req.headers).some((name) => name.startsWith("mcp-param-"))) return undefined;
   if (!onlyKeys(params, ["name", "arguments", "_meta"])) return undefined;
   const meta = params._meta;
   if (!isPlainObject(meta) || !onlyKeys(meta, ENVELOPE_KEYS)) return undefined;
-  return "modern";
+  return envelopeAccepted(meta, () =>
+    classifyInboundRequest({
+      httpMethod: "POST",
+      protocolVersionHeader: version,
+      mcpMethodHeader: "tools/call",
+      mcpNameHeader: params.name as string,
+      body,
+    }),
+  )
+    ? "modern"
+    : undefined;
+}
+
+/**
+ * The classifier's verdict on 2026-07-28 `tools/call` requests, by their envelope. With the
+ * headers fixed as `eraOf` requires them and a message of the checked shape (a JSON-RPC request
+ * whose params the classifier does not look into but for `_meta`), its answer depends on the
+ * envelope alone, which a client sends the same on every call; its zod parse of the envelope and
+ * the whole message cost about half of such a call. Bounded: 256 envelopes of at most 1 KiB of
+ * JSON, forgotten all at once when full; a larger one is classified every time.
+ */
+const envelopeVerdicts = new Map<string, boolean>();
+
+function envelopeAccepted(meta: Record<string, unknown>, classify: () => InboundClassificationOutcome): boolean {
+  const key = JSON.stringify(meta);
+  const known = envelopeVerdicts.get(key);
+  if (known !== undefined) return known;
+  const route = classify();
+  const ok =
+    route.kind === "modern" && route.messageKind === "request" && route.classification.revision === MODERN_VERSION;
+  if (key.length <= 1024) {
+    if (envelopeVerdicts.size >= 256) envelopeVerdicts.clear();
+    envelopeVerdicts.set(key, ok);
+  }
+  return ok;
 }
 
 /** The complete cached answer for the tool's arguments, when its value has passed the output schema. */
