@@ -44,10 +44,22 @@ function codeVersion(root: string): string | undefined {
   return hash("sha256", parts.join("\0"), "hex");
 }
 
-/** The part of every key this build shares; undefined when the code cannot be identified. */
+/**
+ * The part of every key this build shares: the code, and the parts of the insights content and of
+ * the business the annotation reads (createSummariser), so that editing the FAQ, the summary or the
+ * address keeps the cache. Undefined when the code cannot be identified.
+ */
 export function contextKey(content: InsightsContent, business: Business, root = process.cwd()): string | undefined {
   const code = codeVersion(root);
-  return code && hash("sha256", `${code}\0${JSON.stringify(content)}\0${JSON.stringify(business)}`, "hex");
+  const read = [
+    content.aspects,
+    content.lexicon,
+    business.name,
+    business.technicians,
+    business.services,
+    business.service_areas,
+  ];
+  return code && hash("sha256", `${code}\0${JSON.stringify(read)}`, "hex");
 }
 
 /** Key of one review's summary: the context and exactly the fields the annotation reads. */

@@ -1,7 +1,7 @@
 import type { Business } from "../content/records.ts";
 import type { ReviewInput } from "./annotate.ts";
-import { compact, contextKey, PackIndex, PackWriter, packsIn, summaryKey } from "./annotation-store.ts";
 import { type PoolOptions, summariseInParallel } from "./annotation-pool.ts";
+import { compact, contextKey, PackIndex, PackWriter, packsIn, summaryKey } from "./annotation-store.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import type { Analyzer } from "./nlp.ts";
 import { createSummariser, decodeSummary, encodeSummary, type Summariser } from "./review-summary.ts";
@@ -51,7 +51,13 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
   const pooled =
     todo.size === 0 ? 0 : await summariseInParallel({ dir, content, business, items: [...todo] }, { own, ...pool });
   // The packs the pool wrote: every file now in the folder that was not read above.
-  const filled = pooled > 0 ? new PackIndex(dir, packsIn(dir).filter((f) => !old.files.includes(f))) : undefined;
+  const filled =
+    pooled > 0
+      ? new PackIndex(
+          dir,
+          packsIn(dir).filter((f) => !old.files.includes(f)),
+        )
+      : undefined;
   const indexes = filled ? [filled, old] : [old];
 
   const used = new Set<string>();

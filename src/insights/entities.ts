@@ -1,8 +1,8 @@
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
-import type { ReviewSummary } from "./review-summary.ts";
 import type { AspectDefinition } from "./content-schema.ts";
 import { mean, polarity, round } from "./numbers.ts";
+import type { ReviewSummary } from "./review-summary.ts";
 import type { EntityInsight, Insights } from "./schema.ts";
 
 /**
