@@ -133,13 +133,13 @@ export class PackIndex {
   /** The stored JSON of `key`, if any. */
   get(key: string): string | undefined {
     const e = this.entries.get(key);
-    return e && e.bytes.toString("utf8", e.start, e.end);
+    return e?.bytes.toString("utf8", e.start, e.end);
   }
 
   /** The whole stored line of `key` (key, space, JSON, newline), for copying without decoding. */
   line(key: string): Buffer | undefined {
     const e = this.entries.get(key);
-    return e && e.bytes.subarray(e.start - KEY_LENGTH - 1, e.end + 1);
+    return e?.bytes.subarray(e.start - KEY_LENGTH - 1, e.end + 1);
   }
 }
 
