@@ -1,8 +1,7 @@
 import { hash } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import { threadId } from "node:worker_threads";
 import type { Business } from "../content/records.ts";
 import type { ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
@@ -13,13 +12,11 @@ import type { InsightsContent } from "./content-schema.ts";
  * model that analyse it, so it is kept between builds in Astro's cache folder under a hash of all
  * of those. A rebuild after editing one review analyses that review; the rest is read back.
  *
- * Packed, not one file per review: entries are lines `<key> <summary JSON>` in a few `.pack`
- * files (one per analysis thread that had work), each written to a temporary name and renamed
- * whole. A build reads every pack once as bytes and decodes an entry when its review comes up, so
- * the cache costs its size in memory outside the JavaScript heap and no file system call per
- * review. After the build the entries it used are written to one pack and the others removed, so
- * the cache stays the size of the content. A line that is cut short or does not decode is a miss:
- * the review is analysed again, never read wrong.
+ * Packed, not one file per review (src/io/pack-file.ts): one pack per analysis thread that had
+ * work, read once as bytes; an entry is decoded when its review comes up, so the cache costs no
+ * file system call per review. After the build the entries it used are written to one pack and the
+ * others removed, so the cache stays the size of the content. An entry that is cut short or does
+ * not decode is a miss: the review is analysed again, never read wrong.
  */
 
 const require = createRequire(import.meta.url);
@@ -68,147 +65,7 @@ export function summaryKey(context: string, r: ReviewInput): string {
   return hash("sha256", `${context}\0${JSON.stringify(fields)}`, "hex");
 }
 
-const KEY_LENGTH = 64;
-const NEWLINE = 0x0a;
-const SPACE = 0x20;
-const PACK = ".pack";
-
 /** The folder of packs inside an Astro cache folder. */
 export function annotationDir(astroCacheDir: string): string {
   return path.join(astroCacheDir, "annotations");
-}
-
-interface Entry {
-  bytes: Buffer;
-  start: number;
-  end: number;
-}
-
-/** The packs in `dir`, in name order. */
-export function packsIn(dir: string): string[] {
-  try {
-    return readdirSync(dir)
-      .filter((n) => n.endsWith(PACK))
-      .sort()
-      .map((n) => path.join(dir, n));
-  } catch {
-    return [];
-  }
-}
-
-/** Every pack in `dir` (or the given ones), indexed by key; a missing folder is an empty cache. */
-export class PackIndex {
-  readonly files: string[] = [];
-  private readonly entries = new Map<string, Entry>();
-
-  readonly dir: string;
-
-  constructor(dir: string, files = packsIn(dir)) {
-    this.dir = dir;
-    for (const file of files) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(file);
-      } catch {
-        continue;
-      }
-      this.files.push(file);
-      let start = 0;
-      for (let nl = bytes.indexOf(NEWLINE); nl >= 0; start = nl + 1, nl = bytes.indexOf(NEWLINE, start)) {
-        if (nl - start <= KEY_LENGTH + 1 || bytes[start + KEY_LENGTH] !== SPACE) continue;
-        const key = bytes.toString("latin1", start, start + KEY_LENGTH);
-        this.entries.set(key, { bytes, start: start + KEY_LENGTH + 1, end: nl });
-      }
-    }
-  }
-
-  get size(): number {
-    return this.entries.size;
-  }
-
-  has(key: string): boolean {
-    return this.entries.has(key);
-  }
-
-  /** The stored JSON of `key`, if any. */
-  get(key: string): string | undefined {
-    const e = this.entries.get(key);
-    return e?.bytes.toString("utf8", e.start, e.end);
-  }
-
-  /** The whole stored line of `key` (key, space, JSON, newline), for copying without decoding. */
-  line(key: string): Buffer | undefined {
-    const e = this.entries.get(key);
-    return e?.bytes.subarray(e.start - KEY_LENGTH - 1, e.end + 1);
-  }
-}
-
-/** Writes one pack, line by line through a small buffer; `close` makes it visible. */
-export class PackWriter {
-  private readonly file: string;
-  private readonly tmp: string;
-  private readonly fd: number;
-  private chunks: Buffer[] = [];
-  private pending = 0;
-  count = 0;
-
-  constructor(dir: string, file = path.join(dir, `${process.pid}-${threadId}-${Date.now()}${PACK}`)) {
-    this.file = file;
-    mkdirSync(dir, { recursive: true });
-    this.tmp = `${this.file}.tmp`;
-    this.fd = openSync(this.tmp, "w");
-  }
-
-  add(key: string, json: string): void {
-    this.addLine(Buffer.from(`${key} ${json}\n`, "utf8"));
-  }
-
-  addLine(line: Buffer): void {
-    this.chunks.push(line);
-    this.pending += line.length;
-    this.count++;
-    if (this.pending >= 1 << 20) this.flush();
-  }
-
-  private flush(): void {
-    if (this.pending > 0) writeSync(this.fd, Buffer.concat(this.chunks, this.pending));
-    this.chunks = [];
-    this.pending = 0;
-  }
-
-  /** Renames the pack into place, or removes it when nothing was added. */
-  close(): void {
-    this.flush();
-    closeSync(this.fd);
-    if (this.count === 0) rmSync(this.tmp, { force: true });
-    else renameSync(this.tmp, this.file);
-  }
-}
-
-/**
- * Leaves the cache holding exactly the entries of `keep`, from `indexes` (earlier ones preferred)
- * or from packs written since they were read, in one pack, unless it already does.
- */
-export function compact(indexes: readonly PackIndex[], keep: ReadonlySet<string>): void {
-  const [first] = indexes;
-  if (!first) return;
-  const known = new Set(indexes.flatMap((x) => x.files));
-  const written = packsIn(first.dir).filter((f) => !known.has(f));
-  if (written.length === 0 && known.size <= 1) {
-    const only = indexes.find((x) => x.files.length > 0) ?? first;
-    if (only.size === keep.size && [...keep].every((k) => only.has(k))) return;
-  }
-  const all = [new PackIndex(first.dir, written), ...indexes];
-  const writer = new PackWriter(first.dir, path.join(first.dir, `all-${process.pid}-${Date.now()}${PACK}`));
-  for (const key of keep) {
-    for (const x of all) {
-      const line = x.line(key);
-      if (line) {
-        writer.addLine(line);
-        break;
-      }
-    }
-  }
-  writer.close();
-  for (const file of [...known, ...written]) rmSync(file, { force: true });
 }

@@ -1,7 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Business } from "../content/records.ts";
+import { PackWriter } from "../io/pack-file.ts";
 import type { ReviewInput } from "./annotate.ts";
-import { PackWriter } from "./annotation-store.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { createAnalyzer } from "./nlp.ts";
 import { createSummariser, encodeSummary } from "./review-summary.ts";

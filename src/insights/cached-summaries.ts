@@ -1,7 +1,8 @@
 import type { Business } from "../content/records.ts";
+import { compact, PackIndex, PackWriter, packsIn } from "../io/pack-file.ts";
 import type { ReviewInput } from "./annotate.ts";
 import { type PoolOptions, summariseInParallel } from "./annotation-pool.ts";
-import { compact, contextKey, PackIndex, PackWriter, packsIn, summaryKey } from "./annotation-store.ts";
+import { contextKey, summaryKey } from "./annotation-store.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import type { Analyzer } from "./nlp.ts";
 import { createSummariser, decodeSummary, encodeSummary, type Summariser } from "./review-summary.ts";

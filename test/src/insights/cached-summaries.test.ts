@@ -6,7 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildDataset } from "../../../src/content/dataset.ts";
 import type { Business, ReviewRecord } from "../../../src/content/records.ts";
 import { summariseInParallel } from "../../../src/insights/annotation-pool.ts";
-import { contextKey, PackIndex, summaryKey } from "../../../src/insights/annotation-store.ts";
+import { contextKey, summaryKey } from "../../../src/insights/annotation-store.ts";
 import { analyzeReviews } from "../../../src/insights/build.ts";
 import { cachedSummaries } from "../../../src/insights/cached-summaries.ts";
 import type { InsightsContent } from "../../../src/insights/content-schema.ts";
@@ -14,6 +14,7 @@ import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
 import { createSummariser, decodeSummary, encodeSummary } from "../../../src/insights/review-summary.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
+import { PackIndex } from "../../../src/io/pack-file.ts";
 
 const CONTENT = path.resolve(import.meta.dirname, "../../../content");
 const analyzer = createAnalyzer();
