@@ -47,7 +47,8 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
   for (const review of reviews) {
     const key = summaryKey(context, review);
     keys.set(review, key);
-    if (!old.has(key)) todo.set(key, review);
+    // Only what the annotation reads crosses to a worker: whole records would be copied there.
+    if (!old.has(key)) todo.set(key, slim(review));
   }
   const pooled =
     todo.size === 0 ? 0 : await summariseInParallel({ dir, content, business, items: [...todo] }, { own, ...pool });
@@ -86,4 +87,9 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
       compact(indexes, used);
     },
   };
+}
+
+function slim(r: ReviewInput): ReviewInput {
+  const { id, title, text, rating, technicians, services, service_areas } = r;
+  return { id, title, text, rating, technicians, services, service_areas };
 }
