@@ -1,5 +1,5 @@
 import type { Business, ReviewAspect } from "../content/records.ts";
-import { type AspectMention, createAnnotator, type ReviewInput } from "./annotate.ts";
+import { createAnnotator, type ReviewAnnotation, type ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import type { Analyzer } from "./nlp.ts";
 import { type TopicCandidate, topicCandidates } from "./topics.ts";
@@ -14,16 +14,8 @@ import { type TopicCandidate, topicCandidates } from "./topics.ts";
  * Scores are kept as computed (unrounded), and every list in the order it was built in: the
  * insights add them up in that order, and float sums depend on it.
  */
-export interface ReviewSummary {
-  /** Public annotation, ordered by aspect id. */
-  aspects: ReviewAspect[];
-  /** Aspect index → review-level score, in the annotation's order. */
-  scores: Map<number, number>;
-  mentions: AspectMention[];
-  /** Per entity id the review lists (`kind:id`): aspects of the clauses that name it. */
-  entityAspects: Map<string, Set<number>>;
+export interface ReviewSummary extends Omit<ReviewAnnotation, "clauses"> {
   topics: TopicCandidate[];
-  sentences: number;
 }
 
 export type Summariser = (review: ReviewInput) => ReviewSummary;
