@@ -1,3 +1,4 @@
+import { AstroBuildWorker } from "../src/build/astro-worker.ts";
 import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
 import { siteUrls } from "../src/urls.ts";
 import { watchContent } from "./build/content-watcher.ts";
@@ -10,6 +11,7 @@ import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/router.ts";
+import { responseCacheFor } from "./response-cache.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
 
 /**
@@ -57,9 +59,17 @@ if (sidecarOnly && !config.baseUrlExplicit) {
 // of failing every rebuild until its text is pasted. npm start publishes to its own hub itself once
 // a build is swapped in (serveBuild), so its builds ping no hub.
 const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip", HUB_URL: "off" };
-// npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts).
-const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR);
 const stop = new AbortController();
+// npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts), in one
+// long-lived build process that keeps Astro loaded between builds (src/build/astro-worker.ts).
+const worker =
+  sidecarOnly || config.BUILD_WORKER_BUILDS === 0
+    ? undefined
+    : new AstroBuildWorker({
+        limits: { maxBuilds: config.BUILD_WORKER_BUILDS, maxRssBytes: config.BUILD_WORKER_MAX_RSS_MB * 1024 * 1024 },
+        signal: stop.signal,
+      });
+const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR, { worker });
 if (builds) {
   await builds.adopt();
   if (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true)) {
@@ -72,6 +82,10 @@ if (builds) {
     else logger.error("the build failed; serving the previous build if there is one");
   }
 }
+
+// The first rebuild after an edit should find the build worker warm: its warm-up runs beside the
+// rest of start-up (a no-op when the build above already ran in it).
+builds?.warm(buildEnv, stop.signal);
 
 let store: SnapshotStore;
 try {
@@ -95,13 +109,16 @@ try {
   fail(`Cannot start: the database in DATABASE_URL is unusable (${(err as Error).message}).`);
 }
 // Any instance's publish reaches every instance: each reloads dist/ (shared volume or deploy step).
+// This instance's own publish comes back too: a build already loaded is not loaded again.
 const buildListener = shared?.onBuildChanged(async () => {
-  await store.reload();
+  await store.reload(undefined, { ifChanged: true });
 });
 
 // Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
 // in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
-const mcp = createMcpRouter({ config, store, logger, revocations: shared?.sessionRevocations });
+// One response cache: a search answered over HTTP is answered from it over MCP, and the reverse.
+const responseCache = responseCacheFor(config);
+const mcp = createMcpRouter({ config, store, logger, responseCache, revocations: shared?.sessionRevocations });
 const hub = new Hub({
   config,
   logger,
@@ -113,12 +130,14 @@ await hub.start();
 /**
  * The one reload path, for a rebuild (`dir`, then DIST_DIR is switched to it) and for a publish
  * ping after a deployment wrote DIST_DIR: load the build, swap it in, and let the hub distribute
- * the topics of exactly that snapshot.
+ * the topics of exactly that snapshot. A ping whose DIST_DIR still holds the loaded build (same
+ * folder, same header manifest) loads nothing: at 100,000 reviews a load blocks for seconds.
  */
 async function serveBuild(dir?: string, topics?: readonly string[]): Promise<void> {
-  const s = await store.reload(dir);
+  const before = store.current;
+  const s = await store.reload(dir, { ifChanged: dir === undefined });
   if (dir) await builds?.activate(dir);
-  logger.info({ reviews: s.index.size, version: s.version, dir: s.dir }, "serving build");
+  if (s !== before) logger.info({ reviews: s.index.size, version: s.version, dir: s.dir }, "serving build");
   await hub.publish(topics);
 }
 
@@ -127,6 +146,7 @@ const app = createApp({
   logger,
   store,
   serveStatic: !sidecarOnly,
+  responseCache,
   mcp: mcp.router,
   hub: createHubRouter(hub, {
     rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
@@ -201,12 +221,14 @@ async function shutdown(signal: string) {
   logger.info({ signal }, "shutting down: finishing in-flight requests");
   watcher?.close();
   stop.abort();
+  const buildsClosed = builds?.close();
   await running.drain();
   await mcp.close();
   await running.close();
   await hub.close();
   await buildListener?.close();
   await shared?.close();
+  await buildsClosed;
   process.exit(0);
 }
 process.on("SIGTERM", () => void shutdown("SIGTERM"));

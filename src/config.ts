@@ -179,6 +179,13 @@ export const EnvSchema = z.object({
       ctx.addIssue({ code: "custom", message: `UNFINISHED_REVIEWS must be error or skip, got ${JSON.stringify(v)}` });
       return z.NEVER;
     }),
+  /**
+   * npm start: builds one long-lived build process runs (Astro stays loaded between them) before
+   * a fresh one replaces it; 0 runs each build as a fresh `astro build` (src/build/astro-worker.ts).
+   */
+  BUILD_WORKER_BUILDS: int("BUILD_WORKER_BUILDS", 0, 1_000, 20),
+  /** npm start: resident memory (MiB) after a build above which the build process is replaced. */
+  BUILD_WORKER_MAX_RSS_MB: int("BUILD_WORKER_MAX_RSS_MB", 128, 65_536, 1_536),
   /** Where the build hook pings the hub; `off` disables the ping (npm start's first build, before its hub listens). */
   HUB_URL: z.union([z.literal("off"), optionalUrl("HUB_URL")]),
   HUB_ALLOW_PRIVATE_CALLBACKS: bool("HUB_ALLOW_PRIVATE_CALLBACKS"),

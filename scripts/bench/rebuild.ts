@@ -23,30 +23,46 @@ async function etagOf(url: string): Promise<string> {
   return res.headers.get("etag") ?? "";
 }
 
+/** Saves one review and waits until `url` serves a new ETag whose body has the edit; returns the wait in ms. */
+async function timeOneEdit(contentDir: string, url: string, token: string): Promise<number> {
+  const before = await etagOf(url);
+  const saved = performance.now();
+  await editOneReview(contentDir, token);
+  for (;;) {
+    if ((await etagOf(url)) !== before) break;
+    if (performance.now() - saved > 600_000) throw new Error(`${url} did not change within 600 s of an edit`);
+    await new Promise((r) => setTimeout(r, 20));
+  }
+  const live = performance.now() - saved;
+  if (!(await (await fetch(url)).text()).includes(token)) throw new Error(`${url} changed but lacks the edit`);
+  return live;
+}
+
 /**
  * Time from saving one review file to `npm start` (single origin, content watch) serving a new
- * `/reviews.json`: the watcher's debounce, a warm `astro build` and the reload. The build of
- * `distDir` must have kept its Astro cache, as `npm start`'s earlier builds do.
+ * `/reviews.json`: the watcher's quiet period, a build in npm start's build worker and the
+ * reload. Two saves in one run of the server: the first as soon as it listens (its build worker
+ * may still be warming up, and a first build in a process costs what a fresh `astro build` does),
+ * the second once the first is live, which is what an editor saving one change after another
+ * meets. The build of `distDir` must have kept its Astro cache, as `npm start`'s earlier builds do.
  */
-async function editToLive(contentDir: string, distDir: string, token: string): Promise<number> {
+async function editToLive(
+  contentDir: string,
+  distDir: string,
+  token: string,
+): Promise<{ firstMs: number; nextMs: number }> {
   const server = await startServer({ distDir, contentDir });
   try {
     const url = `${server.url}/reviews.json`;
-    const before = await etagOf(url);
-    const saved = performance.now();
-    await editOneReview(contentDir, token);
-    for (;;) {
-      if ((await etagOf(url)) !== before) break;
-      if (performance.now() - saved > 600_000) throw new Error(`${url} did not change within 600 s of an edit`);
-      await new Promise((r) => setTimeout(r, 20));
-    }
-    const live = performance.now() - saved;
-    if (!(await (await fetch(url)).text()).includes(token)) throw new Error(`${url} changed but lacks the edit`);
-    return live;
+    const firstMs = await timeOneEdit(contentDir, url, `${token} (first)`);
+    const nextMs = await timeOneEdit(contentDir, url, `${token} (next)`);
+    return { firstMs, nextMs };
   } finally {
     await server.stop();
   }
 }
+
+const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 /**
  * Rebuild after editing one review at the middle size, over the fastest cold small build; and
@@ -61,15 +77,22 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
   const sampleDist = path.join(sample, "dist");
   try {
     await astroBuild(sampleContent, sampleDist, { keepCache: true });
-    const ms = await editToLive(sampleContent, sampleDist, "Edit-to-live check one");
+    const { firstMs, nextMs } = await editToLive(sampleContent, sampleDist, "Edit-to-live check one");
     figures.push({
       section: "build",
-      name: "edit-to-live, 130 reviews (sample content)",
-      value: ms / 1000,
+      name: "edit-to-live, 130 reviews (sample content), a save while npm start runs",
+      value: nextMs / 1000,
       unit: "s",
       target: { op: "<=", value: 3 },
       detail:
-        "from writing one review file to npm start serving a new /reviews.json ETag: watcher debounce 300 ms, warm astro build, reload",
+        "from writing one review file to npm start serving a new /reviews.json ETag: the watcher's quiet period (50 ms for one file), a build in npm start's warm build worker, reload; the second save of the run",
+    });
+    figures.push({
+      section: "build",
+      name: "edit-to-live, 130 reviews, first save right after npm start listens",
+      value: firstMs / 1000,
+      unit: "s",
+      detail: `the save the bench makes as soon as the server answers, while the build worker may still be warming up; next save ${seconds(nextMs)}; no target`,
     });
   } finally {
     await removeCache(sampleDist);
@@ -93,13 +116,13 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
     });
     // Smoke mode has shown the path works at 130 reviews; it skips this one's extra server build.
     if (p.mode === "smoke") return figures;
-    const ms = await editToLive(midContent, midDist, "Edit-to-live check two");
+    const { firstMs, nextMs } = await editToLive(midContent, midDist, "Edit-to-live check two");
     figures.push({
       section: "build",
-      name: `edit-to-live, ${count(p.middle)} reviews`,
-      value: ms / 1000,
+      name: `edit-to-live, ${count(p.middle)} reviews, a save while npm start runs`,
+      value: nextMs / 1000,
       unit: "s",
-      detail: "as at 130 reviews; no target",
+      detail: `as at 130 reviews; first save right after start ${seconds(firstMs)}; no target`,
     });
   } finally {
     await removeCache(midDist);

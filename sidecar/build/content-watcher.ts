@@ -5,8 +5,18 @@ import path from "node:path";
 const IGNORED = /^\.|~$|\.sw[px]$/;
 
 /**
- * Watches the content folder and calls `rebuild` after changes settle. Rebuilds never overlap: a
- * change that arrives during a rebuild schedules exactly one more afterwards.
+ * How long the folder must stay quiet before a rebuild starts. An editor's save touches one
+ * content file (plus temporary files, some ignored), and waiting longer than its few events take
+ * only delays the edit going live; a `git checkout` or a copy touches many files over a longer
+ * stretch, and starting a build in the middle of it would build half of it. So the wait depends on
+ * how many files the changes so far have named: `save` for up to `SAVE_FILES`, `burst` beyond.
+ */
+export const QUIET_MS = { save: 50, burst: 500 } as const;
+const SAVE_FILES = 2;
+
+/**
+ * Watches the content folder and calls `rebuild` after changes settle (`QUIET_MS`). Rebuilds never
+ * overlap: a change that arrives during a rebuild schedules exactly one more afterwards.
  *
  * One plain watch per folder, not `watch(dir, { recursive: true })`: on Linux Node implements the
  * recursive option with one inotify watch per file. At 100,000 reviews that was 100,012 watches
@@ -17,13 +27,15 @@ const IGNORED = /^\.|~$|\.sw[px]$/;
 export function watchContent(
   dir: string,
   rebuild: () => Promise<void>,
-  opts: { debounceMs?: number; onError?: (err: unknown) => void } = {},
+  opts: { onError?: (err: unknown) => void } = {},
 ): { close(): void } {
-  const debounceMs = opts.debounceMs ?? 300;
   let timer: NodeJS.Timeout | undefined;
+  /** Files named by the changes since the last rebuild was started (bounded: only its size matters). */
+  const named = new Set<string>();
   let running = false;
   let again = false;
   const run = async () => {
+    named.clear();
     if (running) {
       again = true;
       return;
@@ -65,8 +77,9 @@ export function watchContent(
       }
       if (isDir) add(full);
     }
+    if (named.size <= SAVE_FILES) named.add(path.join(folder, name ?? ""));
     clearTimeout(timer);
-    timer = setTimeout(run, debounceMs);
+    timer = setTimeout(run, named.size > SAVE_FILES ? QUIET_MS.burst : QUIET_MS.save);
   };
   /** Watches `folder` and everything below it. A subfolder that vanishes meanwhile is reported, not thrown. */
   function add(folder: string): void {

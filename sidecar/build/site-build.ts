@@ -1,9 +1,13 @@
 import { lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
-import { type AstroBuildResult, runAstroBuild } from "../../src/build/astro-build.ts";
+import { type AstroBuildResult, astroBuildEnv, PROJECT_ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
+import type { AstroBuildWorker } from "../../src/build/astro-worker.ts";
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { readDistJson } from "../../src/io/dist-files.ts";
+
+/** A one-review site for warming the build worker up (see `SiteBuilds.warm`). */
+const WARM_UP_CONTENT = path.join(PROJECT_ROOT, "src", "build", "warm-up-content");
 
 /** Newest modification time under `dir` (files and folders, so deletions count), in ms. */
 export async function newestMtime(dir: string): Promise<number> {
@@ -47,6 +51,9 @@ export async function builtForBaseUrl(distDir: string): Promise<string | undefin
  * loads a folder by its real path and keeps it until no request holds it (see SnapshotStore),
  * and `prune` deletes only folders nothing uses.
  *
+ * With a `worker`, builds run in that long-lived process (Astro stays loaded between builds) rather
+ * than in a fresh `astro build` each; the folders, the swap and the failure handling are the same.
+ *
  * `npm run build` (for a CDN) still writes DIST_DIR in place, as documented; this is only for the
  * process that serves and rebuilds.
  */
@@ -55,11 +62,62 @@ export class SiteBuilds {
   /** `<DIST_DIR>.builds`: beside DIST_DIR, so a rename stays on one file system. */
   readonly root: string;
   readonly #building = new Set<string>();
+  readonly #worker?: AstroBuildWorker;
+  #warming?: Promise<void>;
+  #warmUpFailed = false;
   #seq = 0;
 
-  constructor(distDir: string) {
+  constructor(distDir: string, opts: { worker?: AstroBuildWorker } = {}) {
     this.distDir = path.resolve(distDir);
     this.root = `${this.distDir}.builds`;
+    this.#worker = opts.worker;
+  }
+
+  /**
+   * Gets the worker ready for the next build, in the background: a process is started and builds
+   * a one-review site (src/build/warm-up-content/) into a scratch folder that is then deleted. A
+   * process's first build costs about as much as a fresh `astro build` (modules are loaded and
+   * compiled, code is not yet optimised, the NLP model is read), its later ones a fraction of that
+   * (docs/benchmarks.md, "Edit-to-live"), so the first edit after a start or a replaced process is
+   * as quick as the rest. The warm-up builds no content of ours, so its cost does not grow with the
+   * dataset. A real build requested meanwhile waits for it. `env` as for `build`.
+   */
+  warm(env: NodeJS.ProcessEnv, signal?: AbortSignal): void {
+    const worker = this.#worker;
+    if (!worker || worker.warmed || this.#warming || signal?.aborted) return;
+    if (this.#warmUpFailed) {
+      worker.warm(astroBuildEnv({ distDir: this.distDir, env, cacheKey: this.distDir }));
+      return;
+    }
+    const dir = this.#nextDir("warm-up");
+    this.#building.add(dir);
+    this.#warming = (async () => {
+      await mkdir(this.root, { recursive: true });
+      const { code } = await runAstroBuild({
+        distDir: dir,
+        contentDir: WARM_UP_CONTENT,
+        env: { ...env, HUB_URL: "off" },
+        dropCache: true,
+        silent: true,
+        output: "inherit",
+        signal,
+        worker,
+      });
+      // A warm-up that fails would fail again: later processes start without one.
+      if (code !== 0 && !signal?.aborted) this.#warmUpFailed = true;
+    })()
+      .catch(() => undefined)
+      .finally(async () => {
+        await rm(dir, { recursive: true, force: true });
+        this.#building.delete(dir);
+        this.#warming = undefined;
+      });
+  }
+
+  /** Ends the worker's process, if any (a build in progress fails); resolves once it has exited. */
+  async close(): Promise<void> {
+    await this.#worker?.close();
+    await this.#warming;
   }
 
   /**
@@ -85,13 +143,23 @@ export class SiteBuilds {
     this.#building.add(dir);
     try {
       // One Astro cache for every build of this DIST_DIR, so a rebuild reuses the last one's.
-      const result = await runAstroBuild({ distDir: dir, env, cacheKey: this.distDir, output: "inherit", signal });
+      const result = await runAstroBuild({
+        distDir: dir,
+        env,
+        cacheKey: this.distDir,
+        output: "inherit",
+        signal,
+        worker: this.#worker,
+      });
       const complete = result.code === 0 && (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined));
       if (complete) return { dir, result };
       await rm(dir, { recursive: true, force: true });
       return { result };
     } finally {
       this.#building.delete(dir);
+      // A failed build or a replaced worker process leaves no warm one: make one now, while
+      // nothing is waiting for it.
+      this.warm(env, signal);
     }
   }
 

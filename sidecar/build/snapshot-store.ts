@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { loadSnapshot, type Snapshot, SnapshotError } from "./snapshot.ts";
+import { isSameBuild, loadSnapshot, type Snapshot, SnapshotError } from "./snapshot.ts";
 
 /** A snapshot pinned by one user (a request); `release` is idempotent. */
 export interface Held {
@@ -81,10 +81,16 @@ export class SnapshotStore {
   /**
    * Loads `dir` (default: DIST_DIR, its symlink resolved again) and swaps it in. Reloads run one at a time in
    * call order. Throws `SnapshotError` and keeps the old snapshot on failure.
+   *
+   * With `ifChanged`, a folder that still holds the current build (same real path, same
+   * `_headers.json`) is not loaded again and nothing is swapped: a publish ping after a deployment
+   * that changed nothing, or this instance's own "build changed" notice, costs one file read.
    */
-  reload(dir?: string): Promise<Snapshot> {
+  reload(dir?: string, opts: { ifChanged?: boolean } = {}): Promise<Snapshot> {
     const run = this.#loading.then(async () => {
-      const next = await loadSnapshot(await resolve(dir ?? this.#source), this.#current);
+      const real = await resolve(dir ?? this.#source);
+      if (opts.ifChanged && (await isSameBuild(real, this.#current))) return this.#current;
+      const next = await loadSnapshot(real, this.#current);
       const old = this.#current;
       this.#current = next;
       for (const l of this.#onSwap) l(next);

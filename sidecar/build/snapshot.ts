@@ -1,9 +1,15 @@
 import { createHash } from "node:crypto";
 import { lastModifiedMs } from "../../src/content/dataset.ts";
 import { type ReviewRecord, ReviewsDatasetSchema } from "../../src/content/records.ts";
-import { contentTypeFor, type HeadersManifest, strongEtag } from "../../src/http-headers/manifest.ts";
+import {
+  contentTypeFor,
+  type HeadersManifest,
+  HeadersManifestSchema,
+  MANIFEST_FILE,
+  strongEtag,
+} from "../../src/http-headers/manifest.ts";
 import { type Insights, InsightsSchema } from "../../src/insights/schema.ts";
-import { DistReadError, parseDistJson, readDistFile, readManifest } from "../../src/io/dist-files.ts";
+import { DistReadError, parseDistJson, readDistFile } from "../../src/io/dist-files.ts";
 import { reviewJson } from "../../src/search/result-json.ts";
 import { createSearchIndex, type SearchIndex } from "../../src/search/review-index.ts";
 import { TOPIC_PATHS } from "../../src/urls.ts";
@@ -30,6 +36,11 @@ export interface Snapshot {
   dir: string;
   index: SearchIndex;
   manifest: HeadersManifest;
+  /**
+   * SHA-256 of the `_headers.json` bytes: the manifest lists every file's ETag, so the same bytes
+   * in the same folder mean the same build (a publish ping need not load it again).
+   */
+  manifestHash: string;
   /** Newest published_at / response date, epoch ms; undefined for an empty dataset. */
   lastModifiedMs?: number;
   /** ETag of `/reviews.json` in this build: identifies the dataset version. */
@@ -70,6 +81,18 @@ async function loadInsights(dir: string, previous: Snapshot | undefined, etag?: 
   }
 }
 
+const hashBytes = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64url");
+
+/**
+ * True when `dir` (a real path) still holds the build `snapshot` was loaded from: same folder, same
+ * `_headers.json` bytes. Reads one file; any error means "load it and see".
+ */
+export async function isSameBuild(dir: string, snapshot: Snapshot): Promise<boolean> {
+  if (dir !== snapshot.dir) return false;
+  const bytes = await readDistFile(dir, `/${MANIFEST_FILE}`).catch(() => undefined);
+  return bytes !== undefined && hashBytes(bytes) === snapshot.manifestHash;
+}
+
 /**
  * `Snapshot.chain` and `Snapshot.jsonBytes`, from one serialisation of each review: the same bytes
  * that search and since bodies are later joined from (`reviewJson`), so none is serialised twice.
@@ -94,8 +117,11 @@ function hashChain(reviews: readonly ReviewRecord[]): { chain: string[]; jsonByt
  */
 export async function loadSnapshot(dir: string, previous?: Snapshot): Promise<Snapshot> {
   let manifest: HeadersManifest;
+  let manifestHash: string;
   try {
-    manifest = await readManifest(dir);
+    const bytes = await readDistFile(dir, `/${MANIFEST_FILE}`);
+    manifest = parseDistJson(dir, `/${MANIFEST_FILE}`, bytes, HeadersManifestSchema);
+    manifestHash = hashBytes(bytes ?? new Uint8Array());
   } catch (err) {
     throw hint(err);
   }
@@ -117,7 +143,7 @@ export async function loadSnapshot(dir: string, previous?: Snapshot): Promise<Sn
   }
   const insights = await loadInsights(dir, previous, manifest.files["/insights.json"]?.etag);
   if (previous && previous.version === version) {
-    return { ...previous, dir, manifest, topics, insights };
+    return { ...previous, dir, manifest, manifestHash, topics, insights };
   }
   let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
   try {
@@ -130,6 +156,7 @@ export async function loadSnapshot(dir: string, previous?: Snapshot): Promise<Sn
     dir,
     index: createSearchIndex(dataset),
     manifest,
+    manifestHash,
     lastModifiedMs: modified,
     lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
     version,

@@ -3,10 +3,10 @@ import type { Config } from "../../src/config.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import type { Logger } from "../logger.ts";
+import { type ResponseCache, responseCacheFor } from "../response-cache.ts";
 import { HttpError } from "./error.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
-import { ResponseCache } from "./response-cache.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { staticSite } from "./static-site.ts";
@@ -21,6 +21,11 @@ export interface AppDeps {
   mcp?: Router;
   /** Mounted at /api/websub/hub when present. */
   hub?: Router;
+  /**
+   * The cache of finished search and since responses; pass the one given to the MCP router, whose
+   * tools answer from it too. Made here (RESPONSE_CACHE_MB) when absent.
+   */
+  responseCache?: ResponseCache;
   /** With DATABASE_URL: whether the shared database answers now. Readiness fails without it; liveness does not. */
   databaseReachable?: () => Promise<boolean>;
 }
@@ -80,7 +85,7 @@ export function createApp(deps: AppDeps): Express {
     current: snapshotOf,
     store,
     baseUrl: config.BASE_URL,
-    cache: new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024),
+    cache: deps.responseCache ?? responseCacheFor(config),
   });
   app.use(reviews.guard);
   app.get("/api/reviews/search", reviews.search);

@@ -1,12 +1,12 @@
 import type { Request, RequestHandler, Response } from "express";
 import { LRUCache } from "lru-cache";
-import { strongEtag } from "../../src/http-headers/manifest.ts";
 import type { QueryIssue, SearchQuery } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
 import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
 import { searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
+import { type CachedResponse, ResponseCache, searchEtag, sinceEtag } from "../response-cache.ts";
 import {
   type Coding,
   compress,
@@ -17,7 +17,6 @@ import {
 } from "./content-coding.ts";
 import { HttpError } from "./error.ts";
 import { writeRepresentation } from "./representation.ts";
-import { type CachedResponse, ResponseCache } from "./response-cache.ts";
 
 /**
  * The HTTP adapter of the query service: reads the query string, turns issues into a 400, and
@@ -123,9 +122,7 @@ export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDep
     let entry = cache.get(key);
     if (!entry?.body) {
       const identity = searchResultJson(runSearch(snapshot.index, q, baseUrl));
-      // A function of the dataset, the public origin and the canonical query: equivalent URLs
-      // share it, and it changes whenever the dataset does.
-      entry = encodeEntry(strongEtag(`${snapshot.version}\n${baseUrl}\n${q.key}`), identity, coding);
+      entry = encodeEntry(searchEtag(snapshot.version, baseUrl, q.key), identity, coding);
       cache.set(key, entry);
     }
     const body = entry.body as Buffer;
@@ -153,7 +150,7 @@ export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDep
       entry = cache.get(key);
       if (!entry) {
         // The ETag and coding are known without the body (see `Snapshot.chain`), so a 304 never builds it.
-        const etag = strongEtag(`${date}\n${snapshot.chain[parsed.count]}`);
+        const etag = sinceEtag(date, snapshot.chain[parsed.count] as string);
         const small = coding === "identity" || sinceBodyLength(snapshot, parsed) < MIN_COMPRESS_BYTES;
         entry = small ? { etag, coding: "identity" } : { etag: variantEtag(etag, coding), coding };
         cache.set(key, entry);

@@ -2,15 +2,27 @@ import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
 
 /**
  * A zod schema whose JSON Schema conversion is done once per process. The SDK converts a tool's
- * input and output schemas when it first needs them on a server instance (`tools/list`, and the
- * output schema on every `tools/call`) and memoises the result on that instance; a server lives
- * for one request here, so without this every search paid a full zod-to-JSON-Schema conversion
- * (about a third of a `search_reviews` call's server time).
+ * input and output schemas when it first needs them on a server instance (`tools/list`, the
+ * output schema on every `tools/call`, and the input schema of every 2026-07-28 `tools/call`) and
+ * memoises the result on that instance; a server lives for one request here, so without this
+ * every search paid a full zod-to-JSON-Schema conversion (about a third of a `search_reviews`
+ * call's server time).
  *
- * The wrapper inherits everything else from the schema (validation, zod internals), and only
- * answers `~standard.jsonSchema` from a cache keyed by direction and target.
+ * The conversion is deep-frozen and shared rather than copied per call: the SDK only reads it and
+ * spreads it when it adds `type` (`standardSchemaToJsonSchema`), and a write anywhere would throw
+ * instead of corrupting the next request's schema. Copying the search result's schema (every
+ * review field) cost about as much as the search itself.
+ *
+ * With `validatesOnce` (output schemas), a frozen value that passed validation once is not
+ * validated again: the tools answer repeated queries with the same frozen object from the response
+ * cache (cached-results.ts), and the SDK checks every `tools/call` result against the output
+ * schema. The first check still runs in full, so the contract holds; a frozen object cannot have
+ * changed since. Anything not frozen is validated every time.
  */
-export function cachedJsonSchema<S extends StandardSchemaWithJSON>(schema: S): S {
+export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
+  schema: S,
+  opts: { validatesOnce?: boolean } = {},
+): S {
   const standard = schema["~standard"];
   const cache = new Map<string, Record<string, unknown>>();
   type Options = Parameters<typeof standard.jsonSchema.input>[0];
@@ -20,15 +32,42 @@ export function cachedJsonSchema<S extends StandardSchemaWithJSON>(schema: S): S
       const key = `${io} ${options.target}`;
       let json = cache.get(key);
       if (json === undefined) {
-        json = standard.jsonSchema[io](options);
+        json = deepFreeze(standard.jsonSchema[io](options));
         cache.set(key, json);
       }
-      // A copy: the SDK may add `type` or `$schema` to what it receives.
-      return structuredClone(json);
+      return json;
     };
   const wrapped = Object.create(schema) as S;
   Object.defineProperty(wrapped, "~standard", {
-    value: { ...standard, jsonSchema: { input: convert("input"), output: convert("output") } },
+    value: {
+      ...standard,
+      jsonSchema: { input: convert("input"), output: convert("output") },
+      ...(opts.validatesOnce ? { validate: validatingOnce(standard.validate) } : {}),
+    },
   });
   return wrapped;
+}
+
+type Validate = StandardSchemaWithJSON["~standard"]["validate"];
+
+/** `validate`, remembering (weakly) the frozen objects that passed it. */
+function validatingOnce(validate: Validate): Validate {
+  const passed = new WeakSet<object>();
+  return (value, options) => {
+    const frozen = typeof value === "object" && value !== null && Object.isFrozen(value);
+    if (frozen && passed.has(value)) return { value };
+    const result = validate(value, options);
+    const remember = (r: Awaited<typeof result>) => {
+      if (frozen && !r.issues) passed.add(value);
+      return r;
+    };
+    return result instanceof Promise ? result.then(remember) : remember(result);
+  };
+}
+
+/** Freezes a JSON value and everything in it; returns it. */
+export function deepFreeze<T>(value: T): T {
+  if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
+  for (const v of Object.values(value)) deepFreeze(v);
+  return Object.freeze(value);
 }

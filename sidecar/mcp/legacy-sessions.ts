@@ -50,9 +50,10 @@ export function negotiatedVersion(requested: string): string {
 /**
  * 2025-era serving, one fresh server and stateless transport per POST, as the SDK's
  * `legacyStatelessFallback` does, but answering in JSON: every tool answers at once and sends no
- * progress, so a JSON body is simpler for curl and proxies, and the exchange is over (and torn
- * down) when the response is built. A JSON-mode transport that lived for a session kept an entry
- * per POST (modelcontextprotocol/typescript-sdk#2559); one that lives for one POST cannot.
+ * progress, so a JSON body is simpler for curl and proxies, and the exchange is over when the
+ * response is built (both are torn down just after). A JSON-mode transport that lived for a
+ * session kept an entry per POST (modelcontextprotocol/typescript-sdk#2559); one that lives for
+ * one POST cannot.
  */
 export function jsonPerRequest(factory: McpServerFactory, maxRequestBodySize: number): LegacyHttpHandler {
   return async (request, options) => {
@@ -66,7 +67,9 @@ export function jsonPerRequest(factory: McpServerFactory, maxRequestBodySize: nu
     try {
       return await transport.handleRequest(request, { parsedBody: options?.parsedBody });
     } finally {
-      await server.close().catch(() => undefined);
+      // After the answer is written, not before: closing builds an error object (with its stack)
+      // for the requests still open, of which there are none, and the client need not wait for it.
+      setImmediate(() => void server.close().catch(() => undefined));
     }
   };
 }

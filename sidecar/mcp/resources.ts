@@ -52,6 +52,25 @@ export function completeReviewIds(snapshot: Snapshot, prefix: string): string[] 
   return out;
 }
 
+/**
+ * The `reviews://{id}` template of a store, made once: servers are built per request, and the
+ * template (its parsed URI template and completion callback) holds nothing of any one of them.
+ */
+const templates = new WeakMap<SnapshotStore, ResourceTemplate>();
+
+function reviewTemplate(store: SnapshotStore): ResourceTemplate {
+  let template = templates.get(store);
+  if (template === undefined) {
+    // No list callback: listing 10,000 reviews as resources helps no client; completion finds ids.
+    template = new ResourceTemplate(REVIEW_URI_TEMPLATE, {
+      list: undefined,
+      complete: { id: (value) => completeReviewIds(store.current, value) },
+    });
+    templates.set(store, template);
+  }
+  return template;
+}
+
 export function registerDatasetResources(server: McpServer, { store, baseUrl }: ResourceDeps): void {
   server.registerResource(
     "reviews-dataset",
@@ -68,11 +87,7 @@ export function registerDatasetResources(server: McpServer, { store, baseUrl }: 
 
   server.registerResource(
     "review",
-    // No list callback: listing 10,000 reviews as resources helps no client; completion finds ids.
-    new ResourceTemplate(REVIEW_URI_TEMPLATE, {
-      list: undefined,
-      complete: { id: (value) => completeReviewIds(store.current, value) },
-    }),
+    reviewTemplate(store),
     {
       title: "One review",
       description:

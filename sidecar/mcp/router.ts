@@ -1,4 +1,3 @@
-import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -12,10 +11,12 @@ import type { Config } from "../../src/config.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
+import type { ResponseCache } from "../response-cache.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
+import { nodeBridge } from "./node-bridge.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
 import { createMcpServer } from "./server.ts";
 import { SessionTokens } from "./session-token.ts";
@@ -38,6 +39,8 @@ export interface McpRouterDeps {
   logger: Logger;
   /** Wall clock for session expiry; tests move it by hand. */
   clock?: Clock;
+  /** The response cache of the HTTP search route (`createApp`'s `responseCache`): the tools answer from it too. */
+  responseCache: ResponseCache;
   /** Where DELETEd session ids are kept; default in memory (one instance). */
   revocations?: SessionRevocationStore;
 }
@@ -72,7 +75,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   });
   const revocations: SessionRevocationStore =
     deps.revocations ?? new MemoryRevocationStore({ maxEntries: config.MCP_MAX_SESSIONS, clock: deps.clock });
-  const base = { store, baseUrl: config.BASE_URL };
+  const base = { store, baseUrl: config.BASE_URL, cache: deps.responseCache };
 
   const factory = (ctx: McpRequestContext): McpServer => {
     const server = createMcpServer(base);
@@ -108,11 +111,15 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     },
   });
 
-  /** `resources/subscribe` on a 2025 session: recorded here, delivered on the session's GET stream. */
+  /**
+   * `resources/subscribe` on a 2025 session: recorded here, delivered on the session's GET stream.
+   * The id was verified before the request got here (LegacySessions); it is read again for its
+   * expiry only when a subscribe arrives, so other calls do not pay for a second HMAC.
+   */
   function addSubscribeHandlers(server: McpServer, sessionId: string): void {
-    const verified = tokens.verify(sessionId);
-    if (!verified.ok) return;
     server.server.setRequestHandler("resources/subscribe", (request) => {
+      const verified = tokens.verify(sessionId);
+      if (!verified.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Session not found");
       if (!notices.subscribe(sessionId, verified.claims.exp, request.params.uri)) {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Too many subscriptions: at most 64 URIs a session");
       }
@@ -133,15 +140,13 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     notices.publish(uris).catch((err: unknown) => log.warn({ err }, "mcp change notices failed"));
   });
 
-  const node = toNodeHandler(
-    {
-      fetch: async (request, options) => {
-        const body = options?.parsedBody;
-        if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
-          return sessions.handle(request, body);
-        }
-        return modern.fetch(request, options);
-      },
+  const node = nodeBridge(
+    async (request, options) => {
+      const body = options?.parsedBody;
+      if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
+        return sessions.handle(request, body);
+      }
+      return modern.fetch(request, options);
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.error({ err }, "mcp handler failed") },
   );

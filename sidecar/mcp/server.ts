@@ -1,6 +1,8 @@
 import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
+import type { Business } from "../../src/content/records.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
+import type { ResponseCache } from "../response-cache.ts";
 import { registerInsights } from "./insights.ts";
 import { instructionsFor } from "./instructions.ts";
 import { registerDatasetResources } from "./resources.ts";
@@ -14,9 +16,23 @@ export const SERVER_INFO = { name: pkg.name, version: pkg.version };
  */
 export const CACHE_HINT: CacheHint = { ttlMs: 300_000, cacheScope: "public" };
 
+/** Instructions per business profile: a snapshot's profile never changes, and a server is built per request. */
+const instructionsOf = new WeakMap<Business, string>();
+
+function instructions(business: Business): string {
+  let text = instructionsOf.get(business);
+  if (text === undefined) {
+    text = instructionsFor(business);
+    instructionsOf.set(business, text);
+  }
+  return text;
+}
+
 export interface McpServerDeps {
   store: SnapshotStore;
   baseUrl: string;
+  /** Shared with the HTTP routes (see cached-results.ts). */
+  cache: ResponseCache;
 }
 
 /**
@@ -27,7 +43,7 @@ export interface McpServerDeps {
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(SERVER_INFO, {
     // Named from business.yaml: the same code serves any practice's content.
-    instructions: instructionsFor(deps.store.current.index.dataset.business),
+    instructions: instructions(deps.store.current.index.dataset.business),
     // Nothing here changes at run time but the reviews (resources/updated), so no list ever changes.
     capabilities: {
       tools: { listChanged: false },

@@ -1,4 +1,4 @@
-import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from "node:crypto";
 import { z } from "zod";
 
 /**
@@ -19,6 +19,14 @@ export const systemWallClock: WallClock = { now: () => Date.now() };
 
 /** Longer ids are refused unparsed: a real one is about 120 characters. */
 const MAX_ID_LENGTH = 512;
+
+/**
+ * Ids whose signature was checked, remembered with their claims: every request of a session
+ * carries its id, and checking the HMAC and parsing the claims again cost more than the rest of
+ * the session checks. At most this many (about 0.5 KiB each), oldest forgotten first; expiry is
+ * still checked on every use.
+ */
+const VERIFIED_MAX = 1024;
 
 const ClaimsSchema = z.object({
   v: z.literal(1),
@@ -41,14 +49,16 @@ export interface SessionTokensOptions {
   clock?: WallClock;
 }
 
-/** Issues and verifies signed session ids. Holds only the key. */
+/** Issues and verifies signed session ids. Holds the key, and the ids it verified lately. */
 export class SessionTokens {
-  #key: Buffer;
+  #key: KeyObject;
   #ttlMs: number;
   #clock: WallClock;
+  #verified = new Map<string, SessionClaims>();
 
   constructor(opts: SessionTokensOptions) {
-    this.#key = Buffer.from(opts.secret);
+    // A KeyObject made once: `createHmac` with raw bytes imports the key again on every call.
+    this.#key = createSecretKey(Buffer.from(opts.secret));
     this.#ttlMs = opts.ttlMs;
     this.#clock = opts.clock ?? systemWallClock;
   }
@@ -67,6 +77,21 @@ export class SessionTokens {
 
   /** Checks the signature first (so nothing unsigned is parsed further), then the expiry. */
   verify(id: string): VerifyResult {
+    const known = this.#verified.get(id);
+    if (known !== undefined) {
+      if (known.exp > this.#clock.now()) return { ok: true, claims: known };
+      this.#verified.delete(id);
+      return { ok: false, reason: "expired" };
+    }
+    const result = this.#check(id);
+    if (result.ok) {
+      if (this.#verified.size >= VERIFIED_MAX) this.#verified.delete(this.#verified.keys().next().value as string);
+      this.#verified.set(id, Object.freeze(result.claims));
+    }
+    return result;
+  }
+
+  #check(id: string): VerifyResult {
     if (id.length > MAX_ID_LENGTH) return { ok: false, reason: "malformed" };
     const dot = id.indexOf(".");
     if (dot <= 0 || dot !== id.lastIndexOf(".")) return { ok: false, reason: "malformed" };

@@ -6,8 +6,10 @@ import {
 } from "../../src/api/schemas.ts";
 import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
 import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/search/query.ts";
-import { invalidQueryBody, type Outcome, reviewsSince, searchReviews } from "../../src/search/query-service.ts";
+import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
+import type { ResponseCache } from "../response-cache.ts";
+import { cachedSearch, cachedSince, type JsonValue } from "./cached-results.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 
 /**
@@ -20,6 +22,8 @@ export interface ToolDeps {
   store: SnapshotStore;
   /** Public base URL: `next` links and permalinks point there. */
   baseUrl: string;
+  /** The HTTP routes' response cache, shared: a search asked at either door is answered from it. */
+  cache: ResponseCache;
 }
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -43,9 +47,15 @@ export function errorResult(body: { error: string; message: string } & Record<st
   return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
-/** A query-service outcome as a tool result: issues become the body of the HTTP 400. */
-function asTool<S extends z.ZodType<object>>(schema: S, outcome: Outcome<z.output<S>>): CallToolResult {
-  return outcome.ok ? jsonResult(schema, outcome.value) : errorResult(invalidQueryBody(outcome.issues));
+/**
+ * A query-service outcome as a tool result, its JSON text made (and cached) with the value, so
+ * nothing is serialised here; issues become the body of the HTTP 400. The output schema is passed,
+ * as to `jsonResult`, so the compiler holds the value to what the tool advertises.
+ */
+function asTool<S extends z.ZodType<object>>(_schema: S, outcome: Outcome<JsonValue<z.output<S>>>): CallToolResult {
+  if (!outcome.ok) return errorResult(invalidQueryBody(outcome.issues));
+  const { text, value } = outcome.value;
+  return { content: [{ type: "text", text }], structuredContent: value as Record<string, unknown> };
 }
 
 /**
@@ -94,8 +104,8 @@ export const SearchArgsSchema = cachedJsonSchema(
  * The HTTP response shapes, re-rooted: a schema carrying an OpenAPI id serialises to a bare `$ref`,
  * which MCP clients reject as an output schema.
  */
-export const SearchResultSchema = cachedJsonSchema(z.object(HttpSearchResultSchema.shape));
-export const SinceResultSchema = cachedJsonSchema(z.object(HttpSinceResultSchema.shape));
+export const SearchResultSchema = cachedJsonSchema(z.object(HttpSearchResultSchema.shape), { validatesOnce: true });
+export const SinceResultSchema = cachedJsonSchema(z.object(HttpSinceResultSchema.shape), { validatesOnce: true });
 export const ReviewResultSchema = cachedJsonSchema(z.object(ReviewRecordSchema.shape));
 
 // Module-level, like every schema here: a server is built per request, so nothing is rebuilt per call.
@@ -115,7 +125,7 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolDeps): void {
+export function registerReviewTools(server: McpServer, { store, baseUrl, cache }: ToolDeps): void {
   server.registerTool(
     "get_business",
     {
@@ -147,7 +157,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
       outputSchema: SearchResultSchema,
       annotations: READ_ONLY,
     },
-    (args) => asTool(SearchResultSchema, searchReviews(store.current.index, args, baseUrl)),
+    (args) => asTool(SearchResultSchema, cachedSearch({ cache, baseUrl }, store.current, args)),
   );
 
   server.registerTool(
@@ -181,6 +191,6 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    ({ date }) => asTool(SinceResultSchema, reviewsSince(store.current.index, date)),
+    ({ date }) => asTool(SinceResultSchema, cachedSince({ cache }, store.current, date)),
   );
 }

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import type { AstroBuildWorker } from "./astro-worker.ts";
 import { acquireBuildLock } from "./build-lock.ts";
 
 /**
@@ -43,8 +44,14 @@ export interface AstroBuildOptions {
   dropCache?: boolean;
   /** Aborting ends the build (SIGTERM): a server shutting down must not leave one running. */
   signal?: AbortSignal;
-  /** Called with the child right after it starts (the benchmark samples its RSS). */
+  /** Called with the child right after it starts (the benchmark samples its RSS); not with `worker`. */
   onSpawn?: (child: ChildProcess) => void;
+  /**
+   * Run the build in this long-lived process (`npm start`'s rebuilds, src/build/astro-worker.ts)
+   * instead of a fresh `astro build`. Its output always goes to this process's stdout and stderr,
+   * so `output` must be `inherit`.
+   */
+  worker?: AstroBuildWorker;
 }
 
 export interface AstroBuildResult {
@@ -60,31 +67,46 @@ export interface AstroBuildResult {
 const MAX_CAPTURE = 64 * 1024;
 const keepTail = (acc: string, chunk: Buffer) => (acc + chunk.toString()).slice(-MAX_CAPTURE);
 
+/** The environment of a build: `opts.env` (default `process.env`) with the build's own variables on top. */
+export function astroBuildEnv(
+  opts: Pick<AstroBuildOptions, "distDir" | "contentDir" | "env" | "cacheKey">,
+): NodeJS.ProcessEnv {
+  const base = opts.env ?? process.env;
+  const bin = path.join(PROJECT_ROOT, "node_modules", ".bin");
+  return {
+    ...base,
+    PATH: `${bin}${path.delimiter}${base.PATH ?? ""}`,
+    DIST_DIR: opts.distDir,
+    ASTRO_CACHE_KEY: opts.cacheKey ?? opts.distDir,
+    ...(opts.contentDir ? { CONTENT_DIR: opts.contentDir } : {}),
+  };
+}
+
 let active: { cacheDir?: string; release?: () => void } | undefined;
 
 /**
  * Runs `astro build` in a child process with this process's Node (so the project's Node 24 is
- * used whatever `node` is first on PATH). Resolves with the exit code and output; never rejects
- * for a failing build.
+ * used whatever `node` is first on PATH), or in `opts.worker`, a long-lived one started the same
+ * way with the same environment. Resolves with the exit code and output; never rejects for a
+ * failing build.
  */
 export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuildResult> {
+  if (opts.worker && opts.output !== "inherit") {
+    throw new Error('runAstroBuild: a build in a worker inherits its output; pass output: "inherit"');
+  }
   const root = PROJECT_ROOT;
   const cacheKey = opts.cacheKey ?? opts.distDir;
   const release = opts.lock ? await acquireBuildLock() : undefined;
   active = { cacheDir: opts.dropCache ? astroCacheDir(cacheKey, root) : undefined, release };
   try {
-    const base = opts.env ?? process.env;
-    const bin = path.join(root, "node_modules", ".bin");
-    const env: NodeJS.ProcessEnv = {
-      ...base,
-      PATH: `${bin}${path.delimiter}${base.PATH ?? ""}`,
-      DIST_DIR: opts.distDir,
-      ASTRO_CACHE_KEY: cacheKey,
-      ...(opts.contentDir ? { CONTENT_DIR: opts.contentDir } : {}),
-    };
+    const env = astroBuildEnv(opts);
+    const started = performance.now();
+    if (opts.worker) {
+      const { code } = await opts.worker.run({ env, silent: opts.silent === true, signal: opts.signal });
+      return { code, stdout: "", stderr: "", wallMs: performance.now() - started };
+    }
     const args = [path.join(root, "node_modules/astro/bin/astro.mjs"), "build", ...(opts.silent ? ["--silent"] : [])];
     const capture = opts.output !== "inherit";
-    const started = performance.now();
     const child = spawn(process.execPath, args, {
       cwd: root,
       env,

@@ -126,12 +126,35 @@ export function clauseRanges(
   return ranges;
 }
 
+/** Where the process's wink instances are kept (see `winkInstances`). */
+const WINK = Symbol.for("public-reviews.wink");
+type WinkInstances = { model: unknown; nlp: ReturnType<typeof winkNLP>; scorer: ReturnType<typeof winkNLP> };
+
+/**
+ * One pair of wink instances per process. Reading the model costs 0.3–1 s, and `npm start`'s
+ * build worker (src/build/astro-worker.ts) runs many builds in one process, each importing this
+ * module afresh from its own bundle, so the pair is kept on `globalThis`, which they share, for as
+ * long as the model module is the same. What wink returns for a text does not depend on the texts
+ * an instance read before (the clause cache relies on that too), so sharing changes no output.
+ */
+function winkInstances(): WinkInstances {
+  const g = globalThis as { [WINK]?: WinkInstances };
+  const kept = g[WINK];
+  if (kept?.model === model) return kept;
+  const made: WinkInstances = {
+    model,
+    // NER and custom entities are off: catalogue names are matched by `mentions.ts`, and the two
+    // annotators would cost a third of the run time for nothing we use.
+    nlp: winkNLP(model, ["sbd", "pos"]),
+    // Scores single words; sentence splitting and POS are not needed for that.
+    scorer: winkNLP(model, ["sentiment"]),
+  };
+  g[WINK] = made;
+  return made;
+}
+
 export function createAnalyzer(): Analyzer {
-  // NER and custom entities are off: catalogue names are matched by `mentions.ts`, and the two
-  // annotators would cost a third of the run time for nothing we use.
-  const nlp = winkNLP(model, ["sbd", "pos"]);
-  // Scores single words; sentence splitting and POS are not needed for that.
-  const scorer = winkNLP(model, ["sentiment"]);
+  const { nlp, scorer } = winkInstances();
   const its = nlp.its;
   // wink's typings declare `its.lemma` with a third parameter that `out()` does not accept.
   const lemma = its.lemma as unknown as ItsFunction<string>;

@@ -33,6 +33,15 @@ type Slot = { [SLOT]?: Promise<BuildContent> };
 const stderrLogger: NoticeLogger = { warn: (message) => process.stderr.write(`${message}\n`) };
 
 /**
+ * Forgets the content read for the last build. `npm start`'s build worker (src/build/astro-worker-main.ts)
+ * runs many builds in one process, so it calls this before each: the slot outlives the build,
+ * and without this every later build would publish the content of the process's first one.
+ */
+export function forgetBuildContent(): void {
+  delete (globalThis as Slot)[SLOT];
+}
+
+/**
  * The content of this build, checked on the first call. A problem ends the build with exactly the
  * lines `npm run check` prints, printed and exited rather than thrown: Astro would wrap a throw in
  * a `Location:` and a stack trace of our loader, which tell an editor nothing.

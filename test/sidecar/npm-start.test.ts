@@ -1,10 +1,11 @@
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDistDir } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { initializeRequest } from "../helpers/mcp-app.ts";
+import { descendants, isAlive } from "../helpers/npm-process.ts";
 import { type StartedProcess, startProcess } from "../helpers/start-process.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -137,7 +138,32 @@ describe("npm start", () => {
     expect(server.output()).not.toContain("rebuild failed");
   });
 
-  it("stops gracefully on SIGTERM", async () => {
+  it("keeps serving the last good build when an edit breaks a review, names the file and field, then serves the fix", {
+    timeout: 300_000,
+  }, async () => {
+    const etag = async () => (await fetch(`${url}/reviews.json`, { method: "HEAD" })).headers.get("etag");
+    const before = await etag();
+    const file = path.join(content, "reviews/2026/2026-11-23-watcher-test.yaml");
+    const good = await readFile(file, "utf8");
+    await writeFile(file, good.replace("rating: 4", "rating: 9"));
+    await until(async () => server.output().includes("rebuild failed"), 120_000);
+    expect(server.output()).toContain("2026-11-23-watcher-test.yaml: rating: expected an integer from 1 to 5, got 9");
+    expect(await etag()).toBe(before);
+    // The failed build ended the build process; the fix is built by a fresh one.
+    await writeFile(file, good.replace("quokka", "wombat"));
+    await until(async () => {
+      const body = await (await fetch(`${url}/api/reviews/search?query=wombat`)).json();
+      return body.total === 1;
+    }, 120_000);
+    expect(await etag()).not.toBe(before);
+  });
+
+  it("stops gracefully on SIGTERM, leaving no build process behind", async () => {
+    const pid = server.child.pid as number;
+    const tree = descendants(pid);
+    // The build worker, kept between builds.
+    expect(tree.length).toBeGreaterThan(0);
     expect(await server.stop()).toBe(0);
+    expect(tree.filter(isAlive)).toEqual([]);
   });
 });

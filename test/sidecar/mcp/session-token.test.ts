@@ -40,6 +40,22 @@ describe("SessionTokens", () => {
     }
   });
 
+  it("remembers verified ids without accepting anything it would refuse", () => {
+    const clock = new ManualClock();
+    const tokens = new SessionTokens({ secret: SECRET, ttlMs: TTL, clock });
+    const { id, claims } = tokens.issue("2025-06-18");
+    expect(tokens.verify(id)).toEqual({ ok: true, claims });
+    const [payload, signature] = id.split(".") as [string, string];
+    expect(tokens.verify(`${payload}.${signature.slice(0, -1)}A`)).toMatchObject({ ok: false });
+    expect(tokens.verify(`${payload}x.${signature}`)).toMatchObject({ ok: false });
+    // Past the remembered ids' bound (1024) the first is checked again from scratch, still valid.
+    for (let i = 0; i < 1100; i++) expect(tokens.verify(tokens.issue("2025-06-18").id).ok).toBe(true);
+    expect(tokens.verify(id)).toEqual({ ok: true, claims });
+    clock.advance(TTL);
+    expect(tokens.verify(id)).toEqual({ ok: false, reason: "expired" });
+    expect(tokens.verify(id)).toEqual({ ok: false, reason: "expired" });
+  });
+
   it("refuses a validly signed payload that is not a claims object", () => {
     const tokens = new SessionTokens({ secret: SECRET, ttlMs: TTL });
     // The documented format: base64url(JSON claims) "." base64url(HMAC-SHA256(secret, payload)).

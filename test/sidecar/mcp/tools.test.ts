@@ -6,7 +6,6 @@ import {
   LATEST_PROTOCOL_VERSION,
   type StreamableHTTPClientTransport,
 } from "@modelcontextprotocol/client";
-import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pkg from "../../../package.json" with { type: "json" };
 import type { ReviewsDataset } from "../../../src/content/records.ts";
@@ -172,81 +171,4 @@ describe("MCP server over streamable HTTP", () => {
   });
 });
 
-describe("search_reviews and GET /api/reviews/search", () => {
-  const technicians = () => dataset.business.technicians.flatMap((t) => [t.id, t.name, ...t.aliases]);
-  const services = () => dataset.business.services.map((s) => s.id);
-  const day = fc
-    .date({ min: new Date("2023-12-01T00:00:00Z"), max: new Date("2025-06-30T00:00:00Z"), noInvalidDate: true })
-    .map((d) => d.toISOString().slice(0, 10));
-  /** With `invalid`, each parameter is sometimes a bad value, and a typo or repeat may be added. */
-  const params = (invalid: boolean) => {
-    const value = (valid: fc.Arbitrary<string>, bad: string[]) =>
-      invalid ? fc.oneof({ weight: 3, arbitrary: valid }, { weight: 1, arbitrary: fc.constantFrom(...bad) }) : valid;
-    return fc.record(
-      {
-        rating: value(fc.integer({ min: 1, max: 5 }).map(String), ["0", "6", "3.5", "five", ""]),
-        min_rating: value(fc.constantFrom("1", "2", "2.5", "3", "4", "4.5", "5"), ["0.5", "6", "x"]),
-        since: value(day, ["2024-02-30", "2024-1-5", "yesterday"]),
-        until: value(day, ["2025-13-01", "tomorrow"]),
-        query: value(fc.constantFrom("dr", "the", "Waited", "  back  ", "x-ray", "zzz", "", "lake oswego"), [
-          "a".repeat(201),
-        ]),
-        mentions_technician: value(fc.constantFrom(...technicians()), ["Dr. Nobody"]),
-        mentions_service: value(fc.constantFrom(...services()), ["yoga"]),
-        limit: value(fc.integer({ min: 1, max: 10 }).map(String), ["0", "101", "ten"]),
-        offset: value(fc.integer({ min: 0, max: 9 }).map(String), ["-1", "1.5"]),
-        ...(invalid ? { sort: fc.constant("date"), repeated_rating: fc.constant(["4", "5"] as string[]) } : {}),
-      },
-      { requiredKeys: [] },
-    );
-  };
-
-  /** Sends the same parameters through both doors and compares; returns the HTTP status. */
-  async function compare(p: Readonly<Record<string, string | readonly string[] | undefined>>): Promise<number> {
-    const { repeated_rating, ...rest } = p;
-    const args = { ...rest, ...(repeated_rating ? { rating: repeated_rating } : {}) };
-    const qs = new URLSearchParams();
-    for (const [k, v] of Object.entries(args)) for (const one of [v ?? []].flat()) qs.append(k, one);
-    const http = await httpJson(`/api/reviews/search?${qs.toString()}`);
-    const result = await call("search_reviews", args);
-    expect(result.json).toEqual(http.body);
-    expect(result.isError ?? false).toBe(http.status !== 200);
-    return http.status;
-  }
-
-  it("returns exactly the HTTP result for the same valid parameters", async () => {
-    const statuses: number[] = [];
-    await fc.assert(
-      fc.asyncProperty(params(false), async (p) => {
-        statuses.push(await compare(p));
-      }),
-      { numRuns: 80 },
-    );
-    // Only since > until makes these invalid, so most runs must have compared real results.
-    expect(statuses.filter((s) => s === 200).length).toBeGreaterThan(40);
-  });
-
-  it("returns exactly the HTTP 400 body, as an isError result, for invalid parameters", async () => {
-    const statuses: number[] = [];
-    await fc.assert(
-      fc.asyncProperty(params(true), async (p) => {
-        statuses.push(await compare(p));
-      }),
-      { numRuns: 80 },
-    );
-    expect(statuses.filter((s) => s === 400).length).toBeGreaterThan(20);
-    expect(statuses.every((s) => s === 200 || s === 400)).toBe(true);
-  });
-
-  it("reports a JSON value HTTP cannot express with the same wording as a bad query string", async () => {
-    const result = await call("search_reviews", { rating: 7, query: 5, limit: "20" });
-    expect(result.isError).toBe(true);
-    expect(result.json).toMatchObject({
-      error: "invalid_query",
-      issues: [
-        { path: "rating", value: 7, message: "expected an integer from 1 to 5" },
-        { path: "query", value: 5, message: "expected a search text as a string" },
-      ],
-    });
-  });
-});
+// search_reviews against GET /api/reviews/search, in both eras and cache states: cached-results.test.ts.

@@ -155,6 +155,51 @@ describe("streamable HTTP sessions", () => {
     await client.close();
   });
 
+  it("sends every JSON answer whole, with Content-Length, in both eras", async () => {
+    const id = await openSession(app.endpoint);
+    const modernMeta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "raw-http-test", version: "0.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const call = (extra: Record<string, unknown> = {}) => ({
+      jsonrpc: "2.0",
+      id: 7,
+      method: "tools/call",
+      params: { name: "search_reviews", arguments: { limit: 3 }, ...extra },
+    });
+    const exchanges = [
+      { headers: session(id), body: call() },
+      { headers: session(id), body: listTools() },
+      {
+        headers: { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_reviews" },
+        body: call({ _meta: modernMeta }),
+      },
+    ];
+    for (const { headers, body } of exchanges) {
+      const raw = await new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
+        const req = request(
+          app.endpoint,
+          {
+            method: "POST",
+            headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
+          },
+          (res) => {
+            const chunks: Buffer[] = [];
+            res.on("data", (d: Buffer) => chunks.push(d));
+            res.on("end", () => resolve({ headers: res.headers, bytes: Buffer.concat(chunks) }));
+          },
+        );
+        req.on("error", reject);
+        req.end(JSON.stringify(body));
+      });
+      expect(raw.headers["content-type"]).toMatch(/^application\/json/);
+      expect(raw.headers["transfer-encoding"]).toBeUndefined();
+      expect(raw.headers["content-length"]).toBe(String(raw.bytes.length));
+      expect(JSON.parse(raw.bytes.toString()).id).toBe(body.id);
+    }
+  });
+
   it("rejects an unsupported Mcp-Protocol-Version header and other HTTP methods", async () => {
     const id = await openSession(app.endpoint);
     expect((await postRpc(app.endpoint, listTools(), session(id, "1999-01-01"))).status).toBe(400);

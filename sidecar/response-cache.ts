@@ -1,5 +1,7 @@
 import { LRUCache } from "lru-cache";
-import type { Coding } from "./content-coding.ts";
+import type { Config } from "../src/config.ts";
+import { strongEtag } from "../src/http-headers/manifest.ts";
+import type { Coding } from "./http/content-coding.ts";
 
 /**
  * Finished dynamic responses, keyed by (build version, canonical query, accepted content coding):
@@ -9,6 +11,10 @@ import type { Coding } from "./content-coding.ts";
  *
  * An entry may hold only the validator: a since/{date} revalidation learns its ETag without
  * building a body that may be megabytes, and the body is added when a 200 needs it.
+ *
+ * One cache per process, shared by the two doors of the query service: the HTTP routes
+ * (sidecar/http/review-routes.ts) and the MCP tools (sidecar/mcp/cached-results.ts), whose text
+ * is the identity body. It lives outside both so that MCP does not depend on an HTTP module.
  */
 export interface CachedResponse {
   /** Strong ETag of `body` in `coding`. */
@@ -16,6 +22,29 @@ export interface CachedResponse {
   /** The coding actually used: identity when the body is too small to be worth compressing. */
   coding: Coding;
   body?: Buffer;
+  /**
+   * The object `body` is the JSON of, for the MCP tools, whose results carry it as
+   * `structuredContent` (sidecar/mcp/cached-results.ts): parsing the body back would cost more
+   * than the search. Frozen; its records are the snapshot's own, shared rather than copied, so
+   * `bytes` counts only what the entry adds (the object, its array, its strings).
+   */
+  value?: { data: object; bytes: number };
+}
+
+/**
+ * The ETag of a search result: a function of the dataset, the public origin and the canonical
+ * query, so equivalent URLs (and the MCP tool) share it, and it changes whenever the dataset does.
+ */
+export function searchEtag(version: string, baseUrl: string, queryKey: string): string {
+  return strongEtag(`${version}\n${baseUrl}\n${queryKey}`);
+}
+
+/**
+ * The ETag of since/{date}: a function of the day and of the hash chain of the reviews on or after
+ * it (`Snapshot.chain`), known without building the body.
+ */
+export function sinceEtag(date: string, chain: string): string {
+  return strongEtag(`${date}\n${chain}`);
 }
 
 /** Per-entry overhead counted against the bound besides body and key (object, strings, LRU slots). */
@@ -33,7 +62,8 @@ export class ResponseCache {
     this.#lru = new LRUCache<string, CachedResponse>({
       maxSize: maxBytes,
       maxEntrySize: Math.max(1, Math.floor(maxBytes / 4)),
-      sizeCalculation: (v, k) => ENTRY_OVERHEAD + k.length * 2 + v.etag.length * 2 + (v.body?.length ?? 0),
+      sizeCalculation: (v, k) =>
+        ENTRY_OVERHEAD + k.length * 2 + v.etag.length * 2 + (v.body?.length ?? 0) + (v.value?.bytes ?? 0),
     });
   }
 
@@ -61,4 +91,9 @@ export class ResponseCache {
   get bytes(): number {
     return this.#lru?.calculatedSize ?? 0;
   }
+}
+
+/** The one response cache of a process, sized by RESPONSE_CACHE_MB; the app and the MCP tools share it. */
+export function responseCacheFor(config: Pick<Config, "RESPONSE_CACHE_MB">): ResponseCache {
+  return new ResponseCache(config.RESPONSE_CACHE_MB * 1024 * 1024);
 }

@@ -1,0 +1,59 @@
+import { build } from "astro";
+import { forgetBuildContent } from "../io/build-content.ts";
+import { type WorkerReply, WorkerRequestSchema } from "./astro-worker-protocol.ts";
+
+/**
+ * The long-lived build process behind `AstroBuildWorker` (src/build/astro-worker.ts): it imports
+ * Astro once, then runs Astro's programmatic `build()` for each request, so a rebuild does not pay
+ * for starting Node and loading Astro, Vite and their dependencies again.
+ *
+ * A build runs exactly as `astro build` would in a fresh process started with the same
+ * environment: the per-build variables (the output folder) are set on `process.env` before
+ * `astro.config.mjs` is read again, which Astro does on every build. After a failed build the
+ * process exits, so no half-finished state of Astro survives into the next build, and the
+ * parent's `close` event (not a message that could overtake the error output) reports it.
+ */
+
+const send = (reply: WorkerReply) =>
+  new Promise<void>((resolve) => {
+    if (!process.send) resolve();
+    else process.send(reply, () => resolve());
+  });
+
+if (!process.send) {
+  process.stderr.write("astro-worker-main.ts runs as a child of AstroBuildWorker, with an IPC channel\n");
+  process.exit(2);
+}
+
+// The parent is gone (ended, or killed without a chance to end us): nothing would read a result.
+process.on("disconnect", () => process.exit(0));
+
+let busy = false;
+process.on("message", async (raw: unknown) => {
+  const parsed = WorkerRequestSchema.safeParse(raw);
+  if (!parsed.success || busy) {
+    process.stderr.write(`astro build worker: refused request ${JSON.stringify(raw)}\n`);
+    process.exit(2);
+  }
+  busy = true;
+  const req = parsed.data;
+  for (const [k, v] of Object.entries(req.env)) {
+    if (v === null) delete process.env[k];
+    else process.env[k] = v;
+  }
+  // Each build reads CONTENT_DIR afresh; the last build's checked content is kept process-wide.
+  forgetBuildContent();
+  try {
+    await build({ logLevel: req.silent ? "silent" : "info" });
+  } catch (err) {
+    // What `astro build` prints for an error it throws: the message (and Astro's hint, if any).
+    const hint = (err as { hint?: unknown }).hint;
+    process.stderr.write(`[build] ${err instanceof Error ? (err.stack ?? err.message) : String(err)}\n`);
+    if (typeof hint === "string") process.stderr.write(`  Hint: ${hint}\n`);
+    process.exit(1);
+  }
+  busy = false;
+  await send({ type: "done", id: req.id, rssBytes: process.memoryUsage().rss });
+});
+
+await send({ type: "ready", rssBytes: process.memoryUsage().rss });

@@ -1,0 +1,26 @@
+import { z } from "zod";
+
+/** The messages between `AstroBuildWorker` and its process (src/build/astro-worker-main.ts). */
+
+/**
+ * Variables that may change from one build to the next in the same worker process: each is read
+ * again by every build (astro.config.mjs and src/content.config.ts call `loadConfig`).
+ */
+export const PER_BUILD_VARIABLES = ["DIST_DIR", "ASTRO_CACHE_KEY", "CONTENT_DIR", "HUB_URL"] as const;
+
+export const WorkerRequestSchema = z.object({
+  type: z.literal("build"),
+  id: z.number().int(),
+  /** Set on the worker's `process.env` before the build (`null`: unset); only `PER_BUILD_VARIABLES`. */
+  env: z.record(z.enum(PER_BUILD_VARIABLES), z.string().nullable()),
+  silent: z.boolean(),
+});
+export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
+
+export const WorkerReplySchema = z.discriminatedUnion("type", [
+  /** Astro is loaded; `rssBytes` is what an idle worker costs. */
+  z.object({ type: z.literal("ready"), rssBytes: z.number() }),
+  /** Build `id` succeeded; `rssBytes` lets the parent retire a worker that has grown too much. */
+  z.object({ type: z.literal("done"), id: z.number().int(), rssBytes: z.number() }),
+]);
+export type WorkerReply = z.infer<typeof WorkerReplySchema>;

@@ -1,0 +1,151 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type AstroBuildOptions, runAstroBuild } from "../../../src/build/astro-build.ts";
+import { AstroBuildWorker, type AstroWorkerLimits } from "../../../src/build/astro-worker.ts";
+import { readDistFiles } from "../../../src/io/dist-files.ts";
+import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
+import { isAlive } from "../../helpers/npm-process.ts";
+
+/**
+ * The long-lived build process of `npm start`: real Astro builds, compared byte for byte with a
+ * fresh `astro build` of the same content, and the process's life cycle (reuse, replacement,
+ * failure, abort) observed through its PID.
+ */
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const REVIEW = "reviews/2025/2025-03-10-carlos-d.yaml";
+let content: string;
+const workers: AstroBuildWorker[] = [];
+
+beforeAll(async () => {
+  content = await mkdtemp(path.join(os.tmpdir(), "pr-worker-content-"));
+  await cp(FIXTURE, content, { recursive: true });
+});
+
+afterAll(async () => {
+  await Promise.all(workers.map((w) => w.close()));
+  await rm(content, { recursive: true, force: true });
+});
+
+function newWorker(limits?: Partial<AstroWorkerLimits>, signal?: AbortSignal) {
+  const worker = new AstroBuildWorker({ limits, signal });
+  workers.push(worker);
+  return worker;
+}
+
+/** As the tests' build helper builds, but in `worker`. */
+async function workerBuild(worker: AstroBuildWorker, extra: Partial<AstroBuildOptions> = {}) {
+  const distDir = await tempDistDir("pr-worker-dist-");
+  const result = await runAstroBuild({
+    distDir,
+    contentDir: content,
+    env: { ...process.env, BASE_URL: "http://localhost:4321", HUB_URL: "http://127.0.0.1:9/api/websub/hub" },
+    silent: true,
+    lock: true,
+    dropCache: true,
+    output: "inherit",
+    worker,
+    ...extra,
+  });
+  return { ...result, distDir };
+}
+
+async function files(dir: string): Promise<Map<string, string>> {
+  return new Map((await readDistFiles(dir)).map((f) => [f.path, Buffer.from(f.bytes).toString("base64")]));
+}
+
+async function editReview(text: string): Promise<void> {
+  const file = path.join(content, REVIEW);
+  const yaml = await readFile(file, "utf8");
+  await writeFile(file, yaml.replace(/^text: .*$/m, `text: ${text}`));
+}
+
+describe("AstroBuildWorker", () => {
+  it("builds again and again in one process, each build identical to a fresh astro build", {
+    timeout: 600_000,
+  }, async () => {
+    const worker = newWorker();
+    for (const [round, text] of ["The first edit of this review.", "The second edit, about a quokka."].entries()) {
+      await editReview(text);
+      const warm = await workerBuild(worker);
+      expect(warm.code).toBe(0);
+      const fresh = await buildSite(content);
+      expect(fresh.code, fresh.stderr).toBe(0);
+      const got = await files(warm.distDir);
+      expect(got.size).toBeGreaterThan(10);
+      expect(got).toEqual(await files(fresh.distDir));
+      expect(Buffer.from(got.get("/reviews.json") ?? "", "base64").toString()).toContain(text);
+      if (round === 0) expect(worker.pid).toBeDefined();
+    }
+    const pid = worker.pid;
+    const third = await workerBuild(worker);
+    expect(third.code).toBe(0);
+    // Still the same process: the second and third builds found Astro loaded.
+    expect(worker.pid).toBe(pid);
+  });
+
+  it("replaces its process after maxBuilds builds, and when a build leaves it above the memory limit", {
+    timeout: 600_000,
+  }, async () => {
+    for (const limits of [{ maxBuilds: 1 }, { maxRssBytes: 1 }]) {
+      const worker = newWorker(limits);
+      expect((await workerBuild(worker)).code).toBe(0);
+      const first = await lastPid(worker);
+      expect(worker.pid).toBeUndefined();
+      expect(await exited(first)).toBe(true);
+      expect((await workerBuild(worker)).code).toBe(0);
+      expect(await lastPid(worker)).not.toBe(first);
+    }
+  });
+
+  it("ends its process when a build fails, and builds the fixed content in a fresh one", {
+    timeout: 600_000,
+  }, async () => {
+    const worker = newWorker();
+    const file = path.join(content, REVIEW);
+    const good = await readFile(file, "utf8");
+    await writeFile(file, good.replace(/^rating: .*$/m, "rating: 9"));
+    try {
+      const failed = await workerBuild(worker);
+      expect(failed.code).not.toBe(0);
+      expect(worker.pid).toBeUndefined();
+    } finally {
+      await writeFile(file, good);
+    }
+    expect((await workerBuild(worker)).code).toBe(0);
+  });
+
+  it("ends a build and its process when aborted, and builds nothing once closed", { timeout: 600_000 }, async () => {
+    const stop = new AbortController();
+    const worker = newWorker({}, stop.signal);
+    const building = workerBuild(worker, { signal: stop.signal });
+    let pid = worker.pid;
+    while (pid === undefined) {
+      await new Promise((r) => setTimeout(r, 10));
+      pid = worker.pid;
+    }
+    expect(isAlive(pid)).toBe(true);
+    // Aborting closes the worker too, as npm start's shutdown does.
+    setTimeout(() => stop.abort(), 500);
+    expect((await building).code).toBe(128);
+    await worker.close();
+    expect(isAlive(pid)).toBe(false);
+    expect((await workerBuild(worker)).code).toBe(128);
+    expect(worker.pid).toBeUndefined();
+  });
+});
+
+/** The PID of the process that ran `worker`'s last build. */
+async function lastPid(worker: AstroBuildWorker): Promise<number> {
+  const pid = worker.lastBuildPid;
+  if (pid === undefined) throw new Error("no build has run");
+  return pid;
+}
+
+/** Polls until `pid` has exited (the worker ends a retired process with SIGTERM). */
+async function exited(pid: number): Promise<boolean> {
+  for (let i = 0; i < 200 && isAlive(pid); i++) await new Promise((r) => setTimeout(r, 50));
+  return !isAlive(pid);
+}
