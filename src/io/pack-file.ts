@@ -1,3 +1,4 @@
+import { randomUUID } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { threadId } from "node:worker_threads";
@@ -89,7 +90,8 @@ export class PackWriter {
   private pending = 0;
   count = 0;
 
-  constructor(dir: string, file = path.join(dir, `${process.pid}-${threadId}-${Date.now()}${PACK}`)) {
+  /** A name no other pack has: two writers of one thread may open in the same millisecond. */
+  constructor(dir: string, file = path.join(dir, `${process.pid}-${threadId}-${randomUUID()}${PACK}`)) {
     this.file = file;
     mkdirSync(dir, { recursive: true });
     this.tmp = `${this.file}.tmp`;
@@ -136,7 +138,7 @@ export function compact(indexes: readonly PackIndex[], keep: ReadonlySet<string>
     if (only.size === keep.size && [...keep].every((k) => only.has(k))) return;
   }
   const all = [new PackIndex(first.dir, written), ...indexes];
-  const writer = new PackWriter(first.dir, path.join(first.dir, `all-${process.pid}-${Date.now()}${PACK}`));
+  const writer = new PackWriter(first.dir, path.join(first.dir, `all-${randomUUID()}${PACK}`));
   for (const key of keep) {
     for (const x of all) {
       const line = x.line(key);
