@@ -41,8 +41,6 @@ export interface AttemptRecord {
   store: HubStore;
   log: Logger;
   id: number;
-  /** The subscription's consecutive failures before this attempt (re-read after the request). */
-  failures: number;
   hash: string;
   now: number;
   retryBaseMs: number;
@@ -53,6 +51,10 @@ export interface AttemptRecord {
  * Records one attempt's outcome the same way for both ways of delivering: success, removal on 410
  * or after `MAX_CONSECUTIVE_FAILURES` failures in a row, else the failure with its retry time.
  * Returns the backoff in ms when the caller should retry, undefined when it is done.
+ *
+ * A failure counts against the row as it is now: it may have been unsubscribed or renewed during
+ * the request, so it is read again (and a row gone meanwhile is left alone). A success needs no
+ * re-read: its update is the same either way, and a removed row has nothing to update.
  */
 export async function recordAttempt(r: AttemptRecord, outcome: DeliveryOutcome): Promise<number | undefined> {
   const { store, log, id, now } = r;
@@ -61,13 +63,15 @@ export async function recordAttempt(r: AttemptRecord, outcome: DeliveryOutcome):
     if (log.isLevelEnabled("debug")) log.debug({ ...r.fields(), status: outcome.status }, "content delivered");
     return undefined;
   }
+  const fresh = await store.subscriptionById(id);
+  if (!fresh) return undefined;
   const fields = r.fields();
   if (outcome.kind === "gone") {
     await store.remove(id);
     log.info(fields, "callback answered 410 Gone; subscription removed");
     return undefined;
   }
-  const failures = r.failures + 1;
+  const failures = fresh.failures + 1;
   if (failures >= MAX_CONSECUTIVE_FAILURES) {
     await store.remove(id);
     log.warn(

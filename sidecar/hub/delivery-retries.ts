@@ -125,22 +125,7 @@ export class Distributor implements Deliveries {
       { timeoutMs: this.#d.timeoutMs, signal },
     );
     if (signal.aborted) return undefined;
-    // A failure counts against the row as it is now: it may have been unsubscribed or renewed
-    // during the request. A success needs no re-read: its update is the same either way, and a
-    // removed row has nothing to update.
-    const fresh = outcome.kind === "delivered" ? sub : await store.subscriptionById(id);
-    if (!fresh) return undefined;
-    const { retryBaseMs } = this.#d;
-    const record = {
-      store,
-      log,
-      id,
-      failures: fresh.failures,
-      hash: content.hash,
-      now: clock.now(),
-      retryBaseMs,
-      fields,
-    };
+    const record = { store, log, id, hash: content.hash, now: clock.now(), retryBaseMs: this.#d.retryBaseMs, fields };
     const delay = await recordAttempt(record, outcome);
     if (delay !== undefined) this.#retryIn(id, delay);
     return outcome.kind === "delivered" ? { topic: sub.topic, holds: content.hash } : undefined;

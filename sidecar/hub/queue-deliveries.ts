@@ -155,21 +155,7 @@ export class QueueDeliveries implements Deliveries {
       { timeoutMs: this.#d.timeoutMs, signal },
     );
     if (signal.aborted) throw new Error("delivery interrupted by shutdown; the job runs again");
-    // A failure counts against the row as it is now (unsubscribed or renewed during the request?);
-    // a success updates the same way whatever happened, so it needs no second round trip.
-    const fresh = outcome.kind === "delivered" ? sub : await store.subscriptionById(id);
-    if (!fresh) return;
-    const { retryBaseMs } = this.#d;
-    const record = {
-      store,
-      log,
-      id,
-      failures: fresh.failures,
-      hash: content.hash,
-      now: clock.now(),
-      retryBaseMs,
-      fields,
-    };
+    const record = { store, log, id, hash: content.hash, now: clock.now(), retryBaseMs: this.#d.retryBaseMs, fields };
     // A failure to retry throws, so pg-boss schedules the next attempt.
     if ((await recordAttempt(record, outcome)) !== undefined && outcome.kind === "failed")
       throw new Error(outcome.reason);

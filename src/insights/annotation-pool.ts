@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import { Worker } from "node:worker_threads";
 import type { Business } from "../content/records.ts";
-import { PackWriter } from "../io/pack-file.ts";
+import { PackWriter, writing } from "../io/pack-file.ts";
 import type { ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import type { Analyzer } from "./nlp.ts";
@@ -62,8 +62,15 @@ export async function summariseInParallel(input: PoolInput, opts: PoolOptions = 
     // Synchronous on purpose: the workers run on their own threads meanwhile.
     const summarise = createSummariser(content, business, opts.own());
     const pack = new PackWriter(dir);
-    for (const [key, review] of ownShare) pack.add(key, encodeSummary(summarise(review)));
-    pack.close();
+    try {
+      writing(pack, () => {
+        for (const [key, review] of ownShare) pack.add(key, encodeSummary(summarise(review)));
+      });
+    } catch (err) {
+      // The build fails with this error; the workers' outcome no longer matters.
+      done.catch(() => undefined);
+      throw err;
+    }
     own = ownShare.length;
   }
   return (await done).reduce((a, b) => a + b, own);

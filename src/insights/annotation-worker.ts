@@ -1,6 +1,6 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Business } from "../content/records.ts";
-import { PackWriter } from "../io/pack-file.ts";
+import { PackWriter, writing } from "../io/pack-file.ts";
 import type { ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { createAnalyzer } from "./nlp.ts";
@@ -18,6 +18,7 @@ const { dir, content, business, items } = workerData as {
 };
 const summarise = createSummariser(content, business, createAnalyzer());
 const pack = new PackWriter(dir);
-for (const [key, review] of items) pack.add(key, encodeSummary(summarise(review)));
-pack.close();
+writing(pack, () => {
+  for (const [key, review] of items) pack.add(key, encodeSummary(summarise(review)));
+});
 parentPort?.postMessage(items.length);

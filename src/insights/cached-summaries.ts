@@ -1,5 +1,5 @@
 import type { Business } from "../content/records.ts";
-import { compact, PackIndex, PackWriter, packsIn } from "../io/pack-file.ts";
+import { compact, PackIndex, PackWriter, packsIn, sweepTemporary } from "../io/pack-file.ts";
 import type { ReviewInput } from "./annotate.ts";
 import { type PoolOptions, summariseInParallel } from "./annotation-pool.ts";
 import { contextKey, summaryKey } from "./annotation-store.ts";
@@ -12,6 +12,8 @@ export interface CachedSummaries {
   summarise: Summariser;
   /** After the pass: stores what was made and prunes the cache to the reviews summarised. */
   finish(): void;
+  /** Instead of `finish` when the build failed: drops what this pass would have stored. */
+  abort(): void;
 }
 
 export interface CacheInput {
@@ -39,8 +41,9 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
     made ??= createSummariser(content, business, own());
     return made(review);
   };
-  if (context === undefined) return { summarise: make, finish() {} };
+  if (context === undefined) return { summarise: make, finish() {}, abort() {} };
 
+  sweepTemporary(dir);
   const old = new PackIndex(dir);
   const keys = new Map<ReviewInput, string>();
   const todo = new Map<string, ReviewInput>();
@@ -85,6 +88,9 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
     finish() {
       writer?.close();
       compact(indexes, used);
+    },
+    abort() {
+      writer?.abort();
     },
   };
 }

@@ -27,15 +27,30 @@ export interface NoticeLogger {
   warn(message: string): void;
 }
 
-const SLOT = Symbol.for("public-reviews/build-content");
-type Slot = { [SLOT]?: Promise<BuildContent> };
+const SLOT = Symbol.for("public-reviews/build-memo");
+type Slot = { [SLOT]?: Map<string, unknown> };
+
+/**
+ * `make()` once per build, shared by every copy of the calling module in this process. Module-level
+ * memos are not enough: besides the copies Astro evaluates within one build, npm start's build
+ * worker runs many builds in one process, and when DIST_DIR is outside the project Astro writes the
+ * prerender chunks to one fixed folder (`.astro/.prerender/`) under content-hashed names, so a later
+ * build imports an unchanged chunk from Node's module cache with the last build's module state.
+ */
+export function perBuild<T>(name: string, make: () => T): T {
+  const slot = globalThis as Slot;
+  slot[SLOT] ??= new Map<string, unknown>();
+  const memo = slot[SLOT];
+  if (!memo.has(name)) memo.set(name, make());
+  return memo.get(name) as T;
+}
 
 const stderrLogger: NoticeLogger = { warn: (message) => process.stderr.write(`${message}\n`) };
 
 /**
- * Forgets the content read for the last build. `npm start`'s build worker (src/build/astro-worker-main.ts)
- * runs many builds in one process, so it calls this before each: the slot outlives the build,
- * and without this every later build would publish the content of the process's first one.
+ * Forgets everything `perBuild` kept for the last build. `npm start`'s build worker
+ * (src/build/astro-worker-main.ts) runs many builds in one process, so it calls this before each:
+ * without it every later build would publish the content of the process's first one.
  */
 export function forgetBuildContent(): void {
   delete (globalThis as Slot)[SLOT];
@@ -47,8 +62,7 @@ export function forgetBuildContent(): void {
  * a `Location:` and a stack trace of our loader, which tell an editor nothing.
  */
 export function buildContent(logger: NoticeLogger = stderrLogger): Promise<BuildContent> {
-  const slot = globalThis as Slot;
-  slot[SLOT] ??= (async () => {
+  return perBuild("content", async () => {
     const config = loadConfig();
     // Parsed files are kept in Astro's cache folder between builds (yaml-cache.ts). Builds run
     // from the project root; this module is bundled, so it has no path of its own.
@@ -57,6 +71,9 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
       now: new Date(),
       unfinished: config.UNFINISHED_REVIEWS,
       parse: cache.parse,
+    }).catch((err: unknown) => {
+      cache.abort();
+      throw err;
     });
     cache.finish();
     for (const file of report.skipped) logger.warn(skippedNotice(file));
@@ -65,6 +82,5 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
       process.exit(1);
     }
     return { content: report.content, insights: report.insights };
-  })();
-  return slot[SLOT];
+  });
 }

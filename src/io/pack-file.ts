@@ -15,6 +15,7 @@ export const KEY_LENGTH = 64;
 const NEWLINE = 0x0a;
 const SPACE = 0x20;
 const PACK = ".pack";
+const TMP = ".tmp";
 
 interface Entry {
   bytes: Buffer;
@@ -31,6 +32,38 @@ export function packsIn(dir: string): string[] {
       .map((n) => path.join(dir, n));
   } catch {
     return [];
+  }
+}
+
+/** Whether process `pid` is running (EPERM: running, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temporary files of writers that can no longer finish: a build killed, or one that
+ * failed, leaves its half-written `<pid>-….pack.tmp` behind, and nothing else would ever remove it.
+ * A file of another running process is left alone (it may be renaming it any moment); one of this
+ * process is removed, so call this only while this process has no writer open in `dir`.
+ */
+export function sweepTemporary(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.endsWith(PACK + TMP)) continue;
+    const pid = Number.parseInt(name, 10);
+    if (pid === process.pid || !Number.isSafeInteger(pid) || pid <= 0 || !alive(pid)) {
+      rmSync(path.join(dir, name), { force: true });
+    }
   }
 }
 
@@ -90,11 +123,14 @@ export class PackWriter {
   private pending = 0;
   count = 0;
 
-  /** A name no other pack has: two writers of one thread may open in the same millisecond. */
-  constructor(dir: string, file = path.join(dir, `${process.pid}-${threadId}-${randomUUID()}${PACK}`)) {
-    this.file = file;
+  /**
+   * A name no other pack has (two writers of one thread may open in the same millisecond), led by
+   * the process id so that `sweepTemporary` can tell whose temporary file it is.
+   */
+  constructor(dir: string, prefix = "") {
+    this.file = path.join(dir, `${process.pid}-${prefix}${threadId}-${randomUUID()}${PACK}`);
     mkdirSync(dir, { recursive: true });
-    this.tmp = `${this.file}.tmp`;
+    this.tmp = `${this.file}${TMP}`;
     this.fd = openSync(this.tmp, "w");
   }
 
@@ -122,15 +158,38 @@ export class PackWriter {
     if (this.count === 0) rmSync(this.tmp, { force: true });
     else renameSync(this.tmp, this.file);
   }
+
+  /** Drops the pack: what failed part-way must not leave a file behind. */
+  abort(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Already closed.
+    }
+    rmSync(this.tmp, { force: true });
+  }
+}
+
+/** Runs `fill`, then closes `writer`; if either throws, the pack is dropped and the error passed on. */
+export function writing(writer: PackWriter, fill: () => void): void {
+  try {
+    fill();
+    writer.close();
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
 }
 
 /**
  * Leaves the cache holding exactly the entries of `keep`, from `indexes` (earlier ones preferred)
- * or from packs written since they were read, in one pack, unless it already does.
+ * or from packs written since they were read, in one pack, unless it already does. Every writer of
+ * this process in the folder must be closed (temporary files left by failed writers are removed).
  */
 export function compact(indexes: readonly PackIndex[], keep: ReadonlySet<string>): void {
   const [first] = indexes;
   if (!first) return;
+  sweepTemporary(first.dir);
   const known = new Set(indexes.flatMap((x) => x.files));
   const written = packsIn(first.dir).filter((f) => !known.has(f));
   if (written.length === 0 && known.size <= 1) {
@@ -138,16 +197,17 @@ export function compact(indexes: readonly PackIndex[], keep: ReadonlySet<string>
     if (only.size === keep.size && [...keep].every((k) => only.has(k))) return;
   }
   const all = [new PackIndex(first.dir, written), ...indexes];
-  const writer = new PackWriter(first.dir, path.join(first.dir, `all-${randomUUID()}${PACK}`));
-  for (const key of keep) {
-    for (const x of all) {
-      const line = x.line(key);
-      if (line) {
-        writer.addLine(line);
-        break;
+  const writer = new PackWriter(first.dir, "all-");
+  writing(writer, () => {
+    for (const key of keep) {
+      for (const x of all) {
+        const line = x.line(key);
+        if (line) {
+          writer.addLine(line);
+          break;
+        }
       }
     }
-  }
-  writer.close();
+  });
   for (const file of [...known, ...written]) rmSync(file, { force: true });
 }

@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
 import { parseContentYaml } from "../content/yaml.ts";
-import { compact, PackIndex, PackWriter } from "./pack-file.ts";
+import { compact, PackIndex, PackWriter, sweepTemporary } from "./pack-file.ts";
 
 /**
  * The build's cache of parsed review files. js-yaml was the largest per-review cost of a warm
@@ -42,12 +42,15 @@ export interface YamlCache {
   parse: typeof parseContentYaml;
   /** Stores what was parsed and prunes the cache to the files of this build. */
   finish(): void;
+  /** Instead of `finish` when reading failed: drops what would have been stored. */
+  abort(): void;
 }
 
 /** A cached `parseContentYaml` over the packs in `dir`; without a known parser, the plain one. */
 export function yamlCache(dir: string, root = process.cwd()): YamlCache {
   const version = parserVersion(root);
-  if (version === undefined) return { parse: parseContentYaml, finish() {} };
+  if (version === undefined) return { parse: parseContentYaml, finish() {}, abort() {} };
+  sweepTemporary(dir);
   const index = new PackIndex(dir);
   const used = new Set<string>();
   let writer: PackWriter | undefined;
@@ -76,6 +79,9 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
     finish() {
       writer?.close();
       compact([index], used);
+    },
+    abort() {
+      writer?.abort();
     },
   };
 }

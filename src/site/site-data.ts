@@ -8,7 +8,7 @@ import { analyzeReviews, aspectRefs } from "../insights/build.ts";
 import { cachedSummaries } from "../insights/cached-summaries.ts";
 import { createAnalyzer } from "../insights/nlp.ts";
 import type { Insights } from "../insights/schema.ts";
-import { buildContent } from "../io/build-content.ts";
+import { buildContent, perBuild } from "../io/build-content.ts";
 import { type SiteUrls, siteUrls } from "../urls.ts";
 import { verificationSentence } from "./html-view.ts";
 
@@ -27,10 +27,9 @@ export interface SiteData {
   verification: string;
 }
 
-let cached: Promise<SiteData> | undefined;
-
+/** Computed once per build (`perBuild`: a module-level memo would outlive a build in npm start's build worker). */
 export function siteData(): Promise<SiteData> {
-  cached ??= (async () => {
+  return perBuild("site-data", async () => {
     const business = await getEntry("business", "business");
     if (!business) throw new Error("content/business.yaml was not loaded");
     const { reviews } = (await buildContent()).content;
@@ -55,12 +54,18 @@ export function siteData(): Promise<SiteData> {
       },
     });
     // One analysis: the annotated records and every insight come out of the same pass.
-    const analysis = analyzeReviews({
-      reviews: records,
-      business: business.data,
-      content: insightsEntry.data,
-      summarise: cache.summarise,
-    });
+    let analysis: ReturnType<typeof analyzeReviews>;
+    try {
+      analysis = analyzeReviews({
+        reviews: records,
+        business: business.data,
+        content: insightsEntry.data,
+        summarise: cache.summarise,
+      });
+    } catch (err) {
+      cache.abort();
+      throw err;
+    }
     cache.finish();
     return {
       dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
@@ -68,8 +73,7 @@ export function siteData(): Promise<SiteData> {
       insights: analysis.insights,
       verification: verificationSentence(analysis.reviews),
     };
-  })();
-  return cached;
+  });
 }
 
 /**
