@@ -3,8 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
-import { readDistFiles } from "../../src/io/dist-files.ts";
 import { GENERATING_MARKER } from "../../src/integrations/incremental-guard.ts";
+import { readDistFiles } from "../../src/io/dist-files.ts";
 import { buildSite, tempDistDir } from "../helpers/build-site.ts";
 
 /**
