@@ -1,8 +1,9 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
+import { AstroBuildWorker } from "../../src/build/astro-worker.ts";
 import { GENERATING_MARKER } from "../../src/integrations/incremental-guard.ts";
 import { readDistFiles } from "../../src/io/dist-files.ts";
 import { buildSite, tempDistDir } from "../helpers/build-site.ts";
@@ -42,14 +43,18 @@ async function rebuild(): Promise<{ code: number; rendered: string[]; restored: 
     output: "capture",
     lock: true,
   });
+  return { code: result.code, ...monthsIn(result.stdout) };
+}
+
+/** The month pages a build log says were rendered, and those it says were copied. */
+function monthsIn(log: string): { rendered: string[]; restored: string[] } {
   const months = (mark: (line: string) => boolean) =>
-    result.stdout
+    log
       .split("\n")
       .filter((line) => MONTH.test(line) && mark(line))
       .map((line) => MONTH.exec(line)?.[0] as string)
       .sort();
   return {
-    code: result.code,
     rendered: months((line) => !/\((restored|cached)\)/.test(line)),
     restored: months((line) => line.includes("(restored)")),
   };
@@ -60,12 +65,12 @@ async function files(dir: string): Promise<Map<string, Buffer>> {
 }
 
 /** Every file of `dist` equals, byte for byte, the same file of a cold build of the same content. */
-async function expectSameAsCold(): Promise<void> {
+async function expectSameAsCold(built = dist): Promise<void> {
   const cold = await buildSite(content, ENV);
   temp.push(cold.distDir);
   expect(cold.code, cold.stderr).toBe(0);
   const want = await files(cold.distDir);
-  const got = await files(dist);
+  const got = await files(built);
   expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
   for (const [p, bytes] of want) expect(got.get(p)?.equals(bytes), p).toBe(true);
 }
@@ -160,5 +165,40 @@ describe("incremental build", { timeout: 900_000 }, () => {
     const fixed = await rebuild();
     expect(fixed.code).toBe(0);
     await expectSameAsCold();
+  });
+
+  it("npm start's build worker: each build in a fresh folder, one cache, equal to a cold build", async () => {
+    // As SiteBuilds does: a new folder per build, the cache named by DIST_DIR, one process.
+    const worker = new AstroBuildWorker({});
+    const key = await tempDistDir("pr-incremental-key-");
+    // The worker's log goes straight to this process's stdout, so the copies in the cache tell what
+    // was rendered: a rendered page rewrites its copy, a copied one leaves it as it was.
+    const copy = (month: string) => path.join(astroCacheDir(key), "dist", "reviews", month, "index.html");
+    try {
+      const stamps: number[][] = [];
+      let out = "";
+      for (const text of ["First worker edit", "Second worker edit"]) {
+        await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
+        out = await tempDistDir("pr-incremental-worker-");
+        const result = await runAstroBuild({
+          distDir: out,
+          contentDir: content,
+          env: { ...process.env, ...ENV },
+          cacheKey: key,
+          output: "inherit",
+          lock: true,
+          worker,
+        });
+        expect(result.code).toBe(0);
+        stamps.push(await Promise.all(["2025/01", "2025/03"].map(async (m) => (await stat(copy(m))).mtimeMs)));
+      }
+      const [[kept0, edited0], [kept1, edited1]] = stamps as [[number, number], [number, number]];
+      expect(kept1).toBe(kept0);
+      expect(edited1).toBeGreaterThan(edited0);
+      await expectSameAsCold(out);
+    } finally {
+      await worker.close();
+      await rm(astroCacheDir(key), { recursive: true, force: true });
+    }
   });
 });
