@@ -28,6 +28,7 @@ beforeAll(async () => {
   temp.push(content);
   await cp(FIXTURE, content, { recursive: true });
   dist = await tempDistDir("pr-incremental-dist-");
+  temp.push(dist);
 });
 
 afterAll(async () => {
@@ -171,6 +172,7 @@ describe("incremental build", { timeout: 900_000 }, () => {
     // As SiteBuilds does: a new folder per build, the cache named by DIST_DIR, one process.
     const worker = new AstroBuildWorker({});
     const key = await tempDistDir("pr-incremental-key-");
+    temp.push(key);
     // The worker's log goes straight to this process's stdout, so the copies in the cache tell what
     // was rendered: a rendered page rewrites its copy, a copied one leaves it as it was.
     const copy = (month: string) => path.join(astroCacheDir(key), "dist", "reviews", month, "index.html");
@@ -180,6 +182,7 @@ describe("incremental build", { timeout: 900_000 }, () => {
       for (const text of ["First worker edit", "Second worker edit"]) {
         await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
         out = await tempDistDir("pr-incremental-worker-");
+        temp.push(out);
         const result = await runAstroBuild({
           distDir: out,
           contentDir: content,
