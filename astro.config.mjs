@@ -4,6 +4,7 @@ import { astroCacheDir } from "./src/build/astro-build.ts";
 import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
+import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
 
 const config = loadConfig();
 
@@ -18,7 +19,11 @@ export default defineConfig({
   // 'unsafe-inline' (src/http-headers/security.ts); hashed names keep them cacheable forever.
   build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
+  // A rebuild copies the month pages whose data did not change from the last build of the same
+  // cache instead of rendering them (src/site/month-page-props.ts, docs/builds.md).
+  experimental: { incrementalBuild: true },
   integrations: [
+    incrementalGuard(),
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
     ...(config.HUB_URL === "off"
       ? []

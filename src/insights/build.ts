@@ -1,11 +1,11 @@
 import { compareReviews } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
-import { createAnnotator } from "./annotate.ts";
 import { createAspectStats } from "./aspect-stats.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { createEntityStats } from "./entities.ts";
 import { type Analyzer, createAnalyzer } from "./nlp.ts";
 import { periodOf, type TrendPeriods, trendPeriods } from "./numbers.ts";
+import { createSummariser, type Summariser } from "./review-summary.ts";
 import type { Insights } from "./schema.ts";
 import { buildFaq, buildSummary, type RatingTotals, ratingTrend } from "./summary.ts";
 import { createTopicCounter } from "./topics.ts";
@@ -17,6 +17,11 @@ export interface InsightsInput {
   content: InsightsContent;
   /** Reuse one analyzer across builds (tests); a fresh one is created otherwise. */
   analyzer?: Analyzer;
+  /**
+   * Where each review's summary comes from (the build's cache, annotation-store.ts); default: made
+   * here with `analyzer`. Any source must return what `createSummariser` would.
+   */
+  summarise?: Summariser;
 }
 
 export interface Analysis {
@@ -36,21 +41,21 @@ export function aspectRefs(content: InsightsContent): AspectRef[] {
  * and topic accumulators, and its clauses are then dropped. Output is a pure function of the input:
  * ordering is fixed everywhere and every score is rounded.
  */
-export function analyzeReviews({ reviews, business, content, analyzer = createAnalyzer() }: InsightsInput): Analysis {
+export function analyzeReviews({ reviews, business, content, analyzer, summarise }: InsightsInput): Analysis {
   const sorted = [...reviews].sort(compareReviews);
   const newest = sorted[0]?.date;
   const periods: TrendPeriods | undefined = newest ? trendPeriods(newest) : undefined;
 
-  const annotator = createAnnotator(content, business, analyzer);
+  const summaryOf = summarise ?? createSummariser(content, business, analyzer ?? createAnalyzer());
   const aspects = createAspectStats(content.aspects);
   const entities = createEntityStats(business, content.aspects);
-  const topics = createTopicCounter(excludedPhrases(analyzer, content, business));
+  const topics = createTopicCounter();
   const rating: RatingTotals = { recent: { n: 0, sum: 0 }, previous: { n: 0, sum: 0 } };
   const indexOf = new Map(content.aspects.map((a, i) => [a.id, i]));
   let sentences = 0;
 
   const annotated = sorted.map((review, order) => {
-    const annotation = annotator.annotate(review);
+    const annotation = summaryOf(review);
     sentences += annotation.sentences;
     const period = periods ? periodOf(review.date, periods) : undefined;
     if (period) {
@@ -64,7 +69,7 @@ export function analyzeReviews({ reviews, business, content, analyzer = createAn
     }
     const record: ReviewRecord = { ...review, aspects: annotation.aspects };
     entities.add(record, annotation);
-    topics.add(order, annotation.clauses);
+    topics.add(order, annotation.topics);
     return record;
   });
 
@@ -92,34 +97,4 @@ export function analyzeReviews({ reviews, business, content, analyzer = createAn
 /** The insights alone; see `analyzeReviews`. */
 export function buildInsights(input: InsightsInput): Insights {
   return analyzeReviews(input).insights;
-}
-
-/**
- * Lemma and surface keys of every aspect term, condition, catalogue name and alias, and of the
- * business's own name: topics must go beyond those.
- */
-function excludedPhrases(analyzer: Analyzer, content: InsightsContent, business: Business): Set<string> {
-  const phrases = [
-    ...content.aspects.flatMap((a) => [...a.terms, ...a.neutral_terms]),
-    ...content.lexicon.conditions.flatMap((c) => c.terms),
-    ...[...business.technicians, ...business.services, ...business.service_areas].flatMap((c) => [
-      c.name,
-      ...c.aliases,
-    ]),
-  ];
-  const keys = new Set<string>();
-  for (const p of phrases) {
-    const { normals, lemmas } = analyzer.termForms(p);
-    keys.add(normals.join(" "));
-    keys.add(lemmas.join(" "));
-  }
-  // Every piece of the practice's own name too: "Willow Creek" recurs in reviews but says nothing.
-  const own = analyzer.termForms(business.name);
-  for (let size = 2; size <= 3; size++) {
-    for (let i = 0; i + size <= own.normals.length; i++) {
-      keys.add(own.normals.slice(i, i + size).join(" "));
-      keys.add(own.lemmas.slice(i, i + size).join(" "));
-    }
-  }
-  return keys;
 }

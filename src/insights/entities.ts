@@ -1,8 +1,8 @@
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
-import type { ReviewAnnotation } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
 import { mean, polarity, round } from "./numbers.ts";
+import type { ReviewSummary } from "./review-summary.ts";
 import type { EntityInsight, Insights } from "./schema.ts";
 
 /**
@@ -38,7 +38,7 @@ interface Tracked {
 }
 
 export interface EntityStats {
-  add(review: ReviewRecord, annotation: ReviewAnnotation): void;
+  add(review: ReviewRecord, annotation: Pick<ReviewSummary, "scores" | "entityAspects">): void;
   finish(): Insights["entities"];
 }
 

@@ -135,7 +135,7 @@ type WinkInstances = { model: unknown; nlp: ReturnType<typeof winkNLP>; scorer: 
  * build worker (src/build/astro-worker.ts) runs many builds in one process, each importing this
  * module afresh from its own bundle, so the pair is kept on `globalThis`, which they share, for as
  * long as the model module is the same. What wink returns for a text does not depend on the texts
- * an instance read before (the clause cache relies on that too), so sharing changes no output.
+ * an instance read before (the analysis cache relies on that too), so sharing changes no output.
  */
 function winkInstances(): WinkInstances {
   const g = globalThis as { [WINK]?: WinkInstances };

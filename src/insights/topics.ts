@@ -73,14 +73,50 @@ interface Entry {
   size: number;
 }
 
+/** One review's candidates, each once, in order of first occurrence: lemma key, surface phrase, size. */
+export type TopicCandidate = [key: string, phrase: string, size: number];
+
+/**
+ * The candidates of one review's clauses, minus `excluded` (lemma keys, space-joined, of aspect
+ * terms and catalogue names). A pure function of the clauses, so it can be computed where the
+ * clauses are (an analysis worker) and kept with the review's annotation.
+ */
+export function topicCandidates(clauses: readonly Clause[], excluded: ReadonlySet<string>): TopicCandidate[] {
+  const seen = new Set<string>();
+  const out: TopicCandidate[] = [];
+  for (const { tokens: t, start, end } of clauses) {
+    let i = start;
+    while (i < end) {
+      let j = i;
+      while (j < end && t.words[j] && !t.stop[j] && CONTENT_POS.has(t.pos[j] as string)) j++;
+      for (let last = i + 1; last < j; last++) {
+        if (!HEAD_POS.has(t.pos[last] as string) || TIME_HEADS.has(t.lemmas[last] as string)) continue;
+        if (HYPHENS.has(t.values[last + 1] as string)) continue;
+        for (let size = 2; size <= 3 && last - size + 1 >= i; size++) {
+          const from = last - size + 1;
+          if (HYPHENS.has(t.values[from - 1] as string) || NON_DESCRIPTIVE.has(t.normals[from] as string)) continue;
+          const key = t.lemmas.slice(from, last + 1).join(" ");
+          const phrase = t.normals.slice(from, last + 1).join(" ");
+          // A review counts a phrase once, under the surface form it first has there.
+          if (excluded.has(key) || excluded.has(phrase) || seen.has(key)) continue;
+          seen.add(key);
+          out.push([key, phrase, size]);
+        }
+      }
+      i = j + 1;
+    }
+  }
+  return out;
+}
+
 export interface TopicCounter {
-  add(order: number, clauses: readonly Clause[]): void;
+  /** Counts review number `order` (newest-first position)'s candidates (see `topicCandidates`). */
+  add(order: number, candidates: readonly TopicCandidate[]): void;
   /** `idAt(order)` gives the review id at a position in newest-first order. */
   finish(idAt: (order: number) => string): Topic[];
 }
 
-/** `excluded`: lemma keys (space-joined) of aspect terms and catalogue names, see `phraseKey`. */
-export function createTopicCounter(excluded: ReadonlySet<string>): TopicCounter {
+export function createTopicCounter(): TopicCounter {
   const table = new Map<string, Entry>();
 
   const count = (order: number, key: string, phrase: string, size: number) => {
@@ -95,26 +131,8 @@ export function createTopicCounter(excluded: ReadonlySet<string>): TopicCounter 
   };
 
   return {
-    add(order, clauses) {
-      for (const { tokens: t, start, end } of clauses) {
-        let i = start;
-        while (i < end) {
-          let j = i;
-          while (j < end && t.words[j] && !t.stop[j] && CONTENT_POS.has(t.pos[j] as string)) j++;
-          for (let last = i + 1; last < j; last++) {
-            if (!HEAD_POS.has(t.pos[last] as string) || TIME_HEADS.has(t.lemmas[last] as string)) continue;
-            if (HYPHENS.has(t.values[last + 1] as string)) continue;
-            for (let size = 2; size <= 3 && last - size + 1 >= i; size++) {
-              const from = last - size + 1;
-              if (HYPHENS.has(t.values[from - 1] as string) || NON_DESCRIPTIVE.has(t.normals[from] as string)) continue;
-              const key = t.lemmas.slice(from, last + 1).join(" ");
-              const phrase = t.normals.slice(from, last + 1).join(" ");
-              if (!excluded.has(key) && !excluded.has(phrase)) count(order, key, phrase, size);
-            }
-          }
-          i = j + 1;
-        }
-      }
+    add(order, candidates) {
+      for (const [key, phrase, size] of candidates) count(order, key, phrase, size);
       if (table.size > MAX_CANDIDATES) {
         for (const [key, e] of table) if (e.count === 1) table.delete(key);
       }

@@ -1,7 +1,10 @@
+import path from "node:path";
+import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import { checkContentDir, formatProblems, skippedNotice } from "./content-check.ts";
+import { yamlCache } from "./yaml-cache.ts";
 
 /**
  * The checked content of one `astro build`: `CONTENT_DIR` read and validated once per process.
@@ -61,10 +64,18 @@ export function forgetBuildContent(): void {
 export function buildContent(logger: NoticeLogger = stderrLogger): Promise<BuildContent> {
   return perBuild("content", async () => {
     const config = loadConfig();
+    // Parsed files are kept in Astro's cache folder between builds (yaml-cache.ts). Builds run
+    // from the project root; this module is bundled, so it has no path of its own.
+    const cache = yamlCache(path.join(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()), "yaml"));
     const report = await checkContentDir(config.CONTENT_DIR, {
       now: new Date(),
       unfinished: config.UNFINISHED_REVIEWS,
+      parse: cache.parse,
+    }).catch((err: unknown) => {
+      cache.abort();
+      throw err;
     });
+    cache.finish();
     for (const file of report.skipped) logger.warn(skippedNotice(file));
     if (!report.ok) {
       process.stderr.write(`${formatProblems(report.problems)}\n`);

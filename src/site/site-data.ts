@@ -3,9 +3,9 @@ import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
 import { buildRecords, datasetOf } from "../content/dataset.ts";
 import type { ReviewsDataset } from "../content/records.ts";
+import { annotationDir } from "../insights/annotation-store.ts";
 import { analyzeReviews, aspectRefs } from "../insights/build.ts";
-import { analyseInParallel } from "../insights/clause-pool.ts";
-import { cachingAnalyzer, clauseDir, prune } from "../insights/clause-store.ts";
+import { cachedSummaries } from "../insights/cached-summaries.ts";
 import { createAnalyzer } from "../insights/nlp.ts";
 import type { Insights } from "../insights/schema.ts";
 import { buildContent, perBuild } from "../io/build-content.ts";
@@ -38,29 +38,35 @@ export function siteData(): Promise<SiteData> {
     const config = loadConfig();
     const urls = siteUrls(config.BASE_URL);
     const records = buildRecords({ business: business.data, reviews }, urls.base);
-    // Text analysis is cached per text in Astro's cache folder and, for many new texts, done on
-    // every core first; the annotation pass below then reads it back (insights/clause-store.ts).
+    // Each review's analysis is cached in Astro's cache folder and, for many new reviews, done on
+    // every core first; the annotation pass below then reads it back (insights/annotation-store.ts).
     // Builds run from the project root; this module is bundled, so it has no path of its own.
-    const dir = clauseDir(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()));
-    let inner: ReturnType<typeof createAnalyzer> | undefined;
-    const own = () => {
-      inner ??= createAnalyzer();
-      return inner;
-    };
-    await analyseInParallel(
+    const dir = annotationDir(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()));
+    let analyzer: ReturnType<typeof createAnalyzer> | undefined;
+    const cache = await cachedSummaries({
       dir,
-      records.flatMap((r) => (r.title ? [r.title, r.text] : [r.text])),
-      { own },
-    );
-    const analyzer = cachingAnalyzer(own(), dir);
-    // One analysis: the annotated records and every insight come out of the same pass.
-    const analysis = analyzeReviews({
-      reviews: records,
-      business: business.data,
       content: insightsEntry.data,
-      analyzer,
+      business: business.data,
+      reviews: records,
+      own: () => {
+        analyzer ??= createAnalyzer();
+        return analyzer;
+      },
     });
-    prune(dir, analyzer.used());
+    // One analysis: the annotated records and every insight come out of the same pass.
+    let analysis: ReturnType<typeof analyzeReviews>;
+    try {
+      analysis = analyzeReviews({
+        reviews: records,
+        business: business.data,
+        content: insightsEntry.data,
+        summarise: cache.summarise,
+      });
+    } catch (err) {
+      cache.abort();
+      throw err;
+    }
+    cache.finish();
     return {
       dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
       urls,

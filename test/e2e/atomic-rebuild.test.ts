@@ -79,14 +79,24 @@ describe("npm start rebuilds atomically", () => {
     expect(tally.failures).toBe(0);
     expect(tally.responses).toBeGreaterThan(CHANGES * paths.length);
     expect(tally.notModified).toBeGreaterThan(0);
-    // One reload per change: no second load from the build hook's ping or the hub's publish.
-    const reloads = npm
-      .stdout()
-      .split("\n")
-      .filter((l) => l.includes('"msg":"serving build"'));
-    expect(reloads).toHaveLength(CHANGES);
+    // One reload per change: no second load from the build hook's ping or the hub's publish. The
+    // server logs "serving build" after the swap and after repointing DIST_DIR, so the last change
+    // can be served a moment before its line is written: wait for the line, then for pruning (by
+    // which time a stray second load would have been logged too), and only then count.
+    const reloadLines = () =>
+      npm
+        .stdout()
+        .split("\n")
+        .filter((l) => l.includes('"msg":"serving build"'));
+    await until(async () => reloadLines().length >= CHANGES, "last reload logged", 30_000);
     // Swapped-out builds are deleted once no request holds them: only the current one stays.
     await until(async () => (await readdir(`${dist}.builds`)).length === 1, "old builds pruned", 30_000);
+    const story = npm
+      .stdout()
+      .split("\n")
+      .filter((l) => /"msg":"(serving build|content changed|rebuild failed)/.test(l))
+      .join("\n");
+    expect(reloadLines(), `server log:\n${story}`).toHaveLength(CHANGES);
     expect(await readFile(path.join(dist, "reviews.json"), "utf8")).toContain(soakMarker(CHANGES));
   });
 

@@ -1,0 +1,120 @@
+import type { Business, ReviewAspect } from "../content/records.ts";
+import { createAnnotator, type ReviewAnnotation, type ReviewInput } from "./annotate.ts";
+import type { InsightsContent } from "./content-schema.ts";
+import type { Analyzer } from "./nlp.ts";
+import { type TopicCandidate, topicCandidates } from "./topics.ts";
+
+/**
+ * Everything the insights take from one review's analysis, and nothing more: the annotation
+ * without its clauses, plus the review's topic candidates. It is a pure function of the review's
+ * annotated fields, the insights content, the business's catalogue and the analyser, so the build
+ * can compute it on any thread and keep it between builds (annotation-store.ts); the clauses, the
+ * bulk of an analysis, are dropped as soon as it is made.
+ *
+ * Scores are kept as computed (unrounded), and every list in the order it was built in: the
+ * insights add them up in that order, and float sums depend on it.
+ */
+export interface ReviewSummary extends Omit<ReviewAnnotation, "clauses"> {
+  topics: TopicCandidate[];
+}
+
+export type Summariser = (review: ReviewInput) => ReviewSummary;
+
+export function createSummariser(content: InsightsContent, business: Business, analyzer: Analyzer): Summariser {
+  const annotator = createAnnotator(content, business, analyzer);
+  const excluded = excludedPhrases(analyzer, content, business);
+  return (review) => {
+    const { aspects, scores, mentions, entityAspects, clauses, sentences } = annotator.annotate(review);
+    return { aspects, scores, mentions, entityAspects, topics: topicCandidates(clauses, excluded), sentences };
+  };
+}
+
+/** As stored: plain arrays, mentions as tuples. */
+type Stored = [
+  aspects: [id: string, sentiment: ReviewAspect["sentiment"], score: number][],
+  scores: [aspect: number, score: number][],
+  mentions: [aspect: number, sentence: string, sentenceIndex: number, score: number][],
+  entityAspects: [entity: string, aspects: number[]][],
+  topics: TopicCandidate[],
+  sentences: number,
+];
+
+/** -0 does not survive JSON; it is written as this string and read back. */
+const NEG_ZERO = "-0";
+const num = (n: number): number | string => (Object.is(n, -0) ? NEG_ZERO : n);
+const back = (n: unknown): number => {
+  if (n === NEG_ZERO) return -0;
+  if (typeof n !== "number") throw new TypeError("not a number");
+  return n;
+};
+
+/** One line of JSON (JSON.stringify escapes every line break). */
+export function encodeSummary(s: ReviewSummary): string {
+  const stored = [
+    s.aspects.map((a) => [a.id, a.sentiment, num(a.score)]),
+    [...s.scores].map(([a, v]) => [a, num(v)]),
+    s.mentions.map((m) => [m.aspect, m.sentence, m.sentenceIndex, num(m.score)]),
+    [...s.entityAspects].map(([e, set]) => [e, [...set]]),
+    s.topics,
+    s.sentences,
+  ];
+  return JSON.stringify(stored);
+}
+
+/** The summary `encodeSummary` wrote; throws on anything else, so a damaged entry is recomputed. */
+export function decodeSummary(json: string): ReviewSummary {
+  const [aspects, scores, mentions, entityAspects, topics, sentences] = JSON.parse(json) as Stored;
+  if (
+    !Array.isArray(aspects) ||
+    !Array.isArray(scores) ||
+    !Array.isArray(mentions) ||
+    !Array.isArray(entityAspects) ||
+    !Array.isArray(topics) ||
+    typeof sentences !== "number"
+  ) {
+    throw new TypeError("not an annotation");
+  }
+  return {
+    aspects: aspects.map(([id, sentiment, score]) => ({ id, sentiment, score: back(score) })),
+    scores: new Map(scores.map(([a, v]) => [a, back(v)])),
+    mentions: mentions.map(([aspect, sentence, sentenceIndex, score]) => ({
+      aspect,
+      sentence,
+      sentenceIndex,
+      score: back(score),
+    })),
+    entityAspects: new Map(entityAspects.map(([e, list]) => [e, new Set(list)])),
+    topics,
+    sentences,
+  };
+}
+
+/**
+ * Lemma and surface keys of every aspect term, condition, catalogue name and alias, and of the
+ * business's own name: topics must go beyond those.
+ */
+function excludedPhrases(analyzer: Analyzer, content: InsightsContent, business: Business): Set<string> {
+  const phrases = [
+    ...content.aspects.flatMap((a) => [...a.terms, ...a.neutral_terms]),
+    ...content.lexicon.conditions.flatMap((c) => c.terms),
+    ...[...business.technicians, ...business.services, ...business.service_areas].flatMap((c) => [
+      c.name,
+      ...c.aliases,
+    ]),
+  ];
+  const keys = new Set<string>();
+  for (const p of phrases) {
+    const { normals, lemmas } = analyzer.termForms(p);
+    keys.add(normals.join(" "));
+    keys.add(lemmas.join(" "));
+  }
+  // Every piece of the practice's own name too: "Willow Creek" recurs in reviews but says nothing.
+  const own = analyzer.termForms(business.name);
+  for (let size = 2; size <= 3; size++) {
+    for (let i = 0; i + size <= own.normals.length; i++) {
+      keys.add(own.normals.slice(i, i + size).join(" "));
+      keys.add(own.lemmas.slice(i, i + size).join(" "));
+    }
+  }
+  return keys;
+}

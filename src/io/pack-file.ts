@@ -1,0 +1,213 @@
+import { randomUUID } from "node:crypto";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import path from "node:path";
+import { threadId } from "node:worker_threads";
+
+/**
+ * A build cache as a few files rather than one per entry: a pack holds lines `<key> <JSON>`
+ * (a 64-character hex key, a space, one line of JSON, a newline), is written to a temporary name
+ * and renamed whole, and is read once as bytes, so the entries cost their size outside the
+ * JavaScript heap and no file system call each. Only lines that end in a newline are read, so a
+ * cut-off file loses its last entry, nothing else; what a line holds is the caller's to check.
+ */
+
+export const KEY_LENGTH = 64;
+const NEWLINE = 0x0a;
+const SPACE = 0x20;
+const PACK = ".pack";
+const TMP = ".tmp";
+
+interface Entry {
+  bytes: Buffer;
+  start: number;
+  end: number;
+}
+
+/** The packs in `dir`, in name order. */
+export function packsIn(dir: string): string[] {
+  try {
+    return readdirSync(dir)
+      .filter((n) => n.endsWith(PACK))
+      .sort()
+      .map((n) => path.join(dir, n));
+  } catch {
+    return [];
+  }
+}
+
+/** Whether process `pid` is running (EPERM: running, as another user). */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "EPERM";
+  }
+}
+
+/**
+ * Removes the temporary files of writers that can no longer finish: a build killed, or one that
+ * failed, leaves its half-written `<pid>-….pack.tmp` behind, and nothing else would ever remove it.
+ * A file of another running process is left alone (it may be renaming it any moment); one of this
+ * process is removed, so call this only while this process has no writer open in `dir`.
+ */
+export function sweepTemporary(dir: string): void {
+  let names: string[];
+  try {
+    names = readdirSync(dir);
+  } catch {
+    return;
+  }
+  for (const name of names) {
+    if (!name.endsWith(PACK + TMP)) continue;
+    const pid = Number.parseInt(name, 10);
+    if (pid === process.pid || !Number.isSafeInteger(pid) || pid <= 0 || !alive(pid)) {
+      rmSync(path.join(dir, name), { force: true });
+    }
+  }
+}
+
+/** Every pack in `dir` (or the given ones), indexed by key; a missing folder is an empty cache. */
+export class PackIndex {
+  readonly files: string[] = [];
+  private readonly entries = new Map<string, Entry>();
+
+  readonly dir: string;
+
+  constructor(dir: string, files = packsIn(dir)) {
+    this.dir = dir;
+    for (const file of files) {
+      let bytes: Buffer;
+      try {
+        bytes = readFileSync(file);
+      } catch {
+        continue;
+      }
+      this.files.push(file);
+      let start = 0;
+      for (let nl = bytes.indexOf(NEWLINE); nl >= 0; start = nl + 1, nl = bytes.indexOf(NEWLINE, start)) {
+        if (nl - start <= KEY_LENGTH + 1 || bytes[start + KEY_LENGTH] !== SPACE) continue;
+        const key = bytes.toString("latin1", start, start + KEY_LENGTH);
+        this.entries.set(key, { bytes, start: start + KEY_LENGTH + 1, end: nl });
+      }
+    }
+  }
+
+  get size(): number {
+    return this.entries.size;
+  }
+
+  has(key: string): boolean {
+    return this.entries.has(key);
+  }
+
+  /** The stored JSON of `key`, if any. */
+  get(key: string): string | undefined {
+    const e = this.entries.get(key);
+    return e?.bytes.toString("utf8", e.start, e.end);
+  }
+
+  /** The whole stored line of `key` (key, space, JSON, newline), for copying without decoding. */
+  line(key: string): Buffer | undefined {
+    const e = this.entries.get(key);
+    return e?.bytes.subarray(e.start - KEY_LENGTH - 1, e.end + 1);
+  }
+}
+
+/** Writes one pack, line by line through a small buffer; `close` makes it visible. */
+export class PackWriter {
+  private readonly file: string;
+  private readonly tmp: string;
+  private readonly fd: number;
+  private chunks: Buffer[] = [];
+  private pending = 0;
+  count = 0;
+
+  /**
+   * A name no other pack has (two writers of one thread may open in the same millisecond), led by
+   * the process id so that `sweepTemporary` can tell whose temporary file it is.
+   */
+  constructor(dir: string, prefix = "") {
+    this.file = path.join(dir, `${process.pid}-${prefix}${threadId}-${randomUUID()}${PACK}`);
+    mkdirSync(dir, { recursive: true });
+    this.tmp = `${this.file}${TMP}`;
+    this.fd = openSync(this.tmp, "w");
+  }
+
+  add(key: string, json: string): void {
+    this.addLine(Buffer.from(`${key} ${json}\n`, "utf8"));
+  }
+
+  addLine(line: Buffer): void {
+    this.chunks.push(line);
+    this.pending += line.length;
+    this.count++;
+    if (this.pending >= 1 << 20) this.flush();
+  }
+
+  private flush(): void {
+    if (this.pending > 0) writeSync(this.fd, Buffer.concat(this.chunks, this.pending));
+    this.chunks = [];
+    this.pending = 0;
+  }
+
+  /** Renames the pack into place, or removes it when nothing was added. */
+  close(): void {
+    this.flush();
+    closeSync(this.fd);
+    if (this.count === 0) rmSync(this.tmp, { force: true });
+    else renameSync(this.tmp, this.file);
+  }
+
+  /** Drops the pack: what failed part-way must not leave a file behind. */
+  abort(): void {
+    try {
+      closeSync(this.fd);
+    } catch {
+      // Already closed.
+    }
+    rmSync(this.tmp, { force: true });
+  }
+}
+
+/** Runs `fill`, then closes `writer`; if either throws, the pack is dropped and the error passed on. */
+export function writing(writer: PackWriter, fill: () => void): void {
+  try {
+    fill();
+    writer.close();
+  } catch (err) {
+    writer.abort();
+    throw err;
+  }
+}
+
+/**
+ * Leaves the cache holding exactly the entries of `keep`, from `indexes` (earlier ones preferred)
+ * or from packs written since they were read, in one pack, unless it already does. Every writer of
+ * this process in the folder must be closed (temporary files left by failed writers are removed).
+ */
+export function compact(indexes: readonly PackIndex[], keep: ReadonlySet<string>): void {
+  const [first] = indexes;
+  if (!first) return;
+  sweepTemporary(first.dir);
+  const known = new Set(indexes.flatMap((x) => x.files));
+  const written = packsIn(first.dir).filter((f) => !known.has(f));
+  if (written.length === 0 && known.size <= 1) {
+    const only = indexes.find((x) => x.files.length > 0) ?? first;
+    if (only.size === keep.size && [...keep].every((k) => only.has(k))) return;
+  }
+  const all = [new PackIndex(first.dir, written), ...indexes];
+  const writer = new PackWriter(first.dir, "all-");
+  writing(writer, () => {
+    for (const key of keep) {
+      for (const x of all) {
+        const line = x.line(key);
+        if (line) {
+          writer.addLine(line);
+          break;
+        }
+      }
+    }
+  });
+  for (const file of [...known, ...written]) rmSync(file, { force: true });
+}

@@ -1,0 +1,87 @@
+import { hash } from "node:crypto";
+import { readFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import path from "node:path";
+import { parseContentYaml } from "../content/yaml.ts";
+import { compact, PackIndex, PackWriter, sweepTemporary } from "./pack-file.ts";
+
+/**
+ * The build's cache of parsed review files. js-yaml was the largest per-review cost of a warm
+ * rebuild; what `parseContentYaml` returns for a file is a pure function of its text (with the
+ * core schema: strings, numbers, booleans, null, lists and mappings, no dates) and of the parser,
+ * so the result is kept between builds as JSON under a hash of both and read back with
+ * `JSON.parse`. Only results JSON gives back exactly are stored: a file that does not parse, or
+ * holds a number JSON cannot write (`.inf`, `.nan`, -0) or a `__proto__` key, is parsed every
+ * time. Validation still runs on every file, so its messages and results are unchanged.
+ */
+
+const require = createRequire(import.meta.url);
+
+/** The parser: js-yaml's version and our wrapper's source (read from the project root; the build bundles it). */
+function parserVersion(root: string): string | undefined {
+  try {
+    const yaml = readFileSync(path.join(root, "src/content/yaml.ts"), "utf8");
+    const version = (require("js-yaml/package.json") as { version: string }).version;
+    return hash("sha256", `js-yaml ${version}\0${yaml}`, "hex");
+  } catch {
+    return undefined;
+  }
+}
+
+/** Whether `JSON.parse(JSON.stringify(v))` is exactly `v`. */
+export function jsonExact(v: unknown): boolean {
+  if (v === null || typeof v === "string" || typeof v === "boolean") return true;
+  if (typeof v === "number") return Number.isFinite(v) && !Object.is(v, -0);
+  if (Array.isArray(v)) return v.every(jsonExact);
+  if (typeof v !== "object" || Object.getPrototypeOf(v) !== Object.prototype) return false;
+  for (const [k, x] of Object.entries(v)) if (k === "__proto__" || !jsonExact(x)) return false;
+  return true;
+}
+
+export interface YamlCache {
+  parse: typeof parseContentYaml;
+  /** Stores what was parsed and prunes the cache to the files of this build. */
+  finish(): void;
+  /** Instead of `finish` when reading failed: drops what would have been stored. */
+  abort(): void;
+}
+
+/** A cached `parseContentYaml` over the packs in `dir`; without a known parser, the plain one. */
+export function yamlCache(dir: string, root = process.cwd()): YamlCache {
+  const version = parserVersion(root);
+  if (version === undefined) return { parse: parseContentYaml, finish() {}, abort() {} };
+  sweepTemporary(dir);
+  const index = new PackIndex(dir);
+  const used = new Set<string>();
+  let writer: PackWriter | undefined;
+  return {
+    parse(file, text, problems) {
+      const key = hash("sha256", `${version}\0${text}`, "hex");
+      const hit = index.get(key);
+      if (hit !== undefined) {
+        try {
+          const value: unknown = JSON.parse(hit);
+          used.add(key);
+          return value;
+        } catch {
+          // Damaged: parsed again below.
+        }
+      }
+      const before = problems.length;
+      const value = parseContentYaml(file, text, problems);
+      if (problems.length === before && value !== undefined && jsonExact(value)) {
+        used.add(key);
+        writer ??= new PackWriter(dir);
+        writer.add(key, JSON.stringify(value));
+      }
+      return value;
+    },
+    finish() {
+      writer?.close();
+      compact([index], used);
+    },
+    abort() {
+      writer?.abort();
+    },
+  };
+}

@@ -1,0 +1,76 @@
+import { hash } from "node:crypto";
+import type { AggregateRating, Business } from "../content/records.ts";
+import type { SiteUrls } from "../urls.ts";
+import { type MonthPage, monthPages } from "./html-view.ts";
+
+/**
+ * The month archive pages' `getStaticPaths` entries, each with a `cacheKey` for Astro's incremental
+ * build (astro.config.mjs): a later build copies a month's page from the last one instead of
+ * rendering it when its key and its code are unchanged. So the key must change whenever a byte of
+ * the page could, and the page must read nothing but these props: its reviews, the month list and
+ * each month's count (every page's archive navigation), its neighbours, and the site-wide parts
+ * (the business, the aggregate rating in its JSON-LD, the addresses, the footer sentence). Editing
+ * one review's text changes that month's key only; a new month, a removed one, a changed rating or
+ * business changes every key. (A type, not an interface: Astro's props type wants an index signature.)
+ */
+export type MonthPageProps = {
+  page: MonthPage;
+  older?: MonthPage;
+  newer?: MonthPage;
+  months: MonthPage[];
+  business: Business;
+  aggregate: AggregateRating;
+  urls: SiteUrls;
+  verification: string;
+};
+
+export interface MonthPageSite {
+  dataset: { business: Business; aggregate_rating: AggregateRating; reviews: MonthPage["reviews"] };
+  urls: SiteUrls;
+  verification: string;
+}
+
+export interface MonthPageEntry {
+  params: { year: string; month: string };
+  props: MonthPageProps;
+  cacheKey: string;
+}
+
+/** What a month page shows of another month: its link, its name and its number of reviews. */
+const outline = (m: MonthPage | undefined) => m && [m.path, m.label, m.reviews.length];
+
+/** A hash of everything `props` can put on the page, the other months by their outline only. */
+export function monthPageKey(props: MonthPageProps): string {
+  const { page, older, newer, months, business, aggregate, urls, verification } = props;
+  const shown = {
+    page,
+    older: outline(older),
+    newer: outline(newer),
+    months: months.map(outline),
+    business,
+    aggregate,
+    urls,
+    verification,
+  };
+  return hash("sha256", JSON.stringify(shown), "hex");
+}
+
+/** One entry per month with reviews, newest first. */
+export function monthPageEntries(site: MonthPageSite): MonthPageEntry[] {
+  const { dataset, urls, verification } = site;
+  const months = monthPages(dataset.reviews);
+  // `months` is newest first, so the older neighbour follows and the newer one precedes.
+  return months.map((page, i) => {
+    const props: MonthPageProps = {
+      page,
+      older: months[i + 1],
+      newer: months[i - 1],
+      months,
+      business: dataset.business,
+      aggregate: dataset.aggregate_rating,
+      urls,
+      verification,
+    };
+    return { params: { year: page.year, month: page.month }, props, cacheKey: monthPageKey(props) };
+  });
+}

@@ -1,0 +1,207 @@
+import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
+import { AstroBuildWorker } from "../../src/build/astro-worker.ts";
+import { GENERATING_MARKER } from "../../src/integrations/incremental-guard.ts";
+import { readDistFiles } from "../../src/io/dist-files.ts";
+import { buildSite, tempDistDir } from "../helpers/build-site.ts";
+
+/**
+ * Astro's incremental build as `npm run build` meets it: one DIST_DIR rebuilt in place after each
+ * change, its Astro cache kept, every month page whose key is unchanged copied from the last build
+ * (src/site/month-page-props.ts). After every change the output must be, file for file and byte for
+ * byte, what a cold build of the same content writes; the build log says which months were rendered,
+ * so the test also shows the copies are really used.
+ */
+
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
+const ENV = { BASE_URL: "https://reviews.example", HUB_URL: "off" };
+const MONTH = /\/reviews\/\d{4}\/\d{2}\/index\.html/;
+let content: string;
+let dist: string;
+const temp: string[] = [];
+
+beforeAll(async () => {
+  content = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-"));
+  temp.push(content);
+  await cp(FIXTURE, content, { recursive: true });
+  dist = await tempDistDir("pr-incremental-dist-");
+  temp.push(dist);
+});
+
+afterAll(async () => {
+  await Promise.all([...temp, astroCacheDir(dist)].map((d) => rm(d, { recursive: true, force: true })));
+});
+
+/** The incremental build of `content` into `dist`; returns the month pages it rendered (not copied). */
+async function rebuild(): Promise<{ code: number; rendered: string[]; restored: string[] }> {
+  const result = await runAstroBuild({
+    distDir: dist,
+    contentDir: content,
+    env: { ...process.env, ...ENV },
+    output: "capture",
+    lock: true,
+  });
+  return { code: result.code, ...monthsIn(result.stdout) };
+}
+
+/** The month pages a build log says were rendered, and those it says were copied. */
+function monthsIn(log: string): { rendered: string[]; restored: string[] } {
+  const months = (mark: (line: string) => boolean) =>
+    log
+      .split("\n")
+      .filter((line) => MONTH.test(line) && mark(line))
+      .map((line) => MONTH.exec(line)?.[0] as string)
+      .sort();
+  return {
+    rendered: months((line) => !/\((restored|cached)\)/.test(line)),
+    restored: months((line) => line.includes("(restored)")),
+  };
+}
+
+async function files(dir: string): Promise<Map<string, Buffer>> {
+  return new Map((await readDistFiles(dir)).map((f) => [f.path, Buffer.from(f.bytes)]));
+}
+
+/** Every file of `dist` equals, byte for byte, the same file of a cold build of the same content. */
+async function expectSameAsCold(built = dist): Promise<void> {
+  const cold = await buildSite(content, ENV);
+  temp.push(cold.distDir);
+  expect(cold.code, cold.stderr).toBe(0);
+  const want = await files(cold.distDir);
+  const got = await files(built);
+  expect([...got.keys()].sort()).toEqual([...want.keys()].sort());
+  for (const [p, bytes] of want) expect(got.get(p)?.equals(bytes), p).toBe(true);
+}
+
+const review = (id: string) => path.join(content, "reviews", id.slice(0, 4), `${id}.yaml`);
+
+async function replaceIn(file: string, from: string | RegExp, to: string): Promise<void> {
+  const text = await readFile(file, "utf8");
+  const next = text.replace(from, to);
+  if (next === text) throw new Error(`${file}: nothing to replace`);
+  await writeFile(file, next);
+}
+
+describe("incremental build", { timeout: 900_000 }, () => {
+  it("a first build renders every month", async () => {
+    const first = await rebuild();
+    expect(first.code).toBe(0);
+    expect(first.rendered).toHaveLength(7);
+    expect(first.restored).toEqual([]);
+  });
+
+  it("editing one review's text renders its month only, and the output is a cold build's", async () => {
+    await replaceIn(review("2025-03-10-carlos-d"), "Sprained my ankle", "Twisted my ankle");
+    const b = await rebuild();
+    expect(b.code).toBe(0);
+    expect(b.rendered).toEqual(["/reviews/2025/03/index.html"]);
+    expect(b.restored).toHaveLength(6);
+    await expectSameAsCold();
+  });
+
+  it("a month losing its last review disappears and every other month shows the new navigation", async () => {
+    await rm(review("2024-02-29-dana-k"));
+    const b = await rebuild();
+    expect(b.code).toBe(0);
+    expect(b.rendered).toHaveLength(6);
+    expect(b.restored).toEqual([]);
+    await expectSameAsCold();
+    expect((await files(dist)).has("/reviews/2024/02/index.html")).toBe(false);
+  });
+
+  it("a review in a new month adds its page and renders every month", async () => {
+    const text = await readFile(review("2024-05-17-greg-h"), "utf8");
+    await writeFile(
+      review("2024-07-17-ana-p"),
+      text.replaceAll("2024-05-", "2024-07-").replace(/^author: .*$/m, "author: Ana P."),
+    );
+    const b = await rebuild();
+    expect(b.code).toBe(0);
+    expect(b.rendered).toContain("/reviews/2024/07/index.html");
+    expect(b.rendered).toHaveLength(7);
+    await expectSameAsCold();
+  });
+
+  it("site-wide data (the business, a rating) renders every month", async () => {
+    await replaceIn(path.join(content, "business.yaml"), /^name: .*$/m, "name: Willow Creek Chiropractic");
+    const named = await rebuild();
+    expect(named.code).toBe(0);
+    expect(named.rendered).toHaveLength(7);
+    await replaceIn(review("2024-11-21-mike"), /^rating: \d$/m, "rating: 2");
+    const rated = await rebuild();
+    expect(rated.code).toBe(0);
+    expect(rated.rendered).toHaveLength(7);
+    await expectSameAsCold();
+  });
+
+  it("copies a kept page from the cache, unless the last build stopped while generating pages", async () => {
+    const copy = path.join(astroCacheDir(dist), "dist", "reviews", "2025", "01", "index.html");
+    const genuine = await readFile(copy);
+    // What a build that failed after rendering this page again would leave: another copy, old keys.
+    await writeFile(copy, "rendered from other data");
+    const trusted = await rebuild();
+    expect(trusted.restored).toContain("/reviews/2025/01/index.html");
+    expect(await readFile(path.join(dist, "reviews/2025/01/index.html"), "utf8")).toBe("rendered from other data");
+
+    await writeFile(copy, "rendered from other data");
+    await writeFile(path.join(astroCacheDir(dist), GENERATING_MARKER), "");
+    const guarded = await rebuild();
+    expect(guarded.code).toBe(0);
+    expect(guarded.restored).toEqual([]);
+    expect(await readFile(copy)).toEqual(genuine);
+    expect(await readdir(astroCacheDir(dist))).not.toContain(GENERATING_MARKER);
+    await expectSameAsCold();
+  });
+
+  it("a build that fails leaves DIST_DIR as it was, and the next one is a cold build's", async () => {
+    const before = await files(dist);
+    await replaceIn(review("2025-01-14-heather-w"), /^rating: \d$/m, "rating: 9");
+    const failed = await rebuild();
+    expect(failed.code).not.toBe(0);
+    expect(await files(dist)).toEqual(before);
+    await replaceIn(review("2025-01-14-heather-w"), /^rating: 9$/m, "rating: 4");
+    const fixed = await rebuild();
+    expect(fixed.code).toBe(0);
+    await expectSameAsCold();
+  });
+
+  it("npm start's build worker: each build in a fresh folder, one cache, equal to a cold build", async () => {
+    // As SiteBuilds does: a new folder per build, the cache named by DIST_DIR, one process.
+    const worker = new AstroBuildWorker({});
+    const key = await tempDistDir("pr-incremental-key-");
+    temp.push(key);
+    // The worker's log goes straight to this process's stdout, so the copies in the cache tell what
+    // was rendered: a rendered page rewrites its copy, a copied one leaves it as it was.
+    const copy = (month: string) => path.join(astroCacheDir(key), "dist", "reviews", month, "index.html");
+    try {
+      const stamps: number[][] = [];
+      let out = "";
+      for (const text of ["First worker edit", "Second worker edit"]) {
+        await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
+        out = await tempDistDir("pr-incremental-worker-");
+        temp.push(out);
+        const result = await runAstroBuild({
+          distDir: out,
+          contentDir: content,
+          env: { ...process.env, ...ENV },
+          cacheKey: key,
+          output: "inherit",
+          lock: true,
+          worker,
+        });
+        expect(result.code).toBe(0);
+        stamps.push(await Promise.all(["2025/01", "2025/03"].map(async (m) => (await stat(copy(m))).mtimeMs)));
+      }
+      const [[kept0, edited0], [kept1, edited1]] = stamps as [[number, number], [number, number]];
+      expect(kept1).toBe(kept0);
+      expect(edited1).toBeGreaterThan(edited0);
+      await expectSameAsCold(out);
+    } finally {
+      await worker.close();
+      await rm(astroCacheDir(key), { recursive: true, force: true });
+    }
+  });
+});

@@ -1,0 +1,110 @@
+import { mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { parseContentYaml } from "../../../src/content/yaml.ts";
+import { readContentDir } from "../../../src/io/content-dir.ts";
+import { jsonExact, yamlCache } from "../../../src/io/yaml-cache.ts";
+
+const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+let dir: string;
+let files: { file: string; text: string }[];
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(os.tmpdir(), "pr-yaml-"));
+  files = (await readContentDir(CONTENT)).reviews;
+});
+afterAll(async () => {
+  await rm(dir, { recursive: true, force: true });
+});
+
+/** Parses every file through a fresh cache over `folder`, as one build does. */
+function build(folder: string, list = files) {
+  const cache = yamlCache(folder);
+  const out = list.map(({ file, text }) => {
+    const problems: string[] = [];
+    return { value: cache.parse(file, text, problems), problems };
+  });
+  cache.finish();
+  return out;
+}
+
+const plain = (list = files) =>
+  list.map(({ file, text }) => {
+    const problems: string[] = [];
+    return { value: parseContentYaml(file, text, problems), problems };
+  });
+
+describe("parsed review cache", () => {
+  it("gives what the parser gives, cold and warm, and keeps one pack of this build's files", async () => {
+    const folder = path.join(dir, "sample");
+    expect(build(folder)).toEqual(plain());
+    expect(build(folder)).toEqual(plain());
+    const packs = (await readdir(folder)).filter((n) => n.endsWith(".pack"));
+    expect(packs).toHaveLength(1);
+    const lines = (await readFile(path.join(folder, packs[0] as string), "utf8")).trim().split("\n");
+    expect(lines.length).toBe(new Set(files.map((f) => f.text)).size);
+    // Fewer files: the cache shrinks with them.
+    build(folder, files.slice(0, 5));
+    const after = (await readdir(folder)).filter((n) => n.endsWith(".pack"));
+    expect((await readFile(path.join(folder, after[0] as string), "utf8")).trim().split("\n")).toHaveLength(5);
+  });
+
+  it("parses a file again when its entry is damaged", async () => {
+    const folder = path.join(dir, "damaged");
+    build(folder);
+    const [name] = (await readdir(folder)).filter((n) => n.endsWith(".pack"));
+    const file = path.join(folder, name as string);
+    const lines = (await readFile(file, "utf8")).split("\n");
+    lines[0] = `${(lines[0] as string).slice(0, 65)}{"cut`;
+    await writeFile(file, lines.join("\n"));
+    expect(build(folder)).toEqual(plain());
+    expect(build(folder)).toEqual(plain());
+  });
+
+  it("gives the same value and the same problems for any YAML, and stores only what JSON keeps exactly", () => {
+    const folder = path.join(dir, "property");
+    const scalar = fc.oneof(
+      fc.constantFrom(
+        ".inf",
+        "-.inf",
+        ".nan",
+        "-0",
+        "0x1F",
+        "1e3",
+        "null",
+        "~",
+        "true",
+        "no",
+        "'quoted'",
+        "2024-01-01",
+      ),
+      fc.string({ maxLength: 12 }),
+      fc.integer().map(String),
+      fc.double({ noNaN: true }).map(String),
+    );
+    const key = fc.constantFrom("text", "rating", "__proto__", "a b", "date");
+    const doc = fc
+      .array(fc.tuple(key, scalar), { maxLength: 6 })
+      .map((pairs) => pairs.map(([k, v]) => `${k}: ${v}`).join("\n"));
+    fc.assert(
+      fc.property(doc, (text) => {
+        const f = [{ file: "content/reviews/2024/x.yaml", text }];
+        const expected = plain(f);
+        expect(build(folder, f)).toEqual(expected);
+        expect(build(folder, f)).toEqual(expected);
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("tells which values JSON gives back exactly", () => {
+    expect(jsonExact({ a: [1, "x", null, true, { b: 2.5 }] })).toBe(true);
+    expect(jsonExact({ a: Number.POSITIVE_INFINITY })).toBe(false);
+    expect(jsonExact({ a: Number.NaN })).toBe(false);
+    expect(jsonExact([-0])).toBe(false);
+    expect(jsonExact(JSON.parse('{"__proto__": 1}'))).toBe(false);
+    expect(jsonExact(new Date(0))).toBe(false);
+  });
+});
