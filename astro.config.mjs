@@ -5,6 +5,7 @@ import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
+import { reviewsJson } from "./src/integrations/reviews-json.ts";
 
 const config = loadConfig();
 
@@ -24,6 +25,8 @@ export default defineConfig({
   experimental: { incrementalBuild: true },
   integrations: [
     incrementalGuard(),
+    // /reviews.json is written by this integration, not by an endpoint: see its module.
+    reviewsJson(),
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
     ...(config.HUB_URL === "off"
       ? []

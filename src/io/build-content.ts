@@ -45,6 +45,18 @@ export function perBuild<T>(name: string, make: () => T): T {
   return memo.get(name) as T;
 }
 
+/** `perBuild`'s name for `siteData()` (src/site/site-data.ts), which integrations read with `madeThisBuild`. */
+export const SITE_DATA = "site-data";
+
+/**
+ * What `perBuild(name, …)` made in this build, without making it. For integrations: they run in
+ * the build's process but outside the bundle, so they cannot import a module that needs Astro's
+ * virtual modules (`siteData()` reads `astro:content`), only read what the pages already made.
+ */
+export function madeThisBuild<T>(name: string): T | undefined {
+  return (globalThis as Slot)[SLOT]?.get(name) as T | undefined;
+}
+
 const stderrLogger: NoticeLogger = { warn: (message) => process.stderr.write(`${message}\n`) };
 
 /**

@@ -36,16 +36,3 @@ export function* datasetJsonPieces(dataset: ReviewsDataset): Generator<string> {
   }
   yield `${piece}\n  ]\n}\n`;
 }
-
-/** `datasetJsonPieces` as the UTF-8 body of a response. */
-export function datasetJsonStream(dataset: ReviewsDataset): ReadableStream<Uint8Array> {
-  const pieces = datasetJsonPieces(dataset);
-  const encoder = new TextEncoder();
-  return new ReadableStream({
-    pull(controller) {
-      const next = pieces.next();
-      if (next.done) controller.close();
-      else controller.enqueue(encoder.encode(next.value));
-    },
-  });
-}

@@ -8,7 +8,7 @@ import { analyzeReviews, aspectRefs } from "../insights/build.ts";
 import { cachedSummaries } from "../insights/cached-summaries.ts";
 import { createAnalyzer } from "../insights/nlp.ts";
 import type { Insights } from "../insights/schema.ts";
-import { buildContent, perBuild } from "../io/build-content.ts";
+import { buildContent, perBuild, SITE_DATA } from "../io/build-content.ts";
 import { type SiteUrls, siteUrls } from "../urls.ts";
 import { verificationSentence } from "./html-view.ts";
 
@@ -29,7 +29,7 @@ export interface SiteData {
 
 /** Computed once per build (`perBuild`: a module-level memo would outlive a build in npm start's build worker). */
 export function siteData(): Promise<SiteData> {
-  return perBuild("site-data", async () => {
+  return perBuild(SITE_DATA, async () => {
     const business = await getEntry("business", "business");
     if (!business) throw new Error("content/business.yaml was not loaded");
     const { reviews } = (await buildContent()).content;
