@@ -66,6 +66,13 @@ describe("reviews.json", () => {
     expect(dataset.aggregate_rating).toMatchObject({ rating_value: 3.63, review_count: 8 });
     expect(dataset.business.name).toBe("Willow Creek Chiropractic & Wellness");
   });
+
+  it("is written as JSON.stringify(dataset, null, 2) and a newline, byte for byte", async () => {
+    // The build writes it in pieces (src/integrations/reviews-json.ts); this is the format it had
+    // as one JSON.stringify, which parsing and re-serialising (key order kept) gives back.
+    const raw = await read("reviews.json");
+    expect(raw).toBe(`${JSON.stringify(JSON.parse(raw), null, 2)}\n`);
+  });
 });
 
 describe("/api/feed.json", () => {
