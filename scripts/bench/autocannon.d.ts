@@ -18,7 +18,7 @@ declare module "autocannon" {
     requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
     headers?: Record<string, string>;
   }
-  interface Result {
+  export interface Result {
     duration: number;
     errors: number;
     timeouts: number;
@@ -26,6 +26,11 @@ declare module "autocannon" {
     requests: Histogram;
     statusCodeStats: Record<string, { count: number }>;
   }
+  /** Emits `start` once every connection's requests are built, just before the first is sent. */
+  interface Tracker {
+    on(event: "start", listener: () => void): Tracker;
+  }
   function autocannon(opts: Options): Promise<Result>;
+  function autocannon(opts: Options, cb: (err: Error | null, result: Result) => void): Tracker;
   export default autocannon;
 }
