@@ -68,6 +68,11 @@ const TOOLS = {
 
 const MODERN_VERSION = "2026-07-28";
 const ENVELOPE_KEYS = new Set([PROTOCOL_VERSION_META_KEY, CLIENT_INFO_META_KEY, CLIENT_CAPABILITIES_META_KEY]);
+/** The keys each checked object may have, made once: the checks run on every `/mcp` POST. */
+const MESSAGE_KEYS = new Set(["jsonrpc", "id", "method", "params"]);
+const LEGACY_PARAMS_KEYS = new Set(["name", "arguments"]);
+const MODERN_PARAMS_KEYS = new Set(["name", "arguments", "_meta"]);
+const SINCE_ARGUMENT_KEYS = new Set(["date"]);
 
 const HEAD = Buffer.from('{"result":');
 /** Where the eras' results differ: 2026-07-28 adds `resultType` and the server's identity. */
@@ -81,9 +86,8 @@ function isPlainObject(value: unknown): value is Record<string, unknown> {
 }
 
 /** Whether `object` has no own keys but `allowed`. */
-function onlyKeys(object: Record<string, unknown>, allowed: ReadonlySet<string> | readonly string[]): boolean {
-  const set = allowed instanceof Set ? allowed : new Set(allowed);
-  for (const key of Object.keys(object)) if (!set.has(key)) return false;
+function onlyKeys(object: Record<string, unknown>, allowed: ReadonlySet<string>): boolean {
+  for (const key of Object.keys(object)) if (!allowed.has(key)) return false;
   return true;
 }
 
@@ -103,7 +107,7 @@ const header = (req: IncomingMessage, name: string): string | undefined => {
 function eraOf(req: IncomingMessage, body: Record<string, unknown>, params: Record<string, unknown>): Era | undefined {
   const version = header(req, "mcp-protocol-version");
   if (!Object.hasOwn(params, "_meta")) {
-    if (!onlyKeys(params, ["name", "arguments"])) return undefined;
+    if (!onlyKeys(params, LEGACY_PARAMS_KEYS)) return undefined;
     if (version !== undefined && !SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
     const accept = header(req, "accept");
     if (!accept?.includes("application/json") || !accept.includes("text/event-stream")) return undefined;
@@ -113,7 +117,7 @@ function eraOf(req: IncomingMessage, body: Record<string, unknown>, params: Reco
   if (version !== MODERN_VERSION || header(req, "mcp-method") !== "tools/call") return undefined;
   if (header(req, "mcp-name") !== params.name) return undefined;
   if (Object.keys(req.headers).some((name) => name.startsWith("mcp-param-"))) return undefined;
-  if (!onlyKeys(params, ["name", "arguments", "_meta"])) return undefined;
+  if (!onlyKeys(params, MODERN_PARAMS_KEYS)) return undefined;
   const meta = params._meta;
   if (!isPlainObject(meta) || !onlyKeys(meta, ENVELOPE_KEYS)) return undefined;
   return envelopeAccepted(meta, () =>
@@ -160,7 +164,7 @@ function cachedAnswer(deps: FastCallDeps, name: keyof typeof TOOLS, args: Record
   if (name === "search_reviews") {
     found = peekSearch(deps, snapshot, args);
   } else {
-    if (!onlyKeys(args, ["date"]) || typeof args.date !== "string") return undefined;
+    if (!onlyKeys(args, SINCE_ARGUMENT_KEYS) || typeof args.date !== "string") return undefined;
     found = peekSince(deps, snapshot, args.date);
   }
   return found && hasPassed(TOOLS[name], found.entry.value.data) ? found : undefined;
@@ -182,7 +186,7 @@ function resultStart(cache: ResponseCache, { key, entry }: CachedHit): Buffer {
 export function fastToolCall(deps: FastCallDeps) {
   return async (req: IncomingMessage, res: ServerResponse, body: unknown): Promise<boolean> => {
     if (!isPlainObject(body) || body.method !== "tools/call" || body.jsonrpc !== "2.0") return false;
-    if (!onlyKeys(body, ["jsonrpc", "id", "method", "params"])) return false;
+    if (!onlyKeys(body, MESSAGE_KEYS)) return false;
     const { id, params } = body;
     if (!(typeof id === "string" || (typeof id === "number" && Number.isSafeInteger(id)))) return false;
     if (!isPlainObject(params) || !isPlainObject(params.arguments)) return false;
