@@ -39,26 +39,28 @@ export interface MonthPageEntry {
 /** What a month page shows of another month: its link, its name and its number of reviews. */
 const outline = (m: MonthPage | undefined) => m && [m.path, m.label, m.reviews.length];
 
-/** A hash of everything `props` can put on the page, the other months by their outline only. */
-export function monthPageKey(props: MonthPageProps): string {
-  const { page, older, newer, months, business, aggregate, urls, verification } = props;
-  const shown = {
-    page,
-    older: outline(older),
-    newer: outline(newer),
-    months: months.map(outline),
-    business,
-    aggregate,
-    urls,
-    verification,
-  };
-  return hash("sha256", JSON.stringify(shown), "hex");
+/**
+ * A hash of everything a month page can show: its own reviews, its neighbours' outline, and
+ * `shared`, the JSON of what every month page shows alike (each month's outline in the archive
+ * navigation, the business, the aggregate rating, the addresses, the footer sentence), which is
+ * serialised once per build rather than once per month.
+ */
+function monthPageKey(props: MonthPageProps, shared: string): string {
+  const own = JSON.stringify({ page: props.page, older: outline(props.older), newer: outline(props.newer) });
+  return hash("sha256", `${own}\n${shared}`, "hex");
 }
 
 /** One entry per month with reviews, newest first. */
 export function monthPageEntries(site: MonthPageSite): MonthPageEntry[] {
   const { dataset, urls, verification } = site;
   const months = monthPages(dataset.reviews);
+  const shared = JSON.stringify({
+    months: months.map(outline),
+    business: dataset.business,
+    aggregate: dataset.aggregate_rating,
+    urls,
+    verification,
+  });
   // `months` is newest first, so the older neighbour follows and the newer one precedes.
   return months.map((page, i) => {
     const props: MonthPageProps = {
@@ -71,6 +73,6 @@ export function monthPageEntries(site: MonthPageSite): MonthPageEntry[] {
       urls,
       verification,
     };
-    return { params: { year: page.year, month: page.month }, props, cacheKey: monthPageKey(props) };
+    return { params: { year: page.year, month: page.month }, props, cacheKey: monthPageKey(props, shared) };
   });
 }
