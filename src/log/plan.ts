@@ -1,0 +1,120 @@
+import type { WithdrawalReason } from "../content/schema.ts";
+import { decodeEntry, encodeEntry, type LogEntry, type LoggedReview, loggedReview } from "./entries.ts";
+
+/**
+ * What a build appends to the log: the difference between the log so far and the content now.
+ * A review the log has never seen is `published`; one whose logged fields changed is `amended`;
+ * one whose file says `withdrawn:` is `withdrawn` (once, or again if the reason or date changes);
+ * one withdrawn and then restored is `published` again. A logged review whose file is gone is
+ * not something a log can express: it is reported, and the build refuses it (docs/log.md).
+ */
+
+export interface Withdrawal {
+  id: string;
+  reason: WithdrawalReason;
+  date: string;
+}
+
+export interface CurrentContent {
+  /** The reviews on the public list, logged fields only. */
+  reviews: readonly LoggedReview[];
+  /** The review files marked `withdrawn:`. */
+  withdrawn: readonly Withdrawal[];
+}
+
+/** What the log says about one id: its latest entry. */
+interface Latest {
+  index: number;
+  /** The entry's content for comparison: the review's JSON, or the withdrawal's reason and date. */
+  key: string;
+  withdrawn: boolean;
+  /** The review's date as last logged (names the file a deletion removed). */
+  date?: string;
+}
+
+export interface LogPlan {
+  /** Entries to append, in order. */
+  added: Uint8Array[];
+  /** The latest entry index of every review on the public list. */
+  indexOf: Map<string, number>;
+  /** Logged, not withdrawn, and without a file now. */
+  deleted: { id: string; index: number; date?: string }[];
+  /** Every withdrawal in the log after this build, oldest first, with its entry index. */
+  withdrawals: (Withdrawal & { index: number })[];
+  /** How many different reviews were ever published. */
+  everPublished: number;
+  /** Size of the log after this build. */
+  size: number;
+}
+
+const withdrawalKey = (w: { reason: string; date: string }) => `withdrawn ${w.reason} ${w.date}`;
+
+/** Reads the log so far (entry bytes, in order) into each id's latest entry. */
+function latestOf(prior: readonly Uint8Array[]): { latest: Map<string, Latest>; published: Set<string> } {
+  const latest = new Map<string, Latest>();
+  const published = new Set<string>();
+  prior.forEach((bytes, index) => {
+    const e = decodeEntry(bytes);
+    if (e.event === "withdrawn") {
+      latest.set(e.id, { index, key: withdrawalKey(e), withdrawn: true, date: latest.get(e.id)?.date });
+    } else {
+      published.add(e.id);
+      const date = typeof e.review.date === "string" ? e.review.date : undefined;
+      latest.set(e.id, { index, key: JSON.stringify(e.review), withdrawn: false, date });
+    }
+  });
+  return { latest, published };
+}
+
+export function planLog(prior: readonly Uint8Array[], current: CurrentContent): LogPlan {
+  const { latest, published } = latestOf(prior);
+  const fresh: LogEntry[] = [];
+  const amended: LogEntry[] = [];
+  const withdrawn: LogEntry[] = [];
+  const present = new Set<string>();
+  const byPublished = [...current.reviews].sort((a, b) =>
+    a.published_at !== b.published_at ? (a.published_at < b.published_at ? -1 : 1) : a.id < b.id ? -1 : 1,
+  );
+  for (const review of byPublished) {
+    present.add(review.id);
+    const entry: LogEntry = { event: "published", id: review.id, review };
+    const last = latest.get(review.id);
+    if (!last || last.withdrawn) fresh.push(entry);
+    else if (last.key !== JSON.stringify(loggedReview(review))) amended.push({ ...entry, event: "amended" });
+  }
+  for (const w of [...current.withdrawn].sort((a, b) =>
+    a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.id < b.id ? -1 : 1,
+  )) {
+    present.add(w.id);
+    const last = latest.get(w.id);
+    if (!last || last.key !== withdrawalKey(w))
+      withdrawn.push({ event: "withdrawn", id: w.id, reason: w.reason, date: w.date });
+  }
+  amended.sort((a, b) => (a.id < b.id ? -1 : 1));
+  const deleted = [...latest]
+    .filter(([id, l]) => !l.withdrawn && !present.has(id))
+    .map(([id, l]) => ({ id, index: l.index, date: l.date }))
+    .sort((a, b) => a.index - b.index);
+
+  const added: Uint8Array[] = [];
+  const indexOf = new Map<string, number>();
+  for (const [id, l] of latest) if (!l.withdrawn) indexOf.set(id, l.index);
+  const all = [...fresh, ...amended, ...withdrawn];
+  all.forEach((e, i) => {
+    added.push(encodeEntry(e));
+    if (e.event !== "withdrawn") {
+      indexOf.set(e.id, prior.length + i);
+      published.add(e.id);
+    } else indexOf.delete(e.id);
+  });
+  for (const id of [...indexOf.keys()]) if (!present.has(id)) indexOf.delete(id);
+
+  const withdrawals: LogPlan["withdrawals"] = [];
+  [...prior, ...added].forEach((bytes, index) => {
+    // Only withdrawal entries are short enough to be worth a cheap prefix test before parsing.
+    if (Buffer.from(bytes.subarray(0, 22)).toString("latin1") !== '{"event":"withdrawn","') return;
+    const e = decodeEntry(bytes);
+    if (e.event === "withdrawn") withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
+  });
+  return { added, indexOf, deleted, withdrawals, everPublished: published.size, size: prior.length + added.length };
+}
