@@ -42,7 +42,7 @@ export function openNote(msg: Uint8Array | string, verifiers: readonly Verifier[
   const bytes = typeof msg === "string" ? Buffer.from(msg, "utf8") : Buffer.from(msg);
   const s = bytes.toString("utf8");
   // Valid UTF-8 and no control character but newline, like sumdb/note.
-  if (!Buffer.from(s, "utf8").equals(bytes) || /[\u0000-\u0009\u000b-\u001f]/.test(s)) {
+  if (!Buffer.from(s, "utf8").equals(bytes) || bytes.some((b) => b < 0x20 && b !== 0x0a)) {
     throw new NoteError("malformed note: not UTF-8 text without control characters");
   }
   const split = s.lastIndexOf("\n\n");

@@ -74,7 +74,7 @@ describe("signed notes (note.ts, note-keys.ts)", () => {
     const other = parseVerifierKey(generateKeyPair("example.com/log").vkey);
     fc.assert(
       fc.property(
-        fc.string({ unit: "grapheme" }).map((s) => `${s.replace(/[\u0000-\u001f]/g, "")}\n`),
+        fc.string({ unit: "grapheme" }).map((s) => `${[...s].filter((c) => c >= " ").join("")}\n`),
         (text) => {
           const { skey, vkey } = generateKeyPair("example.com/log");
           const note = signNote(text, [signerFromKey(skey)]);
