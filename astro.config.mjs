@@ -5,6 +5,7 @@ import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
+import { reviewLogFiles } from "./src/integrations/review-log.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
 
 const config = loadConfig();
@@ -28,6 +29,8 @@ export default defineConfig({
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
+    // After build-outputs: the log is committed to LOG_DIR only once the build is complete.
+    reviewLogFiles(),
     ...(config.HUB_URL === "off"
       ? []
       : [hubPing({ hubUrl: config.HUB_URL ?? config.hubUrl, baseUrl: config.BASE_URL })]),

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { signerFromKey } from "./log/note-keys.ts";
 
 /**
  * The one place that reads `process.env`. Every variable is validated once, at start-up, and a bad
@@ -141,6 +142,24 @@ const sessionSecret = z
     return v;
   });
 
+/** The review log's signed-note private key (docs/log.md); a message never echoes a secret. */
+const logSigningKey = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === "") return undefined;
+    try {
+      signerFromKey(v.trim());
+      return v.trim();
+    } catch (err) {
+      ctx.addIssue({
+        code: "custom",
+        message: `LOG_SIGNING_KEY must be a signed-note Ed25519 private key, PRIVATE+KEY+<name>+<hash>+<base64> (${(err as Error).message}), got ${v.length} characters`,
+      });
+      return z.NEVER;
+    }
+  });
+
 const databaseUrl = z
   .string()
   .optional()
@@ -168,6 +187,12 @@ export const EnvSchema = z.object({
   /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
   ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),
+  /** The review log's state; default `<DATA_DIR>/log/<origin>` (see `logDirOf`). */
+  LOG_DIR: z
+    .string()
+    .optional()
+    .transform((v) => (v ? path.resolve(v) : undefined)),
+  LOG_SIGNING_KEY: logSigningKey,
   LOG_LEVEL: logLevel,
   /** `skip` leaves review files whose text is still empty out of the build (npm start); `error` fails. */
   UNFINISHED_REVIEWS: z

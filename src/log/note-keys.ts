@@ -86,7 +86,7 @@ function rawPublicKey(priv: KeyObject): Uint8Array {
 
 /** Parses a verifier key; throws `NoteKeyError` saying what is wrong. */
 export function parseVerifierKey(vkey: string): Verifier {
-  const [name, hash, b64] = cut(vkey, 3);
+  const [name = "", hash = "", b64 = ""] = cut(vkey, 3);
   const key = decodeBase64(b64);
   if (!isValidKeyName(name) || !/^[0-9a-f]{8}$/.test(hash) || !key || key.length === 0) {
     throw new NoteKeyError("not a verifier key of the form <name>+<8 hex digits>+<base64 key>");
@@ -104,7 +104,7 @@ export function parseVerifierKey(vkey: string): Verifier {
 
 /** A signer key's parts, for `signerFromKey` and for deriving the verifier key. */
 function parseSignerKey(skey: string): { name: string; hash: number; priv: KeyObject; pub: Uint8Array } {
-  const [p1, p2, name, hash, b64] = cut(skey, 5);
+  const [p1, p2, name = "", hash = "", b64 = ""] = cut(skey, 5);
   const key = decodeBase64(b64);
   if (p1 !== "PRIVATE" || p2 !== "KEY" || !isValidKeyName(name) || !/^[0-9a-f]{8}$/.test(hash) || !key) {
     throw new NoteKeyError("not a signer key of the form PRIVATE+KEY+<name>+<8 hex digits>+<base64 key>");

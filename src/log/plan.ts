@@ -41,6 +41,8 @@ export interface LogPlan {
   deleted: { id: string; index: number; date?: string }[];
   /** Every withdrawal in the log after this build, oldest first, with its entry index. */
   withdrawals: (Withdrawal & { index: number })[];
+  /** Reviews whose latest entry is a withdrawal: off the public list now. */
+  withdrawnNow: number;
   /** How many different reviews were ever published. */
   everPublished: number;
   /** Size of the log after this build. */
@@ -109,6 +111,8 @@ export function planLog(prior: readonly Uint8Array[], current: CurrentContent): 
   });
   for (const id of [...indexOf.keys()]) if (!present.has(id)) indexOf.delete(id);
 
+  const lastWithdrawn = new Map([...latest].map(([id, l]) => [id, l.withdrawn]));
+  for (const e of all) lastWithdrawn.set(e.id, e.event === "withdrawn");
   const withdrawals: LogPlan["withdrawals"] = [];
   [...prior, ...added].forEach((bytes, index) => {
     // Only withdrawal entries are short enough to be worth a cheap prefix test before parsing.
@@ -116,5 +120,13 @@ export function planLog(prior: readonly Uint8Array[], current: CurrentContent): 
     const e = decodeEntry(bytes);
     if (e.event === "withdrawn") withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
   });
-  return { added, indexOf, deleted, withdrawals, everPublished: published.size, size: prior.length + added.length };
+  return {
+    added,
+    indexOf,
+    deleted,
+    withdrawals,
+    withdrawnNow: [...lastWithdrawn.values()].filter(Boolean).length,
+    everPublished: published.size,
+    size: prior.length + added.length,
+  };
 }

@@ -75,9 +75,10 @@ export function entryBundles(size: number, from = 0): Tile[] {
 
 /** The bytes of a hash tile: its `width` hashes, concatenated. */
 export function readTileData(t: Tile, read: HashReader): Uint8Array {
-  if (t.level === "entries") throw new Error("readTileData: an entry bundle holds entries, not hashes");
+  const level = t.level;
+  if (level === "entries") throw new Error("readTileData: an entry bundle holds entries, not hashes");
   const start = t.n * TILE_WIDTH;
-  const indexes = Array.from({ length: t.width }, (_, i) => storedHashIndex(TILE_HEIGHT * t.level, start + i));
+  const indexes = Array.from({ length: t.width }, (_, i) => storedHashIndex(TILE_HEIGHT * level, start + i));
   return Buffer.concat(read(indexes));
 }
 
