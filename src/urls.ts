@@ -14,6 +14,8 @@ export interface SiteUrls {
   mcp: string;
   search: string;
   since: string;
+  /** The review log's page; the log's files (tlog-tiles) are below it: `checkpoint`, `key`, `tile/`. */
+  log: string;
 }
 
 export function siteUrls(baseUrl: string): SiteUrls {
@@ -30,6 +32,7 @@ export function siteUrls(baseUrl: string): SiteUrls {
     mcp: `${base}/mcp`,
     search: `${base}/api/reviews/search`,
     since: `${base}/api/reviews/since`,
+    log: `${base}/log/`,
   };
 }
 

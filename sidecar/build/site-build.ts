@@ -96,7 +96,8 @@ export class SiteBuilds {
       const { code } = await runAstroBuild({
         distDir: dir,
         contentDir: WARM_UP_CONTENT,
-        env: { ...env, HUB_URL: "off" },
+        // Its own review log: the warm-up content must never reach the real LOG_DIR.
+        env: { ...env, HUB_URL: "off", LOG_DIR: `${dir}-log` },
         dropCache: true,
         silent: true,
         output: "inherit",
@@ -109,6 +110,7 @@ export class SiteBuilds {
       .catch(() => undefined)
       .finally(async () => {
         await rm(dir, { recursive: true, force: true });
+        await rm(`${dir}-log`, { recursive: true, force: true });
         this.#building.delete(dir);
         this.#warming = undefined;
       });

@@ -20,14 +20,41 @@ export interface LogView {
   withdrawals: { index: number; reason: WithdrawalReason; date: string }[];
 }
 
-/** Plain-words labels of the withdrawal reasons, for the pages (docs/editors.md has the policy). */
-export const REASON_LABELS: Record<WithdrawalReason, string> = {
-  "confidential-or-private": "confidential or private information",
-  "defamatory-or-harassing": "defamation or harassment",
-  "obscene-or-discriminatory": "obscene or discriminatory content",
-  unrelated: "not about this practice",
-  "false-or-fake": "known to be false or fake",
-  "author-request": "at the author's request",
+/**
+ * The moderation policy in plain words, for the pages: `name` for a list, `after` to follow
+ * "withdrawn" in a sentence, `policy` for what the reason covers (docs/editors.md says the same).
+ */
+export const REASONS: Record<WithdrawalReason, { name: string; after: string; policy: string }> = {
+  "confidential-or-private": {
+    name: "Confidential or private information",
+    after: "for private information",
+    policy: "it discloses someone's health, contact or other private details",
+  },
+  "defamatory-or-harassing": {
+    name: "Defamatory or harassing",
+    after: "as defamatory or harassing",
+    policy: "it makes false statements of fact about a person, or harasses or threatens someone",
+  },
+  "obscene-or-discriminatory": {
+    name: "Obscene or discriminatory",
+    after: "as obscene or discriminatory",
+    policy: "it is obscene, or demeans people for who they are",
+  },
+  unrelated: {
+    name: "Unrelated to the practice",
+    after: "as unrelated to the practice",
+    policy: "it is not about a visit to or the services of this practice",
+  },
+  "false-or-fake": {
+    name: "Known to be false or fake",
+    after: "as false or fake",
+    policy: "the practice knows it was not written by a patient, or describes a visit that did not happen",
+  },
+  "author-request": {
+    name: "At the author's request",
+    after: "at the author's request",
+    policy: "the person who wrote it asked for it to be taken down",
+  },
 };
 
 export function logView(log: { origin: string; vkey: string; checkpoint: string; plan: LogPlan }): LogView {
