@@ -201,7 +201,7 @@ describe("the review log", { timeout: 600_000 }, () => {
     const rewritten = await tempDir("pr-log-rewritten-");
     await cp(content, rewritten, { recursive: true });
     await rm(path.join(rewritten, "reviews", "2024", `${MIKE}.yaml`));
-    for (let i = 0; i < 3; i++) {
+    for (let i = 0; i < 4; i++) {
       const extra = (await readFile(file(CARLOS), "utf8")).replace(/^author: .*$/m, `author: Filler ${i}`);
       await writeFile(path.join(rewritten, "reviews", "2025", `2025-03-10-filler-${i}.yaml`), extra);
     }
@@ -211,7 +211,7 @@ describe("the review log", { timeout: 600_000 }, () => {
     await v.app.close();
     expect(v.code).toBe(1);
     expect(v.err).toBe(
-      "log:verify: the log of size 10 is not an extension of the checkpoint of size 10 seen on 2026-11-27: its history was rewritten",
+      "log:verify: the log of size 11 is not an extension of the checkpoint of size 10 seen on 2026-11-27: its history was rewritten",
     );
     // The state file still holds the last good checkpoint.
     expect(JSON.parse(await readFile(state, "utf8"))).toMatchObject({ size: 10 });
