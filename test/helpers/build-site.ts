@@ -34,8 +34,7 @@ export async function buildSite(
       HUB_URL: env.HUB_URL ?? "http://127.0.0.1:9/api/websub/hub",
       // Each build starts a new review log (so it compares with a cold build) under a fixed key
       // (so two builds of the same content give the same bytes), unless the test keeps one.
-      LOG_DIR: env.LOG_DIR ?? (await tempDistDir("pr-log-")),
-      LOG_SIGNING_KEY: env.LOG_SIGNING_KEY ?? testLogKey(base).skey,
+      ...(await freshLogEnv(base)),
       ...env,
     },
     silent: true,
@@ -48,6 +47,14 @@ export async function buildSite(
 /** A fixed review-log key for the origin of `baseUrl`, the same in every test run. */
 export function testLogKey(baseUrl: string): { skey: string; vkey: string } {
   return generateKeyPair(logOrigin(baseUrl.replace(/\/+$/, "")), new Uint8Array(32).fill(42));
+}
+
+/**
+ * The environment of a build that starts a new review log under the fixed test key, for tests
+ * that run `runAstroBuild` themselves: never the project's DATA_DIR, and comparable with `buildSite`.
+ */
+export async function freshLogEnv(baseUrl: string): Promise<{ LOG_DIR: string; LOG_SIGNING_KEY: string }> {
+  return { LOG_DIR: await tempDistDir("pr-log-"), LOG_SIGNING_KEY: testLogKey(baseUrl).skey };
 }
 
 const created: string[] = [];
