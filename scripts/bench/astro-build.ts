@@ -55,7 +55,13 @@ export async function astroBuild(
     contentDir,
     // Each output folder keeps its own review log beside it (a warm rebuild appends to it), signed
     // with one key per benchmark run, so a benchmark never touches the project's DATA_DIR.
-    env: { ...process.env, BASE_URL: BENCH_BASE_URL, HUB_URL: "off", LOG_DIR: `${distDir}-log`, LOG_SIGNING_KEY: BENCH_LOG_KEY },
+    env: {
+      ...process.env,
+      BASE_URL: BENCH_BASE_URL,
+      HUB_URL: "off",
+      LOG_DIR: `${distDir}-log`,
+      LOG_SIGNING_KEY: BENCH_LOG_KEY,
+    },
     silent: true,
     lock: true,
     dropCache: !opts.keepCache,
