@@ -61,6 +61,7 @@ describe("HTML pages", () => {
     expect([...pages.keys()].sort()).toEqual([
       "404.html",
       "index.html",
+      "log/index.html",
       "reviews/2024/11/index.html",
       "reviews/2025/01/index.html",
       "reviews/2025/02/index.html",
@@ -158,8 +159,9 @@ describe("HTML pages", () => {
   it("emits no script except JSON-LD", () => {
     for (const [file, html] of pages) {
       const scripts = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
-      // The 404 page describes no reviews, so it has no structured data either.
-      expect(scripts, file).toEqual(file === "404.html" ? [] : ['<script type="application/ld+json">']);
+      // The 404 and log pages describe no reviews, so they have no structured data either.
+      const none = file === "404.html" || file === "log/index.html";
+      expect(scripts, file).toEqual(none ? [] : ['<script type="application/ld+json">']);
     }
   });
 

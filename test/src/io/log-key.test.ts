@@ -14,8 +14,12 @@ describe("the review log's key (log-key.ts)", () => {
     const data = await mkdtemp(path.join(os.tmpdir(), "pr-log-key-"));
     temp.push(data);
     const notices: string[] = [];
-    const first = await logSigningKey({ DATA_DIR: data }, "localhost:4321/log", (m) => notices.push(m));
-    const again = await logSigningKey({ DATA_DIR: data }, "localhost:4321/log", (m) => notices.push(m));
+    const first = await logSigningKey({ DATA_DIR: data, LOG_SIGNING_KEY: undefined }, "localhost:4321/log", (m) =>
+      notices.push(m),
+    );
+    const again = await logSigningKey({ DATA_DIR: data, LOG_SIGNING_KEY: undefined }, "localhost:4321/log", (m) =>
+      notices.push(m),
+    );
     expect(again.vkey).toBe(first.vkey);
     expect(notices).toHaveLength(1);
     expect(notices[0]).toContain("a public deployment must set LOG_SIGNING_KEY");
