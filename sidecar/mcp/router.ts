@@ -113,6 +113,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     serve: jsonPerRequest(factory, MAX_BODY_BYTES),
     openStream: (id, claims, request) => notices.openStream(id, claims.exp, request),
     onSessionStart: (id, claims) => log.info({ session: id.slice(-12), version: claims.pv }, "mcp session started"),
+    onRevokeFailed: (err) => log.warn({ err }, "mcp session DELETE not recorded: revocation store unreachable"),
     onEnd: (id) => {
       notices.endSession(id);
       log.info({ session: id.slice(-12) }, "mcp session ended");
