@@ -218,6 +218,25 @@ describe("JSON-RPC errors", () => {
     }
   });
 
+  it("gives -32700 for a body that does not decode as its Content-Encoding says", async () => {
+    const id = await openSession(app.endpoint);
+    for (const coding of ["gzip", "deflate", "br"]) {
+      for (const headers of [{}, session(id)]) {
+        const res = await postRpc(app.endpoint, JSON.stringify(listTools()), {
+          ...headers,
+          "content-encoding": coding,
+        });
+        expect([res.status, res.body.jsonrpc, res.body.id, res.body.error.code], coding).toEqual([
+          400,
+          "2.0",
+          null,
+          -32700,
+        ]);
+        expect(res.body.error.message).toContain(coding);
+      }
+    }
+  });
+
   it("gives -32600 for JSON that is not a JSON-RPC message, echoing a usable id", async () => {
     const id = await openSession(app.endpoint);
     const cases: [unknown, string | number | null][] = [
