@@ -85,8 +85,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     deps.revocations ?? new MemoryRevocationStore({ maxEntries: config.MCP_MAX_SESSIONS, clock: deps.clock });
   const base = { store, baseUrl: config.BASE_URL, cache: deps.responseCache };
 
+  /** Each POST's parsed body by its web Request, which the SDK hands to the factory as `requestInfo`. */
+  const bodies = new WeakMap<Request, unknown>();
   const factory = (ctx: McpRequestContext): McpServer => {
-    const server = createMcpServer(base);
+    const body = ctx.requestInfo && (bodies.get(ctx.requestInfo) as { params?: { arguments?: unknown } } | undefined);
+    const server = createMcpServer({ ...base, argumentsAsSent: body?.params?.arguments });
     const sessionId = ctx.requestInfo?.headers.get(SESSION_HEADER);
     if (ctx.era === "legacy" && sessionId) addSubscribeHandlers(server, sessionId);
     return server;
@@ -152,6 +155,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   const node = nodeBridge(
     async (request, options) => {
       const body = options?.parsedBody;
+      if (body !== undefined) bodies.set(request, body);
       if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
         return sessions.handle(request, body);
       }
