@@ -21,6 +21,7 @@ import { nodeBridge } from "./node-bridge.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
 import { createMcpServer } from "./server.ts";
 import { SessionTokens } from "./session-token.ts";
+import { countedListens } from "./stream-limit.ts";
 
 /** A JSON-RPC message to this server is a few hundred bytes; 64 KiB leaves room and bounds memory. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -54,8 +55,10 @@ export interface McpRouterDeps {
 export interface McpRouter {
   /** Mount at `/mcp`. */
   router: Router;
-  /** Open change-notice streams of 2025 sessions (2026 listen streams are counted by the SDK). */
+  /** Open change-notice streams of 2025 sessions (GET). */
   readonly openStreams: number;
+  /** Open 2026-07-28 `subscriptions/listen` streams. */
+  readonly openListens: number;
   /** `tools/call` requests answered by the fast path since start (fast-call.ts). */
   readonly fastAnswers: number;
   /** Ends every stream and refuses new requests. */
@@ -101,6 +104,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror,
   });
+  const listen = countedListens(config.MCP_MAX_STREAMS, (request, options) => modern.fetch(request, options));
   const notices = new ChangeNotices({
     baseUrl: config.BASE_URL,
     maxSessions: config.MCP_MAX_SESSIONS,
@@ -159,6 +163,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
         return sessions.handle(request, body);
       }
+      if ((body as { method?: unknown } | undefined)?.method === "subscriptions/listen")
+        return listen(request, options);
       return modern.fetch(request, options);
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.error({ err }, "mcp handler failed") },
@@ -212,6 +218,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     router,
     get openStreams() {
       return notices.openStreams;
+    },
+    get openListens() {
+      return listen.open;
     },
     get fastAnswers() {
       return fastAnswers;
