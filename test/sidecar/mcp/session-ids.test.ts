@@ -1,4 +1,5 @@
-import { rm } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import pino from "pino";
@@ -8,6 +9,7 @@ import { MemoryRevocationStore, type SessionRevocationStore } from "../../../sid
 import { buildSite } from "../../helpers/build-site.ts";
 import { type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
 import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";
+import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
 
 /**
  * What a session id is worth once ended or once the server restarts: every other spelling of a
@@ -123,18 +125,38 @@ describe.skipIf(unavailable !== undefined)("DELETE /mcp while PostgreSQL is down
 });
 
 describe("a session id after a restart", () => {
-  it("is served by a new process with the same MCP_SESSION_SECRET and refused (404) under another", async () => {
-    const first = await start();
-    const id = await openSession(first.endpoint);
-    expect((await call(first, id)).status).toBe(200);
-    await first.close();
-    started.splice(started.indexOf(first), 1);
-    const same = await start();
-    const reply = await call(same, id);
-    expect(reply.status).toBe(200);
-    expect(reply.body.result.tools.length).toBeGreaterThan(0);
-    const other = await start(undefined, `${SECRET}-rotated`);
-    expect((await call(other, id)).status).toBe(404);
-    expect((await end(other, id)).status).toBe(404);
-  }, 60_000);
+  it("is served by a restarted process with the same MCP_SESSION_SECRET and refused (404) under another", async () => {
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-mcp-restart-"));
+    const env = (secret: string) => ({
+      BASE_URL: BASE,
+      DIST_DIR: dist,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      MCP_SESSION_SECRET: secret,
+    });
+    const post = (url: string, id: string) =>
+      postRpc(`${url}/mcp`, listTools, { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" });
+    const running: SidecarProcess[] = [];
+    const start = async (secret: string) => {
+      const p = await startSidecar(env(secret));
+      running.push(p);
+      return p;
+    };
+    try {
+      const first = await start(SECRET);
+      const id = await openSession(`${first.url}/mcp`);
+      expect((await post(first.url, id)).status).toBe(200);
+      await first.stop();
+      const same = await start(SECRET);
+      const reply = await post(same.url, id);
+      expect(reply.status).toBe(200);
+      expect(reply.body.result.tools.length).toBeGreaterThan(0);
+      await same.stop();
+      const other = await start(`${SECRET}-rotated`);
+      expect((await post(other.url, id)).status).toBe(404);
+    } finally {
+      await Promise.all(running.map((p) => p.stop()));
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
 });
