@@ -39,14 +39,23 @@ export type LogEntry =
 export const MAX_ENTRY_BYTES = 0xffff;
 
 export function encodeEntry(e: LogEntry): Uint8Array {
-  const obj =
-    e.event === "withdrawn"
-      ? { event: e.event, id: e.id, reason: e.reason, date: e.date }
-      : { event: e.event, id: e.id, review: loggedReview(e.review) };
-  const bytes = Buffer.from(JSON.stringify(obj), "utf8");
+  if (e.event !== "withdrawn") return reviewEntry(e.event, e.id, JSON.stringify(loggedReview(e.review)));
+  return checkedSize(e.id, Buffer.from(JSON.stringify({ event: e.event, id: e.id, reason: e.reason, date: e.date })));
+}
+
+/**
+ * A review entry from the review's JSON (`JSON.stringify(loggedReview(r))`), the same bytes as
+ * `encodeEntry` writes: the build serialises each review once and compares those bytes with the
+ * logged ones (plan.ts).
+ */
+export function reviewEntry(event: "published" | "amended", id: string, reviewJson: string): Uint8Array {
+  return checkedSize(id, Buffer.from(`{"event":"${event}","id":${JSON.stringify(id)},"review":${reviewJson}}`));
+}
+
+function checkedSize(id: string, bytes: Uint8Array): Uint8Array {
   if (bytes.length > MAX_ENTRY_BYTES) {
     throw new RangeError(
-      `review ${e.id}: its log entry is ${bytes.length} bytes, above the ${MAX_ENTRY_BYTES} a log entry may have`,
+      `review ${id}: its log entry is ${bytes.length} bytes, above the ${MAX_ENTRY_BYTES} a log entry may have`,
     );
   }
   return bytes;

@@ -1,5 +1,5 @@
 import type { WithdrawalReason } from "../content/schema.ts";
-import { decodeEntry, encodeEntry, type LogEntry, type LoggedReview, loggedReview } from "./entries.ts";
+import { decodeEntry, encodeEntry, type LoggedReview, loggedReview, reviewEntry } from "./entries.ts";
 
 /**
  * What a build appends to the log: the difference between the log so far and the content now.
@@ -25,9 +25,11 @@ export interface CurrentContent {
 /** What the log says about one id: its latest entry. */
 interface Latest {
   index: number;
-  /** The entry's content for comparison: the review's JSON, or the withdrawal's reason and date. */
-  key: string;
   withdrawn: boolean;
+  /** A withdrawal's reason and date (`withdrawalKey`). */
+  key?: string;
+  /** The logged review's JSON bytes, as `JSON.stringify(loggedReview(r))` wrote them. */
+  review?: Uint8Array;
   /** The last published or amended entry of the id (its review's date names a deleted file). */
   bytes?: Uint8Array;
 }
@@ -60,47 +62,59 @@ const withdrawalKey = (w: { reason: string; date: string }) => `withdrawn ${w.re
 /** The start every entry of this log has (entries.ts writes them; ids are kebab-case, never escaped). */
 const HEAD = /^\{"event":"(published|amended|withdrawn)","id":"([a-z0-9-]+)",/;
 
+/** The bytes of a review entry after its id, before the review's JSON. */
+const REVIEW_KEY = '"review":'.length;
+
 /**
  * Reads the log so far (entry bytes, in order) into each id's latest entry. LOG_DIR's entries were
- * written by this code and hash to a signed checkpoint, so they are not validated again here: an
- * entry is compared by its text after the id, which for a review is exactly
- * `"review":<the review's JSON>}` (at 10,000 reviews, parsing each with zod took most of a second).
+ * written by this code and hash to a signed checkpoint, so they are not parsed again: only an
+ * entry's start is read, and a review is compared by the bytes of its JSON, which end the entry.
+ * At 10,000 reviews, parsing every entry (with zod, or even decoding it as text) cost more than
+ * all the hashing.
  */
 function latestOf(prior: readonly Uint8Array[]): { latest: Map<string, Latest>; published: Set<string> } {
   const latest = new Map<string, Latest>();
   const published = new Set<string>();
   prior.forEach((bytes, index) => {
-    const text = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
-    const head = HEAD.exec(text);
+    const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 200)).toString("latin1");
+    const head = HEAD.exec(start);
     if (!head) throw new Error(`log entry ${index} is not an entry this log writes`);
     const [all, event, id] = head as unknown as [string, string, string];
-    const rest = text.slice(all.length);
     if (event === "withdrawn") {
       const w = decodeEntry(bytes) as Withdrawal;
       latest.set(id, { index, key: withdrawalKey(w), withdrawn: true, bytes: latest.get(id)?.bytes });
     } else {
       published.add(id);
-      latest.set(id, { index, key: rest.slice('"review":'.length, -1), withdrawn: false, bytes });
+      const review = bytes.subarray(all.length + REVIEW_KEY, bytes.length - 1);
+      latest.set(id, { index, withdrawn: false, review, bytes });
     }
   });
   return { latest, published };
 }
 
+/** True when `json` (a review's JSON) is not byte for byte the logged `review`. */
+function changed(json: string, review: Uint8Array | undefined): boolean {
+  if (!review || Buffer.byteLength(json) !== review.length) return true;
+  return !Buffer.from(json).equals(review);
+}
+
+type Pending = { event: "published" | "amended"; id: string; json: string } | (Withdrawal & { event: "withdrawn" });
+
 export function planLog(prior: readonly Uint8Array[], current: CurrentContent): LogPlan {
   const { latest, published } = latestOf(prior);
-  const fresh: LogEntry[] = [];
-  const amended: LogEntry[] = [];
-  const withdrawn: LogEntry[] = [];
+  const fresh: Pending[] = [];
+  const amended: Pending[] = [];
+  const withdrawn: Pending[] = [];
   const present = new Set<string>();
   const byPublished = [...current.reviews].sort((a, b) =>
     a.published_at !== b.published_at ? (a.published_at < b.published_at ? -1 : 1) : a.id < b.id ? -1 : 1,
   );
   for (const review of byPublished) {
     present.add(review.id);
-    const entry: LogEntry = { event: "published", id: review.id, review };
+    const json = JSON.stringify(loggedReview(review));
     const last = latest.get(review.id);
-    if (!last || last.withdrawn) fresh.push(entry);
-    else if (last.key !== JSON.stringify(loggedReview(review))) amended.push({ ...entry, event: "amended" });
+    if (!last || last.withdrawn) fresh.push({ event: "published", id: review.id, json });
+    else if (changed(json, last.review)) amended.push({ event: "amended", id: review.id, json });
   }
   for (const w of [...current.withdrawn].sort((a, b) =>
     a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.id < b.id ? -1 : 1,
@@ -121,7 +135,7 @@ export function planLog(prior: readonly Uint8Array[], current: CurrentContent): 
   for (const [id, l] of latest) if (!l.withdrawn) indexOf.set(id, l.index);
   const all = [...fresh, ...amended, ...withdrawn];
   all.forEach((e, i) => {
-    added.push(encodeEntry(e));
+    added.push(e.event === "withdrawn" ? encodeEntry(e) : reviewEntry(e.event, e.id, e.json));
     if (e.event !== "withdrawn") {
       indexOf.set(e.id, prior.length + i);
       published.add(e.id);
@@ -133,7 +147,7 @@ export function planLog(prior: readonly Uint8Array[], current: CurrentContent): 
   for (const e of all) lastWithdrawn.set(e.id, e.event === "withdrawn");
   const withdrawals: LogPlan["withdrawals"] = [];
   [...prior, ...added].forEach((bytes, index) => {
-    // Only withdrawal entries are short enough to be worth a cheap prefix test before parsing.
+    // A cheap test of the entry's start: only withdrawals are parsed.
     if (Buffer.from(bytes.subarray(0, 22)).toString("latin1") !== '{"event":"withdrawn","') return;
     const e = decodeEntry(bytes);
     if (e.event === "withdrawn") withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
