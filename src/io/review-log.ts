@@ -61,7 +61,8 @@ export function deletionProblems(contentDir: string, deleted: LogPlan["deleted"]
 export async function logProblems(env: NodeJS.ProcessEnv, content: ValidatedContent): Promise<string[]> {
   const config = loadConfig(env);
   try {
-    const prior = await readLogDir(logDirOf(config), { origin: logOrigin(config.BASE_URL) });
+    // Any origin: the check is about deleted files, and may run without the deployment's BASE_URL.
+    const prior = await readLogDir(logDirOf(config), {});
     const plan = planLog(prior.entries, { reviews: reviewFields(content), withdrawn: withdrawalsOf(content) });
     return deletionProblems(config.CONTENT_DIR, plan.deleted);
   } catch (err) {

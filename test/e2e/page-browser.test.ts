@@ -15,8 +15,8 @@ import { buildSite } from "../helpers/build-site.ts";
 const CONTENT = path.resolve(import.meta.dirname, "../../content");
 const SHOTS = path.resolve(import.meta.dirname, "../../.tmp/screenshots");
 const WIDTHS = [390, 1280] as const;
-/** Home, the newest month page (found from the home page's archive) and the 404 page. */
-const PAGES = ["home", "month", "not-found"] as const;
+/** Home, the newest month page (found from the home page's archive), the 404 page and the review log's page. */
+const PAGES = ["home", "month", "not-found", "log"] as const;
 
 const chromiumPath = findChromium();
 const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
@@ -28,7 +28,12 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
   let dist: string;
   let app: TestApp;
   let browser: Browser;
-  const urls: Record<(typeof PAGES)[number], string> = { home: "/", month: "", "not-found": "/no-such-page" };
+  const urls: Record<(typeof PAGES)[number], string> = {
+    home: "/",
+    month: "",
+    "not-found": "/no-such-page",
+    log: "/log/",
+  };
 
   beforeAll(async () => {
     if (!chromiumPath)
