@@ -20,12 +20,15 @@ export async function newestMtime(dir: string): Promise<number> {
 }
 
 /**
- * True when `dist/` has no complete build, is older than the content, or (given `baseUrl`) was built
- * for another origin: `PORT=4601 npm start` after a run on 4321 must not serve links to 4321.
+ * True when `dist/` has no complete build, is older than the content, has no review log, or (given
+ * `baseUrl`) was built for another origin: `PORT=4601 npm start` after a run on 4321 must not serve
+ * links to 4321.
  */
 export async function buildIsStale(contentDir: string, distDir: string, baseUrl?: string): Promise<boolean> {
   const built = await stat(path.join(distDir, MANIFEST_FILE)).catch(() => undefined);
   if (!built) return true;
+  // A build from before the review log: its records lack log_index, which the snapshot requires.
+  if (!(await stat(path.join(distDir, "log", "checkpoint")).catch(() => undefined))) return true;
   if (baseUrl !== undefined && (await builtForBaseUrl(distDir)) !== baseUrl) return true;
   return (await newestMtime(contentDir)) > built.mtimeMs;
 }
