@@ -36,6 +36,12 @@ export interface AspectMention {
   sentence: string;
   sentenceIndex: number;
   score: number;
+  /**
+   * Whether the clause is explicit evidence a visitor may be shown as a quote: a polar word of the
+   * clause was credited to the aspect (not a contrast read into a clause without one), and the
+   * review's polarity for the aspect did not come from the rating breaking a tie.
+   */
+  confident: boolean;
 }
 
 export type EntityKind = "technicians" | "services" | "service_areas";
@@ -51,6 +57,8 @@ export interface ReviewAnnotation {
   /** Per entity id the review lists: aspects of the clauses that name it (empty if none does). */
   entityAspects: Map<string, Set<number>>;
   clauses: Clause[];
+  /** Per clause, what it says about each aspect it names (`--explain` prints them). */
+  readings: AspectReading[][];
   sentences: number;
 }
 
@@ -135,6 +143,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
             sentence: clause.sentence,
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
+            confident: r.polar && !r.inferred && r.score !== 0,
           });
         }
       });
@@ -156,6 +165,8 @@ export function createAnnotator(content: InsightsContent, business: Business, an
         // by its own terms: the rating may break it, with the smallest score that counts.
         if ((t.polar || rated.has(aspect)) && Math.abs(score) < POLARITY_THRESHOLD && review.rating !== 3) {
           score = review.rating > 3 ? POLARITY_THRESHOLD : -POLARITY_THRESHOLD;
+          // The rating decided, not the words: no clause of this aspect is a quote to trust.
+          for (const m of mentions) if (m.aspect === aspect) m.confident = false;
         }
         scores.set(aspect, score);
       }
@@ -163,7 +174,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
         .filter(({ i }) => scores.has(i))
         .map(({ id, i }) => {
           const score = round(scores.get(i) as number);
-          return { id, sentiment: polarity(score), score };
+          return { id, sentiment: polarity(score), score, source: "machine" as const };
         });
 
       const entityAspects = new Map<string, Set<number>>();
@@ -177,7 +188,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
           entityAspects.set(`${kind}:${id}`, found);
         }
       }
-      return { aspects: annotations, scores, mentions, entityAspects, clauses, sentences };
+      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences };
     },
   };
 }
@@ -203,7 +214,12 @@ function contrastUnjudged(
     for (let d = 1; d < clauses.length; d++) {
       for (const j of [k - d, k + d]) {
         if (clauses[j]?.sentenceIndex !== sentence || sign[j] === 0) continue;
-        readings[k] = found.map((r) => ({ ...r, score: -(sign[j] as number) * CONTRAST_SCORE, polar: true }));
+        readings[k] = found.map((r) => ({
+          ...r,
+          score: -(sign[j] as number) * CONTRAST_SCORE,
+          polar: true,
+          inferred: true,
+        }));
         return;
       }
     }

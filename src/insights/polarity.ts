@@ -35,6 +35,10 @@ export interface AspectReading {
   score: number;
   /** Whether any polar word was credited, even if they cancelled out (a tie the rating may break). */
   polar: boolean;
+  /** Read from a contrast with another clause, not from a word of this clause (annotate.ts). */
+  inferred?: boolean;
+  /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
+  words: string[];
 }
 
 export interface CompiledLexicon {
@@ -249,28 +253,29 @@ function segments(clause: Clause): Int32Array {
 }
 
 function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: readonly Polar[]): AspectReading[] {
-  const sums = new Map<number, { sum: number; polar: boolean }>();
-  for (const m of mentions) if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false });
+  const sums = new Map<number, { sum: number; polar: boolean; words: string[] }>();
+  for (const m of mentions) if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false, words: [] });
   const distinct = sums.size;
   const seg = distinct > 1 ? segments(clause) : undefined;
-  const credit = (aspect: number, v: number) => {
+  const credit = (aspect: number, p: Polar) => {
     const s = sums.get(aspect);
     if (!s) return;
-    s.sum += v;
+    s.sum += p.value;
     s.polar = true;
+    s.words.push(`${clause.tokens.values[p.at]}${p.value > 0 ? "+" : "-"}`);
   };
   for (const p of polar) {
     if (p.aspect !== undefined && sums.has(p.aspect)) {
-      credit(p.aspect, p.value);
+      credit(p.aspect, p);
       continue;
     }
     if (!seg) {
-      credit(mentions[0]?.aspect as number, p.value);
+      credit(mentions[0]?.aspect as number, p);
       continue;
     }
     const own = mentions.find((m) => p.at >= m.start && p.at < m.end);
     if (own) {
-      credit(own.aspect, p.value);
+      credit(own.aspect, p);
       continue;
     }
     const mySeg = seg[p.at - clause.start] as number;
@@ -286,7 +291,7 @@ function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: reado
         best = m;
       }
     }
-    credit(best.aspect, p.value);
+    credit(best.aspect, p);
   }
   const weakOnly = new Set(mentions.map((m) => m.aspect));
   for (const m of mentions) if (!m.weak) weakOnly.delete(m.aspect);
@@ -296,5 +301,5 @@ function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: reado
   return [...sums]
     .filter(([aspect, s]) => s.polar || (!anyPolar && !weakOnly.has(aspect)))
     .sort(([a], [b]) => a - b)
-    .map(([aspect, s]) => ({ aspect, score: Math.tanh(1.5 * s.sum), polar: s.polar }));
+    .map(([aspect, s]) => ({ aspect, score: Math.tanh(1.5 * s.sum), polar: s.polar, words: s.words }));
 }
