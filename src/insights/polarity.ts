@@ -1,4 +1,5 @@
 import { compileTerms, type TermMatcher } from "./aspects.ts";
+import { attribute, type Polar } from "./attribute.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 
@@ -77,7 +78,6 @@ const NEGATORS = new Set([
 ]);
 const MODALS = new Set(["could", "can", "would"]);
 const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
-const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
 const COMPARATIVES = new Set(["better", "more", "happier", "nicer", "enough"]);
 /** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
 const NOT_NEGATED = new Set([
@@ -130,13 +130,6 @@ export function compileLexicon(
     conditionWeak: lexicon.conditions.map((c) => c.needs_evidence),
     conditionJudged: lexicon.conditions.map((c) => c.adjectives_judge),
   };
-}
-
-interface Polar {
-  at: number;
-  value: number;
-  /** Aspect the value must go to (outcomes and negated conditions go to their condition's aspect). */
-  aspect?: number;
 }
 
 const isComparative = (normal: string, lemma: string) =>
@@ -239,67 +232,4 @@ export function readClause(
     if (v !== 0) polar.push({ at: start + k, value: v, ...((bound[k] as number) >= 0 ? { aspect: bound[k] } : {}) });
   }
   return attribute(clause, mentions, polar);
-}
-
-/** Segment number of every token of the clause: segments end at commas, "and", "with". */
-function segments(clause: Clause): Int32Array {
-  const out = new Int32Array(clause.end - clause.start);
-  let seg = 0;
-  for (let i = clause.start; i < clause.end; i++) {
-    if (SEGMENT_END.has(clause.tokens.normals[i] as string)) seg++;
-    out[i - clause.start] = seg;
-  }
-  return out;
-}
-
-function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: readonly Polar[]): AspectReading[] {
-  const sums = new Map<number, { sum: number; polar: boolean; words: string[] }>();
-  for (const m of mentions) if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false, words: [] });
-  const distinct = sums.size;
-  const seg = distinct > 1 ? segments(clause) : undefined;
-  const credit = (aspect: number, p: Polar) => {
-    const s = sums.get(aspect);
-    if (!s) return;
-    s.sum += p.value;
-    s.polar = true;
-    s.words.push(`${clause.tokens.values[p.at]}${p.value > 0 ? "+" : "-"}`);
-  };
-  for (const p of polar) {
-    if (p.aspect !== undefined && sums.has(p.aspect)) {
-      credit(p.aspect, p);
-      continue;
-    }
-    if (!seg) {
-      credit(mentions[0]?.aspect as number, p);
-      continue;
-    }
-    const own = mentions.find((m) => p.at >= m.start && p.at < m.end);
-    if (own) {
-      credit(own.aspect, p);
-      continue;
-    }
-    const mySeg = seg[p.at - clause.start] as number;
-    const sameSeg = mentions.filter((m) => seg[m.start - clause.start] === mySeg);
-    const pool = sameSeg.length > 0 ? sameSeg : mentions;
-    let best = pool[0] as AspectSpan;
-    let dist = Number.POSITIVE_INFINITY;
-    for (const m of pool) {
-      // Ties go to the mention before the word: "the staff were lovely" names, then judges.
-      const d = m.start <= p.at ? p.at - m.end : m.start - p.at + 0.5;
-      if (d < dist) {
-        dist = d;
-        best = m;
-      }
-    }
-    credit(best.aspect, p);
-  }
-  const weakOnly = new Set(mentions.map((m) => m.aspect));
-  for (const m of mentions) if (!m.weak) weakOnly.delete(m.aspect);
-  // When the clause's opinion goes to some aspects, the others are named in passing ("the doctor
-  // was running behind"): the clause is not about them.
-  const anyPolar = [...sums.values()].some((s) => s.polar);
-  return [...sums]
-    .filter(([aspect, s]) => s.polar || (!anyPolar && !weakOnly.has(aspect)))
-    .sort(([a], [b]) => a - b)
-    .map(([aspect, s]) => ({ aspect, score: Math.tanh(1.5 * s.sum), polar: s.polar, words: s.words }));
 }
