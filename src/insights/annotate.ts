@@ -2,6 +2,8 @@ import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { compileTerms } from "./aspects.ts";
+import { abilityFocus, expectationContrast, treatmentCare } from "./clause-rules.ts";
+import { compileConstructions } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
@@ -82,6 +84,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
   );
   const conditionAspect = conditions.map((c) => aspects.findIndex((a) => a.id === c.aspect));
   const lexicon = compileLexicon(content.lexicon, aspects, termForms);
+  const shapes = compileConstructions(content.lexicon, aspects, termForms);
   const wordScore = (n: string) => analyzer.wordScore(n);
   const entityMatchers = new Map<string, Matcher>();
   for (const kind of ENTITY_KINDS) {
@@ -119,15 +122,40 @@ export function createAnnotator(content: InsightsContent, business: Business, an
       const spansOfClause: AspectSpan[][] = [];
       const readings: AspectReading[][] = clauses.map((clause) => {
         let spans = spansOf(clause);
+        const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
+        for (const a of abilities) {
+          spans.push({ aspect: shapes.abilityAspect, start: a.start, end: a.end, weak: false, condition: true });
+        }
         // "The front desk was polite enough, but clearly overwhelmed": a contrast clause that names
         // no aspect is about the aspects of the clause before it in the same sentence.
         if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
           spans = previous.spans.filter((m) => !m.weak);
         }
+        const delays = shapes.delays(clause);
+        // "The soonest they could see me was two weeks later": a delay that nothing else in its
+        // clause claims is about the delay aspect.
+        if (spans.length === 0 && shapes.delayAspect >= 0) {
+          for (const d of delays) {
+            spans.push({ aspect: shapes.delayAspect, start: d.at, end: d.at + 1, weak: false, condition: true });
+          }
+        }
         previous = { sentenceIndex: clause.sentenceIndex, spans };
         spansOfClause.push(spans);
-        return readClause(clause, spans, lexicon, wordScore);
+        const found = readClause(clause, spans, lexicon, wordScore, {
+          abilities,
+          delays,
+          abilityAspect: shapes.abilityAspect,
+          delayAspect: shapes.delayAspect,
+        });
+        treatmentCare(
+          clause,
+          found,
+          shapes,
+          spans.some((m) => m.aspect === shapes.treatmentAspect),
+        );
+        return abilities.length > 0 ? abilityFocus(found, shapes) : found;
       });
+      expectationContrast(clauses, readings, spansOfClause, shapes);
       const named = (k: number, aspect: number) =>
         (spansOfClause[k] as AspectSpan[]).some((m) => m.aspect === aspect && !m.condition);
       contrastUnjudged(clauses, readings, named);

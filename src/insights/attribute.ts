@@ -11,6 +11,8 @@ export interface Polar {
   value: number;
   /** Aspect the value must go to (outcomes and negated conditions go to their condition's aspect). */
   aspect?: number;
+  /** A negated condition: a symptom that was not there. */
+  absent?: boolean;
 }
 
 const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
@@ -27,8 +29,10 @@ function segments(clause: Clause): Int32Array {
 }
 
 export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: readonly Polar[]): AspectReading[] {
-  const sums = new Map<number, { sum: number; polar: boolean; words: string[] }>();
-  for (const m of mentions) if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false, words: [] });
+  const sums = new Map<number, { sum: number; polar: boolean; absent: boolean; words: string[] }>();
+  for (const m of mentions) {
+    if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false, absent: false, words: [] });
+  }
   const seg = segments(clause);
   const segOf = (at: number) => seg[at - clause.start] as number;
   const { pos } = clause.tokens;
@@ -46,6 +50,7 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
     if (!s) return;
     s.sum += p.value;
     s.polar = true;
+    s.absent ||= p.absent === true;
     s.words.push(`${clause.tokens.values[p.at]}${p.value > 0 ? "+" : "-"}`);
   };
   for (const p of polar) {
@@ -85,5 +90,11 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
   return [...sums]
     .filter(([aspect, s]) => s.polar || (!anyPolar && !weakOnly.has(aspect)))
     .sort(([a], [b]) => a - b)
-    .map(([aspect, s]) => ({ aspect, score: Math.tanh(1.5 * s.sum), polar: s.polar, words: s.words }));
+    .map(([aspect, s]) => ({
+      aspect,
+      score: Math.tanh(1.5 * s.sum),
+      polar: s.polar,
+      words: s.words,
+      ...(s.absent ? { absent: true } : {}),
+    }));
 }

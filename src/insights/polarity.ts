@@ -1,5 +1,6 @@
 import { compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, type Polar } from "./attribute.ts";
+import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 
@@ -29,6 +30,15 @@ export interface AspectSpan {
   condition?: boolean;
 }
 
+/** Constructions found in a clause (constructions.ts), with the aspects they speak for. */
+export interface Shapes {
+  abilities: readonly Ability[];
+  delays: readonly Delay[];
+  abilityAspect: number;
+  delayAspect: number;
+}
+const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
+
 /** What one clause says about one aspect. */
 export interface AspectReading {
   aspect: number;
@@ -38,6 +48,8 @@ export interface AspectReading {
   polar: boolean;
   /** Read from a contrast with another clause, not from a word of this clause (annotate.ts). */
   inferred?: boolean;
+  /** A symptom said to be absent was credited ("it didn't hurt"). */
+  absent?: boolean;
   /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
   words: string[];
 }
@@ -144,6 +156,7 @@ export function readClause(
   mentions: readonly AspectSpan[],
   lexicon: CompiledLexicon,
   wordScore: (normal: string) => number,
+  shapes: Shapes = NO_SHAPES,
 ): AspectReading[] {
   if (mentions.length === 0) return [];
   const { normals, lemmas, words, pos } = clause.tokens;
@@ -153,6 +166,8 @@ export function readClause(
   const bound = new Int32Array(end - start).fill(-1);
   const condition = new Int32Array(end - start).fill(-1);
   const covered = new Uint8Array(end - start);
+  /** A negated condition: a symptom that was not there ("it didn't hurt"). */
+  const absent = new Uint8Array(end - start);
   const spans = lexicon.matcher.spans(clause);
   const hasCondition = spans.some((s) => s.group >= FIRST_CONDITION);
   const nearestCondition = (at: number) => {
@@ -180,6 +195,24 @@ export function readClause(
     if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
       value[i - start] = wordScore(normals[i] as string);
     }
+  }
+  // Constructions (constructions.ts): an ability speaks for its aspect alone, and its limiter
+  // ("barely", "couldn't") negates nothing else; a delay speaks for its aspect when the clause names it.
+  for (const a of shapes.abilities) {
+    for (let i = a.start; i < a.end; i++) {
+      value[i - start] = 0;
+      covered[i - start] = 1;
+    }
+    if (a.value !== 0) {
+      value[a.start - start] = a.value * WORD_WEIGHT;
+      bound[a.start - start] = shapes.abilityAspect;
+    }
+  }
+  const delayNamed = mentions.some((m) => m.aspect === shapes.delayAspect);
+  for (const d of shapes.delays) {
+    value[d.at - start] = d.value * WORD_WEIGHT;
+    covered[d.at - start] = 1;
+    if (delayNamed) bound[d.at - start] = shapes.delayAspect;
   }
   for (const s of spans) {
     if (s.group < FIRST_CONDITION || lexicon.conditionJudged[s.group - FIRST_CONDITION]) continue;
@@ -218,6 +251,7 @@ export function readClause(
         if (!flipped) {
           value[k] = WORD_WEIGHT;
           bound[k] = condition[k] as number;
+          absent[k] = 1;
         }
       } else if (value[k] !== 0) {
         value[k] = (value[k] as number) * NEGATION_FACTOR;
@@ -229,7 +263,13 @@ export function readClause(
   const polar: Polar[] = [];
   for (let k = 0; k < value.length; k++) {
     const v = value[k] as number;
-    if (v !== 0) polar.push({ at: start + k, value: v, ...((bound[k] as number) >= 0 ? { aspect: bound[k] } : {}) });
+    if (v === 0) continue;
+    polar.push({
+      at: start + k,
+      value: v,
+      ...((bound[k] as number) >= 0 ? { aspect: bound[k] } : {}),
+      ...(absent[k] ? { absent: true } : {}),
+    });
   }
   return attribute(clause, mentions, polar);
 }
