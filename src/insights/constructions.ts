@@ -57,13 +57,29 @@ const LIMITERS = new Set([
   "struggle",
   "trouble",
 ]);
+/** Words that may stand between a limiter and its verb. */
+const GOVERNED = new Set([
+  "even",
+  "really",
+  "properly",
+  "barely",
+  "hardly",
+  "able",
+  "to",
+  "be",
+  "ever",
+  "comfortably",
+  "fully",
+]);
 const PAST = new Set(["could", "was", "were", "did", "had", "struggled", "used", "would"]);
 const PRESENT = new Set(["can", "am", "is", "are", "do", "does", "still", "'m"]);
 const REGAINED = new Set(["again", "now", "finally", "anymore", "today"]);
 const ABLE = new Set(["can", "able"]);
 const UNITS = new Set(["minute", "hour", "day", "week", "month", "year", "summer", "winter", "spring", "fall"]);
 const LONG_UNITS = new Set(["week", "month", "year", "summer", "winter", "spring", "fall"]);
-const AFTER_CUES = new Set(["out", "away", "later", "ahead", "past", "after", "late", "behind", "overdue", "early"]);
+/** After a long stretch ("three weeks out"); after minutes or hours, lateness counts too ("an hour past"). */
+const AFTER_CUES = new Set(["out", "away", "later", "ahead", "overdue", "early"]);
+const LATE_CUES = new Set(["past", "after", "late", "behind", "over"]);
 const CLAUSE_CUES = new Set(["wait", "sit", "spend", "take", "hold", "delay", "until", "keep"]);
 const SHORT_CUES = new Set(["within", "under", "only", "just"]);
 const NUMBER_WORDS = new Map([
@@ -129,9 +145,13 @@ export function compileConstructions(
       const out: Ability[] = [];
       for (const s of matcher.spans(clause)) {
         if (s.group !== 0) continue;
+        // The limiter governs the verb itself: "could barely stand", "was unable to sit", not
+        // "can't keep driving over" (a limit on the errand, not on the body).
         let limiter = -1;
         for (let k = s.start - 1; k >= Math.max(clause.start, s.start - 4); k--) {
-          if (LIMITERS.has(normals[k] as string)) limiter = k;
+          const w = normals[k] as string;
+          if (LIMITERS.has(w)) limiter = k;
+          else if (!GOVERNED.has(w)) break;
         }
         const from = Math.max(clause.start, (limiter >= 0 ? limiter : s.start) - 2);
         const around = normals.slice(from, s.start);
@@ -166,7 +186,9 @@ export function compileConstructions(
           continue;
         }
         const long = LONG_UNITS.has(unit) || unit === "hour" || unit === "day" || n >= LONG_MINUTES;
-        if (long && (cue || AFTER_CUES.has(normals[i + 1] as string))) out.push({ at: i, value: -1 });
+        const next = normals[i + 1] as string;
+        const late = !LONG_UNITS.has(unit) && LATE_CUES.has(next);
+        if (long && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
       }
       return out;
     },
