@@ -3,7 +3,7 @@ import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { compileTerms } from "./aspects.ts";
 import { abilityFocus, expectationContrast, treatmentCare } from "./clause-rules.ts";
-import { compileConstructions } from "./constructions.ts";
+import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
@@ -132,9 +132,11 @@ export function createAnnotator(content: InsightsContent, business: Business, an
           spans = previous.spans.filter((m) => !m.weak);
         }
         const delays = shapes.delays(clause);
-        // "The soonest they could see me was two weeks later": a delay that nothing else in its
-        // clause claims is about the delay aspect.
-        if (spans.length === 0 && shapes.delayAspect >= 0) {
+        // "The soonest they could see me was two weeks later", "I was on the table within five
+        // minutes": a delay in a clause that names nothing but where it happened is about the delay
+        // aspect.
+        const places = spans.every((m) => m.aspect !== shapes.delayAspect && isPlace(clause, m.start));
+        if (places && shapes.delayAspect >= 0) {
           for (const d of delays) {
             spans.push({ aspect: shapes.delayAspect, start: d.at, end: d.at + 1, weak: false, condition: true });
           }

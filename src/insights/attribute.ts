@@ -1,3 +1,4 @@
+import { isPlace } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
 import type { AspectReading, AspectSpan } from "./polarity.ts";
 
@@ -67,9 +68,13 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
     const sameSeg = mentions.filter((m) => segOf(m.start) === mySeg);
     // "Good rehab, bad parking": a word that judges a thing its own segment names, which is no
     // aspect, says nothing about an aspect of another segment that has its own opinion.
-    const pool =
+    let pool =
       sameSeg.length > 0 ? sameSeg : ownNoun(p.at) ? mentions.filter((m) => !judged(segOf(m.start), p.at)) : mentions;
     if (pool.length === 0) continue;
+    // "The voicemail box at the office has been full": where something is ("at the office") is not
+    // what the clause judges, when the clause names something else.
+    const subjects = pool.filter((m) => !isPlace(clause, m.start));
+    if (subjects.length > 0 && subjects.length < pool.length) pool = subjects;
     let best = pool[0] as AspectSpan;
     let dist = Number.POSITIVE_INFINITY;
     for (const m of pool) {

@@ -72,13 +72,14 @@ const GOVERNED = new Set([
   "fully",
 ]);
 const PAST = new Set(["could", "was", "were", "did", "had", "struggled", "used", "would"]);
-const PRESENT = new Set(["can", "am", "is", "are", "do", "does", "still", "'m"]);
-const REGAINED = new Set(["again", "now", "finally", "anymore", "today"]);
+/** Present, and present perfect: "I haven't been able to sleep since" is a result, not a memory. */
+const PRESENT = new Set(["can", "am", "is", "are", "do", "does", "still", "'m", "have", "has", "'ve"]);
+const REGAINED = new Set(["again", "now", "finally", "anymore", "today", "without"]);
 const ABLE = new Set(["can", "able"]);
 const UNITS = new Set(["minute", "hour", "day", "week", "month", "year", "summer", "winter", "spring", "fall"]);
 const LONG_UNITS = new Set(["week", "month", "year", "summer", "winter", "spring", "fall"]);
 /** After a long stretch ("three weeks out"); after minutes or hours, lateness counts too ("an hour past"). */
-const AFTER_CUES = new Set(["out", "away", "later", "ahead", "overdue", "early"]);
+const AFTER_CUES = new Set(["out", "off", "away", "later", "ahead", "overdue", "early"]);
 const LATE_CUES = new Set(["past", "after", "late", "behind", "over"]);
 const CLAUSE_CUES = new Set(["wait", "sit", "spend", "take", "hold", "delay", "until", "keep"]);
 const SHORT_CUES = new Set(["within", "under", "only", "just"]);
@@ -110,7 +111,7 @@ const NUMBER_WORDS = new Map([
 const LONG_MINUTES = 20;
 
 /** Words that may stand between a number and its unit: "two full weeks", "an extra hour". */
-const BETWEEN = new Set(["full", "whole", "extra", "more", "long", "good", "of", "the"]);
+const BETWEEN = new Set(["full", "whole", "extra", "more", "long", "good", "of", "the", "nearly", "almost", "over"]);
 
 /** The number right before the unit at `i` ("three weeks", "most of the year"), or -1. */
 function numberBefore(normals: readonly string[], pos: readonly string[], i: number, from: number): number {
@@ -195,4 +196,18 @@ export function compileConstructions(
     expects: (clause) => has(clause, 1),
     treats: (clause) => has(clause, 2),
   };
+}
+
+const PLACE_PREPOSITIONS = new Set(["in", "on", "at", "into", "inside", "by", "near"]);
+const DETERMINERS = new Set(["the", "a", "an", "my", "their", "your", "his", "her", "our", "that", "this"]);
+
+/**
+ * Whether the mention at `start` names where something happened ("in the lobby", "on the table"),
+ * a preposition before it, rather than what the clause is about.
+ */
+export function isPlace(clause: Clause, start: number): boolean {
+  const { normals } = clause.tokens;
+  let k = start - 1;
+  while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
+  return k >= clause.start && PLACE_PREPOSITIONS.has(normals[k] as string);
 }

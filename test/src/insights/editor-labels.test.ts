@@ -68,13 +68,13 @@ describe("editor labels", () => {
   it("move every figure: counts per polarity, quotes and entity sentiment", () => {
     const before = analyzeReviews(input).insights;
     const after = analyzeReviews({ ...input, reviews: labelled({ location: "negative" }) }).insights;
-    const count = (i: typeof before, id: string) => {
+    const count = (i: typeof before, id: string): [number, number, number] => {
       const a = i.aspects.find((x) => x.id === id);
-      return [a?.positive, a?.neutral, a?.negative];
+      return [a?.positive ?? 0, a?.neutral ?? 0, a?.negative ?? 0];
     };
-    const [pos, neu, neg] = count(before, "location") as number[];
+    const [pos, neu, neg] = count(before, "location");
     expect(count(after, "location")).toEqual([pos - 1, neu, neg + 1]);
-    const [sPos, sNeu, sNeg] = count(before, "scheduling") as number[];
+    const [sPos, sNeu, sNeg] = count(before, "scheduling");
     expect(count(after, "scheduling")).toEqual([sPos, sNeu, sNeg - 1]);
     // The machine read the location clause as praise: it is no quote for the editor's complaint.
     const location = after.aspects.find((a) => a.id === "location");
