@@ -1,4 +1,4 @@
-import { compileTerms, type TermMatcher } from "./aspects.ts";
+import { compileTerms, type TermMatch, type TermMatcher } from "./aspects.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 
@@ -136,7 +136,17 @@ export function compileConstructions(
     [lexicon.abilities?.terms ?? [], lexicon.expectations, lexicon.treatments?.terms ?? []],
     termForms,
   );
-  const has = (clause: Clause, group: number) => matcher.spans(clause).some((s) => s.group === group);
+  // Each rule asks about the same clause: its matches are found once.
+  const seen = new WeakMap<Clause, TermMatch[]>();
+  const spans = (clause: Clause) => {
+    let found = seen.get(clause);
+    if (!found) {
+      found = matcher.spans(clause);
+      seen.set(clause, found);
+    }
+    return found;
+  };
+  const has = (clause: Clause, group: number) => spans(clause).some((s) => s.group === group);
   return {
     abilityAspect: index(lexicon.abilities?.aspect),
     delayAspect: index(lexicon.delays),
@@ -144,7 +154,7 @@ export function compileConstructions(
     abilities(clause) {
       const { normals, lemmas } = clause.tokens;
       const out: Ability[] = [];
-      for (const s of matcher.spans(clause)) {
+      for (const s of spans(clause)) {
         if (s.group !== 0) continue;
         // The limiter governs the verb itself: "could barely stand", "was unable to sit", not
         // "can't keep driving over" (a limit on the errand, not on the body).
@@ -175,7 +185,7 @@ export function compileConstructions(
       const out: Delay[] = [];
       const cue = lemmas.slice(clause.start, clause.end).some((l) => CLAUSE_CUES.has(l));
       // "expecting to wait a week": what was expected is not what happened.
-      const expected = matcher.spans(clause).find((s) => s.group === 1)?.start ?? clause.end;
+      const expected = spans(clause).find((s) => s.group === 1)?.start ?? clause.end;
       for (let i = clause.start; i < clause.end; i++) {
         const unit = lemmas[i] as string;
         if (!UNITS.has(unit) || i > expected) continue;
