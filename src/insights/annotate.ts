@@ -135,7 +135,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
         // "The soonest they could see me was two weeks later", "I was on the table within five
         // minutes": a delay in a clause that names nothing but where it happened is about the delay
         // aspect.
-        const places = spans.every((m) => m.aspect !== shapes.delayAspect && isPlace(clause, m.start));
+        const places = spans.every((m) => m.aspect !== shapes.delayAspect && (m.weak || isPlace(clause, m.start)));
         if (places && shapes.delayAspect >= 0) {
           for (const d of delays) {
             spans.push({ aspect: shapes.delayAspect, start: d.at, end: d.at + 1, weak: false, condition: true });

@@ -37,8 +37,6 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
   const seg = segments(clause);
   const segOf = (at: number) => seg[at - clause.start] as number;
   const { pos } = clause.tokens;
-  /** Whether segment `n` has a polar word other than the one at `at`. */
-  const judged = (n: number, at: number) => polar.some((q) => q.at !== at && segOf(q.at) === n);
   /** Whether the segment of `at` names a thing of its own, a noun that is not the polar word itself. */
   const ownNoun = (at: number) => {
     for (let i = clause.start; i < clause.end; i++) {
@@ -67,10 +65,9 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
     const mySeg = segOf(p.at);
     const sameSeg = mentions.filter((m) => segOf(m.start) === mySeg);
     // "Good rehab, bad parking": a word that judges a thing its own segment names, which is no
-    // aspect, says nothing about an aspect of another segment that has its own opinion.
-    let pool =
-      sameSeg.length > 0 ? sameSeg : ownNoun(p.at) ? mentions.filter((m) => !judged(segOf(m.start), p.at)) : mentions;
-    if (pool.length === 0) continue;
+    // aspect, says nothing about the aspects of the other segments, when they carry opinions too.
+    if (sameSeg.length === 0 && ownNoun(p.at) && polar.some((q) => segOf(q.at) !== mySeg)) continue;
+    let pool = sameSeg.length > 0 ? sameSeg : mentions;
     // "The voicemail box at the office has been full": where something is ("at the office") is not
     // what the clause judges, when the clause names something else.
     const subjects = pool.filter((m) => !isPlace(clause, m.start));

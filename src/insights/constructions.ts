@@ -79,9 +79,11 @@ const ABLE = new Set(["can", "able"]);
 const UNITS = new Set(["minute", "hour", "day", "week", "month", "year", "summer", "winter", "spring", "fall"]);
 const LONG_UNITS = new Set(["week", "month", "year", "summer", "winter", "spring", "fall"]);
 /** After a long stretch ("three weeks out"); after minutes or hours, lateness counts too ("an hour past"). */
-const AFTER_CUES = new Set(["out", "off", "away", "later", "ahead", "overdue", "early"]);
+const AFTER_CUES = new Set(["out", "off", "away", "later", "ahead", "overdue"]);
 const LATE_CUES = new Set(["past", "after", "late", "behind", "over"]);
 const CLAUSE_CUES = new Set(["wait", "sit", "spend", "take", "hold", "delay", "until", "keep"]);
+/** What makes "two weeks later" a wait: "the soonest", "the next opening". */
+const SOONEST = new Set(["soonest", "earliest", "next", "first"]);
 const SHORT_CUES = new Set(["within", "under", "only", "just"]);
 const NUMBER_WORDS = new Map([
   ["a", 1],
@@ -152,7 +154,7 @@ export function compileConstructions(
     delayAspect: index(lexicon.delays),
     treatmentAspect: index(lexicon.treatments?.aspect),
     abilities(clause) {
-      const { normals, lemmas } = clause.tokens;
+      const { normals, lemmas, pos } = clause.tokens;
       const out: Ability[] = [];
       for (const s of spans(clause)) {
         if (s.group !== 0) continue;
@@ -167,9 +169,14 @@ export function compileConstructions(
         const from = Math.max(clause.start, (limiter >= 0 ? limiter : s.start) - 2);
         const around = normals.slice(from, s.start);
         if (limiter >= 0) {
-          const past =
-            around.some((w) => PAST.has(w)) ||
-            (!around.some((w) => PRESENT.has(w)) && normals[s.start] !== lemmas[s.start]);
+          // In the past when a past form governs it, or none does and the clause has a past form
+          // ("woke up unable to turn my neck"); in the present when a present form governs it.
+          let pastBefore = normals[s.start] !== lemmas[s.start];
+          for (let k = clause.start; k < limiter && !pastBefore; k++) {
+            const w = normals[k] as string;
+            pastBefore = PAST.has(w) || (pos[k] === "VERB" && w !== lemmas[k] && !w.endsWith("ing"));
+          }
+          const past = around.some((w) => PAST.has(w)) || (!around.some((w) => PRESENT.has(w)) && pastBefore);
           out.push({ start: limiter, end: s.end, value: past ? 0 : -1 });
         } else if (
           around.some((w) => ABLE.has(w)) &&
@@ -184,6 +191,7 @@ export function compileConstructions(
       const { normals, lemmas, pos } = clause.tokens;
       const out: Delay[] = [];
       const cue = lemmas.slice(clause.start, clause.end).some((l) => CLAUSE_CUES.has(l));
+      const soonest = normals.slice(clause.start, clause.end).some((w) => SOONEST.has(w));
       // "expecting to wait a week": what was expected is not what happened.
       const expected = spans(clause).find((s) => s.group === 1)?.start ?? clause.end;
       for (let i = clause.start; i < clause.end; i++) {
@@ -198,6 +206,8 @@ export function compileConstructions(
         }
         const long = LONG_UNITS.has(unit) || unit === "hour" || unit === "day" || n >= LONG_MINUTES;
         const next = normals[i + 1] as string;
+        // "Six weeks later I finished the race" tells a story; "the soonest was two weeks later" waits.
+        if (next === "later" && !cue && !soonest) continue;
         const late = !LONG_UNITS.has(unit) && LATE_CUES.has(next);
         if (long && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
       }
