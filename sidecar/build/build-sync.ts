@@ -91,6 +91,11 @@ export class BuildSync {
     return this.#checking;
   }
 
+  /** Resolves once no check is running (tests, after moving the clock). */
+  async idle(): Promise<void> {
+    while (this.#checking) await this.#checking;
+  }
+
   close(): Promise<void> {
     this.#closed = true;
     this.#cancel?.();
@@ -142,21 +147,28 @@ export class BuildSync {
         this.#log.info("the database is reachable again: distributing what changed meanwhile");
         await this.#hub.publish();
       }
-      const announced = await cluster.version();
-      if (announced === undefined && !this.#owed) this.#owed = this.#live.current;
-      if (announced !== undefined && announced !== buildVersion(this.#live.current)) {
-        const { snapshot } = await this.#live.goLive("catch-up");
-        if (buildVersion(snapshot) !== announced) {
-          this.#log.warn(
-            { announced, served: buildVersion(snapshot) },
-            "another instance announced a build that DIST_DIR does not hold yet; checking again later",
-          );
-        }
+    }
+    // A build this instance made live and still owes comes first: it is newer than the record.
+    const owed = this.#owed;
+    if (owed && owed !== this.#live.current) this.#owed = undefined;
+    else if (owed) {
+      // A failure is logged by #distribute and tried again on the next check.
+      await this.#distribute(owed).catch(() => undefined);
+      return;
+    }
+    if (!cluster) return;
+    const announced = await cluster.version();
+    const served = buildVersion(this.#live.current);
+    if (announced === undefined) await this.#distribute(this.#live.current).catch(() => undefined);
+    else if (announced !== served) {
+      const { snapshot } = await this.#live.goLive("catch-up");
+      if (buildVersion(snapshot) !== announced) {
+        this.#log.warn(
+          { announced, served: buildVersion(snapshot) },
+          "another instance announced a build that DIST_DIR does not hold yet; checking again later",
+        );
       }
     }
-    const owed = this.#owed;
-    if (owed && owed === this.#live.current) await this.#distribute(owed).catch(() => undefined);
-    else this.#owed = undefined;
   }
 
   #arm(): void {
