@@ -4,7 +4,7 @@ import { buildVersion, type LiveBuild, type LiveEvent } from "./live-build.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** The listener name `BuildSync` subscribes under; a publish job fails (and is retried) when it does. */
-export const DISTRIBUTE = "distribute";
+export const DISTRIBUTE = "distributing it";
 
 /** The instances' shared record of the live build (PostgreSQL, sidecar/db/build-broadcast.ts). */
 export interface ClusterBuilds {
@@ -109,28 +109,33 @@ export class BuildSync {
     await this.#distribute(e.snapshot, e.topics);
   }
 
+  /** Throws an error that says which step failed; the caller logs it (LiveBuild, or `#check`). */
   async #distribute(s: Snapshot, topics?: readonly string[]): Promise<void> {
     const version = buildVersion(s);
+    const retry = `trying again every ${this.#intervalMs / 1000} s`;
     this.#owed = s;
     try {
       await this.#hub.publish(topics);
     } catch (err) {
-      this.#log.error(
-        { err, version },
-        `this build is served, but the hub could not distribute its topics; trying again every ${this.#intervalMs / 1000} s`,
-      );
-      throw err;
+      throw new Error(`the hub could not distribute its topics (${(err as Error).message}); ${retry}`, { cause: err });
     }
     try {
       await this.#cluster?.record(version);
     } catch (err) {
-      this.#log.error(
-        { err, version },
-        `this build is served and distributed, but the other instances could not be told of it; trying again every ${this.#intervalMs / 1000} s`,
-      );
-      throw err;
+      const why = (err as Error).message;
+      throw new Error(`the other instances could not be told of it (${why}); ${retry}`, { cause: err });
     }
     if (this.#owed === s) this.#owed = undefined;
+  }
+
+  /** `#distribute` from a check: a failure is logged here, and the next check tries again. */
+  async #retry(s: Snapshot): Promise<void> {
+    await this.#distribute(s).catch((err: unknown) =>
+      this.#log.error(
+        { version: buildVersion(s), reason: (err as Error).message },
+        "the build is served, but distributing it failed",
+      ),
+    );
   }
 
   async #check(): Promise<void> {
@@ -152,14 +157,13 @@ export class BuildSync {
     const owed = this.#owed;
     if (owed && owed !== this.#live.current) this.#owed = undefined;
     else if (owed) {
-      // A failure is logged by #distribute and tried again on the next check.
-      await this.#distribute(owed).catch(() => undefined);
+      await this.#retry(owed);
       return;
     }
     if (!cluster) return;
     const announced = await cluster.version();
     const served = buildVersion(this.#live.current);
-    if (announced === undefined) await this.#distribute(this.#live.current).catch(() => undefined);
+    if (announced === undefined) await this.#retry(this.#live.current);
     else if (announced !== served) {
       const { snapshot } = await this.#live.goLive("catch-up");
       if (buildVersion(snapshot) !== announced) {

@@ -63,7 +63,10 @@ export class LiveBuild implements BuildEvents {
     return this.#store.current;
   }
 
-  /** `name` appears in the log line when the listener fails. Returns an unsubscribe function. */
+  /**
+   * `name` says what the listener does ("distributing it"): a failure is logged as "the build is
+   * served, but <name> failed". Returns an unsubscribe function.
+   */
   onLive(name: string, listener: LiveListener): () => void {
     this.#listeners.set(listener, name);
     return () => this.#listeners.delete(listener);
@@ -97,7 +100,11 @@ export class LiveBuild implements BuildEvents {
           await listener(event);
         } catch (err) {
           failed.push(name);
-          this.#log.error({ err, version: buildVersion(snapshot), listener: name }, `${name} failed for the new build`);
+          // The build is live whatever a listener does; the line says which reaction failed and why.
+          this.#log.error(
+            { version: buildVersion(snapshot), listener: name, reason: (err as Error).message, err },
+            `the build is served, but ${name} failed`,
+          );
         }
       }
       return { snapshot, changed, failed };

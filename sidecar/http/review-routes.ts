@@ -101,7 +101,7 @@ export function reviewRoutes({ current, builds, baseUrl, cache }: ReviewRoutesDe
     maxSize: 16 * 1024 * 1024,
     sizeCalculation: (_v, k) => 256 + k.length * 4,
   });
-  builds.onLive("response cache", ({ snapshot, previous }) => {
+  builds.onLive("clearing the response cache", ({ snapshot, previous }) => {
     if (snapshot === previous) return;
     cache.clear();
     parsed.clear();

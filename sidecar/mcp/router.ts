@@ -143,7 +143,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   }
 
   let last = store.current;
-  const stopWatching = deps.builds.onLive("MCP change notices", ({ snapshot: next }) => {
+  const stopWatching = deps.builds.onLive("notifying MCP subscribers", ({ snapshot: next }) => {
     const uris = changedUris(last, next, config.BASE_URL);
     last = next;
     if (uris.length === 0) return;
