@@ -152,10 +152,14 @@ const announcements = shared?.onBuildAnnounced(() => sync.check());
 /**
  * A publish ping after a deployment wrote DIST_DIR: load it (nothing is loaded when it still holds
  * the served build: at 100,000 reviews a load blocks for seconds) and distribute the named topics.
- * Throws when either failed, so a queued ping is tried again.
+ * Throws when either failed, so a queued ping is tried again; each failure is logged once.
  */
 async function completePublish(topics: readonly string[]): Promise<void> {
-  const { failed } = await live.goLive("publish", { topics });
+  const { failed } = await live.goLive("publish", { topics }).catch((err: unknown) => {
+    const retried = shared ? "; the ping is tried again" : "";
+    logger.error({ err }, `the build in DIST_DIR cannot be loaded; still serving the last good build${retried}`);
+    throw err;
+  });
   if (failed.includes(DISTRIBUTE)) throw new Error("the build is served but its topics were not distributed");
 }
 // With DATABASE_URL a ping is a job in PostgreSQL before it is answered 202, and any instance
@@ -163,7 +167,8 @@ async function completePublish(topics: readonly string[]): Promise<void> {
 const publishJobs = await shared?.publishJobs(completePublish);
 const acceptPublish = async (topics: readonly string[]): Promise<void> => {
   if (publishJobs) return publishJobs.enqueue(topics);
-  completePublish(topics).catch((err: unknown) => logger.error({ err }, "the publish ping could not be completed"));
+  // Already logged by completePublish or LiveBuild.
+  completePublish(topics).catch(() => undefined);
 };
 
 const app = createApp({
