@@ -60,7 +60,7 @@ if (sidecarOnly && !config.baseUrlExplicit) {
 // Builds run with the origin this process serves, so permalinks, feeds, `next`, MCP resource URIs
 // and hub topics all point here. A review scaffolded a moment ago is left out with a notice instead
 // of failing every rebuild until its text is pasted. npm start publishes to its own hub itself once
-// a build is swapped in (serveBuild), so its builds ping no hub.
+// a build is live (LiveBuild, BuildSync), so its builds ping no hub.
 const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip", HUB_URL: "off" };
 const stop = new AbortController();
 // npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts), in one

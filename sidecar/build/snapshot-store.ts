@@ -77,7 +77,7 @@ export class SnapshotStore {
    *
    * With `ifChanged`, a folder that still holds the current build (same real path, same
    * `_headers.json`) is not loaded again and nothing is swapped: a publish ping after a deployment
-   * that changed nothing, or this instance's own "build changed" notice, costs one file read.
+   * that changed nothing, or this instance's own build announcement, costs one file read.
    */
   reload(dir?: string, opts: { ifChanged?: boolean } = {}): Promise<Snapshot> {
     const run = this.#loading.then(async () => {

@@ -6,7 +6,7 @@ import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
 import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
 
 /**
- * `reload(dir, { ifChanged })`, the path of a publish ping and of the "build changed" notice: a
+ * `reload(dir, { ifChanged })`, the path of a publish ping and of an instance catching up with an announced build: a
  * folder that still holds the loaded build is not loaded again; another folder, or the same folder
  * with another header manifest, is.
  */
