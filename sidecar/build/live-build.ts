@@ -5,11 +5,11 @@ import type { SnapshotStore } from "./snapshot-store.ts";
 
 /**
  * Why a build is going live: this process made it (`rebuild`), a publish ping asked for DIST_DIR
- * to be loaded (`publish`), the process has just started (`start`), or another instance announced
- * a build this one had not loaded yet (`catch-up`). Listeners decide by it: an instance catching
- * up serves the build but does not distribute or announce it again.
+ * to be loaded (`publish`), or another instance announced a build this one had not loaded yet
+ * (`catch-up`). Listeners decide by it: an instance catching up serves the build but does not
+ * distribute or announce it again. The build loaded at start-up is announced by `BuildSync.start`.
  */
-export type LiveReason = "start" | "rebuild" | "publish" | "catch-up";
+export type LiveReason = "rebuild" | "publish" | "catch-up";
 
 export interface LiveEvent {
   snapshot: Snapshot;
