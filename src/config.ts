@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
-import { signerFromKey } from "./log/note-keys.ts";
+import { LogDirEnv, LogSigningKeyEnv } from "./log/key-env.ts";
 
 /**
  * The one place that reads `process.env`. Every variable is validated once, at start-up, and a bad
@@ -142,24 +142,6 @@ const sessionSecret = z
     return v;
   });
 
-/** The review log's signed-note private key (docs/log.md); a message never echoes a secret. */
-const logSigningKey = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    if (v === undefined || v === "") return undefined;
-    try {
-      signerFromKey(v.trim());
-      return v.trim();
-    } catch (err) {
-      ctx.addIssue({
-        code: "custom",
-        message: `LOG_SIGNING_KEY must be a signed-note Ed25519 private key, PRIVATE+KEY+<name>+<hash>+<base64> (${(err as Error).message}), got ${v.length} characters`,
-      });
-      return z.NEVER;
-    }
-  });
-
 const databaseUrl = z
   .string()
   .optional()
@@ -187,12 +169,9 @@ export const EnvSchema = z.object({
   /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
   ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),
-  /** The review log's state; default `<DATA_DIR>/log/<origin>` (see `logDirOf`). */
-  LOG_DIR: z
-    .string()
-    .optional()
-    .transform((v) => (v ? path.resolve(v) : undefined)),
-  LOG_SIGNING_KEY: logSigningKey,
+  /** The review log (docs/log.md): its state folder and its signing key. */
+  LOG_DIR: LogDirEnv,
+  LOG_SIGNING_KEY: LogSigningKeyEnv,
   LOG_LEVEL: logLevel,
   /** `skip` leaves review files whose text is still empty out of the build (npm start); `error` fails. */
   UNFINISHED_REVIEWS: z
@@ -240,6 +219,11 @@ export const EnvSchema = z.object({
   DATABASE_URL: databaseUrl,
   /** How often the job queue re-runs deliveries whose instance died mid-run (with DATABASE_URL). */
   HUB_QUEUE_SUPERVISE_SECONDS: int("HUB_QUEUE_SUPERVISE_SECONDS", 1, 3_600, 10),
+  /**
+   * How often an instance compares the build it serves with the one last announced (with
+   * DATABASE_URL) and retries a distribution that failed (sidecar/build/build-sync.ts).
+   */
+  BUILD_SYNC_SECONDS: int("BUILD_SYNC_SECONDS", 1, 3_600, 15),
 });
 
 export type Config = Omit<z.infer<typeof EnvSchema>, "BASE_URL"> & {

@@ -1,7 +1,7 @@
 import type { LoggedReview } from "../log/entries.ts";
 import { planLog } from "../log/plan.ts";
 import { createMatcher } from "./mentions.ts";
-import type { AggregateRating, AspectRef, ReviewRecord, ReviewsDataset } from "./records.ts";
+import type { AggregateRating, AspectRef, ReviewAspect, ReviewRecord, ReviewsDataset, Sentiment } from "./records.ts";
 import type { CatalogueItem } from "./schema.ts";
 import type { Content } from "./validate.ts";
 
@@ -29,6 +29,20 @@ function resolveMentions(
   const ids = new Set([...explicit, ...detect(text)]);
   // Catalogue order keeps output canonical however the editor ordered explicit ids.
   return catalogue.filter((c) => ids.has(c.id)).map((c) => c.id);
+}
+
+/** Score of an editor's label where the machine read otherwise (or not at all). */
+export const EDITOR_SCORE: Record<Sentiment, number> = { positive: 0.5, neutral: 0, negative: -0.5 };
+
+/** The editor's labels of a content file as the record first carries them, ordered by aspect id. */
+export function editorAspects(labels: Readonly<Record<string, Sentiment>> | undefined): ReviewAspect[] {
+  if (!labels) return [];
+  return Object.keys(labels)
+    .sort()
+    .map((id) => {
+      const sentiment = labels[id] as Sentiment;
+      return { id, sentiment, score: EDITOR_SCORE[sentiment], source: "editor" as const };
+    });
 }
 
 /**
@@ -61,28 +75,37 @@ export function reviewFields(content: Content): LoggedReview[] {
   });
 }
 
+/** Each review's editor labels (`editorAspects`), by id: what a record's `aspects` starts as. */
+export function editorLabels(content: Content): Map<string, ReviewAspect[]> {
+  return new Map(content.reviews.map((r) => [r.id, editorAspects(r.aspects)]));
+}
+
 /**
  * Published records of `fields` (see `reviewFields`), newest first. `logIndex` is each review's
  * latest entry in the review log; by default, the indexes a new log of just this content gives.
- * `aspects` is empty here: the insights analysis (`analyzeReviews`) fills it in.
+ * `aspects` holds only an editor's labels here (`labels`, source "editor", none for most
+ * reviews): the insights analysis (`analyzeReviews`) fills in the machine's reading where there
+ * are none.
  */
 export function recordsOf(
   fields: readonly LoggedReview[],
   baseUrl: string,
   logIndex: ReadonlyMap<string, number> = planLog([], { reviews: fields, withdrawn: [] }).indexOf,
+  labels: ReadonlyMap<string, ReviewAspect[]> = new Map(),
 ): ReviewRecord[] {
   return fields
     .map(({ response, ...f }): ReviewRecord => {
       const index = logIndex.get(f.id);
       if (index === undefined) throw new Error(`review ${f.id} has no entry in the review log`);
-      return { ...f, url: permalink(baseUrl, f), response, log_index: index, aspects: [] };
+      const aspects = labels.get(f.id) ?? [];
+      return { ...f, url: permalink(baseUrl, f), response, log_index: index, aspects };
     })
     .sort(compareReviews);
 }
 
 /** Turns validated content into published records, as logged by a new log (see `recordsOf`). */
 export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] {
-  return recordsOf(reviewFields(content), baseUrl);
+  return recordsOf(reviewFields(content), baseUrl, undefined, editorLabels(content));
 }
 
 /**

@@ -70,6 +70,17 @@ export const WithdrawnSchema = z.strictObject(
   { error: `expected withdrawn: {reason: <one of ${WITHDRAWAL_REASONS.join(", ")}>, date: YYYY-MM-DD}` },
 );
 
+/** The polarities of an aspect, in the order the API lists them. */
+export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
+
+/**
+ * An editor's confirmed reading of a review (`aspects: {billing: positive}`): replaces the machine's.
+ * Aspect ids are checked against content/insights/aspects.yaml once both are read (content-check.ts).
+ */
+const EditorAspects = z.record(z.string(), z.enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` }), {
+  error: "expected a mapping of aspect id to positive, neutral or negative",
+});
+
 export const ReviewFileSchema = z.strictObject(
   {
     date: CalendarDate,
@@ -107,6 +118,7 @@ export const ReviewFileSchema = z.strictObject(
       .optional(),
     /** Takes the review off the public list; the review log records the withdrawal (docs/log.md). */
     withdrawn: WithdrawnSchema.optional(),
+    aspects: EditorAspects.optional(),
   },
   { error: "expected a YAML mapping of review fields" },
 );
