@@ -101,6 +101,10 @@ describe("the review log", { timeout: 600_000 }, () => {
       const tile = await fetch(`${v.app.url}/log/tile/0/000.p/8`);
       expect(tile.headers.get("content-type")).toBe("application/octet-stream");
       expect((await tile.arrayBuffer()).byteLength).toBe(8 * 32);
+      // Entry bundles are compressed at the HTTP layer, as tlog-tiles asks.
+      const bundle = await fetch(`${v.app.url}/log/tile/entries/000.p/8`, { headers: { "accept-encoding": "gzip" } });
+      expect(bundle.headers.get("content-encoding")).toBe("gzip");
+      expect(bundle.headers.get("content-type")).toBe("application/octet-stream");
       expect(await (await fetch(`${v.app.url}/log/key`)).text()).toBe(`${KEY.vkey}\n`);
       // Every record carries the index of its entry, and that entry holds exactly its fields.
       const logged = await entries(v.app);
