@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
 import { main as reviewNew } from "../../../scripts/review-new.ts";
 import { runAstroBuild } from "../../../src/build/astro-build.ts";
+import { ReviewFileSchema } from "../../../src/content/schema.ts";
 import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
 import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
 
@@ -55,10 +56,10 @@ describe("content check", () => {
     const report = await checkContentDir(dir, { now: NOW });
     expect(report.ok).toBe(false);
     expect(report.ok ? [] : report.problems).toEqual([
-      `${review}: rating: expected an integer from 1 to 5, got 6`,
-      `${review}: stars: unknown field; check its spelling or remove it, got 5`,
-      `${review}: date: must fall in 2024, the year folder the file is in, got "2023-04-10"`,
-      `${review}: technicians[0]: unknown id; expected one of anika-patel, tom-lindqvist, jenna-okafor (see business.yaml), got "dr-nobody"`,
+      `${review}: line 3: rating: expected a whole number from 1 to 5, got 6`,
+      `${review}: line 4: stars is not a known field — check its spelling or remove it (the fields here are ${Object.keys(ReviewFileSchema.shape).join(", ")})`,
+      `${review}: line 1: date: must fall in 2024, the year folder the file is in, got "2023-04-10"`,
+      `${review}: line 13: technicians[0]: unknown id; expected one of anika-patel, tom-lindqvist, jenna-okafor (see business.yaml), got "dr-nobody"`,
       `${faq}: faq[0].evidence[1]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2024-08-02-nobody"`,
     ]);
   });
@@ -70,7 +71,7 @@ describe("content check", () => {
     const report = await checkContentDir(dir, { now: NOW });
     // No "must fall in" or "verified_on before date" lines about a date that is not a date.
     expect(report.ok ? [] : report.problems).toEqual([
-      `${review}: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
+      `${review}: line 1: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
     ]);
   });
 
@@ -88,7 +89,7 @@ describe("content check", () => {
 
     const strict = await checkContentDir(dir, { now: NOW });
     expect(strict.ok ? [] : strict.problems).toEqual([
-      `${scaffold}: text: not filled in yet; paste the review text (npm run review:new leaves it empty), got ""`,
+      `${scaffold}: line 19: the text is not filled in yet — paste the review text after text: | (npm run review:new leaves it empty)`,
     ]);
 
     const lenient = await checkContentDir(dir, { now: NOW, unfinished: "skip" });
@@ -106,7 +107,7 @@ describe("content check", () => {
     const bad = await runCheck({ CONTENT_DIR: dir });
     expect(bad.code).toBe(1);
     expect(bad.err.split("\n")[0]).toBe("Invalid content (5 problems):");
-    expect(bad.err).toContain(`  ${review}: stars: unknown field; check its spelling or remove it, got 5`);
+    expect(bad.err).toContain(`  ${review}: line 4: stars is not a known field`);
   });
 
   it("npm run check names a bad environment variable and exits 2", async () => {
