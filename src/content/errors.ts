@@ -77,31 +77,40 @@ export function formatIssues(
 ): string[] {
   const lineOf = (path: readonly PropertyKey[]) =>
     source.text === undefined ? undefined : fieldLine(source.text, path);
+  // A field reported as missing next to a misspelling of it is one mistake: the misspelling says it.
+  const misspelt = new Set<string>();
+  const unknown = new Map<z.core.$ZodIssue, string[]>();
+  for (const issue of issues) {
+    if (issue.code !== "unrecognized_keys") continue;
+    const known = source.schema ? knownKeys(source.schema, issue.path) : [];
+    const present = Object.keys((valueAt(input, issue.path) ?? {}) as object);
+    const lines = issue.keys.map((key) => {
+      const at = [...issue.path, key];
+      const best = nearest(
+        key,
+        known.filter((k) => !present.includes(k)),
+      );
+      if (best) misspelt.add(fieldPath([...issue.path, best]));
+      const advice = best
+        ? `did you mean ${best}? If not, remove the line`
+        : `check its spelling or remove it${known.length ? ` (the fields here are ${known.join(", ")})` : ""}`;
+      return `${file}: ${located(lineOf(at))}${fieldPath(at)} is not a known field — ${advice}`;
+    });
+    unknown.set(issue, lines);
+  }
   return issues.flatMap((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      const known = source.schema ? knownKeys(source.schema, issue.path) : [];
-      const present = Object.keys((valueAt(input, issue.path) ?? {}) as object);
-      return issue.keys.map((key) => {
-        const at = [...issue.path, key];
-        const best = nearest(
-          key,
-          known.filter((k) => !present.includes(k)),
-        );
-        const advice = best
-          ? `did you mean ${best}? If not, remove the line`
-          : `check its spelling or remove it${known.length ? ` (the fields here are ${known.join(", ")})` : ""}`;
-        return `${file}: ${located(lineOf(at))}${fieldPath(at)} is not a known field — ${advice}`;
-      });
-    }
+    const lines = unknown.get(issue);
+    if (lines) return lines;
     const field = issue.path.length ? fieldPath(issue.path) : "(file)";
     const got = valueAt(input, issue.path);
+    if (got === undefined && misspelt.has(field)) return [];
     // A file that is not a list of fields at all: its first line says so.
     const line = issue.path.length ? lineOf(issue.path) : source.text === undefined ? undefined : 1;
     if (issue.code === "too_big" && issue.origin === "string" && typeof got === "string") {
       return `${file}: ${located(line)}${field}: ${issue.message}, got ${got.trim().length} characters`;
     }
-    const optional = source.schema !== undefined && mayBeLeftOut(source.schema, issue.path);
     const message = issue.message.replace(/,? received \w+$/, "");
+    const optional = source.schema !== undefined && mayBeLeftOut(source.schema, issue.path);
     if (optional && isEmpty(got) && message.startsWith("expected ")) {
       return `${file}: ${located(line)}the ${field} is empty — write ${message.slice("expected ".length)}, or remove the line`;
     }

@@ -123,11 +123,16 @@ export function inspectContent(
     const parsed = ReviewFileSchema.safeParse(input);
     const issues = parsed.success ? [] : parsed.error.issues;
     const source = { text, schema: ReviewFileSchema };
-    for (const issue of issues) {
-      if (draft && issue.path.length === 1 && issue.path[0] === "text") {
-        problems.push(`${file}: line ${fieldLine(text, ["text"])}: ${NOT_FILLED_IN}`);
-      } else problems.push(...formatIssues(file, [issue], input, source));
-    }
+    const isText = (issue: (typeof issues)[number]) => draft && issue.path.length === 1 && issue.path[0] === "text";
+    if (issues.some(isText)) problems.push(`${file}: line ${fieldLine(text, ["text"])}: ${NOT_FILLED_IN}`);
+    problems.push(
+      ...formatIssues(
+        file,
+        issues.filter((i) => !isText(i)),
+        input,
+        source,
+      ),
+    );
     problems.push(...reviewRuleProblems(file, input, issues, { today, nowMs: now.getTime(), business, text }));
     if (parsed.success) reviews.push({ id: base, file, ...parsed.data });
   }

@@ -110,6 +110,36 @@ describe("content check", () => {
     expect(bad.err).toContain(`  ${review}: line 4: stars is not a known field`);
   });
 
+  it.each([
+    [
+      "an unquoted colon in the title",
+      (t: string) => t.replace("author: Gus L.", "author: Gus L.\ntitle: Verdict: finally fixed"),
+      'line 5: the title contains ": " — put the whole title in quotes: title: "Verdict: finally fixed"',
+    ],
+    [
+      "a text line that lost its indentation",
+      (t: string) => t.replace("The front desk", "\nThe front desk"),
+      "line 7: this line belongs to the text above but is not indented — indent every line of the text by two spaces",
+    ],
+    [
+      "a misspelt field",
+      (t: string) => t.replace("author:", "auther:"),
+      "line 4: auther is not a known field — did you mean author? If not, remove the line",
+    ],
+    [
+      "an empty rating",
+      (t: string) => t.replace("rating: 4", "rating:"),
+      "line 3: the rating is empty — write a whole number from 1 to 5",
+    ],
+  ])("npm run check on %s says where and what to do, in plain words", async (_, change, message) => {
+    const dir = await fixtureCopy();
+    const review = path.join(dir, "reviews/2024", `${NECK}.yaml`);
+    await edit(review, change);
+    const result = await runCheck({ CONTENT_DIR: dir });
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(`Invalid content: ${review}: ${message}`);
+  });
+
   it("npm run check names a bad environment variable and exits 2", async () => {
     const result = await runCheck({ CONTENT_DIR: FIXTURE, UNFINISHED_REVIEWS: "maybe" });
     expect(result.code).toBe(2);
