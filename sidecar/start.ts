@@ -1,9 +1,11 @@
 import { AstroBuildWorker } from "../src/build/astro-worker.ts";
 import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
+import { SearchParamsSchema } from "../src/search/query.ts";
 import { siteUrls } from "../src/urls.ts";
 import { watchContent } from "./build/content-watcher.ts";
 import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./build/site-build.ts";
 import { SnapshotStore } from "./build/snapshot-store.ts";
+import { BuildReport } from "./build-report.ts";
 import { createApp } from "./http/app.ts";
 import { listen, reservePort } from "./http/server.ts";
 import { Hub } from "./hub/hub.ts";
@@ -32,7 +34,14 @@ try {
   throw err;
 }
 const sidecarOnly = process.argv.includes("--sidecar-only");
-const logger = createLogger(config.LOG_LEVEL);
+// Plain lines for a person at a terminal; JSON for a collector, a file or a pipe (docs/configuration.md).
+const logger = createLogger(
+  config.LOG_LEVEL,
+  config.LOG_FORMAT ?? (!sidecarOnly && process.stdout.isTTY ? "pretty" : "json"),
+);
+// Astro's own output is for debugging a build; an editor reads the report (build-report.ts).
+const buildOutput = logger.isLevelEnabled("debug") ? "inherit" : "capture";
+const report = new BuildReport(logger, config.CONTENT_DIR);
 
 // With PORT=0 and no BASE_URL the derived origin needs the real port before the first build.
 let reserved: Awaited<ReturnType<typeof reservePort>> | undefined;
@@ -68,8 +77,10 @@ const worker =
     : new AstroBuildWorker({
         limits: { maxBuilds: config.BUILD_WORKER_BUILDS, maxRssBytes: config.BUILD_WORKER_MAX_RSS_MB * 1024 * 1024 },
         signal: stop.signal,
+        output: buildOutput,
       });
-const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR, { worker });
+const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR, { worker, output: buildOutput });
+let firstBuildMs: number | undefined;
 if (builds) {
   await builds.adopt();
   if (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true)) {
@@ -77,9 +88,12 @@ if (builds) {
       { content: config.CONTENT_DIR, dist: config.DIST_DIR },
       "no build, an old one or one for another origin: building",
     );
-    const { dir } = await builds.build(buildEnv, stop.signal);
-    if (dir) await builds.activate(dir);
-    else logger.error("the build failed; serving the previous build if there is one");
+    const { dir, result } = await builds.build(buildEnv, stop.signal);
+    if (dir) {
+      await builds.activate(dir);
+      report.succeeded(result);
+      firstBuildMs = result.wallMs;
+    } else await report.failed(result, new Date());
   }
 }
 
@@ -94,6 +108,10 @@ try {
   fail(
     `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
   );
+}
+if (firstBuildMs !== undefined) {
+  const s = store.current;
+  logger.info({ reviews: s.index.size, version: s.version, dir: s.dir, build_ms: firstBuildMs }, "serving first build");
 }
 if (builds) {
   // A swapped-out build is deleted once the last request reading it has finished.
@@ -133,11 +151,13 @@ await hub.start();
  * the topics of exactly that snapshot. A ping whose DIST_DIR still holds the loaded build (same
  * folder, same header manifest) loads nothing: at 100,000 reviews a load blocks for seconds.
  */
-async function serveBuild(dir?: string, topics?: readonly string[]): Promise<void> {
+async function serveBuild(dir?: string, topics?: readonly string[], buildMs?: number): Promise<void> {
   const before = store.current;
   const s = await store.reload(dir, { ifChanged: dir === undefined });
   if (dir) await builds?.activate(dir);
-  if (s !== before) logger.info({ reviews: s.index.size, version: s.version, dir: s.dir }, "serving build");
+  if (s !== before) {
+    logger.info({ reviews: s.index.size, version: s.version, dir: s.dir, build_ms: buildMs }, "serving build");
+  }
   await hub.publish(topics);
 }
 
@@ -155,6 +175,9 @@ const app = createApp({
     publish: (topics) => serveBuild(undefined, topics),
   }),
   databaseReachable: shared?.reachable,
+  // Request lines would drown the one line per build an editor watches for; operators want them.
+  accessLog: config.ACCESS_LOG ?? sidecarOnly,
+  buildNotice: builds ? () => report.notice : undefined,
 });
 let running: Awaited<ReturnType<typeof listen>>;
 await reserved?.release();
@@ -178,7 +201,7 @@ const lines = [
         `  ${local}/feed.xml                 Atom feed (50 newest)`,
         `  ${local}/openapi.json             OpenAPI 3.1 description`,
       ]),
-  `  ${local}/api/reviews/search       GET  search (rating, min_rating, since, until, query, mentions_*, limit, offset)`,
+  `  ${local}/api/reviews/search       GET  search (${Object.keys(SearchParamsSchema.shape).join(", ")})`,
   `  ${local}/api/reviews/since/{date} GET  reviews dated on or after a day, with conditional GET`,
   `  ${local}/mcp                      POST MCP (streamable HTTP)`,
   `  ${local}/api/websub/hub           POST WebSub hub`,
@@ -194,13 +217,14 @@ if (builds) {
   watcher = watchContent(
     config.CONTENT_DIR,
     async () => {
-      logger.info("content changed: rebuilding");
-      const { dir } = await builds.build(buildEnv, stop.signal);
+      logger.debug("content changed: rebuilding");
+      const { dir, result } = await builds.build(buildEnv, stop.signal);
       if (!dir) {
-        if (!stop.signal.aborted) logger.error("rebuild failed; still serving the last good build");
+        if (!stop.signal.aborted) await report.failed(result, new Date());
         return;
       }
-      await serveBuild(dir).catch((err: unknown) => {
+      report.succeeded(result);
+      await serveBuild(dir, undefined, result.wallMs).catch((err: unknown) => {
         logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
         void builds.prune(store.dirsInUse());
       });

@@ -63,14 +63,17 @@ export class SiteBuilds {
   readonly root: string;
   readonly #building = new Set<string>();
   readonly #worker?: AstroBuildWorker;
+  readonly #output: "inherit" | "capture";
   #warming?: Promise<void>;
   #warmUpFailed = false;
   #seq = 0;
 
-  constructor(distDir: string, opts: { worker?: AstroBuildWorker } = {}) {
+  /** `output`: where a build without a worker prints (`capture`: into its result); a worker decides for itself. */
+  constructor(distDir: string, opts: { worker?: AstroBuildWorker; output?: "inherit" | "capture" } = {}) {
     this.distDir = path.resolve(distDir);
     this.root = `${this.distDir}.builds`;
     this.#worker = opts.worker;
+    this.#output = opts.output ?? "inherit";
   }
 
   /**
@@ -99,7 +102,7 @@ export class SiteBuilds {
         env: { ...env, HUB_URL: "off" },
         dropCache: true,
         silent: true,
-        output: "inherit",
+        output: this.#output,
         signal,
         worker,
       });
@@ -147,7 +150,7 @@ export class SiteBuilds {
         distDir: dir,
         env,
         cacheKey: this.distDir,
-        output: "inherit",
+        output: this.#output,
         signal,
         worker: this.#worker,
       });

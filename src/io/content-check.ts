@@ -35,9 +35,23 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
   return { ok: true, content: { business, reviews, skipped }, insights, skipped };
 }
 
+const LEFT_OUT = ": not filled in yet (text is empty); left out until it is";
+
 /** The notice for a review left out of an `npm start` build because it is still a scaffold. */
 export function skippedNotice(file: string): string {
-  return `${file}: not filled in yet (text is empty); left out until it is`;
+  return `${file}${LEFT_OUT}`;
+}
+
+/** The notices a build printed (npm start keeps its builds' output), each once, without Astro's prefixes. */
+export function skippedNotices(output: string): string[] {
+  const found = output.split("\n").flatMap((line) => {
+    const at = line.indexOf(LEFT_OUT);
+    if (at < 0) return [];
+    // Astro's logger writes `12:00:00 [WARN] [reviews] <file>: …`; the file is the last word before.
+    const file = line.slice(0, at).split(" ").at(-1) ?? "";
+    return file ? [skippedNotice(file)] : [];
+  });
+  return [...new Set(found)];
 }
 
 /** The report editors read: a count, then one problem per line, and nothing else. */
