@@ -81,7 +81,7 @@ export class SiteBuilds {
    * a one-review site (src/build/warm-up-content/) into a scratch folder that is then deleted. A
    * process's first build costs about as much as a fresh `astro build` (modules are loaded and
    * compiled, code is not yet optimised, the NLP model is read), its later ones a fraction of that
-   * (docs/benchmarks.md, "Edit-to-live"), so the first edit after a start or a replaced process is
+   * (docs/benchmarks-log.md, "Edit-to-live"), so the first edit after a start or a replaced process is
    * as quick as the rest. The warm-up builds no content of ours, so its cost does not grow with the
    * dataset. A real build requested meanwhile waits for it. `env` as for `build`.
    */

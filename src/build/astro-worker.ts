@@ -6,7 +6,7 @@ import { PER_BUILD_VARIABLES, WorkerReplySchema, type WorkerRequest } from "./as
 /**
  * A long-lived process that runs `astro build` again and again (`npm start`'s rebuilds): a fresh
  * `astro build` spends most of a small build starting Node and loading Astro, Vite, Rolldown and
- * the project's dependencies; this keeps them loaded between builds (docs/benchmarks.md,
+ * the project's dependencies; this keeps them loaded between builds (docs/benchmarks-log.md,
  * "Edit-to-live").
  *
  * Bounded: Astro imports each build's server bundle from that build's output folder, so every
