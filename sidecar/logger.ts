@@ -10,6 +10,14 @@ export type { Logger };
  */
 export type LogFormat = "json" | "pretty";
 
+/**
+ * The format when LOG_FORMAT is unset: plain lines only for `npm start` writing to a terminal; a
+ * service (`npm run sidecar`) and any output read by a program (a pipe, a file, a collector) get JSON.
+ */
+export function defaultLogFormat(opts: { sidecarOnly: boolean; isTTY: boolean | undefined }): LogFormat {
+  return !opts.sidecarOnly && opts.isTTY === true ? "pretty" : "json";
+}
+
 /** Structured logs on stdout (`json`, the default) or plain lines (`pretty`); `silent` in tests. */
 export function createLogger(
   level: string,

@@ -11,7 +11,7 @@ import { listen, reservePort } from "./http/server.ts";
 import { Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, defaultLogFormat } from "./logger.ts";
 import { createMcpRouter } from "./mcp/router.ts";
 import { responseCacheFor } from "./response-cache.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
@@ -37,7 +37,7 @@ const sidecarOnly = process.argv.includes("--sidecar-only");
 // Plain lines for a person at a terminal; JSON for a collector, a file or a pipe (docs/configuration.md).
 const logger = createLogger(
   config.LOG_LEVEL,
-  config.LOG_FORMAT ?? (!sidecarOnly && process.stdout.isTTY ? "pretty" : "json"),
+  config.LOG_FORMAT ?? defaultLogFormat({ sidecarOnly, isTTY: process.stdout.isTTY }),
 );
 // Astro's own output is for debugging a build; an editor reads the report (build-report.ts).
 const buildOutput = logger.isLevelEnabled("debug") ? "inherit" : "capture";

@@ -1,6 +1,6 @@
 import { PassThrough } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { createLogger, plainLine } from "../../sidecar/logger.ts";
+import { createLogger, defaultLogFormat, plainLine } from "../../sidecar/logger.ts";
 
 function capture(format: "json" | "pretty", level = "info") {
   const out = new PassThrough();
@@ -53,6 +53,12 @@ describe("log formats", () => {
     expect(lines[0]).toMatch(/ warning: content watcher error \(disk full\)$/);
     expect(lines[1]).toMatch(/ debug: GET \/ 200 1\.2 ms$/);
     expect(text()).not.toContain("    at ");
+  });
+
+  it("defaults to plain lines only for npm start at a terminal", () => {
+    expect(defaultLogFormat({ sidecarOnly: false, isTTY: true })).toBe("pretty");
+    expect(defaultLogFormat({ sidecarOnly: false, isTTY: undefined })).toBe("json");
+    expect(defaultLogFormat({ sidecarOnly: true, isTTY: true })).toBe("json");
   });
 
   it("passes through a line that is not JSON", () => {
