@@ -108,7 +108,7 @@ export function createApp(deps: AppDeps): Express {
     app.use(staticSite(snapshotOf, deps.buildNotice));
   }
 
-  app.use(notFound(snapshotOf, deps.serveStatic));
+  app.use(notFound(snapshotOf, deps.serveStatic, deps.buildNotice));
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) {

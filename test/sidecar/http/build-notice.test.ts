@@ -36,6 +36,9 @@ describe("the notice of a failed save", () => {
       `${FILE}: line 3: rating: expected a whole number from 1 to 5, got 6`,
       "<script>alert(1)</script>",
     ]);
+    const missing = await get("/no-such-page/");
+    expect(missing.status).toBe(404);
+    expect(await missing.text()).toContain('<aside class="npm-start-build-failed"');
     for (const page of ["/", "/reviews/2024/02/"]) {
       const res = await get(page);
       const html = await res.text();
