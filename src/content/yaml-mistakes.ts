@@ -43,6 +43,33 @@ interface Level {
   keys: Map<string, number>;
 }
 
+/** A line in one of the shapes a well-formed content file has: `name: value`, `- item`, `# note`. */
+const PLAIN_SHAPE = /^(?:[a-z_][\w-]*:(?: |$)|- |#)/;
+
+/**
+ * Whether a file YAML reads without complaint may still hold a mistake it reads wrongly (a ` #`,
+ * a curly quote, a line in none of the shapes above outside a `|` block). A quick pass, one regex
+ * per line outside text blocks, that most files pass, so the full scan, which costs about as much
+ * as parsing, runs only where it can find something.
+ */
+export function mayHideMistake(text: string): boolean {
+  if (/[ \t]#|[\u201c\u2018\u201e\u00ab]/.test(text)) return true;
+  let block = -1;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    let i = start;
+    while (i < end && text.charCodeAt(i) === 32) i++;
+    if (i < end && !(block >= 0 && i - start > block)) {
+      const line = text.slice(i, end).trimEnd();
+      if (line !== "" && !PLAIN_SHAPE.test(line)) return true;
+      block = line !== "" && /:[ \t]*[|>][-+\d]*$/.test(line) ? i - start : -1;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
 /** Every mistake found in `text`, in line order. Empty for a well-formed file. */
 export function findYamlMistakes(text: string): YamlMistake[] {
   const lines = text.split(/\r?\n/);

@@ -1,5 +1,5 @@
 import jsYaml from "js-yaml";
-import { findYamlMistakes } from "./yaml-mistakes.ts";
+import { findYamlMistakes, mayHideMistake } from "./yaml-mistakes.ts";
 
 /**
  * Parses content YAML (business.yaml, review files). js-yaml rather than the `yaml` package used
@@ -90,7 +90,7 @@ export function parseContentYaml(file: string, text: string, problems: string[])
     }
     return undefined;
   }
-  const mistakes = findYamlMistakes(text);
+  const mistakes = mayHideMistake(text) ? findYamlMistakes(text) : [];
   if (mistakes.length === 0) return value;
   for (const m of mistakes) problems.push(`${file}: line ${m.line}: ${m.message}`);
   return undefined;

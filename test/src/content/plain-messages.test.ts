@@ -1,8 +1,10 @@
 import path from "node:path";
 import fc from "fast-check";
+import jsYaml from "js-yaml";
 import { beforeAll, describe, expect, it } from "vitest";
 import { ContentError } from "../../../src/content/errors.ts";
 import { type RawContent, validateContent } from "../../../src/content/validate.ts";
+import { findYamlMistakes, mayHideMistake } from "../../../src/content/yaml-mistakes.ts";
 import { readContentDir } from "../../../src/io/content-dir.ts";
 
 /**
@@ -19,6 +21,15 @@ let fixture: RawContent;
 beforeAll(async () => {
   fixture = await readContentDir(FIXTURE);
 });
+
+function readsAsYaml(text: string): boolean {
+  try {
+    jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA });
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 type Edit = (lines: string[]) => string[];
 const at = (lines: string[], i: number) => i % Math.max(1, lines.length);
@@ -98,9 +109,11 @@ describe("messages about broken review files", () => {
     fc.assert(
       fc.property(fc.nat({ max: files.length - 1 }), fc.array(edit, { minLength: 1, maxLength: 4 }), (n, edits) => {
         const file = files[n] as string;
-        const reviews = fixture.reviews.map((r) =>
-          r.file === file ? { ...r, text: edits.reduce((lines, e) => e(lines), r.text.split("\n")).join("\n") } : r,
-        );
+        const original = fixture.reviews.find((r) => r.file === file)?.text ?? "";
+        const text = edits.reduce((lines, e) => e(lines), original.split("\n")).join("\n");
+        const reviews = fixture.reviews.map((r) => (r.file === file ? { ...r, text } : r));
+        // The quick test that lets a file YAML reads skip the scan never skips one with a mistake.
+        if (readsAsYaml(text) && findYamlMistakes(text).length > 0) expect(mayHideMistake(text), text).toBe(true);
         let problems: readonly string[] = [];
         try {
           validateContent({ ...fixture, reviews }, { now: NOW });
