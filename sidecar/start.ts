@@ -223,11 +223,13 @@ if (builds) {
         if (!stop.signal.aborted) await report.failed(result, new Date());
         return;
       }
-      report.succeeded(result);
-      await serveBuild(dir, undefined, result.wallMs).catch((err: unknown) => {
-        logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
-        void builds.prune(store.dirsInUse());
-      });
+      await serveBuild(dir, undefined, result.wallMs).then(
+        () => report.succeeded(result),
+        (err: unknown) => {
+          logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
+          void builds.prune(store.dirsInUse());
+        },
+      );
     },
     { onError: (err) => logger.error({ err }, "content watcher error") },
   );
