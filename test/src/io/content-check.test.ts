@@ -149,8 +149,8 @@ describe("content check", () => {
     const report = await checkContentDir(dir, { now: NOW });
     expect(report.ok).toBe(false);
     expect(report.ok ? [] : report.problems).toEqual([
-      `${other}: aspects.location: expected one of positive, neutral, negative, got "great"`,
-      `${review}: aspects.parkng: unknown aspect id; valid ids are pain-relief, care, staff, scheduling, billing, facility, location, got "parkng"`,
+      `${other}: line 14: aspects.location: expected one of positive, neutral, negative, got "great"`,
+      `${review}: line 12: aspects.parkng: unknown aspect id; valid ids are pain-relief, care, staff, scheduling, billing, facility, location, got "parkng"`,
     ]);
     await edit(review, (t) => t.replace("parkng", "location"));
     await edit(other, (t) => t.replace("great", "neutral"));
