@@ -40,7 +40,7 @@ export async function benchBuild(ws: Workspace, p: Profile): Promise<Figure[]> {
       value: logMs / middle.wallMs,
       unit: "ratio",
       target: { op: "<=", value: 0.05 },
-      detail: `${seconds(logMs)} (first build of the log ${seconds(log.firstMs)}, next after one edit ${seconds(log.nextMs)}) / astro build ${seconds(middle.wallMs)}`,
+      detail: `${Math.round(logMs)} ms (first build of the log ${Math.round(log.firstMs)} ms, next after one edit ${Math.round(log.nextMs)} ms; ${log.entries} entries) / astro build ${seconds(middle.wallMs)}`,
     },
     {
       section: "build",
