@@ -6,6 +6,7 @@ import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
+import { sitemap } from "./src/integrations/sitemap.ts";
 
 const config = loadConfig();
 
@@ -20,13 +21,14 @@ export default defineConfig({
   // 'unsafe-inline' (src/http-headers/security.ts); hashed names keep them cacheable forever.
   build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
-  // A rebuild copies the month pages whose data did not change from the last build of the same
+  // A rebuild copies the month, review and evidence pages whose data did not change from the last build of the same
   // cache instead of rendering them (src/site/month-page-props.ts, docs/builds.md).
   experimental: { incrementalBuild: true },
   integrations: [
     incrementalGuard(),
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
+    sitemap(),
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
     ...(config.HUB_URL === "off"
       ? []
