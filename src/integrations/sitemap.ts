@@ -6,8 +6,8 @@ import { archivePath, reviewPath } from "../content/dataset.ts";
 import { itemModifiedMs } from "../feeds/entries.ts";
 import { madeThisBuild, SITE_DATA } from "../io/build-content.ts";
 import { evidencePages } from "../site/evidence.ts";
-import { type SitemapEntry, sitemapFiles } from "../site/sitemap.ts";
 import type { SiteData } from "../site/site-data.ts";
+import { type SitemapEntry, sitemapFiles } from "../site/sitemap.ts";
 
 /**
  * Writes `/sitemap.xml` after Astro has generated the pages, from the `siteData()` they were
@@ -37,7 +37,10 @@ export function sitemapEntries(site: Pick<SiteData, "dataset" | "insights">): Si
   return [
     { path: "/" },
     ...[...months].map((p) => ({ path: p })),
-    ...reviews.map((r) => ({ path: reviewPath(r.id), lastmod: new Date(itemModifiedMs(r)).toISOString().slice(0, 10) })),
+    ...reviews.map((r) => ({
+      path: reviewPath(r.id),
+      lastmod: new Date(itemModifiedMs(r)).toISOString().slice(0, 10),
+    })),
     ...evidencePages(site.dataset, site.insights).map((p) => ({ path: p.path })),
   ];
 }

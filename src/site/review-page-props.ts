@@ -81,6 +81,10 @@ export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] 
       return item;
     });
     const props: EvidencePageProps = { ...common.props, page: { ...page, items } };
-    return { params: { path: page.path.slice("/insights/".length, -1) }, props, cacheKey: key(props.page, common.json) };
+    return {
+      params: { path: page.path.slice("/insights/".length, -1) },
+      props,
+      cacheKey: key(props.page, common.json),
+    };
   });
 }

@@ -34,7 +34,10 @@ export function sitemapFiles(base: string, entries: readonly SitemapEntry[]): { 
   }
   const index = parts.map((p) => `<sitemap><loc>${xml(`${base}/${p.name}`)}</loc></sitemap>`);
   return [
-    { name: "sitemap.xml", body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n${index.join("\n")}\n</sitemapindex>\n` },
+    {
+      name: "sitemap.xml",
+      body: `<?xml version="1.0" encoding="UTF-8"?>\n<sitemapindex xmlns="${NS}">\n${index.join("\n")}\n</sitemapindex>\n`,
+    },
     ...parts,
   ];
 }
