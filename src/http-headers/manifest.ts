@@ -107,10 +107,11 @@ export function manifestOf(
 
 /**
  * Paths served under one `_headers` splat rule instead of one rule per file: Cloudflare Pages
- * accepts at most 100 rules, and four years of month pages alone would be 48. Those pages get the
- * shared headers there (no per-file ETag; the host computes its own).
+ * accepts at most 100 rules, and four years of month pages alone would be 48 (and there is a page per
+ * review and per insights figure). Those pages get the shared headers there (no per-file ETag; the
+ * host computes its own).
  */
-export const SPLAT_RULES = ["/reviews/*", "/_astro/*"] as const;
+export const SPLAT_RULES = ["/reviews/*", "/insights/*", "/_astro/*"] as const;
 
 export function splatFor(path: string): string | undefined {
   return SPLAT_RULES.find((rule) => path.startsWith(rule.slice(0, -1)));

@@ -14,8 +14,8 @@ export const ENTITY_SEGMENTS = {
 } as const;
 export type EntityKind = keyof typeof ENTITY_SEGMENTS;
 
-/** Segments that name entity and topic pages, so no aspect id may take them. */
-export const RESERVED_SEGMENTS: readonly string[] = [...Object.values(ENTITY_SEGMENTS), "topics"];
+/** Segments that name entity, topic and rating pages, so no aspect id may take them. */
+export const RESERVED_SEGMENTS: readonly string[] = [...Object.values(ENTITY_SEGMENTS), "topics", "ratings"];
 
 /** Where the trend column's reviews (an aspect's reviews in the last 12 months) are listed. */
 export const RECENT_SEGMENT = "last-12-months";
@@ -59,4 +59,9 @@ export function topicSlugs(phrases: readonly string[]): string[] {
 
 export function topicPath(slug: string): string {
   return `/insights/topics/${slug}/`;
+}
+
+/** The reviews of one star rating (a histogram bar), or of the rating trend's last 12 months. */
+export function ratingPath(stars: number | typeof RECENT_SEGMENT): string {
+  return `/insights/ratings/${stars}/`;
 }

@@ -6,7 +6,9 @@ import {
   ENTITY_SEGMENTS,
   type EntityKind,
   entityPath,
+  RECENT_SEGMENT,
   RESERVED_SEGMENTS,
+  ratingPath,
   recentAspectPath,
   topicPath,
   topicSlugs,
@@ -132,7 +134,36 @@ function entityPages(kind: EntityKind, e: EntityInsight, lists: Map<string, Revi
   return pages;
 }
 
-/** Every evidence page of a build, in a fixed order: aspects, then entities, then topics. */
+/** The histogram's bars and the rating trend: reviews by star rating, and those of the last 12 months. */
+function ratingPages(reviews: readonly ReviewRecord[], trend: Insights["summary"]["highlights"]["rating_trend"]) {
+  const pages: EvidencePage[] = [5, 4, 3, 2, 1].map((stars) => {
+    const list = reviews.filter((r) => r.rating === stars);
+    return {
+      path: ratingPath(stars),
+      title: `${stars}-star reviews: ${list.length}`,
+      definition: [`The reviews that gave ${stars} out of 5 stars: the ${stars}-star bar of the ratings ${HOME}.`],
+      reviews: list,
+      total: list.length,
+    };
+  });
+  if (trend) {
+    const { recent, previous } = trend;
+    const list = reviews.filter((r) => r.date >= recent.from && r.date <= recent.to);
+    const mean = (x: number | null) => (x === null ? "n/a" : `${x.toFixed(2)} stars`);
+    pages.push({
+      path: ratingPath(RECENT_SEGMENT),
+      title: `Reviews of the last 12 months: ${list.length}`,
+      definition: [
+        `The reviews dated ${formatDate(recent.from)} to ${formatDate(recent.to)}, the 12 months up to the newest review. Their mean rating, ${mean(recent.rating_value)}, against ${mean(previous.rating_value)} in the 12 months before, is the rating trend ${HOME}.`,
+      ],
+      reviews: list,
+      total: list.length,
+    });
+  }
+  return pages;
+}
+
+/** Every evidence page of a build, in a fixed order: aspects, entities, topics, then ratings. */
 export function evidencePages(dataset: ReviewsDataset, insights: Insights): EvidencePage[] {
   const lists = new Map<string, ReviewRecord[]>();
   const add = (path: string, r: ReviewRecord) => {
@@ -184,5 +215,6 @@ export function evidencePages(dataset: ReviewsDataset, insights: Insights): Evid
       total: t.count,
     });
   });
+  pages.push(...ratingPages(dataset.reviews, insights.summary.highlights.rating_trend));
   return pages;
 }

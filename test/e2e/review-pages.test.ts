@@ -133,6 +133,15 @@ describe("/sitemap.xml", () => {
   });
 });
 
+describe("_headers", () => {
+  it("stays within Cloudflare Pages' 100 rules with a page per review and per figure", async () => {
+    const rules = (await readFile(path.join(dist, "_headers"), "utf8")).split("\n").filter((l) => /^\S/.test(l));
+    expect(pages.size).toBeGreaterThan(200);
+    expect(rules.length).toBeLessThanOrEqual(100);
+    expect(rules).toEqual(expect.arrayContaining(["/reviews/*", "/insights/*"]));
+  });
+});
+
 describe("evidence pages", () => {
   /** Every figure link of the home page: its path, the count it declares and its text. */
   const figures = () =>
@@ -172,6 +181,11 @@ describe("evidence pages", () => {
         for (const x of e.top_aspects) expect(count(`/insights/${segment[kind]}/${e.id}/${x.id}/`)).toBe(x.reviews);
       }
     }
+    for (const stars of [1, 2, 3, 4, 5] as const)
+      expect(count(`/insights/ratings/${stars}/`)).toBe(dataset.aggregate_rating.distribution[stars]);
+    expect(count("/insights/ratings/last-12-months/")).toBe(
+      insights.summary.highlights.rating_trend?.recent.review_count,
+    );
     expect(insights.topics.length).toBeGreaterThan(0);
     for (const t of insights.topics) expect(home).toMatch(new RegExp(`data-count="${t.count}"[^>]*>${t.count}</a>`));
   });
