@@ -41,7 +41,11 @@ const TYPES: Record<string, string> = {
   ".webmanifest": "application/manifest+json",
 };
 
+/** The sitemap files (src/site/sitemap.ts) are plain XML; the other `.xml` file is the Atom feed. */
+const SITEMAP_FILE = /(^|\/)sitemap(-\d+)?\.xml$/;
+
 export function contentTypeFor(file: string): string {
+  if (SITEMAP_FILE.test(file)) return "application/xml; charset=utf-8";
   const ext = /\.[a-z0-9]+$/i.exec(file)?.[0]?.toLowerCase() ?? "";
   return TYPES[ext] ?? "application/octet-stream";
 }
@@ -72,7 +76,12 @@ export function cacheControlFor(path: string): string {
  * descriptions (OpenAPI, assets) do not, since nothing about them changed when a review did.
  */
 function derivesFromReviews(path: string): boolean {
-  return path.endsWith(".html") || (TOPIC_PATHS as readonly string[]).includes(path) || path === "/insights.json";
+  return (
+    path.endsWith(".html") ||
+    (TOPIC_PATHS as readonly string[]).includes(path) ||
+    path === "/insights.json" ||
+    SITEMAP_FILE.test(path)
+  );
 }
 
 export function buildManifest(

@@ -7,10 +7,10 @@ import { itemModifiedMs } from "../feeds/entries.ts";
 import { madeThisBuild, SITE_DATA } from "../io/build-content.ts";
 import { evidencePages } from "../site/evidence.ts";
 import type { SiteData } from "../site/site-data.ts";
-import { type SitemapEntry, sitemapFiles } from "../site/sitemap.ts";
+import { robotsTxt, type SitemapEntry, sitemapFiles } from "../site/sitemap.ts";
 
 /**
- * Writes `/sitemap.xml` after Astro has generated the pages, from the `siteData()` they were
+ * Writes `/sitemap.xml` (and `/robots.txt`, which points to it) after Astro has generated the pages, from the `siteData()` they were
  * rendered from (as `/reviews.json` is written; see reviews-json.ts): the home page, the month
  * archives, the review pages (each with the day it last changed) and the evidence pages.
  */
@@ -25,6 +25,7 @@ export function sitemap(): AstroIntegration {
         const out = fileURLToPath(dir);
         for (const f of sitemapFiles(site.urls.base, sitemapEntries(site)))
           await writeFile(path.join(out, f.name), f.body, "utf8");
+        await writeFile(path.join(out, "robots.txt"), robotsTxt(site.urls.sitemap), "utf8");
       },
     },
   };

@@ -41,3 +41,8 @@ export function sitemapFiles(base: string, entries: readonly SitemapEntry[]): { 
     ...parts,
   ];
 }
+
+/** `/robots.txt`: everything may be crawled, and this is where the sitemap is. */
+export function robotsTxt(sitemapUrl: string): string {
+  return `User-agent: *\nAllow: /\nSitemap: ${sitemapUrl}\n`;
+}

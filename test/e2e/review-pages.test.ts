@@ -127,9 +127,12 @@ describe("/sitemap.xml", () => {
       .sort();
     expect([...locs].sort()).toEqual(expected);
     for (const r of dataset.reviews) expect(locs).toContain(r.url);
+    expect(await readFile(path.join(dist, "robots.txt"), "utf8")).toBe(
+      `User-agent: *\nAllow: /\nSitemap: ${BASE}/sitemap.xml\n`,
+    );
     const res = await fetch(`${app.url}/sitemap.xml`);
     expect(res.status).toBe(200);
-    expect(res.headers.get("content-type")).toMatch(/xml/);
+    expect(res.headers.get("content-type")).toBe("application/xml; charset=utf-8");
   });
 });
 
