@@ -29,9 +29,8 @@ export interface EvidencePage {
   title: string;
   /** What the figure counts and how, one paragraph each. */
   definition: string[];
+  /** The reviews the figure counts, newest first (a topic's beyond the 100 ids /insights.json keeps are not listed). */
   reviews: ReviewRecord[];
-  /** The figure: `reviews.length`, except for a topic counted beyond the ids /insights.json keeps. */
-  total: number;
   /** When set, each listed review shows its reading of this aspect. */
   aspect?: string;
 }
@@ -63,7 +62,6 @@ function aspectPages(a: AspectInsight, lists: Map<string, ReviewRecord[]>): Evid
         `This is the Reviews figure of the ${a.label} row ${HOME} (${percent(a.share_of_reviews)} of all reviews). The row's mean sentiment, ${signed(a.mean_sentiment)} on a scale from −1 to +1, is the average of these reviews' scores; its ${a.mentions} ${a.mentions === 1 ? "mention counts clauses" : "mentions count clauses"}, several of which can come from one review.`,
       ],
       reviews: all,
-      total: all.length,
       aspect: a.id,
     },
   ];
@@ -79,7 +77,6 @@ function aspectPages(a: AspectInsight, lists: Map<string, ReviewRecord[]>): Evid
         `This is the ${s} figure of the ${a.label} row ${HOME}${share}.`,
       ],
       reviews,
-      total: reviews.length,
       aspect: a.id,
     });
   }
@@ -94,7 +91,6 @@ function aspectPages(a: AspectInsight, lists: Map<string, ReviewRecord[]>): Evid
         `Their mean sentiment, ${signed(recent.mean_sentiment)}, against ${signed(previous.mean_sentiment)} in the 12 months before, gives the Last 12 months figure of the ${a.label} row ${HOME}.`,
       ],
       reviews,
-      total: reviews.length,
       aspect: a.id,
     });
   }
@@ -114,7 +110,6 @@ function entityPages(kind: EntityKind, e: EntityInsight, lists: Map<string, Revi
         `Net sentiment, ${signed(e.net_sentiment)}, is (positive − negative) ÷ reviews, where a review's sentiment about ${e.name} comes from the clauses that name it. These are the figures of the ${e.name} row ${HOME}.`,
       ],
       reviews,
-      total: reviews.length,
     },
   ];
   for (const x of e.top_aspects) {
@@ -127,7 +122,6 @@ function entityPages(kind: EntityKind, e: EntityInsight, lists: Map<string, Revi
         `The reviews that mention the ${word} ${e.name} and also discuss ${x.label.toLowerCase()}: the "Discussed with" column of the ${e.name} row ${HOME}.`,
       ],
       reviews: list,
-      total: list.length,
       aspect: x.id,
     });
   }
@@ -143,7 +137,6 @@ function ratingPages(reviews: readonly ReviewRecord[], trend: Insights["summary"
       title: `${stars}-star reviews: ${list.length}`,
       definition: [`The reviews that gave ${stars} out of 5 stars: the ${stars}-star bar of the ratings ${HOME}.`],
       reviews: list,
-      total: list.length,
     };
   });
   if (trend) {
@@ -157,7 +150,6 @@ function ratingPages(reviews: readonly ReviewRecord[], trend: Insights["summary"
         `The reviews dated ${formatDate(recent.from)} to ${formatDate(recent.to)}, the 12 months up to the newest review. Their mean rating, ${mean(recent.rating_value)}, against ${mean(previous.rating_value)} in the 12 months before, is the rating trend ${HOME}.`,
       ],
       reviews: list,
-      total: list.length,
     });
   }
   return pages;
@@ -212,7 +204,6 @@ export function evidencePages(dataset: ReviewsDataset, insights: Insights): Evid
         `The reviews that use the phrase “${t.phrase}”, one of the recurring topics ${HOME}, each counted once however often it uses it.${cut}`,
       ],
       reviews,
-      total: t.count,
     });
   });
   pages.push(...ratingPages(dataset.reviews, insights.summary.highlights.rating_trend));
