@@ -1,4 +1,5 @@
 import { reviewPath } from "../content/dataset.ts";
+import type { ReviewAspect } from "../content/records.ts";
 import { htmlText } from "../feeds/atom.ts";
 import { reviewTitle } from "../feeds/entries.ts";
 import { formatDate } from "./html-view.ts";
@@ -26,6 +27,6 @@ export function evidenceListHtml(items: readonly EvidenceItem[], prefix: string,
 }
 
 /** A label an editor confirmed (`source: "editor"` on the record's entry) rather than the machine's reading. */
-export function isEditorLabel(reading: object): boolean {
-  return (reading as { source?: unknown }).source === "editor";
+export function isEditorLabel(reading: Pick<ReviewAspect, "source">): boolean {
+  return reading.source === "editor";
 }
