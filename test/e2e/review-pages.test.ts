@@ -56,6 +56,7 @@ afterAll(async () => {
 describe("a page for every review", () => {
   it("answers 200 at the record's url with the review's text, reply and Review JSON-LD", async () => {
     expect(dataset.reviews.length).toBeGreaterThan(100);
+    let editorLabelled = 0;
     for (const r of dataset.reviews) {
       expect(r.url).toBe(`${BASE}/reviews/${r.id}/`);
       const res = await fetch(`${app.url}/reviews/${r.id}/`);
@@ -82,7 +83,12 @@ describe("a page for every review", () => {
       });
       const label = (id: string) => dataset.aspects.find((a) => a.id === id)?.label;
       for (const a of r.aspects) expect(html).toContain(htmlText(`${label(a.id)}: ${a.sentiment}`));
+      const confirmed = r.aspects.some((a) => a.source === "editor");
+      expect(html.includes("(confirmed by the practice)"), r.id).toBe(confirmed);
+      if (confirmed) editorLabelled++;
     }
+    // The sample content has reviews whose labels an editor confirmed (content/reviews, `aspects:`).
+    expect(editorLabelled).toBeGreaterThan(0);
   });
 
   it("links each review from its month archive, which stays, and from the home page, to its page", () => {
@@ -191,6 +197,20 @@ describe("evidence pages", () => {
     );
     expect(insights.topics.length).toBeGreaterThan(0);
     for (const t of insights.topics) expect(home).toMatch(new RegExp(`data-count="${t.count}"[^>]*>${t.count}</a>`));
+  });
+
+  it("says on the lists which readings the practice confirmed", () => {
+    const labelled = dataset.reviews.filter((r) => r.aspects.some((a) => a.source === "editor"));
+    expect(labelled.length).toBeGreaterThan(0);
+    for (const r of labelled) {
+      for (const a of r.aspects) {
+        const item = new RegExp(`<li class="evidence-item"><a href="/reviews/${r.id}/">.*?</li>`).exec(
+          page(`/insights/${a.id}/${a.sentiment}/`) ?? "",
+        )?.[0];
+        expect(item, `${r.id} ${a.id}`).toBeDefined();
+        expect(item?.includes("(confirmed by the practice)")).toBe(a.source === "editor");
+      }
+    }
   });
 
   it("states the chart's percentages over the same reviews its pages list", () => {
