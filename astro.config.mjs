@@ -8,6 +8,7 @@ import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
 import { reviewLogFiles } from "./src/integrations/review-log.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
 import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
+import { sitemap } from "./src/integrations/sitemap.ts";
 
 const config = loadConfig();
 
@@ -22,7 +23,7 @@ export default defineConfig({
   // 'unsafe-inline' (src/http-headers/security.ts); hashed names keep them cacheable forever.
   build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
-  // A rebuild copies the month pages whose data did not change from the last build of the same
+  // A rebuild copies the month, review and evidence pages whose data did not change from the last build of the same
   // cache instead of rendering them (src/site/month-page-props.ts, docs/builds.md).
   experimental: { incrementalBuild: true },
   integrations: [
@@ -31,6 +32,7 @@ export default defineConfig({
     incrementalGuard(),
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
+    sitemap(),
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
     // After build-outputs: the log is committed to LOG_DIR only once the build is complete.
     reviewLogFiles(),

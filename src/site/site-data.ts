@@ -27,6 +27,8 @@ export interface SiteData {
   insights: Insights;
   /** The footer's verification sentence: every page shows it, and it reads every review. */
   verification: string;
+  /** When the practice last reviewed its editorial summary and FAQ (their `reviewed:` dates), if it said. */
+  editorialReviewed: { summary?: string; faq?: string };
   /** The review log after this build: the home page's counts and the /log/ page. */
   log: LogView;
 }
@@ -79,6 +81,7 @@ export function siteData(): Promise<SiteData> {
       urls,
       insights: analysis.insights,
       verification: verificationSentence(analysis.reviews),
+      editorialReviewed: { summary: insightsEntry.data.summary_reviewed, faq: insightsEntry.data.faq_reviewed },
       log: logView(log),
     };
   });
