@@ -2,10 +2,11 @@ import express, { type ErrorRequestHandler, type Express, type Response, type Ro
 import type { Config } from "../../src/config.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
+import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { type ResponseCache, responseCacheFor } from "../response-cache.ts";
 import { HttpError } from "./error.ts";
-import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
+import { baseHeaders, boundedUrl, PUBLIC_CORS, perIpRateLimit, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -40,7 +41,11 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
-  app.use(boundedUrl, baseHeaders, securityHeaders(), requestLog(logger), cors);
+  const publicCors = cors(PUBLIC_CORS);
+  app.use(boundedUrl, baseHeaders, securityHeaders(), requestLog(logger), (req, res, next) =>
+    // /mcp applies its own policy and Origin allowlist (sidecar/mcp/router.ts).
+    req.path === "/mcp" || req.path.startsWith("/mcp/") ? next() : publicCors(req, res, next),
+  );
   // Each request answers from the build that was current when it arrived, and holds it (so its
   // folder stays on disk) until the response is over, however long the client takes to read it.
   const pinned = new WeakMap<Response, Snapshot>();

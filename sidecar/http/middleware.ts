@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler, Response } from "express";
+import type { CorsPolicy } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { HttpError } from "./error.ts";
 import { clientKey, RateLimiter } from "./rate-limit.ts";
@@ -52,25 +53,16 @@ export const boundedUrl: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * The data is public and read-only, so any origin may read it. Preflights for GET are answered
- * here; /mcp and the hub add their own methods and headers.
+ * CORS of every route but `/mcp` (sidecar/cors.ts): the data is public and read-only, so any
+ * origin may read it. Preflights are answered here; `/mcp` has its own policy and Origin allowlist
+ * (sidecar/mcp/http-guards.ts).
  */
-export const cors: RequestHandler = (req, res, next) => {
-  // /mcp applies its own Origin allowlist (MCP_ALLOWED_ORIGINS): see sidecar/mcp/http-guards.ts.
-  if (req.path === "/mcp" || req.path.startsWith("/mcp/")) return next();
-  res.setHeader("Access-Control-Allow-Origin", "*");
-  res.setHeader("Access-Control-Expose-Headers", "ETag, Last-Modified, Link, Retry-After, Mcp-Session-Id");
-  if (req.method === "OPTIONS" && req.headers["access-control-request-method"]) {
-    res.setHeader("Access-Control-Allow-Methods", "GET, HEAD, POST, DELETE, OPTIONS");
-    res.setHeader(
-      "Access-Control-Allow-Headers",
-      "If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
-    );
-    res.setHeader("Access-Control-Max-Age", "86400");
-    res.status(204).end();
-    return;
-  }
-  next();
+export const PUBLIC_CORS: CorsPolicy = {
+  origin: "*",
+  methods: "GET, HEAD, POST, DELETE, OPTIONS",
+  allowHeaders:
+    "If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+  exposeHeaders: "ETag, Last-Modified, Link, Retry-After, Mcp-Session-Id",
 };
 
 export interface RateLimitOptions {

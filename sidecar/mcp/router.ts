@@ -10,11 +10,12 @@ import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
 import type { Clock } from "../clock.ts";
+import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import type { ResponseCache } from "../response-cache.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { fastToolCall } from "./fast-call.ts";
-import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
+import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard, rpcError } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
 import { nodeBridge } from "./node-bridge.ts";
@@ -193,7 +194,12 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   };
 
   const router = Router();
-  router.use(hostGuard(allowedHostnames(config.BASE_URL)), mcpCors(config.MCP_ALLOWED_ORIGINS), open);
+  router.use(
+    hostGuard(allowedHostnames(config.BASE_URL)),
+    originGuard(config.MCP_ALLOWED_ORIGINS),
+    cors(mcpCorsPolicy(config.MCP_ALLOWED_ORIGINS)),
+    open,
+  );
   router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false }), post);
   router.get("/", (req, res) => node(req, res));
   router.delete("/", (req, res) => node(req, res));
