@@ -2,6 +2,7 @@ import { AstroBuildWorker } from "../src/build/astro-worker.ts";
 import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
 import { siteUrls } from "../src/urls.ts";
 import { watchContent } from "./build/content-watcher.ts";
+import { resultBytesFor } from "./build/result-store.ts";
 import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./build/site-build.ts";
 import { SnapshotStore } from "./build/snapshot-store.ts";
 import { createApp } from "./http/app.ts";
@@ -11,7 +12,6 @@ import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/router.ts";
-import { responseCacheFor } from "./response-cache.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
 
 /**
@@ -89,7 +89,7 @@ builds?.warm(buildEnv, stop.signal);
 
 let store: SnapshotStore;
 try {
-  store = await SnapshotStore.open(config.DIST_DIR);
+  store = await SnapshotStore.open(config.DIST_DIR, { resultBytes: resultBytesFor(config) });
 } catch (err) {
   fail(
     `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
@@ -116,9 +116,7 @@ const buildListener = shared?.onBuildChanged(async () => {
 
 // Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
 // in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
-// One response cache: a search answered over HTTP is answered from it over MCP, and the reverse.
-const responseCache = responseCacheFor(config);
-const mcp = createMcpRouter({ config, store, logger, responseCache, revocations: shared?.sessionRevocations });
+const mcp = createMcpRouter({ config, store, logger, revocations: shared?.sessionRevocations });
 const hub = new Hub({
   config,
   logger,
@@ -146,7 +144,6 @@ const app = createApp({
   logger,
   store,
   serveStatic: !sidecarOnly,
-  responseCache,
   mcp: mcp.router,
   hub: createHubRouter(hub, {
     rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,

@@ -4,7 +4,6 @@ import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
-import { type ResponseCache, responseCacheFor } from "../response-cache.ts";
 import { HttpError } from "./error.ts";
 import { baseHeaders, boundedUrl, PUBLIC_CORS, perIpRateLimit, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
@@ -22,11 +21,6 @@ export interface AppDeps {
   mcp?: Router;
   /** Mounted at /api/websub/hub when present. */
   hub?: Router;
-  /**
-   * The cache of finished search and since responses; pass the one given to the MCP router, whose
-   * tools answer from it too. Made here (RESPONSE_CACHE_MB) when absent.
-   */
-  responseCache?: ResponseCache;
   /** With DATABASE_URL: whether the shared database answers now. Readiness fails without it; liveness does not. */
   databaseReachable?: () => Promise<boolean>;
 }
@@ -86,12 +80,7 @@ export function createApp(deps: AppDeps): Express {
     }),
   );
   // Mounted on the app, not a nested router: one dispatch layer fewer on the hottest requests.
-  const reviews = reviewRoutes({
-    current: snapshotOf,
-    store,
-    baseUrl: config.BASE_URL,
-    cache: deps.responseCache ?? responseCacheFor(config),
-  });
+  const reviews = reviewRoutes({ current: snapshotOf, baseUrl: config.BASE_URL });
   app.use(reviews.guard);
   app.get("/api/reviews/search", reviews.search);
   app.get("/api/reviews/since/:date", reviews.since);

@@ -1,3 +1,4 @@
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -12,13 +13,10 @@ import type { SnapshotStore } from "../build/snapshot.ts";
 import type { Clock } from "../clock.ts";
 import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
-import type { ResponseCache } from "../response-cache.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
-import { fastToolCall } from "./fast-call.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard, rpcError } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
-import { nodeBridge } from "./node-bridge.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
 import { createMcpServer } from "./server.ts";
 import { SessionTokens } from "./session-token.ts";
@@ -41,15 +39,8 @@ export interface McpRouterDeps {
   logger: Logger;
   /** Wall clock for session expiry; tests move it by hand. */
   clock?: Clock;
-  /** The response cache of the HTTP search route (`createApp`'s `responseCache`): the tools answer from it too. */
-  responseCache: ResponseCache;
   /** Where DELETEd session ids are kept; default in memory (one instance). */
   revocations?: SessionRevocationStore;
-  /**
-   * Answer cached `search_reviews` / `get_reviews_since` calls in front of the SDK (fast-call.ts);
-   * default true. Off, every request goes through the SDK: the reference the tests compare with.
-   */
-  fastPath?: boolean;
 }
 
 export interface McpRouter {
@@ -57,8 +48,6 @@ export interface McpRouter {
   router: Router;
   /** Open change-notice streams of 2025 sessions (2026 listen streams are counted by the SDK). */
   readonly openStreams: number;
-  /** `tools/call` requests answered by the fast path since start (fast-call.ts). */
-  readonly fastAnswers: number;
   /** Ends every stream and refuses new requests. */
   close(): Promise<void>;
 }
@@ -84,7 +73,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   });
   const revocations: SessionRevocationStore =
     deps.revocations ?? new MemoryRevocationStore({ maxEntries: config.MCP_MAX_SESSIONS, clock: deps.clock });
-  const base = { store, baseUrl: config.BASE_URL, cache: deps.responseCache };
+  const base = { store, baseUrl: config.BASE_URL };
 
   const factory = (ctx: McpRequestContext): McpServer => {
     const server = createMcpServer(base);
@@ -149,22 +138,19 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     notices.publish(uris).catch((err: unknown) => log.warn({ err }, "mcp change notices failed"));
   });
 
-  const node = nodeBridge(
-    async (request, options) => {
-      const body = options?.parsedBody;
-      if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
-        return sessions.handle(request, body);
-      }
-      return modern.fetch(request, options);
+  // The SDK's own Node adapter: every answer, JSON or event stream, is written by it.
+  const node = toNodeHandler(
+    {
+      async fetch(request, options) {
+        const body = options?.parsedBody;
+        if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
+          return sessions.handle(request, body);
+        }
+        return modern.fetch(request, options);
+      },
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.error({ err }, "mcp handler failed") },
   );
-
-  const fast =
-    deps.fastPath === false
-      ? undefined
-      : fastToolCall({ store, cache: deps.responseCache, sessionUsable: (id) => sessions.usable(id) });
-  let fastAnswers = 0;
 
   let closed = false;
   const open: RequestHandler = (_req, res, next) => {
@@ -177,11 +163,6 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       return rpcError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     const body: unknown = req.body;
-    // Before the checks below: it answers only a valid request (the SDK's classifier says so).
-    if (fast && (await fast(req, res, body))) {
-      fastAnswers++;
-      return;
-    }
     if (Array.isArray(body)) {
       const header = req.headers["mcp-protocol-version"];
       const session = tokens.verify(String(req.headers[SESSION_HEADER] ?? ""));
@@ -213,9 +194,6 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     router,
     get openStreams() {
       return notices.openStreams;
-    },
-    get fastAnswers() {
-      return fastAnswers;
     },
     async close() {
       closed = true;

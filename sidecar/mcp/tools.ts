@@ -8,7 +8,6 @@ import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../..
 import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/search/query.ts";
 import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
-import type { ResponseCache } from "../response-cache.ts";
 import { cachedSearch, cachedSince, type JsonValue } from "./cached-results.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 
@@ -22,8 +21,6 @@ export interface ToolDeps {
   store: SnapshotStore;
   /** Public base URL: `next` links and permalinks point there. */
   baseUrl: string;
-  /** The HTTP routes' response cache, shared: a search asked at either door is answered from it. */
-  cache: ResponseCache;
 }
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -125,7 +122,7 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl, cache }: ToolDeps): void {
+export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolDeps): void {
   server.registerTool(
     "get_business",
     {
@@ -157,7 +154,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, cache }
       outputSchema: SearchResultSchema,
       annotations: READ_ONLY,
     },
-    (args) => asTool(SearchResultSchema, cachedSearch({ cache, baseUrl }, store.current, args)),
+    (args) => asTool(SearchResultSchema, cachedSearch(store.current, baseUrl, args)),
   );
 
   server.registerTool(
@@ -191,6 +188,6 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, cache }
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    ({ date }) => asTool(SinceResultSchema, cachedSince({ cache }, store.current, date)),
+    ({ date }) => asTool(SinceResultSchema, cachedSince(store.current, date)),
   );
 }

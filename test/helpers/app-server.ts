@@ -1,8 +1,8 @@
+import { resultBytesFor } from "../../sidecar/build/result-store.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { type AppDeps, createApp } from "../../sidecar/http/app.ts";
 import { listen } from "../../sidecar/http/server.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import { type ResponseCache, responseCacheFor } from "../../sidecar/response-cache.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 
 export interface TestApp {
@@ -24,20 +24,16 @@ export async function startApp(
     routers?: (deps: {
       config: Config;
       store: SnapshotStore;
-      /** The app's response cache, for the MCP router to share. */
-      responseCache: ResponseCache;
     }) => Promise<Pick<AppDeps, "mcp" | "hub">> | Pick<AppDeps, "mcp" | "hub">;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env, DIST_DIR: distDir });
-  const store = await SnapshotStore.open(distDir);
-  const responseCache = responseCacheFor(config);
-  const extra = opts.routers ? await opts.routers({ config, store, responseCache }) : {};
+  const store = await SnapshotStore.open(distDir, { resultBytes: resultBytesFor(config) });
+  const extra = opts.routers ? await opts.routers({ config, store }) : {};
   const app = createApp({
     config,
     logger: createLogger(config.LOG_LEVEL),
     store,
-    responseCache,
     serveStatic: opts.serveStatic ?? true,
     ...extra,
   });

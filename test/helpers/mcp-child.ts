@@ -1,11 +1,11 @@
 import { createInterface } from "node:readline";
 import { getHeapSpaceStatistics } from "node:v8";
+import { resultBytesFor } from "../../sidecar/build/result-store.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { createApp } from "../../sidecar/http/app.ts";
 import { listen } from "../../sidecar/http/server.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import { createMcpRouter } from "../../sidecar/mcp/router.ts";
-import { responseCacheFor } from "../../sidecar/response-cache.ts";
 import { loadConfig } from "../../src/config.ts";
 
 /**
@@ -21,14 +21,9 @@ if (!gc) throw new Error("mcp-child.ts must run with node --expose-gc");
 const distDir = process.argv[2] as string;
 const config = loadConfig({ LOG_LEVEL: "silent", DIST_DIR: distDir, RATE_LIMIT_PER_MINUTE: "10000000" });
 const logger = createLogger(config.LOG_LEVEL);
-const store = await SnapshotStore.open(distDir);
-const responseCache = responseCacheFor(config);
-const mcp = createMcpRouter({ config, store, logger, responseCache });
-const running = await listen(
-  createApp({ config, logger, store, serveStatic: false, responseCache, mcp: mcp.router }),
-  0,
-  "127.0.0.1",
-);
+const store = await SnapshotStore.open(distDir, { resultBytes: resultBytesFor(config) });
+const mcp = createMcpRouter({ config, store, logger });
+const running = await listen(createApp({ config, logger, store, serveStatic: false, mcp: mcp.router }), 0, "127.0.0.1");
 process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
 
 for await (const line of createInterface({ input: process.stdin })) {
