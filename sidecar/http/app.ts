@@ -4,8 +4,9 @@ import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
+import { perIpRateLimit } from "../rate-limit.ts";
 import { HttpError } from "./error.ts";
-import { baseHeaders, boundedUrl, PUBLIC_CORS, perIpRateLimit, requestLog } from "./middleware.ts";
+import { baseHeaders, boundedUrl, PUBLIC_CORS, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -77,6 +78,15 @@ export function createApp(deps: AppDeps): Express {
         req.path === "/healthz" ||
         req.path === "/livez" ||
         (deps.hub !== undefined && /^\/api\/websub\/hub\/?$/.test(req.path)),
+      onLimit: (_req, _res, retryAfterS) => {
+        throw new HttpError(
+          429,
+          "rate_limited",
+          `Too many requests: the limit is ${config.RATE_LIMIT_PER_MINUTE} per minute per client.`,
+          {},
+          { "Retry-After": String(retryAfterS) },
+        );
+      },
     }),
   );
   // Mounted on the app, not a nested router: one dispatch layer fewer on the hottest requests.

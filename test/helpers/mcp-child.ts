@@ -10,7 +10,7 @@ import { loadConfig } from "../../src/config.ts";
 
 /**
  * The app with /mcp in a child process of its own, so a test can read the server's memory alone:
- * `node --expose-gc test/helpers/mcp-child.ts DIST_DIR`. Prints `{"url"}` once listening; each
+ * `node --expose-gc test/helpers/mcp-child.ts DIST_DIR [RESPONSE_CACHE_MB]`. Prints `{"url"}` once listening; each
  * `gc` line on stdin forces a full collection and prints `{"rss","heapUsed"}` in bytes. gc is
  * reachable only this way, in this test child, never from the server's HTTP surface.
  */
@@ -18,8 +18,13 @@ import { loadConfig } from "../../src/config.ts";
 const gc = (globalThis as { gc?: () => void }).gc;
 if (!gc) throw new Error("mcp-child.ts must run with node --expose-gc");
 
-const distDir = process.argv[2] as string;
-const config = loadConfig({ LOG_LEVEL: "silent", DIST_DIR: distDir, RATE_LIMIT_PER_MINUTE: "10000000" });
+const [distDir, cacheMb] = process.argv.slice(2) as [string, string | undefined];
+const config = loadConfig({
+  LOG_LEVEL: "silent",
+  DIST_DIR: distDir,
+  RATE_LIMIT_PER_MINUTE: "10000000",
+  ...(cacheMb === undefined ? {} : { RESPONSE_CACHE_MB: cacheMb }),
+});
 const logger = createLogger(config.LOG_LEVEL);
 const store = await SnapshotStore.open(distDir, { resultBytes: resultBytesFor(config) });
 const mcp = createMcpRouter({ config, store, logger });

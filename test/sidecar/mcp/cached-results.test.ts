@@ -226,3 +226,25 @@ describe("get_reviews_since and GET /api/reviews/since/{date}", () => {
     expect(statuses).toContain(400);
   });
 });
+
+describe("one result store per snapshot", () => {
+  it("lets a browser's compressed search warm the MCP tool: one entry holds the variant, the body and the value", async () => {
+    const qs = "limit=10&offset=3";
+    const res = await fetch(`${cached.url}/api/reviews/search?${qs}`, { headers: { "accept-encoding": "gzip" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    await res.arrayBuffer();
+    const results = cached.store.current.results;
+    const key = `search?${qs}`;
+    const warmed = results.get(key);
+    expect(warmed?.variants?.has("gzip")).toBe(true);
+    expect(warmed?.value).toBeUndefined();
+
+    const answer = await tool(clients.cached.modern, { limit: 10, offset: 3 });
+    const entry = results.get(key);
+    // The tool's text is the body the route built for the compressed answer, not a second one.
+    expect(entry?.body).toBe(warmed?.body);
+    expect(answer.text).toBe(entry?.body?.toString("utf8"));
+    expect(entry?.value?.data).toEqual(answer.structured);
+    expect(entry?.variants?.get("gzip")).toBe(warmed?.variants?.get("gzip"));
+  });
+});
