@@ -1,19 +1,8 @@
 import type PQueue from "p-queue";
-import type { Logger } from "pino";
-import type { Dispatcher } from "undici";
-import type { Clock } from "../clock.ts";
-import { attemptDelivery, type CurrentTopic, type Deliveries } from "./deliveries.ts";
-import type { HubStore } from "./store.ts";
+import { type AttemptDeps, attemptDelivery, type CurrentTopic, type Deliveries } from "./deliveries.ts";
 
-export interface DistributorDeps {
-  store: HubStore;
-  dispatcher: Dispatcher;
+export interface DistributorDeps extends AttemptDeps {
   queue: PQueue;
-  clock: Clock;
-  log: Logger;
-  hubUrl: string;
-  timeoutMs: number;
-  retryBaseMs: number;
   /** Aborted on shutdown; an aborted attempt is not counted against the subscriber. */
   signal: AbortSignal;
   /** Registers a job so `Hub.idle()` can wait for it. */

@@ -1,9 +1,5 @@
 import { type Job, PgBoss } from "pg-boss";
-import type { Logger } from "pino";
-import type { Dispatcher } from "undici";
-import type { Clock } from "../clock.ts";
-import { attemptDelivery, type CurrentTopic, type Deliveries } from "./deliveries.ts";
-import type { HubStore } from "./store.ts";
+import { type AttemptDeps, attemptDelivery, type CurrentTopic, type Deliveries } from "./deliveries.ts";
 import { latestVersion, publishVersion, type StoredVersion } from "./topic-versions.ts";
 import type { HubDatabase } from "./types.ts";
 
@@ -34,14 +30,7 @@ interface DeliveryJob {
   hash: string;
 }
 
-export interface QueueDeliveriesDeps extends HubDatabase {
-  store: HubStore;
-  dispatcher: Dispatcher;
-  clock: Clock;
-  log: Logger;
-  hubUrl: string;
-  timeoutMs: number;
-  retryBaseMs: number;
+export interface QueueDeliveriesDeps extends HubDatabase, AttemptDeps {
   /** Aborted on shutdown; an aborted attempt is not counted against the subscriber and runs again. */
   signal: AbortSignal;
   /** Jobs this instance runs at once. */
