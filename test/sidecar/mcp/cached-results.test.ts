@@ -8,7 +8,8 @@ import { buildSite } from "../../helpers/build-site.ts";
 import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
 
 /**
- * `search_reviews` answers from the HTTP route's response cache (sidecar/mcp/cached-results.ts).
+ * `search_reviews` answers from the build's result store the HTTP route fills too
+ * (sidecar/build/result-store.ts, through sidecar/mcp/cached-results.ts).
  * Whatever door fills an entry, and in both protocol eras, the tool's text must be byte for byte
  * the body `GET /api/reviews/search` sends uncompressed with the cache off, its
  * `structuredContent` that JSON, and the HTTP ETag the same as without the cache.
@@ -18,7 +19,7 @@ const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content"
 const BASE = "https://reviews.test";
 let dist: string;
 let dataset: ReviewsDataset;
-/** Default response cache, shared by the route and the tools. */
+/** The default result store, shared by the route and the tools. */
 let cached: McpTestApp;
 /** RESPONSE_CACHE_MB=0: every request takes the uncached path, the reference. */
 let uncached: McpTestApp;
