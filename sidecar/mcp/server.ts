@@ -30,6 +30,8 @@ function instructions(business: Business): string {
 export interface McpServerDeps {
   store: SnapshotStore;
   baseUrl: string;
+  /** The `tools/call` arguments as parsed from this request's body (tools.ts `argumentsAsSent`). */
+  argumentsAsSent?: unknown;
 }
 
 /**

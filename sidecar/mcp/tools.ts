@@ -21,6 +21,13 @@ export interface ToolDeps {
   store: SnapshotStore;
   /** Public base URL: `next` links and permalinks point there. */
   baseUrl: string;
+  /**
+   * The `arguments` of the `tools/call` this server was built for, as parsed from the request
+   * body. The SDK's zod parse copies them key by key, which drops an own key named `__proto__`, so
+   * `search_reviews` would answer a call that `?__proto__=1` over HTTP refuses; read as sent, the
+   * key reaches `parseSearchParams` (which keeps it as data) and is reported as unknown.
+   */
+  argumentsAsSent?: unknown;
 }
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -122,7 +129,8 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolDeps): void {
+export function registerReviewTools(server: McpServer, { store, baseUrl, argumentsAsSent }: ToolDeps): void {
+  const asSent = typeof argumentsAsSent === "object" && argumentsAsSent !== null && !Array.isArray(argumentsAsSent);
   server.registerTool(
     "get_business",
     {
@@ -154,7 +162,11 @@ export function registerReviewTools(server: McpServer, { store, baseUrl }: ToolD
       outputSchema: SearchResultSchema,
       annotations: READ_ONLY,
     },
-    (args) => asTool(SearchResultSchema, cachedSearch(store.current, baseUrl, args)),
+    (args) =>
+      asTool(
+        SearchResultSchema,
+        cachedSearch(store.current, baseUrl, asSent ? (argumentsAsSent as Record<string, unknown>) : args),
+      ),
   );
 
   server.registerTool(

@@ -36,7 +36,7 @@ const intParam = (min: number, max: number | undefined, msg: string) =>
     (v) => (typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
     z
       .number({ error: msg })
-      .int({ error: msg })
+      .int({ error: msg, abort: true })
       .min(min, { error: msg })
       .max(max ?? Number.MAX_SAFE_INTEGER, { error: msg }),
   );
