@@ -143,7 +143,8 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
       return outcome.value;
     };
     // Entries are kept only for dates that passed validation, under the date as given: a date
-    // already answered in this build (every revalidation) needs no parsing.
+    // whose body this build has made needs no parsing; one known by its ETag alone is parsed again
+    // (a binary search) for the body's length, which decides the coding.
     const key = `since/${date}`;
     let entry = plain ? snapshot.results.get(key) : undefined;
     let q: SinceQuery | undefined;
