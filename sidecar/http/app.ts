@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
 import type { Config } from "../../src/config.ts";
+import { buildVersion } from "../build/live-build.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
@@ -54,7 +55,12 @@ export function createApp(deps: AppDeps): Express {
   // Readiness: a load balancer sends traffic here only while this instance can serve all of it.
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    const snapshot = { reviews: store.current.index.size, version: store.current.version };
+    // `build` is the same on every instance serving the same build: a deployment can compare them.
+    const snapshot = {
+      reviews: store.current.index.size,
+      version: store.current.version,
+      build: buildVersion(store.current),
+    };
     if (!deps.databaseReachable) {
       res.json({ status: "ok", ...snapshot });
       return;

@@ -1,3 +1,4 @@
+import { LiveBuild } from "../../sidecar/build/live-build.ts";
 import { resultBytesFor } from "../../sidecar/build/result-store.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { type AppDeps, createApp } from "../../sidecar/http/app.ts";
@@ -9,6 +10,8 @@ export interface TestApp {
   url: string;
   config: Config;
   store: SnapshotStore;
+  /** The app's owner of the live build: `live.goLive("publish")` is what a publish ping does. */
+  live: LiveBuild;
   close(): Promise<void>;
 }
 
@@ -24,19 +27,22 @@ export async function startApp(
     routers?: (deps: {
       config: Config;
       store: SnapshotStore;
+      live: LiveBuild;
     }) => Promise<Pick<AppDeps, "mcp" | "hub">> | Pick<AppDeps, "mcp" | "hub">;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env, DIST_DIR: distDir });
   const store = await SnapshotStore.open(distDir, { resultBytes: resultBytesFor(config) });
-  const extra = opts.routers ? await opts.routers({ config, store }) : {};
+  const logger = createLogger(config.LOG_LEVEL);
+  const live = new LiveBuild({ store, logger });
+  const extra = opts.routers ? await opts.routers({ config, store, live }) : {};
   const app = createApp({
     config,
-    logger: createLogger(config.LOG_LEVEL),
+    logger,
     store,
     serveStatic: opts.serveStatic ?? true,
     ...extra,
   });
   const running = await listen(app, 0, "127.0.0.1");
-  return { url: running.url, config, store, close: () => running.close(1000) };
+  return { url: running.url, config, store, live, close: () => running.close(1000) };
 }

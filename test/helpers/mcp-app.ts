@@ -24,10 +24,11 @@ export async function startMcpApp(
   const app = await startApp(distDir, {
     env: { RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env },
     serveStatic: true,
-    routers: ({ config, store }) => {
+    routers: ({ config, store, live }) => {
       mcp = createMcpRouter({
         config,
         store,
+        builds: live,
         logger: createLogger("silent"),
         clock: opts.clock,
         revocations: opts.revocations,

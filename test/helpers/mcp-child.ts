@@ -1,5 +1,6 @@
 import { createInterface } from "node:readline";
 import { getHeapSpaceStatistics } from "node:v8";
+import { LiveBuild } from "../../sidecar/build/live-build.ts";
 import { resultBytesFor } from "../../sidecar/build/result-store.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { createApp } from "../../sidecar/http/app.ts";
@@ -27,7 +28,8 @@ const config = loadConfig({
 });
 const logger = createLogger(config.LOG_LEVEL);
 const store = await SnapshotStore.open(distDir, { resultBytes: resultBytesFor(config) });
-const mcp = createMcpRouter({ config, store, logger });
+const live = new LiveBuild({ store, logger });
+const mcp = createMcpRouter({ config, store, builds: live, logger });
 const running = await listen(createApp({ config, logger, store, serveStatic: false, mcp: mcp.router }), 0, "127.0.0.1");
 process.stdout.write(`${JSON.stringify({ url: running.url })}\n`);
 
