@@ -107,6 +107,8 @@ export class ChangeNotices {
       const ttl = ttlUntil(exp, this.#clock.now());
       if (ttl === undefined) return true;
       sub = { uris: new Set() };
+      // At the cap, expired sessions go before the least recently used live one (a scan, only when full).
+      if (this.#subs.size >= this.#subs.max) this.#subs.purgeStale();
       this.#subs.set(sessionId, sub, { ttl });
     }
     if (!sub.uris.has(uri) && sub.uris.size >= MAX_URIS_PER_SESSION) return false;

@@ -23,8 +23,8 @@ export interface MemoryRevocationStoreOptions {
 
 /**
  * The one-process store: an LRU of at most `maxEntries` ids, each kept until its own expiry (an
- * expired id is refused by its signature check alone). At the cap the least recently revoked or
- * checked id is dropped: the only effect is that the client that ended that session could use its
+ * expired id is refused by its signature check alone). At the cap, expired ids go first, then the
+ * least recently revoked or checked id is dropped: the only effect is that the client that ended that session could use its
  * id again for what is left of its lifetime, which on a public read-only service grants nothing;
  * the cap is what keeps a loop of initialize + DELETE from growing memory.
  */
@@ -43,7 +43,11 @@ export class MemoryRevocationStore implements SessionRevocationStore {
 
   async revoke(id: string, expiresAt: number): Promise<void> {
     const ttl = ttlUntil(expiresAt, this.#clock.now());
-    if (ttl !== undefined) this.#entries.set(id, true, { ttl });
+    if (ttl === undefined) return;
+    // lru-cache evicts the least recently used entry even when an expired one is still held, so
+    // a full store forgets its expired ids first (a scan, only when full).
+    if (this.#entries.size >= this.#entries.max) this.#entries.purgeStale();
+    this.#entries.set(id, true, { ttl });
   }
 
   async isRevoked(id: string): Promise<boolean> {
