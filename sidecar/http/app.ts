@@ -6,6 +6,7 @@ import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
+import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
 import { baseHeaders, boundedUrl, PUBLIC_CORS, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
@@ -25,6 +26,10 @@ export interface AppDeps {
   hub?: Router;
   /** With DATABASE_URL: whether the shared database answers now. Readiness fails without it; liveness does not. */
   databaseReachable?: () => Promise<boolean>;
+  /** One log line per request at info (the default); false logs them at debug only. */
+  accessLog?: boolean;
+  /** npm start: what the last failed build reported, shown on top of every HTML page until a build succeeds. */
+  buildNotice?: () => PageNotice | undefined;
 }
 
 /**
@@ -38,9 +43,14 @@ export function createApp(deps: AppDeps): Express {
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
   const publicCors = cors(PUBLIC_CORS);
-  app.use(boundedUrl, baseHeaders, securityHeaders(), requestLog(logger), (req, res, next) =>
-    // /mcp applies its own policy and Origin allowlist (sidecar/mcp/router.ts).
-    req.path === "/mcp" || req.path.startsWith("/mcp/") ? next() : publicCors(req, res, next),
+  app.use(
+    boundedUrl,
+    baseHeaders,
+    securityHeaders(),
+    requestLog(logger, deps.accessLog === false ? "debug" : "info"),
+    (req, res, next) =>
+      // /mcp applies its own policy and Origin allowlist (sidecar/mcp/router.ts).
+      req.path === "/mcp" || req.path.startsWith("/mcp/") ? next() : publicCors(req, res, next),
   );
   // Each request answers from the build that was current when it arrived, and holds it (so its
   // folder stays on disk) until the response is over, however long the client takes to read it.
@@ -102,9 +112,12 @@ export function createApp(deps: AppDeps): Express {
   app.get("/api/reviews/since/:date", reviews.since);
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
-  if (deps.serveStatic) app.use(staticSite(snapshotOf));
+  if (deps.serveStatic) {
+    if (deps.buildNotice) app.get(NOTICE_CSS_PATH, noticeCss);
+    app.use(staticSite(snapshotOf, deps.buildNotice));
+  }
 
-  app.use(notFound(snapshotOf, deps.serveStatic));
+  app.use(notFound(snapshotOf, deps.serveStatic, deps.buildNotice));
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) {

@@ -28,7 +28,7 @@ export async function startApp(
       config: Config;
       store: SnapshotStore;
       live: LiveBuild;
-    }) => Promise<Pick<AppDeps, "mcp" | "hub">> | Pick<AppDeps, "mcp" | "hub">;
+    }) => Promise<Pick<AppDeps, "mcp" | "hub" | "buildNotice">> | Pick<AppDeps, "mcp" | "hub" | "buildNotice">;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env, DIST_DIR: distDir });
