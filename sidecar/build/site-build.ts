@@ -114,6 +114,8 @@ export class SiteBuilds {
         output: this.#output,
         signal,
         worker,
+        // Astro's folders in the project are shared with any other build of this checkout.
+        lock: true,
       });
       // A warm-up that fails would fail again: later processes start without one.
       if (code !== 0 && !signal?.aborted) this.#warmUpFailed = true;
@@ -170,6 +172,7 @@ export class SiteBuilds {
         output: this.#output,
         signal,
         worker: this.#worker,
+        lock: true,
       });
       const complete = result.code === 0 && (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined));
       if (complete) return { dir, result };
