@@ -6,6 +6,7 @@ import type { Logger } from "../logger.ts";
 import { type ResponseCache, responseCacheFor } from "../response-cache.ts";
 import { HttpError } from "./error.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
+import { readOnly } from "./methods.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -90,6 +91,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(reviews.guard);
   app.get("/api/reviews/search", reviews.search);
   app.get("/api/reviews/since/:date", reviews.since);
+  app.all(["/api/reviews/search", "/api/reviews/since/:date"], readOnly);
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
   if (deps.serveStatic) app.use(staticSite(snapshotOf));

@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { readDistFile } from "../../src/io/dist-files.ts";
 import type { Snapshot } from "../build/snapshot.ts";
+import { readOnly } from "./methods.ts";
 import { staticRepresentations } from "./representation.ts";
 
 /**
@@ -47,7 +48,6 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot) {
   };
 
   return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
     let urlPath: string;
     try {
       urlPath = decodeURIComponent(req.path);
@@ -57,6 +57,11 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot) {
     const snapshot = snapshotOf(res);
     const key = lookup(snapshot, urlPath);
     if (!key) return next();
+    // A file of the build exists at this path: any other method is a 405, not a 404.
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      readOnly(req, res, next);
+      return;
+    }
     const hit = ready.get(snapshot)?.get(key);
     if (hit) return hit(req, res);
     let cache = caches.get(snapshot);

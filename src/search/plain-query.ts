@@ -1,4 +1,5 @@
 import { isCalendarDate } from "../content/dates.ts";
+import { codePoints } from "./param-types.ts";
 import { type AspectRef, type Business, SENTIMENTS } from "../content/records.ts";
 import {
   buildQuery,
@@ -26,7 +27,7 @@ import {
 const RATING = /^[1-5]$/;
 const MIN_RATING = /^[1-5](\.\d{1,6})?$/;
 const DATE = /^\d{4}-\d{2}-\d{2}$/;
-const COUNT = /^\d{1,15}$/;
+const COUNT = /^(?:0|[1-9]\d{0,14})$/;
 const KNOWN = new Set<string>(SEARCH_PARAMS);
 
 export function parsePlainSearchParams(
@@ -55,27 +56,22 @@ export function parsePlainSearchParams(
         f[name] = v;
         break;
       case "query": {
-        const q = normalizeText(v);
-        if (q.length > MAX_QUERY_LENGTH) return undefined;
-        f.query = q === "" ? undefined : q;
+        if (v.length > MAX_QUERY_LENGTH && codePoints(v) > MAX_QUERY_LENGTH) return undefined;
+        f.query = normalizeText(v) || undefined;
         break;
       }
       case "mentions_technician":
         f.technician = resolveTechnician(business, v);
         if (!f.technician) return undefined;
         break;
-      case "mentions_service": {
-        const want = v.trim().toLowerCase();
-        f.service = business.services.find((s) => s.id === want)?.id;
+      case "mentions_service":
+        f.service = business.services.find((s) => s.id === v)?.id;
         if (!f.service) return undefined;
         break;
-      }
-      case "aspect": {
-        const want = v.trim().toLowerCase();
-        f.aspect = aspects.find((a) => a.id === want)?.id;
+      case "aspect":
+        f.aspect = aspects.find((a) => a.id === v)?.id;
         if (!f.aspect) return undefined;
         break;
-      }
       case "sentiment":
         if (!(SENTIMENTS as readonly string[]).includes(v)) return undefined;
         f.sentiment = v as QueryFields["sentiment"];
@@ -92,8 +88,7 @@ export function parsePlainSearchParams(
         break;
     }
   }
-  // Errors that need two parameters: left to the full validation to word.
+  // An error that needs two parameters: left to the full validation to word.
   if (f.sentiment !== undefined && f.aspect === undefined) return undefined;
-  if (f.since && f.until && f.since > f.until) return undefined;
   return buildQuery(f);
 }
