@@ -5,8 +5,8 @@ import type { SnapshotStore } from "../build/snapshot-store.ts";
 import type { Logger } from "../logger.ts";
 import { type ResponseCache, responseCacheFor } from "../response-cache.ts";
 import { HttpError } from "./error.ts";
-import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
 import { readOnly } from "./methods.ts";
+import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -70,6 +70,7 @@ export function createApp(deps: AppDeps): Express {
     res.setHeader("Cache-Control", "no-store");
     res.json({ status: "ok" });
   });
+  app.all(["/healthz", "/livez"], readOnly);
   app.use(
     perIpRateLimit({
       limitPerMinute: config.RATE_LIMIT_PER_MINUTE,

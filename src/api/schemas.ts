@@ -66,7 +66,7 @@ export const OpenApiDocumentSchema = z
     openapi: z.string().regex(/^3\.1\.\d+(-.+)?$/),
     info: z.looseObject({ title: z.string(), version: z.string(), description: z.string().optional() }),
     servers: z.array(z.looseObject({ url: z.string() })).optional(),
-    paths: z.record(z.string().startsWith("/"), z.record(z.string(), z.unknown())).optional(),
+    paths: z.record(z.string().regex(/^\//), z.record(z.string(), z.unknown())).optional(),
     components: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
   })
   .meta({ id: "OpenApiDocument", description: "An OpenAPI 3.1 document: this one." });

@@ -24,10 +24,7 @@ export const intParam = (min: number, max: number | undefined, msg: string) =>
   );
 
 export const numParam = (min: number, max: number, msg: string) =>
-  z.preprocess(
-    fromText,
-    z.number({ error: msg }).min(min, { error: msg }).max(max, { error: msg }),
-  );
+  z.preprocess(fromText, z.number({ error: msg }).min(min, { error: msg }).max(max, { error: msg }));
 
 /** Length in Unicode code points. */
 export const codePoints = (s: string): number => {
@@ -37,4 +34,3 @@ export const codePoints = (s: string): number => {
 };
 
 export const textParam = (what: string) => z.string({ error: `expected ${what} as a string` });
-

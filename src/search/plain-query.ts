@@ -1,6 +1,6 @@
 import { isCalendarDate } from "../content/dates.ts";
-import { codePoints } from "./param-types.ts";
 import { type AspectRef, type Business, SENTIMENTS } from "../content/records.ts";
+import { codePoints } from "./param-types.ts";
 import {
   buildQuery,
   DEFAULT_LIMIT,

@@ -33,47 +33,48 @@ export const MAX_LIMIT = 100;
 export type QueryIssue = z.infer<typeof QueryIssueSchema>;
 
 /** The valid form of every parameter; `.describe()` texts feed OpenAPI and MCP tool schemas. */
-export const SearchParamsSchema = z.strictObject({
-  rating: intParam(1, 5, "expected an integer from 1 to 5")
-    .optional()
-    .describe("Only reviews with exactly this star rating (integer 1-5)."),
-  min_rating: numParam(1, 5, "expected a number from 1 to 5")
-    .optional()
-    .describe("Only reviews rated at least this (number 1-5, inclusive)."),
-  since: CalendarDate.optional().describe("Only reviews dated on or after this day (YYYY-MM-DD, inclusive)."),
-  until: CalendarDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD, inclusive)."),
-  query: textParam("a search text")
-    // Code points, as JSON Schema's maxLength counts them (zod's `.max` counts UTF-16 units).
-    .refine((q) => codePoints(q) <= MAX_QUERY_LENGTH, {
-      error: (i) => `expected at most ${MAX_QUERY_LENGTH} characters, got ${codePoints(i.input as string)}`,
-    })
-    .meta({ maxLength: MAX_QUERY_LENGTH })
-    .optional()
-    .describe(
-      `Case-insensitive substring of the review text; whitespace is normalised; at most ${MAX_QUERY_LENGTH} characters (code points) as sent; empty means no filter.`,
-    ),
-  mentions_technician: textParam("a technician name, alias or id")
-    .optional()
-    .describe('Technician name, alias or id, case-insensitive (e.g. "Dr. Patel", "anika-patel").'),
-  mentions_service: textParam("a service id")
-    .optional()
-    .describe('Service id from the business catalogue (e.g. "massage-therapy").'),
-  aspect: textParam("an aspect id")
-    .optional()
-    .describe(
-      'Only reviews that discuss this aspect (an id from the `aspects` of /reviews.json, e.g. "billing"), per their `aspects` annotation.',
-    ),
-  sentiment: z
-    .enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` })
-    .optional()
-    .describe("With `aspect`: only reviews whose annotation of that aspect has this sentiment."),
-  limit: intParam(1, MAX_LIMIT, `expected an integer from 1 to ${MAX_LIMIT}`)
-    .optional()
-    .describe(`Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
-  offset: intParam(0, undefined, "expected an integer of 0 or more")
-    .optional()
-    .describe("Number of matches to skip; default 0."),
-})
+export const SearchParamsSchema = z
+  .strictObject({
+    rating: intParam(1, 5, "expected an integer from 1 to 5")
+      .optional()
+      .describe("Only reviews with exactly this star rating (integer 1-5)."),
+    min_rating: numParam(1, 5, "expected a number from 1 to 5")
+      .optional()
+      .describe("Only reviews rated at least this (number 1-5, inclusive)."),
+    since: CalendarDate.optional().describe("Only reviews dated on or after this day (YYYY-MM-DD, inclusive)."),
+    until: CalendarDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD, inclusive)."),
+    query: textParam("a search text")
+      // Code points, as JSON Schema's maxLength counts them (zod's `.max` counts UTF-16 units).
+      .refine((q) => codePoints(q) <= MAX_QUERY_LENGTH, {
+        error: (i) => `expected at most ${MAX_QUERY_LENGTH} characters, got ${codePoints(i.input as string)}`,
+      })
+      .meta({ maxLength: MAX_QUERY_LENGTH })
+      .optional()
+      .describe(
+        `Case-insensitive substring of the review text; whitespace is normalised; at most ${MAX_QUERY_LENGTH} characters (code points) as sent; empty means no filter.`,
+      ),
+    mentions_technician: textParam("a technician name, alias or id")
+      .optional()
+      .describe('Technician name, alias or id, case-insensitive (e.g. "Dr. Patel", "anika-patel").'),
+    mentions_service: textParam("a service id")
+      .optional()
+      .describe('Service id from the business catalogue (e.g. "massage-therapy").'),
+    aspect: textParam("an aspect id")
+      .optional()
+      .describe(
+        'Only reviews that discuss this aspect (an id from the `aspects` of /reviews.json, e.g. "billing"), per their `aspects` annotation.',
+      ),
+    sentiment: z
+      .enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` })
+      .optional()
+      .describe("With `aspect`: only reviews whose annotation of that aspect has this sentiment."),
+    limit: intParam(1, MAX_LIMIT, `expected an integer from 1 to ${MAX_LIMIT}`)
+      .optional()
+      .describe(`Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
+    offset: intParam(0, undefined, "expected an integer of 0 or more")
+      .optional()
+      .describe("Number of matches to skip; default 0."),
+  })
   // Checked in `parseAspect`; stated here so the generated document says it too.
   .meta({ dependentRequired: { sentiment: ["aspect"] } });
 
