@@ -41,7 +41,7 @@ import { SearchResultSchema, SinceResultSchema } from "./tools.ts";
  *   to the tool's name, byte for byte (no padding, no Base64 form), and no `Mcp-Param-*` header;
  * - arguments that are valid and whose answer the cache holds complete, with a result object that
  *   has already passed the tool's output schema in full (cached-schema.ts), so the SDK would not
- *   check it again either. `get_reviews_since` takes `{date}` alone (the SDK's schema would strip
+ *   check it again either. `get_reviews_since` takes `{date}` alone (the SDK refuses
  *   other keys).
  *
  * The answer is the SDK's, byte for byte: `{"result":…,"jsonrpc":"2.0","id":…}` with the text
