@@ -24,7 +24,7 @@ import {
  * document cannot drift from the behaviour: the search parameters are `SearchParamsSchema` plus the
  * content's ids (search-parameters.ts), the bodies are the record schemas. Pure: the build passes
  * the URLs, the dataset and its insights in. Linted in the test suite with Spectral's `spectral:oas`
- * and Redocly's recommended rules, and held to the running server by test/src/api/contract.test.ts
+ * and Redocly's recommended rules, and held to the running server by test/e2e/api-contract.test.ts
  * (docs/api.md, "OpenAPI").
  */
 

@@ -8,7 +8,7 @@ import { normalizeText, SearchParamsSchema } from "../search/query.ts";
  * `additionalProperties: false` and the `sentiment` → `aspect` dependency come from
  * `SearchParamsSchema`, the schema the server parses with; this adds what only the content knows:
  * the service and aspect ids as `enum`s and the technician names as a pattern. The contract tests
- * (test/src/api/contract.test.ts) hold the server to exactly this schema.
+ * (test/e2e/api-contract.test.ts) hold the server to exactly this schema.
  */
 
 export interface SearchVocabulary {
