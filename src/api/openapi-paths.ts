@@ -55,13 +55,15 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
       },
     };
   };
-  const topic = { lastModified: true, link: true };
+  // Last-Modified is the newest review's date: a build without reviews has none to send.
+  const dated = dataset.reviews.length > 0;
+  const topic = { lastModified: dated, link: true };
   const badRequest = errorResponse(
     "Invalid parameters; each issue names the parameter, the value and what is valid.",
     ex.invalidQuery,
   );
   const searchCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: false, link: false };
-  const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: true, link: false };
+  const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: dated, link: false };
 
   return {
     "/reviews.json": staticGet(
@@ -82,7 +84,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
         description: "Computed at build time from the published reviews.",
       },
       body(ref("Insights"), ex.insights),
-      { lastModified: true, link: false },
+      { lastModified: dated, link: false },
     ),
     "/api/feed.json": staticGet(
       {
