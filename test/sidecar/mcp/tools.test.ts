@@ -92,8 +92,9 @@ describe("MCP server over streamable HTTP", () => {
     const { tools } = await client.listTools();
     const typeArrays: string[] = [];
     const walk = (node: unknown, at: string) => {
-      if (Array.isArray(node)) node.forEach((n, i) => walk(n, `${at}/${i}`));
-      else if (node && typeof node === "object") {
+      if (Array.isArray(node)) {
+        for (const [i, n] of node.entries()) walk(n, `${at}/${i}`);
+      } else if (node && typeof node === "object") {
         for (const [k, v] of Object.entries(node)) {
           if (k === "type" && typeof v !== "string") typeArrays.push(`${at}: ${JSON.stringify(v)}`);
           walk(v, `${at}/${k}`);
