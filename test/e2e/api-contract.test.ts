@@ -3,7 +3,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../helpers/build-site.ts";
-import { type McpTestApp, startMcpApp } from "../helpers/mcp-app.ts";
+import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, startMcpApp } from "../helpers/mcp-app.ts";
 import {
   DocumentOracle,
   type OpenApiDoc,
@@ -52,8 +52,13 @@ interface Exchange {
   type: string;
 }
 
-async function send(url: string, headers: Record<string, string> = {}, method = "GET"): Promise<Exchange> {
-  const res = await fetch(url, { method, headers });
+async function send(
+  url: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+  body?: string,
+): Promise<Exchange> {
+  const res = await fetch(url, { method, headers, body });
   const type = res.headers.get("content-type") ?? "";
   const text = await res.text();
   return {
@@ -191,6 +196,35 @@ describe("search, since and the files, against the document", () => {
 
   it.each(["/healthz", "/livez"])("GET %s answers with its declared body", async (p) => {
     conforms(op(p), await send(`${app.url}${p}`), p);
+  });
+
+  it.each([
+    ["/api/reviews/search", "/api/reviews/search?min_rating=4&limit=2"],
+    ["/api/reviews/since/{date}", "/api/reviews/since/2025-01-01"],
+  ])("GET %s: 304 with the declared headers when the ETag is sent back", async (p, url) => {
+    const first = await send(`${app.url}${url}`);
+    conforms(op(p), first, url);
+    const again = await send(`${app.url}${url}`, { "If-None-Match": first.headers.get("etag") as string });
+    expect(again.status).toBe(304);
+    conforms(op(p), again, `${url} revalidated`);
+  });
+});
+
+describe("/mcp against the document", () => {
+  const mcp = (method: string) => doc.paths["/mcp"]?.[method] as Operation;
+
+  it("POST initialize, GET and DELETE answer as declared, the session id in the declared header", async () => {
+    const init = await send(`${app.url}/mcp`, JSON_RPC_HEADERS, "POST", JSON.stringify(initializeRequest()));
+    conforms(mcp("post"), init, "initialize");
+    const session = init.headers.get("mcp-session-id") as string;
+    expect(session).toBeTruthy();
+    const headers = { "Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18" };
+    // Without a session, each method's refusal is the declared JSON-RPC error.
+    for (const method of ["get", "delete"]) {
+      conforms(mcp(method), await send(`${app.url}/mcp`, {}, method.toUpperCase()), `${method} without a session`);
+    }
+    conforms(mcp("delete"), await send(`${app.url}/mcp`, headers, "DELETE"), "delete");
+    conforms(mcp("get"), await send(`${app.url}/mcp`, headers, "GET"), "get after delete");
   });
 });
 
