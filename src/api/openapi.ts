@@ -8,7 +8,8 @@ import type { SiteUrls } from "../urls.ts";
 import { apiExamples } from "./openapi-examples.ts";
 import { mcpPathItem } from "./openapi-mcp.ts";
 import { dropSafeIntegerBounds } from "./openapi-parts.ts";
-import { apiPaths, servicePaths } from "./openapi-paths.ts";
+import { apiPaths } from "./openapi-paths.ts";
+import { servicePaths } from "./openapi-service-paths.ts";
 import {
   ApiErrorSchema,
   JsonRpcErrorSchema,
