@@ -1,5 +1,5 @@
-import type { Server, ServerResponse } from "node:http";
-import { type AddressInfo, createServer } from "node:net";
+import { type Server, type ServerResponse, STATUS_CODES } from "node:http";
+import { type AddressInfo, createServer, type Socket } from "node:net";
 import type { Express } from "express";
 
 export interface RunningServer {
@@ -77,10 +77,55 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
         check();
       });
     });
+    server.on("clientError", answerClientError);
     server.headersTimeout = 20_000;
     server.requestTimeout = 60_000;
     server.keepAliveTimeout = 5_000;
   });
+}
+
+/** What a request Node could not parse gets, by llhttp's or Node's error code. */
+const CLIENT_ERRORS: Record<string, { status: number; error: string; message: string }> = {
+  HPE_INVALID_URL: {
+    status: 400,
+    error: "bad_request",
+    message: "The URL in the request line is not valid: percent-encode non-ASCII bytes, spaces and control characters.",
+  },
+  HPE_HEADER_OVERFLOW: {
+    status: 431,
+    error: "request_header_fields_too_large",
+    message: "The request headers are too large.",
+  },
+  ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: "request_timeout", message: "The request was not received in time." },
+};
+
+/**
+ * Node's `clientError` event: a request that cannot be parsed never reaches Express, and Node's
+ * default answer is a bare status line with an empty body. The service answers it in its own
+ * 4xx shape, `{error, message, issues}` (the statuses Node would use: 431 for oversized headers,
+ * 408 for a timeout, 400 otherwise). Nothing from the request is echoed: its bytes are what
+ * failed to parse.
+ */
+function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+  if (err.code === "ECONNRESET" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  const known = CLIENT_ERRORS[err.code ?? ""];
+  const { status, error, message } = known ?? {
+    status: 400,
+    error: "bad_request",
+    message: `The request is not valid HTTP/1.1 (${err.code ?? "parse error"}).`,
+  };
+  const body = JSON.stringify({ error, message, issues: [{ path: "(request)", value: err.code ?? null, message }] });
+  socket.end(
+    `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
+      "Content-Type: application/json; charset=utf-8\r\n" +
+      "X-Content-Type-Options: nosniff\r\n" +
+      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      "Connection: close\r\n\r\n" +
+      body,
+  );
 }
 
 /**

@@ -3,8 +3,8 @@ import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/
 import type { Snapshot } from "../build/snapshot.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { insightsUri } from "./insights.ts";
-import { rpcErrorResponse } from "./legacy-sessions.ts";
 import { datasetUri, reviewUri } from "./resources.ts";
+import { streamLimitResponse } from "./stream-limit.ts";
 
 /**
  * "The reviews changed" for MCP clients, driven by the snapshot swap that follows every publish.
@@ -15,10 +15,18 @@ import { datasetUri, reviewUri } from "./resources.ts";
  * Subscriptions and GET streams of 2025 sessions live in this process (a session's GET stream and
  * its subscribe calls must reach the same instance). Both are bounded: at most `maxSessions`
  * sessions with subscriptions (the one closest to expiry is forgotten first), 64 URIs each, and
- * at most `maxStreams` open streams (one per session: a second GET replaces the first).
+ * at most `maxStreams` open streams in all. 2025-06-18 lets a client hold several SSE streams at
+ * once and requires each message to go out on only one of them ("Multiple Connections"), so a
+ * session may open up to `MAX_STREAMS_PER_SESSION` GET streams and each notice goes to its newest.
  */
 
 const MAX_URIS_PER_SESSION = 64;
+
+/**
+ * GET streams one session may hold. One more GET closes the session's oldest stream rather than
+ * being refused: a client that reconnects may not have been seen to drop its old connection.
+ */
+export const MAX_STREAMS_PER_SESSION = 4;
 
 interface Subscription {
   uris: Set<string>;
@@ -73,7 +81,9 @@ function withOpeningComment(response: Response): Response {
 export class ChangeNotices {
   #opts: ChangeNoticesOptions;
   #subs = new Map<string, Subscription>();
-  #streams = new Map<string, Stream>();
+  /** Each session's open GET streams, oldest first. */
+  #streams = new Map<string, Stream[]>();
+  #open = 0;
   #clock: Clock;
 
   constructor(opts: ChangeNoticesOptions) {
@@ -82,7 +92,7 @@ export class ChangeNotices {
   }
 
   get openStreams(): number {
-    return this.#streams.size;
+    return this.#open;
   }
 
   /** `resources/subscribe` of a 2025 session; false when the session already has the most URIs allowed. */
@@ -105,15 +115,14 @@ export class ChangeNotices {
 
   /** Serves a 2025 session's GET: an SSE stream the SDK writes notifications to, until `exp`. */
   async openStream(sessionId: string, exp: number, request: Request): Promise<Response> {
-    // A client that reconnects (its old connection may not have been seen to drop) replaces its stream.
-    this.#closeStream(sessionId);
-    if (this.#streams.size >= this.#opts.maxStreams) {
-      return rpcErrorResponse(503, -32000, "Service Unavailable: too many open streams; try again later");
-    }
+    const own = this.#streams.get(sessionId);
+    if (own && own.length >= MAX_STREAMS_PER_SESSION) this.#closeStream(sessionId, own[0] as Stream);
+    if (this.#open >= this.#opts.maxStreams) return streamLimitResponse(this.#opts.maxStreams);
     const server = this.#opts.createServer();
     const transport = new WebStandardStreamableHTTPServerTransport({ keepAliveMs: this.#opts.keepAliveMs });
+    let stream: Stream | undefined;
     const forget = () => {
-      if (this.#streams.get(sessionId)?.transport === transport) this.#closeStream(sessionId);
+      if (stream) this.#closeStream(sessionId, stream);
     };
     transport.onclose = forget;
     await server.connect(transport);
@@ -122,25 +131,45 @@ export class ChangeNotices {
       await server.close();
       return response;
     }
-    const cancelTimer = this.#clock.setTimer(() => this.#closeStream(sessionId), exp - this.#clock.now());
-    this.#streams.set(sessionId, { server, transport, cancelTimer });
+    const cancelTimer = this.#clock.setTimer(forget, exp - this.#clock.now());
+    stream = { server, transport, cancelTimer };
+    const list = this.#streams.get(sessionId) ?? [];
+    list.push(stream);
+    this.#streams.set(sessionId, list);
+    this.#open++;
     // The client went away: free its place at once rather than at the session's expiry.
     request.signal.addEventListener("abort", forget, { once: true });
     return withOpeningComment(response);
   }
 
-  /** A session ended (DELETE): close its stream and forget what it subscribed to. */
+  /** A session ended (DELETE): close its streams and forget what it subscribed to. */
   endSession(sessionId: string): void {
     this.#subs.delete(sessionId);
-    this.#closeStream(sessionId);
+    for (const stream of [...(this.#streams.get(sessionId) ?? [])]) this.#closeStream(sessionId, stream);
   }
 
-  #closeStream(sessionId: string): void {
-    const stream = this.#streams.get(sessionId);
-    if (!stream) return;
-    this.#streams.delete(sessionId);
+  #closeStream(sessionId: string, stream: Stream): void {
+    const list = this.#streams.get(sessionId);
+    const at = list?.indexOf(stream) ?? -1;
+    if (!list || at < 0) return;
+    list.splice(at, 1);
+    if (list.length === 0) this.#streams.delete(sessionId);
+    this.#open--;
     stream.cancelTimer();
     void stream.server.close().catch(() => undefined);
+  }
+
+  /** Sends one notice on the session's newest stream; a stream that fails is closed and the next tried. */
+  async #deliver(sessionId: string, uri: string): Promise<void> {
+    for (let list = this.#streams.get(sessionId); list && list.length > 0; list = this.#streams.get(sessionId)) {
+      const stream = list[list.length - 1] as Stream;
+      try {
+        await stream.server.server.sendResourceUpdated({ uri });
+        return;
+      } catch {
+        this.#closeStream(sessionId, stream);
+      }
+    }
   }
 
   /** Tells every subscriber about `uris`. */
@@ -148,9 +177,8 @@ export class ChangeNotices {
     const sends: Promise<void>[] = [];
     for (const uri of uris) {
       this.#opts.modern.resourceUpdated(uri);
-      for (const [sessionId, stream] of this.#streams) {
-        if (!this.#subs.get(sessionId)?.uris.has(uri)) continue;
-        sends.push(stream.server.server.sendResourceUpdated({ uri }).catch(() => this.endSession(sessionId)));
+      for (const sessionId of this.#streams.keys()) {
+        if (this.#subs.get(sessionId)?.uris.has(uri)) sends.push(this.#deliver(sessionId, uri));
       }
     }
     await Promise.all(sends);
@@ -158,8 +186,9 @@ export class ChangeNotices {
 
   /** Closes every open 2025 stream (shutdown). */
   async close(): Promise<void> {
-    const streams = [...this.#streams.values()];
+    const streams = [...this.#streams.values()].flat();
     this.#streams.clear();
+    this.#open = 0;
     for (const s of streams) s.cancelTimer();
     await Promise.all(streams.map((s) => s.server.close().catch(() => undefined)));
   }

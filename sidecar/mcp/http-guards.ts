@@ -99,9 +99,25 @@ export function mcpCors(allowed: "*" | string[]): RequestHandler {
   };
 }
 
-/** Body-parser failures as JSON-RPC errors; anything else goes on to the app's error handler. */
+/**
+ * Body-parser failures as JSON-RPC errors; anything else goes on to the app's error handler. A
+ * body that does not decode as its `Content-Encoding` says (the decompressor's error, which
+ * body-parser passes on untyped as a 400) is a parse error like malformed JSON, and its other 4xx
+ * (a body shorter than its Content-Length) are JSON-RPC errors too: JSON-RPC clients read the
+ * body of any answer to a POST as a JSON-RPC message.
+ */
 export function bodyErrors(limitBytes: number): ErrorRequestHandler {
-  return (err, _req, res, next) => {
+  return (err, req, res, next) => {
+    const coding = req.headers["content-encoding"];
+    if (err?.status === 400 && err.type === undefined && coding !== undefined) {
+      rpcError(
+        res,
+        400,
+        -32700,
+        `Parse error: the request body could not be decoded as Content-Encoding ${JSON.stringify(coding)} says`,
+      );
+      return;
+    }
     switch (err?.type) {
       case "entity.parse.failed":
         rpcError(res, 400, -32700, "Parse error: the request body is not valid JSON");
@@ -114,6 +130,10 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
         rpcError(res, 415, -32000, `Unsupported Media Type: ${String(err.message)}; send UTF-8 JSON`);
         return;
       default:
+        if (typeof err?.type === "string" && err.status >= 400 && err.status < 500) {
+          rpcError(res, err.status, -32000, `Bad Request: ${String(err.message)}`);
+          return;
+        }
         next(err);
     }
   };

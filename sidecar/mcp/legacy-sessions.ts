@@ -28,6 +28,8 @@ export interface LegacySessionsDeps {
   /** Called after a session is revoked, to close its stream and forget its subscriptions. */
   onEnd(sessionId: string): void;
   onSessionStart?(sessionId: string, claims: SessionClaims): void;
+  /** Called when the revocation store failed to record a DELETE (answered 503). */
+  onRevokeFailed?(err: unknown): void;
 }
 
 export const SESSION_HEADER = "mcp-session-id";
@@ -41,6 +43,23 @@ const missing = () =>
   rpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first to get one");
 const notFound = () =>
   rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again");
+
+/** Seconds a client should wait before repeating a DELETE the revocation store could not record. */
+export const REVOKE_RETRY_AFTER_S = 30;
+
+/**
+ * The store (PostgreSQL under `DATABASE_URL`) did not record the revocation: the session is not
+ * ended, so the DELETE is not acknowledged; 503 with Retry-After says it is worth repeating.
+ */
+const revokeUnavailable = () => {
+  const res = rpcErrorResponse(
+    503,
+    -32000,
+    "Service Unavailable: the session could not be ended because the session store is unreachable; send DELETE again later",
+  );
+  res.headers.set("Retry-After", String(REVOKE_RETRY_AFTER_S));
+  return res;
+};
 
 /** What `Server` answers to `initialize` (SDK rule): the requested version when supported, else the latest. */
 export function negotiatedVersion(requested: string): string {
@@ -102,7 +121,12 @@ export class LegacySessions {
       case "GET":
         return this.#deps.openStream(headerId, claims, request);
       case "DELETE":
-        await this.#deps.revocations.revoke(headerId, claims.exp);
+        try {
+          await this.#deps.revocations.revoke(headerId, claims.exp);
+        } catch (err) {
+          this.#deps.onRevokeFailed?.(err);
+          return revokeUnavailable();
+        }
         this.#deps.onEnd(headerId);
         return new Response(null, { status: 200 });
       default:

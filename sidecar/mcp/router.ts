@@ -21,6 +21,7 @@ import { nodeBridge } from "./node-bridge.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
 import { createMcpServer } from "./server.ts";
 import { SessionTokens } from "./session-token.ts";
+import { countedListens } from "./stream-limit.ts";
 
 /** A JSON-RPC message to this server is a few hundred bytes; 64 KiB leaves room and bounds memory. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -54,8 +55,10 @@ export interface McpRouterDeps {
 export interface McpRouter {
   /** Mount at `/mcp`. */
   router: Router;
-  /** Open change-notice streams of 2025 sessions (2026 listen streams are counted by the SDK). */
+  /** Open change-notice streams of 2025 sessions (GET). */
   readonly openStreams: number;
+  /** Open 2026-07-28 `subscriptions/listen` streams. */
+  readonly openListens: number;
   /** `tools/call` requests answered by the fast path since start (fast-call.ts). */
   readonly fastAnswers: number;
   /** Ends every stream and refuses new requests. */
@@ -85,8 +88,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     deps.revocations ?? new MemoryRevocationStore({ maxEntries: config.MCP_MAX_SESSIONS, clock: deps.clock });
   const base = { store, baseUrl: config.BASE_URL, cache: deps.responseCache };
 
+  /** Each POST's parsed body by its web Request, which the SDK hands to the factory as `requestInfo`. */
+  const bodies = new WeakMap<Request, unknown>();
   const factory = (ctx: McpRequestContext): McpServer => {
-    const server = createMcpServer(base);
+    const body = ctx.requestInfo && (bodies.get(ctx.requestInfo) as { params?: { arguments?: unknown } } | undefined);
+    const server = createMcpServer({ ...base, argumentsAsSent: body?.params?.arguments });
     const sessionId = ctx.requestInfo?.headers.get(SESSION_HEADER);
     if (ctx.era === "legacy" && sessionId) addSubscribeHandlers(server, sessionId);
     return server;
@@ -98,6 +104,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     maxRequestBodySize: MAX_BODY_BYTES,
     onerror,
   });
+  const listen = countedListens(config.MCP_MAX_STREAMS, (request, options) => modern.fetch(request, options));
   const notices = new ChangeNotices({
     baseUrl: config.BASE_URL,
     maxSessions: config.MCP_MAX_SESSIONS,
@@ -113,6 +120,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     serve: jsonPerRequest(factory, MAX_BODY_BYTES),
     openStream: (id, claims, request) => notices.openStream(id, claims.exp, request),
     onSessionStart: (id, claims) => log.info({ session: id.slice(-12), version: claims.pv }, "mcp session started"),
+    onRevokeFailed: (err) => log.warn({ err }, "mcp session DELETE not recorded: revocation store unreachable"),
     onEnd: (id) => {
       notices.endSession(id);
       log.info({ session: id.slice(-12) }, "mcp session ended");
@@ -151,9 +159,12 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   const node = nodeBridge(
     async (request, options) => {
       const body = options?.parsedBody;
+      if (body !== undefined) bodies.set(request, body);
       if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
         return sessions.handle(request, body);
       }
+      if ((body as { method?: unknown } | undefined)?.method === "subscriptions/listen")
+        return listen(request, options);
       return modern.fetch(request, options);
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.error({ err }, "mcp handler failed") },
@@ -210,6 +221,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     router,
     get openStreams() {
       return notices.openStreams;
+    },
+    get openListens() {
+      return listen.open;
     },
     get fastAnswers() {
       return fastAnswers;

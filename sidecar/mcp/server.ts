@@ -33,6 +33,8 @@ export interface McpServerDeps {
   baseUrl: string;
   /** Shared with the HTTP routes (see cached-results.ts). */
   cache: ResponseCache;
+  /** The `tools/call` arguments as parsed from this request's body (tools.ts `argumentsAsSent`). */
+  argumentsAsSent?: unknown;
 }
 
 /**

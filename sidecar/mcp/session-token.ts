@@ -21,6 +21,15 @@ export const systemWallClock: WallClock = { now: () => Date.now() };
 const MAX_ID_LENGTH = 512;
 
 /**
+ * The one spelling of an id: unpadded base64url payload, a dot, and the 43 characters of an
+ * unpadded base64url HMAC-SHA256. Node's base64url decoder is lenient (it skips `=`, `!`, `%`,
+ * reads `+/` as `-_`, ignores the unused low bits of the last character), so without this pattern
+ * and the re-encoding check in `#check` one signature had dozens of spellings, and a revocation
+ * or a cache keyed on one spelling missed the others.
+ */
+const ID_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
+
+/**
  * Ids whose signature was checked, remembered with their claims: every request of a session
  * carries its id, and checking the HMAC and parsing the claims again cost more than the rest of
  * the session checks. At most this many (about 0.5 KiB each), oldest forgotten first; expiry is
@@ -75,7 +84,11 @@ export class SessionTokens {
     return { id: `${payload}.${this.#sign(payload)}`, claims };
   }
 
-  /** Checks the signature first (so nothing unsigned is parsed further), then the expiry. */
+  /**
+   * Checks the spelling and the signature first (so nothing unsigned is parsed further), then the
+   * expiry. Only the exact string `issue` returned verifies, so callers may key revocations and
+   * caches on the id as given: no other spelling of it can reach them.
+   */
   verify(id: string): VerifyResult {
     const known = this.#verified.get(id);
     if (known !== undefined) {
@@ -92,11 +105,13 @@ export class SessionTokens {
   }
 
   #check(id: string): VerifyResult {
-    if (id.length > MAX_ID_LENGTH) return { ok: false, reason: "malformed" };
+    if (id.length > MAX_ID_LENGTH || !ID_PATTERN.test(id)) return { ok: false, reason: "malformed" };
     const dot = id.indexOf(".");
-    if (dot <= 0 || dot !== id.lastIndexOf(".")) return { ok: false, reason: "malformed" };
     const payload = id.slice(0, dot);
-    const given = Buffer.from(id.slice(dot + 1), "base64url");
+    const signature = id.slice(dot + 1);
+    const given = Buffer.from(signature, "base64url");
+    // Non-zero unused bits in the last character decode to the same bytes: not the canonical spelling.
+    if (given.toString("base64url") !== signature) return { ok: false, reason: "malformed" };
     const expected = Buffer.from(this.#sign(payload), "base64url");
     if (given.length !== expected.length || !timingSafeEqual(given, expected)) {
       return { ok: false, reason: "bad-signature" };

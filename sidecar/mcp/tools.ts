@@ -24,6 +24,13 @@ export interface ToolDeps {
   baseUrl: string;
   /** The HTTP routes' response cache, shared: a search asked at either door is answered from it. */
   cache: ResponseCache;
+  /**
+   * The `arguments` of the `tools/call` this server was built for, as parsed from the request
+   * body. The SDK's zod parse copies them key by key, which drops an own key named `__proto__`, so
+   * `search_reviews` would answer a call that `?__proto__=1` over HTTP refuses; read as sent, the
+   * key reaches `parseSearchParams` (which keeps it as data) and is reported as unknown.
+   */
+  argumentsAsSent?: unknown;
 }
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -103,7 +110,8 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl, cache }: ToolDeps): void {
+export function registerReviewTools(server: McpServer, { store, baseUrl, cache, argumentsAsSent }: ToolDeps): void {
+  const asSent = typeof argumentsAsSent === "object" && argumentsAsSent !== null && !Array.isArray(argumentsAsSent);
   server.registerTool(
     "get_business",
     {
@@ -136,7 +144,11 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, cache }
       outputSchema: SearchResultSchema,
       annotations: READ_ONLY,
     },
-    (args) => asTool(SearchResultSchema, cachedSearch({ cache, baseUrl }, store.current, args)),
+    (args) =>
+      asTool(
+        SearchResultSchema,
+        cachedSearch({ cache, baseUrl }, store.current, asSent ? (argumentsAsSent as Record<string, unknown>) : args),
+      ),
   );
 
   server.registerTool(

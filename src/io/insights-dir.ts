@@ -1,4 +1,4 @@
-import { readdir, readFile } from "node:fs/promises";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import {
@@ -8,8 +8,13 @@ import {
   validateInsightsContent,
 } from "../insights/validate-content.ts";
 import { displayPath } from "./content-dir.ts";
+import { contentRoot, readContentFile } from "./content-file.ts";
 
-/** Reading `content/insights/` from disk; validation is pure, in src/insights/validate-content.ts. */
+/**
+ * Reading `content/insights/` from disk; validation is pure, in src/insights/validate-content.ts.
+ * A file that leads outside the content folder, or is not a regular file, is refused unread
+ * (content-file.ts).
+ */
 
 export async function readInsightsDir(contentDir: string): Promise<RawInsightsContent> {
   const dir = path.join(contentDir, "insights");
@@ -18,11 +23,12 @@ export async function readInsightsDir(contentDir: string): Promise<RawInsightsCo
     throw err;
   });
   const raw: RawInsightsContent = { files: {}, strays: [] };
+  const root = contentRoot(contentDir);
   for (const name of names.sort()) {
     if (name.startsWith(".")) continue;
     const p = path.join(dir, name);
     if ((FILES as readonly string[]).includes(name)) {
-      raw.files[name as FileName] = { file: displayPath(p), text: await readFile(p, "utf8") };
+      raw.files[name as FileName] = { file: displayPath(p), text: readContentFile(root, p, displayPath(p)) };
     } else {
       raw.strays.push(displayPath(p));
     }

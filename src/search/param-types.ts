@@ -18,7 +18,8 @@ export const intParam = (min: number, max: number | undefined, msg: string) =>
     fromText,
     z
       .number({ error: msg })
-      .int({ error: msg })
+      // Aborts: a non-integer (or one past 2^53) is reported once, not again by the range check.
+      .int({ error: msg, abort: true })
       .min(min, { error: msg })
       .max(max ?? Number.MAX_SAFE_INTEGER, { error: msg }),
   );

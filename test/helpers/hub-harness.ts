@@ -1,7 +1,10 @@
+import { type ChildProcess, spawn } from "node:child_process";
+import { once } from "node:events";
 import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import type { Readable } from "node:stream";
 import express from "express";
 import pino from "pino";
 import { Hub, type HubDeps } from "../../sidecar/hub/hub.ts";
@@ -146,5 +149,37 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
       await hub.close();
       await shared?.close();
     },
+  };
+}
+
+export interface HubChild {
+  child: ChildProcess;
+  /** Resolves once the child has printed `line` (see hub-child.ts). */
+  waitLine(line: string): Promise<void>;
+  /** Tells the child to publish the current dist. */
+  publish(): void;
+}
+
+/** A real hub in a child process (hub-child.ts) on `dataDir`/`distDir`, subscribing `callbacks` to `topic`. */
+export function startHubChild(opts: {
+  dataDir: string;
+  distDir: string;
+  topic: string;
+  callbacks: string[];
+  databaseUrl?: string;
+}): HubChild {
+  const script = path.join(import.meta.dirname, "hub-child.ts");
+  const args = [opts.dataDir, opts.distDir, BASE_URL, opts.topic, JSON.stringify(opts.callbacks)];
+  const child = spawn(process.execPath, [script, ...args, ...(opts.databaseUrl ? [opts.databaseUrl] : [])], {
+    stdio: ["pipe", "pipe", "inherit"],
+  });
+  const lines: string[] = [];
+  (child.stdout as Readable).setEncoding("utf8").on("data", (d: string) => lines.push(...d.trim().split("\n")));
+  return {
+    child,
+    async waitLine(line) {
+      while (!lines.includes(line)) await once(child.stdout as Readable, "data");
+    },
+    publish: () => child.stdin?.write("publish\n"),
   };
 }

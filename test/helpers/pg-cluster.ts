@@ -5,6 +5,8 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import pg from "pg";
+import type { Logger } from "pino";
+import { createPool, migrate } from "../../sidecar/db/postgres.ts";
 import { freePort } from "./free-port.ts";
 
 /**
@@ -86,4 +88,26 @@ export async function createDatabase(server: PgServer, prefix = "pr"): Promise<s
   const url = new URL(server.adminUrl);
   url.pathname = `/${name}`;
   return url.href;
+}
+
+/**
+ * Fresh migrated databases on one throwaway server, started on first use: `fresh()` returns a
+ * pool on a new database, `close()` ends every pool and stops the server.
+ */
+export function migratedPools(logger: Logger): { fresh(): Promise<pg.Pool>; close(): Promise<void> } {
+  let server: PgServer | undefined;
+  const pools: pg.Pool[] = [];
+  return {
+    async fresh() {
+      server ??= await startPgServer();
+      const pool = createPool(await createDatabase(server), logger);
+      pools.push(pool);
+      await migrate(pool, logger);
+      return pool;
+    },
+    async close() {
+      await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
+      await server?.close();
+    },
+  };
 }

@@ -1,4 +1,3 @@
-import { spawn } from "node:child_process";
 import { once } from "node:events";
 import { stat } from "node:fs/promises";
 import path from "node:path";
@@ -6,7 +5,7 @@ import { afterEach, describe, expect, inject, it } from "vitest";
 import { STORE_FILE } from "../../../sidecar/hub/sqlite-db.ts";
 import { cooperative, isDelivery, isVerification, startSubscriber } from "../../helpers/https-subscriber.ts";
 import { forEachHubStore } from "../../helpers/hub-backends.ts";
-import { BASE_URL, type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
+import { type Harness, startHarness, startHubChild, TOPICS } from "../../helpers/hub-harness.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 
 const tls = inject("testTls");
@@ -102,27 +101,16 @@ forEachHubStore((backend) => {
         await seed.writeTopic(TOPICS.atom, "<feed>v1</feed>");
         await seed.close();
 
-        const child = spawn(
-          process.execPath,
-          [
-            path.join(import.meta.dirname, "../../helpers/hub-child.ts"),
-            seed.dataDir,
-            seed.distDir,
-            BASE_URL,
-            sub.callback(),
-            TOPICS.atom,
-          ],
-          { stdio: ["pipe", "pipe", "inherit"] },
-        );
-        const lines: string[] = [];
-        child.stdout.setEncoding("utf8").on("data", (d: string) => lines.push(...d.trim().split("\n")));
-        const waitLine = async (line: string) => {
-          while (!lines.includes(line)) await once(child.stdout, "data");
-        };
+        const { child, waitLine, publish } = startHubChild({
+          dataDir: seed.dataDir,
+          distDir: seed.distDir,
+          topic: TOPICS.atom,
+          callbacks: [sub.callback()],
+        });
         await waitLine("subscribed");
         sub.respond = (r) => (r.method === "POST" ? { status: 500 } : cooperative(r));
         await seed.writeTopic(TOPICS.atom, "<feed>v2</feed>");
-        child.stdin.write("publish\n");
+        publish();
         await waitLine("ready");
         child.kill("SIGKILL");
         await once(child, "exit");

@@ -2,10 +2,10 @@ import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgRevocationStore } from "../../../sidecar/db/pg-revocation-store.ts";
-import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
+import { createPool } from "../../../sidecar/db/postgres.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
-import { createDatabase, type PgServer, postgresUnavailable, startPgServer } from "../../helpers/pg-cluster.ts";
+import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";
 
 /**
  * The SessionRevocationStore contract, run against the one-process store and the PostgreSQL one
@@ -19,18 +19,12 @@ const unavailable = await postgresUnavailable();
 if (unavailable && process.env.CI) throw new Error(`PostgreSQL suites cannot run in CI: ${unavailable}`);
 if (unavailable) process.stderr.write(`Skipping the PostgreSQL revocation suite: ${unavailable}\n`);
 
-let server: PgServer | undefined;
+const databases = migratedPools(silent);
+const freshPool = () => databases.fresh();
 const pools: pg.Pool[] = [];
-async function freshPool(): Promise<pg.Pool> {
-  server ??= await startPgServer();
-  const pool = createPool(await createDatabase(server), silent);
-  pools.push(pool);
-  await migrate(pool, silent);
-  return pool;
-}
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
-  await server?.close();
+  await databases.close();
 });
 
 type Make = (clock: ManualClock) => Promise<SessionRevocationStore>;

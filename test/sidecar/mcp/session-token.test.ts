@@ -34,7 +34,9 @@ describe("SessionTokens", () => {
     const extended = Buffer.from(JSON.stringify({ ...claims, exp: claims.exp + 1e9 })).toString("base64url");
     expect(other.verify(id)).toEqual({ ok: false, reason: "bad-signature" });
     expect(tokens.verify(`${extended}.${signature}`)).toEqual({ ok: false, reason: "bad-signature" });
-    expect(tokens.verify(`${payload}.${signature.slice(1)}`)).toEqual({ ok: false, reason: "bad-signature" });
+    const flipped = `${signature[0] === "A" ? "B" : "A"}${signature.slice(1)}`;
+    expect(tokens.verify(`${payload}.${flipped}`)).toEqual({ ok: false, reason: "bad-signature" });
+    expect(tokens.verify(`${payload}.${signature.slice(1)}`)).toEqual({ ok: false, reason: "malformed" });
     for (const bad of ["", "abc", `${id}.x`, ".x", "x".repeat(600)]) {
       expect(tokens.verify(bad), bad.slice(0, 20)).toEqual({ ok: false, reason: "malformed" });
     }

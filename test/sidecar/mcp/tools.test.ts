@@ -11,7 +11,7 @@ import pkg from "../../../package.json" with { type: "json" };
 import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { SEARCH_PARAMS } from "../../../src/search/query.ts";
 import { buildSite } from "../../helpers/build-site.ts";
-import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
+import { connectClient, type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
 
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
@@ -133,6 +133,28 @@ describe("MCP server over streamable HTTP", () => {
     const asNumbers = await call("search_reviews", { rating: 5, limit: 2 });
     expect(asText.isError).toBeFalsy();
     expect(asText.structuredContent).toEqual(asNumbers.structuredContent);
+  });
+
+  it("search_reviews refuses an argument named __proto__ exactly as ?__proto__=1 is refused over HTTP", async () => {
+    const http = await httpJson("/api/reviews/search?__proto__=1&rating=5");
+    expect(http.status).toBe(400);
+    expect(http.body.issues).toEqual([expect.objectContaining({ path: "__proto__", value: "1" })]);
+    // Raw JSON: a client library could drop the key while building the request.
+    const body = `{"jsonrpc":"2.0","id":5,"method":"tools/call",
+      "params":{"name":"search_reviews","arguments":{"__proto__":"1","rating":"5"}}}`;
+    const id = await openSession(app.endpoint);
+    const reply = await postRpc(app.endpoint, body, { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" });
+    expect(reply.body.result?.isError, JSON.stringify(reply.body)).toBe(true);
+    expect(JSON.parse(reply.body.result.content[0].text)).toEqual(http.body);
+    const meta = `"_meta":{"io.modelcontextprotocol/protocolVersion":"2026-07-28",
+      "io.modelcontextprotocol/clientInfo":{"name":"raw","version":"0"},"io.modelcontextprotocol/clientCapabilities":{}}`;
+    const modern = await postRpc(app.endpoint, body.replace('"params":{', `"params":{${meta},`), {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/call",
+      "mcp-name": "search_reviews",
+    });
+    expect(modern.body.result?.isError, JSON.stringify(modern.body)).toBe(true);
+    expect(JSON.parse(modern.body.result.content[0].text)).toEqual(http.body);
   });
 
   it("get_business returns the business and aggregate rating of /reviews.json", async () => {

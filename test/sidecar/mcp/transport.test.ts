@@ -3,12 +3,15 @@ import { request } from "node:http";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_STREAMS_PER_SESSION } from "../../../sidecar/mcp/change-notices.ts";
 import { MemoryRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
+import { STREAM_LIMIT_CODE, STREAM_RETRY_AFTER_S } from "../../../sidecar/mcp/stream-limit.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import {
   connectClient,
   initializeRequest,
+  JSON_RPC_HEADERS,
   type McpTestApp,
   openSession,
   postRpc,
@@ -218,6 +221,25 @@ describe("JSON-RPC errors", () => {
     }
   });
 
+  it("gives -32700 for a body that does not decode as its Content-Encoding says", async () => {
+    const id = await openSession(app.endpoint);
+    for (const coding of ["gzip", "deflate", "br"]) {
+      for (const headers of [{}, session(id)]) {
+        const res = await postRpc(app.endpoint, JSON.stringify(listTools()), {
+          ...headers,
+          "content-encoding": coding,
+        });
+        expect([res.status, res.body.jsonrpc, res.body.id, res.body.error.code], coding).toEqual([
+          400,
+          "2.0",
+          null,
+          -32700,
+        ]);
+        expect(res.body.error.message).toContain(coding);
+      }
+    }
+  });
+
   it("gives -32600 for JSON that is not a JSON-RPC message, echoing a usable id", async () => {
     const id = await openSession(app.endpoint);
     const cases: [unknown, string | number | null][] = [
@@ -361,26 +383,66 @@ describe("bounded sessions", () => {
     expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
   });
 
-  it("bounds the open streams: one per session, MCP_MAX_STREAMS in all", async () => {
-    const capped = await start({ MCP_MAX_STREAMS: "1" });
+  it("lets a session hold several GET streams, at most MCP_MAX_STREAMS in all, then answers 503", async () => {
+    const capped = await start({ MCP_MAX_STREAMS: String(MAX_STREAMS_PER_SESSION + 1) });
     const [a, b] = [await openSession(capped.endpoint), await openSession(capped.endpoint)];
-    const first = await send(capped.endpoint, "GET", session(a));
-    expect(first.status).toBe(200);
-    // A second GET of the same session (a reconnecting client) replaces the first.
-    const firstEnded = streamEnds(first);
-    const again = await send(capped.endpoint, "GET", session(a));
-    expect(again.status).toBe(200);
-    await expect(firstEnded).resolves.toBe(true);
-    expect(capped.mcp.openStreams).toBe(1);
-    expect((await send(capped.endpoint, "GET", session(b))).status).toBe(503);
-    const ended = streamEnds(again);
+    const own: Response[] = [];
+    for (let i = 0; i < MAX_STREAMS_PER_SESSION; i++) own.push(await send(capped.endpoint, "GET", session(a)));
+    expect(own.map((r) => r.status)).toEqual(own.map(() => 200));
+    expect(capped.mcp.openStreams).toBe(MAX_STREAMS_PER_SESSION);
+    // One more on the same session (a reconnecting client) closes its oldest, and only that one.
+    const oldestEnded = streamEnds(own[0] as Response);
+    const newest = await send(capped.endpoint, "GET", session(a));
+    expect(newest.status).toBe(200);
+    await expect(oldestEnded).resolves.toBe(true);
+    expect(capped.mcp.openStreams).toBe(MAX_STREAMS_PER_SESSION);
+    const ofB = await send(capped.endpoint, "GET", session(b));
+    expect(ofB.status).toBe(200);
+    const refused = await send(capped.endpoint, "GET", session(b));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe(String(STREAM_RETRY_AFTER_S));
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: STREAM_LIMIT_CODE } });
+    // DELETE ends every stream of the session.
+    const ended = [...own.slice(1), newest].map(streamEnds);
     expect((await send(capped.endpoint, "DELETE", session(a))).status).toBe(200);
-    await expect(ended).resolves.toBe(true);
-    const next = await send(capped.endpoint, "GET", session(b));
-    expect(next.status).toBe(200);
+    await expect(Promise.all(ended)).resolves.toEqual(ended.map(() => true));
+    expect(capped.mcp.openStreams).toBe(1);
     // A client that hangs up frees its place.
-    await next.body?.cancel();
+    await ofB.body?.cancel();
     await waitFor(() => capped.mcp.openStreams === 0);
+  });
+
+  it("answers subscriptions/listen past MCP_MAX_STREAMS as the 2025 GET: 503, Retry-After, the same code", async () => {
+    const capped = await start({ MCP_MAX_STREAMS: "1" });
+    const listen = (id: number) => {
+      const _meta = {
+        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+        "io.modelcontextprotocol/clientInfo": { name: "raw-http-test", version: "0.0.0" },
+        "io.modelcontextprotocol/clientCapabilities": {},
+      };
+      const notifications = { resourceSubscriptions: [`${BASE}/reviews.json`] };
+      return fetch(capped.endpoint, {
+        method: "POST",
+        headers: {
+          ...JSON_RPC_HEADERS,
+          "mcp-protocol-version": "2026-07-28",
+          "mcp-method": "subscriptions/listen",
+        },
+        body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta } }),
+      });
+    };
+    const first = await listen(1);
+    expect([first.status, first.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+    const refused = await listen(2);
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe(String(STREAM_RETRY_AFTER_S));
+    expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 2, error: { code: STREAM_LIMIT_CODE } });
+    expect(capped.mcp.openListens).toBe(1);
+    await first.body?.cancel();
+    await waitFor(() => capped.mcp.openListens === 0);
+    const again = await listen(3);
+    expect(again.status).toBe(200);
+    await again.body?.cancel();
   });
 
   it("closes every stream of both eras on shutdown and refuses new requests", async () => {

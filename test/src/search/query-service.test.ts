@@ -102,6 +102,23 @@ describe("search service", () => {
     expect(invalidQueryBody(issues).message).toContain(param);
   });
 
+  it("reports a limit or offset of any size past its bound exactly once", () => {
+    expect(issuesOf({ limit: "9007199254740993" })).toEqual([
+      { path: "limit", value: "9007199254740993", message: "expected an integer from 1 to 100" },
+    ]);
+    // Past 2^53 zod's integer check and the range check both failed: the same issue twice.
+    const tooBig = fc.oneof(
+      fc.record({ param: fc.constant("limit"), n: fc.bigInt({ min: 101n, max: 10n ** 30n }) }),
+      fc.record({ param: fc.constant("offset"), n: fc.bigInt({ min: 2n ** 53n, max: 10n ** 30n }) }),
+    );
+    fc.assert(
+      fc.property(tooBig, fc.boolean(), ({ param, n }, asString) => {
+        const issues = issuesOf({ [param]: asString ? String(n) : Number(n) });
+        expect(issues.map((i) => i.path)).toEqual([param]);
+      }),
+    );
+  });
+
   it("takes since after until as an empty range, and lists valid technicians and services", () => {
     const empty = searchReviews(index, { since: "2025-01-02", until: "2025-01-01" }, BASE);
     expect(empty.ok && empty.value.total).toBe(0);

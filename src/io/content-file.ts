@@ -1,0 +1,90 @@
+import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, type Stats } from "node:fs";
+import path from "node:path";
+import { ContentError, problem } from "../content/errors.ts";
+
+/**
+ * Reading one file of the content folder without ever leaving it. A symbolic link that resolves
+ * outside the folder (`reviews/2026/x.yaml -> /etc/passwd`) was followed: its text was published,
+ * or, when it was not a review, echoed line by line in the build's and `npm run check`'s YAML
+ * errors, which a pull-request check prints in a public log. Such a link is refused before
+ * anything is opened, and so is a file that is not a regular file (a FIFO would block the build,
+ * a device would be read without end). The refusal names the file as the editor sees it, never
+ * what the link points to. Links that stay inside the folder are followed.
+ */
+
+/** The content folder with every link in its own path resolved, to compare resolved files against. */
+export interface ContentRoot {
+  real: string;
+}
+
+export function contentRoot(dir: string): ContentRoot {
+  try {
+    return { real: realpathSync.native(dir) };
+  } catch {
+    // Missing: reading business.yaml then fails with ENOENT, which is the message to give.
+    return { real: path.resolve(dir) };
+  }
+}
+
+/** The line an editor sees for a file that leads outside the folder: the link's name only. */
+export function outsideProblem(file: string): string {
+  return problem(
+    file,
+    "(file)",
+    "is a symbolic link to something outside the content folder, which is never read; put the file itself here",
+    path.basename(file),
+  );
+}
+
+function kindOf(st: Stats): string {
+  if (st.isFIFO()) return "a named pipe";
+  if (st.isSocket()) return "a socket";
+  if (st.isCharacterDevice() || st.isBlockDevice()) return "a device";
+  if (st.isDirectory()) return "a folder";
+  return "not a regular file";
+}
+
+function specialProblem(file: string, kind: string): string {
+  return problem(file, "(file)", `is ${kind}, not a file; content files must be plain files`, path.basename(file));
+}
+
+/** Whether `p` resolves to a path inside the content folder (the folder itself included). */
+export function resolvesInside(root: ContentRoot, p: string): boolean {
+  const real = realpathSync.native(p);
+  return real === root.real || real.startsWith(root.real + path.sep);
+}
+
+/**
+ * The UTF-8 text of `p`, a path under the content folder; `file` is how problems name it.
+ * Throws a ContentError with one problem when it cannot or must not be read.
+ */
+export function readContentFile(root: ContentRoot, p: string, file: string): string {
+  let real: string;
+  try {
+    real = realpathSync.native(p);
+  } catch (err) {
+    throw new ContentError([
+      problem(file, "(file)", `cannot read the file (${(err as NodeJS.ErrnoException).code})`, p),
+    ]);
+  }
+  if (real !== root.real && !real.startsWith(root.real + path.sep)) throw new ContentError([outsideProblem(file)]);
+  // The resolved path, never followed again (O_NOFOLLOW: swapped for a link since, it fails), and
+  // without blocking (O_NONBLOCK: a named pipe opens at once); fstat then tells what was opened,
+  // before a byte is read.
+  let fd: number;
+  try {
+    fd = openSync(real, constants.O_RDONLY | constants.O_NOFOLLOW | constants.O_NONBLOCK);
+  } catch (err) {
+    const code = (err as NodeJS.ErrnoException).code;
+    // A socket cannot be opened at all.
+    if (code === "ENXIO") throw new ContentError([specialProblem(file, "a socket")]);
+    throw new ContentError([problem(file, "(file)", `cannot read the file (${code})`, p)]);
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) throw new ContentError([specialProblem(file, kindOf(opened))]);
+    return readFileSync(fd, "utf8");
+  } finally {
+    closeSync(fd);
+  }
+}

@@ -1,0 +1,70 @@
+import { connect } from "node:net";
+import express from "express";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { listen, type RunningServer } from "../../../sidecar/http/server.ts";
+
+/**
+ * Requests Node cannot parse never reach Express; `listen` answers them (Node's `clientError`)
+ * in the service's JSON 4xx shape rather than Node's bare status line.
+ */
+
+let running: RunningServer;
+
+beforeAll(async () => {
+  const app = express();
+  app.get("/ok", (_req, res) => {
+    res.json({ ok: true });
+  });
+  running = await listen(app, 0, "127.0.0.1");
+});
+
+afterAll(async () => {
+  await running?.close(1000);
+});
+
+/** Sends raw bytes and reads the whole answer until the server closes the connection. */
+function raw(bytes: Buffer): Promise<{ status: number; headers: string; body: string }> {
+  const { port, hostname } = new URL(running.url);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => socket.end(bytes));
+    const chunks: Buffer[] = [];
+    socket.on("data", (c) => chunks.push(c));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const text = Buffer.concat(chunks).toString("utf8");
+      const [head = "", body = ""] = text.split("\r\n\r\n");
+      resolve({ status: Number(head.split(" ")[1]), headers: head.toLowerCase(), body });
+    });
+  });
+}
+
+describe("a request Node cannot parse", () => {
+  it("with raw UTF-8 bytes in the path gets the JSON 400 {error, message, issues}", async () => {
+    const line = Buffer.concat([
+      Buffer.from("GET /reviews/"),
+      Buffer.from("é✓", "utf8"),
+      Buffer.from(" HTTP/1.1\r\nHost: localhost\r\n\r\n"),
+    ]);
+    const res = await raw(line);
+    expect(res.status).toBe(400);
+    expect(res.headers).toContain("content-type: application/json");
+    const body = JSON.parse(res.body);
+    expect(body).toMatchObject({ error: "bad_request", issues: [{ path: "(request)" }] });
+    expect(body.message).toMatch(/percent-encode/);
+    expect(Object.keys(body).sort()).toEqual(["error", "issues", "message"]);
+  });
+
+  it("with oversized headers gets a JSON 431, and a garbled request line a JSON 400", async () => {
+    const big = await raw(Buffer.from(`GET /ok HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`));
+    expect(big.status).toBe(431);
+    expect(JSON.parse(big.body)).toMatchObject({ error: "request_header_fields_too_large" });
+    const garbled = await raw(Buffer.from("NOT HTTP AT ALL\r\n\r\n"));
+    expect(garbled.status).toBe(400);
+    expect(JSON.parse(garbled.body)).toMatchObject({ error: "bad_request", issues: [{ path: "(request)" }] });
+  });
+
+  it("leaves well-formed requests to the app", async () => {
+    const ok = await raw(Buffer.from("GET /ok HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
+    expect(ok.status).toBe(200);
+  });
+});
