@@ -6,6 +6,7 @@ import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
+import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
 
 const config = loadConfig();
 
@@ -24,6 +25,8 @@ export default defineConfig({
   // cache instead of rendering them (src/site/month-page-props.ts, docs/builds.md).
   experimental: { incrementalBuild: true },
   integrations: [
+    // Beside a running npm start, DIST_DIR is the build it serves: a build must not write into it.
+    servedDistGuard(config.DIST_DIR),
     incrementalGuard(),
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),

@@ -1,14 +1,16 @@
 import type { Logger } from "pino";
 import type { Config } from "../src/config.ts";
-import { type BuildListener, listenForBuilds } from "./db/build-broadcast.ts";
+import type { ClusterBuilds } from "./build/build-sync.ts";
+import { type BuildListener, listenForBuilds, liveBuildVersion, recordLiveBuild } from "./db/build-broadcast.ts";
 import { PgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, databaseReachable, migrate } from "./db/postgres.ts";
+import { type PublishJobs, startPublishJobs } from "./db/publish-jobs.ts";
 import type { HubDatabase } from "./hub/types.ts";
 
 /**
  * What `DATABASE_URL` turns on, opened once at start-up: the pool, the migrations (run by
- * whichever instance gets the lock first), the hub's shared store and queue, readiness, and the
- * "build changed" listener. Start-up fails when the database is unreachable: an instance that
+ * whichever instance gets the lock first), the hub's shared store and queue, readiness, the
+ * record of the live build with its announcements, and the queue of publish pings. Start-up fails when the database is unreachable: an instance that
  * cannot see the shared state must not take traffic as if it were alone.
  */
 export interface SharedState {
@@ -16,8 +18,12 @@ export interface SharedState {
   reachable(): Promise<boolean>;
   /** Ended MCP session ids, shared by every instance (a DELETE on one holds on all). */
   sessionRevocations: PgRevocationStore;
-  /** Calls `reload` whenever any instance publishes a new build. */
-  onBuildChanged(reload: () => Promise<void>): BuildListener;
+  /** The live build's version as the instances share it. */
+  builds: ClusterBuilds;
+  /** Calls `check` whenever any instance announces a build (and after a lost connection is back). */
+  onBuildAnnounced(check: () => Promise<void>): BuildListener;
+  /** Publish pings as jobs any instance completes with `run` (see db/publish-jobs.ts). */
+  publishJobs(run: (topics: readonly string[]) => Promise<void>): Promise<PublishJobs>;
   close(): Promise<void>;
 }
 
@@ -36,16 +42,26 @@ export async function openSharedState(
     throw err;
   }
   const reachable = () => databaseReachable(pool);
-  const listeners: BuildListener[] = [];
+  const listeners: { close(): Promise<void> }[] = [];
   const sessionRevocations = new PgRevocationStore(pool, { maxEntries: config.MCP_MAX_SESSIONS, logger: log });
   return {
     hub: { pool, url, reachable, superviseSeconds: config.HUB_QUEUE_SUPERVISE_SECONDS },
     reachable,
     sessionRevocations,
-    onBuildChanged(reload) {
-      const l = listenForBuilds(url, log, reload);
+    builds: {
+      record: (version) => recordLiveBuild(pool, version),
+      version: () => liveBuildVersion(pool),
+      reachable,
+    },
+    onBuildAnnounced(check) {
+      const l = listenForBuilds(url, log, check);
       listeners.push(l);
       return l;
+    },
+    async publishJobs(run) {
+      const jobs = await startPublishJobs({ url, log, superviseSeconds: config.HUB_QUEUE_SUPERVISE_SECONDS, run });
+      listeners.push(jobs);
+      return jobs;
     },
     async close() {
       await Promise.all([...listeners.map((l) => l.close()), sessionRevocations.close()]);

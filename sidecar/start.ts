@@ -1,9 +1,12 @@
 import { AstroBuildWorker } from "../src/build/astro-worker.ts";
 import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
 import { siteUrls } from "../src/urls.ts";
+import { BuildSync, DISTRIBUTE } from "./build/build-sync.ts";
 import { watchContent } from "./build/content-watcher.ts";
+import { LiveBuild } from "./build/live-build.ts";
 import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./build/site-build.ts";
 import { SnapshotStore } from "./build/snapshot-store.ts";
+import { systemClock } from "./clock.ts";
 import { createApp } from "./http/app.ts";
 import { listen, reservePort } from "./http/server.ts";
 import { Hub } from "./hub/hub.ts";
@@ -57,7 +60,7 @@ if (sidecarOnly && !config.baseUrlExplicit) {
 // Builds run with the origin this process serves, so permalinks, feeds, `next`, MCP resource URIs
 // and hub topics all point here. A review scaffolded a moment ago is left out with a notice instead
 // of failing every rebuild until its text is pasted. npm start publishes to its own hub itself once
-// a build is swapped in (serveBuild), so its builds ping no hub.
+// a build is live (LiveBuild, BuildSync), so its builds ping no hub.
 const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip", HUB_URL: "off" };
 const stop = new AbortController();
 // npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts), in one
@@ -70,6 +73,8 @@ const worker =
         signal: stop.signal,
       });
 const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR, { worker });
+// A build made here at start-up is this instance's to announce (BuildSync.start).
+let builtAtStart = false;
 if (builds) {
   await builds.adopt();
   if (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true)) {
@@ -80,6 +85,7 @@ if (builds) {
     const { dir } = await builds.build(buildEnv, stop.signal);
     if (dir) await builds.activate(dir);
     else logger.error("the build failed; serving the previous build if there is one");
+    builtAtStart = dir !== undefined;
   }
 }
 
@@ -108,17 +114,21 @@ try {
 } catch (err) {
   fail(`Cannot start: the database in DATABASE_URL is unusable (${(err as Error).message}).`);
 }
-// Any instance's publish reaches every instance: each reloads dist/ (shared volume or deploy step).
-// This instance's own publish comes back too: a build already loaded is not loaded again.
-const buildListener = shared?.onBuildChanged(async () => {
-  await store.reload(undefined, { ifChanged: true });
-});
+// The one owner of "a new build is live": everything below that reacts to a build subscribes to it.
+const live = new LiveBuild({ store, logger, builds });
 
 // Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
 // in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
 // One response cache: a search answered over HTTP is answered from it over MCP, and the reverse.
 const responseCache = responseCacheFor(config);
-const mcp = createMcpRouter({ config, store, logger, responseCache, revocations: shared?.sessionRevocations });
+const mcp = createMcpRouter({
+  config,
+  store,
+  builds: live,
+  logger,
+  responseCache,
+  revocations: shared?.sessionRevocations,
+});
 const hub = new Hub({
   config,
   logger,
@@ -126,25 +136,46 @@ const hub = new Hub({
   readTopic: snapshotTopicReader(() => store.current),
 });
 await hub.start();
+// Takes each build made live here to the hub's subscribers and the other instances, and brings
+// this instance to the build another one announced (timer, and PostgreSQL notices).
+const sync = new BuildSync({
+  live,
+  hub,
+  cluster: shared?.builds,
+  clock: systemClock,
+  intervalMs: config.BUILD_SYNC_SECONDS * 1000,
+  logger,
+});
+await sync.start({ announce: builtAtStart });
+const announcements = shared?.onBuildAnnounced(() => sync.check());
 
 /**
- * The one reload path, for a rebuild (`dir`, then DIST_DIR is switched to it) and for a publish
- * ping after a deployment wrote DIST_DIR: load the build, swap it in, and let the hub distribute
- * the topics of exactly that snapshot. A ping whose DIST_DIR still holds the loaded build (same
- * folder, same header manifest) loads nothing: at 100,000 reviews a load blocks for seconds.
+ * A publish ping after a deployment wrote DIST_DIR: load it (nothing is loaded when it still holds
+ * the served build: at 100,000 reviews a load blocks for seconds) and distribute the named topics.
+ * Throws when either failed, so a queued ping is tried again; each failure is logged once.
  */
-async function serveBuild(dir?: string, topics?: readonly string[]): Promise<void> {
-  const before = store.current;
-  const s = await store.reload(dir, { ifChanged: dir === undefined });
-  if (dir) await builds?.activate(dir);
-  if (s !== before) logger.info({ reviews: s.index.size, version: s.version, dir: s.dir }, "serving build");
-  await hub.publish(topics);
+async function completePublish(topics: readonly string[]): Promise<void> {
+  const { failed } = await live.goLive("publish", { topics }).catch((err: unknown) => {
+    const retried = shared ? "; the ping is tried again" : "";
+    logger.error({ err }, `the build in DIST_DIR cannot be loaded; still serving the last good build${retried}`);
+    throw err;
+  });
+  if (failed.includes(DISTRIBUTE)) throw new Error("the build is served but its topics were not distributed");
 }
+// With DATABASE_URL a ping is a job in PostgreSQL before it is answered 202, and any instance
+// completes it; without, this process completes it after the 202 (a crash in between loses it).
+const publishJobs = await shared?.publishJobs(completePublish);
+const acceptPublish = async (topics: readonly string[]): Promise<void> => {
+  if (publishJobs) return publishJobs.enqueue(topics);
+  // Already logged by completePublish or LiveBuild.
+  completePublish(topics).catch(() => undefined);
+};
 
 const app = createApp({
   config,
   logger,
   store,
+  builds: live,
   serveStatic: !sidecarOnly,
   responseCache,
   mcp: mcp.router,
@@ -152,7 +183,7 @@ const app = createApp({
     rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
     trustProxy: config.TRUST_PROXY > 0,
     logger,
-    publish: (topics) => serveBuild(undefined, topics),
+    publish: acceptPublish,
   }),
   databaseReachable: shared?.reachable,
 });
@@ -186,9 +217,6 @@ const lines = [
   `  ${local}/livez                    GET  liveness`,
 ];
 process.stdout.write(`${lines.join("\n")}\n`);
-// Deliveries owed from before a restart, or for a build made while the hub was down, go out now.
-if (builds) await hub.publish();
-
 let watcher: { close(): void } | undefined;
 if (builds) {
   watcher = watchContent(
@@ -200,7 +228,8 @@ if (builds) {
         if (!stop.signal.aborted) logger.error("rebuild failed; still serving the last good build");
         return;
       }
-      await serveBuild(dir).catch((err: unknown) => {
+      // A distribution that fails is logged and retried by BuildSync; only a failed load lands here.
+      await live.goLive("rebuild", { dir }).catch((err: unknown) => {
         logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
         void builds.prune(store.dirsInUse());
       });
@@ -225,8 +254,10 @@ async function shutdown(signal: string) {
   await running.drain();
   await mcp.close();
   await running.close();
+  await sync.close();
+  await publishJobs?.close();
   await hub.close();
-  await buildListener?.close();
+  await announcements?.close();
   await shared?.close();
   await buildsClosed;
   process.exit(0);

@@ -215,6 +215,11 @@ export const EnvSchema = z.object({
   DATABASE_URL: databaseUrl,
   /** How often the job queue re-runs deliveries whose instance died mid-run (with DATABASE_URL). */
   HUB_QUEUE_SUPERVISE_SECONDS: int("HUB_QUEUE_SUPERVISE_SECONDS", 1, 3_600, 10),
+  /**
+   * How often an instance compares the build it serves with the one last announced (with
+   * DATABASE_URL) and retries a distribution that failed (sidecar/build/build-sync.ts).
+   */
+  BUILD_SYNC_SECONDS: int("BUILD_SYNC_SECONDS", 1, 3_600, 15),
 });
 
 export type Config = Omit<z.infer<typeof EnvSchema>, "BASE_URL"> & {

@@ -1,3 +1,4 @@
+import { LiveBuild } from "../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { createApp } from "../../sidecar/http/app.ts";
 import { listen } from "../../sidecar/http/server.ts";
@@ -77,9 +78,10 @@ const config = loadConfig({
 const logger = createLogger(config.LOG_LEVEL);
 const store = await SnapshotStore.open(distDir);
 const responseCache = responseCacheFor(config);
-const mcp = createMcpRouter({ config, store, logger, responseCache });
+const live = new LiveBuild({ store, logger });
+const mcp = createMcpRouter({ config, store, builds: live, logger, responseCache });
 const running = await listen(
-  createApp({ config, logger, store, serveStatic: false, responseCache, mcp: mcp.router }),
+  createApp({ config, logger, store, builds: live, serveStatic: false, responseCache, mcp: mcp.router }),
   0,
   "127.0.0.1",
 );

@@ -3,6 +3,7 @@ import path from "node:path";
 import { z } from "zod";
 import { type AstroBuildResult, astroBuildEnv, PROJECT_ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
 import type { AstroBuildWorker } from "../../src/build/astro-worker.ts";
+import { holdDist } from "../../src/build/dist-holder.ts";
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { readDistJson } from "../../src/io/dist-files.ts";
 
@@ -41,7 +42,7 @@ export async function builtForBaseUrl(distDir: string): Promise<string | undefin
 }
 
 /**
- * `npm start`'s builds, one folder per build, and the switch between them.
+ * `npm start`'s builds, one folder per build, and the switch between them (`LiveBuild` decides when).
  *
  * `astro build` empties its output folder first, so building into the folder being served made
  * every file not yet in memory a 500 for about a second. Instead each build goes into a fresh
@@ -52,10 +53,11 @@ export async function builtForBaseUrl(distDir: string): Promise<string | undefin
  * and `prune` deletes only folders nothing uses.
  *
  * With a `worker`, builds run in that long-lived process (Astro stays loaded between builds) rather
- * than in a fresh `astro build` each; the folders, the swap and the failure handling are the same.
+ * than in a fresh `astro build` each, when DIST_DIR is inside the project; the folders, the swap
+ * and the failure handling are the same.
  *
- * `npm run build` (for a CDN) still writes DIST_DIR in place, as documented; this is only for the
- * process that serves and rebuilds.
+ * `npm run build` (for a CDN) still writes a real DIST_DIR in place, as documented, and refuses
+ * to write through this symlink while this process serves it.
  */
 export class SiteBuilds {
   readonly distDir: string;
@@ -66,11 +68,14 @@ export class SiteBuilds {
   #warming?: Promise<void>;
   #warmUpFailed = false;
   #seq = 0;
+  #release?: () => void;
 
   constructor(distDir: string, opts: { worker?: AstroBuildWorker } = {}) {
     this.distDir = path.resolve(distDir);
     this.root = `${this.distDir}.builds`;
-    this.#worker = opts.worker;
+    // Outside the project the worker would build from stale modules (AstroBuildWorker.canBuildInto):
+    // such a layout gets a fresh `astro build` per build instead.
+    this.#worker = opts.worker?.canBuildInto(this.root) ? opts.worker : undefined;
   }
 
   /**
@@ -114,20 +119,27 @@ export class SiteBuilds {
       });
   }
 
-  /** Ends the worker's process, if any (a build in progress fails); resolves once it has exited. */
+  /**
+   * Ends the worker's process, if any (a build in progress fails), and gives DIST_DIR up (see
+   * `adopt`); resolves once the process has exited.
+   */
   async close(): Promise<void> {
+    this.#release?.();
     await this.#worker?.close();
     await this.#warming;
   }
 
   /**
-   * Makes DIST_DIR a symlink. A real folder there (from `npm run build`) is moved, whole, into
-   * the builds folder and linked back, so it keeps being served until a rebuild replaces it.
+   * Makes DIST_DIR a symlink and records this process as the one serving it, so an `npm run
+   * build` meanwhile refuses to write through it (src/build/dist-holder.ts). A real folder there
+   * (from `npm run build`) is moved, whole, into the builds folder and linked back, so it keeps
+   * being served until a rebuild replaces it.
    */
   async adopt(): Promise<void> {
+    await mkdir(this.root, { recursive: true });
+    this.#release ??= holdDist(this.distDir);
     const st = await lstat(this.distDir).catch(() => undefined);
     if (!st?.isDirectory()) return;
-    await mkdir(this.root, { recursive: true });
     const to = this.#nextDir("adopted");
     await rename(this.distDir, to);
     await this.activate(to);

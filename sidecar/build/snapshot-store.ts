@@ -8,9 +8,9 @@ export interface Held {
 }
 
 /**
- * Owns the current build. `reload()` is the one way a new build reaches the server: it loads the
- * next snapshot beside the current one and swaps it in only when complete, so a failed load keeps
- * serving the last good build. Requests `hold()` the snapshot they started with; a swapped-out
+ * Holds the current build. `reload()` loads the next snapshot beside the current one and swaps it
+ * in only when complete, so a failed load keeps serving the last good build; `LiveBuild` is its one
+ * caller in the service and announces each swap. Requests `hold()` the snapshot they started with; a swapped-out
  * snapshot is reported as retired once its last holder releases it, and only then may its folder
  * be deleted.
  */
@@ -18,7 +18,6 @@ export class SnapshotStore {
   #current: Snapshot;
   readonly #source: string;
   readonly #refs = new Map<Snapshot, number>();
-  readonly #onSwap = new Set<(s: Snapshot) => void>();
   readonly #onRetire = new Set<(s: Snapshot) => void>();
   #loading: Promise<unknown> = Promise.resolve();
 
@@ -66,12 +65,6 @@ export class SnapshotStore {
     return new Set([this.#current.dir, ...[...this.#refs.keys()].map((s) => s.dir)]);
   }
 
-  /** Called after each successful swap (the hub publishes the new topics here). */
-  onSwap(listener: (s: Snapshot) => void): () => void {
-    this.#onSwap.add(listener);
-    return () => this.#onSwap.delete(listener);
-  }
-
   /** Called when a swapped-out snapshot has no holder left (its folder may then be pruned). */
   onRetire(listener: (s: Snapshot) => void): () => void {
     this.#onRetire.add(listener);
@@ -84,7 +77,7 @@ export class SnapshotStore {
    *
    * With `ifChanged`, a folder that still holds the current build (same real path, same
    * `_headers.json`) is not loaded again and nothing is swapped: a publish ping after a deployment
-   * that changed nothing, or this instance's own "build changed" notice, costs one file read.
+   * that changed nothing, or this instance's own build announcement, costs one file read.
    */
   reload(dir?: string, opts: { ifChanged?: boolean } = {}): Promise<Snapshot> {
     const run = this.#loading.then(async () => {
@@ -93,7 +86,6 @@ export class SnapshotStore {
       const next = await loadSnapshot(real, this.#current);
       const old = this.#current;
       this.#current = next;
-      for (const l of this.#onSwap) l(next);
       if (old !== next && !this.#refs.has(old)) this.#retire(old);
       return next;
     });

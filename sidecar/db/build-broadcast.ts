@@ -2,14 +2,33 @@ import pg from "pg";
 import type { Logger } from "pino";
 
 /**
- * "Build changed", from the instance that published a new version to every instance (itself
- * included), over PostgreSQL LISTEN/NOTIFY. The NOTIFY is sent inside the publish transaction
- * (topic-versions.ts), so it arrives only once the version is committed. Each instance then
- * reloads its snapshot of `dist/`, which must already hold the new build (shared volume or
- * deploy step, see docs/deployment.md).
+ * "A build is live", from the instance that made it live to every instance (itself included):
+ * the build's version is written to the one-row `live_build` table and NOTIFYed in the same
+ * statement, so the notice arrives only once the row is committed. An instance whose version
+ * differs reloads DIST_DIR, which must already hold the new build (shared volume or deploy step,
+ * see docs/deployment.md); one that missed the notice finds the row on its next check
+ * (sidecar/build/build-sync.ts).
  */
 
 export const BUILD_CHANNEL = "public_reviews_build";
+
+/** Records `version` as the service's live build and announces it to every listening instance. */
+export async function recordLiveBuild(pool: pg.Pool, version: string): Promise<void> {
+  await pool.query(
+    `WITH w AS (
+       INSERT INTO live_build (id, version, updated_at) VALUES (true, $1, now())
+       ON CONFLICT (id) DO UPDATE SET version = EXCLUDED.version, updated_at = now()
+       RETURNING version)
+     SELECT pg_notify($2, version) FROM w`,
+    [version, BUILD_CHANNEL],
+  );
+}
+
+/** The version last recorded by `recordLiveBuild`, or undefined before the first. */
+export async function liveBuildVersion(pool: pg.Pool): Promise<string | undefined> {
+  const { rows } = await pool.query<{ version: string }>("SELECT version FROM live_build WHERE id");
+  return rows[0]?.version;
+}
 
 export interface BuildListener {
   close(): Promise<void>;
@@ -34,7 +53,7 @@ export function listenForBuilds(url: string, log: Logger, onChange: () => Promis
       return;
     }
     running = onChange()
-      .catch((err: unknown) => log.error({ err }, "reload after a build change failed"))
+      .catch((err: unknown) => log.error({ err }, "catching up with the announced build failed"))
       .finally(() => {
         running = undefined;
         if (again && !closed) {
@@ -57,7 +76,7 @@ export function listenForBuilds(url: string, log: Logger, onChange: () => Promis
       timer.unref();
     };
     c.on("error", (err) => {
-      log.warn({ err: err.message }, "build-change listener lost its connection; reconnecting");
+      log.warn({ err: err.message }, "build-announcement listener lost its connection; reconnecting");
       retry();
     });
     c.on("end", retry);
@@ -69,7 +88,7 @@ export function listenForBuilds(url: string, log: Logger, onChange: () => Promis
       await c.query(`LISTEN ${BUILD_CHANNEL}`);
       if (reconnecting) trigger();
     } catch (err) {
-      log.warn({ err: (err as Error).message }, "build-change listener cannot connect; retrying");
+      log.warn({ err: (err as Error).message }, "build-announcement listener cannot connect; retrying");
       retry();
     }
   };

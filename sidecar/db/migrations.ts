@@ -65,4 +65,16 @@ CREATE TABLE mcp_session_revocations (
 CREATE INDEX mcp_session_revocations_by_expiry ON mcp_session_revocations (expires_at);
 `,
   },
+  {
+    id: "003-live-build",
+    sql: `
+-- The build the service last announced (its version, see sidecar/build/live-build.ts): an instance
+-- that missed the notice finds it here and catches up. One row.
+CREATE TABLE live_build (
+  id boolean PRIMARY KEY DEFAULT true CHECK (id),
+  version text NOT NULL,
+  updated_at timestamptz NOT NULL DEFAULT now()
+);
+`,
+  },
 ];

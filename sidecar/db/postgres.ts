@@ -5,7 +5,7 @@ import { MIGRATIONS } from "./migrations.ts";
 /**
  * The PostgreSQL connection shared by everything that needs shared state when `DATABASE_URL` is
  * set: the hub store, the delivery queue (pg-boss keeps its own pool on the same database), the
- * "build changed" broadcast and readiness. `pg` is pure JavaScript; no native addon.
+ * live-build announcement and readiness. `pg` is pure JavaScript; no native addon.
  */
 
 /** int8 columns hold epoch milliseconds and ids, far below 2^53: read them as numbers, not strings. */

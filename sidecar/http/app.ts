@@ -1,5 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
 import type { Config } from "../../src/config.ts";
+import { type BuildEvents, buildVersion } from "../build/live-build.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import type { Logger } from "../logger.ts";
@@ -16,6 +17,8 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   store: SnapshotStore;
+  /** "A new build is live" (sidecar/build/live-build.ts): the response cache subscribes to it. */
+  builds: BuildEvents;
   /** Serve `dist/` too (single-origin mode). Off for `npm run sidecar` behind a CDN. */
   serveStatic: boolean;
   /** Mounted at /mcp when present. */
@@ -55,7 +58,12 @@ export function createApp(deps: AppDeps): Express {
   // Readiness: a load balancer sends traffic here only while this instance can serve all of it.
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    const snapshot = { reviews: store.current.index.size, version: store.current.version };
+    // `build` is the same on every instance serving the same build: a deployment can compare them.
+    const snapshot = {
+      reviews: store.current.index.size,
+      version: store.current.version,
+      build: buildVersion(store.current),
+    };
     if (!deps.databaseReachable) {
       res.json({ status: "ok", ...snapshot });
       return;
@@ -85,7 +93,7 @@ export function createApp(deps: AppDeps): Express {
   // Mounted on the app, not a nested router: one dispatch layer fewer on the hottest requests.
   const reviews = reviewRoutes({
     current: snapshotOf,
-    store,
+    builds: deps.builds,
     baseUrl: config.BASE_URL,
     cache: deps.responseCache ?? responseCacheFor(config),
   });

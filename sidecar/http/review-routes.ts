@@ -4,8 +4,8 @@ import type { QueryIssue, SearchQuery } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
 import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
 import { searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
+import type { BuildEvents } from "../build/live-build.ts";
 import type { Snapshot } from "../build/snapshot.ts";
-import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { type CachedResponse, ResponseCache, searchEtag, sinceEtag } from "../response-cache.ts";
 import {
   type Coding,
@@ -56,8 +56,8 @@ const CACHE_CONTROL = "public, max-age=60";
 export interface ReviewRoutesDeps {
   /** The snapshot the request holds, so one response never mixes two builds. */
   current: (res: Response) => Snapshot;
-  /** Swaps clear the cache. */
-  store: SnapshotStore;
+  /** A new build clears the cache. */
+  builds: BuildEvents;
   baseUrl: string;
   cache: ResponseCache;
 }
@@ -90,7 +90,7 @@ function send(req: Request, res: Response, entry: CachedResponse, body: () => Bu
  * The handlers of `GET /api/reviews/search` and `GET /api/reviews/since/:date`, for the app to
  * mount directly: a nested router would add a dispatch layer to the hottest requests.
  */
-export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDeps): {
+export function reviewRoutes({ current, builds, baseUrl, cache }: ReviewRoutesDeps): {
   guard: RequestHandler;
   search: RequestHandler;
   since: RequestHandler<{ date: string }>;
@@ -101,7 +101,8 @@ export function reviewRoutes({ current, store, baseUrl, cache }: ReviewRoutesDep
     maxSize: 16 * 1024 * 1024,
     sizeCalculation: (_v, k) => 256 + k.length * 4,
   });
-  store.onSwap(() => {
+  builds.onLive("clearing the response cache", ({ snapshot, previous }) => {
+    if (snapshot === previous) return;
     cache.clear();
     parsed.clear();
   });

@@ -13,10 +13,12 @@ export interface HubRouterOptions {
   /** Largest accepted form body. Default "16kb": a callback is at most 2 KiB and a secret < 200 bytes. */
   bodyLimit?: string;
   /**
-   * What a publish ping does; default `hub.publish(topics)`. The sidecar loads the new build into
-   * its snapshot first, so the hub reads the topics of the build that was just announced.
+   * Accepts a publish ping: the 202 is sent once this resolves, a 503 when it rejects. The
+   * sidecar's resolves once the ping is recorded in PostgreSQL (with DATABASE_URL, so any instance
+   * completes it), or at once (without: this process completes it afterwards). Default: start
+   * `hub.publish(topics)` and resolve at once.
    */
-  publish?: (topics: string[]) => Promise<unknown>;
+  publish?: (topics: string[]) => Promise<void>;
   /** Retry-After of the 503 answered while the shared database is down. Default 30. */
   retryAfterSeconds?: number;
 }
@@ -32,7 +34,7 @@ function text(res: Response, status: number, body: string): void {
 
 /**
  * `POST /` of the hub, to be mounted at `/api/websub/hub`. Answers 202 for a valid subscribe,
- * unsubscribe or publish (verification and delivery happen afterwards), 4xx with a plain-text
+ * unsubscribe or publish once it is recorded (verification and delivery happen afterwards), 4xx with a plain-text
  * reason otherwise: 415 for anything but a form body, 429 with Retry-After past the per-IP limit.
  */
 export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
@@ -101,9 +103,18 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         text(res, 503, "the hub is not running");
         return;
       }
-      (opts.publish ?? ((t) => hub.publish(t)))([...topics]).catch((err: unknown) =>
-        opts.logger.error({ err }, "hub publish failed"),
-      );
+      const accept =
+        opts.publish ??
+        (async (t: string[]) => {
+          hub.publish(t).catch((err: unknown) => opts.logger.error({ err }, "hub publish failed"));
+        });
+      try {
+        await accept([...topics]);
+      } catch (err) {
+        opts.logger.error({ err }, "the publish ping could not be recorded; answering 503");
+        unavailable(res);
+        return;
+      }
       text(res, 202, "Accepted: changed topics will be distributed.");
     },
   );

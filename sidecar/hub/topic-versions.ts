@@ -1,5 +1,4 @@
 import type pg from "pg";
-import { BUILD_CHANNEL } from "../db/build-broadcast.ts";
 import type { CurrentTopic } from "./deliveries.ts";
 
 /**
@@ -20,8 +19,8 @@ export type OnNewVersion = (client: pg.PoolClient, owed: number[], hash: string)
 
 /**
  * Makes `content` the topic's current version unless it already is, and then, in the same
- * transaction, calls `onNew` for the subscriptions owed it and broadcasts "build changed" (NOTIFY
- * is delivered on commit, so listeners never see a version that rolled back). Content equal to an
+ * transaction, calls `onNew` for the subscriptions owed it. Other instances learn of the build
+ * from its own announcement (sidecar/db/build-broadcast.ts), not from here. Content equal to an
  * older version (a revert) becomes current again. Returns how many subscriptions are owed.
  * Publishes of one topic are serialised by an advisory lock, so two instances cannot both win.
  */
@@ -69,7 +68,6 @@ export async function publishVersion(
     );
     const ids = owed.rows.map((r) => r.id);
     if (ids.length > 0) await onNew(client, ids, content.hash);
-    await client.query("SELECT pg_notify($1, $2)", [BUILD_CHANNEL, JSON.stringify({ topic, hash: content.hash })]);
     await client.query("COMMIT");
     return ids.length;
   } catch (err) {

@@ -40,7 +40,7 @@ export interface HubDeps {
   clock?: Clock;
   /** Default: read topics and their Content-Type from `config.DIST_DIR`. */
   readTopic?: TopicReader;
-  /** Called after every publish, once the topics have been re-read (the sidecar reloads its index here). */
+  /** Called after every publish, once the topics have been re-read (the sidecar loads its build before, in LiveBuild). */
   onPublish?: (result: PublishResult) => void | Promise<void>;
   /** Share state with other instances through PostgreSQL; without it, SQLite in DATA_DIR. */
   database?: HubDatabase;

@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
+import type { BuildEvents } from "../build/live-build.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
 import type { Clock } from "../clock.ts";
 import type { Logger } from "../logger.ts";
@@ -38,6 +39,8 @@ export interface McpRouterDeps {
     | "MCP_SESSION_SECRET"
   >;
   store: SnapshotStore;
+  /** "A new build is live": change notices go out for what it changed. */
+  builds: BuildEvents;
   logger: Logger;
   /** Wall clock for session expiry; tests move it by hand. */
   clock?: Clock;
@@ -148,7 +151,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   }
 
   let last = store.current;
-  const stopWatching = store.onSwap((next) => {
+  const stopWatching = deps.builds.onLive("notifying MCP subscribers", ({ snapshot: next }) => {
     const uris = changedUris(last, next, config.BASE_URL);
     last = next;
     if (uris.length === 0) return;

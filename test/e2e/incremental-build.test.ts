@@ -2,6 +2,7 @@ import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/pro
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SiteBuilds } from "../../sidecar/build/site-build.ts";
 import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
 import { AstroBuildWorker } from "../../src/build/astro-worker.ts";
 import { GENERATING_MARKER } from "../../src/integrations/incremental-guard.ts";
@@ -202,6 +203,29 @@ describe("incremental build", { timeout: 900_000 }, () => {
     } finally {
       await worker.close();
       await rm(astroCacheDir(key), { recursive: true, force: true });
+    }
+  });
+
+  it("npm start's builds with DIST_DIR and CONTENT_DIR outside the project: each equal to a cold build", async () => {
+    // Before, the build worker reused the first build's modules here, so every month page was
+    // copied from the cache with the content of the first build.
+    const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-outside-"));
+    const distDir = path.join(outside, "dist");
+    temp.push(outside);
+    const builds = new SiteBuilds(distDir, { worker: new AstroBuildWorker({}) });
+    const env = { ...process.env, ...ENV, CONTENT_DIR: content };
+    try {
+      for (const text of ["First outside edit", "Second outside edit"]) {
+        await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
+        const { dir, result } = await builds.build(env);
+        expect(result.code).toBe(0);
+        await builds.activate(dir as string);
+        expect(await readFile(path.join(distDir, "reviews/2025/03/index.html"), "utf8")).toContain(text);
+        await expectSameAsCold(distDir);
+      }
+    } finally {
+      await builds.close();
+      await rm(astroCacheDir(distDir), { recursive: true, force: true });
     }
   });
 });

@@ -1,3 +1,4 @@
+import { LiveBuild } from "../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { type AppDeps, createApp } from "../../sidecar/http/app.ts";
 import { listen } from "../../sidecar/http/server.ts";
@@ -9,6 +10,8 @@ export interface TestApp {
   url: string;
   config: Config;
   store: SnapshotStore;
+  /** The app's owner of the live build: `live.goLive("publish")` is what a publish ping does. */
+  live: LiveBuild;
   close(): Promise<void>;
 }
 
@@ -24,6 +27,7 @@ export async function startApp(
     routers?: (deps: {
       config: Config;
       store: SnapshotStore;
+      live: LiveBuild;
       /** The app's response cache, for the MCP router to share. */
       responseCache: ResponseCache;
     }) => Promise<Pick<AppDeps, "mcp" | "hub">> | Pick<AppDeps, "mcp" | "hub">;
@@ -31,16 +35,19 @@ export async function startApp(
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env, DIST_DIR: distDir });
   const store = await SnapshotStore.open(distDir);
+  const logger = createLogger(config.LOG_LEVEL);
+  const live = new LiveBuild({ store, logger });
   const responseCache = responseCacheFor(config);
-  const extra = opts.routers ? await opts.routers({ config, store, responseCache }) : {};
+  const extra = opts.routers ? await opts.routers({ config, store, live, responseCache }) : {};
   const app = createApp({
     config,
-    logger: createLogger(config.LOG_LEVEL),
+    logger,
     store,
+    builds: live,
     responseCache,
     serveStatic: opts.serveStatic ?? true,
     ...extra,
   });
   const running = await listen(app, 0, "127.0.0.1");
-  return { url: running.url, config, store, close: () => running.close(1000) };
+  return { url: running.url, config, store, live, close: () => running.close(1000) };
 }

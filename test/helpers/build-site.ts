@@ -42,7 +42,8 @@ const created: string[] = [];
 // Whatever a test forgot to remove goes when its worker exits.
 process.on("exit", () => {
   // `npm start` keeps its versioned builds beside DIST_DIR, in `<DIST_DIR>.builds`.
-  for (const dir of created) for (const d of [dir, `${dir}.builds`]) rmSync(d, { recursive: true, force: true });
+  for (const dir of created)
+    for (const d of [dir, `${dir}.builds`, `${dir}.served-by`]) rmSync(d, { recursive: true, force: true });
 });
 
 /**

@@ -8,7 +8,7 @@ import type { Readable } from "node:stream";
 import express from "express";
 import pino from "pino";
 import { Hub, type HubDeps } from "../../sidecar/hub/hub.ts";
-import { createHubRouter } from "../../sidecar/hub/routes.ts";
+import { createHubRouter, type HubRouterOptions } from "../../sidecar/hub/routes.ts";
 import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-db.ts";
 import type { Subscription, Verification } from "../../sidecar/hub/store.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
@@ -42,6 +42,8 @@ export interface HarnessOptions {
   distDir?: string;
   clock?: ManualClock;
   onPublish?: HubDeps["onPublish"];
+  /** How the router accepts a publish ping (the sidecar's durable queue); default the router's own. */
+  publish?: HubRouterOptions["publish"];
 }
 
 export interface Harness {
@@ -112,7 +114,10 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const hub = new Hub({ config, logger, clock, onPublish: opts.onPublish, database: shared?.database });
   await hub.start();
   const app = express();
-  app.use("/api/websub/hub", createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger }));
+  app.use(
+    "/api/websub/hub",
+    createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger, publish: opts.publish }),
+  );
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));
   const endpoint = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/websub/hub`;

@@ -30,11 +30,12 @@ export async function startMcpApp(
   const app = await startApp(distDir, {
     env: { RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env },
     serveStatic: true,
-    routers: ({ config, store, responseCache }) => {
+    routers: ({ config, store, live, responseCache }) => {
       cache = responseCache;
       mcp = createMcpRouter({
         config,
         store,
+        builds: live,
         responseCache,
         logger: createLogger("silent"),
         clock: opts.clock,

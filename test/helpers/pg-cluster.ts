@@ -23,6 +23,9 @@ const isRoot = process.getuid?.() === 0;
 export interface PgServer {
   /** `postgres://…` of the `postgres` database; tests create their own databases with `createDatabase`. */
   adminUrl: string;
+  /** Stops the server, keeping its data (an outage); `resume` starts it again on the same port. */
+  pause(): Promise<void>;
+  resume(): Promise<void>;
   close(): Promise<void>;
 }
 
@@ -48,7 +51,12 @@ async function as(bin: string, args: string[]): Promise<void> {
 
 export async function startPgServer(): Promise<PgServer> {
   const external = process.env.TEST_DATABASE_URL;
-  if (external) return { adminUrl: external, close: async () => {} };
+  if (external) {
+    const refuse = async () => {
+      throw new Error("an outage cannot be simulated on TEST_DATABASE_URL's server");
+    };
+    return { adminUrl: external, pause: refuse, resume: refuse, close: async () => {} };
+  }
   const bin = await findPgBin();
   if (!bin) throw new Error("no PostgreSQL binaries under /usr/lib/postgresql");
   const dir = await mkdtemp(path.join(os.tmpdir(), "pr-pg-"));
@@ -61,7 +69,9 @@ export async function startPgServer(): Promise<PgServer> {
   await as(path.join(bin, "initdb"), ["-D", data, "-A", "trust", "-U", "postgres", "--no-sync", "-E", "UTF8"]);
   const port = await freePort();
   const opts = `-p ${port} -k ${dir} -c listen_addresses=127.0.0.1 -c fsync=off -c max_connections=200`;
-  await as(path.join(bin, "pg_ctl"), ["-D", data, "-l", path.join(dir, "log"), "-o", opts, "-w", "start"]);
+  const start = () =>
+    as(path.join(bin, "pg_ctl"), ["-D", data, "-l", path.join(dir, "log"), "-o", opts, "-w", "start"]);
+  await start();
   const stop = async () => {
     await as(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]).catch(() => undefined);
     await rm(dir, { recursive: true, force: true });
@@ -72,7 +82,12 @@ export async function startPgServer(): Promise<PgServer> {
     const argv = ["-D", data, "-m", "immediate", "stop"];
     execFile(cmd, isRoot ? ["-u", "postgres", "--", path.join(bin, "pg_ctl"), ...argv] : argv);
   });
-  return { adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`, close: stop };
+  return {
+    adminUrl: `postgres://postgres@127.0.0.1:${port}/postgres`,
+    pause: () => as(path.join(bin, "pg_ctl"), ["-D", data, "-m", "immediate", "-w", "stop"]),
+    resume: start,
+    close: stop,
+  };
 }
 
 /** A fresh, empty database on `server`; returns its URL. */

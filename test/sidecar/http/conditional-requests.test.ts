@@ -182,7 +182,7 @@ describe("reload", () => {
     try {
       // A publish with no new build keeps the index: nothing to rebuild.
       const unchanged = local.store.current;
-      await local.store.reload();
+      await local.live.goLive("publish");
       expect(local.store.current.index).toBe(unchanged.index);
       const before = await (await fetch(`${local.url}/api/reviews/search?limit=1`)).json();
       await writeFile(
@@ -200,7 +200,7 @@ describe("reload", () => {
       );
       const second = await buildSite(content, {}, first.distDir);
       expect(second.code, second.stderr).toBe(0);
-      await local.store.reload();
+      await local.live.goLive("publish");
       expect(local.store.current.index).not.toBe(unchanged.index);
       const after = await (await fetch(`${local.url}/api/reviews/search?query=zebra-striped`)).json();
       expect(after.total).toBe(1);
@@ -212,7 +212,7 @@ describe("reload", () => {
       const broken = JSON.parse(await readFile(manifestPath, "utf8"));
       broken.files["/reviews.json"].etag = '"a-new-build"';
       await writeFile(manifestPath, JSON.stringify(broken));
-      await expect(local.store.reload()).rejects.toThrow(/reviews\.json/);
+      await expect(local.live.goLive("publish")).rejects.toThrow(/reviews\.json/);
       expect((await (await fetch(`${local.url}/api/reviews/search?query=zebra-striped`)).json()).total).toBe(1);
     } finally {
       await local.close();

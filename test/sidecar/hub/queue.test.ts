@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
-import { listenForBuilds } from "../../../sidecar/db/build-broadcast.ts";
+import { listenForBuilds, liveBuildVersion, recordLiveBuild } from "../../../sidecar/db/build-broadcast.ts";
 import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
 import { cooperative, isDelivery, startSubscriber } from "../../helpers/https-subscriber.ts";
 import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
@@ -95,14 +95,14 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("migrations and the build br
     const pools = [createPool(url, silent), createPool(url, silent)];
     try {
       const [x, y] = await Promise.all(pools.map((p) => migrate(p, silent)));
-      expect([...(x ?? []), ...(y ?? [])]).toEqual(["001-hub", "002-mcp-revocations"]);
+      expect([...(x ?? []), ...(y ?? [])]).toEqual(["001-hub", "002-mcp-revocations", "003-live-build"]);
       expect(await migrate(pools[0] as never, silent)).toEqual([]);
     } finally {
       await Promise.all(pools.map((p) => p.end()));
     }
   });
 
-  it("broadcast a committed build change to every listening instance", async () => {
+  it("record the live build's version and announce it to every listening instance", async () => {
     const url = await createDatabase(await pgServer());
     const pool = createPool(url, silent);
     await migrate(pool, silent);
@@ -124,9 +124,12 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("migrations and the build br
         if (rows[0]?.n === 2) break;
         await wait();
       }
-      await pool.query("SELECT pg_notify('public_reviews_build', '{}')");
+      expect(await liveBuildVersion(pool)).toBeUndefined();
+      await recordLiveBuild(pool, "build-1");
       for (let i = 0; i < 100 && heard.length < 2; i++) await wait();
       expect(heard.sort()).toEqual(["a", "b"]);
+      await recordLiveBuild(pool, "build-2");
+      expect(await liveBuildVersion(pool)).toBe("build-2");
     } finally {
       await Promise.all(listeners.map((l) => l.close()));
       await pool.end();

@@ -106,6 +106,28 @@ describe("request validation", () => {
     expect((await h.post({ "hub.mode": "publish", "hub.topic": [TOPICS.json, TOPICS.reviews] })).status).toBe(202);
     await h.hub.idle();
   });
+
+  it("answers a publish 202 only once the ping is recorded, and 503 with Retry-After when it cannot be", async () => {
+    const recorded: string[][] = [];
+    let up = true;
+    const durable = await startHarness({
+      publish: async (topics) => {
+        if (!up) throw new Error("connect ECONNREFUSED");
+        recorded.push(topics);
+      },
+    });
+    try {
+      expect((await durable.post({ "hub.mode": "publish", "hub.url": TOPICS.atom })).status).toBe(202);
+      expect(recorded).toEqual([[TOPICS.atom]]);
+      up = false;
+      const res = await durable.post({ "hub.mode": "publish", "hub.url": TOPICS.json });
+      expect(res.status).toBe(503);
+      expect(res.headers.get("retry-after")).toBe("30");
+      expect(recorded).toEqual([[TOPICS.atom]]);
+    } finally {
+      await durable.close();
+    }
+  });
 });
 
 describe("rate limit", () => {

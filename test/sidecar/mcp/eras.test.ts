@@ -188,7 +188,7 @@ describe("change notices", () => {
     manifest.files["/reviews.json"].etag = strongEtag(bytes);
     await writeFile(path.join(dist, "reviews.json"), bytes);
     await writeFile(manifestPath, JSON.stringify(manifest));
-    await app.store.reload();
+    await app.live.goLive("publish");
 
     await Promise.all(got);
     // Only what was subscribed to, and only what changed.

@@ -1,0 +1,115 @@
+import type { Logger } from "pino";
+import type { SiteBuilds } from "./site-build.ts";
+import type { Snapshot } from "./snapshot.ts";
+import type { SnapshotStore } from "./snapshot-store.ts";
+
+/**
+ * Why a build is going live: this process made it (`rebuild`), a publish ping asked for DIST_DIR
+ * to be loaded (`publish`), or another instance announced a build this one had not loaded yet
+ * (`catch-up`). Listeners decide by it: an instance catching up serves the build but does not
+ * distribute or announce it again. The build loaded at start-up is announced by `BuildSync.start`.
+ */
+export type LiveReason = "rebuild" | "publish" | "catch-up";
+
+export interface LiveEvent {
+  snapshot: Snapshot;
+  /** The snapshot served before; the same object when the build did not change. */
+  previous: Snapshot;
+  reason: LiveReason;
+  /** Topic URLs a publish ping named; undefined means all. */
+  topics?: readonly string[];
+}
+
+export type LiveListener = (event: LiveEvent) => void | Promise<void>;
+
+/** What reacts to a new build subscribes here; handed to the HTTP and MCP adapters. */
+export interface BuildEvents {
+  onLive(name: string, listener: LiveListener): () => void;
+}
+
+/**
+ * The identity of a build: the SHA-256 of its `_headers.json`, which lists every file's ETag, so
+ * any changed byte of the site (an insights summary, a page) changes it while `/reviews.json`'s
+ * ETag does not move. Deterministic builds make equal content give equal versions.
+ */
+export function buildVersion(s: Snapshot): string {
+  return s.manifestHash;
+}
+
+/**
+ * The one owner of "a new build is live". A build is made (by `SiteBuilds` under `npm start`, or
+ * elsewhere and written to DIST_DIR), loaded into a snapshot, recorded (its version and folder,
+ * logged), swapped in (the snapshot, and under `npm start` the DIST_DIR symlink), and announced:
+ * every subscriber of `onLive` (response cache, MCP change notices, hub fan-out and the other
+ * instances through `BuildSync`) runs, in subscription order, each awaited. Nothing else reloads
+ * the store.
+ *
+ * Calls run one at a time in call order, so two publishes cannot announce out of order.
+ */
+export class LiveBuild implements BuildEvents {
+  readonly #store: SnapshotStore;
+  readonly #builds?: SiteBuilds;
+  readonly #log: Logger;
+  readonly #listeners = new Map<LiveListener, string>();
+  #queue: Promise<unknown> = Promise.resolve();
+
+  constructor(deps: { store: SnapshotStore; logger: Logger; builds?: SiteBuilds }) {
+    this.#store = deps.store;
+    this.#builds = deps.builds;
+    this.#log = deps.logger;
+  }
+
+  get current(): Snapshot {
+    return this.#store.current;
+  }
+
+  /**
+   * `name` says what the listener does ("distributing it"): a failure is logged as "the build is
+   * served, but <name> failed". Returns an unsubscribe function.
+   */
+  onLive(name: string, listener: LiveListener): () => void {
+    this.#listeners.set(listener, name);
+    return () => this.#listeners.delete(listener);
+  }
+
+  /**
+   * Loads `dir` (a fresh folder from `SiteBuilds`, then DIST_DIR is pointed at it) or DIST_DIR
+   * (loaded only when it holds another build than the one served), swaps it in and announces it.
+   * A load failure throws (`SnapshotError`) and the last good build stays; a listener's failure is
+   * logged by name and returned in `failed`, the others still run.
+   */
+  goLive(
+    reason: LiveReason,
+    opts: { dir?: string; topics?: readonly string[] } = {},
+  ): Promise<{ snapshot: Snapshot; changed: boolean; failed: string[] }> {
+    const run = this.#queue.then(async () => {
+      const previous = this.#store.current;
+      const snapshot = await this.#store.reload(opts.dir, { ifChanged: opts.dir === undefined });
+      if (opts.dir) await this.#builds?.activate(opts.dir);
+      const changed = snapshot !== previous;
+      if (changed) {
+        this.#log.info(
+          { reason, version: buildVersion(snapshot), dir: snapshot.dir, reviews: snapshot.index.size },
+          "serving build",
+        );
+      }
+      const failed: string[] = [];
+      const event: LiveEvent = { snapshot, previous, reason, topics: opts.topics };
+      for (const [listener, name] of [...this.#listeners]) {
+        try {
+          await listener(event);
+        } catch (err) {
+          failed.push(name);
+          // The build is live whatever a listener does; the line says which reaction failed and why.
+          this.#log.error(
+            { version: buildVersion(snapshot), listener: name, reason: (err as Error).message, err },
+            `the build is served, but ${name} failed`,
+          );
+        }
+      }
+      return { snapshot, changed, failed };
+    });
+    this.#queue = run.catch(() => undefined);
+    return run;
+  }
+}

@@ -1,0 +1,79 @@
+import { PgBoss } from "pg-boss";
+import type { Logger } from "pino";
+
+/**
+ * Publish pings as pg-boss jobs, so a 202 from the hub means the ping is in PostgreSQL: the hub
+ * answers only once `enqueue` has committed the job, and whichever instance is alive runs it
+ * (loads DIST_DIR, distributes the topics). A job's instance sends a heartbeat while it runs; one
+ * killed mid-job (SIGKILL, a lost machine) stops sending it, and the queue's supervisor hands the
+ * job to another instance. Running a job twice is harmless: loading an unchanged build is a no-op
+ * and the hub offers each topic version once.
+ */
+
+export const PUBLISH_QUEUE = "build-publish";
+
+interface PublishJob {
+  /** Topic URLs the ping named. */
+  topics: string[];
+}
+
+/** pg-boss's smallest heartbeat: a dead instance's job moves on within about this many seconds. */
+const HEARTBEAT_SECONDS = 10;
+
+export interface PublishJobs {
+  /** Resolves once the ping is committed; rejects when the database refuses it. */
+  enqueue(topics: readonly string[]): Promise<void>;
+  close(): Promise<void>;
+}
+
+/**
+ * Starts the queue and a worker on it. `run` completes one ping; a rejection is retried with
+ * backoff (2 s doubling, up to 8 times), so a ping that arrives during a database hiccup or a
+ * half-copied deployment is completed once either has passed.
+ */
+export async function startPublishJobs(opts: {
+  url: string;
+  log: Logger;
+  /** How often the supervisor looks for jobs whose instance stopped sending heartbeats. */
+  superviseSeconds: number;
+  run: (topics: readonly string[]) => Promise<void>;
+}): Promise<PublishJobs> {
+  const boss = new PgBoss({
+    connectionString: opts.url,
+    max: 2,
+    application_name: "public-reviews-publish",
+    useListenNotify: true,
+    schedule: false,
+    superviseIntervalSeconds: opts.superviseSeconds,
+  });
+  boss.on("error", (err: Error) => opts.log.warn({ err: err.message }, "publish queue error"));
+  await boss.start();
+  const options = {
+    retryLimit: 8,
+    retryDelay: 2,
+    retryBackoff: true,
+    retryDelayMax: 300,
+    heartbeatSeconds: HEARTBEAT_SECONDS,
+    deleteAfterSeconds: 86_400,
+    notify: true,
+  };
+  await boss.createQueue(PUBLISH_QUEUE, options);
+  await boss.updateQueue(PUBLISH_QUEUE, options);
+  await boss.work<PublishJob>(
+    PUBLISH_QUEUE,
+    { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
+    async (jobs) => {
+      for (const job of jobs) await opts.run(job.data.topics);
+    },
+  );
+  return {
+    async enqueue(topics) {
+      const id = await boss.send(PUBLISH_QUEUE, { topics: [...topics] } satisfies PublishJob);
+      if (!id) throw new Error("the publish queue did not record the ping");
+    },
+    async close() {
+      // A job still running is abandoned, not failed: its heartbeat stops and another instance runs it.
+      await boss.stop({ graceful: false, close: true }).catch(() => undefined);
+    },
+  };
+}

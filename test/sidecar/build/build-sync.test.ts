@@ -1,0 +1,136 @@
+import { appendFile, rm } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { BuildSync, type ClusterBuilds, DISTRIBUTE } from "../../../sidecar/build/build-sync.ts";
+import { buildVersion, LiveBuild } from "../../../sidecar/build/live-build.ts";
+import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
+import { createLogger } from "../../../sidecar/logger.ts";
+import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { ManualClock } from "../../helpers/manual-clock.ts";
+
+/**
+ * BuildSync on a manual clock: what is retried after an outage, and how an instance that missed
+ * an announcement catches up. The database is a shared in-memory record (the PostgreSQL one runs
+ * in test/e2e/scale-out.test.ts); the builds, snapshots and LiveBuild are real.
+ */
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const INTERVAL = 15_000;
+const logger = createLogger("silent");
+let dist: string;
+
+beforeAll(async () => {
+  const built = await buildSite(FIXTURE);
+  expect(built.code, built.stderr).toBe(0);
+  dist = built.distDir;
+});
+afterAll(async () => {
+  await rm(dist, { recursive: true, force: true });
+});
+
+/** The shared record of the live build, with a switch for the outage. */
+class MemoryCluster implements ClusterBuilds {
+  up = true;
+  announced: string | undefined;
+  readonly records: string[] = [];
+  async record(version: string): Promise<void> {
+    if (!this.up) throw new Error("connect ECONNREFUSED");
+    this.announced = version;
+    this.records.push(version);
+  }
+  async version(): Promise<string | undefined> {
+    if (!this.up) throw new Error("connect ECONNREFUSED");
+    return this.announced;
+  }
+  async reachable(): Promise<boolean> {
+    return this.up;
+  }
+}
+
+/** A hub whose store lives in the same database: it cannot take a publish while that is down. */
+function hubOn(cluster: MemoryCluster) {
+  const published: (readonly string[] | undefined)[] = [];
+  return {
+    published,
+    async publish(topics?: readonly string[]) {
+      if (!cluster.up) throw new Error("connect ECONNREFUSED");
+      published.push(topics);
+    },
+  };
+}
+
+async function instance(cluster: MemoryCluster, clock: ManualClock) {
+  const store = await SnapshotStore.open(dist);
+  const live = new LiveBuild({ store, logger });
+  const hub = hubOn(cluster);
+  const sync = new BuildSync({ live, hub, cluster, clock, intervalMs: INTERVAL, logger });
+  await sync.start();
+  return { live, hub, sync };
+}
+
+/** What a deployment does to DIST_DIR: any change to the header manifest is a new build version. */
+const deploy = () => appendFile(path.join(dist, MANIFEST_FILE), "\n");
+
+describe("BuildSync", () => {
+  it("records the first version when the database has none, and announces each build made live", async () => {
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, new ManualClock());
+    expect(cluster.records).toEqual([buildVersion(a.live.current)]);
+    await deploy();
+    const { failed } = await a.live.goLive("publish", { topics: ["http://localhost:4321/feed.xml"] });
+    expect(failed).toEqual([]);
+    expect(cluster.announced).toBe(buildVersion(a.live.current));
+    expect(a.hub.published.at(-1)).toEqual(["http://localhost:4321/feed.xml"]);
+    await a.sync.close();
+  });
+
+  it("distributes a build made live during an outage once the database is back, and not before", async () => {
+    const clock = new ManualClock();
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, clock);
+    const published = a.hub.published.length;
+    cluster.up = false;
+    await deploy();
+    const { changed, failed } = await a.live.goLive("rebuild");
+    // The build is served; only its distribution failed.
+    expect(changed).toBe(true);
+    expect(failed).toEqual([DISTRIBUTE]);
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    expect(a.hub.published.length).toBe(published);
+
+    cluster.up = true;
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    // Every topic compared with what was last distributed, then the owed build announced.
+    expect(a.hub.published.slice(published)).toContainEqual(undefined);
+    expect(cluster.announced).toBe(buildVersion(a.live.current));
+    const after = a.hub.published.length;
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    expect(a.hub.published.length).toBe(after);
+    await a.sync.close();
+  });
+
+  it("brings an instance that missed the announcement to the announced build on its next check, without announcing it again", async () => {
+    const clock = new ManualClock();
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, clock);
+    const b = await instance(cluster, clock);
+    const records = cluster.records.length;
+    await deploy();
+    await a.live.goLive("publish", { topics: [] });
+    const version = buildVersion(a.live.current);
+    expect(cluster.announced).toBe(version);
+    expect(buildVersion(b.live.current)).not.toBe(version);
+    const bPublished = b.hub.published.length;
+
+    clock.advance(INTERVAL);
+    await Promise.all([a.sync.idle(), b.sync.idle()]);
+    expect(buildVersion(b.live.current)).toBe(version);
+    expect(b.hub.published.length).toBe(bPublished);
+    expect(cluster.records.length).toBe(records + 1);
+    await Promise.all([a.sync.close(), b.sync.close()]);
+  });
+});

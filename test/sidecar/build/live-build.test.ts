@@ -1,0 +1,107 @@
+import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import pino from "pino";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildVersion, LiveBuild, type LiveEvent } from "../../../sidecar/build/live-build.ts";
+import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
+import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+
+/** The one owner of "a new build is live": what it announces, to whom, and what a failure leaves. */
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+let dist: string;
+
+beforeAll(async () => {
+  const built = await buildSite(FIXTURE);
+  expect(built.code, built.stderr).toBe(0);
+  dist = built.distDir;
+});
+afterAll(async () => {
+  await rm(dist, { recursive: true, force: true });
+});
+
+function logged() {
+  const lines: { msg: string; listener?: string; reason?: string }[] = [];
+  const logger = pino({ level: "info" }, { write: (l: string) => lines.push(JSON.parse(l)) });
+  return { lines, logger };
+}
+
+describe("LiveBuild", () => {
+  it("announces a new build to every listener in order, each awaited, with the build's version", async () => {
+    const { logger } = logged();
+    const live = new LiveBuild({ store: await SnapshotStore.open(dist), logger });
+    const seen: string[] = [];
+    const events: LiveEvent[] = [];
+    live.onLive("first", async (e) => {
+      await new Promise((r) => setImmediate(r));
+      seen.push("first");
+      events.push(e);
+    });
+    live.onLive("second", () => {
+      seen.push("second");
+    });
+    const before = live.current;
+    // An insights-only change: the dataset's ETag stays, the build's version does not.
+    const insights = JSON.parse(await readFile(path.join(dist, "insights.json"), "utf8"));
+    insights.summary = { ...insights.summary, text: "A new summary." };
+    const bytes = JSON.stringify(insights);
+    const manifest = JSON.parse(await readFile(path.join(dist, MANIFEST_FILE), "utf8"));
+    manifest.files["/insights.json"].etag = strongEtag(bytes);
+    await writeFile(path.join(dist, "insights.json"), bytes);
+    await writeFile(path.join(dist, MANIFEST_FILE), JSON.stringify(manifest));
+
+    const { snapshot, changed, failed } = await live.goLive("publish", { topics: ["t"] });
+    expect(changed).toBe(true);
+    expect(failed).toEqual([]);
+    expect(seen).toEqual(["first", "second"]);
+    expect(events[0]).toMatchObject({ snapshot, previous: before, reason: "publish", topics: ["t"] });
+    expect(snapshot.version).toBe(before.version);
+    expect(buildVersion(snapshot)).not.toBe(buildVersion(before));
+
+    // The same build again: announced as unchanged (snapshot === previous), nothing loaded.
+    const again = await live.goLive("publish");
+    expect(again.changed).toBe(false);
+    expect(events[1]?.snapshot).toBe(events[1]?.previous);
+  });
+
+  it("keeps the build live when a listener fails, runs the others, and names the failure", async () => {
+    const { lines, logger } = logged();
+    const live = new LiveBuild({ store: await SnapshotStore.open(dist), logger });
+    const ran: string[] = [];
+    live.onLive("distributing it", () => {
+      throw new Error("connect ECONNREFUSED");
+    });
+    live.onLive("notifying MCP subscribers", () => {
+      ran.push("mcp");
+    });
+    await appendFile(path.join(dist, MANIFEST_FILE), "\n");
+    const { snapshot, failed } = await live.goLive("rebuild");
+    expect(live.current).toBe(snapshot);
+    expect(failed).toEqual(["distributing it"]);
+    expect(ran).toEqual(["mcp"]);
+    expect(lines).toContainEqual(
+      expect.objectContaining({
+        msg: "the build is served, but distributing it failed",
+        reason: "connect ECONNREFUSED",
+      }),
+    );
+  });
+
+  it("announces nothing and keeps the last good build when the new one cannot be loaded", async () => {
+    const { logger } = logged();
+    const live = new LiveBuild({ store: await SnapshotStore.open(dist), logger });
+    const events: LiveEvent[] = [];
+    live.onLive("recording", (e) => {
+      events.push(e);
+    });
+    const good = live.current;
+    const manifestPath = path.join(dist, MANIFEST_FILE);
+    const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
+    manifest.files["/feed.xml"].etag = '"not-the-feed"';
+    await writeFile(manifestPath, JSON.stringify(manifest));
+    await expect(live.goLive("publish")).rejects.toThrow(/does not match the ETag/);
+    expect(live.current).toBe(good);
+    expect(events).toEqual([]);
+  });
+});
