@@ -1,20 +1,37 @@
+import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { checkContentDir, formatProblems, skippedNotice } from "../src/io/content-check.ts";
 import { displayPath } from "../src/io/content-dir.ts";
+import { explainContentFile } from "../src/io/explain-file.ts";
 
 /**
  * `npm run check`: validates `content/` exactly as the build does (same rules, same messages) but
  * builds nothing, so it fits a pre-commit hook and a pull-request check. Exit 0 when the content
  * would build, 1 with one `file: field: reason, got value` line per problem, 2 on a bad environment.
  * A review whose text is still empty is a problem here, as in a production build.
+ *
+ * `npm run check -- --explain <file>` then prints the machine's reading of that review, sentence by
+ * sentence (src/insights/explain.ts), so an editor can confirm or correct it with `aspects:`.
  */
 
 export async function main(deps: {
+  /** Command-line arguments after the script name; default none. */
+  argv?: string[];
   env: NodeJS.ProcessEnv;
   now: Date;
   out: (line: string) => void;
   err: (line: string) => void;
 }): Promise<number> {
+  let explain: string | undefined;
+  try {
+    ({
+      values: { explain },
+    } = parseArgs({ args: deps.argv ?? [], options: { explain: { type: "string" } }, strict: true }));
+  } catch (err) {
+    deps.err(`check: ${(err as Error).message}`);
+    deps.err("usage: npm run check [-- --explain content/reviews/<year>/<id>.yaml]");
+    return 2;
+  }
   let dir: string;
   let unfinished: "error" | "skip";
   try {
@@ -23,6 +40,15 @@ export async function main(deps: {
     if (!(err instanceof ConfigError)) throw err;
     deps.err(err.message);
     return 2;
+  }
+  if (explain !== undefined) {
+    const result = await explainContentFile(dir, explain, deps.now);
+    if ("problems" in result) {
+      deps.err(formatProblems(result.problems));
+      return 1;
+    }
+    for (const line of result.lines) deps.out(line);
+    return 0;
   }
   const report = await checkContentDir(dir, { now: deps.now, unfinished });
   for (const file of report.skipped) deps.err(skippedNotice(file));
@@ -37,6 +63,7 @@ export async function main(deps: {
 
 if (import.meta.main) {
   process.exitCode = await main({
+    argv: process.argv.slice(2),
     env: process.env,
     now: new Date(),
     out: (line) => console.log(line),

@@ -6,14 +6,17 @@ import { loadConfig } from "../src/config.ts";
 import { isCalendarDate, msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema, ReviewFileSchema, SOURCE_PLATFORMS, VERIFICATION_METHODS } from "../src/content/schema.ts";
 import { displayPath } from "../src/io/content-dir.ts";
+import { explainContentFile } from "../src/io/explain-file.ts";
 
 /**
- * `npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD]`
+ * `npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD] [--title "…"] [--text "…"]`
  *
  * Scaffolds `content/reviews/<year>/<date>-<author-slug>.yaml` with every required field present
  * and commented, so adding a review is one file and one commit. The text is left empty (and the
  * rating too unless given) on purpose: the build refuses the file until an editor fills them, so a
- * half-done scaffold can never be published.
+ * half-done scaffold can never be published. Given `--text` and `--rating`, the file is complete and
+ * the machine's reading of it is printed sentence by sentence (as `npm run check -- --explain`), so
+ * the editor can confirm or correct it with `aspects:` before committing.
  */
 
 export interface ReviewNewOptions {
@@ -22,6 +25,9 @@ export interface ReviewNewOptions {
   rating?: number;
   /** The review's date; defaults to today (UTC). */
   date?: string;
+  /** The review's title and text as pasted; the text is left empty for the editor when absent. */
+  title?: string;
+  text?: string;
   now: Date;
 }
 
@@ -84,6 +90,8 @@ function template(o: {
   publishedAt: string;
   author: string;
   rating?: number;
+  title?: string;
+  text?: string;
   hint: string[];
 }): string {
   const scalar = (v: string) => jsYaml.dump(v, { lineWidth: -1 }).trimEnd();
@@ -101,12 +109,12 @@ function template(o: {
     "# REQUIRED. The name the reviewer signs with: first name and last initial, or initials.",
     `author: ${scalar(o.author)}`,
     "# OPTIONAL. The reviewer's headline; remove the # to use it.",
-    "# title:",
+    o.title === undefined ? "# title:" : `title: ${scalar(o.title)}`,
     '# REQUIRED. The review exactly as written: plain text, at most 5000 characters. Replace ""',
     "# with a block, indenting every line of the review by two spaces:",
     "#   text: |",
     "#     First paragraph of the review...",
-    'text: ""',
+    o.text === undefined ? 'text: ""' : `text: ${scalar(o.text)}`,
     "source:",
     `  # REQUIRED. Where it was posted: ${SOURCE_PLATFORMS.join(", ")}.`,
     "  platform: direct",
@@ -161,6 +169,8 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
       publishedAt: msToRfc3339(o.now.getTime()),
       author: o.author,
       rating: o.rating,
+      title: o.title,
+      text: o.text,
       hint,
     });
     try {
@@ -176,12 +186,18 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
 export function parseCommandLine(
   argv: string[],
   now: Date,
-): { author: string; rating?: number; date?: string } | { errors: string[] } {
-  let values: { author?: string; rating?: string; date?: string };
+): { author: string; rating?: number; date?: string; title?: string; text?: string } | { errors: string[] } {
+  let values: { author?: string; rating?: string; date?: string; title?: string; text?: string };
   try {
     ({ values } = parseArgs({
       args: argv,
-      options: { author: { type: "string" }, rating: { type: "string" }, date: { type: "string" } },
+      options: {
+        author: { type: "string" },
+        rating: { type: "string" },
+        date: { type: "string" },
+        title: { type: "string" },
+        text: { type: "string" },
+      },
       strict: true,
     }));
   } catch (err) {
@@ -200,11 +216,18 @@ export function parseCommandLine(
   } else if (values.date !== undefined && values.date > today) {
     errors.push(`--date: must not be in the future (today is ${today}), got ${JSON.stringify(values.date)}`);
   }
+  for (const field of ["title", "text"] as const) {
+    const v = values[field];
+    const ok = v === undefined || ReviewFileSchema.shape[field].safeParse(v);
+    if (ok !== true && !ok.success) errors.push(`--${field}: ${ok.error.issues[0]?.message}, got ${JSON.stringify(v)}`);
+  }
   if (errors.length > 0 || !author.success) return { errors };
   return {
     author: author.data,
     rating: values.rating === undefined ? undefined : Number(values.rating),
     date: values.date,
+    title: values.title,
+    text: values.text,
   };
 }
 
@@ -216,18 +239,28 @@ export async function main(
   const args = parseCommandLine(argv, deps.now);
   if ("errors" in args) {
     for (const e of args.errors) deps.err(`review:new: ${e}`);
-    deps.err('usage: npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD]');
+    deps.err(
+      'usage: npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD] [--title "…"] [--text "…"]',
+    );
     return 2;
   }
   const file = displayPath(await scaffoldReview({ ...args, contentDir: deps.contentDir, now: deps.now }));
   deps.out(`Created ${file}`);
+  const complete = args.text !== undefined && args.rating !== undefined;
+  if (complete) {
+    deps.out("");
+    const reading = await explainContentFile(deps.contentDir, file, deps.now);
+    if ("lines" in reading) for (const line of reading.lines) deps.out(line);
+    else deps.out(`(No reading yet: npm run check names what to fix first.)`);
+  }
+  const missing = [args.text === undefined && "paste the review text", args.rating === undefined && "set the rating"];
+  const todo = missing.filter(Boolean).join(", ");
   deps.out("");
   deps.out("Next steps:");
-  deps.out(
-    `  1. Edit ${file}: paste the review text${args.rating === undefined ? ", set the rating" : ""}, check source and verification.`,
-  );
+  deps.out(`  1. Edit ${file}: ${todo ? `${todo}, ` : ""}check source and verification.`);
   deps.out("  2. npm run check   (names the file and field of anything still wrong)");
-  deps.out(`  3. git add ${file} && git commit -m ${JSON.stringify(`Add review by ${args.author}`)}`);
+  deps.out(`  3. npm run check -- --explain ${file}   (the machine's reading; confirm or correct it with aspects:)`);
+  deps.out(`  4. git add ${file} && git commit -m ${JSON.stringify(`Add review by ${args.author}`)}`);
   return 0;
 }
 

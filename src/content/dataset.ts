@@ -1,5 +1,5 @@
 import { createMatcher } from "./mentions.ts";
-import type { AggregateRating, AspectRef, ReviewRecord, ReviewsDataset } from "./records.ts";
+import type { AggregateRating, AspectRef, ReviewAspect, ReviewRecord, ReviewsDataset, Sentiment } from "./records.ts";
 import type { CatalogueItem } from "./schema.ts";
 import type { Content, ReviewEntry } from "./validate.ts";
 
@@ -29,10 +29,25 @@ function resolveMentions(
   return catalogue.filter((c) => ids.has(c.id)).map((c) => c.id);
 }
 
+/** Score of an editor's label where the machine read otherwise (or not at all). */
+export const EDITOR_SCORE: Record<Sentiment, number> = { positive: 0.5, neutral: 0, negative: -0.5 };
+
+/** The editor's labels of a content file as the record first carries them, ordered by aspect id. */
+export function editorAspects(labels: Readonly<Record<string, Sentiment>> | undefined): ReviewAspect[] {
+  if (!labels) return [];
+  return Object.keys(labels)
+    .sort()
+    .map((id) => {
+      const sentiment = labels[id] as Sentiment;
+      return { id, sentiment, score: EDITOR_SCORE[sentiment], source: "editor" as const };
+    });
+}
+
 /**
  * Turns validated content into published records. Mentions are explicit ids plus those detected in
  * the review text (not the owner's reply: a reply naming a doctor says nothing about the visit).
- * `aspects` is empty here: the insights analysis (`analyzeReviews`) fills it in.
+ * `aspects` holds only an editor's labels here (`source: "editor"`, none for most reviews): the
+ * insights analysis (`analyzeReviews`) fills in the machine's reading where there are none.
  */
 export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] {
   const { business } = content;
@@ -56,7 +71,7 @@ export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] 
       services: resolveMentions(r.services, scanned, business.services, (t) => svc.detect(t)),
       service_areas: resolveMentions(r.service_areas, scanned, business.service_areas, (t) => area.detect(t)),
       response: r.response ? { date: r.response.date, text: r.response.text } : null,
-      aspects: [],
+      aspects: editorAspects(r.aspects),
     };
   };
   return content.reviews.map(toRecord).sort(compareReviews);

@@ -1,5 +1,13 @@
 import { z } from "zod";
-import { BusinessFileSchema, CalendarDate, Id, SOURCE_PLATFORMS, Timestamp, VERIFICATION_METHODS } from "./schema.ts";
+import {
+  BusinessFileSchema,
+  CalendarDate,
+  Id,
+  SENTIMENTS,
+  SOURCE_PLATFORMS,
+  Timestamp,
+  VERIFICATION_METHODS,
+} from "./schema.ts";
 
 /**
  * Shapes of what the service publishes. `/reviews.json`, the search and since endpoints and the MCP
@@ -7,9 +15,13 @@ import { BusinessFileSchema, CalendarDate, Id, SOURCE_PLATFORMS, Timestamp, VERI
  * them, so a field added here shows up everywhere at once.
  */
 
-export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
+export { SENTIMENTS };
 export const SentimentSchema = z.enum(SENTIMENTS);
 export type Sentiment = z.infer<typeof SentimentSchema>;
+
+/** Who read a review's aspects: the annotator, or an editor whose labels replace it. */
+export const ASPECT_SOURCES = ["machine", "editor"] as const;
+export type AspectSource = (typeof ASPECT_SOURCES)[number];
 
 export const ReviewAspectSchema = z
   .object({
@@ -20,6 +32,11 @@ export const ReviewAspectSchema = z
       .min(-1)
       .max(1)
       .describe("What the review says about the aspect, in [-1, 1], 3 decimals (docs/insights.md)."),
+    source: z
+      .enum(ASPECT_SOURCES)
+      .describe(
+        "`editor` when an editor confirmed the review's aspects in its content file (they replace the machine's reading), else `machine`.",
+      ),
   })
   .meta({ id: "ReviewAspect" });
 export type ReviewAspect = z.infer<typeof ReviewAspectSchema>;

@@ -50,6 +50,17 @@ export const VERIFICATION_METHODS = [
   "email_confirmation",
 ] as const;
 
+/** The polarities of an aspect, in the order the API lists them. */
+export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
+
+/**
+ * An editor's confirmed reading of a review (`aspects: {billing: positive}`): replaces the machine's.
+ * Aspect ids are checked against content/insights/aspects.yaml once both are read (content-check.ts).
+ */
+const EditorAspects = z.record(z.string(), z.enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` }), {
+  error: "expected a mapping of aspect id to positive, neutral or negative",
+});
+
 export const ReviewFileSchema = z.strictObject(
   {
     date: CalendarDate,
@@ -85,6 +96,7 @@ export const ReviewFileSchema = z.strictObject(
         { error: "expected a response object with date and text" },
       )
       .optional(),
+    aspects: EditorAspects.optional(),
   },
   { error: "expected a YAML mapping of review fields" },
 );

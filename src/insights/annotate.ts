@@ -2,6 +2,8 @@ import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { compileTerms } from "./aspects.ts";
+import { abilityFocus, expectationContrast, treatmentCare } from "./clause-rules.ts";
+import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
@@ -36,6 +38,12 @@ export interface AspectMention {
   sentence: string;
   sentenceIndex: number;
   score: number;
+  /**
+   * Whether the clause is explicit evidence a visitor may be shown as a quote: a polar word of the
+   * clause was credited to the aspect (not a contrast read into a clause without one), and the
+   * review's polarity for the aspect did not come from the rating breaking a tie.
+   */
+  confident: boolean;
 }
 
 export type EntityKind = "technicians" | "services" | "service_areas";
@@ -51,6 +59,8 @@ export interface ReviewAnnotation {
   /** Per entity id the review lists: aspects of the clauses that name it (empty if none does). */
   entityAspects: Map<string, Set<number>>;
   clauses: Clause[];
+  /** Per clause, what it says about each aspect it names (`--explain` prints them). */
+  readings: AspectReading[][];
   sentences: number;
 }
 
@@ -74,6 +84,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
   );
   const conditionAspect = conditions.map((c) => aspects.findIndex((a) => a.id === c.aspect));
   const lexicon = compileLexicon(content.lexicon, aspects, termForms);
+  const shapes = compileConstructions(content.lexicon, aspects, termForms);
   const wordScore = (n: string) => analyzer.wordScore(n);
   const entityMatchers = new Map<string, Matcher>();
   for (const kind of ENTITY_KINDS) {
@@ -111,15 +122,42 @@ export function createAnnotator(content: InsightsContent, business: Business, an
       const spansOfClause: AspectSpan[][] = [];
       const readings: AspectReading[][] = clauses.map((clause) => {
         let spans = spansOf(clause);
+        const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
+        for (const a of abilities) {
+          spans.push({ aspect: shapes.abilityAspect, start: a.start, end: a.end, weak: false, condition: true });
+        }
         // "The front desk was polite enough, but clearly overwhelmed": a contrast clause that names
         // no aspect is about the aspects of the clause before it in the same sentence.
         if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
           spans = previous.spans.filter((m) => !m.weak);
         }
+        const delays = shapes.delays(clause);
+        // "The soonest they could see me was two weeks later", "I was on the table within five
+        // minutes": a delay in a clause that names nothing but where it happened is about the delay
+        // aspect.
+        const places = spans.every((m) => m.aspect !== shapes.delayAspect && (m.weak || isPlace(clause, m.start)));
+        if (places && shapes.delayAspect >= 0) {
+          for (const d of delays) {
+            spans.push({ aspect: shapes.delayAspect, start: d.at, end: d.at + 1, weak: false, condition: true });
+          }
+        }
         previous = { sentenceIndex: clause.sentenceIndex, spans };
         spansOfClause.push(spans);
-        return readClause(clause, spans, lexicon, wordScore);
+        const found = readClause(clause, spans, lexicon, wordScore, {
+          abilities,
+          delays,
+          abilityAspect: shapes.abilityAspect,
+          delayAspect: shapes.delayAspect,
+        });
+        treatmentCare(
+          clause,
+          found,
+          shapes,
+          spans.some((m) => m.aspect === shapes.treatmentAspect),
+        );
+        return abilities.length > 0 ? abilityFocus(found, shapes) : found;
       });
+      expectationContrast(clauses, readings, spansOfClause, shapes);
       const named = (k: number, aspect: number) =>
         (spansOfClause[k] as AspectSpan[]).some((m) => m.aspect === aspect && !m.condition);
       contrastUnjudged(clauses, readings, named);
@@ -135,6 +173,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
             sentence: clause.sentence,
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
+            confident: r.polar && !r.inferred && r.score !== 0,
           });
         }
       });
@@ -156,6 +195,8 @@ export function createAnnotator(content: InsightsContent, business: Business, an
         // by its own terms: the rating may break it, with the smallest score that counts.
         if ((t.polar || rated.has(aspect)) && Math.abs(score) < POLARITY_THRESHOLD && review.rating !== 3) {
           score = review.rating > 3 ? POLARITY_THRESHOLD : -POLARITY_THRESHOLD;
+          // The rating decided, not the words: no clause of this aspect is a quote to trust.
+          for (const m of mentions) if (m.aspect === aspect) m.confident = false;
         }
         scores.set(aspect, score);
       }
@@ -163,7 +204,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
         .filter(({ i }) => scores.has(i))
         .map(({ id, i }) => {
           const score = round(scores.get(i) as number);
-          return { id, sentiment: polarity(score), score };
+          return { id, sentiment: polarity(score), score, source: "machine" as const };
         });
 
       const entityAspects = new Map<string, Set<number>>();
@@ -177,7 +218,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
           entityAspects.set(`${kind}:${id}`, found);
         }
       }
-      return { aspects: annotations, scores, mentions, entityAspects, clauses, sentences };
+      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences };
     },
   };
 }
@@ -203,7 +244,12 @@ function contrastUnjudged(
     for (let d = 1; d < clauses.length; d++) {
       for (const j of [k - d, k + d]) {
         if (clauses[j]?.sentenceIndex !== sentence || sign[j] === 0) continue;
-        readings[k] = found.map((r) => ({ ...r, score: -(sign[j] as number) * CONTRAST_SCORE, polar: true }));
+        readings[k] = found.map((r) => ({
+          ...r,
+          score: -(sign[j] as number) * CONTRAST_SCORE,
+          polar: true,
+          inferred: true,
+        }));
         return;
       }
     }

@@ -104,9 +104,11 @@ export function createAspectStats(aspects: readonly AspectDefinition[]): AspectS
       const p = annotation.sentiment;
       t[p]++;
       if (p === "neutral") return;
-      // The example is the clause that speaks most strongly the way the review leans.
+      // The example is the clause that speaks most strongly the way the review leans, among the
+      // clauses that are explicit evidence (or that an editor confirmed): fewer quotes, none wrong.
       let best: AspectMention | undefined;
       for (const m of mentions) {
+        if (!m.confident) continue;
         if (p === "positive" ? m.score > (best?.score ?? 0) : m.score < (best?.score ?? 0)) best = m;
       }
       if (!best) return;

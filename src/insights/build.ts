@@ -2,6 +2,7 @@ import { compareReviews } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
 import { createAspectStats } from "./aspect-stats.ts";
 import type { InsightsContent } from "./content-schema.ts";
+import { withEditorLabels } from "./editor-labels.ts";
 import { createEntityStats } from "./entities.ts";
 import { type Analyzer, createAnalyzer } from "./nlp.ts";
 import { periodOf, type TrendPeriods, trendPeriods } from "./numbers.ts";
@@ -11,7 +12,10 @@ import { buildFaq, buildSummary, type RatingTotals, ratingTrend } from "./summar
 import { createTopicCounter } from "./topics.ts";
 
 export interface InsightsInput {
-  /** Review records (any order; they are processed newest first). Their `aspects` are replaced. */
+  /**
+   * Review records (any order; they are processed newest first). Their `aspects` are replaced by the
+   * analysis, except that entries with `source: "editor"` (an editor's labels) replace the analysis.
+   */
   reviews: readonly ReviewRecord[];
   business: Business;
   content: InsightsContent;
@@ -55,7 +59,8 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
   let sentences = 0;
 
   const annotated = sorted.map((review, order) => {
-    const annotation = summaryOf(review);
+    const labels = review.aspects.filter((a) => a.source === "editor");
+    const annotation = withEditorLabels(summaryOf(review), labels, indexOf);
     sentences += annotation.sentences;
     const period = periods ? periodOf(review.date, periods) : undefined;
     if (period) {

@@ -54,6 +54,11 @@ const Terms = z.array(Term, { error: "expected a list of words or phrases" });
  * `sentiment.yaml`: the domain vocabulary of the sentiment analysis, kept as content so an editor
  * can teach it a new word without a code change. See docs/insights.md for how each list is used.
  */
+const AspectTerms = z.strictObject(
+  { aspect: Id, terms: Terms.min(1, { error: "expected at least one term" }) },
+  { error: "expected a mapping with aspect and terms" },
+);
+
 export const SentimentLexiconSchema = z.strictObject(
   {
     /**
@@ -96,6 +101,17 @@ export const SentimentLexiconSchema = z.strictObject(
       .default({ positive: [], negative: [] }),
     /** General-lexicon words that carry no opinion here ("crack" is a technique, "still" an adverb). */
     neutral: Terms.default([]),
+    /**
+     * Words that voice an expectation or a fear ("expected", "afraid"): followed by a contrast, the
+     * clause is what did not happen ("I expected it to hurt, but it never did").
+     */
+    expectations: Terms.default([]),
+    /** Everyday activities ("stand", "get into"): "I could barely stand" is about `aspect`. */
+    abilities: AspectTerms.optional(),
+    /** The treatment itself ("adjustment"): when it did not hurt, that speaks for `aspect` too. */
+    treatments: AspectTerms.optional(),
+    /** The aspect a long delay ("three weeks out") speaks for when the clause names it. */
+    delays: Id.optional(),
   },
   { error: "expected a YAML mapping with conditions, outcomes, words and neutral" },
 );
@@ -106,6 +122,7 @@ export const EMPTY_LEXICON: SentimentLexicon = {
   outcomes: { positive: [], negative: [] },
   words: { positive: [], negative: [] },
   neutral: [],
+  expectations: [],
 };
 
 export const FaqItemSchema = z.strictObject(

@@ -160,3 +160,57 @@ export function evaluate(
     worst: misreads.sort((a, b) => b.severity - a.severity || a.line - b.line).slice(0, worstCount),
   };
 }
+
+/** A review an editor labelled: what the annotator reads, and the editor's `aspects:` map. */
+export interface EditorLabelled {
+  review: Parameters<Annotator["annotate"]>[0];
+  labels: Readonly<Record<string, Sentiment>>;
+}
+
+export interface AgreementReport {
+  reviews: number;
+  /** Editor labels, one per (review, aspect). */
+  labels: number;
+  /** Labels the machine read with the same polarity. */
+  agreed: number;
+  /** `agreed / labels` (1 when there are none). */
+  agreement: number;
+  /** Labelled aspects the machine did not find at all. */
+  missed: number;
+  /** Aspects the machine found that the editor left out of a labelled review. */
+  extra: number;
+  /** Every disagreement: `review id: aspect: editor X, machine Y`. */
+  differences: string[];
+}
+
+/**
+ * How often the machine's reading agrees with the labels editors confirmed in the content
+ * (`aspects:` in review files): an editor's label is the truth of that review, so this is a
+ * measure on real reviews that no tuning wrote.
+ */
+export function editorAgreement(labelled: readonly EditorLabelled[], annotator: Annotator): AgreementReport {
+  let labels = 0;
+  let agreed = 0;
+  let missed = 0;
+  let extra = 0;
+  const differences: string[] = [];
+  for (const { review, labels: want } of labelled) {
+    const read = new Map(annotator.annotate(review).aspects.map((a) => [a.id, a.sentiment]));
+    for (const [id, sentiment] of Object.entries(want).sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))) {
+      labels++;
+      const got = read.get(id);
+      if (got === sentiment) agreed++;
+      else {
+        if (got === undefined) missed++;
+        differences.push(`${review.id}: ${id}: editor ${sentiment}, machine ${got ?? "not found"}`);
+      }
+    }
+    for (const id of read.keys()) {
+      if (!(id in want)) {
+        extra++;
+        differences.push(`${review.id}: ${id}: editor none, machine ${read.get(id)}`);
+      }
+    }
+  }
+  return { reviews: labelled.length, labels, agreed, agreement: safe(agreed, labels), missed, extra, differences };
+}

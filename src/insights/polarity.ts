@@ -1,4 +1,6 @@
 import { compileTerms, type TermMatcher } from "./aspects.ts";
+import { attribute, type Polar } from "./attribute.ts";
+import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 
@@ -28,6 +30,15 @@ export interface AspectSpan {
   condition?: boolean;
 }
 
+/** Constructions found in a clause (constructions.ts), with the aspects they speak for. */
+export interface Shapes {
+  abilities: readonly Ability[];
+  delays: readonly Delay[];
+  abilityAspect: number;
+  delayAspect: number;
+}
+const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
+
 /** What one clause says about one aspect. */
 export interface AspectReading {
   aspect: number;
@@ -35,6 +46,12 @@ export interface AspectReading {
   score: number;
   /** Whether any polar word was credited, even if they cancelled out (a tie the rating may break). */
   polar: boolean;
+  /** Read from a contrast with another clause, not from a word of this clause (annotate.ts). */
+  inferred?: boolean;
+  /** A symptom said to be absent was credited ("it didn't hurt"). */
+  absent?: boolean;
+  /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
+  words: string[];
 }
 
 export interface CompiledLexicon {
@@ -73,7 +90,6 @@ const NEGATORS = new Set([
 ]);
 const MODALS = new Set(["could", "can", "would"]);
 const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
-const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
 const COMPARATIVES = new Set(["better", "more", "happier", "nicer", "enough"]);
 /** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
 const NOT_NEGATED = new Set([
@@ -128,13 +144,6 @@ export function compileLexicon(
   };
 }
 
-interface Polar {
-  at: number;
-  value: number;
-  /** Aspect the value must go to (outcomes and negated conditions go to their condition's aspect). */
-  aspect?: number;
-}
-
 const isComparative = (normal: string, lemma: string) =>
   COMPARATIVES.has(normal) || (normal !== lemma && /(?:er|ier)$/.test(normal));
 
@@ -147,6 +156,7 @@ export function readClause(
   mentions: readonly AspectSpan[],
   lexicon: CompiledLexicon,
   wordScore: (normal: string) => number,
+  shapes: Shapes = NO_SHAPES,
 ): AspectReading[] {
   if (mentions.length === 0) return [];
   const { normals, lemmas, words, pos } = clause.tokens;
@@ -156,6 +166,8 @@ export function readClause(
   const bound = new Int32Array(end - start).fill(-1);
   const condition = new Int32Array(end - start).fill(-1);
   const covered = new Uint8Array(end - start);
+  /** A negated condition: a symptom that was not there ("it didn't hurt"). */
+  const absent = new Uint8Array(end - start);
   const spans = lexicon.matcher.spans(clause);
   const hasCondition = spans.some((s) => s.group >= FIRST_CONDITION);
   const nearestCondition = (at: number) => {
@@ -183,6 +195,24 @@ export function readClause(
     if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
       value[i - start] = wordScore(normals[i] as string);
     }
+  }
+  // Constructions (constructions.ts): an ability speaks for its aspect alone, and its limiter
+  // ("barely", "couldn't") negates nothing else; a delay speaks for its aspect when the clause names it.
+  for (const a of shapes.abilities) {
+    for (let i = a.start; i < a.end; i++) {
+      value[i - start] = 0;
+      covered[i - start] = 1;
+    }
+    if (a.value !== 0) {
+      value[a.start - start] = a.value * WORD_WEIGHT;
+      bound[a.start - start] = shapes.abilityAspect;
+    }
+  }
+  const delayNamed = mentions.some((m) => m.aspect === shapes.delayAspect);
+  for (const d of shapes.delays) {
+    value[d.at - start] = d.value * WORD_WEIGHT;
+    covered[d.at - start] = 1;
+    if (delayNamed) bound[d.at - start] = shapes.delayAspect;
   }
   for (const s of spans) {
     if (s.group < FIRST_CONDITION || lexicon.conditionJudged[s.group - FIRST_CONDITION]) continue;
@@ -221,6 +251,7 @@ export function readClause(
         if (!flipped) {
           value[k] = WORD_WEIGHT;
           bound[k] = condition[k] as number;
+          absent[k] = 1;
         }
       } else if (value[k] !== 0) {
         value[k] = (value[k] as number) * NEGATION_FACTOR;
@@ -232,69 +263,13 @@ export function readClause(
   const polar: Polar[] = [];
   for (let k = 0; k < value.length; k++) {
     const v = value[k] as number;
-    if (v !== 0) polar.push({ at: start + k, value: v, ...((bound[k] as number) >= 0 ? { aspect: bound[k] } : {}) });
+    if (v === 0) continue;
+    polar.push({
+      at: start + k,
+      value: v,
+      ...((bound[k] as number) >= 0 ? { aspect: bound[k] } : {}),
+      ...(absent[k] ? { absent: true } : {}),
+    });
   }
   return attribute(clause, mentions, polar);
-}
-
-/** Segment number of every token of the clause: segments end at commas, "and", "with". */
-function segments(clause: Clause): Int32Array {
-  const out = new Int32Array(clause.end - clause.start);
-  let seg = 0;
-  for (let i = clause.start; i < clause.end; i++) {
-    if (SEGMENT_END.has(clause.tokens.normals[i] as string)) seg++;
-    out[i - clause.start] = seg;
-  }
-  return out;
-}
-
-function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: readonly Polar[]): AspectReading[] {
-  const sums = new Map<number, { sum: number; polar: boolean }>();
-  for (const m of mentions) if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false });
-  const distinct = sums.size;
-  const seg = distinct > 1 ? segments(clause) : undefined;
-  const credit = (aspect: number, v: number) => {
-    const s = sums.get(aspect);
-    if (!s) return;
-    s.sum += v;
-    s.polar = true;
-  };
-  for (const p of polar) {
-    if (p.aspect !== undefined && sums.has(p.aspect)) {
-      credit(p.aspect, p.value);
-      continue;
-    }
-    if (!seg) {
-      credit(mentions[0]?.aspect as number, p.value);
-      continue;
-    }
-    const own = mentions.find((m) => p.at >= m.start && p.at < m.end);
-    if (own) {
-      credit(own.aspect, p.value);
-      continue;
-    }
-    const mySeg = seg[p.at - clause.start] as number;
-    const sameSeg = mentions.filter((m) => seg[m.start - clause.start] === mySeg);
-    const pool = sameSeg.length > 0 ? sameSeg : mentions;
-    let best = pool[0] as AspectSpan;
-    let dist = Number.POSITIVE_INFINITY;
-    for (const m of pool) {
-      // Ties go to the mention before the word: "the staff were lovely" names, then judges.
-      const d = m.start <= p.at ? p.at - m.end : m.start - p.at + 0.5;
-      if (d < dist) {
-        dist = d;
-        best = m;
-      }
-    }
-    credit(best.aspect, p.value);
-  }
-  const weakOnly = new Set(mentions.map((m) => m.aspect));
-  for (const m of mentions) if (!m.weak) weakOnly.delete(m.aspect);
-  // When the clause's opinion goes to some aspects, the others are named in passing ("the doctor
-  // was running behind"): the clause is not about them.
-  const anyPolar = [...sums.values()].some((s) => s.polar);
-  return [...sums]
-    .filter(([aspect, s]) => s.polar || (!anyPolar && !weakOnly.has(aspect)))
-    .sort(([a], [b]) => a - b)
-    .map(([aspect, s]) => ({ aspect, score: Math.tanh(1.5 * s.sum), polar: s.polar }));
 }

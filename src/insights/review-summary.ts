@@ -14,7 +14,7 @@ import { type TopicCandidate, topicCandidates } from "./topics.ts";
  * Scores are kept as computed (unrounded), and every list in the order it was built in: the
  * insights add them up in that order, and float sums depend on it.
  */
-export interface ReviewSummary extends Omit<ReviewAnnotation, "clauses"> {
+export interface ReviewSummary extends Omit<ReviewAnnotation, "clauses" | "readings"> {
   topics: TopicCandidate[];
 }
 
@@ -33,7 +33,7 @@ export function createSummariser(content: InsightsContent, business: Business, a
 type Stored = [
   aspects: [id: string, sentiment: ReviewAspect["sentiment"], score: number][],
   scores: [aspect: number, score: number][],
-  mentions: [aspect: number, sentence: string, sentenceIndex: number, score: number][],
+  mentions: [aspect: number, sentence: string, sentenceIndex: number, score: number, confident: 0 | 1][],
   entityAspects: [entity: string, aspects: number[]][],
   topics: TopicCandidate[],
   sentences: number,
@@ -53,7 +53,7 @@ export function encodeSummary(s: ReviewSummary): string {
   const stored = [
     s.aspects.map((a) => [a.id, a.sentiment, num(a.score)]),
     [...s.scores].map(([a, v]) => [a, num(v)]),
-    s.mentions.map((m) => [m.aspect, m.sentence, m.sentenceIndex, num(m.score)]),
+    s.mentions.map((m) => [m.aspect, m.sentence, m.sentenceIndex, num(m.score), m.confident ? 1 : 0]),
     [...s.entityAspects].map(([e, set]) => [e, [...set]]),
     s.topics,
     s.sentences,
@@ -75,13 +75,14 @@ export function decodeSummary(json: string): ReviewSummary {
     throw new TypeError("not an annotation");
   }
   return {
-    aspects: aspects.map(([id, sentiment, score]) => ({ id, sentiment, score: back(score) })),
+    aspects: aspects.map(([id, sentiment, score]) => ({ id, sentiment, score: back(score), source: "machine" })),
     scores: new Map(scores.map(([a, v]) => [a, back(v)])),
-    mentions: mentions.map(([aspect, sentence, sentenceIndex, score]) => ({
+    mentions: mentions.map(([aspect, sentence, sentenceIndex, score, confident]) => ({
       aspect,
       sentence,
       sentenceIndex,
       score: back(score),
+      confident: confident === 1,
     })),
     entityAspects: new Map(entityAspects.map(([e, list]) => [e, new Set(list)])),
     topics,

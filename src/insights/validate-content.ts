@@ -79,11 +79,15 @@ function checkLexicon(
     if (where) problems.push(problem(file, here, `duplicate term, already in ${where}`, t));
     else seen.set(termKey(t), here);
   };
+  const valid = ids.length > 0 ? `valid ids are ${ids.join(", ")}` : "aspects.yaml defines no aspects";
+  const checkId = (field: string, id: string | undefined) => {
+    if (id !== undefined && !ids.includes(id)) problems.push(problem(file, field, `unknown aspect id; ${valid}`, id));
+  };
+  checkId("abilities.aspect", lexicon.abilities?.aspect);
+  checkId("treatments.aspect", lexicon.treatments?.aspect);
+  checkId("delays", lexicon.delays);
   lexicon.conditions.forEach((c, i) => {
-    if (!ids.includes(c.aspect)) {
-      const valid = ids.length > 0 ? `valid ids are ${ids.join(", ")}` : "aspects.yaml defines no aspects";
-      problems.push(problem(file, `conditions[${i}].aspect`, `unknown aspect id; ${valid}`, c.aspect));
-    }
+    checkId(`conditions[${i}].aspect`, c.aspect);
     c.terms.forEach((t, k) => {
       note(t, `conditions[${i}].terms[${k}]`);
     });

@@ -1,6 +1,6 @@
 import path from "node:path";
-import { ContentError } from "../content/errors.ts";
-import { inspectContent, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
+import { ContentError, problem } from "../content/errors.ts";
+import { inspectContent, type ReviewEntry, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import { readContentDir } from "./content-dir.ts";
 import { loadInsightsContent } from "./insights-dir.ts";
@@ -31,8 +31,28 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
       : reviews.map((r) => r.id);
   const insights = await loadInsightsContent(dir, ids).catch(rethrowUnlessContentError);
   if (insights instanceof ContentError) problems.push(...insights.problems);
+  else
+    problems.push(
+      ...editorLabelProblems(
+        reviews,
+        insights.aspects.map((a) => a.id),
+      ),
+    );
   if (problems.length > 0 || !business || insights instanceof ContentError) return { ok: false, problems, skipped };
   return { ok: true, content: { business, reviews, skipped }, insights, skipped };
+}
+
+/**
+ * An editor's `aspects:` labels must name aspects of content/insights/aspects.yaml (their polarities
+ * are checked by the review schema). Checked here, where both are read.
+ */
+export function editorLabelProblems(reviews: readonly ReviewEntry[], aspectIds: readonly string[]): string[] {
+  const valid = aspectIds.length > 0 ? `valid ids are ${aspectIds.join(", ")}` : "aspects.yaml defines no aspects";
+  return reviews.flatMap((r) =>
+    Object.keys(r.aspects ?? {})
+      .filter((id) => !aspectIds.includes(id))
+      .map((id) => problem(r.file, `aspects.${id}`, `unknown aspect id; ${valid}`, id)),
+  );
 }
 
 /** The notice for a review left out of an `npm start` build because it is still a scaffold. */

@@ -151,4 +151,31 @@ describe("per-review aspects", () => {
       if (stars >= 4.3) expect(a.mean_sentiment ?? 0, a.id).toBeGreaterThanOrEqual(0);
     }
   });
+
+  it("follows the editors' aspects: labels in records, search, figures and quotes", async () => {
+    // content/reviews/2026/2026-04-29-dan-e.yaml: "Good rehab, bad parking", confirmed by an editor.
+    const dan = dataset.reviews.find((r) => r.id === "2026-04-29-dan-e");
+    expect(dan?.aspects.map((a) => `${a.id}:${a.sentiment}:${a.source}`)).toEqual([
+      "care:positive:editor",
+      "facility:positive:editor",
+      "location:negative:editor",
+      "scheduling:positive:editor",
+    ]);
+    const unlabelled = dataset.reviews.filter(
+      (r) => !["2026-04-29-dan-e", "2025-01-03-kevin-r", "2024-12-20-kelsey-r"].includes(r.id),
+    );
+    for (const r of unlabelled) for (const a of r.aspects) expect(a.source).toBe("machine");
+    const { body } = await search("aspect=location&sentiment=negative&limit=100");
+    expect(body.reviews.map((r: { id: string }) => r.id)).toContain("2026-04-29-dan-e");
+    expect((await search("aspect=billing&limit=100")).body.reviews.map((r: { id: string }) => r.id)).not.toContain(
+      "2026-04-29-dan-e",
+    );
+    const location = insights.aspects.find((a) => a.id === "location");
+    expect(location?.negative).toBe(body.total);
+    // The issue's misreadings are no quote: a patient's own accident, a past pain in a grateful review.
+    const quotes = insights.aspects.flatMap((a) => [...a.examples.positive, ...a.examples.negative]);
+    expect(quotes.map((q) => q.sentence).join("\n")).not.toMatch(/hauling a couch|could barely stand|Good rehab/);
+    const painNegative = insights.aspects.find((a) => a.id === "pain-relief")?.examples.negative ?? [];
+    expect(painNegative.map((q) => q.review_id)).not.toContain("2024-12-20-kelsey-r");
+  });
 });

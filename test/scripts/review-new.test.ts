@@ -140,4 +140,29 @@ describe("npm run review:new", () => {
     expect(await readdir(path.join(dir, "reviews"))).toEqual(["2024", "2025"]);
     expect(await readdir(path.join(dir, "reviews/2025"))).toHaveLength(4);
   });
+
+  it("given the text and rating, writes a complete review and prints the machine's reading of it", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-review-new-"));
+    temp.push(dir);
+    await cp(path.join(ROOT, "test/fixtures/insights-content"), dir, { recursive: true });
+    const text = "The front desk was lovely, but the wait was over an hour.";
+    const { code, out } = await runAt("2025-12-01T12:00:00Z", dir, [
+      "--author",
+      "Ines P.",
+      "--rating",
+      "3",
+      "--title",
+      "Kind people, slow day",
+      "--text",
+      text,
+    ]);
+    expect(code).toBe(0);
+    const file = path.join(dir, "reviews/2025/2025-12-01-ines-p.yaml");
+    expect(parse(await readFile(file, "utf8"))).toMatchObject({ title: "Kind people, slow day", text, rating: 3 });
+    expect(out).toContain("Machine reading of 2025-12-01-ines-p (3 stars), sentence by sentence:");
+    expect(out).toContain(`  2. ${text}`);
+    expect(out).toMatch(/ {7}staff {8}positive \+0\.\d\d {2}evidence: lovely\+/);
+    expect(out).toMatch(/ {7}scheduling {3}negative -0\.\d\d {2}evidence: /);
+    expect(out).toContain("npm run check -- --explain");
+  });
 });

@@ -97,7 +97,7 @@ describe("/openapi.json", () => {
     ]);
     expect(params).toContain("aspect");
     const aspect = doc.components.schemas.ReviewAspect as { required?: string[] } | undefined;
-    expect(aspect?.required).toEqual(["id", "sentiment", "score"]);
+    expect(aspect?.required).toEqual(["id", "sentiment", "score", "source"]);
     expect(doc.components.schemas.Insights).toBeDefined();
   });
 

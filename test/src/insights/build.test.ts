@@ -66,22 +66,29 @@ describe("buildInsights on the crafted fixture", () => {
     expect(billing?.score).toBe(-0.716);
     expect(billing?.sentence).toBe("Dr. Patel was great but billing was a mess.");
     expect(annotated("2025-06-10-mixed-care")).toEqual([
-      { id: "billing", sentiment: "negative", score: -0.716 },
-      { id: "care", sentiment: "positive", score: 0.716 },
+      { id: "billing", sentiment: "negative", score: -0.716, source: "machine" },
+      { id: "care", sentiment: "positive", score: 0.716, source: "machine" },
     ]);
   });
 
   it("reads negation: 'not painful at all' and 'never felt rushed or pressured' are praise", () => {
     expect(annotated("2025-05-02-negation")).toEqual([
-      { id: "care", sentiment: "positive", score: 0.617 },
-      { id: "pain-relief", sentiment: "positive", score: 0.537 },
+      { id: "care", sentiment: "positive", score: 0.617, source: "machine" },
+      { id: "pain-relief", sentiment: "positive", score: 0.537, source: "machine" },
     ]);
   });
 
   it("reads the outcome of a condition: 'my sciatica is finally better' is a result, not a complaint", () => {
-    expect(annotated("2025-02-20-tom-alias")).toEqual([{ id: "pain-relief", sentiment: "positive", score: 0.929 }]);
+    expect(annotated("2025-02-20-tom-alias")).toEqual([
+      { id: "pain-relief", sentiment: "positive", score: 0.929, source: "machine" },
+    ]);
     // "Came in with neck pain." names the condition and says nothing of the outcome.
-    expect(annotated("2024-04-10-neck-pain")).toContainEqual({ id: "pain-relief", sentiment: "neutral", score: 0 });
+    expect(annotated("2024-04-10-neck-pain")).toContainEqual({
+      id: "pain-relief",
+      sentiment: "neutral",
+      score: 0,
+      source: "machine",
+    });
   });
 
   it("finds an aspect through a phrase only, and the longer phrase wins over a shorter term", () => {
@@ -93,8 +100,8 @@ describe("buildInsights on the crafted fixture", () => {
   it("takes the wait's polarity from its outcome: 'the wait was long' is negative for scheduling", () => {
     expect(tally("scheduling")).toEqual([1, 1, 0, 0, 1, -0.716]);
     expect(annotated("2023-01-05-parking")).toEqual([
-      { id: "location", sentiment: "positive", score: 0.716 },
-      { id: "scheduling", sentiment: "negative", score: -0.716 },
+      { id: "location", sentiment: "positive", score: 0.716, source: "machine" },
+      { id: "scheduling", sentiment: "negative", score: -0.716, source: "machine" },
     ]);
   });
 

@@ -2,7 +2,7 @@ import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
-import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
+import { editorAgreement, evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
 import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
@@ -29,6 +29,10 @@ beforeAll(async () => {
 
 /** Floors sit just under the figures measured on each set (docs/insights.md, "Measured figures"). */
 const FLOORS = [
+  // Issue 22's held-out set: written before its round of tuning, never tuned on (docs/insights.md).
+  { file: "heldout-3.txt", min: 60, accuracy: 0.8, macroF1: 0.66, precision: 0.82, recall: 0.82, aspectRecall: 0.5 },
+  // Issue 22's development sentences, one block per class of misread.
+  { file: "dev-2.txt", min: 40, accuracy: 0.93, macroF1: 0.85, precision: 0.94, recall: 0.92, aspectRecall: 0.75 },
   { file: "dev.txt", min: 300, accuracy: 0.93, macroF1: 0.8, precision: 0.94, recall: 0.92, aspectRecall: 0.85 },
   // The first held-out set, used for development after it was measured (docs/insights.md).
   { file: "heldout.txt", min: 80, accuracy: 0.92, macroF1: 0.77, precision: 0.92, recall: 0.88, aspectRecall: 0.65 },
@@ -72,5 +76,37 @@ describe("aspect annotation on the labelled sets", () => {
     expect(() => parseLabelled("5 | billing:? | Fine.", "x.txt", ids)).toThrow(
       'x.txt:1: expected +, 0 or - after billing:, got "5 | billing:? | Fine."',
     );
+  });
+
+  it("measures how often the machine agrees with editors' labels, listing every difference", () => {
+    const review = (id: string, text: string) => ({
+      id,
+      title: null,
+      text,
+      rating: 3,
+      technicians: [],
+      services: [],
+      service_areas: [],
+    });
+    const report = editorAgreement(
+      [
+        {
+          review: review("a", "Dr. Patel was great but billing was a mess."),
+          labels: { care: "positive", billing: "negative" },
+        },
+        { review: review("b", "Parking was easy."), labels: { location: "negative", staff: "positive" } },
+      ],
+      annotator,
+    );
+    expect(report).toEqual({
+      reviews: 2,
+      labels: 4,
+      agreed: 2,
+      agreement: 0.5,
+      missed: 1,
+      extra: 0,
+      differences: ["b: location: editor negative, machine positive", "b: staff: editor positive, machine not found"],
+    });
+    expect(editorAgreement([], annotator).agreement).toBe(1);
   });
 });

@@ -109,6 +109,57 @@ describe("content check", () => {
     expect(bad.err).toContain(`  ${review}: stars: unknown field; check its spelling or remove it, got 5`);
   });
 
+  it("names an editor's unknown aspect id and unknown polarity with the allowed values", async () => {
+    const dir = await fixtureCopy();
+    const review = path.join(dir, "reviews/2025/2025-06-10-mixed-care.yaml");
+    await edit(review, (t) => `${t}aspects: {parkng: negative, care: positive}\n`);
+    const other = path.join(dir, "reviews/2023/2023-01-05-parking.yaml");
+    await edit(other, (t) => `${t}aspects:\n  location: great\n`);
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok).toBe(false);
+    expect(report.ok ? [] : report.problems).toEqual([
+      `${other}: aspects.location: expected one of positive, neutral, negative, got "great"`,
+      `${review}: aspects.parkng: unknown aspect id; valid ids are pain-relief, care, staff, scheduling, billing, facility, location, got "parkng"`,
+    ]);
+    await edit(review, (t) => t.replace("parkng", "location"));
+    await edit(other, (t) => t.replace("great", "neutral"));
+    expect((await checkContentDir(dir, { now: NOW })).ok).toBe(true);
+  });
+
+  it("npm run check -- --explain prints the machine's reading of a review, sentence by sentence", async () => {
+    const out: string[] = [];
+    const err: string[] = [];
+    const file = path.join(FIXTURE, "reviews/2025/2025-06-10-mixed-care.yaml");
+    const code = await check({
+      argv: ["--explain", file],
+      env: { CONTENT_DIR: FIXTURE },
+      now: NOW,
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+    });
+    expect({ code, err }).toEqual({ code: 0, err: [] });
+    expect(out).toEqual([
+      "Machine reading of 2025-06-10-mixed-care (3 stars), sentence by sentence:",
+      "  1. Dr. Patel was great but billing was a mess.",
+      "       care         positive +0.72  evidence: great+ [Dr. Patel was great]",
+      "       billing      negative -0.72  evidence: mess- [but billing was a mess.]",
+      "Review:",
+      "  billing      negative -0.72  (a sentence may be quoted)",
+      "  care         positive +0.72  (a sentence may be quoted)",
+      "To confirm it (or correct it) add to the file, then edit what is wrong:",
+      "  aspects: {billing: negative, care: positive}",
+    ]);
+    const missing = await check({
+      argv: ["--explain", "content/reviews/2025/nobody.yaml"],
+      env: { CONTENT_DIR: FIXTURE },
+      now: NOW,
+      out: () => {},
+      err: (l) => err.push(l),
+    });
+    expect(missing).toBe(1);
+    expect(err.join("\n")).toContain("content/reviews/2025/nobody.yaml: (file): not a review file of");
+  });
+
   it("npm run check names a bad environment variable and exits 2", async () => {
     const result = await runCheck({ CONTENT_DIR: FIXTURE, UNFINISHED_REVIEWS: "maybe" });
     expect(result.code).toBe(2);

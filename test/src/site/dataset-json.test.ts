@@ -41,6 +41,7 @@ const review: fc.Arbitrary<ReviewRecord> = fc.record({
       id: fc.stringMatching(/^[a-z]{1,8}$/),
       sentiment: fc.constantFrom("positive", "neutral", "negative"),
       score: fc.double({ min: -1, max: 1, noNaN: true }),
+      source: fc.constantFrom("machine", "editor"),
     }),
     { maxLength: 3 },
   ),

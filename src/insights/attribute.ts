@@ -1,0 +1,102 @@
+import { isPlace } from "./constructions.ts";
+import type { Clause } from "./nlp.ts";
+import type { AspectReading, AspectSpan } from "./polarity.ts";
+
+/**
+ * Attribution: which aspect of a clause each polar word speaks about (polarity.ts step 3).
+ */
+
+/** A polar word of a clause: token index, value, and the aspect it is bound to, if any. */
+export interface Polar {
+  at: number;
+  value: number;
+  /** Aspect the value must go to (outcomes and negated conditions go to their condition's aspect). */
+  aspect?: number;
+  /** A negated condition: a symptom that was not there. */
+  absent?: boolean;
+}
+
+const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
+
+/** Segment number of every token of the clause: segments end at commas, "and", "with". */
+function segments(clause: Clause): Int32Array {
+  const out = new Int32Array(clause.end - clause.start);
+  let seg = 0;
+  for (let i = clause.start; i < clause.end; i++) {
+    if (SEGMENT_END.has(clause.tokens.normals[i] as string)) seg++;
+    out[i - clause.start] = seg;
+  }
+  return out;
+}
+
+export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: readonly Polar[]): AspectReading[] {
+  const sums = new Map<number, { sum: number; polar: boolean; absent: boolean; words: string[] }>();
+  for (const m of mentions) {
+    if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false, absent: false, words: [] });
+  }
+  const seg = segments(clause);
+  const segOf = (at: number) => seg[at - clause.start] as number;
+  const { pos } = clause.tokens;
+  /** Whether the segment of `at` names a thing of its own, a noun that is not the polar word itself. */
+  const ownNoun = (at: number) => {
+    for (let i = clause.start; i < clause.end; i++) {
+      if (i !== at && segOf(i) === segOf(at) && (pos[i] === "NOUN" || pos[i] === "PROPN")) return true;
+    }
+    return false;
+  };
+  const credit = (aspect: number, p: Polar) => {
+    const s = sums.get(aspect);
+    if (!s) return;
+    s.sum += p.value;
+    s.polar = true;
+    s.absent ||= p.absent === true;
+    s.words.push(`${clause.tokens.values[p.at]}${p.value > 0 ? "+" : "-"}`);
+  };
+  for (const p of polar) {
+    if (p.aspect !== undefined && sums.has(p.aspect)) {
+      credit(p.aspect, p);
+      continue;
+    }
+    const own = mentions.find((m) => p.at >= m.start && p.at < m.end);
+    if (own) {
+      credit(own.aspect, p);
+      continue;
+    }
+    const mySeg = segOf(p.at);
+    const sameSeg = mentions.filter((m) => segOf(m.start) === mySeg);
+    // "Good rehab, bad parking": a word that judges a thing its own segment names, which is no
+    // aspect, says nothing about the aspects of the other segments, when they carry opinions too.
+    if (sameSeg.length === 0 && ownNoun(p.at) && polar.some((q) => segOf(q.at) !== mySeg)) continue;
+    let pool = sameSeg.length > 0 ? sameSeg : mentions;
+    // "The voicemail box at the office has been full": where something is ("at the office") is not
+    // what the clause judges, when the clause names something else.
+    const subjects = pool.filter((m) => !isPlace(clause, m.start));
+    if (subjects.length > 0 && subjects.length < pool.length) pool = subjects;
+    let best = pool[0] as AspectSpan;
+    let dist = Number.POSITIVE_INFINITY;
+    for (const m of pool) {
+      // Ties go to the mention before the word: "the staff were lovely" names, then judges.
+      const d = m.start <= p.at ? p.at - m.end : m.start - p.at + 0.5;
+      if (d < dist) {
+        dist = d;
+        best = m;
+      }
+    }
+    credit(best.aspect, p);
+  }
+  const weakOnly = new Set(mentions.map((m) => m.aspect));
+  for (const m of mentions) if (!m.weak) weakOnly.delete(m.aspect);
+  // When the clause's opinion goes to some aspects, the others are named in passing ("the doctor
+  // was running behind"): the clause is not about them.
+  const anyPolar = [...sums.values()].some((s) => s.polar);
+  return [...sums]
+    .filter(([aspect, s]) => s.polar || (!anyPolar && !weakOnly.has(aspect)))
+    .sort(([a], [b]) => a - b)
+    .map(([aspect, s]) => ({
+      aspect,
+      score: Math.tanh(1.5 * s.sum),
+      polar: s.polar,
+      words: s.words,
+      ...(s.absent ? { absent: true } : {}),
+    }));
+}

@@ -1,0 +1,72 @@
+import type { Constructions } from "./constructions.ts";
+import type { Clause } from "./nlp.ts";
+import type { AspectReading, AspectSpan } from "./polarity.ts";
+
+/**
+ * Rules over the clauses of one sentence, applied to their readings after each clause is read on
+ * its own (annotate.ts). Each rewrites `readings` in place.
+ */
+
+/** Score of a clause that says a fear did not come true ("…, but it never did"). */
+const UNREALISED_SCORE = 0.5;
+const NEGATIONS = new Set(["not", "never", "no", "nothing", "none", "neither"]);
+
+const sumOf = (found: readonly AspectReading[]) => found.reduce((n, r) => n + (r.polar ? r.score : 0), 0);
+
+/**
+ * "I expected the adjustment to hurt, yet it never did", "I was afraid I'd wait forever, but I was
+ * seen at once": a clause that voices an expectation, followed in its sentence by a contrast, tells
+ * what did not happen, so it counts for nothing. The contrast tells what did: with an opinion of its
+ * own it counts as read; a bare negation ("but it didn't") says the opposite of the expectation (a
+ * fear, when the expectation had no polar word of its own), about the aspects the expectation named.
+ */
+export function expectationContrast(
+  clauses: readonly Clause[],
+  readings: AspectReading[][],
+  spansOfClause: readonly AspectSpan[][],
+  shapes: Constructions,
+): void {
+  for (let k = 0; k + 1 < clauses.length; k++) {
+    const clause = clauses[k] as Clause;
+    const next = clauses[k + 1] as Clause;
+    if (next.sentenceIndex !== clause.sentenceIndex || !shapes.expects(clause)) continue;
+    const expected = Math.sign(sumOf(readings[k] as AspectReading[])) || -1;
+    readings[k] = [];
+    const after = readings[k + 1] as AspectReading[];
+    if (after.some((r) => r.polar)) continue;
+    const at = next.tokens.normals.slice(next.start, next.end).findIndex((n) => NEGATIONS.has(n));
+    if (at < 0) continue;
+    const aspects = new Set([...after.map((r) => r.aspect), ...(spansOfClause[k] ?? []).map((m) => m.aspect)]);
+    const word = `${next.tokens.values[next.start + at]}${expected < 0 ? "+" : "-"}`;
+    readings[k + 1] = [...aspects]
+      .sort((a, b) => a - b)
+      .map((aspect) => ({ aspect, score: -expected * UNREALISED_SCORE, polar: true, absent: true, words: [word] }));
+    // The expectation is what names the treatment: "I was afraid the adjustment would hurt, but…".
+    if (shapes.treats(clause)) treatmentCare(next, readings[k + 1] as AspectReading[], shapes, true);
+  }
+}
+
+/**
+ * "The adjustment didn't hurt at all", "nothing he did hurt": a treatment (or a practitioner, when
+ * `named`) during which a symptom was absent speaks for the practitioner's care as well as the
+ * result. Adds the care reading (same score) to `found`, or credits it to the care already there.
+ */
+export function treatmentCare(clause: Clause, found: AspectReading[], shapes: Constructions, named = false): void {
+  const care = shapes.treatmentAspect;
+  if (care < 0 || found.some((r) => r.aspect === care && r.polar)) return;
+  const painless = found.find((r) => r.absent && r.score > 0);
+  if (!painless || !(named || shapes.treats(clause))) return;
+  const rest = found.filter((r) => r.aspect !== care);
+  rest.push({ ...painless, aspect: care });
+  rest.sort((a, b) => a.aspect - b.aspect);
+  found.splice(0, found.length, ...rest);
+}
+
+/**
+ * "Threw my back out hauling a couch up the stairs and could barely get into the car": a clause that
+ * tells what the patient's body could or could not do is about the patient, not about the places or
+ * things it names in passing: those aspects, without an opinion of their own, are dropped.
+ */
+export function abilityFocus(found: AspectReading[], shapes: Constructions): AspectReading[] {
+  return found.filter((r) => r.aspect === shapes.abilityAspect || r.polar);
+}

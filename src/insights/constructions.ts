@@ -1,0 +1,233 @@
+import { compileTerms, type TermMatch, type TermMatcher } from "./aspects.ts";
+import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import type { Analyzer, Clause } from "./nlp.ts";
+
+/**
+ * Constructions that carry an opinion with no opinion word, read from the shape of a clause rather
+ * than from one word (docs/insights.md, Method):
+ *
+ * - **Abilities.** "I could barely stand", "I can't turn my head": a limit on an everyday activity
+ *   (`abilities` in sentiment.yaml) is about the patient's body, so it names pain relief and nothing
+ *   else in its clause. Told in the past it is why someone came (neutral, like a condition word); in
+ *   the present it is a poor result. "I can drive again" / "now I can sleep" is a good one.
+ * - **Delays.** "the next opening was three weeks out", "my refund took four months": a long stretch
+ *   of time with a word of delay (out, away, later, past, took, waited, on hold…) is a complaint;
+ *   "within five minutes" is praise. It speaks for the `delays` aspect when the clause names it.
+ * - **Expectations** and **treatments** are word lists used across clauses by annotate.ts: "I expected
+ *   it to hurt, but it never did" is praise, and an adjustment that did not hurt speaks for care too.
+ */
+
+export interface Ability {
+  /** Token range of the construction, limiter to verb. */
+  start: number;
+  end: number;
+  /** -1 a limit told in the present, 0 a limit told in the past, +1 an ability regained. */
+  value: -1 | 0 | 1;
+}
+
+export interface Delay {
+  at: number;
+  /** -1 a long delay, +1 a short one ("within ten minutes"). */
+  value: -1 | 1;
+}
+
+export interface Constructions {
+  /** Aspect index abilities speak for, or -1 when sentiment.yaml names none. */
+  abilityAspect: number;
+  /** Aspect index delays speak for when a clause names it, or -1. */
+  delayAspect: number;
+  /** Aspect index a painless treatment also speaks for, or -1. */
+  treatmentAspect: number;
+  abilities(clause: Clause): Ability[];
+  delays(clause: Clause): Delay[];
+  /** Whether the clause voices an expectation or a fear ("I expected", "I was afraid"). */
+  expects(clause: Clause): boolean;
+  /** Whether the clause names the treatment itself ("the adjustment"). */
+  treats(clause: Clause): boolean;
+}
+
+const LIMITERS = new Set([
+  "barely",
+  "hardly",
+  "scarcely",
+  "unable",
+  "not",
+  "never",
+  "struggled",
+  "struggle",
+  "trouble",
+]);
+/** Words that may stand between a limiter and its verb. */
+const GOVERNED = new Set([
+  "even",
+  "really",
+  "properly",
+  "barely",
+  "hardly",
+  "able",
+  "to",
+  "be",
+  "ever",
+  "comfortably",
+  "fully",
+]);
+const PAST = new Set(["could", "was", "were", "did", "had", "struggled", "used", "would"]);
+/** Present, and present perfect: "I haven't been able to sleep since" is a result, not a memory. */
+const PRESENT = new Set(["can", "am", "is", "are", "do", "does", "still", "'m", "have", "has", "'ve"]);
+const REGAINED = new Set(["again", "now", "finally", "anymore", "today", "without"]);
+const ABLE = new Set(["can", "able"]);
+const UNITS = new Set(["minute", "hour", "day", "week", "month", "year", "summer", "winter", "spring", "fall"]);
+const LONG_UNITS = new Set(["week", "month", "year", "summer", "winter", "spring", "fall"]);
+/** After a long stretch ("three weeks out"); after minutes or hours, lateness counts too ("an hour past"). */
+const AFTER_CUES = new Set(["out", "off", "away", "later", "ahead", "overdue"]);
+const LATE_CUES = new Set(["past", "after", "late", "behind", "over"]);
+const CLAUSE_CUES = new Set(["wait", "sit", "spend", "take", "hold", "delay", "until", "keep"]);
+/** What makes "two weeks later" a wait: "the soonest", "the next opening". */
+const SOONEST = new Set(["soonest", "earliest", "next", "first"]);
+const SHORT_CUES = new Set(["within", "under", "only", "just"]);
+const NUMBER_WORDS = new Map([
+  ["a", 1],
+  ["an", 1],
+  ["one", 1],
+  ["two", 2],
+  ["three", 3],
+  ["four", 4],
+  ["five", 5],
+  ["six", 6],
+  ["ten", 10],
+  ["fifteen", 15],
+  ["twenty", 20],
+  ["thirty", 30],
+  ["forty", 40],
+  ["forty-five", 45],
+  ["fifty", 50],
+  ["sixty", 60],
+  ["ninety", 90],
+  ["few", 3],
+  ["couple", 2],
+  ["several", 4],
+  ["most", 3],
+  ["half", 30],
+]);
+/** Minutes from which a wait reads as long. */
+const LONG_MINUTES = 20;
+
+/** Words that may stand between a number and its unit: "two full weeks", "an extra hour". */
+const BETWEEN = new Set(["full", "whole", "extra", "more", "long", "good", "of", "the", "nearly", "almost", "over"]);
+
+/** The number right before the unit at `i` ("three weeks", "most of the year"), or -1. */
+function numberBefore(normals: readonly string[], pos: readonly string[], i: number, from: number): number {
+  for (let k = i - 1; k >= Math.max(from, i - 3); k--) {
+    const n = normals[k] as string;
+    if (/^\d+$/.test(n)) return Number(n);
+    const w = NUMBER_WORDS.get(n);
+    if (w !== undefined) return w;
+    if (pos[k] === "NUM") return 2;
+    if (!BETWEEN.has(n)) return -1;
+  }
+  return -1;
+}
+
+export function compileConstructions(
+  lexicon: SentimentLexicon,
+  aspects: readonly AspectDefinition[],
+  termForms: Analyzer["termForms"],
+): Constructions {
+  const index = (id: string | undefined) => (id === undefined ? -1 : aspects.findIndex((a) => a.id === id));
+  const matcher: TermMatcher = compileTerms(
+    [lexicon.abilities?.terms ?? [], lexicon.expectations, lexicon.treatments?.terms ?? []],
+    termForms,
+  );
+  // Each rule asks about the same clause: its matches are found once.
+  const seen = new WeakMap<Clause, TermMatch[]>();
+  const spans = (clause: Clause) => {
+    let found = seen.get(clause);
+    if (!found) {
+      found = matcher.spans(clause);
+      seen.set(clause, found);
+    }
+    return found;
+  };
+  const has = (clause: Clause, group: number) => spans(clause).some((s) => s.group === group);
+  return {
+    abilityAspect: index(lexicon.abilities?.aspect),
+    delayAspect: index(lexicon.delays),
+    treatmentAspect: index(lexicon.treatments?.aspect),
+    abilities(clause) {
+      const { normals, lemmas, pos } = clause.tokens;
+      const out: Ability[] = [];
+      for (const s of spans(clause)) {
+        if (s.group !== 0) continue;
+        // The limiter governs the verb itself: "could barely stand", "was unable to sit", not
+        // "can't keep driving over" (a limit on the errand, not on the body).
+        let limiter = -1;
+        for (let k = s.start - 1; k >= Math.max(clause.start, s.start - 4); k--) {
+          const w = normals[k] as string;
+          if (LIMITERS.has(w)) limiter = k;
+          else if (!GOVERNED.has(w)) break;
+        }
+        const from = Math.max(clause.start, (limiter >= 0 ? limiter : s.start) - 2);
+        const around = normals.slice(from, s.start);
+        if (limiter >= 0) {
+          // In the past when a past form governs it, or none does and the clause has a past form
+          // ("woke up unable to turn my neck"); in the present when a present form governs it.
+          let pastBefore = normals[s.start] !== lemmas[s.start];
+          for (let k = clause.start; k < limiter && !pastBefore; k++) {
+            const w = normals[k] as string;
+            pastBefore = PAST.has(w) || (pos[k] === "VERB" && w !== lemmas[k] && !w.endsWith("ing"));
+          }
+          const past = around.some((w) => PAST.has(w)) || (!around.some((w) => PRESENT.has(w)) && pastBefore);
+          out.push({ start: limiter, end: s.end, value: past ? 0 : -1 });
+        } else if (
+          around.some((w) => ABLE.has(w)) &&
+          normals.slice(clause.start, clause.end).some((w) => REGAINED.has(w))
+        ) {
+          out.push({ start: s.start, end: s.end, value: 1 });
+        }
+      }
+      return out;
+    },
+    delays(clause) {
+      const { normals, lemmas, pos } = clause.tokens;
+      const out: Delay[] = [];
+      const cue = lemmas.slice(clause.start, clause.end).some((l) => CLAUSE_CUES.has(l));
+      const soonest = normals.slice(clause.start, clause.end).some((w) => SOONEST.has(w));
+      // "expecting to wait a week": what was expected is not what happened.
+      const expected = spans(clause).find((s) => s.group === 1)?.start ?? clause.end;
+      for (let i = clause.start; i < clause.end; i++) {
+        const unit = lemmas[i] as string;
+        if (!UNITS.has(unit) || i > expected) continue;
+        const n = numberBefore(normals, pos, i, clause.start);
+        if (n < 0) continue;
+        const before = normals.slice(Math.max(clause.start, i - 4), i);
+        if (before.some((w) => SHORT_CUES.has(w)) && !LONG_UNITS.has(unit) && (unit !== "minute" || n < LONG_MINUTES)) {
+          out.push({ at: i, value: 1 });
+          continue;
+        }
+        const long = LONG_UNITS.has(unit) || unit === "hour" || unit === "day" || n >= LONG_MINUTES;
+        const next = normals[i + 1] as string;
+        // "Six weeks later I finished the race" tells a story; "the soonest was two weeks later" waits.
+        if (next === "later" && !cue && !soonest) continue;
+        const late = !LONG_UNITS.has(unit) && LATE_CUES.has(next);
+        if (long && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
+      }
+      return out;
+    },
+    expects: (clause) => has(clause, 1),
+    treats: (clause) => has(clause, 2),
+  };
+}
+
+const PLACE_PREPOSITIONS = new Set(["in", "on", "at", "into", "inside", "by", "near"]);
+const DETERMINERS = new Set(["the", "a", "an", "my", "their", "your", "his", "her", "our", "that", "this"]);
+
+/**
+ * Whether the mention at `start` names where something happened ("in the lobby", "on the table"),
+ * a preposition before it, rather than what the clause is about.
+ */
+export function isPlace(clause: Clause, start: number): boolean {
+  const { normals } = clause.tokens;
+  let k = start - 1;
+  while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
+  return k >= clause.start && PLACE_PREPOSITIONS.has(normals[k] as string);
+}

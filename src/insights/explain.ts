@@ -1,0 +1,79 @@
+import type { ReviewAspect, Sentiment } from "../content/records.ts";
+import type { Annotator, ReviewInput } from "./annotate.ts";
+import type { AspectDefinition } from "./content-schema.ts";
+import { polarity, round } from "./numbers.ts";
+
+/**
+ * The machine's reading of one review in words an editor can check in seconds (`npm run check --
+ * --explain <file>`, `npm run review:new -- --text …`): each sentence, the aspects it names, the
+ * polarity read for each and the words that decided it; then the review's reading, which sentences
+ * could be quoted, and the `aspects:` line that confirms it. With the file's own labels it says
+ * where the editor and the machine differ.
+ */
+
+const signed = (x: number) => (x > 0 ? `+${x.toFixed(2)}` : x.toFixed(2));
+
+export function explainReview(
+  annotator: Annotator,
+  aspects: readonly AspectDefinition[],
+  review: ReviewInput,
+  labels?: Readonly<Record<string, Sentiment>>,
+): string[] {
+  const a = annotator.annotate(review);
+  const id = (i: number) => (aspects[i] as AspectDefinition).id;
+  const lines = [`Machine reading of ${review.id} (${review.rating} stars), sentence by sentence:`];
+  let sentence = -1;
+  a.clauses.forEach((clause, k) => {
+    if (clause.sentenceIndex !== sentence) {
+      sentence = clause.sentenceIndex;
+      const title = review.title && sentence === 0 ? " (title)" : "";
+      lines.push(`  ${sentence + 1}. ${clause.sentence}${title}`);
+    }
+    for (const r of a.readings[k] ?? []) {
+      const score = round(r.score);
+      const why = r.inferred
+        ? "no opinion word; read as the opposite of the other half of the sentence"
+        : r.words.length > 0
+          ? `evidence: ${r.words.join(" ")}`
+          : "named, no opinion word";
+      const part = a.clauses.filter((c) => c.sentenceIndex === sentence).length > 1 ? ` [${clause.text}]` : "";
+      lines.push(`       ${id(r.aspect).padEnd(12)} ${polarity(score).padEnd(8)} ${signed(score)}  ${why}${part}`);
+    }
+  });
+  if (a.clauses.every((_, k) => (a.readings[k] ?? []).length === 0)) lines.push("  (no aspect named)");
+  lines.push("Review:");
+  const quotable = (x: ReviewAspect) => {
+    const i = aspects.findIndex((d) => d.id === x.id);
+    const sign = Math.sign(x.score);
+    return a.mentions.some((m) => m.aspect === i && m.confident && Math.sign(m.score) === sign);
+  };
+  for (const x of a.aspects) {
+    const note =
+      x.sentiment === "neutral"
+        ? ""
+        : quotable(x)
+          ? "  (a sentence may be quoted)"
+          : "  (no sentence is explicit enough to quote)";
+    lines.push(`  ${x.id.padEnd(12)} ${x.sentiment.padEnd(8)} ${signed(x.score)}${note}`);
+  }
+  if (a.aspects.length === 0) lines.push("  no aspect");
+  const suggestion = a.aspects.map((x) => `${x.id}: ${x.sentiment}`).join(", ");
+  if (!labels) {
+    lines.push("To confirm it (or correct it) add to the file, then edit what is wrong:");
+    lines.push(`  aspects: {${suggestion}}`);
+    return lines;
+  }
+  const read = new Map(a.aspects.map((x) => [x.id, x.sentiment]));
+  const differences = [
+    ...Object.entries(labels)
+      .filter(([k, v]) => read.get(k) !== v)
+      .map(([k, v]) => `${k}: editor ${v}, machine ${read.get(k) ?? "not found"}`),
+    ...a.aspects.filter((x) => !(x.id in labels)).map((x) => `${x.id}: editor none, machine ${x.sentiment}`),
+  ];
+  lines.push(
+    differences.length === 0
+      ? "The file's aspects: labels agree with this reading; they are what is published."
+      : `The file's aspects: labels are what is published; they differ from this reading on ${differences.join("; ")}.`,
+  );
+  return lines;
+}

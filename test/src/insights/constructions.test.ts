@@ -1,0 +1,119 @@
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
+import { type Constructions, compileConstructions } from "../../../src/insights/constructions.ts";
+import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
+import { loadContent } from "../../../src/io/content-dir.ts";
+import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
+
+/**
+ * The classes of misreading of issue 22, each with sentences written for this test (not the issue's
+ * examples, not the labelled sets), in 3-star reviews so the rating cannot decide.
+ */
+const ROOT = path.resolve(import.meta.dirname, "../../..");
+let annotator: Annotator;
+let shapes: Constructions;
+let analyzer: Analyzer;
+
+beforeAll(async () => {
+  const dir = path.join(ROOT, "content");
+  const content = await loadContent(dir, { now: new Date("2100-01-01T00:00:00Z") });
+  const insights = await loadInsightsContent(
+    dir,
+    content.reviews.map((r) => r.id),
+  );
+  analyzer = createAnalyzer();
+  annotator = createAnnotator(insights, content.business, analyzer);
+  shapes = compileConstructions(insights.lexicon, insights.aspects, (t) => analyzer.termForms(t));
+});
+
+const read = (text: string, rating = 3, title: string | null = null) =>
+  annotator
+    .annotate({ id: "x", title, text, rating, technicians: [], services: [], service_areas: [] })
+    .aspects.map((a) => `${a.id}:${a.sentiment}`);
+
+describe("delays: a long stretch of time with a word of delay is a complaint", () => {
+  it("reads waits and far-off openings as scheduling complaints, short ones as praise", () => {
+    expect(read("We waited a full hour in the lobby before anyone came.")).toEqual(["scheduling:negative"]);
+    expect(read("Their first opening was five weeks away.")).toEqual(["scheduling:negative"]);
+    expect(read("I was taken back within ten minutes of my booked time.")).toEqual(["scheduling:positive"]);
+  });
+
+  it("credits a slow refund to billing, and ignores durations that are not delays", () => {
+    expect(read("My refund took three months to arrive.")).toEqual(["billing:negative"]);
+    expect(read("I have been a patient for six years.")).toEqual([]);
+    expect(read("Called first thing, expecting to wait a week for an appointment.")).not.toContain(
+      "scheduling:negative",
+    );
+  });
+
+  it("finds the delay and its sign in a clause", () => {
+    const [clause] = analyzer.clauses("The soonest visit was three weeks later.");
+    expect(clause && shapes.delays(clause).map((d) => d.value)).toEqual([-1]);
+    const [short] = analyzer.clauses("I was seen in under five minutes.");
+    expect(short && shapes.delays(short).map((d) => d.value)).toEqual([1]);
+  });
+});
+
+describe("abilities: what the patient's body could do is about pain relief, not what the clause names", () => {
+  it("reads a limit told in the past as why someone came, and no complaint about the place", () => {
+    expect(read("After the fall I could hardly climb the stairs to my flat.")).toEqual(["pain-relief:neutral"]);
+    expect(read("I strained my neck painting the ceiling and could not turn to back out of the garage.")).toEqual([
+      "pain-relief:neutral",
+    ]);
+  });
+
+  it("reads a limit in the present as a poor result, and an ability regained as a good one", () => {
+    expect(read("Six visits later I still can't bend to tie my shoes.")).toEqual(["pain-relief:negative"]);
+    expect(read("I can finally sleep on my left side again.")).toEqual(["pain-relief:positive"]);
+  });
+});
+
+describe("expectations: a fear followed by a contrast is what did not happen", () => {
+  it("reads 'I feared X, but it did not happen' as praise, never as a complaint", () => {
+    expect(read("I dreaded the cracking, but it wasn't bad at all.")).not.toContain("pain-relief:negative");
+    expect(read("I was worried the treatment would be painful, but it never was.")).toEqual([
+      "care:positive",
+      "pain-relief:positive",
+    ]);
+    expect(read("I assumed I'd be waiting ages, but they took me straight in.")).not.toContain("scheduling:negative");
+  });
+
+  it("adds no negative to pain relief or scheduling in a 5-star review whose fears did not come true", () => {
+    const aspects = read(
+      "I was scared the adjustment would hurt, yet it didn't. I thought I would wait for hours, but I was called in right away.",
+      5,
+    );
+    expect(aspects).not.toContain("pain-relief:negative");
+    expect(aspects).not.toContain("scheduling:negative");
+  });
+});
+
+describe("being ignored, and money, with no negative word", () => {
+  it("reads unanswered messages as a front-desk complaint, not scheduling", () => {
+    expect(read("I sent two messages to the office and nobody ever called me back.")).toEqual(["staff:negative"]);
+    expect(read("My voicemail about the paperwork went unanswered.")).toEqual(["staff:negative"]);
+  });
+
+  it("reads charges beyond the estimate as billing complaints", () => {
+    expect(read("The invoice came to twice the estimate.")).toEqual(["billing:negative"]);
+    expect(read("They charged me twice for one adjustment.")).toEqual(["billing:negative"]);
+  });
+});
+
+describe("relief told as no longer needing something", () => {
+  it("reads an aid no longer needed as a good result", () => {
+    expect(read("I haven't needed my back brace since the spring.")).toEqual(["pain-relief:positive"]);
+    expect(read("I stopped taking ibuprofen after the second month.")).toEqual(["pain-relief:positive"]);
+  });
+});
+
+describe("attribution by what the clause is about", () => {
+  it("credits a treatment that did not hurt to care as well as the result", () => {
+    expect(read("The adjustment did not hurt in the slightest.")).toEqual(["care:positive", "pain-relief:positive"]);
+  });
+
+  it("does not credit praise of an unnamed thing to another segment's aspect with its own opinion", () => {
+    expect(read("Lovely rehab, awful parking.")).toEqual(["location:negative"]);
+  });
+});
