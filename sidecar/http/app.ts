@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
+import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
 import { type BuildEvents, buildVersion } from "../build/live-build.ts";
 import type { Snapshot } from "../build/snapshot.ts";
@@ -64,19 +65,20 @@ export function createApp(deps: AppDeps): Express {
       version: store.current.version,
       build: buildVersion(store.current),
     };
+    // Typed by the schema /openapi.json declares, so the two cannot drift.
     if (!deps.databaseReachable) {
-      res.json({ status: "ok", ...snapshot });
+      res.json({ status: "ok", ...snapshot } satisfies Readiness);
       return;
     }
     const up = await deps.databaseReachable();
     res
       .status(up ? 200 : 503)
-      .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot });
+      .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot } satisfies Readiness);
   });
   // Liveness: the process answers. A database outage must not make a supervisor restart every instance.
   app.get("/livez", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    res.json({ status: "ok" });
+    res.json({ status: "ok" } satisfies Liveness);
   });
   app.all(["/healthz", "/livez"], readOnly);
   app.use(

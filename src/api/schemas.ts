@@ -51,11 +51,16 @@ export const ReadinessSchema = z
     status: z.enum(["ok", "degraded"]).describe("degraded: DATABASE_URL is set and the database does not answer."),
     database: z.enum(["ok", "unreachable"]).optional().describe("Present with DATABASE_URL only."),
     reviews: z.number().int().min(0).describe("Reviews in the build this instance serves."),
-    version: z.string().describe("Identifies the build this instance serves."),
+    version: z.string().describe("The ETag of /reviews.json in the build this instance serves."),
+    build: z
+      .string()
+      .describe("The served build's identity (SHA-256 of its _headers.json): equal on instances serving one build."),
   })
   .meta({ id: "Readiness" });
+export type Readiness = z.infer<typeof ReadinessSchema>;
 
 export const LivenessSchema = z.object({ status: z.literal("ok") }).meta({ id: "Liveness" });
+export type Liveness = z.infer<typeof LivenessSchema>;
 
 /**
  * What every OpenAPI 3.1 document has, typed for generated clients; the full schema is the
