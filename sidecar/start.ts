@@ -1,18 +1,20 @@
 import { AstroBuildWorker } from "../src/build/astro-worker.ts";
 import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
+import { SearchParamsSchema } from "../src/search/query.ts";
 import { siteUrls } from "../src/urls.ts";
 import { BuildSync, DISTRIBUTE } from "./build/build-sync.ts";
 import { watchContent } from "./build/content-watcher.ts";
 import { LiveBuild } from "./build/live-build.ts";
 import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./build/site-build.ts";
 import { SnapshotStore } from "./build/snapshot-store.ts";
+import { BuildReport } from "./build-report.ts";
 import { systemClock } from "./clock.ts";
 import { createApp } from "./http/app.ts";
 import { listen, reservePort } from "./http/server.ts";
 import { Hub } from "./hub/hub.ts";
 import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
-import { createLogger } from "./logger.ts";
+import { createLogger, defaultLogFormat } from "./logger.ts";
 import { createMcpRouter } from "./mcp/router.ts";
 import { responseCacheFor } from "./response-cache.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
@@ -35,7 +37,14 @@ try {
   throw err;
 }
 const sidecarOnly = process.argv.includes("--sidecar-only");
-const logger = createLogger(config.LOG_LEVEL);
+// Plain lines for a person at a terminal; JSON for a collector, a file or a pipe (docs/configuration.md).
+const logger = createLogger(
+  config.LOG_LEVEL,
+  config.LOG_FORMAT ?? defaultLogFormat({ sidecarOnly, isTTY: process.stdout.isTTY }),
+);
+// Astro's own output is for debugging a build; an editor reads the report (build-report.ts).
+const buildOutput = logger.isLevelEnabled("debug") ? "inherit" : "capture";
+const report = new BuildReport(logger, config.CONTENT_DIR);
 
 // With PORT=0 and no BASE_URL the derived origin needs the real port before the first build.
 let reserved: Awaited<ReturnType<typeof reservePort>> | undefined;
@@ -71,8 +80,10 @@ const worker =
     : new AstroBuildWorker({
         limits: { maxBuilds: config.BUILD_WORKER_BUILDS, maxRssBytes: config.BUILD_WORKER_MAX_RSS_MB * 1024 * 1024 },
         signal: stop.signal,
+        output: buildOutput,
       });
-const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR, { worker });
+const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR, { worker, output: buildOutput });
+let firstBuildMs: number | undefined;
 // A build made here at start-up is this instance's to announce (BuildSync.start).
 let builtAtStart = false;
 if (builds) {
@@ -82,9 +93,12 @@ if (builds) {
       { content: config.CONTENT_DIR, dist: config.DIST_DIR },
       "no build, an old one or one for another origin: building",
     );
-    const { dir } = await builds.build(buildEnv, stop.signal);
-    if (dir) await builds.activate(dir);
-    else logger.error("the build failed; serving the previous build if there is one");
+    const { dir, result } = await builds.build(buildEnv, stop.signal);
+    if (dir) {
+      await builds.activate(dir);
+      report.succeeded(result);
+      firstBuildMs = result.wallMs;
+    } else await report.failed(result, new Date());
     builtAtStart = dir !== undefined;
   }
 }
@@ -100,6 +114,10 @@ try {
   fail(
     `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
   );
+}
+if (firstBuildMs !== undefined) {
+  const s = store.current;
+  logger.info({ reviews: s.index.size, dir: s.dir, build_ms: firstBuildMs }, "serving first build");
 }
 if (builds) {
   // A swapped-out build is deleted once the last request reading it has finished.
@@ -186,6 +204,9 @@ const app = createApp({
     publish: acceptPublish,
   }),
   databaseReachable: shared?.reachable,
+  // Request lines would drown the one line per build an editor watches for; operators want them.
+  accessLog: config.ACCESS_LOG ?? sidecarOnly,
+  buildNotice: builds ? () => report.notice : undefined,
 });
 let running: Awaited<ReturnType<typeof listen>>;
 await reserved?.release();
@@ -209,7 +230,7 @@ const lines = [
         `  ${local}/feed.xml                 Atom feed (50 newest)`,
         `  ${local}/openapi.json             OpenAPI 3.1 description`,
       ]),
-  `  ${local}/api/reviews/search       GET  search (rating, min_rating, since, until, query, mentions_*, limit, offset)`,
+  `  ${local}/api/reviews/search       GET  search (${Object.keys(SearchParamsSchema.shape).join(", ")})`,
   `  ${local}/api/reviews/since/{date} GET  reviews dated on or after a day, with conditional GET`,
   `  ${local}/mcp                      POST MCP (streamable HTTP)`,
   `  ${local}/api/websub/hub           POST WebSub hub`,
@@ -222,17 +243,20 @@ if (builds) {
   watcher = watchContent(
     config.CONTENT_DIR,
     async () => {
-      logger.info("content changed: rebuilding");
-      const { dir } = await builds.build(buildEnv, stop.signal);
+      logger.debug("content changed: rebuilding");
+      const { dir, result } = await builds.build(buildEnv, stop.signal);
       if (!dir) {
-        if (!stop.signal.aborted) logger.error("rebuild failed; still serving the last good build");
+        if (!stop.signal.aborted) await report.failed(result, new Date());
         return;
       }
       // A distribution that fails is logged and retried by BuildSync; only a failed load lands here.
-      await live.goLive("rebuild", { dir }).catch((err: unknown) => {
-        logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
-        void builds.prune(store.dirsInUse());
-      });
+      await live.goLive("rebuild", { dir, buildMs: result.wallMs }).then(
+        () => report.succeeded(result),
+        (err: unknown) => {
+          logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
+          void builds.prune(store.dirsInUse());
+        },
+      );
     },
     { onError: (err) => logger.error({ err }, "content watcher error") },
   );

@@ -8,17 +8,19 @@ import { z } from "zod";
  * deployment should fail loudly, not serve the wrong thing.
  */
 
-const bool = (name: string) =>
+/** `true`/`1` or `false`/`0`; `fallback` when unset (undefined: "not said", for a default decided elsewhere). */
+const flag = <T extends boolean | undefined>(name: string, fallback: T) =>
   z
     .string()
     .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === "") return false;
+    .transform((v, ctx): boolean | T => {
+      if (v === undefined || v === "") return fallback;
       if (v === "true" || v === "1") return true;
       if (v === "false" || v === "0") return false;
       ctx.addIssue({ code: "custom", message: `${name} must be true or false, got ${JSON.stringify(v)}` });
       return z.NEVER;
     });
+const bool = (name: string) => flag(name, false);
 
 const int = (name: string, min: number, max: number, fallback: number) =>
   z
@@ -35,6 +37,18 @@ const int = (name: string, min: number, max: number, fallback: number) =>
         return z.NEVER;
       }
       return n;
+    });
+
+/** One of `values`; `fallback` when unset. */
+const oneOf = <const V extends string, F extends V | undefined>(name: string, values: readonly V[], fallback: F) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): V | F => {
+      if (v === undefined || v === "") return fallback;
+      if ((values as readonly string[]).includes(v)) return v as V;
+      ctx.addIssue({ code: "custom", message: `${name} must be ${values.join(" or ")}, got ${JSON.stringify(v)}` });
+      return z.NEVER;
     });
 
 /** Parses BASE_URL; `undefined` when unset, so the default can depend on PORT (see `loadConfig`). */
@@ -169,16 +183,15 @@ export const EnvSchema = z.object({
   ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),
   LOG_LEVEL: logLevel,
+  /**
+   * `pretty` (plain lines) or `json` (pino); unset: pretty for `npm start` in a terminal, json
+   * otherwise (`npm run sidecar`, output to a file or a pipe).
+   */
+  LOG_FORMAT: oneOf("LOG_FORMAT", ["pretty", "json"] as const, undefined),
+  /** One log line per request (at info); unset: on for `npm run sidecar`, off for `npm start` (LOG_LEVEL=debug shows them). */
+  ACCESS_LOG: flag("ACCESS_LOG", undefined),
   /** `skip` leaves review files whose text is still empty out of the build (npm start); `error` fails. */
-  UNFINISHED_REVIEWS: z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === "") return "error" as const;
-      if (v === "error" || v === "skip") return v;
-      ctx.addIssue({ code: "custom", message: `UNFINISHED_REVIEWS must be error or skip, got ${JSON.stringify(v)}` });
-      return z.NEVER;
-    }),
+  UNFINISHED_REVIEWS: oneOf("UNFINISHED_REVIEWS", ["error", "skip"] as const, "error"),
   /**
    * npm start: builds one long-lived build process runs (Astro stays loaded between them) before
    * a fresh one replaces it; 0 runs each build as a fresh `astro build` (src/build/astro-worker.ts).

@@ -62,7 +62,7 @@ export function makeReport(
 
 const cell = (s: string) => s.replaceAll("|", "\\|").replaceAll("\n", " ");
 
-/** The Markdown printed on stdout and pasted into docs/benchmarks.md. */
+/** The Markdown printed on stdout and added to the top of docs/benchmarks-log.md. */
 export function renderMarkdown(r: Report): string {
   const m = r.machine;
   const lines = [

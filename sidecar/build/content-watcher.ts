@@ -22,7 +22,7 @@ const SAVE_FILES = 2;
  * recursive option with one inotify watch per file. At 100,000 reviews that was 100,012 watches
  * (far above the `fs.inotify.max_user_watches` of 8,192 many systems default to), 256 MiB more
  * RSS and a 2 s blocked event loop at start-up, against 8 watches, 17 MiB and 0.1 s this way
- * (docs/benchmarks.md). A folder's watch reports every file created, changed or removed in it.
+ * (docs/benchmarks-log.md). A folder's watch reports every file created, changed or removed in it.
  */
 export function watchContent(
   dir: string,

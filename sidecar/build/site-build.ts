@@ -65,17 +65,20 @@ export class SiteBuilds {
   readonly root: string;
   readonly #building = new Set<string>();
   readonly #worker?: AstroBuildWorker;
+  readonly #output: "inherit" | "capture";
   #warming?: Promise<void>;
   #warmUpFailed = false;
   #seq = 0;
   #release?: () => void;
 
-  constructor(distDir: string, opts: { worker?: AstroBuildWorker } = {}) {
+  /** `output`: where a build without a worker prints (`capture`: into its result); a worker decides for itself. */
+  constructor(distDir: string, opts: { worker?: AstroBuildWorker; output?: "inherit" | "capture" } = {}) {
     this.distDir = path.resolve(distDir);
     this.root = `${this.distDir}.builds`;
     // Outside the project the worker would build from stale modules (AstroBuildWorker.canBuildInto):
     // such a layout gets a fresh `astro build` per build instead.
     this.#worker = opts.worker?.canBuildInto(this.root) ? opts.worker : undefined;
+    this.#output = opts.output ?? "inherit";
   }
 
   /**
@@ -83,7 +86,7 @@ export class SiteBuilds {
    * a one-review site (src/build/warm-up-content/) into a scratch folder that is then deleted. A
    * process's first build costs about as much as a fresh `astro build` (modules are loaded and
    * compiled, code is not yet optimised, the NLP model is read), its later ones a fraction of that
-   * (docs/benchmarks.md, "Edit-to-live"), so the first edit after a start or a replaced process is
+   * (docs/benchmarks-log.md, "Edit-to-live"), so the first edit after a start or a replaced process is
    * as quick as the rest. The warm-up builds no content of ours, so its cost does not grow with the
    * dataset. A real build requested meanwhile waits for it. `env` as for `build`.
    */
@@ -104,7 +107,7 @@ export class SiteBuilds {
         env: { ...env, HUB_URL: "off" },
         dropCache: true,
         silent: true,
-        output: "inherit",
+        output: this.#output,
         signal,
         worker,
       });
@@ -159,7 +162,7 @@ export class SiteBuilds {
         distDir: dir,
         env,
         cacheKey: this.distDir,
-        output: "inherit",
+        output: this.#output,
         signal,
         worker: this.#worker,
       });

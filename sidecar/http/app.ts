@@ -6,6 +6,7 @@ import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import type { Logger } from "../logger.ts";
 import { type ResponseCache, responseCacheFor } from "../response-cache.ts";
+import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
 import { readOnly } from "./methods.ts";
 import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
@@ -33,6 +34,10 @@ export interface AppDeps {
   responseCache?: ResponseCache;
   /** With DATABASE_URL: whether the shared database answers now. Readiness fails without it; liveness does not. */
   databaseReachable?: () => Promise<boolean>;
+  /** One log line per request at info (the default); false logs them at debug only. */
+  accessLog?: boolean;
+  /** npm start: what the last failed build reported, shown on top of every HTML page until a build succeeds. */
+  buildNotice?: () => PageNotice | undefined;
 }
 
 /**
@@ -45,7 +50,13 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
-  app.use(boundedUrl, baseHeaders, securityHeaders(), requestLog(logger), cors);
+  app.use(
+    boundedUrl,
+    baseHeaders,
+    securityHeaders(),
+    requestLog(logger, deps.accessLog === false ? "debug" : "info"),
+    cors,
+  );
   // Each request answers from the build that was current when it arrived, and holds it (so its
   // folder stays on disk) until the response is over, however long the client takes to read it.
   const pinned = new WeakMap<Response, Snapshot>();
@@ -105,9 +116,12 @@ export function createApp(deps: AppDeps): Express {
   app.all(["/api/reviews/search", "/api/reviews/since/:date"], readOnly);
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
-  if (deps.serveStatic) app.use(staticSite(snapshotOf));
+  if (deps.serveStatic) {
+    if (deps.buildNotice) app.get(NOTICE_CSS_PATH, noticeCss);
+    app.use(staticSite(snapshotOf, deps.buildNotice));
+  }
 
-  app.use(notFound(snapshotOf, deps.serveStatic));
+  app.use(notFound(snapshotOf, deps.serveStatic, deps.buildNotice));
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) {

@@ -5,7 +5,7 @@ import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from "node:
  * trade differently. A static file is compressed once per build and served many times, so it gets
  * the smallest coding whatever the CPU (brotli 5). A dynamic body is compressed once per response
  * cache entry, on the request that missed the cache, so its coding must be cheap enough not to
- * stall that request: levels chosen by measurement, see "Compression" in docs/benchmarks.md.
+ * stall that request: levels chosen by measurement, see "Compression" in docs/benchmarks-log.md.
  */
 
 export type Coding = "br" | "zstd" | "gzip" | "identity";
@@ -36,7 +36,7 @@ const gzip = (level: number) => (b: Buffer) => gzipSync(b, { level });
  * gzip 4 34 % for 300 µs. zstd 1 then took about a third less CPU than zstd 3 for 3 % more bytes
  * on the default page (5.5 KB against 5.3 KB: the same four TCP segments), and compressing is
  * most of what a cache miss costs once the search is indexed. Dynamic bodies therefore prefer
- * zstd 1, then brotli 3, then gzip 4 (docs/benchmarks.md, "Compression").
+ * zstd 1, then brotli 3, then gzip 4 (docs/benchmarks-log.md, "Compression").
  */
 const LEVELS = {
   static: { br: br(5), zstd: zstd(6), gzip: gzip(6) },

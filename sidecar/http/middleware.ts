@@ -9,16 +9,17 @@ import { clientKey, RateLimiter } from "./rate-limit.ts";
 export const MAX_URL_LENGTH = 4096;
 
 /**
- * One structured line per request, at completion, with its duration. When the logger would drop
- * the line (LOG_LEVEL above info), nothing is timed, allocated or listened for.
+ * One structured line per request, at completion, with its duration, at `level`: `info` for an
+ * access log, `debug` where request lines would drown what a person watches for (`npm start`).
+ * When the logger would drop the line, nothing is timed, allocated or listened for.
  */
-export function requestLog(logger: Logger): RequestHandler {
-  if (!logger.isLevelEnabled("info")) return (_req, _res, next) => next();
+export function requestLog(logger: Logger, level: "info" | "debug" = "info"): RequestHandler {
+  if (!logger.isLevelEnabled(level)) return (_req, _res, next) => next();
   return (req, res, next) => {
     const start = process.hrtime.bigint();
     const id = randomUUID();
     res.on("finish", () => {
-      logger.info(
+      logger[level](
         {
           req_id: id,
           method: req.method,

@@ -1,6 +1,7 @@
 import type { RequestHandler, Response } from "express";
 import { readDistFile } from "../../src/io/dist-files.ts";
 import type { Snapshot } from "../build/snapshot.ts";
+import { type PageNotice, withNotice } from "./build-notice.ts";
 
 /** The built 404 page's manifest key. */
 const PAGE = "/404.html";
@@ -13,7 +14,11 @@ const FALLBACK =
  * and with links back), read once per build. The plain fallback is only for a build made before
  * the page existed, e.g. the sidecar-only mode behind a CDN.
  */
-export function notFound(snapshotOf: (res: Response) => Snapshot, serveStatic: boolean): RequestHandler {
+export function notFound(
+  snapshotOf: (res: Response) => Snapshot,
+  serveStatic: boolean,
+  notice?: () => PageNotice | undefined,
+): RequestHandler {
   const pages = new WeakMap<Snapshot, Promise<Buffer | undefined>>();
   const load = (snapshot: Snapshot) => {
     if (!serveStatic || !snapshot.manifest.files[PAGE]) return Promise.resolve(undefined);
@@ -31,6 +36,9 @@ export function notFound(snapshotOf: (res: Response) => Snapshot, serveStatic: b
     }
     const body = await load(snapshotOf(res));
     res.status(404).setHeader("Cache-Control", "no-store");
-    res.type("html").send(body ?? FALLBACK);
+    const page = body ?? Buffer.from(FALLBACK);
+    const n = notice?.();
+    // npm start's notice of a failed save is on this page too (no ETag here: it is never cached).
+    res.type("html").send(n ? withNotice(page, n) : page);
   };
 }

@@ -4,7 +4,7 @@ import { isIPv6 } from "node:net";
  * A per-client fixed-window request counter, synchronous and allocation-light because every
  * request but `/healthz` passes it. express-rate-limit, used before, awaited its store on every
  * request, so the rest of the request ran in a later microtask; its key work and promise
- * machinery were a measurable share of a cached search's CPU (docs/benchmarks.md).
+ * machinery were a measurable share of a cached search's CPU (docs/benchmarks-log.md).
  *
  * Every client's window starts and ends together (a window begins at the first request after the
  * previous one ended), so the state is one map cleared once per window. The map is bounded: past

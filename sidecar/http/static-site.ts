@@ -1,6 +1,7 @@
 import type { NextFunction, Request, Response } from "express";
 import { readDistFile } from "../../src/io/dist-files.ts";
 import type { Snapshot } from "../build/snapshot.ts";
+import { noticeEtag, type PageNotice, withNotice } from "./build-notice.ts";
 import { readOnly } from "./methods.ts";
 import { staticRepresentations } from "./representation.ts";
 
@@ -12,7 +13,7 @@ import { staticRepresentations } from "./representation.ts";
  * swaps in the next; the topics are already in the snapshot, other bodies are read on first use
  * and cached with their snapshot.
  */
-export function staticSite(snapshotOf: (res: Response) => Snapshot) {
+export function staticSite(snapshotOf: (res: Response) => Snapshot, notice?: () => PageNotice | undefined) {
   type Send = ReturnType<typeof staticRepresentations>;
   const caches = new WeakMap<Snapshot, Map<string, Promise<Send | undefined>>>();
   // Files already read, so a hit (and every 304) is answered synchronously, without a microtask.
@@ -47,6 +48,36 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot) {
     return send;
   };
 
+  // Pages carrying npm start's notice of a failed build: made per notice, never cached by a browser
+  // without asking (no-cache), and without Last-Modified, so a 304 always means "same notice".
+  const noticed = new WeakMap<Snapshot, { id: string; sends: Map<string, Promise<Send | undefined>> }>();
+  const withNoticeOf = (s: Snapshot, key: string, n: PageNotice): Promise<Send | undefined> => {
+    let held = noticed.get(s);
+    if (held?.id !== n.id) {
+      held = { id: n.id, sends: new Map() };
+      noticed.set(s, held);
+    }
+    let pending = held.sends.get(key);
+    if (!pending) {
+      pending = (async () => {
+        const h = s.manifest.files[key];
+        const body = s.topics.get(key)?.body ?? (await readDistFile(s.dir, key));
+        if (!h || !body) return undefined;
+        return staticRepresentations({
+          body: withNotice(Buffer.from(body.buffer, body.byteOffset, body.byteLength), n),
+          etag: noticeEtag(h.etag, n),
+          contentType: h.content_type,
+          cacheControl: "no-cache",
+          link: h.link,
+        });
+      })();
+      const sends = held.sends;
+      pending.catch(() => sends.delete(key));
+      sends.set(key, pending);
+    }
+    return pending;
+  };
+
   return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
     let urlPath: string;
     try {
@@ -61,6 +92,10 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot) {
     if (req.method !== "GET" && req.method !== "HEAD") {
       readOnly(req, res, next);
       return;
+    }
+    const n = notice?.();
+    if (n && snapshot.manifest.files[key]?.content_type.startsWith("text/html")) {
+      return withNoticeOf(snapshot, key, n).then((send) => (send ? send(req, res) : next()));
     }
     const hit = ready.get(snapshot)?.get(key);
     if (hit) return hit(req, res);

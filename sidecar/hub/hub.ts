@@ -219,7 +219,7 @@ export class Hub {
       const owed = await run.deliveries.offer(topic, { ...content, hash });
       result.push({ topic, changed, owed });
     }
-    this.#log.info({ topics: result }, "topics read");
+    this.#log.debug({ topics: result }, "topics read");
     return { topics: result };
   }
 

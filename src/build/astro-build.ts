@@ -48,8 +48,8 @@ export interface AstroBuildOptions {
   onSpawn?: (child: ChildProcess) => void;
   /**
    * Run the build in this long-lived process (`npm start`'s rebuilds, src/build/astro-worker.ts)
-   * instead of a fresh `astro build`. Its output always goes to this process's stdout and stderr,
-   * so `output` must be `inherit`.
+   * instead of a fresh `astro build`. Where its output goes is the worker's choice (its `output`
+   * option), so `output` is ignored; captured output comes back as the result's `stdout`.
    */
   worker?: AstroBuildWorker;
 }
@@ -91,9 +91,6 @@ let active: { cacheDir?: string; release?: () => void } | undefined;
  * failing build.
  */
 export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuildResult> {
-  if (opts.worker && opts.output !== "inherit") {
-    throw new Error('runAstroBuild: a build in a worker inherits its output; pass output: "inherit"');
-  }
   const root = PROJECT_ROOT;
   const cacheKey = opts.cacheKey ?? opts.distDir;
   const release = opts.lock ? await acquireBuildLock() : undefined;
@@ -102,8 +99,8 @@ export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuild
     const env = astroBuildEnv(opts);
     const started = performance.now();
     if (opts.worker) {
-      const { code } = await opts.worker.run({ env, silent: opts.silent === true, signal: opts.signal });
-      return { code, stdout: "", stderr: "", wallMs: performance.now() - started };
+      const { code, output = "" } = await opts.worker.run({ env, silent: opts.silent === true, signal: opts.signal });
+      return { code, stdout: output, stderr: "", wallMs: performance.now() - started };
     }
     const args = [path.join(root, "node_modules/astro/bin/astro.mjs"), "build", ...(opts.silent ? ["--silent"] : [])];
     const capture = opts.output !== "inherit";

@@ -7,7 +7,7 @@ import { PER_BUILD_VARIABLES, WorkerReplySchema, type WorkerRequest } from "./as
 /**
  * A long-lived process that runs `astro build` again and again (`npm start`'s rebuilds): a fresh
  * `astro build` spends most of a small build starting Node and loading Astro, Vite, Rolldown and
- * the project's dependencies; this keeps them loaded between builds (docs/benchmarks.md,
+ * the project's dependencies; this keeps them loaded between builds (docs/benchmarks-log.md,
  * "Edit-to-live").
  *
  * Bounded: Astro imports each build's server bundle from that build's output folder, so every
@@ -38,6 +38,8 @@ export interface WorkerBuild {
 export interface WorkerBuildResult {
   /** 0 on success; the process's exit code when the build failed; 128 when aborted. */
   code: number;
+  /** With `output: "capture"`: the end of what the build printed (both streams, at most 64 KiB). */
+  output?: string;
 }
 
 interface Proc {
@@ -52,7 +54,12 @@ interface Proc {
   closed: Promise<number>;
   /** Resolves with the id of each finished build. */
   onDone?: (id: number) => void;
+  /** With `output: "capture"`: what the current build printed so far (its end). */
+  output: string;
 }
+
+/** Captured output is bounded: a failing build of 100,000 reviews can print megabytes. */
+const MAX_CAPTURE = 64 * 1024;
 
 const MAIN = path.join(import.meta.dirname, "astro-worker-main.ts");
 /** SIGTERM first; a process that has not exited by then gets SIGKILL. */
@@ -74,9 +81,22 @@ export class AstroBuildWorker {
   #closed = false;
   #seq = 0;
   #lastBuildPid?: number;
+  readonly #capture: boolean;
 
-  /** `root`: the builds' working folder (the project). Aborting `signal` closes the worker. */
-  constructor(opts: { root?: string; limits?: Partial<AstroWorkerLimits>; signal?: AbortSignal } = {}) {
+  /**
+   * `root`: the builds' working folder (the project). Aborting `signal` closes the worker.
+   * `output`: `inherit` (the default) lets the builds print to this process's stdout and stderr;
+   * `capture` keeps it for each build's result instead (npm start's quiet terminal).
+   */
+  constructor(
+    opts: {
+      root?: string;
+      limits?: Partial<AstroWorkerLimits>;
+      signal?: AbortSignal;
+      output?: "inherit" | "capture";
+    } = {},
+  ) {
+    this.#capture = opts.output === "capture";
     this.#root = opts.root ?? PROJECT_ROOT;
     this.#limits = { ...DEFAULT_WORKER_LIMITS, ...opts.limits };
     if (opts.signal?.aborted) this.#closed = true;
@@ -161,6 +181,7 @@ export class AstroBuildWorker {
     });
     const env = Object.fromEntries(PER_BUILD_VARIABLES.map((k) => [k, build.env[k] ?? null])) as WorkerRequest["env"];
     const request: WorkerRequest = { type: "build", id, env, silent: build.silent };
+    proc.output = "";
     proc.child.send(request, (err) => {
       if (err) this.#end(proc);
     });
@@ -174,7 +195,7 @@ export class AstroBuildWorker {
     } else {
       this.#end(proc);
     }
-    return { code };
+    return this.#capture ? { code, output: proc.output } : { code };
   }
 
   #spawn(env: NodeJS.ProcessEnv): Proc {
@@ -183,7 +204,7 @@ export class AstroBuildWorker {
     const child = spawn(process.execPath, [MAIN], {
       cwd: this.#root,
       env,
-      stdio: ["ignore", "inherit", "inherit", "ipc"],
+      stdio: ["ignore", this.#capture ? "pipe" : "inherit", this.#capture ? "pipe" : "inherit", "ipc"],
       detached: true,
     });
     const closed = new Promise<number>((resolve) => {
@@ -193,7 +214,12 @@ export class AstroBuildWorker {
       await groupEnded(child.pid);
       return code;
     });
-    const proc: Proc = { child, key: stableKey(env), builds: 0, rssBytes: 0, ending: false, closed };
+    const proc: Proc = { child, key: stableKey(env), builds: 0, rssBytes: 0, ending: false, closed, output: "" };
+    const keep = (d: Buffer) => {
+      proc.output = (proc.output + d.toString()).slice(-MAX_CAPTURE);
+    };
+    child.stdout?.on("data", keep);
+    child.stderr?.on("data", keep);
     child.on("message", (raw: unknown) => {
       const reply = WorkerReplySchema.safeParse(raw);
       if (!reply.success) return;

@@ -1,8 +1,12 @@
 import type { z } from "zod";
+import { fieldLine } from "./field-lines.ts";
+import { knownKeys, mayBeLeftOut, nearest } from "./known-keys.ts";
 
 /**
- * Content problems in the one format editors see: `file: field: what is wrong, got X`. A build
- * collects every problem before failing so an editor fixes a batch in one pass.
+ * Content problems in the one format editors see: `file: line N: field: what is wrong, got X`, or a
+ * plain sentence saying what to do (`the rating is empty — write a whole number from 1 to 5`). A
+ * build collects every problem before failing so an editor fixes a batch in one pass. No message
+ * shows a programmer's word for "nothing" (null, undefined, NaN): an editor never typed one.
  */
 export class ContentError extends Error {
   override name = "ContentError";
@@ -17,10 +21,30 @@ export class ContentError extends Error {
   }
 }
 
+/** A value written back the way YAML would show it (`.nan`, `[a, b]`), never as JavaScript would. */
+function render(v: unknown): string {
+  if (v === undefined || v === null) return "nothing";
+  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "number") {
+    if (Number.isNaN(v)) return ".nan";
+    if (!Number.isFinite(v)) return v > 0 ? ".inf" : "-.inf";
+    return String(v);
+  }
+  if (typeof v === "boolean") return String(v);
+  if (Array.isArray(v)) return `[${v.map(render).join(", ")}]`;
+  if (typeof v === "object") {
+    return `{${Object.entries(v)
+      .map(([k, x]) => `${k}: ${render(x)}`)
+      .join(", ")}}`;
+  }
+  return typeof v;
+}
+
 /** Renders a value the way an editor wrote it, shortened so one bad field can't flood a log. */
 export function showValue(v: unknown): string {
   if (v === undefined) return "nothing (the field is missing)";
-  const s = typeof v === "string" ? JSON.stringify(v) : (JSON.stringify(v) ?? String(v));
+  if (v === null) return "nothing (the field is empty)";
+  const s = render(v);
   return s.length > 80 ? `${s.slice(0, 77)}...` : s;
 }
 
@@ -33,29 +57,83 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
+export interface IssueSource {
+  /** The file's text, to name the line of each field. */
+  text?: string;
+  /** The file's schema, to suggest the nearest known field for an unknown one. */
+  schema?: z.ZodType;
+}
+
 /**
- * One line per zod issue: `file: a.b[2]: message, got value`. An unknown field gets a line of its
- * own so it reads like every other problem; an over-long text reports its length, not its start.
+ * One line per zod issue: `file: line N: a.b[2]: message, got value`. An unknown field gets a line
+ * of its own that suggests the nearest known field of that place in `schema`; an over-long text
+ * reports its length, not its start.
  */
-export function formatIssues(file: string, issues: readonly z.core.$ZodIssue[], input: unknown): string[] {
+export function formatIssues(
+  file: string,
+  issues: readonly z.core.$ZodIssue[],
+  input: unknown,
+  source: IssueSource = {},
+): string[] {
+  const lineOf = (path: readonly PropertyKey[]) =>
+    source.text === undefined ? undefined : fieldLine(source.text, path);
+  // A field reported as missing next to a misspelling of it is one mistake: the misspelling says it.
+  const misspelt = new Set<string>();
+  const unknown = new Map<z.core.$ZodIssue, string[]>();
+  for (const issue of issues) {
+    if (issue.code !== "unrecognized_keys") continue;
+    const known = source.schema ? knownKeys(source.schema, issue.path) : [];
+    const present = Object.keys((valueAt(input, issue.path) ?? {}) as object);
+    const lines = issue.keys.map((key) => {
+      const at = [...issue.path, key];
+      const best = nearest(
+        key,
+        known.filter((k) => !present.includes(k)),
+      );
+      if (best) misspelt.add(fieldPath([...issue.path, best]));
+      const advice = best
+        ? `did you mean ${best}? If not, remove the line`
+        : `check its spelling or remove it${known.length ? ` (the fields here are ${known.join(", ")})` : ""}`;
+      return `${file}: ${located(lineOf(at))}${fieldPath(at)} is not a known field — ${advice}`;
+    });
+    unknown.set(issue, lines);
+  }
   return issues.flatMap((issue) => {
-    if (issue.code === "unrecognized_keys") {
-      return issue.keys.map((key) => {
-        const at = [...issue.path, key];
-        return problem(file, fieldPath(at), "unknown field; check its spelling or remove it", valueAt(input, at));
-      });
-    }
+    const lines = unknown.get(issue);
+    if (lines) return lines;
     const field = issue.path.length ? fieldPath(issue.path) : "(file)";
     const got = valueAt(input, issue.path);
+    if (got === undefined && misspelt.has(field)) return [];
+    // A file that is not a list of fields at all: its first line says so.
+    const line = issue.path.length ? lineOf(issue.path) : source.text === undefined ? undefined : 1;
     if (issue.code === "too_big" && issue.origin === "string" && typeof got === "string") {
-      return `${file}: ${field}: ${issue.message}, got ${got.trim().length} characters`;
+      return `${file}: ${located(line)}${field}: ${issue.message}, got ${got.trim().length} characters`;
     }
-    return problem(file, field, issue.message, got);
+    const message = issue.message.replace(/,? received \w+$/, "");
+    const optional = source.schema !== undefined && mayBeLeftOut(source.schema, issue.path);
+    if (optional && isEmpty(got) && message.startsWith("expected ")) {
+      return `${file}: ${located(line)}the ${field} is empty — write ${message.slice("expected ".length)}, or remove the line`;
+    }
+    return problem(file, field, message, got, line);
   });
 }
 
-export function problem(file: string, field: string, message: string, got: unknown): string {
-  return `${file}: ${field}: ${message}, got ${showValue(got)}`;
+const located = (line: number | undefined) => (line === undefined ? "" : `line ${line}: `);
+const isEmpty = (v: unknown) => v === null || (typeof v === "string" && v.trim() === "");
+
+/**
+ * `file: line N: field: message, got value`. A message written `expected …` (the schema's) becomes
+ * an instruction when the value is missing or empty, since "got nothing" tells an editor less than
+ * what to write.
+ */
+export function problem(file: string, field: string, message: string, got: unknown, line?: number): string {
+  const what = message.startsWith("expected ") ? message.slice("expected ".length) : undefined;
+  if (what !== undefined && field !== "(file)") {
+    const key = field.replace(/^.*[.\]]/, "");
+    if (got === undefined) return `${file}: ${located(line)}the ${field} is missing — add a line ${key}: with ${what}`;
+    if (isEmpty(got)) return `${file}: ${located(line)}the ${field} is empty — write ${what}`;
+  }
+  return `${file}: ${located(line)}${field}: ${message}, got ${showValue(got)}`;
 }
 
 export function fieldPath(path: readonly PropertyKey[]): string {

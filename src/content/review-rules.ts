@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { z } from "zod";
 import { problem } from "./errors.ts";
+import { fieldLine } from "./field-lines.ts";
 import type { BusinessFile } from "./schema.ts";
 
 /**
@@ -16,6 +17,13 @@ export interface RuleContext {
   nowMs: number;
   /** Absent when business.yaml itself is invalid; the id checks are then skipped. */
   business?: BusinessFile;
+  /** The file's text, to name the line of each problem. */
+  text?: string;
+}
+
+/** Where a rule reports a problem: the field, what is wrong and the value, located by the caller. */
+interface ProblemSink {
+  push(p: { field: string; message: string; got: unknown }): void;
 }
 
 export function reviewRuleProblems(
@@ -24,8 +32,18 @@ export function reviewRuleProblems(
   issues: readonly z.core.$ZodIssue[],
   ctx: RuleContext,
 ): string[] {
-  const problems: string[] = [];
+  const found: string[] = [];
   const get = fieldReader(input, issues);
+  const { text } = ctx;
+  const problems: ProblemSink = {
+    push(p) {
+      const at = p.field
+        .split(/[.[\]]/)
+        .filter(Boolean)
+        .map((k) => (/^\d+$/.test(k) ? Number(k) : k));
+      found.push(problem(file, p.field, p.message, p.got, text === undefined ? undefined : fieldLine(text, at)));
+    },
+  };
   const { today } = ctx;
   const date = get("date");
   const publishedAt = get("published_at");
@@ -35,40 +53,57 @@ export function reviewRuleProblems(
 
   if (typeof date === "string") {
     if (folderYear !== date.slice(0, 4)) {
-      problems.push(problem(file, "date", `must fall in ${folderYear}, the year folder the file is in`, date));
+      problems.push({
+        field: "date",
+        message: `must fall in ${folderYear}, the year folder the file is in`,
+        got: date,
+      });
     }
-    if (date > today) problems.push(problem(file, "date", `must not be in the future (today is ${today})`, date));
+    if (date > today)
+      problems.push({ field: "date", message: `must not be in the future (today is ${today})`, got: date });
   }
   if (typeof publishedAt === "string" && Date.parse(publishedAt) > ctx.nowMs) {
-    problems.push(problem(file, "published_at", "must not be in the future", publishedAt));
+    problems.push({ field: "published_at", message: "must not be in the future", got: publishedAt });
   }
   if (typeof verifiedOn === "string") {
     if (verifiedOn > today) {
-      problems.push(
-        problem(file, "verification.verified_on", `must not be in the future (today is ${today})`, verifiedOn),
-      );
+      problems.push({
+        field: "verification.verified_on",
+        message: `must not be in the future (today is ${today})`,
+        got: verifiedOn,
+      });
     }
     if (typeof date === "string" && verifiedOn < date) {
-      problems.push(
-        problem(file, "verification.verified_on", `must not be before the review date ${date}`, verifiedOn),
-      );
+      problems.push({
+        field: "verification.verified_on",
+        message: `must not be before the review date ${date}`,
+        got: verifiedOn,
+      });
     }
   }
   if (typeof responseDate === "string") {
     if (typeof date === "string" && responseDate < date) {
-      problems.push(problem(file, "response.date", `must not be before the review date ${date}`, responseDate));
+      problems.push({
+        field: "response.date",
+        message: `must not be before the review date ${date}`,
+        got: responseDate,
+      });
     }
     if (responseDate > today) {
-      problems.push(problem(file, "response.date", `must not be in the future (today is ${today})`, responseDate));
+      problems.push({
+        field: "response.date",
+        message: `must not be in the future (today is ${today})`,
+        got: responseDate,
+      });
     }
   }
   if (ctx.business) {
     for (const field of ["technicians", "services", "service_areas"] as const) {
       const ids = get(field);
-      if (Array.isArray(ids)) checkRefs(file, field, ids as string[], ctx.business[field], problems);
+      if (Array.isArray(ids)) checkRefs(field, ids as string[], ctx.business[field], problems);
     }
   }
-  return problems;
+  return found;
 }
 
 /**
@@ -90,18 +125,19 @@ function fieldReader(input: unknown, issues: readonly z.core.$ZodIssue[]) {
 }
 
 function checkRefs(
-  file: string,
   field: string,
   ids: readonly string[],
   catalogue: readonly { id: string }[],
-  problems: string[],
+  problems: ProblemSink,
 ): void {
   const valid = catalogue.map((c) => c.id);
   ids.forEach((id, i) => {
     if (!valid.includes(id)) {
-      problems.push(
-        problem(file, `${field}[${i}]`, `unknown id; expected one of ${valid.join(", ")} (see business.yaml)`, id),
-      );
+      problems.push({
+        field: `${field}[${i}]`,
+        message: `unknown id; expected one of ${valid.join(", ")} (see business.yaml)`,
+        got: id,
+      });
     }
   });
 }

@@ -23,7 +23,7 @@ export const Timestamp = z
 
 const NonEmpty = (what: string, max: number) =>
   z
-    .string({ error: `expected ${what} as text` })
+    .string({ error: `expected the ${what} as text` })
     .trim()
     .min(1, { error: `expected a non-empty ${what}` })
     .max(max, { error: `expected ${what} of at most ${max} characters` });
@@ -50,6 +50,8 @@ export const VERIFICATION_METHODS = [
   "email_confirmation",
 ] as const;
 
+const RATING = "expected a whole number from 1 to 5";
+
 /** The polarities of an aspect, in the order the API lists them. */
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
@@ -65,11 +67,7 @@ export const ReviewFileSchema = z.strictObject(
   {
     date: CalendarDate,
     published_at: Timestamp,
-    rating: z
-      .number({ error: "expected an integer from 1 to 5" })
-      .int({ error: "expected an integer from 1 to 5" })
-      .min(1, { error: "expected an integer from 1 to 5" })
-      .max(5, { error: "expected an integer from 1 to 5" }),
+    rating: z.number({ error: RATING }).int({ error: RATING }).min(1, { error: RATING }).max(5, { error: RATING }),
     author: NonEmpty("author name", 100),
     title: NonEmpty("title", 200).optional(),
     text: NonEmpty("review text", 5000),

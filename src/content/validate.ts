@@ -1,6 +1,7 @@
 import path from "node:path";
 import { utcDate } from "./dates.ts";
 import { ContentError, formatIssues, problem } from "./errors.ts";
+import { fieldLine } from "./field-lines.ts";
 import { reviewRuleProblems } from "./review-rules.ts";
 import { type BusinessFile, BusinessFileSchema, Id, type ReviewFile, ReviewFileSchema } from "./schema.ts";
 import { parseContentYaml } from "./yaml.ts";
@@ -54,7 +55,8 @@ function isUnfinished(input: unknown): boolean {
   return text === null || (typeof text === "string" && text.trim() === "");
 }
 
-export const NOT_FILLED_IN = "not filled in yet; paste the review text (npm run review:new leaves it empty)";
+export const NOT_FILLED_IN =
+  "the text is not filled in yet — paste the review text after text: | (npm run review:new leaves it empty)";
 
 /**
  * Validates raw content into typed business and review entries, applying every cross-file rule.
@@ -80,9 +82,16 @@ export function inspectContent(
   }
 
   const businessInput = parseContentYaml(raw.business.file, raw.business.text, problems);
-  const bParsed = BusinessFileSchema.safeParse(businessInput);
-  if (!bParsed.success) problems.push(...formatIssues(raw.business.file, bParsed.error.issues, businessInput));
-  const business = bParsed.success ? bParsed.data : undefined;
+  const bParsed = businessInput === undefined ? undefined : BusinessFileSchema.safeParse(businessInput);
+  if (bParsed && !bParsed.success) {
+    problems.push(
+      ...formatIssues(raw.business.file, bParsed.error.issues, businessInput, {
+        text: raw.business.text,
+        schema: BusinessFileSchema,
+      }),
+    );
+  }
+  const business = bParsed?.success ? bParsed.data : undefined;
   if (business) checkCatalogues(raw.business.file, business, problems);
 
   const today = utcDate(now);
@@ -113,12 +122,18 @@ export function inspectContent(
     }
     const parsed = ReviewFileSchema.safeParse(input);
     const issues = parsed.success ? [] : parsed.error.issues;
-    for (const issue of issues) {
-      if (draft && issue.path.length === 1 && issue.path[0] === "text") {
-        problems.push(problem(file, "text", NOT_FILLED_IN, (input as { text: unknown }).text));
-      } else problems.push(...formatIssues(file, [issue], input));
-    }
-    problems.push(...reviewRuleProblems(file, input, issues, { today, nowMs: now.getTime(), business }));
+    const source = { text, schema: ReviewFileSchema };
+    const isText = (issue: (typeof issues)[number]) => draft && issue.path.length === 1 && issue.path[0] === "text";
+    if (issues.some(isText)) problems.push(`${file}: line ${fieldLine(text, ["text"])}: ${NOT_FILLED_IN}`);
+    problems.push(
+      ...formatIssues(
+        file,
+        issues.filter((i) => !isText(i)),
+        input,
+        source,
+      ),
+    );
+    problems.push(...reviewRuleProblems(file, input, issues, { today, nowMs: now.getTime(), business, text }));
     if (parsed.success) reviews.push({ id: base, file, ...parsed.data });
   }
   return { business, reviews, skipped, problems };

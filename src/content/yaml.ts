@@ -1,6 +1,5 @@
-import path from "node:path";
 import jsYaml from "js-yaml";
-import { problem } from "./errors.ts";
+import { findYamlMistakes, mayHideMistake } from "./yaml-mistakes.ts";
 
 /**
  * Parses content YAML (business.yaml, review files). js-yaml rather than the `yaml` package used
@@ -59,23 +58,40 @@ function aliasGuard(): (
   };
 }
 
-/** Parses `text`; on failure pushes `file: line N: …` to `problems` and returns undefined. */
+/**
+ * Parses `text`; on a mistake pushes `file: line N: what is wrong — what to do` to `problems` and
+ * returns undefined. A file js-yaml reads but that holds one of the mistakes it reads wrongly (a
+ * title cut short by ` #`, a line of text that lost its indentation becoming a field) is refused
+ * too: its value is not what the editor wrote.
+ */
 export function parseContentYaml(file: string, text: string, problems: string[]): unknown {
+  let value: unknown;
   try {
-    return jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file, listener: aliasGuard() });
+    value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file, listener: aliasGuard() });
   } catch (err) {
     const lines = text.split("\n");
     if (err instanceof TooManyAliases) {
-      problems.push(problem(file, `line ${err.line}`, err.message, lines[err.line - 1]));
+      problems.push(
+        `${file}: line ${err.line}: ${err.message} — a review file needs no aliases (*name), write the values out`,
+      );
+      return undefined;
+    }
+    const mistakes = findYamlMistakes(text);
+    if (mistakes.length > 0) {
+      for (const m of mistakes) problems.push(`${file}: line ${m.line}: ${m.message}`);
     } else if (err instanceof jsYaml.YAMLException && err.mark) {
       // At end of input js-yaml points one past the last line; name the last line instead.
       const line = Math.max(1, Math.min(err.mark.line + 1, lines.length - (text.endsWith("\n") ? 1 : 0)));
-      problems.push(problem(file, `line ${line}`, `invalid YAML (${err.reason})`, lines[line - 1]));
-    } else {
       problems.push(
-        problem(file, "(file)", `invalid YAML (${(err as Error).message.split("\n")[0]})`, path.basename(file)),
+        `${file}: line ${line}: this line cannot be read (${err.reason}) — check it for a missing quote, colon or space, or compare it with a review file that builds`,
       );
+    } else {
+      problems.push(`${file}: line 1: the file cannot be read as YAML — compare it with a review file that builds`);
     }
     return undefined;
   }
+  const mistakes = mayHideMistake(text) ? findYamlMistakes(text) : [];
+  if (mistakes.length === 0) return value;
+  for (const m of mistakes) problems.push(`${file}: line ${m.line}: ${m.message}`);
+  return undefined;
 }

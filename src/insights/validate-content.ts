@@ -36,7 +36,7 @@ function parseFile<T>(entry: { file: string; text: string }, schema: z.ZodType<T
   if (input === undefined) return undefined;
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
-  problems.push(...formatIssues(entry.file, parsed.error.issues, input));
+  problems.push(...formatIssues(entry.file, parsed.error.issues, input, { text: entry.text, schema }));
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import path from "node:path";
 import { ContentError, problem } from "../content/errors.ts";
+import { fieldLine } from "../content/field-lines.ts";
 import { inspectContent, type ReviewEntry, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import { readContentDir } from "./content-dir.ts";
@@ -36,6 +37,7 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
       ...editorLabelProblems(
         reviews,
         insights.aspects.map((a) => a.id),
+        (file) => raw.reviews.find((r) => r.file === file)?.text,
       ),
     );
   if (problems.length > 0 || !business || insights instanceof ContentError) return { ok: false, problems, skipped };
@@ -46,18 +48,40 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
  * An editor's `aspects:` labels must name aspects of content/insights/aspects.yaml (their polarities
  * are checked by the review schema). Checked here, where both are read.
  */
-export function editorLabelProblems(reviews: readonly ReviewEntry[], aspectIds: readonly string[]): string[] {
+export function editorLabelProblems(
+  reviews: readonly ReviewEntry[],
+  aspectIds: readonly string[],
+  textOf: (file: string) => string | undefined = () => undefined,
+): string[] {
   const valid = aspectIds.length > 0 ? `valid ids are ${aspectIds.join(", ")}` : "aspects.yaml defines no aspects";
   return reviews.flatMap((r) =>
     Object.keys(r.aspects ?? {})
       .filter((id) => !aspectIds.includes(id))
-      .map((id) => problem(r.file, `aspects.${id}`, `unknown aspect id; ${valid}`, id)),
+      .map((id) => {
+        const text = textOf(r.file);
+        const line = text === undefined ? undefined : fieldLine(text, ["aspects", id]);
+        return problem(r.file, `aspects.${id}`, `unknown aspect id; ${valid}`, id, line);
+      }),
   );
 }
 
+const LEFT_OUT = ": not filled in yet (text is empty); left out until it is";
+
 /** The notice for a review left out of an `npm start` build because it is still a scaffold. */
 export function skippedNotice(file: string): string {
-  return `${file}: not filled in yet (text is empty); left out until it is`;
+  return `${file}${LEFT_OUT}`;
+}
+
+/** The notices a build printed (npm start keeps its builds' output), each once, without Astro's prefixes. */
+export function skippedNotices(output: string): string[] {
+  const found = output.split("\n").flatMap((line) => {
+    const at = line.indexOf(LEFT_OUT);
+    if (at < 0) return [];
+    // Astro's logger writes `12:00:00 [WARN] [reviews] <file>: …`; the file is the last word before.
+    const file = line.slice(0, at).split(" ").at(-1) ?? "";
+    return file ? [skippedNotice(file)] : [];
+  });
+  return [...new Set(found)];
 }
 
 /** The report editors read: a count, then one problem per line, and nothing else. */

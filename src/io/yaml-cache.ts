@@ -17,10 +17,13 @@ import { compact, PackIndex, PackWriter, sweepTemporary } from "./pack-file.ts";
 
 const require = createRequire(import.meta.url);
 
-/** The parser: js-yaml's version and our wrapper's source (read from the project root; the build bundles it). */
+/** The parser: js-yaml's version and our wrapper's sources (read from the project root; the build bundles it). */
 function parserVersion(root: string): string | undefined {
   try {
-    const yaml = readFileSync(path.join(root, "src/content/yaml.ts"), "utf8");
+    // The mistakes the parse refuses are part of what it returns, so their scan counts too.
+    const yaml = ["yaml.ts", "yaml-mistakes.ts"]
+      .map((f) => readFileSync(path.join(root, "src/content", f), "utf8"))
+      .join("\0");
     const version = (require("js-yaml/package.json") as { version: string }).version;
     return hash("sha256", `js-yaml ${version}\0${yaml}`, "hex");
   } catch {

@@ -21,7 +21,7 @@ import { type Bitset, bitsetOf, orInto, wordsFor } from "./bitset.ts";
  *   `includes`.
  *
  * The index holds each distinct word and adjacent pair once per review that has it (see
- * docs/benchmarks.md for the figure at 100,000 reviews). Results are remembered per needle, least recently used dropped
+ * docs/benchmarks-log.md for the figure at 100,000 reviews). Results are remembered per needle, least recently used dropped
  * first, bounded by bytes, since a public search sees the same phrases again and again.
  */
 

@@ -3,6 +3,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvSchema } from "../../src/config.ts";
 import { tempDistDir } from "../helpers/build-site.ts";
@@ -95,5 +96,85 @@ describe("documentation", () => {
       return !headingAnchors(readFileSync(target, "utf8")).has(link.anchor);
     });
     expect(broken).toEqual([]);
+  });
+});
+
+/**
+ * The reference docs against what the running service says about itself, so a parameter, a tool
+ * argument or a version added to the code without a word in the docs fails here. Every list is
+ * read from the service (its OpenAPI document, `tools/list`, its start-up output), never typed in.
+ */
+describe("reference docs match the running service", () => {
+  const doc = (file: string) => readFileSync(path.join(ROOT, "docs", file), "utf8");
+  type Parameter = { name: string; in: string; explode?: boolean; schema?: { properties?: object } };
+  type Operation = { operationId: string; parameters?: Parameter[] };
+  /** The names a client sends: an exploded query object's properties, other parameters by name. */
+  const namesOf = (op: Operation) =>
+    (op.parameters ?? []).flatMap((p) =>
+      p.in === "query" && p.explode ? Object.keys(p.schema?.properties ?? {}) : [p.name],
+    );
+  const openapi = async () =>
+    (await (await fetch(`${server.url}/openapi.json`)).json()) as {
+      info: { version: string };
+      paths: Record<string, Record<string, Operation>>;
+    };
+
+  it("docs/api.md names the OpenAPI version the server serves, and no other", async () => {
+    const { version } = (await openapi()).info;
+    const named = doc("api.md")
+      .split("\n")
+      .filter((l) => /openapi|info\.version/i.test(l))
+      .flatMap((l) => l.match(/\b\d+\.\d+\.\d+\b/g) ?? []);
+    expect(named.length).toBeGreaterThan(0);
+    expect(new Set(named)).toEqual(new Set([version]));
+  });
+
+  it("docs/api.md names every parameter of every operation in /openapi.json", async () => {
+    const text = doc("api.md");
+    const missing = Object.values((await openapi()).paths)
+      .flatMap((ops) => Object.values(ops))
+      .flatMap((op) => namesOf(op).map((name) => `${op.operationId}: ${name}`))
+      .filter((entry) => !text.includes(`\`${entry.split(": ")[1]}\``));
+    expect(missing).toEqual([]);
+  });
+
+  it("docs/api.md's example 400 is the body the server sends", async () => {
+    const text = doc("api.md");
+    const at = text.indexOf("The whole body:");
+    const block = /```json\n([\s\S]*?)```/.exec(text.slice(at))?.[1];
+    const served = await (await fetch(`${server.url}/api/reviews/search?rating=9&sort=new`)).json();
+    expect(JSON.parse(block ?? "null")).toEqual(served);
+  });
+
+  it("docs/mcp.md's tool table names every tool and every argument tools/list announces", async () => {
+    const client = new Client({ name: "doc-check", version: "0" });
+    await client.connect(new StreamableHTTPClientTransport(new URL(`${server.url}/mcp`)));
+    const { tools } = await client.listTools();
+    await client.close();
+    const rows = doc("mcp.md")
+      .split("\n")
+      .filter((l) => l.startsWith("| `"));
+    const missing = tools.flatMap((tool) => {
+      const row = rows.find((r) => r.startsWith(`| \`${tool.name}\` |`));
+      if (!row) return [tool.name];
+      const args = Object.keys((tool.inputSchema as { properties?: object }).properties ?? {});
+      return args.filter((a) => !row.includes(`\`${a}\``)).map((a) => `${tool.name}.${a}`);
+    });
+    expect(tools.length).toBeGreaterThan(3);
+    expect(missing).toEqual([]);
+  });
+
+  it("the address list npm start prints names every search parameter", async () => {
+    const search = Object.values((await openapi()).paths)
+      .flatMap((ops) => Object.values(ops))
+      .find((op) => op.operationId === "searchReviews");
+    const line = server
+      .output()
+      .split("\n")
+      .find((l) => l.includes("/api/reviews/search"));
+    const names = search ? namesOf(search).filter((n) => !/^If-/.test(n)) : [];
+    const missing = names.filter((n) => !line?.includes(n));
+    expect(names.length).toBeGreaterThan(5);
+    expect(missing).toEqual([]);
   });
 });

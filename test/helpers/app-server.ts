@@ -30,7 +30,7 @@ export async function startApp(
       live: LiveBuild;
       /** The app's response cache, for the MCP router to share. */
       responseCache: ResponseCache;
-    }) => Promise<Pick<AppDeps, "mcp" | "hub">> | Pick<AppDeps, "mcp" | "hub">;
+    }) => Promise<Pick<AppDeps, "mcp" | "hub" | "buildNotice">> | Pick<AppDeps, "mcp" | "hub" | "buildNotice">;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env, DIST_DIR: distDir });

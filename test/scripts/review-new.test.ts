@@ -118,7 +118,9 @@ describe("npm run review:new", () => {
     const file = path.join(dir, "reviews/2025/2025-03-13-maria-g.yaml");
     await fillText(file);
     const error = await loadContent(dir, { now: new Date("2025-03-13T09:00:00Z") }).catch((e: unknown) => e);
-    expect((error as ContentError).problems).toEqual([`${file}: rating: expected an integer from 1 to 5, got null`]);
+    expect((error as ContentError).problems).toEqual([
+      `${file}: line 10: the rating is empty — write a whole number from 1 to 5`,
+    ]);
   });
 
   it.each([

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SearchParamsSchema } from "../../src/search/query.ts";
 import { tempDistDir } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { initializeRequest } from "../helpers/mcp-app.ts";
@@ -38,7 +39,8 @@ beforeAll(async () => {
     CONTENT_DIR: content,
     DIST_DIR: dist,
     DATA_DIR: `${dist}-data`,
-    LOG_LEVEL: "warn",
+    // What an editor sees at a terminal: the default level, plain lines (the tests read a pipe).
+    LOG_FORMAT: "pretty",
     HUB_URL: "http://127.0.0.1:9/api/websub/hub",
   });
   url = server.url;
@@ -75,6 +77,22 @@ async function mcpResourceUris(): Promise<string[]> {
 }
 
 describe("npm start", () => {
+  it("prints its addresses within the first lines, the search parameters included, and no request lines", async () => {
+    const lines = server.output().split("\n");
+    const at = lines.findIndex((l) => l.includes("listening on"));
+    expect(at, server.output()).toBeGreaterThanOrEqual(0);
+    // The whole list, down to its last address, within the first 25 lines.
+    expect(lines.findIndex((l) => l.includes("/livez"))).toBeLessThan(25);
+    const search = lines.find((l) => l.includes("/api/reviews/search")) ?? "";
+    for (const name of Object.keys(SearchParamsSchema.shape)) expect(search).toContain(name);
+    // Plain lines, not JSON.
+    expect(lines.filter((l) => l.startsWith("{"))).toEqual([]);
+    const before = server.output().length;
+    for (let i = 0; i < 30; i++) await (await fetch(`${url}/${i % 2 ? "reviews.json" : ""}`)).arrayBuffer();
+    await (await fetch(`${url}/healthz`)).arrayBuffer();
+    expect(server.output().slice(before)).toBe("");
+  });
+
   it("builds a missing dist/ and serves static files and query routes from one origin", async () => {
     expect((await fetch(`${url}/`)).status).toBe(200);
     expect((await fetch(`${url}/reviews.json`)).status).toBe(200);
@@ -135,20 +153,30 @@ describe("npm start", () => {
     expect(server.output()).toContain(
       "2026-11-22-draft-d.yaml: not filled in yet (text is empty); left out until it is",
     );
-    expect(server.output()).not.toContain("rebuild failed");
+    expect(server.output()).not.toContain("was not published");
+    expect(server.output()).toMatch(/\d\d:\d\d:\d\d built in \d+\.\d s, \d+ reviews, serving\n/);
   });
 
-  it("keeps serving the last good build when an edit breaks a review, names the file and field, then serves the fix", {
+  it("keeps serving the last good build when an edit breaks a review, names the file and line in the terminal and on every page, then serves the fix", {
     timeout: 300_000,
   }, async () => {
     const etag = async () => (await fetch(`${url}/reviews.json`, { method: "HEAD" })).headers.get("etag");
     const before = await etag();
     const file = path.join(content, "reviews/2026/2026-11-23-watcher-test.yaml");
     const good = await readFile(file, "utf8");
-    await writeFile(file, good.replace("rating: 4", "rating: 9"));
-    await until(async () => server.output().includes("rebuild failed"), 120_000);
-    expect(server.output()).toContain("2026-11-23-watcher-test.yaml: rating: expected an integer from 1 to 5, got 9");
+    await writeFile(file, good.replace("rating: 4", "rating: 6"));
+    await until(async () => server.output().includes("was not published"), 120_000);
+    const problem = "2026-11-23-watcher-test.yaml: line 3: rating: expected a whole number from 1 to 5, got 6";
+    expect(server.output()).toContain(problem);
+    expect(server.output()).toMatch(/error: the save was not published; still serving the last good build\n {2}\S+/);
     expect(await etag()).toBe(before);
+    for (const page of ["/", "/reviews/2026/11/"]) {
+      const html = await (await fetch(`${url}${page}`)).text();
+      expect(html).toContain('class="npm-start-build-failed"');
+      expect(html).toContain(problem);
+    }
+    // Only served that way: the build on disk, what a CDN would get, has no notice.
+    expect(await readFile(path.join(dist, "index.html"), "utf8")).not.toContain("npm-start-build-failed");
     // The failed build ended the build process; the fix is built by a fresh one.
     await writeFile(file, good.replace("quokka", "wombat"));
     await until(async () => {
@@ -156,6 +184,7 @@ describe("npm start", () => {
       return body.total === 1;
     }, 120_000);
     expect(await etag()).not.toBe(before);
+    expect(await (await fetch(`${url}/`)).text()).not.toContain("npm-start-build-failed");
   });
 
   it("stops gracefully on SIGTERM, leaving no build process behind", async () => {

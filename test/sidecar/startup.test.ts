@@ -38,6 +38,8 @@ describe("configuration", () => {
     ["HUB_ALLOW_PRIVATE_CALLBACKS", "maybe"],
     ["HUB_RETRY_BASE_MS", "-5"],
     ["UNFINISHED_REVIEWS", "later"],
+    ["LOG_FORMAT", "yaml"],
+    ["ACCESS_LOG", "sometimes"],
   ])("rejects %s=%s, naming the variable and the value", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(

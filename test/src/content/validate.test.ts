@@ -4,6 +4,7 @@ import path from "node:path";
 import jsYaml from "js-yaml";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { ContentError } from "../../../src/content/errors.ts";
+import { ReviewFileSchema } from "../../../src/content/schema.ts";
 import { type RawContent, validateContent } from "../../../src/content/validate.ts";
 import { loadContent, readContentDir } from "../../../src/io/content-dir.ts";
 import { buildSite } from "../../helpers/build-site.ts";
@@ -73,16 +74,16 @@ describe("validateContent", () => {
     ["five", '"five"'],
   ])("rejects rating %s naming file, field and value", (rating, shown) => {
     expect(problems(withReview(DANA, (d) => Object.assign(d, { rating })))).toEqual([
-      `${fileOf(DANA)}: rating: expected an integer from 1 to 5, got ${shown}`,
+      `${fileOf(DANA)}: line 3: rating: expected a whole number from 1 to 5, got ${shown}`,
     ]);
   });
 
   it("rejects a date that does not exist and one in the wrong format", () => {
     expect(problems(withReview(DANA, (d) => Object.assign(d, { date: "2024-02-30" })))).toEqual([
-      `${fileOf(DANA)}: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
+      `${fileOf(DANA)}: line 1: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
     ]);
     expect(problems(withReview(DANA, (d) => Object.assign(d, { date: "29/02/2024" })))).toEqual([
-      `${fileOf(DANA)}: date: expected a real calendar date as YYYY-MM-DD, got "29/02/2024"`,
+      `${fileOf(DANA)}: line 1: date: expected a real calendar date as YYYY-MM-DD, got "29/02/2024"`,
     ]);
   });
 
@@ -96,16 +97,16 @@ describe("validateContent", () => {
     );
     const file = fileOf("2025-03-10-carlos-d");
     expect(problems(raw)).toEqual([
-      `${file}: date: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
-      `${file}: published_at: must not be in the future, got "2025-03-13T12:00:01Z"`,
-      `${file}: verification.verified_on: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
+      `${file}: line 1: date: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
+      `${file}: line 2: published_at: must not be in the future, got "2025-03-13T12:00:01Z"`,
+      `${file}: line 14: verification.verified_on: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
     ]);
   });
 
   it("rejects a timestamp without offset or with lower-case separators (Atom needs xsd:dateTime)", () => {
     for (const ts of ["2024-03-02 10:15:00", "2024-03-02t10:15:00z"]) {
       expect(problems(withReview(DANA, (d) => Object.assign(d, { published_at: ts })))).toEqual([
-        `${fileOf(DANA)}: published_at: expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z, got "${ts}"`,
+        `${fileOf(DANA)}: line 2: published_at: expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z, got "${ts}"`,
       ]);
     }
   });
@@ -113,7 +114,7 @@ describe("validateContent", () => {
   it("requires verification, because only verified reviews are published", () => {
     const [line] = problems(withReview(DANA, (d) => delete d.verification));
     expect(line).toBe(
-      `${fileOf(DANA)}: verification: expected a verification object with method and verified_on (only verified reviews are published), got nothing (the field is missing)`,
+      `${fileOf(DANA)}: the verification is missing — add a line verification: with a verification object with method and verified_on (only verified reviews are published)`,
     );
   });
 
@@ -122,20 +123,20 @@ describe("validateContent", () => {
       Object.assign(d, { verification: { method: "invoice", verified_on: "2024-02-28" } }),
     );
     expect(problems(before)).toEqual([
-      `${fileOf(DANA)}: verification.verified_on: must not be before the review date 2024-02-29, got "2024-02-28"`,
+      `${fileOf(DANA)}: line 15: verification.verified_on: must not be before the review date 2024-02-29, got "2024-02-28"`,
     ]);
     const future = withReview(DANA, (d) =>
       Object.assign(d, { verification: { method: "invoice", verified_on: "2025-03-14" } }),
     );
     expect(problems(future)).toEqual([
-      `${fileOf(DANA)}: verification.verified_on: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
+      `${fileOf(DANA)}: line 15: verification.verified_on: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
     ]);
   });
 
   it("rejects text over 5000 characters, reporting the length", () => {
     const raw = withReview(DANA, (d) => Object.assign(d, { text: "a".repeat(5001) }));
     expect(problems(raw)).toEqual([
-      `${fileOf(DANA)}: text: expected review text of at most 5000 characters, got 5001 characters`,
+      `${fileOf(DANA)}: line 6: text: expected review text of at most 5000 characters, got 5001 characters`,
     ]);
     expect(problems(withReview(DANA, (d) => Object.assign(d, { text: "a".repeat(5000) })))).toEqual([]);
   });
@@ -146,8 +147,8 @@ describe("validateContent", () => {
       (d.source as Record<string, unknown>).link = "https://example.com";
     });
     expect(problems(raw)).toEqual([
-      `${fileOf(DANA)}: source.link: unknown field; check its spelling or remove it, got "https://example.com"`,
-      `${fileOf(DANA)}: stars: unknown field; check its spelling or remove it, got 5`,
+      `${fileOf(DANA)}: line 13: source.link is not a known field — check its spelling or remove it (the fields here are platform, url)`,
+      `${fileOf(DANA)}: line 17: stars is not a known field — check its spelling or remove it (the fields here are ${Object.keys(ReviewFileSchema.shape).join(", ")})`,
     ]);
   });
 
@@ -158,16 +159,22 @@ describe("validateContent", () => {
     const lines = problems(raw);
     expect(lines).toHaveLength(3);
     expect(lines[0]).toMatch(
-      new RegExp(`^${fileOf(DANA)}: technicians\\[1\\]: unknown id; expected one of anika-patel, .*, got "dr-who"$`),
+      new RegExp(
+        `^${fileOf(DANA)}: line 18: technicians\\[1\\]: unknown id; expected one of anika-patel, .*, got "dr-who"$`,
+      ),
     );
-    expect(lines[1]).toMatch(/: services\[0\]: unknown id; expected one of spinal-adjustment, .*, got "reiki"$/);
-    expect(lines[2]).toMatch(/: service_areas\[0\]: unknown id; expected one of beaverton, .*, got "portland"$/);
+    expect(lines[1]).toMatch(
+      /: line 20: services\[0\]: unknown id; expected one of spinal-adjustment, .*, got "reiki"$/,
+    );
+    expect(lines[2]).toMatch(
+      /: line 22: service_areas\[0\]: unknown id; expected one of beaverton, .*, got "portland"$/,
+    );
   });
 
   it("rejects an owner response dated before the review", () => {
     const raw = withReview(GREG, (d) => Object.assign(d, { response: { date: "2024-05-16", text: "Thanks, Greg." } }));
     expect(problems(raw)).toEqual([
-      `${fileOf(GREG)}: response.date: must not be before the review date 2024-05-17, got "2024-05-16"`,
+      `${fileOf(GREG)}: line 16: response.date: must not be before the review date 2024-05-17, got "2024-05-16"`,
     ]);
   });
 
@@ -176,18 +183,18 @@ describe("validateContent", () => {
       Object.assign(d, { date: "2023-12-30", verification: { method: "invoice", verified_on: "2024-01-02" } }),
     );
     expect(problems(raw)).toEqual([
-      `${fileOf(DANA)}: date: must fall in 2024, the year folder the file is in, got "2023-12-30"`,
+      `${fileOf(DANA)}: line 1: date: must fall in 2024, the year folder the file is in, got "2023-12-30"`,
     ]);
   });
 
-  it("rejects invalid YAML naming the line, and a repeated key", () => {
+  it("rejects invalid YAML naming the line and what to do, and a repeated key", () => {
     const broken = "date: 2024-02-29\nrating: [5\nauthor: Dana K.\n";
     expect(problems(withReview(DANA, broken))).toEqual([
-      `${fileOf(DANA)}: line 3: invalid YAML (missed comma between flow collection entries), got "author: Dana K."`,
+      `${fileOf(DANA)}: line 2: the rating opens with [ but it is never closed — end it with ] on the same line`,
     ]);
     const repeated = `${fixture.reviews.find((r) => r.file === fileOf(DANA))?.text}rating: 4\n`;
     expect(problems(withReview(DANA, repeated))).toEqual([
-      `${fileOf(DANA)}: line 14: invalid YAML (duplicated mapping key), got "rating: 4"`,
+      `${fileOf(DANA)}: line 14: rating appears twice (also on line 3) — keep the one you mean and delete the other`,
     ]);
   });
 
@@ -201,7 +208,7 @@ describe("validateContent", () => {
     expect(bomb.length).toBeLessThan(700);
     const lines = problems(withReview(DANA, bomb));
     expect(lines).toEqual([
-      `${fileOf(DANA)}: line 5: too many aliases: they expand to more than 10000 nodes, got "${level("e", "*d")}"`,
+      `${fileOf(DANA)}: line 5: too many aliases: they expand to more than 10000 nodes — a review file needs no aliases (*name), write the values out`,
     ]);
   });
 
@@ -220,7 +227,7 @@ describe("validateContent", () => {
     const lines = problems(raw);
     expect(lines).toHaveLength(3);
     expect(lines.filter((l) => l.startsWith(`${fileOf(DANA)}: `))).toHaveLength(2);
-    expect(lines.filter((l) => l.startsWith(`${fileOf(GREG)}: line 1: invalid YAML`))).toHaveLength(1);
+    expect(lines.filter((l) => l.startsWith(`${fileOf(GREG)}: line 1: the rating opens with [`))).toHaveLength(1);
   });
 });
 
@@ -254,6 +261,8 @@ describe("astro build of invalid content", () => {
     const result = await buildSite(dir, { BASE_URL: "https://reviews.example" });
     temp.push(result.distDir);
     expect(result.code).not.toBe(0);
-    expect(result.stdout + result.stderr).toContain(`${file}: rating: expected an integer from 1 to 5, got 6`);
+    expect(result.stdout + result.stderr).toContain(
+      `${file}: line 3: rating: expected a whole number from 1 to 5, got 6`,
+    );
   }, 300_000); // Waits its turn on the machine-wide build lock.
 });

@@ -78,11 +78,11 @@ describe("validateInsightsContent", () => {
 
   it("names the file, field and value of a schema error", () => {
     expect(problems(raw({ aspects: "aspects:\n  - id: Billing Stuff\n    label: Billing\n    terms: []\n" }))).toEqual([
-      `${ASPECTS}: aspects[0].id: expected a kebab-case id of a-z, 0-9 and single hyphens, got "Billing Stuff"`,
-      `${ASPECTS}: aspects[0].terms: expected at least one term, got []`,
+      `${ASPECTS}: line 2: aspects[0].id: expected a kebab-case id of a-z, 0-9 and single hyphens, got "Billing Stuff"`,
+      `${ASPECTS}: line 4: aspects[0].terms: expected at least one term, got []`,
     ]);
     expect(problems(raw({ aspects: "aspects:\n  - id: a\n    label: A\n    terms: ['!!']\n" }))).toEqual([
-      `${ASPECTS}: aspects[0].terms[0]: expected a word or phrase with at least one letter or digit, got "!!"`,
+      `${ASPECTS}: line 4: aspects[0].terms[0]: expected a word or phrase with at least one letter or digit, got "!!"`,
     ]);
   });
 
@@ -104,7 +104,7 @@ describe("validateInsightsContent", () => {
   it("reports bad YAML, an empty summary and misnamed files together", () => {
     expect(problems(raw({ faq: "faq: [unclosed", summary: "  \n" }, ["content/insights/aspects.yml"]))).toEqual([
       `content/insights/aspects.yml: (file): unknown insights file; expected one of aspects.yaml, sentiment.yaml, faq.yaml, summary.md, got "aspects.yml"`,
-      expect.stringMatching(/^content\/insights\/faq\.yaml: line \d+: invalid YAML \(/),
+      `${FAQ}: line 1: the faq opens with [ but it is never closed — end it with ] on the same line`,
       `${SUMMARY}: (file): expected a non-empty editorial summary, got "  \\n"`,
     ]);
   });
@@ -124,7 +124,7 @@ words:
   neutral: [crack]
 `;
     expect(problems(raw({ aspects: GOOD_ASPECTS, lexicon }))).toEqual([
-      'content/insights/sentiment.yaml: words.neutral: unknown field; check its spelling or remove it, got ["crack"]',
+      "content/insights/sentiment.yaml: line 12: words.neutral is not a known field — check its spelling or remove it (the fields here are positive, negative)",
     ]);
     const fixed = lexicon.replace("  neutral: [crack]\n", "neutral: [crack]\n");
     expect(problems(raw({ aspects: GOOD_ASPECTS, lexicon: fixed }))).toEqual([

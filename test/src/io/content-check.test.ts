@@ -5,6 +5,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
 import { main as reviewNew } from "../../../scripts/review-new.ts";
 import { runAstroBuild } from "../../../src/build/astro-build.ts";
+import { ReviewFileSchema } from "../../../src/content/schema.ts";
 import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
 import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
 
@@ -55,10 +56,10 @@ describe("content check", () => {
     const report = await checkContentDir(dir, { now: NOW });
     expect(report.ok).toBe(false);
     expect(report.ok ? [] : report.problems).toEqual([
-      `${review}: rating: expected an integer from 1 to 5, got 6`,
-      `${review}: stars: unknown field; check its spelling or remove it, got 5`,
-      `${review}: date: must fall in 2024, the year folder the file is in, got "2023-04-10"`,
-      `${review}: technicians[0]: unknown id; expected one of anika-patel, tom-lindqvist, jenna-okafor (see business.yaml), got "dr-nobody"`,
+      `${review}: line 3: rating: expected a whole number from 1 to 5, got 6`,
+      `${review}: line 4: stars is not a known field — check its spelling or remove it (the fields here are ${Object.keys(ReviewFileSchema.shape).join(", ")})`,
+      `${review}: line 1: date: must fall in 2024, the year folder the file is in, got "2023-04-10"`,
+      `${review}: line 13: technicians[0]: unknown id; expected one of anika-patel, tom-lindqvist, jenna-okafor (see business.yaml), got "dr-nobody"`,
       `${faq}: faq[0].evidence[1]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2024-08-02-nobody"`,
     ]);
   });
@@ -70,7 +71,7 @@ describe("content check", () => {
     const report = await checkContentDir(dir, { now: NOW });
     // No "must fall in" or "verified_on before date" lines about a date that is not a date.
     expect(report.ok ? [] : report.problems).toEqual([
-      `${review}: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
+      `${review}: line 1: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
     ]);
   });
 
@@ -88,7 +89,7 @@ describe("content check", () => {
 
     const strict = await checkContentDir(dir, { now: NOW });
     expect(strict.ok ? [] : strict.problems).toEqual([
-      `${scaffold}: text: not filled in yet; paste the review text (npm run review:new leaves it empty), got ""`,
+      `${scaffold}: line 19: the text is not filled in yet — paste the review text after text: | (npm run review:new leaves it empty)`,
     ]);
 
     const lenient = await checkContentDir(dir, { now: NOW, unfinished: "skip" });
@@ -106,7 +107,37 @@ describe("content check", () => {
     const bad = await runCheck({ CONTENT_DIR: dir });
     expect(bad.code).toBe(1);
     expect(bad.err.split("\n")[0]).toBe("Invalid content (5 problems):");
-    expect(bad.err).toContain(`  ${review}: stars: unknown field; check its spelling or remove it, got 5`);
+    expect(bad.err).toContain(`  ${review}: line 4: stars is not a known field`);
+  });
+
+  it.each([
+    [
+      "an unquoted colon in the title",
+      (t: string) => t.replace("author: Gus L.", "author: Gus L.\ntitle: Verdict: finally fixed"),
+      'line 5: the title contains ": " — put the whole title in quotes: title: "Verdict: finally fixed"',
+    ],
+    [
+      "a text line that lost its indentation",
+      (t: string) => t.replace("The front desk", "\nThe front desk"),
+      "line 7: this line belongs to the text above but is not indented — indent every line of the text by two spaces",
+    ],
+    [
+      "a misspelt field",
+      (t: string) => t.replace("author:", "auther:"),
+      "line 4: auther is not a known field — did you mean author? If not, remove the line",
+    ],
+    [
+      "an empty rating",
+      (t: string) => t.replace("rating: 4", "rating:"),
+      "line 3: the rating is empty — write a whole number from 1 to 5",
+    ],
+  ])("npm run check on %s says where and what to do, in plain words", async (_, change, message) => {
+    const dir = await fixtureCopy();
+    const review = path.join(dir, "reviews/2024", `${NECK}.yaml`);
+    await edit(review, change);
+    const result = await runCheck({ CONTENT_DIR: dir });
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(`Invalid content: ${review}: ${message}`);
   });
 
   it("names an editor's unknown aspect id and unknown polarity with the allowed values", async () => {
@@ -118,8 +149,8 @@ describe("content check", () => {
     const report = await checkContentDir(dir, { now: NOW });
     expect(report.ok).toBe(false);
     expect(report.ok ? [] : report.problems).toEqual([
-      `${other}: aspects.location: expected one of positive, neutral, negative, got "great"`,
-      `${review}: aspects.parkng: unknown aspect id; valid ids are pain-relief, care, staff, scheduling, billing, facility, location, got "parkng"`,
+      `${other}: line 14: aspects.location: expected one of positive, neutral, negative, got "great"`,
+      `${review}: line 12: aspects.parkng: unknown aspect id; valid ids are pain-relief, care, staff, scheduling, billing, facility, location, got "parkng"`,
     ]);
     await edit(review, (t) => t.replace("parkng", "location"));
     await edit(other, (t) => t.replace("great", "neutral"));

@@ -1,0 +1,73 @@
+/**
+ * The line a field is written on, so a message about its value can say "line 5" and an editor can
+ * go straight there. Read from the text rather than from the parser: js-yaml gives values, not
+ * positions, and a content file is simple enough (fields, nested fields, lists) to find a path in.
+ */
+
+/** The 1-based line of `path` in `text`; the nearest written parent's line when the field itself is missing. */
+export function fieldLine(text: string, path: readonly PropertyKey[]): number | undefined {
+  const lines = text.split(/\r?\n/);
+  let from = 0;
+  let to = lines.length;
+  let parentIndent = -1;
+  let found: number | undefined;
+  for (const key of path) {
+    const at =
+      typeof key === "number" ? itemLine(lines, from, to, parentIndent, key) : keyLine(lines, from, to, String(key));
+    if (at === undefined) break;
+    found = at;
+    const line = lines[at] as string;
+    // An inline list or mapping (`services: [a, b]`) has no lines of its own below.
+    if (/:\s*[[{]/.test(line) && typeof key !== "number") break;
+    parentIndent = indentOf(line);
+    // A list item's first field is on the item's own line (`- id: x`).
+    from = typeof key === "number" ? at : at + 1;
+    to = blockEnd(lines, at + 1, parentIndent);
+  }
+  return found === undefined ? undefined : found + 1;
+}
+
+const indentOf = (line: string) => line.length - line.trimStart().length;
+const ignored = (line: string) => line.trim() === "" || line.trimStart().startsWith("#");
+
+/** The first line after `from` at or left of `indent`: where the block of the field above ends. */
+function blockEnd(lines: readonly string[], from: number, indent: number): number {
+  for (let i = from; i < lines.length; i++) {
+    const line = lines[i] as string;
+    if (!ignored(line) && indentOf(line) <= indent) return i;
+  }
+  return lines.length;
+}
+
+function keyLine(lines: readonly string[], from: number, to: number, key: string): number | undefined {
+  const re = new RegExp(`^\\s*(?:-\\s+)?${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*:`);
+  let shallowest: number | undefined;
+  for (let i = from; i < to; i++) {
+    const line = lines[i] as string;
+    if (ignored(line) || !re.test(line)) continue;
+    // The field itself, not one of the same name nested deeper (a response's `date`).
+    if (shallowest === undefined || indentOf(line) < indentOf(lines[shallowest] as string)) shallowest = i;
+  }
+  return shallowest;
+}
+
+function itemLine(
+  lines: readonly string[],
+  from: number,
+  to: number,
+  parentIndent: number,
+  index: number,
+): number | undefined {
+  let seen = -1;
+  let itemIndent: number | undefined;
+  for (let i = from; i < to; i++) {
+    const line = lines[i] as string;
+    if (ignored(line) || !/^\s*-(\s|$)/.test(line)) continue;
+    const indent = indentOf(line);
+    if (indent < parentIndent) break;
+    itemIndent ??= indent;
+    if (indent !== itemIndent) continue;
+    if (++seen === index) return i;
+  }
+  return undefined;
+}

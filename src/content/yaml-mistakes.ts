@@ -1,0 +1,298 @@
+/**
+ * The YAML mistakes people make when they write a review by hand, found line by line in the text
+ * so the message can name the line that is wrong and say what to type instead. js-yaml alone
+ * reports where its parser gave up, in its own words, often lines below the cause ("bad
+ * indentation of a mapping entry" for an unquoted colon, two lines after a text line that lost its
+ * indentation), and some mistakes it does not report at all: an unquoted ` #` silently cuts the
+ * rest of a title off as a comment.
+ *
+ * The scan is deliberately conservative: it only recognises the shapes of a content file (fields
+ * written `name: value`, nested fields, lists, `|` text blocks) and flags a line only when one of
+ * the mistakes below is certain, so a valid file never gets a message from here.
+ */
+
+export interface YamlMistake {
+  /** 1-based. */
+  line: number;
+  message: string;
+}
+
+/** A value wholly in a word processor's quotes: “…”, ‘…’, „…“, „…”, «…». */
+const CURLY_QUOTED = /^(?:\u201c.*\u201d|\u2018.*\u2019|\u201e.*[\u201c\u201d]|\u00ab.*\u00bb)$/s;
+/** A field as content files write it: `name: value`, `name:` or `- name: value`. */
+const ENTRY = /^( *)(- +)?([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
+/**
+ * `name:value`, the space after the colon forgotten (not `url:` of a link written `https://`). Not
+ * in a list, whose items may be text with a colon (`- note:see below`).
+ */
+const NO_SPACE = /^( *)()([A-Za-z_][\w-]*):([^\s:/].*)$/;
+const LIST_ITEM = /^( *)- +(.*)$/;
+/** Values a comment may follow on purpose: numbers, true/false, empty, dates. */
+const NOT_TEXT = /^(?:[-+]?\d[\d_.]*|true|false|null|~|\d{4}-\d\d-\d\d(?:[Tt ][\d:.]+(?:[Zz]|[-+]\d\d:?\d\d)?)?)$/i;
+
+/** How a value can be written on one line so YAML reads all of it as text. */
+export function quoted(value: string): string {
+  if (!value.includes('"') && !value.includes("\\")) return `"${value}"`;
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+const the = (key: string) => `the ${key}`;
+
+interface Level {
+  indent: number;
+  keys: Map<string, number>;
+}
+
+/** A line in one of the shapes a well-formed content file has: `name: value`, `- item`, `# note`. */
+const PLAIN_SHAPE = /^(?:[a-z_][\w-]*:(?: |$)|- |#)/;
+
+/**
+ * Whether a file YAML reads without complaint may still hold a mistake it reads wrongly (a ` #`,
+ * a curly quote, a line in none of the shapes above outside a `|` block). A quick pass, one regex
+ * per line outside text blocks, that most files pass, so the full scan, which costs about as much
+ * as parsing, runs only where it can find something.
+ */
+export function mayHideMistake(text: string): boolean {
+  if (/[ \t]#|[\u201c\u2018\u201e\u00ab]/.test(text)) return true;
+  let block = -1;
+  for (let start = 0; start < text.length; ) {
+    let end = text.indexOf("\n", start);
+    if (end < 0) end = text.length;
+    let i = start;
+    while (i < end && text.charCodeAt(i) === 32) i++;
+    if (i < end && !(block >= 0 && i - start > block)) {
+      const line = text.slice(i, end).trimEnd();
+      if (line !== "" && !PLAIN_SHAPE.test(line)) return true;
+      block = line !== "" && /:[ \t]*[|>][-+\d]*$/.test(line) ? i - start : -1;
+    }
+    start = end + 1;
+  }
+  return false;
+}
+
+/** Every mistake found in `text`, in line order. Empty for a well-formed file. */
+export function findYamlMistakes(text: string): YamlMistake[] {
+  const lines = text.split(/\r?\n/);
+  const found: YamlMistake[] = [];
+  const levels: Level[] = [];
+  /** A `|`/`>` block or a plain value going on over the next lines, more indented than `indent`. */
+  let running: { indent: number; key: string; kind: "block" | "plain" | "reported" } | undefined;
+  /** A quoted value left open: its quote and where it started. */
+  let open: { quote: string; line: number; key: string } | undefined;
+  /** A list or mapping written inline (`[a, b]`), while its brackets are still open. */
+  let flow: { line: number; key: string; close: string; depth: number } | undefined;
+  /** The indentation of a field just written with nothing after its colon: its value may follow below. */
+  let empty: number | undefined;
+  let emptyKey = "";
+
+  const duplicate = (indent: number, key: string, n: number) => {
+    while (levels.length > 0 && (levels.at(-1) as Level).indent > indent) levels.pop();
+    let level = levels.at(-1);
+    if (!level || level.indent < indent) {
+      level = { indent, keys: new Map() };
+      levels.push(level);
+    }
+    const first = level.keys.get(key);
+    if (first !== undefined) {
+      found.push({
+        line: n,
+        message: `${key} appears twice (also on line ${first}) — keep the one you mean and delete the other`,
+      });
+    } else level.keys.set(key, n);
+  };
+
+  lines.forEach((raw, i) => {
+    const n = i + 1;
+    const line = raw.replace(/\s+$/, "");
+    if (open) {
+      if (closes(line, open.quote)) open = undefined;
+      return;
+    }
+    // Spaces only: a tab is no indentation to YAML.
+    const indent = (/^ */.exec(line) as RegExpExecArray)[0].length;
+    const blank = line.trim() === "" || line.trimStart().startsWith("#");
+    if (running && (blank || indent > running.indent)) {
+      if (flow && !blank) flow.depth += depth(line);
+      else if (running.kind === "plain" && !blank && /: |:$|[ \t]#/.test(line.trim())) {
+        const { key } = running;
+        const field = /^([a-z_]+):(?: |$)/.exec(line.trim());
+        found.push({
+          line: n,
+          message: field
+            ? `${field[1]} is indented more than the field above it — remove the spaces before ${field[1]}: so it lines up with ${key}:`
+            : `this line of ${the(key)} contains ${line.includes(":") ? '": "' : '" #"'} — write the ${key} as a text block: put "|" after "${key}:" and indent every line of the ${key} by two spaces`,
+        });
+        running = { ...running, kind: "reported" };
+      }
+      return;
+    }
+    if (blank || /^(?:---|\.\.\.|%)/.test(line)) return;
+    // `text:` with the text on the lines below, more indented: a value, not fields.
+    const below = empty;
+    const belowKey = emptyKey;
+    empty = undefined;
+    const fieldLike = ENTRY.test(line) || LIST_ITEM.test(line) || NO_SPACE.test(line) || /: |:$/.test(line);
+    if (below !== undefined && indent > below && !fieldLike) {
+      running = { indent: below, key: belowKey, kind: "plain" };
+      return;
+    }
+    const wasRunning = running;
+    running = undefined;
+    if (flow && flow.depth > 0) found.push(unclosed(flow));
+    flow = undefined;
+    if (/^ *\t/.test(raw)) {
+      found.push({ line: n, message: tabMessage() });
+      return;
+    }
+    const noSpace = NO_SPACE.exec(line);
+    if (noSpace && !ENTRY.test(line)) {
+      const [, , dash = "", key = "", rest = ""] = noSpace;
+      found.push({
+        line: n,
+        message: `put a space after the colon: ${dash}${key}: ${rest}`,
+      });
+      return;
+    }
+    const entry = ENTRY.exec(line);
+    if (!entry) {
+      const item = LIST_ITEM.exec(line);
+      if (item) {
+        while (levels.length > 0 && (levels.at(-1) as Level).indent > indent) levels.pop();
+        const v = (item[2] as string).trim();
+        if (v.startsWith('"') || v.startsWith("'")) {
+          if (!closes(v.slice(1), v[0] as string)) open = { quote: v[0] as string, line: n, key: "item" };
+        } else running = { indent, key: "item", kind: /^[|>]/.test(v) ? "block" : "plain" };
+        return;
+      }
+      if (wasRunning) {
+        found.push({ line: n, message: LOST_INDENT });
+        // The lines after it belong to the same text: one message for the whole mistake.
+        running = wasRunning;
+      } else {
+        found.push({
+          line: n,
+          message: "this line is not a field (a field is written as name: value) — fix or remove it",
+        });
+      }
+      return;
+    }
+    const [, spaces = "", dash, key = "", value = ""] = entry;
+    const keyIndent = spaces.length + (dash?.length ?? 0);
+    // Field names are lower case: a capitalised "name:" right below a text block is a line of it.
+    if (wasRunning?.kind === "block" && !dash && keyIndent <= wasRunning.indent && /[A-Z]/.test(key)) {
+      found.push({ line: n, message: LOST_INDENT });
+      running = wasRunning;
+      return;
+    }
+    if (dash) while (levels.length > 0 && (levels.at(-1) as Level).indent >= keyIndent) levels.pop();
+    duplicate(keyIndent, key, n);
+    const v = value.trim();
+    if (v === "") {
+      empty = keyIndent;
+      emptyKey = key;
+      return;
+    }
+    if (/^[&*!]/.test(v)) return;
+    // A list or mapping written inline may go on over the next, more indented, lines.
+    if (v.startsWith("[") || v.startsWith("{")) {
+      running = { indent: keyIndent, key, kind: "plain" };
+      flow = { line: n, key, close: v.startsWith("[") ? "]" : "}", depth: depth(v) };
+      if (flow.depth <= 0) flow = undefined;
+      return;
+    }
+    if (/^[|>]/.test(v)) {
+      running = { indent: keyIndent, key, kind: "block" };
+      return;
+    }
+    if (v.startsWith('"') || v.startsWith("'")) {
+      if (!closes(v.slice(1), v[0] as string)) open = { quote: v[0] as string, line: n, key };
+      return;
+    }
+    if (CURLY_QUOTED.test(v)) {
+      const inner = v.slice(1, -1).trim();
+      const fix = NOT_TEXT.test(inner)
+        ? `remove them: ${key}: ${inner}`
+        : `use straight quotes: ${key}: ${quoted(inner)}`;
+      found.push({
+        line: n,
+        message: `${the(key)} is in curly quotes (“ ”), which YAML does not understand — ${fix}`,
+      });
+      return;
+    }
+    if (/: |:$/.test(v)) {
+      found.push({
+        line: n,
+        message: `${the(key)} contains ": " — put the whole ${key} in quotes: ${key}: ${quoted(v)}`,
+      });
+      return;
+    }
+    const hash = /[ \t]#/.exec(v);
+    if (hash) {
+      const kept = v.slice(0, hash.index).trim();
+      if (!NOT_TEXT.test(kept)) {
+        found.push({
+          line: n,
+          message: `everything in ${the(key)} from " #" on is ignored (YAML reads it as a comment) — put the whole ${key} in quotes: ${key}: ${quoted(v)}`,
+        });
+        return;
+      }
+    }
+    running = { indent: keyIndent, key, kind: "plain" };
+  });
+  if (flow && flow.depth > 0) found.push(unclosed(flow));
+  if (open) {
+    const { quote, line, key } = open;
+    found.push({
+      line,
+      message: `the quote that opens ${the(key)} is never closed — end the ${key} with ${quote} on the same line`,
+    });
+  }
+  return found;
+}
+
+/** Brackets opened minus closed on a line, outside quotes. */
+function depth(line: string): number {
+  let d = 0;
+  let quote: string | undefined;
+  // A quote opens a quoted value only where a value starts (`children's` is no quote).
+  let start = true;
+  for (const c of line) {
+    if (quote) {
+      if (c === quote) quote = undefined;
+      continue;
+    }
+    if ((c === '"' || c === "'") && start) quote = c;
+    else if (c === "[" || c === "{") d++;
+    else if (c === "]" || c === "}") d--;
+    if (c !== " ") start = c === "[" || c === "{" || c === "," || c === ":";
+  }
+  return d;
+}
+
+function unclosed(flow: { line: number; key: string; close: string }): YamlMistake {
+  const opens = flow.close === "]" ? "[" : "{";
+  return {
+    line: flow.line,
+    message: `the ${flow.key} opens with ${opens} but it is never closed — end it with ${flow.close} on the same line`,
+  };
+}
+
+const LOST_INDENT =
+  "this line belongs to the text above but is not indented — indent every line of the text by two spaces";
+
+function tabMessage(): string {
+  return "this line is indented with a tab — YAML needs spaces: replace the tab with two spaces";
+}
+
+/** Whether `rest` (what follows an opening quote) closes it, allowing `\"` and `''` inside. */
+function closes(rest: string, quote: string): boolean {
+  for (let i = 0; i < rest.length; i++) {
+    const c = rest[i];
+    if (quote === '"' && c === "\\") i++;
+    else if (c === quote) {
+      if (quote === "'" && rest[i + 1] === "'") i++;
+      else return true;
+    }
+  }
+  return false;
+}

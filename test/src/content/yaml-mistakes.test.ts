@@ -1,0 +1,151 @@
+import fc from "fast-check";
+import jsYaml from "js-yaml";
+import { describe, expect, it } from "vitest";
+import { parseContentYaml } from "../../../src/content/yaml.ts";
+
+const FILE = "content/reviews/2026/2026-03-14-maria-g.yaml";
+
+/** A review file as an editor writes it, with `lines` in place of its title line. */
+function review(...lines: string[]): string {
+  return [
+    "date: 2026-03-14",
+    'published_at: "2026-03-14T09:00:00Z"',
+    "rating: 5",
+    "author: Maria G.",
+    ...lines,
+    "source:",
+    "  platform: google",
+    "verification:",
+    "  method: invoice",
+    "  verified_on: 2026-03-14",
+    "",
+  ].join("\n");
+}
+
+function problems(text: string): string[] {
+  const out: string[] = [];
+  parseContentYaml(FILE, text, out);
+  return out;
+}
+
+describe("YAML mistakes in plain words", () => {
+  it("an unquoted colon in the title: names the title's line and says to quote it", () => {
+    expect(problems(review("title: Verdict: finally fixed", "text: Fine."))).toEqual([
+      `${FILE}: line 5: the title contains ": " — put the whole title in quotes: title: "Verdict: finally fixed"`,
+    ]);
+  });
+
+  it("suggests single quotes when the title itself holds a double quote", () => {
+    expect(problems(review('title: The "new" desk: better', "text: Fine."))).toEqual([
+      `${FILE}: line 5: the title contains ": " — put the whole title in quotes: title: 'The "new" desk: better'`,
+    ]);
+  });
+
+  it("an unquoted ' #' that would silently cut the title short", () => {
+    // js-yaml reads this without complaint, as the title "Clinic" and a comment.
+    expect(jsYaml.load("title: Clinic #1 in town", { schema: jsYaml.CORE_SCHEMA })).toEqual({ title: "Clinic" });
+    expect(problems(review("title: Clinic #1 in town", "text: Fine."))).toEqual([
+      `${FILE}: line 5: everything in the title from " #" on is ignored (YAML reads it as a comment) — put the whole title in quotes: title: "Clinic #1 in town"`,
+    ]);
+  });
+
+  it("leaves a deliberate comment after a number alone", () => {
+    expect(problems(review("title: Fine", "text: Fine.").replace("rating: 5", "rating: 5 # was 4"))).toEqual([]);
+  });
+
+  it("a line of a | text block that lost its indentation: names that line, not the parser's", () => {
+    const text = review(
+      "text: |",
+      "  The first line is fine.",
+      "the second lost its indentation.",
+      "  The third is fine.",
+    );
+    expect(problems(text)).toEqual([
+      `${FILE}: line 7: this line belongs to the text above but is not indented — indent every line of the text by two spaces`,
+    ]);
+  });
+
+  it("a lost-indentation line that YAML would read as a new field is refused too", () => {
+    // Valid YAML: "Parking" becomes a field and the text ends early.
+    const text = review("text: |", "  The first line is fine.", "Parking: easy", "  More text.");
+    expect(problems(text)).toEqual([
+      `${FILE}: line 7: this line belongs to the text above but is not indented — indent every line of the text by two spaces`,
+    ]);
+  });
+
+  it("a tab used for indentation", () => {
+    expect(problems(review("title: Fine", "text: Fine.").replace("  platform", "\tplatform"))).toEqual([
+      `${FILE}: line 8: this line is indented with a tab — YAML needs spaces: replace the tab with two spaces`,
+    ]);
+  });
+
+  it("a missing space after the colon, at the top level and nested", () => {
+    expect(problems(review("title: Fine", "text: Fine.").replace("rating: 5", "rating:5"))).toEqual([
+      `${FILE}: line 3: put a space after the colon: rating: 5`,
+    ]);
+    expect(problems(review("title: Fine", "text: Fine.").replace("platform: google", "platform:google"))).toEqual([
+      `${FILE}: line 8: put a space after the colon: platform: google`,
+    ]);
+  });
+
+  it("a field written twice names both lines", () => {
+    expect(problems(review("title: Fine", "rating: 4", "text: Fine."))).toEqual([
+      `${FILE}: line 6: rating appears twice (also on line 3) — keep the one you mean and delete the other`,
+    ]);
+  });
+
+  it("the same nested field under two parents is no duplicate", () => {
+    const text = review("title: Fine", "text: Fine.", "response:", "  date: 2026-03-15", "  text: Thanks!");
+    expect(problems(text)).toEqual([]);
+  });
+
+  it("curly quotes from a word processor: straight quotes for text, none for a number or a date", () => {
+    expect(problems(review("title: “Verdict: finally fixed”", "text: Fine."))).toEqual([
+      `${FILE}: line 5: the title is in curly quotes (“ ”), which YAML does not understand — use straight quotes: title: "Verdict: finally fixed"`,
+    ]);
+    expect(problems(review("title: Fine", "text: Fine.").replace("rating: 5", "rating: “5”"))).toEqual([
+      `${FILE}: line 3: the rating is in curly quotes (“ ”), which YAML does not understand — remove them: rating: 5`,
+    ]);
+    expect(problems(review("title: Fine", "text: Fine.").replace("date: 2026-03-14", "date: ‘2026-03-14’"))).toEqual([
+      `${FILE}: line 1: the date is in curly quotes (“ ”), which YAML does not understand — remove them: date: 2026-03-14`,
+    ]);
+  });
+
+  it("a quote or a list left open names the line it opens on", () => {
+    expect(problems(review('title: "Fine', "text: Fine."))).toEqual([
+      `${FILE}: line 5: the quote that opens the title is never closed — end the title with " on the same line`,
+    ]);
+    expect(problems(review("title: Fine", "text: Fine.", "technicians: [anika-patel"))).toEqual([
+      `${FILE}: line 7: the technicians opens with [ but it is never closed — end it with ] on the same line`,
+    ]);
+  });
+
+  it("a colon on a later line of a text written without |", () => {
+    expect(problems(review("text:", "  Came in with neck pain.", "  Verdict: fixed."))).toEqual([
+      `${FILE}: line 7: this line of the text contains ": " — write the text as a text block: put "|" after "text:" and indent every line of the text by two spaces`,
+    ]);
+  });
+
+  it("finds nothing in any review YAML itself writes, whatever its text", () => {
+    // A value wholly in curly quotes is the one thing refused on purpose (see above).
+    const text = fc
+      .string({ unit: fc.constantFrom("a", " ", ":", "#", "-", "'", '"', "“", "”", "\t", "\n", "[", "|") })
+      .filter((s) => !/^\s*“.*”\s*$/s.test(s));
+    fc.assert(
+      fc.property(text, text, fc.integer({ min: 1, max: 5 }), (title, body, rating) => {
+        const doc = {
+          date: "2026-03-14",
+          rating,
+          title,
+          text: body,
+          source: { platform: "google" },
+          services: [title],
+        };
+        const out: string[] = [];
+        expect(parseContentYaml(FILE, jsYaml.dump(doc), out)).toEqual(doc);
+        expect(out).toEqual([]);
+      }),
+      { numRuns: 500 },
+    );
+  });
+});
