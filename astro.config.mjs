@@ -7,6 +7,7 @@ import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
 import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
+import { sitemap } from "./src/integrations/sitemap.ts";
 
 const config = loadConfig();
 
@@ -21,7 +22,7 @@ export default defineConfig({
   // 'unsafe-inline' (src/http-headers/security.ts); hashed names keep them cacheable forever.
   build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
-  // A rebuild copies the month pages whose data did not change from the last build of the same
+  // A rebuild copies the month, review and evidence pages whose data did not change from the last build of the same
   // cache instead of rendering them (src/site/month-page-props.ts, docs/builds.md).
   experimental: { incrementalBuild: true },
   integrations: [
@@ -30,6 +31,7 @@ export default defineConfig({
     incrementalGuard(),
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
+    sitemap(),
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
     ...(config.HUB_URL === "off"
       ? []

@@ -14,6 +14,8 @@ export interface SiteUrls {
   mcp: string;
   search: string;
   since: string;
+  /** The sitemap of the HTML pages (src/site/sitemap.ts), announced in `/robots.txt`. */
+  sitemap: string;
 }
 
 export function siteUrls(baseUrl: string): SiteUrls {
@@ -30,6 +32,7 @@ export function siteUrls(baseUrl: string): SiteUrls {
     mcp: `${base}/mcp`,
     search: `${base}/api/reviews/search`,
     since: `${base}/api/reviews/since`,
+    sitemap: `${base}/sitemap.xml`,
   };
 }
 

@@ -4,8 +4,9 @@ import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
 /**
  * Datasets exposed through `resources/list` and `resources/read`, and one resource per review.
  * A dataset's URI is the public URL of the same document (`{BASE_URL}/reviews.json`): one name for
- * one document, whichever door a client uses. A review's permalink is a fragment of a month page,
- * so reviews get their own scheme, `reviews://{id}`, which an assistant can cite and re-read.
+ * one document, whichever door a client uses. Reviews get their own scheme, `reviews://{id}`, which
+ * an assistant can re-read as JSON; the record's `url` is the review's page (`/reviews/{id}/`), the
+ * address to cite to a person.
  */
 
 export interface ResourceDeps {
@@ -92,7 +93,7 @@ export function registerDatasetResources(server: McpServer, { store, baseUrl }: 
       title: "One review",
       description:
         "One review by id as JSON, the same record as in /reviews.json and get_review, e.g. " +
-        "reviews://2024-03-14-maria-g. Ids complete from any prefix.",
+        "reviews://2024-03-14-maria-g. Its `url` is the review's page on the site, to cite. Ids complete from any prefix.",
       mimeType: JSON_TYPE,
     },
     (uri, { id }) => {

@@ -9,13 +9,22 @@ export function compareReviews(a: { date: string; id: string }, b: { date: strin
   return a.id < b.id ? -1 : a.id > b.id ? 1 : 0;
 }
 
-/** The HTML page that holds a review: one archive page per month keeps pages small at 100k reviews. */
+/** The month archive that lists a review among its month's: one page per month keeps pages small at 100k reviews. */
 export function archivePath(date: string): string {
   return `/reviews/${date.slice(0, 4)}/${date.slice(5, 7)}/`;
 }
 
-export function permalink(baseUrl: string, r: { id: string; date: string }): string {
-  return `${baseUrl}${archivePath(r.date)}#review-${r.id}`;
+/**
+ * A review's own page. One path segment under `/reviews/`, where the month archives take two
+ * (`/reviews/YYYY/MM/`), so the two can never name the same file, whatever a review's id is.
+ */
+export function reviewPath(id: string): string {
+  return `/reviews/${id}/`;
+}
+
+/** The review's permalink: its own page, which does not move when the review's date is corrected. */
+export function permalink(baseUrl: string, r: { id: string }): string {
+  return `${baseUrl}${reviewPath(r.id)}`;
 }
 
 function resolveMentions(

@@ -49,7 +49,11 @@ export type AspectRef = z.infer<typeof AspectRefSchema>;
 export const ReviewRecordSchema = z
   .object({
     id: Id.describe("Stable review id (the content file name)."),
-    url: z.string().describe("Permalink to the review on the HTML site."),
+    url: z
+      .string()
+      .describe(
+        "Permalink: the review's own page on the HTML site, {BASE_URL}/reviews/{id}/ (it depends on the id only).",
+      ),
     date: CalendarDate.describe("Date of the visit review, YYYY-MM-DD."),
     published_at: Timestamp.describe("When the review was added to this site (RFC 3339)."),
     rating: z.number().int().min(1).max(5).describe("Star rating, 1 to 5."),

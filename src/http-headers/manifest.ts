@@ -41,7 +41,11 @@ const TYPES: Record<string, string> = {
   ".webmanifest": "application/manifest+json",
 };
 
+/** The sitemap files (src/site/sitemap.ts) are plain XML; the other `.xml` file is the Atom feed. */
+const SITEMAP_FILE = /(^|\/)sitemap(-\d+)?\.xml$/;
+
 export function contentTypeFor(file: string): string {
+  if (SITEMAP_FILE.test(file)) return "application/xml; charset=utf-8";
   const ext = /\.[a-z0-9]+$/i.exec(file)?.[0]?.toLowerCase() ?? "";
   return TYPES[ext] ?? "application/octet-stream";
 }
@@ -72,7 +76,12 @@ export function cacheControlFor(path: string): string {
  * descriptions (OpenAPI, assets) do not, since nothing about them changed when a review did.
  */
 function derivesFromReviews(path: string): boolean {
-  return path.endsWith(".html") || (TOPIC_PATHS as readonly string[]).includes(path) || path === "/insights.json";
+  return (
+    path.endsWith(".html") ||
+    (TOPIC_PATHS as readonly string[]).includes(path) ||
+    path === "/insights.json" ||
+    SITEMAP_FILE.test(path)
+  );
 }
 
 export function buildManifest(
@@ -107,10 +116,11 @@ export function manifestOf(
 
 /**
  * Paths served under one `_headers` splat rule instead of one rule per file: Cloudflare Pages
- * accepts at most 100 rules, and four years of month pages alone would be 48. Those pages get the
- * shared headers there (no per-file ETag; the host computes its own).
+ * accepts at most 100 rules, and four years of month pages alone would be 48 (and there is a page per
+ * review and per insights figure). Those pages get the shared headers there (no per-file ETag; the
+ * host computes its own).
  */
-export const SPLAT_RULES = ["/reviews/*", "/_astro/*"] as const;
+export const SPLAT_RULES = ["/reviews/*", "/insights/*", "/_astro/*"] as const;
 
 export function splatFor(path: string): string | undefined {
   return SPLAT_RULES.find((rule) => path.startsWith(rule.slice(0, -1)));

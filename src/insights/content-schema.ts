@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { Id } from "../content/schema.ts";
+import { CalendarDate, Id } from "../content/schema.ts";
 
 /**
  * Schemas of the editorial insight files under `content/insights/`. Messages complete
@@ -135,12 +135,21 @@ export const FaqItemSchema = z.strictObject(
 );
 export type FaqItem = z.infer<typeof FaqItemSchema>;
 
+/** When the practice last reviewed an editorial file: shown beside the text, never taken from a clock. */
+const Reviewed = CalendarDate.optional();
+
 export const FaqFileSchema = z.strictObject(
-  { faq: z.array(FaqItemSchema, { error: "expected a list of questions" }) },
-  { error: "expected a YAML mapping with a faq list" },
+  { reviewed: Reviewed, faq: z.array(FaqItemSchema, { error: "expected a list of questions" }) },
+  { error: "expected a YAML mapping with a faq list and an optional reviewed date" },
 );
 
 export const SummaryTextSchema = Text("editorial summary", 20_000);
+
+/** `summary.md`'s optional front matter, between `---` lines at the top of the file. */
+export const SummaryFrontMatterSchema = z.strictObject(
+  { reviewed: Reviewed },
+  { error: "expected front matter with a reviewed date" },
+);
 
 /** The validated editorial input of the insights: what the `insights` collection stores. */
 export const InsightsContentSchema = z.strictObject({
@@ -148,5 +157,8 @@ export const InsightsContentSchema = z.strictObject({
   lexicon: SentimentLexiconSchema,
   faq: z.array(FaqItemSchema),
   summary: z.string(),
+  /** The `reviewed:` dates of summary.md and faq.yaml, when the practice gave them. */
+  summary_reviewed: CalendarDate.optional(),
+  faq_reviewed: CalendarDate.optional(),
 });
 export type InsightsContent = z.infer<typeof InsightsContentSchema>;

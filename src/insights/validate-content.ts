@@ -11,6 +11,7 @@ import {
   type InsightsContent,
   type SentimentLexicon,
   SentimentLexiconSchema,
+  SummaryFrontMatterSchema,
   SummaryTextSchema,
 } from "./content-schema.ts";
 
@@ -140,16 +141,39 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
   const lexicon = lexiconFile ? parseFile(lexiconFile, SentimentLexiconSchema, problems) : EMPTY_LEXICON;
   if (lexiconFile && lexicon && aspects) checkLexicon(lexiconFile.file, lexicon, aspects, problems);
 
-  const faq = faqFile ? parseFile(faqFile, FaqFileSchema, problems)?.faq : [];
+  const faqParsed = faqFile ? parseFile(faqFile, FaqFileSchema, problems) : { faq: [] };
+  const faq = faqParsed?.faq;
   if (faqFile && faq) checkEvidence(faqFile.file, faq, reviewIds, problems);
 
   let summary = "";
+  let summaryReviewed: string | undefined;
   if (summaryFile) {
-    const parsed = SummaryTextSchema.safeParse(summaryFile.text);
+    const { front, body } = splitFrontMatter(summaryFile.text);
+    if (front !== undefined)
+      summaryReviewed = parseFile({ ...summaryFile, text: front }, SummaryFrontMatterSchema, problems)?.reviewed;
+    const parsed = SummaryTextSchema.safeParse(body);
     if (parsed.success) summary = parsed.data;
-    else problems.push(...formatIssues(summaryFile.file, parsed.error.issues, summaryFile.text));
+    else problems.push(...formatIssues(summaryFile.file, parsed.error.issues, body));
   }
 
   if (problems.length > 0 || !aspects || !lexicon || !faq) throw new ContentError(problems);
-  return { aspects, lexicon, faq, summary };
+  return {
+    aspects,
+    lexicon,
+    faq,
+    summary,
+    ...(summaryReviewed ? { summary_reviewed: summaryReviewed } : {}),
+    ...(faqParsed?.reviewed ? { faq_reviewed: faqParsed.reviewed } : {}),
+  };
+}
+
+/**
+ * `summary.md` may open with YAML front matter between two `---` lines (`reviewed: 2026-11-02`).
+ * The front matter is kept line for line (a leading blank line stands for the opening `---`), so a
+ * YAML problem is reported at the line the editor sees.
+ */
+export function splitFrontMatter(text: string): { front?: string; body: string } {
+  const m = /^---\r?\n([\s\S]*?)\r?\n---[ \t]*(?:\r?\n|$)/.exec(text);
+  if (!m) return { body: text };
+  return { front: `\n${m[1]}`, body: text.slice(m[0].length) };
 }

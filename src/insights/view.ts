@@ -20,9 +20,11 @@ export interface DivergingRow {
   id: string;
   label: string;
   y: number;
-  /** Share of the aspect's mentions, whole percent. */
+  /** Share of the aspect's reviews, whole percent, and the counts behind them. */
   negativePercent: number;
   positivePercent: number;
+  negative: number;
+  positive: number;
   negX: number;
   negWidth: number;
   posWidth: number;
@@ -59,6 +61,8 @@ export function divergingChart(aspects: readonly AspectInsight[]): DivergingChar
       y: i * rowHeight,
       negativePercent: Math.round(neg * 100),
       positivePercent: Math.round(pos * 100),
+      negative: a.negative,
+      positive: a.positive,
       negX: Math.round((center - negWidth) * 10) / 10,
       negWidth,
       posWidth: Math.round(pos * half * 10) / 10,
@@ -113,19 +117,4 @@ export function editorialParagraphs(text: string): string[] {
     .split(/\n\s*\n/)
     .map((p) => p.replace(/\s+/g, " ").trim())
     .filter(Boolean);
-}
-
-/**
- * Link to the reviews behind a figure: the public search with the filters that reproduce it, so
- * `aspect=billing&sentiment=negative` lists exactly the reviews counted as negative about billing.
- */
-export function evidenceHref(searchUrl: string, params: Record<string, string>): string {
-  return `${searchUrl}?${new URLSearchParams({ ...params, limit: "100" }).toString()}`;
-}
-
-/** Search filter of an entity table row, or undefined for a kind the search cannot filter on. */
-export function entityFilter(kind: string, id: string): Record<string, string> | undefined {
-  if (kind === "technicians") return { mentions_technician: id };
-  if (kind === "services") return { mentions_service: id };
-  return undefined;
 }

@@ -83,3 +83,25 @@ export function scriptSafeJson(value: unknown): string {
     (c) => `\\u${c.charCodeAt(0).toString(16).padStart(4, "0")}`,
   );
 }
+
+/**
+ * A review page's JSON-LD: the review itself, about the practice. `itemReviewed` names the same
+ * business node as every other page (its `@id`, type, name and address), without the aggregate
+ * rating, so a new review elsewhere does not change this page's bytes.
+ */
+export function reviewPageJsonLd(business: Business, review: ReviewRecord, homeUrl: string): JsonLd {
+  const node = localBusinessJsonLd({ business, aggregate: NO_REVIEWS, reviews: [], homeUrl });
+  return {
+    "@context": "https://schema.org",
+    ...reviewJsonLd(review),
+    itemReviewed: { "@type": node["@type"], "@id": node["@id"], name: node.name, url: node.url, address: node.address },
+  };
+}
+
+const NO_REVIEWS: AggregateRating = {
+  rating_value: 0,
+  review_count: 0,
+  best_rating: 5,
+  worst_rating: 1,
+  distribution: { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 },
+};

@@ -25,6 +25,8 @@ export interface SiteData {
   insights: Insights;
   /** The footer's verification sentence: every page shows it, and it reads every review. */
   verification: string;
+  /** When the practice last reviewed its editorial summary and FAQ (their `reviewed:` dates), if it said. */
+  editorialReviewed: { summary?: string; faq?: string };
 }
 
 /** Computed once per build (`perBuild`: a module-level memo would outlive a build in npm start's build worker). */
@@ -72,6 +74,7 @@ export function siteData(): Promise<SiteData> {
       urls,
       insights: analysis.insights,
       verification: verificationSentence(analysis.reviews),
+      editorialReviewed: { summary: insightsEntry.data.summary_reviewed, faq: insightsEntry.data.faq_reviewed },
     };
   });
 }

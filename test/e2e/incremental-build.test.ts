@@ -20,6 +20,10 @@ import { buildSite, tempDistDir } from "../helpers/build-site.ts";
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const ENV = { BASE_URL: "https://reviews.example", HUB_URL: "off" };
 const MONTH = /\/reviews\/\d{4}\/\d{2}\/index\.html/;
+const REVIEW = /\/reviews\/[a-z0-9]+(?:-[a-z0-9]+)+\/index\.html/;
+const EVIDENCE = /\/insights\/[a-z0-9/-]+\/index\.html/;
+/** Reviews in the fixture. */
+const REVIEWS = 8;
 let content: string;
 let dist: string;
 const temp: string[] = [];
@@ -36,8 +40,18 @@ afterAll(async () => {
   await Promise.all([...temp, astroCacheDir(dist)].map((d) => rm(d, { recursive: true, force: true })));
 });
 
-/** The incremental build of `content` into `dist`; returns the month pages it rendered (not copied). */
-async function rebuild(): Promise<{ code: number; rendered: string[]; restored: string[] }> {
+interface Rebuild {
+  code: number;
+  /** Month pages rendered (not copied) and copied. */
+  rendered: string[];
+  restored: string[];
+  /** The same for the review pages and the evidence pages. */
+  reviews: { rendered: string[]; restored: string[] };
+  evidence: { rendered: string[]; restored: string[] };
+}
+
+/** The incremental build of `content` into `dist`; says which pages it rendered and which it copied. */
+async function rebuild(): Promise<Rebuild> {
   const result = await runAstroBuild({
     distDir: dist,
     contentDir: content,
@@ -45,20 +59,26 @@ async function rebuild(): Promise<{ code: number; rendered: string[]; restored: 
     output: "capture",
     lock: true,
   });
-  return { code: result.code, ...monthsIn(result.stdout) };
+  const log = result.stdout;
+  return {
+    code: result.code,
+    ...pagesIn(log, MONTH),
+    reviews: pagesIn(log, REVIEW),
+    evidence: pagesIn(log, EVIDENCE),
+  };
 }
 
-/** The month pages a build log says were rendered, and those it says were copied. */
-function monthsIn(log: string): { rendered: string[]; restored: string[] } {
-  const months = (mark: (line: string) => boolean) =>
+/** The pages matching `kind` that a build log says were rendered, and those it says were copied. */
+function pagesIn(log: string, kind: RegExp): { rendered: string[]; restored: string[] } {
+  const pages = (mark: (line: string) => boolean) =>
     log
       .split("\n")
-      .filter((line) => MONTH.test(line) && mark(line))
-      .map((line) => MONTH.exec(line)?.[0] as string)
+      .filter((line) => kind.test(line) && mark(line))
+      .map((line) => kind.exec(line)?.[0] as string)
       .sort();
   return {
-    rendered: months((line) => !/\((restored|cached)\)/.test(line)),
-    restored: months((line) => line.includes("(restored)")),
+    rendered: pages((line) => !/\((restored|cached)\)/.test(line)),
+    restored: pages((line) => line.includes("(restored)")),
   };
 }
 
@@ -92,14 +112,21 @@ describe("incremental build", { timeout: 900_000 }, () => {
     expect(first.code).toBe(0);
     expect(first.rendered).toHaveLength(7);
     expect(first.restored).toEqual([]);
+    expect(first.reviews.rendered).toHaveLength(REVIEWS);
+    expect(first.evidence.rendered.length).toBeGreaterThan(0);
+    expect(first.evidence.restored).toEqual([]);
   });
 
-  it("editing one review's text renders its month only, and the output is a cold build's", async () => {
+  it("editing one review's text renders its month and its own page only, and the output is a cold build's", async () => {
     await replaceIn(review("2025-03-10-carlos-d"), "Sprained my ankle", "Twisted my ankle");
     const b = await rebuild();
     expect(b.code).toBe(0);
     expect(b.rendered).toEqual(["/reviews/2025/03/index.html"]);
     expect(b.restored).toHaveLength(6);
+    // Its own page; no evidence list shows the text, so every evidence page is copied.
+    expect(b.reviews.rendered).toEqual(["/reviews/2025-03-10-carlos-d/index.html"]);
+    expect(b.reviews.restored).toHaveLength(REVIEWS - 1);
+    expect(b.evidence.rendered).toEqual([]);
     await expectSameAsCold();
   });
 
@@ -135,6 +162,8 @@ describe("incremental build", { timeout: 900_000 }, () => {
     const rated = await rebuild();
     expect(rated.code).toBe(0);
     expect(rated.rendered).toHaveLength(7);
+    // A review's page shows no aggregate rating: only the re-rated review's own page is rendered.
+    expect(rated.reviews.rendered).toEqual(["/reviews/2024-11-21-mike/index.html"]);
     await expectSameAsCold();
   });
 

@@ -77,7 +77,7 @@ describe("the insights section of the home page", () => {
     expect(s).toMatch(/<figure[^>]*aria-labelledby="aspects-chart-title"/);
     expect(s).toContain("Share of negative and positive reviews per aspect</figcaption>");
     expect(s).toMatch(
-      /Price, billing and insurance<\/span>\s*<a[^>]*href="[^"]*\/api\/reviews\/search\?aspect=billing&amp;sentiment=negative[^"]*"[^>]*>(<span[^>]*>negative <\/span>)?100%<\/a>/,
+      /Price, billing and insurance<\/span>\s*<a[^>]*href="\/insights\/billing\/negative\/"[^>]*>(<span[^>]*>negative <\/span>)?100%<\/a>/,
     );
     expect(s).toMatch(/<th scope="row"[^>]*>Practitioner care and explanation<\/th>/);
   });
@@ -91,14 +91,14 @@ describe("the insights section of the home page", () => {
     ].map((e) => e.url);
     expect(urls.length).toBeGreaterThan(5);
     for (const url of urls) expect(s).toContain(`href="${url}"`);
-    expect(s).toContain(`href="${BASE}/reviews/2025/06/#review-2025-06-10-mixed-care"`);
+    expect(s).toContain(`href="${BASE}/reviews/2025-06-10-mixed-care/"`);
   });
 
   it("lists practitioners and services with their average ratings, the FAQ and the summary", () => {
     const s = section();
-    // Each figure links to the search for the reviews behind it.
+    // Each figure links to the evidence page that lists the reviews behind it.
     const cell = (text: string) =>
-      `<td[^>]*>(<span[^>]*>[^<]*</span>)?(<span[^>]*>)?<a href="[^"]*/api/reviews/search\\?[^"]*"[^>]*>${text}</a>(</span>)?</td>`;
+      `<td[^>]*>(<span[^>]*>[^<]*</span>)?(<span[^>]*>)?<a href="/insights/[a-z-]+/[a-z0-9-]+/"[^>]*>${text}</a>(</span>)?</td>`;
     expect(s).toMatch(new RegExp(`<th scope="row"[^>]*>Tom Lindqvist</th>${cell("2")}${cell("4\\.50")}`));
     expect(s).toMatch(new RegExp(`<th scope="row"[^>]*>Spinal adjustment</th>${cell("1")}${cell("5\\.00")}`));
     expect(s).toMatch(/<summary[^>]*>Is billing reliable\?<\/summary>/);

@@ -15,8 +15,11 @@ import { buildSite } from "../helpers/build-site.ts";
 const CONTENT = path.resolve(import.meta.dirname, "../../content");
 const SHOTS = path.resolve(import.meta.dirname, "../../.tmp/screenshots");
 const WIDTHS = [390, 1280] as const;
-/** Home, the newest month page (found from the home page's archive) and the 404 page. */
-const PAGES = ["home", "month", "not-found"] as const;
+/**
+ * Home, the newest month page (found from the home page's archive), the newest review's page, the
+ * evidence page of the first figure that links one, and the 404 page.
+ */
+const PAGES = ["home", "month", "review", "evidence", "not-found"] as const;
 
 const chromiumPath = findChromium();
 const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
@@ -28,7 +31,13 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
   let dist: string;
   let app: TestApp;
   let browser: Browser;
-  const urls: Record<(typeof PAGES)[number], string> = { home: "/", month: "", "not-found": "/no-such-page" };
+  const urls: Record<(typeof PAGES)[number], string> = {
+    home: "/",
+    month: "",
+    review: "",
+    evidence: "",
+    "not-found": "/no-such-page",
+  };
 
   beforeAll(async () => {
     if (!chromiumPath)
@@ -41,7 +50,11 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
     await mkdir(SHOTS, { recursive: true });
     const home = await (await fetch(`${app.url}/`)).text();
     urls.month = /<nav class="archive"[\s\S]*?<a href="(\/reviews\/\d{4}\/\d{2}\/)"/.exec(home)?.[1] ?? "";
+    urls.review = /<a class="review__permalink" href="(\/reviews\/[a-z0-9-]+\/)"/.exec(home)?.[1] ?? "";
+    urls.evidence = /<a href="(\/insights\/[a-z0-9/-]+\/)" data-count="[1-9]/.exec(home)?.[1] ?? "";
     expect(urls.month).not.toBe("");
+    expect(urls.review).not.toBe("");
+    expect(urls.evidence).not.toBe("");
   });
   afterAll(async () => {
     await browser?.close();
@@ -121,6 +134,21 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
       expect(ld.review.length).toBeGreaterThan(0);
       expect(ld.review[0]).toMatchObject({ "@type": "Review", reviewRating: { "@type": "Rating" } });
     }
+  });
+
+  it("describes a review's page as a schema.org Review of the practice, in JSON-LD", async () => {
+    const { page } = await open(urls.review, 1280);
+    const blocks = await page.$$eval('script[type="application/ld+json"]', (els) => els.map((e) => e.textContent));
+    await page.close();
+    expect(blocks).toHaveLength(1);
+    const ld = JSON.parse(blocks[0] ?? "");
+    expect(ld).toMatchObject({
+      "@context": "https://schema.org",
+      "@type": "Review",
+      url: `http://localhost:4321${urls.review}`,
+      reviewRating: { "@type": "Rating" },
+      itemReviewed: { "@id": "http://localhost:4321/#business" },
+    });
   });
 
   it("breaks the email address only after its @ on a phone", async () => {

@@ -57,15 +57,20 @@ const text = (html: string) =>
     .replace(/&amp;/g, "&");
 
 describe("HTML pages", () => {
-  it("builds the home page and one page per month with reviews", () => {
-    expect([...pages.keys()].sort()).toEqual([
-      "404.html",
-      "index.html",
-      "reviews/2024/11/index.html",
-      "reviews/2025/01/index.html",
-      "reviews/2025/02/index.html",
-      "reviews/2025/03/index.html",
-    ]);
+  it("builds the home page, one page per month with reviews, one per review and the evidence pages", () => {
+    const files = [...pages.keys()].sort();
+    expect(files.filter((f) => !f.startsWith("insights/"))).toEqual(
+      [
+        "404.html",
+        "index.html",
+        ...dataset.reviews.map((r) => `reviews/${r.id}/index.html`).sort(),
+        "reviews/2024/11/index.html",
+        "reviews/2025/01/index.html",
+        "reviews/2025/02/index.html",
+        "reviews/2025/03/index.html",
+      ].sort(),
+    );
+    expect(files.filter((f) => f.startsWith("insights/")).length).toBeGreaterThan(0);
   });
 
   it("gives every page a language, landmarks, a skip link and exactly one h1", () => {
@@ -128,8 +133,8 @@ describe("HTML pages", () => {
     expect(reviews.map((r) => r.url)).toEqual(dataset.reviews.map((r) => r.url));
     expect(reviews[0]).toEqual({
       "@type": "Review",
-      "@id": `${BASE}/reviews/2025/03/#review-2025-03-10-lena-w`,
-      url: `${BASE}/reviews/2025/03/#review-2025-03-10-lena-w`,
+      "@id": `${BASE}/reviews/2025-03-10-lena-w/`,
+      url: `${BASE}/reviews/2025-03-10-lena-w/`,
       name: "Worth the drive from Lake Oswego",
       author: { "@type": "Person", name: "Lena W." },
       datePublished: "2025-03-10",
@@ -138,20 +143,22 @@ describe("HTML pages", () => {
     });
     const february = jsonLd(pages.get("reviews/2025/02/index.html") ?? "").review as { url: string }[];
     expect(february.map((r) => r.url)).toEqual([
-      `${BASE}/reviews/2025/02/#review-2025-02-03-amelia-t`,
-      `${BASE}/reviews/2025/02/#review-2025-02-03-ben-o`,
+      `${BASE}/reviews/2025-02-03-amelia-t/`,
+      `${BASE}/reviews/2025-02-03-ben-o/`,
     ]);
   });
 
-  it("puts every review on the month page its permalink points to, and links there from the home page", () => {
+  it("gives every review a page of its own at its permalink, keeps it on its month page, and links there from the home page", () => {
     expect(dataset.reviews).toHaveLength(6);
     for (const r of dataset.reviews) {
-      expect(r.url.startsWith(`${BASE}/`), r.url).toBe(true);
-      const [pagePath, fragment] = r.url.slice(BASE.length + 1).split("#") as [string, string];
-      const page = pages.get(`${pagePath}index.html`);
+      expect(r.url, r.url).toBe(`${BASE}/reviews/${r.id}/`);
+      const page = pages.get(`reviews/${r.id}/index.html`);
       expect(page, r.url).toBeDefined();
-      expect(page).toContain(`id="${fragment}"`);
-      expect(article(home, r.id)).toContain(`href="/willow/${pagePath}#${fragment}"`);
+      expect(page).toContain(`id="review-${r.id}"`);
+      expect(pages.get(`reviews/${r.date.slice(0, 4)}/${r.date.slice(5, 7)}/index.html`)).toContain(
+        `id="review-${r.id}"`,
+      );
+      expect(article(home, r.id)).toContain(`href="/willow/reviews/${r.id}/"`);
     }
   });
 
@@ -159,7 +166,9 @@ describe("HTML pages", () => {
     for (const [file, html] of pages) {
       const scripts = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
       // The 404 page describes no reviews, so it has no structured data either.
-      expect(scripts, file).toEqual(file === "404.html" ? [] : ['<script type="application/ld+json">']);
+      // The 404 page and the evidence pages describe no one review or business, so they have no structured data.
+      const none = file === "404.html" || file.startsWith("insights/");
+      expect(scripts, file).toEqual(none ? [] : ['<script type="application/ld+json">']);
     }
   });
 

@@ -62,7 +62,7 @@ const record = (id: string) => dataset.reviews.find((r) => r.id === id) as Revie
 describe("reviews.json", () => {
   it("lists every review newest first with its permalink and the hand-counted aggregate", () => {
     expect(dataset.reviews.map((r) => r.id)).toEqual(NEWEST_FIRST);
-    expect(record("2024-02-29-dana-k").url).toBe(`${BASE}/reviews/2024/02/#review-2024-02-29-dana-k`);
+    expect(record("2024-02-29-dana-k").url).toBe(`${BASE}/reviews/2024-02-29-dana-k/`);
     expect(dataset.aggregate_rating).toMatchObject({ rating_value: 3.63, review_count: 8 });
     expect(dataset.business.name).toBe("Willow Creek Chiropractic & Wellness");
   });
@@ -106,7 +106,7 @@ describe("/api/feed.json", () => {
   it("gives each item a stable id, permalink, text, date, authors and the _review extension", () => {
     const greg = feed.items.find((i) => i.id === `${TAG}review/2024-05-17-greg-h`);
     expect(greg).toMatchObject({
-      url: `${BASE}/reviews/2024/05/#review-2024-05-17-greg-h`,
+      url: `${BASE}/reviews/2024-05-17-greg-h/`,
       title: "Good care, confusing bill",
       date_published: "2024-05-18T19:02:00Z",
       authors: [{ name: "Greg H." }],
@@ -144,7 +144,7 @@ describe("/feed.xml", () => {
     const carlos = parsed.entries?.[0];
     expect(carlos).toMatchObject({
       title: "Back on the trail",
-      href: `${BASE}/reviews/2025/03/#review-2025-03-10-carlos-d`,
+      href: `${BASE}/reviews/2025-03-10-carlos-d/`,
       published: "2025-03-12T17:45:00.000Z",
       updated: atomDate(NEWEST_PUBLISHED),
     });

@@ -105,7 +105,7 @@ describe("npm start", () => {
     expect(url).toBe(`http://127.0.0.1:${port}`);
     expect(server.publicBase).toBe(origin);
     const dataset = await (await fetch(`${url}/reviews.json`)).json();
-    expect(dataset.reviews[0].url).toMatch(new RegExp(`^${origin}/reviews/\\d{4}/\\d{2}/#review-`));
+    expect(dataset.reviews[0].url).toMatch(new RegExp(`^${origin}/reviews/[a-z0-9-]+/$`));
     const feed = await (await fetch(`${url}/api/feed.json`)).json();
     expect(feed.feed_url).toBe(`${origin}/api/feed.json`);
     expect(feed.hubs).toEqual([{ type: "WebSub", url: `${origin}/api/websub/hub` }]);

@@ -232,8 +232,8 @@ describe("buildInsights on the crafted fixture", () => {
     }
     for (const id of insights.topics.flatMap((t) => t.review_ids)) expect(urls.has(id)).toBe(true);
     expect(insights.faq[0]?.evidence.map((e) => e.url)).toEqual([
-      `${BASE}/reviews/2025/06/#review-2025-06-10-mixed-care`,
-      `${BASE}/reviews/2024/08/#review-2024-08-01-billed-twice`,
+      `${BASE}/reviews/2025-06-10-mixed-care/`,
+      `${BASE}/reviews/2024-08-01-billed-twice/`,
     ]);
   });
 

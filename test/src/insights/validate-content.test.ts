@@ -76,6 +76,24 @@ describe("validateInsightsContent", () => {
     });
   });
 
+  it("reads the reviewed dates of the FAQ and of the summary's front matter", () => {
+    const content = validateInsightsContent(
+      raw({ faq: `reviewed: 2026-11-20\n${GOOD_FAQ}`, summary: "---\nreviewed: 2026-11-02\n---\nText.\n" }),
+      REVIEWS,
+    );
+    expect(content).toMatchObject({ summary: "Text.", summary_reviewed: "2026-11-02", faq_reviewed: "2026-11-20" });
+    expect(validateInsightsContent(raw({ summary: "Text." }), REVIEWS)).not.toHaveProperty("summary_reviewed");
+  });
+
+  it("names the file and field of a reviewed date that is not a date", () => {
+    expect(problems(raw({ summary: "---\nreviewed: 2026-02-30\n---\nText.\n" }))).toEqual([
+      `${SUMMARY}: reviewed: expected a real calendar date as YYYY-MM-DD, got "2026-02-30"`,
+    ]);
+    expect(problems(raw({ faq: `reviewed: soon\n${GOOD_FAQ}` }))).toEqual([
+      `${FAQ}: reviewed: expected a real calendar date as YYYY-MM-DD, got "soon"`,
+    ]);
+  });
+
   it("names the file, field and value of a schema error", () => {
     expect(problems(raw({ aspects: "aspects:\n  - id: Billing Stuff\n    label: Billing\n    terms: []\n" }))).toEqual([
       `${ASPECTS}: line 2: aspects[0].id: expected a kebab-case id of a-z, 0-9 and single hyphens, got "Billing Stuff"`,

@@ -1,0 +1,211 @@
+import { type ReviewRecord, type ReviewsDataset, SENTIMENTS, type Sentiment } from "../content/records.ts";
+import type { AspectInsight, EntityInsight, Insights } from "../insights/schema.ts";
+import { percent, signed } from "../insights/view.ts";
+import {
+  aspectPath,
+  ENTITY_SEGMENTS,
+  type EntityKind,
+  entityPath,
+  RECENT_SEGMENT,
+  RESERVED_SEGMENTS,
+  ratingPath,
+  recentAspectPath,
+  topicPath,
+  topicSlugs,
+} from "./evidence-paths.ts";
+import { formatDate } from "./html-view.ts";
+
+/**
+ * The evidence pages: for every figure of the home page, the static list of the reviews it counts,
+ * with the figure's definition at the top. The lists come from the records' own `aspects` and
+ * mention ids, the annotations /insights.json counts (src/insights/aspect-stats.ts, entities.ts),
+ * so a page lists exactly as many reviews as its figure says, and editor labels flow through. One
+ * pass over the reviews, newest first, so every list is newest first.
+ */
+
+export interface EvidencePage {
+  /** Site-relative path, from src/site/evidence-paths.ts. */
+  path: string;
+  title: string;
+  /** What the figure counts and how, one paragraph each. */
+  definition: string[];
+  /** The reviews the figure counts, newest first (a topic's beyond the 100 ids /insights.json keeps are not listed). */
+  reviews: ReviewRecord[];
+  /** When set, each listed review shows its reading of this aspect. */
+  aspect?: string;
+}
+
+const KINDS = Object.keys(ENTITY_SEGMENTS) as EntityKind[];
+const KIND_WORDS: Record<EntityKind, string> = {
+  technicians: "practitioner",
+  services: "service",
+  service_areas: "service area",
+};
+const reviewsWord = (n: number) => (n === 1 ? "review" : "reviews");
+const HOME = "on the home page";
+
+function sentimentRule(s: Sentiment): string {
+  if (s === "positive") return "scores +0.05 or more";
+  if (s === "negative") return "scores −0.05 or less";
+  return "scores between −0.05 and +0.05";
+}
+
+function aspectPages(a: AspectInsight, lists: Map<string, ReviewRecord[]>): EvidencePage[] {
+  const list = (path: string) => lists.get(path) ?? [];
+  const all = list(aspectPath(a.id));
+  const pages: EvidencePage[] = [
+    {
+      path: aspectPath(a.id),
+      title: `${a.label}: ${all.length} ${reviewsWord(all.length)}`,
+      definition: [
+        `The reviews that discuss ${a.label.toLowerCase()}: the reading found a clause about it, or the practice labelled the review.`,
+        `This is the Reviews figure of the ${a.label} row ${HOME} (${percent(a.share_of_reviews)} of all reviews). The row's mean sentiment, ${signed(a.mean_sentiment)} on a scale from −1 to +1, is the average of these reviews' scores; its ${a.mentions} ${a.mentions === 1 ? "mention counts clauses" : "mentions count clauses"}, several of which can come from one review.`,
+      ],
+      reviews: all,
+      aspect: a.id,
+    },
+  ];
+  for (const s of SENTIMENTS) {
+    const path = aspectPath(a.id, s);
+    const reviews = list(path);
+    const share = a.reviews === 0 ? "" : `, ${percent(reviews.length / a.reviews)} of the ${a.reviews} that discuss it`;
+    pages.push({
+      path,
+      title: `${a.label}: ${reviews.length} ${s} ${reviewsWord(reviews.length)}`,
+      definition: [
+        `The reviews whose reading of ${a.label.toLowerCase()} is ${s}: what the review says about it ${sentimentRule(s)} on a scale from −1 to +1, or the practice labelled it ${s}.`,
+        `This is the ${s} figure of the ${a.label} row ${HOME}${share}.`,
+      ],
+      reviews,
+      aspect: a.id,
+    });
+  }
+  if (a.trend) {
+    const { recent, previous } = a.trend;
+    const reviews = list(recentAspectPath(a.id));
+    pages.push({
+      path: recentAspectPath(a.id),
+      title: `${a.label}, last 12 months: ${reviews.length} ${reviewsWord(reviews.length)}`,
+      definition: [
+        `The reviews dated ${formatDate(recent.from)} to ${formatDate(recent.to)} (the 12 months up to the newest review) that discuss ${a.label.toLowerCase()}.`,
+        `Their mean sentiment, ${signed(recent.mean_sentiment)}, against ${signed(previous.mean_sentiment)} in the 12 months before, gives the Last 12 months figure of the ${a.label} row ${HOME}.`,
+      ],
+      reviews,
+      aspect: a.id,
+    });
+  }
+  return pages;
+}
+
+function entityPages(kind: EntityKind, e: EntityInsight, lists: Map<string, ReviewRecord[]>): EvidencePage[] {
+  const reviews = lists.get(entityPath(kind, e.id)) ?? [];
+  const word = KIND_WORDS[kind];
+  const rating = e.average_rating === null ? "" : ` Their average rating is ${e.average_rating.toFixed(2)} stars.`;
+  const pages: EvidencePage[] = [
+    {
+      path: entityPath(kind, e.id),
+      title: `${e.name}: ${reviews.length} ${reviewsWord(reviews.length)}`,
+      definition: [
+        `The reviews that mention the ${word} ${e.name}, by name in the text or as tagged by the practice.${rating}`,
+        `Net sentiment, ${signed(e.net_sentiment)}, is (positive − negative) ÷ reviews, where a review's sentiment about ${e.name} comes from the clauses that name it. These are the figures of the ${e.name} row ${HOME}.`,
+      ],
+      reviews,
+    },
+  ];
+  for (const x of e.top_aspects) {
+    const path = entityPath(kind, e.id, x.id);
+    const list = lists.get(path) ?? [];
+    pages.push({
+      path,
+      title: `${e.name} and ${x.label.toLowerCase()}: ${list.length} ${reviewsWord(list.length)}`,
+      definition: [
+        `The reviews that mention the ${word} ${e.name} and also discuss ${x.label.toLowerCase()}: the "Discussed with" column of the ${e.name} row ${HOME}.`,
+      ],
+      reviews: list,
+      aspect: x.id,
+    });
+  }
+  return pages;
+}
+
+/** The histogram's bars and the rating trend: reviews by star rating, and those of the last 12 months. */
+function ratingPages(reviews: readonly ReviewRecord[], trend: Insights["summary"]["highlights"]["rating_trend"]) {
+  const pages: EvidencePage[] = [5, 4, 3, 2, 1].map((stars) => {
+    const list = reviews.filter((r) => r.rating === stars);
+    return {
+      path: ratingPath(stars),
+      title: `${stars}-star reviews: ${list.length}`,
+      definition: [`The reviews that gave ${stars} out of 5 stars: the ${stars}-star bar of the ratings ${HOME}.`],
+      reviews: list,
+    };
+  });
+  if (trend) {
+    const { recent, previous } = trend;
+    const list = reviews.filter((r) => r.date >= recent.from && r.date <= recent.to);
+    const mean = (x: number | null) => (x === null ? "n/a" : `${x.toFixed(2)} stars`);
+    pages.push({
+      path: ratingPath(RECENT_SEGMENT),
+      title: `Reviews of the last 12 months: ${list.length}`,
+      definition: [
+        `The reviews dated ${formatDate(recent.from)} to ${formatDate(recent.to)}, the 12 months up to the newest review. Their mean rating, ${mean(recent.rating_value)}, against ${mean(previous.rating_value)} in the 12 months before, is the rating trend ${HOME}.`,
+      ],
+      reviews: list,
+    });
+  }
+  return pages;
+}
+
+/** Every evidence page of a build, in a fixed order: aspects, entities, topics, then ratings. */
+export function evidencePages(dataset: ReviewsDataset, insights: Insights): EvidencePage[] {
+  const lists = new Map<string, ReviewRecord[]>();
+  const add = (path: string, r: ReviewRecord) => {
+    const list = lists.get(path);
+    if (list) list.push(r);
+    else lists.set(path, [r]);
+  };
+  for (const a of insights.aspects) {
+    if (RESERVED_SEGMENTS.includes(a.id))
+      throw new Error(
+        `content/insights/aspects.yaml: id: "${a.id}" names the evidence pages of ${a.id}; choose another id`,
+      );
+  }
+  const recent = new Map(insights.aspects.map((a) => [a.id, a.trend?.recent]));
+  const pairs = new Set<string>();
+  for (const kind of KINDS)
+    for (const e of insights.entities[kind]) for (const x of e.top_aspects) pairs.add(entityPath(kind, e.id, x.id));
+  for (const r of dataset.reviews) {
+    for (const a of r.aspects) {
+      add(aspectPath(a.id), r);
+      add(aspectPath(a.id, a.sentiment), r);
+      const period = recent.get(a.id);
+      if (period && r.date >= period.from && r.date <= period.to) add(recentAspectPath(a.id), r);
+    }
+    for (const kind of KINDS) {
+      for (const id of r[kind]) {
+        add(entityPath(kind, id), r);
+        for (const a of r.aspects) {
+          const path = entityPath(kind, id, a.id);
+          if (pairs.has(path)) add(path, r);
+        }
+      }
+    }
+  }
+  const pages = insights.aspects.flatMap((a) => aspectPages(a, lists));
+  for (const kind of KINDS) pages.push(...insights.entities[kind].flatMap((e) => entityPages(kind, e, lists)));
+  const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
+  const slugs = topicSlugs(insights.topics.map((t) => t.phrase));
+  insights.topics.forEach((t, i) => {
+    const reviews = t.review_ids.flatMap((id) => byId.get(id) ?? []);
+    const cut = reviews.length < t.count ? ` The ${reviews.length} newest are listed.` : "";
+    pages.push({
+      path: topicPath(slugs[i] as string),
+      title: `“${t.phrase}”: ${t.count} ${reviewsWord(t.count)}`,
+      definition: [
+        `The reviews that use the phrase “${t.phrase}”, one of the recurring topics ${HOME}, each counted once however often it uses it.${cut}`,
+      ],
+      reviews,
+    });
+  });
+  pages.push(...ratingPages(dataset.reviews, insights.summary.highlights.rating_trend));
+  return pages;
+}

@@ -1,0 +1,90 @@
+import { hash } from "node:crypto";
+import { archivePath } from "../content/dataset.ts";
+import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
+import type { SiteUrls } from "../urls.ts";
+import { type EvidencePage, evidencePages } from "./evidence.ts";
+import { monthLabel } from "./html-view.ts";
+import type { SiteData } from "./site-data.ts";
+
+/**
+ * The `getStaticPaths` entries of the review pages and the evidence pages, each with a `cacheKey`
+ * for Astro's incremental build (astro.config.mjs; as for the month pages, src/site/month-page-props.ts):
+ * a rebuild copies a page whose key and code are unchanged. So a key hashes everything its page
+ * shows and the page reads nothing but its props. Neither page shows the aggregate rating or any
+ * other review, so a new review renders its own page and the evidence pages that list it, and
+ * copies the other 10,000.
+ */
+
+/** What every review and evidence page shows alike: the header, the footer and the aspect names. */
+export type SharedPageProps = {
+  business: Business;
+  aspects: AspectRef[];
+  urls: SiteUrls;
+  verification: string;
+};
+
+export type ReviewPageProps = SharedPageProps & {
+  review: ReviewRecord;
+  /** The month archive that also lists it. */
+  month: { path: string; label: string };
+};
+
+/** A review as an evidence list shows it: a link, the stars, the byline and, on aspect lists, its reading. */
+export type EvidenceItem = Pick<ReviewRecord, "id" | "title" | "rating" | "author" | "date"> & {
+  reading?: ReviewRecord["aspects"][number];
+};
+
+export type EvidencePageProps = SharedPageProps & {
+  page: Omit<EvidencePage, "reviews"> & { items: EvidenceItem[] };
+};
+
+interface Entry<P> {
+  params: Record<string, string>;
+  props: P;
+  cacheKey: string;
+}
+
+const key = (own: unknown, shared: string) => hash("sha256", `${JSON.stringify(own)}\n${shared}`, "hex");
+
+function shared(site: SiteData): { props: SharedPageProps; json: string } {
+  const props: SharedPageProps = {
+    business: site.dataset.business,
+    aspects: site.dataset.aspects,
+    urls: site.urls,
+    verification: site.verification,
+  };
+  return { props, json: JSON.stringify(props) };
+}
+
+/** One entry per review, at `/reviews/<id>/` (src/content/dataset.ts `reviewPath`). */
+export function reviewPageEntries(site: SiteData): Entry<ReviewPageProps>[] {
+  const common = shared(site);
+  return site.dataset.reviews.map((review) => {
+    const [year, month] = review.date.split("-") as [string, string];
+    const props: ReviewPageProps = {
+      ...common.props,
+      review,
+      month: { path: archivePath(review.date), label: monthLabel(year, month) },
+    };
+    return { params: { id: review.id }, props, cacheKey: key([review, props.month], common.json) };
+  });
+}
+
+/** One entry per evidence page (src/site/evidence.ts), at its path under `/insights/`. */
+export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] {
+  const common = shared(site);
+  return evidencePages(site.dataset, site.insights).map(({ reviews, ...page }) => {
+    const items = reviews.map((r): EvidenceItem => {
+      const reading = page.aspect === undefined ? undefined : r.aspects.find((a) => a.id === page.aspect);
+      const item: EvidenceItem = { id: r.id, title: r.title, rating: r.rating, author: r.author, date: r.date };
+      if (reading) item.reading = reading;
+      return item;
+    });
+    const props: EvidencePageProps = { ...common.props, page: { ...page, items } };
+    return {
+      params: { path: page.path.slice("/insights/".length, -1) },
+      props,
+      cacheKey: key(props.page, common.json),
+    };
+  });
+}
