@@ -222,7 +222,7 @@ export const EnvSchema = z.object({
   TRUST_PROXY: int("TRUST_PROXY", 0, 10, 0),
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 600),
   HUB_RATE_LIMIT_PER_MINUTE: int("HUB_RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 30),
-  /** Bound of the search/since response cache, MiB of bodies and keys; 0 turns caching off. */
+  /** Bound of each build's result store (search/since answers and parsed queries), MiB; 0 turns it off. */
   RESPONSE_CACHE_MB: int("RESPONSE_CACHE_MB", 0, 65_536, 64),
   /** Shared state in PostgreSQL for several instances; unset: SQLite in DATA_DIR, one instance. */
   DATABASE_URL: databaseUrl,

@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Response, Router } from "express";
 import type { Logger } from "pino";
 import { parseHubRequest } from "../../src/api/hub-request.ts";
-import { perIpRateLimit } from "../http/middleware.ts";
+import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
 export interface HubRouterOptions {

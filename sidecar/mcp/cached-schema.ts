@@ -14,8 +14,8 @@ import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
  * review field) cost about as much as the search itself.
  *
  * With `validatesOnce` (output schemas), a frozen value that passed validation once is not
- * validated again: the tools answer repeated queries with the same frozen object from the response
- * cache (cached-results.ts), and the SDK checks every `tools/call` result against the output
+ * validated again: the tools answer repeated queries with the same frozen object from the result
+ * store (cached-results.ts), and the SDK checks every `tools/call` result against the output
  * schema. The first check still runs in full, so the contract holds; a frozen object cannot have
  * changed since. Anything not frozen is validated every time.
  *
@@ -43,7 +43,6 @@ export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
     };
   const wrapped = Object.create(schema) as S;
   const passed = opts.validatesOnce ? new WeakSet<object>() : undefined;
-  if (passed) validatedBy.set(wrapped, passed);
   Object.defineProperty(wrapped, "~standard", {
     value: {
       ...standard,
@@ -52,17 +51,6 @@ export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
     },
   });
   return wrapped;
-}
-
-/** The frozen values each `validatesOnce` schema has passed. */
-const validatedBy = new WeakMap<object, WeakSet<object>>();
-
-/**
- * Whether `value` has passed `schema` (made with `validatesOnce`) in full, so the SDK would not
- * check it again. The fast path in front of the SDK (fast-call.ts) answers only such values.
- */
-export function hasPassed(schema: object, value: object): boolean {
-  return validatedBy.get(schema)?.has(value) ?? false;
 }
 
 type Validate = StandardSchemaWithJSON["~standard"]["validate"];

@@ -2,7 +2,6 @@ import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import type { Business } from "../../src/content/records.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
-import type { ResponseCache } from "../response-cache.ts";
 import { registerInsights } from "./insights.ts";
 import { instructionsFor } from "./instructions.ts";
 import { registerDatasetResources } from "./resources.ts";
@@ -31,8 +30,6 @@ function instructions(business: Business): string {
 export interface McpServerDeps {
   store: SnapshotStore;
   baseUrl: string;
-  /** Shared with the HTTP routes (see cached-results.ts). */
-  cache: ResponseCache;
   /** The `tools/call` arguments as parsed from this request's body (tools.ts `argumentsAsSent`). */
   argumentsAsSent?: unknown;
 }

@@ -8,7 +8,6 @@ import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../..
 import { SearchParamsSchema } from "../../src/search/query.ts";
 import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
-import type { ResponseCache } from "../response-cache.ts";
 import { cachedSearch, cachedSince, type JsonValue } from "./cached-results.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 
@@ -22,8 +21,6 @@ export interface ToolDeps {
   store: SnapshotStore;
   /** Public base URL: `next` links and permalinks point there. */
   baseUrl: string;
-  /** The HTTP routes' response cache, shared: a search asked at either door is answered from it. */
-  cache: ResponseCache;
   /**
    * The `arguments` of the `tools/call` this server was built for, as parsed from the request
    * body. The SDK's zod parse copies them key by key, which drops an own key named `__proto__`, so
@@ -110,7 +107,7 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl, cache, argumentsAsSent }: ToolDeps): void {
+export function registerReviewTools(server: McpServer, { store, baseUrl, argumentsAsSent }: ToolDeps): void {
   const asSent = typeof argumentsAsSent === "object" && argumentsAsSent !== null && !Array.isArray(argumentsAsSent);
   server.registerTool(
     "get_business",
@@ -147,7 +144,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, cache, 
     (args) =>
       asTool(
         SearchResultSchema,
-        cachedSearch({ cache, baseUrl }, store.current, asSent ? (argumentsAsSent as Record<string, unknown>) : args),
+        cachedSearch(store.current, baseUrl, asSent ? (argumentsAsSent as Record<string, unknown>) : args),
       ),
   );
 
@@ -182,6 +179,6 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, cache, 
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    ({ date }) => asTool(SinceResultSchema, cachedSince({ cache }, store.current, date)),
+    ({ date }) => asTool(SinceResultSchema, cachedSince(store.current, date)),
   );
 }

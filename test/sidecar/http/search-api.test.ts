@@ -12,7 +12,7 @@ import { referenceSearch, searchParamsArbitrary } from "../../helpers/search-ref
 const CONTENT = path.resolve(import.meta.dirname, "../../../content");
 const BASE = "https://reviews.test";
 let app: TestApp;
-/** The same build with the response cache off: what the uncached path sends. */
+/** The same build with the result store off (RESPONSE_CACHE_MB=0): what the uncached path sends. */
 let uncached: TestApp;
 let dataset: ReviewsDataset;
 let dist: string;
@@ -166,7 +166,7 @@ function decode(r: Raw): unknown {
 const BROWSER = "gzip, deflate, br, zstd";
 const ACCEPT = [BROWSER, "gzip", "br", "gzip, br;q=0", "identity", ""];
 
-describe("response cache", () => {
+describe("result store", () => {
   it("sends exactly what the uncached path sends, and what the reference finds", async () => {
     const order = fc.array(fc.integer({ min: 0, max: 1000 }), { minLength: 9, maxLength: 9 });
     await fc.assert(
