@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { LogDirEnv, LogSigningKeyEnv } from "./log/key-env.ts";
 
 /**
  * The one place that reads `process.env`. Every variable is validated once, at start-up, and a bad
@@ -182,6 +183,9 @@ export const EnvSchema = z.object({
   /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
   ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),
+  /** The review log (docs/log.md): its state folder and its signing key. */
+  LOG_DIR: LogDirEnv,
+  LOG_SIGNING_KEY: LogSigningKeyEnv,
   LOG_LEVEL: logLevel,
   /**
    * `pretty` (plain lines) or `json` (pino); unset: pretty for `npm start` in a terminal, json

@@ -38,6 +38,8 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot, notice?: () 
       cacheControl: h.cache_control,
       lastModifiedMs: h.last_modified ? Date.parse(h.last_modified) : undefined,
       link: h.link,
+      // tlog-tiles: entry bundles SHOULD be compressed at the HTTP layer.
+      compressible: key.startsWith("/log/tile/entries/") || undefined,
     });
     let done = ready.get(s);
     if (!done) {

@@ -5,6 +5,7 @@ import type { SnapshotStore } from "../build/snapshot.ts";
 import { registerInsights } from "./insights.ts";
 import { instructionsFor } from "./instructions.ts";
 import { registerDatasetResources } from "./resources.ts";
+import { registerLogTool } from "./review-log.ts";
 import { registerReviewTools } from "./tools.ts";
 
 export const SERVER_INFO = { name: pkg.name, version: pkg.version };
@@ -60,5 +61,6 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   registerReviewTools(server, deps);
   registerDatasetResources(server, deps);
   registerInsights(server, deps);
+  registerLogTool(server, deps);
   return server;
 }

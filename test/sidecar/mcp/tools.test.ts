@@ -67,11 +67,12 @@ describe("MCP server over streamable HTTP", () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
   });
 
-  it("lists five read-only tools with input and output schemas", async () => {
+  it("lists six read-only tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "get_business",
       "get_insights",
+      "get_log_checkpoint",
       "get_review",
       "get_reviews_since",
       "search_reviews",
@@ -174,6 +175,23 @@ describe("MCP server over streamable HTTP", () => {
     expect(missing.isError).toBe(true);
     expect(missing.json).toMatchObject({ error: "not_found", id: "1999-01-01-nobody" });
     expect(missing.json.message).toContain('"1999-01-01-nobody"');
+  });
+
+  it("get_review carries log_index, and get_log_checkpoint returns the checkpoint and key the site serves", async () => {
+    const found = await call("get_review", { id: dataset.reviews[0]?.id });
+    expect((found.structuredContent as { log_index: number }).log_index).toBe(dataset.reviews[0]?.log_index);
+    const result = await call("get_log_checkpoint");
+    expect(result.isError).toBeFalsy();
+    const checkpoint = await (await fetch(`${app.url}/log/checkpoint`)).text();
+    const key = (await (await fetch(`${app.url}/log/key`)).text()).trim();
+    expect(result.structuredContent).toMatchObject({
+      origin: "reviews.test/log",
+      tree_size: dataset.reviews.length,
+      checkpoint,
+      verifier_key: key,
+      log_url: `${BASE}/log`,
+    });
+    expect(checkpoint.split("\n")[2]).toBe((result.structuredContent as { root_hash: string }).root_hash);
   });
 
   it("get_reviews_since matches GET /api/reviews/since/{date}, errors included", async () => {

@@ -93,6 +93,7 @@ describe("/openapi.json", () => {
       "services",
       "service_areas",
       "response",
+      "log_index",
       "aspects",
     ]);
     expect(params).toContain("aspect");
