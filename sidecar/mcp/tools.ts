@@ -98,7 +98,7 @@ const SinceArgsSchema = cachedJsonSchema(
 );
 
 /** No arguments, and an unknown one is refused, as by every tool. */
-const NoArgsSchema = cachedJsonSchema(z.strictObject({}));
+export const NoArgsSchema = cachedJsonSchema(z.strictObject({}));
 
 export const BusinessResultSchema = cachedJsonSchema(
   z.object({

@@ -125,6 +125,7 @@ describe("MCP server over streamable HTTP", () => {
       ["get_review", { id: dataset.reviews[0]?.id, extra: 1 }],
       ["get_reviews_since", { date: "2025-01-01", extra: 1 }],
       ["get_insights", { extra: 1 }],
+      ["get_log_checkpoint", { extra: 1 }],
     ] as const) {
       const result = await client.callTool({ name, arguments: args });
       expect(result.isError, name).toBe(true);
