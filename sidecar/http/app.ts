@@ -1,4 +1,5 @@
 import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
+import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
 import { buildVersion } from "../build/live-build.ts";
 import type { Snapshot } from "../build/snapshot.ts";
@@ -8,6 +9,7 @@ import type { Logger } from "../logger.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
+import { readOnly } from "./methods.ts";
 import { baseHeaders, boundedUrl, PUBLIC_CORS, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
@@ -71,20 +73,22 @@ export function createApp(deps: AppDeps): Express {
       version: store.current.version,
       build: buildVersion(store.current),
     };
+    // Typed by the schema /openapi.json declares, so the two cannot drift.
     if (!deps.databaseReachable) {
-      res.json({ status: "ok", ...snapshot });
+      res.json({ status: "ok", ...snapshot } satisfies Readiness);
       return;
     }
     const up = await deps.databaseReachable();
     res
       .status(up ? 200 : 503)
-      .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot });
+      .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot } satisfies Readiness);
   });
   // Liveness: the process answers. A database outage must not make a supervisor restart every instance.
   app.get("/livez", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    res.json({ status: "ok" });
+    res.json({ status: "ok" } satisfies Liveness);
   });
+  app.all(["/healthz", "/livez"], readOnly);
   app.use(
     perIpRateLimit({
       limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
@@ -110,6 +114,7 @@ export function createApp(deps: AppDeps): Express {
   app.use(reviews.guard);
   app.get("/api/reviews/search", reviews.search);
   app.get("/api/reviews/since/:date", reviews.since);
+  app.all(["/api/reviews/search", "/api/reviews/since/:date"], readOnly);
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
   if (deps.serveStatic) {

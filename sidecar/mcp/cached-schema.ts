@@ -18,6 +18,10 @@ import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
  * store (cached-results.ts), and the SDK checks every `tools/call` result against the output
  * schema. The first check still runs in full, so the contract holds; a frozen object cannot have
  * changed since. Anything not frozen is validated every time.
+ *
+ * The conversion is made portable (`portable`): MCP clients that check tool schemas strictly
+ * (Inspector `--strict`, some model vendors) refuse a `type` array, which zod emits for nullable
+ * fields.
  */
 export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
   schema: S,
@@ -32,7 +36,7 @@ export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
       const key = `${io} ${options.target}`;
       let json = cache.get(key);
       if (json === undefined) {
-        json = deepFreeze(standard.jsonSchema[io](options));
+        json = deepFreeze(portable(standard.jsonSchema[io](options)));
         cache.set(key, json);
       }
       return json;
@@ -70,4 +74,20 @@ export function deepFreeze<T>(value: T): T {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
   for (const v of Object.values(value)) deepFreeze(v);
   return Object.freeze(value);
+}
+
+/**
+ * Rewrites every `type: [A, B]` as `anyOf: [{type: A}, {type: B}]`, keeping the node's other
+ * keywords: the same set of values (a keyword for numbers, say, ignores the null branch), written
+ * with one JSON type per schema.
+ */
+export function portable<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(portable) as T;
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "type" && Array.isArray(v)) out.anyOf = v.map((t) => ({ type: t }));
+    else out[k] = portable(v);
+  }
+  return out as T;
 }

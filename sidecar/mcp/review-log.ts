@@ -4,7 +4,7 @@ import { readDistFile } from "../../src/io/dist-files.ts";
 import { parseCheckpoint } from "../../src/log/checkpoint.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
-import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
+import { errorResult, jsonResult, NoArgsSchema, READ_ONLY } from "./tools.ts";
 
 /**
  * The review log's current checkpoint as an MCP tool: what an assistant needs to tell a user how
@@ -35,6 +35,7 @@ export function registerLogTool(server: McpServer, deps: { store: SnapshotStore;
         "The current signed checkpoint of the append-only review log, where every published, amended and " +
         "withdrawn review is an entry (each review's log_index names its latest one). Use it to show how to " +
         "verify that no review was silently removed or rewritten; the key should be compared with a pinned copy.",
+      inputSchema: NoArgsSchema,
       outputSchema: LogCheckpointSchema,
       annotations: READ_ONLY,
     },

@@ -196,12 +196,15 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     open,
   );
   router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false }), post);
-  router.get("/", (req, res) => node(req, res));
-  router.delete("/", (req, res) => node(req, res));
-  router.all("/", (_req, res) => {
+  const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "GET, POST, DELETE, OPTIONS");
     rpcError(res, 405, -32000, "Method not allowed: use POST, GET or DELETE");
-  });
+  };
+  // Before GET, which Express would otherwise run for HEAD: a HEAD must not open an event stream.
+  router.head("/", notAllowed);
+  router.get("/", (req, res) => node(req, res));
+  router.delete("/", (req, res) => node(req, res));
+  router.all("/", notAllowed);
   router.use(bodyErrors(MAX_BODY_BYTES));
 
   return {

@@ -13,7 +13,9 @@ export const Id = z
 
 export const CalendarDate = z
   .string({ error: "expected a date as YYYY-MM-DD" })
-  .refine(isCalendarDate, { error: "expected a real calendar date as YYYY-MM-DD" });
+  .refine(isCalendarDate, { error: "expected a real calendar date as YYYY-MM-DD" })
+  // JSON Schema's `date` format is RFC 3339's full-date, the same calendar check.
+  .meta({ format: "date" });
 
 export const Timestamp = z
   .string({ error: "expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z" })

@@ -89,6 +89,54 @@ describe("MCP server over streamable HTTP", () => {
     for (const p of Object.values(props)) expect(p.description).toBeTruthy();
   });
 
+  it("advertises portable, strict schemas: one JSON type per schema, no unknown arguments", async () => {
+    const { tools } = await client.listTools();
+    const typeArrays: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) {
+        for (const [i, n] of node.entries()) walk(n, `${at}/${i}`);
+      } else if (node && typeof node === "object") {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === "type" && typeof v !== "string") typeArrays.push(`${at}: ${JSON.stringify(v)}`);
+          walk(v, `${at}/${k}`);
+        }
+      }
+    };
+    for (const tool of tools) {
+      walk(tool.inputSchema, `${tool.name} input`);
+      walk(tool.outputSchema, `${tool.name} output`);
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      for (const [name, p] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect(typeof (p as { type?: unknown }).type, `${tool.name}.${name}`).toBe("string");
+      }
+    }
+    expect(typeArrays).toEqual([]);
+    const search = tools.find((t) => t.name === "search_reviews")?.inputSchema.properties as Record<string, object>;
+    expect(search.rating).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
+    expect(search.min_rating).toMatchObject({ type: "number" });
+    expect(search.since).toMatchObject({ type: "string", format: "date" });
+    expect(search.sentiment).toMatchObject({ type: "string", enum: ["positive", "neutral", "negative"] });
+  });
+
+  it("refuses an unknown argument on every tool, and still takes numbers written as strings", async () => {
+    for (const [name, args] of [
+      ["get_business", { extra: 1 }],
+      ["search_reviews", { extra: 1 }],
+      ["get_review", { id: dataset.reviews[0]?.id, extra: 1 }],
+      ["get_reviews_since", { date: "2025-01-01", extra: 1 }],
+      ["get_insights", { extra: 1 }],
+      ["get_log_checkpoint", { extra: 1 }],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect((result.content as { text: string }[])[0]?.text, name).toContain("extra");
+    }
+    const asText = await call("search_reviews", { rating: "5", limit: "2" });
+    const asNumbers = await call("search_reviews", { rating: 5, limit: 2 });
+    expect(asText.isError).toBeFalsy();
+    expect(asText.structuredContent).toEqual(asNumbers.structuredContent);
+  });
+
   it("search_reviews refuses an argument named __proto__ exactly as ?__proto__=1 is refused over HTTP", async () => {
     const http = await httpJson("/api/reviews/search?__proto__=1&rating=5");
     expect(http.status).toBe(400);

@@ -305,15 +305,25 @@ describe("security", () => {
       headers: {
         origin: "https://any.example",
         "access-control-request-method": "POST",
-        "access-control-request-headers": "content-type, mcp-session-id, mcp-protocol-version, last-event-id",
+        "access-control-request-headers":
+          "content-type, mcp-session-id, mcp-protocol-version, mcp-method, mcp-name, last-event-id",
       },
     });
     expect(pre.status).toBe(204);
     expect(pre.headers.get("access-control-allow-origin")).toBe("*");
-    const allowed = (pre.headers.get("access-control-allow-headers") ?? "").toLowerCase();
-    for (const h of ["mcp-session-id", "mcp-protocol-version", "last-event-id", "content-type"]) {
+    const allowed = (pre.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/);
+    for (const h of [
+      "mcp-session-id",
+      "mcp-protocol-version",
+      "mcp-method",
+      "mcp-name",
+      "last-event-id",
+      "content-type",
+    ]) {
       expect(allowed).toContain(h);
     }
+    // A browser client reads the session id from the initialize answer only if it is exposed.
+    expect(pre.headers.get("access-control-expose-headers")).toMatch(/(^|,\s*)Mcp-Session-Id(,|$)/i);
     expect(pre.headers.get("access-control-allow-methods")).toMatch(/DELETE/);
     const init = await postRpc(app.endpoint, initializeRequest(), { origin: "https://any.example" });
     expect(init.status).toBe(200);
