@@ -1,6 +1,7 @@
 import type { AstroBuildResult } from "../src/build/astro-build.ts";
 import { checkContentDir, skippedNotices } from "../src/io/content-check.ts";
 import { displayPath } from "../src/io/content-dir.ts";
+import { logProblems } from "../src/io/review-log.ts";
 import { type PageNotice, pageNotice } from "./http/build-notice.ts";
 import type { Logger } from "./logger.ts";
 
@@ -14,11 +15,14 @@ import type { Logger } from "./logger.ts";
 export class BuildReport {
   readonly #logger: Logger;
   readonly #contentDir: string;
+  readonly #env: NodeJS.ProcessEnv;
   #notice?: PageNotice;
 
-  constructor(logger: Logger, contentDir: string) {
+  /** `env`: the builds' environment, whose LOG_DIR says which deleted reviews the log refuses. */
+  constructor(logger: Logger, contentDir: string, env: NodeJS.ProcessEnv) {
     this.#logger = logger;
     this.#contentDir = contentDir;
+    this.#env = env;
   }
 
   /** The notice of the last failed build, until one succeeds. */
@@ -43,8 +47,11 @@ export class BuildReport {
   /** A build failed (`now`: the clock its content is checked against): one error line, then its problems. */
   async failed(result: AstroBuildResult, now: Date): Promise<void> {
     const report = await checkContentDir(this.#contentDir, { now, unfinished: "skip" }).catch(() => undefined);
+    // Valid files can still fail the build: a logged review whose file was deleted (as npm run check says).
+    const logged = report?.ok ? await logProblems(this.#env, report.content).catch(() => []) : [];
     let problems: string[];
     if (report && !report.ok) problems = report.problems;
+    else if (logged.length > 0) problems = logged;
     else {
       const tail = `${result.stdout}${result.stderr}`
         .split("\n")

@@ -44,7 +44,6 @@ const logger = createLogger(
 );
 // Astro's own output is for debugging a build; an editor reads the report (build-report.ts).
 const buildOutput = logger.isLevelEnabled("debug") ? "inherit" : "capture";
-const report = new BuildReport(logger, config.CONTENT_DIR);
 
 // With PORT=0 and no BASE_URL the derived origin needs the real port before the first build.
 let reserved: Awaited<ReturnType<typeof reservePort>> | undefined;
@@ -71,6 +70,7 @@ if (sidecarOnly && !config.baseUrlExplicit) {
 // of failing every rebuild until its text is pasted. npm start publishes to its own hub itself once
 // a build is live (LiveBuild, BuildSync), so its builds ping no hub.
 const buildEnv = { ...process.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip", HUB_URL: "off" };
+const report = new BuildReport(logger, config.CONTENT_DIR, buildEnv);
 const stop = new AbortController();
 // npm start builds into versioned folders and swaps DIST_DIR atomically (site-build.ts), in one
 // long-lived build process that keeps Astro loaded between builds (src/build/astro-worker.ts).
