@@ -5,6 +5,7 @@ import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
+import { reviewLogFiles } from "./src/integrations/review-log.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
 import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
 import { sitemap } from "./src/integrations/sitemap.ts";
@@ -33,6 +34,8 @@ export default defineConfig({
     reviewsJson(),
     sitemap(),
     buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
+    // After build-outputs: the log is committed to LOG_DIR only once the build is complete.
+    reviewLogFiles(),
     ...(config.HUB_URL === "off"
       ? []
       : [hubPing({ hubUrl: config.HUB_URL ?? config.hubUrl, baseUrl: config.BASE_URL })]),

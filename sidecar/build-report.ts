@@ -29,6 +29,14 @@ export class BuildReport {
   /** A build succeeded: its left-out scaffolds are named and any notice goes. */
   succeeded(result: AstroBuildResult): void {
     for (const line of skippedNotices(result.stdout + result.stderr)) this.#logger.warn(line);
+    this.clear();
+  }
+
+  /**
+   * A build is live: the notice goes at once, as the first reaction to the swap, not after the
+   * slower ones (hub fan-out, other instances), so no page served from the new build carries it.
+   */
+  clear(): void {
     this.#notice = undefined;
   }
 

@@ -21,3 +21,21 @@ export const systemClock: Clock = {
     return () => clearTimeout(t);
   },
 };
+
+/**
+ * Options that make an `lru-cache` expire entries on `clock` rather than on `performance.now()`,
+ * read on every check (lru-cache otherwise reuses one reading for a millisecond).
+ */
+export function lruOnClock(clock: Pick<Clock, "now">): { perf: { now: () => number }; ttlResolution: 0 } {
+  return { perf: { now: () => clock.now() }, ttlResolution: 0 };
+}
+
+/**
+ * The lru-cache `ttl` of an entry that must be gone from `expiresAt` on (epoch ms, integers):
+ * lru-cache drops an entry once its age exceeds its ttl, so the ttl is one less than the time
+ * left. Undefined when less than 2 ms are left, which is not worth keeping.
+ */
+export function ttlUntil(expiresAt: number, now: number): number | undefined {
+  const ttl = expiresAt - now - 1;
+  return ttl >= 1 ? ttl : undefined;
+}

@@ -2,10 +2,10 @@ import type { Logger } from "pino";
 import type { Config } from "../src/config.ts";
 import type { ClusterBuilds } from "./build/build-sync.ts";
 import { type BuildListener, listenForBuilds, liveBuildVersion, recordLiveBuild } from "./db/build-broadcast.ts";
-import { PgRevocationStore } from "./db/pg-revocation-store.ts";
 import { createPool, databaseReachable, migrate } from "./db/postgres.ts";
 import { type PublishJobs, startPublishJobs } from "./db/publish-jobs.ts";
 import type { HubDatabase } from "./hub/types.ts";
+import { PgRevocationStore } from "./mcp/pg-revocation-store.ts";
 
 /**
  * What `DATABASE_URL` turns on, opened once at start-up: the pool, the migrations (run by

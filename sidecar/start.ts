@@ -5,6 +5,7 @@ import { siteUrls } from "../src/urls.ts";
 import { BuildSync, DISTRIBUTE } from "./build/build-sync.ts";
 import { watchContent } from "./build/content-watcher.ts";
 import { LiveBuild } from "./build/live-build.ts";
+import { resultBytesFor } from "./build/result-store.ts";
 import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./build/site-build.ts";
 import { SnapshotStore } from "./build/snapshot-store.ts";
 import { BuildReport } from "./build-report.ts";
@@ -16,7 +17,6 @@ import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger, defaultLogFormat } from "./logger.ts";
 import { createMcpRouter } from "./mcp/router.ts";
-import { responseCacheFor } from "./response-cache.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
 
 /**
@@ -109,7 +109,7 @@ builds?.warm(buildEnv, stop.signal);
 
 let store: SnapshotStore;
 try {
-  store = await SnapshotStore.open(config.DIST_DIR);
+  store = await SnapshotStore.open(config.DIST_DIR, { resultBytes: resultBytesFor(config) });
 } catch (err) {
   fail(
     `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
@@ -134,19 +134,12 @@ try {
 }
 // The one owner of "a new build is live": everything below that reacts to a build subscribes to it.
 const live = new LiveBuild({ store, logger, builds });
+// First subscriber, so the failed-save notice is gone before the slower reactions run.
+live.onLive("clearing the failed-save notice", () => report.clear());
 
 // Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
 // in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
-// One response cache: a search answered over HTTP is answered from it over MCP, and the reverse.
-const responseCache = responseCacheFor(config);
-const mcp = createMcpRouter({
-  config,
-  store,
-  builds: live,
-  logger,
-  responseCache,
-  revocations: shared?.sessionRevocations,
-});
+const mcp = createMcpRouter({ config, store, builds: live, logger, revocations: shared?.sessionRevocations });
 const hub = new Hub({
   config,
   logger,
@@ -193,9 +186,7 @@ const app = createApp({
   config,
   logger,
   store,
-  builds: live,
   serveStatic: !sidecarOnly,
-  responseCache,
   mcp: mcp.router,
   hub: createHubRouter(hub, {
     rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,

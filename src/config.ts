@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { LogDirEnv, LogSigningKeyEnv } from "./log/key-env.ts";
 
 /**
  * The one place that reads `process.env`. Every variable is validated once, at start-up, and a bad
@@ -182,6 +183,9 @@ export const EnvSchema = z.object({
   /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
   ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),
+  /** The review log (docs/log.md): its state folder and its signing key. */
+  LOG_DIR: LogDirEnv,
+  LOG_SIGNING_KEY: LogSigningKeyEnv,
   LOG_LEVEL: logLevel,
   /**
    * `pretty` (plain lines) or `json` (pino); unset: pretty for `npm start` in a terminal, json
@@ -222,7 +226,7 @@ export const EnvSchema = z.object({
   TRUST_PROXY: int("TRUST_PROXY", 0, 10, 0),
   RATE_LIMIT_PER_MINUTE: int("RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 600),
   HUB_RATE_LIMIT_PER_MINUTE: int("HUB_RATE_LIMIT_PER_MINUTE", 1, 10_000_000, 30),
-  /** Bound of the search/since response cache, MiB of bodies and keys; 0 turns caching off. */
+  /** Bound of each build's result store (search/since answers and parsed queries), MiB; 0 turns it off. */
   RESPONSE_CACHE_MB: int("RESPONSE_CACHE_MB", 0, 65_536, 64),
   /** Shared state in PostgreSQL for several instances; unset: SQLite in DATA_DIR, one instance. */
   DATABASE_URL: databaseUrl,

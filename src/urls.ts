@@ -16,6 +16,8 @@ export interface SiteUrls {
   since: string;
   /** The sitemap of the HTML pages (src/site/sitemap.ts), announced in `/robots.txt`. */
   sitemap: string;
+  /** The review log's page; the log's files (tlog-tiles) are below it: `checkpoint`, `key`, `tile/`. */
+  log: string;
 }
 
 export function siteUrls(baseUrl: string): SiteUrls {
@@ -33,6 +35,7 @@ export function siteUrls(baseUrl: string): SiteUrls {
     search: `${base}/api/reviews/search`,
     since: `${base}/api/reviews/since`,
     sitemap: `${base}/sitemap.xml`,
+    log: `${base}/log/`,
   };
 }
 

@@ -2,7 +2,7 @@ import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import type { TestProject } from "vitest/node";
-import { createAuthority, issueServerCert, type KeyAndCert } from "./helpers/test-ca.ts";
+import { createAuthority, issueServerCert, type KeyAndCert } from "../scripts/bench/local-ca.ts";
 
 declare module "vitest" {
   interface ProvidedContext {

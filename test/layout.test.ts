@@ -52,6 +52,21 @@ describe("layout", () => {
     expect(viaHttp).toEqual([]);
   });
 
+  /** Edges between folders that must not exist, as `from -> to` path prefixes. */
+  const FORBIDDEN: [string, string, string][] = [
+    ["sidecar/hub/", "sidecar/http/", "the hub is an edge of its own: it mounts on any app"],
+    ["sidecar/db/", "sidecar/mcp/", "the database layer serves every edge and knows none"],
+    ["scripts/", "test/", "scripts run without the test tree (test helpers are for tests)"],
+  ];
+
+  it.each(FORBIDDEN)("keeps %s free of imports from %s (%s)", (from, to) => {
+    const offending = sources
+      .filter((f) => f.startsWith(from))
+      .flatMap((f) => importsOf(f).map((target) => `${f} -> ${target}`))
+      .filter((edge) => edge.split(" -> ")[1]?.startsWith(to));
+    expect(offending).toEqual([]);
+  });
+
   it("mirrors src/, sidecar/ and scripts/ folders under test/", () => {
     const tests = filesUnder("test", /\.test\.ts$/).filter(
       (f) => !f.startsWith("test/fixtures/") && f !== "test/layout.test.ts",

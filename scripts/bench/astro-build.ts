@@ -1,6 +1,8 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { abortAstroBuildSync, astroCacheDir, PROJECT_ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
+import { logOrigin } from "../../src/log/checkpoint.ts";
+import { generateKeyPair } from "../../src/log/note-keys.ts";
 import { track } from "./children.ts";
 import { type RssSampler, sampleTreeRss } from "./proc-rss.ts";
 
@@ -11,6 +13,9 @@ export const ROOT = PROJECT_ROOT;
  * BASE_URL differs from its build's rebuilds at start-up (sidecar/build/site-build.ts).
  */
 export const BENCH_BASE_URL = "http://localhost:4321";
+
+/** The review log's signing key of this benchmark run. */
+const BENCH_LOG_KEY = generateKeyPair(logOrigin(BENCH_BASE_URL)).skey;
 
 /** Removes the Astro cache of builds into `distDir` (see `astroBuild`'s `keepCache`). */
 export async function removeCache(distDir: string): Promise<void> {
@@ -48,7 +53,15 @@ export async function astroBuild(
   const result = await runAstroBuild({
     distDir,
     contentDir,
-    env: { ...process.env, BASE_URL: BENCH_BASE_URL, HUB_URL: "off" },
+    // Each output folder keeps its own review log beside it (a warm rebuild appends to it), signed
+    // with one key per benchmark run, so a benchmark never touches the project's DATA_DIR.
+    env: {
+      ...process.env,
+      BASE_URL: BENCH_BASE_URL,
+      HUB_URL: "off",
+      LOG_DIR: `${distDir}-log`,
+      LOG_SIGNING_KEY: BENCH_LOG_KEY,
+    },
     silent: true,
     lock: true,
     dropCache: !opts.keepCache,

@@ -3,6 +3,7 @@ import type { BuildRun } from "./astro-build.ts";
 import { count, type Figure, MiB } from "./figures.ts";
 import type { Profile } from "./profile.ts";
 import { benchRebuild } from "./rebuild.ts";
+import { timeReviewLog } from "./review-log.ts";
 import type { Workspace } from "./workspace.ts";
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
@@ -29,8 +30,18 @@ export async function benchBuild(ws: Workspace, p: Profile): Promise<Figure[]> {
   const sizeSmall = count(p.small);
   const sizeLarge = count(p.large);
   const rebuild = await benchRebuild(ws, p, fastest.wallMs);
+  const log = await timeReviewLog(await ws.content(p.middle));
+  const logMs = Math.max(log.firstMs, log.nextMs);
   return [
     ...rebuild,
+    {
+      section: "build",
+      name: `review log's share of the build, ${sizeMid} reviews`,
+      value: logMs / middle.wallMs,
+      unit: "ratio",
+      target: { op: "<=", value: 0.05 },
+      detail: `${Math.round(logMs)} ms (first build of the log ${Math.round(log.firstMs)} ms, next after one edit ${Math.round(log.nextMs)} ms; ${log.entries} entries) / astro build ${seconds(middle.wallMs)}`,
+    },
     {
       section: "build",
       name: `astro build time, ${sizeMid} / ${sizeSmall} reviews`,

@@ -1,10 +1,10 @@
 import { LiveBuild } from "../../sidecar/build/live-build.ts";
+import { resultBytesFor } from "../../sidecar/build/result-store.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { createApp } from "../../sidecar/http/app.ts";
 import { listen } from "../../sidecar/http/server.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import { createMcpRouter } from "../../sidecar/mcp/router.ts";
-import { responseCacheFor } from "../../sidecar/response-cache.ts";
 import { loadConfig } from "../../src/config.ts";
 
 /**
@@ -76,15 +76,10 @@ const config = loadConfig({
   RATE_LIMIT_PER_MINUTE: "10000000",
 });
 const logger = createLogger(config.LOG_LEVEL);
-const store = await SnapshotStore.open(distDir);
-const responseCache = responseCacheFor(config);
+const store = await SnapshotStore.open(distDir, { resultBytes: resultBytesFor(config) });
 const live = new LiveBuild({ store, logger });
-const mcp = createMcpRouter({ config, store, builds: live, logger, responseCache });
-const running = await listen(
-  createApp({ config, logger, store, builds: live, serveStatic: false, responseCache, mcp: mcp.router }),
-  0,
-  "127.0.0.1",
-);
+const mcp = createMcpRouter({ config, store, builds: live, logger });
+const running = await listen(createApp({ config, logger, store, serveStatic: false, mcp: mcp.router }), 0, "127.0.0.1");
 const url = `${running.url}/mcp`;
 try {
   for (let i = 0; i < WARM; i++) await activeSession(url, i);

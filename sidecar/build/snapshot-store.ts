@@ -26,9 +26,12 @@ export class SnapshotStore {
     this.#current = first;
   }
 
-  /** Loads the build at `source` (DIST_DIR; a symlink is followed, and re-resolved on each reload). */
-  static async open(source: string): Promise<SnapshotStore> {
-    return new SnapshotStore(source, await loadSnapshot(await resolve(source)));
+  /**
+   * Loads the build at `source` (DIST_DIR; a symlink is followed, and re-resolved on each reload).
+   * `resultBytes` bounds each snapshot's result store (RESPONSE_CACHE_MB in bytes; default 0, none).
+   */
+  static async open(source: string, opts: { resultBytes?: number } = {}): Promise<SnapshotStore> {
+    return new SnapshotStore(source, await loadSnapshot(await resolve(source), undefined, opts.resultBytes));
   }
 
   get current(): Snapshot {

@@ -13,6 +13,7 @@ import { DistReadError, parseDistJson, readDistFile } from "../../src/io/dist-fi
 import { reviewJson } from "../../src/search/result-json.ts";
 import { createSearchIndex, type SearchIndex } from "../../src/search/review-index.ts";
 import { TOPIC_PATHS } from "../../src/urls.ts";
+import { ResultStore } from "./result-store.ts";
 
 export type { SnapshotStore } from "./snapshot-store.ts";
 
@@ -62,6 +63,12 @@ export interface Snapshot {
   topics: ReadonlyMap<string, TopicContent>;
   /** `/insights.json`, parsed; or why it is unusable (MCP reports that per call). */
   insights: SnapshotInsights;
+  /**
+   * Search and since results already computed from `index` (result-store.ts), for both the HTTP
+   * routes and the MCP tools. A reload that keeps the index keeps them; a new index gets an
+   * empty store, and the old one goes with the old snapshot.
+   */
+  results: ResultStore;
 }
 
 export class SnapshotError extends Error {
@@ -112,10 +119,16 @@ function hashChain(reviews: readonly ReviewRecord[]): { chain: string[]; jsonByt
 
 /**
  * Loads the build in `dir` (a real path). With `previous`, a build whose `/reviews.json` has the
- * same ETag keeps the previous index, so a publish ping or a rebuild that changed no review costs
- * a few file reads, not an index build (seconds at 100,000 reviews).
+ * same ETag keeps the previous index (and its results), so a publish ping or a rebuild that
+ * changed no review costs a few file reads, not an index build (seconds at 100,000 reviews).
+ * `resultBytes` bounds the snapshot's result store (RESPONSE_CACHE_MB in bytes; 0 keeps nothing);
+ * by default the previous snapshot's bound.
  */
-export async function loadSnapshot(dir: string, previous?: Snapshot): Promise<Snapshot> {
+export async function loadSnapshot(
+  dir: string,
+  previous?: Snapshot,
+  resultBytes = previous?.results.maxBytes ?? 0,
+): Promise<Snapshot> {
   let manifest: HeadersManifest;
   let manifestHash: string;
   try {
@@ -163,5 +176,6 @@ export async function loadSnapshot(dir: string, previous?: Snapshot): Promise<Sn
     ...hashChain(dataset.reviews),
     topics,
     insights,
+    results: new ResultStore(resultBytes),
   };
 }

@@ -1,13 +1,16 @@
 import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
+import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
-import { type BuildEvents, buildVersion } from "../build/live-build.ts";
+import { buildVersion } from "../build/live-build.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
+import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
-import { type ResponseCache, responseCacheFor } from "../response-cache.ts";
+import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
-import { baseHeaders, boundedUrl, cors, perIpRateLimit, requestLog } from "./middleware.ts";
+import { readOnly } from "./methods.ts";
+import { baseHeaders, boundedUrl, PUBLIC_CORS, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -17,19 +20,12 @@ export interface AppDeps {
   config: Config;
   logger: Logger;
   store: SnapshotStore;
-  /** "A new build is live" (sidecar/build/live-build.ts): the response cache subscribes to it. */
-  builds: BuildEvents;
   /** Serve `dist/` too (single-origin mode). Off for `npm run sidecar` behind a CDN. */
   serveStatic: boolean;
   /** Mounted at /mcp when present. */
   mcp?: Router;
   /** Mounted at /api/websub/hub when present. */
   hub?: Router;
-  /**
-   * The cache of finished search and since responses; pass the one given to the MCP router, whose
-   * tools answer from it too. Made here (RESPONSE_CACHE_MB) when absent.
-   */
-  responseCache?: ResponseCache;
   /** With DATABASE_URL: whether the shared database answers now. Readiness fails without it; liveness does not. */
   databaseReachable?: () => Promise<boolean>;
   /** One log line per request at info (the default); false logs them at debug only. */
@@ -48,12 +44,15 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
+  const publicCors = cors(PUBLIC_CORS);
   app.use(
     boundedUrl,
     baseHeaders,
     securityHeaders(),
     requestLog(logger, deps.accessLog === false ? "debug" : "info"),
-    cors,
+    (req, res, next) =>
+      // /mcp applies its own policy and Origin allowlist (sidecar/mcp/router.ts).
+      req.path === "/mcp" || req.path.startsWith("/mcp/") ? next() : publicCors(req, res, next),
   );
   // Each request answers from the build that was current when it arrived, and holds it (so its
   // folder stays on disk) until the response is over, however long the client takes to read it.
@@ -74,20 +73,22 @@ export function createApp(deps: AppDeps): Express {
       version: store.current.version,
       build: buildVersion(store.current),
     };
+    // Typed by the schema /openapi.json declares, so the two cannot drift.
     if (!deps.databaseReachable) {
-      res.json({ status: "ok", ...snapshot });
+      res.json({ status: "ok", ...snapshot } satisfies Readiness);
       return;
     }
     const up = await deps.databaseReachable();
     res
       .status(up ? 200 : 503)
-      .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot });
+      .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot } satisfies Readiness);
   });
   // Liveness: the process answers. A database outage must not make a supervisor restart every instance.
   app.get("/livez", (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
-    res.json({ status: "ok" });
+    res.json({ status: "ok" } satisfies Liveness);
   });
+  app.all(["/healthz", "/livez"], readOnly);
   app.use(
     perIpRateLimit({
       limitPerMinute: config.RATE_LIMIT_PER_MINUTE,
@@ -97,18 +98,23 @@ export function createApp(deps: AppDeps): Express {
         req.path === "/healthz" ||
         req.path === "/livez" ||
         (deps.hub !== undefined && /^\/api\/websub\/hub\/?$/.test(req.path)),
+      onLimit: (_req, _res, retryAfterS) => {
+        throw new HttpError(
+          429,
+          "rate_limited",
+          `Too many requests: the limit is ${config.RATE_LIMIT_PER_MINUTE} per minute per client.`,
+          {},
+          { "Retry-After": String(retryAfterS) },
+        );
+      },
     }),
   );
   // Mounted on the app, not a nested router: one dispatch layer fewer on the hottest requests.
-  const reviews = reviewRoutes({
-    current: snapshotOf,
-    builds: deps.builds,
-    baseUrl: config.BASE_URL,
-    cache: deps.responseCache ?? responseCacheFor(config),
-  });
+  const reviews = reviewRoutes({ current: snapshotOf, baseUrl: config.BASE_URL });
   app.use(reviews.guard);
   app.get("/api/reviews/search", reviews.search);
   app.get("/api/reviews/since/:date", reviews.since);
+  app.all(["/api/reviews/search", "/api/reviews/since/:date"], readOnly);
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
   if (deps.mcp) app.use("/mcp", deps.mcp);
   if (deps.serveStatic) {

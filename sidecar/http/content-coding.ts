@@ -1,4 +1,5 @@
 import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from "node:zlib";
+import { LRUCache } from "lru-cache";
 
 /**
  * Content codings: which one a client gets, and how it is made. Static files and dynamic responses
@@ -61,18 +62,18 @@ function parseAccept(header: string): Map<string, number> {
 }
 
 /** Accept-Encoding values seen, per preference list: a client sends the same few headers again and again. */
-const negotiated = new Map<readonly Encoded[], Map<string, Coding>>();
+const negotiated = new Map<readonly Encoded[], LRUCache<string, Coding>>();
 const MEMO_LIMIT = 256;
 
 /**
  * The first coding of `preference` that `header` accepts (q-values honoured; q=0 refuses; `*`
- * covers codings not named), else identity. Memoised per distinct header, at most 256 of them.
+ * covers codings not named), else identity. Memoised per distinct header, the 256 most recent.
  */
 export function negotiateCoding(header: string | undefined, preference: readonly Encoded[] = STATIC_CODINGS): Coding {
   if (!header) return "identity";
   let memo = negotiated.get(preference);
   if (!memo) {
-    memo = new Map();
+    memo = new LRUCache({ max: MEMO_LIMIT });
     negotiated.set(preference, memo);
   }
   const known = memo.get(header);
@@ -80,7 +81,6 @@ export function negotiateCoding(header: string | undefined, preference: readonly
   const q = parseAccept(header);
   const accept = (c: string) => (q.get(c) ?? q.get("*") ?? 0) > 0;
   const coding = preference.find(accept) ?? "identity";
-  if (memo.size >= MEMO_LIMIT) memo.clear();
   memo.set(header, coding);
   return coding;
 }

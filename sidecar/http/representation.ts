@@ -51,6 +51,8 @@ export function writeRepresentation(req: Request, res: Response, r: Representati
 /** A file of the build with the headers the build computed. */
 export interface Resource {
   body: Buffer;
+  /** Compress whatever the type (the log's entry bundles are JSON text as octet-stream); default: by type. */
+  compressible?: boolean;
   etag: string;
   contentType: string;
   cacheControl: string;
@@ -66,7 +68,7 @@ const COMPRESSIBLE = /^(application\/(json|atom\+xml|feed\+json)|text\/|image\/s
  * date) is computed once rather than per request.
  */
 export function staticRepresentations(r: Resource): (req: Request, res: Response) => void {
-  const compressible = COMPRESSIBLE.test(r.contentType);
+  const compressible = r.compressible ?? COMPRESSIBLE.test(r.contentType);
   const lastModified = r.lastModifiedMs === undefined ? undefined : new Date(r.lastModifiedMs).toUTCString();
   const reps = new Map<Coding, { rep: Representation; body?: Buffer }>();
   const variant = (coding: Coding) => {

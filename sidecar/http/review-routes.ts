@@ -1,12 +1,10 @@
 import type { Request, RequestHandler, Response } from "express";
-import { LRUCache } from "lru-cache";
-import type { QueryIssue, SearchQuery } from "../../src/search/query.ts";
+import type { QueryIssue } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
 import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
 import { searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
-import type { BuildEvents } from "../build/live-build.ts";
+import { type StoredResult, searchEtag, sinceEtag } from "../build/result-store.ts";
 import type { Snapshot } from "../build/snapshot.ts";
-import { type CachedResponse, ResponseCache, searchEtag, sinceEtag } from "../response-cache.ts";
 import {
   type Coding,
   compress,
@@ -20,8 +18,9 @@ import { writeRepresentation } from "./representation.ts";
 
 /**
  * The HTTP adapter of the query service: reads the query string, turns issues into a 400, and
- * sends the result from the response cache, filling it on a miss. Each cached body is exactly
- * what the uncached path would send (test/search-cache.test.ts), compressed once per entry.
+ * sends the result from the snapshot's result store (sidecar/build/result-store.ts), filling it on
+ * a miss. Each kept body is exactly what the uncached path would send (test/search-cache.test.ts),
+ * compressed once per entry and coding.
  */
 
 /**
@@ -56,26 +55,43 @@ const CACHE_CONTROL = "public, max-age=60";
 export interface ReviewRoutesDeps {
   /** The snapshot the request holds, so one response never mixes two builds. */
   current: (res: Response) => Snapshot;
-  /** A new build clears the cache. */
-  builds: BuildEvents;
   baseUrl: string;
-  cache: ResponseCache;
 }
 
-/** A coded entry for an identity body: small bodies stay identity, under the identity tag. */
-function encodeEntry(etag: string, identity: Buffer, accepted: Coding): CachedResponse {
-  if (accepted === "identity" || identity.length < MIN_COMPRESS_BYTES)
-    return { etag, coding: "identity", body: identity };
-  return { etag: variantEtag(etag, accepted), coding: accepted, body: compress(identity, accepted, "dynamic") };
+/** The coding a body of `length` bytes is sent in: small bodies stay identity, whatever was accepted. */
+function codingFor(accepted: Coding, length: number): Coding {
+  return length < MIN_COMPRESS_BYTES ? "identity" : accepted;
 }
 
-function send(req: Request, res: Response, entry: CachedResponse, body: () => Buffer, s: Snapshot, since: boolean) {
+/**
+ * The body of `entry` in `coding`, compressed once and kept in the snapshot's result store as a
+ * variant of the entry (a variant past the store's per-entry bound is sent and not kept).
+ */
+function variant(s: Snapshot, key: string, entry: StoredResult & { body: Buffer }, coding: Coding): Buffer {
+  if (coding === "identity") return entry.body;
+  const known = entry.variants?.get(coding);
+  if (known) return known;
+  const body = compress(entry.body, coding, "dynamic");
+  const latest = s.results.get(key) ?? entry;
+  s.results.set(key, { ...latest, variants: new Map([...(latest.variants ?? []), [coding, body]]) });
+  return body;
+}
+
+function send(
+  req: Request,
+  res: Response,
+  etag: string,
+  coding: Coding,
+  body: () => Buffer,
+  s: Snapshot,
+  since: boolean,
+) {
   writeRepresentation(
     req,
     res,
     {
-      etag: entry.etag,
-      coding: entry.coding,
+      etag: variantEtag(etag, coding),
+      coding,
       contentType: JSON_TYPE,
       cacheControl: CACHE_CONTROL,
       lastModifiedMs: since ? s.lastModifiedMs : undefined,
@@ -88,90 +104,69 @@ function send(req: Request, res: Response, entry: CachedResponse, body: () => Bu
 
 /**
  * The handlers of `GET /api/reviews/search` and `GET /api/reviews/since/:date`, for the app to
- * mount directly: a nested router would add a dispatch layer to the hottest requests.
+ * mount directly: a nested router would add a dispatch layer to the hottest requests. Both answer
+ * from the snapshot's result store (`Snapshot.results`), filling it on a miss.
  */
-export function reviewRoutes({ current, builds, baseUrl, cache }: ReviewRoutesDeps): {
+export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
   guard: RequestHandler;
   search: RequestHandler;
   since: RequestHandler<{ date: string }>;
 } {
-  // Query strings already parsed in this build: a repeated query skips validation entirely.
-  const parsed = new LRUCache<string, SearchQuery>({
-    max: 10_000,
-    maxSize: 16 * 1024 * 1024,
-    sizeCalculation: (_v, k) => 256 + k.length * 4,
-  });
-  builds.onLive("clearing the response cache", ({ snapshot, previous }) => {
-    if (snapshot === previous) return;
-    cache.clear();
-    parsed.clear();
-  });
-
   const search: RequestHandler = (req, res) => {
     const snapshot = current(res);
     const at = req.originalUrl.indexOf("?");
-    const qs = at < 0 ? "" : req.originalUrl.slice(at + 1);
-    let q = parsed.get(qs);
-    if (!q) {
-      const outcome = parseSearch(snapshot.index, rawQuery(req.originalUrl));
-      if (!outcome.ok) throw invalidQuery(outcome.issues);
-      q = outcome.value;
-      parsed.set(qs, q);
-    }
-    const coding = negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS);
-    const key = ResponseCache.key(snapshot.version, `search?${q.key}`, coding);
-    let entry = cache.get(key);
+    // The query string as sent: a repeated one skips validation entirely.
+    const outcome = snapshot.results.query(at < 0 ? "?" : req.originalUrl.slice(at), () =>
+      parseSearch(snapshot.index, rawQuery(req.originalUrl)),
+    );
+    if (!outcome.ok) throw invalidQuery(outcome.issues);
+    const q = outcome.value;
+    const key = `search?${q.key}`;
+    let entry = snapshot.results.get(key);
     if (!entry?.body) {
-      const identity = searchResultJson(runSearch(snapshot.index, q, baseUrl));
-      entry = encodeEntry(searchEtag(snapshot.version, baseUrl, q.key), identity, coding);
-      cache.set(key, entry);
+      const body = searchResultJson(runSearch(snapshot.index, q, baseUrl));
+      entry = { ...entry, etag: searchEtag(snapshot.version, baseUrl, q.key), body };
+      snapshot.results.set(key, entry);
     }
-    const body = entry.body as Buffer;
-    send(req, res, entry, () => body, snapshot, false);
+    const withBody = entry as StoredResult & { body: Buffer };
+    const coding = codingFor(negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS), withBody.body.length);
+    send(req, res, entry.etag, coding, () => variant(snapshot, key, withBody, coding), snapshot, false);
   };
 
   const since: RequestHandler<{ date: string }> = (req, res) => {
     const snapshot = current(res);
     const date = req.params.date;
-    const coding = negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS);
     const plain = !req.originalUrl.includes("?");
-    // Entries are stored only for dates that passed validation, under the date as given: a date
-    // already answered in this build (every revalidation) needs no parsing.
-    const key = ResponseCache.key(snapshot.version, `since/${date}`, coding);
-    let entry = plain ? cache.get(key) : undefined;
     const parse = (): SinceQuery => {
       const outcome = parseSince(snapshot.index, date, plain ? {} : rawQuery(req.originalUrl));
       if (!outcome.ok) throw invalidQuery(outcome.issues);
       return outcome.value;
     };
+    // Entries are kept only for dates that passed validation, under the date as given: a date
+    // whose body this build has made needs no parsing; one known by its ETag alone is parsed again
+    // (a binary search) for the body's length, which decides the coding.
+    const key = `since/${date}`;
+    let entry = plain ? snapshot.results.get(key) : undefined;
     let q: SinceQuery | undefined;
     if (!entry) {
-      const parsed = parse();
-      q = parsed;
-      entry = cache.get(key);
-      if (!entry) {
-        // The ETag and coding are known without the body (see `Snapshot.chain`), so a 304 never builds it.
-        const etag = sinceEtag(date, snapshot.chain[parsed.count] as string);
-        const small = coding === "identity" || sinceBodyLength(snapshot, parsed) < MIN_COMPRESS_BYTES;
-        entry = small ? { etag, coding: "identity" } : { etag: variantEtag(etag, coding), coding };
-        cache.set(key, entry);
-      }
+      q = parse();
+      // The ETag is known without the body (see `Snapshot.chain`), so a 304 never builds it.
+      entry = snapshot.results.get(key) ?? { etag: sinceEtag(date, snapshot.chain[q.count] as string) };
+      snapshot.results.set(key, entry);
     }
     const known = entry;
-    send(
-      req,
-      res,
-      known,
-      () => {
-        if (known.body) return known.body;
-        const identity = sinceResultJson(runSince(snapshot.index, q ?? parse()));
-        const body = known.coding === "identity" ? identity : compress(identity, known.coding, "dynamic");
-        cache.set(key, { ...known, body });
-        return body;
-      },
-      snapshot,
-      true,
-    );
+    const length = known.body?.length ?? sinceBodyLength(snapshot, q ?? parse());
+    const coding = codingFor(negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS), length);
+    const body = () => {
+      let withBody = known.body ? (known as StoredResult & { body: Buffer }) : undefined;
+      if (!withBody) {
+        const latest = snapshot.results.get(key) ?? known;
+        withBody = { ...latest, body: latest.body ?? sinceResultJson(runSince(snapshot.index, q ?? parse())) };
+        snapshot.results.set(key, withBody);
+      }
+      return variant(snapshot, key, withBody, coding);
+    };
+    send(req, res, known.etag, coding, body, snapshot, true);
   };
   // Express would answer a date that is not valid percent-encoding (`%`, `%zz`) with its own 400
   // before the route runs; report it like any other bad date instead.

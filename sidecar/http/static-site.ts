@@ -2,6 +2,7 @@ import type { NextFunction, Request, Response } from "express";
 import { readDistFile } from "../../src/io/dist-files.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import { noticeEtag, type PageNotice, withNotice } from "./build-notice.ts";
+import { readOnly } from "./methods.ts";
 import { staticRepresentations } from "./representation.ts";
 
 /**
@@ -37,6 +38,8 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot, notice?: () 
       cacheControl: h.cache_control,
       lastModifiedMs: h.last_modified ? Date.parse(h.last_modified) : undefined,
       link: h.link,
+      // tlog-tiles: entry bundles SHOULD be compressed at the HTTP layer.
+      compressible: key.startsWith("/log/tile/entries/") || undefined,
     });
     let done = ready.get(s);
     if (!done) {
@@ -78,7 +81,6 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot, notice?: () 
   };
 
   return (req: Request, res: Response, next: NextFunction): void | Promise<void> => {
-    if (req.method !== "GET" && req.method !== "HEAD") return next();
     let urlPath: string;
     try {
       urlPath = decodeURIComponent(req.path);
@@ -88,6 +90,11 @@ export function staticSite(snapshotOf: (res: Response) => Snapshot, notice?: () 
     const snapshot = snapshotOf(res);
     const key = lookup(snapshot, urlPath);
     if (!key) return next();
+    // A file of the build exists at this path: any other method is a 405, not a 404.
+    if (req.method !== "GET" && req.method !== "HEAD") {
+      readOnly(req, res, next);
+      return;
+    }
     const n = notice?.();
     if (n && snapshot.manifest.files[key]?.content_type.startsWith("text/html")) {
       return withNoticeOf(snapshot, key, n).then((send) => (send ? send(req, res) : next()));

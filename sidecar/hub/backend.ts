@@ -1,6 +1,6 @@
 import type PQueue from "p-queue";
 import type { Logger } from "pino";
-import type { Agent } from "undici";
+import type { Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import type { Deliveries } from "./deliveries.ts";
 import { Distributor } from "./delivery-retries.ts";
@@ -13,7 +13,7 @@ import type { HubConfig, HubDatabase } from "./types.ts";
 
 export interface HubBackend {
   store: HubStore;
-  agent: Agent;
+  agent: Dispatcher;
   deliveries: Deliveries;
 }
 
@@ -33,7 +33,11 @@ export async function openHubBackend(opts: {
   const { config, database: db } = opts;
   const store = db ? new PgHubStore(db.pool) : SqliteHubStore.open(config.DATA_DIR);
   const timeoutMs = config.HUB_DELIVERY_TIMEOUT_MS;
-  const agent = createHubAgent({ timeoutMs, allowPrivate: config.HUB_ALLOW_PRIVATE_CALLBACKS });
+  const agent = createHubAgent({
+    timeoutMs,
+    allowPrivate: config.HUB_ALLOW_PRIVATE_CALLBACKS,
+    baseUrl: config.BASE_URL,
+  });
   const common = {
     store,
     dispatcher: agent,

@@ -1,5 +1,6 @@
 import dns from "node:dns";
 import net from "node:net";
+import ipaddr from "ipaddr.js";
 
 /**
  * The SSRF guard. A hub makes outbound requests to URLs that strangers choose, so without this a
@@ -58,28 +59,14 @@ function bare(ip: string): string {
   return zone === -1 ? unbracketed : unbracketed.slice(0, zone);
 }
 
-/** The eight 16-bit groups of an IPv6 address already validated by `net.isIP`. */
-function ipv6Groups(ip: string): number[] {
-  let text = ip.toLowerCase();
-  const dotted = /^(.*:)(\d+)\.(\d+)\.(\d+)\.(\d+)$/.exec(text);
-  if (dotted) {
-    const [a, b, c, d] = dotted.slice(2).map(Number) as [number, number, number, number];
-    text = `${dotted[1]}${((a << 8) | b).toString(16)}:${((c << 8) | d).toString(16)}`;
-  }
-  const [head = "", tail] = text.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const zeros = tail === undefined ? [] : Array(8 - left.length - right.length).fill("0");
-  return [...left, ...zeros, ...right].map((g) => Number.parseInt(g, 16));
-}
-
 /**
  * NAT64 (64:ff9b::/96, 64:ff9b:1::/48) and 6to4 (2002::/16) addresses carry an IPv4 address that a
  * gateway will connect to, so they are judged by that address. IPv4-mapped addresses need no
  * special case: `net.BlockList` already matches `::ffff:a.b.c.d` against the IPv4 rules.
  */
 function embeddedIPv4(ip: string): string | undefined {
-  const g = ipv6Groups(ip);
+  // ipaddr.js parses every IPv6 form (`::`, a dotted IPv4 tail) into its eight 16-bit groups.
+  const g = ipaddr.IPv6.parse(ip).parts;
   const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
   if (g[0] === 0x64 && g[1] === 0xff9b && (g[2] === 1 || g.slice(2, 6).every((x) => x === 0))) {
     return v4(g[6] ?? 0, g[7] ?? 0);

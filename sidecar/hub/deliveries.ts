@@ -1,5 +1,7 @@
 import type { Logger } from "pino";
-import type { DeliveryOutcome } from "./deliver.ts";
+import type { Dispatcher } from "undici";
+import type { Clock } from "../clock.ts";
+import { type DeliveryOutcome, deliver } from "./deliver.ts";
 import type { HubStore } from "./store.ts";
 import type { TopicContent } from "./topic-source.ts";
 
@@ -13,16 +15,23 @@ export type CurrentTopic = TopicContent & { hash: string };
 /**
  * How owed content reaches subscribers: `Distributor` (in this process, timers on the hub's clock;
  * the SQLite default) or `QueueDeliveries` (pg-boss jobs any instance may run; `DATABASE_URL`).
+ * What only one of them has work for is optional, rather than a no-op in the other.
  */
 export interface Deliveries {
   /** This instance read `content` for `topic`: queue it for every subscriber still owed it; returns how many. */
   offer(topic: string, content: CurrentTopic): Promise<number>;
   /** Hash of the topic's current content: a new subscriber is owed only what comes after it. */
   currentHash(topic: string): Promise<string | undefined>;
-  /** Forgets a subscription's pending work (it was removed or unsubscribed). */
-  cancel(id: number): void;
-  /** Resolves once nothing is queued or running (retries waiting out a backoff excepted, in process). */
-  idle(): Promise<void>;
+  /**
+   * In process: cancels a removed or unsubscribed subscription's retry timer. (Queued jobs carry
+   * their own state, and a job whose subscription is gone does nothing.)
+   */
+  cancel?(id: number): void;
+  /**
+   * Shared queue: resolves once no job is queued or running on any instance. (In process, the
+   * hub waits for the jobs it tracks itself.)
+   */
+  idle?(): Promise<void>;
   /** Stops starting new attempts; the caller aborts the in-flight ones through its signal. */
   close(): Promise<void>;
 }
@@ -84,4 +93,71 @@ export async function recordAttempt(r: AttemptRecord, outcome: DeliveryOutcome):
   await store.recordFailure(id, failures, now + delay, now);
   log.info({ ...fields, failures, reason: outcome.reason, retryInMs: delay }, "delivery failed; will retry");
   return delay;
+}
+
+/** What one attempt needs, in both ways of delivering. */
+export interface AttemptDeps {
+  store: HubStore;
+  dispatcher: Dispatcher;
+  clock: Clock;
+  log: Logger;
+  hubUrl: string;
+  timeoutMs: number;
+  retryBaseMs: number;
+}
+
+/**
+ * One attempt's end: the subscription is `gone` (removed, or its lease expired and it was removed
+ * now); it already `holds` the current content (or there is none); the attempt was `aborted` by
+ * shutdown (not counted against the subscriber); or it was `recorded` (`recordAttempt`), with the
+ * backoff when it should be retried.
+ */
+export type AttemptEnd =
+  | { kind: "gone" }
+  | { kind: "holds"; topic: string; hash: string | null }
+  | { kind: "aborted" }
+  | { kind: "recorded"; topic: string; hash: string; outcome: DeliveryOutcome; retryInMs?: number };
+
+/**
+ * One delivery attempt for subscription `id`, the same for both ways of delivering: reads its row
+ * (a renewal may have changed the secret, an unsubscription removed it), removes it if its lease
+ * has expired, sends `content(topic)` unless the subscriber already holds it, and records the
+ * outcome. `fields` are added to its log lines (a job id, say).
+ */
+export async function attemptDelivery(
+  d: AttemptDeps,
+  id: number,
+  content: (topic: string) => CurrentTopic | undefined | Promise<CurrentTopic | undefined>,
+  signal: AbortSignal,
+  fields: Record<string, unknown> = {},
+): Promise<AttemptEnd> {
+  const { store, clock, log } = d;
+  const sub = await store.subscriptionById(id);
+  if (!sub) return { kind: "gone" };
+  const logFields = () => ({ topic: sub.topic, callback: logUrl(sub.callback), ...fields });
+  if (sub.expiresAt <= clock.now()) {
+    await store.remove(id);
+    log.info(logFields(), "lease expired; subscription removed");
+    return { kind: "gone" };
+  }
+  const current = await content(sub.topic);
+  if (!current || current.hash === sub.deliveredHash)
+    return { kind: "holds", topic: sub.topic, hash: sub.deliveredHash };
+  const outcome = await deliver(
+    d.dispatcher,
+    { ...current, callback: sub.callback, topic: sub.topic, hubUrl: d.hubUrl, secret: sub.secret },
+    { timeoutMs: d.timeoutMs, signal },
+  );
+  if (signal.aborted) return { kind: "aborted" };
+  const record = {
+    store,
+    log,
+    id,
+    hash: current.hash,
+    now: clock.now(),
+    retryBaseMs: d.retryBaseMs,
+    fields: logFields,
+  };
+  const retryInMs = await recordAttempt(record, outcome);
+  return { kind: "recorded", topic: sub.topic, hash: current.hash, outcome, retryInMs };
 }

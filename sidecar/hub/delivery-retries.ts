@@ -1,20 +1,8 @@
 import type PQueue from "p-queue";
-import type { Logger } from "pino";
-import type { Dispatcher } from "undici";
-import type { Clock } from "../clock.ts";
-import { deliver } from "./deliver.ts";
-import { type CurrentTopic, type Deliveries, logUrl, recordAttempt } from "./deliveries.ts";
-import type { HubStore } from "./store.ts";
+import { type AttemptDeps, attemptDelivery, type CurrentTopic, type Deliveries } from "./deliveries.ts";
 
-export interface DistributorDeps {
-  store: HubStore;
-  dispatcher: Dispatcher;
+export interface DistributorDeps extends AttemptDeps {
   queue: PQueue;
-  clock: Clock;
-  log: Logger;
-  hubUrl: string;
-  timeoutMs: number;
-  retryBaseMs: number;
   /** Aborted on shutdown; an aborted attempt is not counted against the subscriber. */
   signal: AbortSignal;
   /** Registers a job so `Hub.idle()` can wait for it. */
@@ -62,9 +50,6 @@ export class Distributor implements Deliveries {
     this.#retries.delete(id);
   }
 
-  /** The hub waits for tracked jobs itself. */
-  async idle(): Promise<void> {}
-
   async close(): Promise<void> {
     for (const cancel of this.#retries.values()) cancel();
     this.#retries.clear();
@@ -106,28 +91,16 @@ export class Distributor implements Deliveries {
    * from that alone whether newer content is owed, without reading the row again.
    */
   async #attempt(id: number): Promise<{ topic: string; holds: string | null } | undefined> {
-    const { store, clock, signal, log } = this.#d;
-    if (signal.aborted) return undefined;
-    const sub = await store.subscriptionById(id);
-    if (!sub) return undefined;
-    const fields = () => ({ topic: sub.topic, callback: logUrl(sub.callback) });
-    if (sub.expiresAt <= clock.now()) {
-      await store.remove(id);
-      log.info(fields(), "lease expired; subscription removed");
-      return undefined;
+    if (this.#d.signal.aborted) return undefined;
+    const end = await attemptDelivery(this.#d, id, (topic) => this.#content.get(topic), this.#d.signal);
+    switch (end.kind) {
+      case "holds":
+        return { topic: end.topic, holds: end.hash };
+      case "recorded":
+        if (end.retryInMs !== undefined) this.#retryIn(id, end.retryInMs);
+        return end.outcome.kind === "delivered" ? { topic: end.topic, holds: end.hash } : undefined;
+      default:
+        return undefined;
     }
-    const content = this.#content.get(sub.topic);
-    const held = { topic: sub.topic, holds: sub.deliveredHash };
-    if (!content || content.hash === sub.deliveredHash) return held;
-    const outcome = await deliver(
-      this.#d.dispatcher,
-      { ...content, callback: sub.callback, topic: sub.topic, hubUrl: this.#d.hubUrl, secret: sub.secret },
-      { timeoutMs: this.#d.timeoutMs, signal },
-    );
-    if (signal.aborted) return undefined;
-    const record = { store, log, id, hash: content.hash, now: clock.now(), retryBaseMs: this.#d.retryBaseMs, fields };
-    const delay = await recordAttempt(record, outcome);
-    if (delay !== undefined) this.#retryIn(id, delay);
-    return outcome.kind === "delivered" ? { topic: sub.topic, holds: content.hash } : undefined;
   }
 }

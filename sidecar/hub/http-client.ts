@@ -1,5 +1,5 @@
 import type dns from "node:dns";
-import { Agent, buildConnector } from "undici";
+import { Agent, buildConnector, type Dispatcher } from "undici";
 import { describeRefusal, ForbiddenAddressError, forbiddenCategory, guardedLookup } from "./callback-guard.ts";
 
 /**
@@ -16,15 +16,39 @@ import { describeRefusal, ForbiddenAddressError, forbiddenCategory, guardedLooku
  * - With `allowPrivate` off, the SSRF guard runs at three points of every new connection: an IP
  *   literal is refused before connecting, a host name is refused inside the connection's own DNS
  *   lookup, and the peer address of the connected socket is checked once more.
+ * - Every request carries a `User-Agent` naming the service and its public URL, so a subscriber's
+ *   operator can tell where the verification GETs and notifications come from and whom to ask.
  */
 export interface HubAgentOptions {
   timeoutMs: number;
   allowPrivate: boolean;
+  /** The service's public URL (BASE_URL), named in the User-Agent. */
+  baseUrl: string;
   /** DNS resolver used for connections; tests may replace it. Default `dns.lookup`. */
   resolve?: typeof dns.lookup;
 }
 
-export function createHubAgent(opts: HubAgentOptions): Agent {
+/** `public-reviews-websub-hub/1.0 (+https://reviews.example.org/)`: the product, then where it lives. */
+export function hubUserAgent(baseUrl: string): string {
+  return `public-reviews-websub-hub/1.0 (+${new URL(baseUrl).href})`;
+}
+
+/** Adds the User-Agent to every request the dispatcher sends, whatever shape its headers take. */
+function withUserAgent(userAgent: string): Dispatcher.DispatcherComposeInterceptor {
+  return (dispatch) => (options, handler) => {
+    const h = options.headers;
+    const headers = Array.isArray(h)
+      ? [...h, "user-agent", userAgent]
+      : { ...(h as Record<string, string> | null | undefined), "user-agent": userAgent };
+    return dispatch({ ...options, headers }, handler);
+  };
+}
+
+export function createHubAgent(opts: HubAgentOptions): Dispatcher {
+  return rawAgent(opts).compose(withUserAgent(hubUserAgent(opts.baseUrl)));
+}
+
+function rawAgent(opts: HubAgentOptions): Agent {
   if (opts.allowPrivate) {
     return new Agent({
       connect: { timeout: opts.timeoutMs },

@@ -163,7 +163,7 @@ export class Hub {
   async idle(): Promise<void> {
     do {
       while (this.#jobs.size > 0) await Promise.allSettled([...this.#jobs]);
-      await this.#run?.deliveries.idle();
+      await this.#run?.deliveries.idle?.();
     } while (this.#jobs.size > 0);
   }
 
@@ -257,7 +257,7 @@ export class Hub {
     if (applied.kind === "denied") {
       await this.#deny(v, applied.reason);
     } else if (applied.kind === "unsubscribed") {
-      if (applied.id !== undefined) run.deliveries.cancel(applied.id);
+      if (applied.id !== undefined) run.deliveries.cancel?.(applied.id);
       this.#log.info(log, "unsubscribed");
     } else if (applied.kind !== "superseded") {
       await this.#armSweep();
@@ -277,7 +277,7 @@ export class Hub {
     const run = this.running ? this.#run : undefined;
     if (!run) return;
     for (const sub of await run.store.removeExpired(this.#clock.now())) {
-      run.deliveries.cancel(sub.id);
+      run.deliveries.cancel?.(sub.id);
       this.#log.info({ topic: sub.topic, callback: logUrl(sub.callback) }, "lease expired; subscription removed");
     }
     await this.#armSweep();

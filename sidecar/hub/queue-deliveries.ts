@@ -1,10 +1,5 @@
 import { type Job, PgBoss } from "pg-boss";
-import type { Logger } from "pino";
-import type { Dispatcher } from "undici";
-import type { Clock } from "../clock.ts";
-import { deliver } from "./deliver.ts";
-import { type CurrentTopic, type Deliveries, logUrl, recordAttempt } from "./deliveries.ts";
-import type { HubStore } from "./store.ts";
+import { type AttemptDeps, attemptDelivery, type CurrentTopic, type Deliveries } from "./deliveries.ts";
 import { latestVersion, publishVersion, type StoredVersion } from "./topic-versions.ts";
 import type { HubDatabase } from "./types.ts";
 
@@ -35,14 +30,7 @@ interface DeliveryJob {
   hash: string;
 }
 
-export interface QueueDeliveriesDeps extends HubDatabase {
-  store: HubStore;
-  dispatcher: Dispatcher;
-  clock: Clock;
-  log: Logger;
-  hubUrl: string;
-  timeoutMs: number;
-  retryBaseMs: number;
+export interface QueueDeliveriesDeps extends HubDatabase, AttemptDeps {
   /** Aborted on shutdown; an aborted attempt is not counted against the subscriber and runs again. */
   signal: AbortSignal;
   /** Jobs this instance runs at once. */
@@ -107,9 +95,6 @@ export class QueueDeliveries implements Deliveries {
     return (await this.#latest(topic))?.hash;
   }
 
-  /** Jobs in the database carry their own state; a removed subscription makes its jobs no-ops. */
-  cancel(): void {}
-
   /** Waits until no delivery job is queued, retrying or running on any instance. */
   async idle(): Promise<void> {
     while ((await this.pending()) > 0) await new Promise((resolve) => setTimeout(resolve, 100));
@@ -136,28 +121,15 @@ export class QueueDeliveries implements Deliveries {
   }
 
   async #attempt(job: Job<DeliveryJob>): Promise<void> {
-    const { store, clock, log } = this.#d;
-    const id = job.data.subscription;
-    const sub = await store.subscriptionById(id);
-    if (!sub) return;
-    const fields = () => ({ topic: sub.topic, callback: logUrl(sub.callback), job: job.id, retry: job.retryCount });
-    if (sub.expiresAt <= clock.now()) {
-      await store.remove(id);
-      log.info(fields(), "lease expired; subscription removed");
-      return;
-    }
-    const content = await this.#latest(sub.topic);
-    if (!content || content.hash === sub.deliveredHash) return;
     const signal = AbortSignal.any([this.#d.signal, job.signal]);
-    const outcome = await deliver(
-      this.#d.dispatcher,
-      { ...content, callback: sub.callback, topic: sub.topic, hubUrl: this.#d.hubUrl, secret: sub.secret },
-      { timeoutMs: this.#d.timeoutMs, signal },
-    );
-    if (signal.aborted) throw new Error("delivery interrupted by shutdown; the job runs again");
-    const record = { store, log, id, hash: content.hash, now: clock.now(), retryBaseMs: this.#d.retryBaseMs, fields };
+    const end = await attemptDelivery(this.#d, job.data.subscription, (topic) => this.#latest(topic), signal, {
+      job: job.id,
+      retry: job.retryCount,
+    });
+    if (end.kind === "aborted") throw new Error("delivery interrupted by shutdown; the job runs again");
     // A failure to retry throws, so pg-boss schedules the next attempt.
-    if ((await recordAttempt(record, outcome)) !== undefined && outcome.kind === "failed")
-      throw new Error(outcome.reason);
+    if (end.kind === "recorded" && end.retryInMs !== undefined && end.outcome.kind === "failed") {
+      throw new Error(end.outcome.reason);
+    }
   }
 }

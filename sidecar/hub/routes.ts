@@ -1,7 +1,7 @@
 import express, { type ErrorRequestHandler, type Response, Router } from "express";
 import type { Logger } from "pino";
 import { parseHubRequest } from "../../src/api/hub-request.ts";
-import { perIpRateLimit } from "../http/middleware.ts";
+import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
 export interface HubRouterOptions {
@@ -118,9 +118,11 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       text(res, 202, "Accepted: changed topics will be distributed.");
     },
   );
-  router.all("/", (_req, res) => {
-    res.setHeader("Allow", "POST");
-    text(res, 405, "The hub accepts POST only.");
+  // A plain OPTIONS (a CORS preflight is answered before the router) learns the same Allow.
+  router.all("/", (req, res) => {
+    res.setHeader("Allow", "POST, OPTIONS");
+    if (req.method === "OPTIONS") res.status(204).end();
+    else text(res, 405, "The hub accepts POST only.");
   });
 
   // Body-parser errors (too large, bad charset, malformed) become plain-text answers here.

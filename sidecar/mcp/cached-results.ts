@@ -1,56 +1,21 @@
-import { LRUCache } from "lru-cache";
 import type { SearchResult, SinceResult } from "../../src/api/schemas.ts";
-import type { SearchQuery } from "../../src/search/query.ts";
 import { type Outcome, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
 import { searchResultJson, sinceResultJson } from "../../src/search/result-json.ts";
+import { searchEtag, sinceEtag } from "../build/result-store.ts";
 import type { Snapshot } from "../build/snapshot.ts";
-import { type CachedResponse, ResponseCache, searchEtag, sinceEtag } from "../response-cache.ts";
 
 /**
- * `search_reviews` and `get_reviews_since` answered from the response cache of
- * `GET /api/reviews/search` and `since/{date}` (sidecar/response-cache.ts), under the same keys:
- * the canonical query is transport-neutral, and the identity-coded body the route sends is exactly
- * the tool's text block. A query asked before, through either door, runs no search and no
- * serialisation; the entry also keeps the result object for `structuredContent`, frozen, so the
- * SDK's output-schema check runs once per entry (cached-schema.ts, `validatesOnce`) rather than
- * on every call.
+ * `search_reviews` and `get_reviews_since` answered from the snapshot's result store
+ * (sidecar/build/result-store.ts), under the keys the HTTP routes use: the canonical query is
+ * transport-neutral, and the identity body the route sends is exactly the tool's text block. A
+ * query asked before, through either door, runs no search and no serialisation; the entry also
+ * keeps the result object for `structuredContent`, frozen, so the SDK's output-schema check runs
+ * once per entry (cached-schema.ts, `validatesOnce`) rather than on every call.
  *
  * An entry made by an HTTP route has the body (or, for since, only the ETag) but no object: the
- * query is run again (posting lists and a prefix slice: cheap) and the entry is stored again with
- * both. A body too large for the cache's bound is not stored, and the next call builds it again.
+ * query is run again (posting lists and a prefix slice: cheap) and the entry is kept again with
+ * both. With the store off (RESPONSE_CACHE_MB=0), every call parses, runs and serialises.
  */
-
-/** What an entry's `value` adds to its size: the object, its array of record references and strings. */
-function valueBytes(reviews: readonly unknown[], strings: number): number {
-  return 128 + 8 * reviews.length + 2 * strings;
-}
-
-/** The cached entry under `key`, completed (body, frozen value) and stored again when it lacks either. */
-function complete<T extends { reviews: unknown[] }>(
-  cache: ResponseCache,
-  key: string,
-  make: () => { etag: string; value: T; json: (value: T) => Buffer; strings: number },
-): JsonValue<T> {
-  const found = cache.get(key);
-  if (found?.body && found.value) return { text: found.body.toString("utf8"), value: found.value.data as T };
-  const made = make();
-  Object.freeze(made.value.reviews);
-  const data = Object.freeze(made.value);
-  const body = found?.body ?? made.json(data);
-  const entry: CachedResponse = {
-    etag: found?.etag ?? made.etag,
-    coding: "identity",
-    body,
-    value: { data, bytes: valueBytes(data.reviews, made.strings) },
-  };
-  cache.set(key, entry);
-  return { text: body.toString("utf8"), value: data };
-}
-
-export interface CachedResultsDeps {
-  cache: ResponseCache;
-  baseUrl: string;
-}
 
 /** A result as a tool returns it: the JSON text and the (frozen) object it is the JSON of. */
 export interface JsonValue<T> {
@@ -58,38 +23,43 @@ export interface JsonValue<T> {
   value: T;
 }
 
-/**
- * Arguments already parsed in a snapshot, by their JSON: a repeated call skips validation, as a
- * repeated query string does on the HTTP route. Per snapshot (the technicians and aspects it
- * validates against are the snapshot's), and gone with it.
- */
-const parsedArgs = new WeakMap<Snapshot, LRUCache<string, SearchQuery>>();
+/** What an entry's `value` adds to its size: the object, its array of record references and strings. */
+function valueBytes(reviews: readonly unknown[], strings: number): number {
+  return 128 + 8 * reviews.length + 2 * strings;
+}
 
-function parseArgs(snapshot: Snapshot, args: Record<string, unknown>): Outcome<SearchQuery> {
-  let memo = parsedArgs.get(snapshot);
-  if (memo === undefined) {
-    memo = new LRUCache({ max: 10_000, maxSize: 16 * 1024 * 1024, sizeCalculation: (_v, k) => 256 + k.length * 4 });
-    parsedArgs.set(snapshot, memo);
-  }
-  const key = JSON.stringify(args);
-  const known = memo.get(key);
-  if (known !== undefined) return { ok: true, value: known };
-  const parsed = parseSearch(snapshot.index, args);
-  if (parsed.ok) memo.set(key, parsed.value);
-  return parsed;
+/** The kept entry under `key`, completed (body, frozen value) and kept again when it lacks either. */
+function complete<T extends { reviews: unknown[] }>(
+  snapshot: Snapshot,
+  key: string,
+  make: () => { etag: string; value: T; json: (value: T) => Buffer; strings: number },
+): JsonValue<T> {
+  const found = snapshot.results.get(key);
+  if (found?.body && found.value) return { text: found.body.toString("utf8"), value: found.value.data as T };
+  const made = make();
+  Object.freeze(made.value.reviews);
+  const data = Object.freeze(made.value);
+  const body = found?.body ?? made.json(data);
+  snapshot.results.set(key, {
+    ...found,
+    etag: found?.etag ?? made.etag,
+    body,
+    value: { data, bytes: valueBytes(data.reviews, made.strings) },
+  });
+  return { text: body.toString("utf8"), value: data };
 }
 
 /** The search for `args` in `snapshot`, or the issues with `args`. */
 export function cachedSearch(
-  { cache, baseUrl }: CachedResultsDeps,
   snapshot: Snapshot,
+  baseUrl: string,
   args: Record<string, unknown>,
 ): Outcome<JsonValue<SearchResult>> {
-  const parsed = parseArgs(snapshot, args);
+  // Arguments already parsed in this snapshot, by their JSON: a repeated call skips validation.
+  const parsed = snapshot.results.query(JSON.stringify(args), () => parseSearch(snapshot.index, args));
   if (!parsed.ok) return parsed;
   const q = parsed.value;
-  const key = ResponseCache.key(snapshot.version, `search?${q.key}`, "identity");
-  const value = complete<SearchResult>(cache, key, () => {
+  const value = complete<SearchResult>(snapshot, `search?${q.key}`, () => {
     const result = runSearch(snapshot.index, q, baseUrl);
     const etag = searchEtag(snapshot.version, baseUrl, q.key);
     return { etag, value: result, json: searchResultJson, strings: result.next?.length ?? 0 };
@@ -98,55 +68,13 @@ export function cachedSearch(
 }
 
 /** The reviews on or after `date` in `snapshot`, or the issues with `date`. */
-export function cachedSince(
-  { cache }: Pick<CachedResultsDeps, "cache">,
-  snapshot: Snapshot,
-  date: unknown,
-): Outcome<JsonValue<SinceResult>> {
+export function cachedSince(snapshot: Snapshot, date: unknown): Outcome<JsonValue<SinceResult>> {
   const parsed = parseSince(snapshot.index, date);
   if (!parsed.ok) return parsed;
   const q = parsed.value;
-  const key = ResponseCache.key(snapshot.version, `since/${q.date}`, "identity");
-  const value = complete<SinceResult>(cache, key, () => {
+  const value = complete<SinceResult>(snapshot, `since/${q.date}`, () => {
     const etag = sinceEtag(q.date, snapshot.chain[q.count] as string);
     return { etag, value: runSince(snapshot.index, q), json: sinceResultJson, strings: q.date.length };
   });
   return { ok: true, value };
-}
-
-/** A complete entry (body and frozen value) of the response cache, and its key. */
-export interface CachedHit {
-  key: string;
-  entry: CachedResponse & { body: Buffer; value: { data: object; bytes: number } };
-}
-
-function hit(cache: ResponseCache, key: string): CachedHit | undefined {
-  const entry = cache.get(key);
-  return entry?.body && entry.value ? { key, entry: entry as CachedHit["entry"] } : undefined;
-}
-
-/**
- * The entry `cachedSearch` would answer `args` from without computing anything, or undefined
- * (invalid arguments, or an entry missing or lacking its value). For the fast path in front of
- * the SDK (fast-call.ts), which answers only what is already cached.
- */
-export function peekSearch(
-  { cache }: Pick<CachedResultsDeps, "cache">,
-  snapshot: Snapshot,
-  args: Record<string, unknown>,
-): CachedHit | undefined {
-  const parsed = parseArgs(snapshot, args);
-  if (!parsed.ok) return undefined;
-  return hit(cache, ResponseCache.key(snapshot.version, `search?${parsed.value.key}`, "identity"));
-}
-
-/** `peekSearch` for `cachedSince`. */
-export function peekSince(
-  { cache }: Pick<CachedResultsDeps, "cache">,
-  snapshot: Snapshot,
-  date: unknown,
-): CachedHit | undefined {
-  const parsed = parseSince(snapshot.index, date);
-  if (!parsed.ok) return undefined;
-  return hit(cache, ResponseCache.key(snapshot.version, `since/${parsed.value.date}`, "identity"));
 }

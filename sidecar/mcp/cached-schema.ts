@@ -14,10 +14,14 @@ import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
  * review field) cost about as much as the search itself.
  *
  * With `validatesOnce` (output schemas), a frozen value that passed validation once is not
- * validated again: the tools answer repeated queries with the same frozen object from the response
- * cache (cached-results.ts), and the SDK checks every `tools/call` result against the output
+ * validated again: the tools answer repeated queries with the same frozen object from the result
+ * store (cached-results.ts), and the SDK checks every `tools/call` result against the output
  * schema. The first check still runs in full, so the contract holds; a frozen object cannot have
  * changed since. Anything not frozen is validated every time.
+ *
+ * The conversion is made portable (`portable`): MCP clients that check tool schemas strictly
+ * (Inspector `--strict`, some model vendors) refuse a `type` array, which zod emits for nullable
+ * fields.
  */
 export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
   schema: S,
@@ -32,14 +36,13 @@ export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
       const key = `${io} ${options.target}`;
       let json = cache.get(key);
       if (json === undefined) {
-        json = deepFreeze(standard.jsonSchema[io](options));
+        json = deepFreeze(portable(standard.jsonSchema[io](options)));
         cache.set(key, json);
       }
       return json;
     };
   const wrapped = Object.create(schema) as S;
   const passed = opts.validatesOnce ? new WeakSet<object>() : undefined;
-  if (passed) validatedBy.set(wrapped, passed);
   Object.defineProperty(wrapped, "~standard", {
     value: {
       ...standard,
@@ -48,17 +51,6 @@ export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
     },
   });
   return wrapped;
-}
-
-/** The frozen values each `validatesOnce` schema has passed. */
-const validatedBy = new WeakMap<object, WeakSet<object>>();
-
-/**
- * Whether `value` has passed `schema` (made with `validatesOnce`) in full, so the SDK would not
- * check it again. The fast path in front of the SDK (fast-call.ts) answers only such values.
- */
-export function hasPassed(schema: object, value: object): boolean {
-  return validatedBy.get(schema)?.has(value) ?? false;
 }
 
 type Validate = StandardSchemaWithJSON["~standard"]["validate"];
@@ -82,4 +74,20 @@ export function deepFreeze<T>(value: T): T {
   if (typeof value !== "object" || value === null || Object.isFrozen(value)) return value;
   for (const v of Object.values(value)) deepFreeze(v);
   return Object.freeze(value);
+}
+
+/**
+ * Rewrites every `type: [A, B]` as `anyOf: [{type: A}, {type: B}]`, keeping the node's other
+ * keywords: the same set of values (a keyword for numbers, say, ignores the null branch), written
+ * with one JSON type per schema.
+ */
+export function portable<T>(schema: T): T {
+  if (Array.isArray(schema)) return schema.map(portable) as T;
+  if (typeof schema !== "object" || schema === null) return schema;
+  const out: Record<string, unknown> = {};
+  for (const [k, v] of Object.entries(schema)) {
+    if (k === "type" && Array.isArray(v)) out.anyOf = v.map((t) => ({ type: t }));
+    else out[k] = portable(v);
+  }
+  return out as T;
 }

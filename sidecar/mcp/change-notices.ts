@@ -1,7 +1,8 @@
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
+import { LRUCache } from "lru-cache";
 import type { Snapshot } from "../build/snapshot.ts";
-import { type Clock, systemClock } from "../clock.ts";
+import { type Clock, lruOnClock, systemClock, ttlUntil } from "../clock.ts";
 import { insightsUri } from "./insights.ts";
 import { datasetUri, reviewUri } from "./resources.ts";
 import { streamLimitResponse } from "./stream-limit.ts";
@@ -14,7 +15,7 @@ import { streamLimitResponse } from "./stream-limit.ts";
  *
  * Subscriptions and GET streams of 2025 sessions live in this process (a session's GET stream and
  * its subscribe calls must reach the same instance). Both are bounded: at most `maxSessions`
- * sessions with subscriptions (the one closest to expiry is forgotten first), 64 URIs each, and
+ * sessions with subscriptions (the least recently used is forgotten first), 64 URIs each, and
  * at most `maxStreams` open streams in all. 2025-06-18 lets a client hold several SSE streams at
  * once and requires each message to go out on only one of them ("Multiple Connections"), so a
  * session may open up to `MAX_STREAMS_PER_SESSION` GET streams and each notice goes to its newest.
@@ -30,7 +31,6 @@ export const MAX_STREAMS_PER_SESSION = 4;
 
 interface Subscription {
   uris: Set<string>;
-  exp: number;
 }
 
 interface Stream {
@@ -80,7 +80,11 @@ function withOpeningComment(response: Response): Response {
 
 export class ChangeNotices {
   #opts: ChangeNoticesOptions;
-  #subs = new Map<string, Subscription>();
+  /**
+   * Each session's subscriptions until the session expires: at most `maxSessions`, the least
+   * recently used dropped first when a new session subscribes.
+   */
+  #subs: LRUCache<string, Subscription>;
   /** Each session's open GET streams, oldest first. */
   #streams = new Map<string, Stream[]>();
   #open = 0;
@@ -89,6 +93,7 @@ export class ChangeNotices {
   constructor(opts: ChangeNoticesOptions) {
     this.#opts = opts;
     this.#clock = opts.clock ?? systemClock;
+    this.#subs = new LRUCache({ max: opts.maxSessions, ...lruOnClock(this.#clock) });
   }
 
   get openStreams(): number {
@@ -99,10 +104,12 @@ export class ChangeNotices {
   subscribe(sessionId: string, exp: number, uri: string): boolean {
     let sub = this.#subs.get(sessionId);
     if (!sub) {
-      this.#evictExpired();
-      while (this.#subs.size >= this.#opts.maxSessions) this.#evictSoonest();
-      sub = { uris: new Set(), exp };
-      this.#subs.set(sessionId, sub);
+      const ttl = ttlUntil(exp, this.#clock.now());
+      if (ttl === undefined) return true;
+      sub = { uris: new Set() };
+      // At the cap, expired sessions go before the least recently used live one (a scan, only when full).
+      if (this.#subs.size >= this.#subs.max) this.#subs.purgeStale();
+      this.#subs.set(sessionId, sub, { ttl });
     }
     if (!sub.uris.has(uri) && sub.uris.size >= MAX_URIS_PER_SESSION) return false;
     sub.uris.add(uri);
@@ -191,17 +198,5 @@ export class ChangeNotices {
     this.#open = 0;
     for (const s of streams) s.cancelTimer();
     await Promise.all(streams.map((s) => s.server.close().catch(() => undefined)));
-  }
-
-  #evictExpired(): void {
-    const now = this.#clock.now();
-    for (const [id, sub] of this.#subs) if (sub.exp <= now) this.#subs.delete(id);
-  }
-
-  #evictSoonest(): void {
-    let soonest: string | undefined;
-    let exp = Number.POSITIVE_INFINITY;
-    for (const [id, sub] of this.#subs) if (sub.exp < exp) [soonest, exp] = [id, sub.exp];
-    if (soonest !== undefined) this.#subs.delete(soonest);
   }
 }

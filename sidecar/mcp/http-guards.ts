@@ -1,4 +1,6 @@
+import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { CorsPolicy } from "../cors.ts";
 
 /**
  * HTTP-level checks in front of the MCP transport: DNS-rebinding protection (Host), the Origin
@@ -25,18 +27,13 @@ export function allowedHostnames(baseUrl: string): string[] {
 /**
  * A page on an attacker's domain can resolve that domain to 127.0.0.1 and then talk to a local
  * server as same-origin; its requests still carry the attacker's Host, so any other host is 403.
- * The port is ignored, as a reverse proxy may change it.
+ * The port is ignored, as a reverse proxy may change it. The check is the SDK's own
+ * (`validateHostHeader`), so it parses Host exactly as the SDK's adapters do.
  */
 export function hostGuard(hostnames: string[]): RequestHandler {
   return (req, res, next) => {
     const host = req.headers.host;
-    let hostname: string | undefined;
-    try {
-      hostname = host ? new URL(`http://${host}`).hostname : undefined;
-    } catch {
-      hostname = undefined;
-    }
-    if (hostname === undefined || !hostnames.includes(hostname)) {
+    if (!validateHostHeader(host, hostnames).ok) {
       rpcError(
         res,
         403,
@@ -49,53 +46,55 @@ export function hostGuard(hostnames: string[]): RequestHandler {
   };
 }
 
-function normaliseOrigin(origin: string): string {
-  try {
-    return new URL(origin).origin;
-  } catch {
-    return origin.trim().toLowerCase();
-  }
+/**
+ * The hostnames of `MCP_ALLOWED_ORIGINS`, as the SDK's `validateOriginHeader` compares them: it
+ * checks an Origin's hostname (port-agnostic, like the Host check), not the whole origin. An
+ * entry that is not a URL is taken as a hostname.
+ */
+export function originHostnames(origins: string[]): string[] {
+  const hostname = (o: string) => {
+    try {
+      return new URL(o).hostname;
+    } catch {
+      return o.trim().toLowerCase();
+    }
+  };
+  return [...new Set(origins.map(hostname))];
 }
 
-const ALLOW_HEADERS = "Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID";
-
 /**
- * CORS for `/mcp`. The data is public and read-only and no credentials are used, so by default
- * (`"*"`) any origin may call it. With a list, a request carrying another `Origin` is refused with
- * 403; requests without `Origin` (non-browser clients) are always let through, as Origin is what a
- * browser adds, not something a server-side client has to send.
+ * With a list (`MCP_ALLOWED_ORIGINS`), a request whose `Origin` names another host is refused with
+ * 403; requests without `Origin` (non-browser clients) are let through, as Origin is what a
+ * browser adds, not something a server-side client has to send. The check is the SDK's
+ * `validateOriginHeader`. With `"*"` (the default: the data is public and read-only, and no
+ * credentials are used) every origin may call.
  */
-export function mcpCors(allowed: "*" | string[]): RequestHandler {
-  const list = allowed === "*" ? undefined : new Set(allowed.map(normaliseOrigin));
+export function originGuard(allowed: "*" | string[]): RequestHandler {
+  if (allowed === "*") return (_req, _res, next) => next();
+  const hostnames = originHostnames(allowed);
   return (req, res, next) => {
     const origin = req.headers.origin;
-    if (list && origin !== undefined) {
-      if (!list.has(normaliseOrigin(origin))) {
-        rpcError(
-          res,
-          403,
-          -32000,
-          `Forbidden: Origin ${JSON.stringify(origin)} is not allowed; allowed origins are ${[...list].join(", ")}`,
-        );
-        return;
-      }
-      res.setHeader("Access-Control-Allow-Origin", origin);
-      res.append("Vary", "Origin");
-    } else if (!list) {
-      res.setHeader("Access-Control-Allow-Origin", "*");
-    }
-    res.setHeader("Access-Control-Expose-Headers", "Mcp-Session-Id");
-    if (req.method === "OPTIONS") {
-      res.setHeader("Allow", "GET, POST, DELETE, OPTIONS");
-      if (req.headers["access-control-request-method"]) {
-        res.setHeader("Access-Control-Allow-Methods", "GET, POST, DELETE, OPTIONS");
-        res.setHeader("Access-Control-Allow-Headers", ALLOW_HEADERS);
-        res.setHeader("Access-Control-Max-Age", "86400");
-      }
-      res.status(204).end();
+    if (!validateOriginHeader(origin, hostnames).ok) {
+      rpcError(
+        res,
+        403,
+        -32000,
+        `Forbidden: Origin ${JSON.stringify(origin)} is not allowed; allowed origins are ${allowed.join(", ")}`,
+      );
       return;
     }
     next();
+  };
+}
+
+/** CORS of `/mcp` (sidecar/cors.ts): the allowlist, when there is one, is enforced by `originGuard` first. */
+export function mcpCorsPolicy(allowed: "*" | string[]): CorsPolicy {
+  return {
+    origin: allowed === "*" ? "*" : "reflect",
+    methods: "GET, POST, DELETE, OPTIONS",
+    allowHeaders: "Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
+    exposeHeaders: "Mcp-Session-Id",
+    allow: "GET, POST, DELETE, OPTIONS",
   };
 }
 

@@ -38,7 +38,7 @@ export const InsightsResultSchema = cachedJsonSchema(z.object(InsightsSelectionS
 
 // Checked in the handler, so a bad value is reported like a bad search parameter (with the value).
 const InsightsArgsSchema = cachedJsonSchema(
-  z.object({
+  z.strictObject({
     section: z
       .unknown()
       .optional()

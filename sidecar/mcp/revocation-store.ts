@@ -1,3 +1,5 @@
+import { LRUCache } from "lru-cache";
+import { lruOnClock, ttlUntil } from "../clock.ts";
 import { systemWallClock, type WallClock } from "./session-token.ts";
 
 /**
@@ -20,20 +22,19 @@ export interface MemoryRevocationStoreOptions {
 }
 
 /**
- * The one-process store. Entries are pruned once expired (an expired id is refused by its
- * signature check alone). At the cap, the entry closest to its own expiry is dropped: the only
- * effect is that the client that ended that session could use its id again for what is left of
- * its lifetime, which on a public read-only service grants nothing; the cap is what keeps a loop
- * of initialize + DELETE from growing memory.
+ * The one-process store: an LRU of at most `maxEntries` ids, each kept until its own expiry (an
+ * expired id is refused by its signature check alone). At the cap, expired ids go first, then the
+ * least recently revoked or checked id is dropped: the only effect is that the client that ended that session could use its
+ * id again for what is left of its lifetime, which on a public read-only service grants nothing;
+ * the cap is what keeps a loop of initialize + DELETE from growing memory.
  */
 export class MemoryRevocationStore implements SessionRevocationStore {
-  #entries = new Map<string, number>();
-  #max: number;
+  #entries: LRUCache<string, true>;
   #clock: WallClock;
 
   constructor(opts: MemoryRevocationStoreOptions = {}) {
-    this.#max = opts.maxEntries ?? 10_000;
     this.#clock = opts.clock ?? systemWallClock;
+    this.#entries = new LRUCache<string, true>({ max: opts.maxEntries ?? 10_000, ...lruOnClock(this.#clock) });
   }
 
   get size(): number {
@@ -41,42 +42,22 @@ export class MemoryRevocationStore implements SessionRevocationStore {
   }
 
   async revoke(id: string, expiresAt: number): Promise<void> {
-    if (expiresAt <= this.#clock.now()) return;
-    this.#entries.delete(id);
-    // Pruning scans every entry, so it runs only when the store is full, not on every call.
-    if (this.#entries.size >= this.#max) this.prune();
-    while (this.#entries.size >= this.#max) this.#dropSoonest();
-    this.#entries.set(id, expiresAt);
+    const ttl = ttlUntil(expiresAt, this.#clock.now());
+    if (ttl === undefined) return;
+    // lru-cache evicts the least recently used entry even when an expired one is still held, so
+    // a full store forgets its expired ids first (a scan, only when full).
+    if (this.#entries.size >= this.#entries.max) this.#entries.purgeStale();
+    this.#entries.set(id, true, { ttl });
   }
 
   async isRevoked(id: string): Promise<boolean> {
-    const exp = this.#entries.get(id);
-    if (exp === undefined) return false;
-    if (exp <= this.#clock.now()) {
-      this.#entries.delete(id);
-      return false;
-    }
-    return true;
+    return this.#entries.get(id) === true;
   }
 
   /** Forgets every expired entry; returns how many. Lookups already ignore expired entries. */
   prune(): number {
-    const now = this.#clock.now();
-    let pruned = 0;
-    for (const [id, exp] of this.#entries) {
-      if (exp > now) continue;
-      this.#entries.delete(id);
-      pruned++;
-    }
-    return pruned;
-  }
-
-  #dropSoonest(): void {
-    let soonest: string | undefined;
-    let soonestExp = Number.POSITIVE_INFINITY;
-    for (const [id, exp] of this.#entries) {
-      if (exp < soonestExp) [soonest, soonestExp] = [id, exp];
-    }
-    if (soonest !== undefined) this.#entries.delete(soonest);
+    const before = this.#entries.size;
+    this.#entries.purgeStale();
+    return before - this.#entries.size;
   }
 }

@@ -1,3 +1,4 @@
+import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
   isLegacyRequest,
@@ -11,14 +12,12 @@ import type { Config } from "../../src/config.ts";
 import type { BuildEvents } from "../build/live-build.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
 import type { Clock } from "../clock.ts";
+import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
-import type { ResponseCache } from "../response-cache.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
-import { fastToolCall } from "./fast-call.ts";
-import { allowedHostnames, bodyErrors, hostGuard, mcpCors, rpcError } from "./http-guards.ts";
+import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard, rpcError } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
-import { nodeBridge } from "./node-bridge.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
 import { createMcpServer } from "./server.ts";
 import { SessionTokens } from "./session-token.ts";
@@ -44,15 +43,8 @@ export interface McpRouterDeps {
   logger: Logger;
   /** Wall clock for session expiry; tests move it by hand. */
   clock?: Clock;
-  /** The response cache of the HTTP search route (`createApp`'s `responseCache`): the tools answer from it too. */
-  responseCache: ResponseCache;
   /** Where DELETEd session ids are kept; default in memory (one instance). */
   revocations?: SessionRevocationStore;
-  /**
-   * Answer cached `search_reviews` / `get_reviews_since` calls in front of the SDK (fast-call.ts);
-   * default true. Off, every request goes through the SDK: the reference the tests compare with.
-   */
-  fastPath?: boolean;
 }
 
 export interface McpRouter {
@@ -62,8 +54,6 @@ export interface McpRouter {
   readonly openStreams: number;
   /** Open 2026-07-28 `subscriptions/listen` streams. */
   readonly openListens: number;
-  /** `tools/call` requests answered by the fast path since start (fast-call.ts). */
-  readonly fastAnswers: number;
   /** Ends every stream and refuses new requests. */
   close(): Promise<void>;
 }
@@ -89,7 +79,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   });
   const revocations: SessionRevocationStore =
     deps.revocations ?? new MemoryRevocationStore({ maxEntries: config.MCP_MAX_SESSIONS, clock: deps.clock });
-  const base = { store, baseUrl: config.BASE_URL, cache: deps.responseCache };
+  const base = { store, baseUrl: config.BASE_URL };
 
   /** Each POST's parsed body by its web Request, which the SDK hands to the factory as `requestInfo`. */
   const bodies = new WeakMap<Request, unknown>();
@@ -159,25 +149,22 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     notices.publish(uris).catch((err: unknown) => log.warn({ err }, "mcp change notices failed"));
   });
 
-  const node = nodeBridge(
-    async (request, options) => {
-      const body = options?.parsedBody;
-      if (body !== undefined) bodies.set(request, body);
-      if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
-        return sessions.handle(request, body);
-      }
-      if ((body as { method?: unknown } | undefined)?.method === "subscriptions/listen")
-        return listen(request, options);
-      return modern.fetch(request, options);
+  // The SDK's own Node adapter: every answer, JSON or event stream, is written by it.
+  const node = toNodeHandler(
+    {
+      async fetch(request, options) {
+        const body = options?.parsedBody;
+        if (body !== undefined) bodies.set(request, body);
+        if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
+          return sessions.handle(request, body);
+        }
+        if ((body as { method?: unknown } | undefined)?.method === "subscriptions/listen")
+          return listen(request, options);
+        return modern.fetch(request, options);
+      },
     },
     { maxRequestBodySize: MAX_BODY_BYTES, onerror: (err) => log.error({ err }, "mcp handler failed") },
   );
-
-  const fast =
-    deps.fastPath === false
-      ? undefined
-      : fastToolCall({ store, cache: deps.responseCache, sessionUsable: (id) => sessions.usable(id) });
-  let fastAnswers = 0;
 
   let closed = false;
   const open: RequestHandler = (_req, res, next) => {
@@ -190,11 +177,6 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       return rpcError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     const body: unknown = req.body;
-    // Before the checks below: it answers only a valid request (the SDK's classifier says so).
-    if (fast && (await fast(req, res, body))) {
-      fastAnswers++;
-      return;
-    }
     if (Array.isArray(body)) {
       const header = req.headers["mcp-protocol-version"];
       const session = tokens.verify(String(req.headers[SESSION_HEADER] ?? ""));
@@ -207,14 +189,22 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   };
 
   const router = Router();
-  router.use(hostGuard(allowedHostnames(config.BASE_URL)), mcpCors(config.MCP_ALLOWED_ORIGINS), open);
+  router.use(
+    hostGuard(allowedHostnames(config.BASE_URL)),
+    originGuard(config.MCP_ALLOWED_ORIGINS),
+    cors(mcpCorsPolicy(config.MCP_ALLOWED_ORIGINS)),
+    open,
+  );
   router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false }), post);
-  router.get("/", (req, res) => node(req, res));
-  router.delete("/", (req, res) => node(req, res));
-  router.all("/", (_req, res) => {
+  const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "GET, POST, DELETE, OPTIONS");
     rpcError(res, 405, -32000, "Method not allowed: use POST, GET or DELETE");
-  });
+  };
+  // Before GET, which Express would otherwise run for HEAD: a HEAD must not open an event stream.
+  router.head("/", notAllowed);
+  router.get("/", (req, res) => node(req, res));
+  router.delete("/", (req, res) => node(req, res));
+  router.all("/", notAllowed);
   router.use(bodyErrors(MAX_BODY_BYTES));
 
   return {
@@ -224,9 +214,6 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     },
     get openListens() {
       return listen.open;
-    },
-    get fastAnswers() {
-      return fastAnswers;
     },
     async close() {
       closed = true;

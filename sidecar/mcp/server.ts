@@ -2,10 +2,10 @@ import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import type { Business } from "../../src/content/records.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
-import type { ResponseCache } from "../response-cache.ts";
 import { registerInsights } from "./insights.ts";
 import { instructionsFor } from "./instructions.ts";
 import { registerDatasetResources } from "./resources.ts";
+import { registerLogTool } from "./review-log.ts";
 import { registerReviewTools } from "./tools.ts";
 
 export const SERVER_INFO = { name: pkg.name, version: pkg.version };
@@ -31,8 +31,6 @@ function instructions(business: Business): string {
 export interface McpServerDeps {
   store: SnapshotStore;
   baseUrl: string;
-  /** Shared with the HTTP routes (see cached-results.ts). */
-  cache: ResponseCache;
   /** The `tools/call` arguments as parsed from this request's body (tools.ts `argumentsAsSent`). */
   argumentsAsSent?: unknown;
 }
@@ -63,5 +61,6 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   registerReviewTools(server, deps);
   registerDatasetResources(server, deps);
   registerInsights(server, deps);
+  registerLogTool(server, deps);
   return server;
 }

@@ -5,10 +5,9 @@ import {
   SinceResultSchema as HttpSinceResultSchema,
 } from "../../src/api/schemas.ts";
 import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
-import { SEARCH_PARAMS, type SearchParamName, SearchParamsSchema } from "../../src/search/query.ts";
+import { SearchParamsSchema } from "../../src/search/query.ts";
 import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
-import type { ResponseCache } from "../response-cache.ts";
 import { cachedSearch, cachedSince, type JsonValue } from "./cached-results.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 
@@ -22,8 +21,6 @@ export interface ToolDeps {
   store: SnapshotStore;
   /** Public base URL: `next` links and permalinks point there. */
   baseUrl: string;
-  /** The HTTP routes' response cache, shared: a search asked at either door is answered from it. */
-  cache: ResponseCache;
   /**
    * The `arguments` of the `tools/call` this server was built for, as parsed from the request
    * body. The SDK's zod parse copies them key by key, which drops an own key named `__proto__`, so
@@ -66,45 +63,20 @@ function asTool<S extends z.ZodType<object>>(_schema: S, outcome: Outcome<JsonVa
 }
 
 /**
- * JSON types advertised to clients. Validation is deliberately not done by the SDK: every value
- * reaches `parseSearchParams`, so a wrong one is reported with the HTTP wording, not zod's. A
- * parameter added to the shared search schema without an entry here is advertised as a string.
+ * The advertised arguments are the search parameters' own JSON Schema (one JSON type each: the
+ * numbers as numbers; numeric strings are still taken, since the tool parses every value with
+ * `parseSearchParams`, which reads numbers from strings as the HTTP route does) and no others.
+ * Validation is deliberately not done by the SDK: zod parses with an empty loose shape, so every
+ * value reaches `parseSearchParams` and a wrong or unknown one is reported with the HTTP wording
+ * and in the caller's order (a declared shape would reorder keys), not zod's.
  */
-const ADVERTISED_TYPES: Partial<Record<SearchParamName, string | string[]>> = {
-  rating: ["integer", "string"],
-  min_rating: ["number", "string"],
-  since: "string",
-  until: "string",
-  query: "string",
-  mentions_technician: "string",
-  mentions_service: "string",
-  aspect: "string",
-  sentiment: "string",
-  limit: ["integer", "string"],
-  offset: ["integer", "string"],
-};
-
-const SearchArgsShape = z.object(
-  Object.fromEntries(
-    SEARCH_PARAMS.map((name) => [
-      name,
-      z
-        .unknown()
-        .optional()
-        .describe(SearchParamsSchema.shape[name].description ?? name)
-        .meta({ type: ADVERTISED_TYPES[name] ?? "string" }),
-    ]),
-  ),
-);
-
-/**
- * Permissive on purpose (see above): unknown keys pass through so typos are reported, not dropped.
- * zod parses with an empty shape because a declared shape reorders keys (declared first), and the
- * issues must come out in the caller's order, as the HTTP route reports them in query-string
- * order. The advertised JSON Schema properties still come from the shape above.
- */
+const { properties: searchProperties } = z.toJSONSchema(SearchParamsSchema, {
+  io: "output",
+  target: "draft-2020-12",
+  unrepresentable: "any",
+});
 export const SearchArgsSchema = cachedJsonSchema(
-  z.looseObject({}).meta({ properties: z.toJSONSchema(SearchArgsShape).properties }),
+  z.looseObject({}).meta({ properties: searchProperties, additionalProperties: false }),
 );
 
 /**
@@ -117,13 +89,16 @@ export const ReviewResultSchema = cachedJsonSchema(z.object(ReviewRecordSchema.s
 
 // Module-level, like every schema here: a server is built per request, so nothing is rebuilt per call.
 const ReviewArgsSchema = cachedJsonSchema(
-  z.object({ id: z.string().describe('Review id, e.g. "2024-03-14-maria-g".') }),
+  z.strictObject({ id: z.string().describe('Review id, e.g. "2024-03-14-maria-g".') }),
 );
 const SinceArgsSchema = cachedJsonSchema(
-  z.object({
+  z.strictObject({
     date: z.string().describe("First day to include, YYYY-MM-DD (a real calendar date), e.g. 2025-01-01."),
   }),
 );
+
+/** No arguments, and an unknown one is refused, as by every tool. */
+export const NoArgsSchema = cachedJsonSchema(z.strictObject({}));
 
 export const BusinessResultSchema = cachedJsonSchema(
   z.object({
@@ -132,7 +107,7 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl, cache, argumentsAsSent }: ToolDeps): void {
+export function registerReviewTools(server: McpServer, { store, baseUrl, argumentsAsSent }: ToolDeps): void {
   const asSent = typeof argumentsAsSent === "object" && argumentsAsSent !== null && !Array.isArray(argumentsAsSent);
   server.registerTool(
     "get_business",
@@ -142,6 +117,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, cache, 
         "The practice's profile: name, contact details, address, opening hours, the catalogues of technicians " +
         "(ids, names, aliases), services and service areas, and the aggregate star rating with its distribution. " +
         "Call it first to learn the technician names and service ids that search_reviews accepts.",
+      inputSchema: NoArgsSchema,
       outputSchema: BusinessResultSchema,
       annotations: READ_ONLY,
     },
@@ -168,7 +144,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, cache, 
     (args) =>
       asTool(
         SearchResultSchema,
-        cachedSearch({ cache, baseUrl }, store.current, asSent ? (argumentsAsSent as Record<string, unknown>) : args),
+        cachedSearch(store.current, baseUrl, asSent ? (argumentsAsSent as Record<string, unknown>) : args),
       ),
   );
 
@@ -203,6 +179,6 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, cache, 
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    ({ date }) => asTool(SinceResultSchema, cachedSince({ cache }, store.current, date)),
+    ({ date }) => asTool(SinceResultSchema, cachedSince(store.current, date)),
   );
 }

@@ -3,14 +3,8 @@ import { z } from "zod";
 /**
  * OpenAPI parameter objects generated from zod objects, so a parameter's name, type, requiredness
  * and description are written once: the search parameters come from the schema the query parser
- * validates with, and the path and header parameters from the small schemas below.
+ * validates with (search-parameters.ts), and the path parameter from the schema below.
  */
-
-/** The conditional-GET request headers every cacheable endpoint honours (RFC 9110). */
-export const ConditionalGetHeadersSchema = z.object({
-  "If-None-Match": z.string().optional(),
-  "If-Modified-Since": z.string().optional(),
-});
 
 /** The path of `GET /api/reviews/since/{date}`; the service checks it is a real calendar day. */
 export const SincePathSchema = z.object({

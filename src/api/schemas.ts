@@ -45,3 +45,41 @@ export const SinceResultSchema = z
 
 export type SearchResult = z.infer<typeof SearchResultSchema>;
 export type SinceResult = z.infer<typeof SinceResultSchema>;
+
+export const ReadinessSchema = z
+  .object({
+    status: z.enum(["ok", "degraded"]).describe("degraded: DATABASE_URL is set and the database does not answer."),
+    database: z.enum(["ok", "unreachable"]).optional().describe("Present with DATABASE_URL only."),
+    reviews: z.number().int().min(0).describe("Reviews in the build this instance serves."),
+    version: z.string().describe("The ETag of /reviews.json in the build this instance serves."),
+    build: z
+      .string()
+      .describe("The served build's identity (SHA-256 of its _headers.json): equal on instances serving one build."),
+  })
+  .meta({ id: "Readiness" });
+export type Readiness = z.infer<typeof ReadinessSchema>;
+
+export const LivenessSchema = z.object({ status: z.literal("ok") }).meta({ id: "Liveness" });
+export type Liveness = z.infer<typeof LivenessSchema>;
+
+/**
+ * What every OpenAPI 3.1 document has, typed for generated clients; the full schema is the
+ * official one, https://spec.openapis.org/oas/3.1/schema/2022-10-07, which the tests apply too.
+ */
+export const OpenApiDocumentSchema = z
+  .looseObject({
+    openapi: z.string().regex(/^3\.1\.\d+(-.+)?$/),
+    info: z.looseObject({ title: z.string(), version: z.string(), description: z.string().optional() }),
+    servers: z.array(z.looseObject({ url: z.string() })).optional(),
+    paths: z.record(z.string().regex(/^\//), z.record(z.string(), z.unknown())).optional(),
+    components: z.record(z.string(), z.record(z.string(), z.unknown())).optional(),
+  })
+  .meta({ id: "OpenApiDocument", description: "An OpenAPI 3.1 document: this one." });
+
+export const JsonRpcErrorSchema = z
+  .object({
+    jsonrpc: z.literal("2.0"),
+    error: z.object({ code: z.number().int(), message: z.string(), data: z.unknown().optional() }),
+    id: z.union([z.string(), z.number(), z.null()]),
+  })
+  .meta({ id: "JsonRpcError", description: "A JSON-RPC 2.0 error response." });

@@ -6,7 +6,7 @@ import { z } from "zod";
  * Variables that may change from one build to the next in the same worker process: each is read
  * again by every build (astro.config.mjs and src/content.config.ts call `loadConfig`).
  */
-export const PER_BUILD_VARIABLES = ["DIST_DIR", "ASTRO_CACHE_KEY", "CONTENT_DIR", "HUB_URL"] as const;
+export const PER_BUILD_VARIABLES = ["DIST_DIR", "ASTRO_CACHE_KEY", "CONTENT_DIR", "HUB_URL", "LOG_DIR"] as const;
 
 export const WorkerRequestSchema = z.object({
   type: z.literal("build"),

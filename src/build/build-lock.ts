@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
-import { mkdir, rm, stat, utimes } from "node:fs/promises";
+import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -24,18 +24,34 @@ const STALE_MS = 300_000;
 /** A 100,000-review build takes longer than `STALE_MS`, so the holder keeps the lock fresh. */
 const REFRESH_MS = 30_000;
 
+/**
+ * Whether the process that took the lock has ended without releasing it (SIGKILL, a crash): its
+ * PID, written just after the `mkdir`, no longer exists. A lock without a PID file yet is taken.
+ */
+async function holderIsGone(): Promise<boolean> {
+  const pid = Number(await readFile(path.join(LOCK, "pid"), "utf8").catch(() => ""));
+  if (!Number.isInteger(pid) || pid <= 0) return false;
+  try {
+    process.kill(pid, 0);
+    return false;
+  } catch (err) {
+    return (err as NodeJS.ErrnoException).code === "ESRCH";
+  }
+}
+
 /** Waits for the lock; the returned function releases it (synchronously, so signal handlers can). */
 export async function acquireBuildLock(): Promise<() => void> {
   for (;;) {
     try {
       await mkdir(LOCK);
+      await writeFile(path.join(LOCK, "pid"), String(process.pid)).catch(() => undefined);
       break;
     } catch {
       const age = await stat(LOCK).then(
         (s) => Date.now() - s.mtimeMs,
         () => 0,
       );
-      if (age > STALE_MS) await rm(LOCK, { recursive: true, force: true });
+      if (age > STALE_MS || (await holderIsGone())) await rm(LOCK, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 100));
     }
   }

@@ -1,7 +1,9 @@
+import type { LoggedReview } from "../log/entries.ts";
+import { planLog } from "../log/plan.ts";
 import { createMatcher } from "./mentions.ts";
 import type { AggregateRating, AspectRef, ReviewAspect, ReviewRecord, ReviewsDataset, Sentiment } from "./records.ts";
 import type { CatalogueItem } from "./schema.ts";
-import type { Content, ReviewEntry } from "./validate.ts";
+import type { Content } from "./validate.ts";
 
 /** Newest first: date descending, then id ascending. The one ordering every list uses. */
 export function compareReviews(a: { date: string; id: string }, b: { date: string; id: string }): number {
@@ -53,21 +55,19 @@ export function editorAspects(labels: Readonly<Record<string, Sentiment>> | unde
 }
 
 /**
- * Turns validated content into published records. Mentions are explicit ids plus those detected in
- * the review text (not the owner's reply: a reply naming a doctor says nothing about the visit).
- * `aspects` holds only an editor's labels here (`source: "editor"`, none for most reviews): the
- * insights analysis (`analyzeReviews`) fills in the machine's reading where there are none.
+ * The fields of each review that the review log records (every record field but `url`, `aspects`
+ * and `log_index`), in the records' order. Mentions are explicit ids plus those detected in the
+ * review text (not the owner's reply: a reply naming a doctor says nothing about the visit).
  */
-export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] {
+export function reviewFields(content: Content): LoggedReview[] {
   const { business } = content;
   const tech = createMatcher(business.technicians);
   const svc = createMatcher(business.services);
   const area = createMatcher(business.service_areas);
-  const toRecord = (r: ReviewEntry): ReviewRecord => {
+  return content.reviews.map((r): LoggedReview => {
     const scanned = r.title ? `${r.title}\n${r.text}` : r.text;
     return {
       id: r.id,
-      url: permalink(baseUrl, r),
       date: r.date,
       published_at: r.published_at,
       rating: r.rating,
@@ -80,10 +80,41 @@ export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] 
       services: resolveMentions(r.services, scanned, business.services, (t) => svc.detect(t)),
       service_areas: resolveMentions(r.service_areas, scanned, business.service_areas, (t) => area.detect(t)),
       response: r.response ? { date: r.response.date, text: r.response.text } : null,
-      aspects: editorAspects(r.aspects),
     };
-  };
-  return content.reviews.map(toRecord).sort(compareReviews);
+  });
+}
+
+/** Each review's editor labels (`editorAspects`), by id: what a record's `aspects` starts as. */
+export function editorLabels(content: Content): Map<string, ReviewAspect[]> {
+  return new Map(content.reviews.map((r) => [r.id, editorAspects(r.aspects)]));
+}
+
+/**
+ * Published records of `fields` (see `reviewFields`), newest first. `logIndex` is each review's
+ * latest entry in the review log; by default, the indexes a new log of just this content gives.
+ * `aspects` holds only an editor's labels here (`labels`, source "editor", none for most
+ * reviews): the insights analysis (`analyzeReviews`) fills in the machine's reading where there
+ * are none.
+ */
+export function recordsOf(
+  fields: readonly LoggedReview[],
+  baseUrl: string,
+  logIndex: ReadonlyMap<string, number> = planLog([], { reviews: fields, withdrawn: [] }).indexOf,
+  labels: ReadonlyMap<string, ReviewAspect[]> = new Map(),
+): ReviewRecord[] {
+  return fields
+    .map(({ response, ...f }): ReviewRecord => {
+      const index = logIndex.get(f.id);
+      if (index === undefined) throw new Error(`review ${f.id} has no entry in the review log`);
+      const aspects = labels.get(f.id) ?? [];
+      return { ...f, url: permalink(baseUrl, f), response, log_index: index, aspects };
+    })
+    .sort(compareReviews);
+}
+
+/** Turns validated content into published records, as logged by a new log (see `recordsOf`). */
+export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] {
+  return recordsOf(reviewFields(content), baseUrl, undefined, editorLabels(content));
 }
 
 /**

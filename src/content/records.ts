@@ -75,6 +75,11 @@ export const ReviewRecordSchema = z
       .object({ date: CalendarDate, text: z.string() })
       .nullable()
       .describe("The owner's public reply, or null."),
+    log_index: z
+      .number()
+      .int()
+      .min(0)
+      .describe("Index in the review log (/log/) of this review's latest entry, whose `review` holds these fields."),
     aspects: z
       .array(ReviewAspectSchema)
       .describe(

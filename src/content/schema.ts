@@ -13,7 +13,9 @@ export const Id = z
 
 export const CalendarDate = z
   .string({ error: "expected a date as YYYY-MM-DD" })
-  .refine(isCalendarDate, { error: "expected a real calendar date as YYYY-MM-DD" });
+  .refine(isCalendarDate, { error: "expected a real calendar date as YYYY-MM-DD" })
+  // JSON Schema's `date` format is RFC 3339's full-date, the same calendar check.
+  .meta({ format: "date" });
 
 export const Timestamp = z
   .string({ error: "expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z" })
@@ -47,6 +49,28 @@ export const VERIFICATION_METHODS = [
   "platform_verified",
   "email_confirmation",
 ] as const;
+
+/**
+ * Why a review may leave the public list: the published moderation policy (docs/editors.md,
+ * `/log/`). Every one applies whatever the rating or sentiment; these ids are public API.
+ */
+export const WITHDRAWAL_REASONS = [
+  "confidential-or-private",
+  "defamatory-or-harassing",
+  "obscene-or-discriminatory",
+  "unrelated",
+  "false-or-fake",
+  "author-request",
+] as const;
+export type WithdrawalReason = (typeof WITHDRAWAL_REASONS)[number];
+
+export const WithdrawnSchema = z.strictObject(
+  {
+    reason: z.enum(WITHDRAWAL_REASONS, { error: `expected one of ${WITHDRAWAL_REASONS.join(", ")}` }),
+    date: CalendarDate,
+  },
+  { error: `expected withdrawn: {reason: <one of ${WITHDRAWAL_REASONS.join(", ")}>, date: YYYY-MM-DD}` },
+);
 
 const RATING = "expected a whole number from 1 to 5";
 
@@ -92,6 +116,8 @@ export const ReviewFileSchema = z.strictObject(
         { error: "expected a response object with date and text" },
       )
       .optional(),
+    /** Takes the review off the public list; the review log records the withdrawal (docs/log.md). */
+    withdrawn: WithdrawnSchema.optional(),
     aspects: EditorAspects.optional(),
   },
   { error: "expected a YAML mapping of review fields" },

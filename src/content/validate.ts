@@ -22,6 +22,8 @@ export interface Content {
 export interface ValidatedContent extends Content {
   /** Only ever non-empty with `unfinished: "skip"`. */
   skipped: string[];
+  /** Reviews whose file says `withdrawn:`: off the public list, in the review log (docs/log.md). */
+  withdrawn: ReviewEntry[];
 }
 
 /** Raw files as read from disk, before any validation. Kept separate so validation stays pure. */
@@ -63,9 +65,9 @@ export const NOT_FILLED_IN =
  * Collects all problems and throws one `ContentError` listing them.
  */
 export function validateContent(raw: RawContent, opts: ValidateOptions): ValidatedContent {
-  const { business, reviews, skipped, problems } = inspectContent(raw, opts);
+  const { business, reviews, skipped, withdrawn, problems } = inspectContent(raw, opts);
   if (problems.length > 0 || !business) throw new ContentError(problems);
-  return { business, reviews, skipped };
+  return { business, reviews, skipped, withdrawn };
 }
 
 /**
@@ -75,7 +77,7 @@ export function validateContent(raw: RawContent, opts: ValidateOptions): Validat
 export function inspectContent(
   raw: RawContent,
   { now, unfinished = "error", parse = parseContentYaml }: ValidateOptions,
-): Partial<Content> & { reviews: ReviewEntry[]; skipped: string[]; problems: string[] } {
+): Partial<Content> & { reviews: ReviewEntry[]; skipped: string[]; withdrawn: ReviewEntry[]; problems: string[] } {
   const problems: string[] = [];
   for (const s of raw.strays) {
     problems.push(problem(s, "(file)", "review files must be content/reviews/<year>/<id>.yaml", path.basename(s)));
@@ -97,6 +99,7 @@ export function inspectContent(
   const today = utcDate(now);
   const seen = new Map<string, string>();
   const reviews: ReviewEntry[] = [];
+  const withdrawn: ReviewEntry[] = [];
   const skipped: string[] = [];
   for (const { file, text } of raw.reviews) {
     const base = path.basename(file, ".yaml");
@@ -134,9 +137,9 @@ export function inspectContent(
       ),
     );
     problems.push(...reviewRuleProblems(file, input, issues, { today, nowMs: now.getTime(), business, text }));
-    if (parsed.success) reviews.push({ id: base, file, ...parsed.data });
+    if (parsed.success) (parsed.data.withdrawn ? withdrawn : reviews).push({ id: base, file, ...parsed.data });
   }
-  return { business, reviews, skipped, problems };
+  return { business, reviews, skipped, withdrawn, problems };
 }
 
 function checkCatalogues(file: string, b: BusinessFile, problems: string[]): void {

@@ -1,32 +1,15 @@
 import { msToRfc3339 } from "../content/dates.ts";
-import type { Business, ReviewAspect, ReviewRecord } from "../content/records.ts";
+import type { Business, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
 import { FEED_SIZE, feedBody, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
+import type { JsonFeed, JsonFeedItem } from "./json-feed-schema.ts";
 
 /**
  * JSON Feed 1.1 (https://jsonfeed.org/version/1.1). Written by hand because `feed@6`'s `json1()`
- * emits version 1 with a singular `author` and drops `hubs` and `language`.
+ * emits version 1 with a singular `author` and drops `hubs` and `language`. Its shape is
+ * `JsonFeedSchema` (json-feed-schema.ts). `reviews` must already be newest first; the feed keeps
+ * the first `FEED_SIZE`.
  */
-export interface JsonFeedItem {
-  id: string;
-  url: string;
-  title: string;
-  content_text: string;
-  date_published: string;
-  date_modified: string;
-  authors: { name: string }[];
-  tags: string[];
-  _review: {
-    about: string;
-    rating: number;
-    technicians: string[];
-    services: string[];
-    service_areas: string[];
-    aspects: ReviewAspect[];
-  };
-}
-
-/** `reviews` must already be newest first; the feed keeps the first `FEED_SIZE`. */
 export function renderJsonFeed(business: Business, reviews: readonly ReviewRecord[], urls: SiteUrls): string {
   const items: JsonFeedItem[] = reviews.slice(0, FEED_SIZE).map((r) => ({
     id: tagUri(business, `review/${r.id}`),
@@ -46,7 +29,7 @@ export function renderJsonFeed(business: Business, reviews: readonly ReviewRecor
       aspects: r.aspects,
     },
   }));
-  const feed = {
+  const feed: JsonFeed = {
     version: "https://jsonfeed.org/version/1.1",
     title: `${business.name}: verified reviews`,
     home_page_url: urls.home,

@@ -41,10 +41,13 @@ const TYPES: Record<string, string> = {
   ".webmanifest": "application/manifest+json",
 };
 
+/** The review log's text files (tlog-tiles: the checkpoint is `text/plain; charset=utf-8`). */
+const LOG_TEXT = new Set(["/log/checkpoint", "/log/key"]);
 /** The sitemap files (src/site/sitemap.ts) are plain XML; the other `.xml` file is the Atom feed. */
 const SITEMAP_FILE = /(^|\/)sitemap(-\d+)?\.xml$/;
 
 export function contentTypeFor(file: string): string {
+  if (LOG_TEXT.has(file)) return "text/plain; charset=utf-8";
   if (SITEMAP_FILE.test(file)) return "application/xml; charset=utf-8";
   const ext = /\.[a-z0-9]+$/i.exec(file)?.[0]?.toLowerCase() ?? "";
   return TYPES[ext] ?? "application/octet-stream";
@@ -64,11 +67,21 @@ export function topicLink(urls: SiteUrls, path: string): string {
   return `<${urls.hub}>; rel="hub", <${urls.base}${path}>; rel="self"`;
 }
 
-/** Hashed build assets never change under a name; everything else revalidates every 5 minutes. */
+/** Full log tiles never change (c2sp.org/tlog-tiles asks for long-lived caching of tiles). */
+export const IMMUTABLE = "public, max-age=31536000, immutable";
+/** The log's checkpoint moves with every build: tlog-tiles asks for no caching beyond a few seconds. */
+export const CHECKPOINT_CACHE = "public, max-age=5";
+/**
+ * A partial tile's bytes never change either, but the log may delete it once the full tile
+ * exists, so caches keep it for a day rather than a year.
+ */
+export const PARTIAL_TILE_CACHE = "public, max-age=86400";
+
+/** Hashed build assets and full log tiles never change under a name; everything else revalidates every 5 minutes. */
 export function cacheControlFor(path: string): string {
-  return path.startsWith("/_astro/")
-    ? "public, max-age=31536000, immutable"
-    : "public, max-age=300, stale-while-revalidate=60";
+  if (path === "/log/checkpoint") return CHECKPOINT_CACHE;
+  if (path.startsWith("/log/tile/")) return path.includes(".p/") ? PARTIAL_TILE_CACHE : IMMUTABLE;
+  return path.startsWith("/_astro/") ? IMMUTABLE : "public, max-age=300, stale-while-revalidate=60";
 }
 
 /**
@@ -122,8 +135,28 @@ export function manifestOf(
  */
 export const SPLAT_RULES = ["/reviews/*", "/insights/*", "/_astro/*"] as const;
 
+/**
+ * The log's tiles, by placeholder rules (`:name` matches one path segment on Cloudflare Pages):
+ * full tiles and bundles are `tile/<L>/<NNN>`, partial ones `tile/<L>/<NNN>.p/<W>`, so each rule
+ * has one Cache-Control. Tiles carry their Content-Type there, as they have no extension. From
+ * tile 1,000 of a level on (256,000 entries) a full tile's path has a third segment and gets the
+ * partial tiles' one-day lifetime, which is shorter than needed, never wrong.
+ */
+export const LOG_TILE_RULES = [
+  { rule: "/log/tile/:level/:index", pattern: /^\/log\/tile\/[^/]+\/[^/]+$/ },
+  { rule: "/log/tile/:level/:index/:width", pattern: /^\/log\/tile\/[^/]+\/[^/]+\/[^/]+$/ },
+] as const;
+
 export function splatFor(path: string): string | undefined {
-  return SPLAT_RULES.find((rule) => path.startsWith(rule.slice(0, -1)));
+  return (
+    SPLAT_RULES.find((rule) => path.startsWith(rule.slice(0, -1))) ??
+    LOG_TILE_RULES.find((r) => r.pattern.test(path))?.rule
+  );
+}
+
+/** A shared rule whose files all have one Content-Type, which it then states. */
+export function splatIsTyped(rule: string): boolean {
+  return LOG_TILE_RULES.some((r) => r.rule === rule);
 }
 
 /**
@@ -136,8 +169,9 @@ export function renderHeadersFile(manifest: HeadersManifest): string {
   const blocks: string[] = [`/*\n${security.join("\n")}`];
   const splats = new Map<string, FileHeaders>();
   // A splat covers files of several types, so the host picks Content-Type from the extension there.
-  const lines = (h: FileHeaders, exact: boolean) => {
-    const out = exact ? [`  ETag: ${h.etag}`, `  Content-Type: ${h.content_type}`] : [];
+  const lines = (h: FileHeaders, exact: boolean, typed = exact) => {
+    const out = exact ? [`  ETag: ${h.etag}`] : [];
+    if (typed) out.push(`  Content-Type: ${h.content_type}`);
     out.push(`  Cache-Control: ${h.cache_control}`, "  Access-Control-Allow-Origin: *");
     if (h.last_modified) out.push(`  Last-Modified: ${h.last_modified}`);
     if (h.link) out.push(`  Link: ${h.link}`);
@@ -153,6 +187,6 @@ export function renderHeadersFile(manifest: HeadersManifest): string {
     const urls = path.endsWith("/index.html") ? [path.slice(0, -"index.html".length), path] : [path];
     for (const u of urls) blocks.push(`${u}\n${lines(h, true)}`);
   }
-  for (const [rule, h] of splats) blocks.push(`${rule}\n${lines(h, false)}`);
+  for (const [rule, h] of splats) blocks.push(`${rule}\n${lines(h, false, splatIsTyped(rule))}`);
   return `${blocks.join("\n\n")}\n`;
 }

@@ -37,6 +37,8 @@ export function sitemapEntries(site: Pick<SiteData, "dataset" | "insights">): Si
   const months = new Set(reviews.map((r) => archivePath(r.date)));
   return [
     { path: "/" },
+    // The review log's page (src/pages/log/index.astro).
+    { path: "/log/" },
     ...[...months].map((p) => ({ path: p })),
     ...reviews.map((r) => ({
       path: reviewPath(r.id),

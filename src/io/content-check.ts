@@ -24,7 +24,7 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
   const raw = await readContentDir(dir).catch(rethrowUnlessContentError);
   if (raw instanceof ContentError) return { ok: false, problems: [...raw.problems], skipped: [] };
 
-  const { business, reviews, skipped, problems } = inspectContent(raw, opts);
+  const { business, reviews, skipped, withdrawn, problems } = inspectContent(raw, opts);
   // Review ids are file names, so the FAQ's evidence can be checked even when a review is broken.
   const ids =
     problems.length > 0
@@ -41,7 +41,7 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
       ),
     );
   if (problems.length > 0 || !business || insights instanceof ContentError) return { ok: false, problems, skipped };
-  return { ok: true, content: { business, reviews, skipped }, insights, skipped };
+  return { ok: true, content: { business, reviews, skipped, withdrawn }, insights, skipped };
 }
 
 /**

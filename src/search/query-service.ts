@@ -1,7 +1,6 @@
 import { z } from "zod";
 import type { SearchResult, SinceResult } from "../api/schemas.ts";
 import { isCalendarDate } from "../content/dates.ts";
-import { parsePlainSearchParams } from "./plain-query.ts";
 import { parseSearchParams, type QueryIssue, type SearchQuery } from "./query.ts";
 import type { SearchIndex } from "./review-index.ts";
 
@@ -25,11 +24,13 @@ export function invalidQueryBody(issues: QueryIssue[]): {
   return { error: "invalid_query", message: `Invalid query: ${summary}`, issues };
 }
 
-/** Validates and normalises search input (see `parseSearchParams`); no search is run. */
+/**
+ * Validates and normalises search input (see `parseSearchParams`); no search is run. The one
+ * parser of both doors: a repeated input is not parsed again, as the adapters remember parsed
+ * queries per snapshot (sidecar/build/result-store.ts).
+ */
 export function parseSearch(index: SearchIndex, input: Record<string, unknown>): Outcome<SearchQuery> {
   const { business, aspects } = index.dataset;
-  const plain = parsePlainSearchParams(input, business, aspects);
-  if (plain) return { ok: true, value: plain };
   const parsed = parseSearchParams(input, business, aspects);
   return parsed.ok ? { ok: true, value: parsed.query } : parsed;
 }

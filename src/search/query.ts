@@ -2,6 +2,7 @@ import { z } from "zod";
 import type { QueryIssueSchema } from "../api/schemas.ts";
 import { type AspectRef, type Business, SENTIMENTS } from "../content/records.ts";
 import { CalendarDate } from "../content/schema.ts";
+import { codePoints, intParam, numParam, textParam } from "./param-types.ts";
 
 /**
  * The search contract shared by `GET /api/reviews/search`, the MCP `search_reviews` tool and
@@ -31,61 +32,51 @@ export const MAX_LIMIT = 100;
 /** An issue as returned in a 400 body and an MCP `isError` result. */
 export type QueryIssue = z.infer<typeof QueryIssueSchema>;
 
-const intParam = (min: number, max: number | undefined, msg: string) =>
-  z.preprocess(
-    (v) => (typeof v === "string" && /^\s*-?\d+\s*$/.test(v) ? Number(v) : v),
-    z
-      .number({ error: msg })
-      .int({ error: msg, abort: true })
-      .min(min, { error: msg })
-      .max(max ?? Number.MAX_SAFE_INTEGER, { error: msg }),
-  );
-
-const numParam = (min: number, max: number, msg: string) =>
-  z.preprocess(
-    (v) => (typeof v === "string" && /^\s*\d+(\.\d+)?\s*$/.test(v) ? Number(v) : v),
-    z.number({ error: msg }).min(min, { error: msg }).max(max, { error: msg }),
-  );
-
-const textParam = (what: string) => z.string({ error: `expected ${what} as a string` });
-
 /** The valid form of every parameter; `.describe()` texts feed OpenAPI and MCP tool schemas. */
-export const SearchParamsSchema = z.strictObject({
-  rating: intParam(1, 5, "expected an integer from 1 to 5")
-    .optional()
-    .describe("Only reviews with exactly this star rating (integer 1-5)."),
-  min_rating: numParam(1, 5, "expected a number from 1 to 5")
-    .optional()
-    .describe("Only reviews rated at least this (number 1-5, inclusive)."),
-  since: CalendarDate.optional().describe("Only reviews dated on or after this day (YYYY-MM-DD, inclusive)."),
-  until: CalendarDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD, inclusive)."),
-  query: textParam("a search text")
-    .optional()
-    .describe(
-      `Case-insensitive substring of the review text; whitespace is normalised; at most ${MAX_QUERY_LENGTH} characters; empty means no filter.`,
-    ),
-  mentions_technician: textParam("a technician name, alias or id")
-    .optional()
-    .describe('Technician name, alias or id, case-insensitive (e.g. "Dr. Patel", "anika-patel").'),
-  mentions_service: textParam("a service id")
-    .optional()
-    .describe('Service id from the business catalogue (e.g. "massage-therapy").'),
-  aspect: textParam("an aspect id")
-    .optional()
-    .describe(
-      'Only reviews that discuss this aspect (an id from the `aspects` of /reviews.json, e.g. "billing"), per their `aspects` annotation.',
-    ),
-  sentiment: z
-    .enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` })
-    .optional()
-    .describe("With `aspect`: only reviews whose annotation of that aspect has this sentiment."),
-  limit: intParam(1, MAX_LIMIT, `expected an integer from 1 to ${MAX_LIMIT}`)
-    .optional()
-    .describe(`Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
-  offset: intParam(0, undefined, "expected an integer of 0 or more")
-    .optional()
-    .describe("Number of matches to skip; default 0."),
-});
+export const SearchParamsSchema = z
+  .strictObject({
+    rating: intParam(1, 5, "expected an integer from 1 to 5")
+      .optional()
+      .describe("Only reviews with exactly this star rating (integer 1-5)."),
+    min_rating: numParam(1, 5, "expected a number from 1 to 5")
+      .optional()
+      .describe("Only reviews rated at least this (number 1-5, inclusive)."),
+    since: CalendarDate.optional().describe("Only reviews dated on or after this day (YYYY-MM-DD, inclusive)."),
+    until: CalendarDate.optional().describe("Only reviews dated on or before this day (YYYY-MM-DD, inclusive)."),
+    query: textParam("a search text")
+      // Code points, as JSON Schema's maxLength counts them (zod's `.max` counts UTF-16 units).
+      .refine((q) => codePoints(q) <= MAX_QUERY_LENGTH, {
+        error: (i) => `expected at most ${MAX_QUERY_LENGTH} characters, got ${codePoints(i.input as string)}`,
+      })
+      .meta({ maxLength: MAX_QUERY_LENGTH })
+      .optional()
+      .describe(
+        `Case-insensitive substring of the review text; whitespace is normalised; at most ${MAX_QUERY_LENGTH} characters (code points) as sent; empty means no filter.`,
+      ),
+    mentions_technician: textParam("a technician name, alias or id")
+      .optional()
+      .describe('Technician name, alias or id, case-insensitive (e.g. "Dr. Patel", "anika-patel").'),
+    mentions_service: textParam("a service id")
+      .optional()
+      .describe('Service id from the business catalogue (e.g. "massage-therapy").'),
+    aspect: textParam("an aspect id")
+      .optional()
+      .describe(
+        'Only reviews that discuss this aspect (an id from the `aspects` of /reviews.json, e.g. "billing"), per their `aspects` annotation.',
+      ),
+    sentiment: z
+      .enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` })
+      .optional()
+      .describe("With `aspect`: only reviews whose annotation of that aspect has this sentiment."),
+    limit: intParam(1, MAX_LIMIT, `expected an integer from 1 to ${MAX_LIMIT}`)
+      .optional()
+      .describe(`Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
+    offset: intParam(0, undefined, "expected an integer of 0 or more")
+      .optional()
+      .describe("Number of matches to skip; default 0."),
+  })
+  // Checked in `parseAspect`; stated here so the generated document says it too.
+  .meta({ dependentRequired: { sentiment: ["aspect"] } });
 
 /** A validated, normalised query: ids resolved, defaults applied. */
 export const SearchQuerySchema = z.object({
@@ -173,21 +164,10 @@ export function parseSearchParams(
   }
   const p = parsed.success ? parsed.data : ({} as z.infer<typeof SearchParamsSchema>);
 
+  // A `since` after `until` is a valid, empty range: JSON Schema cannot compare two values, and
+  // the document must predict every refusal.
   let query: string | undefined;
-  if (typeof p.query === "string") {
-    query = normalizeText(p.query);
-    if (query.length > MAX_QUERY_LENGTH) {
-      issues.push({
-        path: "query",
-        value: p.query,
-        message: `expected at most ${MAX_QUERY_LENGTH} characters after whitespace is normalised, got ${query.length}`,
-      });
-    }
-    if (query === "") query = undefined;
-  }
-  if (p.since && p.until && p.since > p.until) {
-    issues.push({ path: "since", value: p.since, message: `must not be after until (${p.until})` });
-  }
+  if (typeof p.query === "string") query = normalizeText(p.query) || undefined;
   let technician: string | undefined;
   if (p.mentions_technician !== undefined) {
     technician = resolveTechnician(business, p.mentions_technician);
@@ -202,8 +182,8 @@ export function parseSearchParams(
   }
   let service: string | undefined;
   if (p.mentions_service !== undefined) {
-    const want = p.mentions_service.trim().toLowerCase();
-    service = business.services.find((s) => s.id === want)?.id;
+    // Exactly an id, as the document's `enum` says.
+    service = business.services.find((s) => s.id === p.mentions_service)?.id;
     if (!service) {
       issues.push({
         path: "mentions_service",
@@ -288,8 +268,7 @@ function parseAspect(
     });
   }
   if (given === undefined) return undefined;
-  const want = given.trim().toLowerCase();
-  const found = aspects.find((a) => a.id === want)?.id;
+  const found = aspects.find((a) => a.id === given)?.id;
   if (!found) {
     const valid =
       aspects.length > 0 ? `valid ids are ${aspects.map((a) => a.id).join(", ")}` : "this dataset has no aspects";

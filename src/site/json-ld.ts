@@ -2,8 +2,9 @@ import type { AggregateRating, Business, ReviewRecord } from "../content/records
 import { dayName } from "./html-view.ts";
 
 /**
- * schema.org JSON-LD for the HTML pages: the practice as a `LocalBusiness` with its aggregate rating
- * and the reviews visible on that page (search engines expect marked-up reviews to be on the page).
+ * schema.org JSON-LD for the HTML pages: the practice as a `Chiropractor` (schema.org's own subtype
+ * of `LocalBusiness` for a chiropractic practice, so consumers need no guess from the name) with its
+ * aggregate rating and the reviews visible on that page (marked-up reviews must be on the page).
  */
 
 type JsonLd = Record<string, unknown>;
@@ -20,7 +21,7 @@ export interface JsonLdInput {
 export function localBusinessJsonLd({ business, aggregate, reviews, homeUrl }: JsonLdInput): JsonLd {
   const node: JsonLd = {
     "@context": "https://schema.org",
-    "@type": "LocalBusiness",
+    "@type": "Chiropractor",
     "@id": `${homeUrl}#business`,
     name: business.name,
     description: business.description,

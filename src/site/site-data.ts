@@ -1,7 +1,7 @@
 import { getEntry } from "astro:content";
 import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
-import { buildRecords, datasetOf } from "../content/dataset.ts";
+import { datasetOf, editorLabels, recordsOf, reviewFields } from "../content/dataset.ts";
 import type { ReviewsDataset } from "../content/records.ts";
 import { annotationDir } from "../insights/annotation-store.ts";
 import { analyzeReviews, aspectRefs } from "../insights/build.ts";
@@ -9,6 +9,8 @@ import { cachedSummaries } from "../insights/cached-summaries.ts";
 import { createAnalyzer } from "../insights/nlp.ts";
 import type { Insights } from "../insights/schema.ts";
 import { buildContent, perBuild, SITE_DATA } from "../io/build-content.ts";
+import { reviewLog } from "../io/review-log.ts";
+import { type LogView, logView } from "../log/view.ts";
 import { type SiteUrls, siteUrls } from "../urls.ts";
 import { verificationSentence } from "./html-view.ts";
 
@@ -27,6 +29,8 @@ export interface SiteData {
   verification: string;
   /** When the practice last reviewed its editorial summary and FAQ (their `reviewed:` dates), if it said. */
   editorialReviewed: { summary?: string; faq?: string };
+  /** The review log after this build: the home page's counts and the /log/ page. */
+  log: LogView;
 }
 
 /** Computed once per build (`perBuild`: a module-level memo would outlive a build in npm start's build worker). */
@@ -34,12 +38,15 @@ export function siteData(): Promise<SiteData> {
   return perBuild(SITE_DATA, async () => {
     const business = await getEntry("business", "business");
     if (!business) throw new Error("content/business.yaml was not loaded");
-    const { reviews } = (await buildContent()).content;
+    const { content } = await buildContent();
     const insightsEntry = await getEntry("insights", "insights");
     if (!insightsEntry) throw new Error("content/insights was not loaded");
     const config = loadConfig();
     const urls = siteUrls(config.BASE_URL);
-    const records = buildRecords({ business: business.data, reviews }, urls.base);
+    // The log comes first: every record carries the index of its latest log entry.
+    const fields = reviewFields({ business: business.data, reviews: content.reviews });
+    const log = await reviewLog(fields, content, { warn: (m) => process.stderr.write(`${m}\n`) });
+    const records = recordsOf(fields, urls.base, log.plan.indexOf, editorLabels(content));
     // Each review's analysis is cached in Astro's cache folder and, for many new reviews, done on
     // every core first; the annotation pass below then reads it back (insights/annotation-store.ts).
     // Builds run from the project root; this module is bundled, so it has no path of its own.
@@ -75,6 +82,7 @@ export function siteData(): Promise<SiteData> {
       insights: analysis.insights,
       verification: verificationSentence(analysis.reviews),
       editorialReviewed: { summary: insightsEntry.data.summary_reviewed, faq: insightsEntry.data.faq_reviewed },
+      log: logView(log),
     };
   });
 }

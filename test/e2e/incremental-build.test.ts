@@ -7,7 +7,7 @@ import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
 import { AstroBuildWorker } from "../../src/build/astro-worker.ts";
 import { GENERATING_MARKER } from "../../src/integrations/incremental-guard.ts";
 import { readDistFiles } from "../../src/io/dist-files.ts";
-import { buildSite, tempDistDir } from "../helpers/build-site.ts";
+import { buildSite, freshLogEnv, tempDistDir } from "../helpers/build-site.ts";
 
 /**
  * Astro's incremental build as `npm run build` meets it: one DIST_DIR rebuilt in place after each
@@ -55,7 +55,8 @@ async function rebuild(): Promise<Rebuild> {
   const result = await runAstroBuild({
     distDir: dist,
     contentDir: content,
-    env: { ...process.env, ...ENV },
+    // A new review log each time, as `buildSite`'s cold builds have: they are compared byte for byte.
+    env: { ...process.env, ...ENV, ...(await freshLogEnv(ENV.BASE_URL)) },
     output: "capture",
     lock: true,
   });
@@ -216,7 +217,7 @@ describe("incremental build", { timeout: 900_000 }, () => {
         const result = await runAstroBuild({
           distDir: out,
           contentDir: content,
-          env: { ...process.env, ...ENV },
+          env: { ...process.env, ...ENV, ...(await freshLogEnv(ENV.BASE_URL)) },
           cacheKey: key,
           output: "inherit",
           lock: true,

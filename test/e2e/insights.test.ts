@@ -122,7 +122,7 @@ describe("insights builds", () => {
     const result = await buildSite(dir, { BASE_URL: BASE });
     expect(result.code).not.toBe(0);
     expect(`${result.stdout}\n${result.stderr}`).toContain(
-      `${dir}/insights/aspects.yaml: aspects[2].terms: expected at least one term, got []`,
+      `${dir}/insights/aspects.yaml: line 14: aspects[2].terms: expected at least one term, got []`,
     );
   });
 

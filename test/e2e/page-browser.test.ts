@@ -17,9 +17,9 @@ const SHOTS = path.resolve(import.meta.dirname, "../../.tmp/screenshots");
 const WIDTHS = [390, 1280] as const;
 /**
  * Home, the newest month page (found from the home page's archive), the newest review's page, the
- * evidence page of the first figure that links one, and the 404 page.
+ * evidence page of the first figure that links one, the 404 page and the review log's page.
  */
-const PAGES = ["home", "month", "review", "evidence", "not-found"] as const;
+const PAGES = ["home", "month", "review", "evidence", "not-found", "log"] as const;
 
 const chromiumPath = findChromium();
 const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
@@ -37,6 +37,7 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
     review: "",
     evidence: "",
     "not-found": "/no-such-page",
+    log: "/log/",
   };
 
   beforeAll(async () => {
@@ -121,14 +122,14 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
     }
   });
 
-  it("describes the practice as a LocalBusiness with its rating and reviews, in JSON-LD", async () => {
+  it("describes the practice as a Chiropractor (a LocalBusiness) with its rating and reviews, in JSON-LD", async () => {
     for (const name of ["home", "month"] as const) {
       const { page } = await open(urls[name], 1280);
       const blocks = await page.$$eval('script[type="application/ld+json"]', (els) => els.map((e) => e.textContent));
       await page.close();
       expect(blocks).toHaveLength(1);
       const ld = JSON.parse(blocks[0] ?? "");
-      expect(ld).toMatchObject({ "@context": "https://schema.org", "@type": "LocalBusiness" });
+      expect(ld).toMatchObject({ "@context": "https://schema.org", "@type": "Chiropractor" });
       expect(ld.aggregateRating).toMatchObject({ "@type": "AggregateRating" });
       expect(Number(ld.aggregateRating.reviewCount)).toBeGreaterThan(0);
       expect(ld.review.length).toBeGreaterThan(0);

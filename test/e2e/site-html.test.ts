@@ -63,6 +63,7 @@ describe("HTML pages", () => {
       [
         "404.html",
         "index.html",
+        "log/index.html",
         ...dataset.reviews.map((r) => `reviews/${r.id}/index.html`).sort(),
         "reviews/2024/11/index.html",
         "reviews/2025/01/index.html",
@@ -107,10 +108,10 @@ describe("HTML pages", () => {
     }
   });
 
-  it("describes the practice as a LocalBusiness whose aggregate rating matches a hand count", () => {
+  it("describes the practice as a Chiropractor (a LocalBusiness) whose aggregate rating matches a hand count", () => {
     const ld = jsonLd(home);
     expect(ld["@context"]).toBe("https://schema.org");
-    expect(ld["@type"]).toBe("LocalBusiness");
+    expect(ld["@type"]).toBe("Chiropractor");
     expect(ld).toMatchObject({
       name: "Willow Creek Chiropractic & Wellness",
       telephone: "+1-503-555-0142",
@@ -165,9 +166,8 @@ describe("HTML pages", () => {
   it("emits no script except JSON-LD", () => {
     for (const [file, html] of pages) {
       const scripts = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
-      // The 404 page describes no reviews, so it has no structured data either.
-      // The 404 page and the evidence pages describe no one review or business, so they have no structured data.
-      const none = file === "404.html" || file.startsWith("insights/");
+      // The 404 page, the evidence pages and the log page describe no one review or business, so they have no structured data.
+      const none = file === "404.html" || file.startsWith("insights/") || file === "log/index.html";
       expect(scripts, file).toEqual(none ? [] : ['<script type="application/ld+json">']);
     }
   });

@@ -6,7 +6,7 @@ import { extractFromJson, extractFromXml } from "@extractus/feed-extractor";
 import { createConfig, lintFromString } from "@redocly/openapi-core";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewRecord, ReviewsDataset } from "../../src/content/records.ts";
-import { type HeadersManifest, splatFor } from "../../src/http-headers/manifest.ts";
+import { type HeadersManifest, splatFor, splatIsTyped } from "../../src/http-headers/manifest.ts";
 import { readDistFiles } from "../../src/io/dist-files.ts";
 import { buildSite } from "../helpers/build-site.ts";
 
@@ -195,7 +195,7 @@ describe("_headers.json and _headers", () => {
       const splat = splatFor(file);
       const block = blocks.get(splat ?? file);
       expect(block?.get("ETag")).toBe(splat ? undefined : h.etag);
-      expect(block?.get("Content-Type")).toBe(splat ? undefined : h.content_type);
+      expect(block?.get("Content-Type")).toBe(splat && !splatIsTyped(splat) ? undefined : h.content_type);
       expect(block?.get("Cache-Control")).toBe(h.cache_control);
       expect(block?.get("Last-Modified")).toBe(h.last_modified);
       expect(block?.get("Link")).toBe(h.link);

@@ -1,9 +1,9 @@
 import { LiveBuild } from "../../sidecar/build/live-build.ts";
+import { resultBytesFor } from "../../sidecar/build/result-store.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
 import { type AppDeps, createApp } from "../../sidecar/http/app.ts";
 import { listen } from "../../sidecar/http/server.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import { type ResponseCache, responseCacheFor } from "../../sidecar/response-cache.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 
 export interface TestApp {
@@ -28,23 +28,18 @@ export async function startApp(
       config: Config;
       store: SnapshotStore;
       live: LiveBuild;
-      /** The app's response cache, for the MCP router to share. */
-      responseCache: ResponseCache;
     }) => Promise<Pick<AppDeps, "mcp" | "hub" | "buildNotice">> | Pick<AppDeps, "mcp" | "hub" | "buildNotice">;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env, DIST_DIR: distDir });
-  const store = await SnapshotStore.open(distDir);
+  const store = await SnapshotStore.open(distDir, { resultBytes: resultBytesFor(config) });
   const logger = createLogger(config.LOG_LEVEL);
   const live = new LiveBuild({ store, logger });
-  const responseCache = responseCacheFor(config);
-  const extra = opts.routers ? await opts.routers({ config, store, live, responseCache }) : {};
+  const extra = opts.routers ? await opts.routers({ config, store, live }) : {};
   const app = createApp({
     config,
     logger,
     store,
-    builds: live,
-    responseCache,
     serveStatic: opts.serveStatic ?? true,
     ...extra,
   });

@@ -2,6 +2,8 @@ import { rmSync } from "node:fs";
 import { mkdir, mkdtemp } from "node:fs/promises";
 import path from "node:path";
 import { PROJECT_ROOT as ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
+import { logOrigin } from "../../src/log/checkpoint.ts";
+import { generateKeyPair } from "../../src/log/note-keys.ts";
 
 export interface BuildResult {
   code: number;
@@ -20,15 +22,19 @@ export async function buildSite(
   distDir?: string,
 ): Promise<BuildResult> {
   const out = distDir ?? (await tempDistDir());
+  const base = env.BASE_URL ?? "http://localhost:4321";
   const result = await runAstroBuild({
     distDir: out,
     contentDir,
     env: {
       ...process.env,
       // vitest exports Vite's BASE_URL ("/") into process.env; builds get the real default.
-      BASE_URL: "http://localhost:4321",
+      BASE_URL: base,
       // A build in a test must never ping a real hub.
       HUB_URL: env.HUB_URL ?? "http://127.0.0.1:9/api/websub/hub",
+      // Each build starts a new review log (so it compares with a cold build) under a fixed key
+      // (so two builds of the same content give the same bytes), unless the test keeps one.
+      ...(await freshLogEnv(base)),
       ...env,
     },
     silent: true,
@@ -36,6 +42,19 @@ export async function buildSite(
     dropCache: true,
   });
   return { code: result.code, stdout: result.stdout, stderr: result.stderr, distDir: out };
+}
+
+/** A fixed review-log key for the origin of `baseUrl`, the same in every test run. */
+export function testLogKey(baseUrl: string): { skey: string; vkey: string } {
+  return generateKeyPair(logOrigin(baseUrl.replace(/\/+$/, "")), new Uint8Array(32).fill(42));
+}
+
+/**
+ * The environment of a build that starts a new review log under the fixed test key, for tests
+ * that run `runAstroBuild` themselves: never the project's DATA_DIR, and comparable with `buildSite`.
+ */
+export async function freshLogEnv(baseUrl: string): Promise<{ LOG_DIR: string; LOG_SIGNING_KEY: string }> {
+  return { LOG_DIR: await tempDistDir("pr-log-"), LOG_SIGNING_KEY: testLogKey(baseUrl).skey };
 }
 
 const created: string[] = [];

@@ -3,13 +3,10 @@ import type { Clock } from "../../sidecar/clock.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import type { SessionRevocationStore } from "../../sidecar/mcp/revocation-store.ts";
 import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/router.ts";
-import type { ResponseCache } from "../../sidecar/response-cache.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
 export interface McpTestApp extends TestApp {
   mcp: McpRouter;
-  /** The response cache the app and the MCP tools share. */
-  responseCache: ResponseCache;
   /** `${url}/mcp` */
   endpoint: string;
 }
@@ -21,36 +18,29 @@ export async function startMcpApp(
     env?: Record<string, string>;
     clock?: Clock;
     revocations?: SessionRevocationStore;
-    /** false: every MCP request through the SDK (sidecar/mcp/fast-call.ts off). */
-    fastPath?: boolean;
   } = {},
 ): Promise<McpTestApp> {
   let mcp: McpRouter | undefined;
-  let cache: ResponseCache | undefined;
   const app = await startApp(distDir, {
     env: { RATE_LIMIT_PER_MINUTE: "1000000", ...opts.env },
     serveStatic: true,
-    routers: ({ config, store, live, responseCache }) => {
-      cache = responseCache;
+    routers: ({ config, store, live }) => {
       mcp = createMcpRouter({
         config,
         store,
         builds: live,
-        responseCache,
         logger: createLogger("silent"),
         clock: opts.clock,
         revocations: opts.revocations,
-        fastPath: opts.fastPath,
       });
       return { mcp: mcp.router };
     },
   });
-  if (!mcp || !cache) throw new Error("the MCP router was not created");
+  if (!mcp) throw new Error("the MCP router was not created");
   const router = mcp;
   return {
     ...app,
     mcp: router,
-    responseCache: cache,
     endpoint: `${app.url}/mcp`,
     // Sessions first: an open SSE stream would otherwise hold the HTTP server open.
     close: async () => {

@@ -187,6 +187,31 @@ describe("npm start", () => {
     expect(await (await fetch(`${url}/`)).text()).not.toContain("npm-start-build-failed");
   });
 
+  it("refuses to drop a deleted review from the log, serving the last good build, then logs its withdrawal", {
+    timeout: 300_000,
+  }, async () => {
+    const failures = () => server.output().split("rebuild failed").length;
+    const etag = async () => (await fetch(`${url}/reviews.json`, { method: "HEAD" })).headers.get("etag");
+    const size = async () => Number((await (await fetch(`${url}/log/checkpoint`)).text()).split("\n")[1]);
+    const before = { etag: await etag(), size: await size(), failures: failures() };
+    const file = path.join(content, "reviews/2026/2026-11-23-watcher-test.yaml");
+    const text = await readFile(file, "utf8");
+    await rm(file);
+    await until(async () => failures() > before.failures, 120_000);
+    expect(server.output()).toContain(
+      "2026-11-23-watcher-test.yaml: deleted, but review 2026-11-23-watcher-test is in the public review log",
+    );
+    expect(await etag()).toBe(before.etag);
+    expect(await size()).toBe(before.size);
+    await writeFile(file, `${text}withdrawn: {reason: author-request, date: 2026-11-24}\n`);
+    await until(async () => (await size()) === before.size + 1, 120_000);
+    const body = await (await fetch(`${url}/api/reviews/search?query=wombat`)).json();
+    expect(body.total).toBe(0);
+    const page = await (await fetch(`${url}/log/`)).text();
+    expect(page).toContain("2026-11-24");
+    expect(page).not.toContain("wombat");
+  });
+
   it("stops gracefully on SIGTERM, leaving no build process behind", async () => {
     const pid = server.child.pid as number;
     const tree = descendants(pid);

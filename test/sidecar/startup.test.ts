@@ -70,7 +70,7 @@ describe("configuration", () => {
     expect(withListeningPort(explicit, 39123).BASE_URL).toBe("https://reviews.example.com");
   });
 
-  it("treats a build made for another origin as stale, so npm start on a new port rebuilds", async () => {
+  it("treats a build made for another origin, or without a review log, as stale, so npm start rebuilds", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "pr-stale-"));
     try {
       const content = path.join(dir, "content");
@@ -83,6 +83,10 @@ describe("configuration", () => {
         path.join(dist, "_headers.json"),
         JSON.stringify({ version: 1, files: { "/reviews.json": { link } } }),
       );
+      // A build from before the review log is stale whatever its origin.
+      expect(await buildIsStale(content, dist, "http://localhost:4321")).toBe(true);
+      await mkdir(path.join(dist, "log"));
+      await writeFile(path.join(dist, "log", "checkpoint"), "localhost:4321/log\n0\n");
       expect(await buildIsStale(content, dist, "http://localhost:4321")).toBe(false);
       expect(await buildIsStale(content, dist, "http://localhost:4601")).toBe(true);
     } finally {

@@ -130,7 +130,7 @@ describe("connect-time checks", () => {
     const second = await new Promise((r) => lookup("rebind.test", { all: true }, (err) => r(err?.message)));
     expect(second).toBe("rebind.test resolves to 127.0.0.1, a loopback address");
 
-    const agent = createHubAgent({ timeoutMs: 2000, allowPrivate: false, resolve });
+    const agent = createHubAgent({ timeoutMs: 2000, allowPrivate: false, resolve, baseUrl: "https://reviews.test" });
     open.push({ close: () => agent.destroy() });
     const port = new URL(sub.origin).port;
     await expect(request(`https://rebind.test:${port}/`, { dispatcher: agent })).rejects.toThrow(

@@ -49,7 +49,7 @@ forEachHubStore((backend) => {
   const deliveries = () => sub.requests.filter(isDelivery);
 
   describe("notifications", () => {
-    it("POSTs the full content with the served Content-Type, the Link header and a verifiable signature", async () => {
+    it("POSTs the full content with the served Content-Type, the Link header, a verifiable signature and the hub's User-Agent", async () => {
       await subscribe(sub.callback("/atom"), TOPICS.atom, { "hub.secret": "s3cret" });
       await subscribe(sub.callback("/json"), TOPICS.json);
       await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
@@ -76,6 +76,11 @@ forEachHubStore((backend) => {
       expect(json?.headers["x-hub-signature"]).toBeUndefined();
       expect(deliveries()).toHaveLength(2);
       expect((await h.stored()).every((s) => s.state === "active" && s.failures === 0)).toBe(true);
+      // Verification GETs and notifications alike name the service and where it lives.
+      expect(sub.requests.some((r) => r.method === "GET")).toBe(true);
+      for (const r of sub.requests) {
+        expect(r.headers["user-agent"]).toBe("public-reviews-websub-hub/1.0 (+https://reviews.example.test/)");
+      }
     });
 
     it("signs with the replaced secret after a re-subscription", async () => {

@@ -90,10 +90,15 @@ describe("request validation", () => {
     expect(res.text).toBe("too many parameters\n");
   });
 
-  it("405 with Allow for other methods", async () => {
-    const res = await fetch(h.endpoint);
-    expect(res.status).toBe(405);
-    expect(res.headers.get("allow")).toBe("POST");
+  it("405 with Allow for other methods, 204 with Allow to a plain OPTIONS", async () => {
+    for (const method of ["GET", "HEAD", "PUT", "PATCH", "DELETE"]) {
+      const res = await fetch(h.endpoint, { method });
+      expect(res.status, method).toBe(405);
+      expect(res.headers.get("allow"), method).toBe("POST, OPTIONS");
+    }
+    const options = await fetch(h.endpoint, { method: "OPTIONS" });
+    expect(options.status).toBe(204);
+    expect(options.headers.get("allow")).toBe("POST, OPTIONS");
   });
 
   it("202 for a publish naming topics with hub.url or hub.topic", async () => {

@@ -8,7 +8,8 @@ import { buildSite } from "../../helpers/build-site.ts";
 import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
 
 /**
- * `search_reviews` answers from the HTTP route's response cache (sidecar/mcp/cached-results.ts).
+ * `search_reviews` answers from the build's result store the HTTP route fills too
+ * (sidecar/build/result-store.ts, through sidecar/mcp/cached-results.ts).
  * Whatever door fills an entry, and in both protocol eras, the tool's text must be byte for byte
  * the body `GET /api/reviews/search` sends uncompressed with the cache off, its
  * `structuredContent` that JSON, and the HTTP ETag the same as without the cache.
@@ -18,7 +19,7 @@ const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content"
 const BASE = "https://reviews.test";
 let dist: string;
 let dataset: ReviewsDataset;
-/** Default response cache, shared by the route and the tools. */
+/** The default result store, shared by the route and the tools. */
 let cached: McpTestApp;
 /** RESPONSE_CACHE_MB=0: every request takes the uncached path, the reference. */
 let uncached: McpTestApp;
@@ -224,5 +225,27 @@ describe("get_reviews_since and GET /api/reviews/since/{date}", () => {
     );
     expect(statuses).toContain(200);
     expect(statuses).toContain(400);
+  });
+});
+
+describe("one result store per snapshot", () => {
+  it("lets a browser's compressed search warm the MCP tool: one entry holds the variant, the body and the value", async () => {
+    const qs = "limit=10&offset=3";
+    const res = await fetch(`${cached.url}/api/reviews/search?${qs}`, { headers: { "accept-encoding": "gzip" } });
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    await res.arrayBuffer();
+    const results = cached.store.current.results;
+    const key = `search?${qs}`;
+    const warmed = results.get(key);
+    expect(warmed?.variants?.has("gzip")).toBe(true);
+    expect(warmed?.value).toBeUndefined();
+
+    const answer = await tool(clients.cached.modern, { limit: 10, offset: 3 });
+    const entry = results.get(key);
+    // The tool's text is the body the route built for the compressed answer, not a second one.
+    expect(entry?.body).toBe(warmed?.body);
+    expect(answer.text).toBe(entry?.body?.toString("utf8"));
+    expect(entry?.value?.data).toEqual(answer.structured);
+    expect(entry?.variants?.get("gzip")).toBe(warmed?.variants?.get("gzip"));
   });
 });

@@ -4,7 +4,7 @@ import path from "node:path";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PgRevocationStore } from "../../../sidecar/db/pg-revocation-store.ts";
+import { PgRevocationStore } from "../../../sidecar/mcp/pg-revocation-store.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";

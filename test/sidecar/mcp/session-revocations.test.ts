@@ -1,8 +1,8 @@
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PgRevocationStore } from "../../../sidecar/db/pg-revocation-store.ts";
 import { createPool } from "../../../sidecar/db/postgres.ts";
+import { PgRevocationStore } from "../../../sidecar/mcp/pg-revocation-store.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";

@@ -94,7 +94,7 @@ describe("MemoryRevocationStore", () => {
     expect(store.size).toBe(0);
   });
 
-  it("at the cap, prunes expired entries first, then drops the one closest to expiry", async () => {
+  it("at the cap, prunes expired entries first, then drops the least recently used", async () => {
     const clock = new ManualClock();
     const store = new MemoryRevocationStore({ clock, maxEntries: 3 });
     await store.revoke("soon", clock.now() + 10);

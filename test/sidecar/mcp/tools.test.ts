@@ -67,11 +67,12 @@ describe("MCP server over streamable HTTP", () => {
     expect(client.getServerCapabilities()).toMatchObject({ tools: {}, resources: {} });
   });
 
-  it("lists five read-only tools with input and output schemas", async () => {
+  it("lists six read-only tools with input and output schemas", async () => {
     const { tools } = await client.listTools();
     expect(tools.map((t) => t.name).sort()).toEqual([
       "get_business",
       "get_insights",
+      "get_log_checkpoint",
       "get_review",
       "get_reviews_since",
       "search_reviews",
@@ -86,6 +87,54 @@ describe("MCP server over streamable HTTP", () => {
     const props = search?.inputSchema.properties as Record<string, { description?: string }>;
     expect(Object.keys(props).sort()).toEqual([...SEARCH_PARAMS].sort());
     for (const p of Object.values(props)) expect(p.description).toBeTruthy();
+  });
+
+  it("advertises portable, strict schemas: one JSON type per schema, no unknown arguments", async () => {
+    const { tools } = await client.listTools();
+    const typeArrays: string[] = [];
+    const walk = (node: unknown, at: string) => {
+      if (Array.isArray(node)) {
+        for (const [i, n] of node.entries()) walk(n, `${at}/${i}`);
+      } else if (node && typeof node === "object") {
+        for (const [k, v] of Object.entries(node)) {
+          if (k === "type" && typeof v !== "string") typeArrays.push(`${at}: ${JSON.stringify(v)}`);
+          walk(v, `${at}/${k}`);
+        }
+      }
+    };
+    for (const tool of tools) {
+      walk(tool.inputSchema, `${tool.name} input`);
+      walk(tool.outputSchema, `${tool.name} output`);
+      expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
+      for (const [name, p] of Object.entries(tool.inputSchema.properties ?? {})) {
+        expect(typeof (p as { type?: unknown }).type, `${tool.name}.${name}`).toBe("string");
+      }
+    }
+    expect(typeArrays).toEqual([]);
+    const search = tools.find((t) => t.name === "search_reviews")?.inputSchema.properties as Record<string, object>;
+    expect(search.rating).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
+    expect(search.min_rating).toMatchObject({ type: "number" });
+    expect(search.since).toMatchObject({ type: "string", format: "date" });
+    expect(search.sentiment).toMatchObject({ type: "string", enum: ["positive", "neutral", "negative"] });
+  });
+
+  it("refuses an unknown argument on every tool, and still takes numbers written as strings", async () => {
+    for (const [name, args] of [
+      ["get_business", { extra: 1 }],
+      ["search_reviews", { extra: 1 }],
+      ["get_review", { id: dataset.reviews[0]?.id, extra: 1 }],
+      ["get_reviews_since", { date: "2025-01-01", extra: 1 }],
+      ["get_insights", { extra: 1 }],
+      ["get_log_checkpoint", { extra: 1 }],
+    ] as const) {
+      const result = await client.callTool({ name, arguments: args });
+      expect(result.isError, name).toBe(true);
+      expect((result.content as { text: string }[])[0]?.text, name).toContain("extra");
+    }
+    const asText = await call("search_reviews", { rating: "5", limit: "2" });
+    const asNumbers = await call("search_reviews", { rating: 5, limit: 2 });
+    expect(asText.isError).toBeFalsy();
+    expect(asText.structuredContent).toEqual(asNumbers.structuredContent);
   });
 
   it("search_reviews refuses an argument named __proto__ exactly as ?__proto__=1 is refused over HTTP", async () => {
@@ -127,6 +176,23 @@ describe("MCP server over streamable HTTP", () => {
     expect(missing.isError).toBe(true);
     expect(missing.json).toMatchObject({ error: "not_found", id: "1999-01-01-nobody" });
     expect(missing.json.message).toContain('"1999-01-01-nobody"');
+  });
+
+  it("get_review carries log_index, and get_log_checkpoint returns the checkpoint and key the site serves", async () => {
+    const found = await call("get_review", { id: dataset.reviews[0]?.id });
+    expect((found.structuredContent as { log_index: number }).log_index).toBe(dataset.reviews[0]?.log_index);
+    const result = await call("get_log_checkpoint");
+    expect(result.isError).toBeFalsy();
+    const checkpoint = await (await fetch(`${app.url}/log/checkpoint`)).text();
+    const key = (await (await fetch(`${app.url}/log/key`)).text()).trim();
+    expect(result.structuredContent).toMatchObject({
+      origin: "reviews.test/log",
+      tree_size: dataset.reviews.length,
+      checkpoint,
+      verifier_key: key,
+      log_url: `${BASE}/log`,
+    });
+    expect(checkpoint.split("\n")[2]).toBe((result.structuredContent as { root_hash: string }).root_hash);
   });
 
   it("get_reviews_since matches GET /api/reviews/since/{date}, errors included", async () => {

@@ -1,28 +1,38 @@
 import { Validator } from "@seriousme/openapi-schema-validator";
 import openapiTS, { astToString } from "openapi-typescript";
 import { describe, expect, it } from "vitest";
-import { buildOpenApi } from "../../../src/api/openapi.ts";
+import { API_VERSION, buildOpenApi } from "../../../src/api/openapi.ts";
 import { SEARCH_PARAMS } from "../../../src/search/query.ts";
-import { siteUrls } from "../../../src/urls.ts";
+import { openApiInput } from "../../helpers/openapi-input.ts";
 
-const doc = buildOpenApi(siteUrls("https://reviews.example.org")) as {
+const input = await openApiInput();
+const doc = buildOpenApi(input) as {
   openapi: string;
   info: { version: string };
   paths: Record<
     string,
-    Record<string, { operationId?: string; tags?: string[]; parameters?: { name: string }[]; responses: object }>
+    Record<
+      string,
+      {
+        operationId?: string;
+        tags?: string[];
+        parameters?: { name: string; in: string; schema: Record<string, unknown> }[];
+        responses: object;
+      }
+    >
   >;
   components: { schemas: Record<string, { properties?: Record<string, unknown> }> };
 };
 
 describe("/openapi.json", () => {
-  it("is a valid OpenAPI 3.1 document, version 1.1.0", async () => {
+  it("is a valid OpenAPI 3.1 document, version 2.0.0", async () => {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(doc));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.1.0");
+    expect(doc.info.version).toBe("2.0.0");
+    expect(API_VERSION).toBe("2.0.0");
   });
 
   it("describes every REST path, including the sidecar's", () => {
@@ -44,8 +54,29 @@ describe("/openapi.json", () => {
   });
 
   it("takes the search parameters and record fields from the zod schemas", () => {
-    const params = doc.paths["/api/reviews/search"]?.get?.parameters?.map((p) => p.name);
+    const filters = doc.paths["/api/reviews/search"]?.get?.parameters?.find((p) => p.in === "query");
+    expect(filters).toMatchObject({ name: "filters", style: "form", explode: true });
+    const schema = filters?.schema as { properties: Record<string, Record<string, unknown>> } & Record<string, unknown>;
+    const params = Object.keys(schema.properties);
     expect(params).toEqual([...SEARCH_PARAMS]);
+    expect(schema.additionalProperties).toBe(false);
+    expect(schema.dependentRequired).toEqual({ sentiment: ["aspect"] });
+    expect(schema.properties.since).toMatchObject({ type: "string", format: "date" });
+    expect(schema.properties.query).toMatchObject({ type: "string", maxLength: 200 });
+    expect(schema.properties.rating).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
+    expect(schema.properties.offset).toMatchObject({ type: "integer", minimum: 0, maximum: Number.MAX_SAFE_INTEGER });
+    expect(schema.properties.sentiment?.enum).toEqual(["positive", "neutral", "negative"]);
+    // The content's ids, at build time.
+    expect(schema.properties.aspect?.enum).toEqual(input.dataset.aspects.map((a) => a.id));
+    expect(schema.properties.mentions_service?.enum).toEqual(input.dataset.business.services.map((s) => s.id));
+    const technician = new RegExp(schema.properties.mentions_technician?.pattern as string, "u");
+    for (const t of input.dataset.business.technicians) {
+      for (const name of [t.id, t.name, ...t.aliases]) {
+        expect(technician.test(name), name).toBe(true);
+        expect(technician.test(` ${name.toUpperCase()}. `), name).toBe(true);
+      }
+    }
+    expect(technician.test("nobody")).toBe(false);
     const review = doc.components.schemas.Review?.properties ?? {};
     expect(Object.keys(review)).toEqual([
       "id",
@@ -62,6 +93,7 @@ describe("/openapi.json", () => {
       "services",
       "service_areas",
       "response",
+      "log_index",
       "aspects",
     ]);
     expect(params).toContain("aspect");
@@ -72,7 +104,7 @@ describe("/openapi.json", () => {
 
   it("names, tags and bounds every operation", () => {
     const ops = Object.values(doc.paths).flatMap((item) => Object.values(item));
-    expect(ops).toHaveLength(11);
+    expect(ops).toHaveLength(13);
     for (const op of ops) {
       expect(op.operationId).toMatch(/^[a-z][A-Za-z]+$/);
       expect(op.tags?.length).toBe(1);
@@ -82,7 +114,8 @@ describe("/openapi.json", () => {
       ).toBe(true);
     }
     expect(new Set(ops.map((o) => o.operationId)).size).toBe(ops.length);
-    expect(JSON.stringify(doc)).not.toContain(String(Number.MAX_SAFE_INTEGER));
+    // Only the offset parameter is bounded by 2^53-1: no response schema claims it.
+    expect(JSON.stringify(doc.components)).not.toContain(String(Number.MAX_SAFE_INTEGER));
     expect(JSON.stringify(doc)).not.toContain('"$id"');
     const search = doc.components.schemas.SearchResult?.properties as Record<string, object>;
     expect(search.limit).toMatchObject({ type: "integer", minimum: 1, maximum: 100 });

@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AstroBuildOptions, runAstroBuild } from "../../../src/build/astro-build.ts";
 import { AstroBuildWorker, type AstroWorkerLimits } from "../../../src/build/astro-worker.ts";
 import { readDistFiles } from "../../../src/io/dist-files.ts";
-import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
+import { buildSite, freshLogEnv, tempDistDir } from "../../helpers/build-site.ts";
 import { isAlive } from "../../helpers/npm-process.ts";
 
 /**
@@ -56,7 +56,12 @@ async function workerBuild(
   const result = await runAstroBuild({
     distDir,
     contentDir: content,
-    env: { ...process.env, BASE_URL: "http://localhost:4321", HUB_URL: "http://127.0.0.1:9/api/websub/hub" },
+    env: {
+      ...process.env,
+      BASE_URL: "http://localhost:4321",
+      HUB_URL: "http://127.0.0.1:9/api/websub/hub",
+      ...(await freshLogEnv("http://localhost:4321")),
+    },
     silent: true,
     lock: true,
     dropCache: true,

@@ -118,6 +118,28 @@ describe("validateContent", () => {
     );
   });
 
+  it("takes a withdrawn review off the list, and names the allowed reasons for a wrong one", () => {
+    const withdrawn = validateContent(
+      withReview(DANA, (d) => {
+        d.withdrawn = { reason: "author-request", date: "2025-01-01" };
+      }),
+      { now: NOW },
+    );
+    expect(withdrawn.reviews.map((r) => r.id)).not.toContain(DANA);
+    expect(withdrawn.withdrawn.map((r) => [r.id, r.withdrawn])).toEqual([
+      [DANA, { reason: "author-request", date: "2025-01-01" }],
+    ]);
+    const [line] = problems(
+      withReview(DANA, (d) => {
+        d.withdrawn = { reason: "negative", date: "2025-01-01" };
+      }),
+    );
+    expect(line).toMatch(new RegExp(`^${fileOf(DANA)}: line \\d+: withdrawn\\.reason: `));
+    expect(line).toContain(
+      'expected one of confidential-or-private, defamatory-or-harassing, obscene-or-discriminatory, unrelated, false-or-fake, author-request, got "negative"',
+    );
+  });
+
   it("rejects a verification dated before the review or in the future", () => {
     const before = withReview(DANA, (d) =>
       Object.assign(d, { verification: { method: "invoice", verified_on: "2024-02-28" } }),

@@ -2,7 +2,7 @@ import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildRecords, lastModifiedMs } from "../../../src/content/dataset.ts";
 import type { ReviewRecord } from "../../../src/content/records.ts";
-import { buildManifest } from "../../../src/http-headers/manifest.ts";
+import { buildManifest, renderHeadersFile } from "../../../src/http-headers/manifest.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { siteUrls } from "../../../src/urls.ts";
 
@@ -51,5 +51,45 @@ describe("Last-Modified", () => {
       content_type: "text/css; charset=utf-8",
       cache_control: "public, max-age=31536000, immutable",
     });
+  });
+});
+
+describe("the review log's headers", () => {
+  const files = ["/log/checkpoint", "/log/key", "/log/tile/0/000", "/log/tile/entries/001.p/7", "/log/tile/1/000.p/2"];
+  const manifest = buildManifest(
+    files.map((p) => ({ path: p, bytes: new TextEncoder().encode(p) })),
+    { urls: siteUrls("https://reviews.example") },
+  );
+
+  it("serves the checkpoint as short-lived UTF-8 text, full tiles immutable and partial ones for a day", () => {
+    expect(manifest.files["/log/checkpoint"]).toMatchObject({
+      content_type: "text/plain; charset=utf-8",
+      cache_control: "public, max-age=5",
+    });
+    expect(manifest.files["/log/key"]?.content_type).toBe("text/plain; charset=utf-8");
+    expect(manifest.files["/log/tile/0/000"]).toMatchObject({
+      content_type: "application/octet-stream",
+      cache_control: "public, max-age=31536000, immutable",
+    });
+    for (const p of ["/log/tile/entries/001.p/7", "/log/tile/1/000.p/2"]) {
+      expect(manifest.files[p]).toMatchObject({
+        content_type: "application/octet-stream",
+        cache_control: "public, max-age=86400",
+      });
+    }
+  });
+
+  it("gives the CDN one rule for full tiles and one for partial ones, each with its type and lifetime", () => {
+    const text = renderHeadersFile(manifest);
+    expect(text).toContain(
+      "/log/tile/:level/:index\n  Content-Type: application/octet-stream\n  Cache-Control: public, max-age=31536000, immutable\n",
+    );
+    expect(text).toContain(
+      "/log/tile/:level/:index/:width\n  Content-Type: application/octet-stream\n  Cache-Control: public, max-age=86400\n",
+    );
+    expect(text).toMatch(
+      /\/log\/checkpoint\n {2}ETag: "[^"]+"\n {2}Content-Type: text\/plain; charset=utf-8\n {2}Cache-Control: public, max-age=5\n/,
+    );
+    expect(text).not.toContain("/log/tile/0/000\n");
   });
 });

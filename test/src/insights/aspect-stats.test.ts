@@ -49,6 +49,7 @@ const review = (id: string, rating: number, text: string): ReviewRecord => ({
   services: [],
   service_areas: [],
   response: null,
+  log_index: 0,
   aspects: [],
 });
 

@@ -7,7 +7,7 @@ import { main as reviewNew } from "../../../scripts/review-new.ts";
 import { runAstroBuild } from "../../../src/build/astro-build.ts";
 import { ReviewFileSchema } from "../../../src/content/schema.ts";
 import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
-import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
+import { buildSite, freshLogEnv, tempDistDir } from "../../helpers/build-site.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
 /** After every fixture review: "the future" starts well after them. */
@@ -46,7 +46,9 @@ async function brokenCopy(): Promise<{ dir: string; review: string; faq: string 
 async function runCheck(env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  const code = await check({ env, now: NOW, out: (l) => out.push(l), err: (l) => err.push(l) });
+  // An empty review log: the project's own DATA_DIR may hold a log of other content.
+  const log = { LOG_DIR: await tempDistDir("pr-log-") };
+  const code = await check({ env: { ...log, ...env }, now: NOW, out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
@@ -222,7 +224,13 @@ describe("content check", () => {
     const build = await runAstroBuild({
       distDir,
       contentDir: dir,
-      env: { ...process.env, BASE_URL: "https://reviews.example", HUB_URL: "off", UNFINISHED_REVIEWS: "skip" },
+      env: {
+        ...process.env,
+        BASE_URL: "https://reviews.example",
+        HUB_URL: "off",
+        UNFINISHED_REVIEWS: "skip",
+        ...(await freshLogEnv("https://reviews.example")),
+      },
       lock: true,
       dropCache: true,
     });

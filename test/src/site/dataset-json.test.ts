@@ -36,6 +36,7 @@ const review: fc.Arbitrary<ReviewRecord> = fc.record({
   services: fc.array(fc.stringMatching(/^[a-z]{1,8}$/), { maxLength: 3 }),
   service_areas: fc.constant([]),
   response: fc.option(fc.record({ date: fc.constant("2024-03-15"), text }), { nil: null }),
+  log_index: fc.nat(),
   aspects: fc.array(
     fc.record({
       id: fc.stringMatching(/^[a-z]{1,8}$/),

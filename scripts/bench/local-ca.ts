@@ -2,8 +2,9 @@ import { generateKeyPairSync, randomBytes } from "node:crypto";
 import forge from "node-forge";
 
 /**
- * A certificate authority made at test time, so HTTPS subscriber servers present certificates the
- * hub trusts through `NODE_EXTRA_CA_CERTS`, with TLS verification left on.
+ * A certificate authority made at test or bench time, so HTTPS subscriber servers present
+ * certificates the hub trusts through `NODE_EXTRA_CA_CERTS`, with TLS verification left on. It
+ * lives with the bench because scripts may not import from test/; the tests' global set-up uses it.
  */
 
 export interface KeyAndCert {

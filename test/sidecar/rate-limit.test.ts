@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { clientKey, RateLimiter } from "../../../sidecar/http/rate-limit.ts";
+import { clientKey, RateLimiter } from "../../sidecar/rate-limit.ts";
 
 describe("RateLimiter", () => {
   it("allows `limit` requests per client per window, then refuses until the window ends", () => {

@@ -1,4 +1,6 @@
 import { isIPv6 } from "node:net";
+import type { Request, RequestHandler, Response } from "express";
+import ipaddr from "ipaddr.js";
 
 /**
  * A per-client fixed-window request counter, synchronous and allocation-light because every
@@ -26,12 +28,10 @@ const OVERFLOW_KEY = "(overflow)";
  * subscriber is commonly given one, so rotating within it does not multiply the budget.
  */
 export function clientKey(ip: string): string {
-  if (!isIPv6(ip) || ip.toLowerCase().startsWith("::ffff:")) return ip;
-  const [head = "", tail] = ip.split("::");
-  const left = head ? head.split(":") : [];
-  const right = tail ? tail.split(":") : [];
-  const groups = tail === undefined ? left : [...left, ...Array(8 - left.length - right.length).fill("0"), ...right];
-  const g = groups.map((x) => Number.parseInt(x || "0", 16));
+  if (!isIPv6(ip)) return ip;
+  const address = ipaddr.IPv6.parse(ip);
+  if (address.isIPv4MappedAddress()) return ip;
+  const g = address.parts;
   return `${g
     .slice(0, 3)
     .map((x) => x.toString(16))
@@ -75,4 +75,39 @@ export class RateLimiter {
   get clients(): number {
     return this.#counts.size;
   }
+}
+
+export interface RateLimitOptions {
+  limitPerMinute: number;
+  /** Take the client address from `req.ip` (X-Forwarded-For through trusted proxies) rather than the socket. */
+  trustProxy: boolean;
+  /** Requests this limiter does not count: health checks, and routers that carry their own limit. */
+  skip?: (req: Request) => boolean;
+  /**
+   * Answers the 429 (`Retry-After` is already set): the app throws its JSON error, the hub writes
+   * plain text. Passed in, so the limiter depends on neither.
+   */
+  onLimit: (req: Request, res: Response, retryAfterS: number) => void;
+  now?: () => number;
+}
+
+/**
+ * Per-client fixed window of one minute (`RateLimiter`), with RateLimit and RateLimit-Policy
+ * headers and Retry-After on a 429. The one limiter set-up of the service: the app-wide limit and
+ * the hub's own limit both come from here, and the app-wide one skips the hub, so a request is
+ * counted by exactly one of them.
+ */
+export function perIpRateLimit({ limitPerMinute, trustProxy, skip, onLimit, now }: RateLimitOptions): RequestHandler {
+  const limiter = new RateLimiter({ limit: limitPerMinute, now });
+  const policy = `${limitPerMinute};w=60`;
+  return (req, res, next) => {
+    if (skip?.(req)) return next();
+    const ip = (trustProxy ? req.ip : req.socket.remoteAddress) ?? "";
+    const d = limiter.hit(clientKey(ip));
+    res.setHeader("RateLimit-Policy", policy);
+    res.setHeader("RateLimit", `limit=${d.limit}, remaining=${d.remaining}, reset=${d.resetS}`);
+    if (d.allowed) return next();
+    res.setHeader("Retry-After", String(d.resetS));
+    onLimit(req, res, d.resetS);
+  };
 }

@@ -1,8 +1,8 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { SessionRevocationStore } from "../mcp/revocation-store.ts";
-import { systemWallClock, type WallClock } from "../mcp/session-token.ts";
+import type { SessionRevocationStore } from "./revocation-store.ts";
+import { systemWallClock, type WallClock } from "./session-token.ts";
 
 export interface PgRevocationStoreOptions {
   /** Rows kept at most (default 10,000); past it, the rows closest to their expiry go first. */

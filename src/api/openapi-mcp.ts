@@ -1,0 +1,122 @@
+import { body, ref } from "./openapi-parts.ts";
+
+/**
+ * `/mcp` in `/openapi.json`: the streamable HTTP transport of the Model Context Protocol, its three
+ * methods and the two headers a client sends after `initialize`. The messages themselves are
+ * JSON-RPC and described by the MCP specification, not here; the document types the envelope.
+ */
+
+const SESSION_EXAMPLE = "v1.eyJwdiI6IjIwMjUtMDYtMTgifQ.c2lnbmF0dXJl";
+
+const sessionHeader = (required: boolean, description: string) => ({
+  name: "Mcp-Session-Id",
+  in: "header",
+  required,
+  description,
+  schema: { type: "string" },
+  example: SESSION_EXAMPLE,
+});
+const protocolHeader = {
+  name: "Mcp-Protocol-Version",
+  in: "header",
+  required: false,
+  description:
+    "The protocol version negotiated at initialize (e.g. 2025-06-18), on every later request; 2026-07-28 requests carry it in `_meta` instead.",
+  schema: { type: "string" },
+  example: "2025-06-18",
+};
+
+const rpcError = (description: string, code: number, message: string) => ({
+  description,
+  content: body(ref("JsonRpcError"), { jsonrpc: "2.0", error: { code, message }, id: null }),
+});
+
+const refusals = {
+  "400": rpcError(
+    "Malformed request or missing Mcp-Session-Id.",
+    -32000,
+    "Bad Request: Mcp-Session-Id header is required; send initialize first to get one",
+  ),
+  "403": rpcError("Host or Origin not allowed.", -32000, 'Forbidden: Origin "https://evil.example" is not allowed'),
+  "404": rpcError(
+    "Unknown, expired or ended session: initialize again.",
+    -32001,
+    "Session not found: it expired, was ended or never existed; send initialize again",
+  ),
+};
+
+const REQUEST_EXAMPLE = {
+  jsonrpc: "2.0",
+  id: 1,
+  method: "tools/call",
+  params: { name: "search_reviews", arguments: { min_rating: 4, limit: 1 } },
+};
+
+export const mcpPathItem = {
+  post: {
+    operationId: "postMcp",
+    tags: ["mcp"],
+    summary: "Send a JSON-RPC message (streamable HTTP, protocol 2025-06-18 and newer)",
+    description:
+      "JSON-RPC 2.0 over streamable HTTP. Send Accept: application/json, text/event-stream. A 2025-era `initialize` returns an Mcp-Session-Id header; send it, with Mcp-Protocol-Version, on every later request. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights.",
+    parameters: [sessionHeader(false, "The session from initialize; absent on initialize itself."), protocolHeader],
+    requestBody: {
+      required: true,
+      content: body({ type: "object", description: "A JSON-RPC 2.0 request or notification." }, REQUEST_EXAMPLE),
+    },
+    responses: {
+      "200": {
+        description: "The JSON-RPC response, as JSON or as an SSE stream.",
+        headers: {
+          "Mcp-Session-Id": {
+            description: "Sent on the answer to a 2025-era initialize only: the session id for later requests.",
+            required: false,
+            schema: { type: "string" },
+            example: SESSION_EXAMPLE,
+          },
+        },
+        content: {
+          "application/json": {
+            schema: { type: "object", description: "A JSON-RPC 2.0 response." },
+            example: { jsonrpc: "2.0", id: 1, result: { content: [{ type: "text", text: "{}" }] } },
+          },
+          "text/event-stream": {
+            schema: { type: "string" },
+            example: 'event: message\ndata: {"jsonrpc":"2.0","id":1,"result":{}}\n\n',
+          },
+        },
+      },
+      "202": { description: "A notification or response was accepted; no body." },
+      ...refusals,
+    },
+  },
+  get: {
+    operationId: "getMcpStream",
+    tags: ["mcp"],
+    summary: "Open the session's server-to-client stream (SSE)",
+    description:
+      "Server-sent events for a 2025-era session: resource change notices for `resources/subscribe`. Send Accept: text/event-stream.",
+    parameters: [sessionHeader(true, "The session from initialize."), protocolHeader],
+    responses: {
+      "200": {
+        description: "An SSE stream of JSON-RPC notifications.",
+        content: {
+          "text/event-stream": {
+            schema: { type: "string" },
+            example:
+              'event: message\ndata: {"jsonrpc":"2.0","method":"notifications/resources/updated","params":{"uri":"https://reviews.example.org/reviews.json"}}\n\n',
+          },
+        },
+      },
+      ...refusals,
+    },
+  },
+  delete: {
+    operationId: "deleteMcpSession",
+    tags: ["mcp"],
+    summary: "End a session",
+    description: "Ends a 2025-era session; its id is refused (404) from then on.",
+    parameters: [sessionHeader(true, "The session to end."), protocolHeader],
+    responses: { "200": { description: "The session is ended; no body." }, ...refusals },
+  },
+};

@@ -1,0 +1,187 @@
+import type { ReviewsDataset } from "../content/records.ts";
+import type { SiteUrls } from "../urls.ts";
+import type { ApiExamples } from "./openapi-examples.ts";
+import {
+  body,
+  type CachingOptions,
+  cachingHeaders,
+  conditionalHeaderParameters,
+  DYNAMIC_CACHE_CONTROL,
+  errorResponse,
+  notModified,
+  output,
+  parameterSchema,
+  rateLimitHeaders,
+  ref,
+  STATIC_CACHE_CONTROL,
+  sharedResponses,
+} from "./openapi-parts.ts";
+import { parametersOf, SincePathSchema } from "./parameters.ts";
+import { searchParamsJsonSchema } from "./search-parameters.ts";
+
+/** The path items of `/openapi.json` (openapi.ts assembles them): the data, then the service's own. */
+
+export interface PathContext {
+  urls: SiteUrls;
+  dataset: ReviewsDataset;
+  ex: ApiExamples;
+}
+
+/** The build's files, search and since. */
+export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> {
+  const shared = sharedResponses(ex);
+  /** A GET of one of the build's files, with conditional requests. */
+  const staticGet = (
+    op: { operationId: string; tag: string; summary: string; description: string },
+    content: object,
+    caching: Omit<CachingOptions, "cacheControl">,
+  ) => {
+    const c = { ...caching, cacheControl: STATIC_CACHE_CONTROL };
+    return {
+      get: {
+        operationId: op.operationId,
+        tags: [op.tag],
+        summary: op.summary,
+        description: op.description,
+        parameters: conditionalHeaderParameters,
+        responses: {
+          "200": { description: op.summary, headers: { ...cachingHeaders(c), ...rateLimitHeaders }, content },
+          "304": notModified(c),
+          "414": shared.uriTooLong,
+          "429": shared.rateLimited,
+        },
+      },
+    };
+  };
+  // Last-Modified is the newest review's date: a build without reviews has none to send.
+  const dated = dataset.reviews.length > 0;
+  const topic = { lastModified: dated, link: true };
+  const badRequest = errorResponse(
+    "Invalid parameters; each issue names the parameter, the value and what is valid.",
+    ex.invalidQuery,
+  );
+  const searchCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: false, link: false };
+  const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: dated, link: false };
+
+  return {
+    "/reviews.json": staticGet(
+      {
+        operationId: "getReviewsDataset",
+        tag: "reviews",
+        summary: "The business, its aggregate rating and every review",
+        description: "Static file; a WebSub topic.",
+      },
+      body(ref("ReviewsDataset"), ex.dataset),
+      topic,
+    ),
+    "/insights.json": staticGet(
+      {
+        operationId: "getInsights",
+        tag: "insights",
+        summary: "Aspect sentiment, entities, topics, FAQ and summary",
+        description: "Computed at build time from the published reviews.",
+      },
+      body(ref("Insights"), ex.insights),
+      { lastModified: dated, link: false },
+    ),
+    "/api/feed.json": staticGet(
+      {
+        operationId: "getJsonFeed",
+        tag: "feeds",
+        summary: "JSON Feed 1.1 of the 50 newest reviews",
+        description:
+          "See https://jsonfeed.org/version/1.1. Items carry a `_review` extension with rating, technicians, services, service_areas and aspects. A WebSub topic.",
+      },
+      body(ref("JsonFeed"), ex.jsonFeed),
+      topic,
+    ),
+    "/feed.xml": staticGet(
+      {
+        operationId: "getAtomFeed",
+        tag: "feeds",
+        summary: "Atom (RFC 4287) feed of the 50 newest reviews",
+        description: "A WebSub topic.",
+      },
+      body({ type: "string" }, ex.atomFeed, "application/atom+xml"),
+      topic,
+    ),
+    "/openapi.json": staticGet(
+      {
+        operationId: "getOpenApiDocument",
+        tag: "meta",
+        summary: "This document",
+        description:
+          "OpenAPI 3.1; typed here by its common fields, in full by the official schema https://spec.openapis.org/oas/3.1/schema/2022-10-07.",
+      },
+      body(ref("OpenApiDocument"), ex.openapi),
+      { lastModified: false, link: false },
+    ),
+    "/api/reviews/search": {
+      get: {
+        operationId: "searchReviews",
+        tags: ["reviews"],
+        summary: "Search reviews",
+        description:
+          "All filters combine with AND. The parameters are one query object (form style, exploded: `?min_rating=4&limit=1`): an unknown or repeated parameter is an error, so a typo is never silently ignored. Numbers are written as JSON numbers. Results are newest first; `next` links the following page. Conditional requests use If-None-Match.",
+        parameters: [
+          {
+            name: "filters",
+            in: "query",
+            style: "form",
+            explode: true,
+            required: false,
+            description: "The search parameters; all optional.",
+            schema: searchParamsJsonSchema(dataset, parameterSchema),
+            example: ex.searchQuery,
+          },
+          conditionalHeaderParameters[0],
+        ],
+        responses: {
+          "200": {
+            description: "Matching reviews",
+            headers: { ...cachingHeaders(searchCaching), ...rateLimitHeaders },
+            content: body(ref("SearchResult"), ex.search),
+          },
+          "304": notModified(searchCaching),
+          "400": badRequest,
+          "414": shared.uriTooLong,
+          "429": shared.rateLimited,
+        },
+      },
+    },
+    "/api/reviews/since/{date}": {
+      get: {
+        operationId: "getReviewsSince",
+        tags: ["reviews"],
+        summary: "Reviews dated on or after a day",
+        description:
+          "Takes no query parameters. Supports conditional GET (RFC 9110): If-None-Match (lists, *, weak comparison) takes precedence over If-Modified-Since. The ETag changes exactly when the body would.",
+        parameters: [
+          ...parametersOf(SincePathSchema, "path", output).map((p) => ({ ...p, example: ex.sinceDate })),
+          {
+            name: "none",
+            in: "query",
+            style: "form",
+            explode: true,
+            required: false,
+            description: "since takes no query parameters: any is refused with 400.",
+            schema: { type: "object", additionalProperties: false },
+            example: {},
+          },
+          ...conditionalHeaderParameters,
+        ],
+        responses: {
+          "200": {
+            description: "Reviews since the date",
+            headers: { ...cachingHeaders(sinceCaching), ...rateLimitHeaders },
+            content: body(ref("SinceResult"), ex.since),
+          },
+          "304": notModified(sinceCaching),
+          "400": badRequest,
+          "414": shared.uriTooLong,
+          "429": shared.rateLimited,
+        },
+      },
+    },
+  };
+}

@@ -1,0 +1,123 @@
+import { HubRequestSchema } from "./hub-request.ts";
+import { body, rateLimitHeaders, ref, sharedResponses, toJsonSchema } from "./openapi-parts.ts";
+import type { PathContext } from "./openapi-paths.ts";
+
+/**
+ * The path items of `/openapi.json` for the service's own endpoints, beside the data's
+ * (openapi-paths.ts): the hub, which answers in plain text, and the health checks.
+ */
+export function servicePaths({ urls, dataset, ex }: PathContext): Record<string, unknown> {
+  const shared = sharedResponses(ex);
+  const { $schema: _h, ...hubSchema } = toJsonSchema(HubRequestSchema, "input");
+  // A health answer is about this moment: no cache may keep it.
+  const noStore = {
+    "Cache-Control": { description: "Never cached.", required: true, schema: { type: "string" }, example: "no-store" },
+  };
+  return {
+    "/api/websub/hub": {
+      post: {
+        operationId: "postWebSubHub",
+        tags: ["websub"],
+        summary: "WebSub hub: subscribe, unsubscribe, publish",
+        description:
+          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text.",
+        requestBody: {
+          required: true,
+          content: body(
+            hubSchema,
+            {
+              "hub.mode": "subscribe",
+              "hub.topic": urls.atomFeed,
+              "hub.callback": "https://subscriber.example/websub/callback",
+            },
+            "application/x-www-form-urlencoded",
+          ),
+        },
+        responses: {
+          "202": {
+            description: "Accepted; verification (or distribution) happens asynchronously.",
+            content: body(
+              { type: "string" },
+              "Accepted: verification of intent for subscribe will follow.",
+              "text/plain",
+            ),
+          },
+          "400": {
+            description: "Invalid request; the body says which field and why.",
+            content: body({ type: "string" }, "hub.callback: must be an https URL", "text/plain"),
+          },
+          "415": {
+            description: "Not application/x-www-form-urlencoded.",
+            content: body(
+              { type: "string" },
+              "The hub accepts application/x-www-form-urlencoded bodies only, got application/json.",
+              "text/plain",
+            ),
+          },
+          "429": {
+            description: "Too many hub requests from this client; retry after Retry-After seconds.",
+            headers: {
+              "Retry-After": { required: true, schema: { type: "integer" }, example: 42 },
+              ...rateLimitHeaders,
+            },
+            content: body(
+              { type: "string" },
+              "Too many hub requests: the limit is 60 per minute per client.",
+              "text/plain",
+            ),
+          },
+        },
+      },
+    },
+    "/healthz": {
+      get: {
+        operationId: "getReadiness",
+        tags: ["meta"],
+        summary: "Readiness",
+        description:
+          "For load balancers: 200 while this instance can serve everything, 503 when DATABASE_URL is set and the database does not answer. Not rate limited.",
+        responses: {
+          "200": {
+            description: "Serving a dataset; with DATABASE_URL, the shared database answers too.",
+            headers: noStore,
+            content: body(ref("Readiness"), {
+              status: "ok",
+              reviews: dataset.reviews.length,
+              version: '"n3qT7cH1m9xQ2bYkA5s0Lw"',
+              build: "3f1c2a9d8b7e6f5a4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c",
+            }),
+          },
+          "414": shared.uriTooLong,
+          "503": {
+            description: "DATABASE_URL is set and the database does not answer: reads still work.",
+            headers: noStore,
+            content: body(ref("Readiness"), {
+              status: "degraded",
+              database: "unreachable",
+              reviews: dataset.reviews.length,
+              version: '"n3qT7cH1m9xQ2bYkA5s0Lw"',
+              build: "3f1c2a9d8b7e6f5a4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c",
+            }),
+          },
+        },
+      },
+    },
+    "/livez": {
+      get: {
+        operationId: "getLiveness",
+        tags: ["meta"],
+        summary: "Liveness",
+        description:
+          "For supervisors: 200 while the process answers HTTP, whatever the database does. Not rate limited.",
+        responses: {
+          "200": {
+            description: "The process answers HTTP.",
+            headers: noStore,
+            content: body(ref("Liveness"), { status: "ok" }),
+          },
+          "414": shared.uriTooLong,
+        },
+      },
+    },
+  };
+}

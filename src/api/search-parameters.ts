@@ -1,0 +1,102 @@
+import type { z } from "zod";
+import type { AspectRef, Business } from "../content/records.ts";
+import { normalizeText, SearchParamsSchema } from "../search/query.ts";
+
+/**
+ * The query parameters of `GET /api/reviews/search` as one JSON Schema, for OpenAPI's exploded
+ * form-style query object (docs/api.md, "OpenAPI"). The structure, types, bounds, descriptions,
+ * `additionalProperties: false` and the `sentiment` → `aspect` dependency come from
+ * `SearchParamsSchema`, the schema the server parses with; this adds what only the content knows:
+ * the service and aspect ids as `enum`s and the technician names as a pattern. The contract tests
+ * (test/e2e/api-contract.test.ts) hold the server to exactly this schema.
+ */
+
+export interface SearchVocabulary {
+  business: Pick<Business, "technicians" | "services">;
+  aspects: readonly AspectRef[];
+}
+
+type JsonSchema = Record<string, unknown>;
+
+/** Never valid: a dataset without services (or aspects, or technicians) refuses every value. */
+const NOTHING = { not: {} };
+
+/** Characters whose lower case (as `toLowerCase` gives it) is one given character, built once. */
+let lowerToUpper: Map<string, string[]> | undefined;
+function caseVariants(c: string): string[] {
+  if (!lowerToUpper) {
+    lowerToUpper = new Map();
+    // Every letter with a case is below U+1FFFF (the last, Adlam, ends at U+1E943).
+    for (let cp = 0; cp <= 0x1ffff; cp++) {
+      if (cp >= 0xd800 && cp <= 0xdfff) continue;
+      const ch = String.fromCodePoint(cp);
+      const lower = ch.toLowerCase();
+      if (lower !== ch) lowerToUpper.set(lower, [...(lowerToUpper.get(lower) ?? []), ch]);
+    }
+  }
+  return [c, ...(lowerToUpper.get(c) ?? [])];
+}
+
+/** A character as a pattern atom: ASCII letters and digits as themselves, the rest as `\uXXXX` escapes. */
+function atom(ch: string): string {
+  if (/^[A-Za-z0-9]$/.test(ch)) return ch;
+  let out = "";
+  for (let i = 0; i < ch.length; i++) out += `\\u${ch.charCodeAt(i).toString(16).padStart(4, "0")}`;
+  return out;
+}
+
+/**
+ * A pattern matching exactly the strings `resolveTechnician` resolves: a technician's id, name or
+ * alias in any letter case, with any run of spaces and dots where the name has a space or dot.
+ * ECMA-262 syntax with only `\s` and `\uXXXX` escapes, so every JSON Schema validator reads it.
+ */
+export function technicianPattern(business: SearchVocabulary["business"]): string | undefined {
+  const names = new Set<string>();
+  for (const t of business.technicians) {
+    for (const n of [t.id, t.name, ...t.aliases]) {
+      const norm = normalizeText(n)
+        .replace(/[.\s]+/g, " ")
+        .trim();
+      if (norm !== "") names.add(norm);
+    }
+  }
+  if (names.size === 0) return undefined;
+  const alternatives = [...names].sort().map((name) =>
+    [...name]
+      .map((c) => {
+        if (c === " ") return "[.\\s]+";
+        const variants = caseVariants(c).map(atom);
+        return variants.length === 1 ? variants[0] : `(?:${variants.join("|")})`;
+      })
+      .join(""),
+  );
+  return `^[.\\s]*(?:${alternatives.join("|")})[.\\s]*$`;
+}
+
+/**
+ * The JSON Schema of the search query object for one dataset. `toJsonSchema` is the document's
+ * converter (output side of the parameter schemas: the numbers the strings stand for).
+ */
+export function searchParamsJsonSchema(
+  vocabulary: SearchVocabulary,
+  toJsonSchema: (s: z.ZodType) => JsonSchema,
+): JsonSchema {
+  const { $schema: _drop, ...schema } = toJsonSchema(SearchParamsSchema) as JsonSchema & {
+    properties: Record<string, JsonSchema>;
+  };
+  const { properties } = schema as { properties: Record<string, JsonSchema> };
+  const services = vocabulary.business.services.map((s) => s.id);
+  const aspects = vocabulary.aspects.map((a) => a.id);
+  const pattern = technicianPattern(vocabulary.business);
+  const constrain = (name: string, extra: JsonSchema | undefined, example: unknown) => {
+    const { description } = properties[name] as JsonSchema;
+    properties[name] = extra
+      ? { ...properties[name], ...extra, ...(example === undefined ? {} : { examples: [example] }) }
+      : { ...NOTHING, description };
+  };
+  constrain("mentions_service", services.length > 0 ? { enum: services } : undefined, services[0]);
+  constrain("aspect", aspects.length > 0 ? { enum: aspects } : undefined, aspects[0]);
+  const technician = vocabulary.business.technicians[0];
+  constrain("mentions_technician", pattern ? { pattern } : undefined, technician?.name);
+  return schema;
+}

@@ -1,0 +1,83 @@
+import { WITHDRAWAL_REASONS, type WithdrawalReason } from "../content/schema.ts";
+import type { LogPlan } from "./plan.ts";
+
+/**
+ * What the pages show of the review log: the home page's counts and the `/log/` page. Withdrawals
+ * are listed by entry, date and reason only: never the withdrawn text, nor the review's id (an id
+ * often carries the author's name).
+ */
+export interface LogView {
+  origin: string;
+  vkey: string;
+  /** The signed checkpoint, as `/log/checkpoint` serves it. */
+  checkpoint: string;
+  size: number;
+  everPublished: number;
+  withdrawnNow: number;
+  /** Reviews withdrawn now, per reason, in the policy's order; reasons with none are left out. */
+  withdrawnByReason: { reason: WithdrawalReason; count: number }[];
+  /** Every withdrawal entry, newest first. */
+  withdrawals: { index: number; reason: WithdrawalReason; date: string }[];
+}
+
+/**
+ * The moderation policy in plain words, for the pages: `name` for a list, `after` to follow
+ * "withdrawn" in a sentence, `policy` for what the reason covers (docs/editors.md says the same).
+ */
+export const REASONS: Record<WithdrawalReason, { name: string; after: string; policy: string }> = {
+  "confidential-or-private": {
+    name: "Confidential or private information",
+    after: "for private information",
+    policy: "it discloses someone's health, contact or other private details",
+  },
+  "defamatory-or-harassing": {
+    name: "Defamatory or harassing",
+    after: "as defamatory or harassing",
+    policy: "it makes false statements of fact about a person, or harasses or threatens someone",
+  },
+  "obscene-or-discriminatory": {
+    name: "Obscene or discriminatory",
+    after: "as obscene or discriminatory",
+    policy: "it is obscene, or demeans people for who they are",
+  },
+  unrelated: {
+    name: "Unrelated to the practice",
+    after: "as unrelated to the practice",
+    policy: "it is not about a visit to or the services of this practice",
+  },
+  "false-or-fake": {
+    name: "Known to be false or fake",
+    after: "as false or fake",
+    policy: "the practice knows it was not written by a patient, or describes a visit that did not happen",
+  },
+  "author-request": {
+    name: "At the author's request",
+    after: "at the author's request",
+    policy: "the person who wrote it asked for it to be taken down",
+  },
+};
+
+export function logView(log: { origin: string; vkey: string; checkpoint: string; plan: LogPlan }): LogView {
+  const { plan } = log;
+  // The reason a review is withdrawn for now is that of its latest withdrawal entry.
+  const latest = new Map<string, WithdrawalReason>();
+  for (const w of plan.withdrawals) latest.set(w.id, w.reason);
+  const republished = new Set(plan.indexOf.keys());
+  const counts = new Map<WithdrawalReason, number>();
+  for (const [id, reason] of latest) if (!republished.has(id)) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  return {
+    origin: log.origin,
+    vkey: log.vkey,
+    checkpoint: log.checkpoint,
+    size: plan.size,
+    everPublished: plan.everPublished,
+    withdrawnNow: plan.withdrawnNow,
+    withdrawnByReason: WITHDRAWAL_REASONS.flatMap((reason) => {
+      const count = counts.get(reason) ?? 0;
+      return count > 0 ? [{ reason, count }] : [];
+    }),
+    withdrawals: plan.withdrawals
+      .map((w) => ({ index: w.index, reason: w.reason, date: w.date }))
+      .sort((a, b) => b.index - a.index),
+  };
+}

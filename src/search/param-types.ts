@@ -1,0 +1,37 @@
+import { z } from "zod";
+
+/**
+ * The value types of the search parameters, which arrive as strings (HTTP) or JSON values (MCP):
+ * numbers are parsed from their JSON spelling here, in the schema, so both doors accept the same.
+ */
+
+/**
+ * How a number is written in a query string: a JSON number literal (RFC 8259 §6), e.g. `4`, `4.5`,
+ * `-0`, `1e2`; no spaces, `+`, leading zeros or hex. `/openapi.json` says the same (docs/api.md),
+ * so a client or contract tester that serialises numbers as JSON does is never refused.
+ */
+export const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
+export const fromText = (v: unknown) => (typeof v === "string" && JSON_NUMBER.test(v) ? Number(v) : v);
+
+export const intParam = (min: number, max: number | undefined, msg: string) =>
+  z.preprocess(
+    fromText,
+    z
+      .number({ error: msg })
+      // Aborts: a non-integer (or one past 2^53) is reported once, not again by the range check.
+      .int({ error: msg, abort: true })
+      .min(min, { error: msg })
+      .max(max ?? Number.MAX_SAFE_INTEGER, { error: msg }),
+  );
+
+export const numParam = (min: number, max: number, msg: string) =>
+  z.preprocess(fromText, z.number({ error: msg }).min(min, { error: msg }).max(max, { error: msg }));
+
+/** Length in Unicode code points. */
+export const codePoints = (s: string): number => {
+  let n = 0;
+  for (const _ of s) n++;
+  return n;
+};
+
+export const textParam = (what: string) => z.string({ error: `expected ${what} as a string` });

@@ -1,0 +1,268 @@
+import path from "node:path";
+import { Validator } from "@seriousme/openapi-schema-validator";
+import fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../helpers/build-site.ts";
+import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, startMcpApp } from "../helpers/mcp-app.ts";
+import {
+  DocumentOracle,
+  type OpenApiDoc,
+  type Operation,
+  type Parameter,
+  queryArbitrary,
+  valueArbitrary,
+} from "../helpers/openapi-oracle.ts";
+
+/**
+ * The served `/openapi.json` against the running server, as a contract tester sees it: requests
+ * generated from the document (hundreds per operation, valid and invalid), each classified by the
+ * document alone (ajv, JSON Schema 2020-12 with formats), must get the status the document
+ * predicts, and every body must validate against the schema declared for that status, with every
+ * header declared for it present.
+ */
+
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/insights-content");
+const BASE = "https://reviews.contract.test";
+const RUNS = 300;
+const MAX_URL = 4096;
+
+let app: McpTestApp;
+let oracle: DocumentOracle;
+let doc: OpenApiDoc;
+
+beforeAll(async () => {
+  const build = await buildSite(FIXTURE, { BASE_URL: BASE });
+  expect(build.code, build.stderr).toBe(0);
+  app = await startMcpApp(build.distDir, { env: { BASE_URL: BASE } });
+  doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as OpenApiDoc;
+  oracle = new DocumentOracle(doc);
+});
+
+afterAll(async () => {
+  await app?.close();
+});
+
+const op = (p: string): Operation => doc.paths[p]?.get as Operation;
+const queryParam = (o: Operation) => o.parameters?.find((p) => p.in === "query");
+
+interface Exchange {
+  status: number;
+  headers: Headers;
+  body: unknown;
+  type: string;
+}
+
+async function send(
+  url: string,
+  headers: Record<string, string> = {},
+  method = "GET",
+  body?: string,
+): Promise<Exchange> {
+  const res = await fetch(url, { method, headers, body });
+  const type = res.headers.get("content-type") ?? "";
+  const text = await res.text();
+  return {
+    status: res.status,
+    headers: res.headers,
+    type,
+    body: type.includes("json") && text ? JSON.parse(text) : text,
+  };
+}
+
+/** The response matches what the document declares for its status: body schema and headers. */
+function conforms(o: Operation, ex: Exchange, context: string): void {
+  const declared = o.responses[String(ex.status)];
+  expect(declared, `${context}: status ${ex.status} is not declared`).toBeDefined();
+  for (const [name, h] of Object.entries(declared?.headers ?? {})) {
+    if (h.required) expect(ex.headers.get(name), `${context}: declared header ${name}`).not.toBeNull();
+  }
+  const content = declared?.content;
+  if (!content) {
+    expect(ex.body, `${context}: ${ex.status} declares no body`).toBe("");
+    return;
+  }
+  const media = Object.keys(content).find((t) => ex.type.startsWith(t));
+  expect(media, `${context}: Content-Type ${ex.type} not declared`).toBeDefined();
+  expect(oracle.errors(content[media as string]?.schema ?? {}, ex.body), context).toEqual([]);
+}
+
+/** Generated requests for one operation, checked against the document. */
+async function exercise(
+  o: Operation,
+  request: fc.Arbitrary<{ url: string; valid: boolean }>,
+): Promise<{ valid: number; invalid: number }> {
+  const seen = { valid: 0, invalid: 0 };
+  await fc.assert(
+    fc.asyncProperty(request, async ({ url, valid }) => {
+      const ex = await send(url);
+      const expected = url.length - app.url.length > MAX_URL ? 414 : valid ? 200 : 400;
+      expect(ex.status, `${url}: ${JSON.stringify(ex.body).slice(0, 300)}`).toBe(expected);
+      conforms(o, ex, url);
+      seen[valid ? "valid" : "invalid"]++;
+    }),
+    { numRuns: RUNS },
+  );
+  return seen;
+}
+
+describe("the served /openapi.json", () => {
+  it("is a valid OpenAPI 3.1 document (@seriousme/openapi-schema-validator)", async () => {
+    const result = await new Validator().validate(
+      structuredClone(doc) as unknown as Parameters<Validator["validate"]>[0],
+    );
+    expect(result.errors ?? []).toEqual([]);
+    expect(doc.openapi).toBe("3.1.0");
+  });
+
+  it("has an example on every parameter and every response body, each valid against its schema", () => {
+    let examples = 0;
+    for (const [p, item] of Object.entries(doc.paths)) {
+      for (const [method, o] of Object.entries(item)) {
+        for (const param of o.parameters ?? []) {
+          expect(param.example, `${method} ${p} ${param.name}`).toBeDefined();
+          expect(oracle.errors(param.schema, param.example), `${p} ${param.name}`).toEqual([]);
+          examples++;
+        }
+        for (const [status, r] of Object.entries(o.responses)) {
+          for (const [type, media] of Object.entries(r.content ?? {})) {
+            expect(media.example, `${method} ${p} ${status} ${type}`).toBeDefined();
+            expect(oracle.errors(media.schema, media.example), `${p} ${status} ${type}`).toEqual([]);
+            examples++;
+          }
+        }
+      }
+    }
+    expect(examples).toBeGreaterThan(40);
+  });
+});
+
+describe("search, since and the files, against the document", () => {
+  it("GET /api/reviews/search: the server accepts exactly the query objects the document allows", async () => {
+    const o = op("/api/reviews/search");
+    const schema = (queryParam(o) as Parameter).schema;
+    const request = queryArbitrary(schema).map((qs) => ({
+      url: `${app.url}/api/reviews/search${qs ? `?${qs}` : ""}`,
+      valid: oracle.errors(schema, oracle.queryObject(qs, schema)).length === 0,
+    }));
+    const seen = await exercise(o, request);
+    // Both sides of the contract were exercised, not just refusals.
+    expect(seen.valid).toBeGreaterThan(RUNS / 10);
+    expect(seen.invalid).toBeGreaterThan(RUNS / 10);
+  });
+
+  it("GET /api/reviews/since/{date}: a real calendar date and no query parameters, as the document says", async () => {
+    const o = op("/api/reviews/since/{date}");
+    const dateParam = o.parameters?.find((p) => p.in === "path") as Parameter;
+    const query = (queryParam(o) as Parameter).schema;
+    // "." and ".." are path segments no URL can carry as a value; "" is another path.
+    const date = valueArbitrary(dateParam.schema).filter((d) => d !== "" && d !== "." && d !== "..");
+    const request = fc
+      .tuple(date, fc.oneof({ weight: 4, arbitrary: fc.constant("") }, queryArbitrary(query)))
+      .map(([d, qs]) => ({
+        url: `${app.url}/api/reviews/since/${encodeURIComponent(d)}${qs ? `?${qs}` : ""}`,
+        valid:
+          oracle.errors(dateParam.schema, d).length === 0 &&
+          oracle.errors(query, oracle.queryObject(qs, query)).length === 0,
+      }));
+    const seen = await exercise(o, request);
+    expect(seen.valid).toBeGreaterThan(RUNS / 10);
+    expect(seen.invalid).toBeGreaterThan(RUNS / 10);
+  });
+
+  it.each(["/reviews.json", "/insights.json", "/api/feed.json", "/feed.xml", "/openapi.json"])(
+    "GET %s: 200 with the declared body and headers, 304 exactly when If-None-Match matches",
+    async (p) => {
+      const o = op(p);
+      const first = await send(`${app.url}${p}`);
+      conforms(o, first, p);
+      const etag = first.headers.get("etag") as string;
+      const inm = fc.oneof(
+        fc.constantFrom(etag, `W/${etag}`, "*", `"other", ${etag}`),
+        fc.string({ maxLength: 8 }).map((s) => `"${s.replaceAll('"', "")}"`),
+      );
+      await fc.assert(
+        fc.asyncProperty(fc.option(inm), fc.string({ maxLength: 8 }), async (tag, junk) => {
+          const headers: Record<string, string> = tag === null ? {} : { "If-None-Match": tag };
+          const ex = await send(`${app.url}${p}?${new URLSearchParams({ junk })}`, headers);
+          const matches =
+            tag !== null && (tag === "*" || tag.split(",").some((t) => t.trim().replace(/^W\//, "") === etag));
+          expect(ex.status).toBe(matches ? 304 : 200);
+          conforms(o, ex, `${p} If-None-Match: ${tag}`);
+        }),
+        { numRuns: 100 },
+      );
+    },
+  );
+
+  it.each(["/healthz", "/livez"])("GET %s answers with its declared body", async (p) => {
+    conforms(op(p), await send(`${app.url}${p}`), p);
+  });
+
+  it.each([
+    ["/api/reviews/search", "/api/reviews/search?min_rating=4&limit=2"],
+    ["/api/reviews/since/{date}", "/api/reviews/since/2025-01-01"],
+  ])("GET %s: 304 with the declared headers when the ETag is sent back", async (p, url) => {
+    const first = await send(`${app.url}${url}`);
+    conforms(op(p), first, url);
+    const again = await send(`${app.url}${url}`, { "If-None-Match": first.headers.get("etag") as string });
+    expect(again.status).toBe(304);
+    conforms(op(p), again, `${url} revalidated`);
+  });
+});
+
+describe("/mcp against the document", () => {
+  const mcp = (method: string) => doc.paths["/mcp"]?.[method] as Operation;
+
+  it("POST initialize, GET and DELETE answer as declared, the session id in the declared header", async () => {
+    const init = await send(`${app.url}/mcp`, JSON_RPC_HEADERS, "POST", JSON.stringify(initializeRequest()));
+    conforms(mcp("post"), init, "initialize");
+    const session = init.headers.get("mcp-session-id") as string;
+    expect(session).toBeTruthy();
+    const headers = { "Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18" };
+    // Without a session, each method's refusal is the declared JSON-RPC error.
+    for (const method of ["get", "delete"]) {
+      conforms(mcp(method), await send(`${app.url}/mcp`, {}, method.toUpperCase()), `${method} without a session`);
+    }
+    conforms(mcp("delete"), await send(`${app.url}/mcp`, headers, "DELETE"), "delete");
+    conforms(mcp("get"), await send(`${app.url}/mcp`, headers, "GET"), "get after delete");
+  });
+});
+
+describe("methods", () => {
+  const METHODS = ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"];
+  const concrete = (p: string) => p.replace("{date}", "2026-01-01");
+
+  it("answers 405 with Allow for every method a described path does not take, 204 to OPTIONS", async () => {
+    // The hub is not mounted here; test/sidecar/hub/routes.test.ts covers its 405.
+    const paths = Object.keys(doc.paths).filter((p) => p !== "/api/websub/hub");
+    expect(paths).toContain("/mcp");
+    for (const p of paths) {
+      const declared = Object.keys(doc.paths[p] ?? {}).map((m) => m.toUpperCase());
+      // HEAD goes with GET, except on /mcp, where a GET opens an event stream.
+      const head = declared.includes("GET") && p !== "/mcp";
+      const allowed = new Set([...declared, ...(head ? ["HEAD"] : []), "OPTIONS"]);
+      for (const method of METHODS.filter((m) => !declared.includes(m))) {
+        const res = await fetch(`${app.url}${concrete(p)}`, { method });
+        const allow = new Set((res.headers.get("allow") ?? "").split(/,\s*/));
+        if (method === "HEAD" && head) {
+          expect(res.status, `HEAD ${p}`).not.toBe(405);
+        } else {
+          expect(res.status, `${method} ${p}`).toBe(method === "OPTIONS" ? 204 : 405);
+          expect(allow, `${method} ${p}`).toEqual(allowed);
+        }
+        await res.body?.cancel();
+      }
+    }
+  });
+
+  it("answers HEAD like GET, without a body", async () => {
+    for (const p of ["/reviews.json", "/api/reviews/search?limit=1", "/api/reviews/since/2026-01-01", "/healthz"]) {
+      const get = await fetch(`${app.url}${p}`);
+      const head = await fetch(`${app.url}${p}`, { method: "HEAD" });
+      expect(head.status, p).toBe(get.status);
+      expect(head.headers.get("etag"), p).toBe(get.headers.get("etag"));
+      expect(await head.text()).toBe("");
+      await get.body?.cancel();
+    }
+  });
+});
