@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { createReadStream } from "node:fs";
-import { readdir, readFile } from "node:fs/promises";
+import { open, readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { etagOfHash, type HeadersManifest, HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.ts";
@@ -47,13 +46,37 @@ export async function readDistFiles(dir: string): Promise<{ path: string; bytes:
   return Promise.all(files.map(async (f) => ({ path: f.path, bytes: await readFile(f.abs) })));
 }
 
-/** How many files `etagDistFiles` reads at once: enough to keep the disk busy, few enough to stay small. */
-const HASH_CONCURRENCY = 4;
+/**
+ * How many files `etagDistFiles` reads at once. A build is mostly small pages (a page per review),
+ * so each read waits on the disk more than on the hash: 16 keeps the thread pool busy while
+ * holding at most 16 × `WHOLE_READ_LIMIT` in memory.
+ */
+const HASH_CONCURRENCY = 16;
 
 /**
- * Every file under `dir` with its strong ETag, hashed as a stream: the build hook hashes a whole
- * build without holding it in memory (at 100,000 reviews `reviews.json` alone is 200 MB and the
- * month pages as much again). Same ETags as `strongEtag` of each file's bytes.
+ * Files up to this size are read in one call; larger ones (`reviews.json` is 200 MB at 100,000
+ * reviews) as a stream. A read stream costs an open, a stat and several event-loop turns per file,
+ * which for 10,000 pages of 5 KB each was most of the hashing time (docs/benchmarks-log.md).
+ */
+const WHOLE_READ_LIMIT = 1024 * 1024;
+
+/** The strong ETag of one file: read whole when small, streamed when large. */
+async function etagOfFile(abs: string): Promise<string> {
+  const file = await open(abs, "r");
+  try {
+    const hash = createHash("sha256");
+    if ((await file.stat()).size <= WHOLE_READ_LIMIT) hash.update(await file.readFile());
+    else for await (const chunk of file.createReadStream({ autoClose: false })) hash.update(chunk as Buffer);
+    return etagOfHash(hash);
+  } finally {
+    await file.close();
+  }
+}
+
+/**
+ * Every file under `dir` with its strong ETag, without holding the build in memory (at 100,000
+ * reviews `reviews.json` alone is 200 MB and the month pages as much again). Same ETags as
+ * `strongEtag` of each file's bytes.
  */
 export async function etagDistFiles(dir: string): Promise<{ path: string; etag: string }[]> {
   const files = await listDistFiles(dir);
@@ -64,9 +87,7 @@ export async function etagDistFiles(dir: string): Promise<{ path: string; etag: 
       while (next < files.length) {
         const i = next++;
         const f = files[i] as { path: string; abs: string };
-        const hash = createHash("sha256");
-        for await (const chunk of createReadStream(f.abs)) hash.update(chunk as Buffer);
-        out[i] = { path: f.path, etag: etagOfHash(hash) };
+        out[i] = { path: f.path, etag: await etagOfFile(f.abs) };
       }
     }),
   );

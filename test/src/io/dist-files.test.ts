@@ -9,7 +9,7 @@ const temp: string[] = [];
 afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
 describe("etagDistFiles", () => {
-  it("gives every file the strongEtag of its whole bytes, hashed as a stream, in path order", async () => {
+  it("gives every file the strongEtag of its whole bytes, read whole or as a stream, in path order", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
     temp.push(dir);
     await mkdir(path.join(dir, "reviews/2024/03"), { recursive: true });
@@ -17,6 +17,9 @@ describe("etagDistFiles", () => {
     const big = Buffer.concat([Buffer.alloc(65_535, "a"), Buffer.from("é✓"), Buffer.alloc(300_000, "b")]);
     await writeFile(path.join(dir, "empty.txt"), "");
     await writeFile(path.join(dir, "reviews.json"), big);
+    // Above the 1 MiB read in one call: hashed as a stream.
+    const huge = Buffer.concat([big, Buffer.alloc(1024 * 1024, "c"), Buffer.from("✓")]);
+    await writeFile(path.join(dir, "feed.xml"), huge);
     await writeFile(path.join(dir, "reviews/2024/03/index.html"), "<p>March</p>\n");
     for (let i = 0; i < 9; i++) await writeFile(path.join(dir, `f${i}.txt`), `file ${i}`);
 
@@ -24,6 +27,7 @@ describe("etagDistFiles", () => {
     const expected = (await readDistFiles(dir)).map((f) => ({ path: f.path, etag: strongEtag(f.bytes) }));
     expect(etags).toEqual(expected);
     expect(etags.find((e) => e.path === "/reviews.json")?.etag).toBe(strongEtag(big));
+    expect(etags.find((e) => e.path === "/feed.xml")?.etag).toBe(strongEtag(huge));
     expect(etags.map((e) => e.path)).toContain("/reviews/2024/03/index.html");
   });
 
