@@ -30,10 +30,12 @@ export class BuildReport {
     return this.#notice;
   }
 
-  /** A build succeeded: its left-out scaffolds are named and any notice goes. */
+  /**
+   * A build succeeded: its left-out scaffolds are named at once (before it goes live, so the
+   * terminal says so as soon as the build is done). The notice goes when it is live (`clear`).
+   */
   succeeded(result: AstroBuildResult): void {
     for (const line of skippedNotices(result.stdout + result.stderr)) this.#logger.warn(line);
-    this.clear();
   }
 
   /**

@@ -241,8 +241,9 @@ if (builds) {
         return;
       }
       // A distribution that fails is logged and retried by BuildSync; only a failed load lands here.
+      report.succeeded(result);
       await live.goLive("rebuild", { dir, buildMs: result.wallMs }).then(
-        () => report.succeeded(result),
+        () => undefined,
         (err: unknown) => {
           logger.error({ err }, "the new build cannot be loaded; still serving the last good build");
           void builds.prune(store.dirsInUse());

@@ -87,10 +87,10 @@ describe("validateInsightsContent", () => {
 
   it("names the file and field of a reviewed date that is not a date", () => {
     expect(problems(raw({ summary: "---\nreviewed: 2026-02-30\n---\nText.\n" }))).toEqual([
-      `${SUMMARY}: reviewed: expected a real calendar date as YYYY-MM-DD, got "2026-02-30"`,
+      `${SUMMARY}: line 2: reviewed: expected a real calendar date as YYYY-MM-DD, got "2026-02-30"`,
     ]);
     expect(problems(raw({ faq: `reviewed: soon\n${GOOD_FAQ}` }))).toEqual([
-      `${FAQ}: reviewed: expected a real calendar date as YYYY-MM-DD, got "soon"`,
+      `${FAQ}: line 1: reviewed: expected a real calendar date as YYYY-MM-DD, got "soon"`,
     ]);
   });
 
