@@ -1,5 +1,7 @@
 import { AstroBuildWorker } from "../src/build/astro-worker.ts";
 import { type Config, ConfigError, loadConfig, withListeningPort } from "../src/config.ts";
+import { logSigningKey } from "../src/io/log-key.ts";
+import { logOrigin } from "../src/log/checkpoint.ts";
 import { SearchParamsSchema } from "../src/search/query.ts";
 import { siteUrls } from "../src/urls.ts";
 import { BuildSync, DISTRIBUTE } from "./build/build-sync.ts";
@@ -88,6 +90,9 @@ let firstBuildMs: number | undefined;
 let builtAtStart = false;
 if (builds) {
   await builds.adopt();
+  // The review log's key is made here, once, not inside a build whose output npm start keeps quiet,
+  // so the terminal says that a public deployment must set its own. A bad key fails the build.
+  await logSigningKey(config, logOrigin(config.BASE_URL), (m) => logger.warn(m)).catch(() => undefined);
   if (await buildIsStale(config.CONTENT_DIR, config.DIST_DIR, config.BASE_URL).catch(() => true)) {
     logger.info(
       { content: config.CONTENT_DIR, dist: config.DIST_DIR },

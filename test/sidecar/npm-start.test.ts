@@ -87,6 +87,8 @@ describe("npm start", () => {
     for (const name of Object.keys(SearchParamsSchema.shape)) expect(search).toContain(name);
     // Plain lines, not JSON.
     expect(lines.filter((l) => l.startsWith("{"))).toEqual([]);
+    // The review log's generated key is announced once, at the terminal, not inside the quiet build.
+    expect(server.output().split("a public deployment must set LOG_SIGNING_KEY")).toHaveLength(2);
     const before = server.output().length;
     for (let i = 0; i < 30; i++) await (await fetch(`${url}/${i % 2 ? "reviews.json" : ""}`)).arrayBuffer();
     await (await fetch(`${url}/healthz`)).arrayBuffer();
