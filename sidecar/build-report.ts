@@ -10,13 +10,17 @@ import type { Logger } from "./logger.ts";
  * own output (Astro's progress, kept out of the terminal unless LOG_LEVEL=debug) is not what an
  * editor reads: a failure is explained by running the content check here, which names each file,
  * line and fix exactly as `npm run check` does; only a failure the content does not explain
- * shows the end of the build's output. The notice stays on every page until a build succeeds.
+ * shows the end of the build's output. The notice stays on every page until another build is served.
  */
 export class BuildReport {
   readonly #logger: Logger;
   readonly #contentDir: string;
   readonly #env: NodeJS.ProcessEnv;
   #notice?: PageNotice;
+  /** The build being served, once there is one (`follow`). */
+  #current?: () => unknown;
+  /** The build the notice was raised over; `pending` until `follow` can say which. */
+  #over?: { build: unknown } | "pending";
 
   /** `env`: the builds' environment, whose LOG_DIR says which deleted reviews the log refuses. */
   constructor(logger: Logger, contentDir: string, env: NodeJS.ProcessEnv) {
@@ -25,8 +29,19 @@ export class BuildReport {
     this.#env = env;
   }
 
-  /** The notice of the last failed build, until one succeeds. */
+  /**
+   * Ties the notice to the build it was raised over: once another build is served, the notice is
+   * gone in the same instant, so no page of the new build carries it (no later reaction to wait for).
+   */
+  follow(current: () => unknown): void {
+    this.#current = current;
+    if (this.#over === "pending") this.#over = { build: current() };
+  }
+
+  /** The notice of the last failed build, while the build it was raised over is still served. */
   get notice(): PageNotice | undefined {
+    const over = this.#over;
+    if (this.#current && over && over !== "pending" && this.#current() !== over.build) return undefined;
     return this.#notice;
   }
 
@@ -36,14 +51,6 @@ export class BuildReport {
    */
   succeeded(result: AstroBuildResult): void {
     for (const line of skippedNotices(result.stdout + result.stderr)) this.#logger.warn(line);
-  }
-
-  /**
-   * A build is live: the notice goes at once, as the first reaction to the swap, not after the
-   * slower ones (hub fan-out, other instances), so no page served from the new build carries it.
-   */
-  clear(): void {
-    this.#notice = undefined;
   }
 
   /** A build failed (`now`: the clock its content is checked against): one error line, then its problems. */
@@ -64,6 +71,7 @@ export class BuildReport {
         tail.length > 0 ? [`${why}; the build's last words were:`, ...tail] : [`${why}; see the build's output above`];
     }
     this.#notice = pageNotice(problems);
+    this.#over = this.#current ? { build: this.#current() } : "pending";
     this.#logger.error({ problems }, "the save was not published; still serving the last good build");
   }
 }

@@ -139,8 +139,8 @@ try {
 }
 // The one owner of "a new build is live": everything below that reacts to a build subscribes to it.
 const live = new LiveBuild({ store, logger, builds });
-// First subscriber, so the failed-save notice is gone before the slower reactions run.
-live.onLive("clearing the failed-save notice", () => report.clear());
+// A failed save's notice holds while the build it was raised over is served (build-report.ts).
+report.follow(() => live.current);
 
 // Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
 // in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
