@@ -124,7 +124,9 @@ describe("messages about broken review files", () => {
         for (const p of problems) {
           expect(p.startsWith(`${file}: `), p).toBe(true);
           expect(p, p).toMatch(/^[^:]+: (line \d+: |the [\w.[\]]+ is missing — )/);
-          expect(p, p).not.toMatch(JARGON);
+          // A message may quote what the editor wrote, which can itself say "null" (seed 338126380):
+          // the words are the program's only when the file does not contain them.
+          if (!JARGON.test(text)) expect(p, p).not.toMatch(JARGON);
         }
       }),
       { numRuns: 1500 },
