@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
-import { mkdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
+import { mkdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { processAlive, readPidFile } from "../io/process-alive.ts";
 
 /**
  * A lock directory shared by every build of this checkout that asks for it (test workers, the
@@ -26,17 +27,11 @@ const REFRESH_MS = 30_000;
 
 /**
  * Whether the process that took the lock has ended without releasing it (SIGKILL, a crash): its
- * PID, written just after the `mkdir`, no longer exists. A lock without a PID file yet is taken.
+ * PID, written just after the `mkdir`, no longer runs. A lock without a PID file yet is taken.
  */
-async function holderIsGone(): Promise<boolean> {
-  const pid = Number(await readFile(path.join(LOCK, "pid"), "utf8").catch(() => ""));
-  if (!Number.isInteger(pid) || pid <= 0) return false;
-  try {
-    process.kill(pid, 0);
-    return false;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "ESRCH";
-  }
+function holderIsGone(): boolean {
+  const pid = readPidFile(path.join(LOCK, "pid"));
+  return pid !== undefined && !processAlive(pid);
 }
 
 /** Waits for the lock; the returned function releases it (synchronously, so signal handlers can). */
@@ -51,7 +46,7 @@ export async function acquireBuildLock(): Promise<() => void> {
         (s) => Date.now() - s.mtimeMs,
         () => 0,
       );
-      if (age > STALE_MS || (await holderIsGone())) await rm(LOCK, { recursive: true, force: true });
+      if (age > STALE_MS || holderIsGone()) await rm(LOCK, { recursive: true, force: true });
       await new Promise((r) => setTimeout(r, 100));
     }
   }

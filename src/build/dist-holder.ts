@@ -1,5 +1,6 @@
-import { lstatSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { lstatSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { processAlive, readPidFile } from "../io/process-alive.ts";
 
 /**
  * Which process serves the build behind DIST_DIR. `npm start` makes DIST_DIR a symlink to the
@@ -20,27 +21,8 @@ export function holdDist(distDir: string): () => void {
   writeFileSync(file, `${process.pid}\n`);
   return () => {
     // Only our own record: a later `npm start` may have taken the folder over meanwhile.
-    if (readPid(file) === process.pid) rmSync(file, { force: true });
+    if (readPidFile(file) === process.pid) rmSync(file, { force: true });
   };
-}
-
-function readPid(file: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(file, "utf8").trim());
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
-}
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    // EPERM: it exists but belongs to another user, so it is alive.
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
 }
 
 /**
@@ -51,8 +33,8 @@ function alive(pid: number): boolean {
 export function distHolder(distDir: string): number | undefined {
   const link = lstatSync(distDir, { throwIfNoEntry: false });
   if (!link?.isSymbolicLink()) return undefined;
-  const pid = readPid(holderFile(distDir));
-  return pid !== undefined && pid !== process.pid && alive(pid) ? pid : undefined;
+  const pid = readPidFile(holderFile(distDir));
+  return pid !== undefined && pid !== process.pid && processAlive(pid) ? pid : undefined;
 }
 
 /**

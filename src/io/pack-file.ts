@@ -2,6 +2,7 @@ import { randomUUID } from "node:crypto";
 import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { threadId } from "node:worker_threads";
+import { processAlive } from "./process-alive.ts";
 
 /**
  * A build cache as a few files rather than one per entry: a pack holds lines `<key> <JSON>`
@@ -35,16 +36,6 @@ export function packsIn(dir: string): string[] {
   }
 }
 
-/** Whether process `pid` is running (EPERM: running, as another user). */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
-  }
-}
-
 /**
  * Removes the temporary files of writers that can no longer finish: a build killed, or one that
  * failed, leaves its half-written `<pid>-….pack.tmp` behind, and nothing else would ever remove it.
@@ -61,7 +52,7 @@ export function sweepTemporary(dir: string): void {
   for (const name of names) {
     if (!name.endsWith(PACK + TMP)) continue;
     const pid = Number.parseInt(name, 10);
-    if (pid === process.pid || !Number.isSafeInteger(pid) || pid <= 0 || !alive(pid)) {
+    if (pid === process.pid || !Number.isSafeInteger(pid) || pid <= 0 || !processAlive(pid)) {
       rmSync(path.join(dir, name), { force: true });
     }
   }
