@@ -9,7 +9,7 @@ import { cooperative, isDelivery, type Subscriber, startSubscriber } from "../he
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { nginxUnavailable, type RunningNginx, startNginx } from "../helpers/nginx.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
-import { freePort, type SidecarProcess, startSidecar } from "../helpers/sidecar-process.ts";
+import { freePort, type SidecarProcess, startSidecar, untilInstances } from "../helpers/sidecar-process.ts";
 
 /**
  * The deployment of docs/deployment.md, end to end: deploy/nginx.conf in Debian's nginx in front
@@ -51,17 +51,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
   let sub: Subscriber;
   let base: string;
 
-  /** Polls `check`; on time-out the error carries both instances' last log lines (why it stalled). */
-  const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 100_000) => {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) {
-        const logs = [a, b].map((p, i) => `instance ${"AB"[i]}:\n${p.output.join("").slice(-2000)}`).join("\n");
-        throw new Error(`timed out waiting for ${what}\n${logs}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const until = untilInstances(() => [a, b], { ms: 100_000, tail: 2000 });
 
   beforeAll(async () => {
     server = await startPgServer();

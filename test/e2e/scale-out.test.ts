@@ -9,7 +9,7 @@ import { buildSite, tempDistDir } from "../helpers/build-site.ts";
 import { isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
-import { freePort, type SidecarProcess, startSidecar } from "../helpers/sidecar-process.ts";
+import { freePort, type SidecarProcess, startSidecar, untilInstances } from "../helpers/sidecar-process.ts";
 
 /**
  * Two `npm run sidecar` processes on one PostgreSQL and one DIST_DIR, 100 HTTPS subscribers: a
@@ -38,16 +38,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("two sidecars sharing Postgr
   let b: SidecarProcess;
   let sub: Subscriber;
 
-  const until = async (what: string, check: () => Promise<boolean> | boolean, ms = 120_000) => {
-    const end = Date.now() + ms;
-    while (!(await check())) {
-      if (Date.now() > end) {
-        const logs = [a, b].map((p, i) => `instance ${"AB"[i]}:\n${p.output.join("").slice(-3000)}`).join("\n");
-        throw new Error(`timed out waiting for ${what}\n${logs}`);
-      }
-      await new Promise((r) => setTimeout(r, 100));
-    }
-  };
+  const until = untilInstances(() => [a, b], { ms: 120_000, tail: 3000 });
   const health = async (p: SidecarProcess) => (await (await fetch(`${p.url}/healthz`)).json()) as Health;
   const builtVersion = async () => {
     const { createHash } = await import("node:crypto");

@@ -48,3 +48,26 @@ export async function startSidecar(env: Record<string, string>): Promise<Sidecar
     },
   };
 }
+
+/**
+ * Polls `check` every 100 ms until it holds; on time-out the error carries the last `tail`
+ * characters each instance logged (why it stalled). `instances` is read at the time-out, so a
+ * test can make this before it starts them.
+ */
+export function untilInstances(
+  instances: () => SidecarProcess[],
+  opts: { ms: number; tail: number },
+): (what: string, check: () => Promise<boolean> | boolean, ms?: number) => Promise<void> {
+  return async (what, check, ms = opts.ms) => {
+    const end = Date.now() + ms;
+    while (!(await check())) {
+      if (Date.now() > end) {
+        const logs = instances()
+          .map((p, i) => `instance ${"AB"[i]}:\n${p.output.join("").slice(-opts.tail)}`)
+          .join("\n");
+        throw new Error(`timed out waiting for ${what}\n${logs}`);
+      }
+      await new Promise((r) => setTimeout(r, 100));
+    }
+  };
+}
