@@ -4,7 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { newTally, pollBuilds, soakMarker, soakPaths, soakReview } from "../../scripts/soak/build-poller.ts";
 import { tempDistDir } from "../helpers/build-site.ts";
-import { descendants, isAlive, type NpmProcess, portClosed, startNpm } from "../helpers/npm-process.ts";
+import { descendants, isAlive, killTree, type NpmProcess, portClosed, startNpm } from "../helpers/npm-process.ts";
 
 /**
  * `npm start` under continuous load while the content changes 10 times: every response must be
@@ -42,10 +42,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  if (npm && isAlive(npm.pid)) {
-    npm.child.kill("SIGKILL");
-    for (const pid of descendants(npm.pid)) process.kill(pid, "SIGKILL");
-  }
+  killTree(npm);
   await rm(content, { recursive: true, force: true });
   await rm(`${dist}-data`, { recursive: true, force: true });
 });

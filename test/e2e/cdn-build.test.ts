@@ -6,7 +6,7 @@ import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { tempDistDir } from "../helpers/build-site.ts";
-import { descendants, isAlive, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
+import { killTree, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
 
 /**
  * `BASE_URL=<CDN origin> npm run build` beside a running `npm start` with the same DIST_DIR: the
@@ -50,10 +50,7 @@ beforeAll(async () => {
 }, 600_000);
 
 afterAll(async () => {
-  if (npm && isAlive(npm.pid)) {
-    npm.child.kill("SIGKILL");
-    for (const pid of descendants(npm.pid)) process.kill(pid, "SIGKILL");
-  }
+  killTree(npm);
   await rm(content, { recursive: true, force: true });
   await rm(`${dist}-data`, { recursive: true, force: true });
 });

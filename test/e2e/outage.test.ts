@@ -7,7 +7,7 @@ import { tempDistDir } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
-import { descendants, isAlive, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
+import { killTree, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
 
 /**
@@ -72,10 +72,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("npm start through a databas
   }, 600_000);
 
   afterAll(async () => {
-    if (npm && isAlive(npm.pid)) {
-      npm.child.kill("SIGKILL");
-      for (const pid of descendants(npm.pid)) process.kill(pid, "SIGKILL");
-    }
+    killTree(npm);
     await sub?.close();
     await server?.close();
     await rm(content, { recursive: true, force: true });

@@ -96,6 +96,23 @@ export function isAlive(pid: number): boolean {
   }
 }
 
+/**
+ * SIGKILLs an npm process and everything under it, for a test's clean-up. The tree is read
+ * first: once npm is gone its children are re-parented and no longer found under its PID.
+ */
+export function killTree(npm: NpmProcess | undefined): void {
+  if (!npm || !isAlive(npm.pid)) return;
+  const tree = descendants(npm.pid);
+  npm.child.kill("SIGKILL");
+  for (const pid of tree) {
+    try {
+      process.kill(pid, "SIGKILL");
+    } catch {
+      // Already gone.
+    }
+  }
+}
+
 /** True when nothing accepts connections at `url`'s port any more. */
 export function portClosed(url: string): Promise<boolean> {
   const { hostname, port } = new URL(url);
