@@ -8,6 +8,7 @@ import {
 } from "../../src/insights/publish.ts";
 import type { Insights } from "../../src/insights/schema.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
+import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
 
@@ -19,6 +20,8 @@ import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
 export interface InsightsDeps {
   store: SnapshotStore;
   baseUrl: string;
+  /** The tool's arguments as sent (arguments-as-sent.ts). */
+  asSent: ArgumentsAsSent;
 }
 
 /** The insights of the current snapshot (loaded with it, so they match its reviews). */
@@ -47,7 +50,7 @@ const InsightsArgsSchema = cachedJsonSchema(
   }),
 );
 
-export function registerInsights(server: McpServer, { store, baseUrl }: InsightsDeps): void {
+export function registerInsights(server: McpServer, { store, baseUrl, asSent }: InsightsDeps): void {
   server.registerTool(
     "get_insights",
     {
@@ -61,7 +64,7 @@ export function registerInsights(server: McpServer, { store, baseUrl }: Insights
       outputSchema: InsightsResultSchema,
       annotations: READ_ONLY,
     },
-    async ({ section }) => {
+    asSent.guard("get_insights", InsightsArgsSchema, async ({ section }) => {
       const parsed = InsightsSectionSchema.optional().safeParse(section);
       if (!parsed.success) {
         const message = `${parsed.error.issues[0]?.message}, got ${JSON.stringify(section)}`;
@@ -77,7 +80,7 @@ export function registerInsights(server: McpServer, { store, baseUrl }: Insights
       } catch (err) {
         return errorResult({ error: "insights_unavailable", message: (err as Error).message });
       }
-    },
+    }),
   );
 
   server.registerResource(

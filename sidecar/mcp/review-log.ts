@@ -3,6 +3,7 @@ import { z } from "zod";
 import { readDistFile } from "../../src/io/dist-files.ts";
 import { parseCheckpoint } from "../../src/log/checkpoint.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
+import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 import { errorResult, jsonResult, NoArgsSchema, READ_ONLY } from "./tools.ts";
 
@@ -26,7 +27,10 @@ export const LogCheckpointSchema = cachedJsonSchema(
   }),
 );
 
-export function registerLogTool(server: McpServer, deps: { store: SnapshotStore; baseUrl: string }): void {
+export function registerLogTool(
+  server: McpServer,
+  deps: { store: SnapshotStore; baseUrl: string; asSent: ArgumentsAsSent },
+): void {
   server.registerTool(
     "get_log_checkpoint",
     {
@@ -39,7 +43,7 @@ export function registerLogTool(server: McpServer, deps: { store: SnapshotStore;
       outputSchema: LogCheckpointSchema,
       annotations: READ_ONLY,
     },
-    async () => {
+    deps.asSent.guard("get_log_checkpoint", NoArgsSchema, async () => {
       const { dir } = deps.store.current;
       const [note, key] = await Promise.all([readDistFile(dir, "/log/checkpoint"), readDistFile(dir, "/log/key")]);
       if (!note || !key) {
@@ -58,6 +62,6 @@ export function registerLogTool(server: McpServer, deps: { store: SnapshotStore;
         log_url: logUrl,
         verify_command: `npm run log:verify -- --url ${logUrl} --key '${vkey}' --state review-log.json`,
       });
-    },
+    }),
   );
 }

@@ -2,6 +2,7 @@ import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import type { Business } from "../../src/content/records.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
+import { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { registerInsights } from "./insights.ts";
 import { instructionsFor } from "./instructions.ts";
 import { registerDatasetResources } from "./resources.ts";
@@ -58,9 +59,10 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
       "server/discover": CACHE_HINT,
     },
   });
-  registerReviewTools(server, deps);
+  const tools = { ...deps, asSent: new ArgumentsAsSent(deps.argumentsAsSent) };
+  registerReviewTools(server, tools);
   registerDatasetResources(server, deps);
-  registerInsights(server, deps);
-  registerLogTool(server, deps);
+  registerInsights(server, tools);
+  registerLogTool(server, tools);
   return server;
 }

@@ -8,6 +8,7 @@ import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../..
 import { SearchParamsSchema } from "../../src/search/query.ts";
 import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
 import type { SnapshotStore } from "../build/snapshot.ts";
+import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { cachedSearch, cachedSince, type JsonValue } from "./cached-results.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 
@@ -23,11 +24,11 @@ export interface ToolDeps {
   baseUrl: string;
   /**
    * The `arguments` of the `tools/call` this server was built for, as parsed from the request
-   * body. The SDK's zod parse copies them key by key, which drops an own key named `__proto__`, so
-   * `search_reviews` would answer a call that `?__proto__=1` over HTTP refuses; read as sent, the
-   * key reaches `parseSearchParams` (which keeps it as data) and is reported as unknown.
+   * body (arguments-as-sent.ts): every tool is guarded with them, and `search_reviews` reads them,
+   * so a `__proto__` key reaches `parseSearchParams` (which keeps it as data) and is reported as
+   * unknown with the HTTP wording, as `?__proto__=1` is.
    */
-  argumentsAsSent?: unknown;
+  asSent: ArgumentsAsSent;
 }
 
 export const READ_ONLY = { readOnlyHint: true, openWorldHint: false } as const;
@@ -107,8 +108,7 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl, argumentsAsSent }: ToolDeps): void {
-  const asSent = typeof argumentsAsSent === "object" && argumentsAsSent !== null && !Array.isArray(argumentsAsSent);
+export function registerReviewTools(server: McpServer, { store, baseUrl, asSent }: ToolDeps): void {
   server.registerTool(
     "get_business",
     {
@@ -121,10 +121,10 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, argumen
       outputSchema: BusinessResultSchema,
       annotations: READ_ONLY,
     },
-    () => {
+    asSent.guard("get_business", NoArgsSchema, () => {
       const { business, aggregate_rating } = store.current.index.dataset;
       return jsonResult(BusinessResultSchema, { business, aggregate_rating });
-    },
+    }),
   );
 
   server.registerTool(
@@ -141,11 +141,9 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, argumen
       outputSchema: SearchResultSchema,
       annotations: READ_ONLY,
     },
-    (args) =>
-      asTool(
-        SearchResultSchema,
-        cachedSearch(store.current, baseUrl, asSent ? (argumentsAsSent as Record<string, unknown>) : args),
-      ),
+    asSent.guard("search_reviews", SearchArgsSchema, (args) =>
+      asTool(SearchResultSchema, cachedSearch(store.current, baseUrl, asSent.value ?? args)),
+    ),
   );
 
   server.registerTool(
@@ -157,7 +155,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, argumen
       outputSchema: ReviewResultSchema,
       annotations: READ_ONLY,
     },
-    ({ id }) => {
+    asSent.guard("get_review", ReviewArgsSchema, ({ id }) => {
       const review = store.current.index.byId(id);
       if (review) return jsonResult(ReviewResultSchema, review);
       return errorResult({
@@ -165,7 +163,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, argumen
         message: `No review has the id ${JSON.stringify(id)}. Use search_reviews to find review ids.`,
         id,
       });
-    },
+    }),
   );
 
   server.registerTool(
@@ -179,6 +177,8 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, argumen
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    ({ date }) => asTool(SinceResultSchema, cachedSince(store.current, date)),
+    asSent.guard("get_reviews_since", SinceArgsSchema, ({ date }) =>
+      asTool(SinceResultSchema, cachedSince(store.current, date)),
+    ),
   );
 }

@@ -159,6 +159,33 @@ describe("MCP server over streamable HTTP", () => {
     expect(JSON.parse(modern.body.result.content[0].text)).toEqual(http.body);
   });
 
+  it("every other tool refuses an argument named __proto__ as it refuses any unknown argument", async () => {
+    const id = await openSession(app.endpoint);
+    const valid: Record<string, string> = {
+      get_business: "",
+      get_review: `"id":${JSON.stringify(dataset.reviews[0]?.id)}`,
+      get_reviews_since: `"date":"2024-01-01"`,
+      get_insights: "",
+      get_log_checkpoint: "",
+    };
+    let n = 100;
+    for (const [name, args] of Object.entries(valid)) {
+      const send = (extra: string) =>
+        postRpc(
+          app.endpoint,
+          `{"jsonrpc":"2.0","id":${n++},"method":"tools/call","params":{"name":"${name}","arguments":{${[extra, args].filter(Boolean).join(",")}}}}`,
+          { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" },
+        );
+      const fine = await send("");
+      expect(fine.body.result?.isError, `${name}: ${JSON.stringify(fine.body)}`).toBeFalsy();
+      const unknown = await send(`"colour":"1"`);
+      expect(unknown.body.result?.isError, `${name}: ${JSON.stringify(unknown.body)}`).toBe(true);
+      const proto = await send(`"__proto__":"1"`);
+      expect(proto.body.result?.isError, `${name}: ${JSON.stringify(proto.body)}`).toBe(true);
+      expect(proto.body.result.content[0].text).toContain("__proto__");
+    }
+  });
+
   it("get_business returns the business and aggregate rating of /reviews.json", async () => {
     const result = await call("get_business");
     expect(result.isError).toBeFalsy();
