@@ -5,6 +5,8 @@ import { compileTerms } from "./aspects.ts";
 import { abilityFocus, expectationContrast, treatmentCare } from "./clause-rules.ts";
 import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
+import { compileModel } from "./learned.ts";
+import { type LearnedOptions, learnedReadings } from "./learned-reading.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { type AspectReading, type AspectSpan, compileLexicon, readClause } from "./polarity.ts";
@@ -68,7 +70,25 @@ export interface Annotator {
   annotate(review: ReviewInput): ReviewAnnotation;
 }
 
-export function createAnnotator(content: InsightsContent, business: Business, analyzer: Analyzer): Annotator {
+/**
+ * How a review is read: by the rules with the learned models where the rules have nothing to go
+ * on (`both`, the default, used whenever the content has a model), by the rules alone, or by the
+ * models alone (`model`, for measuring them: `npm run eval:insights -- --reading model`).
+ */
+export type Reading = "both" | "rules" | "model";
+
+export interface AnnotatorOptions {
+  reading?: Reading;
+  learned?: LearnedOptions;
+}
+
+export function createAnnotator(
+  content: InsightsContent,
+  business: Business,
+  analyzer: Analyzer,
+  options: AnnotatorOptions = {},
+): Annotator {
+  const reading = options.reading ?? "both";
   const aspects = content.aspects;
   const termForms = (t: string) => analyzer.termForms(t);
   const technicianTerms = business.technicians.flatMap((t) => [t.name, ...t.aliases]);
@@ -91,6 +111,8 @@ export function createAnnotator(content: InsightsContent, business: Business, an
     for (const item of business[kind] as CatalogueItem[])
       entityMatchers.set(`${kind}:${item.id}`, createMatcher([item]));
   }
+  const learned = content.model && reading !== "rules" ? compileModel(content.model) : undefined;
+  const aspectIds = aspects.map((a) => a.id);
   const byId = aspects.map((a, i) => ({ id: a.id, i })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   const spansOf = (clause: Clause): AspectSpan[] =>
@@ -162,6 +184,11 @@ export function createAnnotator(content: InsightsContent, business: Business, an
         (spansOfClause[k] as AspectSpan[]).some((m) => m.aspect === aspect && !m.condition);
       contrastUnjudged(clauses, readings, named);
       readings.forEach((found, k) => {
+        for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
+      });
+      if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
+      if (learned) learnedReadings(clauses, readings, learned, aspectIds, options.learned);
+      readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
         // A clause that names the aspect by one of its own terms (not only by a condition word, which
         // says why someone came) but carries no polar word may take the rating's side, unless it asks.
@@ -173,7 +200,7 @@ export function createAnnotator(content: InsightsContent, business: Business, an
             sentence: clause.sentence,
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
-            confident: r.polar && !r.inferred && r.score !== 0,
+            confident: r.polar && !r.inferred && !r.disputed && r.score !== 0,
           });
         }
       });

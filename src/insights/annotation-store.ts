@@ -51,6 +51,7 @@ export function contextKey(content: InsightsContent, business: Business, root = 
   const read = [
     content.aspects,
     content.lexicon,
+    content.model ?? null,
     business.name,
     business.technicians,
     business.services,

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { CalendarDate, Id } from "../content/schema.ts";
+import { LearnedModelSchema } from "./learned.ts";
 
 /**
  * Schemas of the editorial insight files under `content/insights/`. Messages complete
@@ -160,5 +161,7 @@ export const InsightsContentSchema = z.strictObject({
   /** The `reviewed:` dates of summary.md and faq.yaml, when the practice gave them. */
   summary_reviewed: CalendarDate.optional(),
   faq_reviewed: CalendarDate.optional(),
+  /** `model.json`: the learned models, when the content has them (learned.ts). */
+  model: LearnedModelSchema.optional(),
 });
 export type InsightsContent = z.infer<typeof InsightsContentSchema>;

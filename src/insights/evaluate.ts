@@ -1,5 +1,5 @@
 import { SENTIMENTS, type Sentiment } from "../content/records.ts";
-import type { Annotator } from "./annotate.ts";
+import type { Annotator, ReviewAnnotation } from "./annotate.ts";
 
 /**
  * Measuring the per-review annotation against labelled sentences (`npm run eval:insights`, and the
@@ -75,6 +75,19 @@ const safe = (num: number, den: number) => (den === 0 ? 1 : num / den);
 const describe = (m: Map<string, string>) =>
   m.size === 0 ? "none" : [...m].map(([id, s]) => `${id}:${s.slice(0, 3)}`).join(" ");
 
+/** A labelled sentence read as a review of its own, with its rating and no title or mentions. */
+export function annotateLabelled(annotator: Annotator, item: LabelledItem): ReviewAnnotation {
+  return annotator.annotate({
+    id: `line-${item.line}`,
+    title: null,
+    text: item.text,
+    rating: item.rating,
+    technicians: [],
+    services: [],
+    service_areas: [],
+  });
+}
+
 export function evaluate(
   items: readonly LabelledItem[],
   annotator: Annotator,
@@ -89,15 +102,7 @@ export function evaluate(
   let goldPairs = 0;
   const misreads: Misread[] = [];
   for (const item of items) {
-    const { aspects } = annotator.annotate({
-      id: `line-${item.line}`,
-      title: null,
-      text: item.text,
-      rating: item.rating,
-      technicians: [],
-      services: [],
-      service_areas: [],
-    });
+    const { aspects } = annotateLabelled(annotator, item);
     const predicted = new Map(aspects.map((a) => [a.id, a.sentiment]));
     let severity = 0;
     for (const [id, gold] of item.gold) {

@@ -31,11 +31,18 @@ export function explainReview(
     }
     for (const r of a.readings[k] ?? []) {
       const score = round(r.score);
-      const why = r.inferred
-        ? "no opinion word; read as the opposite of the other half of the sentence"
-        : r.words.length > 0
-          ? `evidence: ${r.words.join(" ")}`
-          : "named, no opinion word";
+      const why =
+        r.learned === "found"
+          ? "found by the learned model (no term of the aspect)"
+          : r.learned === "filled"
+            ? "no opinion word the rules know; side read by the learned model"
+            : r.learned === "overruled"
+              ? `the learned model overruled the rules' evidence: ${r.words.join(" ")}`
+              : r.inferred
+                ? "no opinion word; read as the opposite of the other half of the sentence"
+                : r.words.length > 0
+                  ? `evidence: ${r.words.join(" ")}`
+                  : "named, no opinion word";
       const part = a.clauses.filter((c) => c.sentenceIndex === sentence).length > 1 ? ` [${clause.text}]` : "";
       lines.push(`       ${id(r.aspect).padEnd(12)} ${polarity(score).padEnd(8)} ${signed(score)}  ${why}${part}`);
     }

@@ -199,7 +199,9 @@ export function createAnalyzer(): Analyzer {
       const normals = keep(t.out(its.normal) as string[]).map(form);
       // wink has no lemma for some words it does not split ("didnt" before a comma: null); such a
       // word is its own lemma, as an unknown word is.
-      const lemmas = keep(t.out(lemma) as (string | null)[]).map((l, i) => (l == null ? (normals[i] as string) : form(l)));
+      const lemmas = keep(t.out(lemma) as (string | null)[]).map((l, i) =>
+        l == null ? (normals[i] as string) : form(l),
+      );
       const pos = keep(t.out(its.pos) as string[]);
       const stop = keep(t.out(its.stopWordFlag) as unknown as boolean[]);
       const sentences = doc.sentences();

@@ -50,6 +50,21 @@ export interface AspectReading {
   inferred?: boolean;
   /** A symptom said to be absent was credited ("it didn't hurt"). */
   absent?: boolean;
+  /**
+   * Set when the learned models (learned-reading.ts) decided this reading: `filled` a clause the
+   * rules found no polar word in, `overruled` the rules' side, or `found` an aspect the rules missed.
+   */
+  learned?: "filled" | "overruled" | "found";
+  /**
+   * The clause names the aspect only by a condition or neutral term, or a practitioner's name ("I
+   * came in with sciatica"): without a polar word the rules read it as why someone came, neutral.
+   */
+  byCondition?: boolean;
+  /**
+   * The learned polarity model leaned to another side than the rules' polar word, without being
+   * sure enough to overrule it: the reading stands, but it is no quote a visitor should trust.
+   */
+  disputed?: boolean;
   /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
   words: string[];
 }

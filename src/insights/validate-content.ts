@@ -14,6 +14,7 @@ import {
   SummaryFrontMatterSchema,
   SummaryTextSchema,
 } from "./content-schema.ts";
+import { type LearnedModel, LearnedModelSchema } from "./learned.ts";
 
 /**
  * Reads and validates `content/insights/`: `aspects.yaml`, `sentiment.yaml`, `faq.yaml` and
@@ -22,7 +23,7 @@ import {
  * present must be valid, and every FAQ evidence id must name a published review.
  */
 
-export const FILES = ["aspects.yaml", "sentiment.yaml", "faq.yaml", "summary.md"] as const;
+export const FILES = ["aspects.yaml", "sentiment.yaml", "faq.yaml", "summary.md", "model.json"] as const;
 export type FileName = (typeof FILES)[number];
 
 export interface RawInsightsContent {
@@ -132,6 +133,7 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
     "sentiment.yaml": lexiconFile,
     "faq.yaml": faqFile,
     "summary.md": summaryFile,
+    "model.json": modelFile,
   } = raw.files;
 
   const aspects = aspectsFile ? parseFile(aspectsFile, AspectsFileSchema, problems)?.aspects : [];
@@ -156,6 +158,8 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
     else problems.push(...formatIssues(summaryFile.file, parsed.error.issues, body));
   }
 
+  const model = modelFile && aspects ? parseModel(modelFile, aspects, problems) : undefined;
+
   if (problems.length > 0 || !aspects || !lexicon || !faq) throw new ContentError(problems);
   return {
     aspects,
@@ -164,7 +168,71 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
     summary,
     ...(summaryReviewed ? { summary_reviewed: summaryReviewed } : {}),
     ...(faqParsed?.reviewed ? { faq_reviewed: faqParsed.reviewed } : {}),
+    ...(model ? { model } : {}),
   };
+}
+
+/**
+ * `model.json`, the learned models (learned.ts): written by `npm run train:insights`, not by hand,
+ * so it is JSON (read in one call; YAML would take seconds on it) and checked for what a hand edit
+ * or a stale file would break: the shape, weight counts that fit the features, and aspect ids that
+ * aspects.yaml defines.
+ */
+function parseModel(
+  entry: { file: string; text: string },
+  aspects: readonly AspectDefinition[],
+  problems: string[],
+): LearnedModel | undefined {
+  let input: unknown;
+  try {
+    input = JSON.parse(entry.text);
+  } catch (err) {
+    problems.push(
+      problem(
+        entry.file,
+        "(file)",
+        `not valid JSON (${(err as Error).message}); run npm run train:insights to write it again`,
+        entry.text.slice(0, 40),
+      ),
+    );
+    return undefined;
+  }
+  const parsed = LearnedModelSchema.safeParse(input);
+  if (!parsed.success) {
+    problems.push(...formatIssues(entry.file, parsed.error.issues, input));
+    return undefined;
+  }
+  const model = parsed.data;
+  const n = model.polarity.features.length;
+  if (model.polarity.weights.length !== 3 * n) {
+    problems.push(
+      problem(
+        entry.file,
+        "polarity.weights",
+        `expected ${3 * n} weights (3 per feature)`,
+        model.polarity.weights.length,
+      ),
+    );
+  }
+  const ids = aspects.map((a) => a.id);
+  const m = model.aspects.features.length;
+  model.aspects.models.forEach((a, i) => {
+    if (!ids.includes(a.id)) {
+      problems.push(
+        problem(
+          entry.file,
+          `aspects.models[${i}].id`,
+          `unknown aspect id; valid ids are ${ids.join(", ")}; run npm run train:insights after renaming an aspect`,
+          a.id,
+        ),
+      );
+    }
+    if (a.weights.length !== m)
+      problems.push(
+        problem(entry.file, `aspects.models[${i}].weights`, `expected ${m} weights (1 per feature)`, a.weights.length),
+      );
+  });
+  return model;
 }
 
 /**

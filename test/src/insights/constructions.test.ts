@@ -1,29 +1,22 @@
-import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
 import { type Constructions, compileConstructions } from "../../../src/insights/constructions.ts";
 import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
-import { loadContent } from "../../../src/io/content-dir.ts";
-import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
+import { projectInsights } from "../../helpers/project-insights.ts";
 
 /**
  * The classes of misreading of issue 22, each with sentences written for this test (not the issue's
  * examples, not the labelled sets), in 3-star reviews so the rating cannot decide.
  */
-const ROOT = path.resolve(import.meta.dirname, "../../..");
 let annotator: Annotator;
 let shapes: Constructions;
 let analyzer: Analyzer;
 
 beforeAll(async () => {
-  const dir = path.join(ROOT, "content");
-  const content = await loadContent(dir, { now: new Date("2100-01-01T00:00:00Z") });
-  const insights = await loadInsightsContent(
-    dir,
-    content.reviews.map((r) => r.id),
-  );
+  const { content, insights } = await projectInsights();
   analyzer = createAnalyzer();
-  annotator = createAnnotator(insights, content.business, analyzer);
+  // The rules alone: these are the constructions' own readings (learned-reading.test.ts has the models').
+  annotator = createAnnotator(insights, content.business, analyzer, { reading: "rules" });
   shapes = compileConstructions(insights.lexicon, insights.aspects, (t) => analyzer.termForms(t));
 });
 

@@ -15,7 +15,7 @@ describe("clause splitting", () => {
     // wink-eng-lite-web-model returns a null lemma for "didnt" before a comma.
     const [clause] = analyzer.clauses("i was hoping shoulder get better, it didnt, still cant lift arm over head");
     const { normals, lemmas } = clause?.tokens ?? { normals: [], lemmas: [] };
-    expect(lemmas[normals.indexOf("didnt")]).toBe("didnt");
+    expect(lemmas[(normals as string[]).indexOf("didnt")]).toBe("didnt");
     expect(lemmas.every((l) => typeof l === "string")).toBe(true);
   });
 

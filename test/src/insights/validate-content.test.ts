@@ -121,7 +121,7 @@ describe("validateInsightsContent", () => {
 
   it("reports bad YAML, an empty summary and misnamed files together", () => {
     expect(problems(raw({ faq: "faq: [unclosed", summary: "  \n" }, ["content/insights/aspects.yml"]))).toEqual([
-      `content/insights/aspects.yml: (file): unknown insights file; expected one of aspects.yaml, sentiment.yaml, faq.yaml, summary.md, got "aspects.yml"`,
+      `content/insights/aspects.yml: (file): unknown insights file; expected one of aspects.yaml, sentiment.yaml, faq.yaml, summary.md, model.json, got "aspects.yml"`,
       `${FAQ}: line 1: the faq opens with [ but it is never closed — end it with ] on the same line`,
       `${SUMMARY}: (file): expected a non-empty editorial summary, got "  \\n"`,
     ]);
@@ -160,5 +160,47 @@ words:
       adjectives_judge: false,
     });
     expect(good.lexicon.neutral).toEqual(["crack"]);
+  });
+});
+
+describe("model.json (the learned models)", () => {
+  const MODEL = "content/insights/model.json";
+  const model = (over: Record<string, unknown> = {}) =>
+    JSON.stringify({
+      version: 2,
+      trained_on: ["x.txt"],
+      polarity: { features: ["great", "rude"], bias: [0, 0, 0], weights: [0, 0, 1, 1, 0, 0] },
+      aspects: { features: ["bill", "desk"], models: [{ id: "billing", bias: -1, weights: [0.5, 0] }] },
+      ...over,
+    });
+  const withModel = (text: string): RawInsightsContent => {
+    const r = raw({ aspects: GOOD_ASPECTS });
+    r.files["model.json"] = { file: MODEL, text };
+    return r;
+  };
+
+  it("is loaded when valid", () => {
+    const content = validateInsightsContent(withModel(model()), REVIEWS);
+    expect(content.model?.polarity.features).toEqual(["great", "rude"]);
+  });
+
+  it("names the file and the field of each problem, and how to write it again", () => {
+    expect(problems(withModel("{not json"))[0]).toMatch(
+      /^content\/insights\/model\.json: \(file\): not valid JSON .*run npm run train:insights/,
+    );
+    const parking = { features: ["lot"], models: [{ id: "parking", bias: 0, weights: [0] }] };
+    expect(problems(withModel(model({ aspects: parking })))).toEqual([
+      expect.stringMatching(
+        /^content\/insights\/model\.json: aspects\.models\[0\]\.id: unknown aspect id; valid ids are billing, care; run npm run train:insights after renaming an aspect, got "parking"/,
+      ),
+    ]);
+    expect(
+      problems(withModel(model({ polarity: { features: ["great", "rude"], bias: [0, 0, 0], weights: [1] } }))),
+    ).toEqual([
+      expect.stringMatching(
+        /^content\/insights\/model\.json: polarity\.weights: expected 6 weights \(3 per feature\), got 1/,
+      ),
+    ]);
+    expect(problems(withModel(model({ version: 1 })))[0]).toMatch(/^content\/insights\/model\.json: version: /);
   });
 });

@@ -1,0 +1,81 @@
+import { readdir, readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { parseArgs } from "node:util";
+import { loadConfig } from "../src/config.ts";
+import type { Business } from "../src/content/records.ts";
+import { type Annotator, createAnnotator } from "../src/insights/annotate.ts";
+import { type LabelledItem, parseLabelled } from "../src/insights/evaluate.ts";
+import { type LearnedModel, TRAIN_DEFAULTS } from "../src/insights/learned.ts";
+import { createAnalyzer } from "../src/insights/nlp.ts";
+import { trainOn } from "../src/insights/training.ts";
+import { validateInsightsContent } from "../src/insights/validate-content.ts";
+import { loadContent } from "../src/io/content-dir.ts";
+import { readInsightsDir } from "../src/io/insights-dir.ts";
+
+/**
+ * `npm run train:insights [-- --exclude FILE]... [--out PATH]`
+ *
+ * Trains the learned models (src/insights/learned.ts) on the labelled sentences of
+ * test/fixtures/insights-eval and writes them to CONTENT_DIR/insights/model.json (or `--out`). Every
+ * set is read except the held-out ones (HELD_OUT), which no training or tuning may see, and any
+ * `--exclude`d file. The same sets give the same bytes: training has no randomness, and a test
+ * trains again and compares (test/scripts/train-insights.test.ts).
+ */
+export const SETS = "test/fixtures/insights-eval";
+/** Never trained on: the figure for unseen text (docs/insights.md). */
+export const HELD_OUT = ["heldout-4.txt"];
+
+/** The sets training reads, in name order. */
+export async function trainingFiles(exclude: readonly string[] = [], root = "."): Promise<string[]> {
+  const names = (await readdir(path.join(root, SETS))).filter((n) => n.endsWith(".txt")).sort();
+  const skip = new Set([...HELD_OUT, ...exclude.map((f) => path.basename(f))]);
+  return names.filter((n) => !skip.has(n)).map((n) => path.join(root, SETS, n));
+}
+
+/**
+ * What training needs from the content: the rules alone (the insights content without a model, so
+ * a model never learns from an earlier one) and the aspect ids.
+ */
+export async function rulesOf(contentDir: string): Promise<{ rules: Annotator; ids: string[]; business: Business }> {
+  const raw = await readInsightsDir(contentDir);
+  delete raw.files["model.json"];
+  delete raw.files["faq.yaml"];
+  const insights = validateInsightsContent(raw, new Set());
+  const { business } = await loadContent(contentDir, { now: new Date() });
+  const rules = createAnnotator(insights, business, createAnalyzer(), { reading: "rules" });
+  return { rules, ids: insights.aspects.map((a) => a.id), business };
+}
+
+export async function readSets(files: readonly string[], ids: readonly string[]) {
+  const sets: { name: string; items: LabelledItem[] }[] = [];
+  for (const f of files) sets.push({ name: path.basename(f), items: parseLabelled(await readFile(f, "utf8"), f, ids) });
+  return sets;
+}
+
+/** The model file's text for these sets: what `npm run train:insights` writes. */
+export async function trainedModelText(
+  contentDir: string,
+  exclude: readonly string[] = [],
+  root = ".",
+): Promise<string> {
+  const { rules, ids } = await rulesOf(contentDir);
+  const sets = await readSets(await trainingFiles(exclude, root), ids);
+  return `${JSON.stringify(trainOn(sets, rules, ids, TRAIN_DEFAULTS))}\n`;
+}
+
+async function main(): Promise<number> {
+  const { values } = parseArgs({
+    options: { exclude: { type: "string", multiple: true }, out: { type: "string" } },
+  });
+  const dir = loadConfig().CONTENT_DIR;
+  const text = await trainedModelText(dir, values.exclude ?? []);
+  const out = values.out ?? path.join(dir, "insights", "model.json");
+  await writeFile(out, text);
+  const model = JSON.parse(text) as LearnedModel;
+  process.stdout.write(
+    `train:insights: ${model.trained_on.length - 1} sets; ${model.polarity.features.length} polarity and ${model.aspects.features.length} aspect features -> ${out}\n`,
+  );
+  return 0;
+}
+
+if (import.meta.main) process.exitCode = await main();

@@ -1,0 +1,325 @@
+import { z } from "zod";
+import type { TokenTable } from "./nlp.ts";
+
+/**
+ * The learned part of the reading: two small linear models over the words of a clause, trained
+ * offline (`npm run train:insights`) on the labelled sentences and stored with the content as
+ * `content/insights/model.json`. The rules stay first: the models only answer where the rules
+ * found nothing to go on (annotate.ts says exactly where), so every explicit reading, negation and
+ * construction keeps its rule.
+ *
+ * Why linear models over words and word pairs, not word vectors: the implicit complaints and
+ * praise this is for ("the next opening was three weeks out", "I stopped needing my heating pad")
+ * are carried by ordinary words in combination, which a bag of lemmas and pairs captures and a
+ * mean of word vectors blurs (measured in docs/insights.md); the weights are a few hundred KB
+ * instead of a 300 MB vector table, and inference is a handful of additions per word.
+ *
+ * Everything here is pure and deterministic: the same tokens and the same weights give the same
+ * numbers, and training has no randomness (fixed order, fixed number of full-batch steps).
+ */
+
+/** Polarity classes, in the order of the polarity model's weight rows. */
+export const CLASSES = ["negative", "neutral", "positive"] as const;
+export type PolarityClass = (typeof CLASSES)[number];
+
+const Weights = z.array(z.number().finite());
+
+/** Features by index, and their weights. */
+const Features = z.array(z.string().min(1)).max(200_000);
+
+export const LearnedModelSchema = z.strictObject({
+  /** Format version: a model of another version is refused, not misread. */
+  version: z.literal(2),
+  /** How it was made, for people: the sets and the settings. */
+  trained_on: z.array(z.string()).max(200),
+  /**
+   * The polarity model: softmax regression over a clause's features (lemmas, `not_`-marked lemmas,
+   * lemma pairs, number shapes, the segment's marked `g:`) and the rules' reading.
+   */
+  polarity: z.strictObject({
+    features: Features,
+    /** One bias per class of CLASSES. */
+    bias: Weights.length(3),
+    /** Per feature, three weights (one per class), flattened: `weights[3 * f + c]`. */
+    weights: Weights,
+  }),
+  /** One binary model per aspect id over a sentence's features: does it discuss the aspect? */
+  aspects: z.strictObject({
+    features: Features,
+    models: z.array(z.strictObject({ id: z.string(), bias: z.number().finite(), weights: Weights })).max(100),
+  }),
+});
+export type LearnedModel = z.infer<typeof LearnedModelSchema>;
+
+/** Words that start a negation scope, which runs to the next punctuation mark. */
+const NEGATORS = new Set([
+  "not",
+  "n't",
+  "no",
+  "never",
+  "without",
+  "nobody",
+  "nothing",
+  "none",
+  "cannot",
+  "nowhere",
+  "neither",
+  "nor",
+  "zero",
+]);
+const NUMBER_WORDS = new Set([
+  "two",
+  "three",
+  "four",
+  "five",
+  "six",
+  "seven",
+  "eight",
+  "nine",
+  "ten",
+  "eleven",
+  "twelve",
+  "fifteen",
+  "twenty",
+  "thirty",
+  "forty",
+  "fifty",
+  "sixty",
+  "ninety",
+  "hundred",
+  "dozen",
+  "half",
+  "twice",
+  "double",
+  "triple",
+]);
+
+/**
+ * The features of tokens `start`…`end` of a token table: each word's lemma (prefixed `not_` inside
+ * a negation scope), each pair of neighbouring words, and shapes for numbers and money, so "$240"
+ * and "forty minutes" generalise beyond the numbers seen in training. Order-free: a set.
+ */
+export function features(tokens: TokenTable, start: number, end: number): string[] {
+  const out = new Set<string>();
+  let negated = false;
+  let prev = "<s>";
+  for (let i = start; i < end; i++) {
+    const normal = tokens.normals[i] as string;
+    const number = /^\d/.test(normal);
+    if (!tokens.words[i] && !number) {
+      if (normal === "$" || normal === "£" || normal === "€") {
+        out.add("#money");
+        prev = "#money";
+        continue;
+      }
+      if (/^[.,;:!?()]$/.test(normal) || normal === "—" || normal === "–") {
+        negated = false;
+        prev = "<p>";
+      }
+      continue;
+    }
+    const w = number ? "#num" : (tokens.lemmas[i] as string).toLowerCase();
+    if (NUMBER_WORDS.has(w) || w === "#num") out.add("#count");
+    const word = negated ? `not_${w}` : w;
+    out.add(word);
+    out.add(`${prev}_${w}`);
+    prev = w;
+    if (NEGATORS.has(normal) || NEGATORS.has(w)) negated = true;
+  }
+  return [...out];
+}
+
+/** Punctuation that ends a segment of a clause. */
+const SEGMENT_MARKS = new Set([",", ";", ":", "—", "–", "-", "(", ")", ".", "!", "?"]);
+/** Words that start a new segment: what follows is usually about something else. */
+const SEGMENT_WORDS = new Set(["while", "whereas", "which", "so", "though", "but", "and", "although", "yet"]);
+
+/**
+ * The segments of tokens `start`…`end`: runs cut at punctuation and at joining words, so that
+ * "Warm room, skilled hands, cold reception" gives one segment per thing judged. The polarity model
+ * reads the segment about the aspect asked (learned-reading.ts), not the whole clause. Segments
+ * with no word are dropped; a clause with none gives itself.
+ */
+export function segments(tokens: TokenTable, start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  let from = start;
+  let words = 0;
+  const close = (to: number) => {
+    if (words > 0) out.push([from, to]);
+    words = 0;
+  };
+  for (let i = start; i < end; i++) {
+    const n = tokens.normals[i] as string;
+    if (!tokens.words[i] && SEGMENT_MARKS.has(n)) {
+      close(i);
+      from = i + 1;
+    } else if (tokens.words[i] && SEGMENT_WORDS.has(n) && i > from) {
+      close(i);
+      from = i;
+      words = 1;
+    } else if (tokens.words[i]) words++;
+  }
+  close(end);
+  return out.length > 0 ? out : [[start, end]];
+}
+
+/** The model compiled for reading: a feature's index by name. */
+export interface CompiledModel {
+  polarity(feats: readonly string[]): number[];
+  aspect(id: string, feats: readonly string[]): number | undefined;
+}
+
+export function compileModel(model: LearnedModel): CompiledModel {
+  const polarityIndex = new Map(model.polarity.features.map((f, i) => [f, i]));
+  const aspectIndex = new Map(model.aspects.features.map((f, i) => [f, i]));
+  const byAspect = new Map(model.aspects.models.map((a) => [a.id, a]));
+  const { bias, weights } = model.polarity;
+  return {
+    polarity(feats) {
+      const z = [bias[0] as number, bias[1] as number, bias[2] as number];
+      for (const f of feats) {
+        const i = polarityIndex.get(f);
+        if (i === undefined) continue;
+        for (let c = 0; c < 3; c++) z[c] = (z[c] as number) + (weights[3 * i + c] as number);
+      }
+      return softmax(z);
+    },
+    aspect(id, feats) {
+      const a = byAspect.get(id);
+      if (!a) return undefined;
+      let z = a.bias;
+      for (const f of feats) {
+        const i = aspectIndex.get(f);
+        if (i !== undefined) z += a.weights[i] as number;
+      }
+      return 1 / (1 + Math.exp(-z));
+    },
+  };
+}
+
+function softmax(z: number[]): number[] {
+  const m = Math.max(...z);
+  const e = z.map((v) => Math.exp(v - m));
+  const s = e.reduce((a, b) => a + b, 0);
+  return e.map((v) => v / s);
+}
+
+/** A polarity example: a clause's features with the rules' reading of one aspect, and its gold side. */
+export interface PolarityExample {
+  feats: string[];
+  polarity: PolarityClass;
+}
+
+/** An aspect example: a sentence's features and the aspects it discusses. */
+export interface AspectExample {
+  feats: string[];
+  aspects: ReadonlySet<string>;
+}
+
+export interface TrainOptions {
+  /** Features seen in fewer examples are dropped. */
+  minCount: number;
+  /** L2 penalty per example. */
+  l2: number;
+  steps: number;
+  rate: number;
+}
+
+export const TRAIN_DEFAULTS: TrainOptions = { minCount: 3, l2: 0.0005, steps: 400, rate: 0.5 };
+
+/** Rounds a weight for storage: four decimals keep the file small and the output stable. */
+const r4 = (x: number) => Math.round(x * 1e4) / 1e4 || 0;
+
+/** The features seen in at least `minCount` examples, sorted, and each example as their indexes. */
+function vocabulary(examples: readonly { feats: readonly string[] }[], minCount: number) {
+  const counts = new Map<string, number>();
+  for (const e of examples) for (const f of new Set(e.feats)) counts.set(f, (counts.get(f) ?? 0) + 1);
+  const features = [...counts].filter(([, n]) => n >= minCount).map(([f]) => f);
+  features.sort();
+  const index = new Map(features.map((f, i) => [f, i]));
+  const rows = examples.map((e) => {
+    const ids = e.feats.map((f) => index.get(f)).filter((i): i is number => i !== undefined);
+    return Uint32Array.from(new Set(ids)).sort();
+  });
+  return { features, rows };
+}
+
+/**
+ * The aspect models: one logistic regression per aspect id, by full-batch gradient descent with
+ * AdaGrad step sizes on the mean loss plus an L2 penalty. No randomness: the same examples and
+ * options give the same weights.
+ */
+export function trainAspects(
+  examples: readonly AspectExample[],
+  aspectIds: readonly string[],
+  opts: TrainOptions = TRAIN_DEFAULTS,
+): LearnedModel["aspects"] {
+  const { features, rows } = vocabulary(examples, opts.minCount);
+  const F = features.length;
+  const models = aspectIds.map((id) => {
+    const w = new Float64Array(F);
+    const g = new Float64Array(F);
+    const h = new Float64Array(F);
+    const bias = new Float64Array(1);
+    const gBias = new Float64Array(1);
+    const hBias = new Float64Array(1);
+    const y = examples.map((e) => (e.aspects.has(id) ? 1 : 0));
+    for (let step = 0; step < opts.steps; step++) {
+      g.fill(0);
+      gBias[0] = 0;
+      rows.forEach((row, k) => {
+        let z = bias[0] as number;
+        for (const i of row) z += w[i] as number;
+        const d = (1 / (1 + Math.exp(-z)) - (y[k] as number)) / examples.length;
+        gBias[0] = (gBias[0] as number) + d;
+        for (const i of row) g[i] = (g[i] as number) + d;
+      });
+      adagrad(w, g, h, opts, true);
+      adagrad(bias, gBias, hBias, opts, false);
+    }
+    return { id, bias: r4(bias[0] as number), weights: Array.from(w, r4) };
+  });
+  return { features, models };
+}
+
+/** The polarity model: softmax regression, trained as `trainAspects` is. */
+export function trainPolarity(
+  examples: readonly PolarityExample[],
+  opts: TrainOptions = TRAIN_DEFAULTS,
+): LearnedModel["polarity"] {
+  const { features, rows } = vocabulary(examples, opts.minCount);
+  const F = features.length;
+  const y = examples.map((e) => CLASSES.indexOf(e.polarity));
+  const W = new Float64Array(3 * F);
+  const b = new Float64Array(3);
+  const gW = new Float64Array(3 * F);
+  const gb = new Float64Array(3);
+  const hW = new Float64Array(3 * F);
+  const hb = new Float64Array(3);
+  for (let step = 0; step < opts.steps; step++) {
+    gW.fill(0);
+    gb.fill(0);
+    rows.forEach((row, k) => {
+      const z = [b[0] as number, b[1] as number, b[2] as number];
+      for (const i of row) for (let c = 0; c < 3; c++) z[c] = (z[c] as number) + (W[3 * i + c] as number);
+      const p = softmax(z);
+      for (let c = 0; c < 3; c++) {
+        const g = ((p[c] as number) - (c === y[k] ? 1 : 0)) / examples.length;
+        gb[c] = (gb[c] as number) + g;
+        for (const i of row) gW[3 * i + c] = (gW[3 * i + c] as number) + g;
+      }
+    });
+    adagrad(W, gW, hW, opts, true);
+    adagrad(b, gb, hb, opts, false);
+  }
+  return { features, bias: Array.from(b, r4), weights: Array.from(W, r4) };
+}
+
+function adagrad(w: Float64Array, g: Float64Array, h: Float64Array, opts: TrainOptions, penalise: boolean): void {
+  for (let i = 0; i < w.length; i++) {
+    const gi = (g[i] as number) + (penalise ? opts.l2 * (w[i] as number) : 0);
+    if (gi === 0) continue;
+    h[i] = (h[i] as number) + gi * gi;
+    w[i] = (w[i] as number) - (opts.rate * gi) / (Math.sqrt(h[i] as number) + 1e-8);
+  }
+}

@@ -1,0 +1,20 @@
+import { readFile } from "node:fs/promises";
+import path from "node:path";
+import { describe, expect, it } from "vitest";
+import { HELD_OUT, trainedModelText, trainingFiles } from "../../scripts/train-insights.ts";
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+
+describe("npm run train:insights", () => {
+  it("never reads the held-out set", async () => {
+    const files = await trainingFiles([], ROOT);
+    expect(files.length).toBeGreaterThan(30);
+    for (const h of HELD_OUT) expect(files.map((f) => path.basename(f))).not.toContain(h);
+  });
+
+  it("writes exactly the committed content/insights/model.json from the committed sets (deterministic, reproducible)", async () => {
+    const committed = await readFile(path.join(ROOT, "content/insights/model.json"), "utf8");
+    const fresh = await trainedModelText(path.join(ROOT, "content"), [], ROOT);
+    expect(fresh === committed, "run npm run train:insights and commit content/insights/model.json").toBe(true);
+  }, 240_000);
+});

@@ -1,0 +1,77 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
+import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import { projectInsights } from "../../helpers/project-insights.ts";
+
+/**
+ * The rules and the learned models together (learned-reading.ts), with the project's own
+ * content/insights/model.json, on sentences written for this test (not in any labelled set), each
+ * in a 3-star review so the rating cannot decide.
+ */
+let both: Annotator;
+let rules: Annotator;
+
+beforeAll(async () => {
+  const { content, insights } = await projectInsights();
+  expect(insights.model, "content/insights/model.json").toBeDefined();
+  const analyzer = createAnalyzer();
+  both = createAnnotator(insights, content.business, analyzer);
+  rules = createAnnotator(insights, content.business, analyzer, { reading: "rules" });
+});
+
+const annotate = (a: Annotator, text: string) =>
+  a.annotate({ id: "x", title: null, text, rating: 3, technicians: [], services: [], service_areas: [] });
+const read = (a: Annotator, text: string) => annotate(a, text).aspects.map((x) => `${x.id}:${x.sentiment}`);
+
+describe("the learned models beside the rules", () => {
+  it("read complaints and praise that carry no opinion word the rules know", () => {
+    expect(read(both, "My statement showed a charge for a visit I never had.")).toEqual(["billing:negative"]);
+    expect(read(rules, "My statement showed a charge for a visit I never had.")).toEqual(["billing:neutral"]);
+    expect(read(both, "The soonest they could fit me in was the week after next.")).toEqual(["scheduling:negative"]);
+    expect(read(both, "The paperwork for my claim was filed before I even asked.")).toContain("billing:positive");
+  });
+
+  it("read a fear that did not come true as praise, never as a complaint", () => {
+    expect(read(both, "I was dreading a long wait in the lobby, but they took me straight through.")).toEqual([
+      "scheduling:positive",
+    ]);
+    expect(read(both, "I half expected the neck adjustment to sting, yet I barely noticed it.")).toEqual([
+      "care:positive",
+      "pain-relief:positive",
+    ]);
+  });
+
+  it("find the aspect a clause is about when the rules name another or none", () => {
+    const staff = annotate(
+      both,
+      "I left a message about my invoice on Monday and again on Thursday, and nobody rang back.",
+    ).aspects.find((a) => a.id === "staff");
+    expect(staff?.sentiment).toBe("negative");
+    expect(staff?.source).toBe("machine");
+  });
+
+  it("leave a patient's own injury, told as why they came, neutral", () => {
+    expect(read(both, "After the fall I could hardly climb the stairs to my flat.")).toEqual(["pain-relief:neutral"]);
+  });
+
+  it("never make a quote: a model's reading, or a rule's word the models doubt, is not shown in their words", () => {
+    const a = annotate(both, "My statement showed a charge for a visit I never had.");
+    expect(a.mentions.filter((m) => m.confident)).toEqual([]);
+    // The rules read "nobody rang back" as a back that no longer hurts; the aspect model finds the
+    // sentence to be about the front desk, so the rules' reading is kept but is no quote.
+    const b = annotate(
+      both,
+      "I left a message about my invoice on Monday and again on Thursday, and nobody rang back.",
+    );
+    expect(b.mentions.filter((m) => m.confident)).toEqual([]);
+    // An explicit reading both agree on is quoted as before.
+    const c = annotate(both, "Dr. Patel was great but billing was a mess.");
+    expect(c.aspects.map((x) => `${x.id}:${x.sentiment}`)).toEqual(["billing:negative", "care:positive"]);
+    expect(c.mentions.filter((m) => m.confident).length).toBeGreaterThan(0);
+  });
+
+  it("are the same function of the same content: two annotators read alike", async () => {
+    const text = "Warm room, skilled hands, cold reception. The next opening was three weeks out.";
+    expect(annotate(both, text).aspects).toEqual(annotate(both, text).aspects);
+  });
+});
