@@ -97,12 +97,13 @@ export function aspectSegment(
   aspectId: string,
   aspectOf: (id: string, feats: readonly string[]) => number,
   cache: SegmentCache,
+  clauseFeatures?: string[],
 ): string[] {
   let c = cache.get(clause);
   if (!c) {
     const segs = segments(clause.tokens, clause.start, clause.end);
     c = {
-      clause: features(clause.tokens, clause.start, clause.end),
+      clause: clauseFeatures ?? features(clause.tokens, clause.start, clause.end),
       segments: segs.length === 1 ? [] : segs.map(([a, b]) => features(clause.tokens, a, b)),
     };
     cache.set(clause, c);
@@ -144,10 +145,7 @@ export function learnedReadings(
     const first = clauses[ks[0] as number] as Clause;
     const last = clauses[ks[ks.length - 1] as number] as Clause;
     const feats = features(first.tokens, first.start, last.end);
-    about.set(
-      sentence,
-      aspectIds.map((id) => model.aspect(id, feats) ?? 1),
-    );
+    about.set(sentence, model.aspects(aspectIds, feats));
   }
   const aboutOf = (k: number, aspect: number) =>
     (about.get((clauses[k] as Clause).sentenceIndex) as number[])[aspect] as number;
@@ -157,7 +155,8 @@ export function learnedReadings(
     const id = aspectIds[aspect] as string;
     const kept: AspectReading = r ?? { aspect, score: 0, polar: false, inferred: true, learned: "found", words: [] };
     if (asks(k)) return kept;
-    const p = model.polarity(polarityFeatures(aspectSegment(clauses[k] as Clause, id, aspectOf, segCache), id, r));
+    const words = aspectSegment(clauses[k] as Clause, id, aspectOf, segCache, featsOf[k]);
+    const p = model.polarity(polarityFeatures(words, id, r));
     let c = 0;
     for (let i = 1; i < 3; i++) if ((p[i] as number) > (p[c] as number)) c = i;
     const ruled = r?.polar === true && r.score !== 0;

@@ -163,36 +163,67 @@ export function segments(tokens: TokenTable, start: number, end: number): [numbe
   return out.length > 0 ? out : [[start, end]];
 }
 
-/** The model compiled for reading: a feature's index by name. */
+/** The model compiled for reading. */
 export interface CompiledModel {
+  /** Probabilities of CLASSES for a clause's polarity features. */
   polarity(feats: readonly string[]): number[];
+  /** The probability that a text with these features discusses the aspect; undefined for an id the model lacks. */
   aspect(id: string, feats: readonly string[]): number | undefined;
+  /** `aspect` for every id of `ids` at once (one lookup per feature). */
+  aspects(ids: readonly string[], feats: readonly string[]): number[];
 }
 
+/**
+ * Each feature's weights in one row (three for polarity; one per aspect model for aspects), so a
+ * text costs one map lookup per feature however many aspects are asked.
+ */
 export function compileModel(model: LearnedModel): CompiledModel {
-  const polarityIndex = new Map(model.polarity.features.map((f, i) => [f, i]));
-  const aspectIndex = new Map(model.aspects.features.map((f, i) => [f, i]));
-  const byAspect = new Map(model.aspects.models.map((a) => [a.id, a]));
   const { bias, weights } = model.polarity;
+  const polarityRows = new Map<string, Float64Array>();
+  model.polarity.features.forEach((f, i) => {
+    polarityRows.set(
+      f,
+      Float64Array.of(weights[3 * i] as number, weights[3 * i + 1] as number, weights[3 * i + 2] as number),
+    );
+  });
+  const ids = model.aspects.models.map((a) => a.id);
+  const slot = new Map(ids.map((id, k) => [id, k]));
+  const aspectRows = new Map<string, Float64Array>();
+  model.aspects.features.forEach((f, i) => {
+    aspectRows.set(
+      f,
+      Float64Array.from(model.aspects.models, (a) => a.weights[i] as number),
+    );
+  });
+  const aspectBias = model.aspects.models.map((a) => a.bias);
+  const logits = (feats: readonly string[]) => {
+    const z = [...aspectBias];
+    for (const f of feats) {
+      const row = aspectRows.get(f);
+      if (row) for (let k = 0; k < z.length; k++) z[k] = (z[k] as number) + (row[k] as number);
+    }
+    return z;
+  };
+  const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
   return {
     polarity(feats) {
       const z = [bias[0] as number, bias[1] as number, bias[2] as number];
       for (const f of feats) {
-        const i = polarityIndex.get(f);
-        if (i === undefined) continue;
-        for (let c = 0; c < 3; c++) z[c] = (z[c] as number) + (weights[3 * i + c] as number);
+        const row = polarityRows.get(f);
+        if (row) for (let c = 0; c < 3; c++) z[c] = (z[c] as number) + (row[c] as number);
       }
       return softmax(z);
     },
     aspect(id, feats) {
-      const a = byAspect.get(id);
-      if (!a) return undefined;
-      let z = a.bias;
-      for (const f of feats) {
-        const i = aspectIndex.get(f);
-        if (i !== undefined) z += a.weights[i] as number;
-      }
-      return 1 / (1 + Math.exp(-z));
+      const k = slot.get(id);
+      return k === undefined ? undefined : sigmoid(logits(feats)[k] as number);
+    },
+    aspects(asked, feats) {
+      const z = logits(feats);
+      return asked.map((id) => {
+        const k = slot.get(id);
+        return k === undefined ? 1 : sigmoid(z[k] as number);
+      });
     },
   };
 }

@@ -94,6 +94,13 @@ describe("train", () => {
     expect(model.aspect("staff", ["desk"])).toBeGreaterThan(0.5);
     expect(model.aspect("staff", ["doctor"])).toBeLessThan(0.5);
     expect(model.aspect("billing", ["desk"])).toBeUndefined();
+    // All aspects at once are each aspect asked alone; an id the model lacks reads as 1 (no veto).
+    const feats = ["rude", "desk", "unknown"];
+    expect(model.aspects(["staff", "care", "billing"], feats)).toEqual([
+      model.aspect("staff", feats),
+      model.aspect("care", feats),
+      1,
+    ]);
   });
 
   it("is deterministic: the same examples give the same weights", () => {
