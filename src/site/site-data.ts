@@ -41,6 +41,10 @@ export function siteData(): Promise<SiteData> {
     const { content } = await buildContent();
     const insightsEntry = await getEntry("insights", "insights");
     if (!insightsEntry) throw new Error("content/insights was not loaded");
+    // The learned models stay out of Astro's data store (content.config.ts): they come from the
+    // same load of content/insights/, with the rest of it.
+    const { model } = (await buildContent()).insights;
+    const insightsContent = model ? { ...insightsEntry.data, model } : insightsEntry.data;
     const config = loadConfig();
     const urls = siteUrls(config.BASE_URL);
     // The log comes first: every record carries the index of its latest log entry.
@@ -54,7 +58,7 @@ export function siteData(): Promise<SiteData> {
     let analyzer: ReturnType<typeof createAnalyzer> | undefined;
     const cache = await cachedSummaries({
       dir,
-      content: insightsEntry.data,
+      content: insightsContent,
       business: business.data,
       reviews: records,
       own: () => {
@@ -68,7 +72,7 @@ export function siteData(): Promise<SiteData> {
       analysis = analyzeReviews({
         reviews: records,
         business: business.data,
-        content: insightsEntry.data,
+        content: insightsContent,
         summarise: cache.summarise,
       });
     } catch (err) {
