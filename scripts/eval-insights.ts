@@ -12,9 +12,9 @@ import {
   evaluate,
   parseLabelled,
 } from "../src/insights/evaluate.ts";
-import { type LearnedModel, TRAIN_DEFAULTS } from "../src/insights/learned.ts";
+import type { LearnedModel } from "../src/insights/learned.ts";
 import { createAnalyzer } from "../src/insights/nlp.ts";
-import { trainOn } from "../src/insights/training.ts";
+import { TRAIN_DEFAULTS, trainOn } from "../src/insights/training.ts";
 import { loadContent } from "../src/io/content-dir.ts";
 import { loadInsightsContent } from "../src/io/insights-dir.ts";
 import { HELD_OUT, readSets, rulesOf, SETS, trainingFiles } from "./train-insights.ts";

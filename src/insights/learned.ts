@@ -3,19 +3,18 @@ import type { TokenTable } from "./nlp.ts";
 
 /**
  * The learned part of the reading: two small linear models over the words of a clause, trained
- * offline (`npm run train:insights`) on the labelled sentences and stored with the content as
- * `content/insights/model.json`. The rules stay first: the models only answer where the rules
- * found nothing to go on (annotate.ts says exactly where), so every explicit reading, negation and
- * construction keeps its rule.
+ * offline (`npm run train:insights`, training.ts) on the labelled sentences and stored with the
+ * content as `content/insights/model.json`. The rules read first; learned-reading.ts says where
+ * the models may fill, overrule, add or drop a reading, and a reading they gave is never a quote.
  *
  * Why linear models over words and word pairs, not word vectors: the implicit complaints and
  * praise this is for ("the next opening was three weeks out", "I stopped needing my heating pad")
  * are carried by ordinary words in combination, which a bag of lemmas and pairs captures and a
- * mean of word vectors blurs (measured in docs/insights.md); the weights are a few hundred KB
- * instead of a 300 MB vector table, and inference is a handful of additions per word.
+ * mean of word vectors blurs (measured in docs/insights.md); the weights are 1.5 MB instead of a
+ * 300 MB vector table, and reading a clause is one lookup per feature.
  *
  * Everything here is pure and deterministic: the same tokens and the same weights give the same
- * numbers, and training has no randomness (fixed order, fixed number of full-batch steps).
+ * numbers.
  */
 
 /** Polarity classes, in the order of the polarity model's weight rows. */
@@ -238,129 +237,9 @@ export function compileModel(model: LearnedModel): CompiledModel {
   };
 }
 
-function softmax(z: number[]): number[] {
+export function softmax(z: number[]): number[] {
   const m = Math.max(...z);
   const e = z.map((v) => Math.exp(v - m));
   const s = e.reduce((a, b) => a + b, 0);
   return e.map((v) => v / s);
-}
-
-/** A polarity example: a clause's features with the rules' reading of one aspect, and its gold side. */
-export interface PolarityExample {
-  feats: string[];
-  polarity: PolarityClass;
-}
-
-/** An aspect example: a sentence's features and the aspects it discusses. */
-export interface AspectExample {
-  feats: string[];
-  aspects: ReadonlySet<string>;
-}
-
-export interface TrainOptions {
-  /** Features seen in fewer examples are dropped. */
-  minCount: number;
-  /** L2 penalty per example. */
-  l2: number;
-  steps: number;
-  rate: number;
-}
-
-export const TRAIN_DEFAULTS: TrainOptions = { minCount: 3, l2: 0.0005, steps: 400, rate: 0.5 };
-
-/** Rounds a weight for storage: four decimals keep the file small and the output stable. */
-const r4 = (x: number) => Math.round(x * 1e4) / 1e4 || 0;
-
-/** The features seen in at least `minCount` examples, sorted, and each example as their indexes. */
-function vocabulary(examples: readonly { feats: readonly string[] }[], minCount: number) {
-  const counts = new Map<string, number>();
-  for (const e of examples) for (const f of new Set(e.feats)) counts.set(f, (counts.get(f) ?? 0) + 1);
-  const features = [...counts].filter(([, n]) => n >= minCount).map(([f]) => f);
-  features.sort();
-  const index = new Map(features.map((f, i) => [f, i]));
-  const rows = examples.map((e) => {
-    const ids = e.feats.map((f) => index.get(f)).filter((i): i is number => i !== undefined);
-    return Uint32Array.from(new Set(ids)).sort();
-  });
-  return { features, rows };
-}
-
-/**
- * The aspect models: one logistic regression per aspect id, by full-batch gradient descent with
- * AdaGrad step sizes on the mean loss plus an L2 penalty. No randomness: the same examples and
- * options give the same weights.
- */
-export function trainAspects(
-  examples: readonly AspectExample[],
-  aspectIds: readonly string[],
-  opts: TrainOptions = TRAIN_DEFAULTS,
-): LearnedModel["aspects"] {
-  const { features, rows } = vocabulary(examples, opts.minCount);
-  const F = features.length;
-  const models = aspectIds.map((id) => {
-    const w = new Float64Array(F);
-    const g = new Float64Array(F);
-    const h = new Float64Array(F);
-    const bias = new Float64Array(1);
-    const gBias = new Float64Array(1);
-    const hBias = new Float64Array(1);
-    const y = examples.map((e) => (e.aspects.has(id) ? 1 : 0));
-    for (let step = 0; step < opts.steps; step++) {
-      g.fill(0);
-      gBias[0] = 0;
-      rows.forEach((row, k) => {
-        let z = bias[0] as number;
-        for (const i of row) z += w[i] as number;
-        const d = (1 / (1 + Math.exp(-z)) - (y[k] as number)) / examples.length;
-        gBias[0] = (gBias[0] as number) + d;
-        for (const i of row) g[i] = (g[i] as number) + d;
-      });
-      adagrad(w, g, h, opts, true);
-      adagrad(bias, gBias, hBias, opts, false);
-    }
-    return { id, bias: r4(bias[0] as number), weights: Array.from(w, r4) };
-  });
-  return { features, models };
-}
-
-/** The polarity model: softmax regression, trained as `trainAspects` is. */
-export function trainPolarity(
-  examples: readonly PolarityExample[],
-  opts: TrainOptions = TRAIN_DEFAULTS,
-): LearnedModel["polarity"] {
-  const { features, rows } = vocabulary(examples, opts.minCount);
-  const F = features.length;
-  const y = examples.map((e) => CLASSES.indexOf(e.polarity));
-  const W = new Float64Array(3 * F);
-  const b = new Float64Array(3);
-  const gW = new Float64Array(3 * F);
-  const gb = new Float64Array(3);
-  const hW = new Float64Array(3 * F);
-  const hb = new Float64Array(3);
-  for (let step = 0; step < opts.steps; step++) {
-    gW.fill(0);
-    gb.fill(0);
-    rows.forEach((row, k) => {
-      const z = [b[0] as number, b[1] as number, b[2] as number];
-      for (const i of row) for (let c = 0; c < 3; c++) z[c] = (z[c] as number) + (W[3 * i + c] as number);
-      const p = softmax(z);
-      for (let c = 0; c < 3; c++) {
-        const g = ((p[c] as number) - (c === y[k] ? 1 : 0)) / examples.length;
-        gb[c] = (gb[c] as number) + g;
-        for (const i of row) gW[3 * i + c] = (gW[3 * i + c] as number) + g;
-      }
-    });
-    adagrad(W, gW, hW, opts, true);
-    adagrad(b, gb, hb, opts, false);
-  }
-  return { features, bias: Array.from(b, r4), weights: Array.from(W, r4) };
-}
-
-function adagrad(w: Float64Array, g: Float64Array, h: Float64Array, opts: TrainOptions, penalise: boolean): void {
-  for (let i = 0; i < w.length; i++) {
-    const gi = (g[i] as number) + (penalise ? opts.l2 * (w[i] as number) : 0);
-    if (gi === 0) continue;
-    h[i] = (h[i] as number) + gi * gi;
-    w[i] = (w[i] as number) - (opts.rate * gi) / (Math.sqrt(h[i] as number) + 1e-8);
-  }
 }
