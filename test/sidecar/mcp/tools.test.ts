@@ -168,6 +168,9 @@ describe("MCP server over streamable HTTP", () => {
       get_insights: "",
       get_log_checkpoint: "",
     };
+    // Every tool the server lists, so a new tool cannot be left out of this check.
+    const listed = (await client.listTools()).tools.map((t) => t.name).filter((t) => t !== "search_reviews");
+    expect(listed.sort()).toEqual(Object.keys(valid).sort());
     let n = 100;
     for (const [name, args] of Object.entries(valid)) {
       const send = (extra: string) =>
