@@ -23,12 +23,14 @@ beforeAll(async () => {
 
 /**
  * Floors sit just under the figures measured on each set (docs/insights.md, "Measured figures").
- * Only `heldout-4.txt` stands for unseen text: the learned models are trained on every other set
+ * Only `heldout-4.txt` and `heldout-5.txt` stand for unseen text: the learned models are trained on every other set
  * (scripts/train-insights.ts), so their floors guard against regression, not generalisation.
  */
 const FLOORS = [
   // Written by a writer who never saw the rules, before this round's tuning; never trained or tuned on.
   { file: "heldout-4.txt", min: 130, accuracy: 0.9, macroF1: 0.9, precision: 0.89, recall: 0.94, aspectRecall: 0.88 },
+  // Written by another such writer after the models and their options were fixed; read once.
+  { file: "heldout-5.txt", min: 130, accuracy: 0.92, macroF1: 0.93, precision: 0.9, recall: 0.93, aspectRecall: 0.8 },
   { file: "dev-2.txt", min: 60, accuracy: 0.97, macroF1: 0.95, precision: 0.95, recall: 0.96, aspectRecall: 0.85 },
   { file: "dev-3.txt", min: 60, accuracy: 0.95, macroF1: 0.92, precision: 0.92, recall: 0.97, aspectRecall: 0.85 },
   { file: "dev-4.txt", min: 170, accuracy: 0.95, macroF1: 0.94, precision: 0.91, recall: 0.97, aspectRecall: 0.9 },
