@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "./astro-build.ts";
 import { PER_BUILD_VARIABLES, WorkerReplySchema, type WorkerRequest } from "./astro-worker-protocol.ts";
@@ -101,28 +100,6 @@ export class AstroBuildWorker {
     this.#limits = { ...DEFAULT_WORKER_LIMITS, ...opts.limits };
     if (opts.signal?.aborted) this.#closed = true;
     opts.signal?.addEventListener("abort", () => void this.close(), { once: true });
-  }
-
-  /**
-   * Whether builds into folders under `dir` come out right in this process. Astro puts a build's
-   * prerender bundle inside its output folder only when that folder is inside the working folder
-   * (the project); otherwise it uses `<project>/.astro/.prerender/`, the same path for every
-   * build, and a long-lived process's `import()` of a path it has already imported returns the
-   * first build's modules: every later build would compute the month pages' cache keys from old
-   * content and copy stale pages. A fresh `astro build` per build has no such memory.
-   */
-  canBuildInto(dir: string): boolean {
-    const real = (p: string) => {
-      // The folder may not exist yet: resolve its nearest existing ancestor (the project may sit below a symlink).
-      for (let at = path.resolve(p), rest = ""; ; rest = path.join(path.basename(at), rest), at = path.dirname(at)) {
-        try {
-          return path.join(realpathSync(at), rest);
-        } catch {
-          if (at === path.dirname(at)) return path.resolve(p);
-        }
-      }
-    };
-    return real(dir).startsWith(`${real(this.#root)}${path.sep}`);
   }
 
   /** PID of the current process, if one is running. */
