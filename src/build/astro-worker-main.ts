@@ -69,7 +69,7 @@ process.on("message", async (raw: unknown) => {
   // Each build reads CONTENT_DIR afresh; the last build's checked content is kept process-wide.
   forgetBuildContent();
   try {
-    await build({ logLevel: req.silent ? "silent" : "info" });
+    await build({ logLevel: req.logLevel });
   } catch (err) {
     // What `astro build` prints for an error it throws: the message (and Astro's hint, if any).
     const hint = (err as { hint?: unknown }).hint;
