@@ -56,8 +56,8 @@ export async function builtForBaseUrl(distDir: string): Promise<string | undefin
  * and `prune` deletes only folders nothing uses.
  *
  * With a `worker`, builds run in that long-lived process (Astro stays loaded between builds) rather
- * than in a fresh `astro build` each, when DIST_DIR is inside the project; the folders, the swap
- * and the failure handling are the same.
+ * than in a fresh `astro build` each, wherever DIST_DIR is; the folders, the swap and the failure
+ * handling are the same.
  *
  * `npm run build` (for a CDN) still writes a real DIST_DIR in place, as documented, and refuses
  * to write through this symlink while this process serves it.
@@ -78,9 +78,7 @@ export class SiteBuilds {
   constructor(distDir: string, opts: { worker?: AstroBuildWorker; output?: "inherit" | "capture" } = {}) {
     this.distDir = path.resolve(distDir);
     this.root = `${this.distDir}.builds`;
-    // Outside the project the worker would build from stale modules (AstroBuildWorker.canBuildInto):
-    // such a layout gets a fresh `astro build` per build instead.
-    this.#worker = opts.worker?.canBuildInto(this.root) ? opts.worker : undefined;
+    this.#worker = opts.worker;
     this.#output = opts.output ?? "inherit";
   }
 

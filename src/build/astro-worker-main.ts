@@ -1,3 +1,6 @@
+import { registerHooks } from "node:module";
+import path from "node:path";
+import { pathToFileURL } from "node:url";
 import { build } from "astro";
 import { forgetBuildContent } from "../io/build-content.ts";
 import { type WorkerReply, WorkerRequestSchema } from "./astro-worker-protocol.ts";
@@ -25,6 +28,27 @@ if (!process.send) {
   process.exit(2);
 }
 
+/**
+ * Each build imports its own prerender bundle, as a fresh `astro build` process would. Astro writes
+ * the bundle inside the output folder when that folder is inside the project (a new path per
+ * build), but for an output folder elsewhere (DIST_DIR under /tmp or /srv) it uses one fixed folder,
+ * `<project>/.astro/.prerender/`, for every build; Node's module cache would then hand a later build
+ * the first build's modules (its content, its month-page cache keys) for every file name seen
+ * before. So every module resolved under that folder is given this build's number as a query:
+ * a new URL per build, hence a new module, exactly as under a fresh path.
+ */
+const SHARED_PRERENDER_DIR = pathToFileURL(path.join(process.cwd(), ".astro", ".prerender") + path.sep).href;
+let buildId = 0;
+registerHooks({
+  resolve(specifier, context, nextResolve) {
+    const resolved = nextResolve(specifier, context);
+    if (!resolved.url.startsWith(SHARED_PRERENDER_DIR)) return resolved;
+    const url = new URL(resolved.url);
+    url.searchParams.set("build", String(buildId));
+    return { ...resolved, url: url.href };
+  },
+});
+
 // The parent is gone (ended, or killed without a chance to end us): nothing would read a result.
 process.on("disconnect", () => process.exit(0));
 
@@ -37,6 +61,7 @@ process.on("message", async (raw: unknown) => {
   }
   busy = true;
   const req = parsed.data;
+  buildId = req.id;
   for (const [k, v] of Object.entries(req.env)) {
     if (v === null) delete process.env[k];
     else process.env[k] = v;
@@ -44,7 +69,7 @@ process.on("message", async (raw: unknown) => {
   // Each build reads CONTENT_DIR afresh; the last build's checked content is kept process-wide.
   forgetBuildContent();
   try {
-    await build({ logLevel: req.silent ? "silent" : "info" });
+    await build({ logLevel: req.logLevel });
   } catch (err) {
     // What `astro build` prints for an error it throws: the message (and Astro's hint, if any).
     const hint = (err as { hint?: unknown }).hint;

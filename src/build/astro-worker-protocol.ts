@@ -13,7 +13,8 @@ export const WorkerRequestSchema = z.object({
   id: z.number().int(),
   /** Set on the worker's `process.env` before the build (`null`: unset); only `PER_BUILD_VARIABLES`. */
   env: z.record(z.enum(PER_BUILD_VARIABLES), z.string().nullable()),
-  silent: z.boolean(),
+  /** Astro's log level for the build (`build({ logLevel })`). */
+  logLevel: z.enum(["info", "warn", "silent"]),
 });
 export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 

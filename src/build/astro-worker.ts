@@ -1,5 +1,4 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { realpathSync } from "node:fs";
 import path from "node:path";
 import { PROJECT_ROOT } from "./astro-build.ts";
 import { PER_BUILD_VARIABLES, WorkerReplySchema, type WorkerRequest } from "./astro-worker-protocol.ts";
@@ -86,7 +85,8 @@ export class AstroBuildWorker {
   /**
    * `root`: the builds' working folder (the project). Aborting `signal` closes the worker.
    * `output`: `inherit` (the default) lets the builds print to this process's stdout and stderr;
-   * `capture` keeps it for each build's result instead (npm start's quiet terminal).
+   * `capture` keeps it for each build's result instead (npm start's quiet terminal), and
+   * has Astro print only warnings and errors.
    */
   constructor(
     opts: {
@@ -101,28 +101,6 @@ export class AstroBuildWorker {
     this.#limits = { ...DEFAULT_WORKER_LIMITS, ...opts.limits };
     if (opts.signal?.aborted) this.#closed = true;
     opts.signal?.addEventListener("abort", () => void this.close(), { once: true });
-  }
-
-  /**
-   * Whether builds into folders under `dir` come out right in this process. Astro puts a build's
-   * prerender bundle inside its output folder only when that folder is inside the working folder
-   * (the project); otherwise it uses `<project>/.astro/.prerender/`, the same path for every
-   * build, and a long-lived process's `import()` of a path it has already imported returns the
-   * first build's modules: every later build would compute the month pages' cache keys from old
-   * content and copy stale pages. A fresh `astro build` per build has no such memory.
-   */
-  canBuildInto(dir: string): boolean {
-    const real = (p: string) => {
-      // The folder may not exist yet: resolve its nearest existing ancestor (the project may sit below a symlink).
-      for (let at = path.resolve(p), rest = ""; ; rest = path.join(path.basename(at), rest), at = path.dirname(at)) {
-        try {
-          return path.join(realpathSync(at), rest);
-        } catch {
-          if (at === path.dirname(at)) return path.resolve(p);
-        }
-      }
-    };
-    return real(dir).startsWith(`${real(this.#root)}${path.sep}`);
   }
 
   /** PID of the current process, if one is running. */
@@ -180,7 +158,11 @@ export class AstroBuildWorker {
       void proc.closed.then((code) => resolve(aborted ? 128 : code === 0 ? 1 : code));
     });
     const env = Object.fromEntries(PER_BUILD_VARIABLES.map((k) => [k, build.env[k] ?? null])) as WorkerRequest["env"];
-    const request: WorkerRequest = { type: "build", id, env, silent: build.silent };
+    // Captured output is read for warnings (a left-out scaffold's notice) and, after a failure, for
+    // its last lines. Astro's progress is a line per page (10,000 at 10,000 reviews): it would push
+    // an early warning out of the kept tail, and writing it cost a 10,000-review rebuild about 0.5 s.
+    const logLevel = build.silent ? "silent" : this.#capture ? "warn" : "info";
+    const request: WorkerRequest = { type: "build", id, env, logLevel };
     proc.output = "";
     proc.child.send(request, (err) => {
       if (err) this.#end(proc);

@@ -12,8 +12,8 @@ import { siteUrls } from "../urls.ts";
  * After Astro writes `dist/`, hash every file and write the header manifest (`_headers.json`, read
  * by our server) and `_headers` (read by Netlify/Cloudflare-style CDNs). Last-Modified comes from
  * the reviews this build published (the checked content the pages were built from, held once per
- * build process), so it depends on content only, never on the build's clock. Files are hashed one
- * stream at a time (a few at once), so the hook never holds the built site in memory.
+ * build process), so it depends on content only, never on the build's clock. Files are hashed
+ * one at a time through one buffer, so the hook never holds the built site in memory.
  */
 /**
  * A build bakes its origin into every permalink, feed and ETag, so it never falls back to a local
@@ -37,7 +37,7 @@ export function buildOutputs(opts: { baseUrl: string; baseUrlExplicit: boolean }
       "astro:build:done": async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
         const ms = lastModifiedMs((await buildContent(logger)).content.reviews);
-        const manifest = manifestOf(await etagDistFiles(out), {
+        const manifest = manifestOf(etagDistFiles(out), {
           urls: siteUrls(opts.baseUrl),
           lastModified: ms === undefined ? undefined : new Date(ms),
         });

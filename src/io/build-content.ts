@@ -32,10 +32,10 @@ type Slot = { [SLOT]?: Map<string, unknown> };
 
 /**
  * `make()` once per build, shared by every copy of the calling module in this process. Module-level
- * memos are not enough: besides the copies Astro evaluates within one build, npm start's build
- * worker runs many builds in one process, and when DIST_DIR is outside the project Astro writes the
- * prerender chunks to one fixed folder (`.astro/.prerender/`) under content-hashed names, so a later
- * build imports an unchanged chunk from Node's module cache with the last build's module state.
+ * memos are not enough: Astro evaluates several copies of a module within one build, and npm
+ * start's build worker runs many builds in one process (each imports its own bundle: see
+ * src/build/astro-worker-main.ts), so the memo lives on `globalThis` and the worker clears it
+ * before each build (`forgetBuildContent`).
  */
 export function perBuild<T>(name: string, make: () => T): T {
   const slot = globalThis as Slot;

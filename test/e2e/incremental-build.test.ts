@@ -236,14 +236,17 @@ describe("incremental build", { timeout: 900_000 }, () => {
     }
   });
 
-  it("npm start's builds with DIST_DIR and CONTENT_DIR outside the project: each equal to a cold build", async () => {
-    // Before, the build worker reused the first build's modules here, so every month page was
-    // copied from the cache with the content of the first build.
+  it("npm start's builds with DIST_DIR and CONTENT_DIR outside the project: one worker, each equal to a cold build", async () => {
+    // Astro prerenders every such build from one fixed folder in the project. Without the worker's
+    // per-build module URLs (astro-worker-main.ts) the second build imported the first one's
+    // modules, so every month page was copied from the cache with the content of the first build.
     const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-outside-"));
     const distDir = path.join(outside, "dist");
     temp.push(outside);
-    const builds = new SiteBuilds(distDir, { worker: new AstroBuildWorker({}) });
+    const worker = new AstroBuildWorker({});
+    const builds = new SiteBuilds(distDir, { worker });
     const env = { ...process.env, ...ENV, CONTENT_DIR: content };
+    const pids: (number | undefined)[] = [];
     try {
       for (const text of ["First outside edit", "Second outside edit"]) {
         await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
@@ -251,9 +254,13 @@ describe("incremental build", { timeout: 900_000 }, () => {
         const { dir, result } = await builds.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
         expect(result.code).toBe(0);
         await builds.activate(dir as string);
+        pids.push(worker.lastBuildPid);
         expect(await readFile(path.join(distDir, "reviews/2025/03/index.html"), "utf8")).toContain(text);
         await expectSameAsCold(distDir);
       }
+      // Both builds ran in the same warm process, not in a fresh `astro build` each.
+      expect(pids[0]).toBeDefined();
+      expect(pids[1]).toBe(pids[0]);
     } finally {
       await builds.close();
       await rm(astroCacheDir(distDir), { recursive: true, force: true });

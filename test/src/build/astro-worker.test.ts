@@ -42,7 +42,8 @@ const DATA_FILES = ["/reviews.json", "/insights.json", "/api/feed.json", "/feed.
 /**
  * As the tests' build helper builds, but in `worker`. `outsideProject`: into a folder outside the
  * project, as the bench and CI run npm start; Astro then prerenders from one fixed folder under
- * the project, so a warm process meets the modules of its previous build in Node's module cache.
+ * the project, where a warm process would meet its previous build's modules in Node's module cache
+ * but for the per-build URLs astro-worker-main.ts gives them.
  */
 async function workerBuild(
   worker: AstroBuildWorker,
@@ -90,7 +91,7 @@ describe("AstroBuildWorker", () => {
     const edits = ["The first edit of this review.", "The second edit, about a quokka.", "A third, from outside."];
     for (const [round, text] of edits.entries()) {
       await editReview(text);
-      // The last two land outside the project, where stale module state showed up (see workerBuild).
+      // The last two land outside the project, where Astro reuses one bundle folder (see workerBuild).
       const warm = await workerBuild(worker, {}, { outsideProject: round > 0 });
       expect(warm.code).toBe(0);
       const freshDir = round > 0 ? await mkdtemp(path.join(os.tmpdir(), "pr-fresh-dist-")) : undefined;

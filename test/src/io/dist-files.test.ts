@@ -9,21 +9,26 @@ const temp: string[] = [];
 afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
 describe("etagDistFiles", () => {
-  it("gives every file the strongEtag of its whole bytes, read whole or as a stream, in path order", async () => {
+  it("gives every file the strongEtag of its whole bytes, small or read in several 1 MiB pieces, in path order", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
     temp.push(dir);
     await mkdir(path.join(dir, "reviews/2024/03"), { recursive: true });
-    // Empty, small, and several read-stream chunks (64 KiB each) with a multi-byte character across a boundary.
+    // Empty, small, and larger than one read, with a multi-byte character across the 1 MiB boundary.
     const big = Buffer.concat([Buffer.alloc(65_535, "a"), Buffer.from("é✓"), Buffer.alloc(300_000, "b")]);
     await writeFile(path.join(dir, "empty.txt"), "");
     await writeFile(path.join(dir, "reviews.json"), big);
-    // Above the 1 MiB read in one call: hashed as a stream.
-    const huge = Buffer.concat([big, Buffer.alloc(1024 * 1024, "c"), Buffer.from("✓")]);
+    // Above the 1 MiB buffer it is hashed through: hashed in pieces.
+    const huge = Buffer.concat([
+      Buffer.alloc(1024 * 1024 - 1, "c"),
+      Buffer.from("✓"),
+      big,
+      Buffer.alloc(1024 * 1024, "d"),
+    ]);
     await writeFile(path.join(dir, "feed.xml"), huge);
     await writeFile(path.join(dir, "reviews/2024/03/index.html"), "<p>March</p>\n");
     for (let i = 0; i < 9; i++) await writeFile(path.join(dir, `f${i}.txt`), `file ${i}`);
 
-    const etags = await etagDistFiles(dir);
+    const etags = etagDistFiles(dir);
     const expected = (await readDistFiles(dir)).map((f) => ({ path: f.path, etag: strongEtag(f.bytes) }));
     expect(etags).toEqual(expected);
     expect(etags.find((e) => e.path === "/reviews.json")?.etag).toBe(strongEtag(big));
@@ -34,6 +39,6 @@ describe("etagDistFiles", () => {
   it("is empty for an empty build", async () => {
     const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
     temp.push(dir);
-    expect(await etagDistFiles(dir)).toEqual([]);
+    expect(etagDistFiles(dir)).toEqual([]);
   });
 });
