@@ -32,8 +32,8 @@ export function distPath(dir: string, sitePath: string): string {
 
 /**
  * Every file under `dir` as `{ path: "/a/b.json", abs }`, sorted by path for stable output. Read
- * synchronously: a build folder is about one folder per review, and one `readdirSync` walks it in
- * a third to a fifth of the time the promise version takes at 10,000 reviews (docs/benchmarks-log.md).
+ * synchronously: a build folder holds about one folder per review, and `readdirSync` walks the
+ * 10,000-review build in a half to a fifth of the promise version's time (docs/benchmarks-log.md).
  */
 export function listDistFiles(dir: string): { path: string; abs: string }[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
