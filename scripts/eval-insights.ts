@@ -37,12 +37,16 @@ import { HELD_OUT, readSets, rulesOf, SETS, trainingFiles } from "./train-insigh
 const DEFAULT_FILES = [...HELD_OUT.map((f) => `${SETS}/${f}`)];
 const READINGS: readonly Reading[] = ["rules", "model", "both"];
 
-function compare(file: string, reports: Map<Reading, EvalReport>): string {
+function compare(file: string, reports: Map<Reading, EvalReport>, trainedOn: ReadonlySet<string>): string {
   const row = (r: Reading) => {
     const x = reports.get(r) as EvalReport;
     return `  ${r.padEnd(6)} polarity accuracy ${f3(x.accuracy)}   aspect recall ${f3(x.detectionRecall)}   precision ${f3(x.detectionPrecision)}   strict ${f3(x.strictAccuracy)}`;
   };
-  const trained = HELD_OUT.includes(path.basename(file)) ? "held out: never trained or tuned on" : "trained on";
+  const trained = HELD_OUT.includes(path.basename(file))
+    ? "held out: never trained or tuned on"
+    : trainedOn.has(path.resolve(file))
+      ? "trained on"
+      : "not a set the models were trained on";
   return `${file} (${trained})\n${READINGS.map(row).join("\n")}\n`;
 }
 
@@ -108,6 +112,12 @@ async function crossValidate(dir: string, ids: readonly string[], annotatorFor: 
   return `${lines.join("\n")}\n`;
 }
 
+// `npm run eval:insights | head`: a reader that stops reading ends the report, not in a stack trace.
+process.stdout.on("error", (err: NodeJS.ErrnoException) => {
+  if (err.code !== "EPIPE") throw err;
+  process.exit(0);
+});
+
 async function main(): Promise<number> {
   const { values } = parseArgs({
     options: {
@@ -145,13 +155,14 @@ async function main(): Promise<number> {
   // (`--all`, or by name): each reads as the model was trained on it.
   const rest = (await trainingFiles()).filter((f) => values.all || !path.basename(f).startsWith("train-"));
   const files = values.file ?? [...DEFAULT_FILES, ...rest];
+  const trainedOn = new Set((await trainingFiles()).map((f) => path.resolve(f)));
   for (const file of files) {
     const items = parseLabelled(await readFile(path.resolve(file), "utf8"), file, ids);
     if (insights.model) {
       const reports = new Map(
         READINGS.map((r) => [r, evaluate(items, annotators.get(r) as Annotator, ids, 0)] as const),
       );
-      process.stdout.write(compare(file, reports));
+      process.stdout.write(compare(file, reports, trainedOn));
     }
     process.stdout.write(print(file, evaluate(items, annotator, ids, worst)));
   }
