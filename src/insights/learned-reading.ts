@@ -82,6 +82,20 @@ export function polarityFeatures(words: readonly string[], aspectId: string, r: 
   return out;
 }
 
+/** A clause's features and its segments' (`aspectSegment`), computed once. */
+export type SegmentCache = Map<Clause, { clause: string[]; segments: string[][] }>;
+
+/** The item of `items` that `score` rates highest (the first of equals). */
+function highest<T>(items: readonly T[], score: (item: T) => number): T {
+  let best = items[0] as T;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const item of items) {
+    const v = score(item);
+    if (v > bestScore) [best, bestScore] = [item, v];
+  }
+  return best;
+}
+
 /**
  * The features the polarity model reads for an aspect in a clause: the clause's, and when the
  * clause has several segments ("Warm room, skilled hands, cold reception"), also those of the
@@ -89,9 +103,6 @@ export function polarityFeatures(words: readonly string[], aspectId: string, r: 
  * context of one-aspect clauses cut at a comma (0.763 against 0.808 on the validation sets); both
  * together read best (0.815).
  */
-/** A clause's features and its segments' (learned-reading's `aspectSegment`), computed once. */
-export type SegmentCache = Map<Clause, { clause: string[]; segments: string[][] }>;
-
 export function aspectSegment(
   clause: Clause,
   aspectId: string,
@@ -109,12 +120,7 @@ export function aspectSegment(
     cache.set(clause, c);
   }
   if (c.segments.length === 0) return c.clause;
-  let best = c.segments[0] as string[];
-  let bestP = -1;
-  for (const f of c.segments) {
-    const p = aspectOf(aspectId, f);
-    if (p > bestP) [best, bestP] = [f, p];
-  }
+  const best = highest(c.segments, (f) => aspectOf(aspectId, f));
   return [...c.clause, ...best.map((w) => `g:${w}`)];
 }
 
@@ -174,26 +180,18 @@ export function learnedReadings(
     return { ...kept, score, polar: c !== 1, inferred: true, learned: !r ? "found" : ruled ? "overruled" : "filled" };
   };
 
+  // The rules' readings, less an aspect found by a term used in passing ("writing this in the
+  // parking lot"): dropped before the polarity model is asked about it.
   readings.forEach((found, k) => {
-    readings[k] = found.map((r) => decide(k, r.aspect, r));
+    readings[k] = found.filter((r) => aboutOf(k, r.aspect) >= vetoBelow).map((r) => decide(k, r.aspect, r));
   });
 
   for (const [sentence, ks] of bySentence) {
     const p = about.get(sentence) as number[];
-    // An aspect the rules found by a term used in passing ("writing this in the parking lot").
-    if (vetoBelow > 0) {
-      for (const k of ks)
-        readings[k] = (readings[k] as AspectReading[]).filter((r) => (p[r.aspect] as number) >= vetoBelow);
-    }
     aspectIds.forEach((id, aspect) => {
       if ((p[aspect] as number) < aspectConfidence) return;
       if (ks.some((k) => (readings[k] as AspectReading[]).some((r) => r.aspect === aspect))) return;
-      let best = ks[0] as number;
-      let bestP = -1;
-      for (const k of ks) {
-        const q = model.aspect(id, featsOf[k] as string[]) as number;
-        if (q > bestP) [best, bestP] = [k, q];
-      }
+      const best = highest(ks, (k) => model.aspect(id, featsOf[k] as string[]) as number);
       (readings[best] as AspectReading[]).push(decide(best, aspect, undefined));
     });
   }
