@@ -40,6 +40,8 @@ export interface AspectMention {
   sentence: string;
   sentenceIndex: number;
   score: number;
+  /** Where the clause lies in `sentence`: character offsets, start inclusive, end exclusive. */
+  span: [start: number, end: number];
   /**
    * Whether the clause is explicit evidence a visitor may be shown as a quote: a polar word of the
    * clause was credited to the aspect (not a contrast read into a clause without one), and the
@@ -188,6 +190,7 @@ export function createAnnotator(
       });
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
       if (learned) learnedReadings(clauses, readings, learned, aspectIds, options.learned);
+      const spansInSentence = clauseSpans(clauses);
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
         // A clause that names the aspect by one of its own terms (not only by a condition word, which
@@ -200,6 +203,7 @@ export function createAnnotator(
             sentence: clause.sentence,
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
+            span: spansInSentence[k] as [number, number],
             confident: r.polar && !r.inferred && !r.disputed && r.score !== 0,
           });
         }
@@ -248,6 +252,22 @@ export function createAnnotator(
       return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences };
     },
   };
+}
+
+/**
+ * Each clause's character range in its sentence. A clause's text is its sentence's text from its
+ * first token to its last, so it is found in the sentence, searching after the clause before it.
+ */
+function clauseSpans(clauses: readonly Clause[]): [number, number][] {
+  let from = 0;
+  return clauses.map((c, k) => {
+    if (clauses[k - 1]?.sentenceIndex !== c.sentenceIndex) from = 0;
+    const at = c.sentence.indexOf(c.text, from);
+    const start = at < 0 ? 0 : at;
+    const end = at < 0 ? c.sentence.length : at + c.text.length;
+    from = end;
+    return [start, end];
+  });
 }
 
 /** Score of an unjudged clause read from its contrast: clearly polar, weaker than a word of its own. */

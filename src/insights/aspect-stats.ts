@@ -2,6 +2,7 @@ import type { ReviewAspect } from "../content/records.ts";
 import type { AspectMention } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
 import { direction, mean, round, SENTIMENT_TREND_THRESHOLD, type TrendPeriods } from "./numbers.ts";
+import { quoteOf } from "./quotes.ts";
 import type { AspectInsight, InsightsExample } from "./schema.ts";
 
 /**
@@ -67,7 +68,7 @@ export interface AspectStats {
   add(
     aspect: number,
     order: number,
-    review: { id: string; url: string },
+    review: { id: string; url: string; rating: number },
     annotation: ReviewAspect,
     mentions: readonly AspectMention[],
     period: "recent" | "previous" | undefined,
@@ -104,13 +105,9 @@ export function createAspectStats(aspects: readonly AspectDefinition[]): AspectS
       const p = annotation.sentiment;
       t[p]++;
       if (p === "neutral") return;
-      // The example is the clause that speaks most strongly the way the review leans, among the
-      // clauses that are explicit evidence (or that an editor confirmed): fewer quotes, none wrong.
-      let best: AspectMention | undefined;
-      for (const m of mentions) {
-        if (!m.confident) continue;
-        if (p === "positive" ? m.score > (best?.score ?? 0) : m.score < (best?.score ?? 0)) best = m;
-      }
+      // The example is the clause that speaks most strongly the way the review leans, among those
+      // every reader of the review supports (quotes.ts): fewer quotes, none wrong.
+      const best = quoteOf(p, mentions, review.rating);
       if (!best) return;
       const candidate: Candidate = {
         order,

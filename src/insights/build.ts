@@ -6,6 +6,7 @@ import { withEditorLabels } from "./editor-labels.ts";
 import { createEntityStats } from "./entities.ts";
 import { type Analyzer, createAnalyzer } from "./nlp.ts";
 import { periodOf, type TrendPeriods, trendPeriods } from "./numbers.ts";
+import { type CountedSentence, countedMention, leansTo } from "./quotes.ts";
 import { createSummariser, type Summariser } from "./review-summary.ts";
 import type { Insights } from "./schema.ts";
 import { buildFaq, buildSummary, type RatingTotals, ratingTrend } from "./summary.ts";
@@ -32,6 +33,12 @@ export interface Analysis {
   /** The records, newest first, each with its `aspects` annotation. */
   reviews: ReviewRecord[];
   insights: Insights;
+  /**
+   * Per review id and aspect id, the sentence its reading of the aspect rests on (quotes.ts
+   * `countedMention`): what an evidence page shows under the review. An aspect is absent when no
+   * sentence of the review leans the way an editor labelled it.
+   */
+  counted: Map<string, Map<string, CountedSentence>>;
 }
 
 /** The aspects of the content as the dataset lists them: id and label, in aspects.yaml order. */
@@ -57,6 +64,7 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
   const rating: RatingTotals = { recent: { n: 0, sum: 0 }, previous: { n: 0, sum: 0 } };
   const indexOf = new Map(content.aspects.map((a, i) => [a.id, i]));
   let sentences = 0;
+  const counted = new Map<string, Map<string, CountedSentence>>();
 
   const annotated = sorted.map((review, order) => {
     const labels = review.aspects.filter((a) => a.source === "editor");
@@ -67,11 +75,15 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
       rating[period].n++;
       rating[period].sum += review.rating;
     }
+    const said = new Map<string, CountedSentence>();
     for (const a of annotation.aspects) {
       const i = indexOf.get(a.id) as number;
       const mentions = annotation.mentions.filter((m) => m.aspect === i);
       aspects.add(i, order, review, a, mentions, period);
+      const m = countedMention(a.sentiment, mentions, a.source === "editor" ? leansTo(a.sentiment) : undefined);
+      if (m) said.set(a.id, { sentence: m.sentence, span: m.span });
     }
+    counted.set(review.id, said);
     const record: ReviewRecord = { ...review, aspects: annotation.aspects };
     entities.add(record, annotation);
     topics.add(order, annotation.topics);
@@ -96,7 +108,7 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
       },
     }),
   };
-  return { reviews: annotated, insights };
+  return { reviews: annotated, insights, counted };
 }
 
 /** The insights alone; see `analyzeReviews`. */

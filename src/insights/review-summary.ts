@@ -33,7 +33,15 @@ export function createSummariser(content: InsightsContent, business: Business, a
 type Stored = [
   aspects: [id: string, sentiment: ReviewAspect["sentiment"], score: number][],
   scores: [aspect: number, score: number][],
-  mentions: [aspect: number, sentence: string, sentenceIndex: number, score: number, confident: 0 | 1][],
+  mentions: [
+    aspect: number,
+    sentence: string,
+    sentenceIndex: number,
+    score: number,
+    confident: 0 | 1,
+    start: number,
+    end: number,
+  ][],
   entityAspects: [entity: string, aspects: number[]][],
   topics: TopicCandidate[],
   sentences: number,
@@ -53,7 +61,7 @@ export function encodeSummary(s: ReviewSummary): string {
   const stored = [
     s.aspects.map((a) => [a.id, a.sentiment, num(a.score)]),
     [...s.scores].map(([a, v]) => [a, num(v)]),
-    s.mentions.map((m) => [m.aspect, m.sentence, m.sentenceIndex, num(m.score), m.confident ? 1 : 0]),
+    s.mentions.map((m) => [m.aspect, m.sentence, m.sentenceIndex, num(m.score), m.confident ? 1 : 0, ...m.span]),
     [...s.entityAspects].map(([e, set]) => [e, [...set]]),
     s.topics,
     s.sentences,
@@ -77,13 +85,10 @@ export function decodeSummary(json: string): ReviewSummary {
   return {
     aspects: aspects.map(([id, sentiment, score]) => ({ id, sentiment, score: back(score), source: "machine" })),
     scores: new Map(scores.map(([a, v]) => [a, back(v)])),
-    mentions: mentions.map(([aspect, sentence, sentenceIndex, score, confident]) => ({
-      aspect,
-      sentence,
-      sentenceIndex,
-      score: back(score),
-      confident: confident === 1,
-    })),
+    mentions: mentions.map(([aspect, sentence, sentenceIndex, score, confident, start, end]) => {
+      if (typeof start !== "number" || typeof end !== "number") throw new TypeError("no clause span");
+      return { aspect, sentence, sentenceIndex, score: back(score), span: [start, end], confident: confident === 1 };
+    }),
     entityAspects: new Map(entityAspects.map(([e, list]) => [e, new Set(list)])),
     topics,
     sentences,

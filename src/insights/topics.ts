@@ -14,9 +14,10 @@ import type { Topic } from "./schema.ts";
  * catalogue name or alias are dropped: aspects and entities already report those.
  *
  * Measure: document frequency, the number of reviews containing the phrase. Only phrases in at least
- * 2 reviews count. A 2-word phrase is dropped when a 3-word phrase containing it has the same count
- * (it never occurs on its own). Ranking: count descending, then longer phrase first, then phrase
- * alphabetically; the top 20 are published.
+ * 2 reviews count, and only those some review uses whole, as its own noun phrase: "tissue work"
+ * that only ever comes inside "deep tissue work" or "soft tissue work" is a fragment. Ranking:
+ * count descending, then longer phrase first, then phrase alphabetically; a phrase inside a topic
+ * ranked above it, or holding one, is a near-duplicate and dropped; the top 20 are published.
  */
 
 const MIN_COUNT = 2;
@@ -66,6 +67,8 @@ const HEAD_POS = new Set(["NOUN", "PROPN"]);
 
 interface Entry {
   count: number;
+  /** Whether some review uses the phrase as a whole noun phrase, not only inside a longer one. */
+  whole: boolean;
   last: number;
   /** Review positions (newest-first order), the first MAX_IDS only. */
   ids: number[];
@@ -73,8 +76,11 @@ interface Entry {
   size: number;
 }
 
-/** One review's candidates, each once, in order of first occurrence: lemma key, surface phrase, size. */
-export type TopicCandidate = [key: string, phrase: string, size: number];
+/**
+ * One review's candidates, each once, in order of first occurrence: lemma key, surface phrase, size,
+ * and 1 when some occurrence in the review is a whole noun phrase (see `topicCandidates`), else 0.
+ */
+export type TopicCandidate = [key: string, phrase: string, size: number, whole: 0 | 1];
 
 /**
  * The candidates of one review's clauses, minus `excluded` (lemma keys, space-joined, of aspect
@@ -82,25 +88,40 @@ export type TopicCandidate = [key: string, phrase: string, size: number];
  * clauses are (an analysis worker) and kept with the review's annotation.
  */
 export function topicCandidates(clauses: readonly Clause[], excluded: ReadonlySet<string>): TopicCandidate[] {
-  const seen = new Set<string>();
+  const seen = new Map<string, TopicCandidate>();
   const out: TopicCandidate[] = [];
   for (const { tokens: t, start, end } of clauses) {
     let i = start;
     while (i < end) {
       let j = i;
       while (j < end && t.words[j] && !t.stop[j] && CONTENT_POS.has(t.pos[j] as string)) j++;
+      // The run as a noun phrase: from its first describing word to its last noun ("deep tissue
+      // work" in "great deep tissue work"). A window that is exactly this is a whole phrase.
+      let head = -1;
+      for (let k = i; k < j; k++) if (HEAD_POS.has(t.pos[k] as string)) head = k;
+      let opening = i;
+      while (opening < j && NON_DESCRIPTIVE.has(t.normals[opening] as string)) opening++;
       for (let last = i + 1; last < j; last++) {
         if (!HEAD_POS.has(t.pos[last] as string) || TIME_HEADS.has(t.lemmas[last] as string)) continue;
         if (HYPHENS.has(t.values[last + 1] as string)) continue;
         for (let size = 2; size <= 3 && last - size + 1 >= i; size++) {
           const from = last - size + 1;
           if (HYPHENS.has(t.values[from - 1] as string) || NON_DESCRIPTIVE.has(t.normals[from] as string)) continue;
+          // "same day appointment": a unit of time opening a phrase dates it, as one closing it does.
+          if (TIME_HEADS.has(t.lemmas[from] as string)) continue;
           const key = t.lemmas.slice(from, last + 1).join(" ");
           const phrase = t.normals.slice(from, last + 1).join(" ");
+          if (excluded.has(key) || excluded.has(phrase)) continue;
+          const whole = from === opening && last === head ? 1 : 0;
           // A review counts a phrase once, under the surface form it first has there.
-          if (excluded.has(key) || excluded.has(phrase) || seen.has(key)) continue;
-          seen.add(key);
-          out.push([key, phrase, size]);
+          const before = seen.get(key);
+          if (before) {
+            before[3] ||= whole;
+            continue;
+          }
+          const candidate: TopicCandidate = [key, phrase, size, whole];
+          seen.set(key, candidate);
+          out.push(candidate);
         }
       }
       i = j + 1;
@@ -119,11 +140,14 @@ export interface TopicCounter {
 export function createTopicCounter(): TopicCounter {
   const table = new Map<string, Entry>();
 
-  const count = (order: number, key: string, phrase: string, size: number) => {
+  const count = (order: number, [key, phrase, size, whole]: TopicCandidate) => {
     const e = table.get(key);
     if (!e) {
-      table.set(key, { count: 1, last: order, ids: [order], phrase, size });
-    } else if (e.last !== order) {
+      table.set(key, { count: 1, whole: whole === 1, last: order, ids: [order], phrase, size });
+      return;
+    }
+    e.whole ||= whole === 1;
+    if (e.last !== order) {
       e.count++;
       e.last = order;
       if (e.ids.length < MAX_IDS) e.ids.push(order);
@@ -132,26 +156,28 @@ export function createTopicCounter(): TopicCounter {
 
   return {
     add(order, candidates) {
-      for (const [key, phrase, size] of candidates) count(order, key, phrase, size);
+      for (const c of candidates) count(order, c);
       if (table.size > MAX_CANDIDATES) {
         for (const [key, e] of table) if (e.count === 1) table.delete(key);
       }
     },
 
     finish(idAt) {
-      const subsumed = new Set<string>();
-      for (const [key, e] of table) {
-        if (e.size !== 3 || e.count < MIN_COUNT) continue;
-        const words = key.split(" ");
-        for (const part of [words.slice(0, 2).join(" "), words.slice(1).join(" ")]) {
-          if (table.get(part)?.count === e.count) subsumed.add(part);
-        }
+      const ranked = [...table]
+        .filter(([, e]) => e.count >= MIN_COUNT && e.whole)
+        .sort(([ka, a], [kb, b]) => b.count - a.count || b.size - a.size || (ka < kb ? -1 : ka > kb ? 1 : 0));
+      // Near-duplicates: a phrase inside a topic ranked above it, or holding one, says the same
+      // thing ("treatment plan", then "long treatment plan"), so only the first is published.
+      const kept: string[] = [];
+      const out: Topic[] = [];
+      for (const [key, e] of ranked) {
+        if (out.length === MAX_TOPICS) break;
+        const padded = ` ${key} `;
+        if (kept.some((k) => padded.includes(` ${k} `) || ` ${k} `.includes(padded))) continue;
+        kept.push(key);
+        out.push({ phrase: e.phrase, count: e.count, review_ids: e.ids.map(idAt) });
       }
-      return [...table]
-        .filter(([key, e]) => e.count >= MIN_COUNT && !subsumed.has(key))
-        .sort(([ka, a], [kb, b]) => b.count - a.count || b.size - a.size || (ka < kb ? -1 : ka > kb ? 1 : 0))
-        .slice(0, MAX_TOPICS)
-        .map(([, e]) => ({ phrase: e.phrase, count: e.count, review_ids: e.ids.map(idAt) }));
+      return out;
     },
   };
 }

@@ -1,6 +1,7 @@
 import { hash } from "node:crypto";
 import { archivePath } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
+import type { CountedSentence } from "../insights/quotes.ts";
 import type { SiteUrls } from "../urls.ts";
 import { type EvidencePage, evidencePages } from "./evidence.ts";
 import { monthLabel } from "./html-view.ts";
@@ -32,6 +33,8 @@ export type ReviewPageProps = SharedPageProps & {
 /** A review as an evidence list shows it: a link, the stars, the byline and, on aspect lists, its reading. */
 export type EvidenceItem = Pick<ReviewRecord, "id" | "title" | "rating" | "author" | "date"> & {
   reading?: ReviewRecord["aspects"][number];
+  /** On aspect lists, the review's sentence that reading rests on. */
+  said?: CountedSentence;
 };
 
 export type EvidencePageProps = SharedPageProps & {
@@ -82,6 +85,8 @@ export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] 
       const reading = page.aspect === undefined ? undefined : r.aspects.find((a) => a.id === page.aspect);
       const item: EvidenceItem = { id: r.id, title: r.title, rating: r.rating, author: r.author, date: r.date };
       if (reading) item.reading = reading;
+      const said = page.aspect === undefined ? undefined : site.counted.get(r.id)?.get(page.aspect);
+      if (said) item.said = said;
       return item;
     });
     const props: EvidencePageProps = { ...common.props, page: { ...page, items } };

@@ -4,7 +4,7 @@ import { loadConfig } from "../config.ts";
 import { datasetOf, editorLabels, recordsOf, reviewFields } from "../content/dataset.ts";
 import type { ReviewsDataset } from "../content/records.ts";
 import { annotationDir } from "../insights/annotation-store.ts";
-import { analyzeReviews, aspectRefs } from "../insights/build.ts";
+import { type Analysis, analyzeReviews, aspectRefs } from "../insights/build.ts";
 import { cachedSummaries } from "../insights/cached-summaries.ts";
 import { createAnalyzer } from "../insights/nlp.ts";
 import type { Insights } from "../insights/schema.ts";
@@ -25,6 +25,8 @@ export interface SiteData {
   urls: SiteUrls;
   /** Derived from the same per-review annotations as the records' `aspects`. */
   insights: Insights;
+  /** Per review and aspect, the sentence its reading rests on (the evidence pages show it). */
+  counted: Analysis["counted"];
   /** The footer's verification sentence: every page shows it, and it reads every review. */
   verification: string;
   /** When the practice last reviewed its editorial summary and FAQ (their `reviewed:` dates), if it said. */
@@ -67,7 +69,7 @@ export function siteData(): Promise<SiteData> {
       },
     });
     // One analysis: the annotated records and every insight come out of the same pass.
-    let analysis: ReturnType<typeof analyzeReviews>;
+    let analysis: Analysis;
     try {
       analysis = analyzeReviews({
         reviews: records,
@@ -84,6 +86,7 @@ export function siteData(): Promise<SiteData> {
       dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
       urls,
       insights: analysis.insights,
+      counted: analysis.counted,
       verification: verificationSentence(analysis.reviews),
       editorialReviewed: { summary: insightsEntry.data.summary_reviewed, faq: insightsEntry.data.faq_reviewed },
       log: logView(log),

@@ -213,6 +213,47 @@ describe("evidence pages", () => {
     }
   });
 
+  it("shows under each review of an aspect's list the sentence its reading rests on, in the review's words", () => {
+    const plain = (html: string) =>
+      html
+        .replace(/<[^>]+>/g, "")
+        .replaceAll("…", "")
+        .replaceAll("&lt;", "<")
+        .replaceAll("&gt;", ">")
+        .replaceAll("&quot;", '"')
+        .replaceAll("&#39;", "'")
+        .replaceAll("&amp;", "&");
+    const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
+    let shown = 0;
+    for (const a of insights.aspects) {
+      for (const s of ["positive", "neutral", "negative"] as const) {
+        for (const [item, id] of (page(`/insights/${a.id}/${s}/`) ?? "").matchAll(
+          /<li class="evidence-item"><a href="\/reviews\/([^/]+)\/">.*?<\/li>/g,
+        )) {
+          const r = byId.get(id as string);
+          const reading = r?.aspects.find((x) => x.id === a.id);
+          expect(reading?.sentiment, `${id} ${a.id}`).toBe(s);
+          const said = /<q class="evidence-item__said">(.*?)<\/q>/.exec(item)?.[1];
+          if (reading?.source === "machine") expect(said, `${id} ${a.id}`).toBeDefined();
+          if (!said || !r) continue;
+          shown++;
+          expect([...said.matchAll(/<mark>/g)].length).toBe(1);
+          const words = `${r.title ?? ""} ${r.text}`.replace(/\s+/g, " ");
+          expect(words, id).toContain(plain(said));
+        }
+      }
+    }
+    expect(shown).toBeGreaterThan(100);
+  });
+
+  it("quotes praise only from reviews of 3 stars or more, complaints only from 3 stars or fewer", () => {
+    const rating = new Map(dataset.reviews.map((r) => [r.id, r.rating]));
+    for (const a of insights.aspects) {
+      for (const q of a.examples.positive) expect(rating.get(q.review_id), q.sentence).toBeGreaterThanOrEqual(3);
+      for (const q of a.examples.negative) expect(rating.get(q.review_id), q.sentence).toBeLessThanOrEqual(3);
+    }
+  });
+
   it("states the chart's percentages over the same reviews its pages list", () => {
     for (const a of insights.aspects.filter((x) => x.reviews > 0)) {
       const pct = Math.round((100 * a.negative) / a.reviews);

@@ -80,4 +80,43 @@ describe("quotes a visitor can trust", () => {
       quoted: ["Finding a parking spot was a nightmare."],
     });
   });
+
+  it("counts praise in a 1- or 2-star review and a complaint in a 4- or 5-star review, but quotes neither", () => {
+    for (const rating of [1, 2]) {
+      expect(quotes([review("praise", rating, "The front desk staff were friendly.")], "staff")).toEqual({
+        counts: [1, 0],
+        quoted: [],
+      });
+    }
+    for (const rating of [4, 5]) {
+      expect(quotes([review("complaint", rating, "Finding a parking spot was a nightmare.")], "location")).toEqual({
+        counts: [0, 1],
+        quoted: [],
+      });
+    }
+    // A 3-star review may say either, and be quoted for it.
+    expect(quotes([review("mixed", 3, "The front desk staff were friendly.")], "staff").quoted).toEqual([
+      "The front desk staff were friendly.",
+    ]);
+  });
+
+  it("quotes, of the clauses a review's reading rests on, the strongest one the rating supports", () => {
+    const mixed = review("two", 5, "The front desk staff were friendly and so helpful. The receptionist was rude once.");
+    const { quoted } = quotes([mixed], "staff");
+    expect(quoted).toEqual(["The front desk staff were friendly and so helpful."]);
+  });
+});
+
+describe("the sentence each review's reading rests on", () => {
+  it("is the clause that most strongly says the review's reading, with its place in the sentence", () => {
+    const text = "Dr. Kim is kind, but the billing office was a nightmare. The invoice was fine.";
+    const { counted, reviews } = analyzeReviews({ ...input, reviews: [review("said", 2, text)] });
+    const billing = reviews[0]?.aspects.find((a) => a.id === "billing");
+    expect(billing?.sentiment).toBe("negative");
+    const said = counted.get("said")?.get("billing");
+    expect(said?.sentence).toBe("Dr. Kim is kind, but the billing office was a nightmare.");
+    expect(said && said.sentence.slice(...said.span)).toBe("but the billing office was a nightmare.");
+    const care = counted.get("said")?.get("care");
+    expect(care && care.sentence.slice(...care.span)).toBe("Dr. Kim is kind,");
+  });
 });

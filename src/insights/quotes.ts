@@ -1,0 +1,67 @@
+import type { Sentiment } from "../content/records.ts";
+import type { AspectMention } from "./annotate.ts";
+
+/**
+ * Which clause stands for a review's reading of an aspect: the sentence an evidence page shows for
+ * the review, and the sentence the home page may quote. A quote is a public claim ("patients say
+ * this"), so it needs more than the count does: every reader of the review must agree with it.
+ */
+
+/** A sentence of a review and, within it, the clause that was read (character offsets). */
+export interface CountedSentence {
+  sentence: string;
+  span: [start: number, end: number];
+}
+
+/** The side a quote is shown under. */
+export type Side = "positive" | "negative";
+
+/**
+ * Whether clause `m` may be quoted as `side` (praise or complaint) from a review of `rating` stars:
+ * the rules credited a polar word of the clause to the aspect, the learned models (when the content
+ * has them) read the same side and did not find the sentence to be about something else, the
+ * rating did not break a tie (all four are `m.confident`, annotate.ts), the clause leans `side`, and
+ * the rating does not say the opposite: no praise from a 1-2 star review, no complaint from a 4-5
+ * star one. Such a review still counts; only the quote is withheld.
+ */
+export function quotable(m: AspectMention, side: Side, rating: number): boolean {
+  if (!m.confident) return false;
+  return side === "positive" ? m.score > 0 && rating >= 3 : m.score < 0 && rating <= 3;
+}
+
+/**
+ * The clause of `mentions` (one review's, for one aspect) that most strongly says `sentiment`, the
+ * review's reading of the aspect: the highest score for positive, the lowest for negative, the first
+ * clause for neutral or when no clause leans that way (the rating broke a tie, or an editor's label
+ * overruled the machine). Undefined when the review has no clause about the aspect.
+ */
+export function countedMention(
+  sentiment: Sentiment,
+  mentions: readonly AspectMention[],
+  keep: (m: AspectMention) => boolean = () => true,
+): AspectMention | undefined {
+  let best: AspectMention | undefined;
+  for (const m of mentions) {
+    if (!keep(m)) continue;
+    if (sentiment === "positive" ? m.score > (best?.score ?? 0) : sentiment === "negative" && m.score < (best?.score ?? 0))
+      best = m;
+  }
+  return best ?? mentions.find(keep);
+}
+
+/** Keeps the clauses that lean `sentiment`'s way (any clause for neutral): an editor's label is only
+ * shown with a sentence that says it. */
+export function leansTo(sentiment: Sentiment): (m: AspectMention) => boolean {
+  if (sentiment === "neutral") return () => true;
+  return sentiment === "positive" ? (m) => m.score > 0 : (m) => m.score < 0;
+}
+
+/** The quote for a review's reading of an aspect, if any clause may be quoted (`quotable`). */
+export function quoteOf(
+  sentiment: Sentiment,
+  mentions: readonly AspectMention[],
+  rating: number,
+): AspectMention | undefined {
+  if (sentiment === "neutral") return undefined;
+  return countedMention(sentiment, mentions, (m) => quotable(m, sentiment, rating));
+}

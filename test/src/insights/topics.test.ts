@@ -1,0 +1,50 @@
+import { describe, expect, it } from "vitest";
+import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import { createTopicCounter, topicCandidates } from "../../../src/insights/topics.ts";
+
+/** Recurring topics from reviews written for this test: whole noun phrases only, no near-duplicates. */
+const analyzer = createAnalyzer();
+
+const topics = (texts: readonly string[]) => {
+  const counter = createTopicCounter();
+  texts.forEach((text, order) => {
+    counter.add(order, topicCandidates(analyzer.clauses(text), new Set()));
+  });
+  return counter.finish((order) => `r${order}`).map((t) => `${t.phrase}:${t.count}`);
+};
+
+describe("recurring topics", () => {
+  it("drop a phrase that only ever comes inside a longer one", () => {
+    expect(
+      topics([
+        "Her deep tissue work is firm.",
+        "Deep tissue work from Jenna fixed my calves.",
+        "She did some soft tissue work on my shoulder.",
+        "More soft tissue work this time.",
+      ]),
+    ).toEqual(["deep tissue work:2", "soft tissue work:2"]);
+  });
+
+  it("drop a phrase cut from the front or the back of a noun phrase", () => {
+    const found = topics([
+      "I went for a free posture screening at the mall.",
+      "The free posture screening was quick.",
+      "They had a same day appointment for me.",
+      "I got a same day appointment again.",
+    ]);
+    expect(found).toContain("free posture screening:2");
+    expect(found.filter((t) => t.startsWith("free posture:") || t.startsWith("posture screening:"))).toEqual([]);
+    expect(found.filter((t) => t.startsWith("day appointment:"))).toEqual([]);
+  });
+
+  it("publish one of two phrases when one holds the other", () => {
+    expect(
+      topics([
+        "The treatment plan was clear.",
+        "I liked the treatment plan.",
+        "A long treatment plan, but worth it.",
+        "Another long treatment plan for me.",
+      ]),
+    ).toEqual(["treatment plan:4"]);
+  });
+});
