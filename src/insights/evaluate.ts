@@ -68,7 +68,31 @@ export interface EvalReport {
   detection: { id: string; precision: number; recall: number; tp: number; fp: number; fn: number }[];
   detectionPrecision: number;
   detectionRecall: number;
+  /** Items with every label right: no aspect wrong, missed or spurious. */
+  allRight: number;
+  /** The numerators and denominators of the figures above, for their intervals (`wilson`). */
+  counts: { correct: number; goldPairs: number; tp: number; fp: number; fn: number };
   worst: Misread[];
+}
+
+/**
+ * The Wilson score interval of a proportion `k / n` (95 % by default, z = 1.96): unlike
+ * `p ± z·√(p(1−p)/n)` it stays inside [0, 1] and is honest near 0 and 1 and for small n.
+ * [0, 1] when n is 0.
+ */
+export function wilson(k: number, n: number, z = 1.959964): [low: number, high: number] {
+  if (n === 0) return [0, 1];
+  const p = k / n;
+  const z2 = z * z;
+  const centre = (p + z2 / (2 * n)) / (1 + z2 / n);
+  const half = (z * Math.sqrt((p * (1 - p)) / n + z2 / (4 * n * n))) / (1 + z2 / n);
+  return [Math.max(0, centre - half), Math.min(1, centre + half)];
+}
+
+/** A proportion and its 95 % Wilson interval, as reports print it: `0.924 (0.87–0.96, n = 118)`. */
+export function withInterval(k: number, n: number): string {
+  const [low, high] = wilson(k, n);
+  return `${(n === 0 ? 1 : k / n).toFixed(3)} (${low.toFixed(2)}–${high.toFixed(2)}, n = ${n})`;
 }
 
 const safe = (num: number, den: number) => (den === 0 ? 1 : num / den);
@@ -161,6 +185,8 @@ export function evaluate(
     detection,
     detectionPrecision: safe(sum("tp"), sum("tp") + sum("fp")),
     detectionRecall: safe(sum("tp"), sum("tp") + sum("fn")),
+    allRight: items.length - misreads.length,
+    counts: { correct, goldPairs, tp: sum("tp"), fp: sum("fp"), fn: sum("fn") },
     // Worst first; file order breaks ties so the list is stable.
     worst: misreads.sort((a, b) => b.severity - a.severity || a.line - b.line).slice(0, worstCount),
   };

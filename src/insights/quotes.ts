@@ -43,7 +43,9 @@ export function countedMention(
   let best: AspectMention | undefined;
   for (const m of mentions) {
     if (!keep(m)) continue;
-    if (sentiment === "positive" ? m.score > (best?.score ?? 0) : sentiment === "negative" && m.score < (best?.score ?? 0))
+    if (
+      sentiment === "positive" ? m.score > (best?.score ?? 0) : sentiment === "negative" && m.score < (best?.score ?? 0)
+    )
       best = m;
   }
   return best ?? mentions.find(keep);

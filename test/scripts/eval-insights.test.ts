@@ -1,26 +1,68 @@
 import { execFile } from "node:child_process";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
+/**
+ * The report's mechanics, on a set written here and on a validation set: never a figure of a
+ * held-out set (those are read by people, once; docs/insights.md).
+ */
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCRIPT = path.join(ROOT, "scripts/eval-insights.ts");
-const env = { ...process.env, BASE_URL: "", CONTENT_DIR: path.join(ROOT, "content") };
+const env = { ...process.env, BASE_URL: "", CONTENT_DIR: path.join(ROOT, "test/fixtures/insights-content") };
+let dir: string;
+
+beforeAll(async () => {
+  dir = await mkdtemp(path.join(tmpdir(), "pr-eval-"));
+});
+afterAll(async () => {
+  if (dir) await rm(dir, { recursive: true, force: true });
+});
+
+const figure = /[01]\.\d{3} \([01]\.\d\d–[01]\.\d\d, n = \d+\)/.source;
 
 describe("npm run eval:insights", () => {
-  it("reads the held-out set first and compares the rules, the learned models and both on it", async () => {
-    const { stdout } = await run(process.execPath, [SCRIPT, "--worst", "0"], { cwd: ROOT, env });
-    const first = stdout.split("\n").slice(0, 4);
-    expect(first[0]).toBe("test/fixtures/insights-eval/heldout-4.txt (held out: never trained or tuned on)");
-    for (const [k, reading] of ["rules", "model", "both"].entries()) {
-      expect(first[k + 1]).toMatch(new RegExp(`^  ${reading} +polarity accuracy 0\\.\\d{3} +aspect recall 0\\.\\d{3}`));
-    }
-    // Both targets of issue 22 on the held-out set, as docs/insights.md reports them.
-    const both = /both +polarity accuracy (0\.\d+) +aspect recall (0\.\d+)/.exec(first[3] ?? "");
-    expect(Number(both?.[1])).toBeGreaterThanOrEqual(0.9);
-    expect(Number(both?.[2])).toBeGreaterThanOrEqual(0.9);
-    expect(stdout).not.toContain("train-1.txt");
+  it("de-duplicates a set training never read against the training sets, and says by how much", async () => {
+    // Three lines copied from a training set, and two written for this test.
+    const copied = (await readFile(path.join(ROOT, "test/fixtures/insights-eval/train-1.txt"), "utf8"))
+      .split("\n")
+      .filter((l) => l.trim() !== "" && !l.startsWith("#"))
+      .slice(0, 3);
+    const file = path.join(dir, "new-set.txt");
+    await writeFile(
+      file,
+      [
+        "# Written for this test.",
+        ...copied,
+        "2 | billing:- | Grandpa's accordion lesson fund evaporated into their mysterious laminated invoice.",
+        "4 | facility:+ | Zebra-striped hammocks, aquarium gurgles, lavender humidifiers: whimsical yet soothing décor.",
+      ].join("\n"),
+    );
+    const { stdout } = await run(process.execPath, [SCRIPT, "--file", file, "--worst", "0"], { cwd: ROOT, env });
+    const lines = stdout.split("\n");
+    expect(lines[0]).toBe(`${file} (not a set the models were trained on)`);
+    expect(lines[1]).toMatch(
+      /^ {2}de-duplicated: 5 items, 3 dropped \(word-Jaccard >= 0\.5 with one of the \d+ texts training reads\), 2 kept$/,
+    );
+    expect(lines[2]).toMatch(
+      new RegExp(`^ {2}both before de-duplication: polarity accuracy ${figure} +aspect recall ${figure}`),
+    );
+    expect(lines[3]).toMatch(/: 2 items, \d gold aspects found$/);
+    expect(lines[3]?.startsWith(`${file}: `)).toBe(true);
+    expect(lines[4]).toMatch(new RegExp(`strict accuracy ${figure}`));
+  }, 120_000);
+
+  it("reads a set training reads as it is, with an interval for every figure", async () => {
+    const set = path.join("test/fixtures/insights-eval", "dev-2.txt");
+    const { stdout } = await run(process.execPath, [SCRIPT, "--file", set, "--worst", "1"], { cwd: ROOT, env });
+    const lines = stdout.split("\n");
+    expect(lines[0]).toBe(`${set} (trained on)`);
+    expect(stdout).not.toContain("de-duplicated");
+    expect(lines[2]).toMatch(new RegExp(`strict accuracy ${figure}$`));
+    expect(lines[3]).toMatch(new RegExp(`every label right ${figure}$`));
     expect(stdout).toMatch(/editor labels \(aspects: in \d+ review files\)/);
   }, 120_000);
 

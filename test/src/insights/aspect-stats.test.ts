@@ -101,7 +101,11 @@ describe("quotes a visitor can trust", () => {
   });
 
   it("quotes, of the clauses a review's reading rests on, the strongest one the rating supports", () => {
-    const mixed = review("two", 5, "The front desk staff were friendly and so helpful. The receptionist was rude once.");
+    const mixed = review(
+      "two",
+      5,
+      "The front desk staff were friendly and so helpful. The receptionist was rude once.",
+    );
     const { quoted } = quotes([mixed], "staff");
     expect(quoted).toEqual(["The front desk staff were friendly and so helpful."]);
   });
