@@ -263,10 +263,9 @@ function clauseSpans(clauses: readonly Clause[]): [number, number][] {
   return clauses.map((c, k) => {
     if (clauses[k - 1]?.sentenceIndex !== c.sentenceIndex) from = 0;
     const at = c.sentence.indexOf(c.text, from);
-    const start = at < 0 ? 0 : at;
-    const end = at < 0 ? c.sentence.length : at + c.text.length;
-    from = end;
-    return [start, end];
+    if (at < 0) return [0, c.sentence.length];
+    from = at + c.text.length;
+    return [at, from];
   });
 }
 
