@@ -31,7 +31,7 @@ if (!process.send) {
 /**
  * Each build imports its own prerender bundle, as a fresh `astro build` process would. Astro writes
  * the bundle inside the output folder when that folder is inside the project (a new path per
- * build), but for an output folder elsewhere (DIST_DIR under /tmp or /srv) it uses one fixed folder,
+ * build), but for an output folder elsewhere (a DIST_DIR outside the project) it uses one fixed folder,
  * `<project>/.astro/.prerender/`, for every build; Node's module cache would then hand a later build
  * the first build's modules (its content, its month-page cache keys) for every file name seen
  * before. So every module resolved under that folder is given this build's number as a query:
