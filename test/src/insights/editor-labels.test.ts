@@ -95,4 +95,19 @@ describe("editor labels", () => {
     expect([...confirmed.scores.keys()]).toEqual([indexOf.get("scheduling")]);
     expect(withEditorLabels(summary, [], indexOf)).toBe(summary);
   });
+
+  it("show on the evidence pages a sentence only where the machine read one the label's way", () => {
+    const said = (labels: Record<string, "positive" | "neutral" | "negative">) => {
+      const { counted } = analyzeReviews({ ...input, reviews: labelled(labels) });
+      const byAspect = counted.get(PARKING) ?? new Map();
+      return Object.fromEntries([...byAspect].map(([id, c]) => [id, c.sentence.slice(c.span[0], c.span[1])]));
+    };
+    // "Parking was easy, although the wait was long.": confirmed, the clause that says it; corrected
+    // against every clause, none.
+    expect(said({ location: "positive", scheduling: "negative" })).toEqual({
+      location: "Parking was easy,",
+      scheduling: "although the wait was long.",
+    });
+    expect(said({ location: "negative" })).toEqual({});
+  });
 });
