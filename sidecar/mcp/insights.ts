@@ -7,7 +7,7 @@ import {
   selectSection,
 } from "../../src/insights/publish.ts";
 import type { Insights } from "../../src/insights/schema.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
+import type { Snapshot } from "../build/snapshot.ts";
 import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
@@ -18,15 +18,16 @@ import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
  */
 
 export interface InsightsDeps {
-  store: SnapshotStore;
+  /** The request's pinned snapshot. */
+  snapshot: Snapshot;
   baseUrl: string;
   /** The tool's arguments as sent (arguments-as-sent.ts). */
   asSent: ArgumentsAsSent;
 }
 
-/** The insights of the current snapshot (loaded with it, so they match its reviews). */
-function loadInsights(store: SnapshotStore): { insights: Insights; text: string } {
-  const loaded = store.current.insights;
+/** The insights of a snapshot (loaded with it, so they match its reviews). */
+function loadInsights(snapshot: Snapshot): { insights: Insights; text: string } {
+  const loaded = snapshot.insights;
   if ("error" in loaded) throw new Error(loaded.error);
   return loaded;
 }
@@ -50,7 +51,7 @@ const InsightsArgsSchema = cachedJsonSchema(
   }),
 );
 
-export function registerInsights(server: McpServer, { store, baseUrl, asSent }: InsightsDeps): void {
+export function registerInsights(server: McpServer, { snapshot, baseUrl, asSent }: InsightsDeps): void {
   server.registerTool(
     "get_insights",
     {
@@ -75,7 +76,7 @@ export function registerInsights(server: McpServer, { store, baseUrl, asSent }: 
         });
       }
       try {
-        const { insights } = loadInsights(store);
+        const { insights } = loadInsights(snapshot);
         return jsonResult(InsightsResultSchema, selectSection(insights, parsed.data));
       } catch (err) {
         return errorResult({ error: "insights_unavailable", message: (err as Error).message });
@@ -93,7 +94,7 @@ export function registerInsights(server: McpServer, { store, baseUrl, asSent }: 
     },
     async (uri) => {
       try {
-        const { text } = loadInsights(store);
+        const { text } = loadInsights(snapshot);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text }] };
       } catch (err) {
         throw new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);

@@ -2,7 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { readDistFile } from "../../src/io/dist-files.ts";
 import { parseCheckpoint } from "../../src/log/checkpoint.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
+import type { Snapshot } from "../build/snapshot.ts";
 import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 import { errorResult, jsonResult, NoArgsSchema, READ_ONLY } from "./tools.ts";
@@ -29,7 +29,7 @@ export const LogCheckpointSchema = cachedJsonSchema(
 
 export function registerLogTool(
   server: McpServer,
-  deps: { store: SnapshotStore; baseUrl: string; asSent: ArgumentsAsSent },
+  deps: { snapshot: Snapshot; baseUrl: string; asSent: ArgumentsAsSent },
 ): void {
   server.registerTool(
     "get_log_checkpoint",
@@ -44,7 +44,7 @@ export function registerLogTool(
       annotations: READ_ONLY,
     },
     deps.asSent.guard("get_log_checkpoint", NoArgsSchema, async () => {
-      const { dir } = deps.store.current;
+      const { dir } = deps.snapshot;
       const [note, key] = await Promise.all([readDistFile(dir, "/log/checkpoint"), readDistFile(dir, "/log/key")]);
       if (!note || !key) {
         return errorResult({ error: "unavailable", message: "This build has no review log; run npm run build." });

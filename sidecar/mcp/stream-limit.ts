@@ -1,4 +1,4 @@
-import { rpcErrorResponse } from "./legacy-sessions.ts";
+import { rpcErrorResponse } from "./rpc-error.ts";
 import { idOf } from "./messages.ts";
 
 /**

@@ -7,7 +7,7 @@ import {
 import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
 import { SearchParamsSchema } from "../../src/search/query.ts";
 import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
+import type { Snapshot } from "../build/snapshot.ts";
 import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { cachedSearch, cachedSince, type JsonValue } from "./cached-results.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
@@ -19,7 +19,8 @@ import { cachedJsonSchema } from "./cached-schema.ts";
  */
 
 export interface ToolDeps {
-  store: SnapshotStore;
+  /** The request's pinned snapshot. */
+  snapshot: Snapshot;
   /** Public base URL: `next` links and permalinks point there. */
   baseUrl: string;
   /**
@@ -108,7 +109,7 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl, asSent }: ToolDeps): void {
+export function registerReviewTools(server: McpServer, { snapshot, baseUrl, asSent }: ToolDeps): void {
   server.registerTool(
     "get_business",
     {
@@ -122,7 +123,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, asSent 
       annotations: READ_ONLY,
     },
     asSent.guard("get_business", NoArgsSchema, () => {
-      const { business, aggregate_rating } = store.current.index.dataset;
+      const { business, aggregate_rating } = snapshot.index.dataset;
       return jsonResult(BusinessResultSchema, { business, aggregate_rating });
     }),
   );
@@ -142,7 +143,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, asSent 
       annotations: READ_ONLY,
     },
     asSent.guard("search_reviews", SearchArgsSchema, (args) =>
-      asTool(SearchResultSchema, cachedSearch(store.current, baseUrl, asSent.value ?? args)),
+      asTool(SearchResultSchema, cachedSearch(snapshot, baseUrl, asSent.value ?? args)),
     ),
   );
 
@@ -156,7 +157,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, asSent 
       annotations: READ_ONLY,
     },
     asSent.guard("get_review", ReviewArgsSchema, ({ id }) => {
-      const review = store.current.index.byId(id);
+      const review = snapshot.index.byId(id);
       if (review) return jsonResult(ReviewResultSchema, review);
       return errorResult({
         error: "not_found",
@@ -178,7 +179,7 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, asSent 
       annotations: READ_ONLY,
     },
     asSent.guard("get_reviews_since", SinceArgsSchema, ({ date }) =>
-      asTool(SinceResultSchema, cachedSince(store.current, date)),
+      asTool(SinceResultSchema, cachedSince(snapshot, date)),
     ),
   );
 }

@@ -1,7 +1,7 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Clock } from "../../sidecar/clock.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import type { SessionRevocationStore } from "../../sidecar/mcp/revocation-store.ts";
+import type { SessionStore } from "../../sidecar/mcp/session-store.ts";
 import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/router.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
@@ -17,7 +17,7 @@ export async function startMcpApp(
   opts: {
     env?: Record<string, string>;
     clock?: Clock;
-    revocations?: SessionRevocationStore;
+    sessions?: SessionStore;
   } = {},
 ): Promise<McpTestApp> {
   let mcp: McpRouter | undefined;
@@ -31,7 +31,7 @@ export async function startMcpApp(
         builds: live,
         logger: createLogger("silent"),
         clock: opts.clock,
-        revocations: opts.revocations,
+        sessions: opts.sessions,
       });
       return { mcp: mcp.router };
     },

@@ -4,7 +4,7 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_STREAMS_PER_SESSION } from "../../../sidecar/mcp/change-notices.ts";
-import { MemoryRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
+import { MemorySessionStore } from "../../../sidecar/mcp/session-store.ts";
 import { STREAM_LIMIT_CODE, STREAM_RETRY_AFTER_S } from "../../../sidecar/mcp/stream-limit.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
@@ -26,8 +26,8 @@ let dist: string;
 let app: McpTestApp;
 const started: McpTestApp[] = [];
 
-async function start(env: Record<string, string> = {}, clock?: ManualClock, revocations?: MemoryRevocationStore) {
-  const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock, revocations });
+async function start(env: Record<string, string> = {}, clock?: ManualClock, sessions?: MemorySessionStore) {
+  const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock, sessions });
   started.push(a);
   return a;
 }
@@ -351,34 +351,17 @@ describe("security", () => {
 });
 
 describe("bounded sessions", () => {
-  it("expires a session TTL after its initialize, however busy: the next request gets 404", async () => {
+  it("ends a session whose DELETE was recorded, and keeps refusing it after the record goes", async () => {
     const clock = new ManualClock();
-    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock);
-    const id = await openSession(timed.endpoint);
-    const stream = await send(timed.endpoint, "GET", session(id));
-    expect(stream.status).toBe(200);
-    const ended = streamEnds(stream);
-    clock.advance(TTL - 1);
-    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(200);
-    expect(timed.mcp.openStreams).toBe(1);
-    clock.advance(1);
-    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
-    // The session's stream ends with it.
-    await expect(ended).resolves.toBe(true);
-    expect(timed.mcp.openStreams).toBe(0);
-  });
-
-  it("remembers a DELETEd id until its expiry, and no longer", async () => {
-    const clock = new ManualClock();
-    const revocations = new MemoryRevocationStore({ clock });
-    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock, revocations);
+    const sessions = new MemorySessionStore({ idleMs: TTL, clock });
+    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock, sessions);
     const id = await openSession(timed.endpoint);
     expect((await send(timed.endpoint, "DELETE", session(id))).status).toBe(200);
-    expect(await revocations.isRevoked(id)).toBe(true);
+    expect(sessions.size).toBe(1);
     expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
     clock.advance(TTL);
-    expect(revocations.prune()).toBe(1);
-    expect(revocations.size).toBe(0);
+    expect(sessions.prune()).toBe(1);
+    expect(sessions.size).toBe(0);
     expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
   });
 
