@@ -8,7 +8,7 @@ import {
 } from "../../src/insights/publish.ts";
 import type { Insights } from "../../src/insights/schema.ts";
 import type { Snapshot } from "../build/snapshot.ts";
-import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
+import { type ArgumentsAsSent, advertisedInput, invalidArguments } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
 import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
 
@@ -40,16 +40,15 @@ export function insightsUri(baseUrl: string): string {
 /** A partial-insights object as an output schema root (the shared schema's id would make it a `$ref`). */
 export const InsightsResultSchema = cachedJsonSchema(z.object(InsightsSelectionSchema.shape));
 
-// Checked in the handler, so a bad value is reported like a bad search parameter (with the value).
-const InsightsArgsSchema = cachedJsonSchema(
-  z.strictObject({
-    section: z
-      .unknown()
-      .optional()
-      .describe(InsightsSectionSchema.description ?? "section")
-      .meta({ type: "string", enum: [...INSIGHTS_SECTIONS] }),
-  }),
-);
+// `section` is checked in the handler, so a bad value is reported like a bad search parameter (with the value).
+const InsightsArgs = z.strictObject({
+  section: z
+    .unknown()
+    .optional()
+    .describe(InsightsSectionSchema.description ?? "section")
+    .meta({ type: "string", enum: [...INSIGHTS_SECTIONS] }),
+});
+const InsightsInput = cachedJsonSchema(advertisedInput(InsightsArgs));
 
 export function registerInsights(server: McpServer, { snapshot, baseUrl, asSent }: InsightsDeps): void {
   server.registerTool(
@@ -61,19 +60,15 @@ export function registerInsights(server: McpServer, { snapshot, baseUrl, asSent 
         "example wait times, billing, quality of care) with trends and example quotes, the most mentioned " +
         "technicians, services and areas, recurring topics, the practice's FAQ and a summary with the rating " +
         "trend. Pass `section` to get only one part; omit it for everything.",
-      inputSchema: InsightsArgsSchema,
+      inputSchema: InsightsInput,
       outputSchema: InsightsResultSchema,
       annotations: READ_ONLY,
     },
-    asSent.guard("get_insights", InsightsArgsSchema, async ({ section }) => {
+    asSent.guard(InsightsArgs, async ({ section }) => {
       const parsed = InsightsSectionSchema.optional().safeParse(section);
       if (!parsed.success) {
         const message = `${parsed.error.issues[0]?.message}, got ${JSON.stringify(section)}`;
-        return errorResult({
-          error: "invalid_query",
-          message: `Invalid query: section: ${message}`,
-          issues: [{ path: "section", value: section, message }],
-        });
+        return invalidArguments([{ path: "section", value: section, message }]);
       }
       try {
         const { insights } = loadInsights(snapshot);

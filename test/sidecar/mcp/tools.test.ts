@@ -105,6 +105,9 @@ describe("MCP server over streamable HTTP", () => {
     for (const tool of tools) {
       walk(tool.inputSchema, `${tool.name} input`);
       walk(tool.outputSchema, `${tool.name} output`);
+      // Gemini's function declarations refuse it; MCP tool schemas are 2020-12 without it.
+      expect(tool.inputSchema, tool.name).not.toHaveProperty("$schema");
+      expect(tool.outputSchema, tool.name).not.toHaveProperty("$schema");
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       for (const [name, p] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect(typeof (p as { type?: unknown }).type, `${tool.name}.${name}`).toBe("string");
@@ -241,13 +244,36 @@ describe("MCP server over streamable HTTP", () => {
     }
   });
 
-  it("rejects arguments of the wrong type with an isError result naming the argument", async () => {
-    // The SDK validates against the zod input schema before the handler runs; its text is not JSON.
-    const result = await client.callTool({ name: "get_review", arguments: { id: 42 } });
-    expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]?.text).toMatch(
-      /Invalid arguments for tool get_review: id: .*expected string/,
-    );
+  it("answers every invalid argument of every tool with the documented JSON error", async () => {
+    const id = dataset.reviews[0]?.id;
+    const cases: [string, Record<string, unknown>, string, unknown][] = [
+      ["get_business", { extra: 1 }, "extra", 1],
+      ["get_business", { section: "x", extra: "y" }, "section", "x"],
+      ["search_reviews", { extra: 1 }, "extra", 1],
+      ["search_reviews", { rating: 6 }, "rating", 6],
+      ["search_reviews", { limit: "many" }, "limit", "many"],
+      ["get_review", {}, "id", null],
+      ["get_review", { id: 42 }, "id", 42],
+      ["get_review", { id, extra: 1 }, "extra", 1],
+      ["get_review", { id: null }, "id", null],
+      ["get_reviews_since", {}, "date", null],
+      ["get_reviews_since", { date: 20250101 }, "date", 20250101],
+      ["get_reviews_since", { date: "2024-02-30" }, "date", "2024-02-30"],
+      ["get_reviews_since", { date: "2025-01-01", extra: 1 }, "extra", 1],
+      ["get_insights", { section: "nope" }, "section", "nope"],
+      ["get_insights", { extra: 1 }, "extra", 1],
+      ["get_log_checkpoint", { extra: 1 }, "extra", 1],
+    ];
+    const listed = (await client.listTools()).tools.map((t) => t.name);
+    expect(new Set(cases.map(([name]) => name))).toEqual(new Set(listed));
+    for (const [name, args, path, value] of cases) {
+      const at = `${name} ${JSON.stringify(args)}`;
+      const result = await call(name, args);
+      expect(result.isError, at).toBe(true);
+      // The docs' recipe: `.result.content[0].text | fromjson | .issues[0].path`.
+      expect(result.json, at).toMatchObject({ error: "invalid_query", message: expect.stringMatching(/^Invalid query: /) });
+      expect(result.json.issues[0], at).toMatchObject({ path, value, message: expect.any(String) });
+    }
   });
 
   it("get_insights returns /insights.json, or one section of it", async () => {
