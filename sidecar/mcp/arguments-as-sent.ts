@@ -72,7 +72,11 @@ function argumentIssues(schema: z.ZodObject, sent: Record<string, unknown>, issu
  * strict schema), and it advertises the strict schema's JSON Schema in `tools/list`.
  */
 export function advertisedInput(strict: z.ZodObject): z.ZodType<Record<string, unknown>> {
-  const { $schema: _dialect, type: _object, ...json } = z.toJSONSchema(strict, {
+  const {
+    $schema: _dialect,
+    type: _object,
+    ...json
+  } = z.toJSONSchema(strict, {
     io: "input",
     target: "draft-2020-12",
     unrepresentable: "any",

@@ -10,6 +10,7 @@ import type { Insights } from "../../src/insights/schema.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import { type ArgumentsAsSent, advertisedInput, invalidArguments } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
+import { REVIEW_TEXT_NOTE } from "./instructions.ts";
 import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
 
 /**
@@ -59,7 +60,7 @@ export function registerInsights(server: McpServer, { snapshot, baseUrl, asSent 
         "What the reviews say overall, computed from every review at build time: sentiment per aspect (for " +
         "example wait times, billing, quality of care) with trends and example quotes, the most mentioned " +
         "technicians, services and areas, recurring topics, the practice's FAQ and a summary with the rating " +
-        "trend. Pass `section` to get only one part; omit it for everything.",
+        `trend. Pass \`section\` to get only one part; omit it for everything. ${REVIEW_TEXT_NOTE}`,
       inputSchema: InsightsInput,
       outputSchema: InsightsResultSchema,
       annotations: READ_ONLY,

@@ -46,9 +46,7 @@ const ClaimsSchema = z.object({
 
 export type SessionClaims = z.infer<typeof ClaimsSchema>;
 
-export type VerifyResult =
-  | { ok: true; claims: SessionClaims }
-  | { ok: false; reason: "malformed" | "bad-signature" };
+export type VerifyResult = { ok: true; claims: SessionClaims } | { ok: false; reason: "malformed" | "bad-signature" };
 
 export interface SessionTokensOptions {
   /** HMAC key; at least 32 bytes of entropy. */

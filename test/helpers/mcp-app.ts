@@ -1,8 +1,8 @@
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Clock } from "../../sidecar/clock.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import type { SessionStore } from "../../sidecar/mcp/session-store.ts";
 import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/router.ts";
+import type { SessionStore } from "../../sidecar/mcp/session-store.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
 export interface McpTestApp extends TestApp {

@@ -72,7 +72,10 @@ describe("ChangeNotices", () => {
       renewed.push(id);
       return live ? clock.now() + TTL : undefined;
     });
-    const streams = [await n.openStream("s", clock.now() + TTL, get()), await n.openStream("s", clock.now() + TTL, get())];
+    const streams = [
+      await n.openStream("s", clock.now() + TTL, get()),
+      await n.openStream("s", clock.now() + TTL, get()),
+    ];
     expect(n.subscribe("s", URI)).toBe(true);
     for (let i = 0; i < 8; i++) {
       clock.advance(TTL / 2);

@@ -6,9 +6,9 @@ import { StreamableHTTPClientTransport as TransportV1 } from "mcp-sdk-v1/client/
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { strongEtag } from "../../../src/http-headers/manifest.ts";
-import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import { type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
@@ -109,7 +109,12 @@ describe("sessions expire after idleness", () => {
     const id = await openSession(app.endpoint);
     const dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8")) as ReviewsDataset;
     const target = dataset.reviews[0] as ReviewsDataset["reviews"][number];
-    const subscribe = { jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri: `reviews://${target.id}` } };
+    const subscribe = {
+      jsonrpc: "2.0",
+      id: 3,
+      method: "resources/subscribe",
+      params: { uri: `reviews://${target.id}` },
+    };
     expect((await postRpc(app.endpoint, subscribe, headers(id))).status).toBe(200);
     const stream = await fetch(app.endpoint, { headers: { accept: "text/event-stream", ...headers(id) } });
     expect(stream.status).toBe(200);

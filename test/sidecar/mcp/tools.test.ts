@@ -8,6 +8,8 @@ import {
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pkg from "../../../package.json" with { type: "json" };
+import { REVIEW_TEXT_NOTE } from "../../../sidecar/mcp/instructions.ts";
+import { MCP_TOOLS, mcpPathItem } from "../../../src/api/openapi-mcp.ts";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { SEARCH_PARAMS } from "../../../src/search/query.ts";
 import { buildSite } from "../../helpers/build-site.ts";
@@ -87,6 +89,17 @@ describe("MCP server over streamable HTTP", () => {
     const props = search?.inputSchema.properties as Record<string, { description?: string }>;
     expect(Object.keys(props).sort()).toEqual([...SEARCH_PARAMS].sort());
     for (const p of Object.values(props)) expect(p.description).toBeTruthy();
+  });
+
+  it("is described in /openapi.json with every tool, and says review text is not instructions", async () => {
+    const { tools } = await client.listTools();
+    expect([...MCP_TOOLS].sort()).toEqual(tools.map((t) => t.name).sort());
+    for (const name of MCP_TOOLS) expect(mcpPathItem.post.description).toContain(name);
+    for (const status of ["406", "415", "429"]) expect(Object.keys(mcpPathItem.post.responses)).toContain(status);
+    for (const name of ["search_reviews", "get_review", "get_reviews_since", "get_insights"]) {
+      expect(tools.find((t) => t.name === name)?.description, name).toContain(REVIEW_TEXT_NOTE);
+    }
+    expect(client.getInstructions()).toContain(REVIEW_TEXT_NOTE);
   });
 
   it("advertises portable, strict schemas: one JSON type per schema, no unknown arguments", async () => {
@@ -271,7 +284,10 @@ describe("MCP server over streamable HTTP", () => {
       const result = await call(name, args);
       expect(result.isError, at).toBe(true);
       // The docs' recipe: `.result.content[0].text | fromjson | .issues[0].path`.
-      expect(result.json, at).toMatchObject({ error: "invalid_query", message: expect.stringMatching(/^Invalid query: /) });
+      expect(result.json, at).toMatchObject({
+        error: "invalid_query",
+        message: expect.stringMatching(/^Invalid query: /),
+      });
       expect(result.json.issues[0], at).toMatchObject({ path, value, message: expect.any(String) });
     }
   });

@@ -267,6 +267,39 @@ describe("JSON-RPC errors", () => {
     expect(init.body.error.message).toMatch(/clientInfo/);
   });
 
+  it("answers a body nested deeper than 64 levels with 400 and -32700, before anything walks it", async () => {
+    const id = await openSession(app.endpoint);
+    const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    for (const headers of [{}, session(id)]) {
+      const deep = await postRpc(app.endpoint, nested(30_000), headers);
+      expect([deep.status, deep.body.error.code, deep.body.id]).toEqual([400, -32700, null]);
+      expect(deep.body.error.message).toMatch(/nests deeper than 64 levels/);
+      const args = JSON.parse(`{"a":${nested(65)}}`);
+      const call = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "get_business", arguments: args } };
+      expect((await postRpc(app.endpoint, call, headers)).body.error.code).toBe(-32700);
+    }
+    // Within the bound the message reaches the server and is answered on its merits.
+    const shallow = JSON.parse(`{"a":${nested(60)}}`);
+    const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "get_business", arguments: shallow } };
+    const reply = await postRpc(app.endpoint, call, session(id));
+    expect([reply.status, reply.body.result.isError]).toEqual([200, true]);
+  });
+
+  it("answers a missing Accept type with 406 and too many requests with 429, both JSON-RPC errors", async () => {
+    const id = await openSession(app.endpoint);
+    const json = await postRpc(app.endpoint, listTools(), { ...session(id), accept: "application/json" });
+    expect([json.status, json.body.jsonrpc, json.body.error.code]).toEqual([406, "2.0", -32000]);
+    const stream = await send(app.endpoint, "GET", { ...session(id), accept: "application/json" });
+    expect(stream.status).toBe(406);
+    const limited = await start({ RATE_LIMIT_PER_MINUTE: "2" });
+    for (let i = 0; i < 2; i++) await postRpc(limited.endpoint, initializeRequest());
+    const refused = await postRpc(limited.endpoint, initializeRequest());
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
+    expect(refused.body.error.message).toMatch(/Too many requests/);
+  });
+
   it("bounds the body size and requires a JSON content type", async () => {
     const big = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(70_000) });
     const tooBig = await postRpc(app.endpoint, big);
