@@ -3,7 +3,6 @@ import path from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "mcp-sdk-v1/client";
 import { StreamableHTTPClientTransport as TransportV1 } from "mcp-sdk-v1/client/streamableHttp.js";
-import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
@@ -169,6 +168,5 @@ describe.skipIf(unavailable !== undefined)("idle expiry across instances (Postgr
     const idle = await openSession(a.endpoint);
     clock.advance(TTL);
     expect(await status(b, idle)).toBe(404);
-    await pool.end().catch(() => undefined);
   }, 60_000);
 });
