@@ -66,7 +66,8 @@ export function registerInsights(server: McpServer, { snapshot, baseUrl, asSent 
       annotations: READ_ONLY,
     },
     asSent.guard(InsightsArgs, async ({ section }) => {
-      const parsed = InsightsSectionSchema.optional().safeParse(section);
+      // `null` is "not given", as for search parameters: what a strict-mode client sends for an optional one.
+      const parsed = InsightsSectionSchema.optional().safeParse(section ?? undefined);
       if (!parsed.success) {
         const message = `${parsed.error.issues[0]?.message}, got ${JSON.stringify(section)}`;
         return invalidArguments([{ path: "section", value: section, message }]);

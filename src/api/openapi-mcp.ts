@@ -1,4 +1,4 @@
-import { body, rateLimitHeaders, ref } from "./openapi-parts.ts";
+import { body, rateLimitedHeaders, ref } from "./openapi-parts.ts";
 
 /**
  * `/mcp` in `/openapi.json`: the streamable HTTP transport of the Model Context Protocol, its three
@@ -49,15 +49,7 @@ const rateLimited = rpcError(
   "Too many requests from this client (RATE_LIMIT_PER_MINUTE); retry after the seconds in Retry-After. The body is a JSON-RPC error, as every answer of /mcp.",
   -32000,
   "Too many requests: the limit is 600 per minute per client.",
-  {
-    "Retry-After": {
-      description: "Seconds until the window resets.",
-      required: true,
-      schema: { type: "integer" },
-      example: 42,
-    },
-    ...rateLimitHeaders,
-  },
+  rateLimitedHeaders,
 );
 
 const refusals = {

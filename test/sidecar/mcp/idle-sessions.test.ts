@@ -1,4 +1,4 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "mcp-sdk-v1/client";
@@ -7,10 +7,9 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
-import { strongEtag } from "../../../src/http-headers/manifest.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
-import { type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
+import { type McpTestApp, openSession, postRpc, publishEditedReview, startMcpApp } from "../../helpers/mcp-app.ts";
 import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";
 
 /**
@@ -124,18 +123,7 @@ describe("sessions expire after idleness", () => {
     }
     expect(app.mcp.openStreams).toBe(1);
     expect(await status(app, id)).toBe(200);
-
-    const changed = {
-      ...dataset,
-      reviews: dataset.reviews.map((r) => (r.id === target.id ? { ...r, text: `${r.text} Edited.` } : r)),
-    };
-    const bytes = JSON.stringify(changed);
-    const manifestPath = path.join(dist, "_headers.json");
-    const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
-    manifest.files["/reviews.json"].etag = strongEtag(bytes);
-    await writeFile(path.join(dist, "reviews.json"), bytes);
-    await writeFile(manifestPath, JSON.stringify(manifest));
-    await app.live.goLive("publish");
+    await publishEditedReview(app, target.id);
 
     let text = "";
     const decoder = new TextDecoder();

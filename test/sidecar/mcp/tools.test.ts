@@ -147,6 +147,11 @@ describe("MCP server over streamable HTTP", () => {
       expect(result.isError, name).toBe(true);
       expect((result.content as { text: string }[])[0]?.text, name).toContain("extra");
     }
+    // `null` is "not given" (what OpenAI strict mode sends for an optional argument: docs/mcp.md).
+    const nulls = await call("search_reviews", { rating: null, since: null, limit: 2 });
+    expect(nulls.structuredContent).toEqual((await call("search_reviews", { limit: 2 })).structuredContent);
+    const all = await call("get_insights", { section: null });
+    expect(all.structuredContent).toEqual((await call("get_insights", {})).structuredContent);
     const asText = await call("search_reviews", { rating: "5", limit: "2" });
     const asNumbers = await call("search_reviews", { rating: 5, limit: 2 });
     expect(asText.isError).toBeFalsy();
