@@ -42,11 +42,11 @@ const missing = () =>
 const notFound = () =>
   rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again");
 
-/** Seconds a client should wait before repeating a DELETE the revocation store could not record. */
+/** Seconds a client should wait before repeating a DELETE the session store could not record. */
 export const REVOKE_RETRY_AFTER_S = 30;
 
 /**
- * The store (PostgreSQL under `DATABASE_URL`) did not record the revocation: the session is not
+ * The store (PostgreSQL under `DATABASE_URL`) did not record the end: the session is not
  * ended, so the DELETE is not acknowledged; 503 with Retry-After says it is worth repeating.
  */
 const revokeUnavailable = () => {

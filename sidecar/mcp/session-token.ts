@@ -25,7 +25,7 @@ const MAX_ID_LENGTH = 512;
  * The one spelling of an id: unpadded base64url payload, a dot, and the 43 characters of an
  * unpadded base64url HMAC-SHA256. Node's base64url decoder is lenient (it skips `=`, `!`, `%`,
  * reads `+/` as `-_`, ignores the unused low bits of the last character), so without this pattern
- * and the re-encoding check in `#check` one signature had dozens of spellings, and a revocation
+ * and the re-encoding check in `#check` one signature had dozens of spellings, and a session record
  * or a cache keyed on one spelling missed the others.
  */
 const ID_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
