@@ -93,6 +93,12 @@ describe("streamable HTTP sessions", () => {
     const id = init.headers.get("mcp-session-id") as string;
     const ack = await postRpc(app.endpoint, { jsonrpc: "2.0", method: "notifications/initialized" }, session(id));
     expect(ack.status).toBe(202);
+    // The id records the version the SDK answered with, also when the client asked for another.
+    const other = await postRpc(app.endpoint, initializeRequest("2099-01-01"));
+    const answered = other.body.result.protocolVersion;
+    expect(answered).not.toBe("2099-01-01");
+    const payload = (other.headers.get("mcp-session-id") as string).split(".")[0] as string;
+    expect(JSON.parse(Buffer.from(payload, "base64url").toString()).pv).toBe(answered);
   });
 
   it("answers a request without a session id with 400", async () => {
