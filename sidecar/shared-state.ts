@@ -5,7 +5,7 @@ import { type BuildListener, listenForBuilds, liveBuildVersion, recordLiveBuild 
 import { createPool, databaseReachable, migrate } from "./db/postgres.ts";
 import { type PublishJobs, startPublishJobs } from "./db/publish-jobs.ts";
 import type { HubDatabase } from "./hub/types.ts";
-import { PgRevocationStore } from "./mcp/pg-revocation-store.ts";
+import { PgSessionStore } from "./mcp/pg-session-store.ts";
 
 /**
  * What `DATABASE_URL` turns on, opened once at start-up: the pool, the migrations (run by
@@ -16,8 +16,8 @@ import { PgRevocationStore } from "./mcp/pg-revocation-store.ts";
 export interface SharedState {
   hub: HubDatabase;
   reachable(): Promise<boolean>;
-  /** Ended MCP session ids, shared by every instance (a DELETE on one holds on all). */
-  sessionRevocations: PgRevocationStore;
+  /** MCP sessions' last use and end, shared by every instance (a use or a DELETE on one holds on all). */
+  mcpSessions: PgSessionStore;
   /** The live build's version as the instances share it. */
   builds: ClusterBuilds;
   /** Calls `check` whenever any instance announces a build (and after a lost connection is back). */
@@ -28,7 +28,7 @@ export interface SharedState {
 }
 
 export async function openSharedState(
-  config: Pick<Config, "DATABASE_URL" | "HUB_QUEUE_SUPERVISE_SECONDS" | "MCP_MAX_SESSIONS">,
+  config: Pick<Config, "DATABASE_URL" | "HUB_QUEUE_SUPERVISE_SECONDS" | "MCP_MAX_SESSIONS" | "MCP_SESSION_TTL_MS">,
   logger: Logger,
 ): Promise<SharedState> {
   const url = config.DATABASE_URL;
@@ -43,11 +43,15 @@ export async function openSharedState(
   }
   const reachable = () => databaseReachable(pool);
   const listeners: { close(): Promise<void> }[] = [];
-  const sessionRevocations = new PgRevocationStore(pool, { maxEntries: config.MCP_MAX_SESSIONS, logger: log });
+  const mcpSessions = new PgSessionStore(pool, {
+    idleMs: config.MCP_SESSION_TTL_MS,
+    maxEntries: config.MCP_MAX_SESSIONS,
+    logger: log,
+  });
   return {
     hub: { pool, url, reachable, superviseSeconds: config.HUB_QUEUE_SUPERVISE_SECONDS },
     reachable,
-    sessionRevocations,
+    mcpSessions,
     builds: {
       record: (version) => recordLiveBuild(pool, version),
       version: () => liveBuildVersion(pool),
@@ -64,7 +68,7 @@ export async function openSharedState(
       return jobs;
     },
     async close() {
-      await Promise.all([...listeners.map((l) => l.close()), sessionRevocations.close()]);
+      await Promise.all([...listeners.map((l) => l.close()), mcpSessions.close()]);
       await pool.end();
     },
   };

@@ -142,9 +142,9 @@ const live = new LiveBuild({ store, logger, builds });
 // A failed save's notice holds while the build it was raised over is served (build-report.ts).
 report.follow(() => live.current);
 
-// Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
-// in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
-const mcp = createMcpRouter({ config, store, builds: live, logger, revocations: shared?.sessionRevocations });
+// Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; each use and a DELETE
+// are recorded in PostgreSQL so they hold on all of them (in memory without DATABASE_URL: one instance).
+const mcp = createMcpRouter({ config, store, builds: live, logger, sessions: shared?.mcpSessions });
 const hub = new Hub({
   config,
   logger,

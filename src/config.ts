@@ -213,9 +213,9 @@ export const EnvSchema = z.object({
   HUB_LEASE_MIN_SECONDS: int("HUB_LEASE_MIN_SECONDS", 60, 31_536_000, 3_600),
   HUB_LEASE_MAX_SECONDS: int("HUB_LEASE_MAX_SECONDS", 60, 31_536_000, 2_592_000),
   HUB_CONCURRENCY: int("HUB_CONCURRENCY", 1, 1_000, 16),
-  /** Lifetime of an MCP 2025-era session id from its initialize (it is signed with its expiry). */
-  MCP_SESSION_TTL_MS: int("MCP_SESSION_TTL_MS", 1_000, 86_400_000, 3_600_000),
-  /** Bound on per-session records kept in memory: revoked ids and sessions with subscriptions. */
+  /** Idle timeout of an MCP 2025-era session: it expires this long after its last use (up to 7 days). */
+  MCP_SESSION_TTL_MS: int("MCP_SESSION_TTL_MS", 1_000, 604_800_000, 86_400_000),
+  /** Bound on per-session records kept: sessions' last use and end, and sessions with subscriptions. */
   MCP_MAX_SESSIONS: int("MCP_MAX_SESSIONS", 1, 1_000_000, 10_000),
   /** Open MCP change-notice streams (2025 GET streams; 2026 subscriptions/listen streams), each. */
   MCP_MAX_STREAMS: int("MCP_MAX_STREAMS", 1, 100_000, 100),

@@ -77,4 +77,19 @@ CREATE TABLE live_build (
 );
 `,
   },
+  {
+    id: "004-mcp-sessions",
+    sql: `
+-- 2025-era MCP sessions (the SHA-256 of their id): when each expires unless used again, and whether
+-- it was ended (DELETE). Sessions expire after idleness; the revocations become ended sessions.
+CREATE TABLE mcp_sessions (
+  id_hash bytea PRIMARY KEY,
+  expires_at bigint NOT NULL,
+  ended boolean NOT NULL DEFAULT false
+);
+CREATE INDEX mcp_sessions_by_expiry ON mcp_sessions (expires_at);
+INSERT INTO mcp_sessions (id_hash, expires_at, ended) SELECT id_hash, expires_at, true FROM mcp_session_revocations;
+DROP TABLE mcp_session_revocations;
+`,
+  },
 ];

@@ -6,6 +6,7 @@ import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
+import { rpcError } from "../mcp/rpc-error.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
@@ -98,14 +99,11 @@ export function createApp(deps: AppDeps): Express {
         req.path === "/healthz" ||
         req.path === "/livez" ||
         (deps.hub !== undefined && /^\/api\/websub\/hub\/?$/.test(req.path)),
-      onLimit: (_req, _res, retryAfterS) => {
-        throw new HttpError(
-          429,
-          "rate_limited",
-          `Too many requests: the limit is ${config.RATE_LIMIT_PER_MINUTE} per minute per client.`,
-          {},
-          { "Retry-After": String(retryAfterS) },
-        );
+      onLimit: (req, res, retryAfterS) => {
+        const message = `Too many requests: the limit is ${config.RATE_LIMIT_PER_MINUTE} per minute per client.`;
+        // A JSON-RPC client reads any answer from /mcp as a JSON-RPC message.
+        if (req.path === "/mcp" || req.path.startsWith("/mcp/")) return rpcError(res, 429, -32000, message);
+        throw new HttpError(429, "rate_limited", message, {}, { "Retry-After": String(retryAfterS) });
       },
     }),
   );

@@ -1,18 +1,19 @@
-import type { CallToolResult, StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import type { CallToolResult } from "@modelcontextprotocol/server";
+import { z } from "zod";
+import type { QueryIssue } from "../../src/search/query.ts";
+import { invalidQueryBody } from "../../src/search/query-service.ts";
 
 /**
- * Holds every tool to its input schema as the arguments were sent, not as the SDK copied them.
+ * Holds every tool to its own input schema, as the arguments were sent, and refuses them with the
+ * documented JSON error: the HTTP API's 400 body (`{error, message, issues[]}`, each issue naming
+ * the argument, the value received and what is valid) as the text of an `isError` result.
  *
- * The SDK parses a `tools/call` request with zod before a tool sees it, and that parse copies
- * `arguments` key by key: an own key named `__proto__` (which `JSON.parse` creates) is lost in the
- * copy, so `{"__proto__": 1}` reached a strict tool as `{}` and was answered, while any other
- * unknown name is refused. Each server here is built for one request, so the arguments of that
- * request's body are known (`argumentsAsSent`); every tool handler is wrapped with `guard`, which
- * validates them against the tool's own input schema first and refuses them with the SDK's own
- * wording (`Input validation error: Invalid arguments for tool <name>: <issues>`).
- *
- * A tool with a loose schema (`search_reviews`) passes here and reads the arguments as sent itself,
- * so its refusal keeps the HTTP API's wording.
+ * The SDK is given a loose schema for each tool (`advertisedInput`), so it lets every object
+ * through and its own refusal (plain text) never happens; the tool's strict zod schema is
+ * checked here instead. The arguments checked are those of the request body, not the SDK's copy:
+ * that copy is made key by key and loses an own key named `__proto__` (which `JSON.parse`
+ * creates), which would then reach a strict tool as `{}` and be answered. Each server here is
+ * built for one request, so the body's arguments are known (`argumentsAsSent`).
  */
 export class ArgumentsAsSent {
   readonly #sent: Record<string, unknown> | undefined;
@@ -27,26 +28,58 @@ export class ArgumentsAsSent {
     return this.#sent;
   }
 
-  /** `handler`, run only when the arguments as sent pass `schema`. */
-  guard<A extends unknown[], R extends CallToolResult | Promise<CallToolResult>>(
-    name: string,
-    schema: StandardSchemaWithJSON,
-    handler: (...args: A) => R,
-  ): (...args: A) => R | CallToolResult {
-    return (...args: A) => this.#refusal(name, schema) ?? handler(...args);
+  /** `handler`, given the parsed arguments, run only when the arguments as sent pass `schema`. */
+  guard<S extends z.ZodObject, R extends CallToolResult | Promise<CallToolResult>>(
+    schema: S,
+    handler: (args: z.output<S>) => R,
+  ): (args: Record<string, unknown>) => R | CallToolResult {
+    return (args) => {
+      const sent = this.#sent ?? args;
+      const parsed = schema.safeParse(sent);
+      if (parsed.success) return handler(parsed.data);
+      return invalidArguments(argumentIssues(schema, sent, parsed.error.issues));
+    };
   }
+}
 
-  #refusal(name: string, schema: StandardSchemaWithJSON): CallToolResult | undefined {
-    // Only a key the SDK's copy drops can make the two differ; anything else the SDK has checked.
-    if (!this.#sent || !Object.hasOwn(this.#sent, "__proto__")) return undefined;
-    const result = schema["~standard"].validate(this.#sent);
-    if (result instanceof Promise) throw new TypeError(`tool ${name}: an input schema must validate synchronously`);
-    if (!result.issues?.length) return undefined;
-    const issues = result.issues.map((issue) => {
-      const at = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".");
-      return at ? `${at}: ${issue.message}` : issue.message;
-    });
-    const text = `Input validation error: Invalid arguments for tool ${name}: ${issues.join(", ")}`;
-    return { content: [{ type: "text", text }], isError: true };
-  }
+/** An `isError` result whose text is the HTTP API's 400 body for `issues`. */
+export function invalidArguments(issues: QueryIssue[]): CallToolResult {
+  return { content: [{ type: "text", text: JSON.stringify(invalidQueryBody(issues)) }], isError: true };
+}
+
+/** zod's issues with a tool's arguments in the HTTP API's wording: one per argument, with the value received. */
+function argumentIssues(schema: z.ZodObject, sent: Record<string, unknown>, issues: z.core.$ZodIssue[]): QueryIssue[] {
+  const known = Object.keys(schema.shape);
+  const valid = known.length > 0 ? `valid arguments are ${known.join(", ")}` : "this tool takes no arguments";
+  return issues.flatMap((issue): QueryIssue[] => {
+    if (issue.code === "unrecognized_keys") {
+      return issue.keys.map((key) => ({ path: key, value: sent[key], message: `unknown argument; ${valid}` }));
+    }
+    const path = issue.path.map(String).join(".");
+    const value = issue.path.reduce<unknown>(
+      (v, k) => (v !== null && typeof v === "object" ? (v as Record<PropertyKey, unknown>)[k] : undefined),
+      sent,
+    );
+    const field = (schema.shape as Record<string, z.ZodType>)[String(issue.path[0])];
+    const expected = field?.description ?? issue.message;
+    const message = value === undefined ? `required: ${expected}` : `${expected}; got ${JSON.stringify(value)}`;
+    return [{ path: path || "arguments", value: value ?? null, message }];
+  });
+}
+
+/**
+ * What the SDK is given as a tool's input schema: any object passes it (`guard` checks the tool's
+ * strict schema), and it advertises the strict schema's JSON Schema in `tools/list`.
+ */
+export function advertisedInput(strict: z.ZodObject): z.ZodType<Record<string, unknown>> {
+  const {
+    $schema: _dialect,
+    type: _object,
+    ...json
+  } = z.toJSONSchema(strict, {
+    io: "input",
+    target: "draft-2020-12",
+    unrepresentable: "any",
+  });
+  return z.looseObject({}).meta(json);
 }

@@ -9,8 +9,9 @@ import type { Snapshot } from "../build/snapshot.ts";
  * (sidecar/build/result-store.ts), under the keys the HTTP routes use: the canonical query is
  * transport-neutral, and the identity body the route sends is exactly the tool's text block. A
  * query asked before, through either door, runs no search and no serialisation; the entry also
- * keeps the result object for `structuredContent`, frozen, so the SDK's output-schema check runs
- * once per entry (cached-schema.ts, `validatesOnce`) rather than on every call.
+ * keeps the result object for `structuredContent` (frozen at its top level and its review list, so
+ * no caller can change what the next one reads); the SDK checks it against the tool's output
+ * schema on every call.
  *
  * An entry made by an HTTP route has the body (or, for since, only the ETag) but no object: the
  * query is run again (posting lists and a prefix slice: cheap) and the entry is kept again with

@@ -13,20 +13,12 @@ import type { StandardSchemaWithJSON } from "@modelcontextprotocol/server";
  * instead of corrupting the next request's schema. Copying the search result's schema (every
  * review field) cost about as much as the search itself.
  *
- * With `validatesOnce` (output schemas), a frozen value that passed validation once is not
- * validated again: the tools answer repeated queries with the same frozen object from the result
- * store (cached-results.ts), and the SDK checks every `tools/call` result against the output
- * schema. The first check still runs in full, so the contract holds; a frozen object cannot have
- * changed since. Anything not frozen is validated every time.
- *
  * The conversion is made portable (`portable`): MCP clients that check tool schemas strictly
  * (Inspector `--strict`, some model vendors) refuse a `type` array, which zod emits for nullable
- * fields.
+ * fields, and Gemini's function declarations refuse a `$schema` keyword, which is left out (MCP
+ * tool schemas are 2020-12 unless they say otherwise).
  */
-export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
-  schema: S,
-  opts: { validatesOnce?: boolean } = {},
-): S {
+export function cachedJsonSchema<S extends StandardSchemaWithJSON>(schema: S): S {
   const standard = schema["~standard"];
   const cache = new Map<string, Record<string, unknown>>();
   type Options = Parameters<typeof standard.jsonSchema.input>[0];
@@ -36,37 +28,17 @@ export function cachedJsonSchema<S extends StandardSchemaWithJSON>(
       const key = `${io} ${options.target}`;
       let json = cache.get(key);
       if (json === undefined) {
-        json = deepFreeze(portable(standard.jsonSchema[io](options)));
+        const { $schema: _dialect, ...converted } = standard.jsonSchema[io](options);
+        json = deepFreeze(portable(converted));
         cache.set(key, json);
       }
       return json;
     };
   const wrapped = Object.create(schema) as S;
-  const passed = opts.validatesOnce ? new WeakSet<object>() : undefined;
   Object.defineProperty(wrapped, "~standard", {
-    value: {
-      ...standard,
-      jsonSchema: { input: convert("input"), output: convert("output") },
-      ...(passed ? { validate: validatingOnce(standard.validate, passed) } : {}),
-    },
+    value: { ...standard, jsonSchema: { input: convert("input"), output: convert("output") } },
   });
   return wrapped;
-}
-
-type Validate = StandardSchemaWithJSON["~standard"]["validate"];
-
-/** `validate`, remembering (weakly) the frozen objects that passed it. */
-function validatingOnce(validate: Validate, passed: WeakSet<object>): Validate {
-  return (value, options) => {
-    const frozen = typeof value === "object" && value !== null && Object.isFrozen(value);
-    if (frozen && passed.has(value)) return { value };
-    const result = validate(value, options);
-    const remember = (r: Awaited<typeof result>) => {
-      if (frozen && !r.issues) passed.add(value);
-      return r;
-    };
-    return result instanceof Promise ? result.then(remember) : remember(result);
-  };
 }
 
 /** Freezes a JSON value and everything in it; returns it. */

@@ -16,7 +16,9 @@ import { streamLimitResponse } from "./stream-limit.ts";
  * Subscriptions and GET streams of 2025 sessions live in this process (a session's GET stream and
  * its subscribe calls must reach the same instance). Both are bounded: at most `maxSessions`
  * sessions with subscriptions (the least recently used is forgotten first), 64 URIs each, and
- * at most `maxStreams` open streams in all. 2025-06-18 lets a client hold several SSE streams at
+ * at most `maxStreams` open streams in all. An open stream is a use of its session: it is renewed
+ * while the client listens, so a change is never held back by an idle timeout, and it closes when
+ * the session is found ended (DELETE here, or on another instance at the next renewal). 2025-06-18 lets a client hold several SSE streams at
  * once and requires each message to go out on only one of them ("Multiple Connections"), so a
  * session may open up to `MAX_STREAMS_PER_SESSION` GET streams and each notice goes to its newest.
  */
@@ -33,10 +35,13 @@ interface Subscription {
   uris: Set<string>;
 }
 
+/** An open stream renews its session at half the time left, and at least this often (ms). */
+export const STREAM_RENEW_MS = 60_000;
+
 interface Stream {
   server: McpServer;
   transport: WebStandardStreamableHTTPServerTransport;
-  /** Cancels the timer that ends the stream when its session expires. */
+  /** Cancels the stream's next renewal. */
   cancelTimer: () => void;
 }
 
@@ -45,6 +50,13 @@ export interface ChangeNoticesOptions {
   maxSessions: number;
   maxStreams: number;
   keepAliveMs: number;
+  /** The session idle timeout: subscriptions of a session not used for this long are forgotten. */
+  idleMs: number;
+  /**
+   * A use of the session on behalf of its open stream: the session's new expiry, or undefined
+   * when it has ended (its streams are then closed).
+   */
+  renew(sessionId: string): Promise<number | undefined>;
   /** A fresh server for a session's GET stream (the SDK sends notifications through it). */
   createServer(): McpServer;
   /** The 2026-07-28 handler's notifier. */
@@ -100,28 +112,39 @@ export class ChangeNotices {
     return this.#open;
   }
 
-  /** `resources/subscribe` of a 2025 session; false when the session already has the most URIs allowed. */
-  subscribe(sessionId: string, exp: number, uri: string): boolean {
+  /**
+   * `resources/subscribe` of a 2025 session, which was used just now; false when the session
+   * already has the most URIs allowed.
+   */
+  subscribe(sessionId: string, uri: string): boolean {
     let sub = this.#subs.get(sessionId);
     if (!sub) {
-      const ttl = ttlUntil(exp, this.#clock.now());
-      if (ttl === undefined) return true;
       sub = { uris: new Set() };
       // At the cap, expired sessions go before the least recently used live one (a scan, only when full).
       if (this.#subs.size >= this.#subs.max) this.#subs.purgeStale();
-      this.#subs.set(sessionId, sub, { ttl });
+      this.#subs.set(sessionId, sub, { ttl: this.#opts.idleMs });
     }
     if (!sub.uris.has(uri) && sub.uris.size >= MAX_URIS_PER_SESSION) return false;
     sub.uris.add(uri);
     return true;
   }
 
+  /** A use of the session: its subscriptions are kept until its new expiry. */
+  touch(sessionId: string, expiresAt: number): void {
+    const sub = this.#subs.get(sessionId);
+    const ttl = ttlUntil(expiresAt, this.#clock.now());
+    if (sub && ttl !== undefined) this.#subs.set(sessionId, sub, { ttl });
+  }
+
   unsubscribe(sessionId: string, uri: string): void {
     this.#subs.get(sessionId)?.uris.delete(uri);
   }
 
-  /** Serves a 2025 session's GET: an SSE stream the SDK writes notifications to, until `exp`. */
-  async openStream(sessionId: string, exp: number, request: Request): Promise<Response> {
+  /**
+   * Serves a 2025 session's GET: an SSE stream the SDK writes notifications to, renewing the
+   * session (which expires at `expiresAt` unless used) while it is open.
+   */
+  async openStream(sessionId: string, expiresAt: number, request: Request): Promise<Response> {
     const own = this.#streams.get(sessionId);
     if (own && own.length >= MAX_STREAMS_PER_SESSION) this.#closeStream(sessionId, own[0] as Stream);
     if (this.#open >= this.#opts.maxStreams) return streamLimitResponse(this.#opts.maxStreams);
@@ -138,8 +161,8 @@ export class ChangeNotices {
       await server.close();
       return response;
     }
-    const cancelTimer = this.#clock.setTimer(forget, exp - this.#clock.now());
-    stream = { server, transport, cancelTimer };
+    stream = { server, transport, cancelTimer: () => undefined };
+    this.#renewAt(sessionId, stream, expiresAt);
     const list = this.#streams.get(sessionId) ?? [];
     list.push(stream);
     this.#streams.set(sessionId, list);
@@ -147,6 +170,23 @@ export class ChangeNotices {
     // The client went away: free its place at once rather than at the session's expiry.
     request.signal.addEventListener("abort", forget, { once: true });
     return withOpeningComment(response);
+  }
+
+  /** Renews the session of `stream` before `expiresAt`, and again after each renewal, until it has ended. */
+  #renewAt(sessionId: string, stream: Stream, expiresAt: number): void {
+    const delay = Math.min(STREAM_RENEW_MS, Math.floor((expiresAt - this.#clock.now()) / 2));
+    stream.cancelTimer = this.#clock.setTimer(() => {
+      if (!this.#streams.get(sessionId)?.includes(stream)) return;
+      this.#opts.renew(sessionId).then(
+        (next) => {
+          if (!this.#streams.get(sessionId)?.includes(stream)) return;
+          if (next === undefined) return this.endSession(sessionId);
+          this.touch(sessionId, next);
+          this.#renewAt(sessionId, stream, next);
+        },
+        () => this.#renewAt(sessionId, stream, this.#clock.now() + 2 * STREAM_RENEW_MS),
+      );
+    }, delay);
   }
 
   /** A session ended (DELETE): close its streams and forget what it subscribed to. */

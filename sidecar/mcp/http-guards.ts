@@ -1,23 +1,13 @@
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
-import type { ErrorRequestHandler, RequestHandler, Response } from "express";
+import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { CorsPolicy } from "../cors.ts";
+import { rpcError } from "./rpc-error.ts";
 
 /**
  * HTTP-level checks in front of the MCP transport: DNS-rebinding protection (Host), the Origin
  * allowlist with its CORS headers, and JSON-RPC-shaped answers for problems found before a
  * message reaches a session.
  */
-
-/** Writes a JSON-RPC error response with an HTTP status. */
-export function rpcError(
-  res: Response,
-  status: number,
-  code: number,
-  message: string,
-  id: string | number | null = null,
-): void {
-  res.status(status).json({ jsonrpc: "2.0", error: { code, message }, id });
-}
 
 /** The hostnames `/mcp` answers to: the public BASE_URL host and the loopback names. */
 export function allowedHostnames(baseUrl: string): string[] {

@@ -7,9 +7,10 @@ import {
   selectSection,
 } from "../../src/insights/publish.ts";
 import type { Insights } from "../../src/insights/schema.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
-import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
+import type { Snapshot } from "../build/snapshot.ts";
+import { type ArgumentsAsSent, advertisedInput, invalidArguments } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
+import { REVIEW_TEXT_NOTE } from "./instructions.ts";
 import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
 
 /**
@@ -18,15 +19,16 @@ import { errorResult, jsonResult, READ_ONLY } from "./tools.ts";
  */
 
 export interface InsightsDeps {
-  store: SnapshotStore;
+  /** The request's pinned snapshot. */
+  snapshot: Snapshot;
   baseUrl: string;
   /** The tool's arguments as sent (arguments-as-sent.ts). */
   asSent: ArgumentsAsSent;
 }
 
-/** The insights of the current snapshot (loaded with it, so they match its reviews). */
-function loadInsights(store: SnapshotStore): { insights: Insights; text: string } {
-  const loaded = store.current.insights;
+/** The insights of a snapshot (loaded with it, so they match its reviews). */
+function loadInsights(snapshot: Snapshot): { insights: Insights; text: string } {
+  const loaded = snapshot.insights;
   if ("error" in loaded) throw new Error(loaded.error);
   return loaded;
 }
@@ -39,18 +41,17 @@ export function insightsUri(baseUrl: string): string {
 /** A partial-insights object as an output schema root (the shared schema's id would make it a `$ref`). */
 export const InsightsResultSchema = cachedJsonSchema(z.object(InsightsSelectionSchema.shape));
 
-// Checked in the handler, so a bad value is reported like a bad search parameter (with the value).
-const InsightsArgsSchema = cachedJsonSchema(
-  z.strictObject({
-    section: z
-      .unknown()
-      .optional()
-      .describe(InsightsSectionSchema.description ?? "section")
-      .meta({ type: "string", enum: [...INSIGHTS_SECTIONS] }),
-  }),
-);
+// `section` is checked in the handler, so a bad value is reported like a bad search parameter (with the value).
+const InsightsArgs = z.strictObject({
+  section: z
+    .unknown()
+    .optional()
+    .describe(InsightsSectionSchema.description ?? "section")
+    .meta({ type: "string", enum: [...INSIGHTS_SECTIONS] }),
+});
+const InsightsInput = cachedJsonSchema(advertisedInput(InsightsArgs));
 
-export function registerInsights(server: McpServer, { store, baseUrl, asSent }: InsightsDeps): void {
+export function registerInsights(server: McpServer, { snapshot, baseUrl, asSent }: InsightsDeps): void {
   server.registerTool(
     "get_insights",
     {
@@ -59,23 +60,20 @@ export function registerInsights(server: McpServer, { store, baseUrl, asSent }: 
         "What the reviews say overall, computed from every review at build time: sentiment per aspect (for " +
         "example wait times, billing, quality of care) with trends and example quotes, the most mentioned " +
         "technicians, services and areas, recurring topics, the practice's FAQ and a summary with the rating " +
-        "trend. Pass `section` to get only one part; omit it for everything.",
-      inputSchema: InsightsArgsSchema,
+        `trend. Pass \`section\` to get only one part; omit it for everything. ${REVIEW_TEXT_NOTE}`,
+      inputSchema: InsightsInput,
       outputSchema: InsightsResultSchema,
       annotations: READ_ONLY,
     },
-    asSent.guard("get_insights", InsightsArgsSchema, async ({ section }) => {
-      const parsed = InsightsSectionSchema.optional().safeParse(section);
+    asSent.guard(InsightsArgs, async ({ section }) => {
+      // `null` is "not given", as for search parameters: what a strict-mode client sends for an optional one.
+      const parsed = InsightsSectionSchema.optional().safeParse(section ?? undefined);
       if (!parsed.success) {
         const message = `${parsed.error.issues[0]?.message}, got ${JSON.stringify(section)}`;
-        return errorResult({
-          error: "invalid_query",
-          message: `Invalid query: section: ${message}`,
-          issues: [{ path: "section", value: section, message }],
-        });
+        return invalidArguments([{ path: "section", value: section, message }]);
       }
       try {
-        const { insights } = loadInsights(store);
+        const { insights } = loadInsights(snapshot);
         return jsonResult(InsightsResultSchema, selectSection(insights, parsed.data));
       } catch (err) {
         return errorResult({ error: "insights_unavailable", message: (err as Error).message });
@@ -93,7 +91,7 @@ export function registerInsights(server: McpServer, { store, baseUrl, asSent }: 
     },
     async (uri) => {
       try {
-        const { text } = loadInsights(store);
+        const { text } = loadInsights(snapshot);
         return { contents: [{ uri: uri.href, mimeType: "application/json", text }] };
       } catch (err) {
         throw new ProtocolError(ProtocolErrorCode.InternalError, (err as Error).message);

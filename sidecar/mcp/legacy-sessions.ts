@@ -1,54 +1,52 @@
 import {
   isInitializeRequest,
-  LATEST_PROTOCOL_VERSION,
   type LegacyHttpHandler,
   type McpServerFactory,
-  SUPPORTED_PROTOCOL_VERSIONS,
+  specTypeSchemas,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
 import { invalidParams } from "./params-guard.ts";
-import type { SessionRevocationStore } from "./revocation-store.ts";
+import { rpcErrorResponse } from "./rpc-error.ts";
+import type { SessionStore } from "./session-store.ts";
 import type { SessionClaims, SessionTokens } from "./session-token.ts";
 
 /**
  * The 2025-era session rules, kept in our code in front of the SDK's per-request legacy serving:
- * `initialize` mints a signed `Mcp-Session-Id`; every later request must carry a valid, unexpired,
- * unrevoked one (400 when missing, 404 otherwise, so the client re-initializes); `DELETE` revokes
- * it; `GET` opens the session's change-notice stream. Each POST is served by a fresh server and
+ * `initialize` mints a signed `Mcp-Session-Id`; every later request must carry a valid one whose
+ * session was used within the idle timeout and not ended (400 when missing, 404 otherwise, so the
+ * client re-initializes), and each such request moves the session's expiry on; `DELETE` ends it;
+ * `GET` opens the session's change-notice stream. Each POST is served by a fresh server and
  * transport (`jsonPerRequest`), so nothing grows with the length of a session.
  */
 
 export interface LegacySessionsDeps {
   tokens: SessionTokens;
-  revocations: SessionRevocationStore;
+  sessions: SessionStore;
   /** Per-request 2025-era serving (fresh server + stateless transport). */
   serve: LegacyHttpHandler;
-  /** Opens the change-notice stream of a verified session (GET). */
-  openStream(sessionId: string, claims: SessionClaims, request: Request): Promise<Response>;
-  /** Called after a session is revoked, to close its stream and forget its subscriptions. */
+  /** Opens the change-notice stream of a live session (GET) that expires at `expiresAt` unless used. */
+  openStream(sessionId: string, expiresAt: number, request: Request): Promise<Response>;
+  /** Called on every use of a live session, with its new expiry. */
+  onUse?(sessionId: string, expiresAt: number): void;
+  /** Called after a session is ended, to close its stream and forget its subscriptions. */
   onEnd(sessionId: string): void;
   onSessionStart?(sessionId: string, claims: SessionClaims): void;
-  /** Called when the revocation store failed to record a DELETE (answered 503). */
-  onRevokeFailed?(err: unknown): void;
+  /** Called when the session store failed to record a DELETE (answered 503). */
+  onEndFailed?(err: unknown): void;
 }
 
 export const SESSION_HEADER = "mcp-session-id";
-
-/** A JSON-RPC error as a web Response. */
-export function rpcErrorResponse(status: number, code: number, message: string, id: string | number | null = null) {
-  return Response.json({ jsonrpc: "2.0", error: { code, message }, id }, { status });
-}
 
 const missing = () =>
   rpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first to get one");
 const notFound = () =>
   rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again");
 
-/** Seconds a client should wait before repeating a DELETE the revocation store could not record. */
+/** Seconds a client should wait before repeating a DELETE the session store could not record. */
 export const REVOKE_RETRY_AFTER_S = 30;
 
 /**
- * The store (PostgreSQL under `DATABASE_URL`) did not record the revocation: the session is not
+ * The store (PostgreSQL under `DATABASE_URL`) did not record the end: the session is not
  * ended, so the DELETE is not acknowledged; 503 with Retry-After says it is worth repeating.
  */
 const revokeUnavailable = () => {
@@ -60,11 +58,6 @@ const revokeUnavailable = () => {
   res.headers.set("Retry-After", String(REVOKE_RETRY_AFTER_S));
   return res;
 };
-
-/** What `Server` answers to `initialize` (SDK rule): the requested version when supported, else the latest. */
-export function negotiatedVersion(requested: string): string {
-  return SUPPORTED_PROTOCOL_VERSIONS.includes(requested) ? requested : LATEST_PROTOCOL_VERSION;
-}
 
 /**
  * 2025-era serving, one fresh server and stateless transport per POST, as the SDK's
@@ -112,19 +105,19 @@ export class LegacySessions {
       return this.#initialize(request, body);
     }
     if (headerId === "") return missing();
-    const claims = await this.#verify(headerId);
-    if (!claims) return notFound();
+    const expiresAt = await this.use(headerId);
+    if (expiresAt === undefined) return notFound();
     switch (request.method) {
       case "POST":
         if (problem) return rpcErrorResponse(200, -32602, problem, id);
         return this.#deps.serve(request, { parsedBody: body });
       case "GET":
-        return this.#deps.openStream(headerId, claims, request);
+        return this.#deps.openStream(headerId, expiresAt, request);
       case "DELETE":
         try {
-          await this.#deps.revocations.revoke(headerId, claims.exp);
+          await this.#deps.sessions.end(headerId, expiresAt);
         } catch (err) {
-          this.#deps.onRevokeFailed?.(err);
+          this.#deps.onEndFailed?.(err);
           return revokeUnavailable();
         }
         this.#deps.onEnd(headerId);
@@ -134,26 +127,28 @@ export class LegacySessions {
     }
   }
 
-  /** Whether a POST with this session id would be served rather than refused (404). */
-  async usable(id: string): Promise<boolean> {
-    return (await this.#verify(id)) !== undefined;
-  }
-
-  /** The claims of a usable session id, or undefined when it is forged, expired or revoked. */
-  async #verify(id: string): Promise<SessionClaims | undefined> {
-    const result = this.#deps.tokens.verify(id);
-    if (!result.ok) return undefined;
-    if (await this.#deps.revocations.isRevoked(id)) return undefined;
-    return result.claims;
+  /**
+   * A use of session `id`: its new expiry, or undefined when the id is forged, or its session sat
+   * idle past the timeout or was ended. Every served request and each renewal of an open stream
+   * is one.
+   */
+  async use(id: string): Promise<number | undefined> {
+    const verified = this.#deps.tokens.verify(id);
+    if (!verified.ok) return undefined;
+    const expiresAt = await this.#deps.sessions.use(id, verified.claims.exp);
+    if (expiresAt !== undefined) this.#deps.onUse?.(id, expiresAt);
+    return expiresAt;
   }
 
   async #initialize(request: Request, body: unknown): Promise<Response> {
     const answer = await this.#deps.serve(request, { parsedBody: body });
     // Refused by the SDK (bad Accept, malformed params: its error names them): no session opened.
     if (answer.status !== 200 || !isInitializeRequest(body)) return answer;
-    const reply = (await answer.clone().json()) as { result?: unknown };
-    if (reply.result === undefined) return answer;
-    const { id, claims } = this.#deps.tokens.issue(negotiatedVersion(body.params.protocolVersion));
+    const { result } = (await answer.clone().json()) as { result?: unknown };
+    const reply = specTypeSchemas.InitializeResult["~standard"].validate(result);
+    if (reply instanceof Promise || reply.issues) return answer;
+    // The version the SDK answered with, so the id records what the client was told.
+    const { id, claims } = this.#deps.tokens.issue(reply.value.protocolVersion);
     const headers = new Headers(answer.headers);
     headers.set("Mcp-Session-Id", id);
     this.#deps.onSessionStart?.(id, claims);

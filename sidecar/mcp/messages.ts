@@ -47,3 +47,23 @@ export function batchRefusal(body: unknown[], protocolVersion: string | undefine
       : "this server does not accept JSON-RPC batches (each message costs a search; see docs/mcp.md)";
   return `${why}; send each of the ${body.length} messages in its own POST`;
 }
+
+/**
+ * Nesting allowed in a POST body. A JSON-RPC message to this server nests a few levels; the SDK's
+ * schemas recurse once per level, so a deeper body would only cost stack (30,000 levels overflowed it).
+ */
+export const MAX_NESTING = 64;
+
+/** Whether `value` has arrays or objects nested more than `max` deep (iterative: no recursion to overflow). */
+export function nestedDeeperThan(value: unknown, max: number): boolean {
+  const stack: [unknown, number][] = [[value, 0]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, depth] = next;
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= max) return true;
+    for (const child of Object.values(node)) {
+      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
+    }
+  }
+  return false;
+}

@@ -1,5 +1,5 @@
 import { type McpServer, ResourceNotFoundError, ResourceTemplate } from "@modelcontextprotocol/server";
-import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
+import type { Snapshot } from "../build/snapshot.ts";
 
 /**
  * Datasets exposed through `resources/list` and `resources/read`, and one resource per review.
@@ -10,7 +10,8 @@ import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
  */
 
 export interface ResourceDeps {
-  store: SnapshotStore;
+  /** The request's pinned snapshot. */
+  snapshot: Snapshot;
   baseUrl: string;
 }
 
@@ -54,25 +55,25 @@ export function completeReviewIds(snapshot: Snapshot, prefix: string): string[] 
 }
 
 /**
- * The `reviews://{id}` template of a store, made once: servers are built per request, and the
+ * The `reviews://{id}` template of a snapshot, made once: servers are built per request, and the
  * template (its parsed URI template and completion callback) holds nothing of any one of them.
  */
-const templates = new WeakMap<SnapshotStore, ResourceTemplate>();
+const templates = new WeakMap<Snapshot, ResourceTemplate>();
 
-function reviewTemplate(store: SnapshotStore): ResourceTemplate {
-  let template = templates.get(store);
+function reviewTemplate(snapshot: Snapshot): ResourceTemplate {
+  let template = templates.get(snapshot);
   if (template === undefined) {
     // No list callback: listing 10,000 reviews as resources helps no client; completion finds ids.
     template = new ResourceTemplate(REVIEW_URI_TEMPLATE, {
       list: undefined,
-      complete: { id: (value) => completeReviewIds(store.current, value) },
+      complete: { id: (value) => completeReviewIds(snapshot, value) },
     });
-    templates.set(store, template);
+    templates.set(snapshot, template);
   }
   return template;
 }
 
-export function registerDatasetResources(server: McpServer, { store, baseUrl }: ResourceDeps): void {
+export function registerDatasetResources(server: McpServer, { snapshot, baseUrl }: ResourceDeps): void {
   server.registerResource(
     "reviews-dataset",
     datasetUri(baseUrl),
@@ -83,12 +84,12 @@ export function registerDatasetResources(server: McpServer, { store, baseUrl }: 
         "review (newest first). Large; prefer search_reviews for questions about a subset.",
       mimeType: JSON_TYPE,
     },
-    (uri) => ({ contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: serialisedDataset(store.current) }] }),
+    (uri) => ({ contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: serialisedDataset(snapshot) }] }),
   );
 
   server.registerResource(
     "review",
-    reviewTemplate(store),
+    reviewTemplate(snapshot),
     {
       title: "One review",
       description:
@@ -97,7 +98,7 @@ export function registerDatasetResources(server: McpServer, { store, baseUrl }: 
       mimeType: JSON_TYPE,
     },
     (uri, { id }) => {
-      const review = typeof id === "string" ? store.current.index.byId(decodeURIComponent(id)) : undefined;
+      const review = typeof id === "string" ? snapshot.index.byId(decodeURIComponent(id)) : undefined;
       if (!review) throw new ResourceNotFoundError(uri.href, `No review has the URI ${uri.href}`);
       return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(review) }] };
     },

@@ -2,10 +2,10 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { readDistFile } from "../../src/io/dist-files.ts";
 import { parseCheckpoint } from "../../src/log/checkpoint.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
+import type { Snapshot } from "../build/snapshot.ts";
 import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
-import { errorResult, jsonResult, NoArgsSchema, READ_ONLY } from "./tools.ts";
+import { errorResult, jsonResult, NoArgs, NoArgsInput, READ_ONLY } from "./tools.ts";
 
 /**
  * The review log's current checkpoint as an MCP tool: what an assistant needs to tell a user how
@@ -29,7 +29,7 @@ export const LogCheckpointSchema = cachedJsonSchema(
 
 export function registerLogTool(
   server: McpServer,
-  deps: { store: SnapshotStore; baseUrl: string; asSent: ArgumentsAsSent },
+  deps: { snapshot: Snapshot; baseUrl: string; asSent: ArgumentsAsSent },
 ): void {
   server.registerTool(
     "get_log_checkpoint",
@@ -39,12 +39,12 @@ export function registerLogTool(
         "The current signed checkpoint of the append-only review log, where every published, amended and " +
         "withdrawn review is an entry (each review's log_index names its latest one). Use it to show how to " +
         "verify that no review was silently removed or rewritten; the key should be compared with a pinned copy.",
-      inputSchema: NoArgsSchema,
+      inputSchema: NoArgsInput,
       outputSchema: LogCheckpointSchema,
       annotations: READ_ONLY,
     },
-    deps.asSent.guard("get_log_checkpoint", NoArgsSchema, async () => {
-      const { dir } = deps.store.current;
+    deps.asSent.guard(NoArgs, async () => {
+      const { dir } = deps.snapshot;
       const [note, key] = await Promise.all([readDistFile(dir, "/log/checkpoint"), readDistFile(dir, "/log/key")]);
       if (!note || !key) {
         return errorResult({ error: "unavailable", message: "This build has no review log; run npm run build." });

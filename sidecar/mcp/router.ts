@@ -10,16 +10,17 @@ import {
 import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
 import type { BuildEvents } from "../build/live-build.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
+import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
 import type { Clock } from "../clock.ts";
 import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
-import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard, rpcError } from "./http-guards.ts";
+import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
-import { batchRefusal, idOf, invalidMessage } from "./messages.ts";
-import { MemoryRevocationStore, type SessionRevocationStore } from "./revocation-store.ts";
+import { batchRefusal, idOf, invalidMessage, MAX_NESTING, nestedDeeperThan } from "./messages.ts";
+import { rpcError } from "./rpc-error.ts";
 import { createMcpServer } from "./server.ts";
+import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { SessionTokens } from "./session-token.ts";
 import { countedListens } from "./stream-limit.ts";
 
@@ -43,8 +44,8 @@ export interface McpRouterDeps {
   logger: Logger;
   /** Wall clock for session expiry; tests move it by hand. */
   clock?: Clock;
-  /** Where DELETEd session ids are kept; default in memory (one instance). */
-  revocations?: SessionRevocationStore;
+  /** Where sessions' last use and end are kept; default in memory (one instance). */
+  sessions?: SessionStore;
 }
 
 export interface McpRouter {
@@ -77,15 +78,26 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     ttlMs: config.MCP_SESSION_TTL_MS,
     clock: deps.clock,
   });
-  const revocations: SessionRevocationStore =
-    deps.revocations ?? new MemoryRevocationStore({ maxEntries: config.MCP_MAX_SESSIONS, clock: deps.clock });
-  const base = { store, baseUrl: config.BASE_URL };
+  const sessionStore: SessionStore =
+    deps.sessions ??
+    new MemorySessionStore({
+      idleMs: config.MCP_SESSION_TTL_MS,
+      maxEntries: config.MCP_MAX_SESSIONS,
+      clock: deps.clock,
+    });
+  const baseUrl = config.BASE_URL;
 
+  /**
+   * Each POST's snapshot, pinned when it arrived (as the HTTP routes pin theirs), by its parsed
+   * body, which reaches the SDK's fetch handler as `parsedBody`.
+   */
+  const pinned = new WeakMap<object, Snapshot>();
   /** Each POST's parsed body by its web Request, which the SDK hands to the factory as `requestInfo`. */
   const bodies = new WeakMap<Request, unknown>();
   const factory = (ctx: McpRequestContext): McpServer => {
     const body = ctx.requestInfo && (bodies.get(ctx.requestInfo) as { params?: { arguments?: unknown } } | undefined);
-    const server = createMcpServer({ ...base, argumentsAsSent: body?.params?.arguments });
+    const snapshot = (body && pinned.get(body)) ?? store.current;
+    const server = createMcpServer({ snapshot, baseUrl, argumentsAsSent: body?.params?.arguments });
     const sessionId = ctx.requestInfo?.headers.get(SESSION_HEADER);
     if (ctx.era === "legacy" && sessionId) addSubscribeHandlers(server, sessionId);
     return server;
@@ -98,22 +110,25 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     onerror,
   });
   const listen = countedListens(config.MCP_MAX_STREAMS, (request, options) => modern.fetch(request, options));
-  const notices = new ChangeNotices({
+  const notices: ChangeNotices = new ChangeNotices({
     baseUrl: config.BASE_URL,
     maxSessions: config.MCP_MAX_SESSIONS,
     maxStreams: config.MCP_MAX_STREAMS,
     keepAliveMs: config.MCP_KEEPALIVE_MS,
-    createServer: () => createMcpServer(base),
+    idleMs: config.MCP_SESSION_TTL_MS,
+    renew: (id): Promise<number | undefined> => sessions.use(id),
+    createServer: () => createMcpServer({ snapshot: store.current, baseUrl }),
     modern: modern.notify,
     clock: deps.clock,
   });
-  const sessions = new LegacySessions({
+  const sessions: LegacySessions = new LegacySessions({
     tokens,
-    revocations,
+    sessions: sessionStore,
     serve: jsonPerRequest(factory, MAX_BODY_BYTES),
-    openStream: (id, claims, request) => notices.openStream(id, claims.exp, request),
+    openStream: (id, expiresAt, request): Promise<Response> => notices.openStream(id, expiresAt, request),
+    onUse: (id, expiresAt) => notices.touch(id, expiresAt),
     onSessionStart: (id, claims) => log.info({ session: id.slice(-12), version: claims.pv }, "mcp session started"),
-    onRevokeFailed: (err) => log.warn({ err }, "mcp session DELETE not recorded: revocation store unreachable"),
+    onEndFailed: (err) => log.warn({ err }, "mcp session DELETE not recorded: session store unreachable"),
     onEnd: (id) => {
       notices.endSession(id);
       log.info({ session: id.slice(-12) }, "mcp session ended");
@@ -122,14 +137,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
 
   /**
    * `resources/subscribe` on a 2025 session: recorded here, delivered on the session's GET stream.
-   * The id was verified before the request got here (LegacySessions); it is read again for its
-   * expiry only when a subscribe arrives, so other calls do not pay for a second HMAC.
+   * The session was found live and used before the request got here (LegacySessions).
    */
   function addSubscribeHandlers(server: McpServer, sessionId: string): void {
     server.server.setRequestHandler("resources/subscribe", (request) => {
-      const verified = tokens.verify(sessionId);
-      if (!verified.ok) throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Session not found");
-      if (!notices.subscribe(sessionId, verified.claims.exp, request.params.uri)) {
+      if (!notices.subscribe(sessionId, request.params.uri)) {
         throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Too many subscriptions: at most 64 URIs a session");
       }
       return {};
@@ -177,6 +189,10 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       return rpcError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     const body: unknown = req.body;
+    // Before anything walks it: the SDK's message schemas recurse once per level.
+    if (nestedDeeperThan(body, MAX_NESTING)) {
+      return rpcError(res, 400, -32700, `Parse error: the request body nests deeper than ${MAX_NESTING} levels`);
+    }
     if (Array.isArray(body)) {
       const header = req.headers["mcp-protocol-version"];
       const session = tokens.verify(String(req.headers[SESSION_HEADER] ?? ""));
@@ -185,6 +201,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     }
     const invalid = invalidMessage(body);
     if (invalid) return rpcError(res, 400, -32600, `Invalid Request: ${invalid}`, idOf(body));
+    const held = store.hold();
+    res.once("close", held.release);
+    pinned.set(body as object, held.snapshot);
     await node(req, res, body);
   };
 
@@ -218,7 +237,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     async close() {
       closed = true;
       stopWatching();
-      await Promise.all([modern.close(), notices.close(), revocations.close?.()]);
+      await Promise.all([modern.close(), notices.close(), sessionStore.close?.()]);
     },
   };
 }

@@ -1,7 +1,7 @@
 import { type CacheHint, McpServer } from "@modelcontextprotocol/server";
 import pkg from "../../package.json" with { type: "json" };
 import type { Business } from "../../src/content/records.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
+import type { Snapshot } from "../build/snapshot.ts";
 import { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { registerInsights } from "./insights.ts";
 import { instructionsFor } from "./instructions.ts";
@@ -30,21 +30,22 @@ function instructions(business: Business): string {
 }
 
 export interface McpServerDeps {
-  store: SnapshotStore;
+  /** The build this request answers from, pinned when it arrived (as the HTTP routes pin theirs). */
+  snapshot: Snapshot;
   baseUrl: string;
   /** The `tools/call` arguments as parsed from this request's body (tools.ts `argumentsAsSent`). */
   argumentsAsSent?: unknown;
 }
 
 /**
- * A fresh server for one HTTP request (both eras are served per request). Each reads
- * `store.current` per call, so a reload is visible at once; building one is cheap because the
+ * A fresh server for one HTTP request (both eras are served per request), answering from that
+ * request's snapshot, so one request never mixes two builds; building one is cheap because the
  * tools close over shared data and keep nothing themselves.
  */
 export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(SERVER_INFO, {
     // Named from business.yaml: the same code serves any practice's content.
-    instructions: instructions(deps.store.current.index.dataset.business),
+    instructions: instructions(deps.snapshot.index.dataset.business),
     // Nothing here changes at run time but the reviews (resources/updated), so no list ever changes.
     capabilities: {
       tools: { listChanged: false },

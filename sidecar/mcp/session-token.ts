@@ -1,13 +1,14 @@
 import { createHmac, createSecretKey, type KeyObject, randomBytes, timingSafeEqual } from "node:crypto";
+import { LRUCache } from "lru-cache";
 import { z } from "zod";
 
 /**
  * 2025-era MCP session ids that carry their own state: `<payload>.<signature>`, both base64url,
- * where the payload is `{v, exp, pv, n}` (format version, expiry in epoch ms, negotiated protocol
- * version, random nonce) and the signature is HMAC-SHA256 of the payload under
- * `MCP_SESSION_SECRET`. Any instance holding the secret can validate an id without a lookup, and
- * the server keeps nothing per session, so a long session costs no memory (the SDK's per-session
- * transport kept one entry per answered POST: modelcontextprotocol/typescript-sdk#2559).
+ * where the payload is `{v, exp, pv, n}` (format version, first expiry in epoch ms, negotiated
+ * protocol version, random nonce) and the signature is HMAC-SHA256 of the payload under
+ * `MCP_SESSION_SECRET`. Any instance holding the secret can validate an id without a lookup; the
+ * first expiry is the `initialize` plus the idle timeout, and each use moves it on in the session
+ * store (session-store.ts), so an id never changes during its session.
  */
 
 /** Wall-clock time in epoch milliseconds: expiries cross processes, so a monotonic clock will not do. */
@@ -24,7 +25,7 @@ const MAX_ID_LENGTH = 512;
  * The one spelling of an id: unpadded base64url payload, a dot, and the 43 characters of an
  * unpadded base64url HMAC-SHA256. Node's base64url decoder is lenient (it skips `=`, `!`, `%`,
  * reads `+/` as `-_`, ignores the unused low bits of the last character), so without this pattern
- * and the re-encoding check in `#check` one signature had dozens of spellings, and a revocation
+ * and the re-encoding check in `#check` one signature had dozens of spellings, and a session record
  * or a cache keyed on one spelling missed the others.
  */
 const ID_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
@@ -32,8 +33,7 @@ const ID_PATTERN = /^[A-Za-z0-9_-]+\.[A-Za-z0-9_-]{43}$/;
 /**
  * Ids whose signature was checked, remembered with their claims: every request of a session
  * carries its id, and checking the HMAC and parsing the claims again cost more than the rest of
- * the session checks. At most this many (about 0.5 KiB each), oldest forgotten first; expiry is
- * still checked on every use.
+ * the session checks. At most this many (about 0.5 KiB each), least recently used forgotten first.
  */
 const VERIFIED_MAX = 1024;
 
@@ -46,24 +46,25 @@ const ClaimsSchema = z.object({
 
 export type SessionClaims = z.infer<typeof ClaimsSchema>;
 
-export type VerifyResult =
-  | { ok: true; claims: SessionClaims }
-  | { ok: false; reason: "malformed" | "bad-signature" | "expired" };
+export type VerifyResult = { ok: true; claims: SessionClaims } | { ok: false; reason: "malformed" | "bad-signature" };
 
 export interface SessionTokensOptions {
   /** HMAC key; at least 32 bytes of entropy. */
   secret: string | Uint8Array;
-  /** Lifetime of an id from its issue, in ms. */
+  /** The idle timeout, in ms: an id's first expiry is this long after its issue. */
   ttlMs: number;
   clock?: WallClock;
 }
 
-/** Issues and verifies signed session ids. Holds the key, and the ids it verified lately. */
+/**
+ * Issues and verifies signed session ids. Holds the key, and the ids it verified lately. Whether a
+ * verified id's session is still live (used lately, not ended) is the session store's to say.
+ */
 export class SessionTokens {
   #key: KeyObject;
   #ttlMs: number;
   #clock: WallClock;
-  #verified = new Map<string, SessionClaims>();
+  #verified = new LRUCache<string, SessionClaims>({ max: VERIFIED_MAX });
 
   constructor(opts: SessionTokensOptions) {
     // A KeyObject made once: `createHmac` with raw bytes imports the key again on every call.
@@ -72,7 +73,7 @@ export class SessionTokens {
     this.#clock = opts.clock ?? systemWallClock;
   }
 
-  /** A new id for a session that negotiated `protocolVersion`, valid for the TTL from now. */
+  /** A new id for a session that negotiated `protocolVersion`, first expiring the idle timeout from now. */
   issue(protocolVersion: string): { id: string; claims: SessionClaims } {
     const claims: SessionClaims = {
       v: 1,
@@ -85,22 +86,15 @@ export class SessionTokens {
   }
 
   /**
-   * Checks the spelling and the signature first (so nothing unsigned is parsed further), then the
-   * expiry. Only the exact string `issue` returned verifies, so callers may key revocations and
-   * caches on the id as given: no other spelling of it can reach them.
+   * Checks the spelling and the signature (so nothing unsigned is parsed further), then the
+   * claims. Only the exact string `issue` returned verifies, so callers may key the session store
+   * and caches on the id as given: no other spelling of it can reach them.
    */
   verify(id: string): VerifyResult {
     const known = this.#verified.get(id);
-    if (known !== undefined) {
-      if (known.exp > this.#clock.now()) return { ok: true, claims: known };
-      this.#verified.delete(id);
-      return { ok: false, reason: "expired" };
-    }
+    if (known !== undefined) return { ok: true, claims: known };
     const result = this.#check(id);
-    if (result.ok) {
-      if (this.#verified.size >= VERIFIED_MAX) this.#verified.delete(this.#verified.keys().next().value as string);
-      this.#verified.set(id, Object.freeze(result.claims));
-    }
+    if (result.ok) this.#verified.set(id, Object.freeze(result.claims));
     return result;
   }
 
@@ -123,7 +117,6 @@ export class SessionTokens {
       return { ok: false, reason: "malformed" };
     }
     if (!parsed.success) return { ok: false, reason: "malformed" };
-    if (parsed.data.exp <= this.#clock.now()) return { ok: false, reason: "expired" };
     return { ok: true, claims: parsed.data };
   }
 

@@ -1,5 +1,5 @@
-import { rpcErrorResponse } from "./legacy-sessions.ts";
 import { idOf } from "./messages.ts";
+import { rpcErrorResponse } from "./rpc-error.ts";
 
 /**
  * The one answer past a change-notice stream cap, for both eras: a 2025 `GET /mcp` and a

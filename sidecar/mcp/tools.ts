@@ -7,10 +7,11 @@ import {
 import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
 import { SearchParamsSchema } from "../../src/search/query.ts";
 import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
-import type { SnapshotStore } from "../build/snapshot.ts";
-import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
+import type { Snapshot } from "../build/snapshot.ts";
+import { type ArgumentsAsSent, advertisedInput } from "./arguments-as-sent.ts";
 import { cachedSearch, cachedSince, type JsonValue } from "./cached-results.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
+import { REVIEW_TEXT_NOTE } from "./instructions.ts";
 
 /**
  * The read-only review tools. Each is a second front door to the query service behind the HTTP
@@ -19,7 +20,8 @@ import { cachedJsonSchema } from "./cached-schema.ts";
  */
 
 export interface ToolDeps {
-  store: SnapshotStore;
+  /** The request's pinned snapshot. */
+  snapshot: Snapshot;
   /** Public base URL: `next` links and permalinks point there. */
   baseUrl: string;
   /**
@@ -84,22 +86,22 @@ export const SearchArgsSchema = cachedJsonSchema(
  * The HTTP response shapes, re-rooted: a schema carrying an OpenAPI id serialises to a bare `$ref`,
  * which MCP clients reject as an output schema.
  */
-export const SearchResultSchema = cachedJsonSchema(z.object(HttpSearchResultSchema.shape), { validatesOnce: true });
-export const SinceResultSchema = cachedJsonSchema(z.object(HttpSinceResultSchema.shape), { validatesOnce: true });
+export const SearchResultSchema = cachedJsonSchema(z.object(HttpSearchResultSchema.shape));
+export const SinceResultSchema = cachedJsonSchema(z.object(HttpSinceResultSchema.shape));
 export const ReviewResultSchema = cachedJsonSchema(z.object(ReviewRecordSchema.shape));
 
 // Module-level, like every schema here: a server is built per request, so nothing is rebuilt per call.
-const ReviewArgsSchema = cachedJsonSchema(
-  z.strictObject({ id: z.string().describe('Review id, e.g. "2024-03-14-maria-g".') }),
-);
-const SinceArgsSchema = cachedJsonSchema(
-  z.strictObject({
-    date: z.string().describe("First day to include, YYYY-MM-DD (a real calendar date), e.g. 2025-01-01."),
-  }),
-);
+// Each tool's strict arguments (checked by `asSent.guard`) and what the SDK is given (`advertisedInput`).
+const ReviewArgs = z.strictObject({ id: z.string().describe('a review id (a string), e.g. "2024-03-14-maria-g"') });
+const ReviewInput = cachedJsonSchema(advertisedInput(ReviewArgs));
+const SinceArgs = z.strictObject({
+  date: z.string().describe("the first day to include, YYYY-MM-DD (a real calendar date), e.g. 2025-01-01"),
+});
+const SinceInput = cachedJsonSchema(advertisedInput(SinceArgs));
 
 /** No arguments, and an unknown one is refused, as by every tool. */
-export const NoArgsSchema = cachedJsonSchema(z.strictObject({}));
+export const NoArgs = z.strictObject({});
+export const NoArgsInput = cachedJsonSchema(advertisedInput(NoArgs));
 
 export const BusinessResultSchema = cachedJsonSchema(
   z.object({
@@ -108,7 +110,7 @@ export const BusinessResultSchema = cachedJsonSchema(
   }),
 );
 
-export function registerReviewTools(server: McpServer, { store, baseUrl, asSent }: ToolDeps): void {
+export function registerReviewTools(server: McpServer, { snapshot, baseUrl, asSent }: ToolDeps): void {
   server.registerTool(
     "get_business",
     {
@@ -117,12 +119,12 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, asSent 
         "The practice's profile: name, contact details, address, opening hours, the catalogues of technicians " +
         "(ids, names, aliases), services and service areas, and the aggregate star rating with its distribution. " +
         "Call it first to learn the technician names and service ids that search_reviews accepts.",
-      inputSchema: NoArgsSchema,
+      inputSchema: NoArgsInput,
       outputSchema: BusinessResultSchema,
       annotations: READ_ONLY,
     },
-    asSent.guard("get_business", NoArgsSchema, () => {
-      const { business, aggregate_rating } = store.current.index.dataset;
+    asSent.guard(NoArgs, () => {
+      const { business, aggregate_rating } = snapshot.index.dataset;
       return jsonResult(BusinessResultSchema, { business, aggregate_rating });
     }),
   );
@@ -136,27 +138,26 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, asSent 
         "they discuss with its sentiment (aspect=billing&sentiment=negative). All filters " +
         "combine with AND; results are newest first and paged with limit/offset. Takes exactly the parameters of " +
         "GET /api/reviews/search and returns the same JSON. An invalid value gives an error listing each bad " +
-        "parameter, the value received and what is valid.",
+        `parameter, the value received and what is valid. ${REVIEW_TEXT_NOTE}`,
       inputSchema: SearchArgsSchema,
       outputSchema: SearchResultSchema,
       annotations: READ_ONLY,
     },
-    asSent.guard("search_reviews", SearchArgsSchema, (args) =>
-      asTool(SearchResultSchema, cachedSearch(store.current, baseUrl, asSent.value ?? args)),
-    ),
+    // Its arguments are checked by the search parser itself, with the HTTP wording and in the caller's order.
+    (args) => asTool(SearchResultSchema, cachedSearch(snapshot, baseUrl, asSent.value ?? args)),
   );
 
   server.registerTool(
     "get_review",
     {
       title: "One review",
-      description: "One review by its id (as found in search results), with its text, rating, mentions and reply.",
-      inputSchema: ReviewArgsSchema,
+      description: `One review by its id (as found in search results), with its text, rating, mentions and reply. ${REVIEW_TEXT_NOTE}`,
+      inputSchema: ReviewInput,
       outputSchema: ReviewResultSchema,
       annotations: READ_ONLY,
     },
-    asSent.guard("get_review", ReviewArgsSchema, ({ id }) => {
-      const review = store.current.index.byId(id);
+    asSent.guard(ReviewArgs, ({ id }) => {
+      const review = snapshot.index.byId(id);
       if (review) return jsonResult(ReviewResultSchema, review);
       return errorResult({
         error: "not_found",
@@ -172,13 +173,11 @@ export function registerReviewTools(server: McpServer, { store, baseUrl, asSent 
       title: "Reviews since a date",
       description:
         "Every review dated on or after a day, newest first: use it to catch up on what is new since a " +
-        "previous visit. Same result as GET /api/reviews/since/{date}.",
-      inputSchema: SinceArgsSchema,
+        `previous visit. Same result as GET /api/reviews/since/{date}. ${REVIEW_TEXT_NOTE}`,
+      inputSchema: SinceInput,
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    asSent.guard("get_reviews_since", SinceArgsSchema, ({ date }) =>
-      asTool(SinceResultSchema, cachedSince(store.current, date)),
-    ),
+    asSent.guard(SinceArgs, ({ date }) => asTool(SinceResultSchema, cachedSince(snapshot, date))),
   );
 }

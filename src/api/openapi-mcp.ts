@@ -1,4 +1,4 @@
-import { body, ref } from "./openapi-parts.ts";
+import { body, rateLimitedHeaders, ref } from "./openapi-parts.ts";
 
 /**
  * `/mcp` in `/openapi.json`: the streamable HTTP transport of the Model Context Protocol, its three
@@ -26,10 +26,31 @@ const protocolHeader = {
   example: "2025-06-18",
 };
 
-const rpcError = (description: string, code: number, message: string) => ({
+const rpcError = (description: string, code: number, message: string, headers?: object) => ({
   description,
+  ...(headers ? { headers } : {}),
   content: body(ref("JsonRpcError"), { jsonrpc: "2.0", error: { code, message }, id: null }),
 });
+
+/** The tools `/mcp` lists (tools/list), named in the POST description; a test compares the two. */
+export const MCP_TOOLS = [
+  "get_business",
+  "search_reviews",
+  "get_review",
+  "get_reviews_since",
+  "get_insights",
+  "get_log_checkpoint",
+] as const;
+
+const notAcceptable = (accept: string) =>
+  rpcError(`The Accept header does not list ${accept}.`, -32000, `Not Acceptable: Client must accept ${accept}`);
+
+const rateLimited = rpcError(
+  "Too many requests from this client (RATE_LIMIT_PER_MINUTE); retry after the seconds in Retry-After. The body is a JSON-RPC error, as every answer of /mcp.",
+  -32000,
+  "Too many requests: the limit is 600 per minute per client.",
+  rateLimitedHeaders,
+);
 
 const refusals = {
   "400": rpcError(
@@ -43,6 +64,7 @@ const refusals = {
     -32001,
     "Session not found: it expired, was ended or never existed; send initialize again",
   ),
+  "429": rateLimited,
 };
 
 const REQUEST_EXAMPLE = {
@@ -57,8 +79,7 @@ export const mcpPathItem = {
     operationId: "postMcp",
     tags: ["mcp"],
     summary: "Send a JSON-RPC message (streamable HTTP, protocol 2025-06-18 and newer)",
-    description:
-      "JSON-RPC 2.0 over streamable HTTP. Send Accept: application/json, text/event-stream. A 2025-era `initialize` returns an Mcp-Session-Id header; send it, with Mcp-Protocol-Version, on every later request. Tools: get_business, search_reviews, get_review, get_reviews_since, get_insights.",
+    description: `JSON-RPC 2.0 over streamable HTTP. Send Accept: application/json, text/event-stream. A 2025-era \`initialize\` returns an Mcp-Session-Id header; send it, with Mcp-Protocol-Version, on every later request; a session expires after MCP_SESSION_TTL_MS (default 24 hours) without use. A body nesting deeper than 64 levels is refused (400, -32700). Tools: ${MCP_TOOLS.join(", ")}.`,
     parameters: [sessionHeader(false, "The session from initialize; absent on initialize itself."), protocolHeader],
     requestBody: {
       required: true,
@@ -88,6 +109,12 @@ export const mcpPathItem = {
       },
       "202": { description: "A notification or response was accepted; no body." },
       ...refusals,
+      "406": notAcceptable("both application/json and text/event-stream"),
+      "415": rpcError(
+        "The body is not JSON (Content-Type must be application/json), or is in an unsupported charset or Content-Encoding.",
+        -32000,
+        "Unsupported Media Type: Content-Type must be application/json",
+      ),
     },
   },
   get: {
@@ -109,6 +136,7 @@ export const mcpPathItem = {
         },
       },
       ...refusals,
+      "406": notAcceptable("text/event-stream"),
     },
   },
   delete: {

@@ -60,6 +60,17 @@ export function cachingHeaders(o: CachingOptions): Obj {
 
 export const rateLimitHeaders = { RateLimit: H.rateLimit, "RateLimit-Policy": H.rateLimitPolicy };
 
+/** The headers of a 429, whatever its body. */
+export const rateLimitedHeaders = {
+  "Retry-After": {
+    description: "Seconds until the window resets.",
+    required: true,
+    schema: { type: "integer" },
+    example: 42,
+  },
+  ...rateLimitHeaders,
+};
+
 export const ref = (id: string) => ({ $ref: `#/components/schemas/${id}` });
 
 /** A media type with its schema and example. */
@@ -89,15 +100,7 @@ export function sharedResponses(examples: { uriTooLong: object; rateLimited: obj
     rateLimited: errorResponse(
       "Too many requests from this client; retry after the number of seconds in Retry-After.",
       examples.rateLimited,
-      {
-        "Retry-After": {
-          description: "Seconds until the window resets.",
-          required: true,
-          schema: { type: "integer" },
-          example: 42,
-        },
-        ...rateLimitHeaders,
-      },
+      rateLimitedHeaders,
     ),
   };
 }

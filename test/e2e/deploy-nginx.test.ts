@@ -149,7 +149,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
     await transport.terminateSession();
     expect(routed.at(-1)).toMatchObject({ to: a.url, method: "DELETE" });
     await client.close();
-    // The revocation is in PostgreSQL, so B refuses the id too.
+    // The end is recorded in PostgreSQL, so B refuses the id too.
     const after = await fetch(`${b.url}/mcp`, {
       method: "POST",
       headers: {

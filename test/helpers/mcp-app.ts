@@ -1,8 +1,12 @@
+import { readFile, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import type { Clock } from "../../sidecar/clock.ts";
 import { createLogger } from "../../sidecar/logger.ts";
-import type { SessionRevocationStore } from "../../sidecar/mcp/revocation-store.ts";
 import { createMcpRouter, type McpRouter } from "../../sidecar/mcp/router.ts";
+import type { SessionStore } from "../../sidecar/mcp/session-store.ts";
+import type { ReviewsDataset } from "../../src/content/records.ts";
+import { strongEtag } from "../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "./app-server.ts";
 
 export interface McpTestApp extends TestApp {
@@ -17,7 +21,7 @@ export async function startMcpApp(
   opts: {
     env?: Record<string, string>;
     clock?: Clock;
-    revocations?: SessionRevocationStore;
+    sessions?: SessionStore;
   } = {},
 ): Promise<McpTestApp> {
   let mcp: McpRouter | undefined;
@@ -31,7 +35,7 @@ export async function startMcpApp(
         builds: live,
         logger: createLogger("silent"),
         clock: opts.clock,
-        revocations: opts.revocations,
+        sessions: opts.sessions,
       });
       return { mcp: mcp.router };
     },
@@ -122,4 +126,24 @@ export async function openSession(endpoint: string, protocolVersion = "2025-06-1
 export async function waitFor(condition: () => boolean): Promise<void> {
   for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
   if (!condition()) throw new Error("the condition did not hold within 5 s");
+}
+
+/**
+ * A publish in which one review's text changed: rewrites `/reviews.json` in `app`'s build folder
+ * (and its ETag in the manifest) and makes it live, so change notices go out for that review.
+ */
+export async function publishEditedReview(app: McpTestApp, reviewId: string): Promise<void> {
+  const dir = app.store.current.dir;
+  const dataset = JSON.parse(await readFile(path.join(dir, "reviews.json"), "utf8")) as ReviewsDataset;
+  const changed = {
+    ...dataset,
+    reviews: dataset.reviews.map((r) => (r.id === reviewId ? { ...r, text: `${r.text} Edited.` } : r)),
+  };
+  const bytes = JSON.stringify(changed);
+  const manifestPath = path.join(dir, "_headers.json");
+  const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
+  manifest.files["/reviews.json"].etag = strongEtag(bytes);
+  await writeFile(path.join(dir, "reviews.json"), bytes);
+  await writeFile(manifestPath, JSON.stringify(manifest));
+  await app.live.goLive("publish");
 }

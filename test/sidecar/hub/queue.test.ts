@@ -95,7 +95,12 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("migrations and the build br
     const pools = [createPool(url, silent), createPool(url, silent)];
     try {
       const [x, y] = await Promise.all(pools.map((p) => migrate(p, silent)));
-      expect([...(x ?? []), ...(y ?? [])]).toEqual(["001-hub", "002-mcp-revocations", "003-live-build"]);
+      expect([...(x ?? []), ...(y ?? [])]).toEqual([
+        "001-hub",
+        "002-mcp-revocations",
+        "003-live-build",
+        "004-mcp-sessions",
+      ]);
       expect(await migrate(pools[0] as never, silent)).toEqual([]);
     } finally {
       await Promise.all(pools.map((p) => p.end()));

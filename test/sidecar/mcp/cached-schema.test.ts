@@ -19,50 +19,28 @@ describe("cachedJsonSchema", () => {
     const plain = z.object({ id: z.string().describe("an id"), nested: z.object({ n: z.number() }) });
     const wrapped = cachedJsonSchema(plain);
     const first = wrapped["~standard"].jsonSchema.output(TARGET);
-    expect(first).toEqual(plain["~standard"].jsonSchema.output(TARGET));
+    // zod's, without the `$schema` keyword that some tool validators refuse (Gemini's).
+    const { $schema, ...zods } = plain["~standard"].jsonSchema.output(TARGET);
+    expect($schema).toBeDefined();
+    expect(first).toEqual(zods);
+    expect(first).not.toHaveProperty("$schema");
     expect(wrapped["~standard"].jsonSchema.output(TARGET)).toBe(first);
     expect(Object.isFrozen(first)).toBe(true);
     expect(Object.isFrozen((first.properties as Record<string, object>).nested)).toBe(true);
     expect(() => {
       (first as Record<string, unknown>).type = "string";
     }).toThrow(TypeError);
-    expect(wrapped["~standard"].jsonSchema.input(TARGET)).toEqual(plain["~standard"].jsonSchema.input(TARGET));
+    const { $schema: _, ...input } = plain["~standard"].jsonSchema.input(TARGET);
+    expect(wrapped["~standard"].jsonSchema.input(TARGET)).toEqual(input);
   });
 
-  it("still validates like the schema it wraps", async () => {
-    const wrapped = cachedJsonSchema(z.object({ id: z.string() }), { validatesOnce: true });
-    expect(await wrapped["~standard"].validate({ id: "a", extra: 1 })).toEqual({ value: { id: "a" } });
-    const bad = await wrapped["~standard"].validate(deepFreeze({ id: 1 }));
-    expect(bad.issues?.[0]?.path).toEqual(["id"]);
-  });
-
-  it("with validatesOnce, validates a frozen object that passed only once", async () => {
+  it("validates every call like the schema it wraps, frozen values included", async () => {
     const { schema, seen } = counted();
-    const wrapped = cachedJsonSchema(schema, { validatesOnce: true });
+    const wrapped = cachedJsonSchema(schema);
     const value = deepFreeze({ n: 1, tags: ["a"] });
     for (let i = 0; i < 3; i++) expect((await wrapped["~standard"].validate(value)).issues).toBeUndefined();
-    expect(seen.calls).toBe(1);
-    // An equal but different object is checked on its own.
-    await wrapped["~standard"].validate(deepFreeze({ n: 1, tags: ["a"] }));
-    expect(seen.calls).toBe(2);
-  });
-
-  it("validates every time what is not frozen, what failed, and without validatesOnce", async () => {
-    const { schema, seen } = counted();
-    const once = cachedJsonSchema(schema, { validatesOnce: true });
-    const mutable = { n: 1, tags: ["a"] as unknown[] };
-    expect((await once["~standard"].validate(mutable)).issues).toBeUndefined();
-    mutable.tags.push(2);
-    expect((await once["~standard"].validate(mutable)).issues?.[0]?.path).toEqual(["tags", 1]);
-
-    const invalid = deepFreeze({ n: "x", tags: [] });
-    for (let i = 0; i < 2; i++) expect((await once["~standard"].validate(invalid)).issues).toHaveLength(1);
-
-    const always = cachedJsonSchema(schema);
-    const value = deepFreeze({ n: 2, tags: [] });
-    const before = seen.calls;
-    await always["~standard"].validate(value);
-    await always["~standard"].validate(value);
-    expect(seen.calls - before).toBe(2);
+    expect(seen.calls).toBe(3);
+    const bad = await cachedJsonSchema(z.object({ id: z.string() }))["~standard"].validate(deepFreeze({ id: 1 }));
+    expect(bad.issues?.[0]?.path).toEqual(["id"]);
   });
 });

@@ -12,18 +12,25 @@ import { ManualClock } from "../../helpers/manual-clock.ts";
 const URI = "reviews://2025-01-01-someone";
 const TTL = 60_000;
 
-function notices(clock: ManualClock, maxStreams = 10) {
+type Renew = (sessionId: string) => Promise<number | undefined>;
+
+function notices(clock: ManualClock, renew: Renew = async () => clock.now() + TTL) {
   const server = () => new McpServer({ name: "t", version: "0" }, { capabilities: { resources: { subscribe: true } } });
   return new ChangeNotices({
     baseUrl: "https://reviews.test",
     maxSessions: 10,
-    maxStreams,
+    maxStreams: 10,
     keepAliveMs: 0,
+    idleMs: TTL,
+    renew,
     createServer: server,
     modern: createMcpHandler(server, { legacy: "reject" }).notify,
     clock,
   });
 }
+
+/** Lets the renewals a timer started settle. */
+const settle = () => new Promise((resolve) => setImmediate(resolve));
 
 const get = () => new Request("http://localhost/mcp", { method: "GET", headers: { accept: "text/event-stream" } });
 
@@ -35,7 +42,7 @@ describe("ChangeNotices", () => {
     const streams = [await n.openStream("s", exp, get()), await n.openStream("s", exp, get())];
     expect(streams.map((r) => r.status)).toEqual([200, 200]);
     expect(n.openStreams).toBe(2);
-    expect(n.subscribe("s", exp, URI)).toBe(true);
+    expect(n.subscribe("s", URI)).toBe(true);
     await n.publish([URI]);
     await n.close();
     const texts = await Promise.all(streams.map((r) => r.text()));
@@ -57,13 +64,33 @@ describe("ChangeNotices", () => {
     await Promise.all(streams.slice(1).map((r) => r.text()));
   });
 
-  it("ends a session's streams at its expiry", async () => {
+  it("keeps an open stream's session alive past the idle timeout, delivers its changes, and closes when it ended", async () => {
     const clock = new ManualClock();
-    const n = notices(clock);
-    const stream = await n.openStream("s", clock.now() + TTL, get());
-    await n.openStream("s", clock.now() + TTL, get());
-    clock.advance(TTL);
+    let live = true;
+    const renewed: string[] = [];
+    const n = notices(clock, async (id) => {
+      renewed.push(id);
+      return live ? clock.now() + TTL : undefined;
+    });
+    const streams = [
+      await n.openStream("s", clock.now() + TTL, get()),
+      await n.openStream("s", clock.now() + TTL, get()),
+    ];
+    expect(n.subscribe("s", URI)).toBe(true);
+    for (let i = 0; i < 8; i++) {
+      clock.advance(TTL / 2);
+      await settle();
+    }
+    expect(n.openStreams).toBe(2);
+    expect(renewed.length).toBeGreaterThanOrEqual(8);
+    // Four idle timeouts on, the subscription holds and the change goes out.
+    await n.publish([URI]);
+    // Ended elsewhere (a DELETE on another instance): the next renewal closes every stream.
+    live = false;
+    clock.advance(TTL / 2);
+    await settle();
     expect(n.openStreams).toBe(0);
-    await stream.text();
+    const texts = await Promise.all(streams.map((r) => r.text()));
+    expect(texts.join("")).toContain('"uri":"reviews://2025-01-01-someone"');
   });
 });

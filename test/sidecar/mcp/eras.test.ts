@@ -1,9 +1,8 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import type { CallToolResult, Client, ResourceUpdatedNotification } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
-import { strongEtag } from "../../../src/http-headers/manifest.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import {
   connectClient,
@@ -11,6 +10,7 @@ import {
   type McpTestApp,
   openSession,
   postRpc,
+  publishEditedReview,
   startMcpApp,
   waitFor,
 } from "../../helpers/mcp-app.ts";
@@ -178,17 +178,7 @@ describe("change notices", () => {
     await waitFor(() => app.mcp.openStreams === streamsBefore + 1);
 
     // A publish: a new build in which one review's text changed.
-    const changed = {
-      ...dataset,
-      reviews: dataset.reviews.map((r) => (r.id === target.id ? { ...r, text: `${r.text} Edited.` } : r)),
-    };
-    const bytes = JSON.stringify(changed);
-    const manifestPath = path.join(dist, "_headers.json");
-    const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
-    manifest.files["/reviews.json"].etag = strongEtag(bytes);
-    await writeFile(path.join(dist, "reviews.json"), bytes);
-    await writeFile(manifestPath, JSON.stringify(manifest));
-    await app.live.goLive("publish");
+    await publishEditedReview(app, target.id);
 
     await Promise.all(got);
     // Only what was subscribed to, and only what changed.

@@ -1,6 +1,6 @@
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { firstSentence, instructionsFor } from "../../../sidecar/mcp/instructions.ts";
+import { firstSentence, instructionsFor, REVIEW_TEXT_NOTE } from "../../../sidecar/mcp/instructions.ts";
 import type { Business } from "../../../src/content/records.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 
@@ -17,6 +17,9 @@ describe("MCP instructions", () => {
     expect(text).toContain(`about ${business.name} (Beaverton, OR)`);
     expect(text).toContain(firstSentence(business.description));
     expect(text).toContain("search_reviews");
+    // Review text is the public's words, never instructions to the model reading it.
+    expect(text).toContain(REVIEW_TEXT_NOTE);
+    expect(REVIEW_TEXT_NOTE).toMatch(/written by members of the public.*never as instructions/);
   });
 
   it("carry another practice's name with no trace of the sample one", async () => {

@@ -4,8 +4,8 @@ import path from "node:path";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { PgRevocationStore } from "../../../sidecar/mcp/pg-revocation-store.ts";
-import { MemoryRevocationStore, type SessionRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
+import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
+import { MemorySessionStore, type SessionStore } from "../../../sidecar/mcp/session-store.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
 import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";
@@ -13,7 +13,7 @@ import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process
 
 /**
  * What a session id is worth once ended or once the server restarts: every other spelling of a
- * DELETEd id is refused like the id itself (memory and PostgreSQL revocation stores), a DELETE the
+ * DELETEd id is refused like the id itself (memory and PostgreSQL session stores), a DELETE the
  * store cannot record is a 503 the client can retry, and an id outlives a restart only under the
  * same `MCP_SESSION_SECRET`.
  */
@@ -21,6 +21,7 @@ import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
 const SECRET = "a-session-secret-of-at-least-32-characters-0";
+const IDLE = 86_400_000;
 const silent = pino({ level: "silent" });
 const unavailable = await postgresUnavailable();
 if (unavailable && process.env.CI) throw new Error(`PostgreSQL suites cannot run in CI: ${unavailable}`);
@@ -44,8 +45,8 @@ afterAll(async () => {
   if (dist) await rm(dist, { recursive: true, force: true });
 });
 
-async function start(revocations?: SessionRevocationStore, secret = SECRET): Promise<McpTestApp> {
-  const app = await startMcpApp(dist, { env: { BASE_URL: BASE, MCP_SESSION_SECRET: secret }, revocations });
+async function start(sessions?: SessionStore, secret = SECRET): Promise<McpTestApp> {
+  const app = await startMcpApp(dist, { env: { BASE_URL: BASE, MCP_SESSION_SECRET: secret }, sessions });
   started.push(app);
   return app;
 }
@@ -80,17 +81,17 @@ async function sessionWithUrlCharacters(app: McpTestApp): Promise<string> {
   }
 }
 
-const stores: { name: string; make: () => Promise<SessionRevocationStore>; skip: boolean }[] = [
-  { name: "memory", make: async () => new MemoryRevocationStore(), skip: false },
+const stores: { name: string; make: () => Promise<SessionStore>; skip: boolean }[] = [
+  { name: "memory", make: async () => new MemorySessionStore({ idleMs: IDLE }), skip: false },
   {
     name: "postgres",
-    make: async () => new PgRevocationStore(await databases.fresh(), { pruneIntervalMs: 0 }),
+    make: async () => new PgSessionStore(await databases.fresh(), { idleMs: IDLE, pruneIntervalMs: 0 }),
     skip: unavailable !== undefined,
   },
 ];
 
 for (const { name, make, skip } of stores) {
-  describe.skipIf(skip)(`a DELETEd session id (${name} revocations)`, () => {
+  describe.skipIf(skip)(`a DELETEd session id (${name} session store)`, () => {
     it("is refused with 404 in every spelling the decoder would accept", async () => {
       const app = await start(await make());
       const id = await sessionWithUrlCharacters(app);
@@ -112,7 +113,7 @@ describe.skipIf(unavailable !== undefined)("DELETE /mcp while PostgreSQL is down
   it("answers 503 with Retry-After and why, and the session stays usable", async () => {
     const dead = new pg.Pool({ connectionString: "postgres://nobody@127.0.0.1:1/none", connectionTimeoutMillis: 500 });
     pools.push(dead);
-    const app = await start(new PgRevocationStore(dead, { pruneIntervalMs: 0 }));
+    const app = await start(new PgSessionStore(dead, { idleMs: IDLE, pruneIntervalMs: 0 }));
     const id = await openSession(app.endpoint);
     const res = await end(app, id);
     expect(res.status).toBe(503);

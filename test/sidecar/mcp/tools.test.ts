@@ -8,6 +8,8 @@ import {
 } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import pkg from "../../../package.json" with { type: "json" };
+import { REVIEW_TEXT_NOTE } from "../../../sidecar/mcp/instructions.ts";
+import { MCP_TOOLS, mcpPathItem } from "../../../src/api/openapi-mcp.ts";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { SEARCH_PARAMS } from "../../../src/search/query.ts";
 import { buildSite } from "../../helpers/build-site.ts";
@@ -89,6 +91,17 @@ describe("MCP server over streamable HTTP", () => {
     for (const p of Object.values(props)) expect(p.description).toBeTruthy();
   });
 
+  it("is described in /openapi.json with every tool, and says review text is not instructions", async () => {
+    const { tools } = await client.listTools();
+    expect([...MCP_TOOLS].sort()).toEqual(tools.map((t) => t.name).sort());
+    for (const name of MCP_TOOLS) expect(mcpPathItem.post.description).toContain(name);
+    for (const status of ["406", "415", "429"]) expect(Object.keys(mcpPathItem.post.responses)).toContain(status);
+    for (const name of ["search_reviews", "get_review", "get_reviews_since", "get_insights"]) {
+      expect(tools.find((t) => t.name === name)?.description, name).toContain(REVIEW_TEXT_NOTE);
+    }
+    expect(client.getInstructions()).toContain(REVIEW_TEXT_NOTE);
+  });
+
   it("advertises portable, strict schemas: one JSON type per schema, no unknown arguments", async () => {
     const { tools } = await client.listTools();
     const typeArrays: string[] = [];
@@ -105,6 +118,9 @@ describe("MCP server over streamable HTTP", () => {
     for (const tool of tools) {
       walk(tool.inputSchema, `${tool.name} input`);
       walk(tool.outputSchema, `${tool.name} output`);
+      // Gemini's function declarations refuse it; MCP tool schemas are 2020-12 without it.
+      expect(tool.inputSchema, tool.name).not.toHaveProperty("$schema");
+      expect(tool.outputSchema, tool.name).not.toHaveProperty("$schema");
       expect(tool.inputSchema.additionalProperties, tool.name).toBe(false);
       for (const [name, p] of Object.entries(tool.inputSchema.properties ?? {})) {
         expect(typeof (p as { type?: unknown }).type, `${tool.name}.${name}`).toBe("string");
@@ -131,6 +147,11 @@ describe("MCP server over streamable HTTP", () => {
       expect(result.isError, name).toBe(true);
       expect((result.content as { text: string }[])[0]?.text, name).toContain("extra");
     }
+    // `null` is "not given" (what OpenAI strict mode sends for an optional argument: docs/mcp.md).
+    const nulls = await call("search_reviews", { rating: null, since: null, limit: 2 });
+    expect(nulls.structuredContent).toEqual((await call("search_reviews", { limit: 2 })).structuredContent);
+    const all = await call("get_insights", { section: null });
+    expect(all.structuredContent).toEqual((await call("get_insights", {})).structuredContent);
     const asText = await call("search_reviews", { rating: "5", limit: "2" });
     const asNumbers = await call("search_reviews", { rating: 5, limit: 2 });
     expect(asText.isError).toBeFalsy();
@@ -241,13 +262,39 @@ describe("MCP server over streamable HTTP", () => {
     }
   });
 
-  it("rejects arguments of the wrong type with an isError result naming the argument", async () => {
-    // The SDK validates against the zod input schema before the handler runs; its text is not JSON.
-    const result = await client.callTool({ name: "get_review", arguments: { id: 42 } });
-    expect(result.isError).toBe(true);
-    expect((result.content as { text: string }[])[0]?.text).toMatch(
-      /Invalid arguments for tool get_review: id: .*expected string/,
-    );
+  it("answers every invalid argument of every tool with the documented JSON error", async () => {
+    const id = dataset.reviews[0]?.id;
+    const cases: [string, Record<string, unknown>, string, unknown][] = [
+      ["get_business", { extra: 1 }, "extra", 1],
+      ["get_business", { section: "x", extra: "y" }, "section", "x"],
+      ["search_reviews", { extra: 1 }, "extra", 1],
+      ["search_reviews", { rating: 6 }, "rating", 6],
+      ["search_reviews", { limit: "many" }, "limit", "many"],
+      ["get_review", {}, "id", null],
+      ["get_review", { id: 42 }, "id", 42],
+      ["get_review", { id, extra: 1 }, "extra", 1],
+      ["get_review", { id: null }, "id", null],
+      ["get_reviews_since", {}, "date", null],
+      ["get_reviews_since", { date: 20250101 }, "date", 20250101],
+      ["get_reviews_since", { date: "2024-02-30" }, "date", "2024-02-30"],
+      ["get_reviews_since", { date: "2025-01-01", extra: 1 }, "extra", 1],
+      ["get_insights", { section: "nope" }, "section", "nope"],
+      ["get_insights", { extra: 1 }, "extra", 1],
+      ["get_log_checkpoint", { extra: 1 }, "extra", 1],
+    ];
+    const listed = (await client.listTools()).tools.map((t) => t.name);
+    expect(new Set(cases.map(([name]) => name))).toEqual(new Set(listed));
+    for (const [name, args, path, value] of cases) {
+      const at = `${name} ${JSON.stringify(args)}`;
+      const result = await call(name, args);
+      expect(result.isError, at).toBe(true);
+      // The docs' recipe: `.result.content[0].text | fromjson | .issues[0].path`.
+      expect(result.json, at).toMatchObject({
+        error: "invalid_query",
+        message: expect.stringMatching(/^Invalid query: /),
+      });
+      expect(result.json.issues[0], at).toMatchObject({ path, value, message: expect.any(String) });
+    }
   });
 
   it("get_insights returns /insights.json, or one section of it", async () => {

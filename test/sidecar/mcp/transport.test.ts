@@ -4,7 +4,7 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_STREAMS_PER_SESSION } from "../../../sidecar/mcp/change-notices.ts";
-import { MemoryRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
+import { MemorySessionStore } from "../../../sidecar/mcp/session-store.ts";
 import { STREAM_LIMIT_CODE, STREAM_RETRY_AFTER_S } from "../../../sidecar/mcp/stream-limit.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
@@ -26,8 +26,8 @@ let dist: string;
 let app: McpTestApp;
 const started: McpTestApp[] = [];
 
-async function start(env: Record<string, string> = {}, clock?: ManualClock, revocations?: MemoryRevocationStore) {
-  const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock, revocations });
+async function start(env: Record<string, string> = {}, clock?: ManualClock, sessions?: MemorySessionStore) {
+  const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock, sessions });
   started.push(a);
   return a;
 }
@@ -93,6 +93,12 @@ describe("streamable HTTP sessions", () => {
     const id = init.headers.get("mcp-session-id") as string;
     const ack = await postRpc(app.endpoint, { jsonrpc: "2.0", method: "notifications/initialized" }, session(id));
     expect(ack.status).toBe(202);
+    // The id records the version the SDK answered with, also when the client asked for another.
+    const other = await postRpc(app.endpoint, initializeRequest("2099-01-01"));
+    const answered = other.body.result.protocolVersion;
+    expect(answered).not.toBe("2099-01-01");
+    const payload = (other.headers.get("mcp-session-id") as string).split(".")[0] as string;
+    expect(JSON.parse(Buffer.from(payload, "base64url").toString()).pv).toBe(answered);
   });
 
   it("answers a request without a session id with 400", async () => {
@@ -267,6 +273,39 @@ describe("JSON-RPC errors", () => {
     expect(init.body.error.message).toMatch(/clientInfo/);
   });
 
+  it("answers a body nested deeper than 64 levels with 400 and -32700, before anything walks it", async () => {
+    const id = await openSession(app.endpoint);
+    const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
+    for (const headers of [{}, session(id)]) {
+      const deep = await postRpc(app.endpoint, nested(30_000), headers);
+      expect([deep.status, deep.body.error.code, deep.body.id]).toEqual([400, -32700, null]);
+      expect(deep.body.error.message).toMatch(/nests deeper than 64 levels/);
+      const args = JSON.parse(`{"a":${nested(65)}}`);
+      const call = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "get_business", arguments: args } };
+      expect((await postRpc(app.endpoint, call, headers)).body.error.code).toBe(-32700);
+    }
+    // Within the bound the message reaches the server and is answered on its merits.
+    const shallow = JSON.parse(`{"a":${nested(60)}}`);
+    const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "get_business", arguments: shallow } };
+    const reply = await postRpc(app.endpoint, call, session(id));
+    expect([reply.status, reply.body.result.isError]).toEqual([200, true]);
+  });
+
+  it("answers a missing Accept type with 406 and too many requests with 429, both JSON-RPC errors", async () => {
+    const id = await openSession(app.endpoint);
+    const json = await postRpc(app.endpoint, listTools(), { ...session(id), accept: "application/json" });
+    expect([json.status, json.body.jsonrpc, json.body.error.code]).toEqual([406, "2.0", -32000]);
+    const stream = await send(app.endpoint, "GET", { ...session(id), accept: "application/json" });
+    expect(stream.status).toBe(406);
+    const limited = await start({ RATE_LIMIT_PER_MINUTE: "2" });
+    for (let i = 0; i < 2; i++) await postRpc(limited.endpoint, initializeRequest());
+    const refused = await postRpc(limited.endpoint, initializeRequest());
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
+    expect(refused.body.error.message).toMatch(/Too many requests/);
+  });
+
   it("bounds the body size and requires a JSON content type", async () => {
     const big = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(70_000) });
     const tooBig = await postRpc(app.endpoint, big);
@@ -351,34 +390,17 @@ describe("security", () => {
 });
 
 describe("bounded sessions", () => {
-  it("expires a session TTL after its initialize, however busy: the next request gets 404", async () => {
+  it("ends a session whose DELETE was recorded, and keeps refusing it after the record goes", async () => {
     const clock = new ManualClock();
-    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock);
-    const id = await openSession(timed.endpoint);
-    const stream = await send(timed.endpoint, "GET", session(id));
-    expect(stream.status).toBe(200);
-    const ended = streamEnds(stream);
-    clock.advance(TTL - 1);
-    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(200);
-    expect(timed.mcp.openStreams).toBe(1);
-    clock.advance(1);
-    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
-    // The session's stream ends with it.
-    await expect(ended).resolves.toBe(true);
-    expect(timed.mcp.openStreams).toBe(0);
-  });
-
-  it("remembers a DELETEd id until its expiry, and no longer", async () => {
-    const clock = new ManualClock();
-    const revocations = new MemoryRevocationStore({ clock });
-    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock, revocations);
+    const sessions = new MemorySessionStore({ idleMs: TTL, clock });
+    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock, sessions);
     const id = await openSession(timed.endpoint);
     expect((await send(timed.endpoint, "DELETE", session(id))).status).toBe(200);
-    expect(await revocations.isRevoked(id)).toBe(true);
+    expect(sessions.size).toBe(1);
     expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
     clock.advance(TTL);
-    expect(revocations.prune()).toBe(1);
-    expect(revocations.size).toBe(0);
+    expect(sessions.prune()).toBe(1);
+    expect(sessions.size).toBe(0);
     expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
   });
 
