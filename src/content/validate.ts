@@ -159,9 +159,9 @@ function inspectReview(
   const isText = (issue: z.core.$ZodIssue) => draft && issue.path.length === 1 && issue.path[0] === "text";
   if (issues.some(isText)) problems.push(`${messageStart(file, fieldLine(text, ["text"]))}${NOT_FILLED_IN}`);
   const unstated = verificationUnstated(input);
-  if (unstated) problems.push(unstatedVerificationProblem(file, input, text));
   const reported = issues.filter((i) => !isText(i) && !(unstated && isVerificationIssue(i)));
   problems.push(...formatIssues(file, reported, input, { text, schema: ReviewFileSchema }));
+  if (unstated) problems.push(unstatedVerificationProblem(file, input, text));
   problems.push(...characterProblems(file, input, text));
   problems.push(...reviewRuleProblems(file, input, issues, opts.ctx));
   if (!parsed.success) return undefined;
