@@ -3,6 +3,7 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import jsYaml from "js-yaml";
 import { loadConfig } from "../src/config.ts";
+import { badCharacter, quoteValue } from "../src/content/characters.ts";
 import { isCalendarDate, msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema, ReviewFileSchema, SOURCE_PLATFORMS, VERIFICATION_METHODS } from "../src/content/schema.ts";
 import { displayPath } from "../src/io/content-dir.ts";
@@ -252,7 +253,7 @@ export function parseCommandLine(
   const errors: string[] = [];
   const author = ReviewFileSchema.shape.author.safeParse(values.author ?? "");
   if (!author.success)
-    errors.push(`--author: ${author.error.issues[0]?.message}, got ${JSON.stringify(values.author ?? "")}`);
+    errors.push(`--author: ${author.error.issues[0]?.message}, got ${quoteValue(values.author ?? "")}`);
   if (values.rating !== undefined && !/^[1-5]$/.test(values.rating)) {
     errors.push(`--rating: expected an integer from 1 to 5, got ${JSON.stringify(values.rating)}`);
   }
@@ -265,7 +266,13 @@ export function parseCommandLine(
   for (const field of ["title", "text"] as const) {
     const v = values[field];
     const ok = v === undefined || ReviewFileSchema.shape[field].safeParse(v);
-    if (ok !== true && !ok.success) errors.push(`--${field}: ${ok.error.issues[0]?.message}, got ${JSON.stringify(v)}`);
+    if (ok !== true && !ok.success)
+      errors.push(`--${field}: ${ok.error.issues[0]?.message}, got ${quoteValue(v ?? "")}`);
+  }
+  for (const field of ["author", "title", "text"] as const) {
+    const v = values[field];
+    const bad = v === undefined ? undefined : badCharacter(v, { names: field !== "text" });
+    if (bad) errors.push(`--${field}: ${bad.message}, got ${quoteValue(v as string)}`);
   }
   const platform = values.platform;
   if (platform !== undefined && !(SOURCE_PLATFORMS as readonly string[]).includes(platform)) {

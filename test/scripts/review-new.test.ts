@@ -122,7 +122,7 @@ describe("npm run review:new", () => {
     const failed = await checkContent(dir).catch((e: { code: number; stderr: string }) => e);
     expect(failed).toMatchObject({ code: 1 });
     const lines = (failed as { stderr: string }).stderr.split("\n");
-    const methodLine = (await readFile(file, "utf8")).split("\n").findIndex((l) => l === "  method:") + 1;
+    const methodLine = (await readFile(file, "utf8")).split("\n").indexOf("  method:") + 1;
     expect(lines).toContain(
       `  ${file}: line ${methodLine}: the verification is not stated yet — say how this review was verified (appointment record, invoice, the platform it was posted on, or an email confirmation): write under verification: method: (one of appointment_record, invoice, platform_verified, email_confirmation) and verified_on: (the day you checked, YYYY-MM-DD); the label is shown to readers (docs/editors.md)`,
     );
@@ -184,6 +184,10 @@ describe("npm run review:new", () => {
       '--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got "checked"',
     ],
     [["--author", "Maria G.", "--platform", "tiktok"], "--platform: expected one of google, yelp, facebook"],
+    [
+      ["--author", "Maria\u001b[2J G."],
+      '--author: holds a control character (U+001B ESC, which starts terminal escape sequences) — delete it (it may be invisible: retype the words around it), got "Maria\\u001b[2J G."',
+    ],
     [
       ["--author", "Maria G.", "--platform", "direct", "--verified-by", "platform"],
       "--verified-by platform: a review sent to the practice (--platform direct) was not verified by a platform",
