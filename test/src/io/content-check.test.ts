@@ -92,6 +92,9 @@ describe("content check", () => {
     const strict = await checkContentDir(dir, { now: NOW });
     expect(strict.ok ? [] : strict.problems).toEqual([
       `${scaffold}: line 19: the text is not filled in yet — paste the review text after text: | (npm run review:new leaves it empty)`,
+      // Nor does the scaffold say where it was posted or how it was verified: the editor states both.
+      `${scaffold}: line 22: the source.platform is empty — write one of google, yelp, facebook, healthgrades, direct`,
+      `${scaffold}: line 30: the verification is not stated yet — say how this review was verified (appointment record, invoice, the platform it was posted on, or an email confirmation): write under verification: method: (one of appointment_record, invoice, platform_verified, email_confirmation) and verified_on: (the day you checked, YYYY-MM-DD); the label is shown to readers (docs/editors.md)`,
     ]);
 
     const lenient = await checkContentDir(dir, { now: NOW, unfinished: "skip" });
