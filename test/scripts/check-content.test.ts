@@ -104,6 +104,19 @@ describe("npm run check", () => {
     );
   });
 
+  it("a bidi override written as an escape in an insights file is refused too", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content/insights/faq.yaml"), (t) =>
+      t.replace("    answer: Not according to reviewers.", '    answer: "Not according \\u202Eto reviewers."'),
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      "content/insights/faq.yaml: line 6: faq[1].answer: holds a bidirectional-text control (U+202E RIGHT-TO-LEFT OVERRIDE)",
+    );
+    expect(stderr).toContain('got "Not according \\u202eto reviewers."');
+  });
+
   it("--staged checks what is staged: an unstaged scaffold does not block, a staged one does", async () => {
     const root = await copy();
     await git(root, "init", "-q");
