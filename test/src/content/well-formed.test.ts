@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { isoDateFor } from "../../../src/content/date-forms.ts";
 import { ContentError } from "../../../src/content/errors.ts";
 import { type RawContent, validateContent } from "../../../src/content/validate.ts";
+import { parseContentYaml } from "../../../src/content/yaml.ts";
 import { readContentDir } from "../../../src/io/content-dir.ts";
 
 /**
@@ -183,6 +184,23 @@ describe("names in messages", () => {
     const error = new ContentError(found);
     for (const line of error.message.split("\n")) expect(line.trimStart().startsWith("::")).toBe(false);
   });
+});
+
+it("an unexpected failure on one file names the file and what to do, and the other files are still checked", () => {
+  const thrown = (file: string, text: string, problems: string[]) => {
+    if (file === fileOf(DANA)) throw new RangeError("Invalid string length\n    at somewhere (/x.ts:1:1)");
+    return parseContentYaml(file, text, problems);
+  };
+  let found: readonly string[] = [];
+  try {
+    validateContent(fixture, { now: NOW, parse: thrown });
+  } catch (err) {
+    if (!(err instanceof ContentError)) throw err;
+    found = err.problems;
+  }
+  expect(found).toEqual([
+    `${fileOf(DANA)}: the check stopped on this file with an unexpected error (RangeError: Invalid string length) — compare the file with a review file that builds; if it looks right, report this message with the file attached`,
+  ]);
 });
 
 it("keeps the fixture's own text valid", () => {
