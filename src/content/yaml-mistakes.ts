@@ -304,7 +304,7 @@ function isDeliberate(v: string, anchors: ReadonlySet<string>, aliases: Readonly
   return v.startsWith("!!");
 }
 
-/** What YAML makes of a value that starts with one of its indicator characters; content files use none. */
+/** What YAML makes of a value that starts with one of its indicator characters; a content file needs none. */
 const SIGILS: Record<string, string> = {
   "*": "which YAML reads as a reference to another value (an alias)",
   "&": "which YAML reads as a name for the value (an anchor), dropping the word after it",
