@@ -17,6 +17,9 @@ const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
  */
 const ZERO_WIDTH =
   /[\u180E\u200B\u200C\u2060\uFEFF]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
+/** One pass that most text passes: any character the checks below could refuse (surrogates, paired or not). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const SUSPECT = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
 
 const NAMES: Record<number, string> = {
@@ -63,6 +66,7 @@ const HOW = "delete it (it may be invisible: retype the words around it)";
  * characters refused in an author or a title. Undefined when `s` is well-formed.
  */
 export function badCharacter(s: string, opts: { names?: boolean } = {}): CharacterProblem | undefined {
+  if (!SUSPECT.test(s) && !(opts.names && ZERO_WIDTH.test(s))) return undefined;
   const lone = LONE_SURROGATE.exec(s);
   if (lone) {
     return {

@@ -14,25 +14,36 @@ const NAME_FIELDS = new Set(["author", "title"]);
 export function characterProblems(file: string, input: unknown, text?: string): string[] {
   const found: string[] = [];
   const lineOf = (at: readonly PropertyKey[]) => (text === undefined ? undefined : fieldLine(text, at));
-  const visit = (v: unknown, at: PropertyKey[]): void => {
+  // One path, pushed and popped as the walk goes: most files hold nothing to report.
+  const at: PropertyKey[] = [];
+  const report = (value: string, message: string) =>
+    found.push(problem(file, fieldPath(at) || "(file)", message, value, lineOf([...at])));
+  const visit = (v: unknown): void => {
     if (typeof v === "string") {
       const bad = badCharacter(v, { names: at.length === 1 && NAME_FIELDS.has(String(at[0])) });
-      if (bad) found.push(problem(file, fieldPath(at) || "(file)", bad.message, v, lineOf(at)));
+      if (bad) report(v, bad.message);
       return;
     }
     if (v === null || typeof v !== "object") return;
     if (Array.isArray(v)) {
-      v.forEach((x, i) => {
-        visit(x, [...at, i]);
-      });
+      for (let i = 0; i < v.length; i++) {
+        at.push(i);
+        visit(v[i]);
+        at.pop();
+      }
       return;
     }
-    for (const [k, x] of Object.entries(v)) {
+    for (const k of Object.keys(v)) {
       const bad = badCharacter(k);
-      if (bad) found.push(problem(file, fieldPath(at) || "(file)", `a field name ${bad.message}`, k, lineOf(at)));
-      else visit(x, [...at, k]);
+      if (bad) {
+        report(k, `a field name ${bad.message}`);
+        continue;
+      }
+      at.push(k);
+      visit((v as Record<string, unknown>)[k]);
+      at.pop();
     }
   };
-  visit(input, []);
+  visit(input);
   return found;
 }
