@@ -1,11 +1,15 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { createPool } from "../sidecar/db/postgres.ts";
+import { PgHubStore } from "../sidecar/hub/pg-store.ts";
 import { SqliteHubDb, STORE_FILE } from "../sidecar/hub/sqlite-db.ts";
 import type { Subscription, Verification } from "../sidecar/hub/store.ts";
-import { ConfigError, loadConfig } from "../src/config.ts";
+import { createLogger } from "../sidecar/logger.ts";
+import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 
 /**
  * `npm run hub:list [-- --json]`: the hub's subscriptions and pending verifications, read from
+ * where the hub keeps them: the PostgreSQL database of DATABASE_URL when it is set, else
  * DATA_DIR/hub.sqlite through a read-only connection (safe while the server runs). Secrets are
  * never printed; only whether one is set.
  */
@@ -17,20 +21,29 @@ export interface ListedVerification extends Omit<Verification, "secret"> {
   hasSecret: boolean;
 }
 
-export function withoutSecrets(store: SqliteHubDb): {
+export interface Listing {
   subscriptions: ListedSubscription[];
   pending: ListedVerification[];
-} {
+}
+
+/** The subscriptions and verifications of either store, each secret replaced by whether there is one. */
+export async function withoutSecrets(store: {
+  subscriptions(): Subscription[] | Promise<Subscription[]>;
+  verifications(): Verification[] | Promise<Verification[]>;
+}): Promise<Listing> {
   const strip = <T extends { secret: string | null }>({ secret, ...rest }: T) => ({
     ...rest,
     hasSecret: secret !== null,
   });
-  return { subscriptions: store.subscriptions().map(strip), pending: store.verifications().map(strip) };
+  return {
+    subscriptions: (await store.subscriptions()).map(strip),
+    pending: (await store.verifications()).map(strip),
+  };
 }
 
 const iso = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString());
 
-export function formatListing(list: ReturnType<typeof withoutSecrets>): string {
+export function formatListing(list: Listing): string {
   const lines = [`${list.subscriptions.length} subscription(s)`];
   for (const s of list.subscriptions) {
     lines.push(
@@ -49,25 +62,50 @@ export function formatListing(list: ReturnType<typeof withoutSecrets>): string {
   return `${lines.join("\n")}\n`;
 }
 
-if (import.meta.main) {
-  let dataDir: string;
+/** The listing from the configured store; a sentence instead when there is nothing to read. */
+async function listing(config: Config): Promise<Listing | string> {
+  if (config.DATABASE_URL) {
+    const pool = createPool(config.DATABASE_URL, createLogger("silent"), { max: 1 });
+    try {
+      return await withoutSecrets(new PgHubStore(pool));
+    } catch (err) {
+      // 42P01: no such table, the hub has never started against this database.
+      if ((err as { code?: string }).code === "42P01")
+        return "No hub tables in DATABASE_URL's database: the hub has never run with it.\n";
+      throw err;
+    } finally {
+      await pool.end();
+    }
+  }
+  const file = path.join(config.DATA_DIR, STORE_FILE);
+  if (!existsSync(file)) return `No hub database at ${file}: the hub has never run with this DATA_DIR.\n`;
+  const store = new SqliteHubDb(file, { readOnly: true });
   try {
-    dataDir = loadConfig().DATA_DIR;
+    return await withoutSecrets(store);
+  } finally {
+    store.close();
+  }
+}
+
+if (import.meta.main) {
+  let config: Config;
+  try {
+    config = loadConfig();
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${err.message}\n`);
     process.exit(1);
   }
-  const file = path.join(dataDir, STORE_FILE);
-  if (!existsSync(file)) {
-    process.stdout.write(`No hub database at ${file}: the hub has never run with this DATA_DIR.\n`);
-    process.exit(0);
-  }
-  const store = new SqliteHubDb(file, { readOnly: true });
   try {
-    const list = withoutSecrets(store);
-    process.stdout.write(process.argv.includes("--json") ? `${JSON.stringify(list, null, 2)}\n` : formatListing(list));
-  } finally {
-    store.close();
+    const list = await listing(config);
+    if (typeof list === "string") process.stdout.write(list);
+    else
+      process.stdout.write(
+        process.argv.includes("--json") ? `${JSON.stringify(list, null, 2)}\n` : formatListing(list),
+      );
+  } catch (err) {
+    const where = config.DATABASE_URL ? "the database of DATABASE_URL" : path.join(config.DATA_DIR, STORE_FILE);
+    process.stderr.write(`hub:list: cannot read ${where}: ${(err as Error).message}\n`);
+    process.exitCode = 1;
   }
 }

@@ -3,13 +3,15 @@ import path from "node:path";
 import { parseArgs } from "node:util";
 import jsYaml from "js-yaml";
 import { loadConfig } from "../src/config.ts";
+import { badCharacter, quoteValue } from "../src/content/characters.ts";
 import { isCalendarDate, msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema, ReviewFileSchema, SOURCE_PLATFORMS, VERIFICATION_METHODS } from "../src/content/schema.ts";
 import { displayPath } from "../src/io/content-dir.ts";
 import { explainContentFile } from "../src/io/explain-file.ts";
 
 /**
- * `npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD] [--title "…"] [--text "…"]`
+ * `npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD] [--title "…"] [--text "…"]
+ *   [--platform google|yelp|facebook|healthgrades|direct] [--verified-by appointment_record|invoice|platform|email]`
  *
  * Scaffolds `content/reviews/<year>/<date>-<author-slug>.yaml` with every required field present
  * and commented, so adding a review is one file and one commit. The text is left empty (and the
@@ -17,7 +19,24 @@ import { explainContentFile } from "../src/io/explain-file.ts";
  * half-done scaffold can never be published. Given `--text` and `--rating`, the file is complete and
  * the machine's reading of it is printed sentence by sentence (as `npm run check -- --explain`), so
  * the editor can confirm or correct it with `aspects:` before committing.
+ *
+ * It never states a verification or a platform on its own: "verified by …" is a public claim, so
+ * `verification.method` and `source.platform` are written only as told (`--verified-by`,
+ * `--platform`) and otherwise left empty for the editor, and `npm run check` refuses the file
+ * until they are filled in.
  */
+
+/** `--verified-by` words, short and long, for the schema's methods. */
+export const VERIFIED_BY: Readonly<Record<string, (typeof VERIFICATION_METHODS)[number]>> = {
+  appointment_record: "appointment_record",
+  invoice: "invoice",
+  platform: "platform_verified",
+  platform_verified: "platform_verified",
+  email: "email_confirmation",
+  email_confirmation: "email_confirmation",
+};
+type Platform = (typeof SOURCE_PLATFORMS)[number];
+type Method = (typeof VERIFICATION_METHODS)[number];
 
 export interface ReviewNewOptions {
   contentDir: string;
@@ -28,6 +47,10 @@ export interface ReviewNewOptions {
   /** The review's title and text as pasted; the text is left empty for the editor when absent. */
   title?: string;
   text?: string;
+  /** Where it was posted; left for the editor when absent. */
+  platform?: Platform;
+  /** How the editor verified it; left for the editor when absent (never assumed). */
+  verifiedBy?: Method;
   now: Date;
 }
 
@@ -92,6 +115,8 @@ function template(o: {
   rating?: number;
   title?: string;
   text?: string;
+  platform?: Platform;
+  verifiedBy?: Method;
   hint: string[];
 }): string {
   const scalar = (v: string) => jsYaml.dump(v, { lineWidth: -1 }).trimEnd();
@@ -116,20 +141,20 @@ function template(o: {
     "#     First paragraph of the review...",
     o.text === undefined ? 'text: ""' : `text: ${scalar(o.text)}`,
     "source:",
-    `  # REQUIRED. Where it was posted: ${SOURCE_PLATFORMS.join(", ")}.`,
-    "  platform: direct",
+    `  # REQUIRED. Where it was posted: ${SOURCE_PLATFORMS.join(", ")} (direct: sent to the practice).`,
+    o.platform === undefined ? "  platform:" : `  platform: ${o.platform}`,
     "  # OPTIONAL. Link to the original review.",
     "  # url: https://",
-    "# REQUIRED. Only verified reviews are published.",
+    "# REQUIRED. Only verified reviews are published, and readers see how each one was verified.",
     "verification:",
     ...wrapComment(
-      `REQUIRED. How you confirmed the reviewer is a patient: ${VERIFICATION_METHODS.join(", ")}.`,
+      `REQUIRED, and a public claim: how you confirmed the reviewer is a patient: ${VERIFICATION_METHODS.join(", ")} (docs/editors.md says what each means). Write it only once you have checked.`,
       "  # ",
       "  # ",
     ),
-    "  method: appointment_record",
+    o.verifiedBy === undefined ? "  method:" : `  method: ${o.verifiedBy}`,
     "  # REQUIRED. The day you checked; not before date, not in the future.",
-    `  verified_on: ${o.today}`,
+    o.verifiedBy === undefined ? "  verified_on:" : `  verified_on: ${o.today}`,
     "# OPTIONAL. Ids from business.yaml. People, services and places named in the text are",
     "# detected anyway, so list only those the text does not name.",
     ...o.hint,
@@ -171,6 +196,8 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
       rating: o.rating,
       title: o.title,
       text: o.text,
+      platform: o.platform,
+      verifiedBy: o.verifiedBy,
       hint,
     });
     try {
@@ -186,8 +213,26 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
 export function parseCommandLine(
   argv: string[],
   now: Date,
-): { author: string; rating?: number; date?: string; title?: string; text?: string } | { errors: string[] } {
-  let values: { author?: string; rating?: string; date?: string; title?: string; text?: string };
+):
+  | {
+      author: string;
+      rating?: number;
+      date?: string;
+      title?: string;
+      text?: string;
+      platform?: Platform;
+      verifiedBy?: Method;
+    }
+  | { errors: string[] } {
+  let values: {
+    author?: string;
+    rating?: string;
+    date?: string;
+    title?: string;
+    text?: string;
+    platform?: string;
+    "verified-by"?: string;
+  };
   try {
     ({ values } = parseArgs({
       args: argv,
@@ -197,6 +242,8 @@ export function parseCommandLine(
         date: { type: "string" },
         title: { type: "string" },
         text: { type: "string" },
+        platform: { type: "string" },
+        "verified-by": { type: "string" },
       },
       strict: true,
     }));
@@ -206,7 +253,7 @@ export function parseCommandLine(
   const errors: string[] = [];
   const author = ReviewFileSchema.shape.author.safeParse(values.author ?? "");
   if (!author.success)
-    errors.push(`--author: ${author.error.issues[0]?.message}, got ${JSON.stringify(values.author ?? "")}`);
+    errors.push(`--author: ${author.error.issues[0]?.message}, got ${quoteValue(values.author ?? "")}`);
   if (values.rating !== undefined && !/^[1-5]$/.test(values.rating)) {
     errors.push(`--rating: expected an integer from 1 to 5, got ${JSON.stringify(values.rating)}`);
   }
@@ -219,7 +266,29 @@ export function parseCommandLine(
   for (const field of ["title", "text"] as const) {
     const v = values[field];
     const ok = v === undefined || ReviewFileSchema.shape[field].safeParse(v);
-    if (ok !== true && !ok.success) errors.push(`--${field}: ${ok.error.issues[0]?.message}, got ${JSON.stringify(v)}`);
+    if (ok !== true && !ok.success)
+      errors.push(`--${field}: ${ok.error.issues[0]?.message}, got ${quoteValue(v ?? "")}`);
+  }
+  for (const field of ["author", "title", "text"] as const) {
+    const v = values[field];
+    const bad = v === undefined ? undefined : badCharacter(v, { names: field !== "text" });
+    if (bad) errors.push(`--${field}: ${bad.message}, got ${quoteValue(v as string)}`);
+  }
+  const platform = values.platform;
+  if (platform !== undefined && !(SOURCE_PLATFORMS as readonly string[]).includes(platform)) {
+    errors.push(`--platform: expected one of ${SOURCE_PLATFORMS.join(", ")}, got ${JSON.stringify(platform)}`);
+  }
+  const by = values["verified-by"];
+  const verifiedBy = by === undefined ? undefined : VERIFIED_BY[by];
+  if (by !== undefined && verifiedBy === undefined) {
+    errors.push(
+      `--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got ${JSON.stringify(by)}`,
+    );
+  }
+  if (verifiedBy === "platform_verified" && platform === "direct") {
+    errors.push(
+      "--verified-by platform: a review sent to the practice (--platform direct) was not verified by a platform; give the method you used",
+    );
   }
   if (errors.length > 0 || !author.success) return { errors };
   return {
@@ -228,6 +297,8 @@ export function parseCommandLine(
     date: values.date,
     title: values.title,
     text: values.text,
+    platform: platform as Platform | undefined,
+    verifiedBy,
   };
 }
 
@@ -240,24 +311,33 @@ export async function main(
   if ("errors" in args) {
     for (const e of args.errors) deps.err(`review:new: ${e}`);
     deps.err(
-      'usage: npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD] [--title "…"] [--text "…"]',
+      'usage: npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD] [--title "…"] [--text "…"] [--platform google|yelp|facebook|healthgrades|direct] [--verified-by appointment_record|invoice|platform|email]',
     );
     return 2;
   }
   const file = displayPath(await scaffoldReview({ ...args, contentDir: deps.contentDir, now: deps.now }));
   deps.out(`Created ${file}`);
-  const complete = args.text !== undefined && args.rating !== undefined;
+  const complete =
+    args.text !== undefined &&
+    args.rating !== undefined &&
+    args.platform !== undefined &&
+    args.verifiedBy !== undefined;
   if (complete) {
     deps.out("");
     const reading = await explainContentFile(deps.contentDir, file, deps.now);
     if ("lines" in reading) for (const line of reading.lines) deps.out(line);
     else deps.out(`(No reading yet: npm run check names what to fix first.)`);
   }
-  const missing = [args.text === undefined && "paste the review text", args.rating === undefined && "set the rating"];
+  const missing = [
+    args.text === undefined && "paste the review text",
+    args.rating === undefined && "set the rating",
+    args.platform === undefined && "say where it was posted (source.platform)",
+    args.verifiedBy === undefined && "say how you verified it (verification.method, verified_on)",
+  ];
   const todo = missing.filter(Boolean).join(", ");
   deps.out("");
   deps.out("Next steps:");
-  deps.out(`  1. Edit ${file}: ${todo ? `${todo}, ` : ""}check source and verification.`);
+  deps.out(`  1. Edit ${file}: ${todo ? `${todo}; ` : ""}check every field.`);
   deps.out("  2. npm run check   (names the file and field of anything still wrong)");
   deps.out(`  3. npm run check -- --explain ${file}   (the machine's reading; confirm or correct it with aspects:)`);
   deps.out(`  4. git add ${file} && git commit -m ${JSON.stringify(`Add review by ${args.author}`)}`);

@@ -1,4 +1,5 @@
 import type { AstroBuildResult } from "../src/build/astro-build.ts";
+import { printableLine } from "../src/content/characters.ts";
 import { checkContentDir, skippedNotices } from "../src/io/content-check.ts";
 import { displayPath } from "../src/io/content-dir.ts";
 import { logProblems } from "../src/io/review-log.ts";
@@ -64,8 +65,10 @@ export class BuildReport {
     else {
       const tail = `${result.stdout}${result.stderr}`
         .split("\n")
-        .filter((l) => l.trim() !== "")
-        .slice(-15);
+        // A stack trace's frames name this program's files, not the editor's: never shown.
+        .filter((l) => l.trim() !== "" && !/^\s+at /.test(l))
+        .slice(-15)
+        .map(printableLine);
       const why = `the site could not be built, and ${displayPath(this.#contentDir)} looks fine`;
       problems =
         tail.length > 0 ? [`${why}; the build's last words were:`, ...tail] : [`${why}; see the build's output above`];

@@ -1,4 +1,4 @@
-import { mkdirSync } from "node:fs";
+import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import {
@@ -81,6 +81,17 @@ function record<T>(keys: readonly string[], values: unknown[]): T {
 
 export const STORE_FILE = "hub.sqlite";
 
+/**
+ * The database holds subscribers' `hub.secret` values: it is created readable by its owner only
+ * (0600), and one made by an earlier version is narrowed. SQLite gives its -wal and -shm files the
+ * database file's mode; existing ones are narrowed too.
+ */
+function ownerOnly(file: string): void {
+  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+  closeSync(openSync(file, "a", 0o600));
+  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
+}
+
 export class SqliteHubDb {
   readonly #db: DatabaseSync;
   /**
@@ -91,7 +102,7 @@ export class SqliteHubDb {
   readonly #statements = new Map<string, StatementSync>();
 
   constructor(file: string, opts: { readOnly?: boolean } = {}) {
-    if (!opts.readOnly && file !== ":memory:") mkdirSync(path.dirname(file), { recursive: true });
+    if (!opts.readOnly && file !== ":memory:") ownerOnly(file);
     this.#db = new DatabaseSync(file, { readOnly: opts.readOnly ?? false });
     this.#db.exec("PRAGMA busy_timeout = 5000");
     if (!opts.readOnly) {

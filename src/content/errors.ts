@@ -1,4 +1,5 @@
 import type { z } from "zod";
+import { fileLabel, printableLine, quoteValue } from "./characters.ts";
 import { fieldLine } from "./field-lines.ts";
 import { knownKeys, mayBeLeftOut, nearest } from "./known-keys.ts";
 
@@ -12,19 +13,20 @@ export class ContentError extends Error {
   override name = "ContentError";
   readonly problems: readonly string[];
   constructor(problems: readonly string[]) {
+    const lines = problems.map(printableLine);
     super(
-      problems.length === 1
-        ? `Invalid content: ${problems[0]}`
-        : `Invalid content (${problems.length} problems):\n${problems.map((p) => `  ${p}`).join("\n")}`,
+      lines.length === 1
+        ? `Invalid content: ${lines[0]}`
+        : `Invalid content (${lines.length} problems):\n${lines.map((p) => `  ${p}`).join("\n")}`,
     );
-    this.problems = problems;
+    this.problems = problems.map(printableLine);
   }
 }
 
 /** A value written back the way YAML would show it (`.nan`, `[a, b]`), never as JavaScript would. */
 function render(v: unknown): string {
   if (v === undefined || v === null) return "nothing";
-  if (typeof v === "string") return JSON.stringify(v);
+  if (typeof v === "string") return quoteValue(v);
   if (typeof v === "number") {
     if (Number.isNaN(v)) return ".nan";
     if (!Number.isFinite(v)) return v > 0 ? ".inf" : "-.inf";
@@ -45,7 +47,8 @@ export function showValue(v: unknown): string {
   if (v === undefined) return "nothing (the field is missing)";
   if (v === null) return "nothing (the field is empty)";
   const s = render(v);
-  return s.length > 80 ? `${s.slice(0, 77)}...` : s;
+  // Never half a character: a cut between a surrogate pair would print a broken one.
+  return s.length > 80 ? `${s.slice(0, /[\uD800-\uDBFF]/.test(s[76] ?? "") ? 76 : 77)}...` : s;
 }
 
 function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
@@ -94,7 +97,7 @@ export function formatIssues(
       const advice = best
         ? `did you mean ${best}? If not, remove the line`
         : `check its spelling or remove it${known.length ? ` (the fields here are ${known.join(", ")})` : ""}`;
-      return `${file}: ${located(lineOf(at))}${fieldPath(at)} is not a known field — ${advice}`;
+      return `${messageStart(file, lineOf(at))}${fieldPath(at)} is not a known field — ${advice}`;
     });
     unknown.set(issue, lines);
   }
@@ -107,18 +110,23 @@ export function formatIssues(
     // A file that is not a list of fields at all: its first line says so.
     const line = issue.path.length ? lineOf(issue.path) : source.text === undefined ? undefined : 1;
     if (issue.code === "too_big" && issue.origin === "string" && typeof got === "string") {
-      return `${file}: ${located(line)}${field}: ${issue.message}, got ${got.trim().length} characters`;
+      return `${messageStart(file, line)}${field}: ${issue.message}, got ${got.trim().length} characters`;
     }
     const message = issue.message.replace(/,? received \w+$/, "");
     const optional = source.schema !== undefined && mayBeLeftOut(source.schema, issue.path);
     if (optional && isEmpty(got) && message.startsWith("expected ")) {
-      return `${file}: ${located(line)}the ${field} is empty — write ${message.slice("expected ".length)}, or remove the line`;
+      return `${messageStart(file, line)}the ${field} is empty — write ${message.slice("expected ".length)}, or remove the line`;
     }
     return problem(file, field, message, got, line);
   });
 }
 
 const located = (line: number | undefined) => (line === undefined ? "" : `line ${line}: `);
+
+/** The start of every content message: the file (quoted when its name is unusual), then the line. */
+export function messageStart(file: string, line?: number): string {
+  return `${fileLabel(file)}: ${located(line)}`;
+}
 const isEmpty = (v: unknown) => v === null || (typeof v === "string" && v.trim() === "");
 
 /**
@@ -130,10 +138,11 @@ export function problem(file: string, field: string, message: string, got: unkno
   const what = message.startsWith("expected ") ? message.slice("expected ".length) : undefined;
   if (what !== undefined && field !== "(file)") {
     const key = field.replace(/^.*[.\]]/, "");
-    if (got === undefined) return `${file}: ${located(line)}the ${field} is missing — add a line ${key}: with ${what}`;
-    if (isEmpty(got)) return `${file}: ${located(line)}the ${field} is empty — write ${what}`;
+    if (got === undefined)
+      return `${messageStart(file, line)}the ${field} is missing — add a line ${key}: with ${what}`;
+    if (isEmpty(got)) return `${messageStart(file, line)}the ${field} is empty — write ${what}`;
   }
-  return `${file}: ${located(line)}${field}: ${message}, got ${showValue(got)}`;
+  return `${messageStart(file, line)}${field}: ${message}, got ${showValue(got)}`;
 }
 
 export function fieldPath(path: readonly PropertyKey[]): string {

@@ -65,6 +65,41 @@ export function reviewRuleProblems(
   if (typeof publishedAt === "string" && Date.parse(publishedAt) > ctx.nowMs) {
     problems.push({ field: "published_at", message: "must not be in the future", got: publishedAt });
   }
+  // The day it was published, as its own offset reads it: a review is published once written.
+  const publishedOn = typeof publishedAt === "string" ? publishedAt.slice(0, 10) : undefined;
+  if (publishedOn !== undefined && typeof date === "string" && publishedOn < date) {
+    problems.push({
+      field: "published_at",
+      message: `must not be before the review date ${date}: a review is published after it is written`,
+      got: publishedAt,
+    });
+  }
+  const withdrawnOn = get("withdrawn", "date");
+  if (typeof withdrawnOn === "string") {
+    if (withdrawnOn > today) {
+      problems.push({
+        field: "withdrawn.date",
+        message: `must not be in the future (today is ${today})`,
+        got: withdrawnOn,
+      });
+    }
+    if (publishedOn !== undefined && withdrawnOn < publishedOn) {
+      problems.push({
+        field: "withdrawn.date",
+        message: `must not be before the review was published (published_at is ${publishedAt})`,
+        got: withdrawnOn,
+      });
+    }
+  }
+  const method = get("verification", "method");
+  if (method === "platform_verified" && get("source", "platform") === "direct") {
+    problems.push({
+      field: "verification.method",
+      message:
+        "platform_verified says the platform the review was posted on confirmed the reviewer, but source.platform is direct (posted here) — choose the method you used, or set source.platform",
+      got: method,
+    });
+  }
   if (typeof verifiedOn === "string") {
     if (verifiedOn > today) {
       problems.push({

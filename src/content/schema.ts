@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { dateMessage } from "./date-forms.ts";
 import { isCalendarDate, isRfc3339 } from "./dates.ts";
 
 /**
@@ -7,13 +8,21 @@ import { isCalendarDate, isRfc3339 } from "./dates.ts";
  * phrased to complete "`path: field: <message>, got <value>`" (see `errors.ts`).
  */
 
+/** Longest id: a file name, a path segment and a catalogue key, so bounded like the fields. */
+export const MAX_ID_LENGTH = 100;
+/** Longest link: what browsers and servers reliably accept. */
+export const MAX_URL_LENGTH = 2048;
+/** Most ids one review may list in each of technicians, services and service_areas. */
+export const MAX_IDS = 100;
+
 export const Id = z
   .string({ error: "expected a string id" })
+  .max(MAX_ID_LENGTH, { error: `expected an id of at most ${MAX_ID_LENGTH} characters` })
   .regex(/^[a-z0-9]+(?:-[a-z0-9]+)*$/, { error: "expected a kebab-case id of a-z, 0-9 and single hyphens" });
 
 export const CalendarDate = z
   .string({ error: "expected a date as YYYY-MM-DD" })
-  .refine(isCalendarDate, { error: "expected a real calendar date as YYYY-MM-DD" })
+  .refine(isCalendarDate, { error: (iss) => dateMessage(iss.input) })
   // JSON Schema's `date` format is RFC 3339's full-date, the same calendar check.
   .meta({ format: "date" });
 
@@ -28,19 +37,25 @@ const NonEmpty = (what: string, max: number) =>
     .min(1, { error: `expected a non-empty ${what}` })
     .max(max, { error: `expected ${what} of at most ${max} characters` });
 
-const HttpUrl = z.string({ error: "expected an absolute http(s) URL" }).refine(
-  (s) => {
-    try {
-      const u = new URL(s);
-      return u.protocol === "https:" || u.protocol === "http:";
-    } catch {
-      return false;
-    }
-  },
-  { error: "expected an absolute http(s) URL" },
-);
+const HttpUrl = z
+  .string({ error: "expected an absolute http(s) URL" })
+  .max(MAX_URL_LENGTH, { error: `expected a URL of at most ${MAX_URL_LENGTH} characters` })
+  .refine(
+    (s) => {
+      try {
+        const u = new URL(s);
+        return u.protocol === "https:" || u.protocol === "http:";
+      } catch {
+        return false;
+      }
+    },
+    { error: "expected an absolute http(s) URL" },
+  );
 
-const IdList = z.array(Id, { error: "expected a list of ids" }).default([]);
+const IdList = z
+  .array(Id, { error: "expected a list of ids" })
+  .max(MAX_IDS, { error: `expected at most ${MAX_IDS} ids` })
+  .default([]);
 
 export const SOURCE_PLATFORMS = ["google", "yelp", "facebook", "healthgrades", "direct"] as const;
 export const VERIFICATION_METHODS = [
@@ -81,9 +96,15 @@ export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
  * An editor's confirmed reading of a review (`aspects: {billing: positive}`): replaces the machine's.
  * Aspect ids are checked against content/insights/aspects.yaml once both are read (content-check.ts).
  */
-const EditorAspects = z.record(z.string(), z.enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` }), {
-  error: "expected a mapping of aspect id to positive, neutral or negative",
-});
+const EditorAspects = z
+  .record(
+    z.string().max(MAX_ID_LENGTH, { error: `expected an aspect id of at most ${MAX_ID_LENGTH} characters` }),
+    z.enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` }),
+    { error: "expected a mapping of aspect id to positive, neutral or negative" },
+  )
+  .refine((labels) => Object.keys(labels).length <= MAX_IDS, {
+    error: `expected at most ${MAX_IDS} aspect labels`,
+  });
 
 export const ReviewFileSchema = z.strictObject(
   {
@@ -127,8 +148,11 @@ export type ReviewFile = z.infer<typeof ReviewFileSchema>;
 const CatalogueEntry = z.strictObject({
   id: Id,
   name: NonEmpty("name", 120),
-  aliases: z.array(NonEmpty("alias", 120), { error: "expected a list of aliases" }).default([]),
+  aliases: z.array(NonEmpty("alias", 120), { error: "expected a list of aliases" }).max(50).default([]),
 });
+
+/** Most entries of each catalogue of business.yaml: one practice's people, services and places. */
+const MAX_CATALOGUE = 500;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
 export const WEEKDAYS = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
@@ -138,7 +162,7 @@ export const BusinessFileSchema = z.strictObject({
   description: NonEmpty("description", 2000),
   url: HttpUrl,
   telephone: NonEmpty("telephone number", 40),
-  email: z.email({ error: "expected an email address" }).optional(),
+  email: z.email({ error: "expected an email address" }).max(254).optional(),
   address: z.strictObject({
     street_address: NonEmpty("street address", 200),
     locality: NonEmpty("locality", 100),
@@ -150,16 +174,24 @@ export const BusinessFileSchema = z.strictObject({
     latitude: z.number().min(-90).max(90),
     longitude: z.number().min(-180).max(180),
   }),
-  opening_hours: z.array(
-    z.strictObject({
-      days: z.array(z.enum(WEEKDAYS, { error: `expected day codes ${WEEKDAYS.join(", ")}` })).min(1),
-      opens: z.string().regex(TIME, { error: "expected a time as HH:MM" }),
-      closes: z.string().regex(TIME, { error: "expected a time as HH:MM" }),
-    }),
-  ),
-  technicians: z.array(CatalogueEntry.extend({ title: NonEmpty("title", 120) })).min(1),
-  services: z.array(CatalogueEntry).min(1),
-  service_areas: z.array(CatalogueEntry).min(1),
+  opening_hours: z
+    .array(
+      z.strictObject({
+        days: z
+          .array(z.enum(WEEKDAYS, { error: `expected day codes ${WEEKDAYS.join(", ")}` }))
+          .min(1)
+          .max(7),
+        opens: z.string().regex(TIME, { error: "expected a time as HH:MM" }),
+        closes: z.string().regex(TIME, { error: "expected a time as HH:MM" }),
+      }),
+    )
+    .max(50),
+  technicians: z
+    .array(CatalogueEntry.extend({ title: NonEmpty("title", 120) }))
+    .min(1)
+    .max(MAX_CATALOGUE),
+  services: z.array(CatalogueEntry).min(1).max(MAX_CATALOGUE),
+  service_areas: z.array(CatalogueEntry).min(1).max(MAX_CATALOGUE),
 });
 export type BusinessFile = z.infer<typeof BusinessFileSchema>;
 export type CatalogueItem = z.infer<typeof CatalogueEntry>;

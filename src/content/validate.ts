@@ -1,9 +1,12 @@
 import path from "node:path";
+import type { z } from "zod";
 import { utcDate } from "./dates.ts";
-import { ContentError, formatIssues, problem } from "./errors.ts";
+import { ContentError, formatIssues, messageStart, problem } from "./errors.ts";
 import { fieldLine } from "./field-lines.ts";
-import { reviewRuleProblems } from "./review-rules.ts";
+import { type RuleContext, reviewRuleProblems } from "./review-rules.ts";
 import { type BusinessFile, BusinessFileSchema, Id, type ReviewFile, ReviewFileSchema } from "./schema.ts";
+import { isVerificationIssue, unstatedVerificationProblem, verificationUnstated } from "./verification.ts";
+import { characterProblems } from "./well-formed.ts";
 import { parseContentYaml } from "./yaml.ts";
 
 /** A review file that passed validation, with where it came from. */
@@ -93,6 +96,9 @@ export function inspectContent(
       }),
     );
   }
+  if (businessInput !== undefined) {
+    problems.push(...characterProblems(raw.business.file, businessInput, raw.business.text));
+  }
   const business = bParsed?.success ? bParsed.data : undefined;
   if (business) checkCatalogues(raw.business.file, business, problems);
 
@@ -116,30 +122,50 @@ export function inspectContent(
       continue;
     }
     seen.set(base, file);
-    const input = parse(file, text, problems);
-    if (input === undefined) continue;
-    const draft = isUnfinished(input);
-    if (draft && unfinished === "skip") {
-      skipped.push(file);
-      continue;
+    try {
+      const outcome = inspectReview(
+        { file, text, id: base },
+        { ctx: { today, nowMs: now.getTime(), business, text }, unfinished, parse },
+        problems,
+      );
+      if (outcome === "skipped") skipped.push(file);
+      else if (outcome) (outcome.withdrawn ? withdrawn : reviews).push(outcome);
+    } catch (err) {
+      // A fault of this program, not of the file as far as it can tell: named, never a stack trace.
+      const why = err instanceof Error ? `${err.name}: ${err.message.split("\n")[0]?.slice(0, 200)}` : "unknown";
+      problems.push(
+        `${messageStart(file)}the check stopped on this file with an unexpected error (${why}) — compare the file with a review file that builds; if it looks right, report this message with the file attached`,
+      );
     }
-    const parsed = ReviewFileSchema.safeParse(input);
-    const issues = parsed.success ? [] : parsed.error.issues;
-    const source = { text, schema: ReviewFileSchema };
-    const isText = (issue: (typeof issues)[number]) => draft && issue.path.length === 1 && issue.path[0] === "text";
-    if (issues.some(isText)) problems.push(`${file}: line ${fieldLine(text, ["text"])}: ${NOT_FILLED_IN}`);
-    problems.push(
-      ...formatIssues(
-        file,
-        issues.filter((i) => !isText(i)),
-        input,
-        source,
-      ),
-    );
-    problems.push(...reviewRuleProblems(file, input, issues, { today, nowMs: now.getTime(), business, text }));
-    if (parsed.success) (parsed.data.withdrawn ? withdrawn : reviews).push({ id: base, file, ...parsed.data });
   }
   return { business, reviews, skipped, withdrawn, problems };
+}
+
+/**
+ * One review file's problems, pushed to `problems`; its entry when it is valid, `"skipped"` when it
+ * is an unfinished scaffold left out, undefined otherwise.
+ */
+function inspectReview(
+  { file, text, id }: { file: string; text: string; id: string },
+  opts: { ctx: RuleContext; unfinished: "error" | "skip"; parse: typeof parseContentYaml },
+  problems: string[],
+): ReviewEntry | "skipped" | undefined {
+  const input = opts.parse(file, text, problems);
+  if (input === undefined) return undefined;
+  const draft = isUnfinished(input);
+  if (draft && opts.unfinished === "skip") return "skipped";
+  const parsed = ReviewFileSchema.safeParse(input);
+  const issues = parsed.success ? [] : parsed.error.issues;
+  const isText = (issue: z.core.$ZodIssue) => draft && issue.path.length === 1 && issue.path[0] === "text";
+  if (issues.some(isText)) problems.push(`${messageStart(file, fieldLine(text, ["text"]))}${NOT_FILLED_IN}`);
+  const unstated = verificationUnstated(input);
+  const reported = issues.filter((i) => !isText(i) && !(unstated && isVerificationIssue(i)));
+  problems.push(...formatIssues(file, reported, input, { text, schema: ReviewFileSchema }));
+  if (unstated) problems.push(unstatedVerificationProblem(file, input, text));
+  problems.push(...characterProblems(file, input, text));
+  problems.push(...reviewRuleProblems(file, input, issues, opts.ctx));
+  if (!parsed.success) return undefined;
+  return { id, file, ...parsed.data };
 }
 
 function checkCatalogues(file: string, b: BusinessFile, problems: string[]): void {

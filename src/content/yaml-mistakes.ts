@@ -53,7 +53,12 @@ const PLAIN_SHAPE = /^(?:[a-z_][\w-]*:(?: |$)|- |#)/;
  * as parsing, runs only where it can find something.
  */
 export function mayHideMistake(text: string): boolean {
-  if (/[ \t]#|[\u201c\u2018\u201e\u00ab]/.test(text)) return true;
+  if (
+    /[ \t]#|[\u201c\u2018\u201e\u00ab]|^[ \u00a0]*\u00a0|(?::|^ *-)[ \t]+[&*!%@`]|^ *[a-z_][\w-]*: +(["']).*\1[ \t]*[^\s#]/m.test(
+      text,
+    )
+  )
+    return true;
   let block = -1;
   for (let start = 0; start < text.length; ) {
     let end = text.indexOf("\n", start);
@@ -77,8 +82,8 @@ export function findYamlMistakes(text: string): YamlMistake[] {
   const levels: Level[] = [];
   /** A `|`/`>` block or a plain value going on over the next lines, more indented than `indent`. */
   let running: { indent: number; key: string; kind: "block" | "plain" | "reported" } | undefined;
-  /** A quoted value left open: its quote and where it started. */
-  let open: { quote: string; line: number; key: string } | undefined;
+  /** A quoted value left open: its quote, where it started and how far its field is indented. */
+  let open: { quote: string; line: number; key: string; indent: number } | undefined;
   /** A list or mapping written inline (`[a, b]`), while its brackets are still open. */
   let flow: { line: number; key: string; close: string; depth: number } | undefined;
   /** The indentation of a field just written with nothing after its colon: its value may follow below. */
@@ -101,11 +106,30 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     } else level.keys.set(key, n);
   };
 
+  /** Anchors (`&day`) defined so far, and every alias (`*day`) the file uses: a working pair is no mistake. */
+  const anchors = new Set<string>();
+  const aliases = new Set([...text.matchAll(/(?:^|[\s,[{])\*([^\s,[\]{}]+)/gm)].map((m) => m[1] as string));
+
   lines.forEach((raw, i) => {
     const n = i + 1;
     const line = raw.replace(/\s+$/, "");
     if (open) {
-      if (closes(line, open.quote)) open = undefined;
+      // A field at the quoted field's own indentation: the quote was never closed on its line.
+      const next = ENTRY.exec(line);
+      if (next && (next[1] as string).length <= open.indent && !next[2]) {
+        found.push(unclosedQuote(open));
+        open = undefined;
+      } else {
+        if (closes(line, open.quote) >= 0) open = undefined;
+        return;
+      }
+    }
+    if (/^[ \u00a0]*\u00a0/.test(raw)) {
+      found.push({
+        line: n,
+        message:
+          "this line is indented with non-breaking spaces (pasted from a word processor), which YAML does not count as indentation — delete the spaces at the start of the line and type them again",
+      });
       return;
     }
     // Spaces only: a tab is no indentation to YAML.
@@ -160,7 +184,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
         while (levels.length > 0 && (levels.at(-1) as Level).indent > indent) levels.pop();
         const v = (item[2] as string).trim();
         if (v.startsWith('"') || v.startsWith("'")) {
-          if (!closes(v.slice(1), v[0] as string)) open = { quote: v[0] as string, line: n, key: "item" };
+          if (closes(v.slice(1), v[0] as string) < 0) open = { quote: v[0] as string, line: n, key: "item", indent };
         } else running = { indent, key: "item", kind: /^[|>]/.test(v) ? "block" : "plain" };
         return;
       }
@@ -192,7 +216,18 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       emptyKey = key;
       return;
     }
-    if (/^[&*!]/.test(v)) return;
+    const anchor = /^&([^\s,[\]{}]+)/.exec(v);
+    if (anchor) anchors.add(anchor[1] as string);
+    const sigil = SIGILS[v[0] as string];
+    if (sigil) {
+      if (!isDeliberate(v, anchors, aliases)) {
+        found.push({
+          line: n,
+          message: `${the(key)} starts with ${v[0]}, ${sigil} — put the whole ${key} in quotes: ${key}: ${quoted(v)}`,
+        });
+      }
+      return;
+    }
     // A list or mapping written inline may go on over the next, more indented, lines.
     if (v.startsWith("[") || v.startsWith("{")) {
       running = { indent: keyIndent, key, kind: "plain" };
@@ -205,7 +240,14 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       return;
     }
     if (v.startsWith('"') || v.startsWith("'")) {
-      if (!closes(v.slice(1), v[0] as string)) open = { quote: v[0] as string, line: n, key };
+      const end = closes(v.slice(1), v[0] as string);
+      if (end < 0) open = { quote: v[0] as string, line: n, key, indent: keyIndent };
+      else if (/^[ \t]*[^\s#]/.test(v.slice(end + 2))) {
+        found.push({
+          line: n,
+          message: `${the(key)} starts with a quoted part and goes on after the closing quote — put the whole ${key} in quotes: ${key}: ${quoted(v)}`,
+        });
+      }
       return;
     }
     if (CURLY_QUOTED.test(v)) {
@@ -240,15 +282,37 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     running = { indent: keyIndent, key, kind: "plain" };
   });
   if (flow && flow.depth > 0) found.push(unclosed(flow));
-  if (open) {
-    const { quote, line, key } = open;
-    found.push({
-      line,
-      message: `the quote that opens ${the(key)} is never closed — end the ${key} with ${quote} on the same line`,
-    });
-  }
-  return found;
+  if (open) found.push(unclosedQuote(open));
+  return found.sort((a, b) => a.line - b.line);
 }
+
+function unclosedQuote({ quote, line, key }: { quote: string; line: number; key: string }): YamlMistake {
+  return {
+    line,
+    message: `the quote that opens ${the(key)} is never closed — end the ${key} with ${quote} on the same line`,
+  };
+}
+
+/**
+ * A value starting with `*` or `&` that is a working alias or anchor (`&day` used later as `*day`),
+ * or with a standard tag (`!!str`): YAML, not a mistake.
+ */
+function isDeliberate(v: string, anchors: ReadonlySet<string>, aliases: ReadonlySet<string>): boolean {
+  const name = /^[*&]([^\s,[\]{}]+)/.exec(v)?.[1];
+  if (v.startsWith("*")) return name !== undefined && anchors.has(name) && v === `*${name}`;
+  if (v.startsWith("&")) return name !== undefined && aliases.has(name);
+  return v.startsWith("!!");
+}
+
+/** What YAML makes of a value that starts with one of its indicator characters; a content file needs none. */
+const SIGILS: Record<string, string> = {
+  "*": "which YAML reads as a reference to another value (an alias)",
+  "&": "which YAML reads as a name for the value (an anchor), dropping the word after it",
+  "!": "which YAML reads as a type tag",
+  "%": "which YAML reserves: a value cannot start with it",
+  "@": "which YAML reserves: a value cannot start with it",
+  "`": "which YAML reserves: a value cannot start with it",
+};
 
 /** Brackets opened minus closed on a line, outside quotes. */
 function depth(line: string): number {
@@ -284,15 +348,15 @@ function tabMessage(): string {
   return "this line is indented with a tab — YAML needs spaces: replace the tab with two spaces";
 }
 
-/** Whether `rest` (what follows an opening quote) closes it, allowing `\"` and `''` inside. */
-function closes(rest: string, quote: string): boolean {
+/** Where in `rest` (what follows an opening quote) the quote closes, allowing `\"` and `''` inside; -1 if it does not. */
+function closes(rest: string, quote: string): number {
   for (let i = 0; i < rest.length; i++) {
     const c = rest[i];
     if (quote === '"' && c === "\\") i++;
     else if (c === quote) {
       if (quote === "'" && rest[i + 1] === "'") i++;
-      else return true;
+      else return i;
     }
   }
-  return false;
+  return -1;
 }

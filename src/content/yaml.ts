@@ -1,4 +1,6 @@
 import jsYaml from "js-yaml";
+import { badCharacterLine } from "./characters.ts";
+import { messageStart } from "./errors.ts";
 import { findYamlMistakes, mayHideMistake } from "./yaml-mistakes.ts";
 
 /**
@@ -65,6 +67,12 @@ function aliasGuard(): (
  * too: its value is not what the editor wrote.
  */
 export function parseContentYaml(file: string, text: string, problems: string[]): unknown {
+  // A character no field may hold, found before the YAML reader stops at it in its own words.
+  const bad = badCharacterLine(text);
+  if (bad) {
+    problems.push(`${messageStart(file, bad.line)}${bad.message}`);
+    return undefined;
+  }
   let value: unknown;
   try {
     value = jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA, filename: file, listener: aliasGuard() });
@@ -72,26 +80,28 @@ export function parseContentYaml(file: string, text: string, problems: string[])
     const lines = text.split("\n");
     if (err instanceof TooManyAliases) {
       problems.push(
-        `${file}: line ${err.line}: ${err.message} — a review file needs no aliases (*name), write the values out`,
+        `${messageStart(file, err.line)}${err.message} — a review file needs no aliases (*name), write the values out`,
       );
       return undefined;
     }
     const mistakes = findYamlMistakes(text);
     if (mistakes.length > 0) {
-      for (const m of mistakes) problems.push(`${file}: line ${m.line}: ${m.message}`);
+      for (const m of mistakes) problems.push(`${messageStart(file, m.line)}${m.message}`);
     } else if (err instanceof jsYaml.YAMLException && err.mark) {
       // At end of input js-yaml points one past the last line; name the last line instead.
       const line = Math.max(1, Math.min(err.mark.line + 1, lines.length - (text.endsWith("\n") ? 1 : 0)));
       problems.push(
-        `${file}: line ${line}: this line cannot be read (${err.reason}) — check it for a missing quote, colon or space, or compare it with a review file that builds`,
+        `${messageStart(file, line)}this line cannot be read (${err.reason}) — check it for a missing quote, colon or space, or compare it with a review file that builds`,
       );
     } else {
-      problems.push(`${file}: line 1: the file cannot be read as YAML — compare it with a review file that builds`);
+      problems.push(
+        `${messageStart(file, 1)}the file cannot be read as YAML — compare it with a review file that builds`,
+      );
     }
     return undefined;
   }
   const mistakes = mayHideMistake(text) ? findYamlMistakes(text) : [];
   if (mistakes.length === 0) return value;
-  for (const m of mistakes) problems.push(`${file}: line ${m.line}: ${m.message}`);
+  for (const m of mistakes) problems.push(`${messageStart(file, m.line)}${m.message}`);
   return undefined;
 }

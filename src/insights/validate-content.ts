@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { z } from "zod";
 import { ContentError, formatIssues, problem } from "../content/errors.ts";
+import { characterProblems } from "../content/well-formed.ts";
 import { parseContentYaml } from "../content/yaml.ts";
 import {
   type AspectDefinition,
@@ -36,6 +37,12 @@ function parseFile<T>(entry: { file: string; text: string }, schema: z.ZodType<T
   // The content parser: one YAML dialect and one alias limit for every file under content/.
   const input = parseContentYaml(entry.file, entry.text, problems);
   if (input === undefined) return undefined;
+  // What a double-quoted escape puts in a value: no control or bidi characters here either.
+  const bad = characterProblems(entry.file, input, entry.text);
+  if (bad.length > 0) {
+    problems.push(...bad);
+    return undefined;
+  }
   const parsed = schema.safeParse(input);
   if (parsed.success) return parsed.data;
   problems.push(...formatIssues(entry.file, parsed.error.issues, input, { text: entry.text, schema }));

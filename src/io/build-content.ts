@@ -1,9 +1,11 @@
 import path from "node:path";
 import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
+import { printableLine } from "../content/characters.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import { checkContentDir, formatProblems, skippedNotice } from "./content-check.ts";
+import { displayPath } from "./content-dir.ts";
 import { yamlCache } from "./yaml-cache.ts";
 
 /**
@@ -85,7 +87,12 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
       parse: cache.parse,
     }).catch((err: unknown) => {
       cache.abort();
-      throw err;
+      // Not a problem of a file it could name: one line, never Astro's stack trace of this loader.
+      const why = err instanceof Error ? `${err.name}: ${err.message.split("\n")[0]}` : String(err);
+      process.stderr.write(
+        `${printableLine(`${displayPath(config.CONTENT_DIR)}: the content check stopped with an unexpected error (${why}) — run npm run check to see which file; if it says the same, report this line`)}\n`,
+      );
+      process.exit(1);
     });
     cache.finish();
     for (const file of report.skipped) logger.warn(skippedNotice(file));

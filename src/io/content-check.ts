@@ -1,10 +1,15 @@
 import path from "node:path";
-import { ContentError, problem } from "../content/errors.ts";
+import { fileLabel, printableLine } from "../content/characters.ts";
+import { reviewFields } from "../content/dataset.ts";
+import { ContentError, messageStart, problem } from "../content/errors.ts";
 import { fieldLine } from "../content/field-lines.ts";
 import { inspectContent, type ReviewEntry, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
-import { readContentDir } from "./content-dir.ts";
-import { loadInsightsContent } from "./insights-dir.ts";
+import { type RawInsightsContent, validateInsightsContent } from "../insights/validate-content.ts";
+import { MAX_ENTRY_BYTES } from "../log/entries.ts";
+import { RESERVED_SEGMENTS } from "../site/evidence-paths.ts";
+import { readContentDir, type ShownAs } from "./content-dir.ts";
+import { readInsightsDir } from "./insights-dir.ts";
 
 /**
  * Every check the build makes on `content/`, in one pass, without building: what `npm run check`,
@@ -20,8 +25,8 @@ export type ContentReport =
  * Validates reviews, business and insights. The insights are checked even when a review is broken
  * (against the ids the review file names promise), so one run lists every problem in every file.
  */
-export async function checkContentDir(dir: string, opts: ValidateOptions): Promise<ContentReport> {
-  const raw = await readContentDir(dir).catch(rethrowUnlessContentError);
+export async function checkContentDir(dir: string, opts: ValidateOptions & ShownAs): Promise<ContentReport> {
+  const raw = await readContentDir(dir, opts).catch(rethrowUnlessContentError);
   if (raw instanceof ContentError) return { ok: false, problems: [...raw.problems], skipped: [] };
 
   const { business, reviews, skipped, withdrawn, problems } = inspectContent(raw, opts);
@@ -30,9 +35,10 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
     problems.length > 0
       ? raw.reviews.filter((r) => !skipped.includes(r.file)).map((r) => path.basename(r.file, ".yaml"))
       : reviews.map((r) => r.id);
-  const insights = await loadInsightsContent(dir, ids).catch(rethrowUnlessContentError);
+  const rawInsights = await readInsightsDir(dir, opts).catch(rethrowUnlessContentError);
+  const insights = rawInsights instanceof ContentError ? rawInsights : insightsOf(rawInsights, ids);
   if (insights instanceof ContentError) problems.push(...insights.problems);
-  else
+  else {
     problems.push(
       ...editorLabelProblems(
         reviews,
@@ -40,8 +46,62 @@ export async function checkContentDir(dir: string, opts: ValidateOptions): Promi
         (file) => raw.reviews.find((r) => r.file === file)?.text,
       ),
     );
-  if (problems.length > 0 || !business || insights instanceof ContentError) return { ok: false, problems, skipped };
-  return { ok: true, content: { business, reviews, skipped, withdrawn }, insights, skipped };
+    const aspectsFile = rawInsights instanceof ContentError ? undefined : rawInsights.files["aspects.yaml"];
+    if (aspectsFile) problems.push(...reservedAspectProblems(aspectsFile, insights.aspects));
+  }
+  const content = business ? { business, reviews, skipped, withdrawn } : undefined;
+  if (content && problems.length === 0) {
+    problems.push(...oversizedProblems(content, (file) => raw.reviews.find((r) => r.file === file)?.text));
+  }
+  if (problems.length > 0 || !content || insights instanceof ContentError) {
+    return { ok: false, problems: problems.map(printableLine), skipped };
+  }
+  return { ok: true, content, insights, skipped };
+}
+
+/**
+ * Aspect ids that name the evidence pages of entities, topics or ratings
+ * (`/insights/practitioners/` and the like, src/site/evidence-paths.ts), so an aspect of that id
+ * would have no page of its own.
+ */
+export function reservedAspectProblems(
+  aspectsFile: { file: string; text: string },
+  aspects: readonly { id: string }[],
+): string[] {
+  return aspects.flatMap((a, i) =>
+    RESERVED_SEGMENTS.includes(a.id)
+      ? [
+          problem(
+            aspectsFile.file,
+            `aspects[${i}].id`,
+            `is the address of other evidence pages (/insights/${a.id}/), so no aspect may take it (reserved: ${RESERVED_SEGMENTS.join(", ")}); choose another id`,
+            a.id,
+            fieldLine(aspectsFile.text, ["aspects", i, "id"]),
+          ),
+        ]
+      : [],
+  );
+}
+
+/**
+ * A review whose record would not fit one review-log entry (MAX_ENTRY_BYTES, src/log/entries.ts):
+ * every field has its own limit, but together, with the ids detected in its text, they could
+ * still exceed it. Measured on the record as logged, so the bound is the log's own.
+ */
+export function oversizedProblems(
+  content: ValidatedContent,
+  textOf: (file: string) => string | undefined = () => undefined,
+): string[] {
+  const files = new Map(content.reviews.map((r) => [r.id, r.file]));
+  return reviewFields(content).flatMap((f) => {
+    const bytes = Buffer.byteLength(JSON.stringify({ event: "published", id: f.id, review: f }));
+    if (bytes <= MAX_ENTRY_BYTES) return [];
+    const file = files.get(f.id) ?? f.id;
+    const line = textOf(file) === undefined ? undefined : 1;
+    return [
+      `${messageStart(file, line)}the review is too long for the review log: its entry would be ${bytes} bytes, more than the ${MAX_ENTRY_BYTES} an entry may hold — shorten its text, response or id lists`,
+    ];
+  });
 }
 
 /**
@@ -69,7 +129,7 @@ const LEFT_OUT = ": not filled in yet (text is empty); left out until it is";
 
 /** The notice for a review left out of an `npm start` build because it is still a scaffold. */
 export function skippedNotice(file: string): string {
-  return `${file}${LEFT_OUT}`;
+  return `${fileLabel(file)}${LEFT_OUT}`;
 }
 
 /** The notices a build printed (npm start keeps its builds' output), each once, without Astro's prefixes. */
@@ -77,9 +137,12 @@ export function skippedNotices(output: string): string[] {
   const found = output.split("\n").flatMap((line) => {
     const at = line.indexOf(LEFT_OUT);
     if (at < 0) return [];
-    // Astro's logger writes `12:00:00 [WARN] [reviews] <file>: …`; the file is the last word before.
-    const file = line.slice(0, at).split(" ").at(-1) ?? "";
-    return file ? [skippedNotice(file)] : [];
+    // Astro's logger writes `12:00:00 [WARN] [reviews] <file>: …`; the file is the last word before,
+    // or the JSON string before when its name is quoted (fileLabel).
+    const before = line.slice(0, at);
+    const quoted = /("(?:[^"\\]|\\.)*")$/.exec(before)?.[1];
+    const file = quoted ?? before.split(" ").at(-1) ?? "";
+    return file ? [printableLine(`${file}${LEFT_OUT}`)] : [];
   });
   return [...new Set(found)];
 }
@@ -87,6 +150,14 @@ export function skippedNotices(output: string): string[] {
 /** The report editors read: a count, then one problem per line, and nothing else. */
 export function formatProblems(problems: readonly string[]): string {
   return new ContentError(problems).message;
+}
+
+function insightsOf(raw: RawInsightsContent, ids: readonly string[]): InsightsContent | ContentError {
+  try {
+    return validateInsightsContent(raw, new Set(ids));
+  } catch (err) {
+    return rethrowUnlessContentError(err);
+  }
 }
 
 function rethrowUnlessContentError(err: unknown): ContentError {

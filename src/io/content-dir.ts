@@ -15,17 +15,31 @@ export function displayPath(abs: string, cwd = process.cwd()): string {
   return rel && !rel.startsWith("..") && !path.isAbsolute(rel) ? rel : abs;
 }
 
+export interface ShownAs {
+  /**
+   * The folder messages name instead of `dir`: `npm run check -- --staged` reads a copy of the
+   * staged files and names them where the editor keeps them.
+   */
+  shownAs?: string;
+}
+
+/** How messages name a path under `dir` (see `ShownAs`). */
+export function shownPath(dir: string, { shownAs }: ShownAs): (p: string) => string {
+  return (p) => displayPath(shownAs === undefined ? p : path.join(shownAs, path.relative(dir, p)));
+}
+
 /**
  * Reads `business.yaml` and every `reviews/<year>/*.yaml` under `dir`. Sorted, so output is stable.
  * Nothing outside `dir` is read (content-file.ts): every file or year folder that leads out of it,
  * and every file that is not a regular file, is named in one ContentError, thrown once all are known.
  */
-export async function readContentDir(dir: string): Promise<RawContent> {
+export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<RawContent> {
+  const show = shownPath(dir, opts);
   const root = contentRoot(dir);
   const refused: string[] = [];
   const read = (p: string): string | undefined => {
     try {
-      return readContentFile(root, p, displayPath(p));
+      return readContentFile(root, p, show(p));
     } catch (err) {
       if (!(err instanceof ContentError)) throw err;
       refused.push(...err.problems);
@@ -44,18 +58,18 @@ export async function readContentDir(dir: string): Promise<RawContent> {
     if (y.name.startsWith(".")) continue;
     const yPath = path.join(reviewsDir, y.name);
     if (y.isSymbolicLink() && !linkInside(root, yPath)) {
-      refused.push(outsideProblem(displayPath(yPath)));
+      refused.push(outsideProblem(show(yPath)));
       continue;
     }
     if (!(y.isDirectory() || (y.isSymbolicLink() && statSync(yPath).isDirectory())) || !/^\d{4}$/.test(y.name)) {
-      strays.push(displayPath(yPath));
+      strays.push(show(yPath));
       continue;
     }
     const files = (await readdir(yPath, { withFileTypes: true })).map((f) => f.name).sort();
     for (const f of files) {
       if (f.startsWith(".")) continue;
       if (f.endsWith(".yaml")) paths.push(path.join(yPath, f));
-      else strays.push(displayPath(path.join(yPath, f)));
+      else strays.push(show(path.join(yPath, f)));
     }
   }
   // Read one after another, synchronously: only builds and command-line tools read a content folder,
@@ -64,10 +78,10 @@ export async function readContentDir(dir: string): Promise<RawContent> {
   const reviews: RawContent["reviews"] = [];
   for (const p of paths) {
     const text = read(p);
-    if (text !== undefined) reviews.push({ file: displayPath(p), text });
+    if (text !== undefined) reviews.push({ file: show(p), text });
   }
   if (refused.length > 0 || businessText === undefined) throw new ContentError(refused);
-  return { business: { file: displayPath(businessPath), text: businessText }, reviews, strays };
+  return { business: { file: show(businessPath), text: businessText }, reviews, strays };
 }
 
 /** Whether the link at `p` resolves inside the content folder; a dangling link does not. */

@@ -7,7 +7,7 @@ import {
   type RawInsightsContent,
   validateInsightsContent,
 } from "../insights/validate-content.ts";
-import { displayPath } from "./content-dir.ts";
+import { type ShownAs, shownPath } from "./content-dir.ts";
 import { contentRoot, readContentFile } from "./content-file.ts";
 
 /**
@@ -16,7 +16,8 @@ import { contentRoot, readContentFile } from "./content-file.ts";
  * (content-file.ts).
  */
 
-export async function readInsightsDir(contentDir: string): Promise<RawInsightsContent> {
+export async function readInsightsDir(contentDir: string, opts: ShownAs = {}): Promise<RawInsightsContent> {
+  const show = shownPath(contentDir, opts);
   const dir = path.join(contentDir, "insights");
   const names = await readdir(dir).catch((err: NodeJS.ErrnoException) => {
     if (err.code === "ENOENT") return [];
@@ -28,9 +29,9 @@ export async function readInsightsDir(contentDir: string): Promise<RawInsightsCo
     if (name.startsWith(".")) continue;
     const p = path.join(dir, name);
     if ((FILES as readonly string[]).includes(name)) {
-      raw.files[name as FileName] = { file: displayPath(p), text: readContentFile(root, p, displayPath(p)) };
+      raw.files[name as FileName] = { file: show(p), text: readContentFile(root, p, show(p)) };
     } else {
-      raw.strays.push(displayPath(p));
+      raw.strays.push(show(p));
     }
   }
   return raw;

@@ -1,11 +1,15 @@
 import { execFile } from "node:child_process";
-import { mkdtemp } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { createPool, migrate } from "../../sidecar/db/postgres.ts";
+import { PgHubStore } from "../../sidecar/hub/pg-store.ts";
+import { createLogger } from "../../sidecar/logger.ts";
 import { isVerification, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
 import { type Harness, startHarness, TOPICS } from "../helpers/hub-harness.ts";
+import { createDatabase, postgresUnavailable, startPgServer } from "../helpers/pg-cluster.ts";
 
 const run = promisify(execFile);
 const tls = inject("testTls");
@@ -70,5 +74,43 @@ describe("npm run hub:list", () => {
     expect(stdout).toBe(
       `No hub database at ${path.join(empty, "hub.sqlite")}: the hub has never run with this DATA_DIR.\n`,
     );
+  });
+});
+
+const noPostgres = await postgresUnavailable();
+describe.skipIf(noPostgres !== undefined)("npm run hub:list with DATABASE_URL", () => {
+  it("reads the subscriptions from PostgreSQL, not DATA_DIR, still without secrets", async () => {
+    const server = await startPgServer();
+    const empty = await mkdtemp(path.join(os.tmpdir(), "pr-hub-pg-"));
+    const log = createLogger("silent");
+    try {
+      const url = await createDatabase(server);
+      const pool = createPool(url, log);
+      await migrate(pool, log);
+      const callback = "https://subscriber.example.net/pg-callback";
+      await new PgHubStore(pool).upsert(
+        {
+          topic: TOPICS.atom,
+          callback,
+          callbackHost: "subscriber.example.net",
+          secret: SECRET,
+          leaseSeconds: 3600,
+          expiresAt: Date.now() + 3_600_000,
+          deliveredHash: null,
+        },
+        Date.now(),
+      );
+      await pool.end();
+      const { stdout } = await run(process.execPath, [SCRIPT], {
+        env: { ...process.env, DATA_DIR: empty, DATABASE_URL: url, BASE_URL: "" },
+      });
+      expect(stdout).toContain("1 subscription(s)");
+      expect(stdout).toContain(`  ${TOPICS.atom}\n    callback   ${callback}\n`);
+      expect(stdout).toContain("    secret     set\n");
+      expect(stdout).not.toContain(SECRET);
+    } finally {
+      await server.close();
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 });

@@ -39,6 +39,14 @@ function reviewNew(dir: string, args: string[]) {
   });
 }
 
+/** `npm run check` on `dir`, as a child process with no review log to compare against. */
+function checkContent(dir: string) {
+  return run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/check-content.ts"], {
+    cwd: ROOT,
+    env: { ...process.env, CONTENT_DIR: dir, BASE_URL: "", LOG_DIR: path.join(dir, ".no-log") },
+  });
+}
+
 /** What an editor does next: paste the text in place of the empty string. */
 async function fillText(file: string): Promise<void> {
   const text = await readFile(file, "utf8");
@@ -62,7 +70,10 @@ describe("npm run review:new", () => {
   it("scaffolds a file that validates once the text is filled in, and says what to do next", async () => {
     const dir = await contentDir();
     const before = Math.floor(Date.now() / 1000) * 1000;
-    const { stdout } = await reviewNew(dir, ["--author", "Maria G.", "--rating", "4", "--date", "2025-03-10"]);
+    const { stdout } = await reviewNew(dir, [
+      ...["--author", "Maria G.", "--rating", "4", "--date", "2025-03-10"],
+      ...["--platform", "google", "--verified-by", "invoice"],
+    ]);
     const after = Date.now();
 
     const file = path.join(dir, "reviews/2025/2025-03-10-maria-g.yaml");
@@ -86,20 +97,52 @@ describe("npm run review:new", () => {
 
   it("uses today's UTC date and the clock's time when no date is given", async () => {
     const dir = await contentDir();
-    const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, ["--author", "José Núñez", "--rating", "5"]);
+    const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, [
+      ...["--author", "José Núñez", "--rating", "5", "--verified-by", "email"],
+    ]);
     expect(code).toBe(0);
     const scaffold = parse(await readFile(path.join(dir, "reviews/2026/2026-01-01-jose-nunez.yaml"), "utf8"));
     expect(scaffold).toMatchObject({
       date: "2026-01-01",
       published_at: "2026-01-01T00:00:30Z",
       author: "José Núñez",
-      verification: { verified_on: "2026-01-01" },
+      verification: { method: "email_confirmation", verified_on: "2026-01-01" },
     });
+  });
+
+  it("states no verification and no platform unless told: npm run check refuses the scaffold until the editor does", async () => {
+    const dir = await contentDir();
+    const text = "Dr. Patel sorted out my neck in one visit.";
+    const { stdout } = await reviewNew(dir, ["--author", "Maria G.", "--rating", "5", "--text", text]);
+    expect(stdout).toContain("say how you verified it");
+    const file = (/Created (.*)/.exec(stdout) as RegExpExecArray)[1] as string;
+    const scaffold = parse(await readFile(file, "utf8"));
+    expect(scaffold).toMatchObject({ source: { platform: null }, verification: { method: null, verified_on: null } });
+
+    const failed = await checkContent(dir).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1 });
+    const lines = (failed as { stderr: string }).stderr.split("\n");
+    const methodLine = (await readFile(file, "utf8")).split("\n").indexOf("  method:") + 1;
+    expect(lines).toContain(
+      `  ${file}: line ${methodLine}: the verification is not stated yet — say how this review was verified (appointment record, invoice, the platform it was posted on, or an email confirmation): write under verification: method: (one of appointment_record, invoice, platform_verified, email_confirmation) and verified_on: (the day you checked, YYYY-MM-DD); the label is shown to readers (docs/editors.md)`,
+    );
+    expect(lines.some((l) => l.includes("the source.platform is empty — write one of google"))).toBe(true);
+    expect((failed as { stderr: string }).stderr).not.toMatch(/\n\s+at /);
+
+    // Stated, it passes.
+    const today = new Date().toISOString().slice(0, 10);
+    const stated = (await readFile(file, "utf8"))
+      .replace("  platform:\n", "  platform: google\n")
+      .replace("  method:\n", "  method: invoice\n")
+      .replace("  verified_on:\n", `  verified_on: ${today}\n`);
+    await writeFile(file, stated);
+    const { stdout: ok } = await checkContent(dir);
+    expect(ok).toContain("9 reviews, business and insights are valid");
   });
 
   it("never overwrites: a second and third review by the same name get -2 and -3", async () => {
     const dir = await contentDir();
-    const args = ["--author", "Maria G.", "--rating", "5", "--date", "2025-03-10"];
+    const args = ["--author", "Maria G.", "--rating", "5", "--date", "2025-03-10", "--verified-by", "invoice"];
     await runAt("2025-03-11T09:00:00Z", dir, args);
     const first = await readFile(path.join(dir, "reviews/2025/2025-03-10-maria-g.yaml"), "utf8");
     const second = await runAt("2025-03-11T09:05:00Z", dir, args);
@@ -113,7 +156,9 @@ describe("npm run review:new", () => {
 
   it("leaves the rating empty when not given, so the build names it until an editor sets it", async () => {
     const dir = await contentDir();
-    const { out } = await runAt("2025-03-13T09:00:00Z", dir, ["--author", "Maria G."]);
+    const { out } = await runAt("2025-03-13T09:00:00Z", dir, [
+      ...["--author", "Maria G.", "--platform", "yelp", "--verified-by", "platform"],
+    ]);
     expect(out).toContain("set the rating");
     const file = path.join(dir, "reviews/2025/2025-03-13-maria-g.yaml");
     await fillText(file);
@@ -133,6 +178,19 @@ describe("npm run review:new", () => {
     [
       ["--author", "Maria G.", "--date", "2025-03-12"],
       '--date: must not be in the future (today is 2025-03-11), got "2025-03-12"',
+    ],
+    [
+      ["--author", "Maria G.", "--verified-by", "checked"],
+      '--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got "checked"',
+    ],
+    [["--author", "Maria G.", "--platform", "tiktok"], "--platform: expected one of google, yelp, facebook"],
+    [
+      ["--author", "Maria\u001b[2J G."],
+      '--author: holds a control character (U+001B ESC, which starts terminal escape sequences) — delete it (it may be invisible: retype the words around it), got "Maria\\u001b[2J G."',
+    ],
+    [
+      ["--author", "Maria G.", "--platform", "direct", "--verified-by", "platform"],
+      "--verified-by platform: a review sent to the practice (--platform direct) was not verified by a platform",
     ],
   ])("refuses %j, naming the option and value, and writes nothing", async (argv, message) => {
     const dir = await contentDir();
@@ -157,6 +215,7 @@ describe("npm run review:new", () => {
       "Kind people, slow day",
       "--text",
       text,
+      ...["--platform", "direct", "--verified-by", "appointment_record"],
     ]);
     expect(code).toBe(0);
     const file = path.join(dir, "reviews/2025/2025-12-01-ines-p.yaml");

@@ -1,5 +1,7 @@
-import { readFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { readFileSync, statSync } from "node:fs";
 import path from "node:path";
+import { promisify } from "node:util";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import fc from "fast-check";
@@ -50,5 +52,33 @@ describe("server.json for the MCP Registry", () => {
     );
     // The schema really is applied: a bad entry is refused.
     expect(errors({ ...serverJson("https://reviews.example.org"), name: "no slash" })).not.toEqual([]);
+  });
+
+  const ROOT = path.resolve(import.meta.dirname, "../..");
+  const run = (args: string[], env: NodeJS.ProcessEnv) =>
+    promisify(execFile)(path.join(ROOT, "node_modules/.bin/node"), ["scripts/server-json.ts", ...args], {
+      cwd: ROOT,
+      env,
+    });
+  const withoutBaseUrl = () => {
+    const { BASE_URL: _, ...env } = process.env;
+    return env;
+  };
+
+  it("npm run server-json without BASE_URL refuses and leaves server.json as it is", async () => {
+    const before = readFileSync(SERVER_JSON_FILE, "utf8");
+    const mtime = statSync(SERVER_JSON_FILE).mtimeMs;
+    const failed = await run([], withoutBaseUrl()).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain("BASE_URL is not set, so server.json is left as it is");
+    expect(readFileSync(SERVER_JSON_FILE, "utf8")).toBe(before);
+    expect(statSync(SERVER_JSON_FILE).mtimeMs).toBe(mtime);
+  });
+
+  it("--print writes the entry to stdout and no file", async () => {
+    const before = readFileSync(SERVER_JSON_FILE, "utf8");
+    const { stdout } = await run(["--print"], { ...withoutBaseUrl(), BASE_URL: "https://reviews.example.net" });
+    expect(JSON.parse(stdout)).toEqual(serverJson("https://reviews.example.net"));
+    expect(readFileSync(SERVER_JSON_FILE, "utf8")).toBe(before);
   });
 });

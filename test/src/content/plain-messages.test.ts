@@ -17,6 +17,10 @@ const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content"
 const NOW = new Date("2025-03-13T12:00:00Z");
 const JARGON = /\bnull\b|\bundefined\b|\bNaN\b|\[object Object\]|\n\s+at |YAMLException|Error:/;
 
+/** Controls, bidirectional controls, invisible characters and line separators (characters.ts). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const UNPRINTABLE = /[\u0000-\u001f\u007f-\u009f\u200b-\u200f\u2028-\u202e\u2060-\u206f\ufeff]/;
+
 let fixture: RawContent;
 beforeAll(async () => {
   fixture = await readContentDir(FIXTURE);
@@ -39,7 +43,11 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
     .tuple(
       fc.nat(),
       fc.nat(),
-      fc.constantFrom(":", " ", "#", "\t", "“", "”", "'", '"', "-", "|", "[", "{", "&", "*", "!"),
+      fc.constantFrom(
+        ...[":", " ", "#", "\t", "“", "”", "'", '"', "-", "|", "[", "{", "&", "*", "!", "%", "@", "`"],
+        // Pasted from elsewhere: a non-breaking space, a bell, a right-to-left override, a zero-width space.
+        ...["\u00a0", "\u0007", "\u202e", "\u200b", "\u001b[31m"],
+      ),
     )
     .map(
       ([i, j, c]): Edit =>
@@ -75,6 +83,12 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
       (lines) =>
         lines.map((l, k) => (k === at(lines, i) ? `  ${l}` : l)),
   ),
+  // Indentation from a word processor: non-breaking spaces.
+  fc.nat().map(
+    (i): Edit =>
+      (lines) =>
+        lines.map((l, k) => (k === at(lines, i) ? `\u00a0\u00a0${l.trimStart()}` : l)),
+  ),
   fc
     .tuple(
       fc.nat(),
@@ -94,6 +108,18 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
         "“5”",
         "[a, b]",
         "{a: 1}",
+        "11/28/2024",
+        "28.11.2024",
+        "Nov 28 2024",
+        "'Best chiro' says my wife",
+        '"Best" chiro',
+        "*Best* chiro",
+        "&best chiro",
+        "@home",
+        '"\\e[31mred"',
+        '"\\udfff"',
+        '"a\\u202eb"',
+        "'unclosed",
       ),
     )
     .map(
@@ -127,6 +153,8 @@ describe("messages about broken review files", () => {
           // A message may quote what the editor wrote, which can itself say "null" (seed 338126380):
           // the words are the program's only when the file does not contain them.
           if (!JARGON.test(text)) expect(p, p).not.toMatch(JARGON);
+          // Printable on one line: nothing the file held can start a line or move the cursor.
+          expect(UNPRINTABLE.test(p), p).toBe(false);
         }
       }),
       { numRuns: 1500 },

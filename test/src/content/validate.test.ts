@@ -83,7 +83,7 @@ describe("validateContent", () => {
       `${fileOf(DANA)}: line 1: date: expected a real calendar date as YYYY-MM-DD, got "2024-02-30"`,
     ]);
     expect(problems(withReview(DANA, (d) => Object.assign(d, { date: "29/02/2024" })))).toEqual([
-      `${fileOf(DANA)}: line 1: date: expected a real calendar date as YYYY-MM-DD, got "29/02/2024"`,
+      `${fileOf(DANA)}: line 1: date: expected a date as YYYY-MM-DD — write 2024-02-29 instead, got "29/02/2024"`,
     ]);
   });
 
@@ -99,6 +99,7 @@ describe("validateContent", () => {
     expect(problems(raw)).toEqual([
       `${file}: line 1: date: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
       `${file}: line 2: published_at: must not be in the future, got "2025-03-13T12:00:01Z"`,
+      `${file}: line 2: published_at: must not be before the review date 2025-03-14: a review is published after it is written, got "2025-03-13T12:00:01Z"`,
       `${file}: line 14: verification.verified_on: must not be in the future (today is 2025-03-13), got "2025-03-14"`,
     ]);
   });
@@ -114,7 +115,7 @@ describe("validateContent", () => {
   it("requires verification, because only verified reviews are published", () => {
     const [line] = problems(withReview(DANA, (d) => delete d.verification));
     expect(line).toBe(
-      `${fileOf(DANA)}: the verification is missing — add a line verification: with a verification object with method and verified_on (only verified reviews are published)`,
+      `${fileOf(DANA)}: the verification is missing — say how this review was verified (appointment record, invoice, the platform it was posted on, or an email confirmation): add verification: with method: (one of appointment_record, invoice, platform_verified, email_confirmation) and verified_on: (the day you checked, YYYY-MM-DD); the label is shown to readers (docs/editors.md)`,
     );
   });
 

@@ -120,6 +120,56 @@ describe("YAML mistakes in plain words", () => {
     ]);
   });
 
+  it("an unclosed quote is named on the line it opens, even when a later line holds a quote", () => {
+    // js-yaml reads on to the apostrophe in "it's" and stops two lines below.
+    expect(problems(review("title: 'Best chiro", "text: |", "  it's fine", "  really"))).toEqual([
+      `${FILE}: line 5: the quote that opens the title is never closed — end the title with ' on the same line`,
+    ]);
+  });
+
+  it("indentation made of non-breaking spaces is named as such", () => {
+    const text = review("title: Fine", "text: Fine.").replace("  platform", "\u00a0\u00a0platform");
+    expect(problems(text)).toEqual([
+      `${FILE}: line 8: this line is indented with non-breaking spaces (pasted from a word processor), which YAML does not count as indentation — delete the spaces at the start of the line and type them again`,
+    ]);
+  });
+
+  it.each([
+    ["*Best* chiro", "which YAML reads as a reference to another value (an alias)", '"*Best* chiro"'],
+    [
+      "&best chiro",
+      "which YAML reads as a name for the value (an anchor), dropping the word after it",
+      '"&best chiro"',
+    ],
+    ["!great", "which YAML reads as a type tag", '"!great"'],
+    ["%50 better", "which YAML reserves: a value cannot start with it", '"%50 better"'],
+    ["@home visits", "which YAML reserves: a value cannot start with it", '"@home visits"'],
+    ["`best` care", "which YAML reserves: a value cannot start with it", '"`best` care"'],
+  ])("a title starting with a YAML indicator (%s) says to quote it", (title, reading, fix) => {
+    expect(problems(review(`title: ${title}`, "text: Fine."))).toEqual([
+      `${FILE}: line 5: the title starts with ${title[0]}, ${reading} — put the whole title in quotes: title: ${fix}`,
+    ]);
+  });
+
+  it("a quoted start followed by more text says to quote the whole value", () => {
+    expect(problems(review("title: 'Best chiro' says my wife", "text: Fine."))).toEqual([
+      `${FILE}: line 5: the title starts with a quoted part and goes on after the closing quote — put the whole title in quotes: title: "'Best chiro' says my wife"`,
+    ]);
+    expect(problems(review('title: "Best chiro" says my wife', "text: Fine."))).toEqual([
+      `${FILE}: line 5: the title starts with a quoted part and goes on after the closing quote — put the whole title in quotes: title: '"Best chiro" says my wife'`,
+    ]);
+    // A comment after a quoted value is fine.
+    expect(problems(review("title: 'Best chiro' # from the card", "text: Fine."))).toEqual([]);
+  });
+
+  it("a control character in the file names its line before YAML reads it", () => {
+    expect(problems(review("title: a\u0007b", "text: Fine."))).toEqual([
+      `${FILE}: line 5: this line holds a control character (U+0007 BEL, the terminal bell) — delete it (it may be invisible: retype the words around it)`,
+    ]);
+    // Windows line ends are line ends.
+    expect(problems(review("title: Fine", "text: Fine.").replaceAll("\n", "\r\n"))).toEqual([]);
+  });
+
   it("a colon on a later line of a text written without |", () => {
     expect(problems(review("text:", "  Came in with neck pain.", "  Verdict: fixed."))).toEqual([
       `${FILE}: line 7: this line of the text contains ": " — write the text as a text block: put "|" after "text:" and indent every line of the text by two spaces`,
@@ -129,7 +179,12 @@ describe("YAML mistakes in plain words", () => {
   it("finds nothing in any review YAML itself writes, whatever its text", () => {
     // A value wholly in curly quotes is the one thing refused on purpose (see above).
     const text = fc
-      .string({ unit: fc.constantFrom("a", " ", ":", "#", "-", "'", '"', "“", "”", "\t", "\n", "[", "|") })
+      .string({
+        unit: fc.constantFrom(
+          ...["a", " ", ":", "#", "-", "'", '"', "“", "”", "\t", "\n", "[", "|"],
+          ...["*", "&", "!", "%", "@", "`", "\u00a0", "/", "."],
+        ),
+      })
       .filter((s) => !/^\s*“.*”\s*$/s.test(s));
     fc.assert(
       fc.property(text, text, fc.integer({ min: 1, max: 5 }), (title, body, rating) => {

@@ -6,7 +6,7 @@ import { main as check } from "../../../scripts/check-content.ts";
 import { main as reviewNew } from "../../../scripts/review-new.ts";
 import { runAstroBuild } from "../../../src/build/astro-build.ts";
 import { ReviewFileSchema } from "../../../src/content/schema.ts";
-import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
+import { checkContentDir, skippedNotice, skippedNotices } from "../../../src/io/content-check.ts";
 import { buildSite, freshLogEnv, tempDistDir } from "../../helpers/build-site.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
@@ -92,6 +92,9 @@ describe("content check", () => {
     const strict = await checkContentDir(dir, { now: NOW });
     expect(strict.ok ? [] : strict.problems).toEqual([
       `${scaffold}: line 19: the text is not filled in yet — paste the review text after text: | (npm run review:new leaves it empty)`,
+      // Nor does the scaffold say where it was posted or how it was verified: the editor states both.
+      `${scaffold}: line 22: the source.platform is empty — write one of google, yelp, facebook, healthgrades, direct`,
+      `${scaffold}: line 30: the verification is not stated yet — say how this review was verified (appointment record, invoice, the platform it was posted on, or an email confirmation): write under verification: method: (one of appointment_record, invoice, platform_verified, email_confirmation) and verified_on: (the day you checked, YYYY-MM-DD); the label is shown to readers (docs/editors.md)`,
     ]);
 
     const lenient = await checkContentDir(dir, { now: NOW, unfinished: "skip" });
@@ -245,4 +248,16 @@ describe("content check", () => {
       (expected.ok ? expected.content.reviews.map((r) => r.id) : ["fixture is invalid"]).sort(),
     );
   }, 300_000);
+});
+
+describe("the notice of a left-out scaffold", () => {
+  it("quotes an odd file name, and is read back from a build's output whole", () => {
+    const odd = "content/reviews/2026/a b\u001b[2J.yaml";
+    const notice = skippedNotice(odd);
+    expect(notice).toBe(
+      '"content/reviews/2026/a b\\u001b[2J.yaml": not filled in yet (text is empty); left out until it is',
+    );
+    const output = `12:00:00 [WARN] [reviews] ${notice}\n12:00:01 [WARN] [reviews] ${skippedNotice("content/reviews/2026/plain.yaml")}\n`;
+    expect(skippedNotices(output)).toEqual([notice, skippedNotice("content/reviews/2026/plain.yaml")]);
+  });
 });

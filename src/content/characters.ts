@@ -1,0 +1,146 @@
+/**
+ * Which characters content may hold, and how a name or value is shown in a message so that it
+ * cannot break the line it is printed on. Text that reaches strict JSON parsers (I-JSON, RFC 7493:
+ * no lone surrogates), terminals (no control characters, so no escape sequences) and readers (no
+ * bidirectional overrides that show text in another order than it is stored, no invisible
+ * characters in a name) is refused where an editor can fix it: in the file, with its line.
+ */
+
+/** C0 and C1 controls and DEL, but not newline and tab, which text blocks use. */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
+/** Bidirectional embeddings, overrides and isolates (the marks LRM/RLM stay allowed: RTL text needs them). */
+const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+/**
+ * Invisible characters that make two names that look alike differ. A zero-width joiner between two
+ * pictographs is part of an emoji (👨‍👩‍👧) and stays allowed.
+ */
+const ZERO_WIDTH =
+  /[\u180E\u200B\u200C\u2060\uFEFF]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
+/** One pass that most text passes: any character the checks below could refuse (surrogates, paired or not). */
+// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+const SUSPECT = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/;
+const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+
+const NAMES: Record<number, string> = {
+  0: "NUL",
+  7: "BEL, the terminal bell",
+  8: "BS, backspace",
+  11: "VT, vertical tab",
+  12: "FF, form feed",
+  13: "CR, carriage return",
+  27: "ESC, which starts terminal escape sequences",
+  127: "DEL",
+  133: "NEL, next line",
+  8234: "LEFT-TO-RIGHT EMBEDDING",
+  8235: "RIGHT-TO-LEFT EMBEDDING",
+  8236: "POP DIRECTIONAL FORMATTING",
+  8237: "LEFT-TO-RIGHT OVERRIDE",
+  8238: "RIGHT-TO-LEFT OVERRIDE",
+  8294: "LEFT-TO-RIGHT ISOLATE",
+  8295: "RIGHT-TO-LEFT ISOLATE",
+  8296: "FIRST STRONG ISOLATE",
+  8297: "POP DIRECTIONAL ISOLATE",
+  6158: "MONGOLIAN VOWEL SEPARATOR",
+  8203: "ZERO WIDTH SPACE",
+  8204: "ZERO WIDTH NON-JOINER",
+  8205: "ZERO WIDTH JOINER",
+  8288: "WORD JOINER",
+  65279: "ZERO WIDTH NO-BREAK SPACE",
+};
+
+const hex = (c: number) => c.toString(16).toUpperCase().padStart(4, "0");
+const named = (c: number) => `U+${hex(c)}${NAMES[c] ? ` ${NAMES[c]}` : ""}`;
+
+/** What is wrong with one character class, and what to do about it. */
+export interface CharacterProblem {
+  /** 0-based offset of the first offending character in the text. */
+  index: number;
+  message: string;
+}
+
+const HOW = "delete it (it may be invisible: retype the words around it)";
+
+/**
+ * The first character of `s` that no content field may hold; with `names`, also the invisible
+ * characters refused in an author or a title. Undefined when `s` is well-formed.
+ */
+export function badCharacter(s: string, opts: { names?: boolean } = {}): CharacterProblem | undefined {
+  if (!SUSPECT.test(s) && !(opts.names && ZERO_WIDTH.test(s))) return undefined;
+  const lone = LONE_SURROGATE.exec(s);
+  if (lone) {
+    return {
+      index: lone.index,
+      message: `holds half of a character (a lone surrogate, \\u${hex(s.charCodeAt(lone.index)).toLowerCase()}), which strict JSON readers refuse — write the character itself, or remove the \\u escape`,
+    };
+  }
+  const control = CONTROL.exec(s);
+  if (control) {
+    return {
+      index: control.index,
+      message: `holds a control character (${named(s.charCodeAt(control.index))}) — ${HOW}`,
+    };
+  }
+  const bidi = BIDI.exec(s);
+  if (bidi) {
+    return {
+      index: bidi.index,
+      message: `holds a bidirectional-text control (${named(s.charCodeAt(bidi.index))}), which shows text in another order than it is written — ${HOW}`,
+    };
+  }
+  const zero = opts.names ? ZERO_WIDTH.exec(s) : null;
+  if (zero) {
+    return {
+      index: zero.index,
+      message: `holds an invisible character (${named(s.charCodeAt(zero.index))}), which makes a name differ from one that looks the same — ${HOW}`,
+    };
+  }
+  return undefined;
+}
+
+/**
+ * Characters a message never prints as they are: controls (newline included, so a value cannot
+ * start a line), bidirectional controls, invisible characters, line and paragraph separators,
+ * and lone surrogates.
+ */
+const UNPRINTABLE =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+
+const escaped = (c: string) => `\\u${hex(c.charCodeAt(0)).toLowerCase()}`;
+
+/** `s` as a JSON string whose every unprintable character is a `\uXXXX` escape: safe on one line. */
+export function quoteValue(s: string): string {
+  return JSON.stringify(s).replace(UNPRINTABLE, escaped);
+}
+
+/** A path of the characters paths usually have is shown as it is; any other is quoted (`quoteValue`). */
+const PLAIN_PATH = /^[\p{L}\p{M}\p{N}._/@+=,~-]+$/u;
+
+/** How a message names a file: as it is when plain, JSON-quoted when it holds anything else. */
+export function fileLabel(file: string): string {
+  return PLAIN_PATH.test(file) && !file.startsWith("-") ? file : quoteValue(file);
+}
+
+/**
+ * A whole message line made safe to print: every unprintable character escaped as `\uXXXX`. The
+ * last guard before a terminal, a CI log or the notice page, whatever built the line.
+ */
+export function printableLine(line: string): string {
+  return line.replace(UNPRINTABLE, escaped);
+}
+
+/**
+ * The first character of `text` (a file's raw text) that is refused wherever it stands, with its
+ * 1-based line: a control character other than tab and line breaks, a lone surrogate or a
+ * bidirectional control. Checked before the YAML is read, so the message names the line even
+ * when the YAML reader would stop at the character with its own words.
+ */
+export function badCharacterLine(text: string): { line: number; message: string } | undefined {
+  // CR is a line break only before LF (a file saved on Windows).
+  const found = badCharacter(text.replace(/\r\n/g, " \n"));
+  if (!found) return undefined;
+  let line = 1;
+  for (let i = text.indexOf("\n"); i >= 0 && i < found.index; i = text.indexOf("\n", i + 1)) line++;
+  return { line, message: `this line ${found.message}` };
+}

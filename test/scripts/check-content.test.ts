@@ -1,0 +1,152 @@
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * `npm run check` as an editor and a pull-request check run it: the script as a child process on a
+ * copy of a fixture, its output read line by line. No content may make it print a stack trace or
+ * a line that starts with something the content chose.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const FIXTURE = path.join(ROOT, "test/fixtures/insights-content");
+const NECK = "reviews/2024/2024-04-10-neck-pain.yaml";
+const run = promisify(execFile);
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function copy(): Promise<string> {
+  const root = await mkdtemp(path.join(os.tmpdir(), "pr-check-cli-"));
+  temp.push(root);
+  await cp(FIXTURE, path.join(root, "content"), { recursive: true });
+  return root;
+}
+
+async function edit(file: string, change: (text: string) => string): Promise<void> {
+  await writeFile(file, change(await readFile(file, "utf8")));
+}
+
+/** `npm run check [args]` in `root`, content in `root/content`; never throws, returns what it printed. */
+async function check(root: string, args: string[] = []) {
+  const env = { ...process.env, CONTENT_DIR: "content", BASE_URL: "", LOG_DIR: path.join(root, "log") };
+  try {
+    const { stdout, stderr } = await run(
+      path.join(ROOT, "node_modules/.bin/node"),
+      [path.join(ROOT, "scripts/check-content.ts"), ...args],
+      { cwd: root, env },
+    );
+    return { code: 0, stdout, stderr };
+  } catch (err) {
+    const e = err as { code: number; stdout: string; stderr: string };
+    return { code: e.code, stdout: e.stdout, stderr: e.stderr };
+  }
+}
+
+const git = (root: string, ...args: string[]) =>
+  run("git", ["-c", "user.email=editor@example.org", "-c", "user.name=Editor", ...args], { cwd: root });
+
+describe("npm run check", () => {
+  it("a newline in a file name never starts an output line; the name is printed quoted", async () => {
+    const root = await copy();
+    await cp(path.join(root, "content", NECK), path.join(root, "content/reviews/2024/x\n::error::pwned.yaml"));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    const lines = stderr.split("\n");
+    expect(lines.some((l) => l.startsWith("::"))).toBe(false);
+    expect(stderr).toContain('"content/reviews/2024/x\\n::error::pwned.yaml": id: the file name is the review id');
+  });
+
+  it("a 70,000-character URL and control characters give plain lines, no stack trace", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content", NECK), (t) =>
+      t
+        .replace("  platform: direct", `  platform: direct\n  url: https://example.org/${"a".repeat(70_000)}`)
+        .replace("author: Gus L.", 'author: "Gus\\e]0;owned\\aL."'),
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).not.toMatch(/\n\s+at |RangeError|Error:/);
+    expect(stderr).toContain(
+      `content/${NECK}: line 9: source.url: expected a URL of at most 2048 characters, got 70020 characters`,
+    );
+    expect(stderr).toContain(`content/${NECK}: line 4: author: holds a control character (U+001B ESC`);
+    expect([...stderr].some((c) => c.charCodeAt(0) < 0x20 && c !== "\n")).toBe(false);
+  });
+
+  it("a backdated review fails with its file, line and field", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content", NECK), (t) =>
+      t
+        .replace('published_at: "2024-04-10T12:00:00Z"', 'published_at: "2024-04-01T12:00:00Z"')
+        .concat("withdrawn:\n  reason: author-request\n  date: 1999-01-01\n"),
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 2: published_at: must not be before the review date 2024-04-10: a review is published after it is written, got "2024-04-01T12:00:00Z"`,
+    );
+    expect(stderr).toContain(
+      `content/${NECK}: line 14: withdrawn.date: must not be before the review was published (published_at is 2024-04-01T12:00:00Z), got "1999-01-01"`,
+    );
+  });
+
+  it("reports an aspect id that the evidence pages reserve", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content/insights/aspects.yaml"), (t) => t.replace("  - id: staff", "  - id: topics"));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'content/insights/aspects.yaml: line 12: aspects[2].id: is the address of other evidence pages (/insights/topics/), so no aspect may take it (reserved: practitioners, services, service-areas, topics, ratings); choose another id, got "topics"',
+    );
+  });
+
+  it("a bidi override written as an escape in an insights file is refused too", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content/insights/faq.yaml"), (t) =>
+      t.replace("    answer: Not according to reviewers.", '    answer: "Not according \\u202Eto reviewers."'),
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      "content/insights/faq.yaml: line 6: faq[1].answer: holds a bidirectional-text control (U+202E RIGHT-TO-LEFT OVERRIDE)",
+    );
+    expect(stderr).toContain('got "Not according \\u202eto reviewers."');
+  });
+
+  it("--staged checks what is staged: an unstaged scaffold does not block, a staged one does", async () => {
+    const root = await copy();
+    await git(root, "init", "-q");
+    await git(root, "add", "-A");
+    await git(root, "commit", "-qm", "content");
+    const scaffold = path.join(root, "content/reviews/2025/2025-02-21-new.yaml");
+    await writeFile(scaffold, 'date: 2025-02-21\npublished_at: "2025-02-21T09:00:00Z"\nrating:\ntext: ""\n');
+    // An unstaged edit to a committed file is not checked either: the staged version is.
+    await edit(path.join(root, "content", NECK), (t) => t.replace(/^rating: \d/m, "rating: 9"));
+
+    expect(await check(root)).toMatchObject({ code: 1 });
+    const staged = await check(root, ["--staged"]);
+    expect(staged).toMatchObject({ code: 0 });
+    expect(staged.stdout).toContain("content (as staged): 8 reviews, business and insights are valid");
+
+    await git(root, "add", scaffold);
+    const blocked = await check(root, ["--staged"]);
+    expect(blocked.code).toBe(1);
+    // Named where the editor keeps it, not in the temporary copy.
+    expect(blocked.stderr).toContain(
+      "  content/reviews/2025/2025-02-21-new.yaml: line 4: the text is not filled in yet",
+    );
+    expect(blocked.stderr).not.toContain("rating: 9");
+    expect(blocked.stderr).not.toContain(os.tmpdir());
+  });
+
+  it("--staged outside a repository says so (exit 2)", async () => {
+    const root = await copy();
+    const { code, stderr } = await check(root, ["--staged"]);
+    expect(code).toBe(2);
+    expect(stderr).toContain("is not inside a git repository");
+  });
+});

@@ -1,0 +1,49 @@
+import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { SqliteHubDb } from "../../../sidecar/hub/sqlite-db.ts";
+import { SqliteHubStore } from "../../../sidecar/hub/sqlite-store.ts";
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const d of dirs) rmSync(d, { recursive: true, force: true });
+});
+const tempDir = () => {
+  const d = mkdtempSync(path.join(os.tmpdir(), "pr-hub-mode-"));
+  dirs.push(d);
+  return d;
+};
+const mode = (f: string) => statSync(f).mode & 0o777;
+
+describe("hub.sqlite holds subscribers' secrets", () => {
+  it("is created readable and writable by its owner only, with its WAL files", async () => {
+    const dataDir = tempDir();
+    const store = SqliteHubStore.open(path.join(dataDir, "data"));
+    await store.upsert(
+      {
+        topic: "https://reviews.example.org/feed.xml",
+        callback: "https://sub.example.net/cb",
+        callbackHost: "sub.example.net",
+        secret: "a-secret",
+        leaseSeconds: 3600,
+        expiresAt: Date.now() + 3_600_000,
+        deliveredHash: null,
+      },
+      Date.now(),
+    );
+    const file = path.join(dataDir, "data", "hub.sqlite");
+    expect(mode(file)).toBe(0o600);
+    expect(mode(`${file}-wal`)).toBe(0o600);
+    expect(mode(path.join(dataDir, "data"))).toBe(0o700);
+    await store.close();
+  });
+
+  it("narrows a database an earlier version left world-readable", () => {
+    const file = path.join(tempDir(), "hub.sqlite");
+    writeFileSync(file, "");
+    chmodSync(file, 0o644);
+    new SqliteHubDb(file).close();
+    expect(mode(file)).toBe(0o600);
+  });
+});
