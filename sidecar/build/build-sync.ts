@@ -1,6 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
-import { buildVersion, type LiveBuild, type LiveEvent } from "./live-build.ts";
+import type { LiveBuild, LiveEvent } from "./live-build.ts";
 import type { Snapshot } from "./snapshot.ts";
 
 /** The listener name `BuildSync` subscribes under; a publish job fails (and is retried) when it does. */
@@ -111,7 +111,7 @@ export class BuildSync {
 
   /** Throws an error that says which step failed; the caller logs it (LiveBuild, or `#check`). */
   async #distribute(s: Snapshot, topics?: readonly string[]): Promise<void> {
-    const version = buildVersion(s);
+    const version = s.build;
     const retry = `trying again every ${this.#intervalMs / 1000} s`;
     this.#owed = s;
     try {
@@ -132,7 +132,7 @@ export class BuildSync {
   async #retry(s: Snapshot): Promise<void> {
     await this.#distribute(s).catch((err: unknown) =>
       this.#log.error(
-        { version: buildVersion(s), reason: (err as Error).message },
+        { version: s.build, reason: (err as Error).message },
         "the build is served, but distributing it failed",
       ),
     );
@@ -162,13 +162,13 @@ export class BuildSync {
     }
     if (!cluster) return;
     const announced = await cluster.version();
-    const served = buildVersion(this.#live.current);
+    const served = this.#live.current.build;
     if (announced === undefined) await this.#retry(this.#live.current);
     else if (announced !== served) {
       const { snapshot } = await this.#live.goLive("catch-up");
-      if (buildVersion(snapshot) !== announced) {
+      if (snapshot.build !== announced) {
         this.#log.warn(
-          { announced, served: buildVersion(snapshot) },
+          { announced, served: snapshot.build },
           "another instance announced a build that DIST_DIR does not hold yet; checking again later",
         );
       }

@@ -28,15 +28,6 @@ export interface BuildEvents {
 }
 
 /**
- * The identity of a build: the SHA-256 of its `_headers.json`, which lists every file's ETag, so
- * any changed byte of the site (an insights summary, a page) changes it while `/reviews.json`'s
- * ETag does not move. Deterministic builds make equal content give equal versions.
- */
-export function buildVersion(s: Snapshot): string {
-  return s.manifestHash;
-}
-
-/**
  * The one owner of "a new build is live". A build is made (by `SiteBuilds` under `npm start`, or
  * elsewhere and written to DIST_DIR), loaded into a snapshot, recorded (its version and folder,
  * logged), swapped in (the snapshot, and under `npm start` the DIST_DIR symlink), and announced:
@@ -92,7 +83,7 @@ export class LiveBuild implements BuildEvents {
         this.#log.info(
           {
             reason,
-            version: buildVersion(snapshot),
+            build: snapshot.build,
             dir: snapshot.dir,
             reviews: snapshot.index.size,
             build_ms: opts.buildMs,
@@ -109,7 +100,7 @@ export class LiveBuild implements BuildEvents {
           failed.push(name);
           // The build is live whatever a listener does; the line says which reaction failed and why.
           this.#log.error(
-            { version: buildVersion(snapshot), listener: name, reason: (err as Error).message, err },
+            { build: snapshot.build, listener: name, reason: (err as Error).message, err },
             `the build is served, but ${name} failed`,
           );
         }

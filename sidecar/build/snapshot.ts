@@ -38,13 +38,14 @@ export interface Snapshot {
   index: SearchIndex;
   manifest: HeadersManifest;
   /**
-   * SHA-256 of the `_headers.json` bytes: the manifest lists every file's ETag, so the same bytes
-   * in the same folder mean the same build (a publish ping need not load it again).
+   * The build's identity: the SHA-256 of its `_headers.json`, which lists every file's ETag, so any
+   * changed byte of the site changes it while `version` may not move. Equal on every instance
+   * serving the same build (`/healthz`'s `build`, the instances' `live_build` record).
    */
-  manifestHash: string;
+  build: string;
   /** Newest published_at / response date, epoch ms; undefined for an empty dataset. */
   lastModifiedMs?: number;
-  /** ETag of `/reviews.json` in this build: identifies the dataset version. */
+  /** ETag of `/reviews.json` in this build: the dataset's version, not the build's (`build`). */
   version: string;
   /**
    * `chain[k]` hashes the first k reviews (newest first). The body of since/{date} is exactly a
@@ -97,7 +98,7 @@ const hashBytes = (bytes: Uint8Array) => createHash("sha256").update(bytes).dige
 export async function isSameBuild(dir: string, snapshot: Snapshot): Promise<boolean> {
   if (dir !== snapshot.dir) return false;
   const bytes = await readDistFile(dir, `/${MANIFEST_FILE}`).catch(() => undefined);
-  return bytes !== undefined && hashBytes(bytes) === snapshot.manifestHash;
+  return bytes !== undefined && hashBytes(bytes) === snapshot.build;
 }
 
 /**
@@ -130,11 +131,11 @@ export async function loadSnapshot(
   resultBytes = previous?.results.maxBytes ?? 0,
 ): Promise<Snapshot> {
   let manifest: HeadersManifest;
-  let manifestHash: string;
+  let build: string;
   try {
     const bytes = await readDistFile(dir, `/${MANIFEST_FILE}`);
     manifest = parseDistJson(dir, `/${MANIFEST_FILE}`, bytes, HeadersManifestSchema);
-    manifestHash = hashBytes(bytes ?? new Uint8Array());
+    build = hashBytes(bytes ?? new Uint8Array());
   } catch (err) {
     throw hint(err);
   }
@@ -156,7 +157,7 @@ export async function loadSnapshot(
   }
   const insights = await loadInsights(dir, previous, manifest.files["/insights.json"]?.etag);
   if (previous && previous.version === version) {
-    return { ...previous, dir, manifest, manifestHash, topics, insights };
+    return { ...previous, dir, manifest, build, topics, insights };
   }
   let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
   try {
@@ -169,7 +170,7 @@ export async function loadSnapshot(
     dir,
     index: createSearchIndex(dataset),
     manifest,
-    manifestHash,
+    build,
     lastModifiedMs: modified,
     lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
     version,

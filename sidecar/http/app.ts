@@ -1,7 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
 import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
-import { buildVersion } from "../build/live-build.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
@@ -68,11 +67,8 @@ export function createApp(deps: AppDeps): Express {
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     // `build` is the same on every instance serving the same build: a deployment can compare them.
-    const snapshot = {
-      reviews: store.current.index.size,
-      version: store.current.version,
-      build: buildVersion(store.current),
-    };
+    const { index, version, build } = store.current;
+    const snapshot = { reviews: index.size, version, build };
     // Typed by the schema /openapi.json declares, so the two cannot drift.
     if (!deps.databaseReachable) {
       res.json({ status: "ok", ...snapshot } satisfies Readiness);

@@ -2,7 +2,7 @@ import { appendFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildSync, type ClusterBuilds, DISTRIBUTE } from "../../../sidecar/build/build-sync.ts";
-import { buildVersion, LiveBuild } from "../../../sidecar/build/live-build.ts";
+import { LiveBuild } from "../../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
 import { createLogger } from "../../../sidecar/logger.ts";
 import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
@@ -76,11 +76,11 @@ describe("BuildSync", () => {
   it("records the first version when the database has none, and announces each build made live", async () => {
     const cluster = new MemoryCluster();
     const a = await instance(cluster, new ManualClock());
-    expect(cluster.records).toEqual([buildVersion(a.live.current)]);
+    expect(cluster.records).toEqual([a.live.current.build]);
     await deploy();
     const { failed } = await a.live.goLive("publish", { topics: ["http://localhost:4321/feed.xml"] });
     expect(failed).toEqual([]);
-    expect(cluster.announced).toBe(buildVersion(a.live.current));
+    expect(cluster.announced).toBe(a.live.current.build);
     expect(a.hub.published.at(-1)).toEqual(["http://localhost:4321/feed.xml"]);
     await a.sync.close();
   });
@@ -105,7 +105,7 @@ describe("BuildSync", () => {
     await a.sync.idle();
     // Every topic compared with what was last distributed, then the owed build announced.
     expect(a.hub.published.slice(published)).toContainEqual(undefined);
-    expect(cluster.announced).toBe(buildVersion(a.live.current));
+    expect(cluster.announced).toBe(a.live.current.build);
     const after = a.hub.published.length;
     clock.advance(INTERVAL);
     await a.sync.idle();
@@ -121,14 +121,14 @@ describe("BuildSync", () => {
     const records = cluster.records.length;
     await deploy();
     await a.live.goLive("publish", { topics: [] });
-    const version = buildVersion(a.live.current);
+    const version = a.live.current.build;
     expect(cluster.announced).toBe(version);
-    expect(buildVersion(b.live.current)).not.toBe(version);
+    expect(b.live.current.build).not.toBe(version);
     const bPublished = b.hub.published.length;
 
     clock.advance(INTERVAL);
     await Promise.all([a.sync.idle(), b.sync.idle()]);
-    expect(buildVersion(b.live.current)).toBe(version);
+    expect(b.live.current.build).toBe(version);
     expect(b.hub.published.length).toBe(bPublished);
     expect(cluster.records.length).toBe(records + 1);
     await Promise.all([a.sync.close(), b.sync.close()]);
