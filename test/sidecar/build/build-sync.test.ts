@@ -32,16 +32,16 @@ afterAll(async () => {
 /** The shared record of the live build, with a switch for the outage. */
 class MemoryCluster implements ClusterBuilds {
   up = true;
-  announced: string | undefined;
+  live: string | undefined;
   readonly records: string[] = [];
-  async record(version: string): Promise<void> {
+  async record(build: string): Promise<void> {
     if (!this.up) throw new Error("connect ECONNREFUSED");
-    this.announced = version;
-    this.records.push(version);
+    this.live = build;
+    this.records.push(build);
   }
-  async version(): Promise<string | undefined> {
+  async announced(): Promise<string | undefined> {
     if (!this.up) throw new Error("connect ECONNREFUSED");
-    return this.announced;
+    return this.live;
   }
   async reachable(): Promise<boolean> {
     return this.up;
@@ -80,7 +80,7 @@ describe("BuildSync", () => {
     await deploy();
     const { failed } = await a.live.goLive("publish", { topics: ["http://localhost:4321/feed.xml"] });
     expect(failed).toEqual([]);
-    expect(cluster.announced).toBe(a.live.current.build);
+    expect(cluster.live).toBe(a.live.current.build);
     expect(a.hub.published.at(-1)).toEqual(["http://localhost:4321/feed.xml"]);
     await a.sync.close();
   });
@@ -105,12 +105,46 @@ describe("BuildSync", () => {
     await a.sync.idle();
     // Every topic compared with what was last distributed, then the owed build announced.
     expect(a.hub.published.slice(published)).toContainEqual(undefined);
-    expect(cluster.announced).toBe(a.live.current.build);
+    expect(cluster.live).toBe(a.live.current.build);
     const after = a.hub.published.length;
     clock.advance(INTERVAL);
     await a.sync.idle();
     expect(a.hub.published.length).toBe(after);
     await a.sync.close();
+  });
+
+  it("serves and distributes a newer build found in DIST_DIR that no instance announced, once", async () => {
+    const clock = new ManualClock();
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, clock);
+    const before = a.live.current.build;
+    const published = a.hub.published.length;
+    // A deployment whose ping never arrived: nothing but the regular check sees it.
+    await deploy();
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    expect(a.live.current.build).not.toBe(before);
+    expect(cluster.live).toBe(a.live.current.build);
+    expect(a.hub.published.slice(published)).toEqual([undefined]);
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    expect(a.hub.published.length).toBe(published + 1);
+    await a.sync.close();
+  });
+
+  it("catches up, without distributing, with a build in DIST_DIR that another instance announced", async () => {
+    const clock = new ManualClock();
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, clock);
+    const b = await instance(cluster, clock);
+    await deploy();
+    await a.sync.publish([]);
+    const bPublished = b.hub.published.length;
+    clock.advance(INTERVAL);
+    await b.sync.idle();
+    expect(b.live.current.build).toBe(cluster.live);
+    expect(b.hub.published.length).toBe(bPublished);
+    await Promise.all([a.sync.close(), b.sync.close()]);
   });
 
   it("brings an instance that missed the announcement to the announced build on its next check, without announcing it again", async () => {
@@ -122,7 +156,7 @@ describe("BuildSync", () => {
     await deploy();
     await a.live.goLive("publish", { topics: [] });
     const version = a.live.current.build;
-    expect(cluster.announced).toBe(version);
+    expect(cluster.live).toBe(version);
     expect(b.live.current.build).not.toBe(version);
     const bPublished = b.hub.published.length;
 
