@@ -47,7 +47,7 @@ export class BuildReport {
 
   /**
    * A build succeeded: its left-out scaffolds are named at once (before it goes live, so the
-   * terminal says so as soon as the build is done). The notice goes when it is live (`clear`).
+   * terminal says so as soon as the build is done). The notice goes once it is live (`follow`).
    */
   succeeded(result: AstroBuildResult): void {
     for (const line of skippedNotices(result.stdout + result.stderr)) this.#logger.warn(line);

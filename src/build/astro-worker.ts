@@ -6,8 +6,7 @@ import { PER_BUILD_VARIABLES, WorkerReplySchema, type WorkerRequest } from "./as
 /**
  * A long-lived process that runs `astro build` again and again (`npm start`'s rebuilds): a fresh
  * `astro build` spends most of a small build starting Node and loading Astro, Vite, Rolldown and
- * the project's dependencies; this keeps them loaded between builds (docs/benchmarks-log.md,
- * "Edit-to-live").
+ * the project's dependencies; this keeps them loaded between builds.
  *
  * Bounded: Astro imports each build's server bundle from that build's output folder, so every
  * build leaves its modules in the process. After `maxBuilds` builds, or when a build leaves the
@@ -159,8 +158,8 @@ export class AstroBuildWorker {
     });
     const env = Object.fromEntries(PER_BUILD_VARIABLES.map((k) => [k, build.env[k] ?? null])) as WorkerRequest["env"];
     // Captured output is read for warnings (a left-out scaffold's notice) and, after a failure, for
-    // its last lines. Astro's progress is a line per page (10,000 at 10,000 reviews): it would push
-    // an early warning out of the kept tail, and writing it cost a 10,000-review rebuild about 0.5 s.
+    // its last lines. Astro's progress is a line per page: it would push an early warning out of
+    // the kept tail, and writing it is a measurable share of a large rebuild.
     const logLevel = build.silent ? "silent" : this.#capture ? "warn" : "info";
     const request: WorkerRequest = { type: "build", id, env, logLevel };
     proc.output = "";

@@ -15,7 +15,7 @@ import { yamlCache } from "./yaml-cache.ts";
  * registered symbol, which every copy in the process resolves to the same slot. The reviews are
  * read from here rather than from an Astro collection: a collection would parse every review a
  * second time, keep it in Astro's data store, serialise the store into its cache and embed it as
- * one string in the bundle; at 100,000 reviews that was most of the build's memory.
+ * one string in the bundle, which at 100,000 reviews would be most of the build's memory.
  */
 export interface BuildContent {
   content: ValidatedContent;

@@ -32,8 +32,8 @@ export function distPath(dir: string, sitePath: string): string {
 
 /**
  * Every file under `dir` as `{ path: "/a/b.json", abs }`, sorted by path for stable output. Read
- * synchronously: a build folder holds about one folder per review, and `readdirSync` walks the
- * 10,000-review build in a half to a fifth of the promise version's time (docs/benchmarks-log.md).
+ * synchronously: a build folder holds about one folder per review, and the promise version pays
+ * a trip through the thread pool and the event loop for each.
  */
 export function listDistFiles(dir: string): { path: string; abs: string }[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -69,9 +69,8 @@ function etagOfFile(abs: string, buffer: Buffer): string {
  * holding the build in memory: at 100,000 reviews `reviews.json` alone is 200 MB and the month
  * pages as much again, and every file goes through one 1 MiB buffer. For the build's own process
  * (the `astro:build:done` hook), which has nothing else to do meanwhile: the reads are synchronous.
- * A build is mostly small pages (a page per review), and each promise read cost several trips
- * through the thread pool and the event loop (open, stat, read, close), about 2.5 times the
- * synchronous loop's time for 10,000 pages (docs/benchmarks-log.md).
+ * A build is mostly small pages (a page per review), and each promise read costs several trips
+ * through the thread pool and the event loop (open, stat, read, close).
  */
 export function etagDistFiles(dir: string): { path: string; etag: string }[] {
   const buffer = Buffer.allocUnsafe(CHUNK);
