@@ -1,4 +1,5 @@
 import type { CallToolResult, StandardSchemaWithJSON } from "@modelcontextprotocol/server";
+import { describeIssue } from "../../src/api/schema-issues.ts";
 
 /**
  * Holds every tool to its input schema as the arguments were sent, not as the SDK copied them.
@@ -42,10 +43,7 @@ export class ArgumentsAsSent {
     const result = schema["~standard"].validate(this.#sent);
     if (result instanceof Promise) throw new TypeError(`tool ${name}: an input schema must validate synchronously`);
     if (!result.issues?.length) return undefined;
-    const issues = result.issues.map((issue) => {
-      const at = (issue.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".");
-      return at ? `${at}: ${issue.message}` : issue.message;
-    });
+    const issues = result.issues.map((issue) => describeIssue(issue));
     const text = `Input validation error: Invalid arguments for tool ${name}: ${issues.join(", ")}`;
     return { content: [{ type: "text", text }], isError: true };
   }

@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
+import { describeIssue } from "../api/schema-issues.ts";
 import { etagOfHash, type HeadersManifest, HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.ts";
 
 /**
@@ -106,7 +107,7 @@ export function parseDistJson<S extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new DistReadError(file, `${first?.path.join(".") || "(root)"}: ${first?.message}`);
+    throw new DistReadError(file, first ? describeIssue(first, "(root)") : "invalid");
   }
   return parsed.data;
 }
