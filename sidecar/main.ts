@@ -91,7 +91,7 @@ export async function main(opts: MainOptions): Promise<Service> {
   // of failing every rebuild until its text is pasted. npm start distributes each build it makes
   // live itself (BuildSync), so its builds ping no hub.
   const buildEnv = { ...opts.env, BASE_URL: config.BASE_URL, UNFINISHED_REVIEWS: "skip", HUB_URL: "off" };
-  const report = new BuildReport(logger, config.CONTENT_DIR, buildEnv);
+  const report = new BuildReport(logger);
   const stop = new AbortController();
   // Builds go into versioned folders and DIST_DIR is swapped atomically (site-build.ts), in one
   // long-lived build process that keeps Astro loaded between builds (src/build/astro-worker.ts).
@@ -119,7 +119,7 @@ export async function main(opts: MainOptions): Promise<Service> {
       if (dir) {
         report.succeeded(result);
         built = { dir, buildMs: result.wallMs };
-      } else await report.failed(result, new Date());
+      } else report.failed(result);
     }
   }
   // The first rebuild after an edit should find the build worker warm: its warm-up runs beside the
@@ -216,7 +216,7 @@ export async function main(opts: MainOptions): Promise<Service> {
           logger.debug("content changed: rebuilding");
           const { dir, result } = await builds.build(buildEnv, stop.signal);
           if (!dir) {
-            if (!stop.signal.aborted) await report.failed(result, new Date());
+            if (!stop.signal.aborted) report.failed(result);
             return;
           }
           // A distribution that fails is logged and retried by BuildSync; only a failed load lands here.

@@ -1,7 +1,12 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { PROJECT_ROOT } from "./astro-build.ts";
-import { PER_BUILD_VARIABLES, WorkerReplySchema, type WorkerRequest } from "./astro-worker-protocol.ts";
+import {
+  type BuildNotice,
+  PER_BUILD_VARIABLES,
+  WorkerReplySchema,
+  type WorkerRequest,
+} from "./astro-worker-protocol.ts";
 
 /**
  * A long-lived process that runs `astro build` again and again (`npm start`'s rebuilds): a fresh
@@ -38,6 +43,8 @@ export interface WorkerBuildResult {
   code: number;
   /** With `output: "capture"`: the end of what the build printed (both streams, at most 64 KiB). */
   output?: string;
+  /** What the build said about the content over its channel (src/build/build-channel.ts). */
+  notices: BuildNotice[];
 }
 
 interface Proc {
@@ -54,6 +61,8 @@ interface Proc {
   onDone?: (id: number) => void;
   /** With `output: "capture"`: what the current build printed so far (its end). */
   output: string;
+  /** What the current build sent about the content. */
+  notices: BuildNotice[];
 }
 
 /** Captured output is bounded: a failing build of 100,000 reviews can print megabytes. */
@@ -140,7 +149,7 @@ export class AstroBuildWorker {
   }
 
   async #run(build: WorkerBuild): Promise<WorkerBuildResult> {
-    if (this.#closed || build.signal?.aborted) return { code: 128 };
+    if (this.#closed || build.signal?.aborted) return { code: 128, notices: [] };
     this.warm(build.env);
     const proc = this.#proc as Proc;
     const id = ++this.#seq;
@@ -163,6 +172,7 @@ export class AstroBuildWorker {
     const logLevel = build.silent ? "silent" : this.#capture ? "warn" : "info";
     const request: WorkerRequest = { type: "build", id, env, logLevel };
     proc.output = "";
+    proc.notices = [];
     proc.child.send(request, (err) => {
       if (err) this.#end(proc);
     });
@@ -176,7 +186,8 @@ export class AstroBuildWorker {
     } else {
       this.#end(proc);
     }
-    return this.#capture ? { code, output: proc.output } : { code };
+    const notices = proc.notices;
+    return this.#capture ? { code, output: proc.output, notices } : { code, notices };
   }
 
   #spawn(env: NodeJS.ProcessEnv): Proc {
@@ -195,7 +206,16 @@ export class AstroBuildWorker {
       await groupEnded(child.pid);
       return code;
     });
-    const proc: Proc = { child, key: stableKey(env), builds: 0, rssBytes: 0, ending: false, closed, output: "" };
+    const proc: Proc = {
+      child,
+      key: stableKey(env),
+      builds: 0,
+      rssBytes: 0,
+      ending: false,
+      closed,
+      output: "",
+      notices: [],
+    };
     const keep = (d: Buffer) => {
       proc.output = (proc.output + d.toString()).slice(-MAX_CAPTURE);
     };
@@ -204,8 +224,10 @@ export class AstroBuildWorker {
     child.on("message", (raw: unknown) => {
       const reply = WorkerReplySchema.safeParse(raw);
       if (!reply.success) return;
-      proc.rssBytes = reply.data.rssBytes;
-      if (reply.data.type === "done") proc.onDone?.(reply.data.id);
+      const r = reply.data;
+      if (r.type === "problems" || r.type === "left-out") proc.notices.push(r);
+      else proc.rssBytes = r.rssBytes;
+      if (r.type === "done") proc.onDone?.(r.id);
     });
     void closed.then(() => {
       if (this.#proc === proc) this.#proc = undefined;

@@ -1,9 +1,10 @@
 import path from "node:path";
 import { astroCacheDir } from "../build/astro-build.ts";
+import { failBuild, tellParent } from "../build/build-channel.ts";
 import { loadConfig } from "../config.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
-import { checkContentDir, formatProblems, skippedNotice } from "./content-check.ts";
+import { checkContentDir, skippedNotice } from "./content-check.ts";
 import { yamlCache } from "./yaml-cache.ts";
 
 /**
@@ -70,8 +71,8 @@ export function forgetBuildContent(): void {
 
 /**
  * The content of this build, checked on the first call. A problem ends the build with exactly the
- * lines `npm run check` prints, printed and exited rather than thrown: Astro would wrap a throw in
- * a `Location:` and a stack trace of our loader, which tell an editor nothing.
+ * lines `npm run check` prints, sent to the parent too (`failBuild`); left-out scaffolds are named
+ * the same two ways.
  */
 export function buildContent(logger: NoticeLogger = stderrLogger): Promise<BuildContent> {
   return perBuild("content", async () => {
@@ -89,10 +90,8 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
     });
     cache.finish();
     for (const file of report.skipped) logger.warn(skippedNotice(file));
-    if (!report.ok) {
-      process.stderr.write(`${formatProblems(report.problems)}\n`);
-      process.exit(1);
-    }
+    if (report.skipped.length > 0) await tellParent({ type: "left-out", files: [...report.skipped] });
+    if (!report.ok) return failBuild(report.problems);
     return { content: report.content, insights: report.insights };
   });
 }
