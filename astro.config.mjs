@@ -24,7 +24,7 @@ export default defineConfig({
   build: { format: "directory", inlineStylesheets: "never" },
   devToolbar: { enabled: false },
   // A rebuild copies the month, review and evidence pages whose data did not change from the last build of the same
-  // cache instead of rendering them (src/site/month-page-props.ts, docs/builds.md).
+  // cache instead of rendering them (src/site/month-page-props.ts, docs/site.md "Incremental rebuilds").
   experimental: { incrementalBuild: true },
   integrations: [
     // Beside a running npm start, DIST_DIR is the build it serves: a build must not write into it.

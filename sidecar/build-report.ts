@@ -1,33 +1,27 @@
 import type { AstroBuildResult } from "../src/build/astro-build.ts";
 import { printableLine } from "../src/content/characters.ts";
-import { checkContentDir, skippedNotices } from "../src/io/content-check.ts";
-import { displayPath } from "../src/io/content-dir.ts";
-import { logProblems } from "../src/io/review-log.ts";
+import { skippedNotice } from "../src/io/content-check.ts";
 import { type PageNotice, pageNotice } from "./http/build-notice.ts";
 import type { Logger } from "./logger.ts";
 
 /**
  * What `npm start` tells an editor about each build, in the terminal and on the page. A build's
  * own output (Astro's progress, kept out of the terminal unless LOG_LEVEL=debug) is not what an
- * editor reads: a failure is explained by running the content check here, which names each file,
- * line and fix exactly as `npm run check` does; only a failure the content does not explain
- * shows the end of the build's output. The notice stays on every page until another build is served.
+ * editor reads: a failure is explained by the problems the build sent over its channel
+ * (`AstroBuildResult.problems`), which name each file, line and fix exactly as `npm run check`
+ * does; only a failure the content does not explain shows the end of the build's output. The
+ * notice stays on every page until another build is served.
  */
 export class BuildReport {
   readonly #logger: Logger;
-  readonly #contentDir: string;
-  readonly #env: NodeJS.ProcessEnv;
   #notice?: PageNotice;
   /** The build being served, once there is one (`follow`). */
   #current?: () => unknown;
   /** The build the notice was raised over; `pending` until `follow` can say which. */
   #over?: { build: unknown } | "pending";
 
-  /** `env`: the builds' environment, whose LOG_DIR says which deleted reviews the log refuses. */
-  constructor(logger: Logger, contentDir: string, env: NodeJS.ProcessEnv) {
+  constructor(logger: Logger) {
     this.#logger = logger;
-    this.#contentDir = contentDir;
-    this.#env = env;
   }
 
   /**
@@ -48,28 +42,23 @@ export class BuildReport {
 
   /**
    * A build succeeded: its left-out scaffolds are named at once (before it goes live, so the
-   * terminal says so as soon as the build is done). The notice goes when it is live (`clear`).
+   * terminal says so as soon as the build is done). The notice goes once it is live (`follow`).
    */
   succeeded(result: AstroBuildResult): void {
-    for (const line of skippedNotices(result.stdout + result.stderr)) this.#logger.warn(line);
+    for (const file of result.leftOut) this.#logger.warn(skippedNotice(file));
   }
 
-  /** A build failed (`now`: the clock its content is checked against): one error line, then its problems. */
-  async failed(result: AstroBuildResult, now: Date): Promise<void> {
-    const report = await checkContentDir(this.#contentDir, { now, unfinished: "skip" }).catch(() => undefined);
-    // Valid files can still fail the build: a logged review whose file was deleted (as npm run check says).
-    const logged = report?.ok ? await logProblems(this.#env, report.content).catch(() => []) : [];
-    let problems: string[];
-    if (report && !report.ok) problems = report.problems;
-    else if (logged.length > 0) problems = logged;
-    else {
+  /** A build failed: one error line, then its problems. */
+  failed(result: AstroBuildResult): void {
+    let problems = result.problems;
+    if (!problems) {
       const tail = `${result.stdout}${result.stderr}`
         .split("\n")
         // A stack trace's frames name this program's files, not the editor's: never shown.
         .filter((l) => l.trim() !== "" && !/^\s+at /.test(l))
         .slice(-15)
         .map(printableLine);
-      const why = `the site could not be built, and ${displayPath(this.#contentDir)} looks fine`;
+      const why = "the site could not be built, and not because of the content";
       problems =
         tail.length > 0 ? [`${why}; the build's last words were:`, ...tail] : [`${why}; see the build's output above`];
     }

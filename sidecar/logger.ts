@@ -29,13 +29,16 @@ export function createLogger(
   return pino(options, { write: (line: string) => void out.write(plainLine(line)) });
 }
 
+function servingLine(r: Record<string, unknown>): string {
+  return typeof r.build_ms === "number"
+    ? `built in ${(r.build_ms / 1000).toFixed(1)} s, ${r.reviews} reviews, serving`
+    : `serving the build in ${r.dir} (${r.reviews} reviews)`;
+}
+
 /** Words a plain line uses for some records, where the message alone names no figure. */
 const PLAIN: Record<string, (r: Record<string, unknown>) => string | undefined> = {
-  "serving build": (r) =>
-    typeof r.build_ms === "number"
-      ? `built in ${(r.build_ms / 1000).toFixed(1)} s, ${r.reviews} reviews, serving`
-      : `serving the build in ${r.dir} (${r.reviews} reviews)`,
-  "serving first build": (r) => `built in ${(Number(r.build_ms) / 1000).toFixed(1)} s, ${r.reviews} reviews, serving`,
+  "serving build": (r) => servingLine(r),
+  "serving first build": (r) => servingLine(r),
   request: (r) => `${r.method} ${r.url} ${r.status} ${typeof r.ms === "number" ? r.ms.toFixed(1) : r.ms} ms`,
 };
 

@@ -4,9 +4,9 @@ import ipaddr from "ipaddr.js";
 
 /**
  * A per-client fixed-window request counter, synchronous and allocation-light because every
- * request but `/healthz` passes it. express-rate-limit, used before, awaited its store on every
- * request, so the rest of the request ran in a later microtask; its key work and promise
- * machinery were a measurable share of a cached search's CPU (docs/benchmarks-log.md).
+ * request but `/healthz` passes it: a limiter that awaits its store on every request (as
+ * express-rate-limit does) moves the rest of the request to a later microtask, and its promise
+ * machinery is a measurable share of a cached search's CPU.
  *
  * Every client's window starts and ends together (a window begins at the first request after the
  * previous one ended), so the state is one map cleared once per window. The map is bounded: past

@@ -1,29 +1,30 @@
 import type { Logger } from "pino";
 import type { Config } from "../src/config.ts";
 import type { ClusterBuilds } from "./build/build-sync.ts";
-import { type BuildListener, listenForBuilds, liveBuildVersion, recordLiveBuild } from "./db/build-broadcast.ts";
+import { type BuildListener, listenForBuilds, liveBuild, recordLiveBuild } from "./db/build-broadcast.ts";
 import { createPool, databaseReachable, migrate } from "./db/postgres.ts";
-import { type PublishJobs, startPublishJobs } from "./db/publish-jobs.ts";
+import { openPublishQueue, type PublishQueue } from "./db/publish-jobs.ts";
 import type { HubDatabase } from "./hub/types.ts";
 import { PgSessionStore } from "./mcp/pg-session-store.ts";
 
 /**
  * What `DATABASE_URL` turns on, opened once at start-up: the pool, the migrations (run by
  * whichever instance gets the lock first), the hub's shared store and queue, readiness, the
- * record of the live build with its announcements, and the queue of publish pings. Start-up fails when the database is unreachable: an instance that
- * cannot see the shared state must not take traffic as if it were alone.
+ * record of the live build with its announcements, and the queue of publish pings. Start-up
+ * fails when the database is unreachable: an instance that cannot see the shared state must not
+ * take traffic as if it were alone.
  */
 export interface SharedState {
   hub: HubDatabase;
   reachable(): Promise<boolean>;
   /** MCP sessions' last use and end, shared by every instance (a use or a DELETE on one holds on all). */
   mcpSessions: PgSessionStore;
-  /** The live build's version as the instances share it. */
+  /** The live build as the instances share it. */
   builds: ClusterBuilds;
   /** Calls `check` whenever any instance announces a build (and after a lost connection is back). */
-  onBuildAnnounced(check: () => Promise<void>): BuildListener;
-  /** Publish pings as jobs any instance completes with `run` (see db/publish-jobs.ts). */
-  publishJobs(run: (topics: readonly string[]) => Promise<void>): Promise<PublishJobs>;
+  onBuildAnnounced(check: () => void): Promise<BuildListener>;
+  /** Publish pings as jobs any instance completes (see db/publish-jobs.ts). */
+  publishQueue: PublishQueue;
   close(): Promise<void>;
 }
 
@@ -42,7 +43,14 @@ export async function openSharedState(
     throw err;
   }
   const reachable = () => databaseReachable(pool);
-  const listeners: { close(): Promise<void> }[] = [];
+  let publishQueue: PublishQueue;
+  try {
+    publishQueue = await openPublishQueue({ url, log, superviseSeconds: config.HUB_QUEUE_SUPERVISE_SECONDS });
+  } catch (err) {
+    await pool.end();
+    throw err;
+  }
+  const listeners: BuildListener[] = [];
   const mcpSessions = new PgSessionStore(pool, {
     idleMs: config.MCP_SESSION_TTL_MS,
     maxEntries: config.MCP_MAX_SESSIONS,
@@ -53,22 +61,19 @@ export async function openSharedState(
     reachable,
     mcpSessions,
     builds: {
-      record: (version) => recordLiveBuild(pool, version),
-      version: () => liveBuildVersion(pool),
+      record: (build) => recordLiveBuild(pool, build),
+      announced: () => liveBuild(pool),
       reachable,
     },
-    onBuildAnnounced(check) {
-      const l = listenForBuilds(url, log, check);
+    async onBuildAnnounced(check) {
+      const l = await listenForBuilds(publishQueue.db, log, check);
       listeners.push(l);
       return l;
     },
-    async publishJobs(run) {
-      const jobs = await startPublishJobs({ url, log, superviseSeconds: config.HUB_QUEUE_SUPERVISE_SECONDS, run });
-      listeners.push(jobs);
-      return jobs;
-    },
+    publishQueue,
     async close() {
       await Promise.all([...listeners.map((l) => l.close()), mcpSessions.close()]);
+      await publishQueue.close();
       await pool.end();
     },
   };

@@ -32,8 +32,8 @@ const insights = defineCollection({
   loader: {
     name: "public-reviews/insights",
     load: async ({ store, logger }) => {
-      // Without the learned models: 1.5 MB that Astro would serialise into its data store on every
-      // build (0.2-0.4 s); the pages take them from the same load (src/site/site-data.ts).
+      // Without the learned models, which Astro would otherwise serialise into its data store on
+      // every build; the pages take them from the same load (src/site/site-data.ts).
       const { model: _, ...data } = (await buildContent(logger)).insights;
       store.clear();
       store.set({ id: "insights", data });

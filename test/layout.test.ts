@@ -5,7 +5,8 @@ import { describe, expect, it } from "vitest";
 /**
  * The layout rules of the README's "Layout" section, checked on the files themselves so they cannot
  * drift: the core (src/) depends on nothing at the edges, files stay small, MCP tools are adapters
- * over the core rather than over the HTTP routes, and test/ mirrors the source folders.
+ * over the core rather than over the HTTP routes, test/ mirrors the source folders, and a comment
+ * that names a file under docs/ or test/ names one that exists.
  */
 
 const ROOT = path.resolve(import.meta.dirname, "..");
@@ -20,6 +21,20 @@ function filesUnder(dir: string, ext: RegExp): string[] {
 
 const SOURCE = /\.(ts|mts|astro)$/;
 const sources = ["src", "sidecar", "scripts"].flatMap((d) => filesUnder(d, SOURCE));
+
+/**
+ * The comments of a source file: `//` to the end of the line, and block comments. A `//` inside a
+ * string (a URL) is read as a comment too, which only adds words to check.
+ */
+function commentsOf(text: string): string[] {
+  return [...text.matchAll(/\/\*[\s\S]*?\*\/|\/\/[^\n]*|<!--[\s\S]*?-->/g)].map((m) => m[0]);
+}
+
+/** `docs/…` and `test/…` paths in `comment`, without a trailing dot or an `#anchor`. */
+function pathsNamedIn(comment: string): string[] {
+  const found = comment.matchAll(/(?<![\w./-])((?:docs|test)\/[\w./-]*[\w-])/g);
+  return [...found].map((m) => m[1] as string);
+}
 
 /** Repository paths of the relative modules a file imports (static, dynamic and type-only). */
 function importsOf(file: string): string[] {
@@ -43,6 +58,17 @@ describe("layout", () => {
       .filter(({ lines }) => lines > MAX_LINES)
       .map(({ f, lines }) => `${f}: ${lines} lines`);
     expect(long).toEqual([]);
+  });
+
+  it("names in comments only docs/ and test/ paths that exist", () => {
+    const files = [...sources, "astro.config.mjs", ...filesUnder("test", SOURCE)];
+    const dangling = files.flatMap((f) =>
+      commentsOf(readFileSync(path.join(ROOT, f), "utf8"))
+        .flatMap(pathsNamedIn)
+        .filter((named) => statSync(path.join(ROOT, named), { throwIfNoEntry: false }) === undefined)
+        .map((named) => `${f}: ${named}`),
+    );
+    expect([...new Set(dangling)]).toEqual([]);
   });
 
   it("lets MCP adapters reach the core without going through an HTTP route module", () => {

@@ -1,6 +1,6 @@
 /**
  * What every bench section returns: figures that are ratios or distributions taken in the same
- * run (so they hold on a noisy machine), each with the target from issue 7 when it has one.
+ * run (so they hold on a noisy machine), each with its target (docs/benchmarks.md) when it has one.
  * Targets are reported, never asserted: a missed target is a finding, not a crash.
  */
 

@@ -137,9 +137,8 @@ const ERAS: Era[] = ["2025", "2026"];
 /**
  * A no-regression bound, not a goal: the SDK path's p50 over the HTTP search's, in the same run
  * (so the machine's speed cancels out). The 1.5 target of the hand-made fast path is retired: an
- * assistant's few calls a minute do not need one. The SDK path measured 1.9–2.0 at load 15 (issue
- * 23) and 2.9–5.6 on quieter runs of issue 15 (a free core helps HTTP's cheap path more); past 6,
- * something in it got slower (docs/benchmarks.md).
+ * assistant's few calls a minute do not need one. Past 6, something in it got slower; the ratios
+ * measured so far are in docs/benchmarks-log.md.
  */
 const SDK_PATH_BOUND = 6;
 

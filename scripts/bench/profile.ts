@@ -1,8 +1,8 @@
 import { SECTIONS, type Section } from "./figures.ts";
 
 /**
- * Sizes and durations of a run. `full` is what issue 7 specifies and takes about 5 minutes on two
- * cores; `smoke` runs every code path with tiny sizes in well under two minutes, so CI can tell
+ * Sizes and durations of a run. `full` is what docs/benchmarks.md specifies and takes minutes on
+ * two cores; `smoke` runs every code path with tiny sizes in well under two minutes, so CI can tell
  * that the benchmark still works (its figures mean nothing).
  */
 export interface Profile {

@@ -1,33 +1,38 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
-import { buildVersion, type LiveBuild, type LiveEvent } from "./live-build.ts";
+import type { LiveBuild, LiveEvent } from "./live-build.ts";
 import type { Snapshot } from "./snapshot.ts";
 
-/** The listener name `BuildSync` subscribes under; a publish job fails (and is retried) when it does. */
+/** The listener name `BuildSync` subscribes under. */
 export const DISTRIBUTE = "distributing it";
 
 /** The instances' shared record of the live build (PostgreSQL, sidecar/db/build-broadcast.ts). */
 export interface ClusterBuilds {
-  /** Records `version` as live and notifies every instance. */
-  record(version: string): Promise<void>;
-  /** The version last recorded, or undefined before the first. */
-  version(): Promise<string | undefined>;
+  /** Records `build` (`Snapshot.build`) as live and notifies every instance. */
+  record(build: string): Promise<void>;
+  /** The build last recorded, or undefined before the first. */
+  announced(): Promise<string | undefined>;
   reachable(): Promise<boolean>;
 }
 
 /**
  * Takes each build this instance makes live to everyone else: the hub distributes its topics
  * (`hub.publish`, which offers each topic to PostgreSQL or SQLite and queues the deliveries it
- * owes) and, with a shared database, its version is recorded and announced to the other
- * instances. Every `intervalMs`, and whenever an announcement arrives, it checks:
+ * owes) and, with a shared database, its identity is recorded and announced to the other
+ * instances. It is the one owner of retrying that: every `intervalMs`, and whenever an
+ * announcement arrives, it checks:
  *
- * - the announced version differs from the one served: DIST_DIR is loaded again (`catch-up`),
- *   so an instance that missed a notice converges within one interval;
  * - a build this instance made live could not be distributed (database down): it is tried again;
  * - the database has just come back: the hub compares every topic with what it last distributed
- *   (`hub_topic_versions`) and distributes the difference.
+ *   (`hub_topic_versions`) and distributes the difference;
+ * - DIST_DIR holds a build written after the one served that no instance announced (a deployment
+ *   whose ping was refused during an outage, or whose load failed): it is served and distributed
+ *   (`found`);
+ * - the announced build differs from the one served: DIST_DIR is loaded again (`catch-up`), so an
+ *   instance that missed a notice converges within one interval.
  *
- * The timer runs on an injected clock, so tests move time instead of sleeping.
+ * The last three need the shared database. The timer runs on an injected clock, so tests move time
+ * instead of sleeping.
  */
 export class BuildSync {
   readonly #live: LiveBuild;
@@ -39,6 +44,8 @@ export class BuildSync {
   /** A build this instance made live whose distribution has not succeeded yet. */
   #owed: Snapshot | undefined;
   #down = false;
+  /** A newer build found in DIST_DIR that could not be loaded, so it is logged once, not every check. */
+  #unloadable: string | undefined;
   #checking: Promise<void> | undefined;
   #again = false;
   #cancel: (() => void) | undefined;
@@ -62,18 +69,30 @@ export class BuildSync {
   }
 
   /**
-   * Subscribes to the live build and arms the timer. With `announce`, the build served now is
-   * one this instance made (npm start built at start-up): it is recorded as owed and distributed
-   * by the first check. The first check also records a version when the database has none yet.
+   * Subscribes to the live build and arms the timer. A build this process made at start-up
+   * (`LiveBuild.started`) is owed and distributed by the first check, which also records a build
+   * when the database has none yet.
    */
-  start(opts: { announce?: boolean } = {}): Promise<void> {
+  start(): Promise<void> {
     this.#unsubscribe = this.#live.onLive(DISTRIBUTE, (e) => this.#onLive(e));
-    if (opts.announce) this.#owed = this.#live.current;
+    if (this.#live.started === "rebuild") this.#owed = this.#live.current;
     this.#arm();
     return this.check();
   }
 
-  /** One check now (the timer and an announcement call this); concurrent calls coalesce into one more. */
+  /**
+   * A publish ping: loads DIST_DIR and distributes the named topics. Never rejects: a load that
+   * fails is logged (and, with a shared database, the next check finds the build again), and a
+   * distribution that fails stays owed to the next check.
+   */
+  async publish(topics: readonly string[]): Promise<void> {
+    await this.#live.goLive("publish", { topics }).catch((err: unknown) => {
+      const retried = this.#cluster ? `; the next check, within ${this.#intervalMs / 1000} s, tries again` : "";
+      this.#log.error({ err }, `the build in DIST_DIR cannot be loaded; still serving the last good build${retried}`);
+    });
+  }
+
+  /** One check now (the timer and an announcement call this); calls meanwhile coalesce into one more. */
   check(): Promise<void> {
     if (this.#checking) {
       this.#again = true;
@@ -111,7 +130,6 @@ export class BuildSync {
 
   /** Throws an error that says which step failed; the caller logs it (LiveBuild, or `#check`). */
   async #distribute(s: Snapshot, topics?: readonly string[]): Promise<void> {
-    const version = buildVersion(s);
     const retry = `trying again every ${this.#intervalMs / 1000} s`;
     this.#owed = s;
     try {
@@ -120,7 +138,7 @@ export class BuildSync {
       throw new Error(`the hub could not distribute its topics (${(err as Error).message}); ${retry}`, { cause: err });
     }
     try {
-      await this.#cluster?.record(version);
+      await this.#cluster?.record(s.build);
     } catch (err) {
       const why = (err as Error).message;
       throw new Error(`the other instances could not be told of it (${why}); ${retry}`, { cause: err });
@@ -132,7 +150,7 @@ export class BuildSync {
   async #retry(s: Snapshot): Promise<void> {
     await this.#distribute(s).catch((err: unknown) =>
       this.#log.error(
-        { version: buildVersion(s), reason: (err as Error).message },
+        { build: s.build, reason: (err as Error).message },
         "the build is served, but distributing it failed",
       ),
     );
@@ -161,14 +179,31 @@ export class BuildSync {
       return;
     }
     if (!cluster) return;
-    const announced = await cluster.version();
-    const served = buildVersion(this.#live.current);
-    if (announced === undefined) await this.#retry(this.#live.current);
-    else if (announced !== served) {
+    const announced = await cluster.announced();
+    const onDisk = await this.#live.newerOnDisk();
+    if (onDisk !== undefined && onDisk !== announced) {
+      // Served and distributed by LiveBuild's listeners, this one included; a failure stays owed.
+      await this.#live.goLive("found").then(
+        () => {
+          this.#unloadable = undefined;
+        },
+        (err: unknown) => {
+          if (this.#unloadable !== onDisk) {
+            this.#log.error(
+              { err, build: onDisk },
+              `DIST_DIR holds a newer build that cannot be loaded; still serving the last good build; trying again every ${this.#intervalMs / 1000} s`,
+            );
+          }
+          this.#unloadable = onDisk;
+        },
+      );
+    } else if (announced === undefined) {
+      await this.#retry(this.#live.current);
+    } else if (announced !== this.#live.current.build) {
       const { snapshot } = await this.#live.goLive("catch-up");
-      if (buildVersion(snapshot) !== announced) {
+      if (snapshot.build !== announced) {
         this.#log.warn(
-          { announced, served: buildVersion(snapshot) },
+          { announced, served: snapshot.build },
           "another instance announced a build that DIST_DIR does not hold yet; checking again later",
         );
       }

@@ -19,10 +19,9 @@ const SAVE_FILES = 2;
  * overlap: a change that arrives during a rebuild schedules exactly one more afterwards.
  *
  * One plain watch per folder, not `watch(dir, { recursive: true })`: on Linux Node implements the
- * recursive option with one inotify watch per file. At 100,000 reviews that was 100,012 watches
- * (far above the `fs.inotify.max_user_watches` of 8,192 many systems default to), 256 MiB more
- * RSS and a 2 s blocked event loop at start-up, against 8 watches, 17 MiB and 0.1 s this way
- * (docs/benchmarks-log.md). A folder's watch reports every file created, changed or removed in it.
+ * recursive option with one inotify watch per file: at 100,000 reviews, far more than the
+ * `fs.inotify.max_user_watches` of 8,192 many systems default to, and a blocked event loop at
+ * start-up. A folder's watch reports every file created, changed or removed in it.
  */
 export function watchContent(
   dir: string,

@@ -1,15 +1,19 @@
 import type { Logger } from "pino";
 import type { SiteBuilds } from "./site-build.ts";
 import type { Snapshot } from "./snapshot.ts";
-import type { SnapshotStore } from "./snapshot-store.ts";
+import { SnapshotStore } from "./snapshot-store.ts";
 
 /**
  * Why a build is going live: this process made it (`rebuild`), a publish ping asked for DIST_DIR
- * to be loaded (`publish`), or another instance announced a build this one had not loaded yet
- * (`catch-up`). Listeners decide by it: an instance catching up serves the build but does not
- * distribute or announce it again. The build loaded at start-up is announced by `BuildSync.start`.
+ * to be loaded (`publish`), DIST_DIR was found holding a newer build that no instance had
+ * announced (`found`: a deployment whose ping never arrived), or another instance announced a
+ * build this one had not loaded yet (`catch-up`). Listeners decide by it: an instance catching up
+ * serves the build but does not distribute or announce it again.
  */
-export type LiveReason = "rebuild" | "publish" | "catch-up";
+export type LiveReason = "rebuild" | "publish" | "found" | "catch-up";
+
+/** How the first build went live: made by this process at start-up (`rebuild`), or found in DIST_DIR. */
+export type StartReason = "rebuild" | "start-up";
 
 export interface LiveEvent {
   snapshot: Snapshot;
@@ -28,20 +32,11 @@ export interface BuildEvents {
 }
 
 /**
- * The identity of a build: the SHA-256 of its `_headers.json`, which lists every file's ETag, so
- * any changed byte of the site (an insights summary, a page) changes it while `/reviews.json`'s
- * ETag does not move. Deterministic builds make equal content give equal versions.
- */
-export function buildVersion(s: Snapshot): string {
-  return s.manifestHash;
-}
-
-/**
  * The one owner of "a new build is live". A build is made (by `SiteBuilds` under `npm start`, or
  * elsewhere and written to DIST_DIR), loaded into a snapshot, recorded (its version and folder,
  * logged), swapped in (the snapshot, and under `npm start` the DIST_DIR symlink), and announced:
- * every subscriber of `onLive` (response cache, MCP change notices, hub fan-out and the other
- * instances through `BuildSync`) runs, in subscription order, each awaited. Nothing else reloads
+ * every subscriber of `onLive` (MCP change notices, hub fan-out and the other instances through
+ * `BuildSync`) runs, in subscription order, each awaited. Nothing else reloads
  * the store.
  *
  * Calls run one at a time in call order, so two publishes cannot announce out of order.
@@ -52,15 +47,56 @@ export class LiveBuild implements BuildEvents {
   readonly #log: Logger;
   readonly #listeners = new Map<LiveListener, string>();
   #queue: Promise<unknown> = Promise.resolve();
+  /** How the build served first went live: `BuildSync` distributes it when this process made it. */
+  readonly started: StartReason;
 
-  constructor(deps: { store: SnapshotStore; logger: Logger; builds?: SiteBuilds }) {
+  /** Over a store already serving a build (`LiveBuild.open` is the start-up path). */
+  constructor(deps: { store: SnapshotStore; logger: Logger; builds?: SiteBuilds; started?: StartReason }) {
     this.#store = deps.store;
     this.#builds = deps.builds;
     this.#log = deps.logger;
+    this.started = deps.started ?? "start-up";
+  }
+
+  /**
+   * Start-up: points DIST_DIR at `built.dir` when this process has just built (npm start found
+   * no usable build), loads DIST_DIR and logs the build served. Throws `SnapshotError` when
+   * DIST_DIR holds no usable build. `resultBytes` bounds each snapshot's result store.
+   */
+  static async open(deps: {
+    distDir: string;
+    resultBytes: number;
+    logger: Logger;
+    builds?: SiteBuilds;
+    built?: { dir: string; buildMs: number };
+  }): Promise<LiveBuild> {
+    if (deps.built) await deps.builds?.activate(deps.built.dir);
+    const store = await SnapshotStore.open(deps.distDir, { resultBytes: deps.resultBytes });
+    const started = deps.built ? "rebuild" : "start-up";
+    const live = new LiveBuild({ store, logger: deps.logger, builds: deps.builds, started });
+    const s = store.current;
+    deps.logger.info(
+      { reason: started, build: s.build, dir: s.dir, reviews: s.index.size, build_ms: deps.built?.buildMs },
+      "serving first build",
+    );
+    return live;
   }
 
   get current(): Snapshot {
     return this.#store.current;
+  }
+
+  /** The store behind it, for what reads snapshots (HTTP, MCP) rather than makes them live. */
+  get store(): SnapshotStore {
+    return this.#store;
+  }
+
+  /**
+   * The identity of the build in DIST_DIR when it was written after the one served and is another
+   * build; otherwise undefined. See `SnapshotStore.newerOnDisk`.
+   */
+  newerOnDisk(): Promise<string | undefined> {
+    return this.#store.newerOnDisk();
   }
 
   /**
@@ -92,7 +128,7 @@ export class LiveBuild implements BuildEvents {
         this.#log.info(
           {
             reason,
-            version: buildVersion(snapshot),
+            build: snapshot.build,
             dir: snapshot.dir,
             reviews: snapshot.index.size,
             build_ms: opts.buildMs,
@@ -109,7 +145,7 @@ export class LiveBuild implements BuildEvents {
           failed.push(name);
           // The build is live whatever a listener does; the line says which reaction failed and why.
           this.#log.error(
-            { version: buildVersion(snapshot), listener: name, reason: (err as Error).message, err },
+            { build: snapshot.build, listener: name, reason: (err as Error).message, err },
             `the build is served, but ${name} failed`,
           );
         }

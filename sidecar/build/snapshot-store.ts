@@ -1,5 +1,5 @@
 import { realpath } from "node:fs/promises";
-import { isSameBuild, loadSnapshot, type Snapshot, SnapshotError } from "./snapshot.ts";
+import { buildIn, isSameBuild, loadSnapshot, manifestWrittenAt, type Snapshot, SnapshotError } from "./snapshot.ts";
 
 /** A snapshot pinned by one user (a request); `release` is idempotent. */
 export interface Held {
@@ -94,6 +94,19 @@ export class SnapshotStore {
     });
     this.#loading = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * The identity of the build in DIST_DIR when its `_headers.json` was written after the served
+   * one's and it is another build; otherwise undefined. Costs a `stat` while nothing was written,
+   * and one read of the manifest when something was.
+   */
+  async newerOnDisk(): Promise<string | undefined> {
+    const real = await realpath(this.#source).catch(() => undefined);
+    const written = real === undefined ? undefined : await manifestWrittenAt(real);
+    if (real === undefined || written === undefined || written <= this.#current.writtenAtMs) return undefined;
+    const build = await buildIn(real);
+    return build === this.#current.build ? undefined : build;
   }
 
   #retire(s: Snapshot): void {

@@ -1,4 +1,6 @@
 import { createHash } from "node:crypto";
+import { stat } from "node:fs/promises";
+import path from "node:path";
 import { lastModifiedMs } from "../../src/content/dataset.ts";
 import { type ReviewRecord, ReviewsDatasetSchema } from "../../src/content/records.ts";
 import {
@@ -38,13 +40,16 @@ export interface Snapshot {
   index: SearchIndex;
   manifest: HeadersManifest;
   /**
-   * SHA-256 of the `_headers.json` bytes: the manifest lists every file's ETag, so the same bytes
-   * in the same folder mean the same build (a publish ping need not load it again).
+   * The build's identity: the SHA-256 of its `_headers.json`, which lists every file's ETag, so any
+   * changed byte of the site changes it while `version` may not move. Equal on every instance
+   * serving the same build (`/healthz`'s `build`, the instances' `live_build` record).
    */
-  manifestHash: string;
+  build: string;
+  /** Modification time of `_headers.json` when it was loaded, in ms: a later one there is a newer build. */
+  writtenAtMs: number;
   /** Newest published_at / response date, epoch ms; undefined for an empty dataset. */
   lastModifiedMs?: number;
-  /** ETag of `/reviews.json` in this build: identifies the dataset version. */
+  /** ETag of `/reviews.json` in this build: the dataset's version, not the build's (`build`). */
   version: string;
   /**
    * `chain[k]` hashes the first k reviews (newest first). The body of since/{date} is exactly a
@@ -90,14 +95,23 @@ async function loadInsights(dir: string, previous: Snapshot | undefined, etag?: 
 
 const hashBytes = (bytes: Uint8Array) => createHash("sha256").update(bytes).digest("base64url");
 
+/** When `dir`'s `_headers.json` was last written (ms), or undefined when it has none. */
+export async function manifestWrittenAt(dir: string): Promise<number | undefined> {
+  return (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined))?.mtimeMs;
+}
+
+/** The identity of the build in `dir` (`Snapshot.build`), or undefined when it has no readable manifest. */
+export async function buildIn(dir: string): Promise<string | undefined> {
+  const bytes = await readDistFile(dir, `/${MANIFEST_FILE}`).catch(() => undefined);
+  return bytes === undefined ? undefined : hashBytes(bytes);
+}
+
 /**
  * True when `dir` (a real path) still holds the build `snapshot` was loaded from: same folder, same
  * `_headers.json` bytes. Reads one file; any error means "load it and see".
  */
 export async function isSameBuild(dir: string, snapshot: Snapshot): Promise<boolean> {
-  if (dir !== snapshot.dir) return false;
-  const bytes = await readDistFile(dir, `/${MANIFEST_FILE}`).catch(() => undefined);
-  return bytes !== undefined && hashBytes(bytes) === snapshot.manifestHash;
+  return dir === snapshot.dir && (await buildIn(dir)) === snapshot.build;
 }
 
 /**
@@ -130,11 +144,13 @@ export async function loadSnapshot(
   resultBytes = previous?.results.maxBytes ?? 0,
 ): Promise<Snapshot> {
   let manifest: HeadersManifest;
-  let manifestHash: string;
+  let build: string;
+  // Read before the bytes: a manifest rewritten meanwhile then looks newer, and is looked at again.
+  const writtenAtMs = (await manifestWrittenAt(dir)) ?? 0;
   try {
     const bytes = await readDistFile(dir, `/${MANIFEST_FILE}`);
     manifest = parseDistJson(dir, `/${MANIFEST_FILE}`, bytes, HeadersManifestSchema);
-    manifestHash = hashBytes(bytes ?? new Uint8Array());
+    build = hashBytes(bytes ?? new Uint8Array());
   } catch (err) {
     throw hint(err);
   }
@@ -156,7 +172,7 @@ export async function loadSnapshot(
   }
   const insights = await loadInsights(dir, previous, manifest.files["/insights.json"]?.etag);
   if (previous && previous.version === version) {
-    return { ...previous, dir, manifest, manifestHash, topics, insights };
+    return { ...previous, dir, manifest, build, writtenAtMs, topics, insights };
   }
   let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
   try {
@@ -169,7 +185,8 @@ export async function loadSnapshot(
     dir,
     index: createSearchIndex(dataset),
     manifest,
-    manifestHash,
+    build,
+    writtenAtMs,
     lastModifiedMs: modified,
     lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
     version,

@@ -1,4 +1,4 @@
-import { PgBoss } from "pg-boss";
+import { type Db, PgBoss } from "pg-boss";
 import type { Logger } from "pino";
 
 /**
@@ -8,6 +8,11 @@ import type { Logger } from "pino";
  * killed mid-job (SIGKILL, a lost machine) stops sending it, and the queue's supervisor hands the
  * job to another instance. Running a job twice is harmless: loading an unchanged build is a no-op
  * and the hub offers each topic version once.
+ *
+ * The queue only carries a ping to a live instance. What the ping asks for is retried by
+ * `BuildSync` (sidecar/build/build-sync.ts): a build that could not be loaded is still newer in
+ * DIST_DIR at its next check, and a distribution that failed is still owed. So `run` does not
+ * throw for those, and a job fails only when its instance is lost.
  */
 
 export const PUBLISH_QUEUE = "build-publish";
@@ -20,24 +25,25 @@ interface PublishJob {
 /** pg-boss's smallest heartbeat: a dead instance's job moves on within about this many seconds. */
 const HEARTBEAT_SECONDS = 10;
 
-export interface PublishJobs {
+export interface PublishQueue {
   /** Resolves once the ping is committed; rejects when the database refuses it. */
   enqueue(topics: readonly string[]): Promise<void>;
+  /** Runs the pings on this instance with `run`, one at a time. */
+  work(run: (topics: readonly string[]) => Promise<void>): Promise<void>;
+  /** pg-boss's database, whose LISTEN connection the build announcements share (db/build-broadcast.ts). */
+  readonly db: Db;
   close(): Promise<void>;
 }
 
 /**
- * Starts the queue and a worker on it. `run` completes one ping; a rejection is retried with
- * backoff (2 s doubling, up to 8 times), so a ping that arrives during a database hiccup or a
- * half-copied deployment is completed once either has passed.
+ * Starts pg-boss and the queue. `superviseSeconds`: how often the supervisor looks for jobs whose
+ * instance stopped sending heartbeats.
  */
-export async function startPublishJobs(opts: {
+export async function openPublishQueue(opts: {
   url: string;
   log: Logger;
-  /** How often the supervisor looks for jobs whose instance stopped sending heartbeats. */
   superviseSeconds: number;
-  run: (topics: readonly string[]) => Promise<void>;
-}): Promise<PublishJobs> {
+}): Promise<PublishQueue> {
   const boss = new PgBoss({
     connectionString: opts.url,
     max: 2,
@@ -49,6 +55,7 @@ export async function startPublishJobs(opts: {
   boss.on("error", (err: Error) => opts.log.warn({ err: err.message }, "publish queue error"));
   await boss.start();
   const options = {
+    // Taken only by a job whose instance was lost: the job then runs on another one.
     retryLimit: 8,
     retryDelay: 2,
     retryBackoff: true,
@@ -59,17 +66,20 @@ export async function startPublishJobs(opts: {
   };
   await boss.createQueue(PUBLISH_QUEUE, options);
   await boss.updateQueue(PUBLISH_QUEUE, options);
-  await boss.work<PublishJob>(
-    PUBLISH_QUEUE,
-    { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
-    async (jobs) => {
-      for (const job of jobs) await opts.run(job.data.topics);
-    },
-  );
   return {
+    db: boss.getDb(),
     async enqueue(topics) {
       const id = await boss.send(PUBLISH_QUEUE, { topics: [...topics] } satisfies PublishJob);
       if (!id) throw new Error("the publish queue did not record the ping");
+    },
+    async work(run) {
+      await boss.work<PublishJob>(
+        PUBLISH_QUEUE,
+        { localConcurrency: 1, batchSize: 1, pollingIntervalSeconds: 1, notifyPollingIntervalSeconds: 1 },
+        async (jobs) => {
+          for (const job of jobs) await run(job.data.topics);
+        },
+      );
     },
     async close() {
       // A job still running is abandoned, not failed: its heartbeat stops and another instance runs it.

@@ -1,7 +1,6 @@
 import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
 import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
-import { buildVersion } from "../build/live-build.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
@@ -11,7 +10,7 @@ import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
 import { readOnly } from "./methods.ts";
-import { baseHeaders, boundedUrl, PUBLIC_CORS, requestLog } from "./middleware.ts";
+import { boundedUrl, PUBLIC_CORS, requestLog } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -47,9 +46,9 @@ export function createApp(deps: AppDeps): Express {
   app.set("trust proxy", config.TRUST_PROXY);
   const publicCors = cors(PUBLIC_CORS);
   app.use(
-    boundedUrl,
-    baseHeaders,
+    // First, so an answer from any later step (a 414 included) carries them.
     securityHeaders(),
+    boundedUrl,
     requestLog(logger, deps.accessLog === false ? "debug" : "info"),
     (req, res, next) =>
       // /mcp applies its own policy and Origin allowlist (sidecar/mcp/router.ts).
@@ -69,11 +68,8 @@ export function createApp(deps: AppDeps): Express {
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
     // `build` is the same on every instance serving the same build: a deployment can compare them.
-    const snapshot = {
-      reviews: store.current.index.size,
-      version: store.current.version,
-      build: buildVersion(store.current),
-    };
+    const { index, version, build } = store.current;
+    const snapshot = { reviews: index.size, version, build };
     // Typed by the schema /openapi.json declares, so the two cannot drift.
     if (!deps.databaseReachable) {
       res.json({ status: "ok", ...snapshot } satisfies Readiness);

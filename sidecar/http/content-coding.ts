@@ -32,12 +32,9 @@ const zstd = (level: number) => (b: Buffer) =>
 const gzip = (level: number) => (b: Buffer) => gzipSync(b, { level });
 
 /**
- * Measured on 20- and 100-review search pages (21 KB and 110 KB of JSON): zstd 3 gives 34 % of
- * the bytes for 114 µs of CPU per 21 KB, brotli 5 gives 32 % for 640 µs, brotli 3 34 % for 350 µs,
- * gzip 4 34 % for 300 µs. zstd 1 then took about a third less CPU than zstd 3 for 3 % more bytes
- * on the default page (5.5 KB against 5.3 KB: the same four TCP segments), and compressing is
- * most of what a cache miss costs once the search is indexed. Dynamic bodies therefore prefer
- * zstd 1, then brotli 3, then gzip 4 (docs/benchmarks-log.md, "Compression").
+ * Dynamic bodies prefer zstd 1, then brotli 3, then gzip 4: on search pages they give about the
+ * bytes of higher levels for a fraction of the CPU, and compressing is most of what a cache miss
+ * costs once the search is indexed (the measurements: docs/benchmarks-log.md, "Compression").
  */
 const LEVELS = {
   static: { br: br(5), zstd: zstd(6), gzip: gzip(6) },

@@ -35,11 +35,6 @@ export function requestLog(logger: Logger, level: "info" | "debug" = "info"): Re
   };
 }
 
-export const baseHeaders: RequestHandler = (_req, res, next) => {
-  res.setHeader("X-Content-Type-Options", "nosniff");
-  next();
-};
-
 /** Long URLs are refused before any parsing: the query is bounded, and so is the path. */
 export const boundedUrl: RequestHandler = (req, _res, next) => {
   if (req.originalUrl.length > MAX_URL_LENGTH) {

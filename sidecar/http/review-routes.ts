@@ -19,7 +19,7 @@ import { writeRepresentation } from "./representation.ts";
 /**
  * The HTTP adapter of the query service: reads the query string, turns issues into a 400, and
  * sends the result from the snapshot's result store (sidecar/build/result-store.ts), filling it on
- * a miss. Each kept body is exactly what the uncached path would send (test/search-cache.test.ts),
+ * a miss. Each kept body is exactly what the uncached path would send (test/sidecar/http/search-api.test.ts),
  * compressed once per entry and coding.
  */
 

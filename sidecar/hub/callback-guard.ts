@@ -5,8 +5,9 @@ import ipaddr from "ipaddr.js";
 /**
  * The SSRF guard. A hub makes outbound requests to URLs that strangers choose, so without this a
  * subscriber could aim verification GETs and content POSTs at the hub's own network (a metadata
- * service at 169.254.169.254, an admin port on 127.0.0.1). Addresses are classified here; the
- * agent in http-client.ts applies the check to the address it actually connects to.
+ * service at 169.254.169.254, an admin port on 127.0.0.1). Addresses are classified here, by
+ * ipaddr.js's special-purpose ranges; the agent in http-client.ts applies the check to the address
+ * it actually connects to.
  */
 
 export type AddressCategory =
@@ -19,38 +20,26 @@ export type AddressCategory =
   | "multicast"
   | "reserved";
 
-const RANGES: [AddressCategory, string, number, "ipv4" | "ipv6"][] = [
-  ["unspecified", "0.0.0.0", 8, "ipv4"],
-  ["unspecified", "::", 128, "ipv6"],
-  ["loopback", "127.0.0.0", 8, "ipv4"],
-  ["loopback", "::1", 128, "ipv6"],
-  ["private", "10.0.0.0", 8, "ipv4"],
-  ["private", "172.16.0.0", 12, "ipv4"],
-  ["private", "192.168.0.0", 16, "ipv4"],
-  ["CGNAT", "100.64.0.0", 10, "ipv4"],
-  ["link-local", "169.254.0.0", 16, "ipv4"],
-  ["link-local", "fe80::", 10, "ipv6"],
-  ["unique-local", "fc00::", 7, "ipv6"],
-  ["multicast", "224.0.0.0", 4, "ipv4"],
-  ["multicast", "ff00::", 8, "ipv6"],
-  // Reserved, benchmarking and documentation ranges: nothing legitimate listens there.
-  ["reserved", "240.0.0.0", 4, "ipv4"],
-  ["reserved", "192.0.0.0", 24, "ipv4"],
-  ["reserved", "192.0.2.0", 24, "ipv4"],
-  ["reserved", "198.18.0.0", 15, "ipv4"],
-  ["reserved", "198.51.100.0", 24, "ipv4"],
-  ["reserved", "203.0.113.0", 24, "ipv4"],
-  ["reserved", "::", 96, "ipv6"],
-  ["reserved", "100::", 64, "ipv6"],
-  ["reserved", "2001:db8::", 32, "ipv6"],
-  ["reserved", "fec0::", 10, "ipv6"],
-];
+/** ipaddr.js's range names that have a word of their own; every other non-`unicast` range is "reserved". */
+const WORDS: Record<string, AddressCategory> = {
+  unspecified: "unspecified",
+  loopback: "loopback",
+  private: "private",
+  carrierGradeNat: "CGNAT",
+  linkLocal: "link-local",
+  uniqueLocal: "unique-local",
+  multicast: "multicast",
+};
 
-const LISTS = RANGES.map(([category, address, prefix, type]) => {
-  const list = new net.BlockList();
-  list.addSubnet(address, prefix, type);
-  return { category, list };
-});
+/**
+ * Refused whatever they embed: the local-use NAT64 prefix (RFC 8215) places its IPv4 address
+ * by a prefix length only the operator knows, and IPv4-compatible addresses (RFC 4291 §2.5.5.1)
+ * are deprecated, so neither can be judged by an address read out of it.
+ */
+const REFUSED_PREFIXES: [ipaddr.IPv6, number][] = [
+  ipaddr.IPv6.parseCIDR("64:ff9b:1::/48"),
+  ipaddr.IPv6.parseCIDR("::/96"),
+];
 
 /** Strips `[...]` and a zone id (`fe80::1%eth0`) so URL hostnames and socket addresses compare alike. */
 function bare(ip: string): string {
@@ -60,19 +49,31 @@ function bare(ip: string): string {
 }
 
 /**
- * NAT64 (64:ff9b::/96, 64:ff9b:1::/48) and 6to4 (2002::/16) addresses carry an IPv4 address that a
- * gateway will connect to, so they are judged by that address. IPv4-mapped addresses need no
- * special case: `net.BlockList` already matches `::ffff:a.b.c.d` against the IPv4 rules.
+ * The IPv4 address a gateway would connect to for a well-known-prefix NAT64 address
+ * (64:ff9b::/96, the last 32 bits) or a 6to4 one (2002::/16, bits 16–47).
  */
-function embeddedIPv4(ip: string): string | undefined {
-  // ipaddr.js parses every IPv6 form (`::`, a dotted IPv4 tail) into its eight 16-bit groups.
-  const g = ipaddr.IPv6.parse(ip).parts;
-  const v4 = (hi: number, lo: number) => `${hi >> 8}.${hi & 255}.${lo >> 8}.${lo & 255}`;
-  if (g[0] === 0x64 && g[1] === 0xff9b && (g[2] === 1 || g.slice(2, 6).every((x) => x === 0))) {
-    return v4(g[6] ?? 0, g[7] ?? 0);
-  }
-  if (g[0] === 0x2002) return v4(g[1] ?? 0, g[2] ?? 0);
+function embeddedIPv4(ip: ipaddr.IPv6, range: string): ipaddr.IPv4 | undefined {
+  const g = ip.parts;
+  const v4 = (hi: number, lo: number) => new ipaddr.IPv4([hi >> 8, hi & 255, lo >> 8, lo & 255]);
+  if (range === "rfc6052") return v4(g[6] ?? 0, g[7] ?? 0);
+  if (range === "6to4") return v4(g[1] ?? 0, g[2] ?? 0);
   return undefined;
+}
+
+function categoryOf(ip: ipaddr.IPv4 | ipaddr.IPv6): AddressCategory | undefined {
+  const range = ip.range();
+  if (ip.kind() === "ipv6") {
+    const v6 = ip as ipaddr.IPv6;
+    // ::1 and :: lie inside ::/96 but have ranges of their own.
+    if ((range === "unicast" || range === "rfc6052") && REFUSED_PREFIXES.some((cidr) => v6.match(cidr))) {
+      return "reserved";
+    }
+    // An IPv4-mapped address is the IPv4 address it maps.
+    if (range === "ipv4Mapped") return categoryOf(v6.toIPv4Address());
+    const inner = embeddedIPv4(v6, range);
+    if (inner) return categoryOf(inner);
+  }
+  return range === "unicast" ? undefined : (WORDS[range] ?? "reserved");
 }
 
 /**
@@ -81,12 +82,9 @@ function embeddedIPv4(ip: string): string | undefined {
  */
 export function forbiddenCategory(address: string): AddressCategory | undefined {
   const ip = bare(address);
-  const family = net.isIP(ip);
-  if (family === 0) return undefined;
-  const type = family === 4 ? "ipv4" : "ipv6";
-  for (const { category, list } of LISTS) if (list.check(ip, type)) return category;
-  const inner = family === 6 ? embeddedIPv4(ip) : undefined;
-  return inner === undefined ? undefined : forbiddenCategory(inner);
+  // ipaddr.js alone would also take "0x7f.1" or "127.1"; only what a socket reports or a URL keeps counts.
+  if (net.isIP(ip) === 0) return undefined;
+  return categoryOf(ipaddr.parse(ip));
 }
 
 /** Thrown (and reported as the delivery or verification failure) when the guard refuses a host. */

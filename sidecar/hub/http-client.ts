@@ -93,9 +93,9 @@ export function failureReason(err: unknown): string {
  * Runs `fn` with a signal that aborts when `parent` does or `timeoutMs` after the start, with the
  * same reason `AbortSignal.timeout` gives, and releases the timer and the listener once `fn`
  * settles. `AbortSignal.any([parent, AbortSignal.timeout(ms)])` cannot be released: every
- * request's timer fired `ms` later, long after the request, and built a DOMException, and undici's
- * listener on a composite signal cost more to add. In a fan-out that was ~10% of the hub's time
- * (issue 15). `parent` gets one listener per request in flight (see `Hub`'s setMaxListeners).
+ * request's timer would fire `ms` later, long after the request, and build a DOMException, and
+ * undici's listener on a composite signal costs more to add, in every delivery of a fan-out.
+ * `parent` gets one listener per request in flight (see `Hub`'s setMaxListeners).
  */
 export async function withDeadline<T>(
   parent: AbortSignal,

@@ -10,7 +10,7 @@ import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
 import { logUrl } from "./deliveries.ts";
 import type { Verification } from "./store.ts";
 import { applyVerified, grantLease, type Limits, refusalFor } from "./subscription-rules.ts";
-import { distTopicReader, type TopicReader } from "./topic-source.ts";
+import type { TopicReader } from "./topic-source.ts";
 import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
 import { sendDenied, verifyIntent } from "./verify.ts";
 
@@ -30,13 +30,10 @@ export class Hub {
   readonly #log: Logger;
   readonly #clock: Clock;
   readonly #readTopic: TopicReader;
-  readonly #onPublish: HubDeps["onPublish"];
   readonly #limits: Limits;
   readonly #paths = new Map<string, string>();
   readonly #queue: PQueue;
   readonly #abort = new AbortController();
-  /** Hash of each topic as this instance last read it, for `TopicPublish.changed`. */
-  readonly #seen = new Map<string, string>();
   readonly #database: HubDeps["database"];
   readonly #jobs = new Set<Promise<unknown>>();
   #run: HubBackend | undefined;
@@ -48,8 +45,7 @@ export class Hub {
     this.#config = deps.config;
     this.#log = deps.logger.child({ component: "websub-hub" });
     this.#clock = deps.clock ?? systemClock;
-    this.#readTopic = deps.readTopic ?? distTopicReader(deps.config.DIST_DIR);
-    this.#onPublish = deps.onPublish;
+    this.#readTopic = deps.readTopic;
     this.#database = deps.database;
     this.#limits = { maxSubscriptions: deps.config.HUB_MAX_SUBSCRIPTIONS, maxPerHost: deps.config.HUB_MAX_PER_HOST };
     this.#queue = new PQueue({ concurrency: deps.config.HUB_CONCURRENCY });
@@ -147,14 +143,7 @@ export class Hub {
    */
   publish(topics: readonly string[] = this.topics): Promise<PublishResult> {
     if (!this.running) return Promise.reject(new Error("the hub is not running"));
-    const run = this.#serialise(() => this.#reload(topics)).then(async (result) => {
-      try {
-        await this.#onPublish?.(result);
-      } catch (err) {
-        this.#log.error({ err }, "onPublish callback failed");
-      }
-      return result;
-    });
+    const run = this.#serialise(() => this.#reload(topics));
     this.#track(run);
     return run;
   }
@@ -210,14 +199,12 @@ export class Hub {
       if (!run) break;
       if (!content) {
         this.#log.warn({ topic, path: sitePath }, "topic has no built file; nothing to distribute");
-        result.push({ topic, changed: false, owed: 0, missing: true });
+        result.push({ topic, owed: 0, missing: true });
         continue;
       }
       const hash = createHash("sha256").update(content.body).digest("hex");
-      const changed = this.#seen.get(topic) !== hash;
-      this.#seen.set(topic, hash);
       const owed = await run.deliveries.offer(topic, { ...content, hash });
-      result.push({ topic, changed, owed });
+      result.push({ topic, owed });
     }
     this.#log.debug({ topics: result }, "topics read");
     return { topics: result };

@@ -15,10 +15,9 @@ export interface HubRouterOptions {
   /**
    * Accepts a publish ping: the 202 is sent once this resolves, a 503 when it rejects. The
    * sidecar's resolves once the ping is recorded in PostgreSQL (with DATABASE_URL, so any instance
-   * completes it), or at once (without: this process completes it afterwards). Default: start
-   * `hub.publish(topics)` and resolve at once.
+   * completes it), or at once (without: this process completes it afterwards).
    */
-  publish?: (topics: string[]) => Promise<void>;
+  publish: (topics: string[]) => Promise<void>;
   /** Retry-After of the 503 answered while the shared database is down. Default 30. */
   retryAfterSeconds?: number;
 }
@@ -103,13 +102,8 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         text(res, 503, "the hub is not running");
         return;
       }
-      const accept =
-        opts.publish ??
-        (async (t: string[]) => {
-          hub.publish(t).catch((err: unknown) => opts.logger.error({ err }, "hub publish failed"));
-        });
       try {
-        await accept([...topics]);
+        await opts.publish([...topics]);
       } catch (err) {
         opts.logger.error({ err }, "the publish ping could not be recorded; answering 503");
         unavailable(res);

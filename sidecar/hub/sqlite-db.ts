@@ -28,7 +28,7 @@ import {
  * columns are NOT NULL or CHECKed where the types say so; `node:sqlite` returns INTEGER as number,
  * TEXT as string and NULL as null. The selected columns and the keys of the objects built from
  * them are the schemas' keys, in order. Parsing, and even spreading the row objects `node:sqlite`
- * makes, cost a delivery more than its SQL (issue 15); test/sidecar/hub/store.test.ts checks that
+ * makes, would cost a delivery more than its SQL; test/sidecar/hub/store.test.ts checks that
  * every row equals its schema parse.
  */
 

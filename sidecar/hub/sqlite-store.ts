@@ -19,7 +19,7 @@ interface PendingSuccess {
  * queue is written in one transaction on the next turn of the event loop (`setImmediate`), or
  * before any other call runs, so every read sees them. Its promise resolves once the batch has
  * committed, so a caller knows the success is durable exactly as before; a fan-out's completions
- * then cost one WAL commit per batch instead of one each (issue 15).
+ * then cost one WAL commit per batch instead of one each.
  */
 export class SqliteHubStore implements HubStore {
   readonly #db: SqliteHubDb;

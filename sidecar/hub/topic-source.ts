@@ -1,5 +1,3 @@
-import { contentTypeFor } from "../../src/http-headers/manifest.ts";
-import { DistReadError, readDistFile, readManifest } from "../../src/io/dist-files.ts";
 import type { Snapshot, TopicContent } from "../build/snapshot.ts";
 
 export type { TopicContent } from "../build/snapshot.ts";
@@ -13,20 +11,4 @@ export type TopicReader = (sitePath: string) => Promise<TopicContent | undefined
  */
 export function snapshotTopicReader(current: () => Snapshot): TopicReader {
   return async (sitePath) => current().topics.get(sitePath);
-}
-
-/**
- * A standalone hub's reader (no sidecar around it): reads the built folder through the one dist
- * reader, with the Content-Type from the build's header manifest when there is one.
- */
-export function distTopicReader(distDir: string): TopicReader {
-  return async (sitePath) => {
-    const body = await readDistFile(distDir, sitePath);
-    if (!body) return undefined;
-    const manifest = await readManifest(distDir).catch((err: unknown) => {
-      if (err instanceof DistReadError && err.missing) return undefined;
-      throw err;
-    });
-    return { body, contentType: manifest?.files[sitePath]?.content_type ?? contentTypeFor(sitePath) };
-  };
 }

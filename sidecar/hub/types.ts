@@ -38,10 +38,8 @@ export interface HubDeps {
   logger: Logger;
   /** Default: the system clock. */
   clock?: Clock;
-  /** Default: read topics and their Content-Type from `config.DIST_DIR`. */
-  readTopic?: TopicReader;
-  /** Called after every publish, once the topics have been re-read (the sidecar loads its build before, in LiveBuild). */
-  onPublish?: (result: PublishResult) => void | Promise<void>;
+  /** Where topics are read: the sidecar's served snapshot (topic-source.ts). */
+  readTopic: TopicReader;
   /** Share state with other instances through PostgreSQL; without it, SQLite in DATA_DIR. */
   database?: HubDatabase;
 }
@@ -50,8 +48,6 @@ export type HubAnswer = { accepted: true } | { accepted: false; status: 400 | 50
 
 export interface TopicPublish {
   topic: string;
-  /** The content differs from what the hub last read. */
-  changed: boolean;
   /** Subscriptions owed this content, now queued or waiting out a retry backoff. */
   owed: number;
   /** The build has no file for this topic; nothing was sent. */

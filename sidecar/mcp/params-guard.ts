@@ -1,4 +1,5 @@
 import { type SpecTypeName, specTypeSchemas } from "@modelcontextprotocol/server";
+import { describeIssue } from "../../src/api/schema-issues.ts";
 
 /**
  * JSON-RPC says malformed params get -32602 Invalid params. On 2025-era requests the SDK (2.4,
@@ -29,9 +30,5 @@ export function invalidParams(message: unknown): string | undefined {
   const schema = specTypeSchemas[SERVED[method] as SpecTypeName];
   const { issues } = schema["~standard"].validate(message);
   if (!issues?.length) return undefined;
-  const described = issues.map((i) => {
-    const where = (i.path ?? []).map((p) => String(typeof p === "object" ? p.key : p)).join(".");
-    return `${where || "params"}: ${i.message}`;
-  });
-  return `Invalid params for ${method}: ${described.join("; ")}`;
+  return `Invalid params for ${method}: ${issues.map((i) => describeIssue(i, "params")).join("; ")}`;
 }

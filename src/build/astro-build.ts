@@ -4,6 +4,7 @@ import { rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { AstroBuildWorker } from "./astro-worker.ts";
+import { type BuildNotice, BuildNoticeSchema } from "./astro-worker-protocol.ts";
 import { acquireBuildLock } from "./build-lock.ts";
 
 /**
@@ -57,6 +58,14 @@ export interface AstroBuildOptions {
 export interface AstroBuildResult {
   /** Exit code; 128 + n style codes are reported as 128 when a signal ended the build. */
   code: number;
+  /**
+   * Why the build failed, as the build itself said over its channel (src/build/build-channel.ts):
+   * the content's problems, each naming file, line and field. Undefined when the build succeeded or
+   * failed for another reason (then `stdout`/`stderr` hold what it printed).
+   */
+  problems?: string[];
+  /** Review files the build left out as scaffolds (UNFINISHED_REVIEWS=skip). */
+  leftOut: string[];
   stdout: string;
   stderr: string;
   /** Wall time of the build process, excluding the wait for the lock, in ms. */
@@ -99,18 +108,28 @@ export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuild
     const env = astroBuildEnv(opts);
     const started = performance.now();
     if (opts.worker) {
-      const { code, output = "" } = await opts.worker.run({ env, silent: opts.silent === true, signal: opts.signal });
-      return { code, stdout: output, stderr: "", wallMs: performance.now() - started };
+      const {
+        code,
+        output = "",
+        notices,
+      } = await opts.worker.run({ env, silent: opts.silent === true, signal: opts.signal });
+      return { code, ...fromNotices(notices), stdout: output, stderr: "", wallMs: performance.now() - started };
     }
     const args = [path.join(root, "node_modules/astro/bin/astro.mjs"), "build", ...(opts.silent ? ["--silent"] : [])];
     const capture = opts.output !== "inherit";
     const child = spawn(process.execPath, args, {
       cwd: root,
       env,
-      stdio: ["ignore", capture ? "pipe" : "inherit", capture ? "pipe" : "inherit"],
+      // The channel carries the build's notices (build-channel.ts).
+      stdio: ["ignore", capture ? "pipe" : "inherit", capture ? "pipe" : "inherit", "ipc"],
       signal: opts.signal,
     });
     opts.onSpawn?.(child);
+    const notices: BuildNotice[] = [];
+    child.on("message", (raw: unknown) => {
+      const notice = BuildNoticeSchema.safeParse(raw);
+      if (notice.success) notices.push(notice.data);
+    });
     let stdout = "";
     let stderr = "";
     child.stdout?.on("data", (d: Buffer) => {
@@ -126,12 +145,17 @@ export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuild
       });
       child.on("close", (c, signal) => resolve(c ?? (signal ? 128 : 1)));
     });
-    return { code, stdout, stderr, wallMs: performance.now() - started };
+    return { code, ...fromNotices(notices), stdout, stderr, wallMs: performance.now() - started };
   } finally {
     if (opts.dropCache) await rm(astroCacheDir(cacheKey, root), { recursive: true, force: true });
     active = undefined;
     release?.();
   }
+}
+
+function fromNotices(notices: readonly BuildNotice[]): Pick<AstroBuildResult, "problems" | "leftOut"> {
+  const problems = notices.flatMap((n) => (n.type === "problems" ? [n.problems] : []))[0];
+  return { problems, leftOut: [...new Set(notices.flatMap((n) => (n.type === "left-out" ? n.files : [])))] };
 }
 
 /** For a signal handler about to exit: frees the lock and the dropped cache of a build in progress. */

@@ -1,13 +1,17 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
 import { PROJECT_ROOT } from "./astro-build.ts";
-import { PER_BUILD_VARIABLES, WorkerReplySchema, type WorkerRequest } from "./astro-worker-protocol.ts";
+import {
+  type BuildNotice,
+  PER_BUILD_VARIABLES,
+  WorkerReplySchema,
+  type WorkerRequest,
+} from "./astro-worker-protocol.ts";
 
 /**
  * A long-lived process that runs `astro build` again and again (`npm start`'s rebuilds): a fresh
  * `astro build` spends most of a small build starting Node and loading Astro, Vite, Rolldown and
- * the project's dependencies; this keeps them loaded between builds (docs/benchmarks-log.md,
- * "Edit-to-live").
+ * the project's dependencies; this keeps them loaded between builds.
  *
  * Bounded: Astro imports each build's server bundle from that build's output folder, so every
  * build leaves its modules in the process. After `maxBuilds` builds, or when a build leaves the
@@ -39,6 +43,8 @@ export interface WorkerBuildResult {
   code: number;
   /** With `output: "capture"`: the end of what the build printed (both streams, at most 64 KiB). */
   output?: string;
+  /** What the build said about the content over its channel (src/build/build-channel.ts). */
+  notices: BuildNotice[];
 }
 
 interface Proc {
@@ -55,6 +61,8 @@ interface Proc {
   onDone?: (id: number) => void;
   /** With `output: "capture"`: what the current build printed so far (its end). */
   output: string;
+  /** What the current build sent about the content. */
+  notices: BuildNotice[];
 }
 
 /** Captured output is bounded: a failing build of 100,000 reviews can print megabytes. */
@@ -141,7 +149,7 @@ export class AstroBuildWorker {
   }
 
   async #run(build: WorkerBuild): Promise<WorkerBuildResult> {
-    if (this.#closed || build.signal?.aborted) return { code: 128 };
+    if (this.#closed || build.signal?.aborted) return { code: 128, notices: [] };
     this.warm(build.env);
     const proc = this.#proc as Proc;
     const id = ++this.#seq;
@@ -159,11 +167,12 @@ export class AstroBuildWorker {
     });
     const env = Object.fromEntries(PER_BUILD_VARIABLES.map((k) => [k, build.env[k] ?? null])) as WorkerRequest["env"];
     // Captured output is read for warnings (a left-out scaffold's notice) and, after a failure, for
-    // its last lines. Astro's progress is a line per page (10,000 at 10,000 reviews): it would push
-    // an early warning out of the kept tail, and writing it cost a 10,000-review rebuild about 0.5 s.
+    // its last lines. Astro's progress is a line per page: it would push an early warning out of
+    // the kept tail, and writing it is a measurable share of a large rebuild.
     const logLevel = build.silent ? "silent" : this.#capture ? "warn" : "info";
     const request: WorkerRequest = { type: "build", id, env, logLevel };
     proc.output = "";
+    proc.notices = [];
     proc.child.send(request, (err) => {
       if (err) this.#end(proc);
     });
@@ -177,7 +186,8 @@ export class AstroBuildWorker {
     } else {
       this.#end(proc);
     }
-    return this.#capture ? { code, output: proc.output } : { code };
+    const notices = proc.notices;
+    return this.#capture ? { code, output: proc.output, notices } : { code, notices };
   }
 
   #spawn(env: NodeJS.ProcessEnv): Proc {
@@ -196,7 +206,16 @@ export class AstroBuildWorker {
       await groupEnded(child.pid);
       return code;
     });
-    const proc: Proc = { child, key: stableKey(env), builds: 0, rssBytes: 0, ending: false, closed, output: "" };
+    const proc: Proc = {
+      child,
+      key: stableKey(env),
+      builds: 0,
+      rssBytes: 0,
+      ending: false,
+      closed,
+      output: "",
+      notices: [],
+    };
     const keep = (d: Buffer) => {
       proc.output = (proc.output + d.toString()).slice(-MAX_CAPTURE);
     };
@@ -205,8 +224,10 @@ export class AstroBuildWorker {
     child.on("message", (raw: unknown) => {
       const reply = WorkerReplySchema.safeParse(raw);
       if (!reply.success) return;
-      proc.rssBytes = reply.data.rssBytes;
-      if (reply.data.type === "done") proc.onDone?.(reply.data.id);
+      const r = reply.data;
+      if (r.type === "problems" || r.type === "left-out") proc.notices.push(r);
+      else proc.rssBytes = r.rssBytes;
+      if (r.type === "done") proc.onDone?.(r.id);
     });
     void closed.then(() => {
       if (this.#proc === proc) this.#proc = undefined;

@@ -13,8 +13,8 @@ import { findYamlMistakes, mayHideMistake } from "./yaml-mistakes.ts";
 /**
  * Most nodes that aliases may add to one document. js-yaml shares an aliased node instead of
  * copying it, so a "billion laughs" file (nine levels of nine aliases, 668 bytes) parses at once,
- * but validating or serialising it walks 10^9 nodes and died after 8 s with "Invalid string
- * length" and no file name. A review file has a few dozen nodes and uses no alias at all.
+ * but validating or serialising it walks 10^9 nodes and fails with "Invalid string length" and
+ * no file name. A review file has a few dozen nodes and uses no alias at all.
  */
 export const MAX_ALIAS_NODES = 10_000;
 

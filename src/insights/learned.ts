@@ -23,7 +23,7 @@ export type PolarityClass = (typeof CLASSES)[number];
 
 /**
  * Checked with one loop each rather than a schema per element: a model holds some 300,000 weights,
- * and a per-element parse took about 0.1 s of every build.
+ * and a parse per element would be a noticeable share of every build.
  */
 const Weights = z.custom<number[]>(
   (v) => Array.isArray(v) && v.every((x) => typeof x === "number" && Number.isFinite(x)),

@@ -131,7 +131,7 @@ const WINK = Symbol.for("public-reviews.wink");
 type WinkInstances = { model: unknown; nlp: ReturnType<typeof winkNLP>; scorer: ReturnType<typeof winkNLP> };
 
 /**
- * One pair of wink instances per process. Reading the model costs 0.3–1 s, and `npm start`'s
+ * One pair of wink instances per process. Reading the model takes a noticeable part of a second, and `npm start`'s
  * build worker (src/build/astro-worker.ts) runs many builds in one process, each importing this
  * module afresh from its own bundle, so the pair is kept on `globalThis`, which they share, for as
  * long as the model module is the same. What wink returns for a text does not depend on the texts

@@ -12,8 +12,8 @@ import type { SiteData } from "../site/site-data.ts";
  * the pages and before `astro:build:done` hashes every file (build-outputs.ts). It is not an Astro
  * endpoint because Astro holds an endpoint's whole body in memory, and with the incremental build
  * (astro.config.mjs) it collects the body once more to record the route's metadata and copies it
- * into a new response: at 100,000 reviews the body is 140 MB, and those copies were the build's
- * peak RSS (docs/benchmarks-log.md). The data is the `siteData()` the pages were rendered from: every
+ * into a new response: at 100,000 reviews the body is 140 MB, and those copies would be the
+ * build's peak memory. The data is the `siteData()` the pages were rendered from: every
  * build renders the home page, which reads it, so it is always there once the pages are.
  */
 export function reviewsJson(): AstroIntegration {

@@ -1,10 +1,11 @@
 import path from "node:path";
 import { astroCacheDir } from "../build/astro-build.ts";
+import { failBuild, tellParent } from "../build/build-channel.ts";
 import { loadConfig } from "../config.ts";
 import { printableLine } from "../content/characters.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
-import { checkContentDir, formatProblems, skippedNotice } from "./content-check.ts";
+import { checkContentDir, skippedNotice } from "./content-check.ts";
 import { displayPath } from "./content-dir.ts";
 import { yamlCache } from "./yaml-cache.ts";
 
@@ -17,7 +18,7 @@ import { yamlCache } from "./yaml-cache.ts";
  * registered symbol, which every copy in the process resolves to the same slot. The reviews are
  * read from here rather than from an Astro collection: a collection would parse every review a
  * second time, keep it in Astro's data store, serialise the store into its cache and embed it as
- * one string in the bundle; at 100,000 reviews that was most of the build's memory.
+ * one string in the bundle, which at 100,000 reviews would be most of the build's memory.
  */
 export interface BuildContent {
   content: ValidatedContent;
@@ -72,8 +73,8 @@ export function forgetBuildContent(): void {
 
 /**
  * The content of this build, checked on the first call. A problem ends the build with exactly the
- * lines `npm run check` prints, printed and exited rather than thrown: Astro would wrap a throw in
- * a `Location:` and a stack trace of our loader, which tell an editor nothing.
+ * lines `npm run check` prints, sent to the parent too (`failBuild`); left-out scaffolds are named
+ * the same two ways.
  */
 export function buildContent(logger: NoticeLogger = stderrLogger): Promise<BuildContent> {
   return perBuild("content", async () => {
@@ -89,17 +90,15 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
       cache.abort();
       // Not a problem of a file it could name: one line, never Astro's stack trace of this loader.
       const why = err instanceof Error ? `${err.name}: ${err.message.split("\n")[0]}` : String(err);
-      process.stderr.write(
-        `${printableLine(`${displayPath(config.CONTENT_DIR)}: the content check stopped with an unexpected error (${why}) — run npm run check to see which file; if it says the same, report this line`)}\n`,
+      const line = printableLine(
+        `${displayPath(config.CONTENT_DIR)}: the content check stopped with an unexpected error (${why}) — run npm run check to see which file; if it says the same, report this line`,
       );
-      process.exit(1);
+      return failBuild([line], line);
     });
     cache.finish();
     for (const file of report.skipped) logger.warn(skippedNotice(file));
-    if (!report.ok) {
-      process.stderr.write(`${formatProblems(report.problems)}\n`);
-      process.exit(1);
-    }
+    if (report.skipped.length > 0) await tellParent({ type: "left-out", files: [...report.skipped] });
+    if (!report.ok) return failBuild(report.problems);
     return { content: report.content, insights: report.insights };
   });
 }

@@ -132,21 +132,6 @@ export function skippedNotice(file: string): string {
   return `${fileLabel(file)}${LEFT_OUT}`;
 }
 
-/** The notices a build printed (npm start keeps its builds' output), each once, without Astro's prefixes. */
-export function skippedNotices(output: string): string[] {
-  const found = output.split("\n").flatMap((line) => {
-    const at = line.indexOf(LEFT_OUT);
-    if (at < 0) return [];
-    // Astro's logger writes `12:00:00 [WARN] [reviews] <file>: …`; the file is the last word before,
-    // or the JSON string before when its name is quoted (fileLabel).
-    const before = line.slice(0, at);
-    const quoted = /("(?:[^"\\]|\\.)*")$/.exec(before)?.[1];
-    const file = quoted ?? before.split(" ").at(-1) ?? "";
-    return file ? [printableLine(`${file}${LEFT_OUT}`)] : [];
-  });
-  return [...new Set(found)];
-}
-
 /** The report editors read: a count, then one problem per line, and nothing else. */
 export function formatProblems(problems: readonly string[]): string {
   return new ContentError(problems).message;

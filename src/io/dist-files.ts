@@ -3,6 +3,7 @@ import { closeSync, openSync, readdirSync, readSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
+import { describeIssue } from "../api/schema-issues.ts";
 import { etagOfHash, type HeadersManifest, HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.ts";
 
 /**
@@ -32,8 +33,8 @@ export function distPath(dir: string, sitePath: string): string {
 
 /**
  * Every file under `dir` as `{ path: "/a/b.json", abs }`, sorted by path for stable output. Read
- * synchronously: a build folder holds about one folder per review, and `readdirSync` walks the
- * 10,000-review build in a half to a fifth of the promise version's time (docs/benchmarks-log.md).
+ * synchronously: a build folder holds about one folder per review, and the promise version pays
+ * a trip through the thread pool and the event loop for each.
  */
 export function listDistFiles(dir: string): { path: string; abs: string }[] {
   return readdirSync(dir, { recursive: true, withFileTypes: true })
@@ -69,9 +70,8 @@ function etagOfFile(abs: string, buffer: Buffer): string {
  * holding the build in memory: at 100,000 reviews `reviews.json` alone is 200 MB and the month
  * pages as much again, and every file goes through one 1 MiB buffer. For the build's own process
  * (the `astro:build:done` hook), which has nothing else to do meanwhile: the reads are synchronous.
- * A build is mostly small pages (a page per review), and each promise read cost several trips
- * through the thread pool and the event loop (open, stat, read, close), about 2.5 times the
- * synchronous loop's time for 10,000 pages (docs/benchmarks-log.md).
+ * A build is mostly small pages (a page per review), and each promise read costs several trips
+ * through the thread pool and the event loop (open, stat, read, close).
  */
 export function etagDistFiles(dir: string): { path: string; etag: string }[] {
   const buffer = Buffer.allocUnsafe(CHUNK);
@@ -107,7 +107,7 @@ export function parseDistJson<S extends z.ZodType>(
   const parsed = schema.safeParse(json);
   if (!parsed.success) {
     const first = parsed.error.issues[0];
-    throw new DistReadError(file, `${first?.path.join(".") || "(root)"}: ${first?.message}`);
+    throw new DistReadError(file, first ? describeIssue(first, "(root)") : "invalid");
   }
   return parsed.data;
 }

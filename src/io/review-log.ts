@@ -1,4 +1,5 @@
 import path from "node:path";
+import { failBuild } from "../build/build-channel.ts";
 import { loadConfig } from "../config.ts";
 import { reviewFields } from "../content/dataset.ts";
 import type { ValidatedContent } from "../content/validate.ts";
@@ -8,7 +9,6 @@ import { parseVerifierKey } from "../log/note-keys.ts";
 import { type LogPlan, planLog, type Withdrawal } from "../log/plan.ts";
 import { appendEntries, type LogTree, signedCheckpoint } from "../log/tree.ts";
 import { type NoticeLogger, perBuild } from "./build-content.ts";
-import { formatProblems } from "./content-check.ts";
 import { displayPath } from "./content-dir.ts";
 import { LogStateError, logDirOf, readLogDir } from "./log-dir.ts";
 import { LogKeyError, logSigningKey } from "./log-key.ts";
@@ -71,12 +71,6 @@ export async function logProblems(env: NodeJS.ProcessEnv, content: ValidatedCont
   }
 }
 
-/** Ends the build with `lines`, printed as the content check prints problems (see buildContent). */
-function fail(lines: string[]): never {
-  process.stderr.write(`${lines.join("\n")}\n`);
-  process.exit(1);
-}
-
 /**
  * This build's log, made once per build from the reviews on the public list (`fields`, see
  * `reviewFields`) and the withdrawn ones. A deleted logged review, a damaged LOG_DIR or a key
@@ -96,13 +90,13 @@ export function reviewLog(
       const prior = await readLogDir(dir, { origin, verifier: parseVerifierKey(key.vkey) });
       const plan = planLog(prior.entries, { reviews: fields, withdrawn: withdrawalsOf(content) });
       if (plan.deleted.length > 0) {
-        fail([formatProblems(deletionProblems(config.CONTENT_DIR, plan.deleted))]);
+        await failBuild(deletionProblems(config.CONTENT_DIR, plan.deleted));
       }
       const tree = appendEntries(prior, plan.added);
       const checkpoint = signedCheckpoint(tree, origin, key.signer);
       return { origin, dir, vkey: key.vkey, checkpoint, tree, priorSize: prior.entries.length, plan };
     } catch (err) {
-      if (err instanceof LogStateError || err instanceof LogKeyError) fail([err.message]);
+      if (err instanceof LogStateError || err instanceof LogKeyError) await failBuild([err.message], err.message);
       throw err;
     }
   });

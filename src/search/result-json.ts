@@ -3,8 +3,8 @@ import type { ReviewRecord } from "../content/records.ts";
 
 /**
  * JSON bodies of search and since results, byte-for-byte `JSON.stringify(result)` (same keys, same
- * order), joined from each review's JSON made once. Serialising ~1 KB per review on every request
- * was the largest part of a search request's CPU (docs/benchmarks-log.md).
+ * order), joined from each review's JSON made once: serialising every review on every request
+ * would be most of a search request's CPU.
  *
  * Records are immutable and belong to one snapshot, so a review's bytes, held in a `WeakMap` keyed
  * by the record, stay valid for the record's life and are dropped with it.

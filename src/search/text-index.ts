@@ -20,9 +20,9 @@ import { type Bitset, bitsetOf, orInto, wordsFor } from "./bitset.ts";
  *   only in texts that have every adjacent pair of its runs; those candidates are verified with
  *   `includes`.
  *
- * The index holds each distinct word and adjacent pair once per review that has it (see
- * docs/benchmarks-log.md for the figure at 100,000 reviews). Results are remembered per needle, least recently used dropped
- * first, bounded by bytes, since a public search sees the same phrases again and again.
+ * The index holds each distinct word and adjacent pair once per review that has it. Results are
+ * remembered per needle, least recently used dropped first, bounded by bytes, since a public
+ * search sees the same phrases again and again.
  */
 
 /** Remembered results, in bytes: 16 MiB is about 1,300 needles at 100,000 reviews, 13,000 at 10,000. */

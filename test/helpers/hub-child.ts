@@ -2,13 +2,14 @@ import pino from "pino";
 import { createPool, databaseReachable } from "../../sidecar/db/postgres.ts";
 import { Hub } from "../../sidecar/hub/hub.ts";
 import { loadConfig } from "../../src/config.ts";
+import { distTopicReader } from "./dist-topic-reader.ts";
 
 /**
  * Runs a real hub in a separate process so a test can kill it mid-life (`startHubChild` in
  * hub-harness.ts spawns it). It subscribes every callback given (verified against the parent's
  * HTTPS subscriber) and prints "subscribed"; a line on stdin makes it publish the current dist:
  * it prints "publishing" at once and "ready" once the deliveries are done. On SIGTERM it does for
- * the hub what `npm start` does (sidecar/start.ts `shutdown`): `hub.close()`, then exit 0.
+ * the hub what `npm start` does (sidecar/main.ts `close`): `hub.close()`, then exit 0.
  * argv: dataDir distDir baseUrl topic callbacks(JSON array) [databaseUrl]
  */
 const [dataDir, distDir, baseUrl, topic, callbacksJson, databaseUrl] = process.argv.slice(2) as [
@@ -36,7 +37,7 @@ const database = pool && {
   reachable: () => databaseReachable(pool),
   superviseSeconds: 1,
 };
-const hub = new Hub({ config, logger, database });
+const hub = new Hub({ config, logger, database, readTopic: distTopicReader(distDir) });
 await hub.start();
 for (const callback of JSON.parse(callbacksJson) as string[]) {
   const answer = await hub.request({ "hub.mode": "subscribe", "hub.topic": topic, "hub.callback": callback });

@@ -7,13 +7,14 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import express from "express";
 import pino from "pino";
-import { Hub, type HubDeps } from "../../sidecar/hub/hub.ts";
+import { Hub, type PublishResult } from "../../sidecar/hub/hub.ts";
 import { createHubRouter, type HubRouterOptions } from "../../sidecar/hub/routes.ts";
 import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-db.ts";
 import type { Subscription, Verification } from "../../sidecar/hub/store.ts";
 import { type Config, loadConfig } from "../../src/config.ts";
 import { buildManifest, MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { siteUrls } from "../../src/urls.ts";
+import { distTopicReader } from "./dist-topic-reader.ts";
 import { currentBackend, openHubDatabase } from "./hub-backends.ts";
 import { ManualClock } from "./manual-clock.ts";
 
@@ -41,8 +42,9 @@ export interface HarnessOptions {
   dataDir?: string;
   distDir?: string;
   clock?: ManualClock;
-  onPublish?: HubDeps["onPublish"];
-  /** How the router accepts a publish ping (the sidecar's durable queue); default the router's own. */
+  /** Told the result of each publish ping the default `publish` starts. */
+  onPublish?: (result: PublishResult) => void;
+  /** How the router accepts a publish ping (the sidecar's durable queue); default: start `hub.publish` and answer at once. */
   publish?: HubRouterOptions["publish"];
 }
 
@@ -111,12 +113,17 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
   const logs: LogLine[] = [];
   const logger = pino({ level: "debug" }, { write: (line: string) => logs.push(JSON.parse(line) as LogLine) });
   const shared = await openHubDatabase(currentBackend(), dataDir, logger);
-  const hub = new Hub({ config, logger, clock, onPublish: opts.onPublish, database: shared?.database });
+  const hub = new Hub({ config, logger, clock, database: shared?.database, readTopic: distTopicReader(distDir) });
   await hub.start();
+  const publish =
+    opts.publish ??
+    (async (topics: string[]) => {
+      hub.publish(topics).then(opts.onPublish, (err: unknown) => logger.error({ err }, "hub publish failed"));
+    });
   const app = express();
   app.use(
     "/api/websub/hub",
-    createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger, publish: opts.publish }),
+    createHubRouter(hub, { rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE, logger, publish }),
   );
   const server = app.listen(0, "127.0.0.1");
   await new Promise<void>((resolve) => server.once("listening", resolve));

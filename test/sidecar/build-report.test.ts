@@ -1,72 +1,85 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import pino from "pino";
+import { describe, expect, it } from "vitest";
 import { BuildReport } from "../../sidecar/build-report.ts";
-import { createLogger } from "../../sidecar/logger.ts";
+import type { AstroBuildResult } from "../../src/build/astro-build.ts";
 
-const failedBuild = { code: 1, stdout: "", stderr: "boom", wallMs: 1 };
+const PROBLEM = "content/reviews/2026/maria-g.yaml:4: rating: expected an integer from 1 to 5, got 6";
+const build = (over: Partial<AstroBuildResult>): AstroBuildResult => ({
+  code: 0,
+  stdout: "",
+  stderr: "",
+  wallMs: 1,
+  leftOut: [],
+  ...over,
+});
+const failedBuild = build({ code: 1, stderr: "boom", problems: [PROBLEM] });
 
-describe("BuildReport", async () => {
-  // An empty content folder: the check finds problems of its own, which the notice names.
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-build-report-"));
-  afterAll(() => rm(dir, { recursive: true, force: true }));
-  const logger = createLogger("silent", "json");
+function logged() {
+  const lines: { msg: string; problems?: string[] }[] = [];
+  return { lines, logger: pino({ level: "info" }, { write: (l: string) => void lines.push(JSON.parse(l)) }) };
+}
 
-  it("keeps a failed save's notice while the build it was raised over is served, and drops it the instant another is", async () => {
-    const report = new BuildReport(logger, dir, {});
+describe("BuildReport", () => {
+  it("names the problems the build sent, in the terminal and on the page, without checking anything again", () => {
+    const { lines, logger } = logged();
+    const report = new BuildReport(logger);
+    report.failed(failedBuild);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: "the save was not published; still serving the last good build",
+        problems: [PROBLEM],
+      }),
+    ]);
+    expect(report.notice?.html).toContain("maria-g.yaml:4: rating: expected an integer from 1 to 5, got 6");
+  });
+
+  it("shows the end of the build's output when the build sent no problems", () => {
+    const { lines, logger } = logged();
+    new BuildReport(logger).failed(build({ code: 1, stdout: "\nvite: out of memory\n", stderr: "" }));
+    expect(lines[0]?.problems).toEqual([
+      "the site could not be built, and not because of the content; the build's last words were:",
+      "vite: out of memory",
+    ]);
+  });
+
+  it("never shows a stack trace's frames or raw control characters from the build's output", () => {
+    const { lines, logger } = logged();
+    const report = new BuildReport(logger);
+    report.failed(build({ code: 1, stderr: "RangeError: boom\u001b[2J\n    at f (/somewhere/file.ts:1:1)\n" }));
+    const problems = lines[0]?.problems ?? [];
+    expect(problems.join("\n")).toContain("RangeError: boom");
+    expect(problems.join("\n")).not.toContain("/somewhere/file.ts");
+    expect([...(report.notice?.html ?? "")].some((c) => c.charCodeAt(0) < 0x20 && c !== "\n")).toBe(false);
+  });
+
+  it("names the scaffolds a successful build left out", () => {
+    const { lines, logger } = logged();
+    new BuildReport(logger).succeeded(build({ leftOut: ["content/reviews/2026/new.yaml"] }));
+    expect(lines.map((l) => l.msg)).toEqual([
+      "content/reviews/2026/new.yaml: not filled in yet (text is empty); left out until it is",
+    ]);
+  });
+
+  it("keeps a failed save's notice while the build it was raised over is served, and drops it the instant another is", () => {
+    const report = new BuildReport(logged().logger);
     let served: object = { build: 1 };
     report.follow(() => served);
-    await report.failed(failedBuild, new Date("2026-11-27T00:00:00Z"));
+    report.failed(failedBuild);
     expect(report.notice).toBeDefined();
     // A later success that is not yet live changes nothing.
-    report.succeeded({ code: 0, stdout: "", stderr: "", wallMs: 1 });
+    report.succeeded(build({}));
     expect(report.notice).toBeDefined();
     served = { build: 2 };
     expect(report.notice).toBeUndefined();
   });
 
-  it("ties a failure from before anything was served to the build served first", async () => {
-    const report = new BuildReport(logger, dir, {});
-    await report.failed(failedBuild, new Date("2026-11-27T00:00:00Z"));
+  it("ties a failure from before anything was served to the build served first", () => {
+    const report = new BuildReport(logged().logger);
+    report.failed(failedBuild);
     let served: object = { build: "adopted" };
     report.follow(() => served);
     expect(report.notice).toBeDefined();
     served = { build: "next" };
     expect(report.notice).toBeUndefined();
-  });
-
-  it("names a file and value on the notice page quoted and escaped, and never shows stack frames", async () => {
-    const content = await mkdtemp(path.join(os.tmpdir(), "pr-build-report-content-"));
-    try {
-      await cp(path.resolve(import.meta.dirname, "../fixtures/insights-content"), content, { recursive: true });
-      const neck = path.join(content, "reviews/2024/2024-04-10-neck-pain.yaml");
-      const text = await readFile(neck, "utf8");
-      await writeFile(path.join(content, "reviews/2024/x\n<b>::error::<i>.yaml"), text);
-      await writeFile(neck, text.replace("author: Gus L.", 'author: "Gus\\e[2J L."'));
-      const report = new BuildReport(logger, content, { LOG_DIR: path.join(content, ".log") });
-      await report.failed(failedBuild, new Date("2026-11-27T00:00:00Z"));
-      const html = report.notice?.html ?? "";
-      expect(html).toContain("&quot;");
-      expect(html).toContain("x\\n&lt;b&gt;::error::&lt;i&gt;.yaml");
-      expect(html).toContain("author: holds a control character (U+001B ESC");
-      expect([...html].some((c) => c.charCodeAt(0) < 0x20)).toBe(false);
-
-      // A failure the content does not explain: its last words, without the stack's frames.
-      const crashed = {
-        code: 1,
-        stdout: "",
-        stderr: "RangeError: boom\n    at f (/somewhere/file.ts:1:1)\n",
-        wallMs: 1,
-      };
-      const fine = new BuildReport(logger, path.resolve(import.meta.dirname, "../fixtures/insights-content"), {
-        LOG_DIR: path.join(content, ".log-fine"),
-      });
-      await fine.failed(crashed, new Date("2026-11-27T00:00:00Z"));
-      expect(fine.notice?.html).toContain("RangeError: boom");
-      expect(fine.notice?.html).not.toContain("/somewhere/file.ts");
-    } finally {
-      await rm(content, { recursive: true, force: true });
-    }
   });
 });

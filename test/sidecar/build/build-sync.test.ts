@@ -2,7 +2,7 @@ import { appendFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildSync, type ClusterBuilds, DISTRIBUTE } from "../../../sidecar/build/build-sync.ts";
-import { buildVersion, LiveBuild } from "../../../sidecar/build/live-build.ts";
+import { LiveBuild } from "../../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
 import { createLogger } from "../../../sidecar/logger.ts";
 import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
@@ -32,16 +32,16 @@ afterAll(async () => {
 /** The shared record of the live build, with a switch for the outage. */
 class MemoryCluster implements ClusterBuilds {
   up = true;
-  announced: string | undefined;
+  live: string | undefined;
   readonly records: string[] = [];
-  async record(version: string): Promise<void> {
+  async record(build: string): Promise<void> {
     if (!this.up) throw new Error("connect ECONNREFUSED");
-    this.announced = version;
-    this.records.push(version);
+    this.live = build;
+    this.records.push(build);
   }
-  async version(): Promise<string | undefined> {
+  async announced(): Promise<string | undefined> {
     if (!this.up) throw new Error("connect ECONNREFUSED");
-    return this.announced;
+    return this.live;
   }
   async reachable(): Promise<boolean> {
     return this.up;
@@ -76,11 +76,11 @@ describe("BuildSync", () => {
   it("records the first version when the database has none, and announces each build made live", async () => {
     const cluster = new MemoryCluster();
     const a = await instance(cluster, new ManualClock());
-    expect(cluster.records).toEqual([buildVersion(a.live.current)]);
+    expect(cluster.records).toEqual([a.live.current.build]);
     await deploy();
     const { failed } = await a.live.goLive("publish", { topics: ["http://localhost:4321/feed.xml"] });
     expect(failed).toEqual([]);
-    expect(cluster.announced).toBe(buildVersion(a.live.current));
+    expect(cluster.live).toBe(a.live.current.build);
     expect(a.hub.published.at(-1)).toEqual(["http://localhost:4321/feed.xml"]);
     await a.sync.close();
   });
@@ -105,12 +105,46 @@ describe("BuildSync", () => {
     await a.sync.idle();
     // Every topic compared with what was last distributed, then the owed build announced.
     expect(a.hub.published.slice(published)).toContainEqual(undefined);
-    expect(cluster.announced).toBe(buildVersion(a.live.current));
+    expect(cluster.live).toBe(a.live.current.build);
     const after = a.hub.published.length;
     clock.advance(INTERVAL);
     await a.sync.idle();
     expect(a.hub.published.length).toBe(after);
     await a.sync.close();
+  });
+
+  it("serves and distributes a newer build found in DIST_DIR that no instance announced, once", async () => {
+    const clock = new ManualClock();
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, clock);
+    const before = a.live.current.build;
+    const published = a.hub.published.length;
+    // A deployment whose ping never arrived: nothing but the regular check sees it.
+    await deploy();
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    expect(a.live.current.build).not.toBe(before);
+    expect(cluster.live).toBe(a.live.current.build);
+    expect(a.hub.published.slice(published)).toEqual([undefined]);
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    expect(a.hub.published.length).toBe(published + 1);
+    await a.sync.close();
+  });
+
+  it("catches up, without distributing, with a build in DIST_DIR that another instance announced", async () => {
+    const clock = new ManualClock();
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, clock);
+    const b = await instance(cluster, clock);
+    await deploy();
+    await a.sync.publish([]);
+    const bPublished = b.hub.published.length;
+    clock.advance(INTERVAL);
+    await b.sync.idle();
+    expect(b.live.current.build).toBe(cluster.live);
+    expect(b.hub.published.length).toBe(bPublished);
+    await Promise.all([a.sync.close(), b.sync.close()]);
   });
 
   it("brings an instance that missed the announcement to the announced build on its next check, without announcing it again", async () => {
@@ -121,14 +155,14 @@ describe("BuildSync", () => {
     const records = cluster.records.length;
     await deploy();
     await a.live.goLive("publish", { topics: [] });
-    const version = buildVersion(a.live.current);
-    expect(cluster.announced).toBe(version);
-    expect(buildVersion(b.live.current)).not.toBe(version);
+    const version = a.live.current.build;
+    expect(cluster.live).toBe(version);
+    expect(b.live.current.build).not.toBe(version);
     const bPublished = b.hub.published.length;
 
     clock.advance(INTERVAL);
     await Promise.all([a.sync.idle(), b.sync.idle()]);
-    expect(buildVersion(b.live.current)).toBe(version);
+    expect(b.live.current.build).toBe(version);
     expect(b.hub.published.length).toBe(bPublished);
     expect(cluster.records.length).toBe(records + 1);
     await Promise.all([a.sync.close(), b.sync.close()]);

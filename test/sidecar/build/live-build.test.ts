@@ -2,7 +2,7 @@ import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildVersion, LiveBuild, type LiveEvent } from "../../../sidecar/build/live-build.ts";
+import { LiveBuild, type LiveEvent } from "../../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
 import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
 import { buildSite } from "../../helpers/build-site.ts";
@@ -57,7 +57,7 @@ describe("LiveBuild", () => {
     expect(seen).toEqual(["first", "second"]);
     expect(events[0]).toMatchObject({ snapshot, previous: before, reason: "publish", topics: ["t"] });
     expect(snapshot.version).toBe(before.version);
-    expect(buildVersion(snapshot)).not.toBe(buildVersion(before));
+    expect(snapshot.build).not.toBe(before.build);
 
     // The same build again: announced as unchanged (snapshot === previous), nothing loaded.
     const again = await live.goLive("publish");

@@ -53,7 +53,7 @@ describe("SnapshotStore.reload with ifChanged", () => {
     await appendFile(path.join(copy, MANIFEST_FILE), "\n");
     const rewritten = await store.reload(copy, { ifChanged: true });
     expect(rewritten).not.toBe(moved);
-    expect(rewritten.manifestHash).not.toBe(moved.manifestHash);
+    expect(rewritten.build).not.toBe(moved.build);
     expect(store.current).toBe(rewritten);
   });
 });

@@ -164,9 +164,11 @@ describe("static files from the single origin", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
-  it("refuses an over-long URL with 414", async () => {
+  it("refuses an over-long URL with 414, with the security headers", async () => {
     const res = await req(`/api/reviews/search?query=${"a".repeat(5000)}`);
     expect(res.status).toBe(414);
+    expect(res.headers.get("x-content-type-options")).toBe("nosniff");
+    expect(res.headers.get("content-security-policy")).toContain("default-src");
   });
 });
 

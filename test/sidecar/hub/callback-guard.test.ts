@@ -46,16 +46,35 @@ describe("address classification", () => {
     ["::", "unspecified"],
     ["64:ff9b::a9fe:a9fe", "link-local"],
     ["2002:a00:1::", "private"],
+    ["64:ff9b::7f00:1", "loopback"],
+    // The local-use NAT64 prefix is refused whatever its tail, even one that reads as 8.8.8.8.
+    ["64:ff9b:1:a00:0:100:808:808", "reserved"],
+    ["64:ff9b:1::808:808", "reserved"],
+    ["::7f00:1", "reserved"],
+    ["255.255.255.255", "reserved"],
+    ["192.0.2.1", "reserved"],
+    ["198.18.0.1", "reserved"],
+    ["240.0.0.1", "reserved"],
+    ["2001:db8::1", "reserved"],
+    ["100::1", "reserved"],
+    ["fec0::1", "reserved"],
   ])("refuses %s as %s", (address, category) => {
     expect(forbiddenCategory(address)).toBe(category);
   });
 
-  it.each(["93.184.215.14", "100.128.0.1", "172.32.0.1", "2606:4700:4700::1111", "::ffff:8.8.8.8", "example.com"])(
-    "allows %s",
-    (address) => {
-      expect(forbiddenCategory(address)).toBeUndefined();
-    },
-  );
+  it.each([
+    "93.184.215.14",
+    "100.128.0.1",
+    "172.32.0.1",
+    "2606:4700:4700::1111",
+    "::ffff:8.8.8.8",
+    "64:ff9b::808:808",
+    "2002:808:808::",
+    "example.com",
+    "127.1",
+  ])("allows %s", (address) => {
+    expect(forbiddenCategory(address)).toBeUndefined();
+  });
 });
 
 describe("subscription requests with the guard on", () => {

@@ -3,18 +3,28 @@ import os from "node:os";
 import path from "node:path";
 import pino from "pino";
 import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
-import { listenForBuilds, liveBuildVersion, recordLiveBuild } from "../../../sidecar/db/build-broadcast.ts";
+import { listenForBuilds, liveBuild, recordLiveBuild } from "../../../sidecar/db/build-broadcast.ts";
 import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
+import { openPublishQueue } from "../../../sidecar/db/publish-jobs.ts";
 import { cooperative, isDelivery, startSubscriber } from "../../helpers/https-subscriber.ts";
 import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
 import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
-import { createDatabase } from "../../helpers/pg-cluster.ts";
+import { createDatabase, startPgServer } from "../../helpers/pg-cluster.ts";
 
 /** What only the shared (PostgreSQL) mode has: several instances, the job queue, migrations, the broadcast. */
 
 const tls = inject("testTls");
 const open: { close(): Promise<unknown> }[] = [];
 const silent = pino({ level: "silent" });
+
+/** Polls `done` every 50 ms until it holds, failing after `ms`. */
+async function until(done: () => boolean, ms = 10_000): Promise<void> {
+  const end = Date.now() + ms;
+  while (!done()) {
+    if (Date.now() > end) throw new Error("timed out");
+    await new Promise((r) => setTimeout(r, 50));
+  }
+}
 
 afterEach(async () => {
   await Promise.all(open.splice(0).map((x) => x.close()));
@@ -107,37 +117,55 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("migrations and the build br
     }
   });
 
-  it("record the live build's version and announce it to every listening instance", async () => {
+  it("record the live build and announce it to every listening instance", async () => {
     const url = await createDatabase(await pgServer());
     const pool = createPool(url, silent);
     await migrate(pool, silent);
     const heard: string[] = [];
-    const ready = { a: 0, b: 0 };
-    const wait = () => new Promise((resolve) => setTimeout(resolve, 50));
-    const listeners = (["a", "b"] as const).map((name) =>
-      listenForBuilds(url, silent, async () => {
-        heard.push(name);
-        ready[name]++;
-      }),
+    const queues = await Promise.all(
+      ["a", "b"].map(() => openPublishQueue({ url, log: silent, superviseSeconds: 10 })),
     );
     try {
-      // The listeners connect asynchronously; poll until both LISTEN.
-      for (let i = 0; i < 100; i++) {
-        const { rows } = await pool.query(
-          "SELECT count(*)::int AS n FROM pg_stat_activity WHERE application_name = 'public-reviews-listen' AND query LIKE 'LISTEN%'",
-        );
-        if (rows[0]?.n === 2) break;
-        await wait();
-      }
-      expect(await liveBuildVersion(pool)).toBeUndefined();
+      // Each listener also calls back once it is connected (a notice may have been missed before).
+      await Promise.all(queues.map((q, i) => listenForBuilds(q.db, silent, () => heard.push(["a", "b"][i] as string))));
+      await until(() => heard.length >= 2);
+      heard.length = 0;
+      expect(await liveBuild(pool)).toBeUndefined();
       await recordLiveBuild(pool, "build-1");
-      for (let i = 0; i < 100 && heard.length < 2; i++) await wait();
+      await until(() => heard.length >= 2);
       expect(heard.sort()).toEqual(["a", "b"]);
       await recordLiveBuild(pool, "build-2");
-      expect(await liveBuildVersion(pool)).toBe("build-2");
+      expect(await liveBuild(pool)).toBe("build-2");
     } finally {
-      await Promise.all(listeners.map((l) => l.close()));
+      await Promise.all(queues.map((q) => q.close()));
       await pool.end();
+    }
+  });
+
+  it("hear again after the database was down, and call back once on reconnecting", { timeout: 120_000 }, async () => {
+    // A server of its own: this test stops it.
+    const server = await startPgServer();
+    const url = await createDatabase(server);
+    const pool = createPool(url, silent);
+    await migrate(pool, silent);
+    const queue = await openPublishQueue({ url, log: silent, superviseSeconds: 10 });
+    let heard = 0;
+    try {
+      const listener = await listenForBuilds(queue.db, silent, () => heard++);
+      await until(() => heard >= 1);
+      await server.pause();
+      const before = heard;
+      await server.resume();
+      // Nothing was announced: the call comes from the reconnection alone.
+      await until(() => heard > before, 60_000);
+      const reconnected = heard;
+      await recordLiveBuild(pool, "build-after-outage");
+      await until(() => heard > reconnected);
+      await listener.close();
+    } finally {
+      await queue.close();
+      await pool.end();
+      await server.close();
     }
   });
 });

@@ -139,6 +139,12 @@ describe("AstroBuildWorker", () => {
       const failed = await workerBuild(worker);
       expect(failed.code).not.toBe(0);
       expect(worker.pid).toBeUndefined();
+      // Why, as the build sent it over its channel: the problem that names the file and field.
+      expect(failed.problems).toEqual([expect.stringMatching(new RegExp(`${path.basename(REVIEW)}.*rating`))]);
+      // A fresh astro build sends the same over its own channel.
+      const fresh = await workerBuild(worker, { worker: undefined });
+      expect(fresh.code).toBe(1);
+      expect(fresh.problems).toEqual(failed.problems);
     } finally {
       await writeFile(file, good);
     }

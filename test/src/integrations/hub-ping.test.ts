@@ -80,7 +80,7 @@ describe("hub ping after a build", () => {
   it("notifies nobody when the same content is published again", async () => {
     const before = sub.requests.length;
     const outcome = await pingHub(h.endpoint, Object.values(TOPICS));
-    expect(outcome).toEqual({ ok: true, status: 202 });
+    expect(outcome).toEqual({ ok: true, status: 202, attempts: 1 });
     await h.hub.idle();
     expect(sub.requests.length).toBe(before);
   });
@@ -119,6 +119,80 @@ describe("an unreachable hub", () => {
     } finally {
       silent.closeAllConnections();
       await new Promise((resolve) => silent.close(resolve));
+    }
+  });
+});
+
+describe("a hub that cannot take the ping yet", () => {
+  /** A hub answering each POST with the next status in `statuses` (the last one repeats). */
+  async function hubAnswering(statuses: number[], retryAfter?: string) {
+    const seen: number[] = [];
+    const server = createServer((req, res) => {
+      req.resume();
+      const status = statuses[Math.min(seen.length, statuses.length - 1)] as number;
+      seen.push(status);
+      if (retryAfter) res.setHeader("retry-after", retryAfter);
+      res
+        .writeHead(status, { "content-type": "text/plain" })
+        .end(status === 202 ? "Accepted" : "the database is unreachable");
+    });
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/api/websub/hub`;
+    return { url, seen, close: () => new Promise((resolve) => server.close(resolve)) };
+  }
+
+  it("tries a 503 again with a growing wait, says so each time, and reports the success", async () => {
+    const hub = await hubAnswering([503, 503, 202]);
+    const waits: number[] = [];
+    try {
+      const lines = await runHook({
+        hubUrl: hub.url,
+        baseUrl: BASE_URL,
+        retryForMs: 60_000,
+        sleep: async (ms) => void waits.push(ms),
+      });
+      expect(hub.seen).toEqual([503, 503, 202]);
+      expect(waits).toEqual([1_000, 2_000]);
+      expect(lines.map((l) => l.level)).toEqual(["warn", "warn", "info"]);
+      expect(lines[0]?.message).toBe(
+        `the WebSub hub at ${hub.url} cannot take the ping yet (the hub answered 503: the database is unreachable); trying again in 1 s (for up to 60 s in all)`,
+      );
+      expect(lines[2]?.message).toBe(`notified the WebSub hub at ${hub.url} (202)`);
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it("waits the hub's Retry-After, and gives up once the bound is spent, saying how often it tried", async () => {
+    const hub = await hubAnswering([503], "4");
+    const waits: number[] = [];
+    try {
+      const lines = await runHook({
+        hubUrl: hub.url,
+        baseUrl: BASE_URL,
+        retryForMs: 10_000,
+        sleep: async (ms) => void waits.push(ms),
+      });
+      // 4 s as asked, then 4 s again (the backoff, 2 s, is shorter), then the 2 s left of the bound.
+      expect(waits).toEqual([4_000, 4_000, 2_000]);
+      expect(hub.seen).toHaveLength(4);
+      expect(lines.at(-1)).toEqual({
+        level: "warn",
+        message: `could not notify the WebSub hub at ${hub.url} after 4 attempts: the hub answered 503: the database is unreachable; the build is fine`,
+      });
+    } finally {
+      await hub.close();
+    }
+  });
+
+  it("does not try a refusal again", async () => {
+    const hub = await hubAnswering([400]);
+    try {
+      const outcome = await pingHub(hub.url, [`${BASE_URL}/feed.xml`], { retryForMs: 60_000, sleep: async () => {} });
+      expect(outcome).toMatchObject({ ok: false, attempts: 1 });
+      expect(hub.seen).toEqual([400]);
+    } finally {
+      await hub.close();
     }
   });
 });

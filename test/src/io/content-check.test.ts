@@ -6,7 +6,7 @@ import { main as check } from "../../../scripts/check-content.ts";
 import { main as reviewNew } from "../../../scripts/review-new.ts";
 import { runAstroBuild } from "../../../src/build/astro-build.ts";
 import { ReviewFileSchema } from "../../../src/content/schema.ts";
-import { checkContentDir, skippedNotice, skippedNotices } from "../../../src/io/content-check.ts";
+import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
 import { buildSite, freshLogEnv, tempDistDir } from "../../helpers/build-site.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
@@ -251,13 +251,11 @@ describe("content check", () => {
 });
 
 describe("the notice of a left-out scaffold", () => {
-  it("quotes an odd file name, and is read back from a build's output whole", () => {
+  it("quotes an odd file name", () => {
     const odd = "content/reviews/2026/a b\u001b[2J.yaml";
     const notice = skippedNotice(odd);
     expect(notice).toBe(
       '"content/reviews/2026/a b\\u001b[2J.yaml": not filled in yet (text is empty); left out until it is',
     );
-    const output = `12:00:00 [WARN] [reviews] ${notice}\n12:00:01 [WARN] [reviews] ${skippedNotice("content/reviews/2026/plain.yaml")}\n`;
-    expect(skippedNotices(output)).toEqual([notice, skippedNotice("content/reviews/2026/plain.yaml")]);
   });
 });
