@@ -69,6 +69,7 @@ describe("a CDN build beside npm start", () => {
       env: {
         PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
         HOME: process.env.HOME ?? "",
+        TMPDIR: os.tmpdir(),
         BASE_URL: "https://cdn.example.test",
         CONTENT_DIR: content,
         DIST_DIR: dist,

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../helpers/build-site.ts";
 import { connectClient } from "../helpers/mcp-app.ts";
 import { descendants, isAlive, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
 /**
  * Issue 23, as it will be checked: `npm run sidecar` with its V8 heap capped at 96 MB and the
@@ -15,7 +16,7 @@ import { descendants, isAlive, type NpmProcess, startNpm } from "../helpers/npm-
  * busy assistants would send them.
  */
 
-const CONTENT = path.resolve(import.meta.dirname, "../../content");
+const CONTENT = PROJECT_CONTENT;
 const CALLS = 10_000;
 const IN_FLIGHT = 8;
 let dist: string;

@@ -2,11 +2,12 @@ import { execFile } from "node:child_process";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
 const run = promisify(execFile);
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const SCRIPT = path.join(ROOT, "scripts/eval-insights.ts");
-const env = { ...process.env, BASE_URL: "", CONTENT_DIR: path.join(ROOT, "content") };
+const env = { ...process.env, BASE_URL: "", CONTENT_DIR: PROJECT_CONTENT };
 
 describe("npm run eval:insights", () => {
   it("reads the held-out set first and compares the rules, the learned models and both on it", async () => {

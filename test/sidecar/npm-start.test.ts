@@ -7,9 +7,10 @@ import { tempDistDir } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { initializeRequest } from "../helpers/mcp-app.ts";
 import { descendants, isAlive } from "../helpers/npm-process.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 import { type StartedProcess, startProcess } from "../helpers/start-process.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const _ROOT = path.resolve(import.meta.dirname, "../..");
 let server: StartedProcess;
 let url: string;
 let content: string;
@@ -31,7 +32,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 beforeAll(async () => {
   content = await mkdtemp(path.join(os.tmpdir(), "pr-start-content-"));
   dist = await tempDistDir("pr-start-dist-");
-  await cp(path.join(ROOT, "content"), content, { recursive: true });
+  await cp(PROJECT_CONTENT, content, { recursive: true });
   port = await freePort();
   origin = `http://localhost:${port}`;
   server = await startProcess({

@@ -1,11 +1,12 @@
 import pg from "pg";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { createPool } from "../../../sidecar/db/postgres.ts";
 import { PgRevocationStore } from "../../../sidecar/mcp/pg-revocation-store.ts";
 import { MemoryRevocationStore, type SessionRevocationStore } from "../../../sidecar/mcp/revocation-store.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";
+import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /**
  * The SessionRevocationStore contract, run against the one-process store and the PostgreSQL one
@@ -38,7 +39,7 @@ const stores: { name: string; make: Make; skip: boolean }[] = [
 ];
 
 for (const { name, make, skip } of stores) {
-  describe.skipIf(skip)(`${name} revocation store`, () => {
+  describeWithPackage(skip ? unavailable : undefined, `${name} revocation store`, () => {
     it("remembers a revoked id until its expiry, then forgets it", async () => {
       const clock = new ManualClock();
       const store = await make(clock);
@@ -69,7 +70,7 @@ for (const { name, make, skip } of stores) {
   });
 }
 
-describe.skipIf(unavailable !== undefined)("postgres revocation store only", () => {
+describeWithPackage(unavailable, "postgres revocation store only", () => {
   let pool: pg.Pool;
   beforeAll(async () => {
     pool = await freshPool();
