@@ -89,7 +89,7 @@ describeWithPackage(skip, "two instances behind nginx sharing PostgreSQL", () =>
     nginx = await startNginx({ port: nginxPort, upstreams: [a.port, b.port], distDir });
     sub = await startSubscriber(tls.trusted);
     // A real Astro build (serialised with other tests' builds) and three servers: minutes on a busy machine.
-  }, 600_000);
+  }, 1_500_000);
 
   afterAll(async () => {
     await nginx?.stop();

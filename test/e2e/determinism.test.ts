@@ -116,7 +116,7 @@ beforeAll(async () => {
     }),
   );
   newEdited = await build(await contentDir((dir) => replaceIn(dir, NEW, NEW.text, "Quick to answer messages")));
-}, 600_000);
+}, 1_500_000);
 
 describe("two builds of the same content", () => {
   it("write the same files with identical bytes, including _headers.json and _headers", () => {

@@ -37,7 +37,7 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: "10000000",
     NODE_OPTIONS: "--max-old-space-size=96",
   });
-}, 600_000);
+}, 1_500_000);
 
 afterAll(async () => {
   if (npm) for (const pid of [npm.pid, ...descendants(npm.pid)]) if (isAlive(pid)) process.kill(pid, "SIGKILL");
@@ -67,5 +67,5 @@ describe.each(["legacy", "modern"] as const)("npm run sidecar with a 96 MB heap,
     expect(answered).toBe(CALLS);
     expect(isAlive(npm.pid)).toBe(true);
     expect(npm.stderr()).not.toMatch(/heap out of memory|FATAL ERROR/);
-  }, 900_000);
+  }, 2_250_000);
 });

@@ -70,7 +70,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "npm start through a database outage",
       BUILD_SYNC_SECONDS: "1",
     });
     sub = await startSubscriber(tls.trusted);
-  }, 600_000);
+  }, 1_500_000);
 
   afterAll(async () => {
     killTree(npm);
@@ -81,7 +81,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "npm start through a database outage",
   });
 
   it("notifies every subscriber of an edit made during the outage once the database is back", {
-    timeout: 400_000,
+    timeout: 1_000_000,
   }, async () => {
     const topic = `${base}/feed.xml`;
     for (let i = 0; i < SUBSCRIBERS; i++) {

@@ -94,7 +94,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "two sidecars sharing PostgreSQL and D
       startSidecar({ ...env, DATA_DIR: `${distDir}-b` }),
     ]);
     sub = await startSubscriber(tls.trusted);
-  }, 600_000);
+  }, 1_500_000);
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);

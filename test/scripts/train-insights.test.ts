@@ -17,5 +17,5 @@ describe("npm run train:insights", () => {
     const committed = await readFile(path.join(PROJECT_CONTENT, "insights/model.json"), "utf8");
     const fresh = await trainedModelText(PROJECT_CONTENT, [], ROOT);
     expect(fresh === committed, "run npm run train:insights and commit content/insights/model.json").toBe(true);
-  }, 240_000);
+  }, 720_000);
 });

@@ -56,7 +56,7 @@ beforeAll(async () => {
   ]);
   child.stderr.on("data", (d) => process.stderr.write(d));
   lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-}, 600_000);
+}, 1_500_000);
 
 afterAll(async () => {
   child?.stdin.end();
@@ -106,5 +106,5 @@ describe.each([
     expect(mb(after.heapUsed - before.heapUsed)).toBeLessThan(10);
     expect(mb(after.external - before.external)).toBeLessThan(10);
     await client.close();
-  }, 900_000);
+  }, 2_250_000);
 });
