@@ -32,7 +32,7 @@ export default defineConfig(({ mode }) => {
       exclude: all ? [] : HEAVY_TESTS,
       // Timeouts a test does not set itself; the full run's are sized for a machine shared with other work.
       testTimeout: all ? 180_000 : 60_000,
-      hookTimeout: all ? 540_000 : 180_000,
+      hookTimeout: all ? 900_000 : 300_000,
       // Astro builds and servers are heavy; two workers match the 2-core machines this runs on.
       maxWorkers: 2,
       // Makes a test CA and this run's temporary folders before workers start, and removes them after.

@@ -88,7 +88,10 @@ async function sharedBuild(key: string, contentDir: string, env: Record<string, 
     const result = await coldBuild(contentDir, env, path.join(home, "dist"));
     if (result.code !== 0) {
       const out = await tempDistDir();
-      await cp(result.distDir, out, { recursive: true });
+      // A build that stops before writing anything leaves no output folder.
+      await cp(result.distDir, out, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOENT") throw err;
+      });
       await rm(home, { recursive: true, force: true });
       return { ...result, distDir: out };
     }

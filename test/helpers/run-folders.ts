@@ -51,7 +51,9 @@ export async function makeRunFolders(): Promise<{ folders: TestRunFolders; remov
   await extractProjectContent(outside);
   const folders = { scratch, outside, projectContent: path.join(outside, "content") };
   const remove = async () => {
-    await Promise.all([scratch, outside].map((d) => rm(d, { recursive: true, force: true })));
+    // Retried: a build a timed-out hook left running may still be writing for a moment.
+    const gone = (d: string) => rm(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
+    await Promise.all([scratch, outside].map(gone));
     // Another run in the same checkout may still be using it.
     await rmdir(tmpRoot).catch(() => undefined);
   };
