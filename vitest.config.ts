@@ -19,6 +19,7 @@ export const HEAVY_TESTS = [
   "test/e2e/review-log.test.ts",
   "test/e2e/scale-out.test.ts",
   "test/scripts/train-insights.test.ts",
+  "test/sidecar/mcp/conformance.test.ts",
   "test/sidecar/mcp/memory.test.ts",
   "test/sidecar/npm-start.test.ts",
   "test/src/build/astro-worker.test.ts",

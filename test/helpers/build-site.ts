@@ -2,7 +2,7 @@ import { constants, rmSync } from "node:fs";
 import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inject } from "vitest";
-import { runAstroBuild } from "../../src/build/astro-build.ts";
+import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
 import { processAlive, readPidFile } from "../../src/io/process-alive.ts";
 import { logOrigin } from "../../src/log/checkpoint.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
@@ -119,9 +119,11 @@ export async function freshLogEnv(baseUrl: string): Promise<{ LOG_DIR: string; L
 const created: string[] = [];
 // Whatever a test forgot to remove goes when its worker exits; the run's folders go when it ends.
 process.on("exit", () => {
-  // `npm start` keeps its versioned builds beside DIST_DIR, in `<DIST_DIR>.builds`.
+  // `npm start` keeps its versioned builds beside DIST_DIR, in `<DIST_DIR>.builds`, and its
+  // Astro cache under node_modules/.astro, keyed by DIST_DIR.
   for (const dir of created)
-    for (const d of [dir, `${dir}.builds`, `${dir}.served-by`]) rmSync(d, { recursive: true, force: true });
+    for (const d of [dir, `${dir}.builds`, `${dir}.served-by`, astroCacheDir(dir)])
+      rmSync(d, { recursive: true, force: true });
 });
 
 /**

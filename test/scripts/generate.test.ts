@@ -142,7 +142,7 @@ describe("astro build of a generated set", () => {
     const published = JSON.parse(await readFile(path.join(built.distDir, "reviews.json"), "utf8")) as ReviewsDataset;
     expect(published.aggregate_rating.review_count).toBe(200);
     await rm(built.distDir, { recursive: true, force: true });
-  });
+  }, 300_000); // Waits its turn on the machine-wide build lock.
 });
 
 describe("generator command line", () => {
