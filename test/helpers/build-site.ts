@@ -1,5 +1,5 @@
 import { constants, rmSync } from "node:fs";
-import { cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { inject } from "vitest";
 import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
@@ -7,6 +7,7 @@ import { processAlive, readPidFile } from "../../src/io/process-alive.ts";
 import { logOrigin } from "../../src/log/checkpoint.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
 import { contentKey } from "./content-key.ts";
+import { distDirList } from "./run-folders.ts";
 
 export interface BuildResult {
   code: number;
@@ -131,7 +132,9 @@ process.on("exit", () => {
  * says why inside), so concurrent builds (tests, npm start) never overwrite each other's chunks.
  */
 export async function tempDistDir(prefix = "pr-dist-"): Promise<string> {
-  const dir = await mkdtemp(path.join(inject("testRun").scratch, prefix));
+  const { scratch } = inject("testRun");
+  const dir = await mkdtemp(path.join(scratch, prefix));
   created.push(dir);
+  await appendFile(distDirList(scratch), `${dir}\n`);
   return dir;
 }

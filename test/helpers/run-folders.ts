@@ -1,7 +1,8 @@
 import { execFileSync } from "node:child_process";
-import { chmod, cp, mkdir, mkdtemp, rm, rmdir } from "node:fs/promises";
+import { chmod, cp, mkdir, mkdtemp, readFile, rm, rmdir } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { astroCacheDir } from "../../src/build/astro-build.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
@@ -40,6 +41,9 @@ async function extractProjectContent(into: string): Promise<void> {
   else await cp(path.join(ROOT, "content"), path.join(into, "content"), { recursive: true });
 }
 
+/** The file listing every output folder `tempDistDir` made in the run, one a line. */
+export const distDirList = (scratch: string) => path.join(scratch, "dist-dirs.txt");
+
 /** Makes this run's folders; the returned function removes them, and `.tmp/` once nothing else uses it. */
 export async function makeRunFolders(): Promise<{ folders: TestRunFolders; remove: () => Promise<void> }> {
   const tmpRoot = path.join(ROOT, ".tmp");
@@ -51,6 +55,10 @@ export async function makeRunFolders(): Promise<{ folders: TestRunFolders; remov
   await extractProjectContent(outside);
   const folders = { scratch, outside, projectContent: path.join(outside, "content") };
   const remove = async () => {
+    // `npm start` keeps an Astro cache per DIST_DIR under node_modules/.astro, for its next rebuild.
+    const dists = await readFile(distDirList(scratch), "utf8").catch(() => "");
+    for (const dist of dists.split("\n").filter(Boolean))
+      await rm(astroCacheDir(dist), { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
     // Retried: a build a timed-out hook left running may still be writing for a moment.
     const gone = (d: string) => rm(d, { recursive: true, force: true, maxRetries: 10, retryDelay: 500 });
     await Promise.all([scratch, outside].map(gone));
