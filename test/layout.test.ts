@@ -1,6 +1,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
+import { HEAVY_TESTS } from "../vitest.config.ts";
 
 /**
  * The layout rules of the README's "Layout" section, checked on the files themselves so they cannot
@@ -104,5 +105,10 @@ describe("layout", () => {
       return !statSync(path.join(ROOT, dir), { throwIfNoEntry: false })?.isDirectory();
     });
     expect(misplaced).toEqual([]);
+  });
+
+  it("names only test files that exist in vitest.config.ts's heavy list", () => {
+    const missing = HEAVY_TESTS.filter((f) => !statSync(path.join(ROOT, f), { throwIfNoEntry: false })?.isFile());
+    expect(missing).toEqual([]);
   });
 });

@@ -39,7 +39,7 @@ beforeAll(async () => {
     // The pollers are one client sending thousands of requests a minute.
     RATE_LIMIT_PER_MINUTE: "10000000",
   });
-}, 600_000);
+}, 1_500_000);
 
 afterAll(async () => {
   killTree(npm);

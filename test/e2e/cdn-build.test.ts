@@ -47,7 +47,7 @@ beforeAll(async () => {
     DATA_DIR: `${dist}-data`,
     LOG_LEVEL: "warn",
   });
-}, 600_000);
+}, 1_500_000);
 
 afterAll(async () => {
   killTree(npm);
@@ -57,7 +57,7 @@ afterAll(async () => {
 
 describe("a CDN build beside npm start", () => {
   it("changes no served byte and no file of the served build, and says how to build elsewhere", {
-    timeout: 300_000,
+    timeout: 750_000,
   }, async () => {
     const folder = await realpath(dist);
     const files = await fingerprint(folder);
@@ -69,6 +69,7 @@ describe("a CDN build beside npm start", () => {
       env: {
         PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
         HOME: process.env.HOME ?? "",
+        TMPDIR: os.tmpdir(),
         BASE_URL: "https://cdn.example.test",
         CONTENT_DIR: content,
         DIST_DIR: dist,

@@ -2,7 +2,7 @@ import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { MANIFEST_FILE, strongEtag } from "../../src/http-headers/manifest.ts";
 import { buildSite, tempDistDir } from "../helpers/build-site.ts";
 import { cooperative, isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
@@ -10,6 +10,7 @@ import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { nginxUnavailable, type RunningNginx, startNginx } from "../helpers/nginx.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
 import { freePort, type SidecarProcess, startSidecar, untilInstances } from "../helpers/sidecar-process.ts";
+import { describeWithPackage } from "../helpers/system-packages.ts";
 
 /**
  * The deployment of docs/deployment.md, end to end: deploy/nginx.conf in Debian's nginx in front
@@ -41,7 +42,7 @@ async function deployFeedChange(distDir: string, marker: string): Promise<void> 
   await writeFile(manifestPath, JSON.stringify(manifest));
 }
 
-describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreSQL", () => {
+describeWithPackage(skip, "two instances behind nginx sharing PostgreSQL", () => {
   let server: PgServer;
   let pool: pg.Pool;
   let distDir: string;
@@ -88,7 +89,7 @@ describe.skipIf(skip !== undefined)("two instances behind nginx sharing PostgreS
     nginx = await startNginx({ port: nginxPort, upstreams: [a.port, b.port], distDir });
     sub = await startSubscriber(tls.trusted);
     // A real Astro build (serialised with other tests' builds) and three servers: minutes on a busy machine.
-  }, 600_000);
+  }, 1_500_000);
 
   afterAll(async () => {
     await nginx?.stop();

@@ -8,11 +8,12 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvSchema } from "../../src/config.ts";
 import { tempDistDir } from "../helpers/build-site.ts";
 import { headingAnchors, markdownFiles, relativeLinks, shellBlocks } from "../helpers/markdown.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 import { type StartedProcess, startProcess } from "../helpers/start-process.ts";
 
 /**
  * Every ```sh block in README.md and docs/*.md runs against a server that `npm start` built from
- * the sample content/, with BASE_URL exported the way a reader's shell would have it. A block passes
+ * the sample content (as committed), with BASE_URL exported the way a reader's shell would have it. A block passes
  * when it exits 0 under `bash -euo pipefail`, so an example that asserts a status or a field
  * (`test "$(curl … -w '%{http_code}')" = 304`) fails the suite the day it stops being true.
  */
@@ -31,7 +32,13 @@ beforeAll(async () => {
   dist = await tempDistDir("pr-docs-dist-");
   data = await mkdtemp(path.join(os.tmpdir(), "pr-docs-data-"));
   // No BASE_URL: npm start derives it from the port it listens on, as for a reader on their machine.
-  server = await startProcess({ PORT: "0", DIST_DIR: dist, DATA_DIR: data, LOG_LEVEL: "warn" });
+  server = await startProcess({
+    PORT: "0",
+    CONTENT_DIR: PROJECT_CONTENT,
+    DIST_DIR: dist,
+    DATA_DIR: data,
+    LOG_LEVEL: "warn",
+  });
   baseUrl = server.publicBase;
 }, 300_000);
 
@@ -45,7 +52,7 @@ function run(code: string): { status: number | null; stdout: string; stderr: str
   try {
     const stdout = execFileSync("bash", ["-euo", "pipefail", "-c", code], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", BASE_URL: baseUrl },
+      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", TMPDIR: os.tmpdir(), BASE_URL: baseUrl },
       timeout: BLOCK_TIMEOUT_MS,
       encoding: "utf8",
       stdio: ["ignore", "pipe", "pipe"],

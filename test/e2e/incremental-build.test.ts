@@ -107,7 +107,7 @@ async function replaceIn(file: string, from: string | RegExp, to: string): Promi
   await writeFile(file, next);
 }
 
-describe("incremental build", { timeout: 900_000 }, () => {
+describe("incremental build", { timeout: 2_250_000 }, () => {
   it("a first build renders every month", async () => {
     const first = await rebuild();
     expect(first.code).toBe(0);

@@ -6,6 +6,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../helpers/build-site.ts";
 import { connectClient } from "../helpers/mcp-app.ts";
 import { descendants, isAlive, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
 /**
  * Issue 23, as it will be checked: `npm run sidecar` with its V8 heap capped at 96 MB and the
@@ -15,7 +16,7 @@ import { descendants, isAlive, type NpmProcess, startNpm } from "../helpers/npm-
  * busy assistants would send them.
  */
 
-const CONTENT = path.resolve(import.meta.dirname, "../../content");
+const CONTENT = PROJECT_CONTENT;
 const CALLS = 10_000;
 const IN_FLIGHT = 8;
 let dist: string;
@@ -36,7 +37,7 @@ beforeAll(async () => {
     RATE_LIMIT_PER_MINUTE: "10000000",
     NODE_OPTIONS: "--max-old-space-size=96",
   });
-}, 600_000);
+}, 1_500_000);
 
 afterAll(async () => {
   if (npm) for (const pid of [npm.pid, ...descendants(npm.pid)]) if (isAlive(pid)) process.kill(pid, "SIGKILL");
@@ -66,5 +67,5 @@ describe.each(["legacy", "modern"] as const)("npm run sidecar with a 96 MB heap,
     expect(answered).toBe(CALLS);
     expect(isAlive(npm.pid)).toBe(true);
     expect(npm.stderr()).not.toMatch(/heap out of memory|FATAL ERROR/);
-  }, 900_000);
+  }, 2_250_000);
 });

@@ -2,13 +2,14 @@ import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { tempDistDir } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { killTree, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
+import { describeWithPackage } from "../helpers/system-packages.ts";
 
 /**
  * `npm start` with DATABASE_URL while PostgreSQL is down: an edit is built and served, but the
@@ -22,7 +23,7 @@ const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const SUBSCRIBERS = 20;
 if (POSTGRES_UNAVAILABLE && process.env.CI) throw new Error(POSTGRES_UNAVAILABLE);
 
-describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("npm start through a database outage", () => {
+describeWithPackage(POSTGRES_UNAVAILABLE, "npm start through a database outage", () => {
   let server: PgServer;
   let content: string;
   let dist: string;
@@ -69,7 +70,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("npm start through a databas
       BUILD_SYNC_SECONDS: "1",
     });
     sub = await startSubscriber(tls.trusted);
-  }, 600_000);
+  }, 1_500_000);
 
   afterAll(async () => {
     killTree(npm);
@@ -80,7 +81,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("npm start through a databas
   });
 
   it("notifies every subscriber of an edit made during the outage once the database is back", {
-    timeout: 400_000,
+    timeout: 1_000_000,
   }, async () => {
     const topic = `${base}/feed.xml`;
     for (let i = 0; i < SUBSCRIBERS; i++) {

@@ -1,10 +1,12 @@
 import { mkdir, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Page } from "playwright-core";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { startApp, type TestApp } from "../helpers/app-server.ts";
 import { type Browser, findChromium, launchChromium, layoutProblems, runAxe } from "../helpers/browser.ts";
 import { buildSite } from "../helpers/build-site.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
+import { describeWithPackage } from "../helpers/system-packages.ts";
 
 /**
  * The page as a visitor's browser renders it: the sample content built and served by the real
@@ -12,8 +14,9 @@ import { buildSite } from "../helpers/build-site.ts";
  * is installed, and never in CI (CI=true), where a missing browser fails the run instead.
  */
 
-const CONTENT = path.resolve(import.meta.dirname, "../../content");
-const SHOTS = path.resolve(import.meta.dirname, "../../.tmp/screenshots");
+const CONTENT = PROJECT_CONTENT;
+/** Full-page screenshots go here when it is set (for a person to look at); a run writes none otherwise. */
+const SHOTS = process.env.SCREENSHOT_DIR ? path.resolve(process.env.SCREENSHOT_DIR) : undefined;
 const WIDTHS = [390, 1280] as const;
 /**
  * Home, the newest month page (found from the home page's archive), the newest review's page, the
@@ -23,11 +26,10 @@ const PAGES = ["home", "month", "review", "evidence", "not-found", "log"] as con
 
 const chromiumPath = findChromium();
 const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
-if (!chromiumPath && !inCi) {
-  console.warn("page-browser.test.ts: skipped, no Chromium found (install Debian's chromium or set CHROMIUM_PATH)");
-}
+const noChromium =
+  chromiumPath || inCi ? undefined : "no Chromium found: install Debian's chromium or set CHROMIUM_PATH";
 
-describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
+describeWithPackage(noChromium, "the page in Chromium", () => {
   let dist: string;
   let app: TestApp;
   let browser: Browser;
@@ -48,7 +50,7 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
     dist = build.distDir;
     app = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "100000" } });
     browser = await launchChromium(chromiumPath);
-    await mkdir(SHOTS, { recursive: true });
+    if (SHOTS) await mkdir(SHOTS, { recursive: true });
     const home = await (await fetch(`${app.url}/`)).text();
     urls.month = /<nav class="archive"[\s\S]*?<a href="(\/reviews\/\d{4}\/\d{2}\/)"/.exec(home)?.[1] ?? "";
     urls.review = /<a class="review__permalink" href="(\/reviews\/[a-z0-9-]+\/)"/.exec(home)?.[1] ?? "";
@@ -92,7 +94,7 @@ describe.skipIf(!chromiumPath && !inCi)("the page in Chromium", () => {
           await page.evaluate(() => {
             for (const d of document.querySelectorAll("details")) d.open = true;
           });
-          await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
+          if (SHOTS) await page.screenshot({ path: path.join(SHOTS, `${name}-${width}.png`), fullPage: true });
           expect(await runAxe(page)).toEqual([]);
           expect(await layoutProblems(page, 12)).toEqual({ overflow: [], smallText: [] });
           // Stylesheets and the icon load (a blocked or missing one would leave a console error).

@@ -82,7 +82,7 @@ async function dataset(app: TestApp): Promise<ReviewsDataset> {
   return (await fetch(`${app.url}/reviews.json`)).json() as Promise<ReviewsDataset>;
 }
 
-describe("the review log", { timeout: 600_000 }, () => {
+describe("the review log", { timeout: 1_500_000 }, () => {
   let first: string;
 
   it("a first build logs every review, serves the log with the spec's headers, and verifies", async () => {

@@ -7,6 +7,7 @@ import type { Insights } from "../../src/insights/schema.ts";
 import { readDistFiles } from "../../src/io/dist-files.ts";
 import { startApp, type TestApp } from "../helpers/app-server.ts";
 import { buildSite } from "../helpers/build-site.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
 /**
  * The review pages, the evidence pages and the sitemap of a real build of the sample content,
@@ -15,7 +16,7 @@ import { buildSite } from "../helpers/build-site.ts";
  * lists exactly as many reviews as it says.
  */
 
-const CONTENT = path.resolve(import.meta.dirname, "../../content");
+const CONTENT = PROJECT_CONTENT;
 const BASE = "https://reviews.example";
 let dist: string;
 let app: TestApp;

@@ -3,13 +3,14 @@ import os from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, inject, it } from "vitest";
+import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { MANIFEST_FILE, strongEtag } from "../../src/http-headers/manifest.ts";
 import { buildSite, tempDistDir } from "../helpers/build-site.ts";
 import { isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
 import { freePort, type SidecarProcess, startSidecar, untilInstances } from "../helpers/sidecar-process.ts";
+import { describeWithPackage } from "../helpers/system-packages.ts";
 
 /**
  * Two `npm run sidecar` processes on one PostgreSQL and one DIST_DIR, 100 HTTPS subscribers: a
@@ -28,7 +29,7 @@ interface Health {
   build: string;
 }
 
-describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("two sidecars sharing PostgreSQL and DIST_DIR", () => {
+describeWithPackage(POSTGRES_UNAVAILABLE, "two sidecars sharing PostgreSQL and DIST_DIR", () => {
   let server: PgServer;
   let pool: pg.Pool;
   let content: string;
@@ -93,7 +94,7 @@ describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("two sidecars sharing Postgr
       startSidecar({ ...env, DATA_DIR: `${distDir}-b` }),
     ]);
     sub = await startSubscriber(tls.trusted);
-  }, 600_000);
+  }, 1_500_000);
 
   afterAll(async () => {
     await Promise.all([a?.stop(), b?.stop()]);

@@ -6,13 +6,14 @@ import type { ReviewsDataset } from "../../src/content/records.ts";
 import type { Insights } from "../../src/insights/schema.ts";
 import { buildSite } from "../helpers/build-site.ts";
 import { connectClient, type McpTestApp, startMcpApp } from "../helpers/mcp-app.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
 /**
  * The per-review `aspects` annotation through every door, on a real build of the sample content:
  * the records, the `aspect`/`sentiment` search filter (HTTP and MCP), the JSON Feed extension,
  * /insights.json and the home page's evidence links must all tell the same story.
  */
-const CONTENT = path.resolve(import.meta.dirname, "../../content");
+const CONTENT = PROJECT_CONTENT;
 const BASE = "https://reviews.test";
 let app: McpTestApp;
 let dist: string;

@@ -1,9 +1,13 @@
-import { rmSync } from "node:fs";
-import { mkdir, mkdtemp } from "node:fs/promises";
+import { constants, rmSync } from "node:fs";
+import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { PROJECT_ROOT as ROOT, runAstroBuild } from "../../src/build/astro-build.ts";
+import { inject } from "vitest";
+import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
+import { processAlive, readPidFile } from "../../src/io/process-alive.ts";
 import { logOrigin } from "../../src/log/checkpoint.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
+import { contentKey } from "./content-key.ts";
+import { distDirList } from "./run-folders.ts";
 
 export interface BuildResult {
   code: number;
@@ -13,15 +17,27 @@ export interface BuildResult {
 }
 
 /**
- * Runs a real `astro build` of `contentDir` into a fresh temp folder. Builds share Astro's
- * prerender folder, so they are serialised across vitest workers with the build lock.
+ * A real `astro build` of `contentDir`, in a fresh temp folder the caller owns (and may change or
+ * remove). Without `distDir`, every call of the run with the same content files and `env` gets a
+ * copy of one cold build, made by whichever worker asked first; with `distDir`, a build of its own
+ * into that folder (for tests that compare two cold builds). Builds that write outside their
+ * output folder (a kept LOG_DIR, a hub to ping) are never shared.
  */
 export async function buildSite(
   contentDir: string,
   env: Record<string, string> = {},
   distDir?: string,
 ): Promise<BuildResult> {
-  const out = distDir ?? (await tempDistDir());
+  const key = distDir || "LOG_DIR" in env || "HUB_URL" in env ? undefined : await contentKey(contentDir, env);
+  if (!key) return coldBuild(contentDir, env, distDir ?? (await tempDistDir()));
+  const shared = await sharedBuild(key, contentDir, env);
+  const out = await tempDistDir();
+  // A copy-on-write clone where the file system has them, a plain copy elsewhere.
+  await cp(shared.distDir, out, { recursive: true, mode: constants.COPYFILE_FICLONE });
+  return { ...shared, distDir: out };
+}
+
+async function coldBuild(contentDir: string, env: Record<string, string>, out: string): Promise<BuildResult> {
   const base = env.BASE_URL ?? "http://localhost:4321";
   const result = await runAstroBuild({
     distDir: out,
@@ -44,6 +60,48 @@ export async function buildSite(
   return { code: result.code, stdout: result.stdout, stderr: result.stderr, distDir: out };
 }
 
+/**
+ * The run's one build for `key`, in the run's scratch folder. Workers meet at a folder that
+ * `mkdir` creates atomically; the one that made it builds, the others wait for its result, and
+ * take over if its process died. A failing build is not kept: each caller sees its own failure.
+ */
+async function sharedBuild(key: string, contentDir: string, env: Record<string, string>): Promise<BuildResult> {
+  const home = path.join(inject("testRun").scratch, "shared-builds", key);
+  const resultFile = path.join(home, "result.json");
+  await mkdir(path.dirname(home), { recursive: true });
+  for (;;) {
+    const done = await readFile(resultFile, "utf8").then(
+      (t) => JSON.parse(t) as BuildResult,
+      () => undefined,
+    );
+    if (done) return done;
+    const mine = await mkdir(home).then(
+      () => true,
+      () => false,
+    );
+    if (!mine) {
+      const pid = readPidFile(path.join(home, "pid"));
+      if (pid !== undefined && !processAlive(pid)) await rm(home, { recursive: true, force: true });
+      else await new Promise((r) => setTimeout(r, 250));
+      continue;
+    }
+    await writeFile(path.join(home, "pid"), String(process.pid));
+    const result = await coldBuild(contentDir, env, path.join(home, "dist"));
+    if (result.code !== 0) {
+      const out = await tempDistDir();
+      // A build that stops before writing anything leaves no output folder.
+      await cp(result.distDir, out, { recursive: true }).catch((err: NodeJS.ErrnoException) => {
+        if (err.code !== "ENOENT") throw err;
+      });
+      await rm(home, { recursive: true, force: true });
+      return { ...result, distDir: out };
+    }
+    await writeFile(`${resultFile}.part`, JSON.stringify(result));
+    await rename(`${resultFile}.part`, resultFile);
+    return result;
+  }
+}
+
 /** A fixed review-log key for the origin of `baseUrl`, the same in every test run. */
 export function testLogKey(baseUrl: string): { skey: string; vkey: string } {
   return generateKeyPair(logOrigin(baseUrl.replace(/\/+$/, "")), new Uint8Array(32).fill(42));
@@ -54,26 +112,29 @@ export function testLogKey(baseUrl: string): { skey: string; vkey: string } {
  * that run `runAstroBuild` themselves: never the project's DATA_DIR, and comparable with `buildSite`.
  */
 export async function freshLogEnv(baseUrl: string): Promise<{ LOG_DIR: string; LOG_SIGNING_KEY: string }> {
-  return { LOG_DIR: await tempDistDir("pr-log-"), LOG_SIGNING_KEY: testLogKey(baseUrl).skey };
+  const dir = await mkdtemp(path.join(inject("testRun").outside, "pr-log-"));
+  created.push(dir);
+  return { LOG_DIR: dir, LOG_SIGNING_KEY: testLogKey(baseUrl).skey };
 }
 
 const created: string[] = [];
-// Whatever a test forgot to remove goes when its worker exits.
+// Whatever a test forgot to remove goes when its worker exits; the run's folders go when it ends.
 process.on("exit", () => {
-  // `npm start` keeps its versioned builds beside DIST_DIR, in `<DIST_DIR>.builds`.
+  // `npm start` keeps its versioned builds beside DIST_DIR, in `<DIST_DIR>.builds`, and its
+  // Astro cache under node_modules/.astro, keyed by DIST_DIR.
   for (const dir of created)
-    for (const d of [dir, `${dir}.builds`, `${dir}.served-by`]) rmSync(d, { recursive: true, force: true });
+    for (const d of [dir, `${dir}.builds`, `${dir}.served-by`, astroCacheDir(dir)])
+      rmSync(d, { recursive: true, force: true });
 });
 
 /**
- * A fresh output folder inside the project. Astro writes its prerender chunks under the output
- * folder when that is inside the working directory, and under the shared `.astro/` otherwise;
- * a folder here keeps concurrent builds (tests, npm start) from overwriting each other's chunks.
+ * A fresh output folder in the run's scratch folder inside the project (test/helpers/run-folders.ts
+ * says why inside), so concurrent builds (tests, npm start) never overwrite each other's chunks.
  */
 export async function tempDistDir(prefix = "pr-dist-"): Promise<string> {
-  const base = path.join(ROOT, ".tmp");
-  await mkdir(base, { recursive: true });
-  const dir = await mkdtemp(path.join(base, prefix));
+  const { scratch } = inject("testRun");
+  const dir = await mkdtemp(path.join(scratch, prefix));
   created.push(dir);
+  await appendFile(distDirList(scratch), `${dir}\n`);
   return dir;
 }

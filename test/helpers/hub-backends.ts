@@ -1,9 +1,10 @@
 import type { Logger } from "pino";
-import { afterAll, beforeAll, describe } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import { createPool, databaseReachable, migrate } from "../../sidecar/db/postgres.ts";
 import { PgHubStore } from "../../sidecar/hub/pg-store.ts";
 import type { HubDatabase } from "../../sidecar/hub/types.ts";
 import { createDatabase, type PgServer, postgresUnavailable, startPgServer } from "./pg-cluster.ts";
+import { describeWithPackage } from "./system-packages.ts";
 
 /**
  * Runs one hub test suite against each store: SQLite (in-process deliveries on the test's manual
@@ -37,8 +38,7 @@ export async function pgServer(): Promise<PgServer> {
 /** `describe`s `suite` once per available store; `backend` is its name. */
 export function forEachHubStore(suite: (backend: BackendName) => void, only?: BackendName[]): void {
   for (const backend of only ?? (["sqlite", "postgres"] as const)) {
-    const skip = backend === "postgres" && unavailable !== undefined;
-    describe.skipIf(skip)(`${backend} store`, () => {
+    describeWithPackage(backend === "postgres" ? unavailable : undefined, `${backend} store`, () => {
       beforeAll(() => {
         current = backend;
       });

@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { readdirSync, readFileSync } from "node:fs";
 import net from "node:net";
+import os from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -28,6 +29,7 @@ export function startNpm(script: string[], env: Record<string, string>, timeoutM
     env: {
       PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
       HOME: process.env.HOME ?? "",
+      TMPDIR: os.tmpdir(),
       PORT: "0",
       npm_config_update_notifier: "false",
       ...env,

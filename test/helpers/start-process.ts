@@ -1,4 +1,5 @@
 import { type ChildProcess, spawn } from "node:child_process";
+import os from "node:os";
 import path from "node:path";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -25,6 +26,8 @@ export function startProcess(env: Record<string, string>, args: string[] = []): 
     env: {
       PATH: `${path.join(ROOT, "node_modules/.bin")}:${process.env.PATH}`,
       HOME: process.env.HOME ?? "",
+      // The run's temporary folder (test/global-setup.ts), so what the server leaves there goes with it.
+      TMPDIR: os.tmpdir(),
       ...env,
     },
   });

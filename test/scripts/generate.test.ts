@@ -24,10 +24,11 @@ import type { Content } from "../../src/content/validate.ts";
 import { loadContent } from "../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../src/io/insights-dir.ts";
 import { buildSite } from "../helpers/build-site.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
-const BUSINESS = path.join(ROOT, "content/business.yaml");
+const BUSINESS = path.join(PROJECT_CONTENT, "business.yaml");
 const UNTIL = "2026-11-20";
 /** The end of the anchor day: the latest clock at which the set must be valid. */
 const NOW = new Date(`${UNTIL}T23:59:59Z`);
@@ -122,7 +123,7 @@ describe("generated content", () => {
 
   it("copies the business and insights files and writes a FAQ citing generated reviews", async () => {
     for (const f of ["business.yaml", "insights/aspects.yaml", "insights/summary.md"]) {
-      expect(await readFile(dir(`a/${f}`), "utf8")).toBe(await readFile(path.join(ROOT, "content", f), "utf8"));
+      expect(await readFile(dir(`a/${f}`), "utf8")).toBe(await readFile(path.join(PROJECT_CONTENT, f), "utf8"));
     }
     const insights = await loadInsightsContent(
       dir("a"),
@@ -141,7 +142,7 @@ describe("astro build of a generated set", () => {
     const published = JSON.parse(await readFile(path.join(built.distDir, "reviews.json"), "utf8")) as ReviewsDataset;
     expect(published.aggregate_rating.review_count).toBe(200);
     await rm(built.distDir, { recursive: true, force: true });
-  });
+  }, 300_000); // Waits its turn on the machine-wide build lock.
 });
 
 describe("generator command line", () => {
@@ -184,7 +185,7 @@ describe("generator command line", () => {
 
   it("refuses to write into the folder the business file comes from", async () => {
     const source = dir("source");
-    await cp(path.join(ROOT, "content/business.yaml"), path.join(source, "business.yaml"));
+    await cp(BUSINESS, path.join(source, "business.yaml"));
     await writeFile(path.join(source, "keep.txt"), "real content\n");
     await expect(
       writeContent({

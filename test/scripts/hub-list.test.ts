@@ -10,6 +10,7 @@ import { createLogger } from "../../sidecar/logger.ts";
 import { isVerification, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
 import { type Harness, startHarness, TOPICS } from "../helpers/hub-harness.ts";
 import { createDatabase, postgresUnavailable, startPgServer } from "../helpers/pg-cluster.ts";
+import { describeWithPackage } from "../helpers/system-packages.ts";
 
 const run = promisify(execFile);
 const tls = inject("testTls");
@@ -78,7 +79,7 @@ describe("npm run hub:list", () => {
 });
 
 const noPostgres = await postgresUnavailable();
-describe.skipIf(noPostgres !== undefined)("npm run hub:list with DATABASE_URL", () => {
+describeWithPackage(noPostgres, "npm run hub:list with DATABASE_URL", () => {
   it("reads the subscriptions from PostgreSQL, not DATA_DIR, still without secrets", async () => {
     const server = await startPgServer();
     const empty = await mkdtemp(path.join(os.tmpdir(), "pr-hub-pg-"));

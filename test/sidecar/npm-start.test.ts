@@ -7,9 +7,10 @@ import { tempDistDir } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { initializeRequest } from "../helpers/mcp-app.ts";
 import { descendants, isAlive } from "../helpers/npm-process.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 import { type StartedProcess, startProcess } from "../helpers/start-process.ts";
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
+const _ROOT = path.resolve(import.meta.dirname, "../..");
 let server: StartedProcess;
 let url: string;
 let content: string;
@@ -31,7 +32,7 @@ async function until(check: () => Promise<boolean>, timeoutMs: number): Promise<
 beforeAll(async () => {
   content = await mkdtemp(path.join(os.tmpdir(), "pr-start-content-"));
   dist = await tempDistDir("pr-start-dist-");
-  await cp(path.join(ROOT, "content"), content, { recursive: true });
+  await cp(PROJECT_CONTENT, content, { recursive: true });
   port = await freePort();
   origin = `http://localhost:${port}`;
   server = await startProcess({
@@ -44,7 +45,7 @@ beforeAll(async () => {
     HUB_URL: "http://127.0.0.1:9/api/websub/hub",
   });
   url = server.url;
-}, 180_000);
+}, 540_000);
 
 afterAll(async () => {
   await server?.stop();
@@ -127,7 +128,7 @@ describe("npm start", () => {
     );
   });
 
-  it("rebuilds and reloads when a review file is saved", { timeout: 180_000 }, async () => {
+  it("rebuilds and reloads when a review file is saved", { timeout: 540_000 }, async () => {
     // A scaffold from review:new, not filled in yet: left out with a notice, never a failed rebuild.
     await writeFile(
       path.join(content, "reviews/2026/2026-11-22-draft-d.yaml"),
@@ -160,7 +161,7 @@ describe("npm start", () => {
   });
 
   it("keeps serving the last good build when an edit breaks a review, names the file and line in the terminal and on every page, then serves the fix", {
-    timeout: 300_000,
+    timeout: 750_000,
   }, async () => {
     const etag = async () => (await fetch(`${url}/reviews.json`, { method: "HEAD" })).headers.get("etag");
     const before = await etag();
@@ -190,7 +191,7 @@ describe("npm start", () => {
   });
 
   it("refuses to drop a deleted review from the log, serving the last good build, then logs its withdrawal", {
-    timeout: 300_000,
+    timeout: 750_000,
   }, async () => {
     const failures = () => server.output().split("was not published").length;
     const etag = async () => (await fetch(`${url}/reviews.json`, { method: "HEAD" })).headers.get("etag");

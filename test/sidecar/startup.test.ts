@@ -14,7 +14,13 @@ function start(args: string[], env: Record<string, string>): Promise<{ code: num
   return new Promise((resolve) => {
     const child = spawn(NODE, ["sidecar/start.ts", ...args], {
       cwd: ROOT,
-      env: { PATH: process.env.PATH ?? "", HOME: process.env.HOME ?? "", LOG_LEVEL: "silent", ...env },
+      env: {
+        PATH: process.env.PATH ?? "",
+        HOME: process.env.HOME ?? "",
+        TMPDIR: os.tmpdir(),
+        LOG_LEVEL: "silent",
+        ...env,
+      },
     });
     let stderr = "";
     child.stderr.on("data", (d) => {

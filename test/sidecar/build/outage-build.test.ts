@@ -12,6 +12,7 @@ import { pingHub } from "../../../src/integrations/hub-ping.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
 import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
+import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /**
  * A build deployed while PostgreSQL is down is served and distributed once it is back: through the
@@ -27,7 +28,7 @@ if (POSTGRES_UNAVAILABLE && process.env.CI) throw new Error(POSTGRES_UNAVAILABLE
 const discard = new Writable({ write: (_chunk, _enc, done) => done() });
 const sha256 = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
 
-describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("a build deployed during a database outage", () => {
+describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database outage", () => {
   let server: PgServer;
   let url: string;
   let dist: string;

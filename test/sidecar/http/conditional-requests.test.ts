@@ -7,8 +7,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
 import { buildSite } from "../../helpers/build-site.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const CONTENT = PROJECT_CONTENT;
 let app: TestApp;
 let dist: string;
 let manifest: HeadersManifest;

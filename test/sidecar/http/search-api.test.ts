@@ -7,9 +7,10 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewRecord, ReviewsDataset } from "../../../src/content/records.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
 import { buildSite } from "../../helpers/build-site.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 import { referenceSearch, searchParamsArbitrary } from "../../helpers/search-reference.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const CONTENT = PROJECT_CONTENT;
 const BASE = "https://reviews.test";
 let app: TestApp;
 /** The same build with the result store off (RESPONSE_CACHE_MB=0): what the uncached path sends. */

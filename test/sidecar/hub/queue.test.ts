@@ -10,6 +10,7 @@ import { cooperative, isDelivery, startSubscriber } from "../../helpers/https-su
 import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
 import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
 import { createDatabase, startPgServer } from "../../helpers/pg-cluster.ts";
+import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /** What only the shared (PostgreSQL) mode has: several instances, the job queue, migrations, the broadcast. */
 
@@ -96,7 +97,7 @@ forEachHubStore(() => {
   });
 }, ["postgres"]);
 
-describe.skipIf(POSTGRES_UNAVAILABLE !== undefined)("migrations and the build broadcast", () => {
+describeWithPackage(POSTGRES_UNAVAILABLE, "migrations and the build broadcast", () => {
   afterAll(async () => {
     await (await pgServer()).close();
   });

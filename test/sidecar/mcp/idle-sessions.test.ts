@@ -11,6 +11,7 @@ import { buildSite } from "../../helpers/build-site.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import { type McpTestApp, openSession, postRpc, publishEditedReview, startMcpApp } from "../../helpers/mcp-app.ts";
 import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";
+import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /**
  * 2025-era sessions expire after `MCP_SESSION_TTL_MS` of idleness, not that long after
@@ -139,7 +140,7 @@ describe("sessions expire after idleness", () => {
   }, 60_000);
 });
 
-describe.skipIf(unavailable !== undefined)("idle expiry across instances (PostgreSQL)", () => {
+describeWithPackage(unavailable, "idle expiry across instances (PostgreSQL)", () => {
   it("keeps a session used alternately on two instances alive, and a DELETE on one ends it on both", async () => {
     const clock = new ManualClock();
     const pool = await databases.fresh();

@@ -6,6 +6,7 @@ import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../helpers/build-site.ts";
 import { connectClient } from "../../helpers/mcp-app.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
 /**
  * Issue 11 §1: with the SDK's per-session transport in JSON response mode, every answered POST
@@ -18,7 +19,7 @@ import { connectClient } from "../../helpers/mcp-app.ts";
  * 2025-06-18 session, and the stateless 2026-07-28 era (a fresh server per request, no session).
  */
 
-const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const CONTENT = PROJECT_CONTENT;
 const CALLS = 5_000;
 const WARM_UP = 500;
 /**
@@ -55,7 +56,7 @@ beforeAll(async () => {
   ]);
   child.stderr.on("data", (d) => process.stderr.write(d));
   lines = createInterface({ input: child.stdout })[Symbol.asyncIterator]();
-}, 600_000);
+}, 1_500_000);
 
 afterAll(async () => {
   child?.stdin.end();
@@ -105,5 +106,5 @@ describe.each([
     expect(mb(after.heapUsed - before.heapUsed)).toBeLessThan(10);
     expect(mb(after.external - before.external)).toBeLessThan(10);
     await client.close();
-  }, 900_000);
+  }, 2_250_000);
 });

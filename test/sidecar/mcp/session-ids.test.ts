@@ -10,6 +10,7 @@ import { buildSite } from "../../helpers/build-site.ts";
 import { type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
 import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";
 import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
+import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /**
  * What a session id is worth once ended or once the server restarts: every other spelling of a
@@ -91,7 +92,7 @@ const stores: { name: string; make: () => Promise<SessionStore>; skip: boolean }
 ];
 
 for (const { name, make, skip } of stores) {
-  describe.skipIf(skip)(`a DELETEd session id (${name} session store)`, () => {
+  describeWithPackage(skip ? unavailable : undefined, `a DELETEd session id (${name} session store)`, () => {
     it("is refused with 404 in every spelling the decoder would accept", async () => {
       const app = await start(await make());
       const id = await sessionWithUrlCharacters(app);
@@ -109,7 +110,7 @@ for (const { name, make, skip } of stores) {
   });
 }
 
-describe.skipIf(unavailable !== undefined)("DELETE /mcp while PostgreSQL is down", () => {
+describeWithPackage(unavailable, "DELETE /mcp while PostgreSQL is down", () => {
   it("answers 503 with Retry-After and why, and the session stays usable", async () => {
     const dead = new pg.Pool({ connectionString: "postgres://nobody@127.0.0.1:1/none", connectionTimeoutMillis: 500 });
     pools.push(dead);

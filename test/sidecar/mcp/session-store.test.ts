@@ -6,6 +6,7 @@ import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
 import { MemorySessionStore, type SessionStore } from "../../../sidecar/mcp/session-store.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import { migratedPools, postgresUnavailable } from "../../helpers/pg-cluster.ts";
+import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /**
  * The SessionStore contract (sessions expire after idleness; DELETE ends them), run against the
@@ -39,7 +40,7 @@ const stores: { name: string; make: Make; skip: boolean }[] = [
 ];
 
 for (const { name, make, skip } of stores) {
-  describe.skipIf(skip)(`${name} session store`, () => {
+  describeWithPackage(skip ? unavailable : undefined, `${name} session store`, () => {
     it("keeps a session used every half timeout live for many timeouts, and no longer once it idles", async () => {
       const clock = new ManualClock();
       const store = await make(clock);
@@ -102,7 +103,7 @@ describe("memory session store only", () => {
   });
 });
 
-describe.skipIf(unavailable !== undefined)("postgres session store only", () => {
+describeWithPackage(unavailable, "postgres session store only", () => {
   let pool: pg.Pool;
   beforeAll(async () => {
     pool = await freshPool();

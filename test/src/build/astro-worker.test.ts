@@ -85,7 +85,7 @@ async function editReview(text: string): Promise<void> {
 
 describe("AstroBuildWorker", () => {
   it("builds again and again in one process, each build identical to a fresh astro build", {
-    timeout: 600_000,
+    timeout: 1_500_000,
   }, async () => {
     const worker = newWorker();
     const edits = ["The first edit of this review.", "The second edit, about a quokka.", "A third, from outside."];
@@ -115,7 +115,7 @@ describe("AstroBuildWorker", () => {
   });
 
   it("replaces its process after maxBuilds builds, and when a build leaves it above the memory limit", {
-    timeout: 600_000,
+    timeout: 1_500_000,
   }, async () => {
     for (const limits of [{ maxBuilds: 1 }, { maxRssBytes: 1 }]) {
       const worker = newWorker(limits);
@@ -129,7 +129,7 @@ describe("AstroBuildWorker", () => {
   });
 
   it("ends its process when a build fails, and builds the fixed content in a fresh one", {
-    timeout: 600_000,
+    timeout: 1_500_000,
   }, async () => {
     const worker = newWorker();
     const file = path.join(content, REVIEW);
@@ -151,7 +151,7 @@ describe("AstroBuildWorker", () => {
     expect((await workerBuild(worker)).code).toBe(0);
   });
 
-  it("ends a build and its process when aborted, and builds nothing once closed", { timeout: 600_000 }, async () => {
+  it("ends a build and its process when aborted, and builds nothing once closed", { timeout: 1_500_000 }, async () => {
     const stop = new AbortController();
     const worker = newWorker({}, stop.signal);
     const building = workerBuild(worker, { signal: stop.signal });

@@ -6,17 +6,18 @@ import { analyzeReviews, type InsightsInput } from "../../../src/insights/build.
 import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
 /**
  * "In their words": a sentence is quoted for an aspect only when it is explicit evidence for the
  * review's polarity, never a contrast read into a clause with no opinion word, nor a tie the rating
  * broke. Reviews written for this test, analysed with the sample content's vocabulary.
  */
-const ROOT = path.resolve(import.meta.dirname, "../../..");
+const _ROOT = path.resolve(import.meta.dirname, "../../..");
 let input: InsightsInput;
 
 beforeAll(async () => {
-  const dir = path.join(ROOT, "content");
+  const dir = PROJECT_CONTENT;
   const content = await loadContent(dir, { now: new Date("2100-01-01T00:00:00Z") });
   const dataset = buildDataset(content, "https://reviews.example");
   input = {

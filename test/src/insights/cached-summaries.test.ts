@@ -15,8 +15,9 @@ import { createSummariser, decodeSummary, encodeSummary } from "../../../src/ins
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
 import { PackIndex } from "../../../src/io/pack-file.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const CONTENT = PROJECT_CONTENT;
 const analyzer = createAnalyzer();
 let dir: string;
 let reviews: ReviewRecord[];

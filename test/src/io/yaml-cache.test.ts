@@ -6,8 +6,9 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { parseContentYaml } from "../../../src/content/yaml.ts";
 import { readContentDir } from "../../../src/io/content-dir.ts";
 import { jsonExact, yamlCache } from "../../../src/io/yaml-cache.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const CONTENT = PROJECT_CONTENT;
 let dir: string;
 let files: { file: string; text: string }[];
 

@@ -1,4 +1,3 @@
-import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildDataset } from "../../../src/content/dataset.ts";
@@ -12,9 +11,10 @@ import {
   searchReviews,
 } from "../../../src/search/query-service.ts";
 import { createSearchIndex, type SearchIndex } from "../../../src/search/review-index.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 import { referenceSearch, searchParamsArbitrary } from "../../helpers/search-reference.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const CONTENT = PROJECT_CONTENT;
 const BASE = "https://reviews.test";
 let dataset: ReviewsDataset;
 let index: SearchIndex;

@@ -1,4 +1,3 @@
-import path from "node:path";
 import fc from "fast-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildDataset } from "../../../src/content/dataset.ts";
@@ -6,8 +5,9 @@ import { loadContent } from "../../../src/io/content-dir.ts";
 import { positionsOf } from "../../../src/search/bitset.ts";
 import { normalizeText } from "../../../src/search/query.ts";
 import { createTextIndex } from "../../../src/search/text-index.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
-const CONTENT = path.resolve(import.meta.dirname, "../../../content");
+const CONTENT = PROJECT_CONTENT;
 let texts: string[];
 
 beforeAll(async () => {
