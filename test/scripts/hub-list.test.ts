@@ -25,7 +25,8 @@ function hubList(dataDir: string, ...args: string[]) {
 }
 
 beforeAll(async () => {
-  h = await startHarness();
+  // The pending verification must outlive every listing below, however loaded the machine is.
+  h = await startHarness({ env: { HUB_DELIVERY_TIMEOUT_MS: "120000" } });
   sub = await startSubscriber(tls.trusted);
   await h.post({
     "hub.mode": "subscribe",
