@@ -8,8 +8,22 @@
  *
  * The scan is deliberately conservative: it only recognises the shapes of a content file (fields
  * written `name: value`, nested fields, lists, `|` text blocks) and flags a line only when one of
- * the mistakes below is certain, so a valid file never gets a message from here.
+ * the mistakes below is certain, so a valid file never gets a message from here. This module owns
+ * the lines (indentation, tabs, repeated fields, text blocks, quotes left open across lines);
+ * what can be wrong inside one field's value is in yaml-value-mistakes.ts.
  */
+
+import {
+  closes,
+  depth,
+  indicatorMistake,
+  plainValueMistake,
+  startsWithIndicator,
+  textAfterQuote,
+  the,
+  unclosed,
+  unclosedQuote,
+} from "./yaml-value-mistakes.ts";
 
 export interface YamlMistake {
   /** 1-based. */
@@ -17,8 +31,6 @@ export interface YamlMistake {
   message: string;
 }
 
-/** A value wholly in a word processor's quotes: “…”, ‘…’, „…“, „…”, «…». */
-const CURLY_QUOTED = /^(?:\u201c.*\u201d|\u2018.*\u2019|\u201e.*[\u201c\u201d]|\u00ab.*\u00bb)$/s;
 /** A field as content files write it: `name: value`, `name:` or `- name: value`. */
 const ENTRY = /^( *)(- +)?([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
 /**
@@ -27,16 +39,6 @@ const ENTRY = /^( *)(- +)?([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
  */
 const NO_SPACE = /^( *)()([A-Za-z_][\w-]*):([^\s:/].*)$/;
 const LIST_ITEM = /^( *)- +(.*)$/;
-/** Values a comment may follow on purpose: numbers, true/false, empty, dates. */
-const NOT_TEXT = /^(?:[-+]?\d[\d_.]*|true|false|null|~|\d{4}-\d\d-\d\d(?:[Tt ][\d:.]+(?:[Zz]|[-+]\d\d:?\d\d)?)?)$/i;
-
-/** How a value can be written on one line so YAML reads all of it as text. */
-export function quoted(value: string): string {
-  if (!value.includes('"') && !value.includes("\\")) return `"${value}"`;
-  return `'${value.replaceAll("'", "''")}'`;
-}
-
-const the = (key: string) => `the ${key}`;
 
 interface Level {
   indent: number;
@@ -218,14 +220,9 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     }
     const anchor = /^&([^\s,[\]{}]+)/.exec(v);
     if (anchor) anchors.add(anchor[1] as string);
-    const sigil = SIGILS[v[0] as string];
-    if (sigil) {
-      if (!isDeliberate(v, anchors, aliases)) {
-        found.push({
-          line: n,
-          message: `${the(key)} starts with ${v[0]}, ${sigil} — put the whole ${key} in quotes: ${key}: ${quoted(v)}`,
-        });
-      }
+    if (startsWithIndicator(v)) {
+      const message = indicatorMistake(key, v, anchors, aliases);
+      if (message) found.push({ line: n, message });
       return;
     }
     // A list or mapping written inline may go on over the next, more indented, lines.
@@ -242,42 +239,16 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     if (v.startsWith('"') || v.startsWith("'")) {
       const end = closes(v.slice(1), v[0] as string);
       if (end < 0) open = { quote: v[0] as string, line: n, key, indent: keyIndent };
-      else if (/^[ \t]*[^\s#]/.test(v.slice(end + 2))) {
-        found.push({
-          line: n,
-          message: `${the(key)} starts with a quoted part and goes on after the closing quote — put the whole ${key} in quotes: ${key}: ${quoted(v)}`,
-        });
+      else {
+        const message = textAfterQuote(key, v, end);
+        if (message) found.push({ line: n, message });
       }
       return;
     }
-    if (CURLY_QUOTED.test(v)) {
-      const inner = v.slice(1, -1).trim();
-      const fix = NOT_TEXT.test(inner)
-        ? `remove them: ${key}: ${inner}`
-        : `use straight quotes: ${key}: ${quoted(inner)}`;
-      found.push({
-        line: n,
-        message: `${the(key)} is in curly quotes (“ ”), which YAML does not understand — ${fix}`,
-      });
+    const message = plainValueMistake(key, v);
+    if (message) {
+      found.push({ line: n, message });
       return;
-    }
-    if (/: |:$/.test(v)) {
-      found.push({
-        line: n,
-        message: `${the(key)} contains ": " — put the whole ${key} in quotes: ${key}: ${quoted(v)}`,
-      });
-      return;
-    }
-    const hash = /[ \t]#/.exec(v);
-    if (hash) {
-      const kept = v.slice(0, hash.index).trim();
-      if (!NOT_TEXT.test(kept)) {
-        found.push({
-          line: n,
-          message: `everything in ${the(key)} from " #" on is ignored (YAML reads it as a comment) — put the whole ${key} in quotes: ${key}: ${quoted(v)}`,
-        });
-        return;
-      }
     }
     running = { indent: keyIndent, key, kind: "plain" };
   });
@@ -286,77 +257,9 @@ export function findYamlMistakes(text: string): YamlMistake[] {
   return found.sort((a, b) => a.line - b.line);
 }
 
-function unclosedQuote({ quote, line, key }: { quote: string; line: number; key: string }): YamlMistake {
-  return {
-    line,
-    message: `the quote that opens ${the(key)} is never closed — end the ${key} with ${quote} on the same line`,
-  };
-}
-
-/**
- * A value starting with `*` or `&` that is a working alias or anchor (`&day` used later as `*day`),
- * or with a standard tag (`!!str`): YAML, not a mistake.
- */
-function isDeliberate(v: string, anchors: ReadonlySet<string>, aliases: ReadonlySet<string>): boolean {
-  const name = /^[*&]([^\s,[\]{}]+)/.exec(v)?.[1];
-  if (v.startsWith("*")) return name !== undefined && anchors.has(name) && v === `*${name}`;
-  if (v.startsWith("&")) return name !== undefined && aliases.has(name);
-  return v.startsWith("!!");
-}
-
-/** What YAML makes of a value that starts with one of its indicator characters; a content file needs none. */
-const SIGILS: Record<string, string> = {
-  "*": "which YAML reads as a reference to another value (an alias)",
-  "&": "which YAML reads as a name for the value (an anchor), dropping the word after it",
-  "!": "which YAML reads as a type tag",
-  "%": "which YAML reserves: a value cannot start with it",
-  "@": "which YAML reserves: a value cannot start with it",
-  "`": "which YAML reserves: a value cannot start with it",
-};
-
-/** Brackets opened minus closed on a line, outside quotes. */
-function depth(line: string): number {
-  let d = 0;
-  let quote: string | undefined;
-  // A quote opens a quoted value only where a value starts (`children's` is no quote).
-  let start = true;
-  for (const c of line) {
-    if (quote) {
-      if (c === quote) quote = undefined;
-      continue;
-    }
-    if ((c === '"' || c === "'") && start) quote = c;
-    else if (c === "[" || c === "{") d++;
-    else if (c === "]" || c === "}") d--;
-    if (c !== " ") start = c === "[" || c === "{" || c === "," || c === ":";
-  }
-  return d;
-}
-
-function unclosed(flow: { line: number; key: string; close: string }): YamlMistake {
-  const opens = flow.close === "]" ? "[" : "{";
-  return {
-    line: flow.line,
-    message: `the ${flow.key} opens with ${opens} but it is never closed — end it with ${flow.close} on the same line`,
-  };
-}
-
 const LOST_INDENT =
   "this line belongs to the text above but is not indented — indent every line of the text by two spaces";
 
 function tabMessage(): string {
   return "this line is indented with a tab — YAML needs spaces: replace the tab with two spaces";
-}
-
-/** Where in `rest` (what follows an opening quote) the quote closes, allowing `\"` and `''` inside; -1 if it does not. */
-function closes(rest: string, quote: string): number {
-  for (let i = 0; i < rest.length; i++) {
-    const c = rest[i];
-    if (quote === '"' && c === "\\") i++;
-    else if (c === quote) {
-      if (quote === "'" && rest[i + 1] === "'") i++;
-      else return i;
-    }
-  }
-  return -1;
 }
