@@ -23,7 +23,13 @@ import { readInsightsDir } from "../src/io/insights-dir.ts";
  */
 export const SETS = "test/fixtures/insights-eval";
 /** Never trained on: the figure for unseen text (docs/insights.md). */
-export const HELD_OUT = ["heldout-4.txt", "heldout-5.txt"];
+export const HELD_OUT = [
+  "heldout-4.txt",
+  "heldout-5.txt",
+  "heldout-plain.txt",
+  "heldout-messy.txt",
+  "heldout-reviews.txt",
+];
 
 /** The sets training reads, in name order. */
 export async function trainingFiles(exclude: readonly string[] = [], root = "."): Promise<string[]> {
