@@ -40,7 +40,7 @@ const READINGS: readonly Reading[] = ["rules", "model", "both"];
 function compare(file: string, reports: Map<Reading, EvalReport>, trainedOn: ReadonlySet<string>): string {
   const row = (r: Reading) => {
     const x = reports.get(r) as EvalReport;
-    return `  ${r.padEnd(6)} polarity accuracy ${f3(x.accuracy)}   aspect recall ${f3(x.detectionRecall)}   precision ${f3(x.detectionPrecision)}   strict ${f3(x.strictAccuracy)}`;
+    return `  ${r.padEnd(6)} polarity accuracy ${f3(x.accuracy)}   aspect recall ${f3(x.detectionRecall)}   precision ${f3(x.detectionPrecision)}   strict ${f3(x.strictAccuracy)}   exact ${x.exact}/${x.items}   spurious polar ${x.spuriousPolar}`;
   };
   const trained = HELD_OUT.includes(path.basename(file))
     ? "held out: never trained or tuned on"
@@ -54,9 +54,10 @@ const f3 = (x: number) => x.toFixed(3);
 
 function print(file: string, r: EvalReport): string {
   const lines = [
-    `${file}: ${r.items} sentences, ${r.matched} gold aspects found`,
+    `${file}: ${r.items} items, ${r.matched} gold aspects found`,
     `  polarity accuracy (found aspects) ${f3(r.accuracy)}   macro-F1 ${f3(r.macroF1)}   strict accuracy ${f3(r.strictAccuracy)}`,
     `  aspect detection precision ${f3(r.detectionPrecision)}   recall ${f3(r.detectionRecall)}`,
+    `  items read exactly (every label right, none missing or added) ${r.exact} of ${r.items}; polar aspects the gold lacks ${r.spuriousPolar}`,
     "",
     "  aspect        precision  recall    tp   fp   fn",
     ...r.detection.map(

@@ -6,7 +6,7 @@ import { abilityFocus, expectationContrast, treatmentCare } from "./clause-rules
 import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileModel } from "./learned.ts";
-import { type LearnedOptions, learnedReadings } from "./learned-reading.ts";
+import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { type AspectReading, type AspectSpan, compileLexicon, readClause } from "./polarity.ts";
@@ -177,6 +177,12 @@ export function createAnnotator(
           shapes,
           spans.some((m) => m.aspect === shapes.treatmentAspect),
         );
+        // A side given by a construction is weaker evidence than an opinion word (learned-reading.ts).
+        const anchors = new Set([...delays.map((d) => d.at), ...abilities.map((a) => a.start)]);
+        if (anchors.size > 0) {
+          const marked = new Set([...anchors].map((i) => clause.tokens.values[i]));
+          for (const r of found) if (r.words.some((w) => marked.has(w.slice(0, -1)))) r.shape = true;
+        }
         return abilities.length > 0 ? abilityFocus(found, shapes) : found;
       });
       expectationContrast(clauses, readings, spansOfClause, shapes);
@@ -187,7 +193,7 @@ export function createAnnotator(
         for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
       });
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
-      if (learned) learnedReadings(clauses, readings, learned, aspectIds, options.learned);
+      if (learned) learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned);
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
         // A clause that names the aspect by one of its own terms (not only by a condition word, which
@@ -205,12 +211,16 @@ export function createAnnotator(
         }
       });
 
+      // A clause whose side the learned model doubts counts less in the review than one it does not:
+      // "Nothing helped and one of them made my back worse", told before "I'm hiking again".
+      const disputed = options.learned?.disputedWeight ?? LEARNED_DEFAULTS.disputedWeight;
       const totals = new Map<number, { sum: number; n: number; polar: boolean }>();
       for (const r of readings.flat()) {
         const t = totals.get(r.aspect) ?? { sum: 0, n: 0, polar: false };
         if (r.polar) {
-          t.sum += r.score;
-          t.n++;
+          const w = r.disputed ? disputed : 1;
+          t.sum += w * r.score;
+          t.n += w;
           t.polar = true;
         }
         totals.set(r.aspect, t);

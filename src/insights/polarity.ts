@@ -67,6 +67,13 @@ export interface AspectReading {
   disputed?: boolean;
   /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
   words: string[];
+  /** A construction (a delay, an ability: constructions.ts) gave the side, not an opinion word. */
+  shape?: boolean;
+  /**
+   * The learned polarity model read another side than the rules: which, how sure, and how sure it
+   * had to be to win (learned-reading.ts); `--explain` says which won and why.
+   */
+  model?: { side: "negative" | "neutral" | "positive"; p: number; need: number; explicit: boolean };
 }
 
 export interface CompiledLexicon {
