@@ -66,21 +66,26 @@ export function trainOn(
         const r = readings[k]?.find((x) => x.aspect === aspect);
         return r ? [{ c, k, r }] : [];
       });
+      const review = sentences.length > 1;
+      let taught = false;
       for (const { c, k, r } of read) {
-        // The review's gold is the side of one of its clauses at least, not of each: where several
-        // clauses name the aspect, a polar one of the same side is evidence for it, a polar one of
-        // the other side is not (the injury told before the outcome: neutral), and one without a
-        // polar word says nothing about which clause carried the side.
+        // A review's gold is the side of one of its clauses at least, not of each: a polar clause of
+        // the same side is evidence for it, a polar one of the other side is not (the injury told
+        // before the outcome: neutral). A clause without a polar word is taught the gold only when
+        // it is the review's one reading of the aspect and names it by its own terms; one named by a
+        // condition ("my back was killing me") is more often the story than the outcome, which the
+        // rules may have missed in another sentence.
         const side = !r.polar || r.score === 0 ? 0 : Math.sign(r.score);
-        if (read.length > 1 && side === 0) continue;
-        const agrees = read.length === 1 || side === (gold === "positive" ? 1 : gold === "negative" ? -1 : 0);
+        if (review && side === 0 && (read.length > 1 || r.byCondition)) continue;
+        const agrees = !review || side === 0 || side === (gold === "positive" ? 1 : gold === "negative" ? -1 : 0);
+        taught = true;
         polarityExamples.push({
           feats: polarityFeatures(aspectSegment(c, id, aspectOf, cache), id, r, context[k]),
           polarity: agrees ? gold : "neutral",
           weight,
         });
       }
-      if (read.length > 0) continue;
+      if (taught) continue;
       const best = sentences.reduce((a, b) => (aspectOf(id, b.feats) > aspectOf(id, a.feats) ? b : a));
       polarityExamples.push({
         feats: polarityFeatures(best.feats, id, undefined, context[best.clauses[0] as number]),
