@@ -23,9 +23,10 @@ function reason(r: AspectReading): string {
     return `the learned model won: it read ${m.side} at p ${m.p}, at least the ${m.need} needed to overrule the rules' ${kind} (${words})`;
   if (r.disputed && m)
     return `the rules won: evidence ${words}; the learned model read ${m.side} at p ${m.p}, under the ${m.need} needed to overrule ${kind}`;
-  if (r.learned === "found") return `found by the learned model (no term of the aspect)${m ? `; it read ${m.side} at p ${m.p}` : ""}`;
-  if (r.learned === "filled")
-    return `no opinion word the rules know; the learned model read ${m?.side ?? "a side"} at p ${m?.p ?? "?"} (${m?.need ?? "?"} needed)`;
+  if (r.learned === "found")
+    return `found by the learned model (no term of the aspect)${m ? `; it read ${m.side} at p ${m.p}` : ""}`;
+  if (r.learned === "filled" && m)
+    return `no opinion word the rules know; the learned model read ${m.side} at p ${m.p} (${m.need} needed)`;
   if (r.inferred) return "no opinion word; read as the opposite of the other half of the sentence";
   if (r.words.length > 0) return `evidence: ${words}${r.shape ? " (a construction, weaker than an opinion word)" : ""}`;
   return "named, no opinion word";
