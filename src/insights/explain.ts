@@ -20,7 +20,9 @@ function reason(r: AspectReading): string {
   const m = r.model;
   const kind = m?.explicit ? "explicit words" : "weaker evidence";
   if (r.learned === "overruled" && m)
-    return `the learned model won: it read ${m.side} at p ${m.p}, at least the ${m.need} needed to overrule the rules' ${kind} (${words})`;
+    return `the learned model won: it read ${m.side} at p ${m.p}${m.wordsOnly === undefined ? "" : ` (${m.wordsOnly} from the clause's words alone)`}, at least the ${m.need} needed to overrule the rules' ${kind} (${words})`;
+  if (r.disputed && m && m.wordsOnly !== undefined && m.p >= m.need)
+    return `the rules won: evidence ${words}; the learned model read ${m.side} at p ${m.p} with the rating and the rest of the review, but at p ${m.wordsOnly} from the clause's words alone, under the ${m.need} needed to overrule ${kind}`;
   if (r.disputed && m)
     return `the rules won: evidence ${words}; the learned model read ${m.side} at p ${m.p}, under the ${m.need} needed to overrule ${kind}`;
   if (r.learned === "found")

@@ -110,6 +110,11 @@ export function explicit(r: AspectReading): boolean {
   return r.words.length > 0 && r.words.every((w) => w.endsWith(sign));
 }
 
+/** A clause's context without the review's rating or its other sentences: a 3-star sentence alone. */
+function wordsContext(context: readonly string[]): string[] {
+  return ["rating:3", ...context.filter((c) => c === "past")];
+}
+
 /** Past-tense forms that are not `-ed` words: a clause told in the past is often the story before. */
 const PAST = new Set(["was", "were", "had", "did", "could", "came", "went", "got", "felt", "told", "took", "left"]);
 
@@ -247,9 +252,22 @@ export function learnedReadings(
       : r?.byCondition
         ? conditionConfidence
         : polarityConfidence;
-    const model_ = { side: CLASSES[c] as PolarityClass, p: round(p[c] as number), need, explicit: strong };
+    // The rating and the rest of the review are a prior, not evidence against explicit words: to
+    // overrule them the clause's words alone (read as in a 3-star review) must point the same way.
+    const wordsOnly =
+      strong && (p[c] as number) >= need
+        ? (model.polarity(polarityFeatures(words, id, r, wordsContext(context[k] as string[])))[c] as number)
+        : undefined;
+    const model_ = {
+      side: CLASSES[c] as PolarityClass,
+      p: round(p[c] as number),
+      need,
+      explicit: strong,
+      ...(wordsOnly === undefined ? {} : { wordsOnly: round(wordsOnly) }),
+    };
     // The model reads another side than the rules' word: at the least, the sentence is no quote.
-    if ((p[c] as number) < need) return ruled ? { ...kept, disputed: true, model: model_ } : kept;
+    if ((p[c] as number) < need || (wordsOnly !== undefined && wordsOnly < need))
+      return ruled ? { ...kept, disputed: true, model: model_ } : kept;
     const score = c === 1 ? 0 : c === 2 ? LEARNED_SCORE : -LEARNED_SCORE;
     return {
       ...kept,

