@@ -106,6 +106,20 @@ describe("the rules' explicit words against the learned model", () => {
   });
 });
 
+describe("five-star reviews with the project's model", () => {
+  it("are no complaint when they say the wait was short, the trip was worth it, the insurer paid or a race went well", async () => {
+    const { insights: withModel } = await projectInsights();
+    const annotator = createAnnotator(withModel, business, analyzer);
+    const read = (text: string) => annotator.annotate(review(text, 5)).aspects.map((a) => `${a.id}:${a.sentiment}`);
+    expect(read("The wait was short and Dr. Kim was great.")).toEqual(["care:positive", "scheduling:positive"]);
+    expect(read("It is a long trip for me but it was worth it.")).not.toContain("location:negative");
+    expect(read("My insurer paid for every visit.")).toEqual(["billing:positive"]);
+    expect(read("I finished my first half marathon six weeks later without any knee pain.")).toEqual([
+      "pain-relief:positive",
+    ]);
+  });
+});
+
 describe("the review around a clause", () => {
   it("tells the polarity model the rating, the other sentences' side, the opening sentence and the past tense", () => {
     const a = createAnnotator(insights, business, analyzer, { reading: "rules" }).annotate(
