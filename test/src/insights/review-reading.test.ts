@@ -55,24 +55,31 @@ function constantModel(side: 0 | 2, p: number): LearnedModel {
 
 const readWith = (model: LearnedModel, text: string, rating = 3) => {
   const annotator = createAnnotator({ ...insights, model }, business, analyzer);
+  const annotation = annotator.annotate(review(text, rating));
   return {
-    aspects: annotator.annotate(review(text, rating)).aspects.map((a) => `${a.id}:${a.sentiment}`),
+    aspects: annotation.aspects.map((a) => `${a.id}:${a.sentiment}`),
+    /** Whether any clause may be shown as a quote ("In their words"). */
+    quotable: annotation.mentions.some((m) => m.confident),
     explained: explainReview(annotator, insights.aspects, review(text, rating)).join("\n"),
   };
 };
 
 describe("the rules' explicit words against the learned model", () => {
   it("keep an explicit word the model doubts without strong evidence, and --explain says the rules won", () => {
-    const { aspects, explained } = readWith(constantModel(2, 0.6), "Dr. Kim was rushed.");
+    const { aspects, explained, quotable } = readWith(constantModel(2, 0.6), "Dr. Kim was rushed.");
     expect(aspects).toEqual(["care:negative"]);
+    // Rules and model disagree: the reading counts, but the clause is never quoted.
+    expect(quotable).toBe(false);
+    expect(readWith(constantModel(0, 0.6), "Dr. Kim was rushed.").quotable).toBe(true);
     expect(explained).toMatch(
       /the rules won: evidence rushed-; the learned model read positive at p 0\.6, under the 0\.7 needed/,
     );
   });
 
   it("let strong model evidence overrule an explicit word, and --explain says the model won and why", () => {
-    const { aspects, explained } = readWith(constantModel(2, 0.9), "Dr. Kim was rushed.");
+    const { aspects, explained, quotable } = readWith(constantModel(2, 0.9), "Dr. Kim was rushed.");
     expect(aspects).toEqual(["care:positive"]);
+    expect(quotable).toBe(false);
     expect(explained).toMatch(
       /the learned model won: it read positive at p 0\.9 \(0\.9 from the clause's words alone\), at least the 0\.7 needed to overrule the rules' explicit words \(rushed-\)/,
     );
