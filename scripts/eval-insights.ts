@@ -25,13 +25,14 @@ import { HELD_OUT, readSets, SETS, trainingFiles } from "./train-insights.ts";
 /**
  * `npm run eval:insights [-- --file PATH]... [--all] [--worst N] [--reading both|rules|model] [--cross-validate]`
  *
- * Measures the aspect annotation of CONTENT_DIR's insights content against labelled sentences
- * (default: the held-out sets, then the development sets; `--all` adds the training sets) and
- * prints accuracy, macro-F1, per-aspect detection precision and recall, the share of items with
- * every label right, the confusion matrix and the N (default 10) worst misreads; then how often the
- * machine agrees with the `aspects:` labels editors confirmed in CONTENT_DIR's reviews. Each set's
- * first lines compare the three readings: the rules alone, the learned models alone and both (the
- * default, what the build does); every figure has its 95 % Wilson interval.
+ * Measures the aspect annotation of CONTENT_DIR's insights content against labelled sentences and
+ * whole reviews (default: the held-out sets, then the development sets; `--all` adds the training
+ * sets) and prints accuracy, macro-F1, per-aspect detection precision and recall, the share of items
+ * with every label right, the polar aspects the gold lacks, the confusion matrix and the N (default
+ * 10) worst misreads; then how often the machine agrees with the `aspects:` labels editors
+ * confirmed in CONTENT_DIR's reviews. Each set's first lines compare the three readings: the rules
+ * alone, the learned models alone and both (the default, what the build does); every figure has its
+ * 95 % Wilson interval.
  *
  * A set training does not read is first de-duplicated: its items within word-Jaccard 0.5 of a text
  * training reads now (the training sets, and the reviews editors labelled) are dropped and counted,
@@ -54,7 +55,8 @@ function row(label: string, x: EvalReport): string {
     `  ${label} polarity accuracy ${withInterval(correct, x.matched)}`,
     `aspect recall ${withInterval(tp, tp + fn)}`,
     `precision ${withInterval(tp, tp + fp)}`,
-    `every label right ${withInterval(x.allRight, x.items)}`,
+    `every label right ${withInterval(x.exact, x.items)}`,
+    `spurious polar ${x.spuriousPolar}`,
   ].join("   ");
 }
 
@@ -68,7 +70,7 @@ function print(file: string, r: EvalReport): string {
   const lines = [
     `${file}: ${r.items} items, ${r.matched} gold aspects found`,
     `  polarity accuracy (found aspects) ${f3(r.accuracy)}   macro-F1 ${f3(r.macroF1)}   strict accuracy ${withInterval(r.counts.correct, r.counts.goldPairs)}`,
-    `  aspect detection precision ${f3(r.detectionPrecision)}   recall ${f3(r.detectionRecall)}   every label right ${withInterval(r.allRight, r.items)}`,
+    `  aspect detection precision ${f3(r.detectionPrecision)}   recall ${f3(r.detectionRecall)}   polar aspects the gold lacks ${r.spuriousPolar}   every label right ${withInterval(r.exact, r.items)}`,
     "",
     "  aspect        precision  recall    tp   fp   fn",
     ...r.detection.map(

@@ -2,12 +2,12 @@ import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { compileTerms } from "./aspects.ts";
-import { abilityFocus, expectationContrast, treatmentCare } from "./clause-rules.ts";
+import { abilityFocus, contrastUnjudged, expectationContrast, treatmentCare } from "./clause-rules.ts";
 import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileModel } from "./learned.ts";
-import { type LearnedOptions, learnedReadings } from "./learned-reading.ts";
-import type { Analyzer, Clause } from "./nlp.ts";
+import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
+import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { type AspectReading, type AspectSpan, compileLexicon, readClause } from "./polarity.ts";
 
@@ -179,6 +179,12 @@ export function createAnnotator(
           shapes,
           spans.some((m) => m.aspect === shapes.treatmentAspect),
         );
+        // A side given by a construction is weaker evidence than an opinion word (learned-reading.ts).
+        const anchors = new Set([...delays.map((d) => d.at), ...abilities.map((a) => a.start)]);
+        if (anchors.size > 0) {
+          const marked = new Set([...anchors].map((i) => clause.tokens.values[i]));
+          for (const r of found) if (r.words.some((w) => marked.has(w.slice(0, -1)))) r.shape = true;
+        }
         return abilities.length > 0 ? abilityFocus(found, shapes) : found;
       });
       expectationContrast(clauses, readings, spansOfClause, shapes);
@@ -189,7 +195,7 @@ export function createAnnotator(
         for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
       });
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
-      if (learned) learnedReadings(clauses, readings, learned, aspectIds, options.learned);
+      if (learned) learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned);
       const spansInSentence = clauseSpans(clauses);
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
@@ -209,12 +215,16 @@ export function createAnnotator(
         }
       });
 
+      // A clause whose side the learned model doubts counts less in the review than one it does not:
+      // "Nothing helped and one of them made my back worse", told before "I'm hiking again".
+      const disputed = options.learned?.disputedWeight ?? LEARNED_DEFAULTS.disputedWeight;
       const totals = new Map<number, { sum: number; n: number; polar: boolean }>();
       for (const r of readings.flat()) {
         const t = totals.get(r.aspect) ?? { sum: 0, n: 0, polar: false };
         if (r.polar) {
-          t.sum += r.score;
-          t.n++;
+          const w = r.disputed ? disputed : 1;
+          t.sum += w * r.score;
+          t.n += w;
           t.polar = true;
         }
         totals.set(r.aspect, t);
@@ -252,52 +262,4 @@ export function createAnnotator(
       return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences };
     },
   };
-}
-
-/**
- * Each clause's character range in its sentence. A clause's text is its sentence's text from its
- * first token to its last, so it is found in the sentence, searching after the clause before it.
- */
-function clauseSpans(clauses: readonly Clause[]): [number, number][] {
-  let from = 0;
-  return clauses.map((c, k) => {
-    if (clauses[k - 1]?.sentenceIndex !== c.sentenceIndex) from = 0;
-    const at = c.sentence.indexOf(c.text, from);
-    if (at < 0) return [0, c.sentence.length];
-    from = at + c.text.length;
-    return [at, from];
-  });
-}
-
-/** Score of an unjudged clause read from its contrast: clearly polar, weaker than a word of its own. */
-const CONTRAST_SCORE = 0.3;
-
-/**
- * "Parking is tight, but Dr. Kim is worth it", "The building is old, but Dr. Patel is excellent":
- * clauses are cut at contrastive conjunctions, so a clause that names an aspect by its own terms
- * without a polar word, in a sentence whose nearest other clause is polar, says the opposite of
- * that clause. Rewrites `readings` in place.
- */
-function contrastUnjudged(
-  clauses: readonly Clause[],
-  readings: AspectReading[][],
-  named: (clause: number, aspect: number) => boolean,
-): void {
-  const sign = readings.map((found) => Math.sign(found.reduce((n, r) => n + (r.polar ? r.score : 0), 0)));
-  readings.forEach((found, k) => {
-    if (found.length === 0 || found.some((r) => r.polar || !named(k, r.aspect))) return;
-    const sentence = (clauses[k] as Clause).sentenceIndex;
-    for (let d = 1; d < clauses.length; d++) {
-      for (const j of [k - d, k + d]) {
-        if (clauses[j]?.sentenceIndex !== sentence || sign[j] === 0) continue;
-        readings[k] = found.map((r) => ({
-          ...r,
-          score: -(sign[j] as number) * CONTRAST_SCORE,
-          polar: true,
-          inferred: true,
-        }));
-        return;
-      }
-    }
-  });
 }

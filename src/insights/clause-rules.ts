@@ -70,3 +70,36 @@ export function treatmentCare(clause: Clause, found: AspectReading[], shapes: Co
 export function abilityFocus(found: AspectReading[], shapes: Constructions): AspectReading[] {
   return found.filter((r) => r.aspect === shapes.abilityAspect || r.polar);
 }
+
+/** Score of an unjudged clause read from its contrast: clearly polar, weaker than a word of its own. */
+const CONTRAST_SCORE = 0.3;
+
+/**
+ * "Parking is tight, but Dr. Kim is worth it", "The building is old, but Dr. Patel is excellent":
+ * clauses are cut at contrastive conjunctions, so a clause that names an aspect by its own terms
+ * without a polar word, in a sentence whose nearest other clause is polar, says the opposite of
+ * that clause. Rewrites `readings` in place.
+ */
+export function contrastUnjudged(
+  clauses: readonly Clause[],
+  readings: AspectReading[][],
+  named: (clause: number, aspect: number) => boolean,
+): void {
+  const sign = readings.map((found) => Math.sign(sumOf(found)));
+  readings.forEach((found, k) => {
+    if (found.length === 0 || found.some((r) => r.polar || !named(k, r.aspect))) return;
+    const sentence = (clauses[k] as Clause).sentenceIndex;
+    for (let d = 1; d < clauses.length; d++) {
+      for (const j of [k - d, k + d]) {
+        if (clauses[j]?.sentenceIndex !== sentence || sign[j] === 0) continue;
+        readings[k] = found.map((r) => ({
+          ...r,
+          score: -(sign[j] as number) * CONTRAST_SCORE,
+          polar: true,
+          inferred: true,
+        }));
+        return;
+      }
+    }
+  });
+}

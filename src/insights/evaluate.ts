@@ -6,8 +6,10 @@ import type { Annotator, ReviewAnnotation } from "./annotate.ts";
  * regression test). Each labelled line is annotated as a one-sentence review with its star rating,
  * through exactly the code that annotates published reviews.
  *
- * File format, one item per line: `rating | gold | sentence`, where gold is space-separated
- * `aspect:+`, `aspect:0` or `aspect:-`, or `none`. Lines starting with `#` are comments.
+ * File format, one item per line: `rating | gold | text`, where gold is space-separated
+ * `aspect:+`, `aspect:0` or `aspect:-`, or `none`. Lines starting with `#` are comments. The text is
+ * one sentence or a whole review of several sentences; either way it is read as one review with
+ * that rating, and its gold is that review's reading of each aspect it discusses.
  */
 
 export interface LabelledItem {
@@ -15,6 +17,8 @@ export interface LabelledItem {
   rating: number;
   gold: Map<string, Sentiment>;
   text: string;
+  /** A review's title, read as its first sentence (editors' labelled reviews have one). */
+  title?: string | null;
 }
 
 const CODES: Record<string, Sentiment> = { "+": "positive", "0": "neutral", "-": "negative" };
@@ -68,8 +72,10 @@ export interface EvalReport {
   detection: { id: string; precision: number; recall: number; tp: number; fp: number; fn: number }[];
   detectionPrecision: number;
   detectionRecall: number;
-  /** Items with every label right: no aspect wrong, missed or spurious. */
-  allRight: number;
+  /** Items with every label right: every gold aspect found with its polarity, none added. */
+  exact: number;
+  /** Aspects read as positive or negative that the gold does not name at all. */
+  spuriousPolar: number;
   /** The numerators and denominators of the figures above, for their intervals (`wilson`). */
   counts: { correct: number; goldPairs: number; tp: number; fp: number; fn: number };
   worst: Misread[];
@@ -103,7 +109,7 @@ const describe = (m: Map<string, string>) =>
 export function annotateLabelled(annotator: Annotator, item: LabelledItem): ReviewAnnotation {
   return annotator.annotate({
     id: `line-${item.line}`,
-    title: null,
+    title: item.title ?? null,
     text: item.text,
     rating: item.rating,
     technicians: [],
@@ -124,6 +130,8 @@ export function evaluate(
   let matched = 0;
   let correct = 0;
   let goldPairs = 0;
+  let exact = 0;
+  let spuriousPolar = 0;
   const misreads: Misread[] = [];
   for (const item of items) {
     const { aspects } = annotateLabelled(annotator, item);
@@ -144,12 +152,14 @@ export function evaluate(
       if (p === gold) correct++;
       else severity += gold !== "neutral" && p !== "neutral" ? 2 : 1;
     }
-    for (const id of predicted.keys()) {
+    for (const [id, p] of predicted) {
       if (!item.gold.has(id)) {
         (det.get(id) as { fp: number }).fp++;
         severity += 1;
+        if (p !== "neutral") spuriousPolar++;
       }
     }
+    if (severity === 0) exact++;
     if (severity > 0) {
       misreads.push({
         line: item.line,
@@ -185,7 +195,8 @@ export function evaluate(
     detection,
     detectionPrecision: safe(sum("tp"), sum("tp") + sum("fp")),
     detectionRecall: safe(sum("tp"), sum("tp") + sum("fn")),
-    allRight: items.length - misreads.length,
+    exact,
+    spuriousPolar,
     counts: { correct, goldPairs, tp: sum("tp"), fp: sum("fp"), fn: sum("fn") },
     // Worst first; file order breaks ties so the list is stable.
     worst: misreads.sort((a, b) => b.severity - a.severity || a.line - b.line).slice(0, worstCount),

@@ -2,6 +2,7 @@ import type { ReviewAspect, Sentiment } from "../content/records.ts";
 import type { Annotator, ReviewInput } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
 import { polarity, round } from "./numbers.ts";
+import type { AspectReading } from "./polarity.ts";
 
 /**
  * The machine's reading of one review in words an editor can check in seconds (`npm run check --
@@ -12,6 +13,26 @@ import { polarity, round } from "./numbers.ts";
  */
 
 const signed = (x: number) => (x > 0 ? `+${x.toFixed(2)}` : x.toFixed(2));
+
+/** Why a clause reads as it does, and, where the rules and the learned model differ, which won. */
+function reason(r: AspectReading): string {
+  const words = r.words.join(" ");
+  const m = r.model;
+  const kind = m?.explicit ? "explicit words" : "weaker evidence";
+  if (r.learned === "overruled" && m)
+    return `the learned model won: it read ${m.side} at p ${m.p}${m.wordsOnly === undefined ? "" : ` (${m.wordsOnly} from the clause's words alone)`}, at least the ${m.need} needed to overrule the rules' ${kind} (${words})`;
+  if (r.disputed && m && m.wordsOnly !== undefined && m.p >= m.need)
+    return `the rules won: evidence ${words}; the learned model read ${m.side} at p ${m.p} with the rating and the rest of the review, but at p ${m.wordsOnly} from the clause's words alone, under the ${m.need} needed to overrule ${kind}`;
+  if (r.disputed && m)
+    return `the rules won: evidence ${words}; the learned model read ${m.side} at p ${m.p}, under the ${m.need} needed to overrule ${kind}`;
+  if (r.learned === "found")
+    return `found by the learned model (no term of the aspect)${m ? `; it read ${m.side} at p ${m.p}` : ""}`;
+  if (r.learned === "filled" && m)
+    return `no opinion word the rules know; the learned model read ${m.side} at p ${m.p} (${m.need} needed)`;
+  if (r.inferred) return "no opinion word; read as the opposite of the other half of the sentence";
+  if (r.words.length > 0) return `evidence: ${words}${r.shape ? " (a construction, weaker than an opinion word)" : ""}`;
+  return "named, no opinion word";
+}
 
 export function explainReview(
   annotator: Annotator,
@@ -31,18 +52,7 @@ export function explainReview(
     }
     for (const r of a.readings[k] ?? []) {
       const score = round(r.score);
-      const why =
-        r.learned === "found"
-          ? "found by the learned model (no term of the aspect)"
-          : r.learned === "filled"
-            ? "no opinion word the rules know; side read by the learned model"
-            : r.learned === "overruled"
-              ? `the learned model overruled the rules' evidence: ${r.words.join(" ")}`
-              : r.inferred
-                ? "no opinion word; read as the opposite of the other half of the sentence"
-                : r.words.length > 0
-                  ? `evidence: ${r.words.join(" ")}`
-                  : "named, no opinion word";
+      const why = reason(r);
       const part = a.clauses.filter((c) => c.sentenceIndex === sentence).length > 1 ? ` [${clause.text}]` : "";
       lines.push(`       ${id(r.aspect).padEnd(12)} ${polarity(score).padEnd(8)} ${signed(score)}  ${why}${part}`);
     }

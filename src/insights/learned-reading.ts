@@ -1,5 +1,6 @@
-import { type CompiledModel, features, segments } from "./learned.ts";
+import { CLASSES, type CompiledModel, features, type ModelVerdict, type PolarityClass, segments } from "./learned.ts";
 import type { Clause } from "./nlp.ts";
+import { round } from "./numbers.ts";
 import type { AspectReading } from "./polarity.ts";
 
 /**
@@ -49,6 +50,17 @@ export interface LearnedOptions {
    * but not shown as a quote.
    */
   quoteAspectConfidence: number;
+  /**
+   * The probability at which the polarity model overrules explicit evidence of the rules (a
+   * lexicon word, all of one side, not read from a construction or a contrast: "works fine",
+   * "rushed"): stronger evidence than the rules' is needed to overrule it.
+   */
+  explicitConfidence: number;
+  /**
+   * How much a rule's reading the polarity model doubts (`disputed`) counts in the review's score
+   * for the aspect, against 1 for any other clause.
+   */
+  disputedWeight: number;
 }
 
 export const LEARNED_DEFAULTS: LearnedOptions = {
@@ -58,28 +70,85 @@ export const LEARNED_DEFAULTS: LearnedOptions = {
   vetoBelow: 0.1,
   conditionConfidence: 0.7,
   quoteAspectConfidence: 0.25,
+  explicitConfidence: 0.7,
+  disputedWeight: 0.25,
 };
 
 /**
- * What the polarity model is told besides the clause's words: which aspect it is asked about and
- * what the rules read for it there. Trained the same way (scripts/train-insights.ts), so the model
- * learns when the rules' side is to be trusted.
+ * What the polarity model is told besides the clause's words: which aspect it is asked about, what
+ * the rules read for it there, and the review around the clause (`reviewContext`). Trained the same
+ * way (training.ts), so the model learns when the rules' side is to be trusted, and how far the
+ * star rating and the rest of the review speak for the clause.
  */
-export function polarityFeatures(words: readonly string[], aspectId: string, r: AspectReading | undefined): string[] {
-  const rule = !r
-    ? "absent"
-    : !r.polar
-      ? r.byCondition
-        ? "condition"
-        : "unjudged"
-      : r.score > 0
-        ? "positive"
-        : r.score < 0
-          ? "negative"
-          : "tie";
+export function polarityFeatures(
+  words: readonly string[],
+  aspectId: string,
+  r: AspectReading | undefined,
+  context: readonly string[] = [],
+): string[] {
+  const rule = ruleOf(r);
   const out = [...words, `aspect:${aspectId}`, `rule:${rule}`, `rule:${rule}|${aspectId}`];
   for (const w of words) if (!w.includes("_")) out.push(`${aspectId}|${w}`);
+  for (const c of context) out.push(c, `${c}|rule:${rule}`, `${c}|${aspectId}`);
   return out;
+}
+
+function ruleOf(r: AspectReading | undefined): string {
+  if (!r) return "absent";
+  if (!r.polar) return r.byCondition ? "condition" : "unjudged";
+  if (r.score === 0) return "tie";
+  return `${r.score > 0 ? "positive" : "negative"}${explicit(r) ? "" : "-weak"}`;
+}
+
+/**
+ * Whether a rule's reading is explicit evidence: read from the clause's own words (not a contrast
+ * with another clause, not a construction such as a delay), all of one side.
+ */
+export function explicit(r: AspectReading): boolean {
+  if (!r.polar || r.inferred || r.shape || r.score === 0) return false;
+  const sign = r.score > 0 ? "+" : "-";
+  return r.words.length > 0 && r.words.every((w) => w.endsWith(sign));
+}
+
+/** A clause's context without the review's rating or its other sentences: a 3-star sentence alone. */
+function wordsContext(context: readonly string[]): string[] {
+  return ["rating:3", ...context.filter((c) => c === "past")];
+}
+
+/** Past-tense forms that are not `-ed` words: a clause told in the past is often the story before. */
+const PAST = new Set(["was", "were", "had", "did", "could", "came", "went", "got", "felt", "told", "took", "left"]);
+
+/**
+ * What the polarity model is told about the review around each clause: its star rating, the side
+ * the rules read in the review's other sentences (`rest:`), whether the clause opens a longer
+ * review (`first`, where the story of an injury is usually told) and is told in the past (`past`).
+ * Computed from the rules' readings, before any model speaks, at training and at build alike.
+ */
+export function reviewContext(clauses: readonly Clause[], readings: readonly AspectReading[][], rating: number) {
+  const sentences = clauses.length === 0 ? 0 : (clauses[clauses.length - 1] as Clause).sentenceIndex + 1;
+  const bySentence = new Array<number>(sentences).fill(0);
+  readings.forEach((found, k) => {
+    const s = (clauses[k] as Clause).sentenceIndex;
+    for (const r of found) if (r.polar) bySentence[s] = (bySentence[s] as number) + r.score;
+  });
+  const total = bySentence.reduce((a, b) => a + b, 0);
+  return clauses.map((c) => {
+    const out = [`rating:${rating}`];
+    if (sentences > 1) {
+      const rest = total - (bySentence[c.sentenceIndex] as number);
+      out.push(`rest:${rest > 0 ? "+" : rest < 0 ? "-" : "0"}|rating:${rating}`);
+      if (c.sentenceIndex === 0) out.push("first");
+    }
+    for (let i = c.start; i < c.end; i++) {
+      const n = c.tokens.normals[i] as string;
+      const verb = c.tokens.pos[i] === "VERB" || c.tokens.pos[i] === "AUX";
+      if (verb && (PAST.has(n) || (n.endsWith("ed") && n !== c.tokens.lemmas[i]))) {
+        out.push("past");
+        break;
+      }
+    }
+    return out;
+  });
 }
 
 /** A clause's features and its segments' (`aspectSegment`), computed once. */
@@ -129,10 +198,12 @@ export function learnedReadings(
   readings: AspectReading[][],
   model: CompiledModel,
   aspectIds: readonly string[],
+  rating: number,
   options: LearnedOptions = LEARNED_DEFAULTS,
 ): void {
   const { polarityConfidence, aspectConfidence, overrideConfidence, vetoBelow, conditionConfidence } = options;
   const featsOf = clauses.map((c) => features(c.tokens, c.start, c.end));
+  const context = reviewContext(clauses, readings, rating);
   const segCache: SegmentCache = new Map();
   const aspectOf = (id: string, f: readonly string[]) => model.aspect(id, f) ?? 0;
   const asks = (k: number) => {
@@ -162,7 +233,7 @@ export function learnedReadings(
     const kept: AspectReading = r ?? { aspect, score: 0, polar: false, inferred: true, learned: "found", words: [] };
     if (asks(k)) return kept;
     const words = aspectSegment(clauses[k] as Clause, id, aspectOf, segCache, featsOf[k]);
-    const p = model.polarity(polarityFeatures(words, id, r));
+    const p = model.polarity(polarityFeatures(words, id, r, context[k]));
     let c = 0;
     for (let i = 1; i < 3; i++) if ((p[i] as number) > (p[c] as number)) c = i;
     const ruled = r?.polar === true && r.score !== 0;
@@ -172,12 +243,40 @@ export function learnedReadings(
       // something else ("nobody rang back" is no statement about a back) is no quote.
       return ruled && aboutOf(k, aspect) < options.quoteAspectConfidence ? { ...kept, disputed: true } : kept;
     }
+    // Explicit words of the rules ("works fine", "rushed") need stronger evidence to be overruled.
+    const strong = ruled && explicit(r as AspectReading);
+    const need = ruled
+      ? strong
+        ? options.explicitConfidence
+        : overrideConfidence
+      : r?.byCondition
+        ? conditionConfidence
+        : polarityConfidence;
+    // The rating and the rest of the review are a prior, not evidence against explicit words: to
+    // overrule them the clause's words alone (read as in a 3-star review) must point the same way.
+    const wordsOnly =
+      strong && (p[c] as number) >= need
+        ? (model.polarity(polarityFeatures(words, id, r, wordsContext(context[k] as string[])))[c] as number)
+        : undefined;
+    const model_: ModelVerdict = {
+      side: CLASSES[c] as PolarityClass,
+      p: round(p[c] as number),
+      need,
+      explicit: strong,
+      ...(wordsOnly === undefined ? {} : { wordsOnly: round(wordsOnly) }),
+    };
     // The model reads another side than the rules' word: at the least, the sentence is no quote.
-    if (ruled && (p[c] as number) < overrideConfidence) return { ...kept, disputed: true };
-    const need = ruled ? overrideConfidence : r?.byCondition ? conditionConfidence : polarityConfidence;
-    if ((p[c] as number) < need) return kept;
+    if ((p[c] as number) < need || (wordsOnly !== undefined && wordsOnly < need))
+      return ruled ? { ...kept, disputed: true, model: model_ } : kept;
     const score = c === 1 ? 0 : c === 2 ? LEARNED_SCORE : -LEARNED_SCORE;
-    return { ...kept, score, polar: c !== 1, inferred: true, learned: !r ? "found" : ruled ? "overruled" : "filled" };
+    return {
+      ...kept,
+      score,
+      polar: c !== 1,
+      inferred: true,
+      learned: !r ? "found" : ruled ? "overruled" : "filled",
+      model: model_,
+    };
   };
 
   // The rules' readings, less an aspect found by a term used in passing ("writing this in the

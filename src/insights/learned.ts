@@ -21,6 +21,18 @@ import type { TokenTable } from "./nlp.ts";
 export const CLASSES = ["negative", "neutral", "positive"] as const;
 export type PolarityClass = (typeof CLASSES)[number];
 
+/** The polarity model's side where it differs from the rules' (`AspectReading.model`, learned-reading.ts). */
+export interface ModelVerdict {
+  side: PolarityClass;
+  p: number;
+  /** The probability it needed to win. */
+  need: number;
+  /** Whether the rules' reading was explicit evidence (`explicit` in learned-reading.ts). */
+  explicit: boolean;
+  /** Against explicit words: the model's probability for the side from the clause's words alone. */
+  wordsOnly?: number;
+}
+
 /**
  * Checked with one loop each rather than a schema per element: a model holds some 300,000 weights,
  * and a parse per element would be a noticeable share of every build.

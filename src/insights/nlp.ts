@@ -251,3 +251,18 @@ export function createAnalyzer(): Analyzer {
     wordScore,
   };
 }
+
+/**
+ * Each clause's character range in its sentence. A clause's text is its sentence's text from its
+ * first token to its last, so it is found in the sentence, searching after the clause before it.
+ */
+export function clauseSpans(clauses: readonly Clause[]): [number, number][] {
+  let from = 0;
+  return clauses.map((c, k) => {
+    if (clauses[k - 1]?.sentenceIndex !== c.sentenceIndex) from = 0;
+    const at = c.sentence.indexOf(c.text, from);
+    if (at < 0) return [0, c.sentence.length];
+    from = at + c.text.length;
+    return [at, from];
+  });
+}

@@ -2,6 +2,7 @@ import { compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, type Polar } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import type { ModelVerdict } from "./learned.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 
 /**
@@ -46,7 +47,7 @@ export interface AspectReading {
   score: number;
   /** Whether any polar word was credited, even if they cancelled out (a tie the rating may break). */
   polar: boolean;
-  /** Read from a contrast with another clause, not from a word of this clause (annotate.ts). */
+  /** Read from a contrast with another clause, not from a word of this clause (clause-rules.ts). */
   inferred?: boolean;
   /** A symptom said to be absent was credited ("it didn't hurt"). */
   absent?: boolean;
@@ -67,6 +68,13 @@ export interface AspectReading {
   disputed?: boolean;
   /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
   words: string[];
+  /** A construction (a delay, an ability: constructions.ts) gave the side, not an opinion word. */
+  shape?: boolean;
+  /**
+   * The learned polarity model read another side than the rules: which, how sure, and how sure it
+   * had to be to win (learned-reading.ts); `--explain` says which won and why.
+   */
+  model?: ModelVerdict;
 }
 
 export interface CompiledLexicon {

@@ -1,33 +1,52 @@
 import type { Annotator, ReviewAnnotation } from "./annotate.ts";
 import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, compileModel, features, type LearnedModel, type PolarityClass, softmax } from "./learned.ts";
-import { aspectSegment, polarityFeatures, type SegmentCache } from "./learned-reading.ts";
+import { aspectSegment, polarityFeatures, reviewContext, type SegmentCache } from "./learned-reading.ts";
+import type { Clause } from "./nlp.ts";
 
 /**
- * Training the learned models (learned.ts) on labelled sentences, with the examples built as the
- * models are asked at build time (learned-reading.ts):
- * - aspects: a sentence's features and its gold aspects;
+ * Training the learned models (learned.ts) on labelled items, with the examples built as the models
+ * are asked at build time (learned-reading.ts). An item is a sentence or a whole review (several
+ * sentences, its gold the review's reading):
+ * - aspects: a sentence's features and its gold aspects. In a whole review a sentence is a
+ *   negative example for every aspect the review's gold lacks, and a positive one for a gold aspect
+ *   the rules read in it; for a gold aspect the rules did not read there it says nothing (which
+ *   sentence discusses it is not labelled).
  * - polarity: for each gold aspect, each clause the rules read it in (the clause's features, the
- *   segment the aspect model picks, and the rules' reading), or the whole sentence when the rules
- *   did not find it, with the gold side. `rules` reads by the rules alone, so the model learns when
- *   the rules' side is to be trusted.
- * The aspect models are trained first, because the polarity examples need them to pick segments.
+ *   segment the aspect model picks, the rules' reading and the review around it), or, when the
+ *   rules did not find it, the sentence the aspect model finds most about it, with the gold side
+ *   (in a whole review: see below for clauses that disagree with it).
+ *   `rules` reads by the rules alone, so the model learns when the rules' side is to be trusted.
+ * Each set has a weight (editors' labels count more than written ones). The aspect models are
+ * trained first, because the polarity examples need them to pick segments.
  */
+export interface TrainingSet {
+  name: string;
+  items: readonly LabelledItem[];
+  /** How much each of its examples counts; 1 when absent. */
+  weight?: number;
+}
+
 export function trainOn(
-  sets: readonly { name: string; items: readonly LabelledItem[] }[],
+  sets: readonly TrainingSet[],
   rules: Annotator,
   aspectIds: readonly string[],
   options: TrainOptions,
 ): LearnedModel {
   const read = sets
-    .flatMap((s) => s.items)
-    .map((item) => ({ item, annotation: annotateLabelled(rules, item) }))
+    .flatMap((s) => s.items.map((item) => ({ item, weight: s.weight ?? 1, annotation: annotateLabelled(rules, item) })))
     .filter(({ annotation }) => annotation.clauses.length > 0);
-  const sentences = read.map(({ annotation }) => sentenceFeatures(annotation));
-  const aspectExamples: AspectExample[] = read.map(({ item }, k) => ({
-    feats: sentences[k] as string[],
-    aspects: new Set(item.gold.keys()),
-  }));
+  const sentencesOf = read.map(({ annotation }) => sentenceFeatures(annotation));
+  const aspectExamples: AspectExample[] = read.flatMap(({ item, weight, annotation }, n) => {
+    const sentences = sentencesOf[n] as SentenceFeatures[];
+    const gold = new Set(item.gold.keys());
+    if (sentences.length === 1) return [{ feats: (sentences[0] as SentenceFeatures).feats, aspects: gold, weight }];
+    return sentences.map(({ feats, clauses }) => {
+      const found = new Set(clauses.flatMap((k) => (annotation.readings[k] ?? []).map((r) => aspectIds[r.aspect])));
+      const aspects = new Set([...gold].filter((id) => found.has(id)));
+      return { feats, aspects, unknown: new Set([...gold].filter((id) => !found.has(id))), weight };
+    });
+  });
   const aspects = trainAspects(aspectExamples, aspectIds, options);
   const aspectModel = compileModel({
     version: 2,
@@ -38,47 +57,87 @@ export function trainOn(
   const aspectOf = (id: string, f: readonly string[]) => aspectModel.aspect(id, f) ?? 0;
   const polarityExamples: PolarityExample[] = [];
   const cache: SegmentCache = new Map();
-  read.forEach(({ item, annotation: { clauses, readings } }, n) => {
+  read.forEach(({ item, weight, annotation: { clauses, readings } }, n) => {
+    const context = reviewContext(clauses, readings, item.rating);
+    const sentences = sentencesOf[n] as SentenceFeatures[];
     for (const [id, gold] of item.gold) {
       const aspect = aspectIds.indexOf(id);
-      let found = false;
-      clauses.forEach((c, k) => {
+      const read = clauses.flatMap((c, k) => {
         const r = readings[k]?.find((x) => x.aspect === aspect);
-        if (!r) return;
-        found = true;
-        polarityExamples.push({
-          feats: polarityFeatures(aspectSegment(c, id, aspectOf, cache), id, r),
-          polarity: gold,
-        });
+        return r ? [{ c, k, r }] : [];
       });
-      if (!found)
-        polarityExamples.push({ feats: polarityFeatures(sentences[n] as string[], id, undefined), polarity: gold });
+      const review = sentences.length > 1;
+      let taught = false;
+      for (const { c, k, r } of read) {
+        // A review's gold is the side of one of its clauses at least, not of each: a polar clause of
+        // the same side is evidence for it, a polar one of the other side is not (the injury told
+        // before the outcome: neutral). A clause without a polar word is taught the gold only when
+        // it is the review's one reading of the aspect and names it by its own terms; one named by a
+        // condition ("my back was killing me") is more often the story than the outcome, which the
+        // rules may have missed in another sentence.
+        const side = !r.polar || r.score === 0 ? 0 : Math.sign(r.score);
+        if (review && side === 0 && (read.length > 1 || r.byCondition)) continue;
+        const agrees = !review || side === 0 || side === (gold === "positive" ? 1 : gold === "negative" ? -1 : 0);
+        taught = true;
+        polarityExamples.push({
+          feats: polarityFeatures(aspectSegment(c, id, aspectOf, cache), id, r, context[k]),
+          polarity: agrees ? gold : "neutral",
+          weight,
+        });
+      }
+      if (taught) continue;
+      const best = sentences.reduce((a, b) => (aspectOf(id, b.feats) > aspectOf(id, a.feats) ? b : a));
+      polarityExamples.push({
+        feats: polarityFeatures(best.feats, id, undefined, context[best.clauses[0] as number]),
+        polarity: gold,
+        weight,
+      });
     }
   });
   return {
     version: 2,
-    trained_on: [...sets.map((s) => s.name), JSON.stringify(options)],
+    trained_on: [...sets.map((s) => (s.weight ? `${s.name} (weight ${s.weight})` : s.name)), JSON.stringify(options)],
     polarity: trainPolarity(polarityExamples, options),
     aspects,
   };
 }
 
-function sentenceFeatures({ clauses }: ReviewAnnotation): string[] {
-  const first = clauses[0];
-  const last = clauses[clauses.length - 1];
-  return first && last ? features(first.tokens, first.start, last.end) : [];
+interface SentenceFeatures {
+  feats: string[];
+  /** Indexes of the sentence's clauses. */
+  clauses: number[];
+}
+
+/** Each sentence's features (from its first clause to its last) and its clauses. */
+function sentenceFeatures({ clauses }: ReviewAnnotation): SentenceFeatures[] {
+  const out: SentenceFeatures[] = [];
+  clauses.forEach((c, k) => {
+    const last = out[out.length - 1];
+    if (last && (clauses[last.clauses[0] as number] as Clause).sentenceIndex === c.sentenceIndex) last.clauses.push(k);
+    else out.push({ feats: [], clauses: [k] });
+  });
+  for (const s of out) {
+    const first = clauses[s.clauses[0] as number] as Clause;
+    const last = clauses[s.clauses[s.clauses.length - 1] as number] as Clause;
+    s.feats = features(first.tokens, first.start, last.end);
+  }
+  return out;
 }
 
 /** A polarity example: a clause's features with the rules' reading of one aspect, and its gold side. */
 export interface PolarityExample {
   feats: string[];
   polarity: PolarityClass;
+  weight?: number;
 }
 
 /** An aspect example: a sentence's features and the aspects it discusses. */
 export interface AspectExample {
   feats: string[];
   aspects: ReadonlySet<string>;
+  /** Aspects this example says nothing about: left out of their models. */
+  unknown?: ReadonlySet<string>;
+  weight?: number;
 }
 
 export interface TrainOptions {
@@ -129,13 +188,16 @@ export function trainAspects(
     const gBias = new Float64Array(1);
     const hBias = new Float64Array(1);
     const y = examples.map((e) => (e.aspects.has(id) ? 1 : 0));
+    const weight = examples.map((e) => (e.unknown?.has(id) ? 0 : (e.weight ?? 1)));
+    const total = weight.reduce((a, b) => a + b, 0);
     for (let step = 0; step < opts.steps; step++) {
       g.fill(0);
       gBias[0] = 0;
       rows.forEach((row, k) => {
+        if (weight[k] === 0) return;
         let z = bias[0] as number;
         for (const i of row) z += w[i] as number;
-        const d = (1 / (1 + Math.exp(-z)) - (y[k] as number)) / examples.length;
+        const d = ((1 / (1 + Math.exp(-z)) - (y[k] as number)) * (weight[k] as number)) / total;
         gBias[0] = (gBias[0] as number) + d;
         for (const i of row) g[i] = (g[i] as number) + d;
       });
@@ -155,6 +217,8 @@ export function trainPolarity(
   const { features, rows } = vocabulary(examples, opts.minCount);
   const F = features.length;
   const y = examples.map((e) => CLASSES.indexOf(e.polarity));
+  const weight = examples.map((e) => e.weight ?? 1);
+  const total = weight.reduce((a, b) => a + b, 0);
   const W = new Float64Array(3 * F);
   const b = new Float64Array(3);
   const gW = new Float64Array(3 * F);
@@ -169,7 +233,7 @@ export function trainPolarity(
       for (const i of row) for (let c = 0; c < 3; c++) z[c] = (z[c] as number) + (W[3 * i + c] as number);
       const p = softmax(z);
       for (let c = 0; c < 3; c++) {
-        const g = ((p[c] as number) - (c === y[k] ? 1 : 0)) / examples.length;
+        const g = (((p[c] as number) - (c === y[k] ? 1 : 0)) * (weight[k] as number)) / total;
         gb[c] = (gb[c] as number) + g;
         for (const i of row) gW[3 * i + c] = (gW[3 * i + c] as number) + g;
       }

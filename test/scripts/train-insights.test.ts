@@ -1,7 +1,7 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HELD_OUT, trainedModelText, trainingFiles } from "../../scripts/train-insights.ts";
+import { EDITOR_WEIGHT, HELD_OUT, trainedModelText, trainingFiles } from "../../scripts/train-insights.ts";
 import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -11,6 +11,12 @@ describe("npm run train:insights", () => {
     const files = await trainingFiles([], ROOT);
     expect(files.length).toBeGreaterThan(30);
     for (const h of HELD_OUT) expect(files.map((f) => path.basename(f))).not.toContain(h);
+  });
+
+  it("learns from the editors' aspects: labels in the content, weighted and listed apart", async () => {
+    const model = JSON.parse(await readFile(path.join(ROOT, "content/insights/model.json"), "utf8"));
+    expect(model.trained_on).toContain(`editor labels in 3 reviews (weight ${EDITOR_WEIGHT})`);
+    expect(model.trained_on).toContain("train-reviews-1.txt");
   });
 
   it("writes exactly the committed content/insights/model.json from the committed sets (deterministic, reproducible)", async () => {

@@ -1,0 +1,215 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { editorSet } from "../../../scripts/train-insights.ts";
+import type { Business } from "../../../src/content/records.ts";
+import { type Annotator, createAnnotator, type ReviewInput } from "../../../src/insights/annotate.ts";
+import type { InsightsContent } from "../../../src/insights/content-schema.ts";
+import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
+import { explainReview } from "../../../src/insights/explain.ts";
+import type { LearnedModel } from "../../../src/insights/learned.ts";
+import { LEARNED_DEFAULTS, reviewContext } from "../../../src/insights/learned-reading.ts";
+import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
+import { trainOn } from "../../../src/insights/training.ts";
+import { projectInsights } from "../../helpers/project-insights.ts";
+
+/**
+ * Reading the review, not only the sentence (issue 31): the rules' explicit words against the
+ * learned model, the review around a clause, learning from whole reviews and editors' labels, and
+ * the figures of whole reviews. Models here are made by hand, so each case fixes what the model says.
+ */
+let insights: InsightsContent;
+let business: Business;
+let analyzer: Analyzer;
+let ids: string[];
+
+beforeAll(async () => {
+  const project = await projectInsights();
+  insights = { ...project.insights, model: undefined };
+  business = project.content.business;
+  analyzer = createAnalyzer();
+  ids = insights.aspects.map((a) => a.id);
+});
+
+const review = (text: string, rating: number): ReviewInput => ({
+  id: "x",
+  title: null,
+  text,
+  rating,
+  technicians: [],
+  services: [],
+  service_areas: [],
+});
+
+/** A model with no features: every clause reads `side` at probability `p`, every aspect at 0.3 (no aspect found or
+ * dropped by the aspect model, no quote doubted for it). */
+function constantModel(side: 0 | 2, p: number): LearnedModel {
+  const rest = (1 - p) / 2;
+  const bias = [rest, rest, rest];
+  bias[side] = p;
+  return {
+    version: 2,
+    trained_on: [],
+    polarity: { features: [], bias: bias.map(Math.log), weights: [] },
+    aspects: { features: [], models: ids.map((id) => ({ id, bias: Math.log(0.3 / 0.7), weights: [] })) },
+  };
+}
+
+const readWith = (model: LearnedModel, text: string, rating = 3) => {
+  const annotator = createAnnotator({ ...insights, model }, business, analyzer);
+  const annotation = annotator.annotate(review(text, rating));
+  return {
+    aspects: annotation.aspects.map((a) => `${a.id}:${a.sentiment}`),
+    /** Whether any clause may be shown as a quote ("In their words"). */
+    quotable: annotation.mentions.some((m) => m.confident),
+    explained: explainReview(annotator, insights.aspects, review(text, rating)).join("\n"),
+  };
+};
+
+describe("the rules' explicit words against the learned model", () => {
+  it("keep an explicit word the model doubts without strong evidence, and --explain says the rules won", () => {
+    const { aspects, explained, quotable } = readWith(constantModel(2, 0.6), "Dr. Kim was rushed.");
+    expect(aspects).toEqual(["care:negative"]);
+    // Rules and model disagree: the reading counts, but the clause is never quoted.
+    expect(quotable).toBe(false);
+    expect(readWith(constantModel(0, 0.6), "Dr. Kim was rushed.").quotable).toBe(true);
+    expect(explained).toMatch(
+      /the rules won: evidence rushed-; the learned model read positive at p 0\.6, under the 0\.7 needed/,
+    );
+  });
+
+  it("let strong model evidence overrule an explicit word, and --explain says the model won and why", () => {
+    const { aspects, explained, quotable } = readWith(constantModel(2, 0.9), "Dr. Kim was rushed.");
+    expect(aspects).toEqual(["care:positive"]);
+    expect(quotable).toBe(false);
+    expect(explained).toMatch(
+      /the learned model won: it read positive at p 0\.9 \(0\.9 from the clause's words alone\), at least the 0\.7 needed to overrule the rules' explicit words \(rushed-\)/,
+    );
+  });
+
+  it("never let the rating alone overrule explicit words: the clause's words must point the same way", () => {
+    // A model that reads every clause of a 1-star review as negative, whatever its words.
+    const model: LearnedModel = {
+      ...constantModel(2, 1 / 3),
+      polarity: { features: ["rating:1"], bias: [0, 0, 0], weights: [5, 0, 0] },
+    };
+    const { aspects, explained } = readWith(model, "Dr. Kim was great.", 1);
+    expect(aspects).toEqual(["care:positive"]);
+    expect(explained).toMatch(
+      /the rules won: evidence great\+; the learned model read negative at p 0\.987 with the rating and the rest of the review, but at p 0\.333 from the clause's words alone/,
+    );
+  });
+
+  it("count a doubted clause less than an undoubted one in the review's score", () => {
+    // The model doubts "worse" (positive at 0.6, under the 0.7 an explicit word needs) and agrees
+    // with "gone": the outcome told last weighs more than the story before it.
+    const text = "Two other clinics made my back worse. Three months in, my back pain is gone.";
+    const score = (disputedWeight: number) =>
+      createAnnotator({ ...insights, model: constantModel(2, 0.6) }, business, analyzer, {
+        learned: { ...LEARNED_DEFAULTS, disputedWeight },
+      })
+        .annotate(review(text, 5))
+        .aspects.find((x) => x.id === "pain-relief")?.score ?? 0;
+    expect(score(LEARNED_DEFAULTS.disputedWeight)).toBeGreaterThan(score(1));
+    expect(score(LEARNED_DEFAULTS.disputedWeight)).toBeGreaterThan(0.3);
+  });
+});
+
+describe("five-star reviews with the project's model", () => {
+  it("are no complaint when they say the wait was short, the trip was worth it, the insurer paid or a race went well", async () => {
+    const { insights: withModel } = await projectInsights();
+    const annotator = createAnnotator(withModel, business, analyzer);
+    const read = (text: string) => annotator.annotate(review(text, 5)).aspects.map((a) => `${a.id}:${a.sentiment}`);
+    expect(read("The wait was short and Dr. Kim was great.")).toEqual(["care:positive", "scheduling:positive"]);
+    expect(read("It is a long trip for me but it was worth it.")).not.toContain("location:negative");
+    expect(read("My insurer paid for every visit.")).toEqual(["billing:positive"]);
+    expect(read("I finished my first half marathon six weeks later without any knee pain.")).toEqual([
+      "pain-relief:positive",
+    ]);
+  });
+});
+
+describe("the review around a clause", () => {
+  it("tells the polarity model the rating, the other sentences' side, the opening sentence and the past tense", () => {
+    const a = createAnnotator(insights, business, analyzer, { reading: "rules" }).annotate(
+      review("I hurt my back lifting boxes. Dr. Kim was wonderful.", 5),
+    );
+    const context = reviewContext(a.clauses, a.readings, 5);
+    expect(context[0]).toEqual(["rating:5", "rest:+|rating:5", "first"]);
+    expect(context[1]).toEqual(["rating:5", "rest:0|rating:5", "past"]);
+  });
+});
+
+describe("learning from whole reviews and editors' labels", () => {
+  it("weights editors' labels, reports them apart, and trains the same bytes twice", () => {
+    const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
+    const editors = editorSet([
+      {
+        id: "b",
+        rating: 5,
+        title: "Back at work",
+        text: "I could barely stand. Now I am pain free.",
+        aspects: { "pain-relief": "positive" },
+      },
+      { id: "a", rating: 2, text: "Nobody called me back.", aspects: { staff: "negative" } },
+      { id: "c", rating: 4, text: "Fine visit." },
+    ]);
+    expect(editors.items.map((i) => i.text)).toEqual([
+      "Nobody called me back.",
+      "I could barely stand. Now I am pain free.",
+    ]);
+    expect(editors.items[1]?.title).toBe("Back at work");
+    const written = {
+      name: "reviews.txt",
+      items: parseLabelled(
+        "5 | pain-relief:+ scheduling:+ | Hurt my back moving a couch. They saw me the same day. Now I can lift again.\n1 | care:- | He was rough. He never listened.",
+        "reviews.txt",
+        ids,
+      ),
+    };
+    const options = { minCount: 1, l2: 0.0005, steps: 20, rate: 0.5 };
+    const model = trainOn([written, editors], rules, ids, options);
+    expect(model.trained_on.slice(0, 2)).toEqual(["reviews.txt", "editor labels in 2 reviews (weight 3)"]);
+    expect(JSON.stringify(trainOn([written, editors], rules, ids, options))).toBe(JSON.stringify(model));
+    // The rating is a feature the polarity model learned a weight for.
+    expect(model.polarity.features).toContain("rating:5");
+  });
+});
+
+describe("figures of whole reviews", () => {
+  it("count the reviews read exactly and the polar aspects the gold does not name", () => {
+    const items = parseLabelled(
+      "5 | care:+ | Dr. Kim was wonderful. The room was nice.\n1 | staff:- | Rude front desk.\n4 | billing:0 | I paid by card.",
+      "set.txt",
+      ids,
+    );
+    const fixed: Annotator = {
+      annotate: (r) => {
+        const read: Record<string, [string, number][]> = {
+          "Dr. Kim was wonderful. The room was nice.": [
+            ["care", 0.8],
+            ["facility", 0.5],
+          ],
+          "Rude front desk.": [["staff", -0.7]],
+          "I paid by card.": [["billing", 0]],
+        };
+        const aspects = (read[r.text] ?? []).map(([id, score]) => ({
+          id,
+          score,
+          sentiment: score > 0 ? ("positive" as const) : score < 0 ? ("negative" as const) : ("neutral" as const),
+          source: "machine" as const,
+        }));
+        return {
+          aspects,
+          scores: new Map(),
+          mentions: [],
+          entityAspects: new Map(),
+          clauses: [],
+          readings: [],
+          sentences: 1,
+        };
+      },
+    };
+    const report = evaluate(items, fixed, ids, 0);
+    expect(report.exact).toBe(2);
+    expect(report.spuriousPolar).toBe(1);
+  });
+});
