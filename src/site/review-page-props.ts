@@ -34,9 +34,12 @@ export type EvidenceItem = Pick<ReviewRecord, "id" | "title" | "rating" | "autho
   reading?: ReviewRecord["aspects"][number];
 };
 
-export type EvidencePageProps = SharedPageProps & {
-  page: Omit<EvidencePage, "reviews"> & { items: EvidenceItem[] };
-};
+/**
+ * The page's reviews are passed as the records themselves (shared with every other page, so no
+ * copy per page) and made into items only when the page is rendered (`evidenceItems`): a rebuild
+ * copies most evidence pages and never needs theirs.
+ */
+export type EvidencePageProps = SharedPageProps & { page: EvidencePage };
 
 interface Entry<P> {
   params: Record<string, string>;
@@ -74,21 +77,48 @@ export function reviewPageEntries(site: SiteData): Entry<ReviewPageProps>[] {
   });
 }
 
+/** The items an evidence page lists: what it shows of each review, and its reading of the page's aspect. */
+export function evidenceItems(page: Pick<EvidencePage, "reviews" | "aspect">): EvidenceItem[] {
+  return page.reviews.map((r): EvidenceItem => {
+    const item: EvidenceItem = { id: r.id, title: r.title, rating: r.rating, author: r.author, date: r.date };
+    const reading = page.aspect === undefined ? undefined : readingOf(r, page.aspect);
+    if (reading) item.reading = reading;
+    return item;
+  });
+}
+
+const readingOf = (r: ReviewRecord, aspect: string) => r.aspects.find((a) => a.id === aspect);
+
+/** Per record, the JSON of what every evidence list shows of it, made once for all the lists it is on. */
+const bylines = new WeakMap<ReviewRecord, string>();
+function bylineJson(r: ReviewRecord): string {
+  let json = bylines.get(r);
+  if (json === undefined) {
+    json = JSON.stringify([r.id, r.title, r.rating, r.author, r.date]);
+    bylines.set(r, json);
+  }
+  return json;
+}
+
+/**
+ * The cache key of an evidence page: its heading and definition, then per listed review exactly
+ * what `evidenceItems` takes from it. A review on many lists is serialised once, not once per list.
+ */
+function evidenceKey({ reviews, ...meta }: EvidencePage, shared: string): string {
+  let text = JSON.stringify(meta);
+  for (const r of reviews) {
+    text += `\n${bylineJson(r)}`;
+    if (meta.aspect !== undefined) text += JSON.stringify(readingOf(r, meta.aspect) ?? null);
+  }
+  return hash("sha256", `${text}\n${shared}`, "hex");
+}
+
 /** One entry per evidence page (src/site/evidence.ts), at its path under `/insights/`. */
 export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] {
   const common = shared(site);
-  return evidencePages(site.dataset, site.insights).map(({ reviews, ...page }) => {
-    const items = reviews.map((r): EvidenceItem => {
-      const reading = page.aspect === undefined ? undefined : r.aspects.find((a) => a.id === page.aspect);
-      const item: EvidenceItem = { id: r.id, title: r.title, rating: r.rating, author: r.author, date: r.date };
-      if (reading) item.reading = reading;
-      return item;
-    });
-    const props: EvidencePageProps = { ...common.props, page: { ...page, items } };
-    return {
-      params: { path: page.path.slice("/insights/".length, -1) },
-      props,
-      cacheKey: key(props.page, common.json),
-    };
-  });
+  return evidencePages(site.dataset, site.insights).map((page) => ({
+    params: { path: page.path.slice("/insights/".length, -1) },
+    props: { ...common.props, page },
+    cacheKey: evidenceKey(page, common.json),
+  }));
 }
