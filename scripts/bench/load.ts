@@ -38,9 +38,13 @@ export interface LoadOptions {
    * Send each of `requests` exactly once, all connections taking the next from one list, instead of
    * every connection cycling through all of them from the first (autocannon's way, so that
    * connections ask the same query at about the same time and only the first of them misses).
-   * `durationS` is then ignored.
+   * `durationS` is then ignored. autocannon prepares each connection's next request before it
+   * knows the run is over, so give up to `connections` more requests than `amount`: those are
+   * never sent, and none is sent twice.
    */
   once?: boolean;
+  /** With `once`, how many to send; default all of `requests`. */
+  amount?: number;
   /** The server process, to report its CPU per request. */
   serverPid?: number;
 }
@@ -60,7 +64,12 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
   }
   let cursor = 0;
   const requests = opts.once
-    ? [{ method: "GET", setupRequest: () => ({ method: "GET", ...opts.requests[cursor++ % opts.requests.length] }) }]
+    ? [
+        {
+          method: "GET",
+          setupRequest: () => ({ method: "GET", ...opts.requests[Math.min(cursor++, opts.requests.length - 1)] }),
+        },
+      ]
     : opts.requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers }));
   const cpuBefore = opts.serverPid === undefined ? undefined : cpuMicros(opts.serverPid);
   const { result, sendingS } = await new Promise<{ result: Result; sendingS: number }>((resolve, reject) => {
@@ -69,7 +78,7 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
       {
         url: opts.url,
         connections: opts.connections,
-        ...(opts.once ? { amount: opts.requests.length } : { duration: opts.durationS }),
+        ...(opts.once ? { amount: opts.amount ?? opts.requests.length } : { duration: opts.durationS }),
         timeout: opts.timeoutS,
         requests,
       },
@@ -116,17 +125,19 @@ export function loadRunner(url: string, p: Pick<Profile, "connections" | "warmup
     requests: LoadRequest[],
     expectStatus = 200,
     warmupRequests?: LoadRequest[],
-    once?: boolean,
+    /** Send each request once, this many of them (see `LoadOptions.once`). */
+    onceAmount?: number,
   ): Promise<LoadResult> =>
     load({
       url,
       requests,
       durationS: p.durationS,
-      warmupS: once ? undefined : p.warmupS,
+      warmupS: onceAmount === undefined ? p.warmupS : undefined,
       connections: p.connections,
       expectStatus,
       warmupRequests,
-      once,
+      once: onceAmount !== undefined,
+      amount: onceAmount,
       serverPid,
     });
 }

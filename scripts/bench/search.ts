@@ -89,7 +89,7 @@ export async function benchSearch(ws: Workspace, p: Profile): Promise<Figure[]> 
       const before = await run(healthz);
       const mixed = await run(random, 200, warm);
       const same = await run(repeated);
-      const once = await run(fresh.slice(0, distinct), 200, undefined, true);
+      const once = await run(fresh, 200, undefined, distinct);
       const after = await run(healthz);
       const base = meanRps(before, after);
       const n = count(size);
