@@ -78,8 +78,13 @@ export async function benchSearch(ws: Workspace, p: Profile): Promise<Figure[]> 
     const distinct = p.mode === "full" ? DISTINCT : 200;
     const random = (await randomSearchMix(contentDir, distinct, "bench")).map(withHeader);
     const warm = (await randomSearchMix(contentDir, distinct, "warm-up")).map(withHeader);
-    // Never sent before, one request each (autocannon may build one more per connection than it sends).
-    const fresh = (await randomSearchMix(contentDir, distinct + p.connections, "each-once")).map(withHeader);
+    // Never sent before, not even by the other mixes (another seed still makes some of the same
+    // simple queries), one request each; autocannon may build one more per connection than it sends.
+    const sent = new Set([...repeated, ...random, ...warm].map((r) => r.path));
+    const fresh = (await randomSearchMix(contentDir, 2 * distinct + p.connections, "each-once"))
+      .map(withHeader)
+      .filter((r) => !sent.has(r.path))
+      .slice(0, distinct + p.connections);
     const server = await startServer({ distDir, contentDir });
     try {
       const run = loadRunner(server.url, p, server.pid);
