@@ -15,7 +15,13 @@ declare module "autocannon" {
     duration?: number;
     timeout?: number;
     amount?: number;
-    requests?: { method?: string; path?: string; headers?: Record<string, string> }[];
+    requests?: {
+      method?: string;
+      path?: string;
+      headers?: Record<string, string>;
+      /** Called before each send of this request; what it returns is sent instead. */
+      setupRequest?: (req: { path?: string }) => { path?: string; headers?: Record<string, string>; method?: string };
+    }[];
     headers?: Record<string, string>;
   }
   export interface Result {

@@ -47,7 +47,8 @@ export async function benchBuild(ws: Workspace, p: Profile): Promise<Figure[]> {
       name: `astro build time, ${sizeMid} / ${sizeSmall} reviews`,
       value: middle.wallMs / fastest.wallMs,
       unit: "ratio",
-      target: { op: "<=", value: 3 },
+      // Issue 35: a page per review makes this grow with the reviews; 3 held while pages grew with months.
+      target: { op: "<=", value: 4 },
       detail: `${seconds(middle.wallMs)} / ${seconds(fastest.wallMs)} (fastest of ${small.length}: ${smallTimes})`,
     },
     {
@@ -69,7 +70,7 @@ export async function benchBuild(ws: Workspace, p: Profile): Promise<Figure[]> {
       name: `peak RSS of the build, ${sizeLarge} reviews`,
       value: large.peakRssBytes / MiB,
       unit: "MiB",
-      target: { op: "<=", value: 2048 },
+      target: { op: "<=", value: 1536 },
       detail: `succeeded with ${heap}`,
     },
   ];

@@ -1,4 +1,5 @@
 import autocannon, { type Result } from "autocannon";
+import { cpuMicros } from "./proc-cpu.ts";
 import type { Profile } from "./profile.ts";
 
 /** One autocannon run against a running server. */
@@ -8,6 +9,8 @@ export interface LoadResult {
   p50Ms: number;
   p99Ms: number;
   requests: number;
+  /** The server's CPU per completed request, µs (`serverPid` given, Linux); rides out a busy machine. */
+  cpuUs?: number;
 }
 
 export interface LoadRequest {
@@ -31,6 +34,19 @@ export interface LoadOptions {
   timeoutS?: number;
   /** Requests for the warm-up instead of `requests`, so a measured run starts with nothing cached. */
   warmupRequests?: LoadRequest[];
+  /**
+   * Send each of `requests` exactly once, all connections taking the next from one list, instead of
+   * every connection cycling through all of them from the first (autocannon's way, so that
+   * connections ask the same query at about the same time and only the first of them misses).
+   * `durationS` is then ignored. autocannon prepares each connection's next request before it
+   * knows the run is over, so give up to `connections` more requests than `amount`: those are
+   * never sent, and none is sent twice.
+   */
+  once?: boolean;
+  /** With `once`, how many to send; default all of `requests`. */
+  amount?: number;
+  /** The server process, to report its CPU per request. */
+  serverPid?: number;
 }
 
 /**
@@ -46,21 +62,32 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
       warmupS: undefined,
     });
   }
+  let cursor = 0;
+  const requests = opts.once
+    ? [
+        {
+          method: "GET",
+          setupRequest: () => ({ method: "GET", ...opts.requests[Math.min(cursor++, opts.requests.length - 1)] }),
+        },
+      ]
+    : opts.requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers }));
+  const cpuBefore = opts.serverPid === undefined ? undefined : cpuMicros(opts.serverPid);
   const { result, sendingS } = await new Promise<{ result: Result; sendingS: number }>((resolve, reject) => {
     let started = 0;
     autocannon(
       {
         url: opts.url,
         connections: opts.connections,
-        duration: opts.durationS,
+        ...(opts.once ? { amount: opts.amount ?? opts.requests.length } : { duration: opts.durationS }),
         timeout: opts.timeoutS,
-        requests: opts.requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers })),
+        requests,
       },
       (err, res) => (err ? reject(err) : resolve({ result: res, sendingS: (performance.now() - started) / 1000 })),
     ).on("start", () => {
       started = performance.now();
     });
   });
+  const cpuAfter = opts.serverPid === undefined ? undefined : cpuMicros(opts.serverPid);
   const wrong = Object.entries(result.statusCodeStats).filter(([status]) => Number(status) !== opts.expectStatus);
   // A run that completed nothing measured nothing: a ratio over it would be infinite.
   if (wrong.length > 0 || result.errors > 0 || result.timeouts > 0 || result.requests.total === 0) {
@@ -79,6 +106,8 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     p50Ms: result.latency.p50,
     p99Ms: result.latency.p99,
     requests: result.requests.total,
+    cpuUs:
+      cpuBefore === undefined || cpuAfter === undefined ? undefined : (cpuAfter - cpuBefore) / result.requests.total,
   };
 }
 
@@ -91,15 +120,24 @@ export function meanRps(a: LoadResult, b: LoadResult): number {
  * `load` bound to one server and the run's profile (connections, warm-up, duration), so each bench
  * states only what it sends and what status it expects.
  */
-export function loadRunner(url: string, p: Pick<Profile, "connections" | "warmupS" | "durationS">) {
-  return (requests: LoadRequest[], expectStatus = 200, warmupRequests?: LoadRequest[]): Promise<LoadResult> =>
+export function loadRunner(url: string, p: Pick<Profile, "connections" | "warmupS" | "durationS">, serverPid?: number) {
+  return (
+    requests: LoadRequest[],
+    expectStatus = 200,
+    warmupRequests?: LoadRequest[],
+    /** Send each request once, this many of them (see `LoadOptions.once`). */
+    onceAmount?: number,
+  ): Promise<LoadResult> =>
     load({
       url,
       requests,
       durationS: p.durationS,
-      warmupS: p.warmupS,
+      warmupS: onceAmount === undefined ? p.warmupS : undefined,
       connections: p.connections,
       expectStatus,
       warmupRequests,
+      once: onceAmount !== undefined,
+      amount: onceAmount,
+      serverPid,
     });
 }

@@ -122,7 +122,9 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
       name: `edit-to-live, ${count(p.middle)} reviews, a save while npm start runs`,
       value: nextMs / 1000,
       unit: "s",
-      detail: `as at 130 reviews; first save right after start ${seconds(firstMs)}; no target`,
+      // Issue 35: what an editor of a 10,000-review site waits for.
+      target: { op: "<=", value: 3 },
+      detail: `as at 130 reviews; first save right after start ${seconds(firstMs)}`,
     });
   } finally {
     await removeCache(midDist);

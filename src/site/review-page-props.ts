@@ -37,8 +37,15 @@ export type EvidenceItem = Pick<ReviewRecord, "id" | "title" | "rating" | "autho
   said?: CountedSentence;
 };
 
+/**
+ * The page's reviews are passed as the records themselves (shared with every other page, so no
+ * copy per page) and made into items only when the page is rendered (`evidenceItems`): a rebuild
+ * copies most evidence pages and never needs theirs.
+ */
 export type EvidencePageProps = SharedPageProps & {
-  page: Omit<EvidencePage, "reviews"> & { items: EvidenceItem[] };
+  page: EvidencePage;
+  /** On aspect pages, per listed review id, the sentence its reading rests on. */
+  said?: Record<string, CountedSentence>;
 };
 
 interface Entry<P> {
@@ -77,23 +84,76 @@ export function reviewPageEntries(site: SiteData): Entry<ReviewPageProps>[] {
   });
 }
 
+/** The items an evidence page lists: what it shows of each review, and its reading of the page's aspect. */
+export function evidenceItems(
+  page: Pick<EvidencePage, "reviews" | "aspect">,
+  said?: Record<string, CountedSentence>,
+): EvidenceItem[] {
+  return page.reviews.map((r): EvidenceItem => {
+    const item: EvidenceItem = { id: r.id, title: r.title, rating: r.rating, author: r.author, date: r.date };
+    const reading = page.aspect === undefined ? undefined : readingOf(r, page.aspect);
+    if (reading) item.reading = reading;
+    const sentence = said?.[r.id];
+    if (sentence) item.said = sentence;
+    return item;
+  });
+}
+
+const readingOf = (r: ReviewRecord, aspect: string) => r.aspects.find((a) => a.id === aspect);
+
+/** Per record, the JSON of what every evidence list shows of it, made once for all the lists it is on. */
+const bylines = new WeakMap<ReviewRecord, string>();
+function bylineJson(r: ReviewRecord): string {
+  let json = bylines.get(r);
+  if (json === undefined) {
+    json = JSON.stringify([r.id, r.title, r.rating, r.author, r.date]);
+    bylines.set(r, json);
+  }
+  return json;
+}
+
+/**
+ * The cache key of an evidence page: its heading and definition, then per listed review exactly
+ * what `evidenceItems` takes from it. A review on many lists is serialised once, not once per list.
+ */
+function evidenceKey(
+  { reviews, ...meta }: EvidencePage,
+  said: Record<string, CountedSentence> | undefined,
+  shared: string,
+): string {
+  let text = JSON.stringify(meta);
+  for (const r of reviews) {
+    text += `\n${bylineJson(r)}`;
+    if (meta.aspect !== undefined) text += JSON.stringify([readingOf(r, meta.aspect) ?? null, said?.[r.id] ?? null]);
+  }
+  return hash("sha256", `${text}\n${shared}`, "hex");
+}
+
 /** One entry per evidence page (src/site/evidence.ts), at its path under `/insights/`. */
 export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] {
   const common = shared(site);
-  return evidencePages(site.dataset, site.insights).map(({ reviews, ...page }) => {
-    const items = reviews.map((r): EvidenceItem => {
-      const reading = page.aspect === undefined ? undefined : r.aspects.find((a) => a.id === page.aspect);
-      const item: EvidenceItem = { id: r.id, title: r.title, rating: r.rating, author: r.author, date: r.date };
-      if (reading) item.reading = reading;
-      const said = page.aspect === undefined ? undefined : site.counted.get(r.id)?.get(page.aspect);
-      if (said) item.said = said;
-      return item;
-    });
-    const props: EvidencePageProps = { ...common.props, page: { ...page, items } };
+  return evidencePages(site.dataset, site.insights).map((page) => {
+    const said = page.aspect === undefined ? undefined : saidOn(page.reviews, page.aspect, site.counted);
+    const props: EvidencePageProps = { ...common.props, page };
+    if (said) props.said = said;
     return {
       params: { path: page.path.slice("/insights/".length, -1) },
       props,
-      cacheKey: key(props.page, common.json),
+      cacheKey: evidenceKey(page, said, common.json),
     };
   });
+}
+
+/** Per review of an aspect page, the sentence its reading of `aspect` rests on (quotes.ts). */
+function saidOn(
+  reviews: readonly ReviewRecord[],
+  aspect: string,
+  counted: SiteData["counted"],
+): Record<string, CountedSentence> {
+  const out: Record<string, CountedSentence> = {};
+  for (const r of reviews) {
+    const sentence = counted.get(r.id)?.get(aspect);
+    if (sentence) out[r.id] = sentence;
+  }
+  return out;
 }
