@@ -71,7 +71,7 @@ describe("feed renderers", () => {
     expect(atom.match(/<entry>/g)).toHaveLength(FEED_SIZE);
     expect(atom.indexOf(`review/${late.id}`)).toBeLessThan(atom.indexOf(`review/${reviews[0]?.id}`));
     // The feed's `updated` follows the newest publication it carries.
-    expect(atom).toMatch(/<feed[^]*?<updated>2025-03-12T09:00:00.000Z<\/updated>/);
+    expect(atom.split("<entry>")[0]).toContain("<updated>2025-03-12T09:00:00.000Z</updated>");
     // The least recently published of the rest made room for it.
     expect(json.items.map((i: { id: string }) => i.id)).not.toContain(`${TAG}review/${reviews[FEED_SIZE - 1]?.id}`);
   });
