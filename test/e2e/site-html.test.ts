@@ -108,10 +108,10 @@ describe("HTML pages", () => {
     }
   });
 
-  it("describes the practice as a Chiropractor (a LocalBusiness) whose aggregate rating matches a hand count", () => {
+  it("describes the practice as a MedicalClinic (a LocalBusiness) whose aggregate rating matches a hand count", () => {
     const ld = jsonLd(home);
     expect(ld["@context"]).toBe("https://schema.org");
-    expect(ld["@type"]).toBe("Chiropractor");
+    expect(ld["@type"]).toBe("MedicalClinic");
     expect(ld).toMatchObject({
       name: "Willow Creek Chiropractic & Wellness",
       telephone: "+1-503-555-0142",
