@@ -1,5 +1,4 @@
 import { createHash } from "node:crypto";
-import { lastModifiedMs } from "../../src/content/dataset.ts";
 import { type ReviewRecord, ReviewsDatasetSchema } from "../../src/content/records.ts";
 import {
   contentTypeFor,
@@ -42,7 +41,7 @@ export interface Snapshot {
    * in the same folder mean the same build (a publish ping need not load it again).
    */
   manifestHash: string;
-  /** Newest published_at / response date, epoch ms; undefined for an empty dataset. */
+  /** When `/reviews.json`'s bytes last changed (its Last-Modified), epoch ms; since/{date} answers carry it. */
   lastModifiedMs?: number;
   /** ETag of `/reviews.json` in this build: identifies the dataset version. */
   version: string;
@@ -156,7 +155,7 @@ export async function loadSnapshot(
   }
   const insights = await loadInsights(dir, previous, manifest.files["/insights.json"]?.etag);
   if (previous && previous.version === version) {
-    return { ...previous, dir, manifest, manifestHash, topics, insights };
+    return { ...previous, dir, manifest, manifestHash, topics, insights, ...datasetModified(manifest) };
   }
   let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
   try {
@@ -164,18 +163,26 @@ export async function loadSnapshot(
   } catch (err) {
     throw hint(err);
   }
-  const modified = lastModifiedMs(dataset.reviews);
   return {
     dir,
     index: createSearchIndex(dataset),
     manifest,
     manifestHash,
-    lastModifiedMs: modified,
-    lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
+    ...datasetModified(manifest),
     version,
     ...hashChain(dataset.reviews),
     topics,
     insights,
     results: new ResultStore(resultBytes),
   };
+}
+
+/**
+ * A since/{date} body is a prefix of `/reviews.json`, so it changed no later than the dataset did:
+ * the dataset's Last-Modified (kept across builds, never backwards) is a valid one for it.
+ */
+function datasetModified(manifest: HeadersManifest): Pick<Snapshot, "lastModifiedMs" | "lastModified"> {
+  const lastModified = manifest.files["/reviews.json"]?.last_modified;
+  const ms = lastModified === undefined ? Number.NaN : Date.parse(lastModified);
+  return Number.isNaN(ms) ? {} : { lastModifiedMs: ms, lastModified };
 }

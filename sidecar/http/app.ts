@@ -10,7 +10,7 @@ import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
 import { readOnly } from "./methods.ts";
-import { baseHeaders, boundedUrl, PUBLIC_CORS, requestLog } from "./middleware.ts";
+import { baseHeaders, boundedUrl, PUBLIC_CORS, requestLog, requireHost } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -46,6 +46,7 @@ export function createApp(deps: AppDeps): Express {
   app.set("trust proxy", config.TRUST_PROXY);
   const publicCors = cors(PUBLIC_CORS);
   app.use(
+    requireHost,
     boundedUrl,
     baseHeaders,
     securityHeaders(),

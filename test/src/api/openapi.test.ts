@@ -2,6 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import openapiTS, { astToString } from "openapi-typescript";
 import { describe, expect, it } from "vitest";
 import { API_VERSION, buildOpenApi } from "../../../src/api/openapi.ts";
+import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { SEARCH_PARAMS } from "../../../src/search/query.ts";
 import { openApiInput } from "../../helpers/openapi-input.ts";
 
@@ -26,21 +27,20 @@ const doc = buildOpenApi(input) as {
 
 describe("/openapi.json", () => {
   it("does not change when reviews are added, edited or removed (fixed examples)", () => {
-    const [first, ...rest] = input.dataset.reviews;
+    const full = input.dataset as ReviewsDataset;
+    const [first, ...rest] = full.reviews;
     const added = {
-      ...input.dataset,
+      ...full,
       reviews: [{ ...(first as (typeof rest)[number]), id: "2026-12-01-new" }, ...rest],
     };
-    const edited = { ...input.dataset, reviews: rest };
-    const bytes = (d: typeof input.dataset) => JSON.stringify(buildOpenApi({ ...input, dataset: d }));
+    const edited = { ...full, reviews: rest };
+    const bytes = (d: ReviewsDataset) => JSON.stringify(buildOpenApi({ ...input, dataset: d }));
     expect(bytes(added)).toBe(JSON.stringify(doc));
     expect(bytes(edited)).toBe(JSON.stringify(doc));
-    expect(bytes({ ...input.dataset, reviews: [] })).toBe(JSON.stringify(doc));
+    expect(bytes({ ...full, reviews: [] })).toBe(JSON.stringify(doc));
     // The catalogue is part of the contract: a new service is a new enum value.
     const services = [...input.dataset.business.services, { id: "new-service", name: "New", aliases: [] }];
-    expect(bytes({ ...input.dataset, business: { ...input.dataset.business, services } })).not.toBe(
-      JSON.stringify(doc),
-    );
+    expect(bytes({ ...full, business: { ...full.business, services } })).not.toBe(JSON.stringify(doc));
   });
 
   it("is a valid OpenAPI 3.1 document, version 1.1.0", async () => {
