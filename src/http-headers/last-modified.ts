@@ -1,5 +1,3 @@
-import type { HeadersManifest } from "./manifest.ts";
-
 /**
  * Last-Modified of a build's files: the time the file's bytes last changed, as an HTTP date.
  * A build keeps the previous build's value for every file whose ETag is unchanged, and stamps a
