@@ -20,7 +20,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
         tags: ["websub"],
         summary: "WebSub hub: subscribe, unsubscribe, publish",
         description:
-          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text.",
+          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Refused with 400 (the plain-text body names the field): a callback that is not an absolute https URL of at most 2048 characters without fragment or user info, or that is a private address; a topic that is not one of the three; a hub.secret of 200 bytes or more; a hub.lease_seconds that is not a whole number (a long or short lease is clamped, not refused); a publish without hub.url (or hub.topic). 413 past 16 kB or 64 parameters; 415 for anything but a form body; 429 past HUB_RATE_LIMIT_PER_MINUTE (30 by default) per client. Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text.",
         requestBody: {
           required: true,
           content: body(
@@ -46,6 +46,10 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             description: "Invalid request; the body says which field and why.",
             content: body({ type: "string" }, "hub.callback: must be an https URL", "text/plain"),
           },
+          "413": {
+            description: "The body is larger than 16 kB or has more than 64 parameters.",
+            content: body({ type: "string" }, "The request body is larger than 16kb.", "text/plain"),
+          },
           "415": {
             description: "Not application/x-www-form-urlencoded.",
             content: body(
@@ -62,9 +66,14 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             },
             content: body(
               { type: "string" },
-              "Too many hub requests: the limit is 60 per minute per client.",
+              "Too many hub requests: the limit is 30 per minute per client.",
               "text/plain",
             ),
+          },
+          "503": {
+            description: "With DATABASE_URL, the shared database does not answer; retry after Retry-After seconds.",
+            headers: { "Retry-After": { required: false, schema: { type: "integer" }, example: 30 } },
+            content: body({ type: "string" }, "The hub's database is unreachable; try again later.", "text/plain"),
           },
         },
       },
