@@ -127,7 +127,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
         description:
           "All filters combine with AND; every parameter is optional. An unknown or repeated parameter is refused with 400, so a typo is never silently ignored, and `sentiment` requires `aspect` (both are stated for tools in `x-query-constraints`). Numbers are written as JSON numbers. Results are newest first; `next` links the following page. Conditional requests use If-None-Match.",
         "x-query-constraints": search.constraints,
-        parameters: [...search.parameters, conditionalHeaderParameters[0]],
+        parameters: [...search.parameters, conditionalHeaderParameters[0], preconditionHeaderParameters[0]],
         responses: {
           "200": {
             description: "Matching reviews",
@@ -136,6 +136,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
           },
           "304": notModified(searchCaching),
           "400": badRequest,
+          "412": shared.preconditionFailed,
           "414": shared.uriTooLong,
           "429": shared.rateLimited,
         },
@@ -152,6 +153,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
         parameters: [
           ...parametersOf(SincePathSchema, "path", output).map((p) => ({ ...p, example: ex.sinceDate })),
           ...conditionalHeaderParameters,
+          ...preconditionHeaderParameters,
         ],
         responses: {
           "200": {
@@ -161,6 +163,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
           },
           "304": notModified(sinceCaching),
           "400": badRequest,
+          "412": shared.preconditionFailed,
           "414": shared.uriTooLong,
           "429": shared.rateLimited,
         },
