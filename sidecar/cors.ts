@@ -20,7 +20,7 @@ export interface CorsPolicy {
   methods: string;
   /** `Access-Control-Allow-Headers` of a preflight. */
   allowHeaders: string;
-  /** `Access-Control-Expose-Headers` of every response but a preflight. */
+  /** `Access-Control-Expose-Headers` of every response, the preflight's included. */
   exposeHeaders: string;
   /**
    * When set, every `OPTIONS` (preflight or not) is answered here with 204 and this `Allow`;
@@ -50,6 +50,9 @@ export function cors(policy: CorsPolicy): RequestHandler {
       const preflight = req.headers["access-control-request-method"] !== undefined;
       if (!preflight && policy.allow === undefined) return next();
       if (policy.allow !== undefined) res.setHeader("Allow", policy.allow);
+      // The package lists exposed headers on actual responses only; a client that inspects the
+      // preflight (as the MCP tests and some SDKs do) sees the same list there.
+      res.setHeader("Access-Control-Expose-Headers", policy.exposeHeaders);
       res.status(204).end();
     });
 }
