@@ -33,7 +33,13 @@ export default defineConfig({
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
     sitemap(),
-    buildOutputs({ baseUrl: config.BASE_URL, baseUrlExplicit: config.baseUrlExplicit }),
+    // npm start builds into fresh folders keyed by its stable DIST_DIR, the build it serves: the
+    // previous build whose Last-Modified values carry over (src/http-headers/last-modified.ts).
+    buildOutputs({
+      baseUrl: config.BASE_URL,
+      baseUrlExplicit: config.baseUrlExplicit,
+      previousDir: config.ASTRO_CACHE_KEY ?? config.DIST_DIR,
+    }),
     // After build-outputs: the log is committed to LOG_DIR only once the build is complete.
     reviewLogFiles(),
     ...(config.HUB_URL === "off"

@@ -1,9 +1,10 @@
+import corsMiddleware from "cors";
 import type { RequestHandler } from "express";
 
 /**
- * The one CORS implementation of the service. The app applies the public policy to every route
- * but `/mcp`, and the MCP router applies its own policy to `/mcp`; both are this middleware with
- * different data. It lives outside `http/` and `mcp/` so that neither adapter imports the other.
+ * The service's CORS, the `cors` package with our policies as data. The app applies the public
+ * policy to every route but `/mcp`, and the MCP router applies its own policy to `/mcp`. It lives
+ * outside `http/` and `mcp/` so that neither adapter imports the other.
  *
  * It only writes headers: whether a request from an `Origin` may proceed at all is decided before
  * it (for `/mcp`, the SDK's `validateOriginHeader`; see sidecar/mcp/http-guards.ts).
@@ -12,44 +13,46 @@ export interface CorsPolicy {
   /**
    * `"*"`: any origin may read (`Access-Control-Allow-Origin: *`). `"reflect"`: the request's own
    * `Origin` is echoed (with `Vary: Origin`), for an allowlist already checked upstream; a request
-   * without `Origin` gets no CORS header.
+   * without `Origin` gets no `Access-Control-Allow-Origin`.
    */
   origin: "*" | "reflect";
   /** `Access-Control-Allow-Methods` of a preflight. */
   methods: string;
   /** `Access-Control-Allow-Headers` of a preflight. */
   allowHeaders: string;
-  /** `Access-Control-Expose-Headers` of every response. */
+  /** `Access-Control-Expose-Headers` of every response, the preflight's included. */
   exposeHeaders: string;
   /**
    * When set, every `OPTIONS` (preflight or not) is answered here with 204 and this `Allow`;
-   * otherwise only a preflight is, and other `OPTIONS` requests go on to the routes.
+   * otherwise only a preflight is, and other `OPTIONS` requests go on to the routes (their `Allow`).
    */
   allow?: string;
 }
 
 /** Preflight answers may be cached by the browser for a day: the policy changes only with a deployment. */
-const MAX_AGE_S = "86400";
+const MAX_AGE_S = 86_400;
 
 export function cors(policy: CorsPolicy): RequestHandler {
-  return (req, res, next) => {
-    const origin = req.headers.origin;
-    if (policy.origin === "*") {
-      res.setHeader("Access-Control-Allow-Origin", "*");
-    } else if (origin !== undefined) {
-      res.setHeader("Access-Control-Allow-Origin", origin);
-      res.append("Vary", "Origin");
-    }
-    res.setHeader("Access-Control-Expose-Headers", policy.exposeHeaders);
-    if (req.method !== "OPTIONS") return next();
-    const preflight = Boolean(req.headers["access-control-request-method"]);
-    if (!preflight && policy.allow === undefined) return next();
-    if (policy.allow !== undefined) res.setHeader("Allow", policy.allow);
-    if (preflight) {
-      res.setHeader("Access-Control-Allow-Methods", policy.methods);
-      res.setHeader("Access-Control-Allow-Headers", policy.allowHeaders);
-      res.setHeader("Access-Control-Max-Age", MAX_AGE_S);
-    }
-    res.status(204).end();
-  };
+  // `preflightContinue`: the package answers every OPTIONS as a preflight; a plain OPTIONS (no
+  // Access-Control-Request-Method) must reach the route, which knows the path's `Allow`.
+  const headers = corsMiddleware({
+    origin: policy.origin === "*" ? "*" : true,
+    methods: policy.methods,
+    allowedHeaders: policy.allowHeaders,
+    exposedHeaders: policy.exposeHeaders,
+    maxAge: MAX_AGE_S,
+    preflightContinue: true,
+  });
+  return (req, res, next) =>
+    headers(req, res, (err?: unknown) => {
+      if (err !== undefined) return next(err);
+      if (req.method !== "OPTIONS") return next();
+      const preflight = req.headers["access-control-request-method"] !== undefined;
+      if (!preflight && policy.allow === undefined) return next();
+      if (policy.allow !== undefined) res.setHeader("Allow", policy.allow);
+      // The package lists exposed headers on actual responses only; a client that inspects the
+      // preflight (as the MCP tests and some SDKs do) sees the same list there.
+      res.setHeader("Access-Control-Expose-Headers", policy.exposeHeaders);
+      res.status(204).end();
+    });
 }

@@ -18,6 +18,8 @@ export interface SiteUrls {
   sitemap: string;
   /** The review log's page; the log's files (tlog-tiles) are below it: `checkpoint`, `key`, `tile/`. */
   log: string;
+  /** The API reference page, one section per operation of /openapi.json (`#<operationId>`). */
+  apiDocs: string;
 }
 
 export function siteUrls(baseUrl: string): SiteUrls {
@@ -36,6 +38,7 @@ export function siteUrls(baseUrl: string): SiteUrls {
     since: `${base}/api/reviews/since`,
     sitemap: `${base}/sitemap.xml`,
     log: `${base}/log/`,
+    apiDocs: `${base}/api/`,
   };
 }
 

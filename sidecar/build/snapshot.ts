@@ -1,7 +1,6 @@
 import { createHash } from "node:crypto";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { lastModifiedMs } from "../../src/content/dataset.ts";
 import { type ReviewRecord, ReviewsDatasetSchema } from "../../src/content/records.ts";
 import {
   contentTypeFor,
@@ -47,7 +46,7 @@ export interface Snapshot {
   build: string;
   /** Modification time of `_headers.json` when it was loaded, in ms: a later one there is a newer build. */
   writtenAtMs: number;
-  /** Newest published_at / response date, epoch ms; undefined for an empty dataset. */
+  /** When `/reviews.json`'s bytes last changed (its Last-Modified), epoch ms; since/{date} answers carry it. */
   lastModifiedMs?: number;
   /** ETag of `/reviews.json` in this build: the dataset's version, not the build's (`build`). */
   version: string;
@@ -172,7 +171,7 @@ export async function loadSnapshot(
   }
   const insights = await loadInsights(dir, previous, manifest.files["/insights.json"]?.etag);
   if (previous && previous.version === version) {
-    return { ...previous, dir, manifest, build, writtenAtMs, topics, insights };
+    return { ...previous, dir, manifest, build, writtenAtMs, topics, insights, ...datasetModified(manifest) };
   }
   let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
   try {
@@ -180,19 +179,27 @@ export async function loadSnapshot(
   } catch (err) {
     throw hint(err);
   }
-  const modified = lastModifiedMs(dataset.reviews);
   return {
     dir,
     index: createSearchIndex(dataset),
     manifest,
     build,
     writtenAtMs,
-    lastModifiedMs: modified,
-    lastModified: modified === undefined ? undefined : new Date(modified).toUTCString(),
+    ...datasetModified(manifest),
     version,
     ...hashChain(dataset.reviews),
     topics,
     insights,
     results: new ResultStore(resultBytes),
   };
+}
+
+/**
+ * A since/{date} body is a prefix of `/reviews.json`, so it changed no later than the dataset did:
+ * the dataset's Last-Modified (kept across builds, never backwards) is a valid one for it.
+ */
+function datasetModified(manifest: HeadersManifest): Pick<Snapshot, "lastModifiedMs" | "lastModified"> {
+  const lastModified = manifest.files["/reviews.json"]?.last_modified;
+  const ms = lastModified === undefined ? Number.NaN : Date.parse(lastModified);
+  return Number.isNaN(ms) ? {} : { lastModifiedMs: ms, lastModified };
 }

@@ -10,7 +10,7 @@ import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
 import { readOnly } from "./methods.ts";
-import { boundedUrl, PUBLIC_CORS, requestLog } from "./middleware.ts";
+import { boundedUrl, PUBLIC_CORS, requestLog, requireHost } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -46,8 +46,9 @@ export function createApp(deps: AppDeps): Express {
   app.set("trust proxy", config.TRUST_PROXY);
   const publicCors = cors(PUBLIC_CORS);
   app.use(
-    // First, so an answer from any later step (a 414 included) carries them.
+    // First, so an answer from any later step (a 400 or 414 included) carries them.
     securityHeaders(),
+    requireHost,
     boundedUrl,
     requestLog(logger, deps.accessLog === false ? "debug" : "info"),
     (req, res, next) =>

@@ -1,5 +1,6 @@
 import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
+import Negotiator from "negotiator";
 
 /**
  * Content codings: which one a client gets, and how it is made. Static files and dynamic responses
@@ -47,15 +48,16 @@ export function compress(body: Buffer, coding: Encoded, profile: CodingProfile):
   return LEVELS[profile][coding](body);
 }
 
-function parseAccept(header: string): Map<string, number> {
-  const q = new Map<string, number>();
-  for (const part of header.split(",")) {
-    const [name, ...params] = part.trim().toLowerCase().split(";");
-    if (!name) continue;
-    const qp = params.map((p) => p.trim()).find((p) => p.startsWith("q="));
-    q.set(name, qp ? Number(qp.slice(2)) || 0 : 1);
-  }
-  return q;
+/** negotiator 1.x takes the server's order for equal q-values; @types/negotiator 0.6 predates that argument. */
+type Encodings = (available: readonly string[], options: { preferred: readonly string[] }) => string[];
+
+/**
+ * The codings of `available` the header accepts, best first, by Express's own negotiator: higher
+ * q first (q=0 refuses, `*` covers codings not named), `available`'s order among equal q-values.
+ */
+function acceptedCodings(header: string, available: readonly string[]): string[] {
+  const negotiator = new Negotiator({ headers: { "accept-encoding": header } });
+  return (negotiator.encodings as unknown as Encodings).call(negotiator, available, { preferred: available });
 }
 
 /** Accept-Encoding values seen, per preference list: a client sends the same few headers again and again. */
@@ -63,8 +65,9 @@ const negotiated = new Map<readonly Encoded[], LRUCache<string, Coding>>();
 const MEMO_LIMIT = 256;
 
 /**
- * The first coding of `preference` that `header` accepts (q-values honoured; q=0 refuses; `*`
- * covers codings not named), else identity. Memoised per distinct header, the 256 most recent.
+ * The coding `header` prefers among `preference` and identity: the highest q-value wins
+ * (`br;q=0.1, gzip;q=0.9` gets gzip), `preference`'s order breaks ties, identity when nothing else
+ * is acceptable. Memoised per distinct header, the 256 most recent.
  */
 export function negotiateCoding(header: string | undefined, preference: readonly Encoded[] = STATIC_CODINGS): Coding {
   if (!header) return "identity";
@@ -75,9 +78,7 @@ export function negotiateCoding(header: string | undefined, preference: readonly
   }
   const known = memo.get(header);
   if (known) return known;
-  const q = parseAccept(header);
-  const accept = (c: string) => (q.get(c) ?? q.get("*") ?? 0) > 0;
-  const coding = preference.find(accept) ?? "identity";
+  const coding = (acceptedCodings(header, [...preference, "identity"])[0] ?? "identity") as Coding;
   memo.set(header, coding);
   return coding;
 }

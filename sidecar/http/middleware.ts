@@ -35,6 +35,18 @@ export function requestLog(logger: Logger, level: "info" | "debug" = "info"): Re
   };
 }
 
+/**
+ * HTTP/1.1 requires a Host header (RFC 9112 §3.2) and Node's own refusal is an empty 400; this one
+ * says what is missing, in the API's `{error, message, issues}` shape. HTTP/1.0 may omit it.
+ */
+export const requireHost: RequestHandler = (req, _res, next) => {
+  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    const message = "The request has no Host header, which HTTP/1.1 requires (RFC 9112 §3.2).";
+    throw new HttpError(400, "bad_request", message, { issues: [{ path: "Host", value: null, message }] });
+  }
+  next();
+};
+
 /** Long URLs are refused before any parsing: the query is bounded, and so is the path. */
 export const boundedUrl: RequestHandler = (req, _res, next) => {
   if (req.originalUrl.length > MAX_URL_LENGTH) {
@@ -56,6 +68,7 @@ export const PUBLIC_CORS: CorsPolicy = {
   origin: "*",
   methods: "GET, HEAD, POST, DELETE, OPTIONS",
   allowHeaders:
-    "If-None-Match, If-Modified-Since, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
-  exposeHeaders: "ETag, Last-Modified, Link, Retry-After, Mcp-Session-Id",
+    "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+  // Every response header a script may need: validators, WebSub discovery and the rate limit.
+  exposeHeaders: "ETag, Last-Modified, Link, Retry-After, RateLimit, RateLimit-Policy, Mcp-Session-Id",
 };

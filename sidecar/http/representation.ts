@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { isNotModified } from "./conditional.ts";
+import { evaluateConditions, isConditional } from "./conditional.ts";
 import { type Coding, compress, type Encoded, negotiateCoding, STATIC_CODINGS, variantEtag } from "./content-coding.ts";
 
 /**
@@ -20,18 +20,29 @@ export interface Representation {
   vary: boolean;
 }
 
-/** Sets the headers, then answers 304 or sends `body()`, which is only called when a body is sent. */
+/**
+ * Answers 412 when a precondition fails; otherwise sets the headers, then answers 304 or sends
+ * `body()`, which is only called when a body is sent.
+ */
 export function writeRepresentation(req: Request, res: Response, r: Representation, body: () => Buffer): void {
+  const h = req.headers;
+  const outcome = isConditional(h)
+    ? evaluateConditions(req.method, h, {
+        etag: r.etag,
+        lastModifiedMs: r.lastModifiedMs,
+        lastModified: r.lastModified,
+      })
+    : "send";
+  if (outcome === "precondition-failed") {
+    preconditionFailed(res, r.etag);
+    return;
+  }
   res.setHeader("ETag", r.etag);
   res.setHeader("Cache-Control", r.cacheControl);
   if (r.vary) res.setHeader("Vary", "Accept-Encoding");
   if (r.lastModified !== undefined) res.setHeader("Last-Modified", r.lastModified);
   if (r.link) res.setHeader("Link", r.link);
-  const h = req.headers;
-  if (
-    (h["if-none-match"] !== undefined || h["if-modified-since"] !== undefined) &&
-    isNotModified(h, { etag: r.etag, lastModifiedMs: r.lastModifiedMs })
-  ) {
+  if (outcome === "not-modified") {
     res.statusCode = 304;
     res.end();
     return;
@@ -46,6 +57,18 @@ export function writeRepresentation(req: Request, res: Response, r: Representati
   const bytes = body();
   res.setHeader("Content-Length", String(bytes.length));
   res.end(bytes);
+}
+
+/** 412 in the API's error shape; the body names the current ETag so the client can read it again. */
+function preconditionFailed(res: Response, etag: string): void {
+  const body = JSON.stringify({
+    error: "precondition_failed",
+    message: `If-Match or If-Unmodified-Since does not hold: the current representation has ETag ${etag}; read it again.`,
+  });
+  res.statusCode = 412;
+  res.setHeader("Content-Type", "application/json; charset=utf-8");
+  res.setHeader("Content-Length", String(Buffer.byteLength(body)));
+  res.end(body);
 }
 
 /** A file of the build with the headers the build computed. */

@@ -1,4 +1,4 @@
-import { type Server, type ServerResponse, STATUS_CODES } from "node:http";
+import { createServer as createHttpServer, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import type { Express } from "express";
 
@@ -29,8 +29,12 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
     const check = () => {
       if (settled && [...inFlight].every(isEventStream)) settled();
     };
-    const server = app.listen(port, host, (err?: Error) => {
-      if (err) return reject(err);
+    // Node answers an HTTP/1.1 request without Host with an empty 400 before Express sees it;
+    // the app's own check (middleware.ts, `requireHost`) answers it in the API's shape instead.
+    const server = createHttpServer({ requireHostHeader: false }, app);
+    server.once("error", reject);
+    server.listen(port, host, () => {
+      server.off("error", reject);
       const addr = server.address() as AddressInfo;
       const h = addr.family === "IPv6" ? `[${addr.address}]` : addr.address;
       let closed: Promise<void> | undefined;

@@ -40,12 +40,17 @@ export const SubscriptionRequestSchema = z.object({
     .string()
     .regex(/^\d{1,10}$/, "must be a whole number of seconds")
     .optional()
-    .meta({ description: "Requested lease; clamped to the hub's bounds. Default 864000 (10 days)." }),
+    .meta({
+      description:
+        "Requested lease in whole seconds (at most 10 digits). Default 864000 (10 days). A lease outside the hub's bounds (HUB_LEASE_MIN_SECONDS to HUB_LEASE_MAX_SECONDS, 1 hour to 30 days by default) is not refused: it is clamped, and the verification request's hub.lease_seconds is the lease granted.",
+    }),
   "hub.secret": z
     .string()
     .refine((s) => Buffer.byteLength(s, "utf8") < MAX_SECRET_BYTES, `must be shorter than ${MAX_SECRET_BYTES} bytes`)
     .optional()
-    .meta({ description: "When given, each notification carries X-Hub-Signature: sha256=<hex HMAC of the body>." }),
+    .meta({
+      description: `When given, each notification carries X-Hub-Signature: sha256=<hex HMAC of the body>. Must be shorter than ${MAX_SECRET_BYTES} bytes (UTF-8); a longer one is refused with 400.`,
+    }),
 });
 
 const TopicList = z.union([TopicSchema, z.array(TopicSchema).min(1)]);
@@ -53,7 +58,10 @@ const TopicList = z.union([TopicSchema, z.array(TopicSchema).min(1)]);
 export const PublishRequestSchema = z
   .object({
     "hub.mode": z.literal("publish"),
-    "hub.url": TopicList.optional().meta({ description: "Topic(s) whose content changed; may be repeated." }),
+    "hub.url": TopicList.optional().meta({
+      description:
+        "Topic(s) whose content changed; may be repeated. Required (or hub.topic): a publish without a topic URL is refused with 400, and so is any URL that is not one of the hub's three topics.",
+    }),
     "hub.topic": TopicList.optional().meta({ description: "Synonym of hub.url." }),
   })
   .refine((r) => r["hub.url"] !== undefined || r["hub.topic"] !== undefined, {

@@ -27,7 +27,7 @@ const H = {
   ),
   vary: header("The body is compressed when Accept-Encoding allows it.", "Accept-Encoding"),
   lastModified: header(
-    "The newest published_at or owner-reply date in the dataset (an HTTP date).",
+    "When these bytes last changed (an HTTP date): kept while the ETag is unchanged, later with every change, never earlier.",
     "Tue, 24 Nov 2026 09:12:00 GMT",
   ),
   link: header(
@@ -81,7 +81,7 @@ export const body = (schema: object, example: unknown, type = "application/json"
 export function notModified(o: CachingOptions): Obj {
   return {
     description: "Not modified: If-None-Match (or, without it, If-Modified-Since) matched. No body.",
-    headers: cachingHeaders(o),
+    headers: { ...cachingHeaders(o), ...rateLimitHeaders },
   };
 }
 
@@ -94,8 +94,17 @@ export const errorResponse = (description: string, example: object, headers?: Ob
 export function sharedResponses(examples: { uriTooLong: object; rateLimited: object }): {
   uriTooLong: Obj;
   rateLimited: Obj;
+  preconditionFailed: Obj;
 } {
   return {
+    preconditionFailed: errorResponse(
+      "If-Match or If-Unmodified-Since did not hold (RFC 9110 §13.1.1, §13.1.4): the file changed since the client read it.",
+      {
+        error: "precondition_failed",
+        message: 'If-Match: the current ETag is "n3qT7cH1m9xQ2bYkA5s0Lw", which is not in the list sent.',
+      },
+      rateLimitHeaders,
+    ),
     uriTooLong: errorResponse("The URL is longer than 4096 characters.", examples.uriTooLong),
     rateLimited: errorResponse(
       "Too many requests from this client; retry after the number of seconds in Retry-After.",
@@ -119,7 +128,29 @@ export const conditionalHeaderParameters = [
     name: "If-Modified-Since",
     in: "header",
     required: false,
-    description: "An HTTP date; ignored when If-None-Match is sent or the answer has no Last-Modified.",
+    description:
+      "An HTTP date; ignored when If-None-Match is sent, when it is not a valid date (or lies in the future), or when the answer has no Last-Modified.",
+    schema: { type: "string" },
+    example: "Tue, 24 Nov 2026 09:12:00 GMT",
+  },
+];
+
+/** The preconditions the build's files honour on GET and HEAD (RFC 9110 §13.1.1, §13.1.4): 412 when they fail. */
+export const preconditionHeaderParameters = [
+  {
+    name: "If-Match",
+    in: "header",
+    required: false,
+    description: "ETags (a list, or `*`); strong comparison. No match is 412; evaluated before every other condition.",
+    schema: { type: "string" },
+    example: '"n3qT7cH1m9xQ2bYkA5s0Lw"',
+  },
+  {
+    name: "If-Unmodified-Since",
+    in: "header",
+    required: false,
+    description:
+      "An HTTP date; 412 when the file changed after it. Ignored when If-Match is sent or the date is not valid.",
     schema: { type: "string" },
     example: "Tue, 24 Nov 2026 09:12:00 GMT",
   },

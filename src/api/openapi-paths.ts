@@ -11,19 +11,20 @@ import {
   notModified,
   output,
   parameterSchema,
+  preconditionHeaderParameters,
   rateLimitHeaders,
   ref,
   STATIC_CACHE_CONTROL,
   sharedResponses,
 } from "./openapi-parts.ts";
 import { parametersOf, SincePathSchema } from "./parameters.ts";
-import { searchParamsJsonSchema } from "./search-parameters.ts";
+import { queryConstraints, searchQueryParameters } from "./search-parameters.ts";
 
 /** The path items of `/openapi.json` (openapi.ts assembles them): the data, then the service's own. */
 
 export interface PathContext {
   urls: SiteUrls;
-  dataset: ReviewsDataset;
+  dataset: Pick<ReviewsDataset, "business" | "aspects">;
   ex: ApiExamples;
 }
 
@@ -43,25 +44,27 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
         tags: [op.tag],
         summary: op.summary,
         description: op.description,
-        parameters: conditionalHeaderParameters,
+        parameters: [...conditionalHeaderParameters, ...preconditionHeaderParameters],
         responses: {
           "200": { description: op.summary, headers: { ...cachingHeaders(c), ...rateLimitHeaders }, content },
           "304": notModified(c),
+          "412": shared.preconditionFailed,
           "414": shared.uriTooLong,
           "429": shared.rateLimited,
         },
       },
     };
   };
-  // Last-Modified is the newest review's date: a build without reviews has none to send.
-  const dated = dataset.reviews.length > 0;
-  const topic = { lastModified: dated, link: true };
+  // Every file of the build has a Last-Modified: when its bytes last changed (docs/api.md).
+  const topic = { lastModified: true, link: true };
   const badRequest = errorResponse(
     "Invalid parameters; each issue names the parameter, the value and what is valid.",
     ex.invalidQuery,
+    rateLimitHeaders,
   );
   const searchCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: false, link: false };
-  const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: dated, link: false };
+  const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: true, link: false };
+  const search = searchQueryParameters(dataset, parameterSchema, ex.searchParams);
 
   return {
     "/reviews.json": staticGet(
@@ -82,15 +85,15 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
         description: "Computed at build time from the published reviews.",
       },
       body(ref("Insights"), ex.insights),
-      { lastModified: dated, link: false },
+      { lastModified: true, link: false },
     ),
     "/api/feed.json": staticGet(
       {
         operationId: "getJsonFeed",
         tag: "feeds",
-        summary: "JSON Feed 1.1 of the 50 newest reviews",
+        summary: "JSON Feed 1.1 of the 50 most recently published reviews",
         description:
-          "See https://jsonfeed.org/version/1.1. Items carry a `_review` extension with rating, technicians, services, service_areas and aspects. A WebSub topic.",
+          "See https://jsonfeed.org/version/1.1. Newest `published_at` first, so a review added late is listed. Items carry a `_review` extension with rating, technicians, services, service_areas and aspects. A WebSub topic.",
       },
       body(ref("JsonFeed"), ex.jsonFeed),
       topic,
@@ -99,8 +102,8 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
       {
         operationId: "getAtomFeed",
         tag: "feeds",
-        summary: "Atom (RFC 4287) feed of the 50 newest reviews",
-        description: "A WebSub topic.",
+        summary: "Atom (RFC 4287) feed of the 50 most recently published reviews",
+        description: "Newest `published_at` first, so a review added late is listed. A WebSub topic.",
       },
       body({ type: "string" }, ex.atomFeed, "application/atom+xml"),
       topic,
@@ -114,7 +117,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
           "OpenAPI 3.1; typed here by its common fields, in full by the official schema https://spec.openapis.org/oas/3.1/schema/2022-10-07.",
       },
       body(ref("OpenApiDocument"), ex.openapi),
-      { lastModified: false, link: false },
+      { lastModified: true, link: false },
     ),
     "/api/reviews/search": {
       get: {
@@ -122,20 +125,9 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
         tags: ["reviews"],
         summary: "Search reviews",
         description:
-          "All filters combine with AND. The parameters are one query object (form style, exploded: `?min_rating=4&limit=1`): an unknown or repeated parameter is an error, so a typo is never silently ignored. Numbers are written as JSON numbers. Results are newest first; `next` links the following page. Conditional requests use If-None-Match.",
-        parameters: [
-          {
-            name: "filters",
-            in: "query",
-            style: "form",
-            explode: true,
-            required: false,
-            description: "The search parameters; all optional.",
-            schema: searchParamsJsonSchema(dataset, parameterSchema),
-            example: ex.searchQuery,
-          },
-          conditionalHeaderParameters[0],
-        ],
+          "All filters combine with AND; every parameter is optional. An unknown or repeated parameter is refused with 400, so a typo is never silently ignored, and `sentiment` requires `aspect` (both are stated for tools in `x-query-constraints`). Numbers are written as JSON numbers. Results are newest first; `next` links the following page. Conditional requests use If-None-Match.",
+        "x-query-constraints": search.constraints,
+        parameters: [...search.parameters, conditionalHeaderParameters[0], preconditionHeaderParameters[0]],
         responses: {
           "200": {
             description: "Matching reviews",
@@ -144,6 +136,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
           },
           "304": notModified(searchCaching),
           "400": badRequest,
+          "412": shared.preconditionFailed,
           "414": shared.uriTooLong,
           "429": shared.rateLimited,
         },
@@ -155,20 +148,12 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
         tags: ["reviews"],
         summary: "Reviews dated on or after a day",
         description:
-          "Takes no query parameters. Supports conditional GET (RFC 9110): If-None-Match (lists, *, weak comparison) takes precedence over If-Modified-Since. The ETag changes exactly when the body would.",
+          "Takes no query parameters: any is refused with 400 (`x-query-constraints`). Supports conditional GET (RFC 9110): If-None-Match (lists, *, weak comparison) takes precedence over If-Modified-Since. The ETag changes exactly when the body would.",
+        "x-query-constraints": queryConstraints({}),
         parameters: [
           ...parametersOf(SincePathSchema, "path", output).map((p) => ({ ...p, example: ex.sinceDate })),
-          {
-            name: "none",
-            in: "query",
-            style: "form",
-            explode: true,
-            required: false,
-            description: "since takes no query parameters: any is refused with 400.",
-            schema: { type: "object", additionalProperties: false },
-            example: {},
-          },
           ...conditionalHeaderParameters,
+          ...preconditionHeaderParameters,
         ],
         responses: {
           "200": {
@@ -178,6 +163,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
           },
           "304": notModified(sinceCaching),
           "400": badRequest,
+          "412": shared.preconditionFailed,
           "414": shared.uriTooLong,
           "429": shared.rateLimited,
         },

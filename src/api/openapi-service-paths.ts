@@ -6,7 +6,7 @@ import type { PathContext } from "./openapi-paths.ts";
  * The path items of `/openapi.json` for the service's own endpoints, beside the data's
  * (openapi-paths.ts): the hub, which answers in plain text, and the health checks.
  */
-export function servicePaths({ urls, dataset, ex }: PathContext): Record<string, unknown> {
+export function servicePaths({ urls, ex }: PathContext): Record<string, unknown> {
   const shared = sharedResponses(ex);
   const { $schema: _h, ...hubSchema } = toJsonSchema(HubRequestSchema, "input");
   // A health answer is about this moment: no cache may keep it.
@@ -20,7 +20,7 @@ export function servicePaths({ urls, dataset, ex }: PathContext): Record<string,
         tags: ["websub"],
         summary: "WebSub hub: subscribe, unsubscribe, publish",
         description:
-          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text.",
+          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Refused with 400 (the plain-text body names the field): a callback that is not an absolute https URL of at most 2048 characters without fragment or user info, or that is a private address; a topic that is not one of the three; a hub.secret of 200 bytes or more; a hub.lease_seconds that is not a whole number (a long or short lease is clamped, not refused); a publish without hub.url (or hub.topic). 413 past 16 kB or 64 parameters; 415 for anything but a form body; 429 past HUB_RATE_LIMIT_PER_MINUTE (30 by default) per client. Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text.",
         requestBody: {
           required: true,
           content: body(
@@ -46,6 +46,10 @@ export function servicePaths({ urls, dataset, ex }: PathContext): Record<string,
             description: "Invalid request; the body says which field and why.",
             content: body({ type: "string" }, "hub.callback: must be an https URL", "text/plain"),
           },
+          "413": {
+            description: "The body is larger than 16 kB or has more than 64 parameters.",
+            content: body({ type: "string" }, "The request body is larger than 16kb.", "text/plain"),
+          },
           "415": {
             description: "Not application/x-www-form-urlencoded.",
             content: body(
@@ -62,9 +66,14 @@ export function servicePaths({ urls, dataset, ex }: PathContext): Record<string,
             },
             content: body(
               { type: "string" },
-              "Too many hub requests: the limit is 60 per minute per client.",
+              "Too many hub requests: the limit is 30 per minute per client.",
               "text/plain",
             ),
+          },
+          "503": {
+            description: "With DATABASE_URL, the shared database does not answer; retry after Retry-After seconds.",
+            headers: { "Retry-After": { required: false, schema: { type: "integer" }, example: 30 } },
+            content: body({ type: "string" }, "The hub's database is unreachable; try again later.", "text/plain"),
           },
         },
       },
@@ -80,24 +89,13 @@ export function servicePaths({ urls, dataset, ex }: PathContext): Record<string,
           "200": {
             description: "Serving a dataset; with DATABASE_URL, the shared database answers too.",
             headers: noStore,
-            content: body(ref("Readiness"), {
-              status: "ok",
-              reviews: dataset.reviews.length,
-              version: '"n3qT7cH1m9xQ2bYkA5s0Lw"',
-              build: "3f1c2a9d8b7e6f5a4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c",
-            }),
+            content: body(ref("Readiness"), { status: "ok", ...ex.readiness }),
           },
           "414": shared.uriTooLong,
           "503": {
             description: "DATABASE_URL is set and the database does not answer: reads still work.",
             headers: noStore,
-            content: body(ref("Readiness"), {
-              status: "degraded",
-              database: "unreachable",
-              reviews: dataset.reviews.length,
-              version: '"n3qT7cH1m9xQ2bYkA5s0Lw"',
-              build: "3f1c2a9d8b7e6f5a4c3b2a1908f7e6d5c4b3a29180f7e6d5c4b3a2918f7e6d5c",
-            }),
+            content: body(ref("Readiness"), { status: "degraded", database: "unreachable", ...ex.readiness }),
           },
         },
       },

@@ -1,14 +1,14 @@
 import type { z } from "zod";
 import type { AspectRef, Business } from "../content/records.ts";
 import { normalizeText, SearchParamsSchema } from "../search/query.ts";
+import type { ParameterObject } from "./parameters.ts";
 
 /**
- * The query parameters of `GET /api/reviews/search` as one JSON Schema, for OpenAPI's exploded
- * form-style query object (docs/api.md, "OpenAPI"). The structure, types, bounds, descriptions,
- * `additionalProperties: false` and the `sentiment` → `aspect` dependency come from
- * `SearchParamsSchema`, the schema the server parses with; this adds what only the content knows:
- * the service and aspect ids as `enum`s and the technician names as a pattern. The contract tests
- * (test/e2e/api-contract.test.ts) hold the server to exactly this schema.
+ * The query parameters of `GET /api/reviews/search`, one OpenAPI parameter each (docs/api.md,
+ * "OpenAPI"). The types, bounds, descriptions, `additionalProperties: false` and the `sentiment` →
+ * `aspect` dependency come from `SearchParamsSchema`, the schema the server parses with; this adds
+ * what only the catalogue knows: the service and aspect ids as `enum`s and the technician names as
+ * a pattern. The contract tests (test/e2e/api-contract.test.ts) hold the server to exactly this.
  */
 
 export interface SearchVocabulary {
@@ -99,4 +99,50 @@ export function searchParamsJsonSchema(
   const technician = vocabulary.business.technicians[0];
   constrain("mentions_technician", pattern ? { pattern } : undefined, technician?.name);
   return schema;
+}
+
+/** What the document says beside each parameter's own description. */
+const NOTES: Record<string, string> = {
+  sentiment: "Requires `aspect`: a `sentiment` without it is refused with 400.",
+  offset: `At most ${Number.MAX_SAFE_INTEGER} (2^53-1); a larger value is refused with 400.`,
+};
+
+/**
+ * The constraints across parameters, which OpenAPI 3.1 parameters cannot state one by one: no
+ * parameter beyond those declared, and `sentiment` only with `aspect`. Written into the operation
+ * as `x-query-constraints` (a JSON Schema fragment for the query object) and in its description.
+ */
+export function queryConstraints(schema: JsonSchema): JsonSchema {
+  return {
+    additionalProperties: false,
+    ...(schema.dependentRequired ? { dependentRequired: schema.dependentRequired } : {}),
+  };
+}
+
+/**
+ * One `in: query` parameter per search parameter, in `SEARCH_PARAMS` order, each with its example
+ * from `examples` (a valid value by name). Form style, not exploded objects: every generator sends
+ * `?rating=5`.
+ */
+export function searchQueryParameters(
+  vocabulary: SearchVocabulary,
+  toJsonSchema: (s: z.ZodType) => JsonSchema,
+  examples: Record<string, unknown>,
+): { parameters: (ParameterObject & { example?: unknown })[]; constraints: JsonSchema } {
+  const schema = searchParamsJsonSchema(vocabulary, toJsonSchema) as JsonSchema & {
+    properties: Record<string, JsonSchema>;
+  };
+  const parameters = Object.entries(schema.properties).map(([name, property]) => {
+    const { description, examples: _drop, ...rest } = property as JsonSchema & { description?: string };
+    const note = NOTES[name];
+    return {
+      name,
+      in: "query" as const,
+      required: false,
+      description: [description, note].filter(Boolean).join(" "),
+      schema: rest,
+      ...(examples[name] === undefined ? {} : { example: examples[name] }),
+    };
+  });
+  return { parameters, constraints: queryConstraints(schema) };
 }

@@ -154,7 +154,7 @@ export function buildDataset(content: Content, baseUrl: string): ReviewsDataset 
 
 /**
  * When the dataset last changed: the newest `published_at` or owner-response date (midnight UTC).
- * Drives feed `updated` and `Last-Modified`; `undefined` for an empty dataset.
+ * Drives the Atom feed's `updated`; `undefined` for an empty dataset.
  */
 export function lastModifiedMs(
   reviews: readonly { published_at: string; response?: { date: string } | null }[],

@@ -2,10 +2,10 @@ import { Feed } from "feed";
 import { lastModifiedMs } from "../content/dataset.ts";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
-import { FEED_SIZE, feedBody, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
+import { FEED_SIZE, feedBody, feedItems, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
 
 /**
- * Atom (RFC 4287) feed of the newest reviews, rendered by `feed@6`'s `atom1()`, the maintained
+ * Atom (RFC 4287) feed of the most recently published reviews (`feedItems`), rendered by `feed@6`'s `atom1()`, the maintained
  * generator (it validates against the RFC's RELAX NG schema and writes the WebSub `rel="hub"` and
  * `rel="self"` links). Every date is passed in explicitly, so identical content gives identical
  * bytes (and the same ETag, and no spurious hub ping).
@@ -45,14 +45,14 @@ function withLanguage(xml: string, lang: string): string {
 }
 
 export function renderAtomFeed(business: Business, reviews: readonly ReviewRecord[], urls: SiteUrls): string {
-  const items = reviews.slice(0, FEED_SIZE);
+  const items = feedItems(reviews);
   // From the entries in this feed only: a reply to a review too old to be listed must not change
   // the feed's bytes when nothing it shows changed. An empty feed still needs an <updated>; the
   // epoch is stable and honest ("never").
   const feed = new Feed({
     id: tagUri(business, "reviews"),
     title: xmlSafe(`${business.name}: verified reviews`),
-    description: xmlSafe(`The ${FEED_SIZE} newest verified customer reviews of ${business.name}.`),
+    description: xmlSafe(`The ${FEED_SIZE} most recently published verified customer reviews of ${business.name}.`),
     updated: new Date(lastModifiedMs(items) ?? 0),
     generator: false,
     link: urls.home,

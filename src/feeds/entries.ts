@@ -6,6 +6,17 @@ import type { Business, ReviewRecord } from "../content/records.ts";
 export const FEED_SIZE = 50;
 
 /**
+ * The reviews a feed carries: the `FEED_SIZE` most recently published (by `published_at`, newest
+ * first; ties keep the dataset's order). By publication rather than visit date, so a review added
+ * late with an older `date` still reaches every subscriber of every feed topic.
+ */
+export function feedItems(reviews: readonly ReviewRecord[]): ReviewRecord[] {
+  return [...reviews]
+    .sort((a, b) => (a.published_at === b.published_at ? 0 : Date.parse(b.published_at) - Date.parse(a.published_at)))
+    .slice(0, FEED_SIZE);
+}
+
+/**
  * Atom ids and JSON Feed ids must never change, even if the site moves to another `BASE_URL`, so
  * they are tag URIs (RFC 4151) minted from the business's own domain, not from the site URL.
  */

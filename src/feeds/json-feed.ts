@@ -1,17 +1,17 @@
 import { msToRfc3339 } from "../content/dates.ts";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
-import { FEED_SIZE, feedBody, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
+import { FEED_SIZE, feedBody, feedItems, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
 import type { JsonFeed, JsonFeedItem } from "./json-feed-schema.ts";
 
 /**
  * JSON Feed 1.1 (https://jsonfeed.org/version/1.1). Written by hand because `feed@6`'s `json1()`
  * emits version 1 with a singular `author` and drops `hubs` and `language`. Its shape is
- * `JsonFeedSchema` (json-feed-schema.ts). `reviews` must already be newest first; the feed keeps
- * the first `FEED_SIZE`.
+ * `JsonFeedSchema` (json-feed-schema.ts). The feed keeps the `FEED_SIZE` most recently published
+ * reviews (`feedItems`).
  */
 export function renderJsonFeed(business: Business, reviews: readonly ReviewRecord[], urls: SiteUrls): string {
-  const items: JsonFeedItem[] = reviews.slice(0, FEED_SIZE).map((r) => ({
+  const items: JsonFeedItem[] = feedItems(reviews).map((r) => ({
     id: tagUri(business, `review/${r.id}`),
     url: r.url,
     title: reviewTitle(r),
@@ -34,7 +34,7 @@ export function renderJsonFeed(business: Business, reviews: readonly ReviewRecor
     title: `${business.name}: verified reviews`,
     home_page_url: urls.home,
     feed_url: urls.jsonFeed,
-    description: `The ${FEED_SIZE} newest verified customer reviews of ${business.name}.`,
+    description: `The ${FEED_SIZE} most recently published verified customer reviews of ${business.name}.`,
     language: "en-US",
     authors: [{ name: business.name, url: business.url }],
     hubs: [{ type: "WebSub", url: urls.hub }],

@@ -1,11 +1,12 @@
 import { createHash, type Hash } from "node:crypto";
 import { z } from "zod";
 import { type SiteUrls, TOPIC_PATHS } from "../urls.ts";
+import { lastModifiedOf } from "./last-modified.ts";
 import { SECURITY_HEADERS } from "./security.ts";
 
 /**
  * Per-file HTTP headers computed at build time: one strong ETag (a content hash) per file plus the
- * Content-Type, Cache-Control, Last-Modified and WebSub Link headers. Written twice from the same
+ * Content-Type, Cache-Control, Last-Modified (last-modified.ts) and WebSub Link headers. Written twice from the same
  * data: `_headers.json` for our server and `_headers` for Netlify/Cloudflare Pages-style CDNs.
  */
 
@@ -84,22 +85,18 @@ export function cacheControlFor(path: string): string {
   return path.startsWith("/_astro/") ? IMMUTABLE : "public, max-age=300, stale-while-revalidate=60";
 }
 
-/**
- * Files whose content derives from the reviews: they get the dataset's Last-Modified. Static
- * descriptions (OpenAPI, assets) do not, since nothing about them changed when a review did.
- */
-function derivesFromReviews(path: string): boolean {
-  return (
-    path.endsWith(".html") ||
-    (TOPIC_PATHS as readonly string[]).includes(path) ||
-    path === "/insights.json" ||
-    SITEMAP_FILE.test(path)
-  );
+/** When and after what a build's headers are computed: its time and the previous build's manifest. */
+export interface ManifestOptions {
+  urls: SiteUrls;
+  /** The build's time: Last-Modified of every file whose bytes changed. Without it, no Last-Modified. */
+  builtAt?: Date;
+  /** The previous build's manifest, whose Last-Modified values carry over for unchanged files. */
+  previous?: HeadersManifest;
 }
 
 export function buildManifest(
   files: readonly { path: string; bytes: Uint8Array }[],
-  opts: { urls: SiteUrls; lastModified?: Date },
+  opts: ManifestOptions,
 ): HeadersManifest {
   return manifestOf(
     files.map((f) => ({ path: f.path, etag: strongEtag(f.bytes) })),
@@ -108,10 +105,7 @@ export function buildManifest(
 }
 
 /** `buildManifest` from each file's strong ETag, for a build hashed file by file (src/io/dist-files.ts). */
-export function manifestOf(
-  files: readonly { path: string; etag: string }[],
-  opts: { urls: SiteUrls; lastModified?: Date },
-): HeadersManifest {
+export function manifestOf(files: readonly { path: string; etag: string }[], opts: ManifestOptions): HeadersManifest {
   const out: Record<string, FileHeaders> = {};
   for (const { path, etag } of [...files].sort((a, b) => (a.path < b.path ? -1 : 1))) {
     if (path === `/${MANIFEST_FILE}` || path === "/_headers") continue;
@@ -120,7 +114,7 @@ export function manifestOf(
       content_type: contentTypeFor(path),
       cache_control: cacheControlFor(path),
     };
-    if (opts.lastModified && derivesFromReviews(path)) h.last_modified = opts.lastModified.toUTCString();
+    if (opts.builtAt) h.last_modified = lastModifiedOf(etag, opts.builtAt, opts.previous?.files[path]);
     if ((TOPIC_PATHS as readonly string[]).includes(path)) h.link = topicLink(opts.urls, path);
     out[path] = h;
   }
@@ -173,14 +167,15 @@ export function renderHeadersFile(manifest: HeadersManifest): string {
     const out = exact ? [`  ETag: ${h.etag}`] : [];
     if (typed) out.push(`  Content-Type: ${h.content_type}`);
     out.push(`  Cache-Control: ${h.cache_control}`, "  Access-Control-Allow-Origin: *");
-    if (h.last_modified) out.push(`  Last-Modified: ${h.last_modified}`);
+    // Each file has its own Last-Modified: a shared rule states none, as it states no ETag.
+    if (exact && h.last_modified) out.push(`  Last-Modified: ${h.last_modified}`);
     if (h.link) out.push(`  Link: ${h.link}`);
     return out.join("\n");
   };
   for (const [path, h] of Object.entries(manifest.files)) {
     const splat = splatFor(path);
     if (splat) {
-      // Pages under one splat share caching and Last-Modified; the first one speaks for all.
+      // Pages under one splat share caching; the first one speaks for all.
       if (!splats.has(splat)) splats.set(splat, h);
       continue;
     }

@@ -2,18 +2,17 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
-import { lastModifiedMs } from "../content/dataset.ts";
-import { MANIFEST_FILE, manifestOf, renderHeadersFile } from "../http-headers/manifest.ts";
-import { buildContent } from "../io/build-content.ts";
-import { etagDistFiles } from "../io/dist-files.ts";
+import { type HeadersManifest, MANIFEST_FILE, manifestOf, renderHeadersFile } from "../http-headers/manifest.ts";
+import { etagDistFiles, readManifest } from "../io/dist-files.ts";
 import { siteUrls } from "../urls.ts";
 
 /**
  * After Astro writes `dist/`, hash every file and write the header manifest (`_headers.json`, read
- * by our server) and `_headers` (read by Netlify/Cloudflare-style CDNs). Last-Modified comes from
- * the reviews this build published (the checked content the pages were built from, held once per
- * build process), so it depends on content only, never on the build's clock. Files are hashed
- * one at a time through one buffer, so the hook never holds the built site in memory.
+ * by our server) and `_headers` (read by Netlify/Cloudflare-style CDNs). Last-Modified is when a
+ * file's bytes last changed (src/http-headers/last-modified.ts): carried over from the previous
+ * build's manifest, read before Astro empties the output folder, for every unchanged file, and the
+ * build's time for the rest. Files are hashed one at a time through one buffer, so the hook never
+ * holds the built site in memory.
  */
 /**
  * A build bakes its origin into every permalink, feed and ETag, so it never falls back to a local
@@ -22,24 +21,36 @@ import { siteUrls } from "../urls.ts";
 export const MISSING_BASE_URL =
   "BASE_URL is required for a build: set it to the public origin, e.g. BASE_URL=https://reviews.example.com npm run build (npm start sets it to http://localhost:<PORT> for its own builds)";
 
-export function buildOutputs(opts: { baseUrl: string; baseUrlExplicit: boolean }): AstroIntegration {
+export function buildOutputs(opts: {
+  baseUrl: string;
+  baseUrlExplicit: boolean;
+  /**
+   * The folder holding the build this one follows: DIST_DIR for a build in place, the served
+   * build for npm start's versioned builds (see astro.config.mjs).
+   */
+  previousDir: string;
+}): AstroIntegration {
+  let previous: HeadersManifest | undefined;
   return {
     name: "public-reviews/build-outputs",
     hooks: {
       // Only `astro build` needs the real origin; `astro check` and `astro sync` run without one.
-      "astro:config:setup": ({ command }) => {
-        if (command === "build" && !opts.baseUrlExplicit) {
+      "astro:config:setup": async ({ command }) => {
+        if (command !== "build") return;
+        if (!opts.baseUrlExplicit) {
           // Printed and exited rather than thrown: Astro would wrap a throw in a stack trace.
           process.stderr.write(`${MISSING_BASE_URL}\n`);
           process.exit(1);
         }
+        // No previous build, or an unreadable one: every file gets this build's time.
+        previous = await readManifest(opts.previousDir).catch(() => undefined);
       },
       "astro:build:done": async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
-        const ms = lastModifiedMs((await buildContent(logger)).content.reviews);
         const manifest = manifestOf(etagDistFiles(out), {
           urls: siteUrls(opts.baseUrl),
-          lastModified: ms === undefined ? undefined : new Date(ms),
+          builtAt: new Date(),
+          previous,
         });
         await writeFile(path.join(out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
         await writeFile(path.join(out, "_headers"), renderHeadersFile(manifest));

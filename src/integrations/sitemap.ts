@@ -39,6 +39,8 @@ export function sitemapEntries(site: Pick<SiteData, "dataset" | "insights">): Si
     { path: "/" },
     // The review log's page (src/pages/log/index.astro).
     { path: "/log/" },
+    // The API reference (src/pages/api/index.astro).
+    { path: "/api/" },
     ...[...months].map((p) => ({ path: p })),
     ...reviews.map((r) => ({
       path: reviewPath(r.id),

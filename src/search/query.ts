@@ -168,26 +168,32 @@ export function parseSearchParams(
   // the document must predict every refusal.
   let query: string | undefined;
   if (typeof p.query === "string") query = normalizeText(p.query) || undefined;
+  // The names are checked from the raw values too: another parameter's error fails the schema
+  // parse as a whole, and must not hide an unknown technician or service (every issue is listed).
+  const raw = (name: "mentions_technician" | "mentions_service") =>
+    typeof single[name] === "string" ? (single[name] as string) : p[name];
+  const givenTechnician = raw("mentions_technician");
   let technician: string | undefined;
-  if (p.mentions_technician !== undefined) {
-    technician = resolveTechnician(business, p.mentions_technician);
+  if (givenTechnician !== undefined) {
+    technician = resolveTechnician(business, givenTechnician);
     if (!technician) {
       const valid = business.technicians.map((t) => `${t.name} (${[t.id, ...t.aliases].join(", ")})`).join("; ");
       issues.push({
         path: "mentions_technician",
-        value: p.mentions_technician,
+        value: givenTechnician,
         message: `unknown technician; valid technicians are ${valid}`,
       });
     }
   }
+  const givenService = raw("mentions_service");
   let service: string | undefined;
-  if (p.mentions_service !== undefined) {
+  if (givenService !== undefined) {
     // Exactly an id, as the document's `enum` says.
-    service = business.services.find((s) => s.id === p.mentions_service)?.id;
+    service = business.services.find((s) => s.id === givenService)?.id;
     if (!service) {
       issues.push({
         path: "mentions_service",
-        value: p.mentions_service,
+        value: givenService,
         message: `unknown service id; valid ids are ${business.services.map((s) => s.id).join(", ")}`,
       });
     }

@@ -22,7 +22,7 @@ const MONTHS = [
   "December",
 ] as const;
 
-const DAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
+const DAY_NAMES = {
   Mo: "Monday",
   Tu: "Tuesday",
   We: "Wednesday",
@@ -30,7 +30,7 @@ const DAY_NAMES: Record<(typeof WEEKDAYS)[number], string> = {
   Fr: "Friday",
   Sa: "Saturday",
   Su: "Sunday",
-};
+} as const satisfies Record<(typeof WEEKDAYS)[number], string>;
 
 /** `2024-03-14` -> `March 14, 2024`. */
 export function formatDate(date: string): string {
@@ -69,7 +69,7 @@ export function weeklyHours(hours: BusinessFile["opening_hours"]): DayHours[] {
 }
 
 /** Schema.org wants full day names for `dayOfWeek`. */
-export function dayName(code: (typeof WEEKDAYS)[number]): string {
+export function dayName(code: (typeof WEEKDAYS)[number]): (typeof DAY_NAMES)[keyof typeof DAY_NAMES] {
   return DAY_NAMES[code];
 }
 

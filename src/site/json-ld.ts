@@ -1,13 +1,21 @@
+import type { MedicalClinic, WithContext } from "schema-dts";
 import type { AggregateRating, Business, ReviewRecord } from "../content/records.ts";
 import { dayName } from "./html-view.ts";
 
 /**
- * schema.org JSON-LD for the HTML pages: the practice as a `Chiropractor` (schema.org's own subtype
- * of `LocalBusiness` for a chiropractic practice, so consumers need no guess from the name) with its
- * aggregate rating and the reviews visible on that page (marked-up reviews must be on the page).
+ * schema.org JSON-LD for the HTML pages: the practice as a `MedicalClinic` (a `MedicalBusiness`,
+ * hence a `LocalBusiness`, and a `MedicalOrganization`) with its aggregate rating and the reviews
+ * visible on that page (marked-up reviews must be on the page). schema.org has no chiropractor
+ * type: chiropractic is a `MedicineSystem` value, which belongs on a `MedicalEntity`, so it is said
+ * on each service (a `MedicalTherapy` in `availableService`), and the clinic's `medicalSpecialty`
+ * is `Musculoskeletal`. The business node is typed by schema-dts, so `tsc` rejects a type or
+ * property schema.org does not have.
  */
 
 type JsonLd = Record<string, unknown>;
+
+/** The schema.org type of the practice; review pages name it in `itemReviewed`. */
+export const BUSINESS_TYPE = "MedicalClinic";
 
 export interface JsonLdInput {
   business: Business;
@@ -19,9 +27,9 @@ export interface JsonLdInput {
 }
 
 export function localBusinessJsonLd({ business, aggregate, reviews, homeUrl }: JsonLdInput): JsonLd {
-  const node: JsonLd = {
+  const node = {
     "@context": "https://schema.org",
-    "@type": "Chiropractor",
+    "@type": BUSINESS_TYPE,
     "@id": `${homeUrl}#business`,
     name: business.name,
     description: business.description,
@@ -44,7 +52,13 @@ export function localBusinessJsonLd({ business, aggregate, reviews, homeUrl }: J
       closes: h.closes,
     })),
     areaServed: business.service_areas.map((a) => ({ "@type": "City", name: a.name })),
-  };
+    medicalSpecialty: "https://schema.org/Musculoskeletal",
+    availableService: business.services.map((s) => ({
+      "@type": "MedicalTherapy",
+      name: s.name,
+      medicineSystem: "https://schema.org/Chiropractic",
+    })),
+  } satisfies WithContext<MedicalClinic> as JsonLd;
   // An AggregateRating with reviewCount 0 is invalid for consumers, so a practice without reviews has none.
   if (aggregate.review_count > 0) {
     node.aggregateRating = {

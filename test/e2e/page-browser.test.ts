@@ -124,14 +124,14 @@ describeWithPackage(noChromium, "the page in Chromium", () => {
     }
   });
 
-  it("describes the practice as a Chiropractor (a LocalBusiness) with its rating and reviews, in JSON-LD", async () => {
+  it("describes the practice as a MedicalClinic (a LocalBusiness) with its rating and reviews, in JSON-LD", async () => {
     for (const name of ["home", "month"] as const) {
       const { page } = await open(urls[name], 1280);
       const blocks = await page.$$eval('script[type="application/ld+json"]', (els) => els.map((e) => e.textContent));
       await page.close();
       expect(blocks).toHaveLength(1);
       const ld = JSON.parse(blocks[0] ?? "");
-      expect(ld).toMatchObject({ "@context": "https://schema.org", "@type": "Chiropractor" });
+      expect(ld).toMatchObject({ "@context": "https://schema.org", "@type": "MedicalClinic" });
       expect(ld.aggregateRating).toMatchObject({ "@type": "AggregateRating" });
       expect(Number(ld.aggregateRating.reviewCount)).toBeGreaterThan(0);
       expect(ld.review.length).toBeGreaterThan(0);

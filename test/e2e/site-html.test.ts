@@ -62,6 +62,7 @@ describe("HTML pages", () => {
     expect(files.filter((f) => !f.startsWith("insights/"))).toEqual(
       [
         "404.html",
+        "api/index.html",
         "index.html",
         "log/index.html",
         ...dataset.reviews.map((r) => `reviews/${r.id}/index.html`).sort(),
@@ -108,10 +109,10 @@ describe("HTML pages", () => {
     }
   });
 
-  it("describes the practice as a Chiropractor (a LocalBusiness) whose aggregate rating matches a hand count", () => {
+  it("describes the practice as a MedicalClinic (a LocalBusiness) whose aggregate rating matches a hand count", () => {
     const ld = jsonLd(home);
     expect(ld["@context"]).toBe("https://schema.org");
-    expect(ld["@type"]).toBe("Chiropractor");
+    expect(ld["@type"]).toBe("MedicalClinic");
     expect(ld).toMatchObject({
       name: "Willow Creek Chiropractic & Wellness",
       telephone: "+1-503-555-0142",
@@ -166,8 +167,9 @@ describe("HTML pages", () => {
   it("emits no script except JSON-LD", () => {
     for (const [file, html] of pages) {
       const scripts = [...html.matchAll(/<script\b[^>]*>/gi)].map((m) => m[0]);
-      // The 404 page, the evidence pages and the log page describe no one review or business, so they have no structured data.
-      const none = file === "404.html" || file.startsWith("insights/") || file === "log/index.html";
+      // The 404 page, the evidence pages, the log page and the API reference describe no one review or business, so they have no structured data.
+      const none =
+        file === "404.html" || file.startsWith("insights/") || file === "log/index.html" || file === "api/index.html";
       expect(scripts, file).toEqual(none ? [] : ['<script type="application/ld+json">']);
     }
   });
@@ -258,7 +260,7 @@ describe("HTML pages", () => {
     expect(only()).toBe("Every review is verified before it is published.");
   });
 
-  it("links every dataset and endpoint", () => {
+  it("links every GET endpoint, and every card's name to that endpoint's documentation", () => {
     for (const url of [
       "/reviews.json",
       "/insights.json",
@@ -267,12 +269,36 @@ describe("HTML pages", () => {
       "/openapi.json",
       "/api/reviews/search",
       "/api/reviews/since/2025-03-01",
-      "/mcp",
-      "/api/websub/hub",
     ]) {
       expect(home).toContain(`href="${BASE}${url}"`);
     }
+    // A browser cannot use the MCP endpoint or the hub: no card opens them, only their documentation.
+    const data = home.slice(home.indexOf('id="data"'));
+    expect(data).not.toContain(`href="${BASE}/mcp"`);
+    expect(data).not.toContain(`href="${BASE}/api/websub/hub"`);
+    const reference = pages.get("api/index.html") ?? "";
+    const cards = [...home.matchAll(/<p class="data__name"[^>]*><a href="([^"]+)"/g)].map((m) => m[1] as string);
+    expect(cards.length).toBe(9);
+    for (const href of cards) {
+      expect(href.startsWith(`${BASE}/api/#`), href).toBe(true);
+      const id = href.slice(href.indexOf("#") + 1);
+      expect(reference, id).toContain(`id="${id}"`);
+    }
+    expect(cards).toEqual(expect.arrayContaining([`${BASE}/api/#postMcp`, `${BASE}/api/#postWebSubHub`]));
     expect(text(home)).toContain("Model Context Protocol");
+  });
+
+  it("documents every operation of /openapi.json on the API reference page", async () => {
+    const doc = JSON.parse(await readFile(path.join(dist, "openapi.json"), "utf8")) as {
+      paths: Record<string, Record<string, { operationId: string; summary: string }>>;
+    };
+    const reference = pages.get("api/index.html") ?? "";
+    for (const item of Object.values(doc.paths)) {
+      for (const op of Object.values(item)) {
+        expect(reference, op.operationId).toContain(`id="${op.operationId}"`);
+        expect(text(reference)).toContain(op.summary);
+      }
+    }
   });
 
   it("places the insights section between the rating and the newest reviews", () => {

@@ -138,3 +138,11 @@ export async function tempDistDir(prefix = "pr-dist-"): Promise<string> {
   await appendFile(distDirList(scratch), `${dir}\n`);
   return dir;
 }
+
+/** The header files of a build: the only ones whose bytes depend on when it was built (Last-Modified). */
+export const HEADER_FILES = ["/_headers.json", "/_headers"] as const;
+
+/** A `_headers.json` manifest's files without their Last-Modified, to compare two builds' headers. */
+export function undatedHeaders(manifest: { files: Record<string, { last_modified?: string }> }) {
+  return Object.fromEntries(Object.entries(manifest.files).map(([p, { last_modified: _t, ...h }]) => [p, h]));
+}

@@ -27,5 +27,5 @@ export async function openApiInput(base = "https://reviews.example.org"): Promis
     analyzer: createAnalyzer(),
   });
   const dataset = datasetOf(plain.business, analysis.reviews, aspectRefs(insightsContent));
-  return { urls: siteUrls(base), dataset, insights: analysis.insights };
+  return { urls: siteUrls(base), dataset };
 }

@@ -2,6 +2,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import openapiTS, { astToString } from "openapi-typescript";
 import { describe, expect, it } from "vitest";
 import { API_VERSION, buildOpenApi } from "../../../src/api/openapi.ts";
+import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { SEARCH_PARAMS } from "../../../src/search/query.ts";
 import { openApiInput } from "../../helpers/openapi-input.ts";
 
@@ -25,14 +26,31 @@ const doc = buildOpenApi(input) as {
 };
 
 describe("/openapi.json", () => {
-  it("is a valid OpenAPI 3.1 document, version 2.0.0", async () => {
+  it("does not change when reviews are added, edited or removed (fixed examples)", () => {
+    const full = input.dataset as ReviewsDataset;
+    const [first, ...rest] = full.reviews;
+    const added = {
+      ...full,
+      reviews: [{ ...(first as (typeof rest)[number]), id: "2026-12-01-new" }, ...rest],
+    };
+    const edited = { ...full, reviews: rest };
+    const bytes = (d: ReviewsDataset) => JSON.stringify(buildOpenApi({ ...input, dataset: d }));
+    expect(bytes(added)).toBe(JSON.stringify(doc));
+    expect(bytes(edited)).toBe(JSON.stringify(doc));
+    expect(bytes({ ...full, reviews: [] })).toBe(JSON.stringify(doc));
+    // The catalogue is part of the contract: a new service is a new enum value.
+    const services = [...input.dataset.business.services, { id: "new-service", name: "New", aliases: [] }];
+    expect(bytes({ ...full, business: { ...full.business, services } })).not.toBe(JSON.stringify(doc));
+  });
+
+  it("is a valid OpenAPI 3.1 document, version 1.1.0", async () => {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(doc));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("2.0.0");
-    expect(API_VERSION).toBe("2.0.0");
+    expect(doc.info.version).toBe("1.1.0");
+    expect(API_VERSION).toBe("1.1.0");
   });
 
   it("describes every REST path, including the sidecar's", () => {
@@ -53,14 +71,32 @@ describe("/openapi.json", () => {
     }
   });
 
-  it("takes the search parameters and record fields from the zod schemas", () => {
-    const filters = doc.paths["/api/reviews/search"]?.get?.parameters?.find((p) => p.in === "query");
-    expect(filters).toMatchObject({ name: "filters", style: "form", explode: true });
-    const schema = filters?.schema as { properties: Record<string, Record<string, unknown>> } & Record<string, unknown>;
+  it("declares each search parameter on its own, typed from the zod schemas", () => {
+    const op = doc.paths["/api/reviews/search"]?.get as unknown as {
+      parameters: {
+        name: string;
+        in: string;
+        required: boolean;
+        description: string;
+        schema: Record<string, unknown>;
+      }[];
+      "x-query-constraints": unknown;
+      description: string;
+    };
+    const query = op.parameters.filter((p) => p.in === "query");
+    expect(query.map((p) => p.name)).toEqual([...SEARCH_PARAMS]);
+    for (const p of query) expect(p.required, p.name).toBe(false);
+    const schema = { properties: Object.fromEntries(query.map((p) => [p.name, p.schema])) } as {
+      properties: Record<string, Record<string, unknown>>;
+    };
     const params = Object.keys(schema.properties);
-    expect(params).toEqual([...SEARCH_PARAMS]);
-    expect(schema.additionalProperties).toBe(false);
-    expect(schema.dependentRequired).toEqual({ sentiment: ["aspect"] });
+    expect(op["x-query-constraints"]).toEqual({
+      additionalProperties: false,
+      dependentRequired: { sentiment: ["aspect"] },
+    });
+    expect(op.description).toContain("unknown or repeated parameter is refused");
+    expect(query.find((p) => p.name === "sentiment")?.description).toContain("Requires `aspect`");
+    expect(query.find((p) => p.name === "offset")?.description).toContain(String(Number.MAX_SAFE_INTEGER));
     expect(schema.properties.since).toMatchObject({ type: "string", format: "date" });
     expect(schema.properties.query).toMatchObject({ type: "string", maxLength: 200 });
     expect(schema.properties.rating).toMatchObject({ type: "integer", minimum: 1, maximum: 5 });
@@ -77,6 +113,8 @@ describe("/openapi.json", () => {
       }
     }
     expect(technician.test("nobody")).toBe(false);
+    const since = doc.paths["/api/reviews/since/{date}"]?.get?.parameters ?? [];
+    expect(since.filter((p) => p.in === "query")).toEqual([]);
     const review = doc.components.schemas.Review?.properties ?? {};
     expect(Object.keys(review)).toEqual([
       "id",

@@ -58,6 +58,24 @@ describe("feed renderers", () => {
     expect(renderAtomFeed(business, reviews, siteUrls(BASE)).match(/<entry>/g)).toHaveLength(FEED_SIZE);
   });
 
+  it("carries a backfilled review (an old visit date, published now) at the top of both feeds", () => {
+    const reviews = many(FEED_SIZE + 3);
+    // Visited long before every other review, published after all of them: last in the dataset.
+    const late = { ...(reviews[0] as ReviewRecord), id: "2023-01-05-late", date: "2023-01-05" };
+    late.published_at = "2025-03-12T09:00:00Z";
+    const all = [...reviews, late];
+    const json = JSON.parse(renderJsonFeed(business, all, siteUrls(BASE)));
+    expect(json.items).toHaveLength(FEED_SIZE);
+    expect(json.items[0].id).toBe(`${TAG}review/${late.id}`);
+    const atom = renderAtomFeed(business, all, siteUrls(BASE));
+    expect(atom.match(/<entry>/g)).toHaveLength(FEED_SIZE);
+    expect(atom.indexOf(`review/${late.id}`)).toBeLessThan(atom.indexOf(`review/${reviews[0]?.id}`));
+    // The feed's `updated` follows the newest publication it carries.
+    expect(atom.split("<entry>")[0]).toContain("<updated>2025-03-12T09:00:00.000Z</updated>");
+    // The least recently published of the rest made room for it.
+    expect(json.items.map((i: { id: string }) => i.id)).not.toContain(`${TAG}review/${reviews[FEED_SIZE - 1]?.id}`);
+  });
+
   it("does not change the Atom feed when a review too old to be listed gets a reply", () => {
     const reviews = many(FEED_SIZE + 1);
     const oldest = reviews.at(-1) as ReviewRecord;

@@ -1,50 +1,76 @@
-import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
-import { buildRecords, lastModifiedMs } from "../../../src/content/dataset.ts";
-import type { ReviewRecord } from "../../../src/content/records.ts";
-import { buildManifest, renderHeadersFile } from "../../../src/http-headers/manifest.ts";
-import { loadContent } from "../../../src/io/content-dir.ts";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import {
+  buildManifest,
+  type HeadersManifest,
+  manifestOf,
+  renderHeadersFile,
+} from "../../../src/http-headers/manifest.ts";
 import { siteUrls } from "../../../src/urls.ts";
 
-const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.example";
-/** carlos-d's published_at, the later of the fixture's two reviews dated 2025-03-10. */
-const NEWEST = "Wed, 12 Mar 2025 17:45:00 GMT";
 
 describe("Last-Modified", () => {
-  let records: ReviewRecord[];
-  beforeAll(async () => {
-    records = buildRecords(await loadContent(FIXTURE, { now: new Date("2025-03-13T00:00:00Z") }), BASE);
+  const T0 = new Date("2026-03-01T10:00:00Z");
+  const files = (etags: Record<string, string>) => Object.entries(etags).map(([path, etag]) => ({ path, etag }));
+  const build = (etags: Record<string, string>, builtAt: Date, previous?: HeadersManifest) =>
+    manifestOf(files(etags), { urls: siteUrls(BASE), builtAt, previous });
+
+  it("is the build's time for every file of a first build (no previous manifest)", () => {
+    const m = build({ "/reviews.json": '"a"', "/openapi.json": '"b"', "/_astro/x.css": '"c"' }, T0);
+    for (const h of Object.values(m.files)) expect(h.last_modified).toBe(T0.toUTCString());
   });
 
-  const lastModified = (reviews: ReviewRecord[]) => {
-    const ms = lastModifiedMs(reviews);
-    const files = [{ path: "/reviews.json", bytes: new Uint8Array() }];
-    return buildManifest(files, { urls: siteUrls(BASE), lastModified: ms === undefined ? undefined : new Date(ms) })
-      .files["/reviews.json"]?.last_modified;
-  };
-
-  it("moves forward when a second review is added on the same day", () => {
-    expect(lastModified(records)).toBe(NEWEST);
-    const sameDay = { ...(records[0] as ReviewRecord), id: "2025-03-10-zoe-p", published_at: "2025-03-12T18:30:00Z" };
-    expect(lastModified([...records, sameDay])).toBe("Wed, 12 Mar 2025 18:30:00 GMT");
-  });
-
-  it("moves forward to the day of a newer owner reply", () => {
-    const replied = records.map((r) =>
-      r.id === "2024-02-29-dana-k" ? { ...r, response: { date: "2025-03-20", text: "Thank you, Dana." } } : r,
+  it("carries over while the ETag is unchanged, and moves to the build's time when it changes", () => {
+    const first = build({ "/reviews.json": '"a"', "/feed.xml": '"f"' }, T0);
+    const later = new Date(T0.getTime() + 3_600_000);
+    const second = build({ "/reviews.json": '"a2"', "/feed.xml": '"f"' }, later, first);
+    expect(second.files["/feed.xml"]?.last_modified).toBe(T0.toUTCString());
+    expect(second.files["/reviews.json"]?.last_modified).toBe(later.toUTCString());
+    // The same bytes again: nothing moves, so the manifest is byte-identical.
+    expect(build({ "/reviews.json": '"a2"', "/feed.xml": '"f"' }, new Date(later.getTime() + 9e6), second)).toEqual(
+      second,
     );
-    expect(lastModified(replied)).toBe("Thu, 20 Mar 2025 00:00:00 GMT");
   });
 
-  it("is absent for an empty dataset and for files that do not derive from reviews", () => {
-    expect(lastModified([])).toBeUndefined();
+  it("moves forward even when the build's clock is behind or in the same second", () => {
+    const first = build({ "/reviews.json": '"a"' }, T0);
+    const behind = build({ "/reviews.json": '"b"' }, new Date(T0.getTime() - 86_400_000), first);
+    expect(Date.parse(behind.files["/reviews.json"]?.last_modified as string)).toBe(T0.getTime() + 1000);
+  });
+
+  it("increases whenever the ETag changes and stays put otherwise (property)", () => {
+    const step = fc.record({
+      etag: fc.constantFrom('"a"', '"b"', '"c"'),
+      // The build's clock may go backwards (another machine, a corrected clock).
+      clockMs: fc.integer({ min: -86_400_000, max: 86_400_000 }),
+    });
+    fc.assert(
+      fc.property(fc.array(step, { minLength: 2, maxLength: 30 }), (steps) => {
+        let previous: HeadersManifest | undefined;
+        let clock = T0.getTime();
+        for (const { etag, clockMs } of steps) {
+          clock += clockMs;
+          const next = build({ "/feed.xml": etag }, new Date(clock), previous);
+          const before = previous?.files["/feed.xml"];
+          const now = next.files["/feed.xml"] as { etag: string; last_modified: string };
+          if (before) {
+            if (before.etag === now.etag) expect(now.last_modified).toBe(before.last_modified);
+            else expect(Date.parse(now.last_modified)).toBeGreaterThan(Date.parse(before.last_modified as string));
+          }
+          previous = next;
+        }
+      }),
+    );
+  });
+
+  it("is absent without a build time (no clock given), and typed files keep their caching", () => {
     const manifest = buildManifest(
       [
         { path: "/openapi.json", bytes: new Uint8Array([1]) },
         { path: "/_astro/site.Bx1.css", bytes: new Uint8Array([2]) },
       ],
-      { urls: siteUrls(BASE), lastModified: new Date(0) },
+      { urls: siteUrls(BASE) },
     );
     expect(manifest.files["/openapi.json"]?.last_modified).toBeUndefined();
     expect(manifest.files["/_astro/site.Bx1.css"]).toMatchObject({

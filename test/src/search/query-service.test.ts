@@ -125,6 +125,20 @@ describe("search service", () => {
     expect(issuesOf({ mentions_technician: "Dr. Who" })[0]?.message).toContain("Dr. Anika Patel");
     expect(issuesOf({ mentions_service: "reiki" })[0]?.message).toContain("massage-therapy");
   });
+
+  it("lists an unknown service and technician beside another parameter's error (every issue)", () => {
+    fc.assert(
+      fc.property(
+        fc.constantFrom({ rating: "9" }, { limit: "0" }, { since: "2025-02-30" }, { sort: "new" }, { sentiment: "x" }),
+        fc.subarray(["mentions_service", "mentions_technician"] as const, { minLength: 1 }),
+        (other, names) => {
+          const bad = Object.fromEntries(names.map((n) => [n, "nobody-here"]));
+          const paths = issuesOf({ ...other, ...bad }).map((i) => i.path);
+          for (const n of [...Object.keys(other), ...names]) expect(paths, n).toContain(n);
+        },
+      ),
+    );
+  });
 });
 
 describe("canonical query key", () => {
