@@ -70,7 +70,7 @@ export const LEARNED_DEFAULTS: LearnedOptions = {
   vetoBelow: 0.1,
   conditionConfidence: 0.7,
   quoteAspectConfidence: 0.25,
-  explicitConfidence: 0.7,
+  explicitConfidence: 0.5,
   disputedWeight: 0.25,
 };
 
