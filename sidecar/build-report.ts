@@ -1,7 +1,7 @@
 import type { AstroBuildResult } from "../src/build/astro-build.ts";
 import { checkContentDir, skippedNotices } from "../src/io/content-check.ts";
 import { displayPath } from "../src/io/content-dir.ts";
-import { logProblems } from "../src/io/review-log.ts";
+import { logProblems } from "../src/io/log-check.ts";
 import { type PageNotice, pageNotice } from "./http/build-notice.ts";
 import type { Logger } from "./logger.ts";
 
@@ -57,7 +57,7 @@ export class BuildReport {
   async failed(result: AstroBuildResult, now: Date): Promise<void> {
     const report = await checkContentDir(this.#contentDir, { now, unfinished: "skip" }).catch(() => undefined);
     // Valid files can still fail the build: a logged review whose file was deleted (as npm run check says).
-    const logged = report?.ok ? await logProblems(this.#env, report.content).catch(() => []) : [];
+    const logged = report?.ok ? await logProblems(this.#env, report.content, { warn: () => {} }).catch(() => []) : [];
     let problems: string[];
     if (report && !report.ok) problems = report.problems;
     else if (logged.length > 0) problems = logged;

@@ -12,12 +12,16 @@ export interface LogView {
   /** The signed checkpoint, as `/log/checkpoint` serves it. */
   checkpoint: string;
   size: number;
+  /** Entries of each event: they add up to `size`. */
+  counts: LogPlan["counts"];
   everPublished: number;
   withdrawnNow: number;
   /** Reviews withdrawn now, per reason, in the policy's order; reasons with none are left out. */
   withdrawnByReason: { reason: WithdrawalReason; count: number }[];
   /** Every withdrawal entry, newest first. */
   withdrawals: { index: number; reason: WithdrawalReason; date: string }[];
+  /** The reviews withdrawn now, by id, for the pages their URLs answer with (410). */
+  gone: { id: string; reason: WithdrawalReason; date: string; index: number }[];
 }
 
 /**
@@ -59,19 +63,16 @@ export const REASONS: Record<WithdrawalReason, { name: string; after: string; po
 
 export function logView(log: { origin: string; vkey: string; checkpoint: string; plan: LogPlan }): LogView {
   const { plan } = log;
-  // The reason a review is withdrawn for now is that of its latest withdrawal entry.
-  const latest = new Map<string, WithdrawalReason>();
-  for (const w of plan.withdrawals) latest.set(w.id, w.reason);
-  const republished = new Set(plan.indexOf.keys());
   const counts = new Map<WithdrawalReason, number>();
-  for (const [id, reason] of latest) if (!republished.has(id)) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  for (const w of plan.withdrawnNow) counts.set(w.reason, (counts.get(w.reason) ?? 0) + 1);
   return {
     origin: log.origin,
     vkey: log.vkey,
     checkpoint: log.checkpoint,
     size: plan.size,
+    counts: plan.counts,
     everPublished: plan.everPublished,
-    withdrawnNow: plan.withdrawnNow,
+    withdrawnNow: plan.withdrawnNow.length,
     withdrawnByReason: WITHDRAWAL_REASONS.flatMap((reason) => {
       const count = counts.get(reason) ?? 0;
       return count > 0 ? [{ reason, count }] : [];
@@ -79,5 +80,6 @@ export function logView(log: { origin: string; vkey: string; checkpoint: string;
     withdrawals: plan.withdrawals
       .map((w) => ({ index: w.index, reason: w.reason, date: w.date }))
       .sort((a, b) => b.index - a.index),
+    gone: [...plan.withdrawnNow].sort((a, b) => (a.id < b.id ? -1 : 1)),
   };
 }
