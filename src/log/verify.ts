@@ -3,7 +3,7 @@ import type { LogEntry } from "./entries.ts";
 import { checkTree, equalHash, proveTree } from "./merkle.ts";
 import { parseVerifierKey } from "./note-keys.ts";
 import { decodeEntries } from "./plan.ts";
-import { LogReadError, type LogReader, readTiledLog } from "./read.ts";
+import { LogReadError, type LogReader, type ReadLog, readTiledLog } from "./read.ts";
 import { tileHashReader, tilePath, treeTiles } from "./tiles.ts";
 import { tileBytes } from "./tree.ts";
 
