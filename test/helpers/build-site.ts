@@ -53,8 +53,11 @@ export function testLogKey(baseUrl: string): { skey: string; vkey: string } {
  * The environment of a build that starts a new review log under the fixed test key, for tests
  * that run `runAstroBuild` themselves: never the project's DATA_DIR, and comparable with `buildSite`.
  */
-export async function freshLogEnv(baseUrl: string): Promise<{ LOG_DIR: string; LOG_SIGNING_KEY: string }> {
-  return { LOG_DIR: await tempDistDir("pr-log-"), LOG_SIGNING_KEY: testLogKey(baseUrl).skey };
+export async function freshLogEnv(
+  baseUrl: string,
+): Promise<{ LOG_DIR: string; LOG_SIGNING_KEY: string; LOG_NEW: string }> {
+  // LOG_NEW: a test's public origin (reviews.example) never has a published log to continue.
+  return { LOG_DIR: await tempDistDir("pr-log-"), LOG_SIGNING_KEY: testLogKey(baseUrl).skey, LOG_NEW: "1" };
 }
 
 const created: string[] = [];
