@@ -152,14 +152,17 @@ func main() {
 
 	// Every entry, from the entry bundles, proven to be the record at its index.
 	var entries [][]byte
-	for _, t := range tlog.NewTiles(8, 0, size) {
-		if t.L != 0 {
-			continue
+	for n := int64(0); n*256 < size; n++ {
+		w := size - n*256
+		if w > 256 {
+			w = 256
 		}
-		t.L = -1
-		data := get(prefix + "/" + c2spPath(t))
-		for len(data) > 0 {
+		data := get(prefix + "/" + c2spPath(tlog.Tile{H: 8, L: -1, N: n, W: int(w)}))
+		for len(data) >= 2 {
 			l := int(binary.BigEndian.Uint16(data))
+			if len(data) < 2+l {
+				fail("entry bundle %d ends inside an entry", n)
+			}
 			entries = append(entries, data[2:2+l])
 			data = data[2+l:]
 		}
