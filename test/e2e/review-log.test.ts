@@ -14,7 +14,9 @@ import { readDistFiles } from "../../src/io/dist-files.ts";
 import { decodeBundle, decodeEntry, type LogEntry } from "../../src/log/entries.ts";
 import { startApp, type TestApp } from "../helpers/app-server.ts";
 import { buildSite, tempDistDir, testLogKey } from "../helpers/build-site.ts";
+import { freePort } from "../helpers/free-port.ts";
 import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
+import { nginxUnavailable, startNginx } from "../helpers/nginx.ts";
 
 /**
  * The review log end to end: real builds of a content folder that an editor changes between
@@ -291,6 +293,20 @@ describe("the review log", { timeout: 900_000 }, () => {
       expect(log).toContain("The log has 10 entries: 8 published, 1 amended, 1 withdrawn and 0 restored.");
     } finally {
       await app.close();
+    }
+    // deploy/nginx.conf answers the same 410 from the files alone (its upstreams are not needed).
+    if (!nginxUnavailable()) {
+      const port = await freePort();
+      const nginx = await startNginx({ port, upstreams: [9, 9], distDir: b.distDir });
+      try {
+        const gone = await fetch(`${nginx.url}/reviews/${MIKE}/`);
+        expect(gone.status).toBe(410);
+        expect(await gone.text()).toContain("This review was withdrawn");
+        expect((await fetch(`${nginx.url}/reviews/${CARLOS}/`)).status).toBe(200);
+        expect((await fetch(`${nginx.url}/reviews/2020-01-01-nobody/`)).status).toBe(404);
+      } finally {
+        await nginx.stop();
+      }
     }
     // The same content on the same state gives the same bytes.
     const again = await build();
