@@ -49,7 +49,8 @@ export async function priorLog(
   } catch (err) {
     if (!(err instanceof LogFetchError) && !(err instanceof LogReadError)) throw err;
     if (loopback) {
-      opts.warn(`review log: nothing usable at ${prefix} (${err.message}); starting a new log in ${dir}`);
+      // Nothing listening is the usual case for a local preview; something unreadable is worth a word.
+      if (err instanceof LogReadError) opts.warn(`review log: ${err.message}; starting a new log in ${dir}`);
       return { fromDir: false };
     }
     if (err instanceof LogReadError)
