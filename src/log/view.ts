@@ -2,9 +2,10 @@ import { WITHDRAWAL_REASONS, type WithdrawalReason } from "../content/schema.ts"
 import type { LogPlan } from "./plan.ts";
 
 /**
- * What the pages show of the review log: the home page's counts and the `/log/` page. Withdrawals
- * are listed by entry, date and reason only: never the withdrawn text, nor the review's id (an id
- * often carries the author's name).
+ * What the pages show of the review log: the home page's counts, the `/log/` page and the page a
+ * withdrawn review's own URL answers with. `/log/` lists withdrawals by entry, date and reason
+ * only: never the withdrawn text, nor the review's id (an id often carries the author's name),
+ * which only the review's own URL, already known to whoever asks for it, repeats.
  */
 export interface LogView {
   origin: string;
