@@ -1,12 +1,14 @@
 import type { Config } from "../config.ts";
+import { type Checkpoint, parseCheckpoint } from "../log/checkpoint.ts";
 import { NoteError, openNote } from "../log/note.ts";
 import type { Verifier } from "../log/note-keys.ts";
 import { LogReadError, type ReadLog, readTiledLog } from "../log/read.ts";
 import { folderReader, LogStateError } from "./log-dir.ts";
-import { httpReader, LogFetchError } from "./log-http.ts";
+import { fetchBytes, httpReader, LogFetchError } from "./log-http.ts";
 
 /**
- * The log a build continues. LOG_DIR when it holds one; otherwise the log published at
+ * The log a build continues. LOG_DIR when it holds one (and is not behind the published log);
+ * otherwise the log published at
  * `BASE_URL/log/`, fetched and verified with this log's key, so a CI runner that starts with an
  * empty folder continues the live log rather than starting a second one. Only when nothing is
  * published does a new log start: at once for a loopback origin (local previews, tests); for a
@@ -26,6 +28,35 @@ export function isLoopbackOrigin(baseUrl: string): boolean {
   return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]";
 }
 
+/**
+ * Refuses a LOG_DIR shorter than the log the site publishes under this key (a stale CI cache, an
+ * old backup): appending to it would fork the log. Only the checkpoint is fetched; a site that
+ * cannot be reached, or publishes no log of this key, is no objection.
+ */
+async function refuseIfBehind(
+  dir: string,
+  size: number,
+  baseUrl: string,
+  opts: { origin: string; verifier: Verifier; fetch?: typeof fetch },
+): Promise<void> {
+  const url = `${baseUrl}/log/checkpoint`;
+  const note = await fetchBytes(url, { fetch: opts.fetch, timeoutMs: 10_000, maxBytes: 64 * 1024 }).catch(
+    () => undefined,
+  );
+  if (!note) return;
+  let published: Checkpoint;
+  try {
+    published = parseCheckpoint(openNote(note, [opts.verifier]).text);
+  } catch {
+    return;
+  }
+  if (published.origin === opts.origin && published.size > size) {
+    throw new LogStateError(
+      `${dir} holds a log of ${size} entries, but ${url} publishes ${published.size}: LOG_DIR is behind the live log (restored from an old cache or backup?), and appending to it would fork the log. Empty LOG_DIR and build again to continue the published log`,
+    );
+  }
+}
+
 export async function priorLog(
   dir: string,
   config: Pick<Config, "BASE_URL" | "LOG_NEW">,
@@ -33,7 +64,10 @@ export async function priorLog(
 ): Promise<PriorLog> {
   try {
     const log = await readTiledLog(folderReader(dir), { verifier: opts.verifier, origin: opts.origin });
-    if (log) return { log, fromDir: true };
+    if (log) {
+      await refuseIfBehind(dir, log.checkpoint.size, config.BASE_URL, opts);
+      return { log, fromDir: true };
+    }
   } catch (err) {
     if (!(err instanceof LogReadError)) throw err;
     throw new LogStateError(

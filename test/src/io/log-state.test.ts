@@ -92,4 +92,20 @@ describe("the log a build continues (log-state.ts)", () => {
       fromDir: false,
     });
   });
+
+  it("refuses a LOG_DIR behind the published log (a stale cache would fork it), and takes one that is not", async () => {
+    const site = await dir();
+    const signer = signerFromKey(KEY.skey);
+    const small = appendEntries(EMPTY_LOG, [Buffer.from("a")]);
+    const stale = await dir();
+    await commitLogDir(stale, small, signedCheckpoint(small, ORIGIN, signer), { note: undefined, size: 0 });
+    const big = appendEntries(small, [Buffer.from("b"), Buffer.from("c")]);
+    await commitLogDir(site, big, signedCheckpoint(big, ORIGIN, signer), { note: undefined, size: 0 });
+    const config = { BASE_URL: PUBLIC, LOG_NEW: false };
+    await expect(priorLog(stale, config, opts([], servedFrom(site)))).rejects.toThrow(
+      /holds a log of 1 entries, but https:\/\/reviews\.example\/log\/checkpoint publishes 3: LOG_DIR is behind/,
+    );
+    expect((await priorLog(site, config, opts([], servedFrom(stale))))?.log?.tree.entries.length).toBe(3);
+    expect((await priorLog(stale, config, opts([], offline)))?.fromDir).toBe(true);
+  });
 });
