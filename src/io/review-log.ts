@@ -90,7 +90,16 @@ export async function updateLog(opts: {
   return withLogLock(dir, async () => {
     const prior = await priorLog(dir, config, { origin, verifier, warn: opts.warn });
     const priorTree = prior.log?.tree ?? EMPTY_LOG;
-    const plan = planLog(decodeEntries(priorTree.entries), opts.content, { nonce: key.nonce, today: opts.today });
+    let logged: ReturnType<typeof decodeEntries>;
+    try {
+      logged = decodeEntries(priorTree.entries);
+    } catch (err) {
+      // Above all a log of the earlier format, whose entries carried whole records (docs/log.md).
+      throw new LogStateError(
+        `${prior.fromDir ? dir : `${config.BASE_URL}/log`}: ${(err as Error).message}. Entries that commit to records start a new log: move the old log's folder aside (keep it) and build again`,
+      );
+    }
+    const plan = planLog(logged, opts.content, { nonce: key.nonce, today: opts.today });
     if (plan.deleted.length > 0)
       throw new LogStateError(formatProblems(deletionProblems(config.CONTENT_DIR, plan.deleted)));
     const tree = appendEntries(priorTree, plan.added);
