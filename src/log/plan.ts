@@ -1,3 +1,4 @@
+import { z } from "zod";
 import type { WithdrawalReason } from "../content/schema.ts";
 import { commitment, type NonceSource } from "./commitment.ts";
 import { decodeEntry, encodeEntry, type LogEntry, type LogEvent, type LoggedReview } from "./entries.ts";
@@ -165,7 +166,11 @@ export function decodeEntries(raw: readonly Uint8Array[]): LogEntry[] {
     try {
       return decodeEntry(bytes);
     } catch (err) {
-      throw new Error(`log entry ${i} is not an entry of this log: ${(err as Error).message.slice(0, 200)}`);
+      const why =
+        err instanceof z.ZodError
+          ? err.issues.map((issue) => `${issue.path.join(".") || "entry"}: ${issue.message}`).join("; ")
+          : (err as Error).message;
+      throw new Error(`log entry ${i} is not an entry of this log (${why.slice(0, 200)})`);
     }
   });
 }
