@@ -58,9 +58,10 @@ describe("the site against the log (site-check.ts)", () => {
     const first = site([PAUL, ANA]);
     const withdrawn = site([ANA], [{ id: PAUL.id, reason: "author-request", date: "2026-11-01" }], first.entries);
     expect(checkSite(withdrawn.entries, withdrawn.records)).toEqual({ problems: [], records: 1, withdrawn: 1 });
-    expect(checkSite(withdrawn.entries, [...withdrawn.records, first.records.find((r) => r.id === PAUL.id) as ServedRecord]).problems).toEqual([
-      "2026-04-03-paul-w is served, but it was withdrawn (log entry 2, 2026-11-01)",
-    ]);
+    expect(
+      checkSite(withdrawn.entries, [...withdrawn.records, first.records.find((r) => r.id === PAUL.id) as ServedRecord])
+        .problems,
+    ).toEqual(["2026-04-03-paul-w is served, but it was withdrawn (log entry 2, 2026-11-01)"]);
     const amended = site([{ ...PAUL, text: "Fine, really." }, ANA], [], first.entries);
     expect(checkSite(amended.entries, first.records).problems).toEqual([
       "2026-04-03-paul-w is served as log entry 1, but its latest entry is 2 (amended): an old version is served",
