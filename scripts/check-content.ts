@@ -4,7 +4,7 @@ import { quoteValue } from "../src/content/characters.ts";
 import { checkContentDir, formatProblems, skippedNotice } from "../src/io/content-check.ts";
 import { displayPath } from "../src/io/content-dir.ts";
 import { explainContentFile } from "../src/io/explain-file.ts";
-import { logProblems } from "../src/io/review-log.ts";
+import { logProblems } from "../src/io/log-check.ts";
 import { StagedContentError, withStagedContent } from "../src/io/staged-content.ts";
 
 /**
@@ -12,7 +12,7 @@ import { StagedContentError, withStagedContent } from "../src/io/staged-content.
  * builds nothing, so it fits a pre-commit hook and a pull-request check. Exit 0 when the content
  * would build, 1 with one `file: field: reason, got value` line per problem, 2 on a bad environment.
  * A review whose text is still empty is a problem here, as in a production build, and so is a
- * deleted review that the review log (LOG_DIR) holds.
+ * deleted review that a review log holds (the published one, LOG_DIR or any under DATA_DIR/log/).
  *
  * `npm run check -- --staged` checks what is staged for the next commit (git's index) instead of the
  * working folder: the pre-commit hook, so an unstaged scaffold does not block committing the rest.
@@ -33,6 +33,8 @@ export async function main(deps: {
   now: Date;
   out: (line: string) => void;
   err: (line: string) => void;
+  /** For reading the published review log; default the global fetch. */
+  fetch?: typeof fetch;
 }): Promise<number> {
   try {
     return await check(deps);
@@ -97,7 +99,9 @@ async function check(deps: Parameters<typeof main>[0]): Promise<number> {
   }
   for (const file of report.skipped) deps.err(skippedNotice(file));
   // A review deleted after it was logged is refused as the build refuses it (src/io/review-log.ts).
-  const problems = report.ok ? await logProblems(deps.env, report.content) : report.problems;
+  const problems = report.ok
+    ? await logProblems(deps.env, report.content, { warn: deps.err, fetch: deps.fetch })
+    : report.problems;
   if (!report.ok || problems.length > 0) {
     deps.err(formatProblems(problems));
     return 1;

@@ -1,18 +1,30 @@
 import { readFile, rename, writeFile } from "node:fs/promises";
 import { parseArgs } from "node:util";
 import { z } from "zod";
-import { type LogReader, LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verify.ts";
+import { fetchBytes, httpReader, LogFetchError } from "../src/io/log-http.ts";
+import { checkSite, type ServedRecord } from "../src/log/site-check.ts";
+import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verify.ts";
 
 /**
- * `npm run log:verify -- --url <prefix> --key <vkey> [--state FILE]`: a monitor of the review log
- * that anyone can run (docs/log.md). It checks the checkpoint's signature with the pinned key,
- * every tile and entry bundle, and with --state that the log extends the checkpoint it saw last,
- * which it then records. Exit 0 when the log verifies, 1 when it does not (one sentence on
- * stderr), 2 on wrong arguments or an unreadable state file.
+ * `npm run log:verify -- --url <prefix> --key <vkey> [--site <url>] [--state FILE]`: a monitor of
+ * the review log and of the site that publishes it, which anyone can run (docs/log.md). It checks
+ * the checkpoint's signature with the pinned key, every tile and entry bundle, with --state that
+ * the log extends the checkpoint it saw last (which it then records), and that the site's
+ * `/reviews.json` is what the log says: every record opens its latest entry, every review the log
+ * lists as current is served, no withdrawn one is. Exit 0 when all of it holds, 1 when any does
+ * not (one sentence per failure on stderr), 2 on wrong arguments or an unreadable state file.
  */
 
-const USAGE =
-  "usage: npm run log:verify -- --url <log prefix, e.g. https://reviews.example/log> --key <verifier key> [--state FILE]";
+const USAGE = `usage: npm run log:verify -- --url <log prefix> --key <verifier key> [--site <site URL>] [--state FILE]
+
+  --url    the log's URL prefix, e.g. https://reviews.example/log
+  --key    the verifier key you pinned (never fetch it from the site each time)
+  --site   the site whose /reviews.json is checked against the log; default the parent of --url
+  --state  a file keeping the last checkpoint seen, to prove the next one extends it
+  --help   this text`;
+
+/** The records of `/reviews.json` can be large: up to 512 MiB is read. */
+const MAX_DATASET_BYTES = 512 * 1024 * 1024;
 
 const SeenSchema = z.object({
   origin: z.string(),
@@ -21,17 +33,40 @@ const SeenSchema = z.object({
   seen_at: z.string(),
 });
 
-/** Reads the log over HTTP(S); a 404 is an absent file, any other failure an error. */
-export function httpReader(prefix: string, fetchImpl: typeof fetch = fetch): LogReader {
-  const base = prefix.replace(/\/+$/, "");
-  return {
-    async read(path) {
-      const res = await fetchImpl(`${base}/${path}`, { headers: { "accept-encoding": "gzip, identity" } });
-      if (res.status === 404) return undefined;
-      if (!res.ok) throw new LogVerifyError(`GET ${base}/${path} answered ${res.status}`);
-      return new Uint8Array(await res.arrayBuffer());
-    },
-  };
+const DatasetSchema = z.object({
+  reviews: z.array(z.looseObject({ id: z.string(), log_index: z.unknown(), log_nonce: z.unknown() })),
+});
+
+const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
+
+async function readState(file: string): Promise<SeenCheckpoint | undefined | "bad"> {
+  const text = await readFile(file, "utf8").catch((e: NodeJS.ErrnoException) =>
+    e.code === "ENOENT" ? undefined : Promise.reject(e),
+  );
+  if (text === undefined) return undefined;
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return "bad";
+  }
+  const parsed = SeenSchema.safeParse(json);
+  return parsed.success ? parsed.data : "bad";
+}
+
+async function servedRecords(site: string, fetchImpl?: typeof fetch): Promise<ServedRecord[]> {
+  const url = `${site.replace(/\/+$/, "")}/reviews.json`;
+  const bytes = await fetchBytes(url, { fetch: fetchImpl, maxBytes: MAX_DATASET_BYTES });
+  if (!bytes) throw new LogVerifyError(`${url} is not found: the site serves no records to check against the log`);
+  let json: unknown;
+  try {
+    json = JSON.parse(Buffer.from(bytes).toString("utf8"));
+  } catch {
+    throw new LogVerifyError(`${url} is not JSON`);
+  }
+  const parsed = DatasetSchema.safeParse(json);
+  if (!parsed.success) throw new LogVerifyError(`${url} is not a list of review records with log_index and log_nonce`);
+  return parsed.data.reviews as ServedRecord[];
 }
 
 export async function main(deps: {
@@ -41,15 +76,25 @@ export async function main(deps: {
   err: (line: string) => void;
   fetch?: typeof fetch;
 }): Promise<number> {
-  let args: { url?: string; key?: string; state?: string };
+  let args: { url?: string; key?: string; state?: string; site?: string; help?: boolean };
   try {
     ({ values: args } = parseArgs({
       args: deps.argv,
-      options: { url: { type: "string" }, key: { type: "string" }, state: { type: "string" } },
+      options: {
+        url: { type: "string" },
+        key: { type: "string" },
+        state: { type: "string" },
+        site: { type: "string" },
+        help: { type: "boolean", short: "h" },
+      },
     }));
   } catch (err) {
     deps.err(`${(err as Error).message}\n${USAGE}`);
     return 2;
+  }
+  if (args.help) {
+    deps.out(USAGE);
+    return 0;
   }
   if (!args.url || !args.key) {
     deps.err(USAGE);
@@ -57,44 +102,48 @@ export async function main(deps: {
   }
   let previous: SeenCheckpoint | undefined;
   if (args.state) {
-    const text = await readFile(args.state, "utf8").catch((e: NodeJS.ErrnoException) =>
-      e.code === "ENOENT" ? undefined : Promise.reject(e),
-    );
-    if (text !== undefined) {
-      const parsed = SeenSchema.safeParse(
-        (() => {
-          try {
-            return JSON.parse(text);
-          } catch {
-            return undefined;
-          }
-        })(),
-      );
-      if (!parsed.success) {
-        deps.err(`${args.state} is not a state file written by log:verify`);
-        return 2;
-      }
-      previous = parsed.data;
+    const state = await readState(args.state);
+    if (state === "bad") {
+      deps.err(`${args.state} is not a state file written by log:verify`);
+      return 2;
     }
+    previous = state;
   }
+  const site = args.site ?? args.url.replace(/\/+$/, "").replace(/\/[^/]*$/, "");
   try {
-    const verified = await verifyLog(httpReader(args.url, deps.fetch), args.key, { previous, now: deps.now });
-    const { size } = verified.checkpoint;
-    const extends_ = previous
-      ? `; it extends the checkpoint of size ${previous.size} seen on ${previous.seen_at.slice(0, 10)}`
-      : "";
-    deps.out(
-      `verified ${verified.checkpoint.origin}: ${size} ${size === 1 ? "entry" : "entries"}, root ${verified.seen.root}${extends_}`,
-    );
+    const verified = await verifyLog(httpReader(args.url, { fetch: deps.fetch }), args.key, {
+      previous,
+      now: deps.now,
+    });
     if (args.state) {
       const tmp = `${args.state}.tmp-${process.pid}`;
       await writeFile(tmp, `${JSON.stringify(verified.seen, null, 2)}\n`);
       await rename(tmp, args.state);
     }
+    const check = checkSite(verified.entries, await servedRecords(site, deps.fetch));
+    if (check.problems.length > 0) {
+      for (const p of check.problems) deps.err(`log:verify: ${p}`);
+      return 1;
+    }
+    const { size } = verified.checkpoint;
+    const c = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
+    for (const e of verified.entries) c[e.event]++;
+    const extends_ = previous
+      ? `; it extends the checkpoint of size ${previous.size} seen on ${previous.seen_at.slice(0, 10)}`
+      : "";
+    deps.out(
+      `verified ${verified.checkpoint.origin}: ${plural(size, "entry", "entries")}, root ${verified.seen.root}${extends_}`,
+    );
+    deps.out(
+      `  entries: ${c.published} published, ${c.amended} amended, ${c.withdrawn} withdrawn, ${c.restored} restored; every tile and entry checked against the signed checkpoint`,
+    );
+    deps.out(
+      `  ${site}/reviews.json: ${plural(check.records, "record")}, each opening the commitment of the latest log entry for its review; every review the log lists as current is served; ${plural(check.withdrawn, "withdrawn review")} not served`,
+    );
     return 0;
   } catch (err) {
-    if (!(err instanceof LogVerifyError) && !(err instanceof TypeError) && (err as Error).name !== "NoteKeyError")
-      throw err;
+    const known = [LogVerifyError, LogFetchError, TypeError];
+    if (!known.some((k) => err instanceof k) && (err as Error).name !== "NoteKeyError") throw err;
     const cause = (err as { cause?: { message?: string } }).cause?.message;
     deps.err(`log:verify: ${(err as Error).message}${cause ? ` (${cause})` : ""}`);
     return 1;

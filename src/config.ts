@@ -186,6 +186,8 @@ export const EnvSchema = z.object({
   /** The review log (docs/log.md): its state folder and its signing key. */
   LOG_DIR: LogDirEnv,
   LOG_SIGNING_KEY: LogSigningKeyEnv,
+  /** Start a new review log for a public origin whose published log cannot be fetched (docs/log.md#state). */
+  LOG_NEW: bool("LOG_NEW"),
   LOG_LEVEL: logLevel,
   /**
    * `pretty` (plain lines) or `json` (pino); unset: pretty for `npm start` in a terminal, json

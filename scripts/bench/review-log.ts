@@ -3,13 +3,13 @@ import os from "node:os";
 import path from "node:path";
 import { reviewFields } from "../../src/content/dataset.ts";
 import { checkContentDir } from "../../src/io/content-check.ts";
-import { commitLogDir, readLogDir, writeLogFiles } from "../../src/io/log-dir.ts";
-import { withdrawalsOf } from "../../src/io/review-log.ts";
+import { writeLogFiles } from "../../src/io/log-dir.ts";
+import { keyOf } from "../../src/io/log-key.ts";
+import { updateLog, withdrawalsOf } from "../../src/io/review-log.ts";
 import { logOrigin } from "../../src/log/checkpoint.ts";
 import type { LoggedReview } from "../../src/log/entries.ts";
-import { generateKeyPair, parseVerifierKey, signerFromKey } from "../../src/log/note-keys.ts";
-import { planLog, type Withdrawal } from "../../src/log/plan.ts";
-import { appendEntries, signedCheckpoint } from "../../src/log/tree.ts";
+import { generateKeyPair } from "../../src/log/note-keys.ts";
+import type { Withdrawal } from "../../src/log/plan.ts";
 import { BENCH_BASE_URL } from "./astro-build.ts";
 
 /**
@@ -26,21 +26,24 @@ export async function timeReviewLog(contentDir: string): Promise<{ firstMs: numb
   const fields = reviewFields(report.content);
   const withdrawn = withdrawalsOf(report.content);
   const origin = logOrigin(BENCH_BASE_URL);
-  const { skey, vkey } = generateKeyPair(origin);
-  const signer = signerFromKey(skey);
-  const verifier = parseVerifierKey(vkey);
+  const key = keyOf(generateKeyPair(origin).skey, origin, "the bench's key");
   const root = await mkdtemp(path.join(os.tmpdir(), "pr-bench-log-"));
   try {
     const logDir = path.join(root, "state");
     const build = async (n: number, reviews: readonly LoggedReview[], w: readonly Withdrawal[]) => {
       const started = performance.now();
-      const prior = await readLogDir(logDir, { origin, verifier });
-      const plan = planLog(prior.entries, { reviews, withdrawn: w });
-      const tree = appendEntries(prior, plan.added);
-      const checkpoint = signedCheckpoint(tree, origin, signer);
-      await writeLogFiles(path.join(root, `dist-${n}`, "log"), tree, { checkpoint, key: `${vkey}\n` });
-      await commitLogDir(logDir, tree, prior.entries.length, checkpoint);
-      return { ms: performance.now() - started, size: tree.entries.length };
+      const log = await updateLog({
+        dir: logDir,
+        origin,
+        key,
+        config: { BASE_URL: BENCH_BASE_URL, LOG_NEW: true, CONTENT_DIR: contentDir },
+        content: { reviews, withdrawn: w },
+        today: new Date().toISOString().slice(0, 10),
+        warn: () => {},
+      });
+      const files = { checkpoint: log.checkpoint, key: `${log.vkey}\n` };
+      await writeLogFiles(path.join(root, `dist-${n}`, "log"), log.tree, files, log.older);
+      return { ms: performance.now() - started, size: log.tree.entries.length };
     };
     const first = await build(1, fields, withdrawn);
     const edited = fields.map((f, i) => (i === 0 ? { ...f, text: `${f.text} (edited)` } : f));

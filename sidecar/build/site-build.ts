@@ -6,6 +6,7 @@ import type { AstroBuildWorker } from "../../src/build/astro-worker.ts";
 import { holdDist } from "../../src/build/dist-holder.ts";
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { readDistJson } from "../../src/io/dist-files.ts";
+import { VERIFIER_ENTRY } from "../../src/io/verifier-source.ts";
 
 /** A one-review site for warming the build worker up (see `SiteBuilds.warm`). */
 const WARM_UP_CONTENT = path.join(PROJECT_ROOT, "src", "build", "warm-up-content");
@@ -28,8 +29,9 @@ export async function newestMtime(dir: string): Promise<number> {
 export async function buildIsStale(contentDir: string, distDir: string, baseUrl?: string): Promise<boolean> {
   const built = await stat(path.join(distDir, MANIFEST_FILE)).catch(() => undefined);
   if (!built) return true;
-  // A build from before the review log: its records lack log_index, which the snapshot requires.
-  if (!(await stat(path.join(distDir, "log", "checkpoint")).catch(() => undefined))) return true;
+  // A build from before the review log's commitments (or before the log): its records lack
+  // log_nonce (or log_index), which the snapshot requires. Such builds serve no verifier source.
+  if (!(await stat(path.join(distDir, "log", "verifier", `${VERIFIER_ENTRY}.txt`)).catch(() => undefined))) return true;
   if (baseUrl !== undefined && (await builtForBaseUrl(distDir)) !== baseUrl) return true;
   return (await newestMtime(contentDir)) > built.mtimeMs;
 }

@@ -5,6 +5,8 @@ import { type PageNotice, withNotice } from "./build-notice.ts";
 
 /** The built 404 page's manifest key. */
 const PAGE = "/404.html";
+/** A review's permalink (src/content/dataset.ts `permalink`): `/reviews/<id>/`. */
+const WITHDRAWN = /^\/reviews\/([a-z0-9][a-z0-9-]*)\/?$/;
 const FALLBACK =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>Nothing lives at this address. Go to the <a href="/">home page</a>.</p></main></body></html>';
 
@@ -34,7 +36,20 @@ export function notFound(
       res.status(404).json({ error: "not_found", message: `No resource at ${req.path}` });
       return;
     }
-    const body = await load(snapshotOf(res));
+    const snapshot = snapshotOf(res);
+    // A withdrawn review's URL is gone, not unknown: its page says when and why (src/pages/withdrawn/).
+    const gone = WITHDRAWN.exec(req.path);
+    const goneKey = gone ? `/withdrawn/${gone[1]}/index.html` : undefined;
+    if (serveStatic && goneKey && snapshot.manifest.files[goneKey]) {
+      const page = await readDistFile(snapshot.dir, goneKey).catch(() => undefined);
+      if (page) {
+        res.status(410).setHeader("Cache-Control", "public, max-age=300");
+        const n = notice?.();
+        res.type("html").send(n ? withNotice(page, n) : page);
+        return;
+      }
+    }
+    const body = await load(snapshot);
     res.status(404).setHeader("Cache-Control", "no-store");
     const page = body ?? Buffer.from(FALLBACK);
     const n = notice?.();

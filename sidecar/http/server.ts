@@ -140,7 +140,9 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
  */
 export function reservePort(port: number, host: string): Promise<{ port: number; release(): Promise<void> }> {
   return new Promise((resolve, reject) => {
-    const holder = createServer();
+    // Nothing is served on a held port: a connection (a build looking for the published review
+    // log, say) is closed at once, so it fails fast and `close()` has nothing to wait for.
+    const holder = createServer((socket) => socket.destroy());
     holder.once("error", reject);
     holder.listen(port, host, () => {
       resolve({

@@ -2,6 +2,7 @@ import type { McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
 import { readDistFile } from "../../src/io/dist-files.ts";
 import { parseCheckpoint } from "../../src/log/checkpoint.ts";
+import { parseNote } from "../../src/log/note.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { ArgumentsAsSent } from "./arguments-as-sent.ts";
 import { cachedJsonSchema } from "./cached-schema.ts";
@@ -50,7 +51,7 @@ export function registerLogTool(
         return errorResult({ error: "unavailable", message: "This build has no review log; run npm run build." });
       }
       const text = note.toString("utf8");
-      const cp = parseCheckpoint(text.slice(0, text.lastIndexOf("\n\n") + 1));
+      const cp = parseCheckpoint(parseNote(text).text);
       const logUrl = `${deps.baseUrl.replace(/\/+$/, "")}/log`;
       const vkey = key.toString("utf8").trim();
       return jsonResult(LogCheckpointSchema, {

@@ -60,6 +60,8 @@ export function exampleReview({ business, aspects }: ExampleVocabulary, urls: Si
     service_areas: business.service_areas.slice(0, 1).map((a) => a.id),
     response: null,
     log_index: 41,
+    // A fixed, made-up nonce: an example opens no real entry.
+    log_nonce: "3q2+7wAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA=",
     aspects: aspect ? [{ id: aspect.id, sentiment: "positive", score: 0.62, source: "machine" }] : [],
   };
 }

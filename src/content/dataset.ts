@@ -1,5 +1,6 @@
+import { nonceSource } from "../log/commitment.ts";
 import type { LoggedReview } from "../log/entries.ts";
-import { planLog } from "../log/plan.ts";
+import { type LogPosition, planLog } from "../log/plan.ts";
 import { createMatcher } from "./mentions.ts";
 import type { AggregateRating, AspectRef, ReviewAspect, ReviewRecord, ReviewsDataset, Sentiment } from "./records.ts";
 import type { CatalogueItem } from "./schema.ts";
@@ -91,7 +92,8 @@ export function editorLabels(content: Content): Map<string, ReviewAspect[]> {
 
 /**
  * Published records of `fields` (see `reviewFields`), newest first. `logIndex` is each review's
- * latest entry in the review log; by default, the indexes a new log of just this content gives.
+ * latest entry in the review log; by default, the positions of a new log of just this content
+ * under an all-zero nonce key (records that no build logs: `npm run check -- --explain`, evaluations).
  * `aspects` holds only an editor's labels here (`labels`, source "editor", none for most
  * reviews): the insights analysis (`analyzeReviews`) fills in the machine's reading where there
  * are none.
@@ -99,17 +101,25 @@ export function editorLabels(content: Content): Map<string, ReviewAspect[]> {
 export function recordsOf(
   fields: readonly LoggedReview[],
   baseUrl: string,
-  logIndex: ReadonlyMap<string, number> = planLog([], { reviews: fields, withdrawn: [] }).indexOf,
+  logIndex: ReadonlyMap<string, LogPosition> = unloggedPositions(fields),
   labels: ReadonlyMap<string, ReviewAspect[]> = new Map(),
 ): ReviewRecord[] {
   return fields
     .map(({ response, ...f }): ReviewRecord => {
-      const index = logIndex.get(f.id);
-      if (index === undefined) throw new Error(`review ${f.id} has no entry in the review log`);
+      const at = logIndex.get(f.id);
+      if (at === undefined) throw new Error(`review ${f.id} has no entry in the review log`);
       const aspects = labels.get(f.id) ?? [];
-      return { ...f, url: permalink(baseUrl, f), response, log_index: index, aspects };
+      return { ...f, url: permalink(baseUrl, f), response, log_index: at.index, log_nonce: at.nonce, aspects };
     })
     .sort(compareReviews);
+}
+
+function unloggedPositions(fields: readonly LoggedReview[]): Map<string, LogPosition> {
+  return planLog(
+    [],
+    { reviews: fields, withdrawn: [] },
+    { nonce: nonceSource(new Uint8Array(32)), today: "1970-01-01" },
+  ).positions;
 }
 
 /** Turns validated content into published records, as logged by a new log (see `recordsOf`). */

@@ -79,7 +79,15 @@ export const ReviewRecordSchema = z
       .number()
       .int()
       .min(0)
-      .describe("Index in the review log (/log/) of this review's latest entry, whose `review` holds these fields."),
+      .describe(
+        "Index in the review log (/log/) of this review's latest entry, whose `commitment` this record opens (with `log_nonce`).",
+      ),
+    log_nonce: z
+      .string()
+      .regex(/^[A-Za-z0-9+/]{43}=$/)
+      .describe(
+        "Base64 of the 32-byte nonce of that entry: its commitment is base64(SHA-256(nonce || RFC 8785 JSON of this record without url, aspects, log_index and log_nonce)).",
+      ),
     aspects: z
       .array(ReviewAspectSchema)
       .describe(

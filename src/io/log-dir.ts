@@ -1,104 +1,75 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, readdir, readFile, rename, rm } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.ts";
-import { logOrigin, parseCheckpoint } from "../log/checkpoint.ts";
-import { decodeBundle } from "../log/entries.ts";
-import { equalHash } from "../log/merkle.ts";
-import { NoteError, openNote } from "../log/note.ts";
-import type { Verifier } from "../log/note-keys.ts";
-import { entryBundles, tilePath } from "../log/tiles.ts";
-import { appendEntries, EMPTY_LOG, type LogTree, rootOf, tileFiles } from "../log/tree.ts";
+import { logOrigin } from "../log/checkpoint.ts";
+import type { LogReader } from "../log/read.ts";
+import { TILE_WIDTH, type Tile, tilePath, treeTiles } from "../log/tiles.ts";
+import { type LogTree, tileBytes, tileFiles } from "../log/tree.ts";
 
 /**
  * LOG_DIR, the review log's state: the log itself in tlog-tiles layout (`checkpoint`,
- * `tile/<L>/<N>`, `tile/entries/<N>`), so the folder is also a servable copy of the log.
+ * `tile/<L>/<N>`, `tile/entries/<N>`), so the folder is also a servable copy of the log. It keeps
+ * the partial tiles of every checkpoint it held, which every build serves (tlog-tiles: until the
+ * full tile exists).
  *
- * The commit point is `checkpoint`. A build writes the tiles its new entries need (full tiles
- * and partial ones of a new width are new files; an existing file is never changed), then
- * replaces `checkpoint` with one rename. A build that fails or is killed before that rename
- * leaves the old checkpoint, so the next build reads the old log and the extra files are just
- * written again (a later build with other content overwrites them: nothing references them).
+ * The commit point is `checkpoint`. A commit, under the lock (log-lock.ts), writes the tiles the
+ * new entries need, each synced to disk, syncs their folders, checks that `checkpoint` is still
+ * the one the build read, and replaces it with one rename. A tile a checkpoint names is never
+ * changed: the new tiles are new paths (a full tile, or a partial one of a new width). A file at
+ * such a path with other bytes can only come from a commit that was interrupted before its
+ * rename; no checkpoint names it and no build served it (a build commits before it writes its
+ * `log/`), so it is replaced.
  */
 
 export class LogStateError extends Error {
   override name = "LogStateError";
+  /** The lines a build reports for it (several for several deleted reviews). */
+  readonly problems: string[];
+  constructor(message: string, problems: string[] = [message]) {
+    super(message);
+    this.problems = problems;
+  }
 }
 
 /** Default LOG_DIR: one log per origin under DATA_DIR, so `PORT=4601 npm start` starts its own. */
 export function logDirOf(config: Pick<Config, "LOG_DIR" | "DATA_DIR" | "BASE_URL">): string {
   return (
-    config.LOG_DIR ?? path.join(config.DATA_DIR, "log", logOrigin(config.BASE_URL).replace(/[^A-Za-z0-9.-]+/g, "_"))
+    config.LOG_DIR ?? path.join(logsRoot(config.DATA_DIR), logOrigin(config.BASE_URL).replace(/[^A-Za-z0-9.-]+/g, "_"))
   );
 }
 
-const CHECKPOINT = "checkpoint";
+/** Where the default LOG_DIRs of every origin live (`npm run check` reads them all). */
+export function logsRoot(dataDir: string): string {
+  return path.join(dataDir, "log");
+}
+
+export const CHECKPOINT = "checkpoint";
 
 async function readOptional(file: string): Promise<Buffer | undefined> {
   return readFile(file).catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return undefined;
+    if (err.code === "ENOENT" || err.code === "ENOTDIR") return undefined;
     throw err;
   });
 }
 
-/**
- * The log in `dir`, with every entry and hash; an empty log when `dir` has no checkpoint. The
- * entries are checked against the checkpoint's root hash, and with `verifier` the checkpoint's
- * signature too (`npm run check` has no key to check with, the build does). `origin`, when given,
- * must match (`npm run check` reads whichever log LOG_DIR holds).
- */
-export async function readLogDir(dir: string, opts: { origin?: string; verifier?: Verifier }): Promise<LogTree> {
-  const note = await readOptional(path.join(dir, CHECKPOINT));
-  if (!note) return EMPTY_LOG;
-  const where = path.join(dir, CHECKPOINT);
-  let text: string;
-  try {
-    text = opts.verifier
-      ? openNote(note, [opts.verifier]).text
-      : note.toString("utf8").slice(0, note.toString("utf8").lastIndexOf("\n\n") + 1);
-  } catch (err) {
-    if (!(err instanceof NoteError)) throw err;
-    throw new LogStateError(
-      `${where} is not signed by this log's key ${opts.verifier?.name} (${err.message}). A log keeps one key for life: set LOG_SIGNING_KEY to the key this log was started with, or point LOG_DIR at an empty folder to start a new log`,
-    );
-  }
-  const checkpoint = parseCheckpoint(text);
-  if (opts.origin !== undefined && checkpoint.origin !== opts.origin) {
-    throw new LogStateError(
-      `${where} is the log of ${checkpoint.origin}, but this build's log is ${opts.origin} (from BASE_URL); point LOG_DIR at that origin's log folder or at an empty one`,
-    );
-  }
-  const entries: Uint8Array[] = [];
-  for (const t of entryBundles(checkpoint.size)) {
-    const file = path.join(dir, tilePath(t));
-    const bundle = await readOptional(file);
-    if (!bundle) throw new LogStateError(`${file} is missing: LOG_DIR holds a log of ${checkpoint.size} entries`);
-    const got = decodeBundle(bundle);
-    if (got.length !== t.width) throw new LogStateError(`${file} holds ${got.length} entries, not ${t.width}`);
-    entries.push(...got);
-  }
-  const tree = appendEntries(EMPTY_LOG, entries);
-  if (!equalHash(rootOf(tree), checkpoint.root)) {
-    throw new LogStateError(
-      `${dir}: the entries do not hash to the checkpoint's root; LOG_DIR was changed by hand or damaged`,
-    );
-  }
-  return tree;
+/** A `LogReader` over a folder in tlog-tiles layout. */
+export function folderReader(dir: string): LogReader {
+  return { where: dir, read: (rel) => readOptional(path.join(dir, rel)) };
 }
 
-async function exists(file: string): Promise<boolean> {
-  return stat(file).then(
-    () => true,
-    () => false,
-  );
-}
-
-/** Writes `bytes` to `file` through a temporary name and a rename: a reader sees all or nothing. */
-async function writeAtomic(file: string, bytes: Uint8Array | string): Promise<void> {
+/** Writes `bytes` to `file` durably: a temporary file, synced, then renamed over `file`. */
+async function writeSynced(file: string, bytes: Uint8Array | string): Promise<void> {
   await mkdir(path.dirname(file), { recursive: true });
   const tmp = `${file}.tmp-${process.pid}-${randomBytes(4).toString("hex")}`;
   try {
-    await writeFile(tmp, bytes);
+    const fh = await open(tmp, "wx");
+    try {
+      await fh.writeFile(bytes);
+      await fh.sync();
+    } finally {
+      await fh.close();
+    }
     await rename(tmp, file);
   } catch (err) {
     await rm(tmp, { force: true });
@@ -106,28 +77,93 @@ async function writeAtomic(file: string, bytes: Uint8Array | string): Promise<vo
   }
 }
 
-/**
- * Commits `tree` (which extends the log of `priorSize` entries in `dir`) with its signed
- * `checkpoint`: new tiles first, the checkpoint last (see the module comment).
- */
-export async function commitLogDir(dir: string, tree: LogTree, priorSize: number, checkpoint: string): Promise<void> {
-  for (const [rel, bytes] of tileFiles(tree, priorSize)) {
-    const file = path.join(dir, rel);
-    if (!(await exists(file))) await writeAtomic(file, bytes);
-    else if (!(await readFile(file)).equals(Buffer.from(bytes))) await writeAtomic(file, bytes);
+async function syncDir(dir: string): Promise<void> {
+  const fh = await open(dir, "r");
+  try {
+    await fh.sync();
+  } finally {
+    await fh.close();
   }
-  const current = await readOptional(path.join(dir, CHECKPOINT));
-  if (current?.toString("utf8") !== checkpoint) await writeAtomic(path.join(dir, CHECKPOINT), checkpoint);
 }
 
-/** Writes the served copy of the log into `out` (a build's `log/` folder): every tile of `tree`. */
-export async function writeLogFiles(out: string, tree: LogTree, files: Record<string, string>): Promise<void> {
-  for (const [rel, text] of Object.entries(files)) {
-    await mkdir(path.dirname(path.join(out, rel)), { recursive: true });
-    await writeFile(path.join(out, rel), text);
+/**
+ * Commits `tree` with its signed `checkpoint` to `dir`, which must still hold the checkpoint
+ * `expected` the build read (undefined: none). Call it holding the lock. Throws `LogStateError`
+ * when the checkpoint changed under the build: another writer ignored the lock.
+ */
+export async function commitLogDir(
+  dir: string,
+  tree: LogTree,
+  checkpoint: string,
+  expected: { note: Uint8Array | undefined; size: number },
+): Promise<void> {
+  const dirs = new Set<string>([dir]);
+  for (const [rel, bytes] of tileFiles(tree, expected.size)) {
+    const file = path.join(dir, rel);
+    const there = await readOptional(file);
+    if (!there?.equals(Buffer.from(bytes))) await writeSynced(file, bytes);
+    for (let d = path.dirname(file); d.startsWith(dir) && d !== dir; d = path.dirname(d)) dirs.add(d);
   }
-  for (const [rel, bytes] of tileFiles(tree)) {
+  for (const d of dirs) await syncDir(d);
+  const now = await readOptional(path.join(dir, CHECKPOINT));
+  const same =
+    now === undefined ? expected.note === undefined : expected.note !== undefined && now.equals(expected.note);
+  if (!same) {
+    throw new LogStateError(
+      `${path.join(dir, CHECKPOINT)} changed while this build was appending to it: another build wrote the log at the same time; nothing was committed, build again`,
+    );
+  }
+  if (now?.toString("utf8") !== checkpoint) {
+    await writeSynced(path.join(dir, CHECKPOINT), checkpoint);
+    await syncDir(dir);
+  }
+}
+
+/**
+ * The partial tiles of earlier checkpoints that `dir` keeps and `tree` still needs served: those
+ * of the tiles that are partial in `tree` (a full tile replaces them), narrower than its own.
+ */
+export async function keptPartials(dir: string, tree: LogTree): Promise<Tile[]> {
+  const size = tree.entries.length;
+  const partial = [
+    ...treeTiles(size).filter((t) => t.width < TILE_WIDTH),
+    ...treeTiles(size)
+      .filter((t) => t.level === 0 && t.width < TILE_WIDTH)
+      .map((t) => ({ ...t, level: "entries" as const })),
+  ];
+  const out: Tile[] = [];
+  for (const t of partial) {
+    const folder = path.join(dir, `${tilePath({ ...t, width: TILE_WIDTH })}.p`);
+    const names = await readdir(folder).catch(() => [] as string[]);
+    for (const name of names) {
+      const width = Number(name);
+      if (/^[1-9]\d*$/.test(name) && width < t.width) out.push({ ...t, width });
+    }
+  }
+  return out.sort((a, b) => String(a.level).localeCompare(String(b.level)) || a.n - b.n || a.width - b.width);
+}
+
+/**
+ * Writes the served copy of the log into `out` (a build's `log/` folder): `files` (checkpoint,
+ * key), every tile of `tree`, and the narrower partial tiles `older` of earlier checkpoints, whose
+ * bytes are a prefix of the tile `tree` has (the log only grows).
+ */
+export async function writeLogFiles(
+  out: string,
+  tree: LogTree,
+  files: Record<string, string>,
+  older: readonly Tile[] = [],
+): Promise<void> {
+  const all = new Map<string, Uint8Array | string>(Object.entries(files));
+  for (const [rel, bytes] of tileFiles(tree)) all.set(rel, bytes);
+  for (const t of older) all.set(tilePath(t), tileBytes(tree, t));
+  for (const [rel, bytes] of all) {
     await mkdir(path.dirname(path.join(out, rel)), { recursive: true });
-    await writeFile(path.join(out, rel), bytes);
+    const fh = await open(path.join(out, rel), "w");
+    try {
+      await fh.writeFile(bytes);
+    } finally {
+      await fh.close();
+    }
   }
 }

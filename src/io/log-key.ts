@@ -1,7 +1,8 @@
 import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.ts";
-import { generateKeyPair, type Signer, signerFromKey, verifierKeyOf } from "../log/note-keys.ts";
+import { type NonceSource, nonceSource } from "../log/commitment.ts";
+import { generateKeyPair, type Signer, signerFromKey, signerSeed, verifierKeyOf } from "../log/note-keys.ts";
 
 /**
  * The review log's signing key: LOG_SIGNING_KEY, or else a key kept in DATA_DIR, made on first
@@ -13,6 +14,8 @@ export interface LogKey {
   signer: Signer;
   /** The verifier key, `<name>+<hash>+<base64>`, as `/log/key` serves it. */
   vkey: string;
+  /** The entries' nonces, derived from the private key (commitment.ts). */
+  nonce: NonceSource;
 }
 
 export class LogKeyError extends Error {
@@ -24,14 +27,15 @@ export function generatedKeyFile(dataDir: string, origin: string): string {
   return path.join(dataDir, "log-keys", `${origin.replace(/[^A-Za-z0-9.-]+/g, "_")}.key`);
 }
 
-function keyOf(skey: string, origin: string, from: string): LogKey {
+/** The key `skey` for the log `origin`; `from` names where it came from, for the message. */
+export function keyOf(skey: string, origin: string, from: string): LogKey {
   const signer = signerFromKey(skey);
   if (signer.name !== origin) {
     throw new LogKeyError(
       `${from} is the key of the log ${signer.name}, but this build's log is ${origin} (its key name must be the log's origin, from BASE_URL)`,
     );
   }
-  return { signer, vkey: verifierKeyOf(skey) };
+  return { signer, vkey: verifierKeyOf(skey), nonce: nonceSource(signerSeed(skey)) };
 }
 
 /**

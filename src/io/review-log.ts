@@ -1,23 +1,33 @@
 import path from "node:path";
 import { failBuild } from "../build/build-channel.ts";
-import { loadConfig } from "../config.ts";
-import { reviewFields } from "../content/dataset.ts";
+import { type Config, loadConfig } from "../config.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import { logOrigin } from "../log/checkpoint.ts";
 import type { LoggedReview } from "../log/entries.ts";
 import { parseVerifierKey } from "../log/note-keys.ts";
-import { type LogPlan, planLog, type Withdrawal } from "../log/plan.ts";
-import { appendEntries, type LogTree, signedCheckpoint } from "../log/tree.ts";
+import {
+  type CurrentContent,
+  decodeEntries,
+  LogDateError,
+  type LogPlan,
+  planLog,
+  type Withdrawal,
+} from "../log/plan.ts";
+import type { Tile } from "../log/tiles.ts";
+import { appendEntries, EMPTY_LOG, type LogTree, signedCheckpoint } from "../log/tree.ts";
 import { type NoticeLogger, perBuild } from "./build-content.ts";
+import { formatProblems } from "./content-check.ts";
 import { displayPath } from "./content-dir.ts";
-import { LogStateError, logDirOf, readLogDir } from "./log-dir.ts";
-import { LogKeyError, logSigningKey } from "./log-key.ts";
+import { commitLogDir, keptPartials, LogStateError, logDirOf } from "./log-dir.ts";
+import { type LogKey, LogKeyError, logSigningKey } from "./log-key.ts";
+import { withLogLock } from "./log-lock.ts";
+import { priorLog } from "./log-state.ts";
 
 /**
- * One build's review log: LOG_DIR read once, this build's entries appended in memory and the
- * checkpoint signed. The pages read it through `siteData()`, the `review-log` integration writes
- * it into the build's `log/` folder and, once the build has succeeded, commits it to LOG_DIR
- * (src/integrations/review-log.ts). Nothing is written to LOG_DIR before then.
+ * One build's review log: under LOG_DIR's lock, the log so far read once (log-state.ts), this
+ * build's entries appended, the checkpoint signed and committed to LOG_DIR, before any page of the
+ * build is written. The pages read it through `siteData()`; the `review-log` integration then
+ * writes the served copy into the build's `log/` folder (src/integrations/review-log.ts).
  */
 export interface ReviewLog {
   origin: string;
@@ -28,7 +38,9 @@ export interface ReviewLog {
   /** The signed checkpoint (`/log/checkpoint`). */
   checkpoint: string;
   tree: LogTree;
-  /** Entries LOG_DIR held before this build. */
+  /** Partial tiles of earlier checkpoints, still served (tlog-tiles). */
+  older: Tile[];
+  /** Entries the log held before this build. */
   priorSize: number;
   plan: LogPlan;
 }
@@ -40,41 +52,68 @@ export function withdrawalsOf(content: Pick<ValidatedContent, "withdrawn">): Wit
   return content.withdrawn.flatMap((r) => (r.withdrawn ? [{ id: r.id, ...r.withdrawn }] : []));
 }
 
-/**
- * The file an editor deleted, named the way the content check names files. Review files live
- * under their year, which for the sample content and the scaffold is the review date's.
- */
-function deletedFile(contentDir: string, d: LogPlan["deleted"][number]): string {
-  const year = d.date?.slice(0, 4) ?? "<year>";
-  return displayPath(path.join(contentDir, "reviews", year, `${d.id}.yaml`));
+/** The file an editor deleted, named the way the content check names files: ids start with their date. */
+function deletedFile(contentDir: string, id: string): string {
+  const year = /^\d{4}-/.test(id) ? id.slice(0, 4) : "<year>";
+  return displayPath(path.join(contentDir, "reviews", year, `${id}.yaml`));
 }
 
 /** One content-check line per logged review whose file is gone. */
-export function deletionProblems(contentDir: string, deleted: LogPlan["deleted"]): string[] {
+export function deletionProblems(contentDir: string, deleted: LogPlan["deleted"], where?: string): string[] {
   return deleted.map(
     (d) =>
-      `${deletedFile(contentDir, d)}: deleted, but review ${d.id} is in the public review log (entry ${d.index}); a published review is never deleted: restore the file and mark it withdrawn: {reason: <id>, date: YYYY-MM-DD} instead (docs/editors.md)`,
+      `${deletedFile(contentDir, d.id)}: deleted, but review ${d.id} is in the public review log (entry ${d.index}${where ? ` of ${where}` : ""}); a published review is never deleted: restore the file and mark it withdrawn: {reason: <id>, date: YYYY-MM-DD} instead (docs/editors.md)`,
   );
 }
 
-/** What `npm run check` adds to the content check: deleted logged reviews. Reads LOG_DIR, writes nothing. */
-export async function logProblems(env: NodeJS.ProcessEnv, content: ValidatedContent): Promise<string[]> {
-  const config = loadConfig(env);
-  try {
-    // Any origin: the check is about deleted files, and may run without the deployment's BASE_URL.
-    const prior = await readLogDir(logDirOf(config), {});
-    const plan = planLog(prior.entries, { reviews: reviewFields(content), withdrawn: withdrawalsOf(content) });
-    return deletionProblems(config.CONTENT_DIR, plan.deleted);
-  } catch (err) {
-    if (err instanceof LogStateError) return [err.message];
-    throw err;
-  }
+/**
+ * Appends what `content` adds to the log in `dir` (or the log it continues, log-state.ts) and
+ * commits it, all under LOG_DIR's lock. Throws `LogStateError` (a deleted logged review among
+ * them), `LogDateError` or `LogKeyError`, having committed nothing.
+ */
+export async function updateLog(opts: {
+  dir: string;
+  origin: string;
+  key: LogKey;
+  config: Pick<Config, "BASE_URL" | "LOG_NEW" | "CONTENT_DIR">;
+  content: CurrentContent;
+  today: string;
+  warn: (message: string) => void;
+}): Promise<ReviewLog> {
+  const { dir, origin, key, config } = opts;
+  const verifier = parseVerifierKey(key.vkey);
+  return withLogLock(dir, async () => {
+    const prior = await priorLog(dir, config, { origin, verifier, warn: opts.warn });
+    const priorTree = prior.log?.tree ?? EMPTY_LOG;
+    let logged: ReturnType<typeof decodeEntries>;
+    try {
+      logged = decodeEntries(priorTree.entries);
+    } catch (err) {
+      // Above all a log of the earlier format, whose entries carried whole records (docs/log.md).
+      throw new LogStateError(
+        `${prior.fromDir ? dir : `${config.BASE_URL}/log`}: ${(err as Error).message}. Entries that commit to records start a new log: move the old log's folder aside (keep it) and build again`,
+      );
+    }
+    const plan = planLog(logged, opts.content, { nonce: key.nonce, today: opts.today });
+    if (plan.deleted.length > 0) {
+      const problems = deletionProblems(config.CONTENT_DIR, plan.deleted);
+      throw new LogStateError(formatProblems(problems), problems);
+    }
+    const tree = appendEntries(priorTree, plan.added);
+    const checkpoint = signedCheckpoint(tree, origin, key.signer);
+    // A log fetched from the site is written to LOG_DIR whole.
+    const from = prior.fromDir && prior.log ? prior.log.note : undefined;
+    await commitLogDir(dir, tree, checkpoint, { note: from, size: from ? priorTree.entries.length : 0 });
+    const older = await keptPartials(dir, tree);
+    return { origin, dir, vkey: key.vkey, checkpoint, tree, older, priorSize: priorTree.entries.length, plan };
+  });
 }
 
 /**
- * This build's log, made once per build from the reviews on the public list (`fields`, see
- * `reviewFields`) and the withdrawn ones. A deleted logged review, a damaged LOG_DIR or a key
- * for another log ends the build with a message and changes nothing.
+ * This build's log, made and committed once per build from the reviews on the public list
+ * (`fields`, see `reviewFields`) and the withdrawn ones. A deleted logged review, a damaged or
+ * foreign LOG_DIR, a log that cannot be continued or a clock behind the log ends the build with a
+ * message and changes nothing.
  */
 export function reviewLog(
   fields: readonly LoggedReview[],
@@ -84,19 +123,21 @@ export function reviewLog(
   return perBuild(REVIEW_LOG, async () => {
     const config = loadConfig();
     const origin = logOrigin(config.BASE_URL);
-    const dir = logDirOf(config);
+    const warn = (m: string) => logger.warn(m);
     try {
-      const key = await logSigningKey(config, origin, (m) => logger.warn(m));
-      const prior = await readLogDir(dir, { origin, verifier: parseVerifierKey(key.vkey) });
-      const plan = planLog(prior.entries, { reviews: fields, withdrawn: withdrawalsOf(content) });
-      if (plan.deleted.length > 0) {
-        await failBuild(deletionProblems(config.CONTENT_DIR, plan.deleted));
-      }
-      const tree = appendEntries(prior, plan.added);
-      const checkpoint = signedCheckpoint(tree, origin, key.signer);
-      return { origin, dir, vkey: key.vkey, checkpoint, tree, priorSize: prior.entries.length, plan };
+      return await updateLog({
+        dir: logDirOf(config),
+        origin,
+        key: await logSigningKey(config, origin, warn),
+        config,
+        content: { reviews: fields, withdrawn: withdrawalsOf(content) },
+        today: new Date().toISOString().slice(0, 10),
+        warn,
+      });
     } catch (err) {
-      if (err instanceof LogStateError || err instanceof LogKeyError) await failBuild([err.message], err.message);
+      // Through the build's typed channel, so npm start shows these lines and nothing else.
+      if (err instanceof LogStateError) await failBuild(err.problems, err.message);
+      if (err instanceof LogKeyError || err instanceof LogDateError) await failBuild([err.message], err.message);
       throw err;
     }
   });

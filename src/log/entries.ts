@@ -3,67 +3,73 @@ import { type ReviewRecord, ReviewRecordSchema } from "../content/records.ts";
 import { CalendarDate, Id, WITHDRAWAL_REASONS, type WithdrawalReason } from "../content/schema.ts";
 
 /**
- * The log's entries: one UTF-8 JSON object per event, `{"event": "published" | "amended", "id",
- * "review"}` or `{"event": "withdrawn", "id", "reason", "date"}`, and the entry bundles of
- * tlog-tiles that carry them (each entry as a big-endian uint16 length and its bytes).
+ * The log's entries: one UTF-8 JSON object per event, `{"event": "published" | "amended" |
+ * "restored", "id", "logged", "commitment"}` or `{"event": "withdrawn", "id", "reason", "date",
+ * "logged"}`, and the entry bundles of tlog-tiles that carry them (each entry as a big-endian
+ * uint16 length and its bytes). An entry never holds a review's text, title or author: it commits
+ * to the record (commitment.ts), which the site serves with its `log_nonce`.
  */
 
 /** Record fields the build derives (links, text analysis, the log itself): not part of what is logged. */
-export const DERIVED_FIELDS = ["url", "aspects", "log_index"] as const;
+export const DERIVED_FIELDS = ["url", "aspects", "log_index", "log_nonce"] as const;
 
 /** The logged part of a record, as `/reviews.json` serves it minus the derived fields. */
-export const LoggedReviewSchema = ReviewRecordSchema.omit({ url: true, aspects: true, log_index: true });
+export const LoggedReviewSchema = ReviewRecordSchema.omit({
+  url: true,
+  aspects: true,
+  log_index: true,
+  log_nonce: true,
+});
 export type LoggedReview = z.infer<typeof LoggedReviewSchema>;
 
 const LOGGED_KEYS = Object.keys(LoggedReviewSchema.shape) as (keyof LoggedReview)[];
 
-/**
- * The logged fields of `record` in the record's own key order, whatever else the object carries:
- * the entry's bytes depend on the fields' values only.
- */
+/** The logged fields of `record`, whatever else the object carries. */
 export function loggedReview(record: Omit<ReviewRecord, (typeof DERIVED_FIELDS)[number]> | ReviewRecord): LoggedReview {
   const out: Record<string, unknown> = {};
   for (const k of LOGGED_KEYS) out[k] = record[k];
   return out as LoggedReview;
 }
 
+/** Events that put a review on the public list; `restored` follows a withdrawal. */
+export const RECORD_EVENTS = ["published", "amended", "restored"] as const;
+export const LOG_EVENTS = ["published", "amended", "withdrawn", "restored"] as const;
+export type LogEvent = (typeof LOG_EVENTS)[number];
+
+const Commitment = z.string().regex(/^[A-Za-z0-9+/]{43}=$/, "a base64 SHA-256 hash");
+
 export const LogEntrySchema = z.discriminatedUnion("event", [
-  z.object({ event: z.enum(["published", "amended"]), id: Id, review: z.record(z.string(), z.unknown()) }),
-  z.object({ event: z.literal("withdrawn"), id: Id, reason: z.enum(WITHDRAWAL_REASONS), date: CalendarDate }),
+  z.strictObject({ event: z.enum(RECORD_EVENTS), id: Id, logged: CalendarDate, commitment: Commitment }),
+  z.strictObject({
+    event: z.literal("withdrawn"),
+    id: Id,
+    reason: z.enum(WITHDRAWAL_REASONS),
+    date: CalendarDate,
+    logged: CalendarDate,
+  }),
 ]);
 export type LogEntry =
-  | { event: "published" | "amended"; id: string; review: LoggedReview }
-  | { event: "withdrawn"; id: string; reason: WithdrawalReason; date: string };
+  | { event: (typeof RECORD_EVENTS)[number]; id: string; logged: string; commitment: string }
+  | { event: "withdrawn"; id: string; reason: WithdrawalReason; date: string; logged: string };
 
 /** The longest entry a bundle can carry (its length is a uint16). */
 export const MAX_ENTRY_BYTES = 0xffff;
 
+/** An entry's bytes, its keys in the order above. */
 export function encodeEntry(e: LogEntry): Uint8Array {
-  if (e.event !== "withdrawn") return reviewEntry(e.event, e.id, JSON.stringify(loggedReview(e.review)));
-  return checkedSize(e.id, Buffer.from(JSON.stringify({ event: e.event, id: e.id, reason: e.reason, date: e.date })));
-}
-
-/**
- * A review entry from the review's JSON (`JSON.stringify(loggedReview(r))`), the same bytes as
- * `encodeEntry` writes: the build serialises each review once and compares those bytes with the
- * logged ones (plan.ts).
- */
-export function reviewEntry(event: "published" | "amended", id: string, reviewJson: string): Uint8Array {
-  return checkedSize(id, Buffer.from(`{"event":"${event}","id":${JSON.stringify(id)},"review":${reviewJson}}`));
-}
-
-function checkedSize(id: string, bytes: Uint8Array): Uint8Array {
-  if (bytes.length > MAX_ENTRY_BYTES) {
-    throw new RangeError(
-      `review ${id}: its log entry is ${bytes.length} bytes, above the ${MAX_ENTRY_BYTES} a log entry may have`,
-    );
-  }
+  const json =
+    e.event === "withdrawn"
+      ? { event: e.event, id: e.id, reason: e.reason, date: e.date, logged: e.logged }
+      : { event: e.event, id: e.id, logged: e.logged, commitment: e.commitment };
+  const bytes = Buffer.from(JSON.stringify(json));
+  if (bytes.length > MAX_ENTRY_BYTES)
+    throw new RangeError(`the log entry of ${e.id} is longer than ${MAX_ENTRY_BYTES} bytes`);
   return bytes;
 }
 
 /** Parses an entry's bytes; throws with the reason when they are not an entry of this log. */
-export function decodeEntry(bytes: Uint8Array): z.infer<typeof LogEntrySchema> {
-  return LogEntrySchema.parse(JSON.parse(Buffer.from(bytes).toString("utf8")));
+export function decodeEntry(bytes: Uint8Array): LogEntry {
+  return LogEntrySchema.parse(JSON.parse(Buffer.from(bytes).toString("utf8"))) as LogEntry;
 }
 
 /** An entry bundle: every entry as a big-endian uint16 length, then its bytes. */

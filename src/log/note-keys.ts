@@ -122,6 +122,12 @@ export function signerFromKey(skey: string): Signer {
   return { name, keyHash: hash, sign: (msg) => sign(null, msg, priv) };
 }
 
+/** The 32-byte Ed25519 seed of a signer key: the secret the log's nonces derive from (commitment.ts). */
+export function signerSeed(skey: string): Uint8Array {
+  parseSignerKey(skey);
+  return (decodeBase64(cut(skey, 5)[4] ?? "") as Uint8Array).subarray(1);
+}
+
 /** The verifier key that goes with a signer key. */
 export function verifierKeyOf(skey: string): string {
   const { name, hash, pub } = parseSignerKey(skey);

@@ -34,11 +34,19 @@ export interface OpenedNote {
   unverified: { name: string; keyHash: number }[];
 }
 
+/** A note's text and signature lines, not yet checked against any key. */
+export interface ParsedNote {
+  text: string;
+  signatures: { name: string; keyHash: number; signature: Uint8Array }[];
+}
+
 /**
- * Parses a signed note and checks its signatures against `verifiers`. Throws `NoteError` when the
- * note is malformed, when a known key's signature is bad, or when no known key signed it.
+ * Splits a signed note into its text and signature lines, checking only its form (as Go's
+ * sumdb/note `Open` does before it verifies). The one parser of the format: `openNote` verifies
+ * what it returns, and a reader that needs no key (the content check, the MCP checkpoint tool)
+ * reads `text` from it. Throws `NoteError` when the note is malformed.
  */
-export function openNote(msg: Uint8Array | string, verifiers: readonly Verifier[]): OpenedNote {
+export function parseNote(msg: Uint8Array | string): ParsedNote {
   const bytes = typeof msg === "string" ? Buffer.from(msg, "utf8") : Buffer.from(msg);
   const s = bytes.toString("utf8");
   // Valid UTF-8 and no control character but newline, like sumdb/note.
@@ -50,12 +58,9 @@ export function openNote(msg: Uint8Array | string, verifiers: readonly Verifier[
   const text = s.slice(0, split + 1);
   const sigs = s.slice(split + 2);
   if (sigs === "" || !sigs.endsWith("\n")) throw new NoteError("malformed note: no signature lines");
-  const verifiedBy: string[] = [];
-  const unverified: { name: string; keyHash: number }[] = [];
   const lines = sigs.slice(0, -1).split("\n");
   if (lines.length > 100) throw new NoteError("malformed note: more than 100 signatures");
-  const textBytes = Buffer.from(text, "utf8");
-  for (const line of lines) {
+  const signatures = lines.map((line) => {
     if (!line.startsWith(SIG_PREFIX))
       throw new NoteError(`malformed note: ${JSON.stringify(line)} is not a signature line`);
     const rest = line.slice(SIG_PREFIX.length);
@@ -64,13 +69,27 @@ export function openNote(msg: Uint8Array | string, verifiers: readonly Verifier[
     const raw = space < 0 ? undefined : decodeBase64(rest.slice(space + 1));
     if (!isValidKeyName(name) || !raw || raw.length < 5)
       throw new NoteError(`malformed note: bad signature line ${JSON.stringify(line)}`);
-    const hash = Buffer.from(raw).readUInt32BE(0);
-    const v = verifiers.find((k) => k.name === name && k.keyHash === hash);
+    return { name, keyHash: Buffer.from(raw).readUInt32BE(0), signature: raw.subarray(4) };
+  });
+  return { text, signatures };
+}
+
+/**
+ * Parses a signed note and checks its signatures against `verifiers`. Throws `NoteError` when the
+ * note is malformed, when a known key's signature is bad, or when no known key signed it.
+ */
+export function openNote(msg: Uint8Array | string, verifiers: readonly Verifier[]): OpenedNote {
+  const { text, signatures } = parseNote(msg);
+  const verifiedBy: string[] = [];
+  const unverified: { name: string; keyHash: number }[] = [];
+  const textBytes = Buffer.from(text, "utf8");
+  for (const { name, keyHash, signature } of signatures) {
+    const v = verifiers.find((k) => k.name === name && k.keyHash === keyHash);
     if (!v) {
-      unverified.push({ name, keyHash: hash });
+      unverified.push({ name, keyHash });
       continue;
     }
-    if (!v.verify(textBytes, raw.subarray(4))) throw new NoteError(`invalid signature by ${name}`);
+    if (!v.verify(textBytes, signature)) throw new NoteError(`invalid signature by ${name}`);
     if (!verifiedBy.includes(name)) verifiedBy.push(name);
   }
   if (verifiedBy.length === 0) {

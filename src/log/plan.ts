@@ -1,12 +1,15 @@
+import { z } from "zod";
 import type { WithdrawalReason } from "../content/schema.ts";
-import { decodeEntry, encodeEntry, type LoggedReview, loggedReview, reviewEntry } from "./entries.ts";
+import { commitment, type NonceSource } from "./commitment.ts";
+import { decodeEntry, encodeEntry, type LogEntry, type LogEvent, type LoggedReview } from "./entries.ts";
 
 /**
  * What a build appends to the log: the difference between the log so far and the content now.
- * A review the log has never seen is `published`; one whose logged fields changed is `amended`;
- * one whose file says `withdrawn:` is `withdrawn` (once, or again if the reason or date changes);
- * one withdrawn and then restored is `published` again. A logged review whose file is gone is
- * not something a log can express: it is reported, and the build refuses it (docs/log.md).
+ * A review the log has never seen is `published`; one whose record no longer opens its latest
+ * entry's commitment is `amended`; one whose file says `withdrawn:` is `withdrawn` (once, or again
+ * if the reason or date changes); one withdrawn and then back on the list is `restored`. A logged
+ * review whose file is gone is not something a log can express: it is reported, and the build
+ * refuses it (docs/log.md).
  */
 
 export interface Withdrawal {
@@ -22,143 +25,152 @@ export interface CurrentContent {
   withdrawn: readonly Withdrawal[];
 }
 
-/** What the log says about one id: its latest entry. */
-interface Latest {
+/** Where a record stands in the log: its latest entry's index and nonce (base64). */
+export interface LogPosition {
   index: number;
-  withdrawn: boolean;
-  /** A withdrawal's reason and date (`withdrawalKey`). */
-  key?: string;
-  /** The logged review's JSON bytes, as `JSON.stringify(loggedReview(r))` wrote them. */
-  review?: Uint8Array;
-  /** The last published or amended entry of the id (its review's date names a deleted file). */
-  bytes?: Uint8Array;
+  nonce: string;
 }
 
 export interface LogPlan {
   /** Entries to append, in order. */
   added: Uint8Array[];
-  /** The latest entry index of every review on the public list. */
-  indexOf: Map<string, number>;
+  /** The latest entry of every review on the public list. */
+  positions: Map<string, LogPosition>;
   /** Logged, not withdrawn, and without a file now. */
-  deleted: { id: string; index: number; date?: string }[];
+  deleted: { id: string; index: number }[];
   /** Every withdrawal in the log after this build, oldest first, with its entry index. */
   withdrawals: (Withdrawal & { index: number })[];
-  /** Reviews whose latest entry is a withdrawal: off the public list now. */
-  withdrawnNow: number;
+  /** Reviews whose latest entry is a withdrawal (off the public list now), with that entry. */
+  withdrawnNow: (Withdrawal & { index: number })[];
   /** How many different reviews were ever published. */
   everPublished: number;
+  /** Entries of each event in the log after this build: they add up to `size`. */
+  counts: Record<LogEvent, number>;
   /** Size of the log after this build. */
   size: number;
+  /** The day the log's last entry was logged, after this build. */
+  lastLogged?: string;
 }
 
-function reviewDate(bytes: Uint8Array | undefined): string | undefined {
-  if (!bytes) return undefined;
-  const e = decodeEntry(bytes);
-  return "review" in e && typeof e.review.date === "string" ? e.review.date : undefined;
+export class LogDateError extends Error {
+  override name = "LogDateError";
 }
 
-const withdrawalKey = (w: { reason: string; date: string }) => `withdrawn ${w.reason} ${w.date}`;
+/** Each id's latest entry and index, and what the log holds: for the build and for `npm run check`. */
+export function latestEntries(prior: readonly LogEntry[]): Map<string, { index: number; entry: LogEntry }> {
+  const latest = new Map<string, { index: number; entry: LogEntry }>();
+  prior.forEach((entry, index) => {
+    latest.set(entry.id, { index, entry });
+  });
+  return latest;
+}
 
-/** The start every entry of this log has (entries.ts writes them; ids are kebab-case, never escaped). */
-const HEAD = /^\{"event":"(published|amended|withdrawn)","id":"([a-z0-9-]+)",/;
+/** Logged reviews whose latest entry is not a withdrawal and that are not in `present`. */
+export function deletedReviews(prior: readonly LogEntry[], present: ReadonlySet<string>): LogPlan["deleted"] {
+  return [...latestEntries(prior)]
+    .filter(([id, l]) => l.entry.event !== "withdrawn" && !present.has(id))
+    .map(([id, l]) => ({ id, index: l.index }))
+    .sort((a, b) => a.index - b.index);
+}
 
-/** The bytes of a review entry after its id, before the review's JSON. */
-const REVIEW_KEY = '"review":'.length;
+const byKey =
+  <T>(key: (t: T) => string) =>
+  (a: T, b: T) =>
+    key(a) < key(b) ? -1 : key(a) > key(b) ? 1 : 0;
+
+type Pending =
+  | { event: "published" | "amended" | "restored"; review: LoggedReview }
+  | (Withdrawal & { event: "withdrawn" });
 
 /**
- * Reads the log so far (entry bytes, in order) into each id's latest entry. LOG_DIR's entries were
- * written by this code and hash to a signed checkpoint, so they are not parsed again: only an
- * entry's start is read, and a review is compared by the bytes of its JSON, which end the entry.
- * At 10,000 reviews, parsing every entry (with zod, or even decoding it as text) cost more than
- * all the hashing.
+ * The entries this build appends to `prior` (already decoded) for `current`, logged on `today`
+ * (YYYY-MM-DD). New entries come in this order: reviews newly on the list by `published_at`,
+ * amendments by id, withdrawals by date. Throws `LogDateError` when there is something to log and
+ * `today` is before the day of the log's last entry: a log's days never go back.
  */
-function latestOf(prior: readonly Uint8Array[]): { latest: Map<string, Latest>; published: Set<string> } {
-  const latest = new Map<string, Latest>();
-  const published = new Set<string>();
-  prior.forEach((bytes, index) => {
-    const start = Buffer.from(bytes.buffer, bytes.byteOffset, Math.min(bytes.byteLength, 200)).toString("latin1");
-    const head = HEAD.exec(start);
-    if (!head) throw new Error(`log entry ${index} is not an entry this log writes`);
-    const [all, event, id] = head as unknown as [string, string, string];
-    if (event === "withdrawn") {
-      const w = decodeEntry(bytes) as Withdrawal;
-      latest.set(id, { index, key: withdrawalKey(w), withdrawn: true, bytes: latest.get(id)?.bytes });
-    } else {
-      published.add(id);
-      const review = bytes.subarray(all.length + REVIEW_KEY, bytes.length - 1);
-      latest.set(id, { index, withdrawn: false, review, bytes });
-    }
-  });
-  return { latest, published };
-}
-
-/** True when `json` (a review's JSON) is not byte for byte the logged `review`. */
-function changed(json: string, review: Uint8Array | undefined): boolean {
-  if (!review || Buffer.byteLength(json) !== review.length) return true;
-  return !Buffer.from(json).equals(review);
-}
-
-type Pending = { event: "published" | "amended"; id: string; json: string } | (Withdrawal & { event: "withdrawn" });
-
-export function planLog(prior: readonly Uint8Array[], current: CurrentContent): LogPlan {
-  const { latest, published } = latestOf(prior);
-  const fresh: Pending[] = [];
+export function planLog(
+  prior: readonly LogEntry[],
+  current: CurrentContent,
+  opts: { nonce: NonceSource; today: string },
+): LogPlan {
+  const latest = latestEntries(prior);
+  const b64 = (index: number) => Buffer.from(opts.nonce(index)).toString("base64");
+  const onList: Pending[] = [];
   const amended: Pending[] = [];
   const withdrawn: Pending[] = [];
   const present = new Set<string>();
-  const byPublished = [...current.reviews].sort((a, b) =>
-    a.published_at !== b.published_at ? (a.published_at < b.published_at ? -1 : 1) : a.id < b.id ? -1 : 1,
-  );
-  for (const review of byPublished) {
+  for (const review of [...current.reviews].sort(byKey((r) => `${r.published_at} ${r.id}`))) {
     present.add(review.id);
-    const json = JSON.stringify(loggedReview(review));
     const last = latest.get(review.id);
-    if (!last || last.withdrawn) fresh.push({ event: "published", id: review.id, json });
-    else if (changed(json, last.review)) amended.push({ event: "amended", id: review.id, json });
+    if (!last) onList.push({ event: "published", review });
+    else if (last.entry.event === "withdrawn") onList.push({ event: "restored", review });
+    else if (last.entry.commitment !== commitment(opts.nonce(last.index), review))
+      amended.push({ event: "amended", review });
   }
-  for (const w of [...current.withdrawn].sort((a, b) =>
-    a.date !== b.date ? (a.date < b.date ? -1 : 1) : a.id < b.id ? -1 : 1,
-  )) {
+  for (const w of [...current.withdrawn].sort(byKey((x) => `${x.date} ${x.id}`))) {
     present.add(w.id);
-    const last = latest.get(w.id);
-    if (!last || last.key !== withdrawalKey(w))
-      withdrawn.push({ event: "withdrawn", id: w.id, reason: w.reason, date: w.date });
+    const last = latest.get(w.id)?.entry;
+    if (last?.event !== "withdrawn" || last.reason !== w.reason || last.date !== w.date)
+      withdrawn.push({ event: "withdrawn", ...w });
   }
-  amended.sort((a, b) => (a.id < b.id ? -1 : 1));
-  const deleted = [...latest]
-    .filter(([id, l]) => !l.withdrawn && !present.has(id))
-    .map(([id, l]) => ({ id, index: l.index, date: reviewDate(l.bytes) }))
-    .sort((a, b) => a.index - b.index);
-
-  const added: Uint8Array[] = [];
-  const indexOf = new Map<string, number>();
-  for (const [id, l] of latest) if (!l.withdrawn) indexOf.set(id, l.index);
-  const all = [...fresh, ...amended, ...withdrawn];
-  all.forEach((e, i) => {
-    added.push(e.event === "withdrawn" ? encodeEntry(e) : reviewEntry(e.event, e.id, e.json));
-    if (e.event !== "withdrawn") {
-      indexOf.set(e.id, prior.length + i);
-      published.add(e.id);
-    } else indexOf.delete(e.id);
-  });
-  for (const id of [...indexOf.keys()]) if (!present.has(id)) indexOf.delete(id);
-
-  const lastWithdrawn = new Map([...latest].map(([id, l]) => [id, l.withdrawn]));
-  for (const e of all) lastWithdrawn.set(e.id, e.event === "withdrawn");
+  amended.sort(byKey((p) => ("review" in p ? p.review.id : p.id)));
+  const pending = [...onList, ...amended, ...withdrawn];
+  const lastLogged = prior.at(-1)?.logged;
+  if (pending.length > 0 && lastLogged !== undefined && opts.today < lastLogged) {
+    throw new LogDateError(
+      `the review log's last entry was logged on ${lastLogged}, and this build would log on ${opts.today}, an earlier day: a log's days never go back; check the clock of the machine that builds`,
+    );
+  }
+  const entries: LogEntry[] = pending.map((p, i) =>
+    p.event === "withdrawn"
+      ? { event: "withdrawn", id: p.id, reason: p.reason, date: p.date, logged: opts.today }
+      : {
+          event: p.event,
+          id: p.review.id,
+          logged: opts.today,
+          commitment: commitment(opts.nonce(prior.length + i), p.review),
+        },
+  );
+  const all = [...prior, ...entries];
+  const after = latestEntries(all);
+  const positions = new Map<string, LogPosition>();
+  for (const r of current.reviews) {
+    const l = after.get(r.id) as { index: number };
+    positions.set(r.id, { index: l.index, nonce: b64(l.index) });
+  }
+  const counts: Record<LogEvent, number> = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
   const withdrawals: LogPlan["withdrawals"] = [];
-  [...prior, ...added].forEach((bytes, index) => {
-    // A cheap test of the entry's start: only withdrawals are parsed.
-    if (Buffer.from(bytes.subarray(0, 22)).toString("latin1") !== '{"event":"withdrawn","') return;
-    const e = decodeEntry(bytes);
+  all.forEach((e, index) => {
+    counts[e.event]++;
     if (e.event === "withdrawn") withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
   });
+  const withdrawnNow = [...after.values()].flatMap(({ entry: e, index }) =>
+    e.event === "withdrawn" ? [{ id: e.id, reason: e.reason, date: e.date, index }] : [],
+  );
   return {
-    added,
-    indexOf,
-    deleted,
+    added: entries.map(encodeEntry),
+    positions,
+    deleted: deletedReviews(prior, present),
     withdrawals,
-    withdrawnNow: [...lastWithdrawn.values()].filter(Boolean).length,
-    everPublished: published.size,
-    size: prior.length + added.length,
+    withdrawnNow,
+    everPublished: new Set(all.filter((e) => e.event === "published").map((e) => e.id)).size,
+    counts,
+    size: all.length,
+    lastLogged: all.at(-1)?.logged,
   };
+}
+
+/** Decodes every entry of a log (LOG_DIR's or a fetched one); throws naming the first bad one. */
+export function decodeEntries(raw: readonly Uint8Array[]): LogEntry[] {
+  return raw.map((bytes, i) => {
+    try {
+      return decodeEntry(bytes);
+    } catch (err) {
+      const why =
+        err instanceof z.ZodError
+          ? err.issues.map((issue) => `${issue.path.join(".") || "entry"}: ${issue.message}`).join("; ")
+          : (err as Error).message;
+      throw new Error(`log entry ${i} is not an entry of this log (${why.slice(0, 200)})`);
+    }
+  });
 }

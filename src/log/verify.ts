@@ -1,23 +1,22 @@
-import { type Checkpoint, parseCheckpoint } from "./checkpoint.ts";
-import { decodeBundle, decodeEntry } from "./entries.ts";
-import { checkTree, equalHash, proveTree, treeHash } from "./merkle.ts";
-import { openNote } from "./note.ts";
+import type { Checkpoint } from "./checkpoint.ts";
+import type { LogEntry } from "./entries.ts";
+import { checkTree, equalHash, proveTree } from "./merkle.ts";
 import { parseVerifierKey } from "./note-keys.ts";
-import { entryBundles, tileHashReader, tilePath, treeTiles } from "./tiles.ts";
-import { appendEntries, EMPTY_LOG, tileBytes } from "./tree.ts";
+import { decodeEntries } from "./plan.ts";
+import { LogReadError, type LogReader, type ReadLog, readTiledLog } from "./read.ts";
+import { tileHashReader, tilePath, treeTiles } from "./tiles.ts";
+import { tileBytes } from "./tree.ts";
+
+export type { LogReader } from "./read.ts";
 
 /**
  * A monitor's check of a tiled log, as `npm run log:verify` runs it: the checkpoint's signature
- * under a pinned key, every hash tile against the hashes of the entries, the entries against the
- * checkpoint's root, and, given the checkpoint seen last time, a consistency proof (built from the
- * fetched tiles) that the new tree extends it. Reading goes through `LogReader`, so the same check
- * runs over HTTP, a folder or test data.
+ * under a pinned key, the entries against the checkpoint's root, every hash tile against the
+ * hashes of the entries, and, given the checkpoint seen last time, a consistency proof (built
+ * from the fetched tiles) that the new tree extends it. Reading goes through `LogReader`, so the
+ * same check runs over HTTP, a folder or test data. What the site serves is checked against the
+ * entries by site-check.ts.
  */
-
-export interface LogReader {
-  /** The bytes at `path` below the log prefix (`checkpoint`, `tile/0/000`), or undefined when absent. */
-  read(path: string): Promise<Uint8Array | undefined>;
-}
 
 /** What a monitor keeps between runs: the last checkpoint it verified and when. */
 export interface SeenCheckpoint {
@@ -36,15 +35,9 @@ export class LogVerifyError extends Error {
 export interface VerifiedLog {
   checkpoint: Checkpoint;
   /** Every entry, parsed. */
-  entries: ReturnType<typeof decodeEntry>[];
+  entries: LogEntry[];
   /** The new checkpoint to keep. */
   seen: SeenCheckpoint;
-}
-
-async function must(reader: LogReader, path: string): Promise<Uint8Array> {
-  const bytes = await reader.read(path);
-  if (!bytes) throw new LogVerifyError(`${path} is missing, but the checkpoint says the log needs it`);
-  return bytes;
 }
 
 const day = (iso: string) => iso.slice(0, 10);
@@ -55,46 +48,37 @@ export async function verifyLog(
   opts: { previous?: SeenCheckpoint; now: Date },
 ): Promise<VerifiedLog> {
   const verifier = parseVerifierKey(vkey);
-  const note = await must(reader, "checkpoint");
-  let checkpoint: Checkpoint;
+  let read: ReadLog | undefined;
   try {
-    checkpoint = parseCheckpoint(openNote(note, [verifier]).text);
+    read = await readTiledLog(reader, { verifier });
   } catch (err) {
-    throw new LogVerifyError(`the checkpoint does not verify with the key ${verifier.name}: ${(err as Error).message}`);
+    if (err instanceof LogReadError) throw new LogVerifyError(err.message);
+    throw err;
   }
+  if (!read) throw new LogVerifyError(`${reader.where}/checkpoint is missing: there is no log there`);
+  const { checkpoint, tree } = read;
   if (checkpoint.origin !== verifier.name) {
     throw new LogVerifyError(`the checkpoint is for the log ${checkpoint.origin}, but the key is for ${verifier.name}`);
   }
   const { size } = checkpoint;
-
-  const raw: Uint8Array[] = [];
-  for (const t of entryBundles(size)) {
-    const got = decodeBundle(await must(reader, tilePath(t)));
-    if (got.length !== t.width) throw new LogVerifyError(`${tilePath(t)} holds ${got.length} entries, not ${t.width}`);
-    raw.push(...got);
+  let entries: LogEntry[];
+  try {
+    entries = decodeEntries(tree.entries);
+  } catch (err) {
+    throw new LogVerifyError((err as Error).message);
   }
-  const entries = raw.map((bytes, i) => {
-    try {
-      return decodeEntry(bytes);
-    } catch (err) {
-      throw new LogVerifyError(`entry ${i} is not an entry of this log: ${(err as Error).message.slice(0, 200)}`);
-    }
-  });
-  const tree = appendEntries(EMPTY_LOG, raw);
 
   const tiles = new Map<string, Uint8Array>();
   for (const t of treeTiles(size)) {
     const path = tilePath(t);
-    const bytes = await must(reader, path);
+    const bytes = await reader.read(path);
+    if (!bytes) throw new LogVerifyError(`${path} is missing, but the checkpoint says the log needs it`);
     if (!Buffer.from(bytes).equals(Buffer.from(tileBytes(tree, t)))) {
       throw new LogVerifyError(`${path} does not hold the hashes of the entries it covers`);
     }
     tiles.set(`${t.level}/${t.n}`, bytes);
   }
-  const read = tileHashReader((level, n) => tiles.get(`${level}/${n}`));
-  if (!equalHash(treeHash(size, read), checkpoint.root)) {
-    throw new LogVerifyError(`the tiles do not hash to the checkpoint's root (tree size ${size})`);
-  }
+  const hashes = tileHashReader((level, n) => tiles.get(`${level}/${n}`));
 
   const prev = opts.previous;
   if (prev) {
@@ -107,7 +91,7 @@ export async function verifyLog(
     const consistent =
       size === prev.size
         ? equalHash(oldRoot, checkpoint.root)
-        : prev.size === 0 || checkTree(proveTree(size, prev.size, read), size, checkpoint.root, prev.size, oldRoot);
+        : prev.size === 0 || checkTree(proveTree(size, prev.size, hashes), size, checkpoint.root, prev.size, oldRoot);
     if (!consistent)
       throw new LogVerifyError(`the log of size ${size} is not an extension of ${was}: its history was rewritten`);
   }

@@ -2,9 +2,10 @@ import { WITHDRAWAL_REASONS, type WithdrawalReason } from "../content/schema.ts"
 import type { LogPlan } from "./plan.ts";
 
 /**
- * What the pages show of the review log: the home page's counts and the `/log/` page. Withdrawals
- * are listed by entry, date and reason only: never the withdrawn text, nor the review's id (an id
- * often carries the author's name).
+ * What the pages show of the review log: the home page's counts, the `/log/` page and the page a
+ * withdrawn review's own URL answers with. `/log/` lists withdrawals by entry, date and reason
+ * only: never the withdrawn text, nor the review's id (an id often carries the author's name),
+ * which only the review's own URL, already known to whoever asks for it, repeats.
  */
 export interface LogView {
   origin: string;
@@ -12,12 +13,16 @@ export interface LogView {
   /** The signed checkpoint, as `/log/checkpoint` serves it. */
   checkpoint: string;
   size: number;
+  /** Entries of each event: they add up to `size`. */
+  counts: LogPlan["counts"];
   everPublished: number;
   withdrawnNow: number;
   /** Reviews withdrawn now, per reason, in the policy's order; reasons with none are left out. */
   withdrawnByReason: { reason: WithdrawalReason; count: number }[];
   /** Every withdrawal entry, newest first. */
   withdrawals: { index: number; reason: WithdrawalReason; date: string }[];
+  /** The reviews withdrawn now, by id, for the pages their URLs answer with (410). */
+  gone: { id: string; reason: WithdrawalReason; date: string; index: number }[];
 }
 
 /**
@@ -59,19 +64,16 @@ export const REASONS: Record<WithdrawalReason, { name: string; after: string; po
 
 export function logView(log: { origin: string; vkey: string; checkpoint: string; plan: LogPlan }): LogView {
   const { plan } = log;
-  // The reason a review is withdrawn for now is that of its latest withdrawal entry.
-  const latest = new Map<string, WithdrawalReason>();
-  for (const w of plan.withdrawals) latest.set(w.id, w.reason);
-  const republished = new Set(plan.indexOf.keys());
   const counts = new Map<WithdrawalReason, number>();
-  for (const [id, reason] of latest) if (!republished.has(id)) counts.set(reason, (counts.get(reason) ?? 0) + 1);
+  for (const w of plan.withdrawnNow) counts.set(w.reason, (counts.get(w.reason) ?? 0) + 1);
   return {
     origin: log.origin,
     vkey: log.vkey,
     checkpoint: log.checkpoint,
     size: plan.size,
+    counts: plan.counts,
     everPublished: plan.everPublished,
-    withdrawnNow: plan.withdrawnNow,
+    withdrawnNow: plan.withdrawnNow.length,
     withdrawnByReason: WITHDRAWAL_REASONS.flatMap((reason) => {
       const count = counts.get(reason) ?? 0;
       return count > 0 ? [{ reason, count }] : [];
@@ -79,5 +81,6 @@ export function logView(log: { origin: string; vkey: string; checkpoint: string;
     withdrawals: plan.withdrawals
       .map((w) => ({ index: w.index, reason: w.reason, date: w.date }))
       .sort((a, b) => b.index - a.index),
+    gone: [...plan.withdrawnNow].sort((a, b) => (a.id < b.id ? -1 : 1)),
   };
 }

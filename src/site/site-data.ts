@@ -52,7 +52,7 @@ export function siteData(): Promise<SiteData> {
     // The log comes first: every record carries the index of its latest log entry.
     const fields = reviewFields({ business: business.data, reviews: content.reviews });
     const log = await reviewLog(fields, content, { warn: (m) => process.stderr.write(`${m}\n`) });
-    const records = recordsOf(fields, urls.base, log.plan.indexOf, editorLabels(content));
+    const records = recordsOf(fields, urls.base, log.plan.positions, editorLabels(content));
     // Each review's analysis is cached in Astro's cache folder and, for many new reviews, done on
     // every core first; the annotation pass below then reads it back (insights/annotation-store.ts).
     // Builds run from the project root; this module is bundled, so it has no path of its own.

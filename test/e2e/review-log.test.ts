@@ -1,34 +1,70 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { createHash } from "node:crypto";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
+import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as check } from "../../scripts/check-content.ts";
 import { main as logVerify } from "../../scripts/log-verify.ts";
+import { runAstroBuild } from "../../src/build/astro-build.ts";
 import type { ReviewsDataset } from "../../src/content/records.ts";
 import { readDistFiles } from "../../src/io/dist-files.ts";
-import { decodeBundle, decodeEntry, loggedReview } from "../../src/log/entries.ts";
+import { decodeBundle, decodeEntry, type LogEntry } from "../../src/log/entries.ts";
 import { startApp, type TestApp } from "../helpers/app-server.ts";
-import { buildSite, testLogKey } from "../helpers/build-site.ts";
+import { buildSite, tempDistDir, testLogKey } from "../helpers/build-site.ts";
+import { freePort } from "../helpers/free-port.ts";
+import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
+import { nginxUnavailable, startNginx } from "../helpers/nginx.ts";
 
 /**
  * The review log end to end: real builds of a content folder that an editor changes between
- * them, one LOG_DIR kept across the builds (as npm start and a CDN deployment keep it), each
- * build served over HTTP and checked by `npm run log:verify` with a state file, the way an outside
- * monitor would. Then a log rewritten under the same key, which the monitor must reject.
+ * them, one LOG_DIR kept across the builds, each build served over HTTP (behind a small proxy on
+ * the port BASE_URL names, so the site a build continues and the site a monitor reads are the
+ * same) and checked by `npm run log:verify` with a state file, and by the independent Go verifier
+ * throughout. Then a proxy that tampers with /reviews.json, a history rewritten under the same
+ * key, and a CI-like build with an empty LOG_DIR that must continue the published log.
  */
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
-const BASE = "http://localhost:4321";
-const KEY = testLogKey(BASE);
 const MIKE = "2024-11-21-mike";
 const CARLOS = "2025-03-10-carlos-d";
 const NOW = new Date("2026-11-27T00:00:00Z");
+const GO = goUnavailable();
 
 const temp: string[] = [];
 let content: string;
 let logDir: string;
 let state: string;
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+let go: GoVerifier | undefined;
+/** The output of the last build that succeeded, served by the next test that needs the site as it is. */
+let lastDist: string;
+
+/** The site at BASE_URL: forwards to the app being served, and can tamper with /reviews.json. */
+let target: string | undefined;
+let tamper: ((d: ReviewsDataset) => ReviewsDataset) | undefined;
+const proxy = http.createServer(async (req, res) => {
+  if (!target) {
+    res.writeHead(502).end();
+    return;
+  }
+  const upstream = await fetch(`${target}${req.url}`, { method: req.method, redirect: "manual" });
+  let body = Buffer.from(await upstream.arrayBuffer());
+  if (tamper && req.url === "/reviews.json") body = Buffer.from(JSON.stringify(tamper(JSON.parse(body.toString()))));
+  res.writeHead(upstream.status, {
+    "content-type": upstream.headers.get("content-type") ?? "application/octet-stream",
+  });
+  res.end(body);
+});
+let BASE: string;
+let KEY: { skey: string; vkey: string };
+
+afterAll(async () => {
+  proxy.close();
+  await go?.remove();
+  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
+});
 
 async function tempDir(prefix: string): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
@@ -37,158 +73,240 @@ async function tempDir(prefix: string): Promise<string> {
 }
 
 beforeAll(async () => {
+  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+  BASE = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+  KEY = testLogKey(BASE);
   content = await tempDir("pr-log-content-");
   await cp(FIXTURE, content, { recursive: true });
   logDir = await tempDir("pr-log-state-");
   state = path.join(await tempDir("pr-log-monitor-"), "state.json");
+  if (!GO) go = await buildGoVerifier();
 });
 
-const file = (id: string) => path.join(content, "reviews", id.slice(0, 4), `${id}.yaml`);
+const file = (id: string, dir = content) => path.join(dir, "reviews", id.slice(0, 4), `${id}.yaml`);
 
-async function build(dir = content, log = logDir) {
-  const result = await buildSite(dir, { BASE_URL: BASE, LOG_DIR: log });
+async function build(dir = content, log = logDir, env: Record<string, string> = {}) {
+  const result = await buildSite(dir, { BASE_URL: BASE, LOG_DIR: log, LOG_SIGNING_KEY: KEY.skey, ...env });
   temp.push(result.distDir);
   return result;
 }
 
-/** Serves `dist` over HTTP and runs the monitor against it. */
-async function verify(dist: string): Promise<{ code: number; out: string; err: string; app: TestApp }> {
-  const app = await startApp(dist);
+/** Serves `dist` at BASE_URL (through the proxy) until `close`. */
+async function serve(dist: string): Promise<TestApp> {
+  const app = await startApp(dist, { env: { BASE_URL: BASE } });
+  target = app.url;
+  return {
+    ...app,
+    close: async () => {
+      target = undefined;
+      await app.close();
+    },
+  };
+}
+
+async function monitor(argv: string[] = []): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
   const code = await logVerify({
-    argv: ["--url", `${app.url}/log`, "--key", KEY.vkey, "--state", state],
+    argv: ["--url", `${BASE}/log`, "--key", KEY.vkey, "--state", state, ...argv],
     now: NOW,
     out: (l) => out.push(l),
     err: (l) => err.push(l),
   });
-  return { code, out: out.join("\n"), err: err.join("\n"), app };
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
+/** The Go verifier against the site at BASE_URL; `old` is "size:root" of a checkpoint it must extend. */
+async function goVerify(old?: string) {
+  if (!go) return { code: 0, out: "skipped", err: "" };
+  return go.run([`${BASE}/log`, KEY.vkey, BASE, ...(old ? [old] : [])]);
 }
 
 /** Every entry of the served log, parsed. */
-async function entries(app: TestApp): Promise<ReturnType<typeof decodeEntry>[]> {
-  const size = Number((await (await fetch(`${app.url}/log/checkpoint`)).text()).split("\n")[1]);
-  const out: ReturnType<typeof decodeEntry>[] = [];
+async function entries(): Promise<LogEntry[]> {
+  const size = Number((await (await fetch(`${BASE}/log/checkpoint`)).text()).split("\n")[1]);
+  const out: LogEntry[] = [];
   for (let n = 0; n * 256 < size; n++) {
     const width = Math.min(256, size - n * 256);
     const p = `${String(n).padStart(3, "0")}${width < 256 ? `.p/${width}` : ""}`;
-    const bytes = new Uint8Array(await (await fetch(`${app.url}/log/tile/entries/${p}`)).arrayBuffer());
+    const bytes = new Uint8Array(await (await fetch(`${BASE}/log/tile/entries/${p}`)).arrayBuffer());
     out.push(...decodeBundle(bytes).map(decodeEntry));
   }
   return out;
 }
 
-async function dataset(app: TestApp): Promise<ReviewsDataset> {
-  return (await fetch(`${app.url}/reviews.json`)).json() as Promise<ReviewsDataset>;
+async function dataset(): Promise<ReviewsDataset> {
+  return (await fetch(`${BASE}/reviews.json`)).json() as Promise<ReviewsDataset>;
 }
 
-describe("the review log", { timeout: 1_500_000 }, () => {
-  let first: string;
+const checkpointOf = async () => (await (await fetch(`${BASE}/log/checkpoint`)).text()).split("\n");
 
-  it("a first build logs every review, serves the log with the spec's headers, and verifies", async () => {
+describe("the review log", { timeout: 1_500_000 }, () => {
+  it.skipIf(GO)(`(the Go verifier: ${GO ?? "available"})`, () => {});
+
+  it("a first build logs every review as a commitment, and both verifiers accept the log and the records", async () => {
     const b = await build();
     expect(b.code, b.stderr).toBe(0);
-    first = b.distDir;
-    const v = await verify(first);
+    const app = await serve(b.distDir);
     try {
+      const v = await monitor();
       expect(v.err).toBe("");
       expect(v.code).toBe(0);
-      expect(v.out).toMatch(/^verified localhost:4321\/log: 8 entries, root /);
-      const cp = await fetch(`${v.app.url}/log/checkpoint`);
+      expect(v.out).toMatch(/^verified localhost:\d+\/log: 8 entries, root /);
+      expect(v.out).toContain("8 published, 0 amended, 0 withdrawn, 0 restored");
+      expect(v.out).toContain("8 records, each opening the commitment of the latest log entry for its review");
+      const g = await goVerify();
+      expect(g.err).toBe("");
+      expect(g.code).toBe(0);
+      const cp = await fetch(`${BASE}/log/checkpoint`);
       expect(cp.headers.get("content-type")).toBe("text/plain; charset=utf-8");
-      expect(cp.headers.get("cache-control")).toBe("public, max-age=5");
-      expect((await cp.text()).split("\n").slice(0, 2)).toEqual(["localhost:4321/log", "8"]);
-      const tile = await fetch(`${v.app.url}/log/tile/0/000.p/8`);
-      expect(tile.headers.get("content-type")).toBe("application/octet-stream");
-      expect((await tile.arrayBuffer()).byteLength).toBe(8 * 32);
-      // Entry bundles are compressed at the HTTP layer, as tlog-tiles asks.
-      const bundle = await fetch(`${v.app.url}/log/tile/entries/000.p/8`, { headers: { "accept-encoding": "gzip" } });
-      expect(bundle.headers.get("content-encoding")).toBe("gzip");
-      expect(bundle.headers.get("content-type")).toBe("application/octet-stream");
-      expect(await (await fetch(`${v.app.url}/log/key`)).text()).toBe(`${KEY.vkey}\n`);
-      // Every record carries the index of its entry, and that entry holds exactly its fields.
-      const logged = await entries(v.app);
-      for (const r of (await dataset(v.app)).reviews) {
+      const logged = await entries();
+      // Every commitment, recomputed here from the record and its nonce: SHA-256(nonce || RFC 8785 JSON).
+      for (const r of (await dataset()).reviews) {
         const e = logged[r.log_index];
         expect(e?.event).toBe("published");
-        expect(e && "review" in e ? e.review : undefined).toEqual(loggedReview(r));
+        const { url, aspects, log_index, log_nonce, ...rest } = r;
+        const digest = createHash("sha256")
+          .update(Buffer.from(log_nonce, "base64"))
+          .update(canonicalize(rest) as string)
+          .digest("base64");
+        expect(e && "commitment" in e ? e.commitment : undefined).toBe(digest);
       }
+      // The verifier's source is served and linked from /log/.
+      expect(await (await fetch(`${BASE}/log/`)).text()).toContain("/log/verifier/scripts/log-verify.ts.txt");
+      expect(await (await fetch(`${BASE}/log/verifier/scripts/log-verify.ts.txt`)).text()).toContain("checkSite");
     } finally {
-      await v.app.close();
+      await app.close();
     }
   });
 
-  it("an edit appends an amended entry, and the new log is proven to extend the one seen before", async () => {
+  it("an edit appends an amended entry; the older checkpoint's partial tiles are still served; both verifiers prove the extension", async () => {
+    const old = await readFile(path.join(logDir, "checkpoint"), "utf8");
     const text = await readFile(file(CARLOS), "utf8");
     await writeFile(file(CARLOS), text.replace("Sprained my ankle", "Twisted my ankle"));
     const b = await build();
     expect(b.code, b.stderr).toBe(0);
-    const v = await verify(b.distDir);
+    lastDist = b.distDir;
+    const app = await serve(b.distDir);
     try {
+      const v = await monitor();
       expect(v.code, v.err).toBe(0);
-      expect(v.out).toMatch(/9 entries, .* it extends the checkpoint of size 8 seen on 2026-11-27$/);
-      const record = (await dataset(v.app)).reviews.find((r) => r.id === CARLOS);
-      expect(record?.log_index).toBe(8);
-      const logged = await entries(v.app);
-      expect(logged[8]).toMatchObject({ event: "amended", id: CARLOS });
-      // The earlier version stays in the log.
-      expect(JSON.stringify(logged.slice(0, 8))).toContain("Sprained my ankle");
+      expect(v.out).toMatch(/9 entries, .* it extends the checkpoint of size 8 seen on 2026-11-27\n/);
+      expect((await dataset()).reviews.find((r) => r.id === CARLOS)?.log_index).toBe(8);
+      expect((await entries())[8]).toMatchObject({ event: "amended", id: CARLOS });
+      for (const p of ["tile/0/000.p/8", "tile/entries/000.p/8", "tile/0/000.p/9"]) {
+        expect((await fetch(`${BASE}/log/${p}`)).status, p).toBe(200);
+      }
+      const [, size, root] = old.split("\n");
+      const g = await goVerify(`${size}:${root}`);
+      expect(g.code, g.err).toBe(0);
     } finally {
-      await v.app.close();
+      await app.close();
     }
   });
 
-  it("deleting a logged review's file fails the build and npm run check, naming the file, and changes nothing", async () => {
+  it("a proxy that drops a review and changes a rating fails log:verify, naming both", async () => {
+    const app = await serve(lastDist);
+    tamper = (d) => ({
+      ...d,
+      reviews: d.reviews
+        .filter((r) => r.id !== MIKE)
+        .map((r) => (r.id === CARLOS ? { ...r, rating: r.rating === 1 ? 5 : 1 } : r)),
+    });
+    try {
+      const v = await monitor();
+      expect(v.code).toBe(1);
+      expect(v.err).toContain(`log:verify: ${MIKE} is in the log (entry`);
+      expect(v.err).toContain("but not served: silently removed?");
+      expect(v.err).toMatch(
+        new RegExp(`log:verify: ${CARLOS} \\(served with rating \\d\\) does not match log entry 8`),
+      );
+      expect((await goVerify()).code).toBe(go ? 1 : 0);
+    } finally {
+      tamper = undefined;
+      await app.close();
+    }
+  });
+
+  it("deleting a logged review's file fails the build, and npm run check refuses it with no key and no local state", async () => {
     const before = await readFile(path.join(logDir, "checkpoint"), "utf8");
     const text = await readFile(file(MIKE), "utf8");
     await rm(file(MIKE));
+    const app = await serve(lastDist);
     try {
       const b = await build();
       expect(b.code).toBe(1);
       const message = `${file(MIKE)}: deleted, but review ${MIKE} is in the public review log`;
       expect(b.stdout + b.stderr).toContain(message);
-      expect(b.stdout + b.stderr).toContain("mark it withdrawn");
+      // No LOG_DIR, an empty DATA_DIR, no key: the published log at BASE_URL is enough.
       const lines: string[] = [];
       const code = await check({
-        env: { CONTENT_DIR: content, LOG_DIR: logDir, BASE_URL: BASE },
+        env: { CONTENT_DIR: content, BASE_URL: BASE, DATA_DIR: await tempDir("pr-log-nodata-") },
         now: NOW,
         out: (l) => lines.push(l),
         err: (l) => lines.push(l),
       });
       expect(code).toBe(1);
       expect(lines.join("\n")).toContain(message);
+      expect(lines.join("\n")).toContain(`of ${BASE}/log); a published review is never deleted`);
       expect(await readFile(path.join(logDir, "checkpoint"), "utf8")).toBe(before);
     } finally {
+      await app.close();
       await writeFile(file(MIKE), text);
     }
   });
 
-  it("a withdrawal takes the review off the list and is logged with its reason and date, never its text", async () => {
-    await writeFile(
-      file(MIKE),
-      `${await readFile(file(MIKE), "utf8")}withdrawn:\n  reason: author-request\n  date: 2026-11-20\n`,
-    );
+  it("a confidential withdrawal leaves no text, title or author under /log/, its URL answers 410, and the counts add up", async () => {
+    const yaml = await readFile(file(MIKE), "utf8");
+    await writeFile(file(MIKE), `${yaml}withdrawn:\n  reason: confidential-or-private\n  date: 2026-11-20\n`);
     const b = await build();
     expect(b.code, b.stderr).toBe(0);
-    const v = await verify(b.distDir);
+    lastDist = b.distDir;
+    const app = await serve(b.distDir);
     try {
-      expect(v.code, v.err).toBe(0);
-      expect((await dataset(v.app)).reviews.map((r) => r.id)).not.toContain(MIKE);
-      expect((await entries(v.app))[9]).toEqual({
+      expect((await monitor()).code).toBe(0);
+      expect((await goVerify()).code).toBe(0);
+      expect((await dataset()).reviews.map((r) => r.id)).not.toContain(MIKE);
+      expect((await entries())[9]).toEqual({
         event: "withdrawn",
         id: MIKE,
-        reason: "author-request",
+        reason: "confidential-or-private",
         date: "2026-11-20",
+        logged: expect.stringMatching(/^\d{4}-\d{2}-\d{2}$/),
       });
-      const page = await (await fetch(`${v.app.url}/log/`)).text();
-      expect(page).toContain("2026-11-20");
-      expect(page).toContain("author-request");
+      const secrets = ["fifty minutes", "Waited fifty", "Mike", "doorbell", "An emergency walk-in"];
+      const logFiles = (await readDistFiles(b.distDir)).filter(
+        (f) => f.path.startsWith("/log/") && !f.path.startsWith("/log/verifier/"),
+      );
+      expect(logFiles.length).toBeGreaterThan(5);
+      for (const f of logFiles) {
+        const bytes = Buffer.from(f.bytes).toString("latin1");
+        for (const s of secrets) expect(bytes.includes(s), `${f.path} holds ${s}`).toBe(false);
+      }
+      const gone = await fetch(`${BASE}/reviews/${MIKE}/`);
+      expect(gone.status).toBe(410);
+      const page = await gone.text();
+      expect(page).toContain("This review was withdrawn");
+      expect(page).toContain("for private information");
       expect(page).not.toContain("fifty minutes");
-      const home = await (await fetch(`${v.app.url}/`)).text();
-      expect(home).toContain("8 reviews have been published here; 1 withdrawn (1 at the author&#39;s request)");
-      expect(home).toContain(`href="${BASE}/log/"`);
+      const log = await (await fetch(`${BASE}/log/`)).text();
+      expect(log).toContain("The log has 10 entries: 8 published, 1 amended, 1 withdrawn and 0 restored.");
     } finally {
-      await v.app.close();
+      await app.close();
+    }
+    // deploy/nginx.conf answers the same 410 from the files alone (its upstreams are not needed).
+    if (!nginxUnavailable()) {
+      const port = await freePort();
+      const nginx = await startNginx({ port, upstreams: [9, 9], distDir: b.distDir });
+      try {
+        const gone = await fetch(`${nginx.url}/reviews/${MIKE}/`);
+        expect(gone.status).toBe(410);
+        expect(await gone.text()).toContain("This review was withdrawn");
+        expect((await fetch(`${nginx.url}/reviews/${CARLOS}/`)).status).toBe(200);
+        expect((await fetch(`${nginx.url}/reviews/2020-01-01-nobody/`)).status).toBe(404);
+      } finally {
+        await nginx.stop();
+      }
     }
     // The same content on the same state gives the same bytes.
     const again = await build();
@@ -200,24 +318,101 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       expect(Buffer.from(c[i]?.bytes ?? []).equals(Buffer.from(f.bytes)), f.path).toBe(true);
   });
 
+  it("a build with an empty LOG_DIR against the running site continues its log", async () => {
+    const app = await serve(lastDist);
+    const [, size] = await checkpointOf();
+    await writeFile(file(MIKE), (await readFile(file(MIKE), "utf8")).replace(/withdrawn:[\s\S]*$/, ""));
+    try {
+      const fresh = await tempDir("pr-log-ci-");
+      const b = await build(content, fresh);
+      expect(b.code, b.stderr).toBe(0);
+      expect(b.stderr).toContain(`continuing the log published at ${BASE}/log (${size} entries)`);
+      await app.close();
+      const next = await serve(b.distDir);
+      try {
+        const v = await monitor();
+        expect(v.code, v.err).toBe(0);
+        expect(v.out).toContain(`it extends the checkpoint of size ${size}`);
+        expect(v.out).toContain("8 published, 1 amended, 1 withdrawn, 1 restored");
+      } finally {
+        await next.close();
+      }
+      // LOG_DIR now holds the continued log.
+      expect((await readFile(path.join(fresh, "checkpoint"), "utf8")).split("\n")[1]).toBe(String(Number(size) + 1));
+    } finally {
+      await app.close();
+    }
+  });
+
   it("a history rewritten under the same key is rejected: not an extension of the checkpoint seen", async () => {
-    // The operator starts over from edited content, the withdrawn review's original entry gone.
     const rewritten = await tempDir("pr-log-rewritten-");
     await cp(content, rewritten, { recursive: true });
-    await rm(path.join(rewritten, "reviews", "2024", `${MIKE}.yaml`));
+    await rm(file(MIKE, rewritten));
     for (let i = 0; i < 4; i++) {
       const extra = (await readFile(file(CARLOS), "utf8")).replace(/^author: .*$/m, `author: Filler ${i}`);
       await writeFile(path.join(rewritten, "reviews", "2025", `2025-03-10-filler-${i}.yaml`), extra);
     }
     const b = await build(rewritten, await tempDir("pr-log-fresh-"));
     expect(b.code, b.stderr).toBe(0);
-    const v = await verify(b.distDir);
-    await v.app.close();
+    const app = await serve(b.distDir);
+    const v = await monitor();
+    await app.close();
     expect(v.code).toBe(1);
-    expect(v.err).toBe(
-      "log:verify: the log of size 11 is not an extension of the checkpoint of size 10 seen on 2026-11-27: its history was rewritten",
+    expect(v.err).toMatch(
+      /^log:verify: the log of size 11 is not an extension of the checkpoint of size 11 seen on 2026-11-27: its history was rewritten$/,
     );
-    // The state file still holds the last good checkpoint.
-    expect(JSON.parse(await readFile(state, "utf8"))).toMatchObject({ size: 10 });
+    expect(JSON.parse(await readFile(state, "utf8"))).toMatchObject({ size: 11 });
+  });
+});
+
+describe("two builds at once on one LOG_DIR", { timeout: 1_500_000 }, () => {
+  it("leave checkpoints of which one extends the other, or one refuses", async () => {
+    const shared = await tempDir("pr-log-shared-");
+    const a = await tempDir("pr-log-copy-a-");
+    const c = await tempDir("pr-log-copy-b-");
+    await cp(FIXTURE, a, { recursive: true });
+    await cp(FIXTURE, c, { recursive: true });
+    const carlos = await readFile(file(CARLOS, c), "utf8");
+    await writeFile(file(CARLOS, c), carlos.replace("Sprained my ankle", "Twisted my ankle"));
+    // Not through buildSite, which serialises builds: these two must overlap.
+    const unlocked = async (dir: string) => {
+      const distDir = await tempDistDir();
+      const r = await runAstroBuild({
+        distDir,
+        contentDir: dir,
+        env: {
+          ...process.env,
+          BASE_URL: BASE,
+          LOG_DIR: shared,
+          LOG_SIGNING_KEY: KEY.skey,
+          HUB_URL: "http://127.0.0.1:9/",
+        },
+        silent: true,
+      });
+      return { ...r, distDir };
+    };
+    const [x, y] = await Promise.all([unlocked(a), unlocked(c)]);
+    const ok = [x, y].filter((r) => r.code === 0);
+    for (const r of [x, y].filter((r) => r.code !== 0))
+      expect(r.stdout + r.stderr).toMatch(/is locked by|changed while this build/);
+    expect(ok.length).toBeGreaterThan(0);
+    const sizes = await Promise.all(
+      ok.map(async (r) => Number((await readFile(path.join(r.distDir, "log/checkpoint"), "utf8")).split("\n")[1])),
+    );
+    // Each build's log, served in turn from the smaller: each must extend the one before.
+    const order = ok.map((r, i) => ({ r, size: sizes[i] as number })).sort((p, q) => p.size - q.size);
+    const monitorState = path.join(await tempDir("pr-log-monitor2-"), "state.json");
+    for (const { r } of order) {
+      const app = await serve(r.distDir);
+      try {
+        const v = await monitor(["--state", monitorState]);
+        expect(v.code, v.err).toBe(0);
+      } finally {
+        await app.close();
+      }
+    }
+    const last = order.at(-1) as { size: number };
+    expect((await readFile(path.join(shared, "checkpoint"), "utf8")).split("\n")[1]).toBe(String(last.size));
+    expect(await readdir(shared)).not.toContain(".lock");
   });
 });

@@ -111,10 +111,13 @@ export function testLogKey(baseUrl: string): { skey: string; vkey: string } {
  * The environment of a build that starts a new review log under the fixed test key, for tests
  * that run `runAstroBuild` themselves: never the project's DATA_DIR, and comparable with `buildSite`.
  */
-export async function freshLogEnv(baseUrl: string): Promise<{ LOG_DIR: string; LOG_SIGNING_KEY: string }> {
+export async function freshLogEnv(
+  baseUrl: string,
+): Promise<{ LOG_DIR: string; LOG_SIGNING_KEY: string; LOG_NEW: string }> {
   const dir = await mkdtemp(path.join(inject("testRun").outside, "pr-log-"));
   created.push(dir);
-  return { LOG_DIR: dir, LOG_SIGNING_KEY: testLogKey(baseUrl).skey };
+  // LOG_NEW: a test's public origin (reviews.example) never has a published log to continue.
+  return { LOG_DIR: dir, LOG_SIGNING_KEY: testLogKey(baseUrl).skey, LOG_NEW: "1" };
 }
 
 const created: string[] = [];

@@ -93,6 +93,10 @@ describe("configuration", () => {
       expect(await buildIsStale(content, dist, "http://localhost:4321")).toBe(true);
       await mkdir(path.join(dist, "log"));
       await writeFile(path.join(dist, "log", "checkpoint"), "localhost:4321/log\n0\n");
+      // A log from before its entries committed to records is stale too: its records lack log_nonce.
+      expect(await buildIsStale(content, dist, "http://localhost:4321")).toBe(true);
+      await mkdir(path.join(dist, "log", "verifier", "scripts"), { recursive: true });
+      await writeFile(path.join(dist, "log", "verifier", "scripts", "log-verify.ts.txt"), "");
       expect(await buildIsStale(content, dist, "http://localhost:4321")).toBe(false);
       expect(await buildIsStale(content, dist, "http://localhost:4601")).toBe(true);
     } finally {

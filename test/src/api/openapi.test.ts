@@ -132,6 +132,7 @@ describe("/openapi.json", () => {
       "service_areas",
       "response",
       "log_index",
+      "log_nonce",
       "aspects",
     ]);
     expect(params).toContain("aspect");

@@ -51,6 +51,7 @@ const review = (id: string, rating: number, text: string): ReviewRecord => ({
   service_areas: [],
   response: null,
   log_index: 0,
+  log_nonce: Buffer.alloc(32).toString("base64"),
   aspects: [],
 });
 

@@ -46,8 +46,13 @@ async function brokenCopy(): Promise<{ dir: string; review: string; faq: string 
 async function runCheck(env: Record<string, string>): Promise<{ code: number; out: string; err: string }> {
   const out: string[] = [];
   const err: string[] = [];
-  // An empty review log: the project's own DATA_DIR may hold a log of other content.
-  const log = { LOG_DIR: await tempDistDir("pr-log-") };
+  // No review log: the project's own DATA_DIR, or an npm start on the default port, may hold a
+  // log of other content (port 9 is discard: nothing answers there).
+  const log = {
+    LOG_DIR: await tempDistDir("pr-log-"),
+    DATA_DIR: await tempDistDir("pr-data-"),
+    BASE_URL: "http://127.0.0.1:9",
+  };
   const code = await check({ env: { ...log, ...env }, now: NOW, out: (l) => out.push(l), err: (l) => err.push(l) });
   return { code, out: out.join("\n"), err: err.join("\n") };
 }

@@ -1,10 +1,13 @@
+import { spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import os, { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitLogDir, LogStateError, readLogDir } from "../../../src/io/log-dir.ts";
+import { commitLogDir, folderReader, keptPartials, LogStateError } from "../../../src/io/log-dir.ts";
+import { LOCK_FILE, withLogLock } from "../../../src/io/log-lock.ts";
 import { generateKeyPair, parseVerifierKey, signerFromKey } from "../../../src/log/note-keys.ts";
-import { appendEntries, EMPTY_LOG, rootOf, signedCheckpoint, tileFiles } from "../../../src/log/tree.ts";
+import { readTiledLog } from "../../../src/log/read.ts";
+import { appendEntries, EMPTY_LOG, type LogTree, rootOf, signedCheckpoint, tileFiles } from "../../../src/log/tree.ts";
 
 const ORIGIN = "reviews.test/log";
 const KEY = generateKeyPair(ORIGIN, new Uint8Array(32).fill(1));
@@ -20,24 +23,27 @@ async function dir(): Promise<string> {
   return d;
 }
 
-async function commit(d: string, n: number, from = EMPTY_LOG) {
+const read = (d: string, v = verifier) => readTiledLog(folderReader(d), { origin: ORIGIN, verifier: v });
+
+async function commit(d: string, n: number, from: LogTree = EMPTY_LOG) {
+  const note = from.entries.length === 0 ? undefined : (await read(d))?.note;
   const tree = appendEntries(from, entries(n, from.entries.length));
-  await commitLogDir(d, tree, from.entries.length, signedCheckpoint(tree, ORIGIN, signer));
+  await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signer), { note, size: from.entries.length });
   return tree;
 }
 
 describe("LOG_DIR (log-dir.ts)", () => {
-  it("reads an empty folder as a new log, and reads back what was committed, across tile boundaries", async () => {
+  it("reads an empty folder as no log, and reads back what was committed, across tile boundaries", async () => {
     const d = await dir();
-    expect(await readLogDir(path.join(d, "missing"), { origin: ORIGIN, verifier })).toEqual(EMPTY_LOG);
+    expect(await read(path.join(d, "missing"))).toBeUndefined();
     const first = await commit(d, 300);
     const second = await commit(d, 250, first);
-    const read = await readLogDir(d, { origin: ORIGIN, verifier });
-    expect(read.entries.length).toBe(550);
-    expect(Buffer.from(rootOf(read))).toEqual(Buffer.from(rootOf(second)));
+    const got = await read(d);
+    expect(got?.tree.entries.length).toBe(550);
+    expect(Buffer.from(rootOf(got?.tree ?? EMPTY_LOG))).toEqual(Buffer.from(rootOf(second)));
   });
 
-  it("keeps the old log when a commit stops before its checkpoint: extra tiles are ignored, then overwritten", async () => {
+  it("keeps the old log when a commit stops before its checkpoint, and replaces the tiles no checkpoint names", async () => {
     const d = await dir();
     const first = await commit(d, 10);
     // A build that wrote its tiles and died before the checkpoint's rename.
@@ -46,27 +52,82 @@ describe("LOG_DIR (log-dir.ts)", () => {
       await mkdir(path.dirname(path.join(d, rel)), { recursive: true });
       await writeFile(path.join(d, rel), bytes);
     }
-    expect((await readLogDir(d, { origin: ORIGIN, verifier })).entries.length).toBe(10);
+    expect((await read(d))?.tree.entries.length).toBe(10);
     const next = await commit(d, 1, first);
-    const read = await readLogDir(d, { origin: ORIGIN, verifier });
-    expect(Buffer.from(rootOf(read))).toEqual(Buffer.from(rootOf(next)));
+    expect(Buffer.from(rootOf((await read(d))?.tree ?? EMPTY_LOG))).toEqual(Buffer.from(rootOf(next)));
   });
 
-  it("refuses a changed entry, another origin's log and a checkpoint under another key, naming the folder", async () => {
+  it("refuses to commit when the checkpoint changed since it was read, and commits nothing", async () => {
+    const d = await dir();
+    const first = await commit(d, 5);
+    const stale = (await read(d))?.note;
+    await commit(d, 2, first);
+    const before = await readFile(path.join(d, "checkpoint"), "utf8");
+    const rival = appendEntries(first, entries(3, 100));
+    await expect(
+      commitLogDir(d, rival, signedCheckpoint(rival, ORIGIN, signer), { note: stale, size: 5 }),
+    ).rejects.toThrow(/changed while this build was appending to it/);
+    expect(await readFile(path.join(d, "checkpoint"), "utf8")).toBe(before);
+  });
+
+  it("keeps the partial tiles of every checkpoint, and names those narrower than the tree's own", async () => {
+    const d = await dir();
+    const a = await commit(d, 130);
+    const b = await commit(d, 2, a);
+    expect(await readFile(path.join(d, "tile/0/000.p/130"))).toHaveLength(130 * 32);
+    expect((await keptPartials(d, b)).map((t) => `${t.level}/${t.n}.p/${t.width}`)).toEqual([
+      "0/0.p/130",
+      "entries/0.p/130",
+    ]);
+    // Once the tile is full, its partials are no longer needed.
+    const c = await commit(d, 124, b);
+    expect(await keptPartials(d, c)).toEqual([]);
+  });
+
+  it("refuses a changed entry, another origin's log and a checkpoint under another key", async () => {
     const d = await dir();
     await commit(d, 5);
-    await expect(readLogDir(d, { origin: "elsewhere.test/log", verifier })).rejects.toThrow(
-      /is the log of reviews\.test\/log, but this build's log is elsewhere\.test\/log/,
+    await expect(readTiledLog(folderReader(d), { origin: "elsewhere.test/log" })).rejects.toThrow(
+      /is the log of reviews\.test\/log, not elsewhere\.test\/log/,
     );
-    const other = parseVerifierKey(generateKeyPair(ORIGIN).vkey);
-    await expect(readLogDir(d, { origin: ORIGIN, verifier: other })).rejects.toThrow(/A log keeps one key for life/);
+    await expect(read(d, parseVerifierKey(generateKeyPair(ORIGIN).vkey))).rejects.toThrow(
+      /is not signed by this log's key/,
+    );
     const bundle = path.join(d, "tile/entries/000.p/5");
     await writeFile(
       bundle,
       (await readFile(bundle)).toString("latin1").replace('{"entry":2}', '{"entry":9}'),
       "latin1",
     );
-    await expect(readLogDir(d, { origin: ORIGIN, verifier })).rejects.toThrow(LogStateError);
-    await expect(readLogDir(d, { origin: ORIGIN, verifier })).rejects.toThrow(/do not hash to the checkpoint's root/);
+    await expect(read(d)).rejects.toThrow(/do not hash to the checkpoint's root/);
+  });
+});
+
+describe("one writer (log-lock.ts)", () => {
+  it("runs holders one after the other, and removes the lock after", async () => {
+    const d = await dir();
+    const order: string[] = [];
+    const hold = (name: string) =>
+      withLogLock(d, async () => {
+        order.push(`${name} in`);
+        await new Promise((r) => setTimeout(r, 50));
+        order.push(`${name} out`);
+      });
+    await Promise.all([hold("a"), hold("b")]);
+    expect(order).toEqual(["a in", "a out", "b in", "b out"]);
+    await expect(readFile(path.join(d, LOCK_FILE))).rejects.toThrow(/ENOENT/);
+  });
+
+  it("takes over the lock of a process that is gone, and refuses one held by a live process, naming it", async () => {
+    const d = await dir();
+    const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid as number;
+    await writeFile(path.join(d, LOCK_FILE), `${dead}\n${hostname()}\n2026-01-01T00:00:00.000Z\n`);
+    expect(await withLogLock(d, async () => "ran")).toBe("ran");
+    await writeFile(path.join(d, LOCK_FILE), `${process.ppid}\n${hostname()}\n2026-01-01T00:00:00.000Z\n`);
+    const refused = withLogLock(d, async () => "ran", { waitMs: 300 });
+    await expect(refused).rejects.toThrow(LogStateError);
+    await expect(withLogLock(d, async () => "ran", { waitMs: 0 })).rejects.toThrow(
+      new RegExp(`is locked by process ${process.ppid} on .* since 2026-01-01T00:00:00.000Z`),
+    );
   });
 });

@@ -37,6 +37,7 @@ const review: fc.Arbitrary<ReviewRecord> = fc.record({
   service_areas: fc.constant([]),
   response: fc.option(fc.record({ date: fc.constant("2024-03-15"), text }), { nil: null }),
   log_index: fc.nat(),
+  log_nonce: fc.uint8Array({ minLength: 32, maxLength: 32 }).map((b) => Buffer.from(b).toString("base64")),
   aspects: fc.array(
     fc.record({
       id: fc.stringMatching(/^[a-z]{1,8}$/),

@@ -1,0 +1,54 @@
+import { readdir } from "node:fs/promises";
+import path from "node:path";
+import { loadConfig } from "../config.ts";
+import type { ValidatedContent } from "../content/validate.ts";
+import { decodeEntries, deletedReviews } from "../log/plan.ts";
+import { type LogReader, readTiledLog } from "../log/read.ts";
+import { folderReader, logDirOf, logsRoot } from "./log-dir.ts";
+import { httpReader, LogFetchError } from "./log-http.ts";
+import { isLoopbackOrigin } from "./log-state.ts";
+import { deletionProblems, withdrawalsOf } from "./review-log.ts";
+
+/**
+ * What `npm run check` adds to the content check: logged reviews whose file was deleted. It needs
+ * no key and no state of its own: it reads the ids and events of every log it can find, the one
+ * published at BASE_URL/log/, LOG_DIR, and the log of every origin under DATA_DIR/log/ (so the
+ * log `npm start` keeps on any port counts). Signatures are not checked (there is no key here);
+ * each log's entries are checked against its checkpoint's root. Writes nothing.
+ */
+export async function logProblems(
+  env: NodeJS.ProcessEnv,
+  content: ValidatedContent,
+  opts: { warn: (line: string) => void; fetch?: typeof fetch },
+): Promise<string[]> {
+  const config = loadConfig(env);
+  const sources: LogReader[] = [httpReader(`${config.BASE_URL}/log`, { fetch: opts.fetch, timeoutMs: 10_000 })];
+  const dirs = new Set([logDirOf(config)]);
+  const root = logsRoot(config.DATA_DIR);
+  for (const name of await readdir(root).catch(() => [] as string[])) dirs.add(path.join(root, name));
+  for (const dir of dirs) sources.push(folderReader(dir));
+
+  const present = new Set([...content.reviews.map((r) => r.id), ...withdrawalsOf(content).map((w) => w.id)]);
+  const problems: string[] = [];
+  const reported = new Set<string>();
+  for (const source of sources) {
+    let entries: ReturnType<typeof decodeEntries>;
+    try {
+      const log = await readTiledLog(source);
+      if (!log) continue;
+      entries = decodeEntries(log.tree.entries);
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+      // Nothing served on a local origin is the usual case (npm start is not running).
+      if (err instanceof LogFetchError && isLoopbackOrigin(config.BASE_URL)) continue;
+      opts.warn(
+        `check: the review log at ${source.where} was not read (${(err as Error).message}); deletions are checked against the other logs found`,
+      );
+      continue;
+    }
+    const deleted = deletedReviews(entries, present).filter((d) => !reported.has(d.id));
+    for (const d of deleted) reported.add(d.id);
+    problems.push(...deletionProblems(config.CONTENT_DIR, deleted, source.where));
+  }
+  return problems;
+}

@@ -1,0 +1,122 @@
+import type { Config } from "../config.ts";
+import { type Checkpoint, parseCheckpoint } from "../log/checkpoint.ts";
+import { NoteError, openNote } from "../log/note.ts";
+import type { Verifier } from "../log/note-keys.ts";
+import { LogReadError, type ReadLog, readTiledLog } from "../log/read.ts";
+import { folderReader, LogStateError } from "./log-dir.ts";
+import { fetchBytes, httpReader, LogFetchError } from "./log-http.ts";
+
+/**
+ * The log a build continues. LOG_DIR when it holds one (and is not behind the published log);
+ * otherwise the log published at
+ * `BASE_URL/log/`, fetched and verified with this log's key, so a CI runner that starts with an
+ * empty folder continues the live log rather than starting a second one. Only when nothing is
+ * published does a new log start: at once for a loopback origin (local previews, tests); for a
+ * public one only with LOG_NEW=1, since "nothing fetchable" may be a network failure.
+ */
+
+export interface PriorLog {
+  /** The log so far; undefined for a new log. */
+  log?: ReadLog;
+  /** Whether LOG_DIR held it (else it came from the site, or there is none). */
+  fromDir: boolean;
+}
+
+/** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: an origin only this machine reaches. */
+export function isLoopbackOrigin(baseUrl: string): boolean {
+  const host = new URL(baseUrl).hostname.toLowerCase();
+  return host === "localhost" || host.endsWith(".localhost") || /^127(\.\d{1,3}){3}$/.test(host) || host === "[::1]";
+}
+
+/**
+ * Refuses a LOG_DIR shorter than the log the site publishes under this key (a stale CI cache, an
+ * old backup): appending to it would fork the log. Only the checkpoint is fetched; a site that
+ * cannot be reached, or publishes no log of this key, is no objection.
+ */
+async function refuseIfBehind(
+  dir: string,
+  size: number,
+  baseUrl: string,
+  opts: { origin: string; verifier: Verifier; fetch?: typeof fetch },
+): Promise<void> {
+  const url = `${baseUrl}/log/checkpoint`;
+  const note = await fetchBytes(url, { fetch: opts.fetch, timeoutMs: 10_000, maxBytes: 64 * 1024 }).catch(
+    () => undefined,
+  );
+  if (!note) return;
+  let published: Checkpoint;
+  try {
+    published = parseCheckpoint(openNote(note, [opts.verifier]).text);
+  } catch {
+    return;
+  }
+  if (published.origin === opts.origin && published.size > size) {
+    throw new LogStateError(
+      `${dir} holds a log of ${size} entries, but ${url} publishes ${published.size}: LOG_DIR is behind the live log (restored from an old cache or backup?), and appending to it would fork the log. Empty LOG_DIR and build again to continue the published log`,
+    );
+  }
+}
+
+export async function priorLog(
+  dir: string,
+  config: Pick<Config, "BASE_URL" | "LOG_NEW">,
+  opts: { origin: string; verifier: Verifier; warn: (message: string) => void; fetch?: typeof fetch },
+): Promise<PriorLog> {
+  try {
+    const log = await readTiledLog(folderReader(dir), { verifier: opts.verifier, origin: opts.origin });
+    if (log) {
+      await refuseIfBehind(dir, log.checkpoint.size, config.BASE_URL, opts);
+      return { log, fromDir: true };
+    }
+  } catch (err) {
+    if (!(err instanceof LogReadError)) throw err;
+    throw new LogStateError(
+      `${err.message}. LOG_DIR holds another log or a damaged one: a log keeps one key and one origin for life; set LOG_SIGNING_KEY and BASE_URL to this log's, or point LOG_DIR at an empty folder`,
+    );
+  }
+  const prefix = `${config.BASE_URL}/log`;
+  const loopback = isLoopbackOrigin(config.BASE_URL);
+  const reader = httpReader(prefix, { fetch: opts.fetch, timeoutMs: loopback ? 5_000 : 30_000 });
+  let published: ReadLog | undefined;
+  try {
+    published = await readTiledLog(reader, { origin: opts.origin });
+  } catch (err) {
+    if (!(err instanceof LogFetchError) && !(err instanceof LogReadError)) throw err;
+    if (loopback) {
+      // Nothing listening is the usual case for a local preview; something unreadable is worth a word.
+      if (err instanceof LogReadError) opts.warn(`review log: ${err.message}; starting a new log in ${dir}`);
+      return { fromDir: false };
+    }
+    if (err instanceof LogReadError)
+      throw new LogStateError(`the log published at ${prefix} does not read: ${err.message}`);
+    if (config.LOG_NEW) return { fromDir: false };
+    throw new LogStateError(
+      `${dir} holds no review log and the one published at ${prefix} could not be fetched (${err.message}). A build never starts a second log for an origin: restore LOG_DIR, or let the build reach the site, or set LOG_NEW=1 if ${config.BASE_URL} has never published a log`,
+    );
+  }
+  if (!published) {
+    if (loopback || config.LOG_NEW) return { fromDir: false };
+    throw new LogStateError(
+      `${dir} holds no review log and ${prefix}/checkpoint is not found. If ${config.BASE_URL} has never published a log, set LOG_NEW=1 for this first build; otherwise restore LOG_DIR (docs/log.md#state)`,
+    );
+  }
+  // Verified after the origin matched: a log of this origin under another key is another operator's.
+  try {
+    openNote(published.note, [opts.verifier]);
+  } catch (err) {
+    if (!(err instanceof NoteError)) throw err;
+    if (loopback) {
+      opts.warn(
+        `review log: the log at ${prefix} is not signed by this key (${err.message}); starting a new log in ${dir}`,
+      );
+      return { fromDir: false };
+    }
+    throw new LogStateError(
+      `the log published at ${prefix} does not verify with this build's key (${err.message}): set LOG_SIGNING_KEY to the key that log was started with`,
+    );
+  }
+  opts.warn(
+    `review log: ${dir} was empty; continuing the log published at ${prefix} (${published.checkpoint.size} entries)`,
+  );
+  return { log: published, fromDir: false };
+}

@@ -1,0 +1,81 @@
+import { type Checkpoint, parseCheckpoint } from "./checkpoint.ts";
+import { decodeBundle } from "./entries.ts";
+import { equalHash } from "./merkle.ts";
+import { openNote, parseNote } from "./note.ts";
+import type { Verifier } from "./note-keys.ts";
+import { entryBundles, tilePath } from "./tiles.ts";
+import { appendEntries, EMPTY_LOG, type LogTree, rootOf } from "./tree.ts";
+
+/**
+ * Reading a tiled log from wherever it is (LOG_DIR, the published site, test data): the
+ * checkpoint, opened with the log's key or only parsed, and every entry bundle, checked against
+ * the checkpoint's root. What the build continues, what `npm run check` reads ids from and what a
+ * monitor starts from.
+ */
+
+export interface LogReader {
+  /** Where the log is, for messages (a folder or a URL prefix). */
+  where: string;
+  /** The bytes at `path` below the log prefix (`checkpoint`, `tile/0/000`), or undefined when absent. */
+  read(path: string): Promise<Uint8Array | undefined>;
+}
+
+export class LogReadError extends Error {
+  override name = "LogReadError";
+}
+
+export interface ReadLog {
+  checkpoint: Checkpoint;
+  /** The checkpoint's bytes as read: a commit checks they are still there. */
+  note: Uint8Array;
+  tree: LogTree;
+}
+
+/**
+ * The log at `reader`, or undefined when it has no checkpoint. With `verifier`, the checkpoint
+ * must be signed by it; with `origin`, it must name that log. Throws `LogReadError` saying what
+ * does not hold.
+ */
+export async function readTiledLog(
+  reader: LogReader,
+  opts: { verifier?: Verifier; origin?: string } = {},
+): Promise<ReadLog | undefined> {
+  const note = await reader.read("checkpoint");
+  if (!note) return undefined;
+  const where = `${reader.where}/checkpoint`;
+  let checkpoint: Checkpoint;
+  try {
+    checkpoint = parseCheckpoint(opts.verifier ? openNote(note, [opts.verifier]).text : parseNote(note).text);
+  } catch (err) {
+    throw new LogReadError(
+      opts.verifier
+        ? `${where} is not signed by this log's key ${opts.verifier.name} (${(err as Error).message})`
+        : `${where} is not a checkpoint (${(err as Error).message})`,
+    );
+  }
+  if (opts.origin !== undefined && checkpoint.origin !== opts.origin) {
+    throw new LogReadError(`${where} is the log of ${checkpoint.origin}, not ${opts.origin}`);
+  }
+  const entries: Uint8Array[] = [];
+  for (const t of entryBundles(checkpoint.size)) {
+    const at = `${reader.where}/${tilePath(t)}`;
+    const bundle = await reader.read(tilePath(t));
+    if (!bundle)
+      throw new LogReadError(`${at} is missing, but the checkpoint says the log has ${checkpoint.size} entries`);
+    let got: Uint8Array[];
+    try {
+      got = decodeBundle(bundle);
+    } catch (err) {
+      throw new LogReadError(`${at}: ${(err as Error).message}`);
+    }
+    if (got.length !== t.width) throw new LogReadError(`${at} holds ${got.length} entries, not ${t.width}`);
+    entries.push(...got);
+  }
+  const tree = appendEntries(EMPTY_LOG, entries);
+  if (!equalHash(rootOf(tree), checkpoint.root)) {
+    throw new LogReadError(
+      `${reader.where}: the entries do not hash to the checkpoint's root (tree size ${checkpoint.size})`,
+    );
+  }
+  return { checkpoint, note, tree };
+}

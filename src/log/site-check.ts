@@ -1,0 +1,71 @@
+import { commitment } from "./commitment.ts";
+import { type LogEntry, loggedReview } from "./entries.ts";
+import { decodeBase64 } from "./note-keys.ts";
+import { latestEntries } from "./plan.ts";
+
+/**
+ * What the site serves, checked against the log (`npm run log:verify`): every served record opens
+ * the commitment of the entry at its `log_index`, and that entry is the latest for its id; every
+ * review whose latest entry is not a withdrawal is served (completeness: a review the practice
+ * would rather hide cannot silently go); no withdrawn review is served. Pure: the records and
+ * entries are fetched by the caller.
+ */
+
+/** A served record as far as this check reads it; the rest of its fields are what it opens. */
+export type ServedRecord = Record<string, unknown> & { id: string; log_index: unknown; log_nonce: unknown };
+
+export interface SiteCheck {
+  /** One sentence per failure, each naming the review. */
+  problems: string[];
+  records: number;
+  /** Reviews whose latest entry is a withdrawal, and which are therefore not served. */
+  withdrawn: number;
+}
+
+const rating = (r: ServedRecord) => (typeof r.rating === "number" ? ` (served with rating ${r.rating})` : "");
+
+export function checkSite(entries: readonly LogEntry[], records: readonly ServedRecord[]): SiteCheck {
+  const latest = latestEntries(entries);
+  const problems: string[] = [];
+  const served = new Set<string>();
+  for (const r of records) {
+    if (served.has(r.id)) problems.push(`${r.id} is served twice`);
+    served.add(r.id);
+    const index = r.log_index;
+    const last = latest.get(r.id);
+    if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= entries.length) {
+      problems.push(
+        `${r.id} names log entry ${JSON.stringify(index)}, which the log of ${entries.length} entries does not have`,
+      );
+      continue;
+    }
+    const entry = entries[index] as LogEntry;
+    if (!last) {
+      problems.push(`${r.id} is served, but the log has no entry for it: published without a trace`);
+    } else if (last.entry.event === "withdrawn") {
+      problems.push(`${r.id} is served, but it was withdrawn (log entry ${last.index}, ${last.entry.date})`);
+    } else if (entry.id !== r.id) {
+      problems.push(`${r.id} names log entry ${index}, which is about ${entry.id}`);
+    } else if (last.index !== index) {
+      problems.push(
+        `${r.id} is served as log entry ${index}, but its latest entry is ${last.index} (${last.entry.event}): an old version is served`,
+      );
+    } else if (entry.event !== "withdrawn") {
+      const nonce = typeof r.log_nonce === "string" ? decodeBase64(r.log_nonce) : undefined;
+      if (!nonce || nonce.length !== 32) {
+        problems.push(`${r.id}: its log_nonce is not 32 bytes of base64, so it cannot open log entry ${index}`);
+      } else if (commitment(nonce, loggedReview(r as never)) !== entry.commitment) {
+        problems.push(
+          `${r.id}${rating(r)} does not match log entry ${index}: the record served is not the one logged (rewritten?)`,
+        );
+      }
+    }
+  }
+  let withdrawn = 0;
+  for (const [id, l] of latest) {
+    if (l.entry.event === "withdrawn") withdrawn++;
+    else if (!served.has(id))
+      problems.push(`${id} is in the log (entry ${l.index}, ${l.entry.event}) but not served: silently removed?`);
+  }
+  return { problems, records: records.length, withdrawn };
+}

@@ -1,0 +1,111 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { commitLogDir, LogStateError } from "../../../src/io/log-dir.ts";
+import { isLoopbackOrigin, priorLog } from "../../../src/io/log-state.ts";
+import { generateKeyPair, parseVerifierKey, signerFromKey } from "../../../src/log/note-keys.ts";
+import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
+
+/**
+ * Which log a build continues when LOG_DIR is empty. The published site is a fetch over a folder
+ * in tlog-tiles layout (a real LOG_DIR), or a network failure.
+ */
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const dir = async () => {
+  const d = await mkdtemp(path.join(os.tmpdir(), "pr-log-state-"));
+  temp.push(d);
+  return d;
+};
+
+const PUBLIC = "https://reviews.example";
+const ORIGIN = "reviews.example/log";
+const KEY = generateKeyPair(ORIGIN, new Uint8Array(32).fill(5));
+const verifier = parseVerifierKey(KEY.vkey);
+const opts = (warnings: string[], fetch: typeof globalThis.fetch) => ({
+  origin: ORIGIN,
+  verifier,
+  warn: (m: string) => warnings.push(m),
+  fetch,
+});
+
+const offline: typeof fetch = async () => {
+  throw new TypeError("fetch failed", { cause: new Error("getaddrinfo ENOTFOUND reviews.example") });
+};
+
+/** A fetch that serves the files of `folder` as the site `base`. */
+const servedFrom =
+  (folder: string): typeof fetch =>
+  async (input) => {
+    const rel = String(input).replace(/^https?:\/\/[^/]+\/log\//, "");
+    const { readFile } = await import("node:fs/promises");
+    const bytes = await readFile(path.join(folder, rel)).catch(() => undefined);
+    return bytes ? new Response(bytes) : new Response("not found", { status: 404 });
+  };
+
+describe("the log a build continues (log-state.ts)", () => {
+  it("tells loopback origins from public ones", () => {
+    for (const u of ["http://localhost:4321", "http://127.0.0.1:9", "http://[::1]:80", "http://a.localhost"])
+      expect(isLoopbackOrigin(u), u).toBe(true);
+    for (const u of ["https://reviews.example", "http://192.168.1.5", "http://localhost.example.com"])
+      expect(isLoopbackOrigin(u), u).toBe(false);
+  });
+
+  it("refuses a public origin with nothing fetchable unless LOG_NEW=1", async () => {
+    const warnings: string[] = [];
+    const empty = await dir();
+    await expect(priorLog(empty, { BASE_URL: PUBLIC, LOG_NEW: false }, opts(warnings, offline))).rejects.toThrow(
+      /holds no review log and the one published at https:\/\/reviews\.example\/log could not be fetched .*ENOTFOUND.* set LOG_NEW=1/,
+    );
+    const notFound = servedFrom(await dir());
+    await expect(priorLog(empty, { BASE_URL: PUBLIC, LOG_NEW: false }, opts(warnings, notFound))).rejects.toThrow(
+      LogStateError,
+    );
+    expect(await priorLog(empty, { BASE_URL: PUBLIC, LOG_NEW: true }, opts(warnings, offline))).toEqual({
+      fromDir: false,
+    });
+  });
+
+  it("continues the published log, verified with the key, and refuses one under another key", async () => {
+    const site = await dir();
+    const tree = appendEntries(EMPTY_LOG, [Buffer.from("a"), Buffer.from("b")]);
+    await commitLogDir(site, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(KEY.skey)), {
+      note: undefined,
+      size: 0,
+    });
+    const warnings: string[] = [];
+    const got = await priorLog(await dir(), { BASE_URL: PUBLIC, LOG_NEW: false }, opts(warnings, servedFrom(site)));
+    expect(got.fromDir).toBe(false);
+    expect(got.log?.tree.entries.length).toBe(2);
+    expect(warnings.join("\n")).toContain("continuing the log published at https://reviews.example/log (2 entries)");
+
+    const other = generateKeyPair(ORIGIN);
+    const foreign = { ...opts(warnings, servedFrom(site)), verifier: parseVerifierKey(other.vkey) };
+    await expect(priorLog(await dir(), { BASE_URL: PUBLIC, LOG_NEW: true }, foreign)).rejects.toThrow(
+      /does not verify with this build's key/,
+    );
+    // A loopback origin starts its own log instead, saying so.
+    const local = { ...foreign, origin: ORIGIN };
+    expect(await priorLog(await dir(), { BASE_URL: "http://localhost:4321", LOG_NEW: false }, local)).toEqual({
+      fromDir: false,
+    });
+  });
+
+  it("refuses a LOG_DIR behind the published log (a stale cache would fork it), and takes one that is not", async () => {
+    const site = await dir();
+    const signer = signerFromKey(KEY.skey);
+    const small = appendEntries(EMPTY_LOG, [Buffer.from("a")]);
+    const stale = await dir();
+    await commitLogDir(stale, small, signedCheckpoint(small, ORIGIN, signer), { note: undefined, size: 0 });
+    const big = appendEntries(small, [Buffer.from("b"), Buffer.from("c")]);
+    await commitLogDir(site, big, signedCheckpoint(big, ORIGIN, signer), { note: undefined, size: 0 });
+    const config = { BASE_URL: PUBLIC, LOG_NEW: false };
+    await expect(priorLog(stale, config, opts([], servedFrom(site)))).rejects.toThrow(
+      /holds a log of 1 entries, but https:\/\/reviews\.example\/log\/checkpoint publishes 3: LOG_DIR is behind/,
+    );
+    expect((await priorLog(site, config, opts([], servedFrom(stale))))?.log?.tree.entries.length).toBe(3);
+    expect((await priorLog(stale, config, opts([], offline)))?.fromDir).toBe(true);
+  });
+});

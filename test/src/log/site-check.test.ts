@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import { nonceSource } from "../../../src/log/commitment.ts";
+import { decodeEntry, type LogEntry, type LoggedReview } from "../../../src/log/entries.ts";
+import { planLog } from "../../../src/log/plan.ts";
+import { checkSite, type ServedRecord } from "../../../src/log/site-check.ts";
+
+const review = (id: string, rating = 5): LoggedReview => ({
+  id,
+  date: "2026-04-03",
+  published_at: "2026-04-04T10:00:00Z",
+  rating,
+  author: "Paul W.",
+  title: null,
+  text: "Fine.",
+  source: { platform: "direct", url: null },
+  verification: { method: "invoice", verified_on: "2026-04-03" },
+  technicians: [],
+  services: [],
+  service_areas: [],
+  response: null,
+});
+
+const nonce = nonceSource(new Uint8Array(32).fill(9));
+const PAUL = review("2026-04-03-paul-w", 1);
+const ANA = review("2026-04-03-ana-b");
+
+/** The log of `reviews` and what the site serves for it, records as /reviews.json has them. */
+function site(
+  reviews: LoggedReview[],
+  withdrawn: Parameters<typeof planLog>[1]["withdrawn"] = [],
+  prior: LogEntry[] = [],
+) {
+  const plan = planLog(prior, { reviews, withdrawn }, { nonce, today: "2026-11-20" });
+  const entries = [...prior, ...plan.added.map((e) => decodeEntry(e))];
+  const records: ServedRecord[] = reviews.map((r) => {
+    const at = plan.positions.get(r.id) as { index: number; nonce: string };
+    return { ...r, url: `https://x/reviews/${r.id}/`, aspects: [], log_index: at.index, log_nonce: at.nonce };
+  });
+  return { entries, records };
+}
+
+describe("the site against the log (site-check.ts)", () => {
+  it("accepts the records the log commits to, whatever derived fields they carry", () => {
+    const { entries, records } = site([PAUL, ANA]);
+    expect(checkSite(entries, records)).toEqual({ problems: [], records: 2, withdrawn: 0 });
+  });
+
+  it("names a review that is logged but not served, and one whose rating was changed", () => {
+    const { entries, records } = site([PAUL, ANA]);
+    const served = records.filter((r) => r.id !== ANA.id).map((r) => ({ ...r, rating: 5 }));
+    expect(checkSite(entries, served).problems).toEqual([
+      "2026-04-03-paul-w (served with rating 5) does not match log entry 1: the record served is not the one logged (rewritten?)",
+      "2026-04-03-ana-b is in the log (entry 0, published) but not served: silently removed?",
+    ]);
+  });
+
+  it("refuses a withdrawn review served, an old version served, and a wrong nonce", () => {
+    const first = site([PAUL, ANA]);
+    const withdrawn = site([ANA], [{ id: PAUL.id, reason: "author-request", date: "2026-11-01" }], first.entries);
+    expect(checkSite(withdrawn.entries, withdrawn.records)).toEqual({ problems: [], records: 1, withdrawn: 1 });
+    expect(
+      checkSite(withdrawn.entries, [...withdrawn.records, first.records.find((r) => r.id === PAUL.id) as ServedRecord])
+        .problems,
+    ).toEqual(["2026-04-03-paul-w is served, but it was withdrawn (log entry 2, 2026-11-01)"]);
+    const amended = site([{ ...PAUL, text: "Fine, really." }, ANA], [], first.entries);
+    expect(checkSite(amended.entries, first.records).problems).toEqual([
+      "2026-04-03-paul-w is served as log entry 1, but its latest entry is 2 (amended): an old version is served",
+    ]);
+    const wrongNonce = first.records.map((r) => ({ ...r, log_nonce: Buffer.alloc(32).toString("base64") }));
+    expect(checkSite(first.entries, wrongNonce).problems).toHaveLength(2);
+  });
+});
