@@ -5,7 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AstroBuildOptions, runAstroBuild } from "../../../src/build/astro-build.ts";
 import { AstroBuildWorker, type AstroWorkerLimits } from "../../../src/build/astro-worker.ts";
 import { readDistFiles } from "../../../src/io/dist-files.ts";
-import { buildSite, freshLogEnv, tempDistDir } from "../../helpers/build-site.ts";
+import { buildSite, freshLogEnv, HEADER_FILES, tempDistDir, undatedHeaders } from "../../helpers/build-site.ts";
 import { isAlive } from "../../helpers/npm-process.ts";
 
 /**
@@ -73,8 +73,19 @@ async function workerBuild(
   return { ...result, distDir };
 }
 
+/**
+ * A build's files by path; the header files without their Last-Modified, since each build dates
+ * what it writes by its own time (src/http-headers/last-modified.ts).
+ */
 async function files(dir: string): Promise<Map<string, string>> {
-  return new Map((await readDistFiles(dir)).map((f) => [f.path, Buffer.from(f.bytes).toString("base64")]));
+  const out = new Map<string, string>();
+  for (const f of await readDistFiles(dir)) {
+    if (f.path === "/_headers.json")
+      out.set(f.path, JSON.stringify(undatedHeaders(JSON.parse(Buffer.from(f.bytes).toString()))));
+    else if (!(HEADER_FILES as readonly string[]).includes(f.path))
+      out.set(f.path, Buffer.from(f.bytes).toString("base64"));
+  }
+  return out;
 }
 
 async function editReview(text: string): Promise<void> {
