@@ -44,6 +44,16 @@ export async function postgresUnavailable(): Promise<string | undefined> {
   return "no PostgreSQL found: install Debian's postgresql package or set TEST_DATABASE_URL";
 }
 
+/**
+ * For a file of PostgreSQL suites: why they are skipped here (`describeWithPackage` shows it), or
+ * undefined. In CI a missing server is an error, so CI never skips them.
+ */
+export async function postgresSuitesMissing(): Promise<string | undefined> {
+  const missing = await postgresUnavailable();
+  if (missing && process.env.CI) throw new Error(`PostgreSQL suites cannot run in CI: ${missing}`);
+  return missing;
+}
+
 async function as(bin: string, args: string[]): Promise<void> {
   const [cmd, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
   await run(cmd, argv, { timeout: 60_000 });
