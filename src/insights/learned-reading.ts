@@ -67,7 +67,7 @@ export const LEARNED_DEFAULTS: LearnedOptions = {
   polarityConfidence: 0.4,
   aspectConfidence: 0.4,
   overrideConfidence: 0.4,
-  vetoBelow: 0.1,
+  vetoBelow: 0.2,
   conditionConfidence: 0.7,
   quoteAspectConfidence: 0.25,
   explicitConfidence: 0.5,

@@ -149,7 +149,7 @@ export interface TrainOptions {
   rate: number;
 }
 
-export const TRAIN_DEFAULTS: TrainOptions = { minCount: 3, l2: 0.0005, steps: 400, rate: 0.5 };
+export const TRAIN_DEFAULTS: TrainOptions = { minCount: 3, l2: 0.0001, steps: 400, rate: 0.5 };
 
 /** Rounds a weight for storage: four decimals keep the file small and the output stable. */
 const r4 = (x: number) => Math.round(x * 1e4) / 1e4 || 0;
