@@ -55,8 +55,8 @@ const review = (id: string, rating: number, text: string): ReviewRecord => ({
   aspects: [],
 });
 
-const quotes = (reviews: ReviewRecord[], id: string) => {
-  const a = analyzeReviews({ ...input, reviews }).insights.aspects.find((x) => x.id === id);
+const quotes = (reviews: ReviewRecord[], id: string, base: InsightsInput = input) => {
+  const a = analyzeReviews({ ...base, reviews }).insights.aspects.find((x) => x.id === id);
   return {
     counts: [a?.positive, a?.negative],
     quoted: [...(a?.examples.positive ?? []), ...(a?.examples.negative ?? [])].map((q) => q.sentence),
@@ -72,8 +72,10 @@ describe("quotes a visitor can trust", () => {
   });
 
   it("counts a tie the rating broke, but does not quote either side of it", () => {
+    // Read by the rules alone: the learned model may doubt one side and so break the tie itself.
     const tie = review("tie", 5, "The booking was seamless. The booking was a hassle.");
-    expect(quotes([tie], "scheduling")).toEqual({ counts: [1, 0], quoted: [] });
+    const rulesOnly = { ...input, content: { ...input.content, model: undefined } };
+    expect(quotes([tie], "scheduling", rulesOnly)).toEqual({ counts: [1, 0], quoted: [] });
   });
 
   it("quotes a sentence whose own words say it", () => {
