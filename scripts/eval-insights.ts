@@ -131,14 +131,20 @@ process.stdout.on("error", (err: NodeJS.ErrnoException) => {
   process.exit(0);
 });
 
-async function main(): Promise<number> {
+const USAGE =
+  "usage: npm run eval:insights [-- --file PATH]... [--all] [--worst N] [--reading rules|model|both] [--cross-validate]";
+
+/** The options, or a one-line refusal naming the option and its value (exit 2, with the usage). */
+function options(argv: string[]) {
   const { values } = parseArgs({
+    args: argv,
     options: {
       file: { type: "string", multiple: true },
       worst: { type: "string", default: "10" },
       reading: { type: "string", default: "both" },
       "cross-validate": { type: "boolean", default: false },
       all: { type: "boolean", default: false },
+      help: { type: "boolean", default: false },
     },
   });
   const worst = Number(values.worst);
@@ -147,6 +153,22 @@ async function main(): Promise<number> {
   const reading = values.reading as Reading;
   if (!READINGS.includes(reading))
     throw new Error(`--reading: expected one of ${READINGS.join(", ")}, got ${JSON.stringify(values.reading)}`);
+  return { ...values, worst, reading };
+}
+
+async function main(): Promise<number> {
+  let values: ReturnType<typeof options>;
+  try {
+    values = options(process.argv.slice(2));
+  } catch (err) {
+    process.stderr.write(`eval:insights: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
+  const { worst, reading } = values;
   const dir = loadConfig().CONTENT_DIR;
   const content = await loadContent(dir, { now: new Date() });
   const insights = await loadInsightsContent(

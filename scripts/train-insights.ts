@@ -101,10 +101,22 @@ export async function trainedModelText(
   return `${JSON.stringify(trainOn(sets, rules, ids, TRAIN_DEFAULTS))}\n`;
 }
 
+const USAGE = "usage: npm run train:insights [-- --exclude FILE]... [--out PATH]";
+
 async function main(): Promise<number> {
-  const { values } = parseArgs({
-    options: { exclude: { type: "string", multiple: true }, out: { type: "string" } },
-  });
+  let values: { exclude?: string[]; out?: string; help?: boolean };
+  try {
+    ({ values } = parseArgs({
+      options: { exclude: { type: "string", multiple: true }, out: { type: "string" }, help: { type: "boolean" } },
+    }));
+  } catch (err) {
+    process.stderr.write(`train:insights: ${(err as Error).message}\n${USAGE}\n`);
+    return 2;
+  }
+  if (values.help) {
+    process.stdout.write(`${USAGE}\n`);
+    return 0;
+  }
   const dir = loadConfig().CONTENT_DIR;
   const text = await trainedModelText(dir, values.exclude ?? []);
   const out = values.out ?? path.join(dir, "insights", "model.json");

@@ -66,9 +66,18 @@ describe("npm run eval:insights", () => {
     expect(stdout).toMatch(/editor labels \(aspects: in \d+ review files\)/);
   }, 120_000);
 
-  it("names a bad option and its value", async () => {
-    const failed = await run(process.execPath, [SCRIPT, "--reading", "vibes"], { cwd: ROOT, env }).catch((e) => e);
-    expect(failed.code).toBe(1);
-    expect(failed.stderr).toContain('--reading: expected one of rules, model, both, got "vibes"');
+  it("names a bad option and its value, with the usage and no stack trace (exit 2)", async () => {
+    for (const [args, said] of [
+      [["--reading", "vibes"], '--reading: expected one of rules, model, both, got "vibes"'],
+      [["--bogus"], "Unknown option '--bogus'"],
+    ] as const) {
+      const failed = await run(process.execPath, [SCRIPT, ...args], { cwd: ROOT, env }).catch((e) => e);
+      expect(failed.code).toBe(2);
+      expect(failed.stderr).toContain(said);
+      expect(failed.stderr).toContain("usage: npm run eval:insights");
+      expect(failed.stderr).not.toMatch(/\n\s+at /);
+    }
+    const { stdout } = await run(process.execPath, [SCRIPT, "--help"], { cwd: ROOT, env });
+    expect(stdout).toMatch(/^usage: npm run eval:insights/);
   });
 });
