@@ -52,7 +52,7 @@ export function checkSite(entries: readonly LogEntry[], records: readonly Served
       );
     } else if (entry.event !== "withdrawn") {
       const nonce = typeof r.log_nonce === "string" ? decodeBase64(r.log_nonce) : undefined;
-      if (!nonce || nonce.length !== 32) {
+      if (nonce?.length !== 32) {
         problems.push(`${r.id}: its log_nonce is not 32 bytes of base64, so it cannot open log entry ${index}`);
       } else if (commitment(nonce, loggedReview(r as never)) !== entry.commitment) {
         problems.push(

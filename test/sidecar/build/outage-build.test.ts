@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
 import pg from "pg";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, expect, it } from "vitest";
 import { main, type Service } from "../../../sidecar/main.ts";
 import { loadConfig } from "../../../src/config.ts";
 import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
