@@ -78,6 +78,31 @@ function contrastAt(normals: readonly string[], i: number): boolean {
   return true;
 }
 
+/**
+ * Short forms patients type, read as the word they stand for: the lemma changes, the text does not,
+ * so an editor's term ("appointment") and the models' features meet "appt" too. Only forms that mean
+ * one thing in reviews of a practice ("apt" may be a flat, "pt" a physical therapist: not here).
+ */
+const SHORT_FORMS = new Map(
+  Object.entries({
+    appt: "appointment",
+    appts: "appointment",
+    chiro: "chiropractor",
+    chiros: "chiropractor",
+    doc: "doctor",
+    recep: "receptionist",
+    hr: "hour",
+    hrs: "hour",
+    min: "minute",
+    mins: "minute",
+    u: "you",
+    ur: "your",
+    bc: "because",
+    tho: "though",
+    thx: "thanks",
+  }),
+);
+
 /** "Dr." and "Dr", "Blvd." and "Blvd" are the same word to an editor. */
 const form = (s: string) => (s.length > 1 && s.endsWith(".") ? s.slice(0, -1) : s);
 const isSpace = (type: string) => type === "tabCRLF" || type === "spaces";
@@ -199,8 +224,8 @@ export function createAnalyzer(): Analyzer {
       const normals = keep(t.out(its.normal) as string[]).map(form);
       // wink has no lemma for some words it does not split ("didnt" before a comma: null); such a
       // word is its own lemma, as an unknown word is.
-      const lemmas = keep(t.out(lemma) as (string | null)[]).map((l, i) =>
-        l == null ? (normals[i] as string) : form(l),
+      const lemmas = keep(t.out(lemma) as (string | null)[]).map(
+        (l, i) => SHORT_FORMS.get(normals[i] as string) ?? (l == null ? (normals[i] as string) : form(l)),
       );
       const pos = keep(t.out(its.pos) as string[]);
       const stop = keep(t.out(its.stopWordFlag) as unknown as boolean[]);

@@ -19,6 +19,24 @@ describe("clause splitting", () => {
     expect(lemmas.every((l) => typeof l === "string")).toBe(true);
   });
 
+  it("reads the short forms patients type as the words they stand for, keeping the text as written", () => {
+    const [clause] = analyzer.clauses("my appt w the chiro ran 2 hrs late, u kidding? walking distance from my apt");
+    const { values, lemmas } = clause?.tokens ?? { values: [], lemmas: [] };
+    const lemmaOf = (word: string) => lemmas[(values as string[]).indexOf(word)];
+    expect([lemmaOf("appt"), lemmaOf("chiro"), lemmaOf("hrs"), lemmaOf("u")]).toEqual([
+      "appointment",
+      "chiropractor",
+      "hour",
+      "you",
+    ]);
+    // "apt" may be a flat: left as it is.
+    expect(lemmaOf("apt")).toBe("apt");
+    expect(clause?.text).toBe("my appt w the chiro ran 2 hrs late, u kidding?");
+    // An editor's term "appointment" meets "appt".
+    const matcher = compileTerms([["appointment"]], (t) => analyzer.termForms(t));
+    expect(analyzer.clauses("my appt was moved").flatMap((c) => matcher.match(c))).toHaveLength(1);
+  });
+
   it("cuts at a contrastive conjunction, which opens the second clause", () => {
     expect(clauseTexts("Dr. Patel was great but billing was a mess.")).toEqual([
       "Dr. Patel was great",
