@@ -44,8 +44,18 @@ const LEVELS = {
 
 export type CodingProfile = keyof typeof LEVELS;
 
+/**
+ * `body` compressed, in a buffer of its own. zlib returns a slice of its 16 KB output chunk, itself
+ * carved from Node's 64 KB buffer pool, and a kept variant would hold all of it: 1.5 to 3 times
+ * the bytes the result store counts, over 2,000 search pages (docs/benchmarks-log.md, "Distinct queries, on a
+ * quiet machine").
+ */
 export function compress(body: Buffer, coding: Encoded, profile: CodingProfile): Buffer {
-  return LEVELS[profile][coding](body);
+  const coded = LEVELS[profile][coding](body);
+  if (coded.byteOffset === 0 && coded.buffer.byteLength === coded.length) return coded;
+  const own = Buffer.allocUnsafeSlow(coded.length);
+  coded.copy(own);
+  return own;
 }
 
 /** negotiator 1.x takes the server's order for equal q-values; @types/negotiator 0.6 predates that argument. */

@@ -2,7 +2,7 @@ import type { Request, RequestHandler, Response } from "express";
 import type { QueryIssue } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
 import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
-import { type Holding, searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
+import { type Holding, ownCopy, searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
 import { searchEtag, sinceEtag } from "../build/result-store.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import {
@@ -80,7 +80,7 @@ function coded(
 ): Buffer {
   const latest = s.results.get(key);
   if (coding === "identity") {
-    const body = latest?.body ?? (made ? Buffer.from(made) : json("kept"));
+    const body = latest?.body ?? (made ? ownCopy(made) : json("kept"));
     s.results.set(key, { ...latest, etag, body });
     return body;
   }

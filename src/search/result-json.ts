@@ -39,15 +39,26 @@ export type Holding = "kept" | "transient";
 const SCRATCH_MAX = 1024 * 1024;
 let scratch = Buffer.allocUnsafeSlow(64 * 1024);
 
+/** A copy of `body` in a buffer of its own (see `join`), for a transient body that is to be kept. */
+export function ownCopy(body: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(body.length);
+  body.copy(out);
+  return out;
+}
+
 function join(head: string, reviews: readonly ReviewRecord[], tail: string, holding: Holding): Buffer {
   let length = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, reviews.length - 1);
   for (const r of reviews) length += reviewJson(r).length;
   let out: Buffer;
   if (holding === "transient" && length <= SCRATCH_MAX) {
-    if (length > scratch.length)
+    if (length > scratch.length) {
       scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(length, 2 * scratch.length)));
+    }
     out = scratch;
-  } else out = Buffer.allocUnsafe(length);
+  } else {
+    // A buffer of its own, not a slice of Node's pool that a kept body would pin whole.
+    out = Buffer.allocUnsafeSlow(length);
+  }
   let at = out.write(head, 0);
   reviews.forEach((r, i) => {
     if (i > 0) at += COMMA.copy(out, at);

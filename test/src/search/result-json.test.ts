@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import type { SearchResult } from "../../../src/api/schemas.ts";
 import { buildDataset } from "../../../src/content/dataset.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
-import { searchResultJson, sinceResultJson } from "../../../src/search/result-json.ts";
+import { ownCopy, searchResultJson, sinceResultJson } from "../../../src/search/result-json.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const content = await loadContent(FIXTURE, { now: new Date("2025-03-13T00:00:00Z") });
@@ -39,6 +39,10 @@ describe("result JSON", () => {
     const a = searchResultJson(result({ start: 1, count: 2, next: null }), "transient");
     const b = sinceResultJson({ since: "2024-01-01", count: 1, reviews: reviews.slice(0, 1) }, "transient");
     expect(kept.equals(copy)).toBe(true);
+    // Kept bytes hold no more memory than their length (no slice of a shared pool or of the scratch).
+    expect(kept.buffer.byteLength).toBe(kept.length);
+    const own = ownCopy(a);
+    expect(own.equals(a) && own.buffer !== a.buffer && own.buffer.byteLength === own.length).toBe(true);
     expect(a.buffer).toBe(b.buffer);
     expect(JSON.parse(b.toString("utf8")).since).toBe("2024-01-01");
   });
