@@ -80,7 +80,8 @@ function coded(
 ): Buffer {
   const latest = s.results.get(key);
   if (coding === "identity") {
-    const body = latest?.body ?? (made ? ownCopy(made) : json("kept"));
+    if (latest?.body) return latest.body;
+    const body = made ? ownCopy(made) : json("kept");
     s.results.set(key, { ...latest, etag, body });
     return body;
   }
@@ -142,7 +143,7 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
     const accepted = negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS);
     const json = (h: Holding) => searchResultJson(runSearch(snapshot.index, q, baseUrl), h);
     // A variant is kept only for a body of MIN_COMPRESS_BYTES or more, so having it settles the coding.
-    const kept = entry?.variants?.get(accepted);
+    const kept = accepted === "identity" ? entry?.body : entry?.variants?.get(accepted);
     let coding: Coding = accepted;
     let bytes = () => kept as Buffer;
     if (!kept) {
