@@ -1,14 +1,10 @@
 import { createRequire } from "node:module";
 
 /**
- * autocannon 8 appends every response body to a string (`req.body += data` in
- * lib/pipelinedRequestsQueue.js, autocannon issue #362): a UTF-8 decode of every byte received.
- * For a compressed body that is binary data on the decoder's slow path, about 100 µs of the load
- * generator's CPU per 6 KB zstd search page, against a few µs for `/healthz`'s small text, so
- * the client's core ran out before the server's and every search rate measured the client (the
- * log's "The load generator", issue 35). The bench reads no bodies (no `expectBody`,
- * `verifyBody` or `onResponse`), so bodies are dropped; bytes are still received, parsed and
- * counted as before.
+ * autocannon 8 decodes every response body into a string (`req.body += data`, autocannon issue
+ * #362): about 100 µs of the client's CPU per compressed search page, so the search rates measured
+ * the load generator (docs/benchmarks-log.md, "The load generator"). The bench reads no bodies, so
+ * they are dropped; their bytes are still received, parsed and counted.
  */
 export function discardResponseBodies(): void {
   const require = createRequire(import.meta.url);

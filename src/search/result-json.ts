@@ -27,11 +27,10 @@ export function reviewJson(review: ReviewRecord): Buffer {
 }
 
 /**
- * How joined bytes are held: `"kept"` in a buffer of their own; `"transient"` in one buffer that
- * the next transient call overwrites, for a body that is compressed at once and never kept. A miss
- * sent compressed then allocates no identity body (about 24 KB a search page): it was most of the
- * external memory a miss allocated, whose growth makes V8 run full collections over the whole
- * index (docs/benchmarks-log.md, "Distinct queries, on a quiet machine").
+ * How joined bytes are held: `"kept"` in a buffer of their own; `"transient"` in one buffer that the
+ * next transient call overwrites, for a body compressed at once and never kept, so that a miss
+ * allocates no identity body (its external memory started V8's full collections:
+ * docs/benchmarks-log.md, "Distinct queries on a quiet machine").
  */
 export type Holding = "kept" | "transient";
 
