@@ -1,6 +1,10 @@
 import autocannon, { type Result } from "autocannon";
+import { discardResponseBodies } from "./discard-bodies.ts";
 import { cpuMicros } from "./proc-cpu.ts";
 import type { Profile } from "./profile.ts";
+
+// Before any run: the load generator must not spend its core decoding bodies it never reads.
+discardResponseBodies();
 
 /** One autocannon run against a running server. */
 export interface LoadResult {

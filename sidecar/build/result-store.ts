@@ -10,9 +10,10 @@ import type { Outcome } from "../../src/search/query-service.ts";
  *
  * It holds what the two doors of the query service (the HTTP routes and the MCP tools) would
  * otherwise compute again for a repeated query: the parsed query for an input already seen, and
- * per canonical query one entry with the identity JSON, the frozen object it is the JSON of (the
- * MCP `structuredContent`) and the compressed variants. Both doors read and complete the same
- * entry, so a browser's compressed search warms MCP and the other way round.
+ * per canonical query one entry with what was sent: the compressed variants, the identity JSON once
+ * a client took it identity or the MCP tool asked, and the frozen object the JSON is of (the MCP
+ * `structuredContent`). Both doors read and complete the same entry: a tool call gives browsers
+ * their variant without a search, and a browser's search leaves the tool its ETag.
  *
  * Bounded by bytes (RESPONSE_CACHE_MB): bodies, variants, keys and an estimate of each object,
  * least recently used dropped first; one entry may take at most a quarter of the bound. With a
@@ -21,7 +22,10 @@ import type { Outcome } from "../../src/search/query-service.ts";
 export interface StoredResult {
   /** Strong ETag of the identity body; a variant's is derived from it (`variantEtag`). */
   etag: string;
-  /** The identity JSON, once some caller needed it (a since revalidation needs only the ETag). */
+  /**
+   * The identity JSON, once a client took it identity or the MCP tool asked (a since revalidation
+   * needs only the ETag; a body sent compressed keeps only its variant).
+   */
   body?: Buffer;
   /** The frozen object `body` is the JSON of, and what it adds to the entry's size. */
   value?: { data: object; bytes: number };

@@ -34,8 +34,8 @@ const gzip = (level: number) => (b: Buffer) => gzipSync(b, { level });
 
 /**
  * Dynamic bodies prefer zstd 1, then brotli 3, then gzip 4: on search pages they give about the
- * bytes of higher levels for a fraction of the CPU, and compressing is most of what a cache miss
- * costs once the search is indexed (the measurements: docs/benchmarks-log.md, "Compression").
+ * bytes of higher levels for a fraction of the CPU, and compressing is the largest part of what a
+ * cache miss costs (the measurements: docs/benchmarks-log.md, "Compression").
  */
 const LEVELS = {
   static: { br: br(5), zstd: zstd(6), gzip: gzip(6) },
@@ -44,8 +44,17 @@ const LEVELS = {
 
 export type CodingProfile = keyof typeof LEVELS;
 
+/**
+ * `body` compressed, in a buffer of its own. zlib returns a slice of its 16 KB output chunk, itself
+ * carved from Node's 64 KB buffer pool, and a kept variant would hold all of it: 2,000 search pages
+ * of 10.7 MB held 43.7 MB (docs/benchmarks-log.md, "Distinct queries on a quiet machine").
+ */
 export function compress(body: Buffer, coding: Encoded, profile: CodingProfile): Buffer {
-  return LEVELS[profile][coding](body);
+  const coded = LEVELS[profile][coding](body);
+  if (coded.byteOffset === 0 && coded.buffer.byteLength === coded.length) return coded;
+  const own = Buffer.allocUnsafeSlow(coded.length);
+  coded.copy(own);
+  return own;
 }
 
 /** negotiator 1.x takes the server's order for equal q-values; @types/negotiator 0.6 predates that argument. */

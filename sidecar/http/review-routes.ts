@@ -2,8 +2,8 @@ import type { Request, RequestHandler, Response } from "express";
 import type { QueryIssue } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
 import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
-import { searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
-import { type StoredResult, searchEtag, sinceEtag } from "../build/result-store.ts";
+import { type Holding, ownCopy, searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
+import { searchEtag, sinceEtag } from "../build/result-store.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import {
   type Coding,
@@ -20,7 +20,9 @@ import { writeRepresentation } from "./representation.ts";
  * The HTTP adapter of the query service: reads the query string, turns issues into a 400, and
  * sends the result from the snapshot's result store (sidecar/build/result-store.ts), filling it on
  * a miss. Each kept body is exactly what the uncached path would send (test/sidecar/http/search-api.test.ts),
- * compressed once per entry and coding.
+ * compressed once per entry and coding. An entry keeps what was sent: the compressed variant of a
+ * body sent compressed (its JSON assembled in a reused buffer), the identity body once a client
+ * took it identity.
  */
 
 /**
@@ -64,16 +66,30 @@ function codingFor(accepted: Coding, length: number): Coding {
 }
 
 /**
- * The body of `entry` in `coding`, compressed once and kept in the snapshot's result store as a
- * variant of the entry (a variant past the store's per-entry bound is sent and not kept).
+ * The bytes of `key` in `coding`, kept in the entry or made and kept, within the request that calls
+ * it (a transient body lives until the next one is made). `json` makes the identity body as held;
+ * `made` is that body already made transient. A body that is only compressed is never kept.
  */
-function variant(s: Snapshot, key: string, entry: StoredResult & { body: Buffer }, coding: Coding): Buffer {
-  if (coding === "identity") return entry.body;
-  const known = entry.variants?.get(coding);
+function coded(
+  s: Snapshot,
+  key: string,
+  etag: string,
+  coding: Coding,
+  json: (h: Holding) => Buffer,
+  made?: Buffer,
+): Buffer {
+  const latest = s.results.get(key);
+  if (coding === "identity") {
+    if (latest?.body) return latest.body;
+    const body = made ? ownCopy(made) : json("kept");
+    s.results.set(key, { ...latest, etag, body });
+    return body;
+  }
+  const known = latest?.variants?.get(coding);
   if (known) return known;
-  const body = compress(entry.body, coding, "dynamic");
-  const latest = s.results.get(key) ?? entry;
-  s.results.set(key, { ...latest, variants: new Map([...(latest.variants ?? []), [coding, body]]) });
+  const body = compress(latest?.body ?? made ?? json("transient"), coding, "dynamic");
+  // A variant past the store's per-entry bound is sent and not kept.
+  s.results.set(key, { ...latest, etag, variants: new Map([...(latest?.variants ?? []), [coding, body]]) });
   return body;
 }
 
@@ -122,15 +138,21 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
     if (!outcome.ok) throw invalidQuery(outcome.issues);
     const q = outcome.value;
     const key = `search?${q.key}`;
-    let entry = snapshot.results.get(key);
-    if (!entry?.body) {
-      const body = searchResultJson(runSearch(snapshot.index, q, baseUrl));
-      entry = { ...entry, etag: searchEtag(snapshot.version, baseUrl, q.key), body };
-      snapshot.results.set(key, entry);
+    const entry = snapshot.results.get(key);
+    const etag = entry?.etag ?? searchEtag(snapshot.version, baseUrl, q.key);
+    const accepted = negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS);
+    const json = (h: Holding) => searchResultJson(runSearch(snapshot.index, q, baseUrl), h);
+    // A variant is kept only for a body of MIN_COMPRESS_BYTES or more, so having it settles the coding.
+    const kept = accepted === "identity" ? entry?.body : entry?.variants?.get(accepted);
+    let coding: Coding = accepted;
+    let bytes = () => kept as Buffer;
+    if (!kept) {
+      // Without the body, its length (which decides the coding) is known only once it is made.
+      const made = entry?.body ? undefined : json("transient");
+      coding = codingFor(accepted, (entry?.body ?? made)?.length ?? 0);
+      bytes = () => coded(snapshot, key, etag, coding, json, made);
     }
-    const withBody = entry as StoredResult & { body: Buffer };
-    const coding = codingFor(negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS), withBody.body.length);
-    send(req, res, entry.etag, coding, () => variant(snapshot, key, withBody, coding), snapshot, false);
+    send(req, res, etag, coding, bytes, snapshot, false);
   };
 
   const since: RequestHandler<{ date: string }> = (req, res) => {
@@ -157,15 +179,8 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
     const known = entry;
     const length = known.body?.length ?? sinceBodyLength(snapshot, q ?? parse());
     const coding = codingFor(negotiateCoding(req.headers["accept-encoding"], DYNAMIC_CODINGS), length);
-    const body = () => {
-      let withBody = known.body ? (known as StoredResult & { body: Buffer }) : undefined;
-      if (!withBody) {
-        const latest = snapshot.results.get(key) ?? known;
-        withBody = { ...latest, body: latest.body ?? sinceResultJson(runSince(snapshot.index, q ?? parse())) };
-        snapshot.results.set(key, withBody);
-      }
-      return variant(snapshot, key, withBody, coding);
-    };
+    const body = () =>
+      coded(snapshot, key, known.etag, coding, (h) => sinceResultJson(runSince(snapshot.index, q ?? parse()), h));
     send(req, res, known.etag, coding, body, snapshot, true);
   };
   // Express would answer a date that is not valid percent-encoding (`%`, `%zz`) with its own 400

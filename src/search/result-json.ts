@@ -26,22 +26,54 @@ export function reviewJson(review: ReviewRecord): Buffer {
   return json;
 }
 
-function join(head: string, reviews: readonly ReviewRecord[], tail: string): Buffer {
-  const parts: Buffer[] = [Buffer.from(head)];
-  reviews.forEach((r, i) => {
-    if (i > 0) parts.push(COMMA);
-    parts.push(reviewJson(r));
-  });
-  parts.push(Buffer.from(tail));
-  return Buffer.concat(parts);
+/**
+ * How joined bytes are held: `"kept"` in a buffer of their own; `"transient"` in one buffer that the
+ * next transient call overwrites, for a body compressed at once and never kept, so that a miss
+ * allocates no identity body (its external memory started V8's full collections:
+ * docs/benchmarks-log.md, "Distinct queries on a quiet machine").
+ */
+export type Holding = "kept" | "transient";
+
+/** Transient bodies up to this size reuse one buffer; a larger one (a long since/{date}) gets its own. */
+const SCRATCH_MAX = 1024 * 1024;
+let scratch = Buffer.allocUnsafeSlow(64 * 1024);
+
+/** A copy of `body` in a buffer of its own (see `join`), for a transient body that is to be kept. */
+export function ownCopy(body: Buffer): Buffer {
+  const out = Buffer.allocUnsafeSlow(body.length);
+  body.copy(out);
+  return out;
 }
 
-export function searchResultJson(result: SearchResult): Buffer {
+function join(head: string, reviews: readonly ReviewRecord[], tail: string, holding: Holding): Buffer {
+  let length = Buffer.byteLength(head) + Buffer.byteLength(tail) + Math.max(0, reviews.length - 1);
+  for (const r of reviews) length += reviewJson(r).length;
+  let out: Buffer;
+  if (holding === "transient" && length <= SCRATCH_MAX) {
+    if (length > scratch.length) {
+      scratch = Buffer.allocUnsafeSlow(Math.min(SCRATCH_MAX, Math.max(length, 2 * scratch.length)));
+    }
+    out = scratch;
+  } else {
+    // A buffer of its own, not a slice of Node's pool that a kept body would pin whole.
+    out = Buffer.allocUnsafeSlow(length);
+  }
+  let at = out.write(head, 0);
+  reviews.forEach((r, i) => {
+    if (i > 0) at += COMMA.copy(out, at);
+    at += reviewJson(r).copy(out, at);
+  });
+  at += out.write(tail, at);
+  return out.subarray(0, at);
+}
+
+export function searchResultJson(result: SearchResult, holding: Holding = "kept"): Buffer {
   const { count, total, limit, offset, next } = result;
   return join(
     '{"reviews":[',
     result.reviews,
     `],"count":${count},"total":${total},"limit":${limit},"offset":${offset},"next":${JSON.stringify(next)}}`,
+    holding,
   );
 }
 
@@ -50,7 +82,7 @@ export function sinceFrame(since: string, count: number): { head: string; tail: 
   return { head: `{"since":${JSON.stringify(since)},"count":${count},"reviews":[`, tail: "]}" };
 }
 
-export function sinceResultJson(result: SinceResult): Buffer {
+export function sinceResultJson(result: SinceResult, holding: Holding = "kept"): Buffer {
   const { head, tail } = sinceFrame(result.since, result.count);
-  return join(head, result.reviews, tail);
+  return join(head, result.reviews, tail, holding);
 }
