@@ -5,11 +5,10 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 
 /**
- * Empties the output folder of a build into one that holds an earlier build by renaming it aside
- * and removing the old tree while the build runs, instead of Astro's synchronous removal of every
- * file before bundling (`emptyDir` in astro/dist/core/build/static-build.js): at 10,000 reviews
- * that is some 20,000 files and folders, 1–4 s of a rebuild spent before anything else can start.
- * The build then writes into an empty folder, as after Astro's removal, so its output is the same.
+ * Empties an output folder that holds an earlier build by renaming it aside and removing the old
+ * tree while the build runs: Astro removes it file by file before bundling (`emptyDir` in
+ * astro/dist/core/build/static-build.js), a page per review being 20,000 entries at 10,000 reviews
+ * (docs/benchmarks-log.md, 2026-12-01). The build still writes into an empty folder.
  */
 
 const ASIDE = ".emptying-";
