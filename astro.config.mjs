@@ -3,6 +3,7 @@ import { defineConfig } from "astro/config";
 import { astroCacheDir } from "./src/build/astro-build.ts";
 import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
+import { emptyOutDir } from "./src/integrations/empty-out-dir.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
 import { reviewLogFiles } from "./src/integrations/review-log.ts";
@@ -29,6 +30,8 @@ export default defineConfig({
   integrations: [
     // Beside a running npm start, DIST_DIR is the build it serves: a build must not write into it.
     servedDistGuard(config.DIST_DIR),
+    // An output folder holding an earlier build is renamed aside and removed while this one runs.
+    emptyOutDir(),
     incrementalGuard(),
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
