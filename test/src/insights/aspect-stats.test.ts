@@ -7,6 +7,7 @@ import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
+import { reviewRecord } from "../../helpers/review-record.ts";
 
 /**
  * "In their words": a sentence is quoted for an aspect only when it is explicit evidence for the
@@ -35,25 +36,7 @@ beforeAll(async () => {
   };
 });
 
-const review = (id: string, rating: number, text: string): ReviewRecord => ({
-  id,
-  url: `https://reviews.example/#${id}`,
-  date: "2025-01-01",
-  published_at: "2025-01-01T00:00:00Z",
-  rating,
-  author: "A. B.",
-  title: null,
-  text,
-  source: { platform: "direct", url: null },
-  verification: { method: "invoice", verified_on: "2025-01-01" },
-  technicians: [],
-  services: [],
-  service_areas: [],
-  response: null,
-  log_index: 0,
-  log_nonce: Buffer.alloc(32).toString("base64"),
-  aspects: [],
-});
+const review = (id: string, rating: number, text: string) => reviewRecord(id, rating, text);
 
 const quotes = (reviews: ReviewRecord[], id: string, base: InsightsInput = input) => {
   const a = analyzeReviews({ ...base, reviews }).insights.aspects.find((x) => x.id === id);

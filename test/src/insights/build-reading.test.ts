@@ -13,6 +13,7 @@ import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
+import { reviewRecord } from "../../helpers/review-record.ts";
 
 /**
  * What `npm run eval:insights` measures must be what a visitor reads: labelled text published as
@@ -44,25 +45,8 @@ afterAll(async () => {
   if (cacheDir) await rm(cacheDir, { recursive: true, force: true });
 });
 
-const record = (item: LabelledItem, i: number): ReviewRecord => ({
-  id: `labelled-${i}`,
-  url: `https://reviews.example/#labelled-${i}`,
-  date: "2025-01-01",
-  published_at: "2025-01-01T00:00:00Z",
-  rating: item.rating,
-  author: "A. B.",
-  title: item.title ?? null,
-  text: item.text,
-  source: { platform: "direct", url: null },
-  verification: { method: "invoice", verified_on: "2025-01-01" },
-  technicians: [],
-  services: [],
-  service_areas: [],
-  response: null,
-  log_index: i,
-  log_nonce: Buffer.alloc(32).toString("base64"),
-  aspects: [],
-});
+const record = (item: LabelledItem, i: number): ReviewRecord =>
+  reviewRecord(`labelled-${i}`, item.rating, item.text, { title: item.title ?? null, log_index: i });
 
 /** The records' aspects after one build pass over them, through the analysis cache. */
 async function built(records: ReviewRecord[]) {
