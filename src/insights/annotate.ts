@@ -84,6 +84,17 @@ export interface AnnotatorOptions {
   learned?: LearnedOptions;
 }
 
+/**
+ * "back" right after a verb ("go back", "drove back", "be back", "called back") is the adverb, not
+ * the body part, unless a noun follows ("helped back pain"): wink tags every "back" as an adverb,
+ * so the word before and after decide.
+ */
+function adverbialBack({ tokens }: Clause, start: number, end: number): boolean {
+  if (end - start !== 1 || tokens.normals[start] !== "back") return false;
+  const before = tokens.pos[start - 1];
+  return (before === "VERB" || before === "AUX") && tokens.pos[start + 1] !== "NOUN";
+}
+
 export function createAnnotator(
   content: InsightsContent,
   business: Business,
@@ -118,8 +129,9 @@ export function createAnnotator(
   const byId = aspects.map((a, i) => ({ id: a.id, i })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
   const spansOf = (clause: Clause): AspectSpan[] =>
-    aspectMatcher.spans(clause).map((m) => {
+    aspectMatcher.spans(clause).flatMap((m) => {
       const k = m.group - 3 * aspects.length;
+      if (k >= 0 && adverbialBack(clause, m.start, m.end)) return [];
       // Only an aspect's own terms let a clause without polar words take the rating's side: a
       // condition or neutral term says why someone came, a name alone says who was there.
       return k >= 0

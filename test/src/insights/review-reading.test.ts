@@ -127,6 +127,18 @@ describe("five-star reviews with the project's model", () => {
   });
 });
 
+describe("the word back", () => {
+  it("is the body part after my or before pain, and no pain-relief reading after a verb", async () => {
+    const { insights: withModel } = await projectInsights();
+    const annotator = createAnnotator(withModel, business, analyzer);
+    const ids = (text: string, rating: number) => annotator.annotate(review(text, rating)).aspects.map((a) => a.id);
+    expect(ids("I'd still go back for Dr. Bell.", 3)).not.toContain("pain-relief");
+    expect(ids("Left without buying anything and drove back home a little annoyed.", 2)).not.toContain("pain-relief");
+    expect(ids("My back felt better that evening.", 3)).toContain("pain-relief");
+    expect(ids("Two visits helped back pain I had for years.", 3)).toContain("pain-relief");
+  });
+});
+
 describe("the review around a clause", () => {
   it("tells the polarity model the rating, the other sentences' side, the opening sentence and the past tense", () => {
     const a = createAnnotator(insights, business, analyzer, { reading: "rules" }).annotate(
