@@ -1,7 +1,7 @@
 import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
-import { compileTerms } from "./aspects.ts";
+import { adverbialBack, compileTerms } from "./aspects.ts";
 import { abilityFocus, contrastUnjudged, expectationContrast, treatmentCare } from "./clause-rules.ts";
 import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
@@ -84,17 +84,6 @@ export interface AnnotatorOptions {
   learned?: LearnedOptions;
 }
 
-/**
- * "back" right after a verb ("go back", "drove back", "be back", "called back") is the adverb, not
- * the body part, unless a noun follows ("helped back pain"): wink tags every "back" as an adverb,
- * so the word before and after decide.
- */
-function adverbialBack({ tokens }: Clause, start: number, end: number): boolean {
-  if (end - start !== 1 || tokens.normals[start] !== "back") return false;
-  const before = tokens.pos[start - 1];
-  return (before === "VERB" || before === "AUX") && tokens.pos[start + 1] !== "NOUN";
-}
-
 export function createAnnotator(
   content: InsightsContent,
   business: Business,
@@ -131,7 +120,7 @@ export function createAnnotator(
   const spansOf = (clause: Clause): AspectSpan[] =>
     aspectMatcher.spans(clause).flatMap((m) => {
       const k = m.group - 3 * aspects.length;
-      if (k >= 0 && adverbialBack(clause, m.start, m.end)) return [];
+      if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
       // Only an aspect's own terms let a clause without polar words take the rating's side: a
       // condition or neutral term says why someone came, a name alone says who was there.
       return k >= 0

@@ -1,4 +1,4 @@
-import type { Clause, TermForms } from "./nlp.ts";
+import type { Clause, TermForms, TokenTable } from "./nlp.ts";
 
 /**
  * Finding the editor's terms from `aspects.yaml` in a clause.
@@ -102,4 +102,16 @@ export function compileTerms(
       return [...new Set(spans(clause).map((s) => s.group))].sort((a, b) => a - b);
     },
   };
+}
+
+/**
+ * Whether tokens `start`…`end` are "back" right after a verb ("go back", "drove back", "be back",
+ * "called back"): the adverb, not the body part, unless a noun follows ("helped back pain"). wink
+ * tags every "back" as an adverb, so the words around it decide. A condition word it matches is no
+ * condition, for the aspects a clause names and for the words its polarity binds alike.
+ */
+export function adverbialBack(tokens: TokenTable, start: number, end: number): boolean {
+  if (end - start !== 1 || tokens.normals[start] !== "back") return false;
+  const before = tokens.pos[start - 1];
+  return (before === "VERB" || before === "AUX") && tokens.pos[start + 1] !== "NOUN";
 }

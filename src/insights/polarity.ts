@@ -1,4 +1,4 @@
-import { compileTerms, type TermMatcher } from "./aspects.ts";
+import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, type Polar } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
@@ -191,7 +191,9 @@ export function readClause(
   const covered = new Uint8Array(end - start);
   /** A negated condition: a symptom that was not there ("it didn't hurt"). */
   const absent = new Uint8Array(end - start);
-  const spans = lexicon.matcher.spans(clause);
+  const spans = lexicon.matcher
+    .spans(clause)
+    .filter((s) => s.group < FIRST_CONDITION || !adverbialBack(clause.tokens, s.start, s.end));
   const hasCondition = spans.some((s) => s.group >= FIRST_CONDITION);
   const nearestCondition = (at: number) => {
     let best = -1;
