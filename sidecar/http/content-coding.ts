@@ -1,6 +1,7 @@
 import { brotliCompressSync, constants, gzipSync, zstdCompressSync } from "node:zlib";
 import { LRUCache } from "lru-cache";
 import Negotiator from "negotiator";
+import { ownCopy } from "../../src/search/result-json.ts";
 
 /**
  * Content codings: which one a client gets, and how it is made. Static files and dynamic responses
@@ -51,10 +52,7 @@ export type CodingProfile = keyof typeof LEVELS;
  */
 export function compress(body: Buffer, coding: Encoded, profile: CodingProfile): Buffer {
   const coded = LEVELS[profile][coding](body);
-  if (coded.byteOffset === 0 && coded.buffer.byteLength === coded.length) return coded;
-  const own = Buffer.allocUnsafeSlow(coded.length);
-  coded.copy(own);
-  return own;
+  return coded.byteOffset === 0 && coded.buffer.byteLength === coded.length ? coded : ownCopy(coded);
 }
 
 /** negotiator 1.x takes the server's order for equal q-values; @types/negotiator 0.6 predates that argument. */

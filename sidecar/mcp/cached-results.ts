@@ -15,7 +15,8 @@ import type { Snapshot } from "../build/snapshot.ts";
  *
  * An entry made by an HTTP route has no object, and the body only if a client took it identity
  * (otherwise its compressed variants, or for since only the ETag): the query is run again (posting
- * lists and a prefix slice: cheap) and the entry is kept again with both. With the store off (RESPONSE_CACHE_MB=0), every call parses, runs and serialises.
+ * lists and a prefix slice: cheap) and the entry is kept again with both. With the store off
+ * (RESPONSE_CACHE_MB=0), every call parses, runs and serialises.
  */
 
 /** A result as a tool returns it: the JSON text and the (frozen) object it is the JSON of. */
