@@ -3,6 +3,7 @@ import { rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
+import { processAlive } from "../io/process-alive.ts";
 
 /**
  * Empties an output folder that holds an earlier build by renaming it aside and removing the old
@@ -60,17 +61,8 @@ async function removeStale(dir: string): Promise<void> {
   }
   for (const name of names) {
     const pid = Number(name.slice(prefix.length));
-    if (pid === process.pid || (Number.isInteger(pid) && running(pid))) continue;
+    if (pid === process.pid || (Number.isInteger(pid) && processAlive(pid))) continue;
     await rm(path.join(path.dirname(dir), name), { recursive: true, force: true, maxRetries: 3 });
-  }
-}
-
-function running(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch (err) {
-    return (err as NodeJS.ErrnoException).code === "EPERM";
   }
 }
 
