@@ -39,11 +39,20 @@ function reviewNew(dir: string, args: string[]) {
   });
 }
 
-/** `npm run check` on `dir`, as a child process with no review log to compare against. */
+/**
+ * `npm run check` on `dir`, as a child process with no review log to compare against: neither
+ * LOG_DIR nor DATA_DIR/log, where the project's own `npm start` keeps the log of its sample site.
+ */
 function checkContent(dir: string) {
   return run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/check-content.ts"], {
     cwd: ROOT,
-    env: { ...process.env, CONTENT_DIR: dir, BASE_URL: "", LOG_DIR: path.join(dir, ".no-log") },
+    env: {
+      ...process.env,
+      CONTENT_DIR: dir,
+      BASE_URL: "",
+      LOG_DIR: path.join(dir, ".no-log"),
+      DATA_DIR: path.join(dir, ".no-data"),
+    },
   });
 }
 
