@@ -3,15 +3,16 @@ import { defineConfig } from "astro/config";
 import { astroCacheDir } from "./src/build/astro-build.ts";
 import { loadConfig } from "./src/config.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
-import { emptyOutDir } from "./src/integrations/empty-out-dir.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
+import { outDir } from "./src/integrations/out-dir.ts";
 import { reviewLogFiles } from "./src/integrations/review-log.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
 import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
 import { sitemap } from "./src/integrations/sitemap.ts";
 
 const config = loadConfig();
+const outputs = outDir();
 
 export default defineConfig({
   site: config.BASE_URL,
@@ -22,7 +23,13 @@ export default defineConfig({
   trailingSlash: "ignore",
   // Stylesheets as files, so the Content-Security-Policy can say `style-src 'self'` with no
   // 'unsafe-inline' (src/http-headers/security.ts); hashed names keep them cacheable forever.
-  build: { format: "directory", inlineStylesheets: "never" },
+  // Four pages at once, so one page's writes overlap another's render: a cold 10,000-review build fell
+  // by a quarter to a third on 2 cores; 8 and 16 gained no more and raised the peak memory of a
+  // 100,000-review build, whose evidence pages are large (docs/benchmarks-log.md, 2026-12-01).
+  build: { format: "directory", inlineStylesheets: "never", concurrency: 4 },
+  // The output folder is ours to empty or keep (src/integrations/out-dir.ts): Astro keeps a page whose
+  // key is unchanged when its file is already there, instead of copying it back from its cache.
+  vite: { build: { emptyOutDir: false } },
   devToolbar: { enabled: false },
   // A rebuild copies the month, review and evidence pages whose data did not change from the last build of the same
   // cache instead of rendering them (src/site/month-page-props.ts, docs/site.md "Incremental rebuilds").
@@ -30,8 +37,9 @@ export default defineConfig({
   integrations: [
     // Beside a running npm start, DIST_DIR is the build it serves: a build must not write into it.
     servedDistGuard(config.DIST_DIR),
-    // An output folder holding an earlier build is renamed aside and removed while this one runs.
-    emptyOutDir(),
+    // Readies the output folder when the build starts and removes what the build no longer writes
+    // once the pages are written, before the integrations below add their files.
+    outputs.prepare,
     incrementalGuard(),
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
@@ -45,6 +53,8 @@ export default defineConfig({
     }),
     // After build-outputs: the log is committed to LOG_DIR only once the build is complete.
     reviewLogFiles(),
+    // Last: records that DIST_DIR now holds this cache's complete build, to be kept in place next time.
+    outputs.record,
     ...(config.HUB_URL === "off"
       ? []
       : [hubPing({ hubUrl: config.HUB_URL ?? config.hubUrl, baseUrl: config.BASE_URL })]),
