@@ -18,6 +18,7 @@ import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { MANIFEST_FILE } from "../http-headers/manifest.ts";
+import { listDistFiles } from "../io/dist-files.ts";
 import { processAlive } from "../io/process-alive.ts";
 
 /**
@@ -111,12 +112,7 @@ async function removeStale(dir: string): Promise<void> {
 /** Every file below `dir` but `.git`, by absolute path, with its identity. */
 export function seeFiles(dir: string): Seen {
   const seen: Seen = new Map();
-  for (const e of readdirSync(dir, { recursive: true, withFileTypes: true })) {
-    if (!e.isFile()) continue;
-    const abs = path.join(e.parentPath, e.name);
-    if (path.relative(dir, abs).split(path.sep)[0] === ".git") continue;
-    seen.set(abs, identity(abs));
-  }
+  for (const f of listDistFiles(dir)) if (!f.path.startsWith("/.git/")) seen.set(f.abs, identity(f.abs));
   return seen;
 }
 
