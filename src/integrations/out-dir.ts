@@ -165,6 +165,23 @@ export function holdsLastBuild(cacheDir: string, outDir: string): boolean {
   return now !== undefined && r.dir === now.dir && r.headers === now.headers;
 }
 
+/**
+ * The folder holding this cache's last complete build, by its real path, if it is still as that
+ * build left it. Found by the recorded `_headers.json`, which a rename keeps: npm start moves a
+ * build made in DIST_DIR into its builds folder and links it back (sidecar/build/site-build.ts).
+ */
+export function lastBuildFolder(cacheDir: string): string | undefined {
+  let recorded: { dir?: unknown; headers?: unknown };
+  try {
+    recorded = JSON.parse(readFileSync(path.join(cacheDir, RECORD), "utf8"));
+  } catch {
+    return undefined;
+  }
+  if (typeof recorded.dir !== "string") return undefined;
+  const now = headersIdentity(recorded.dir);
+  return now && now.headers === recorded.headers ? now.dir : undefined;
+}
+
 /** Records that `outDir` holds this cache's last complete build (every build rewrites `_headers.json`). */
 export function recordLastBuild(cacheDir: string, outDir: string): void {
   const now = headersIdentity(outDir);

@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, realpath, rm, stat, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -267,7 +267,7 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
     }
   });
 
-  it("npm start's builds with DIST_DIR and CONTENT_DIR outside the project: one worker, each equal to a cold build", async () => {
+  it("npm start's builds with DIST_DIR and CONTENT_DIR outside the project: one worker, a retired folder reused, each equal to a cold build", async () => {
     // Astro prerenders every such build from one fixed folder in the project. Without the worker's
     // per-build module URLs (astro-worker-main.ts) the second build imported the first one's
     // modules, so every month page was copied from the cache with the content of the first build.
@@ -278,20 +278,30 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
     const builds = new SiteBuilds(distDir, { worker });
     const env = { ...process.env, ...ENV, CONTENT_DIR: content };
     const pids: (number | undefined)[] = [];
+    const kept = "reviews/2025/01/index.html";
+    const inodes: number[] = [];
     try {
-      for (const text of ["First outside edit", "Second outside edit"]) {
+      for (const text of ["First outside edit", "Second outside edit", "Third outside edit"]) {
         await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
         // A new review log each time, as the cold build it is compared with starts one.
         const { dir, result } = await builds.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
         expect(result.code).toBe(0);
         await builds.activate(dir as string);
         pids.push(worker.lastBuildPid);
+        inodes.push((await stat(path.join(dir as string, kept))).ino);
         expect(await readFile(path.join(distDir, "reviews/2025/03/index.html"), "utf8")).toContain(text);
         await expectSameAsCold(distDir);
+        // As npm start does once the old build is no longer read: it is kept as the next one's start.
+        const removed = await builds.prune(new Set([await realpath(dir as string)]));
+        expect(removed).toEqual([]);
       }
-      // Both builds ran in the same warm process, not in a fresh `astro build` each.
+      // Every build ran in the same warm process, not in a fresh `astro build` each.
       expect(pids[0]).toBeDefined();
-      expect(pids[1]).toBe(pids[0]);
+      expect(new Set(pids).size).toBe(1);
+      // The third build started from the first one's folder: an unchanged month page stayed where it was.
+      expect(inodes[2]).toBe(inodes[0]);
+      expect(inodes[1]).not.toBe(inodes[0]);
+      expect(await readdir(builds.root)).toHaveLength(2);
     } finally {
       await builds.close();
       await rm(astroCacheDir(distDir), { recursive: true, force: true });
