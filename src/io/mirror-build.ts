@@ -1,0 +1,62 @@
+import { copyFile, mkdir, rm, rmdir } from "node:fs/promises";
+import path from "node:path";
+import { MANIFEST_FILE } from "../http-headers/manifest.ts";
+import { distPath, readManifest } from "./dist-files.ts";
+
+/**
+ * Makes one complete build's folder a copy of another's by changing only what differs: npm start
+ * turns the build it retired into the next build's folder (sidecar/build/site-build.ts) rather
+ * than copying a whole site into an empty one.
+ *
+ * What differs is read from the two header manifests, which name every file of a build but
+ * themselves, each with a SHA-256 of its bytes: nothing is listed, read or hashed. So `to` must be
+ * as its build left it (npm start's own folders are never written once built). Asynchronous
+ * throughout, since it runs in the process that serves.
+ */
+
+/** The files a build writes beside its header manifest, and outside it. */
+const HEADER_FILES = [`/${MANIFEST_FILE}`, "/_headers"];
+
+export interface MirrorResult {
+  copied: number;
+  removed: number;
+  kept: number;
+}
+
+/** Removes `dir` and its parents up to `root` while they are empty. */
+async function removeEmpty(dir: string, root: string): Promise<void> {
+  for (let d = dir; d.startsWith(root + path.sep); d = path.dirname(d)) {
+    // Not empty (or already gone): nothing further up is empty either.
+    if (
+      !(await rmdir(d).then(
+        () => true,
+        () => false,
+      ))
+    )
+      return;
+  }
+}
+
+/**
+ * Makes `to` hold exactly the files of `from`, byte for byte, both being complete builds. Throws
+ * when either manifest cannot be read, before changing anything.
+ */
+export async function mirrorBuild(from: string, to: string): Promise<MirrorResult> {
+  const [want, have] = await Promise.all([readManifest(from), readManifest(to)]);
+  // What `from` lacks goes first, so a file can take the place of a folder.
+  const gone = Object.keys(have.files).filter((p) => !Object.hasOwn(want.files, p));
+  await Promise.all(gone.map((p) => rm(distPath(to, p), { recursive: true, force: true })));
+  const folders = new Set(gone.map((p) => path.dirname(distPath(to, p))));
+  for (const d of [...folders].sort((a, b) => b.length - a.length)) await removeEmpty(d, to);
+  const copy = Object.keys(want.files).filter((p) => have.files[p]?.etag !== want.files[p]?.etag);
+  await Promise.all(
+    [...copy, ...HEADER_FILES].map(async (p) => {
+      const target = distPath(to, p);
+      await mkdir(path.dirname(target), { recursive: true });
+      // A folder where the file goes (the other build had pages below this path).
+      await rm(target, { recursive: true, force: true });
+      await copyFile(distPath(from, p), target);
+    }),
+  );
+  return { copied: copy.length, removed: gone.length, kept: Object.keys(want.files).length - copy.length };
+}
