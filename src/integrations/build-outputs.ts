@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { type HeadersManifest, MANIFEST_FILE, manifestOf, renderHeadersFile } from "../http-headers/manifest.ts";
 import { etagDistFiles, readManifest } from "../io/dist-files.ts";
+import { readEtagMemo, saveEtagMemo } from "../io/etag-memo.ts";
 import { siteUrls } from "../urls.ts";
 
 /**
@@ -12,7 +13,7 @@ import { siteUrls } from "../urls.ts";
  * file's bytes last changed (src/http-headers/last-modified.ts): carried over from the previous
  * build's manifest, read before Astro empties the output folder, for every unchanged file, and the
  * build's time for the rest. Files are hashed one at a time through one buffer, so the hook never
- * holds the built site in memory.
+ * holds the built site in memory, and only those the build wrote (src/io/etag-memo.ts).
  */
 /**
  * A build bakes its origin into every permalink, feed and ETag, so it never falls back to a local
@@ -31,6 +32,7 @@ export function buildOutputs(opts: {
   previousDir: string;
 }): AstroIntegration {
   let previous: HeadersManifest | undefined;
+  let cacheDir: string | undefined;
   return {
     name: "public-reviews/build-outputs",
     hooks: {
@@ -45,15 +47,26 @@ export function buildOutputs(opts: {
         // No previous build, or an unreadable one: every file gets this build's time.
         previous = await readManifest(opts.previousDir).catch(() => undefined);
       },
+      "astro:config:done": ({ config }) => {
+        cacheDir = fileURLToPath(config.cacheDir);
+      },
       "astro:build:done": async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
-        const manifest = manifestOf(etagDistFiles(out), {
+        const memo = cacheDir ? readEtagMemo(cacheDir) : undefined;
+        const files = etagDistFiles(out, memo?.known);
+        const manifest = manifestOf(files, {
           urls: siteUrls(opts.baseUrl),
           builtAt: new Date(),
           previous,
         });
         await writeFile(path.join(out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
         await writeFile(path.join(out, "_headers"), renderHeadersFile(manifest));
+        if (cacheDir && memo)
+          saveEtagMemo(
+            cacheDir,
+            memo,
+            files.map((f) => [f.key, f.etag]),
+          );
         logger.info(`wrote headers for ${Object.keys(manifest.files).length} files`);
       },
     },

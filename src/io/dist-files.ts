@@ -1,10 +1,11 @@
 import { createHash } from "node:crypto";
-import { closeSync, openSync, readdirSync, readSync } from "node:fs";
+import { closeSync, openSync, readdirSync, readSync, statSync } from "node:fs";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { z } from "zod";
 import { describeIssue } from "../api/schema-issues.ts";
 import { etagOfHash, type HeadersManifest, HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.ts";
+import { fileKey } from "./etag-memo.ts";
 
 /**
  * The one module that reads a built site folder. The build hook, the sidecar's snapshot (and
@@ -73,9 +74,16 @@ function etagOfFile(abs: string, buffer: Buffer): string {
  * A build is mostly small pages (a page per review), and each promise read costs several trips
  * through the thread pool and the event loop (open, stat, read, close).
  */
-export function etagDistFiles(dir: string): { path: string; etag: string }[] {
+export function etagDistFiles(
+  dir: string,
+  known: ReadonlyMap<string, string> = new Map(),
+): { path: string; etag: string; key: string }[] {
   const buffer = Buffer.allocUnsafe(CHUNK);
-  return listDistFiles(dir).map((f) => ({ path: f.path, etag: etagOfFile(f.abs, buffer) }));
+  return listDistFiles(dir).map((f) => {
+    // A file this key names was hashed by an earlier build and not written since (src/io/etag-memo.ts).
+    const key = fileKey(f.path, statSync(f.abs, { bigint: true }));
+    return { path: f.path, etag: known.get(key) ?? etagOfFile(f.abs, buffer), key };
+  });
 }
 
 /** The bytes of one file, or `undefined` when the build has no such file. */

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -30,10 +30,29 @@ describe("etagDistFiles", () => {
 
     const etags = etagDistFiles(dir);
     const expected = (await readDistFiles(dir)).map((f) => ({ path: f.path, etag: strongEtag(f.bytes) }));
-    expect(etags).toEqual(expected);
+    expect(etags.map(({ path, etag }) => ({ path, etag }))).toEqual(expected);
     expect(etags.find((e) => e.path === "/reviews.json")?.etag).toBe(strongEtag(big));
     expect(etags.find((e) => e.path === "/feed.xml")?.etag).toBe(strongEtag(huge));
     expect(etags.map((e) => e.path)).toContain("/reviews/2024/03/index.html");
+  });
+
+  it("takes a file's ETag from the memo while the file is as it was hashed, and hashes it again once written", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
+    temp.push(dir);
+    const page = path.join(dir, "index.html");
+    await writeFile(page, "<p>one</p>");
+    await utimes(page, new Date(1_000), new Date(1_000));
+    const [first] = etagDistFiles(dir);
+    expect(first?.etag).toBe(strongEtag("<p>one</p>"));
+    // The memo is believed: a key it knows is not read again.
+    const known = new Map([[first?.key as string, '"remembered"']]);
+    expect(etagDistFiles(dir, known)[0]?.etag).toBe('"remembered"');
+    // Written again, with the same size: another modification time, another key.
+    await writeFile(page, "<p>two</p>");
+    await utimes(page, new Date(2_000), new Date(2_000));
+    const [again] = etagDistFiles(dir, known);
+    expect(again?.key).not.toBe(first?.key);
+    expect(again?.etag).toBe(strongEtag("<p>two</p>"));
   });
 
   it("is empty for an empty build", async () => {

@@ -1,0 +1,33 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { readEtagMemo, saveEtagMemo } from "../../../src/io/etag-memo.ts";
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+describe("etag memo", () => {
+  it("knows the last two builds' files, and forgets the third", async () => {
+    const cache = await mkdtemp(path.join(os.tmpdir(), "pr-etag-memo-"));
+    temp.push(cache);
+    expect(readEtagMemo(cache).known.size).toBe(0);
+    saveEtagMemo(cache, readEtagMemo(cache), [["/a\n1:1:1", '"a1"']]);
+    saveEtagMemo(cache, readEtagMemo(cache), [["/a\n2:2:2", '"a2"']]);
+    expect([...readEtagMemo(cache).known]).toEqual([
+      ["/a\n2:2:2", '"a2"'],
+      ["/a\n1:1:1", '"a1"'],
+    ]);
+    saveEtagMemo(cache, readEtagMemo(cache), [["/a\n3:3:3", '"a3"']]);
+    expect([...readEtagMemo(cache).known.keys()]).toEqual(["/a\n3:3:3", "/a\n2:2:2"]);
+  });
+
+  it("is empty when its file is not what it writes", async () => {
+    const cache = await mkdtemp(path.join(os.tmpdir(), "pr-etag-memo-"));
+    temp.push(cache);
+    await writeFile(path.join(cache, "etag-memo.json"), '{"version":1,"builds":[[["/a"]]]}');
+    expect(readEtagMemo(cache).known.size).toBe(0);
+    await writeFile(path.join(cache, "etag-memo.json"), "{");
+    expect(readEtagMemo(cache).known.size).toBe(0);
+  });
+});
