@@ -152,19 +152,6 @@ function headersIdentity(outDir: string): { dir: string; headers: string } | und
   }
 }
 
-/** Whether `outDir` holds the last complete build of the cache in `cacheDir`, untouched since. */
-export function holdsLastBuild(cacheDir: string, outDir: string): boolean {
-  let recorded: unknown;
-  try {
-    recorded = JSON.parse(readFileSync(path.join(cacheDir, RECORD), "utf8"));
-  } catch {
-    return false;
-  }
-  const now = headersIdentity(outDir);
-  const r = recorded as { dir?: unknown; headers?: unknown };
-  return now !== undefined && r.dir === now.dir && r.headers === now.headers;
-}
-
 /**
  * The folder holding this cache's last complete build, by its real path, if it is still as that
  * build left it. Found by the recorded `_headers.json`, which a rename keeps: npm start moves a
@@ -180,6 +167,12 @@ export function lastBuildFolder(cacheDir: string): string | undefined {
   if (typeof recorded.dir !== "string") return undefined;
   const now = headersIdentity(recorded.dir);
   return now && now.headers === recorded.headers ? now.dir : undefined;
+}
+
+/** Whether `outDir` holds the last complete build of the cache in `cacheDir`, untouched since. */
+export function holdsLastBuild(cacheDir: string, outDir: string): boolean {
+  const last = lastBuildFolder(cacheDir);
+  return last !== undefined && last === headersIdentity(outDir)?.dir;
 }
 
 /** Records that `outDir` holds this cache's last complete build (every build rewrites `_headers.json`). */

@@ -4,9 +4,9 @@ import { z } from "zod";
 
 /**
  * The strong ETags of the last two builds' files, by what each file was when hashed: its path in
- * the build, inode, modification time in nanoseconds and size. The header manifest then hashes only
- * the files a build wrote (src/io/dist-files.ts, `etagDistFiles`); a rebuild after one edit leaves
- * 10,000 pages unwritten. Two builds, because npm start alternates between two folders
+ * the build, device and inode, modification time in nanoseconds and size. The header manifest then
+ * hashes only the files a build wrote (src/io/dist-files.ts, `etagDistFiles`); a rebuild after one
+ * edit leaves 10,000 pages unwritten. Two builds, because npm start alternates between two folders
  * (sidecar/build/site-build.ts): a folder's untouched files were hashed the build before last.
  *
  * A file written again has a new modification time: builds are seconds apart, and the kernel's clock
@@ -21,8 +21,8 @@ const MemoSchema = z.object({
 });
 
 /** The key of a file as found now. */
-export function fileKey(sitePath: string, s: { ino: bigint; mtimeNs: bigint; size: bigint }): string {
-  return `${sitePath}\n${s.ino}:${s.mtimeNs}:${s.size}`;
+export function fileKey(sitePath: string, s: { dev: bigint; ino: bigint; mtimeNs: bigint; size: bigint }): string {
+  return `${sitePath}\n${s.dev}:${s.ino}:${s.mtimeNs}:${s.size}`;
 }
 
 export interface EtagMemo {
