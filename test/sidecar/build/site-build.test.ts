@@ -1,0 +1,59 @@
+import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { SiteBuilds } from "../../../sidecar/build/site-build.ts";
+import { astroCacheDir } from "../../../src/build/astro-build.ts";
+import { recordLastBuild } from "../../../src/integrations/out-dir.ts";
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** A build folder under `root`: complete when it has a header manifest. */
+async function folder(root: string, name: string, complete = true): Promise<string> {
+  const dir = path.join(root, name);
+  await mkdir(dir, { recursive: true });
+  await writeFile(path.join(dir, "index.html"), name);
+  if (complete) await writeFile(path.join(dir, "_headers.json"), '{"version":1,"files":{}}');
+  return realpath(dir);
+}
+
+describe("SiteBuilds.prune", () => {
+  it("keeps what is read, the last build and the newest other complete build (the spare); deletes the rest", async () => {
+    const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
+    temp.push(path.dirname(distDir));
+    const cache = astroCacheDir(distDir);
+    temp.push(cache);
+    const builds = new SiteBuilds(distDir);
+    const root = builds.root;
+    const old = await folder(root, "20260101T000000000Z-1-1-build");
+    const spare = await folder(root, "20260101T000001000Z-1-2-build");
+    const read = await folder(root, "20260101T000002000Z-1-3-build");
+    const last = await folder(root, "20260101T000003000Z-1-4-build");
+    const warmUp = await folder(root, "20260101T000004000Z-1-5-warm-up");
+    const incomplete = await folder(root, "20260101T000005000Z-1-6-build", false);
+    await mkdir(cache, { recursive: true });
+    recordLastBuild(cache, last);
+
+    const removed = await builds.prune(new Set([read]));
+
+    expect(removed.sort()).toEqual([old, warmUp, incomplete].sort());
+    expect((await readdir(root)).map((n) => path.join(path.dirname(old), n)).sort()).toEqual(
+      [spare, read, last].sort(),
+    );
+    // Once the build that was read is let go, it is the newest idle one: it becomes the spare.
+    expect(await builds.prune(new Set())).toEqual([spare]);
+    expect(await builds.prune(new Set())).toEqual([]);
+  });
+
+  it("keeps the newest complete folder as the spare when no last build is recorded", async () => {
+    const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
+    temp.push(path.dirname(distDir));
+    const builds = new SiteBuilds(distDir);
+    const a = await folder(builds.root, "20260101T000000000Z-1-1-build");
+    const b = await folder(builds.root, "20260101T000001000Z-1-2-build");
+    // The record decides only which folder is the last build; a later build records one.
+    expect(await builds.prune(new Set())).toEqual([a]);
+    expect(await readdir(builds.root)).toEqual([path.basename(b)]);
+  });
+});
