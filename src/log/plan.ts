@@ -94,7 +94,14 @@ export function planLog(
   opts: { nonce: NonceSource; today: string },
 ): LogPlan {
   const latest = latestEntries(prior);
-  const b64 = (index: number) => Buffer.from(opts.nonce(index)).toString("base64");
+  // A review's nonce is needed twice (its last entry's commitment, its record's log_nonce).
+  const nonces = new Map<number, Uint8Array>();
+  const nonce = (index: number) => {
+    let n = nonces.get(index);
+    if (!n) nonces.set(index, (n = opts.nonce(index)));
+    return n;
+  };
+  const b64 = (index: number) => Buffer.from(nonce(index)).toString("base64");
   const onList: Pending[] = [];
   const amended: Pending[] = [];
   const withdrawn: Pending[] = [];
@@ -104,7 +111,7 @@ export function planLog(
     const last = latest.get(review.id);
     if (!last) onList.push({ event: "published", review });
     else if (last.entry.event === "withdrawn") onList.push({ event: "restored", review });
-    else if (last.entry.commitment !== commitment(opts.nonce(last.index), review))
+    else if (last.entry.commitment !== commitment(nonce(last.index), review))
       amended.push({ event: "amended", review });
   }
   for (const w of [...current.withdrawn].sort(byKey((x) => `${x.date} ${x.id}`))) {

@@ -1,4 +1,4 @@
-import { hash } from "node:crypto";
+import { createHash, hash } from "node:crypto";
 import { archivePath } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
 import type { CountedSentence } from "../insights/quotes.ts";
@@ -121,12 +121,14 @@ function evidenceKey(
   said: Record<string, CountedSentence> | undefined,
   shared: string,
 ): string {
-  let text = JSON.stringify(meta);
+  // Fed in pieces: the same digest as of the text joined, without building a text of megabytes.
+  const sha = createHash("sha256").update(JSON.stringify(meta));
   for (const r of reviews) {
-    text += `\n${bylineJson(r)}`;
-    if (meta.aspect !== undefined) text += JSON.stringify([readingOf(r, meta.aspect) ?? null, said?.[r.id] ?? null]);
+    sha.update(`\n${bylineJson(r)}`);
+    if (meta.aspect !== undefined)
+      sha.update(JSON.stringify([readingOf(r, meta.aspect) ?? null, said?.[r.id] ?? null]));
   }
-  return hash("sha256", `${text}\n${shared}`, "hex");
+  return sha.update(`\n${shared}`).digest("hex");
 }
 
 /** One entry per evidence page (src/site/evidence.ts), at its path under `/insights/`. */
