@@ -98,7 +98,10 @@ export function planLog(
   const nonces = new Map<number, Uint8Array>();
   const nonce = (index: number) => {
     let n = nonces.get(index);
-    if (!n) nonces.set(index, (n = opts.nonce(index)));
+    if (!n) {
+      n = opts.nonce(index);
+      nonces.set(index, n);
+    }
     return n;
   };
   const b64 = (index: number) => Buffer.from(nonce(index)).toString("base64");
