@@ -61,13 +61,7 @@ export function buildOutputs(opts: {
         });
         await writeFile(path.join(out, MANIFEST_FILE), `${JSON.stringify(manifest, null, 2)}\n`);
         await writeFile(path.join(out, "_headers"), renderHeadersFile(manifest));
-        if (cacheDir && memo) {
-          saveEtagMemo(
-            cacheDir,
-            memo,
-            files.map((f) => [f.key, f.etag]),
-          );
-        }
+        if (cacheDir && memo) saveEtagMemo(cacheDir, memo, files);
         logger.info(`wrote headers for ${Object.keys(manifest.files).length} files`);
       },
     },

@@ -77,12 +77,14 @@ function etagOfFile(abs: string, buffer: Buffer): string {
 export function etagDistFiles(
   dir: string,
   known: ReadonlyMap<string, string> = new Map(),
-): { path: string; etag: string; key: string }[] {
+): { path: string; etag: string; key: string; writtenMs: number }[] {
   const buffer = Buffer.allocUnsafe(CHUNK);
   return listDistFiles(dir).map((f) => {
+    const stat = statSync(f.abs, { bigint: true });
     // A file this key names was hashed by an earlier build and not written since (src/io/etag-memo.ts).
-    const key = fileKey(f.path, statSync(f.abs, { bigint: true }));
-    return { path: f.path, etag: known.get(key) ?? etagOfFile(f.abs, buffer), key };
+    const key = fileKey(f.path, stat);
+    const writtenMs = Number(stat.mtimeNs / 1_000_000n);
+    return { path: f.path, etag: known.get(key) ?? etagOfFile(f.abs, buffer), key, writtenMs };
   });
 }
 

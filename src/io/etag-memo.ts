@@ -10,7 +10,10 @@ import { z } from "zod";
  * (sidecar/build/site-build.ts): a folder's untouched files were hashed the build before last.
  *
  * A file written again has a new modification time: builds are seconds apart, and the kernel's clock
- * moves every few milliseconds. Kept in the Astro cache folder, which belongs to one output folder.
+ * moves every few milliseconds. A file system may keep coarser times (FAT: 2 s), so a file written
+ * less than `SETTLED_MS` before the memo is saved is left out of it, as git's index treats "racy"
+ * files: any later write of it then has another time. Kept in the Astro cache folder, which belongs
+ * to one output folder.
  */
 
 const MEMO_FILE = "etag-memo.json";
@@ -42,9 +45,21 @@ export function readEtagMemo(cacheDir: string): EtagMemo {
   }
 }
 
-/** Records this build's files (`[key, etag]`) and the last build's. Written whole, then renamed. */
-export function saveEtagMemo(cacheDir: string, memo: EtagMemo, now: [string, string][]): void {
+/** How long before the memo is saved a file must have been written to be in it. */
+export const SETTLED_MS = 2_000;
+
+/**
+ * Records this build's files and the last build's, but for files written less than `SETTLED_MS`
+ * before `nowMs`. Written whole, then renamed.
+ */
+export function saveEtagMemo(
+  cacheDir: string,
+  memo: EtagMemo,
+  files: readonly { key: string; etag: string; writtenMs: number }[],
+  nowMs = Date.now(),
+): void {
+  const settled = files.filter((f) => f.writtenMs <= nowMs - SETTLED_MS).map((f): [string, string] => [f.key, f.etag]);
   const file = path.join(cacheDir, MEMO_FILE);
-  writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, builds: [now, memo.last] }));
+  writeFileSync(`${file}.tmp`, JSON.stringify({ version: 1, builds: [settled, memo.last] }));
   renameSync(`${file}.tmp`, file);
 }
