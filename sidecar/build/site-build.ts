@@ -217,7 +217,8 @@ export class SiteBuilds {
     if (!last || last === (await realpath(spare).catch(() => last))) return;
     try {
       await rename(spare, dir);
-      await mirrorBuild(last, dir);
+      // An adopted folder came from `npm run build`, and someone may have edited it since.
+      await mirrorBuild(last, dir, { edited: spare.endsWith("-adopted") });
       // Only if the last build is still the one copied.
       if (lastBuildFolder(cache) === last) recordLastBuild(cache, dir);
     } catch {

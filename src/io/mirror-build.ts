@@ -1,4 +1,4 @@
-import { copyFile, mkdir, rm, rmdir } from "node:fs/promises";
+import { copyFile, mkdir, rm, rmdir, stat } from "node:fs/promises";
 import path from "node:path";
 import { MANIFEST_FILE } from "../http-headers/manifest.ts";
 import { distPath, readManifest } from "./dist-files.ts";
@@ -37,18 +37,35 @@ async function removeEmpty(dir: string, root: string): Promise<void> {
   }
 }
 
+/** The files of `paths` in `dir` modified after its header manifest was written, or missing. */
+async function editedSince(dir: string, paths: readonly string[]): Promise<Set<string>> {
+  const builtAt = (await stat(distPath(dir, `/${MANIFEST_FILE}`))).mtimeMs;
+  const times = await Promise.all(
+    paths.map((p) =>
+      stat(distPath(dir, p)).then(
+        (s) => s.mtimeMs,
+        () => Infinity,
+      ),
+    ),
+  );
+  return new Set(paths.filter((_, i) => (times[i] as number) > builtAt));
+}
+
 /**
  * Makes `to` hold exactly the files of `from`, byte for byte, both being complete builds. Throws
- * when either manifest cannot be read, before changing anything.
+ * when either manifest cannot be read, before changing anything. `edited`: `to` may have been
+ * changed by hand since it was built (a folder `npm run build` made, which npm start adopted), so
+ * a file modified after its header manifest was written is copied too, whatever the manifest says.
  */
-export async function mirrorBuild(from: string, to: string): Promise<MirrorResult> {
+export async function mirrorBuild(from: string, to: string, opts: { edited?: boolean } = {}): Promise<MirrorResult> {
   const [want, have] = await Promise.all([readManifest(from), readManifest(to)]);
+  const edited = opts.edited ? await editedSince(to, Object.keys(have.files)) : new Set<string>();
   // What `from` lacks goes first, so a file can take the place of a folder.
   const gone = Object.keys(have.files).filter((p) => !Object.hasOwn(want.files, p));
   await Promise.all(gone.map((p) => rm(distPath(to, p), { recursive: true, force: true })));
   const folders = new Set(gone.map((p) => path.dirname(distPath(to, p))));
   for (const d of [...folders].sort((a, b) => b.length - a.length)) await removeEmpty(d, to);
-  const copy = Object.keys(want.files).filter((p) => have.files[p]?.etag !== want.files[p]?.etag);
+  const copy = Object.keys(want.files).filter((p) => edited.has(p) || have.files[p]?.etag !== want.files[p]?.etag);
   await Promise.all(
     [...copy, ...HEADER_FILES].map(async (p) => {
       const target = distPath(to, p);

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
@@ -49,6 +49,18 @@ describe("mirrorBuild", () => {
     expect([after.ino, after.mtimeMs]).toEqual([same.ino, same.mtimeMs]);
     // The header files came too, so the next mirror has nothing to do.
     expect(await mirrorBuild(from, to)).toEqual({ copied: 0, removed: 0, kept: 3 });
+  });
+
+  it("copies a file edited after its build when told the folder may have been edited", async () => {
+    const to = await build({ "/page.html": "built", "/other.html": "other" });
+    const from = await build({ "/page.html": "built", "/other.html": "other" });
+    const past = new Date(Date.now() - 60_000);
+    for (const f of ["page.html", "other.html"]) await utimes(path.join(to, f), past, past);
+    await utimes(path.join(to, MANIFEST_FILE), new Date(Date.now() - 30_000), new Date(Date.now() - 30_000));
+    // Edited by hand after the build, to the same length: the manifest still names the built bytes.
+    await writeFile(path.join(to, "page.html"), "EDITS");
+    expect(await mirrorBuild(from, to, { edited: true })).toEqual({ copied: 1, removed: 0, kept: 1 });
+    expect(await readFile(path.join(to, "page.html"), "utf8")).toBe("built");
   });
 
   it("replaces a file with a folder and a folder with a file", async () => {
