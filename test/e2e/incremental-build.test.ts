@@ -267,6 +267,48 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
     }
   });
 
+  it("npm start adopting a folder edited by hand after npm run build: a build that starts from it does not keep the edit", async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-adopted-"));
+    const distDir = path.join(outside, "dist");
+    temp.push(outside);
+    // `npm run build` into a real DIST_DIR, then a page of a review no edit touches changed by hand.
+    const first = await runAstroBuild({
+      distDir,
+      contentDir: content,
+      env: { ...process.env, ...ENV, ...(await freshLogEnv(ENV.BASE_URL)) },
+      output: "capture",
+      lock: true,
+    });
+    expect(first.code).toBe(0);
+    const page = "reviews/2024-05-17-greg-h/index.html";
+    await writeFile(
+      path.join(distDir, page),
+      (await readFile(path.join(distDir, page), "utf8")).replace("</h1>", "</h1>HAND"),
+    );
+    const worker = new AstroBuildWorker({});
+    const builds = new SiteBuilds(distDir, { worker });
+    const env = { ...process.env, ...ENV, CONTENT_DIR: content };
+    try {
+      await builds.adopt();
+      const pruned: string[][] = [];
+      for (const text of ["First adopted edit", "Second adopted edit"]) {
+        await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
+        const { dir, result } = await builds.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
+        expect(result.code).toBe(0);
+        await builds.activate(dir as string);
+        // The adopted folder is let go after the first build and kept as the spare: the second starts from it.
+        pruned.push(await builds.prune(new Set([await realpath(dir as string)])));
+      }
+      expect(pruned[0]).toEqual([]);
+      expect((await readdir(builds.root)).some((n) => n.endsWith("-adopted"))).toBe(false);
+      expect(await readFile(path.join(distDir, page), "utf8")).not.toContain("HAND");
+      await expectSameAsCold(distDir);
+    } finally {
+      await builds.close();
+      await rm(astroCacheDir(distDir), { recursive: true, force: true });
+    }
+  });
+
   it("npm start's builds with DIST_DIR and CONTENT_DIR outside the project: one worker, a retired folder reused, each equal to a cold build", async () => {
     // Astro prerenders every such build from one fixed folder in the project. Without the worker's
     // per-build module URLs (astro-worker-main.ts) the second build imported the first one's
