@@ -26,14 +26,11 @@ export interface MirrorResult {
 /** Removes `dir` and its parents up to `root` while they are empty. */
 async function removeEmpty(dir: string, root: string): Promise<void> {
   for (let d = dir; d.startsWith(root + path.sep); d = path.dirname(d)) {
-    // Not empty (or already gone): nothing further up is empty either.
-    if (
-      !(await rmdir(d).then(
-        () => true,
-        () => false,
-      ))
-    )
-      return;
+    try {
+      await rmdir(d);
+    } catch {
+      return; // not empty (or already gone): nothing further up is empty either
+    }
   }
 }
 
