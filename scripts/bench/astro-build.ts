@@ -17,6 +17,16 @@ export const BENCH_BASE_URL = "http://localhost:4321";
 /** The review log's signing key of this benchmark run. */
 const BENCH_LOG_KEY = generateKeyPair(logOrigin(BENCH_BASE_URL)).skey;
 
+/**
+ * Each output folder keeps its own review log beside it (a warm rebuild appends to it), signed
+ * with one key per benchmark run, so a benchmark never touches the project's DATA_DIR. A server
+ * over that folder is given the same, as npm start shares npm run build's LOG_DIR and key: with
+ * another log every review's nonce, and so every page, would change.
+ */
+export function benchLogEnv(distDir: string): { LOG_DIR: string; LOG_SIGNING_KEY: string } {
+  return { LOG_DIR: `${distDir}-log`, LOG_SIGNING_KEY: BENCH_LOG_KEY };
+}
+
 /** Removes the Astro cache of builds into `distDir` (see `astroBuild`'s `keepCache`). */
 export async function removeCache(distDir: string): Promise<void> {
   await rm(astroCacheDir(distDir), { recursive: true, force: true });
@@ -53,16 +63,9 @@ export async function astroBuild(
   const result = await runAstroBuild({
     distDir,
     contentDir,
-    // Each output folder keeps its own review log beside it (a warm rebuild appends to it), signed
-    // with one key per benchmark run, so a benchmark never touches the project's DATA_DIR.
-    env: {
-      ...process.env,
-      BASE_URL: BENCH_BASE_URL,
-      HUB_URL: "off",
-      LOG_DIR: `${distDir}-log`,
-      LOG_SIGNING_KEY: BENCH_LOG_KEY,
-    },
-    silent: true,
+    env: { ...process.env, BASE_URL: BENCH_BASE_URL, HUB_URL: "off", ...benchLogEnv(distDir) },
+    // Not silent: Astro's log level is part of the pages' code, and npm start (the edit-to-live
+    // figure) builds at its default level, as npm run build does (src/build/astro-build.ts).
     lock: true,
     dropCache: !opts.keepCache,
     onSpawn: (child) => {

@@ -1,7 +1,7 @@
 import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import jsYaml from "js-yaml";
-import { astroBuild, ROOT, removeCache } from "./astro-build.ts";
+import { astroBuild, benchLogEnv, ROOT, removeCache } from "./astro-build.ts";
 import { count, type Figure } from "./figures.ts";
 import type { Profile } from "./profile.ts";
 import { startServer } from "./server-process.ts";
@@ -51,7 +51,7 @@ async function editToLive(
   distDir: string,
   token: string,
 ): Promise<{ firstMs: number; nextMs: number }> {
-  const server = await startServer({ distDir, contentDir });
+  const server = await startServer({ distDir, contentDir, env: benchLogEnv(distDir) });
   try {
     const url = `${server.url}/reviews.json`;
     const firstMs = await timeOneEdit(contentDir, url, `${token} (first)`);

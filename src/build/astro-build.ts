@@ -37,7 +37,11 @@ export interface AstroBuildOptions {
   cacheKey?: string;
   /** `inherit` forwards the build's output to this process's stderr; `capture` keeps it for the result. */
   output?: "inherit" | "capture";
-  /** Pass `--silent` to Astro. */
+  /**
+   * Pass `--silent` to Astro. Only with `dropCache`: Astro bakes its log level into the pages' code
+   * (its `virtual:astro:logger` module), so a build at another level than the last build of the
+   * same cache renders every page again instead of keeping them (docs/site.md).
+   */
   silent?: boolean;
   /** Take the cross-process build lock (tests and the benchmark build from one checkout at once). */
   lock?: boolean;
@@ -100,6 +104,8 @@ let active: { cacheDir?: string; release?: () => void } | undefined;
  * failing build.
  */
 export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuildResult> {
+  if (opts.silent && !opts.dropCache)
+    throw new Error("runAstroBuild: silent is only for builds whose cache is dropped");
   const root = PROJECT_ROOT;
   const cacheKey = opts.cacheKey ?? opts.distDir;
   const release = opts.lock ? await acquireBuildLock() : undefined;

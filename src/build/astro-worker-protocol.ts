@@ -14,7 +14,7 @@ export const WorkerRequestSchema = z.object({
   /** Set on the worker's `process.env` before the build (`null`: unset); only `PER_BUILD_VARIABLES`. */
   env: z.record(z.enum(PER_BUILD_VARIABLES), z.string().nullable()),
   /** Astro's log level for the build (`build({ logLevel })`). */
-  logLevel: z.enum(["info", "warn", "silent"]),
+  logLevel: z.enum(["info", "silent"]),
 });
 export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 

@@ -267,6 +267,51 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
     }
   });
 
+  it("npm run build, npm start's quiet build worker, npm run build again: one cache, each keeping the pages no edit touches", async () => {
+    // npm start captures its builds' output; Astro's log level is still the one npm run build uses,
+    // because Astro bakes it into the pages' code (src/build/astro-worker.ts). At another level,
+    // every page was rendered again.
+    const distDir = await tempDistDir("pr-incremental-levels-");
+    temp.push(distDir);
+    const copy = (month: string) => path.join(astroCacheDir(distDir), "dist", "reviews", month, "index.html");
+    const stampsOf = () => Promise.all(["2025/01", "2025/03"].map(async (m) => (await stat(copy(m))).mtimeMs));
+    const worker = new AstroBuildWorker({ output: "capture" });
+    try {
+      const stamps: number[][] = [];
+      for (const [i, text] of ["CLI build", "Worker build", "CLI build again"].entries()) {
+        await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
+        const viaWorker = i === 1;
+        const out = viaWorker ? await tempDistDir("pr-incremental-levels-worker-") : distDir;
+        if (viaWorker) temp.push(out);
+        const result = await runAstroBuild({
+          distDir: out,
+          contentDir: content,
+          env: { ...process.env, ...ENV, ...(await freshLogEnv(ENV.BASE_URL)) },
+          cacheKey: distDir,
+          output: "capture",
+          lock: true,
+          ...(viaWorker ? { worker } : {}),
+        });
+        expect(result.code, result.stdout + result.stderr).toBe(0);
+        stamps.push(await stampsOf());
+      }
+      const [[kept0, edited0], [kept1, edited1], [kept2, edited2]] = stamps as [
+        [number, number],
+        [number, number],
+        [number, number],
+      ];
+      expect([kept1, kept2]).toEqual([kept0, kept0]);
+      expect(edited1).toBeGreaterThan(edited0);
+      expect(edited2).toBeGreaterThan(edited1);
+      await expectSameAsCold(distDir);
+    } finally {
+      await worker.close();
+      await rm(astroCacheDir(distDir), { recursive: true, force: true });
+    }
+    // So a silent build is only one whose cache is dropped afterwards.
+    await expect(runAstroBuild({ distDir, contentDir: content, silent: true })).rejects.toThrow(/silent/);
+  });
+
   it("npm start adopting a folder edited by hand after npm run build: a build that starts from it does not keep the edit", async () => {
     const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-adopted-"));
     const distDir = path.join(outside, "dist");

@@ -394,6 +394,7 @@ describe("two builds at once on one LOG_DIR", { timeout: 1_500_000 }, () => {
           HUB_URL: "http://127.0.0.1:9/",
         },
         silent: true,
+        dropCache: true,
       });
       return { ...r, distDir };
     };
