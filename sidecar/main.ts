@@ -4,11 +4,12 @@ import { logSigningKey } from "../src/io/log-key.ts";
 import { logOrigin } from "../src/log/checkpoint.ts";
 import { SearchParamsSchema } from "../src/search/query.ts";
 import { siteUrls } from "../src/urls.ts";
+import { buildIsStale, builtForBaseUrl } from "./build/build-staleness.ts";
 import { BuildSync } from "./build/build-sync.ts";
 import { watchContent } from "./build/content-watcher.ts";
 import { LiveBuild } from "./build/live-build.ts";
 import { resultBytesFor } from "./build/result-store.ts";
-import { buildIsStale, builtForBaseUrl, SiteBuilds } from "./build/site-build.ts";
+import { SiteBuilds } from "./build/site-build.ts";
 import { BuildReport } from "./build-report.ts";
 import { systemClock } from "./clock.ts";
 import { createApp } from "./http/app.ts";
@@ -142,9 +143,10 @@ export async function main(opts: MainOptions): Promise<Service> {
   const store = live.store;
   if (builds) {
     // A swapped-out build is deleted once the last request reading it has finished.
-    const prune = () => void builds.prune(store.dirsInUse());
-    store.onRetire(prune);
-    prune();
+    const prune = () => builds.prune(store.dirsInUse());
+    store.onRetire(() => void prune());
+    // Then, when the start left no spare folder, one for the first save (SiteBuilds.prepareSpare).
+    void prune().then(() => builds.prepareSpare());
   }
 
   let shared: SharedState | undefined;

@@ -335,11 +335,15 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
     const env = { ...process.env, ...ENV, CONTENT_DIR: content };
     try {
       await builds.adopt();
+      // As npm start does after its start: no copy of an adopted folder is made for a spare.
+      await builds.prepareSpare();
+      expect(await readdir(builds.root)).toHaveLength(1);
       const pruned: string[][] = [];
       for (const text of ["First adopted edit", "Second adopted edit"]) {
         await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
         const { dir, result } = await builds.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
         expect(result.code).toBe(0);
+        expect(await readFile(path.join(dir as string, page), "utf8")).not.toContain("HAND");
         await builds.activate(dir as string);
         // The adopted folder is let go after the first build and kept as the spare: the second starts from it.
         pruned.push(await builds.prune(new Set([await realpath(dir as string)])));
@@ -347,6 +351,44 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
       expect(pruned[0]).toEqual([]);
       expect((await readdir(builds.root)).some((n) => n.endsWith("-adopted"))).toBe(false);
       expect(await readFile(path.join(distDir, page), "utf8")).not.toContain("HAND");
+      await expectSameAsCold(distDir);
+    } finally {
+      await builds.close();
+      await rm(astroCacheDir(distDir), { recursive: true, force: true });
+    }
+  });
+
+  it("npm start started again over its own build: the first build starts from a copy of it, equal to a cold build", async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-restart-"));
+    const distDir = path.join(outside, "dist");
+    temp.push(outside);
+    const env = { ...process.env, ...ENV, CONTENT_DIR: content };
+    const kept = "reviews/2025/01/index.html";
+    const first = new SiteBuilds(distDir);
+    try {
+      await first.adopt();
+      await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, "$1Before the restart. ");
+      const built = await first.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
+      expect(built.result.code).toBe(0);
+      await first.activate(built.dir as string);
+    } finally {
+      await first.close();
+    }
+    // The next start: nothing retired yet, so the spare is a copy of the build it serves.
+    const builds = new SiteBuilds(distDir);
+    try {
+      await builds.adopt();
+      await builds.prepareSpare();
+      const copy = (await readdir(builds.root)).find((n) => n.endsWith("-copy")) as string;
+      expect(copy).toBeDefined();
+      const inode = (await stat(path.join(builds.root, copy, kept))).ino;
+      await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, "$1After the restart. ");
+      const { dir, result } = await builds.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
+      expect(result.code).toBe(0);
+      await builds.activate(dir as string);
+      // The build took the copy's place: an unchanged month page stayed where it was.
+      expect((await stat(path.join(dir as string, kept))).ino).toBe(inode);
+      expect(await readFile(path.join(distDir, "reviews/2025/03/index.html"), "utf8")).toContain("After the restart");
       await expectSameAsCold(distDir);
     } finally {
       await builds.close();

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { buildIsStale } from "../../sidecar/build/site-build.ts";
+import { buildIsStale } from "../../sidecar/build/build-staleness.ts";
 import { ConfigError, loadConfig, withListeningPort } from "../../src/config.ts";
 import { buildSite } from "../helpers/build-site.ts";
 

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -55,5 +55,45 @@ describe("SiteBuilds.prune", () => {
     // The record decides only which folder is the last build; a later build records one.
     expect(await builds.prune(new Set())).toEqual([a]);
     expect(await readdir(builds.root)).toEqual([path.basename(b)]);
+  });
+});
+
+describe("SiteBuilds.prepareSpare", () => {
+  it("without a spare, copies npm start's last build into one; with one, does nothing", async () => {
+    const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
+    temp.push(path.dirname(distDir));
+    const cache = astroCacheDir(distDir);
+    temp.push(cache);
+    const builds = new SiteBuilds(distDir);
+    const last = await folder(builds.root, "20260101T000000000Z-1-1-build");
+    await mkdir(cache, { recursive: true });
+    recordLastBuild(cache, last);
+
+    await builds.prepareSpare();
+    const names = (await readdir(builds.root)).sort();
+    expect(names).toHaveLength(2);
+    const copy = path.join(builds.root, names.find((n) => n !== path.basename(last)) as string);
+    expect(copy.endsWith("-copy")).toBe(true);
+    expect(await readFile(path.join(copy, "index.html"), "utf8")).toBe(path.basename(last));
+    expect(await readFile(path.join(copy, "_headers.json"), "utf8")).toBe('{"version":1,"files":{}}');
+    // It is the spare now: pruning keeps it, and a second call copies nothing.
+    expect(await builds.prune(new Set())).toEqual([]);
+    await builds.prepareSpare();
+    expect(await readdir(builds.root)).toHaveLength(2);
+  });
+
+  it("copies nothing when no last build is recorded, or when the last build is a folder it adopted", async () => {
+    const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
+    temp.push(path.dirname(distDir));
+    const cache = astroCacheDir(distDir);
+    temp.push(cache);
+    const builds = new SiteBuilds(distDir);
+    const adopted = await folder(builds.root, "20260101T000000000Z-1-1-adopted");
+    await builds.prepareSpare();
+    expect(await readdir(builds.root)).toHaveLength(1);
+    await mkdir(cache, { recursive: true });
+    recordLastBuild(cache, adopted);
+    await builds.prepareSpare();
+    expect(await readdir(builds.root)).toHaveLength(1);
   });
 });
