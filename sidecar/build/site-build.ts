@@ -166,11 +166,11 @@ export class SiteBuilds {
   }
 
   /**
-   * Without a spare (after a start over npm start's own last build), copies that build into one in
-   * the background, so that the first save also starts from a folder holding the site rather than
-   * an empty one that Astro fills from its cache (at 10,000 reviews a first save took 9.4–9.9 s,
-   * the next ones 4.5–5.3 s). Not a folder npm start adopted: `npm run build` made it, it may hold
-   * edits by hand, and a copy brought up to date from that same folder would keep them. Never throws.
+   * Without a spare (a start that built the site into its only folder), copies the last build into
+   * one in the background, so that the first save also starts from a folder holding the site rather
+   * than an empty one that Astro fills from its cache (docs/deployment.md). Not a folder npm start
+   * adopted: `npm run build` made it, it may hold edits by hand, and a copy brought up to date from
+   * that same folder would keep them. Never throws.
    */
   async prepareSpare(): Promise<void> {
     const last = lastBuildFolder(astroCacheDir(this.distDir));
