@@ -1,4 +1,4 @@
-import { cp, lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
+import { copyFile, cp, lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import {
   type AstroBuildResult,
@@ -178,7 +178,10 @@ export class SiteBuilds {
     const dir = this.#nextDir("copy");
     this.#building.add(dir);
     try {
-      await cp(last, dir, { recursive: true, verbatimSymlinks: true });
+      // The header manifest last: a copy cut short (a stop meanwhile) is incomplete, so pruned.
+      const manifest = path.join(last, MANIFEST_FILE);
+      await cp(last, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => src !== manifest });
+      await copyFile(manifest, path.join(dir, MANIFEST_FILE));
       if (this.#spare) throw new Error("a spare appeared meanwhile");
       this.#spare = dir;
     } catch {
