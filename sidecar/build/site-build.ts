@@ -11,7 +11,7 @@ import type { AstroBuildWorker } from "../../src/build/astro-worker.ts";
 import { holdDist } from "../../src/build/dist-holder.ts";
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { lastBuildFolder, recordLastBuild } from "../../src/integrations/out-dir.ts";
-import { mirrorBuild } from "../../src/io/mirror-build.ts";
+import { editedSinceBuilt, mirrorBuild } from "../../src/io/mirror-build.ts";
 
 /** A one-review site for warming the build worker up (see `SiteBuilds.warm`). */
 const WARM_UP_CONTENT = path.join(PROJECT_ROOT, "src", "build", "warm-up-content");
@@ -166,22 +166,26 @@ export class SiteBuilds {
   }
 
   /**
-   * Without a spare (a start that built the site into its only folder), copies the last build into
-   * one in the background, so that the first save also starts from a folder holding the site rather
-   * than an empty one that Astro fills from its cache (docs/deployment.md). Not a folder npm start
-   * adopted: `npm run build` made it, it may hold edits by hand, and a copy brought up to date from
-   * that same folder would keep them. Never throws.
+   * Without a spare (after a start), copies the last build into one in the background, so that the
+   * first save also starts from a folder holding the site rather than an empty one that Astro
+   * fills from its cache (docs/deployment.md). A folder npm start adopted came from `npm run build`
+   * and may hold edits by hand, which a copy brought up to date from that same folder would keep:
+   * it is copied only if no file of it is newer than its header manifest, before and after the
+   * copy. Never throws.
    */
   async prepareSpare(): Promise<void> {
     const last = lastBuildFolder(astroCacheDir(this.distDir));
-    if (this.#spare || !last || last.endsWith("-adopted")) return;
+    if (this.#spare || !last) return;
+    const adopted = last.endsWith("-adopted");
     const dir = this.#nextDir("copy");
     this.#building.add(dir);
     try {
+      if (adopted && (await editedSinceBuilt(last))) throw new Error("edited since it was built");
       // The header manifest last: a copy cut short (a stop meanwhile) is incomplete, so pruned.
       const manifest = path.join(last, MANIFEST_FILE);
       await cp(last, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => src !== manifest });
       await copyFile(manifest, path.join(dir, MANIFEST_FILE));
+      if (adopted && (await editedSinceBuilt(last))) throw new Error("edited while it was copied");
       if (this.#spare) throw new Error("a spare appeared meanwhile");
       this.#spare = dir;
     } catch {

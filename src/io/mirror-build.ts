@@ -34,6 +34,15 @@ async function removeEmpty(dir: string, root: string): Promise<void> {
   }
 }
 
+/**
+ * Whether any file of the complete build in `dir` was modified after its header manifest was
+ * written, or is missing: an `npm run build` folder someone edited by hand (or is still writing).
+ */
+export async function editedSinceBuilt(dir: string): Promise<boolean> {
+  const { files } = await readManifest(dir);
+  return (await editedSince(dir, Object.keys(files))).size > 0;
+}
+
 /** The files of `paths` in `dir` modified after its header manifest was written, or missing. */
 async function editedSince(dir: string, paths: readonly string[]): Promise<Set<string>> {
   const builtAt = (await stat(distPath(dir, `/${MANIFEST_FILE}`))).mtimeMs;

@@ -335,7 +335,7 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
     const env = { ...process.env, ...ENV, CONTENT_DIR: content };
     try {
       await builds.adopt();
-      // As npm start does after its start: no copy of an adopted folder is made for a spare.
+      // As npm start does after its start: no copy of an adopted folder edited by hand.
       await builds.prepareSpare();
       expect(await readdir(builds.root)).toHaveLength(1);
       const pruned: string[][] = [];
@@ -351,6 +351,39 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
       expect(pruned[0]).toEqual([]);
       expect((await readdir(builds.root)).some((n) => n.endsWith("-adopted"))).toBe(false);
       expect(await readFile(path.join(distDir, page), "utf8")).not.toContain("HAND");
+      await expectSameAsCold(distDir);
+    } finally {
+      await builds.close();
+      await rm(astroCacheDir(distDir), { recursive: true, force: true });
+    }
+  });
+
+  it("npm start over a folder npm run build made, untouched: the first build starts from a copy of it, equal to a cold build", async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-untouched-"));
+    const distDir = path.join(outside, "dist");
+    temp.push(outside);
+    const env = { ...process.env, ...ENV, CONTENT_DIR: content };
+    const kept = "reviews/2025/01/index.html";
+    const first = await runAstroBuild({
+      distDir,
+      contentDir: content,
+      env: { ...env, ...(await freshLogEnv(ENV.BASE_URL)) },
+      output: "capture",
+      lock: true,
+    });
+    expect(first.code).toBe(0);
+    const builds = new SiteBuilds(distDir);
+    try {
+      await builds.adopt();
+      await builds.prepareSpare();
+      const copy = (await readdir(builds.root)).find((n) => n.endsWith("-copy")) as string;
+      expect(copy).toBeDefined();
+      const inode = (await stat(path.join(builds.root, copy, kept))).ino;
+      await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, "$1After npm run build. ");
+      const { dir, result } = await builds.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
+      expect(result.code).toBe(0);
+      await builds.activate(dir as string);
+      expect((await stat(path.join(dir as string, kept))).ino).toBe(inode);
       await expectSameAsCold(distDir);
     } finally {
       await builds.close();

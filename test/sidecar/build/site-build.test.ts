@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -82,18 +82,30 @@ describe("SiteBuilds.prepareSpare", () => {
     expect(await readdir(builds.root)).toHaveLength(2);
   });
 
-  it("copies nothing when no last build is recorded, or when the last build is a folder it adopted", async () => {
+  it("copies nothing without a recorded last build, nor an adopted folder with a file newer than its manifest", async () => {
     const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
     temp.push(path.dirname(distDir));
     const cache = astroCacheDir(distDir);
     temp.push(cache);
     const builds = new SiteBuilds(distDir);
     const adopted = await folder(builds.root, "20260101T000000000Z-1-1-adopted");
+    await writeFile(
+      path.join(adopted, "_headers.json"),
+      '{"version":1,"files":{"/index.html":{"etag":"\\"x\\"","content_type":"text/html","cache_control":"no-cache"}}}',
+    );
     await builds.prepareSpare();
     expect(await readdir(builds.root)).toHaveLength(1);
     await mkdir(cache, { recursive: true });
     recordLastBuild(cache, adopted);
+    // Edited by hand after it was built.
+    const later = new Date(Date.now() + 60_000);
+    await utimes(path.join(adopted, "index.html"), later, later);
     await builds.prepareSpare();
     expect(await readdir(builds.root)).toHaveLength(1);
+    // As built: copied.
+    const earlier = new Date(Date.now() - 60_000);
+    await utimes(path.join(adopted, "index.html"), earlier, earlier);
+    await builds.prepareSpare();
+    expect((await readdir(builds.root)).some((n) => n.endsWith("-copy"))).toBe(true);
   });
 });
