@@ -122,6 +122,50 @@ async function replaceIn(file: string, from: string | RegExp, to: string): Promi
   await writeFile(file, next);
 }
 
+/** `npm run build` of the content into a real DIST_DIR outside the project; returns DIST_DIR. */
+async function npmRunBuildOutside(prefix: string): Promise<string> {
+  const outside = await mkdtemp(path.join(os.tmpdir(), prefix));
+  temp.push(outside);
+  const distDir = path.join(outside, "dist");
+  const built = await runAstroBuild({
+    distDir,
+    contentDir: content,
+    env: { ...process.env, ...ENV, ...(await freshLogEnv(ENV.BASE_URL)) },
+    output: "capture",
+    lock: true,
+  });
+  expect(built.code).toBe(0);
+  return distDir;
+}
+
+/**
+ * As npm start after a start that left no spare: adopts DIST_DIR, copies the build it serves into
+ * a spare (`prepareSpare`) and builds one edit, which must take the copy's place (an unchanged month
+ * page keeps its inode) and equal a cold build.
+ */
+async function firstBuildFromCopy(distDir: string, text: string): Promise<void> {
+  const kept = "reviews/2025/01/index.html";
+  const builds = new SiteBuilds(distDir);
+  try {
+    await builds.adopt();
+    await builds.prepareSpare();
+    const copy = (await readdir(builds.root)).find((n) => n.endsWith("-copy"));
+    expect(copy).toBeDefined();
+    const inode = (await stat(path.join(builds.root, copy as string, kept))).ino;
+    await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, `$1${text}. `);
+    const env = { ...process.env, ...ENV, CONTENT_DIR: content, ...(await freshLogEnv(ENV.BASE_URL)) };
+    const { dir, result } = await builds.build(env);
+    expect(result.code).toBe(0);
+    await builds.activate(dir as string);
+    expect((await stat(path.join(dir as string, kept))).ino).toBe(inode);
+    expect(await readFile(path.join(distDir, "reviews/2025/03/index.html"), "utf8")).toContain(text);
+    await expectSameAsCold(distDir);
+  } finally {
+    await builds.close();
+    await rm(astroCacheDir(distDir), { recursive: true, force: true });
+  }
+}
+
 describe("incremental build", { timeout: 2_250_000 }, () => {
   it("a first build renders every month", async () => {
     const first = await rebuild();
@@ -313,18 +357,8 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
   });
 
   it("npm start adopting a folder edited by hand after npm run build: a build that starts from it does not keep the edit", async () => {
-    const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-adopted-"));
-    const distDir = path.join(outside, "dist");
-    temp.push(outside);
     // `npm run build` into a real DIST_DIR, then a page of a review no edit touches changed by hand.
-    const first = await runAstroBuild({
-      distDir,
-      contentDir: content,
-      env: { ...process.env, ...ENV, ...(await freshLogEnv(ENV.BASE_URL)) },
-      output: "capture",
-      lock: true,
-    });
-    expect(first.code).toBe(0);
+    const distDir = await npmRunBuildOutside("pr-incremental-adopted-");
     const page = "reviews/2024-05-17-greg-h/index.html";
     await writeFile(
       path.join(distDir, page),
@@ -359,74 +393,29 @@ describe("incremental build", { timeout: 2_250_000 }, () => {
   });
 
   it("npm start over a folder npm run build made, untouched: the first build starts from a copy of it, equal to a cold build", async () => {
-    const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-untouched-"));
-    const distDir = path.join(outside, "dist");
-    temp.push(outside);
-    const env = { ...process.env, ...ENV, CONTENT_DIR: content };
-    const kept = "reviews/2025/01/index.html";
-    const first = await runAstroBuild({
-      distDir,
-      contentDir: content,
-      env: { ...env, ...(await freshLogEnv(ENV.BASE_URL)) },
-      output: "capture",
-      lock: true,
-    });
-    expect(first.code).toBe(0);
-    const builds = new SiteBuilds(distDir);
-    try {
-      await builds.adopt();
-      await builds.prepareSpare();
-      const copy = (await readdir(builds.root)).find((n) => n.endsWith("-copy")) as string;
-      expect(copy).toBeDefined();
-      const inode = (await stat(path.join(builds.root, copy, kept))).ino;
-      await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, "$1After npm run build. ");
-      const { dir, result } = await builds.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
-      expect(result.code).toBe(0);
-      await builds.activate(dir as string);
-      expect((await stat(path.join(dir as string, kept))).ino).toBe(inode);
-      await expectSameAsCold(distDir);
-    } finally {
-      await builds.close();
-      await rm(astroCacheDir(distDir), { recursive: true, force: true });
-    }
+    await firstBuildFromCopy(await npmRunBuildOutside("pr-incremental-untouched-"), "After npm run build");
   });
 
   it("npm start started again over its own build: the first build starts from a copy of it, equal to a cold build", async () => {
     const outside = await mkdtemp(path.join(os.tmpdir(), "pr-incremental-restart-"));
     const distDir = path.join(outside, "dist");
     temp.push(outside);
-    const env = { ...process.env, ...ENV, CONTENT_DIR: content };
-    const kept = "reviews/2025/01/index.html";
     const first = new SiteBuilds(distDir);
     try {
       await first.adopt();
       await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, "$1Before the restart. ");
-      const built = await first.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
+      const built = await first.build({
+        ...process.env,
+        ...ENV,
+        CONTENT_DIR: content,
+        ...(await freshLogEnv(ENV.BASE_URL)),
+      });
       expect(built.result.code).toBe(0);
       await first.activate(built.dir as string);
     } finally {
       await first.close();
     }
-    // The next start: nothing retired yet, so the spare is a copy of the build it serves.
-    const builds = new SiteBuilds(distDir);
-    try {
-      await builds.adopt();
-      await builds.prepareSpare();
-      const copy = (await readdir(builds.root)).find((n) => n.endsWith("-copy")) as string;
-      expect(copy).toBeDefined();
-      const inode = (await stat(path.join(builds.root, copy, kept))).ino;
-      await replaceIn(review("2025-03-10-carlos-d"), /^(text: \|\n {2})/m, "$1After the restart. ");
-      const { dir, result } = await builds.build({ ...env, ...(await freshLogEnv(ENV.BASE_URL)) });
-      expect(result.code).toBe(0);
-      await builds.activate(dir as string);
-      // The build took the copy's place: an unchanged month page stayed where it was.
-      expect((await stat(path.join(dir as string, kept))).ino).toBe(inode);
-      expect(await readFile(path.join(distDir, "reviews/2025/03/index.html"), "utf8")).toContain("After the restart");
-      await expectSameAsCold(distDir);
-    } finally {
-      await builds.close();
-      await rm(astroCacheDir(distDir), { recursive: true, force: true });
-    }
+    await firstBuildFromCopy(distDir, "After the restart");
   });
 
   it("npm start's builds with DIST_DIR and CONTENT_DIR outside the project: one worker, a retired folder reused, each equal to a cold build", async () => {
