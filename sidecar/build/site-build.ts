@@ -13,6 +13,10 @@ import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { lastBuildFolder, recordLastBuild } from "../../src/integrations/out-dir.ts";
 import { editedSinceBuilt, mirrorBuild } from "../../src/io/mirror-build.ts";
 
+/** The kind of a folder npm start adopted: `npm run build` made it, and it may hold edits by hand. */
+const ADOPTED = "adopted";
+const isAdopted = (dir: string) => dir.endsWith(`-${ADOPTED}`);
+
 /** A one-review site for warming the build worker up (see `SiteBuilds.warm`). */
 const WARM_UP_CONTENT = path.join(PROJECT_ROOT, "src", "build", "warm-up-content");
 
@@ -128,7 +132,7 @@ export class SiteBuilds {
     this.#release ??= holdDist(this.distDir);
     const st = await lstat(this.distDir).catch(() => undefined);
     if (!st?.isDirectory()) return;
-    const to = this.#nextDir("adopted");
+    const to = this.#nextDir(ADOPTED);
     await rename(this.distDir, to);
     await this.activate(to);
   }
@@ -176,7 +180,7 @@ export class SiteBuilds {
   async prepareSpare(): Promise<void> {
     const last = lastBuildFolder(astroCacheDir(this.distDir));
     if (this.#spare || !last) return;
-    const adopted = last.endsWith("-adopted");
+    const adopted = isAdopted(last);
     const dir = this.#nextDir("copy");
     this.#building.add(dir);
     try {
@@ -210,7 +214,7 @@ export class SiteBuilds {
     try {
       await rename(spare, dir);
       // An adopted folder came from `npm run build`, and someone may have edited it since.
-      await mirrorBuild(last, dir, { edited: spare.endsWith("-adopted") });
+      await mirrorBuild(last, dir, { edited: isAdopted(spare) });
       // Only if the last build is still the one copied.
       if (lastBuildFolder(cache) === last) recordLastBuild(cache, dir);
     } catch {
