@@ -40,18 +40,25 @@ export async function trainingFiles(exclude: readonly string[] = [], root = ".")
 
 /**
  * What training needs from the content: the rules alone (the insights content without a model, so
- * a model never learns from an earlier one) and the aspect ids.
+ * a model never learns from an earlier one), how the build reads with a given model (for the review
+ * model's folds) and the aspect ids.
  */
-export async function rulesOf(
-  contentDir: string,
-): Promise<{ rules: Annotator; ids: string[]; business: Business; editors: TrainingSet }> {
+export async function rulesOf(contentDir: string): Promise<{
+  rules: Annotator;
+  readWith: (model: LearnedModel) => Annotator;
+  ids: string[];
+  business: Business;
+  editors: TrainingSet;
+}> {
   const raw = await readInsightsDir(contentDir);
   delete raw.files["model.json"];
   delete raw.files["faq.yaml"];
   const insights = validateInsightsContent(raw, new Set());
   const { business, reviews } = await loadContent(contentDir, { now: new Date() });
-  const rules = createAnnotator(insights, business, createAnalyzer(), { reading: "rules" });
-  return { rules, ids: insights.aspects.map((a) => a.id), business, editors: editorSet(reviews) };
+  const analyzer = createAnalyzer();
+  const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
+  const readWith = (model: LearnedModel) => createAnnotator({ ...insights, model }, business, analyzer);
+  return { rules, readWith, ids: insights.aspects.map((a) => a.id), business, editors: editorSet(reviews) };
 }
 
 /**
@@ -95,10 +102,10 @@ export async function trainedModelText(
   exclude: readonly string[] = [],
   root = ".",
 ): Promise<string> {
-  const { rules, ids, editors } = await rulesOf(contentDir);
+  const { rules, readWith, ids, editors } = await rulesOf(contentDir);
   const sets: TrainingSet[] = await readSets(await trainingFiles(exclude, root), ids);
   if (editors.items.length > 0) sets.push(editors);
-  return `${JSON.stringify(trainOn(sets, rules, ids, TRAIN_DEFAULTS))}\n`;
+  return `${JSON.stringify(trainOn(sets, rules, ids, TRAIN_DEFAULTS, readWith))}\n`;
 }
 
 const USAGE = "usage: npm run train:insights [-- --exclude FILE]... [--out PATH]";

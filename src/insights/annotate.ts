@@ -10,6 +10,7 @@ import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learne
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { type AspectReading, type AspectSpan, compileLexicon, readClause } from "./polarity.ts";
+import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
 
 /**
  * The per-review annotation: which aspects a review discusses and what it says about each. This is
@@ -66,6 +67,8 @@ export interface ReviewAnnotation {
   /** Per clause, what it says about each aspect it names (`--explain` prints them). */
   readings: AspectReading[][];
   sentences: number;
+  /** Aspects whose side the review model changed from their clauses' mean (review-verdict.ts). */
+  verdicts: Map<number, ReviewVerdict>;
 }
 
 export interface Annotator {
@@ -242,6 +245,17 @@ export function createAnnotator(
         }
         scores.set(aspect, score);
       }
+      // The whole review's reading of each aspect (review-verdict.ts), where the content has a review model.
+      const explicitConfidence = options.learned?.explicitConfidence ?? LEARNED_DEFAULTS.explicitConfidence;
+      const verdicts = learned
+        ? reviewVerdicts(
+            { clauses, readings, scores, sentences, rating: review.rating },
+            learned,
+            aspectIds,
+            explicitConfidence,
+          )
+        : new Map<number, ReviewVerdict>();
+      for (const [aspect, v] of verdicts) scores.set(aspect, v.score);
       const annotations: ReviewAspect[] = byId
         .filter(({ i }) => scores.has(i))
         .map(({ id, i }) => {
@@ -260,7 +274,7 @@ export function createAnnotator(
           entityAspects.set(`${kind}:${id}`, found);
         }
       }
-      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences };
+      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences, verdicts };
     },
   };
 }

@@ -71,7 +71,11 @@ export function explainReview(
         : quotable(x)
           ? "  (a sentence may be quoted)"
           : "  (no sentence is explicit enough to quote)";
-    lines.push(`  ${x.id.padEnd(12)} ${x.sentiment.padEnd(8)} ${signed(x.score)}${note}`);
+    const v = a.verdicts.get(aspects.findIndex((d) => d.id === x.id));
+    const whole = v
+      ? `  (the review model read the whole review ${v.side} at p ${v.p}; its clauses alone read ${v.from})`
+      : "";
+    lines.push(`  ${x.id.padEnd(12)} ${x.sentiment.padEnd(8)} ${signed(x.score)}${note}${whole}`);
   }
   if (a.aspects.length === 0) lines.push("  no aspect");
   const suggestion = a.aspects.map((x) => `${x.id}: ${x.sentiment}`).join(", ");

@@ -48,6 +48,15 @@ const Features = z.custom<string[]>(
   { error: "expected a list of at most 200,000 non-empty feature names" },
 );
 
+/** A softmax regression over CLASSES. */
+const Softmax = z.strictObject({
+  features: Features,
+  /** One bias per class of CLASSES. */
+  bias: z.array(z.number().finite()).length(3),
+  /** Per feature, three weights (one per class), flattened: `weights[3 * f + c]`. */
+  weights: Weights,
+});
+
 export const LearnedModelSchema = z.strictObject({
   /** Format version: a model of another version is refused, not misread. */
   version: z.literal(2),
@@ -57,18 +66,18 @@ export const LearnedModelSchema = z.strictObject({
    * The polarity model: softmax regression over a clause's features (lemmas, `not_`-marked lemmas,
    * lemma pairs, number shapes, the segment's marked `g:`) and the rules' reading.
    */
-  polarity: z.strictObject({
-    features: Features,
-    /** One bias per class of CLASSES. */
-    bias: z.array(z.number().finite()).length(3),
-    /** Per feature, three weights (one per class), flattened: `weights[3 * f + c]`. */
-    weights: Weights,
-  }),
+  polarity: Softmax,
   /** One binary model per aspect id over a sentence's features: does it discuss the aspect? */
   aspects: z.strictObject({
     features: Features,
     models: z.array(z.strictObject({ id: z.string(), bias: z.number().finite(), weights: Weights })).max(100),
   }),
+  /**
+   * The review model (review-verdict.ts): softmax regression over an aspect's evidence in the whole
+   * review and its rating. Absent, each aspect keeps its clauses' mean (the models training reads
+   * with, before it is trained).
+   */
+  review: Softmax.optional(),
 });
 export type LearnedModel = z.infer<typeof LearnedModelSchema>;
 
@@ -188,6 +197,8 @@ export function segments(tokens: TokenTable, start: number, end: number): [numbe
 export interface CompiledModel {
   /** Probabilities of CLASSES for a clause's polarity features. */
   polarity(feats: readonly string[]): number[];
+  /** Probabilities of CLASSES for an aspect's review features (review-verdict.ts); absent without a review model. */
+  review?(feats: readonly string[]): number[];
   /** The probability that a text with these features discusses the aspect; undefined for an id the model lacks. */
   aspect(id: string, feats: readonly string[]): number | undefined;
   /** `aspect` for every id of `ids` at once (one lookup per feature). */
@@ -199,14 +210,8 @@ export interface CompiledModel {
  * text costs one map lookup per feature however many aspects are asked.
  */
 export function compileModel(model: LearnedModel): CompiledModel {
-  const { bias, weights } = model.polarity;
-  const polarityRows = new Map<string, Float64Array>();
-  model.polarity.features.forEach((f, i) => {
-    polarityRows.set(
-      f,
-      Float64Array.of(weights[3 * i] as number, weights[3 * i + 1] as number, weights[3 * i + 2] as number),
-    );
-  });
+  const polarity = compileSoftmax(model.polarity);
+  const review = model.review && compileSoftmax(model.review);
   const ids = model.aspects.models.map((a) => a.id);
   const slot = new Map(ids.map((id, k) => [id, k]));
   const aspectRows = new Map<string, Float64Array>();
@@ -227,14 +232,8 @@ export function compileModel(model: LearnedModel): CompiledModel {
   };
   const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
   return {
-    polarity(feats) {
-      const z = [bias[0] as number, bias[1] as number, bias[2] as number];
-      for (const f of feats) {
-        const row = polarityRows.get(f);
-        if (row) for (let c = 0; c < 3; c++) z[c] = (z[c] as number) + (row[c] as number);
-      }
-      return softmax(z);
-    },
+    polarity,
+    ...(review ? { review } : {}),
     aspect(id, feats) {
       const k = slot.get(id);
       return k === undefined ? undefined : sigmoid(logits(feats)[k] as number);
@@ -246,6 +245,22 @@ export function compileModel(model: LearnedModel): CompiledModel {
         return k === undefined ? 1 : sigmoid(z[k] as number);
       });
     },
+  };
+}
+
+/** A softmax regression over CLASSES, one row of three weights per feature. */
+function compileSoftmax({ features, bias, weights }: z.infer<typeof Softmax>): (feats: readonly string[]) => number[] {
+  const rows = new Map<string, Float64Array>();
+  features.forEach((f, i) => {
+    rows.set(f, Float64Array.of(weights[3 * i] as number, weights[3 * i + 1] as number, weights[3 * i + 2] as number));
+  });
+  return (feats) => {
+    const z = [bias[0] as number, bias[1] as number, bias[2] as number];
+    for (const f of feats) {
+      const row = rows.get(f);
+      if (row) for (let c = 0; c < 3; c++) z[c] = (z[c] as number) + (row[c] as number);
+    }
+    return softmax(z);
   };
 }
 

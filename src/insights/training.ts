@@ -3,6 +3,7 @@ import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, compileModel, features, type LearnedModel, type PolarityClass, softmax } from "./learned.ts";
 import { aspectSegment, polarityFeatures, reviewContext, type SegmentCache } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
+import { reviewExamples } from "./review-verdict.ts";
 
 /**
  * Training the learned models (learned.ts) on labelled items, with the examples built as the models
@@ -27,7 +28,47 @@ export interface TrainingSet {
   weight?: number;
 }
 
+/**
+ * The review model (review-verdict.ts) learns from readings of text the clause models did not
+ * learn: every set is cut into this many parts, and each part is read by clause models trained on
+ * the rest, so it learns how far to trust them on new text, not on text they remember.
+ */
+export const REVIEW_FOLDS = 5;
+
+/**
+ * The learned models for these sets. With `readWith` (how the build reads a review with a given
+ * model), also the review model, trained on `REVIEW_FOLDS` readings; without, the clause models only
+ * (what each fold reads with).
+ */
 export function trainOn(
+  sets: readonly TrainingSet[],
+  rules: Annotator,
+  aspectIds: readonly string[],
+  options: TrainOptions,
+  readWith?: (model: LearnedModel) => Annotator,
+): LearnedModel {
+  const clauses = trainClauses(sets, rules, aspectIds, options);
+  if (!readWith) return clauses;
+  const examples: PolarityExample[] = [];
+  for (let fold = 0; fold < REVIEW_FOLDS; fold++) {
+    const part = (s: TrainingSet, inFold: boolean) => ({
+      ...s,
+      items: s.items.filter((_, i) => (i % REVIEW_FOLDS === fold) === inFold),
+    });
+    const others = sets.map((s) => part(s, false));
+    const read = readWith(trainClauses(others, rules, aspectIds, options));
+    for (const s of sets) examples.push(...reviewExamples(part(s, true).items, read, aspectIds, s.weight ?? 1));
+  }
+  const trained = clauses.trained_on.slice(0, -1);
+  return {
+    ...clauses,
+    trained_on: [...trained, JSON.stringify({ ...options, reviewFolds: REVIEW_FOLDS })],
+    review: trainPolarity(examples, options),
+  };
+}
+
+/** The clause models: which aspects a sentence discusses, and the side of a clause on one. */
+function trainClauses(
   sets: readonly TrainingSet[],
   rules: Annotator,
   aspectIds: readonly string[],

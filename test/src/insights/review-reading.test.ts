@@ -217,6 +217,7 @@ describe("figures of whole reviews", () => {
           clauses: [],
           readings: [],
           sentences: 1,
+          verdicts: new Map(),
         };
       },
     };

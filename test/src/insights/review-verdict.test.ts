@@ -1,0 +1,167 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Business } from "../../../src/content/records.ts";
+import { createAnnotator, type ReviewInput } from "../../../src/insights/annotate.ts";
+import type { InsightsContent } from "../../../src/insights/content-schema.ts";
+import { parseLabelled } from "../../../src/insights/evaluate.ts";
+import { explainReview } from "../../../src/insights/explain.ts";
+import { type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
+import { LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-reading.ts";
+import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
+import { reviewFeatures } from "../../../src/insights/review-verdict.ts";
+import { REVIEW_FOLDS, trainOn } from "../../../src/insights/training.ts";
+import { projectInsights } from "../../helpers/project-insights.ts";
+
+/**
+ * The whole review's reading of each aspect (issue 31): the review model's features, where it may
+ * overrule the clauses' mean and where it may not, how it is trained, and the project's model on
+ * reviews whose story comes before the outcome. Hand-made models fix what the model says.
+ */
+let insights: InsightsContent;
+let business: Business;
+let analyzer: Analyzer;
+let ids: string[];
+
+beforeAll(async () => {
+  const project = await projectInsights();
+  insights = { ...project.insights, model: undefined };
+  business = project.content.business;
+  analyzer = createAnalyzer();
+  ids = insights.aspects.map((a) => a.id);
+});
+
+const review = (text: string, rating: number): ReviewInput => ({
+  id: "x",
+  title: null,
+  text,
+  rating,
+  technicians: [],
+  services: [],
+  service_areas: [],
+});
+
+/** Clause models that find and judge nothing by themselves (every aspect at 0.3, sides even). */
+function clauseModels(): LearnedModel {
+  return {
+    version: 2,
+    trained_on: [],
+    polarity: { features: [], bias: [0, 0, 0], weights: [] },
+    aspects: { features: [], models: ids.map((id) => ({ id, bias: Math.log(0.3 / 0.7), weights: [] })) },
+  };
+}
+
+/** A review model that reads `side` (0 negative, 1 neutral, 2 positive) at probability `p` when `feature` is present. */
+function withReview(feature: string, side: 0 | 1 | 2, p: number): LearnedModel {
+  const weights = [0, 0, 0];
+  weights[side] = Math.log((2 * p) / (1 - p));
+  return { ...clauseModels(), review: { features: [feature], bias: [0, 0, 0], weights } };
+}
+
+const STORY = "My back pain was awful for a year. Dr. Kim fixed my back in three visits.";
+
+describe("the review model's features", () => {
+  it("tell the rating, the sides of the clauses, where they stand and the review's other aspects", () => {
+    const a = createAnnotator(insights, business, analyzer, { reading: "rules" }).annotate(review(STORY, 5));
+    const aspect = ids.indexOf("pain-relief");
+    const feats = reviewFeatures({ ...a, rating: 5 }, aspect, "pain-relief");
+    expect(feats).toContain("rating:5");
+    expect(feats).toContain("len:2|rating:5");
+    expect(feats).toContain("opens:-|rating:5");
+    expect(feats).toContain("closes:+|rating:5");
+    expect(feats.some((f) => /^pos:[12]\|neg:1$/.test(f))).toBe(true);
+    expect(feats).toContain("aspect:pain-relief|rating:5");
+    // Read at 3 stars, the same evidence tells no rating.
+    const at3 = reviewFeatures({ ...a, rating: 3 }, aspect, "pain-relief");
+    expect(at3).toContain("rating:3");
+    expect(at3.some((f) => f.includes("rating:5"))).toBe(false);
+  });
+});
+
+describe("the review model against the clauses' mean", () => {
+  it("gives an aspect the side it reads from the whole review, and --explain says so", () => {
+    const model = withReview("rating:5", 2, 0.9);
+    const annotator = createAnnotator({ ...insights, model }, business, analyzer);
+    const text = "My back was killing me. The pain was bad and getting worse. Three visits later it stopped.";
+    const clausesOnly = createAnnotator({ ...insights, model: clauseModels() }, business, analyzer);
+    const before = clausesOnly.annotate(review(text, 5)).aspects.find((x) => x.id === "pain-relief");
+    const after = annotator.annotate(review(text, 5));
+    const relief = after.aspects.find((x) => x.id === "pain-relief");
+    if (before?.sentiment === "positive") throw new Error("the case needs clauses that do not read positive alone");
+    expect(relief).toMatchObject({ sentiment: "positive", score: LEARNED_SCORE });
+    expect(after.verdicts.get(ids.indexOf("pain-relief"))).toMatchObject({ side: "positive", from: before?.sentiment });
+    expect(explainReview(annotator, insights.aspects, review(text, 5)).join("\n")).toMatch(
+      new RegExp(
+        `the review model read the whole review positive at p 0\\.9; its clauses alone read ${before?.sentiment}`,
+      ),
+    );
+  });
+
+  it("overrules explicit words only with stronger evidence than theirs, never by the rating alone", () => {
+    const care = (model: LearnedModel, text: string) =>
+      createAnnotator({ ...insights, model }, business, analyzer)
+        .annotate(review(text, 5))
+        .aspects.find((x) => x.id === "care")?.sentiment;
+    const story = "Dr. Kim was rushed. I went back twice.";
+    expect(care(withReview("rating:5", 2, LEARNED_DEFAULTS.explicitConfidence - 0.05), story)).toBe("negative");
+    expect(care(withReview("rating:5", 2, 0.95), story)).toBe("positive");
+    // One sentence: the rating is the only other evidence, so evidence that is only the rating's
+    // cannot overrule the words, and evidence that holds without it can.
+    expect(care(withReview("rating:5", 2, 0.95), "Dr. Kim was rushed.")).toBe("negative");
+    expect(care(withReview("pos:0|neg:1", 2, 0.95), "Dr. Kim was rushed.")).toBe("positive");
+  });
+
+  it("leaves every aspect as its clauses read it when the model has no review part", () => {
+    const a = createAnnotator({ ...insights, model: clauseModels() }, business, analyzer).annotate(review(STORY, 5));
+    expect(a.verdicts.size).toBe(0);
+  });
+});
+
+describe("training the review model", () => {
+  it("reads each fold with clause models trained on the others, the same bytes twice", async () => {
+    const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
+    const lines = [
+      "5 | pain-relief:+ | My back was killing me for months. Two visits and it is gone.",
+      "5 | pain-relief:+ care:+ | I could hardly walk after the fall. Dr. Kim was careful and now I walk fine.",
+      "1 | care:- | He was rough and never listened.",
+      "2 | pain-relief:- | My neck hurt before and it still hurts now.",
+      "4 | scheduling:+ | They saw me the same day.",
+      "5 | pain-relief:+ | The sciatica was awful. It is gone now.",
+    ];
+    const set = { name: "reviews.txt", items: parseLabelled(lines.join("\n"), "reviews.txt", ids) };
+    const options = { minCount: 1, l2: 0.0005, steps: 20, rate: 0.5 };
+    const folds: LearnedModel[] = [];
+    const readWith = (model: LearnedModel) => {
+      folds.push(model);
+      return createAnnotator({ ...insights, model }, business, analyzer);
+    };
+    const model = trainOn([set], rules, ids, options, readWith);
+    expect(folds).toHaveLength(REVIEW_FOLDS);
+    // Each fold's clause models lack a review part, so they read as the build did before it.
+    expect(folds.every((m) => m.review === undefined)).toBe(true);
+    expect(model.review?.features).toContain("rating:5");
+    expect(model.trained_on.at(-1)).toContain(`"reviewFolds":${REVIEW_FOLDS}`);
+    expect(LearnedModelSchema.parse(model)).toEqual(model);
+    expect(JSON.stringify(trainOn([set], rules, ids, options, readWith))).toBe(JSON.stringify(model));
+    // Without a reader, the clause models only.
+    expect(trainOn([set], rules, ids, options).review).toBeUndefined();
+  });
+});
+
+describe("the project's model on whole reviews", () => {
+  it("reads the outcome told after the story, where the clauses alone read no side", async () => {
+    const { insights: withModel } = await projectInsights();
+    const model = withModel.model as LearnedModel;
+    const relief = (m: LearnedModel, text: string) =>
+      createAnnotator({ ...withModel, model: m }, business, analyzer)
+        .annotate(review(text, 5))
+        .aspects.find((x) => x.id === "pain-relief")?.sentiment;
+    const texts = [
+      "My son plays hockey and started getting pain in his lower back after games. I expected to be told to book him in twice a week for months. Dr. Kim watched him skate, gave him four stretches and said to call only if it came back. It never did.",
+      "the tingling in my left hand from gaming all night? gone after 3 visits",
+    ];
+    const { review: _, ...clausesOnly } = model;
+    for (const text of texts) {
+      expect(relief(model, text)).toBe("positive");
+      expect(relief(clausesOnly, text)).not.toBe("positive");
+    }
+  });
+});
