@@ -246,13 +246,12 @@ export function createAnnotator(
         scores.set(aspect, score);
       }
       // The whole review's reading of each aspect (review-verdict.ts), where the content has a review model.
-      const explicitConfidence = options.learned?.explicitConfidence ?? LEARNED_DEFAULTS.explicitConfidence;
       const verdicts = learned
         ? reviewVerdicts(
             { clauses, readings, scores, sentences, rating: review.rating },
             learned,
             aspectIds,
-            explicitConfidence,
+            options.learned ?? LEARNED_DEFAULTS,
           )
         : new Map<number, ReviewVerdict>();
       for (const [aspect, v] of verdicts) scores.set(aspect, v.score);

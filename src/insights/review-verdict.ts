@@ -1,7 +1,7 @@
 import type { Annotator } from "./annotate.ts";
 import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, type CompiledModel, type PolarityClass } from "./learned.ts";
-import { explicit, LEARNED_SCORE } from "./learned-reading.ts";
+import { explicit, LEARNED_SCORE, type LearnedOptions } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import type { AspectReading } from "./polarity.ts";
@@ -81,14 +81,16 @@ export interface ReviewVerdict {
 /**
  * The aspects whose side the review model reads otherwise than their clauses' mean, each with the
  * score it then gets: as strong as a side a clause model gave (`LEARNED_SCORE`). A side backed by
- * explicit words is overruled only as it would be in a clause (below).
+ * explicit words, or an aspect named only by a condition, is changed only as it would be in a clause
+ * (below).
  */
 export function reviewVerdicts(
   e: ReviewEvidence,
   model: CompiledModel,
   aspectIds: readonly string[],
-  explicitConfidence: number,
+  options: Pick<LearnedOptions, "explicitConfidence" | "conditionConfidence">,
 ): Map<number, ReviewVerdict> {
+  const { explicitConfidence } = options;
   const verdicts = new Map<number, ReviewVerdict>();
   if (!model.review) return verdicts;
   for (const [aspect, score] of e.scores) {
@@ -109,6 +111,9 @@ export function reviewVerdicts(
       const unrated = model.review(reviewFeatures({ ...e, rating: 3 }, aspect, aspectIds[aspect] as string));
       if ((unrated[c] as number) < explicitConfidence) continue;
     }
+    // Named only by a condition ("I came in with sciatica"): why someone came, as in a clause.
+    const named = e.readings.flat().filter((r) => r.aspect === aspect);
+    if (named.every((r) => r.byCondition) && (p[c] as number) < options.conditionConfidence) continue;
     const to = side === "positive" ? LEARNED_SCORE : side === "negative" ? -LEARNED_SCORE : 0;
     verdicts.set(aspect, { from, side, p: round(p[c] as number), score: to });
   }

@@ -109,6 +109,15 @@ describe("the review model against the clauses' mean", () => {
     expect(care(withReview("pos:0|neg:1", 2, 0.95), "Dr. Kim was rushed.")).toBe("positive");
   });
 
+  it("gives an aspect named only by a condition a side only at the probability a clause needs for it", () => {
+    const relief = (p: number) =>
+      createAnnotator({ ...insights, model: withReview("rating:5", 2, p) }, business, analyzer)
+        .annotate(review("I came in with sciatica after a sports injury. Dr. Kim took a full history.", 5))
+        .aspects.find((x) => x.id === "pain-relief")?.sentiment;
+    expect(relief(LEARNED_DEFAULTS.conditionConfidence - 0.05)).toBe("neutral");
+    expect(relief(0.95)).toBe("positive");
+  });
+
   it("leaves every aspect as its clauses read it when the model has no review part", () => {
     const a = createAnnotator({ ...insights, model: clauseModels() }, business, analyzer).annotate(review(STORY, 5));
     expect(a.verdicts.size).toBe(0);
@@ -147,21 +156,31 @@ describe("training the review model", () => {
 });
 
 describe("the project's model on whole reviews", () => {
-  it("reads the outcome told after the story, where the clauses alone read no side", async () => {
+  it("reads a side the clauses alone miss or misread, from the rating and where the clauses stand", async () => {
     const { insights: withModel } = await projectInsights();
     const model = withModel.model as LearnedModel;
-    const relief = (m: LearnedModel, text: string) =>
-      createAnnotator({ ...withModel, model: m }, business, analyzer)
-        .annotate(review(text, 5))
-        .aspects.find((x) => x.id === "pain-relief")?.sentiment;
-    const texts = [
-      "My son plays hockey and started getting pain in his lower back after games. I expected to be told to book him in twice a week for months. Dr. Kim watched him skate, gave him four stretches and said to call only if it came back. It never did.",
-      "the tingling in my left hand from gaming all night? gone after 3 visits",
-    ];
     const { review: _, ...clausesOnly } = model;
-    for (const text of texts) {
-      expect(relief(model, text)).toBe("positive");
-      expect(relief(clausesOnly, text)).not.toBe("positive");
+    const read = (m: LearnedModel, text: string, rating: number, aspect: string) =>
+      createAnnotator({ ...withModel, model: m }, business, analyzer)
+        .annotate(review(text, rating))
+        .aspects.find((x) => x.id === aspect)?.sentiment;
+    const cases: [text: string, rating: number, aspect: string, side: string][] = [
+      [
+        "barely made it to the car. went in for a stiff calf, came out with my neck in spasm. a week off work. great.",
+        1,
+        "pain-relief",
+        "negative",
+      ],
+      [
+        "Dr. Ames is calm and takes notes on everything. I pay out of pocket since my plan doesn't cover chiropractic, which is on my insurer, not them.",
+        4,
+        "billing",
+        "neutral",
+      ],
+    ];
+    for (const [text, rating, aspect, side] of cases) {
+      expect(read(model, text, rating, aspect)).toBe(side);
+      expect(read(clausesOnly, text, rating, aspect)).not.toBe(side);
     }
   });
 });
