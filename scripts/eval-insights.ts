@@ -40,7 +40,8 @@ import { HELD_OUT, readSets, SETS, trainingFiles } from "./train-insights.ts";
  * beside them (src/insights/overlap.ts).
  *
  * `--cross-validate` measures the learned models on text they did not learn from: for each set
- * training reads, a model is trained on all the others and read on that one. Every set was written
+ * training reads, the clause models are trained on all the others and read on that one (without the
+ * review model, whose five folds would make it six trainings a set). Every set was written
  * by the same language model (test/fixtures/insights-eval/README.md), so this is a figure for text
  * the model did not learn, not for a new author's wording. Targets and measured figures are in
  * docs/insights.md.
