@@ -1,6 +1,9 @@
 import path from "node:path";
+import type { Business } from "../../src/content/records.ts";
 import type { ValidatedContent } from "../../src/content/validate.ts";
+import type { ReviewInput } from "../../src/insights/annotate.ts";
 import type { InsightsContent } from "../../src/insights/content-schema.ts";
+import { type Analyzer, createAnalyzer } from "../../src/insights/nlp.ts";
 import { loadContent } from "../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../src/io/insights-dir.ts";
 import { PROJECT_CONTENT } from "./project-content.ts";
@@ -17,3 +20,31 @@ export async function projectInsights(): Promise<{ content: ValidatedContent; in
   );
   return { content, insights };
 }
+
+/** The project's insights content without its learned models, for tests that hand-make a model. */
+export async function rulesOnly(): Promise<{
+  insights: InsightsContent;
+  business: Business;
+  analyzer: Analyzer;
+  ids: string[];
+}> {
+  const project = await projectInsights();
+  const insights = { ...project.insights, model: undefined };
+  return {
+    insights,
+    business: project.content.business,
+    analyzer: createAnalyzer(),
+    ids: insights.aspects.map((a) => a.id),
+  };
+}
+
+/** A review with nothing but its text and rating, as a labelled item is read. */
+export const plainReview = (text: string, rating: number): ReviewInput => ({
+  id: "x",
+  title: null,
+  text,
+  rating,
+  technicians: [],
+  services: [],
+  service_areas: [],
+});

@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { editorSet } from "../../../scripts/train-insights.ts";
 import type { Business } from "../../../src/content/records.ts";
-import { type Annotator, createAnnotator, type ReviewInput } from "../../../src/insights/annotate.ts";
+import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
 import type { InsightsContent } from "../../../src/insights/content-schema.ts";
 import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import type { LearnedModel } from "../../../src/insights/learned.ts";
 import { LEARNED_DEFAULTS, reviewContext } from "../../../src/insights/learned-reading.ts";
-import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
+import type { Analyzer } from "../../../src/insights/nlp.ts";
 import { trainOn } from "../../../src/insights/training.ts";
-import { projectInsights } from "../../helpers/project-insights.ts";
+import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
 
 /**
  * Reading the review, not only the sentence (issue 31): the rules' explicit words against the
@@ -22,22 +22,10 @@ let analyzer: Analyzer;
 let ids: string[];
 
 beforeAll(async () => {
-  const project = await projectInsights();
-  insights = { ...project.insights, model: undefined };
-  business = project.content.business;
-  analyzer = createAnalyzer();
-  ids = insights.aspects.map((a) => a.id);
+  ({ insights, business, analyzer, ids } = await rulesOnly());
 });
 
-const review = (text: string, rating: number): ReviewInput => ({
-  id: "x",
-  title: null,
-  text,
-  rating,
-  technicians: [],
-  services: [],
-  service_areas: [],
-});
+const review = plainReview;
 
 /** A model with no features: every clause reads `side` at probability `p`, every aspect at 0.3 (no aspect found or
  * dropped by the aspect model, no quote doubted for it). */

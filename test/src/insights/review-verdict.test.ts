@@ -1,15 +1,15 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Business } from "../../../src/content/records.ts";
-import { createAnnotator, type ReviewInput } from "../../../src/insights/annotate.ts";
+import { createAnnotator } from "../../../src/insights/annotate.ts";
 import type { InsightsContent } from "../../../src/insights/content-schema.ts";
 import { parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import { type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
 import { LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-reading.ts";
-import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
+import type { Analyzer } from "../../../src/insights/nlp.ts";
 import { reviewFeatures } from "../../../src/insights/review-verdict.ts";
 import { REVIEW_FOLDS, trainOn } from "../../../src/insights/training.ts";
-import { projectInsights } from "../../helpers/project-insights.ts";
+import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
 
 /**
  * The whole review's reading of each aspect (issue 31): the review model's features, where it may
@@ -22,22 +22,10 @@ let analyzer: Analyzer;
 let ids: string[];
 
 beforeAll(async () => {
-  const project = await projectInsights();
-  insights = { ...project.insights, model: undefined };
-  business = project.content.business;
-  analyzer = createAnalyzer();
-  ids = insights.aspects.map((a) => a.id);
+  ({ insights, business, analyzer, ids } = await rulesOnly());
 });
 
-const review = (text: string, rating: number): ReviewInput => ({
-  id: "x",
-  title: null,
-  text,
-  rating,
-  technicians: [],
-  services: [],
-  service_areas: [],
-});
+const review = plainReview;
 
 /** Clause models that find and judge nothing by themselves (every aspect at 0.3, sides even). */
 function clauseModels(): LearnedModel {
