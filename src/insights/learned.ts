@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { TokenTable } from "./nlp.ts";
+import { wishAt } from "./wishes.ts";
 
 /**
  * The learned part of the reading: two small linear models over the words of a clause, trained
@@ -126,14 +127,17 @@ const NUMBER_WORDS = new Set([
 
 /**
  * The features of tokens `start`…`end` of a token table: each word's lemma (prefixed `not_` inside
- * a negation scope), each pair of neighbouring words, and shapes for numbers and money, so "$240"
+ * a negation scope or after a wish), each pair of neighbouring words, and shapes for numbers and money, so "$240"
  * and "forty minutes" generalise beyond the numbers seen in training. Order-free: a set.
  */
 export function features(tokens: TokenTable, start: number, end: number): string[] {
   const out = new Set<string>();
   let negated = false;
   let prev = "<s>";
+  // A wish ("could be friendlier", wishes.ts) reads as a negation from where it governs: `not_friendly`.
+  let wishFrom = -1;
   for (let i = start; i < end; i++) {
+    if (i === wishFrom) negated = true;
     const normal = tokens.normals[i] as string;
     const number = /^\d/.test(normal);
     if (!tokens.words[i] && !number) {
@@ -155,6 +159,8 @@ export function features(tokens: TokenTable, start: number, end: number): string
     out.add(`${prev}_${w}`);
     prev = w;
     if (NEGATORS.has(normal) || NEGATORS.has(w)) negated = true;
+    const wish = wishAt(tokens.normals, tokens.lemmas, i, end);
+    if (wish >= 0) wishFrom = wish + 1;
   }
   return [...out];
 }

@@ -4,6 +4,7 @@ import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { ModelVerdict } from "./learned.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
+import { isComparative, wishAt } from "./wishes.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -113,7 +114,6 @@ const NEGATORS = new Set([
 ]);
 const MODALS = new Set(["could", "can", "would"]);
 const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
-const COMPARATIVES = new Set(["better", "more", "happier", "nicer", "enough"]);
 /** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
 const NOT_NEGATED = new Set([
   "only",
@@ -131,18 +131,6 @@ const NOT_NEGATED = new Set([
 ]);
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
-
-/**
- * "could be a little more welcoming", "could use a good cleaning": a wish that reads as the
- * opposite of its opinion word. Returns the index of the last token of the phrase at `i`, or -1.
- */
-function wishAt(normals: readonly string[], i: number, end: number): number {
-  if (normals[i] !== "could" && normals[i] !== "should") return -1;
-  if (normals[i + 1] === "use") return i + 1;
-  if (normals[i + 1] !== "be") return -1;
-  for (let k = i + 2; k < Math.min(end, i + 6); k++) if (normals[k] === "more") return k;
-  return -1;
-}
 
 /** `aspects`: the aspects of aspects.yaml; their `neutral_terms` are neutralised like `neutral`. */
 export function compileLexicon(
@@ -166,9 +154,6 @@ export function compileLexicon(
     conditionJudged: lexicon.conditions.map((c) => c.adjectives_judge),
   };
 }
-
-const isComparative = (normal: string, lemma: string) =>
-  COMPARATIVES.has(normal) || (normal !== lemma && /(?:er|ier)$/.test(normal));
 
 /**
  * Reads `clause` for the aspects in `mentions` (all within the clause). Returns one reading per
@@ -218,7 +203,9 @@ export function readClause(
   }
   for (let i = start; i < end; i++) {
     if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
-      value[i - start] = wordScore(normals[i] as string);
+      // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
+      const n = normals[i] as string;
+      value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
     }
   }
   // Constructions (constructions.ts): an ability speaks for its aspect alone, and its limiter
@@ -250,13 +237,14 @@ export function readClause(
   for (let p = start; p < end; p++) {
     const w = normals[p] as string;
     const anythingBut = w === "but" && normals[p - 1] === "anything";
-    const wish = wishAt(normals, p, end);
+    const wish = wishAt(normals, lemmas, p, end);
     if (wish >= 0) {
       value[wish - start] = 0;
       p = wish;
     } else if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
     if (NOT_NEGATED.has(normals[p + 1] as string)) continue;
-    const modal = MODALS.has(normals[p - 1] as string) || MODALS.has(normals[p - 2] as string);
+    // "could not be happier" is praise; "could be happier" is a wish (wishes.ts), flipped below.
+    const modal = wish < 0 && (MODALS.has(normals[p - 1] as string) || MODALS.has(normals[p - 2] as string));
     let praise = false;
     if (modal) {
       for (let i = p + 1; i < Math.min(end, p + 1 + SCOPE) && !SCOPE_END.has(normals[i] as string); i++) {

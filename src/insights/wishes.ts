@@ -1,0 +1,38 @@
+/**
+ * A wish for better reads as a complaint about what is: "could be a little more welcoming", "could
+ * use a good cleaning", "could be friendlier", "should have been clearer". polarity.ts flips the
+ * opinion words a wish governs, as a negator's, so the clause says the opposite of its opinion word.
+ * "Couldn't be friendlier" is no wish: a negated modal is read as praise there.
+ */
+
+/** Comparatives that are not `-er` forms of their lemma; "enough" as in "can't say enough". */
+const COMPARATIVES = new Set(["better", "more", "happier", "nicer", "enough"]);
+
+export const isComparative = (normal: string, lemma: string) =>
+  COMPARATIVES.has(normal) || (normal !== lemma && /(?:er|ier)$/.test(normal));
+
+const WISHING = new Set(["could", "should"]);
+/** How far after the modal a wished-for comparative may stand: "could be a little bit more". */
+const REACH = 5;
+const STOPS = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
+
+/**
+ * Where the wish at token `i` starts to govern (polarity.ts flips the opinion words after the index
+ * returned, and zeroes the token at it), or -1 when `i` opens no wish. "could use": after "use";
+ * "could/should be" or "have been", then "more" or "less": after that word; then a comparative
+ * opinion word itself ("friendlier", "clearer", "better"): the word before it, so the word is flipped.
+ */
+export function wishAt(normals: readonly string[], lemmas: readonly string[], i: number, end: number): number {
+  if (!WISHING.has(normals[i] as string)) return -1;
+  if (normals[i + 1] === "use") return i + 1;
+  let from = i + 2;
+  if (normals[i + 1] === "have" && normals[i + 2] === "been") from = i + 3;
+  else if (normals[i + 1] !== "be") return -1;
+  for (let k = from; k < Math.min(end, i + 1 + REACH); k++) {
+    const n = normals[k] as string;
+    if (STOPS.has(n)) return -1;
+    if (n === "more" || n === "less") return k;
+    if (n !== "enough" && isComparative(n, lemmas[k] as string)) return k - 1;
+  }
+  return -1;
+}

@@ -1,0 +1,70 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { createAnnotator } from "../../../src/insights/annotate.ts";
+import { features } from "../../../src/insights/learned.ts";
+import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import { wishAt } from "../../../src/insights/wishes.ts";
+import { plainReview, rulesOnly } from "../../helpers/project-insights.ts";
+
+/**
+ * A wish for better is a complaint about what is: "could be friendlier", "could use a good clean",
+ * "should have been clearer". The rules flip the opinion word a wish governs, and the learned models
+ * see it as a negation (`not_friendly`); a negated modal ("couldn't be friendlier") stays praise.
+ */
+const analyzer = createAnalyzer();
+const clauseOf = (text: string) => {
+  const [c] = analyzer.clauses(text);
+  if (!c) throw new Error(`no clause in ${text}`);
+  return c;
+};
+/** The word after which the wish at the first "could"/"should" governs, or null. */
+const governsAfter = (text: string) => {
+  const c = clauseOf(text);
+  for (let i = c.start; i < c.end; i++) {
+    const at = wishAt(c.tokens.normals, c.tokens.lemmas, i, c.end);
+    if (at >= 0) return c.tokens.normals[at] as string;
+  }
+  return null;
+};
+
+describe("wishAt", () => {
+  it("finds the wish and where it starts to govern", () => {
+    expect(governsAfter("The front desk could be friendlier.")).toBe("be");
+    expect(governsAfter("Some of the staff could be a touch friendlier.")).toBe("touch");
+    expect(governsAfter("The staff could be a little more welcoming.")).toBe("more");
+    expect(governsAfter("The lobby could use a paint job.")).toBe("use");
+    expect(governsAfter("Billing should have been clearer.")).toBe("been");
+  });
+
+  it("finds none in a negated modal, a statement of what can happen, or past the clause", () => {
+    expect(governsAfter("The staff couldn't be friendlier.")).toBeNull();
+    expect(governsAfter("Could not be happier with my results.")).toBeNull();
+    expect(governsAfter("I was warned the waits could be long.")).toBeNull();
+    expect(governsAfter("It could be that my back was just tired, but it helped.")).toBeNull();
+  });
+});
+
+describe("a wish in the rules and the models", () => {
+  let sideOf: (text: string, aspect: string) => string | undefined;
+  beforeAll(async () => {
+    const { insights, business } = await rulesOnly();
+    const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
+    sideOf = (text, aspect) => rules.annotate(plainReview(text, 3)).aspects.find((a) => a.id === aspect)?.sentiment;
+  });
+
+  it("reads as a complaint by the rules, and a negated modal as praise", () => {
+    expect(sideOf("The front desk could be friendlier.", "staff")).toBe("negative");
+    expect(sideOf("Billing could be clearer about what insurance covers.", "billing")).toBe("negative");
+    expect(sideOf("The staff couldn't have been friendlier.", "staff")).toBe("positive");
+    // A comparative the lexicon lacks is worth its lemma, in a wish or not.
+    expect(sideOf("The front desk is friendlier than at my old clinic.", "staff")).toBe("positive");
+  });
+
+  it("marks what it governs as negated in the learned models' features", () => {
+    const c = clauseOf("The front desk could be friendlier.");
+    const f = features(c.tokens, c.start, c.end);
+    expect(f).toContain("not_friendly");
+    expect(f).not.toContain("friendly");
+    const plain = clauseOf("The front desk is friendlier.");
+    expect(features(plain.tokens, plain.start, plain.end)).toContain("friendly");
+  });
+});
