@@ -32,6 +32,9 @@ export interface ReviewEvidence {
   rating: number;
 }
 
+/** The probability at which the review model turns explicit words to the opposite side. */
+export const REVERSE_CONFIDENCE = 0.8;
+
 const sign = (x: number) => (x >= POLARITY_THRESHOLD ? "+" : x <= -POLARITY_THRESHOLD ? "-" : "0");
 const lean = (x: number) => (x > 0 ? "+" : x < 0 ? "-" : "0");
 const few = (n: number) => (n >= 2 ? "2" : String(n));
@@ -107,6 +110,10 @@ export function reviewVerdicts(
     const polar = e.readings.flat().filter((r) => r.aspect === aspect && r.polar && r.score !== 0);
     const same = polar.length > 0 && polar.every((r) => Math.sign(r.score) === Math.sign(score));
     if (same && polar.every((r) => explicit(r) && !r.disputed) && (p[c] as number) < explicitConfidence) continue;
+    // To the opposite side, explicit words need still stronger evidence: praise read as a complaint is
+    // the misreading a visitor notices ("Lovely staff" in a review that lost a star for paperwork).
+    const opposite = from !== "neutral" && side !== "neutral";
+    if (same && opposite && polar.some((r) => explicit(r)) && (p[c] as number) < REVERSE_CONFIDENCE) continue;
     if (same && e.sentences <= 1 && polar.some((r) => explicit(r))) {
       const unrated = model.review(reviewFeatures({ ...e, rating: 3 }, aspect, aspectIds[aspect] as string));
       if ((unrated[c] as number) < explicitConfidence) continue;

@@ -7,7 +7,7 @@ import { explainReview } from "../../../src/insights/explain.ts";
 import { type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
 import { LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-reading.ts";
 import type { Analyzer } from "../../../src/insights/nlp.ts";
-import { reviewFeatures } from "../../../src/insights/review-verdict.ts";
+import { REVERSE_CONFIDENCE, reviewFeatures } from "../../../src/insights/review-verdict.ts";
 import { REVIEW_FOLDS, trainOn } from "../../../src/insights/training.ts";
 import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
 
@@ -95,6 +95,16 @@ describe("the review model against the clauses' mean", () => {
     // cannot overrule the words, and evidence that holds without it can.
     expect(care(withReview("rating:5", 2, 0.95), "Dr. Kim was rushed.")).toBe("negative");
     expect(care(withReview("pos:0|neg:1", 2, 0.95), "Dr. Kim was rushed.")).toBe("positive");
+  });
+
+  it("turns explicit words to the opposite side only at REVERSE_CONFIDENCE, to neutral at the clause's bar", () => {
+    const care = (side: 0 | 1, p: number) =>
+      createAnnotator({ ...insights, model: withReview("rating:1", side, p) }, business, analyzer)
+        .annotate(review("Dr. Kim was lovely. I went back twice.", 1))
+        .aspects.find((x) => x.id === "care")?.sentiment;
+    expect(care(0, REVERSE_CONFIDENCE - 0.05)).toBe("positive");
+    expect(care(0, 0.95)).toBe("negative");
+    expect(care(1, REVERSE_CONFIDENCE - 0.05)).toBe("neutral");
   });
 
   it("gives an aspect named only by a condition a side only at the probability a clause needs for it", () => {
