@@ -127,8 +127,9 @@ const NUMBER_WORDS = new Set([
 
 /**
  * The features of tokens `start`…`end` of a token table: each word's lemma (prefixed `not_` inside
- * a negation scope or after a wish), each pair of neighbouring words, and shapes for numbers and money, so "$240"
- * and "forty minutes" generalise beyond the numbers seen in training. Order-free: a set.
+ * a negation scope or after a wish), each pair of neighbouring words, and shapes for numbers and
+ * money, so "$240" and "forty minutes" generalise beyond the numbers seen in training. Order-free:
+ * a set.
  */
 export function features(tokens: TokenTable, start: number, end: number): string[] {
   const out = new Set<string>();
