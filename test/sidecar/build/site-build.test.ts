@@ -9,6 +9,14 @@ import { recordLastBuild } from "../../../src/integrations/out-dir.ts";
 const temp: string[] = [];
 afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
+/** A fresh DIST_DIR in a temp folder, and its Astro cache: both removed after the file. */
+async function tempDist(): Promise<{ distDir: string; cache: string }> {
+  const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
+  const cache = astroCacheDir(distDir);
+  temp.push(path.dirname(distDir), cache);
+  return { distDir, cache };
+}
+
 /** A build folder under `root`: complete when it has a header manifest. */
 async function folder(root: string, name: string, complete = true): Promise<string> {
   const dir = path.join(root, name);
@@ -20,10 +28,7 @@ async function folder(root: string, name: string, complete = true): Promise<stri
 
 describe("SiteBuilds.prune", () => {
   it("keeps what is read, the last build and the newest other complete build (the spare); deletes the rest", async () => {
-    const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
-    temp.push(path.dirname(distDir));
-    const cache = astroCacheDir(distDir);
-    temp.push(cache);
+    const { distDir, cache } = await tempDist();
     const builds = new SiteBuilds(distDir);
     const root = builds.root;
     const old = await folder(root, "20260101T000000000Z-1-1-build");
@@ -47,8 +52,7 @@ describe("SiteBuilds.prune", () => {
   });
 
   it("keeps the newest complete folder as the spare when no last build is recorded", async () => {
-    const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
-    temp.push(path.dirname(distDir));
+    const { distDir } = await tempDist();
     const builds = new SiteBuilds(distDir);
     const a = await folder(builds.root, "20260101T000000000Z-1-1-build");
     const b = await folder(builds.root, "20260101T000001000Z-1-2-build");
@@ -60,10 +64,7 @@ describe("SiteBuilds.prune", () => {
 
 describe("SiteBuilds.prepareSpare", () => {
   it("without a spare, copies npm start's last build into one; with one, does nothing", async () => {
-    const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
-    temp.push(path.dirname(distDir));
-    const cache = astroCacheDir(distDir);
-    temp.push(cache);
+    const { distDir, cache } = await tempDist();
     const builds = new SiteBuilds(distDir);
     const last = await folder(builds.root, "20260101T000000000Z-1-1-build");
     await mkdir(cache, { recursive: true });
@@ -83,10 +84,7 @@ describe("SiteBuilds.prepareSpare", () => {
   });
 
   it("copies nothing without a recorded last build, nor an adopted folder with a file newer than its manifest", async () => {
-    const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
-    temp.push(path.dirname(distDir));
-    const cache = astroCacheDir(distDir);
-    temp.push(cache);
+    const { distDir, cache } = await tempDist();
     const builds = new SiteBuilds(distDir);
     const adopted = await folder(builds.root, "20260101T000000000Z-1-1-adopted");
     await writeFile(
