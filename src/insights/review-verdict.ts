@@ -3,7 +3,7 @@ import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, type CompiledModel, type PolarityClass } from "./learned.ts";
 import { explicit, LEARNED_SCORE, type LearnedOptions } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
-import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
+import { polarity, round } from "./numbers.ts";
 import type { AspectReading } from "./polarity.ts";
 import type { PolarityExample } from "./training.ts";
 
@@ -35,7 +35,9 @@ export interface ReviewEvidence {
 /** The probability at which the review model turns explicit words to the opposite side. */
 export const REVERSE_CONFIDENCE = 0.8;
 
-const sign = (x: number) => (x >= POLARITY_THRESHOLD ? "+" : x <= -POLARITY_THRESHOLD ? "-" : "0");
+const SIGNS = { positive: "+", negative: "-", neutral: "0" } as const;
+/** A score's side as the review's (`polarity`), written as a reading's sign. */
+const sign = (x: number) => SIGNS[polarity(x)];
 const lean = (x: number) => (x > 0 ? "+" : x < 0 ? "-" : "0");
 const few = (n: number) => (n >= 2 ? "2" : String(n));
 
@@ -104,23 +106,23 @@ export function reviewVerdicts(
     const from = polarity(score);
     if (side === from) continue;
     // Explicit words of the rules, all on the side read (`explicit`, learned-reading.ts), are overruled
-    // as in a clause: when the clause model does not doubt them, only at `explicitConfidence`; in a
-    // one-sentence review, where the rating is the only other evidence, only if the model reads the
-    // other side without the rating too ("I love this place, but the new receptionist is rude").
-    const polar = e.readings.flat().filter((r) => r.aspect === aspect && r.polar && r.score !== 0);
-    const same = polar.length > 0 && polar.every((r) => Math.sign(r.score) === Math.sign(score));
-    if (same && polar.every((r) => explicit(r) && !r.disputed) && (p[c] as number) < explicitConfidence) continue;
-    // To the opposite side, explicit words need still stronger evidence: praise read as a complaint is
-    // the misreading a visitor notices ("Lovely staff" in a review that lost a star for paperwork).
-    const opposite = from !== "neutral" && side !== "neutral";
-    if (same && opposite && polar.some((r) => explicit(r)) && (p[c] as number) < REVERSE_CONFIDENCE) continue;
-    if (same && e.sentences <= 1 && polar.some((r) => explicit(r))) {
+    // as in a clause: when the clause model does not doubt them, only at `explicitConfidence`; to the
+    // opposite side, only at REVERSE_CONFIDENCE (praise read as a complaint is the misreading a
+    // visitor notices: "Lovely staff" in a review that lost a star for paperwork); in a one-sentence
+    // review, where the rating is the only other evidence, only if the model reads the other side
+    // without the rating too ("I love this place, but the new receptionist is rude").
+    const mine = e.readings.flat().filter((r) => r.aspect === aspect);
+    const polar = mine.filter((r) => r.polar && r.score !== 0);
+    const words =
+      polar.length > 0 && polar.every((r) => Math.sign(r.score) === Math.sign(score)) && polar.some(explicit);
+    if (words && polar.every((r) => explicit(r) && !r.disputed) && (p[c] as number) < explicitConfidence) continue;
+    if (words && from !== "neutral" && side !== "neutral" && (p[c] as number) < REVERSE_CONFIDENCE) continue;
+    if (words && e.sentences <= 1) {
       const unrated = model.review(reviewFeatures({ ...e, rating: 3 }, aspect, aspectIds[aspect] as string));
       if ((unrated[c] as number) < explicitConfidence) continue;
     }
     // Named only by a condition ("I came in with sciatica"): why someone came, as in a clause.
-    const named = e.readings.flat().filter((r) => r.aspect === aspect);
-    if (named.every((r) => r.byCondition) && (p[c] as number) < options.conditionConfidence) continue;
+    if (mine.every((r) => r.byCondition) && (p[c] as number) < options.conditionConfidence) continue;
     const to = side === "positive" ? LEARNED_SCORE : side === "negative" ? -LEARNED_SCORE : 0;
     verdicts.set(aspect, { from, side, p: round(p[c] as number), score: to });
   }
