@@ -1,13 +1,10 @@
-import { beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { editorSet } from "../../../scripts/train-insights.ts";
-import type { Business } from "../../../src/content/records.ts";
 import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
-import type { InsightsContent } from "../../../src/insights/content-schema.ts";
 import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import type { LearnedModel } from "../../../src/insights/learned.ts";
 import { LEARNED_DEFAULTS, reviewContext } from "../../../src/insights/learned-reading.ts";
-import type { Analyzer } from "../../../src/insights/nlp.ts";
 import { trainOn } from "../../../src/insights/training.ts";
 import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
 
@@ -16,14 +13,7 @@ import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-i
  * learned model, the review around a clause, learning from whole reviews and editors' labels, and
  * the figures of whole reviews. Models here are made by hand, so each case fixes what the model says.
  */
-let insights: InsightsContent;
-let business: Business;
-let analyzer: Analyzer;
-let ids: string[];
-
-beforeAll(async () => {
-  ({ insights, business, analyzer, ids } = await rulesOnly());
-});
+const { insights, business, analyzer, ids } = await rulesOnly();
 
 const review = plainReview;
 

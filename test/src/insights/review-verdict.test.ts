@@ -1,12 +1,9 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import type { Business } from "../../../src/content/records.ts";
+import { describe, expect, it } from "vitest";
 import { createAnnotator } from "../../../src/insights/annotate.ts";
-import type { InsightsContent } from "../../../src/insights/content-schema.ts";
 import { parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import { type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
 import { LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-reading.ts";
-import type { Analyzer } from "../../../src/insights/nlp.ts";
 import { REVERSE_CONFIDENCE, reviewFeatures } from "../../../src/insights/review-verdict.ts";
 import { REVIEW_FOLDS, trainOn } from "../../../src/insights/training.ts";
 import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
@@ -16,14 +13,7 @@ import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-i
  * overrule the clauses' mean and where it may not, how it is trained, and the project's model on
  * reviews whose story comes before the outcome. Hand-made models fix what the model says.
  */
-let insights: InsightsContent;
-let business: Business;
-let analyzer: Analyzer;
-let ids: string[];
-
-beforeAll(async () => {
-  ({ insights, business, analyzer, ids } = await rulesOnly());
-});
+const { insights, business, analyzer, ids } = await rulesOnly();
 
 const review = plainReview;
 
