@@ -191,7 +191,7 @@ export function createAnnotator(
         }
         return abilities.length > 0 ? abilityFocus(found, shapes) : found;
       });
-      expectationContrast(clauses, readings, spansOfClause, shapes);
+      const voided = expectationContrast(clauses, readings, spansOfClause, shapes);
       const named = (k: number, aspect: number) =>
         (spansOfClause[k] as AspectSpan[]).some((m) => m.aspect === aspect && !m.condition);
       contrastUnjudged(clauses, readings, named);
@@ -199,7 +199,7 @@ export function createAnnotator(
         for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
       });
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
-      if (learned) learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned);
+      if (learned) learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided);
       const spansInSentence = clauseSpans(clauses);
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;

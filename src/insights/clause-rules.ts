@@ -9,6 +9,8 @@ import type { AspectReading, AspectSpan } from "./polarity.ts";
 
 /** Score of a clause that says a fear did not come true ("…, but it never did"). */
 const UNREALISED_SCORE = 0.5;
+/** Score of an unjudged clause read from its contrast: clearly polar, weaker than a word of its own. */
+const CONTRAST_SCORE = 0.3;
 const NEGATIONS = new Set(["not", "never", "no", "nothing", "none", "neither"]);
 
 const sumOf = (found: readonly AspectReading[]) => found.reduce((n, r) => n + (r.polar ? r.score : 0), 0);
@@ -18,25 +20,37 @@ const sumOf = (found: readonly AspectReading[]) => found.reduce((n, r) => n + (r
  * seen at once": a clause that voices an expectation, followed in its sentence by a contrast, tells
  * what did not happen, so it counts for nothing. The contrast tells what did: with an opinion of its
  * own it counts as read; a bare negation ("but it didn't") says the opposite of the expectation (a
- * fear, when the expectation had no polar word of its own), about the aspects the expectation named.
+ * fear, when the expectation had no polar word of its own), about the aspects the expectation named;
+ * so does, more weakly, a contrast that only states a fact ("but there are four spaces out back").
+ * Returns the expectations' clauses, which no model may read an aspect into.
  */
 export function expectationContrast(
   clauses: readonly Clause[],
   readings: AspectReading[][],
   spansOfClause: readonly AspectSpan[][],
   shapes: Constructions,
-): void {
+): Set<number> {
+  const voided = new Set<number>();
   for (let k = 0; k + 1 < clauses.length; k++) {
     const clause = clauses[k] as Clause;
     const next = clauses[k + 1] as Clause;
     if (next.sentenceIndex !== clause.sentenceIndex || !shapes.expects(clause)) continue;
-    const expected = Math.sign(sumOf(readings[k] as AspectReading[])) || -1;
+    // A fear or a hope says the side of what was expected; else its aspects' reading does, else a fear.
+    const expected = shapes.expectedSide(clause) || Math.sign(sumOf(readings[k] as AspectReading[])) || -1;
     readings[k] = [];
+    voided.add(k);
     const after = readings[k + 1] as AspectReading[];
     if (after.some((r) => r.polar)) continue;
     const at = next.tokens.normals.slice(next.start, next.end).findIndex((n) => NEGATIONS.has(n));
-    if (at < 0) continue;
     const aspects = new Set([...after.map((r) => r.aspect), ...(spansOfClause[k] ?? []).map((m) => m.aspect)]);
+    if (at < 0) {
+      // "I was worried about parking, but there are four spaces out back": a plain fact set against
+      // a fear answers it, weaker than a word of its own.
+      readings[k + 1] = [...aspects]
+        .sort((a, b) => a - b)
+        .map((aspect) => ({ aspect, score: -expected * CONTRAST_SCORE, polar: true, inferred: true, words: [] }));
+      continue;
+    }
     const word = `${next.tokens.values[next.start + at]}${expected < 0 ? "+" : "-"}`;
     readings[k + 1] = [...aspects]
       .sort((a, b) => a - b)
@@ -44,6 +58,7 @@ export function expectationContrast(
     // The expectation is what names the treatment: "I was afraid the adjustment would hurt, but…".
     if (shapes.treats(clause)) treatmentCare(next, readings[k + 1] as AspectReading[], shapes, true);
   }
+  return voided;
 }
 
 /**
@@ -70,9 +85,6 @@ export function treatmentCare(clause: Clause, found: AspectReading[], shapes: Co
 export function abilityFocus(found: AspectReading[], shapes: Constructions): AspectReading[] {
   return found.filter((r) => r.aspect === shapes.abilityAspect || r.polar);
 }
-
-/** Score of an unjudged clause read from its contrast: clearly polar, weaker than a word of its own. */
-const CONTRAST_SCORE = 0.3;
 
 /**
  * "Parking is tight, but Dr. Kim is worth it", "The building is old, but Dr. Patel is excellent":

@@ -42,6 +42,8 @@ export interface Constructions {
   delays(clause: Clause): Delay[];
   /** Whether the clause voices an expectation or a fear ("I expected", "I was afraid"). */
   expects(clause: Clause): boolean;
+  /** The side of what a clause expected when its words say it: -1 for a fear, 1 for a hope, else 0. */
+  expectedSide(clause: Clause): number;
   /** Whether the clause names the treatment itself ("the adjustment"). */
   treats(clause: Clause): boolean;
 }
@@ -135,7 +137,13 @@ export function compileConstructions(
 ): Constructions {
   const index = (id: string | undefined) => (id === undefined ? -1 : aspects.findIndex((a) => a.id === id));
   const matcher: TermMatcher = compileTerms(
-    [lexicon.abilities?.terms ?? [], lexicon.expectations, lexicon.treatments?.terms ?? []],
+    [
+      lexicon.abilities?.terms ?? [],
+      lexicon.expectations,
+      lexicon.treatments?.terms ?? [],
+      lexicon.fears,
+      lexicon.hopes,
+    ],
     termForms,
   );
   // Each rule asks about the same clause: its matches are found once.
@@ -213,7 +221,8 @@ export function compileConstructions(
       }
       return out;
     },
-    expects: (clause) => has(clause, 1),
+    expects: (clause) => has(clause, 1) || has(clause, 3) || has(clause, 4),
+    expectedSide: (clause) => (has(clause, 3) ? -1 : has(clause, 4) ? 1 : 0),
     treats: (clause) => has(clause, 2),
   };
 }

@@ -107,6 +107,10 @@ export const SentimentLexiconSchema = z.strictObject(
      * clause is what did not happen ("I expected it to hurt, but it never did").
      */
     expectations: Terms.default([]),
+    /** Expectations that voice a fear ("afraid", "dreading"): what was expected was bad, whatever its words. */
+    fears: Terms.default([]),
+    /** Expectations that voice a hope ("hoped", "hopeful"): what was expected was good. */
+    hopes: Terms.default([]),
     /** Everyday activities ("stand", "get into"): "I could barely stand" is about `aspect`. */
     abilities: AspectTerms.optional(),
     /** The treatment itself ("adjustment"): when it did not hurt, that speaks for `aspect` too. */
@@ -124,6 +128,8 @@ export const EMPTY_LEXICON: SentimentLexicon = {
   words: { positive: [], negative: [] },
   neutral: [],
   expectations: [],
+  fears: [],
+  hopes: [],
 };
 
 export const FaqItemSchema = z.strictObject(

@@ -14,7 +14,8 @@ import type { AspectReading } from "./polarity.ts";
  * 2. **A sentence discusses an aspect the rules did not find** ("my emails to the front desk went
  *    unanswered" found as scheduling only). When the aspect model is sure (at least
  *    `aspectConfidence`), the aspect is added to the clause of the sentence the model finds most
- *    about it, with that clause's polarity as in 1, or neutral.
+ *    about it (never an expectation the rules set aside, `voided`), with that clause's polarity as
+ *    in 1, or neutral.
  *
  * A model reading is `inferred` and carries `learned`: it counts in every figure, but it is never a
  * quote ("In their words" shows explicit evidence only), and `--explain` says the model decided it.
@@ -200,6 +201,7 @@ export function learnedReadings(
   aspectIds: readonly string[],
   rating: number,
   options: LearnedOptions = LEARNED_DEFAULTS,
+  voided: ReadonlySet<number> = new Set(),
 ): void {
   const { polarityConfidence, aspectConfidence, overrideConfidence, vetoBelow, conditionConfidence } = options;
   const featsOf = clauses.map((c) => features(c.tokens, c.start, c.end));
@@ -290,7 +292,10 @@ export function learnedReadings(
     aspectIds.forEach((id, aspect) => {
       if ((p[aspect] as number) < aspectConfidence) return;
       if (ks.some((k) => (readings[k] as AspectReading[]).some((r) => r.aspect === aspect))) return;
-      const best = highest(ks, (k) => model.aspect(id, featsOf[k] as string[]) as number);
+      // Not into an expectation the rules set aside ("I was nervous it would hurt, but…").
+      const open = ks.filter((k) => !voided.has(k));
+      if (open.length === 0) return;
+      const best = highest(open, (k) => model.aspect(id, featsOf[k] as string[]) as number);
       (readings[best] as AspectReading[]).push(decide(best, aspect, undefined));
     });
   }

@@ -94,6 +94,8 @@ const OUTCOME_NEGATIVE = 3;
 // Group 4 holds the neutralised words: being covered by a span is what silences them.
 const FIRST_CONDITION = 5;
 
+/** General-lexicon words whose opinion is their verb's ("it didn't work"), none as a noun ("after work"). */
+const VERB_SENSE = new Set(["work"]);
 /** Value of a domain opinion or outcome word; wink's general words are mostly 0.2-0.8. */
 const WORD_WEIGHT = 0.6;
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
@@ -205,6 +207,8 @@ export function readClause(
     if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       const n = normals[i] as string;
+      // A preposition before a determiner names a place ("behind the building"), not a delay.
+      if ((pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET")) continue;
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
     }
   }

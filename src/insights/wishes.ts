@@ -12,23 +12,41 @@ export const isComparative = (normal: string, lemma: string) =>
   COMPARATIVES.has(normal) || (normal !== lemma && /(?:er|ier)$/.test(normal));
 
 const WISHING = new Set(["could", "should"]);
+/** Hedges a wish may put between its modal and the rest: "could perhaps be warmer", "could really use". */
+const HEDGES = new Set([
+  "perhaps",
+  "maybe",
+  "possibly",
+  "probably",
+  "really",
+  "definitely",
+  "certainly",
+  "honestly",
+  "seriously",
+  "still",
+  "also",
+  "just",
+]);
 /** How far after the modal a wished-for comparative may stand: "could be a little bit more". */
 const REACH = 5;
 const STOPS = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
 
 /**
  * Where the wish at token `i` starts to govern (polarity.ts flips the opinion words after the index
- * returned, and zeroes the token at it), or -1 when `i` opens no wish. "could use": after "use";
+ * returned, and zeroes the token at it), or -1 when `i` opens no wish. A hedge may follow the modal
+ * ("could perhaps be"). "could use" and "could do with": after "use" or "with";
  * "could/should be" or "have been", then "more" or "less": after that word; then a comparative
  * opinion word itself ("friendlier", "clearer", "better"): the word before it, so the word is flipped.
  */
 export function wishAt(normals: readonly string[], lemmas: readonly string[], i: number, end: number): number {
   if (!WISHING.has(normals[i] as string)) return -1;
-  if (normals[i + 1] === "use") return i + 1;
-  let from = i + 2;
-  if (normals[i + 1] === "have" && normals[i + 2] === "been") from = i + 3;
-  else if (normals[i + 1] !== "be") return -1;
-  for (let k = from; k < Math.min(end, i + 1 + REACH); k++) {
+  const m = HEDGES.has(normals[i + 1] as string) ? i + 1 : i;
+  if (normals[m + 1] === "use") return m + 1;
+  if (normals[m + 1] === "do" && normals[m + 2] === "with") return m + 2;
+  let from = m + 2;
+  if (normals[m + 1] === "have" && normals[m + 2] === "been") from = m + 3;
+  else if (normals[m + 1] !== "be") return -1;
+  for (let k = from; k < Math.min(end, m + 1 + REACH); k++) {
     const n = normals[k] as string;
     if (STOPS.has(n)) return -1;
     if (n === "more" || n === "less") return k;

@@ -72,6 +72,23 @@ describe("expectations: a fear followed by a contrast is what did not happen", (
     expect(read("I assumed I'd be waiting ages, but they took me straight in.")).not.toContain("scheduling:negative");
   });
 
+  it("reads a plain fact set against a fear as the fear answered, and against a hope as the hope dashed", () => {
+    expect(read("I was nervous about finding a parking spot, but the office has its own lot.")).toEqual([
+      "location:positive",
+    ]);
+    expect(read("I was dreading the bill, yet the total was forty dollars.")).toEqual(["billing:positive"]);
+    expect(read("I was hopeful at first, but the stiffness in my hip was back within two days.")).toEqual([
+      "pain-relief:negative",
+    ]);
+  });
+
+  it("takes the side of what was feared from the fear, not from the words of what was feared", () => {
+    // "never get a slot" is no praise: it is what the patient was afraid of.
+    expect(read("I was afraid I would never get an evening slot, yet there is always one open.")).toEqual([
+      "scheduling:positive",
+    ]);
+  });
+
   it("adds no negative to pain relief or scheduling in a 5-star review whose fears did not come true", () => {
     const aspects = read(
       "I was scared the adjustment would hurt, yet it didn't. I thought I would wait for hours, but I was called in right away.",
@@ -79,6 +96,15 @@ describe("expectations: a fear followed by a contrast is what did not happen", (
     );
     expect(aspects).not.toContain("pain-relief:negative");
     expect(aspects).not.toContain("scheduling:negative");
+  });
+});
+
+describe("a general word in a sense that carries no opinion", () => {
+  it("reads 'work' as a noun and a preposition of place as neither praise nor complaint", () => {
+    expect(read("Booking a slot after work is tricky.")).toEqual(["scheduling:negative"]);
+    expect(read("The adjustments did not work.")).not.toContain("pain-relief:positive");
+    expect(read("There is free parking behind the building.")).not.toContain("location:negative");
+    expect(read("The doctor was running behind again.")).toContain("scheduling:negative");
   });
 });
 

@@ -41,6 +41,12 @@ describe("the learned models beside the rules", () => {
     ]);
   });
 
+  it("read no aspect into a fear the rules set aside: the contrast says what happened", () => {
+    const aspects = read(both, "I was nervous the neck adjustment would feel rough, but it turned out painless.");
+    expect(aspects).not.toContain("care:negative");
+    expect(aspects).not.toContain("pain-relief:negative");
+  });
+
   it("find the aspect a clause is about when the rules name another or none", () => {
     const staff = annotate(
       both,

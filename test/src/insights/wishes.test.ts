@@ -35,6 +35,13 @@ describe("wishAt", () => {
     expect(governsAfter("Billing should have been clearer.")).toBe("been");
   });
 
+  it("lets a hedge stand between the modal and the wish, and reads 'could do with' as 'could use'", () => {
+    expect(governsAfter("The treatment rooms could perhaps be a little warmer.")).toBe("little");
+    expect(governsAfter("The waiting room could really use new chairs.")).toBe("use");
+    expect(governsAfter("Whoever books you in could do with a smile.")).toBe("with");
+    expect(governsAfter("The doctor could maybe not be kinder.")).toBeNull();
+  });
+
   it("finds none in a negated modal, a statement of what can happen, or past the clause", () => {
     expect(governsAfter("The staff couldn't be friendlier.")).toBeNull();
     expect(governsAfter("Could not be happier with my results.")).toBeNull();
@@ -54,6 +61,7 @@ describe("a wish in the rules and the models", () => {
   it("reads as a complaint by the rules, and a negated modal as praise", () => {
     expect(sideOf("The front desk could be friendlier.", "staff")).toBe("negative");
     expect(sideOf("Billing could be clearer about what insurance covers.", "billing")).toBe("negative");
+    expect(sideOf("The treatment rooms could perhaps be a little warmer in winter.", "facility")).toBe("negative");
     expect(sideOf("The staff couldn't have been friendlier.", "staff")).toBe("positive");
     // A comparative the lexicon lacks is worth its lemma, in a wish or not.
     expect(sideOf("The front desk is friendlier than at my old clinic.", "staff")).toBe("positive");
