@@ -45,8 +45,10 @@ export function expectationContrast(
     const aspects = new Set([...after.map((r) => r.aspect), ...(spansOfClause[k] ?? []).map((m) => m.aspect)]);
     if (at < 0) {
       // "I was worried about parking, but there are four spaces out back": a plain fact set against
-      // a fear answers it, weaker than a word of its own.
-      readings[k + 1] = [...aspects]
+      // a fear answers it, weaker than a word of its own, about what was feared (the office that
+      // has the spaces is no judgement of the office).
+      const feared = new Set((spansOfClause[k] ?? []).map((m) => m.aspect));
+      readings[k + 1] = [...(feared.size > 0 ? feared : aspects)]
         .sort((a, b) => a - b)
         .map((aspect) => ({ aspect, score: -expected * CONTRAST_SCORE, polar: true, inferred: true, words: [] }));
       continue;
