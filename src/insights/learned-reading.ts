@@ -14,8 +14,7 @@ import type { AspectReading } from "./polarity.ts";
  * 2. **A sentence discusses an aspect the rules did not find** ("my emails to the front desk went
  *    unanswered" found as scheduling only). When the aspect model is sure (at least
  *    `aspectConfidence`), the aspect is added to the clause of the sentence the model finds most
- *    about it (never an expectation the rules set aside, `voided`), with that clause's polarity as
- *    in 1, or neutral.
+ *    about it (not an expectation the rules set aside), with that clause's polarity, or neutral.
  *
  * A model reading is `inferred` and carries `learned`: it counts in every figure, but it is never a
  * quote ("In their words" shows explicit evidence only), and `--explain` says the model decided it.
@@ -292,8 +291,7 @@ export function learnedReadings(
     aspectIds.forEach((id, aspect) => {
       if ((p[aspect] as number) < aspectConfidence) return;
       if (ks.some((k) => (readings[k] as AspectReading[]).some((r) => r.aspect === aspect))) return;
-      // Not into an expectation the rules set aside ("I was nervous it would hurt, but…").
-      const open = ks.filter((k) => !voided.has(k));
+      const open = ks.filter((k) => !voided.has(k)); // "I was nervous it would hurt, but…"
       if (open.length === 0) return;
       const best = highest(open, (k) => model.aspect(id, featsOf[k] as string[]) as number);
       (readings[best] as AspectReading[]).push(decide(best, aspect, undefined));
