@@ -205,10 +205,10 @@ export function readClause(
   }
   for (let i = start; i < end; i++) {
     if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
-      // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       const n = normals[i] as string;
-      // A preposition before a determiner names a place ("behind the building"), not a delay.
+      // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
       if ((pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET")) continue;
+      // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
     }
   }
