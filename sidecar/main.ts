@@ -216,8 +216,10 @@ export async function main(opts: MainOptions): Promise<Service> {
         config.CONTENT_DIR,
         async () => {
           logger.debug("content changed: rebuilding");
-          const { dir, result } = await builds.build(buildEnv, stop.signal);
+          // The dataset is read (and the search index built) while the build finishes.
+          const { dir, result } = await builds.build(buildEnv, stop.signal, (file) => store.prepare(file));
           if (!dir) {
+            store.prepare(undefined);
             if (!stop.signal.aborted) report.failed(result);
             return;
           }

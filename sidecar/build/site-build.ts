@@ -139,9 +139,14 @@ export class SiteBuilds {
 
   /**
    * Builds into a fresh folder with `env` (the server's environment). The folder is returned
-   * only on success; a failed build's folder is deleted and DIST_DIR is untouched.
+   * only on success; a failed build's folder is deleted and DIST_DIR is untouched. `onDataset` is
+   * called with the build's `reviews.json` once it is written, before the build ends.
    */
-  async build(env: NodeJS.ProcessEnv, signal?: AbortSignal): Promise<{ dir?: string; result: AstroBuildResult }> {
+  async build(
+    env: NodeJS.ProcessEnv,
+    signal?: AbortSignal,
+    onDataset?: (file: string) => void,
+  ): Promise<{ dir?: string; result: AstroBuildResult }> {
     await mkdir(this.root, { recursive: true });
     const dir = this.#nextDir("build");
     this.#building.add(dir);
@@ -156,6 +161,9 @@ export class SiteBuilds {
         signal,
         worker: this.#worker,
         lock: true,
+        onNotice: (n) => {
+          if (n.type === "dataset") onDataset?.(n.file);
+        },
       });
       const complete = result.code === 0 && (await stat(path.join(dir, MANIFEST_FILE)).catch(() => undefined));
       if (complete) return { dir, result };

@@ -1,5 +1,14 @@
 import { realpath } from "node:fs/promises";
-import { buildIn, isSameBuild, loadSnapshot, manifestWrittenAt, type Snapshot, SnapshotError } from "./snapshot.ts";
+import {
+  buildIn,
+  isSameBuild,
+  loadSnapshot,
+  manifestWrittenAt,
+  type PreparedDataset,
+  prepareDataset,
+  type Snapshot,
+  SnapshotError,
+} from "./snapshot.ts";
 
 /** A snapshot pinned by one user (a request); `release` is idempotent. */
 export interface Held {
@@ -20,6 +29,8 @@ export class SnapshotStore {
   readonly #refs = new Map<Snapshot, number>();
   readonly #onRetire = new Set<(s: Snapshot) => void>();
   #loading: Promise<unknown> = Promise.resolve();
+  /** The dataset of a build still finishing, read ahead (`prepare`). */
+  #prepared?: Promise<PreparedDataset | undefined>;
 
   private constructor(source: string, first: Snapshot) {
     this.#source = source;
@@ -86,7 +97,9 @@ export class SnapshotStore {
     const run = this.#loading.then(async () => {
       const real = await resolve(dir ?? this.#source);
       if (opts.ifChanged && (await isSameBuild(real, this.#current))) return this.#current;
-      const next = await loadSnapshot(real, this.#current);
+      const prepared = await this.#prepared;
+      this.#prepared = undefined;
+      const next = await loadSnapshot(real, this.#current, undefined, prepared);
       const old = this.#current;
       this.#current = next;
       if (old !== next && !this.#refs.has(old)) this.#retire(old);
@@ -94,6 +107,17 @@ export class SnapshotStore {
     });
     this.#loading = run.catch(() => undefined);
     return run;
+  }
+
+  /**
+   * Starts reading a build's `/reviews.json` (`file`) before the build has finished, for the next
+   * `reload` (`prepareDataset`); `undefined` lets go of what was read (the build failed). One at a
+   * time: the last call wins, and a file that cannot be read is simply read again by `reload`.
+   * Resolves once it is read (the caller need not wait).
+   */
+  prepare(file: string | undefined): Promise<unknown> {
+    this.#prepared = file === undefined ? undefined : prepareDataset(file).catch(() => undefined);
+    return this.#prepared ?? Promise.resolve();
   }
 
   /**

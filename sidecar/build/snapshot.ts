@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { stat } from "node:fs/promises";
+import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
 import { type ReviewRecord, ReviewsDatasetSchema } from "../../src/content/records.ts";
 import {
@@ -131,16 +131,53 @@ function hashChain(reviews: readonly ReviewRecord[]): { chain: string[]; jsonByt
 }
 
 /**
+ * What a snapshot makes of `/reviews.json` alone, made ahead of the build's end (`prepareDataset`).
+ * Content-addressed: only a build whose header manifest gives `/reviews.json` this `etag` uses it.
+ */
+export interface PreparedDataset {
+  /** The strong ETag of `body`. */
+  etag: string;
+  body: Uint8Array;
+  index: SearchIndex;
+  chain: string[];
+  jsonBytes: Float64Array;
+}
+
+/** The search index and the since/{date} chain of a build's `/reviews.json` bytes. */
+function datasetParts(dir: string, body: Uint8Array | undefined): Pick<Snapshot, "index" | "chain" | "jsonBytes"> {
+  let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
+  try {
+    dataset = parseDistJson(dir, "/reviews.json", body, ReviewsDatasetSchema);
+  } catch (err) {
+    throw hint(err);
+  }
+  return { index: createSearchIndex(dataset), ...hashChain(dataset.reviews) };
+}
+
+/**
+ * Reads `/reviews.json` of a build that is still finishing (the build says when it has written the
+ * file's final bytes: src/integrations/reviews-json.ts), so the index is built while the build
+ * writes its review log and header manifest rather than after: about a second of each save at
+ * 10,000 reviews (docs/benchmarks-log.md). `file` is that build folder's `reviews.json`.
+ */
+export async function prepareDataset(file: string): Promise<PreparedDataset> {
+  const body = await readFile(file);
+  return { etag: strongEtag(body), body, ...datasetParts(path.dirname(file), body) };
+}
+
+/**
  * Loads the build in `dir` (a real path). With `previous`, a build whose `/reviews.json` has the
  * same ETag keeps the previous index (and its results), so a publish ping or a rebuild that
  * changed no review costs a few file reads, not an index build (seconds at 100,000 reviews).
  * `resultBytes` bounds the snapshot's result store (RESPONSE_CACHE_MB in bytes; 0 keeps nothing);
- * by default the previous snapshot's bound.
+ * by default the previous snapshot's bound. A `prepared` dataset whose ETag is the manifest's for
+ * `/reviews.json` stands for that file: its bytes, index and chain are used as they are.
  */
 export async function loadSnapshot(
   dir: string,
   previous?: Snapshot,
   resultBytes = previous?.results.maxBytes ?? 0,
+  prepared?: PreparedDataset,
 ): Promise<Snapshot> {
   let manifest: HeadersManifest;
   let build: string;
@@ -156,15 +193,18 @@ export async function loadSnapshot(
   const version = manifest.files["/reviews.json"]?.etag;
   if (!version) throw new SnapshotError(`${dir}/_headers.json has no entry for /reviews.json; run npm run build`);
 
+  const ready = prepared?.etag === version ? prepared : undefined;
   const topics = new Map<string, TopicContent>();
   for (const p of TOPIC_PATHS) {
-    const reuse = p === "/reviews.json" && previous?.version === version ? previous.topics.get(p) : undefined;
-    const body = reuse?.body ?? (await readDistFile(dir, p).catch((err) => Promise.reject(hint(err))));
+    // The dataset's bytes as the last snapshot or `prepareDataset` has them: their ETag is the manifest's.
+    const known =
+      p !== "/reviews.json" ? undefined : previous?.version === version ? previous.topics.get(p)?.body : ready?.body;
+    const body = known ?? (await readDistFile(dir, p).catch((err) => Promise.reject(hint(err))));
     if (!body) continue;
     // A folder still being copied (a deployment without a symlink swap) can pair one build's
     // manifest with another's file: refuse it, and keep serving the last good snapshot.
     const etag = manifest.files[p]?.etag;
-    if (!reuse && etag && strongEtag(body) !== etag) {
+    if (!known && etag && strongEtag(body) !== etag) {
       throw new SnapshotError(`${dir}${p} does not match the ETag in _headers.json; is the build still being written?`);
     }
     topics.set(p, { body, contentType: manifest.files[p]?.content_type ?? contentTypeFor(p) });
@@ -173,21 +213,17 @@ export async function loadSnapshot(
   if (previous && previous.version === version) {
     return { ...previous, dir, manifest, build, writtenAtMs, topics, insights, ...datasetModified(manifest) };
   }
-  let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
-  try {
-    dataset = parseDistJson(dir, "/reviews.json", topics.get("/reviews.json")?.body, ReviewsDatasetSchema);
-  } catch (err) {
-    throw hint(err);
-  }
+  const parts = ready ?? datasetParts(dir, topics.get("/reviews.json")?.body);
   return {
     dir,
-    index: createSearchIndex(dataset),
+    index: parts.index,
     manifest,
     build,
     writtenAtMs,
     ...datasetModified(manifest),
     version,
-    ...hashChain(dataset.reviews),
+    chain: parts.chain,
+    jsonBytes: parts.jsonBytes,
     topics,
     insights,
     results: new ResultStore(resultBytes),

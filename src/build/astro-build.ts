@@ -49,6 +49,8 @@ export interface AstroBuildOptions {
   dropCache?: boolean;
   /** Aborting ends the build (SIGTERM): a server shutting down must not leave one running. */
   signal?: AbortSignal;
+  /** Called with each notice of the build (src/build/build-channel.ts) as it arrives, before the build ends. */
+  onNotice?: (notice: BuildNotice) => void;
   /** Called with the child right after it starts (the benchmark samples its RSS); not with `worker`. */
   onSpawn?: (child: ChildProcess) => void;
   /**
@@ -118,7 +120,7 @@ export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuild
         code,
         output = "",
         notices,
-      } = await opts.worker.run({ env, silent: opts.silent === true, signal: opts.signal });
+      } = await opts.worker.run({ env, silent: opts.silent === true, signal: opts.signal, onNotice: opts.onNotice });
       return { code, ...fromNotices(notices), stdout: output, stderr: "", wallMs: performance.now() - started };
     }
     const args = [path.join(root, "node_modules/astro/bin/astro.mjs"), "build", ...(opts.silent ? ["--silent"] : [])];
@@ -134,7 +136,9 @@ export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuild
     const notices: BuildNotice[] = [];
     child.on("message", (raw: unknown) => {
       const notice = BuildNoticeSchema.safeParse(raw);
-      if (notice.success) notices.push(notice.data);
+      if (!notice.success) return;
+      notices.push(notice.data);
+      opts.onNotice?.(notice.data);
     });
     let stdout = "";
     let stderr = "";

@@ -21,13 +21,16 @@ export type WorkerRequest = z.infer<typeof WorkerRequestSchema>;
 /**
  * What a build tells the process that started it about the content, over the IPC channel of a
  * build worker or of a fresh `astro build` (src/build/build-channel.ts): the typed reason a build
- * failed, and the reviews it left out, so the server never re-runs a check or reads them from output.
+ * failed, the reviews it left out, so the server never re-runs a check or reads them from output, and
+ * when its dataset is written.
  */
 export const BuildNoticeSchema = z.discriminatedUnion("type", [
   /** The build ends because of these problems, each naming file, line and field as `npm run check` does. */
   z.object({ type: z.literal("problems"), problems: z.array(z.string()) }),
   /** Review files left out because they are still scaffolds (UNFINISHED_REVIEWS=skip). */
   z.object({ type: z.literal("left-out"), files: z.array(z.string()) }),
+  /** `/reviews.json` is written, final, at `file`, while the build goes on: it may be read ahead. */
+  z.object({ type: z.literal("dataset"), file: z.string() }),
 ]);
 export type BuildNotice = z.infer<typeof BuildNoticeSchema>;
 

@@ -36,6 +36,8 @@ export interface WorkerBuild {
   silent: boolean;
   /** Aborting ends the build (and its process). */
   signal?: AbortSignal;
+  /** Called with each notice as it arrives, before the build ends. */
+  onNotice?: (notice: BuildNotice) => void;
 }
 
 export interface WorkerBuildResult {
@@ -63,6 +65,8 @@ interface Proc {
   output: string;
   /** What the current build sent about the content. */
   notices: BuildNotice[];
+  /** The current build's `onNotice`. */
+  onNotice?: (notice: BuildNotice) => void;
 }
 
 /** Captured output is bounded: a failing build of 100,000 reviews can print megabytes. */
@@ -173,12 +177,14 @@ export class AstroBuildWorker {
     const request: WorkerRequest = { type: "build", id, env, logLevel };
     proc.output = "";
     proc.notices = [];
+    proc.onNotice = build.onNotice;
     proc.child.send(request, (err) => {
       if (err) this.#end(proc);
     });
     const code = await done;
     build.signal?.removeEventListener("abort", abort);
     proc.onDone = undefined;
+    proc.onNotice = undefined;
     this.#lastBuildPid = proc.child.pid;
     if (code === 0) {
       proc.builds++;
@@ -225,8 +231,10 @@ export class AstroBuildWorker {
       const reply = WorkerReplySchema.safeParse(raw);
       if (!reply.success) return;
       const r = reply.data;
-      if (r.type === "problems" || r.type === "left-out") proc.notices.push(r);
-      else proc.rssBytes = r.rssBytes;
+      if (r.type === "problems" || r.type === "left-out" || r.type === "dataset") {
+        proc.notices.push(r);
+        proc.onNotice?.(r);
+      } else proc.rssBytes = r.rssBytes;
       if (r.type === "done") proc.onDone?.(r.id);
     });
     void closed.then(() => {

@@ -2,6 +2,7 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
+import { tellParent } from "../build/build-channel.ts";
 import type { ReviewsDataset } from "../content/records.ts";
 import { madeThisBuild, SITE_DATA } from "../io/build-content.ts";
 import { datasetJsonPieces } from "../site/dataset-json.ts";
@@ -24,7 +25,10 @@ export function reviewsJson(): AstroIntegration {
         const made = madeThisBuild<Promise<SiteData>>(SITE_DATA);
         if (!made)
           throw new Error("reviews.json: no page of this build computed siteData(), so there is no dataset to write");
-        await writeDatasetJson(path.join(fileURLToPath(dir), "reviews.json"), (await made).dataset);
+        const file = path.join(fileURLToPath(dir), "reviews.json");
+        await writeDatasetJson(file, (await made).dataset);
+        // npm start reads it while the build writes its review log and header manifest.
+        await tellParent({ type: "dataset", file });
       },
     },
   };

@@ -1,8 +1,8 @@
-import { appendFile, cp, rm } from "node:fs/promises";
+import { appendFile, cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
-import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
+import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
 import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
 
 /**
@@ -26,7 +26,26 @@ beforeAll(async () => {
 afterAll(async () => {
   await rm(dist, { recursive: true, force: true });
   await rm(copy, { recursive: true, force: true });
+  await Promise.all(edited.map((d) => rm(d, { recursive: true, force: true })));
 });
+
+const edited: string[] = [];
+/** A copy of the build whose first review's text says `text`, its header manifest brought up to date. */
+async function editedBuild(text: string): Promise<{ dir: string; file: string; bytes: Buffer }> {
+  const dir = await tempDistDir("pr-snapshot-edited-");
+  edited.push(dir);
+  await cp(dist, dir, { recursive: true });
+  const file = path.join(dir, "reviews.json");
+  const dataset = JSON.parse(await readFile(file, "utf8"));
+  dataset.reviews[0].text = text;
+  const bytes = Buffer.from(JSON.stringify(dataset));
+  await writeFile(file, bytes);
+  const manifestFile = path.join(dir, MANIFEST_FILE);
+  const manifest = JSON.parse(await readFile(manifestFile, "utf8"));
+  manifest.files["/reviews.json"].etag = strongEtag(bytes);
+  await writeFile(manifestFile, JSON.stringify(manifest));
+  return { dir, file, bytes };
+}
 
 describe("SnapshotStore.reload with ifChanged", () => {
   it("loads nothing and swaps nothing when the folder still holds the loaded build", async () => {
@@ -55,5 +74,37 @@ describe("SnapshotStore.reload with ifChanged", () => {
     expect(rewritten).not.toBe(moved);
     expect(rewritten.build).not.toBe(moved.build);
     expect(store.current).toBe(rewritten);
+  });
+});
+
+describe("SnapshotStore.prepare: the dataset of a build read before the build ends", () => {
+  it("stands for the build's reviews.json when its ETag is the manifest's", async () => {
+    const store = await SnapshotStore.open(dist);
+    const reviews = store.current.index.size;
+    const next = await editedBuild("Read ahead of the build's end.");
+    await store.prepare(next.file);
+    // What reload would read now is torn: only the bytes read ahead can have been used.
+    await writeFile(next.file, next.bytes.subarray(0, 100));
+    const s = await store.reload(next.dir);
+    expect(s.version).toBe(strongEtag(next.bytes));
+    expect(s.index.size).toBe(reviews);
+    expect(Buffer.from(s.topics.get("/reviews.json")?.body ?? []).equals(next.bytes)).toBe(true);
+    const first = JSON.parse(next.bytes.toString()).reviews[0];
+    expect(s.index.byId(first.id)?.text).toBe("Read ahead of the build's end.");
+  });
+
+  it("is not used by a build whose manifest names other bytes, nor after a failed build lets it go", async () => {
+    const store = await SnapshotStore.open(dist);
+    const other = await editedBuild("Another build's dataset.");
+    const next = await editedBuild("The build that goes live.");
+    await store.prepare(other.file);
+    const s = await store.reload(next.dir);
+    expect(Buffer.from(s.topics.get("/reviews.json")?.body ?? []).equals(next.bytes)).toBe(true);
+
+    const third = await editedBuild("A third build.");
+    await store.prepare(third.file);
+    await store.prepare(undefined);
+    await writeFile(third.file, third.bytes.subarray(0, 100));
+    await expect(store.reload(third.dir)).rejects.toThrow(/does not match the ETag/);
   });
 });

@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { type AstroBuildOptions, runAstroBuild } from "../../../src/build/astro-build.ts";
 import { AstroBuildWorker, type AstroWorkerLimits } from "../../../src/build/astro-worker.ts";
+import { strongEtag } from "../../../src/http-headers/manifest.ts";
 import { readDistFiles } from "../../../src/io/dist-files.ts";
 import { buildSite, freshLogEnv, HEADER_FILES, tempDistDir, undatedHeaders } from "../../helpers/build-site.ts";
 import { isAlive } from "../../helpers/npm-process.ts";
@@ -119,8 +120,19 @@ describe("AstroBuildWorker", () => {
       if (round === 0) expect(worker.pid).toBeDefined();
     }
     const pid = worker.pid;
-    const third = await workerBuild(worker);
+    // The dataset's notice comes before the build ends, naming the final reviews.json.
+    const seen: { file: string; done: boolean }[] = [];
+    let done = false;
+    const third = await workerBuild(worker, {
+      onNotice: (n) => {
+        if (n.type === "dataset") seen.push({ file: n.file, done });
+      },
+    });
+    done = true;
     expect(third.code).toBe(0);
+    expect(seen).toEqual([{ file: path.join(third.distDir, "reviews.json"), done: false }]);
+    const manifest = JSON.parse(await readFile(path.join(third.distDir, "_headers.json"), "utf8"));
+    expect(manifest.files["/reviews.json"].etag).toBe(strongEtag(await readFile(seen[0]?.file as string)));
     // Still the same process: the second and third builds found Astro loaded.
     expect(worker.pid).toBe(pid);
   });
