@@ -231,10 +231,11 @@ export class AstroBuildWorker {
       const reply = WorkerReplySchema.safeParse(raw);
       if (!reply.success) return;
       const r = reply.data;
-      if (r.type === "problems" || r.type === "left-out" || r.type === "dataset") {
+      if (r.type === "ready" || r.type === "done") proc.rssBytes = r.rssBytes;
+      else {
         proc.notices.push(r);
         proc.onNotice?.(r);
-      } else proc.rssBytes = r.rssBytes;
+      }
       if (r.type === "done") proc.onDone?.(r.id);
     });
     void closed.then(() => {

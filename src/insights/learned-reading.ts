@@ -288,11 +288,11 @@ export function learnedReadings(
 
   for (const [sentence, ks] of bySentence) {
     const p = about.get(sentence) as number[];
+    const open = ks.filter((k) => !voided.has(k)); // "I was nervous it would hurt, but…"
+    if (open.length === 0) continue;
     aspectIds.forEach((id, aspect) => {
       if ((p[aspect] as number) < aspectConfidence) return;
       if (ks.some((k) => (readings[k] as AspectReading[]).some((r) => r.aspect === aspect))) return;
-      const open = ks.filter((k) => !voided.has(k)); // "I was nervous it would hurt, but…"
-      if (open.length === 0) return;
       const best = highest(open, (k) => model.aspect(id, featsOf[k] as string[]) as number);
       (readings[best] as AspectReading[]).push(decide(best, aspect, undefined));
     });
