@@ -192,6 +192,12 @@ export function createAnnotator(
         return abilities.length > 0 ? abilityFocus(found, shapes) : found;
       });
       const voided = expectationContrast(clauses, readings, spansOfClause, shapes);
+      // "The walk-in clinic told me it was a four-month wait": other providers' story, no aspect of this practice.
+      clauses.forEach((clause, k) => {
+        if (!shapes.elsewhere(clause)) return;
+        readings[k] = [];
+        voided.add(k);
+      });
       const named = (k: number, aspect: number) =>
         (spansOfClause[k] as AspectSpan[]).some((m) => m.aspect === aspect && !m.condition);
       contrastUnjudged(clauses, readings, named);

@@ -46,6 +46,8 @@ export interface Constructions {
   expectedSide(clause: Clause): number;
   /** Whether the clause names the treatment itself ("the adjustment"). */
   treats(clause: Clause): boolean;
+  /** Whether the clause opens with another provider ("the walk-in clinic gave me pills"): it tells of them. */
+  elsewhere(clause: Clause): boolean;
 }
 
 const LIMITERS = new Set([
@@ -143,6 +145,7 @@ export function compileConstructions(
       lexicon.treatments?.terms ?? [],
       lexicon.fears,
       lexicon.hopes,
+      lexicon.elsewhere,
     ],
     termForms,
   );
@@ -224,8 +227,20 @@ export function compileConstructions(
     expects: (clause) => has(clause, 1) || has(clause, 3) || has(clause, 4),
     expectedSide: (clause) => (has(clause, 3) ? -1 : has(clause, 4) ? 1 : 0),
     treats: (clause) => has(clause, 2),
+    elsewhere(clause) {
+      // As the clause's subject only: "unlike my old chiropractor, she listens" is about her.
+      const { normals } = clause.tokens;
+      let from = clause.start;
+      while (from < clause.end && OPENERS.has(normals[from] as string)) from++;
+      const named = (s: TermMatch) =>
+        s.start === from || (s.start === from + 1 && DETERMINERS.has(normals[from] as string));
+      return spans(clause).some((s) => s.group === 5 && named(s));
+    },
   };
 }
+
+/** What may come before a clause's subject: a conjunction, a comma, a time ("then", "so"). */
+const OPENERS = new Set(["and", "but", "so", "then", ",", "because", "plus", "also", "even", "meanwhile"]);
 
 const PLACE_PREPOSITIONS = new Set(["in", "on", "at", "into", "inside", "by", "near"]);
 const DETERMINERS = new Set(["the", "a", "an", "my", "their", "your", "his", "her", "our", "that", "this"]);

@@ -111,6 +111,11 @@ export const SentimentLexiconSchema = z.strictObject(
     fears: Terms.default([]),
     /** Expectations that voice a hope ("hoped", "hopeful"): what was expected was good. */
     hopes: Terms.default([]),
+    /**
+     * Other providers ("my GP", "the walk-in clinic", "other chiropractors"): a clause that opens with
+     * one tells of them, not of this practice, and speaks for none of its aspects.
+     */
+    elsewhere: Terms.default([]),
     /** Everyday activities ("stand", "get into"): "I could barely stand" is about `aspect`. */
     abilities: AspectTerms.optional(),
     /** The treatment itself ("adjustment"): when it did not hurt, that speaks for `aspect` too. */
@@ -130,6 +135,7 @@ export const EMPTY_LEXICON: SentimentLexicon = {
   expectations: [],
   fears: [],
   hopes: [],
+  elsewhere: [],
 };
 
 export const FaqItemSchema = z.strictObject(

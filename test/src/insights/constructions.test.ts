@@ -136,3 +136,22 @@ describe("attribution by what the clause is about", () => {
     expect(read("Lovely rehab, awful parking.")).toEqual(["location:negative"]);
   });
 });
+
+describe("other providers: a clause that opens with one tells of them, not of this practice", () => {
+  it("reads nothing of this practice into what another provider did", () => {
+    expect(
+      read("My GP said the wait for a specialist would be four months, but they saw me here the next morning."),
+    ).not.toContain("scheduling:negative");
+    expect(read("Other chiropractors rushed me through in five minutes.")).not.toContain("care:negative");
+    expect(read("The urgent care clinic kept me waiting for three hours.")).toEqual([]);
+  });
+  it("still reads this practice in a comparison with another", () => {
+    expect(read("Unlike my old chiropractor, the doctor here never rushes me.")).toContain("care:positive");
+    expect(read("The wait here was three weeks, longer than at my old clinic.")).toContain("scheduling:negative");
+  });
+  it("finds the provider only as what the clause opens with", () => {
+    const clause = (text: string) => analyzer.clauses(text)[0] as Parameters<Constructions["elsewhere"]>[0];
+    expect(shapes.elsewhere(clause("and the walk-in clinic gave me pills"))).toBe(true);
+    expect(shapes.elsewhere(clause("I went to the walk-in clinic first"))).toBe(false);
+  });
+});
