@@ -20,7 +20,7 @@ import { DEDUP_JACCARD, deduplicate, type OverlapIndex, overlapIndex } from "../
 import { TRAIN_DEFAULTS, trainOn } from "../src/insights/training.ts";
 import { loadContent } from "../src/io/content-dir.ts";
 import { loadInsightsContent } from "../src/io/insights-dir.ts";
-import { HELD_OUT, readSets, SETS, trainingFiles } from "./train-insights.ts";
+import { HELD_OUT, readSets, SETS, trainingFiles, VALIDATION_ONLY } from "./train-insights.ts";
 
 /**
  * `npm run eval:insights [-- --file PATH]... [--all] [--worst N] [--reading both|rules|model] [--cross-validate]`
@@ -46,7 +46,7 @@ import { HELD_OUT, readSets, SETS, trainingFiles } from "./train-insights.ts";
  * the model did not learn, not for a new author's wording. Targets and measured figures are in
  * docs/insights.md.
  */
-const DEFAULT_FILES = [...HELD_OUT.map((f) => `${SETS}/${f}`)];
+const DEFAULT_FILES = [...HELD_OUT, ...VALIDATION_ONLY].map((f) => `${SETS}/${f}`);
 const READINGS: readonly Reading[] = ["rules", "model", "both"];
 
 /** One reading's headline figures on a set, each with its 95 % interval. */

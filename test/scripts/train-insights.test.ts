@@ -1,16 +1,22 @@
 import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { EDITOR_WEIGHT, HELD_OUT, trainedModelText, trainingFiles } from "../../scripts/train-insights.ts";
+import {
+  EDITOR_WEIGHT,
+  HELD_OUT,
+  trainedModelText,
+  trainingFiles,
+  VALIDATION_ONLY,
+} from "../../scripts/train-insights.ts";
 import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 
 describe("npm run train:insights", () => {
-  it("never reads the held-out set", async () => {
+  it("never reads the held-out sets, nor the validation sets that only measure", async () => {
     const files = await trainingFiles([], ROOT);
     expect(files.length).toBeGreaterThan(30);
-    for (const h of HELD_OUT) expect(files.map((f) => path.basename(f))).not.toContain(h);
+    for (const h of [...HELD_OUT, ...VALIDATION_ONLY]) expect(files.map((f) => path.basename(f))).not.toContain(h);
   });
 
   it("learns from the editors' aspects: labels in the content, weighted and listed apart", async () => {
