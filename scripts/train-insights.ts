@@ -18,8 +18,9 @@ import { readInsightsDir } from "../src/io/insights-dir.ts";
  * Trains the learned models (src/insights/learned.ts) on the labelled sentences of
  * test/fixtures/insights-eval and writes them to CONTENT_DIR/insights/model.json (or `--out`). Every
  * set is read except the held-out ones (HELD_OUT), which no training or tuning may see, the
- * validation sets that only measure (VALIDATION_ONLY), and any `--exclude`d file. The same sets give the same bytes: training has no randomness, and a test
- * trains again and compares (test/scripts/train-insights.test.ts).
+ * validation sets that only measure (VALIDATION_ONLY), and any `--exclude`d file. The same sets
+ * give the same bytes: training has no randomness, and a test trains again and compares
+ * (test/scripts/train-insights.test.ts).
  */
 export const SETS = "test/fixtures/insights-eval";
 /** Never trained on: the figure for unseen text (docs/insights.md). */

@@ -239,7 +239,7 @@ export function compileConstructions(
   };
 }
 
-/** What may come before a clause's subject: a conjunction, a comma, a time ("then", "so"). */
+/** What may come before a clause's subject: a conjunction, a comma, "then", "also". */
 const OPENERS = new Set(["and", "but", "so", "then", ",", "because", "plus", "also", "even", "meanwhile"]);
 
 const PLACE_PREPOSITIONS = new Set(["in", "on", "at", "into", "inside", "by", "near"]);
