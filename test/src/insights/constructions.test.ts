@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
 import { type Constructions, compileConstructions } from "../../../src/insights/constructions.ts";
-import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
+import { type Analyzer, type Clause, createAnalyzer } from "../../../src/insights/nlp.ts";
 import { projectInsights } from "../../helpers/project-insights.ts";
 
 /**
@@ -150,7 +150,7 @@ describe("other providers: a clause that opens with one tells of them, not of th
     expect(read("The wait here was three weeks, longer than at my old clinic.")).toContain("scheduling:negative");
   });
   it("finds the provider only as what the clause opens with", () => {
-    const clause = (text: string) => analyzer.clauses(text)[0] as Parameters<Constructions["elsewhere"]>[0];
+    const clause = (text: string) => analyzer.clauses(text)[0] as Clause;
     expect(shapes.elsewhere(clause("and the walk-in clinic gave me pills"))).toBe(true);
     expect(shapes.elsewhere(clause("I went to the walk-in clinic first"))).toBe(false);
   });
