@@ -2,7 +2,7 @@ import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { adverbialBack, compileTerms } from "./aspects.ts";
-import { abilityFocus, contrastUnjudged, expectationContrast, treatmentCare } from "./clause-rules.ts";
+import { abilityFocus, contrastUnjudged, expectationContrast, treatmentCare, undecidedResult } from "./clause-rules.ts";
 import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileModel } from "./learned.ts";
@@ -206,6 +206,9 @@ export function createAnnotator(
       });
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
       if (learned) learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided);
+      // After the models: the review's own word that the result is not known yet outweighs theirs, and
+      // neither the rating nor the review model (below) gives that aspect a side.
+      const open = undecidedResult(clauses, readings, shapes) ? shapes.undecidedAspect : -1;
       const spansInSentence = clauseSpans(clauses);
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
@@ -244,7 +247,8 @@ export function createAnnotator(
         let score = t.n === 0 ? 0 : t.sum / t.n;
         // A tie, between polar clauses or for lack of any polar word where the review names the aspect
         // by its own terms: the rating may break it, with the smallest score that counts.
-        if ((t.polar || rated.has(aspect)) && Math.abs(score) < POLARITY_THRESHOLD && review.rating !== 3) {
+        const tie = (t.polar || rated.has(aspect)) && Math.abs(score) < POLARITY_THRESHOLD;
+        if (tie && review.rating !== 3 && aspect !== open) {
           score = review.rating > 3 ? POLARITY_THRESHOLD : -POLARITY_THRESHOLD;
           // The rating decided, not the words: no clause of this aspect is a quote to trust.
           for (const m of mentions) if (m.aspect === aspect) m.confident = false;
@@ -260,7 +264,10 @@ export function createAnnotator(
             options.learned ?? LEARNED_DEFAULTS,
           )
         : new Map<number, ReviewVerdict>();
-      for (const [aspect, v] of verdicts) scores.set(aspect, v.score);
+      for (const [aspect, v] of verdicts) {
+        if (aspect === open) verdicts.delete(aspect);
+        else scores.set(aspect, v.score);
+      }
       const annotations: ReviewAspect[] = byId
         .filter(({ i }) => scores.has(i))
         .map(({ id, i }) => {

@@ -48,6 +48,10 @@ export interface Constructions {
   treats(clause: Clause): boolean;
   /** Whether the clause opens with another provider ("the walk-in clinic gave me pills"): it tells of them. */
   elsewhere(clause: Clause): boolean;
+  /** Aspect index whose result a clause may call not known yet, or -1. */
+  undecidedAspect: number;
+  /** Whether the clause says the result is not known yet ("too early to tell", "still waiting on results"). */
+  undecided(clause: Clause): boolean;
 }
 
 const LIMITERS = new Set([
@@ -146,6 +150,7 @@ export function compileConstructions(
       lexicon.fears,
       lexicon.hopes,
       lexicon.elsewhere,
+      lexicon.undecided?.terms ?? [],
     ],
     termForms,
   );
@@ -164,6 +169,8 @@ export function compileConstructions(
     abilityAspect: index(lexicon.abilities?.aspect),
     delayAspect: index(lexicon.delays),
     treatmentAspect: index(lexicon.treatments?.aspect),
+    undecidedAspect: index(lexicon.undecided?.aspect),
+    undecided: (clause) => has(clause, 6),
     abilities(clause) {
       const { normals, lemmas, pos } = clause.tokens;
       const out: Ability[] = [];

@@ -116,6 +116,11 @@ export const SentimentLexiconSchema = z.strictObject(
      * one tells of them, not of this practice, and speaks for none of its aspects.
      */
     elsewhere: Terms.default([]),
+    /**
+     * Words that say the result is not known yet ("too early to tell", "can't say yet whether it's
+     * working"): the review tells no result of `aspect`, so the pain it told is why the patient came.
+     */
+    undecided: AspectTerms.optional(),
     /** Everyday activities ("stand", "get into"): "I could barely stand" is about `aspect`. */
     abilities: AspectTerms.optional(),
     /** The treatment itself ("adjustment"): when it did not hurt, that speaks for `aspect` too. */

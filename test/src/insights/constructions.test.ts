@@ -155,3 +155,26 @@ describe("other providers: a clause that opens with one tells of them, not of th
     expect(shapes.elsewhere(clause("I went to the walk-in clinic first"))).toBe(false);
   });
 });
+
+describe("a result not known yet: the pain told before is why the patient came", () => {
+  const story = "My knee swelled up so badly that nothing helped and I couldn't walk to the mailbox.";
+  it("reads no poor result into a review that says it cannot tell yet", () => {
+    expect(read(`${story} Dr. Lee was kind and thorough.`, 2)).toContain("pain-relief:negative");
+    expect(read(`${story} Dr. Lee was kind and thorough. Two visits in, it's too early to tell.`, 2)).toContain(
+      "pain-relief:neutral",
+    );
+    expect(read(`${story} I'm still waiting on results, so I can't say yet whether it is working.`, 1)).toContain(
+      "pain-relief:neutral",
+    );
+  });
+  it("keeps a good result told beside it", () => {
+    expect(read("My shoulder already turns further than it did, though it's early days.", 3)).toContain(
+      "pain-relief:positive",
+    );
+  });
+  it("finds the words in a clause", () => {
+    const clause = (text: string) => analyzer.clauses(text)[0] as Clause;
+    expect(shapes.undecided(clause("still deciding about the treatment itself"))).toBe(true);
+    expect(shapes.undecided(clause("I decided to book a second visit"))).toBe(false);
+  });
+});
