@@ -178,3 +178,20 @@ describe("a result not known yet: the pain told before is why the patient came",
     expect(shapes.undecided(clause("I decided to book a second visit"))).toBe(false);
   });
 });
+
+describe("what others said, and words said for emphasis", () => {
+  it("reads what the patient had read or been told, then contradicted, as what did not happen", () => {
+    // An adjustment that did not hurt speaks for care as well (treatments).
+    expect(read("I'd read that adjustments leave you sore for days, but mine never did.")).toEqual([
+      "care:positive",
+      "pain-relief:positive",
+    ]);
+    expect(read("My friend was sure they would try to sell me a package, but it never came up.")).toEqual([
+      "billing:positive",
+    ]);
+  });
+  it("does not negate after 'no joke', and takes a promise for no praise", () => {
+    expect(read("no joke my migraines are gone")).toEqual(["pain-relief:positive"]);
+    expect(read("The office manager promised to send my records to my new doctor.")).not.toContain("staff:positive");
+  });
+});
