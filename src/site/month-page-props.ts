@@ -2,6 +2,7 @@ import { hash } from "node:crypto";
 import type { AggregateRating, Business } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
 import { type MonthPage, monthPages } from "./html-view.ts";
+import { recordDigest } from "./record-digest.ts";
 
 /**
  * The month archive pages' `getStaticPaths` entries, each with a `cacheKey` for Astro's incremental
@@ -40,13 +41,14 @@ export interface MonthPageEntry {
 const outline = (m: MonthPage | undefined) => m && [m.path, m.label, m.reviews.length];
 
 /**
- * A hash of everything a month page can show: its own reviews, its neighbours' outline, and
- * `shared`, the JSON of what every month page shows alike (each month's outline in the archive
- * navigation, the business, the aggregate rating, the addresses, the footer sentence), which is
- * serialised once per build rather than once per month.
+ * A hash of everything a month page can show: its own reviews (each by its record's digest), its
+ * neighbours' outline, and `shared`, the JSON of what every month page shows alike (each month's
+ * outline in the archive navigation, the business, the aggregate rating, the addresses, the footer
+ * sentence), which is serialised once per build rather than once per month.
  */
 function monthPageKey(props: MonthPageProps, shared: string): string {
-  const own = JSON.stringify({ page: props.page, older: outline(props.older), newer: outline(props.newer) });
+  const page = { ...props.page, reviews: props.page.reviews.map(recordDigest) };
+  const own = JSON.stringify({ page, older: outline(props.older), newer: outline(props.newer) });
   return hash("sha256", `${own}\n${shared}`, "hex");
 }
 
