@@ -1,4 +1,5 @@
 import {
+  type BigIntStats,
   cpSync,
   existsSync,
   lstatSync,
@@ -16,6 +17,7 @@ import {
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
+import { Worker } from "node:worker_threads";
 import type { AstroIntegration } from "astro";
 import { MANIFEST_FILE } from "../http-headers/manifest.ts";
 import { listDistFiles } from "../io/dist-files.ts";
@@ -45,10 +47,13 @@ const ASIDE = ".emptying-";
 
 /** A file as found: a build that writes it changes its modification time. */
 type Seen = Map<string, string>;
-const identity = (file: string) => {
-  const s = statSync(file, { bigint: true });
-  return `${s.ino}:${s.mtimeNs}:${s.size}`;
-};
+const identityOf = (s: BigIntStats) => `${s.ino}:${s.mtimeNs}:${s.size}`;
+const identity = (file: string) => identityOf(statSync(file, { bigint: true }));
+
+/** Lists the output folder on a thread of its own (`seeFilesAside`); resolved from the project root, as the build runs there. */
+const SEE_WORKER = path.resolve("src/integrations/see-files-worker.ts");
+/** Ours, for a moment in the output folder when a build starts (`markStart`). */
+const START_MARK = ".out-dir-start";
 
 /** The sibling an output folder is renamed to; the pid says whether its remover still runs. */
 const asideName = (dir: string, pid: number) => path.join(path.dirname(dir), `.${path.basename(dir)}${ASIDE}${pid}`);
@@ -117,21 +122,54 @@ export function seeFiles(dir: string): Seen {
 }
 
 /**
- * Removes each file of `before` that is unchanged (not written since) and not in `keep`, then the
- * folders that held only such files. Returns how many files went.
+ * `seeFiles` on a worker thread: listing and reading 10,000 folders (about 0.25 s at 10,000 reviews)
+ * overlaps the build's bundling instead of delaying it. The build may write into the folder before
+ * the worker gets to a file; such a file has a modification time from after the build's start, so
+ * `pruneUnwritten` told `since` counts it as written. Without the worker's source, as here.
  */
-export function pruneUnwritten(dir: string, before: Seen, keep: ReadonlySet<string>): number {
+export function seeFilesAside(dir: string): Promise<Seen> {
+  if (!existsSync(SEE_WORKER)) return Promise.resolve(seeFiles(dir));
+  return new Promise<Seen>((resolve, reject) => {
+    const worker = new Worker(SEE_WORKER, { workerData: dir });
+    worker.once("message", resolve);
+    worker.once("error", reject);
+    worker.once("exit", (code) => {
+      if (code !== 0) reject(new Error(`listing ${dir} failed: its worker exited with code ${code}`));
+    });
+  });
+}
+
+/**
+ * The time a build starts, as the file system holding `dir` stamps files (its clock and its
+ * granularity): the modification time of a file written there and removed at once.
+ */
+export function markStart(dir: string): bigint {
+  const file = path.join(dir, START_MARK);
+  writeFileSync(file, "");
+  try {
+    return statSync(file, { bigint: true }).mtimeNs;
+  } finally {
+    unlinkSync(file);
+  }
+}
+
+/**
+ * Removes each file of `before` that is unchanged (not written since, nor modified at or after
+ * `since` when given) and not in `keep`, then the folders that held only such files. Returns how
+ * many files went.
+ */
+export function pruneUnwritten(dir: string, before: Seen, keep: ReadonlySet<string>, since?: bigint): number {
   let removed = 0;
   const folders = new Set<string>();
   for (const [file, was] of before) {
     if (keep.has(file)) continue;
-    let now: string;
+    let now: BigIntStats;
     try {
-      now = identity(file);
+      now = statSync(file, { bigint: true });
     } catch {
       continue; // gone already
     }
-    if (now !== was) continue;
+    if (identityOf(now) !== was || (since !== undefined && now.mtimeNs >= since)) continue;
     unlinkSync(file);
     removed++;
     for (let d = path.dirname(file); d.startsWith(dir + path.sep); d = path.dirname(d)) folders.add(d);
@@ -189,7 +227,8 @@ export function recordLastBuild(cacheDir: string, outDir: string): void {
 export function outDir(): { prepare: AstroIntegration; record: AstroIntegration } {
   let out: string | undefined;
   let cache: string | undefined;
-  let before: Seen = new Map();
+  let before: Promise<Seen> = Promise.resolve(new Map());
+  let since: bigint | undefined;
   let removal: Promise<void> | undefined;
   const prepare: AstroIntegration = {
     name: "public-reviews/out-dir",
@@ -210,13 +249,16 @@ export function outDir(): { prepare: AstroIntegration; record: AstroIntegration 
           // Timestamps kept: a copy this build does not write again must look unwritten to the pruning.
           cpSync(copies, out, { recursive: true, preserveTimestamps: true });
         }
-        before = seeFiles(out);
+        since = markStart(out);
+        before = seeFilesAside(out);
+        // Awaited at the end; a build that fails first must not end on this promise's rejection.
+        before.catch(() => undefined);
       },
       "astro:build:done": async ({ dir, assets }) => {
         const keep = new Set<string>();
         for (const urls of assets.values()) for (const u of urls) keep.add(fileURLToPath(u));
-        pruneUnwritten(fileURLToPath(dir), before, keep);
-        before = new Map();
+        pruneUnwritten(fileURLToPath(dir), await before, keep, since);
+        before = Promise.resolve(new Map());
         await removal;
       },
     },

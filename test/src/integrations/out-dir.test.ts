@@ -17,9 +17,11 @@ import {
   emptyAside,
   emptyInPlace,
   holdsLastBuild,
+  markStart,
   pruneUnwritten,
   recordLastBuild,
   seeFiles,
+  seeFilesAside,
 } from "../../../src/integrations/out-dir.ts";
 
 let root: string;
@@ -121,6 +123,35 @@ describe("pruneUnwritten", () => {
     expect(readdirSync(dir).sort()).toEqual([".git", "new.html", "reviews"]);
     expect(readdirSync(path.join(dir, "reviews")).sort()).toEqual(["a", "b"]);
     expect(readFileSync(a, "utf8")).toBe("<p>a, again</p>");
+  });
+});
+
+describe("seeFilesAside and the start mark", () => {
+  it("lists on a worker thread what seeFiles lists, and leaves no mark behind", async () => {
+    const dir = path.join(root, "dist");
+    earlierBuild(dir);
+    const since = markStart(dir);
+    expect(typeof since).toBe("bigint");
+    expect(await seeFilesAside(dir)).toEqual(seeFiles(dir));
+    expect(readdirSync(dir).sort()).toEqual(["reviews", "reviews.json"]);
+  });
+
+  it("keeps a file the build wrote before the listing reached it", () => {
+    const dir = path.join(root, "dist");
+    earlierBuild(dir);
+    // Dated in the past: written before the build started.
+    for (const f of ["reviews/a/index.html", "reviews/b/index.html", "reviews/c/index.html", "reviews.json"])
+      utimesSync(path.join(dir, f), new Date(0), new Date(0));
+    const since = markStart(dir);
+    // The build writes a's page (an asset, say, that is no route's output) before the worker sees it.
+    const a = path.join(dir, "reviews", "a", "index.html");
+    writeFileSync(a, "<p>a, again</p>");
+    const before = seeFiles(dir);
+    expect(pruneUnwritten(dir, before, new Set(), since)).toBe(3);
+    expect(readFileSync(a, "utf8")).toBe("<p>a, again</p>");
+    // Without the mark it would have looked unwritten.
+    const again = seeFiles(dir);
+    expect(pruneUnwritten(dir, again, new Set())).toBe(1);
   });
 });
 
