@@ -125,7 +125,8 @@ export function seeFiles(dir: string): Seen {
  * `seeFiles` on a worker thread: listing and reading 10,000 folders (about 0.25 s at 10,000 reviews)
  * overlaps the build's bundling instead of delaying it. The build may write into the folder before
  * the worker gets to a file; such a file has a modification time from after the build's start, so
- * `pruneUnwritten` told `since` counts it as written. Without the worker's source, as here.
+ * `pruneUnwritten`, given `since`, counts it as written. Where the worker's source is not at hand,
+ * the folder is listed on this thread.
  */
 export function seeFilesAside(dir: string): Promise<Seen> {
   if (!existsSync(SEE_WORKER)) return Promise.resolve(seeFiles(dir));
