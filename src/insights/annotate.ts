@@ -264,10 +264,8 @@ export function createAnnotator(
             options.learned ?? LEARNED_DEFAULTS,
           )
         : new Map<number, ReviewVerdict>();
-      for (const [aspect, v] of verdicts) {
-        if (aspect === open) verdicts.delete(aspect);
-        else scores.set(aspect, v.score);
-      }
+      verdicts.delete(open);
+      for (const [aspect, v] of verdicts) scores.set(aspect, v.score);
       const annotations: ReviewAspect[] = byId
         .filter(({ i }) => scores.has(i))
         .map(({ id, i }) => {

@@ -1,9 +1,9 @@
 import { existsSync } from "node:fs";
 import { availableParallelism } from "node:os";
 import path from "node:path";
-import { Worker } from "node:worker_threads";
 import type { Business } from "../content/records.ts";
 import { PackWriter, writing } from "../io/pack-file.ts";
+import { workerResult } from "../io/worker-result.ts";
 import type { ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import type { Analyzer } from "./nlp.ts";
@@ -45,16 +45,8 @@ export async function summariseInParallel(input: PoolInput, opts: PoolOptions = 
   if (items.length < (opts.minReviews ?? MIN_REVIEWS) || threads < 2 || !existsSync(WORKER)) return 0;
   const shares = Array.from({ length: threads }, (_, w) => items.filter((_, i) => i % threads === w));
   const ownShare = opts.own ? shares.pop() : undefined;
-  const counts = shares.map(
-    (share) =>
-      new Promise<number>((resolve, reject) => {
-        const worker = new Worker(WORKER, { workerData: { dir, content, business, items: share } });
-        worker.once("message", resolve);
-        worker.once("error", reject);
-        worker.once("exit", (code) => {
-          if (code !== 0) reject(new Error(`review analysis worker exited with code ${code}`));
-        });
-      }),
+  const counts = shares.map((share) =>
+    workerResult<number>(WORKER, { dir, content, business, items: share }, "review analysis worker"),
   );
   const done = Promise.all(counts);
   let own = 0;

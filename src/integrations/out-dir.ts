@@ -17,11 +17,11 @@ import {
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { Worker } from "node:worker_threads";
 import type { AstroIntegration } from "astro";
 import { MANIFEST_FILE } from "../http-headers/manifest.ts";
 import { listDistFiles } from "../io/dist-files.ts";
 import { processAlive } from "../io/process-alive.ts";
+import { workerResult } from "../io/worker-result.ts";
 
 /**
  * What the output folder holds between builds. Astro's incremental build keeps a page whose key is
@@ -130,14 +130,7 @@ export function seeFiles(dir: string): Seen {
  */
 export function seeFilesAside(dir: string): Promise<Seen> {
   if (!existsSync(SEE_WORKER)) return Promise.resolve(seeFiles(dir));
-  return new Promise<Seen>((resolve, reject) => {
-    const worker = new Worker(SEE_WORKER, { workerData: dir });
-    worker.once("message", resolve);
-    worker.once("error", reject);
-    worker.once("exit", (code) => {
-      if (code !== 0) reject(new Error(`listing ${dir} failed: its worker exited with code ${code}`));
-    });
-  });
+  return workerResult<Seen>(SEE_WORKER, dir, `the worker listing ${dir}`);
 }
 
 /**

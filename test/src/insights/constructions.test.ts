@@ -20,6 +20,9 @@ beforeAll(async () => {
   shapes = compileConstructions(insights.lexicon, insights.aspects, (t) => analyzer.termForms(t));
 });
 
+/** The first clause of `text`, as the constructions see it. */
+const clause = (text: string) => analyzer.clauses(text)[0] as Clause;
+
 const read = (text: string, rating = 3, title: string | null = null) =>
   annotator
     .annotate({ id: "x", title, text, rating, technicians: [], services: [], service_areas: [] })
@@ -150,7 +153,6 @@ describe("other providers: a clause that opens with one tells of them, not of th
     expect(read("The wait here was three weeks, longer than at my old clinic.")).toContain("scheduling:negative");
   });
   it("finds the provider only as what the clause opens with", () => {
-    const clause = (text: string) => analyzer.clauses(text)[0] as Clause;
     expect(shapes.elsewhere(clause("and the walk-in clinic gave me pills"))).toBe(true);
     expect(shapes.elsewhere(clause("I went to the walk-in clinic first"))).toBe(false);
   });
@@ -173,7 +175,6 @@ describe("a result not known yet: the pain told before is why the patient came",
     );
   });
   it("finds the words in a clause", () => {
-    const clause = (text: string) => analyzer.clauses(text)[0] as Clause;
     expect(shapes.undecided(clause("still deciding about the treatment itself"))).toBe(true);
     expect(shapes.undecided(clause("I decided to book a second visit"))).toBe(false);
   });
