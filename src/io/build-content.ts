@@ -5,6 +5,7 @@ import { loadConfig } from "../config.ts";
 import { printableLine } from "../content/characters.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
+import type { LoggedReview } from "../log/entries.ts";
 import { checkContentDir, skippedNotice } from "./content-check.ts";
 import { displayPath } from "./content-dir.ts";
 import { yamlCache } from "./yaml-cache.ts";
@@ -23,6 +24,8 @@ import { yamlCache } from "./yaml-cache.ts";
 export interface BuildContent {
   content: ValidatedContent;
   insights: InsightsContent;
+  /** The public reviews' logged fields (`reviewFields`), made once by the check. */
+  fields: LoggedReview[];
 }
 
 /** Where a notice about a left-out scaffold goes: Astro's logger in a loader, stderr otherwise. */
@@ -99,6 +102,6 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
     for (const file of report.skipped) logger.warn(skippedNotice(file));
     if (report.skipped.length > 0) await tellParent({ type: "left-out", files: [...report.skipped] });
     if (!report.ok) return failBuild(report.problems);
-    return { content: report.content, insights: report.insights };
+    return { content: report.content, insights: report.insights, fields: report.fields };
   });
 }

@@ -6,7 +6,7 @@ import { fieldLine } from "../content/field-lines.ts";
 import { inspectContent, type ReviewEntry, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import { type RawInsightsContent, validateInsightsContent } from "../insights/validate-content.ts";
-import { MAX_ENTRY_BYTES } from "../log/entries.ts";
+import { type LoggedReview, MAX_ENTRY_BYTES } from "../log/entries.ts";
 import { RESERVED_SEGMENTS } from "../site/evidence-paths.ts";
 import { readContentDir, type ShownAs } from "./content-dir.ts";
 import { readInsightsDir } from "./insights-dir.ts";
@@ -18,7 +18,14 @@ import { readInsightsDir } from "./insights-dir.ts";
  */
 
 export type ContentReport =
-  | { ok: true; content: ValidatedContent; insights: InsightsContent; skipped: string[] }
+  | {
+      ok: true;
+      content: ValidatedContent;
+      insights: InsightsContent;
+      skipped: string[];
+      /** The public reviews' logged fields (`reviewFields`): made for the size check, kept for the build. */
+      fields: LoggedReview[];
+    }
   | { ok: false; problems: string[]; skipped: string[] };
 
 /**
@@ -50,13 +57,13 @@ export async function checkContentDir(dir: string, opts: ValidateOptions & Shown
     if (aspectsFile) problems.push(...reservedAspectProblems(aspectsFile, insights.aspects));
   }
   const content = business ? { business, reviews, skipped, withdrawn } : undefined;
-  if (content && problems.length === 0) {
-    problems.push(...oversizedProblems(content, (file) => raw.reviews.find((r) => r.file === file)?.text));
-  }
   if (problems.length > 0 || !content || insights instanceof ContentError) {
     return { ok: false, problems: problems.map(printableLine), skipped };
   }
-  return { ok: true, content, insights, skipped };
+  const fields = reviewFields(content);
+  const oversized = oversizedProblems(content, fields, (file) => raw.reviews.find((r) => r.file === file)?.text);
+  if (oversized.length > 0) return { ok: false, problems: oversized.map(printableLine), skipped };
+  return { ok: true, content, insights, skipped, fields };
 }
 
 /**
@@ -86,14 +93,16 @@ export function reservedAspectProblems(
 /**
  * A review whose record would not fit one review-log entry (MAX_ENTRY_BYTES, src/log/entries.ts):
  * every field has its own limit, but together, with the ids detected in its text, they could
- * still exceed it. Measured on the record as logged, so the bound is the log's own.
+ * still exceed it. Measured on the record as logged (`fields`, the reviews' `reviewFields`), so the
+ * bound is the log's own.
  */
 export function oversizedProblems(
   content: ValidatedContent,
+  fields: readonly LoggedReview[],
   textOf: (file: string) => string | undefined = () => undefined,
 ): string[] {
   const files = new Map(content.reviews.map((r) => [r.id, r.file]));
-  return reviewFields(content).flatMap((f) => {
+  return fields.flatMap((f) => {
     const bytes = Buffer.byteLength(JSON.stringify({ event: "published", id: f.id, review: f }));
     if (bytes <= MAX_ENTRY_BYTES) return [];
     const file = files.get(f.id) ?? f.id;
