@@ -51,6 +51,19 @@ export interface ValidateOptions {
    * (src/io/yaml-cache.ts), which must return what `parseContentYaml` would.
    */
   parse?: typeof parseContentYaml;
+  /**
+   * Review files that passed every check before, under `context` (the day, the mode and the
+   * business file's text: all a review's check reads besides its own text). The build passes a
+   * cache (src/io/yaml-cache.ts) whose reviews must be what this check made of the same text.
+   */
+  checked?: (context: string) => CheckedReviews;
+}
+
+/** What review files of a given text checked to, with no problem, in an earlier run. */
+export interface CheckedReviews {
+  /** The file's name counts: the check reads its year folder. */
+  get(file: string, text: string): ReviewFile | undefined;
+  put(file: string, text: string, review: ReviewFile): void;
 }
 
 /** The scaffold writes `text: ""`; an editor who has not pasted the review yet is not making a mistake. */
@@ -79,7 +92,7 @@ export function validateContent(raw: RawContent, opts: ValidateOptions): Validat
  */
 export function inspectContent(
   raw: RawContent,
-  { now, unfinished = "error", parse = parseContentYaml }: ValidateOptions,
+  { now, unfinished = "error", parse = parseContentYaml, checked }: ValidateOptions,
 ): Partial<Content> & { reviews: ReviewEntry[]; skipped: string[]; withdrawn: ReviewEntry[]; problems: string[] } {
   const problems: string[] = [];
   for (const s of raw.strays) {
@@ -103,6 +116,9 @@ export function inspectContent(
   if (business) checkCatalogues(raw.business.file, business, problems);
 
   const today = utcDate(now);
+  // A clean review stays clean as the clock moves on within the day: its only rules on the clock
+  // say "not in the future".
+  const memo = checked?.(`${today}\0${unfinished}\0${raw.business.text}`);
   const seen = new Map<string, string>();
   const reviews: ReviewEntry[] = [];
   const withdrawn: ReviewEntry[] = [];
@@ -122,14 +138,23 @@ export function inspectContent(
       continue;
     }
     seen.set(base, file);
+    const kept = memo?.get(file, text);
+    if (kept) {
+      (kept.withdrawn ? withdrawn : reviews).push({ id: base, file, ...kept });
+      continue;
+    }
+    const before = problems.length;
     try {
       const outcome = inspectReview(
-        { file, text, id: base },
+        { file, text },
         { ctx: { today, nowMs: now.getTime(), business, text }, unfinished, parse },
         problems,
       );
       if (outcome === "skipped") skipped.push(file);
-      else if (outcome) (outcome.withdrawn ? withdrawn : reviews).push(outcome);
+      else if (outcome) {
+        (outcome.review.withdrawn ? withdrawn : reviews).push({ id: base, file, ...outcome.review });
+        if (problems.length === before) memo?.put(file, text, outcome.review);
+      }
     } catch (err) {
       // A fault of this program, not of the file as far as it can tell: named, never a stack trace.
       const why = err instanceof Error ? `${err.name}: ${err.message.split("\n")[0]?.slice(0, 200)}` : "unknown";
@@ -142,14 +167,14 @@ export function inspectContent(
 }
 
 /**
- * One review file's problems, pushed to `problems`; its entry when it is valid, `"skipped"` when it
- * is an unfinished scaffold left out, undefined otherwise.
+ * One review file's problems, pushed to `problems`; what it holds when it is valid, `"skipped"` when
+ * it is an unfinished scaffold left out, undefined otherwise.
  */
 function inspectReview(
-  { file, text, id }: { file: string; text: string; id: string },
+  { file, text }: { file: string; text: string },
   opts: { ctx: RuleContext; unfinished: "error" | "skip"; parse: typeof parseContentYaml },
   problems: string[],
-): ReviewEntry | "skipped" | undefined {
+): { review: ReviewFile } | "skipped" | undefined {
   const input = opts.parse(file, text, problems);
   if (input === undefined) return undefined;
   const draft = isUnfinished(input);
@@ -165,7 +190,7 @@ function inspectReview(
   problems.push(...characterProblems(file, input, text));
   problems.push(...reviewRuleProblems(file, input, issues, opts.ctx));
   if (!parsed.success) return undefined;
-  return { id, file, ...parsed.data };
+  return { review: parsed.data };
 }
 
 function checkCatalogues(file: string, b: BusinessFile, problems: string[]): void {

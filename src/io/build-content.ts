@@ -89,6 +89,7 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
       now: new Date(),
       unfinished: config.UNFINISHED_REVIEWS,
       parse: cache.parse,
+      checked: cache.checked,
     }).catch((err: unknown) => {
       cache.abort();
       // Not a problem of a file it could name: one line, never Astro's stack trace of this loader.

@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inspectContent, type ValidateOptions } from "../../../src/content/validate.ts";
 import { parseContentYaml } from "../../../src/content/yaml.ts";
 import { readContentDir } from "../../../src/io/content-dir.ts";
 import { jsonExact, yamlCache } from "../../../src/io/yaml-cache.ts";
@@ -107,5 +108,79 @@ describe("parsed review cache", () => {
     expect(jsonExact([-0])).toBe(false);
     expect(jsonExact(JSON.parse('{"__proto__": 1}'))).toBe(false);
     expect(jsonExact(new Date(0))).toBe(false);
+  });
+});
+
+describe("checked review cache", () => {
+  const now = new Date("2026-12-01T12:00:00Z");
+
+  /** One content check through a fresh cache over `folder`, as one build makes it; counts the files parsed. */
+  async function check(folder: string, raw: Awaited<ReturnType<typeof readContentDir>>, at = now) {
+    const cache = yamlCache(folder);
+    let parsed = 0;
+    const parse: NonNullable<ValidateOptions["parse"]> = (file, text, problems) => {
+      if (file.includes("/reviews/")) parsed++;
+      return cache.parse(file, text, problems);
+    };
+    const result = inspectContent(raw, { now: at, parse, checked: cache.checked });
+    cache.finish();
+    return { result, parsed };
+  }
+
+  it("gives back what the check made of a file, without checking it again", async () => {
+    const folder = path.join(dir, "checked");
+    const raw = await readContentDir(CONTENT);
+    const expected = inspectContent(raw, { now });
+    expect(expected.problems).toEqual([]);
+    const cold = await check(folder, raw);
+    expect(cold.parsed).toBe(raw.reviews.length);
+    const warm = await check(folder, raw);
+    expect(warm.parsed).toBe(0);
+    // Entries as the check makes them, key order included (records are built from them).
+    expect(JSON.stringify(warm.result)).toBe(JSON.stringify(expected));
+    expect(JSON.stringify(cold.result)).toBe(JSON.stringify(expected));
+  });
+
+  it("checks again what the context changes: the folder, business.yaml, the day", async () => {
+    const folder = path.join(dir, "context");
+    const raw = await readContentDir(CONTENT);
+    await check(folder, raw);
+    const i = raw.reviews.findIndex((r) => /^technicians: \[sofia-ramirez\]$/m.test(r.text));
+    const target = raw.reviews[i] as { file: string; text: string };
+
+    // The same text in another year folder: its date no longer falls in the folder's year.
+    const moved = {
+      ...raw,
+      reviews: raw.reviews.map((r, j) => (j === i ? { ...r, file: r.file.replace(/\/20\d\d\//, "/2019/") } : r)),
+    };
+    const inFolder = await check(folder, moved);
+    expect(inFolder.parsed).toBe(1);
+    expect(inFolder.result.problems.join("\n")).toMatch(/2019.*must fall in 2019/);
+
+    // A practitioner taken out of business.yaml: the review naming her is now wrong.
+    const business = { ...raw.business, text: raw.business.text.replace(/- id: sofia-ramirez/, "- id: sofia-r") };
+    const renamed = await check(folder, { ...raw, business });
+    expect(renamed.parsed).toBe(raw.reviews.length);
+    expect(renamed.result.problems.join("\n")).toContain(path.basename(target.file));
+
+    // Another day: checked again, every file still parsed from the cache.
+    const nextDay = await check(folder, raw, new Date("2026-12-02T08:00:00Z"));
+    expect(nextDay.parsed).toBe(raw.reviews.length);
+    expect(nextDay.result.problems).toEqual([]);
+    expect((await check(folder, raw, new Date("2026-12-02T09:00:00Z"))).parsed).toBe(0);
+  });
+
+  it("keeps no file that had a problem", async () => {
+    const folder = path.join(dir, "problem");
+    const raw = await readContentDir(CONTENT);
+    const broken = {
+      ...raw,
+      reviews: raw.reviews.map((r, j) => (j === 0 ? { ...r, text: r.text.replace(/^rating: \d/m, "rating: 9") } : r)),
+    };
+    const first = await check(folder, broken);
+    const second = await check(folder, broken);
+    expect(second.parsed).toBe(1);
+    expect(second.result.problems).toEqual(first.result.problems);
+    expect(second.result.problems.join("\n")).toMatch(/rating/);
   });
 });
