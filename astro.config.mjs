@@ -9,7 +9,6 @@ import { outDir } from "./src/integrations/out-dir.ts";
 import { reviewLogFiles } from "./src/integrations/review-log.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
 import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
-import { siteAnalysisEarly } from "./src/integrations/site-analysis.ts";
 import { sitemap } from "./src/integrations/sitemap.ts";
 
 const config = loadConfig();
@@ -42,8 +41,6 @@ export default defineConfig({
     // once the pages are written, before the integrations below add their files.
     outputs.prepare,
     incrementalGuard(),
-    // After the guards, which may stop the build: the log and the analysis run while Vite bundles.
-    siteAnalysisEarly(),
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
     sitemap(),

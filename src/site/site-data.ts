@@ -1,20 +1,24 @@
 import { getEntry } from "astro:content";
+import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
-import { datasetOf } from "../content/dataset.ts";
+import { datasetOf, editorLabels, recordsOf } from "../content/dataset.ts";
 import type { ReviewsDataset } from "../content/records.ts";
-import { type Analysis, aspectRefs } from "../insights/build.ts";
+import { annotationDir } from "../insights/annotation-store.ts";
+import { type Analysis, analyzeReviews, aspectRefs } from "../insights/build.ts";
+import { cachedSummaries } from "../insights/cached-summaries.ts";
+import { createAnalyzer } from "../insights/nlp.ts";
 import type { Insights } from "../insights/schema.ts";
-import { perBuild, SITE_DATA } from "../io/build-content.ts";
+import { buildContent, perBuild, SITE_DATA } from "../io/build-content.ts";
+import { reviewLog } from "../io/review-log.ts";
 import { type LogView, logView } from "../log/view.ts";
 import { type SiteUrls, siteUrls } from "../urls.ts";
 import { verificationSentence } from "./html-view.ts";
-import { siteAnalysis } from "./site-analysis.ts";
 
 /**
  * The build-time glue between the checked content and the pure core: every page and endpoint
  * calls `siteData()` and gets the same dataset, computed once per build. The business and the
- * insights content come from Astro's collections; the review log and the analysed records from
- * `siteAnalysis()`, which the build started before bundling the pages (src/site/site-analysis.ts).
+ * insights content come from Astro's collections, the reviews from `buildContent()` (the same
+ * check, kept once per build process; see src/io/build-content.ts).
  */
 export interface SiteData {
   dataset: ReviewsDataset;
@@ -36,12 +40,51 @@ export function siteData(): Promise<SiteData> {
   return perBuild(SITE_DATA, async () => {
     const business = await getEntry("business", "business");
     if (!business) throw new Error("content/business.yaml was not loaded");
+    const { content, fields } = await buildContent();
     const insightsEntry = await getEntry("insights", "insights");
     if (!insightsEntry) throw new Error("content/insights was not loaded");
-    const { analysis, log } = await siteAnalysis();
+    // The learned models stay out of Astro's data store (content.config.ts): they come from the
+    // same load of content/insights/, with the rest of it.
+    const { model } = (await buildContent()).insights;
+    const insightsContent = model ? { ...insightsEntry.data, model } : insightsEntry.data;
+    const config = loadConfig();
+    const urls = siteUrls(config.BASE_URL);
+    // The log comes first: every record carries the index of its latest log entry. The fields are
+    // the ones the content check made for its size check.
+    const log = await reviewLog(fields, content, { warn: (m) => process.stderr.write(`${m}\n`) });
+    const records = recordsOf(fields, urls.base, log.plan.positions, editorLabels(content));
+    // Each review's analysis is cached in Astro's cache folder and, for many new reviews, done on
+    // every core first; the annotation pass below then reads it back (insights/annotation-store.ts).
+    // Builds run from the project root; this module is bundled, so it has no path of its own.
+    const dir = annotationDir(astroCacheDir(config.ASTRO_CACHE_KEY ?? config.DIST_DIR, process.cwd()));
+    let analyzer: ReturnType<typeof createAnalyzer> | undefined;
+    const cache = await cachedSummaries({
+      dir,
+      content: insightsContent,
+      business: business.data,
+      reviews: records,
+      own: () => {
+        analyzer ??= createAnalyzer();
+        return analyzer;
+      },
+    });
+    // One analysis: the annotated records and every insight come out of the same pass.
+    let analysis: Analysis;
+    try {
+      analysis = analyzeReviews({
+        reviews: records,
+        business: business.data,
+        content: insightsContent,
+        summarise: cache.summarise,
+      });
+    } catch (err) {
+      cache.abort();
+      throw err;
+    }
+    cache.finish();
     return {
       dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
-      urls: siteUrls(loadConfig().BASE_URL),
+      urls,
       insights: analysis.insights,
       counted: analysis.counted,
       verification: verificationSentence(analysis.reviews),
