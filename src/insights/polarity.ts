@@ -175,6 +175,8 @@ export function readClause(
   /** Aspect a token's value is bound to, or -1. */
   const bound = new Int32Array(end - start).fill(-1);
   const condition = new Int32Array(end - start).fill(-1);
+  /** A condition of a group that needs evidence ("back", "problem", "issues"). */
+  const weakCondition = new Uint8Array(end - start);
   const covered = new Uint8Array(end - start);
   /** A negated condition: a symptom that was not there ("it didn't hurt"). */
   const absent = new Uint8Array(end - start);
@@ -201,8 +203,21 @@ export function readClause(
       if (!hasCondition) continue;
       value[k] = s.group === OUTCOME_POSITIVE ? WORD_WEIGHT : -WORD_WEIGHT;
       bound[k] = nearestCondition(s.start);
-    } else if (s.group >= FIRST_CONDITION) condition[k] = lexicon.conditionAspects[s.group - FIRST_CONDITION] as number;
+    } else if (s.group >= FIRST_CONDITION) {
+      condition[k] = lexicon.conditionAspects[s.group - FIRST_CONDITION] as number;
+      weakCondition[k] = lexicon.conditionWeak[s.group - FIRST_CONDITION] ? 1 : 0;
+    }
   }
+  // "Booked my appointment easily, no issues there", "my wheelchair no problem": a weak condition
+  // denied in a clause that names another aspect by its own terms says that aspect went well.
+  const otherNamed = (aspect: number, at: number) => {
+    let best: AspectSpan | undefined;
+    for (const m of mentions) {
+      if (m.aspect === aspect || m.condition) continue;
+      if (!best || Math.abs(m.start - at) < Math.abs(best.start - at)) best = m;
+    }
+    return best?.aspect ?? -1;
+  };
   for (let i = start; i < end; i++) {
     if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
       const n = normals[i] as string;
@@ -264,6 +279,11 @@ export function readClause(
       const k = i - start;
       if (praise) {
         value[k] = Math.abs(value[k] as number) || (isComparative(n, lemmas[i] as string) ? WORD_WEIGHT : 0);
+      } else if ((condition[k] as number) >= 0 && weakCondition[k] && otherNamed(condition[k] as number, i) >= 0) {
+        if (!flipped) {
+          value[k] = WORD_WEIGHT;
+          bound[k] = otherNamed(condition[k] as number, i);
+        }
       } else if ((condition[k] as number) >= 0) {
         if (!flipped) {
           value[k] = WORD_WEIGHT;

@@ -196,3 +196,16 @@ describe("what others said, and words said for emphasis", () => {
     expect(read("The office manager promised to send my records to my new doctor.")).not.toContain("staff:positive");
   });
 });
+
+describe("'no problem' beside another aspect: that aspect went well", () => {
+  it("reads a denied general trouble for the aspect the clause names", () => {
+    // Sentences written for this test; each read as a good result for pain relief before.
+    expect(read("Got an appointment for the next morning, no problem.")).toEqual(["scheduling:positive"]);
+    expect(read("They took my insurance without any issues.")).toEqual(["billing:positive"]);
+    expect(read("My walker fits through the treatment room door no problem.")).toEqual(["facility:positive"]);
+  });
+  it("still reads it as relief when the clause names only the body", () => {
+    expect(read("No more issues with my neck.")).toEqual(["pain-relief:positive"]);
+    expect(read("Three visits and the problem is gone, no issues since.")).toEqual(["pain-relief:positive"]);
+  });
+});
