@@ -9,7 +9,8 @@ import { compileModel } from "./learned.ts";
 import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
-import { type AspectReading, type AspectSpan, compileLexicon, readClause } from "./polarity.ts";
+import { compileLexicon, readClause } from "./polarity.ts";
+import type { AspectReading, AspectSpan } from "./readings.ts";
 import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
 
 /**

@@ -1,6 +1,6 @@
 import { isPlace } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
-import type { AspectReading, AspectSpan } from "./polarity.ts";
+import type { AspectReading, AspectSpan } from "./readings.ts";
 
 /**
  * Attribution: which aspect of a clause each polar word speaks about (polarity.ts step 3).

@@ -1,6 +1,6 @@
 import type { Constructions } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
-import type { AspectReading, AspectSpan } from "./polarity.ts";
+import type { AspectReading, AspectSpan } from "./readings.ts";
 
 /**
  * Rules over the clauses of one sentence, applied to their readings after each clause is read on

@@ -2,7 +2,7 @@ import type { ReviewAspect, Sentiment } from "../content/records.ts";
 import type { Annotator, ReviewInput } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
 import { polarity, round } from "./numbers.ts";
-import type { AspectReading } from "./polarity.ts";
+import type { AspectReading } from "./readings.ts";
 
 /**
  * The machine's reading of one review in words an editor can check in seconds (`npm run check --

@@ -1,7 +1,7 @@
 import { CLASSES, type CompiledModel, features, type ModelVerdict, type PolarityClass, segments } from "./learned.ts";
 import type { Clause } from "./nlp.ts";
 import { round } from "./numbers.ts";
-import type { AspectReading } from "./polarity.ts";
+import type { AspectReading } from "./readings.ts";
 
 /**
  * Where the learned models (learned.ts) may speak, and how loudly. The rules read first; the

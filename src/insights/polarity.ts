@@ -2,8 +2,8 @@ import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, type Polar } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
-import type { ModelVerdict } from "./learned.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
+import type { AspectReading, AspectSpan } from "./readings.ts";
 import { isComparative, wishAt } from "./wishes.ts";
 
 /**
@@ -15,22 +15,13 @@ import { isComparative, wishAt } from "./wishes.ts";
  *    clause that names a condition, and count for that condition's aspect.
  * 2. A negator ("not", "no", "never", "without", "nobody", "anything but") flips the words after it
  *    up to the next punctuation mark or "and". A negated condition is an absent symptom, so it reads
- *    as a good outcome ("no more headaches"). After "could not"/"can't", a comparative or "enough"
+ *    as a good outcome ("no more headaches"), unless it is a general one ("no issues") in a clause
+ *    that names another aspect, which then went well. After "could not"/"can't", a comparative or "enough"
  *    is praise, not a flip ("could not be happier", "can't say enough").
  * 3. Each polar word is credited to one aspect: its own aspect when the word is an aspect term
  *    ("rude"), else the nearest aspect mention within its segment of the clause (segments end at
  *    commas, "and", "with"), else the nearest mention in the clause.
  */
-
-/** An aspect named in a clause: token range and aspect index; `weak` mentions need an opinion. */
-export interface AspectSpan {
-  aspect: number;
-  start: number;
-  end: number;
-  weak: boolean;
-  /** Named by a condition, a neutral term or a practitioner's name, not by one of the aspect's own terms. */
-  condition?: boolean;
-}
 
 /** Constructions found in a clause (constructions.ts), with the aspects they speak for. */
 export interface Shapes {
@@ -40,43 +31,6 @@ export interface Shapes {
   delayAspect: number;
 }
 const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
-
-/** What one clause says about one aspect. */
-export interface AspectReading {
-  aspect: number;
-  /** In [-1, 1]; 0 when no polar word was credited to the aspect. */
-  score: number;
-  /** Whether any polar word was credited, even if they cancelled out (a tie the rating may break). */
-  polar: boolean;
-  /** Read from a contrast with another clause, not from a word of this clause (clause-rules.ts). */
-  inferred?: boolean;
-  /** A symptom said to be absent was credited ("it didn't hurt"). */
-  absent?: boolean;
-  /**
-   * Set when the learned models (learned-reading.ts) decided this reading: `filled` a clause the
-   * rules found no polar word in, `overruled` the rules' side, or `found` an aspect the rules missed.
-   */
-  learned?: "filled" | "overruled" | "found";
-  /**
-   * The clause names the aspect only by a condition or neutral term, or a practitioner's name ("I
-   * came in with sciatica"): without a polar word the rules read it as why someone came, neutral.
-   */
-  byCondition?: boolean;
-  /**
-   * The learned polarity model leaned to another side than the rules' polar word, without being
-   * sure enough to overrule it: the reading stands, but it is no quote a visitor should trust.
-   */
-  disputed?: boolean;
-  /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
-  words: string[];
-  /** A construction (a delay, an ability: constructions.ts) gave the side, not an opinion word. */
-  shape?: boolean;
-  /**
-   * The learned polarity model read another side than the rules: which, how sure, and how sure it
-   * had to be to win (learned-reading.ts); `--explain` says which won and why.
-   */
-  model?: ModelVerdict;
-}
 
 export interface CompiledLexicon {
   matcher: TermMatcher;

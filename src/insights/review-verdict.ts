@@ -4,7 +4,7 @@ import { CLASSES, type CompiledModel, type PolarityClass } from "./learned.ts";
 import { explicit, LEARNED_SCORE, type LearnedOptions } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
 import { polarity, round } from "./numbers.ts";
-import type { AspectReading } from "./polarity.ts";
+import type { AspectReading } from "./readings.ts";
 import type { PolarityExample } from "./training.ts";
 
 /**
