@@ -16,8 +16,8 @@ import { isComparative, wishAt } from "./wishes.ts";
  * 2. A negator ("not", "no", "never", "without", "nobody", "anything but") flips the words after it
  *    up to the next punctuation mark or "and". A negated condition is an absent symptom, so it reads
  *    as a good outcome ("no more headaches"), unless it is a general one ("no issues") in a clause
- *    that names another aspect, which then went well. After "could not"/"can't", a comparative or "enough"
- *    is praise, not a flip ("could not be happier", "can't say enough").
+ *    that names another aspect, which then went well. After "could not"/"can't", a comparative or
+ *    "enough" is praise, not a flip ("could not be happier", "can't say enough").
  * 3. Each polar word is credited to one aspect: its own aspect when the word is an aspect term
  *    ("rude"), else the nearest aspect mention within its segment of the clause (segments end at
  *    commas, "and", "with"), else the nearest mention in the clause.
@@ -233,16 +233,12 @@ export function readClause(
       const k = i - start;
       if (praise) {
         value[k] = Math.abs(value[k] as number) || (isComparative(n, lemmas[i] as string) ? WORD_WEIGHT : 0);
-      } else if ((condition[k] as number) >= 0 && weakCondition[k] && otherNamed(condition[k] as number, i) >= 0) {
-        if (!flipped) {
-          value[k] = WORD_WEIGHT;
-          bound[k] = otherNamed(condition[k] as number, i);
-        }
       } else if ((condition[k] as number) >= 0) {
+        const other = weakCondition[k] ? otherNamed(condition[k] as number, i) : -1;
         if (!flipped) {
           value[k] = WORD_WEIGHT;
-          bound[k] = condition[k] as number;
-          absent[k] = 1;
+          bound[k] = other >= 0 ? other : (condition[k] as number);
+          absent[k] = other >= 0 ? 0 : 1;
         }
       } else if (value[k] !== 0) {
         value[k] = (value[k] as number) * NEGATION_FACTOR;
