@@ -138,9 +138,10 @@ export function inspectContent(
       continue;
     }
     seen.set(base, file);
+    const add = (review: ReviewFile) => (review.withdrawn ? withdrawn : reviews).push({ id: base, file, ...review });
     const kept = memo?.get(file, text);
     if (kept) {
-      (kept.withdrawn ? withdrawn : reviews).push({ id: base, file, ...kept });
+      add(kept);
       continue;
     }
     const before = problems.length;
@@ -152,7 +153,7 @@ export function inspectContent(
       );
       if (outcome === "skipped") skipped.push(file);
       else if (outcome) {
-        (outcome.review.withdrawn ? withdrawn : reviews).push({ id: base, file, ...outcome.review });
+        add(outcome.review);
         if (problems.length === before) memo?.put(file, text, outcome.review);
       }
     } catch (err) {

@@ -92,38 +92,39 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
     writer ??= new PackWriter(dir);
     writer.add(key, JSON.stringify(value));
   };
-  const parsedKey = (text: string) => hash("sha256", `${version}\0${text}`, "hex");
+  // A missed file's key is asked for three times in a row (checked, parsed, stored): hashed once.
+  let last: { text: string; key: string } | undefined;
+  const parsedKey = (text: string) => {
+    if (last?.text !== text) last = { text, key: hash("sha256", `${version}\0${text}`, "hex") };
+    return last.key;
+  };
+  // Named after the parsed file's key, which a hit keeps too: the next build under another context
+  // (a new day, an edited business.yaml) still finds every file parsed.
+  const checkedUnder = (context: string): CheckedReviews => {
+    const under = hash("sha256", `${checker}\0${context}`, "hex");
+    const checkedKey = (file: string, parsed: string) => hash("sha256", `${under}\0${file}\0${parsed}`, "hex");
+    return {
+      get(file, text) {
+        const parsed = parsedKey(text);
+        const key = checkedKey(file, parsed);
+        const hit = index.get(key);
+        if (hit === undefined) return undefined;
+        try {
+          const review = JSON.parse(hit) as ReviewFile;
+          used.add(key);
+          if (index.get(parsed) !== undefined) used.add(parsed);
+          return review;
+        } catch {
+          return undefined;
+        }
+      },
+      put(file, text, review) {
+        if (jsonExact(review)) store(checkedKey(file, parsedKey(text)), review);
+      },
+    };
+  };
   return {
-    checked:
-      checker === undefined
-        ? undefined
-        : (context) => {
-            const under = hash("sha256", `${checker}\0${context}`, "hex");
-            // Named after the parsed file's key, which a hit keeps too: the next build under another
-            // context (a new day, an edited business.yaml) still finds every file parsed.
-            const keys = (file: string, text: string) => {
-              const parsed = parsedKey(text);
-              return { parsed, checked: hash("sha256", `${under}\0${file}\0${parsed}`, "hex") };
-            };
-            return {
-              get(file, text) {
-                const { parsed, checked } = keys(file, text);
-                const hit = index.get(checked);
-                if (hit === undefined) return undefined;
-                try {
-                  const review = JSON.parse(hit) as ReviewFile;
-                  used.add(checked);
-                  if (index.get(parsed) !== undefined) used.add(parsed);
-                  return review;
-                } catch {
-                  return undefined;
-                }
-              },
-              put(file, text, review) {
-                if (jsonExact(review)) store(keys(file, text).checked, review);
-              },
-            };
-          },
+    checked: checker === undefined ? undefined : checkedUnder,
     parse(file, text, problems) {
       const key = parsedKey(text);
       const hit = index.get(key);
