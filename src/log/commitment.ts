@@ -26,9 +26,63 @@ export function nonceSource(seed: Uint8Array): NonceSource {
   return (index) => createHmac("sha256", key).update(`entry ${index}`).digest();
 }
 
-/** RFC 8785 (JCS) canonical JSON of `value`. */
+/** Marks a value the fast path leaves to `canonicalize`: its rules for anything but plain JSON data. */
+const ASIDE = Symbol("aside");
+// Keys V8 orders numerically before the others, whatever the insertion order (array indices).
+const INDEX_KEY = /^(?:0|[1-9]\d*)$/;
+
+/**
+ * A copy of plain JSON data with every object's members in RFC 8785 order (UTF-16 code units), so
+ * `JSON.stringify` writes the canonical form: its strings and finite numbers are already RFC 8785's
+ * (ECMAScript serialisation). Anything else (a lone surrogate, a non-finite number, an array-index
+ * key, `toJSON`, a class instance) returns ASIDE.
+ */
+function sortedCopy(value: unknown, depth: number): unknown {
+  switch (typeof value) {
+    case "string":
+      return value.isWellFormed() ? value : ASIDE;
+    case "number":
+      return Number.isFinite(value) ? value : ASIDE;
+    case "boolean":
+      return value;
+    case "object": {
+      if (value === null) return null;
+      if (depth > 64) return ASIDE;
+      if (Array.isArray(value)) {
+        const out: unknown[] = new Array(value.length);
+        for (let i = 0; i < value.length; i++) {
+          const v = sortedCopy(value[i], depth + 1);
+          if (v === ASIDE) return ASIDE;
+          out[i] = v;
+        }
+        return out;
+      }
+      const proto = Object.getPrototypeOf(value);
+      if ((proto !== Object.prototype && proto !== null) || "toJSON" in value) return ASIDE;
+      const out: Record<string, unknown> = {};
+      for (const key of Object.keys(value).sort()) {
+        if (INDEX_KEY.test(key) || !key.isWellFormed()) return ASIDE;
+        const member = (value as Record<string, unknown>)[key];
+        if (member === undefined) continue;
+        const v = sortedCopy(member, depth + 1);
+        if (v === ASIDE) return ASIDE;
+        out[key] = v;
+      }
+      return out;
+    }
+    default:
+      return ASIDE;
+  }
+}
+
+/**
+ * RFC 8785 (JCS) canonical JSON of `value`. A build commits to every record, and the library's
+ * general serialiser took 70–110 ms for 10,000 records where a sorted copy written by
+ * `JSON.stringify` takes about 30; both give the same bytes (test/src/log/commitment.test.ts).
+ */
 export function canonicalJson(value: unknown): string {
-  const text = canonicalize(value);
+  const copy = sortedCopy(value, 0);
+  const text = copy === ASIDE ? canonicalize(value) : JSON.stringify(copy);
   if (text === undefined) throw new TypeError("a logged record must be JSON");
   return text;
 }
