@@ -38,7 +38,10 @@ describe("canonicalJson (RFC 8785)", () => {
   });
 
   it("gives the library's bytes for any JSON value, and for toJSON, undefined and index keys", () => {
-    const key = fc.oneof(fc.string({ unit: "grapheme" }), fc.constantFrom("0", "10", "01", "toJSON", "-1", "4294967295"));
+    const key = fc.oneof(
+      fc.string({ unit: "grapheme" }),
+      fc.constantFrom("0", "10", "01", "toJSON", "-1", "4294967295"),
+    );
     const value = fc.letrec((tie) => ({
       leaf: fc.oneof(
         fc.string({ unit: "binary" }),
