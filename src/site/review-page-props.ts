@@ -105,33 +105,39 @@ const readingOf = (r: ReviewRecord, aspect: string) => r.aspects.find((a) => a.i
 /** Characters of an evidence key's text hashed at a time. */
 const PIECE = 65_536;
 
-/** Per record, the JSON of what every evidence list shows of it, made once for all the lists it is on. */
-const bylines = new WeakMap<ReviewRecord, string>();
-function bylineJson(r: ReviewRecord): string {
-  let json = bylines.get(r);
+/**
+ * Per record and aspect, the text an evidence key hashes for it: what every list of that aspect
+ * shows of the record (its byline, its reading, the sentence counted), made once for all the lists
+ * it is on ("" for the lists of no aspect). A review is on 15 lists at 10,000 reviews.
+ */
+const listed = new WeakMap<ReviewRecord, Map<string, string>>();
+function listedJson(r: ReviewRecord, aspect: string | undefined, counted: SiteData["counted"]): string {
+  let byAspect = listed.get(r);
+  if (byAspect === undefined) {
+    byAspect = new Map();
+    listed.set(r, byAspect);
+  }
+  let json = byAspect.get(aspect ?? "");
   if (json === undefined) {
-    json = JSON.stringify([r.id, r.title, r.rating, r.author, r.date]);
-    bylines.set(r, json);
+    json = `\n${JSON.stringify([r.id, r.title, r.rating, r.author, r.date])}`;
+    if (aspect !== undefined)
+      json += JSON.stringify([readingOf(r, aspect) ?? null, counted.get(r.id)?.get(aspect) ?? null]);
+    byAspect.set(aspect ?? "", json);
   }
   return json;
 }
 
 /**
  * The cache key of an evidence page: its heading and definition, then per listed review exactly
- * what `evidenceItems` takes from it. A review on many lists is serialised once, not once per list.
+ * what `evidenceItems` takes from it (`said` is `saidOn` of the same counted sentences).
  */
-function evidenceKey(
-  { reviews, ...meta }: EvidencePage,
-  said: Record<string, CountedSentence> | undefined,
-  shared: string,
-): string {
+function evidenceKey({ reviews, ...meta }: EvidencePage, counted: SiteData["counted"], shared: string): string {
   // Fed in pieces of about 64 KiB: the same digest as of the text joined, without building a text
   // of megabytes, and without a call into the hash per review (at 10,000 reviews, 150,000 of them).
   const sha = createHash("sha256").update(JSON.stringify(meta));
   let piece = "";
   for (const r of reviews) {
-    piece += `\n${bylineJson(r)}`;
-    if (meta.aspect !== undefined) piece += JSON.stringify([readingOf(r, meta.aspect) ?? null, said?.[r.id] ?? null]);
+    piece += listedJson(r, meta.aspect, counted);
     if (piece.length >= PIECE) {
       sha.update(piece);
       piece = "";
@@ -150,7 +156,7 @@ export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] 
     return {
       params: { path: page.path.slice("/insights/".length, -1) },
       props,
-      cacheKey: evidenceKey(page, said, common.json),
+      cacheKey: evidenceKey(page, site.counted, common.json),
     };
   });
 }
