@@ -108,14 +108,15 @@ const PIECE = 65_536;
 /**
  * Per record and aspect, the text an evidence key hashes for it: what every list of that aspect
  * shows of the record (its byline, its reading, the sentence counted), made once for all the lists
- * it is on ("" for the lists of no aspect). A review is on 15 lists at 10,000 reviews.
+ * it is on ("" for the lists of no aspect; a review is on about 15). Kept only while the keys are
+ * made, not as long as the records: each holds the sentence counted.
  */
-const listed = new WeakMap<ReviewRecord, Map<string, string>>();
-function listedJson(r: ReviewRecord, aspect: string | undefined, counted: SiteData["counted"]): string {
-  let byAspect = listed.get(r);
+type Listed = Map<ReviewRecord, Map<string, string>>;
+function listedJson(memo: Listed, r: ReviewRecord, aspect: string | undefined, counted: SiteData["counted"]): string {
+  let byAspect = memo.get(r);
   if (byAspect === undefined) {
     byAspect = new Map();
-    listed.set(r, byAspect);
+    memo.set(r, byAspect);
   }
   let json = byAspect.get(aspect ?? "");
   if (json === undefined) {
@@ -131,13 +132,18 @@ function listedJson(r: ReviewRecord, aspect: string | undefined, counted: SiteDa
  * The cache key of an evidence page: its heading and definition, then per listed review exactly
  * what `evidenceItems` takes from it (`said` is `saidOn` of the same counted sentences).
  */
-function evidenceKey({ reviews, ...meta }: EvidencePage, counted: SiteData["counted"], shared: string): string {
+function evidenceKey(
+  { reviews, ...meta }: EvidencePage,
+  counted: SiteData["counted"],
+  shared: string,
+  memo: Listed,
+): string {
   // Fed in pieces of about 64 KiB: the same digest as of the text joined, without building a text
   // of megabytes, and without a call into the hash per review (at 10,000 reviews, 150,000 of them).
   const sha = createHash("sha256").update(JSON.stringify(meta));
   let piece = "";
   for (const r of reviews) {
-    piece += listedJson(r, meta.aspect, counted);
+    piece += listedJson(memo, r, meta.aspect, counted);
     if (piece.length >= PIECE) {
       sha.update(piece);
       piece = "";
@@ -149,6 +155,7 @@ function evidenceKey({ reviews, ...meta }: EvidencePage, counted: SiteData["coun
 /** One entry per evidence page (src/site/evidence.ts), at its path under `/insights/`. */
 export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] {
   const common = shared(site);
+  const memo: Listed = new Map();
   return evidencePages(site.dataset, site.insights).map((page) => {
     const said = page.aspect === undefined ? undefined : saidOn(page.reviews, page.aspect, site.counted);
     const props: EvidencePageProps = { ...common.props, page };
@@ -156,7 +163,7 @@ export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] 
     return {
       params: { path: page.path.slice("/insights/".length, -1) },
       props,
-      cacheKey: evidenceKey(page, site.counted, common.json),
+      cacheKey: evidenceKey(page, site.counted, common.json, memo),
     };
   });
 }
