@@ -12,6 +12,7 @@ import { holdDist } from "../../src/build/dist-holder.ts";
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { lastBuildFolder, recordLastBuild } from "../../src/integrations/out-dir.ts";
 import { editedSinceBuilt, mirrorBuild } from "../../src/io/mirror-build.ts";
+import { removeTree } from "./remove-tree.ts";
 
 /** The kind of a folder npm start adopted: `npm run build` made it, and it may hold edits by hand. */
 const ADOPTED = "adopted";
@@ -36,12 +37,9 @@ const WARM_UP_CONTENT = path.join(PROJECT_ROOT, "src", "build", "warm-up-content
  * hashes in the two header manifests differ (src/io/mirror-build.ts), and Astro rebuilds it in
  * place. Copying the whole site into an empty folder cost 1.6–2.8 s of a 10,000-review rebuild.
  *
- * With a `worker`, builds run in that long-lived process (Astro stays loaded between builds) rather
- * than in a fresh `astro build` each, wherever DIST_DIR is; the folders, the swap and the failure
- * handling are the same.
- *
- * `npm run build` (for a CDN) still writes a real DIST_DIR in place, as documented, and refuses
- * to write through this symlink while this process serves it.
+ * With a `worker`, builds run in that long-lived process (Astro stays loaded) rather than in a
+ * fresh `astro build` each. `npm run build` (for a CDN) still writes a real DIST_DIR in place, and
+ * refuses to write through this symlink while this process serves it.
  */
 export class SiteBuilds {
   readonly distDir: string;
@@ -57,6 +55,10 @@ export class SiteBuilds {
   /** A retired build's folder that nothing reads any more, for the next build to start from. */
   #spare?: string;
   #pruning: Promise<unknown> = Promise.resolve();
+  /** Builds in progress, what waits for none (or `close`), folders being removed (never a spare). */
+  #running = 0;
+  #whenIdle: (() => void)[] = [];
+  readonly #removing = new Set<string>();
 
   /** `output`: where a build without a worker prints (`capture`: into its result); a worker decides for itself. */
   constructor(distDir: string, opts: { worker?: AstroBuildWorker; output?: "inherit" | "capture" } = {}) {
@@ -67,13 +69,10 @@ export class SiteBuilds {
   }
 
   /**
-   * Gets the worker ready for the next build, in the background: a process is started and builds
-   * a one-review site (src/build/warm-up-content/) into a scratch folder that is then deleted. A
-   * process's first build costs about as much as a fresh `astro build` (modules are loaded and
-   * compiled, code is not yet optimised, the NLP model is read), its later ones a fraction of that
-   * (docs/benchmarks-log.md, "Edit-to-live"), so the first edit after a start or a replaced process is
-   * as quick as the rest. The warm-up builds no content of ours, so its cost does not grow with the
-   * dataset. A real build requested meanwhile waits for it. `env` as for `build`.
+   * Gets the worker ready, in the background: a process builds a one-review site
+   * (src/build/warm-up-content/) into a scratch folder then deleted. A process's first build costs
+   * what a fresh `astro build` does, its later ones a fraction (docs/benchmarks-log.md,
+   * "Edit-to-live"); the warm-up's cost does not grow with the dataset. A real build waits for it.
    */
   warm(env: NodeJS.ProcessEnv, signal?: AbortSignal): void {
     const worker = this.#worker;
@@ -111,12 +110,10 @@ export class SiteBuilds {
       });
   }
 
-  /**
-   * Ends the worker's process, if any (a build in progress fails), and gives DIST_DIR up (see
-   * `adopt`); resolves once the process has exited.
-   */
+  /** Ends the worker's process (a build in progress fails), gives DIST_DIR up; resolves once it has exited. */
   async close(): Promise<void> {
     this.#release?.();
+    for (const go of this.#whenIdle.splice(0)) go();
     await this.#worker?.close();
     await this.#warming;
   }
@@ -150,6 +147,7 @@ export class SiteBuilds {
     await mkdir(this.root, { recursive: true });
     const dir = this.#nextDir("build");
     this.#building.add(dir);
+    this.#running++;
     try {
       await this.#startFromSpare(dir);
       // One Astro cache for every build of this DIST_DIR, so a rebuild reuses the last one's.
@@ -171,6 +169,7 @@ export class SiteBuilds {
       return { result };
     } finally {
       this.#building.delete(dir);
+      if (--this.#running === 0) for (const go of this.#whenIdle.splice(0)) go();
       // A failed build or a replaced worker process leaves no warm one: make one now, while
       // nothing is waiting for it.
       this.warm(env, signal);
@@ -178,12 +177,10 @@ export class SiteBuilds {
   }
 
   /**
-   * Without a spare (after a start), copies the last build into one in the background, so that the
-   * first save also starts from a folder holding the site rather than an empty one that Astro
-   * fills from its cache (docs/deployment.md). A folder npm start adopted came from `npm run build`
-   * and may hold edits by hand, which a copy brought up to date from that same folder would keep:
-   * it is copied only if no file of it is newer than its header manifest, before and after the
-   * copy. Never throws.
+   * Without a spare (after a start), copies the last build into one in the background, so the first
+   * save also starts from the site, not an empty folder (docs/deployment.md). An adopted folder
+   * (`npm run build`'s) may hold edits by hand a copy would keep: it is copied only if no file of it
+   * is newer than its header manifest, before and after the copy. Never throws.
    */
   async prepareSpare(): Promise<void> {
     const last = lastBuildFolder(astroCacheDir(this.distDir));
@@ -242,17 +239,17 @@ export class SiteBuilds {
     }
   }
 
-  /**
-   * Deletes every build folder not in `inUse` (real paths) and not being built, but the newest
-   * complete one, kept as the spare for the next build. Never throws; returns what it deleted.
-   */
+  /** Deletes every build folder not in `inUse` (real paths) nor being built, but the newest complete
+   * one, kept as the spare for the next build. Never throws; returns what it deleted. */
   prune(inUse: ReadonlySet<string>): Promise<string[]> {
-    const run = this.#pruning.then(() => this.#prune(inUse));
-    this.#pruning = run.catch(() => undefined);
-    return run;
+    // Only the choice is queued: the next prune picks its spare while this one still removes.
+    const chosen = this.#pruning.then(() => this.#choose(inUse));
+    this.#pruning = chosen.catch(() => undefined);
+    return chosen.then((dirs) => this.#remove(dirs));
   }
 
-  async #prune(inUse: ReadonlySet<string>): Promise<string[]> {
+  /** Picks the spare, and returns the folders to remove (marked as being removed). */
+  async #choose(inUse: ReadonlySet<string>): Promise<string[]> {
     const names = await readdir(this.root).catch(() => [] as string[]);
     // Snapshots name their folders by real path; the project may sit below a symlink.
     const real = await realpath(this.root).catch(() => this.root);
@@ -262,7 +259,9 @@ export class SiteBuilds {
     const idle = names
       .filter((name) => {
         const dir = path.join(real, name);
-        return !inUse.has(dir) && dir !== last && !this.#building.has(path.join(this.root, name));
+        return (
+          !inUse.has(dir) && dir !== last && !this.#building.has(path.join(this.root, name)) && !this.#removing.has(dir)
+        );
       })
       .sort()
       .reverse();
@@ -275,17 +274,23 @@ export class SiteBuilds {
       }
     }
     this.#spare = spare === undefined ? undefined : path.join(this.root, spare);
+    const dirs = idle.filter((name) => name !== spare).map((name) => path.join(real, name));
+    for (const dir of dirs) this.#removing.add(dir);
+    return dirs;
+  }
+
+  async #remove(dirs: readonly string[]): Promise<string[]> {
     const removed: string[] = [];
-    for (const name of idle) {
-      if (name === spare) continue;
-      const dir = path.join(real, name);
-      await rm(dir, { recursive: true, force: true }).then(
-        () => removed.push(dir),
-        () => undefined,
-      );
+    for (const dir of dirs) {
+      await removeTree(dir, this.#idle);
+      this.#removing.delete(dir);
+      if (!(await lstat(dir).catch(() => undefined))) removed.push(dir);
     }
     return removed;
   }
+
+  /** Resolves when no build runs: deleting a whole site beside a build slowed it by a third. */
+  #idle = (): Promise<void> => (this.#running > 0 ? new Promise((go) => this.#whenIdle.push(go)) : Promise.resolve());
 
   /** Sortable and unique within the folder: time, process and a sequence number. */
   #nextDir(kind: string): string {

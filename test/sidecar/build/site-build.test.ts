@@ -1,9 +1,10 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, utimes, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { SiteBuilds } from "../../../sidecar/build/site-build.ts";
 import { astroCacheDir } from "../../../src/build/astro-build.ts";
+import type { AstroBuildWorker } from "../../../src/build/astro-worker.ts";
 import { recordLastBuild } from "../../../src/integrations/out-dir.ts";
 
 const temp: string[] = [];
@@ -59,6 +60,51 @@ describe("SiteBuilds.prune", () => {
     // The record decides only which folder is the last build; a later build records one.
     expect(await builds.prune(new Set())).toEqual([a]);
     expect(await readdir(builds.root)).toEqual([path.basename(b)]);
+  });
+});
+
+describe("SiteBuilds.prune during a build", () => {
+  it("removes nothing while a build runs, and the idle folders once it has ended", async () => {
+    const { distDir, cache } = await tempDist();
+    let finish = (_code: number) => {};
+    // A worker whose build runs until the test ends it: the folders and the timing are SiteBuilds'.
+    const worker = {
+      warmed: true,
+      warm() {},
+      run: () =>
+        new Promise<{ code: number; notices: [] }>((resolve) => (finish = (code) => resolve({ code, notices: [] }))),
+    } as unknown as AstroBuildWorker;
+    const builds = new SiteBuilds(distDir, { worker });
+    const old = await folder(builds.root, "20260101T000000000Z-1-1-build");
+    await mkdir(path.join(old, "reviews", "a"), { recursive: true });
+    await writeFile(path.join(old, "reviews", "a", "index.html"), "a");
+    const spare = await folder(builds.root, "20260101T000001000Z-1-2-build");
+    const last = await folder(builds.root, "20260101T000002000Z-1-3-build");
+    await mkdir(cache, { recursive: true });
+    recordLastBuild(cache, last);
+    // A link inside a folder being removed is removed, not followed.
+    const outside = await folder(path.dirname(distDir), "outside");
+    await symlink(outside, path.join(old, "reviews", "link"));
+
+    const building = builds.build({ ...process.env, BASE_URL: "http://localhost:4321" });
+    await new Promise((r) => setTimeout(r, 50));
+    let pruned: string[] | undefined;
+    const pruning = builds.prune(new Set()).then((removed) => {
+      pruned = removed;
+    });
+    await new Promise((r) => setTimeout(r, 100));
+    expect(pruned).toBeUndefined();
+    expect(await readFile(path.join(old, "reviews", "a", "index.html"), "utf8")).toBe("a");
+
+    finish(1); // the build fails: its folder goes, and the removal goes on
+    await building;
+    await pruning;
+    expect(pruned).toEqual([old]);
+    expect((await readdir(builds.root)).sort()).toEqual([path.basename(spare), path.basename(last)]);
+    expect(await readFile(path.join(outside, "index.html"), "utf8")).toBe("outside");
+    // With no build running, a prune removes at once.
+    await folder(builds.root, "20260101T000000500Z-1-4-build");
+    expect(await builds.prune(new Set())).toHaveLength(1);
   });
 });
 
