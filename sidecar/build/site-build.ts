@@ -239,8 +239,7 @@ export class SiteBuilds {
     }
   }
 
-  /** Deletes every build folder not in `inUse` (real paths) nor being built, but the newest complete
-   * one, kept as the spare for the next build. Never throws; returns what it deleted. */
+  /** Deletes the folders not in `inUse` (real paths) nor being built but the spare; never throws. */
   prune(inUse: ReadonlySet<string>): Promise<string[]> {
     // Only the choice is queued: the next prune picks its spare while this one still removes.
     const chosen = this.#pruning.then(() => this.#choose(inUse));
@@ -282,7 +281,8 @@ export class SiteBuilds {
   async #remove(dirs: readonly string[]): Promise<string[]> {
     const removed: string[] = [];
     for (const dir of dirs) {
-      await removeTree(dir, this.#idle);
+      // The manifest first: a removal cut short (a stop) must not leave a folder that looks complete.
+      await removeTree(dir, this.#idle, MANIFEST_FILE);
       this.#removing.delete(dir);
       if (!(await lstat(dir).catch(() => undefined))) removed.push(dir);
     }

@@ -1,0 +1,34 @@
+import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { removeTree } from "../../../sidecar/build/remove-tree.ts";
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+describe("removeTree", () => {
+  it("removes the named file first, then waits on ready() before each folder", async () => {
+    const root = await mkdtemp(path.join(os.tmpdir(), "pr-remove-tree-"));
+    temp.push(root);
+    const site = path.join(root, "site");
+    await mkdir(path.join(site, "reviews", "a"), { recursive: true });
+    await writeFile(path.join(site, "_headers.json"), "{}");
+    await writeFile(path.join(site, "index.html"), "home");
+    await writeFile(path.join(site, "reviews", "a", "index.html"), "a");
+
+    let held = true;
+    let open = () => {};
+    // Nothing may go ahead until the test lets it.
+    const ready = () => (held ? new Promise<void>((go) => (open = go)) : Promise.resolve());
+    const removing = removeTree(site, ready, "_headers.json");
+    await new Promise((r) => setTimeout(r, 50));
+    // Held before the first folder: only the manifest is gone, so a removal cut short never looks complete.
+    expect((await readdir(site)).sort()).toEqual(["index.html", "reviews"]);
+
+    held = false;
+    open();
+    await removing;
+    expect(await readdir(root)).toEqual([]);
+  });
+});
