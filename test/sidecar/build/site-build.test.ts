@@ -66,7 +66,7 @@ describe("SiteBuilds.prune", () => {
 describe("SiteBuilds.prune during a build", () => {
   it("removes nothing while a build runs, and the idle folders once it has ended", async () => {
     const { distDir, cache } = await tempDist();
-    let finish = (_code: number) => {};
+    let finish: ((code: number) => void) | undefined;
     // A worker whose build runs until the test ends it: the folders and the timing are SiteBuilds'.
     const worker = {
       warmed: true,
@@ -87,7 +87,8 @@ describe("SiteBuilds.prune during a build", () => {
     await symlink(outside, path.join(old, "reviews", "link"));
 
     const building = builds.build({ ...process.env, BASE_URL: "http://localhost:4321" });
-    await new Promise((r) => setTimeout(r, 50));
+    // The build takes the project's build lock first, which another test's build may hold a while.
+    while (!finish) await new Promise((r) => setTimeout(r, 10));
     let pruned: string[] | undefined;
     const pruning = builds.prune(new Set()).then((removed) => {
       pruned = removed;
