@@ -2,7 +2,7 @@ import { registerHooks } from "node:module";
 import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "astro";
-import { forgetBuildContent } from "../io/build-content.ts";
+import { forgetBuildContent, releaseBuild } from "../io/build-content.ts";
 import { type WorkerReply, WorkerRequestSchema } from "./astro-worker-protocol.ts";
 
 /**
@@ -77,6 +77,9 @@ process.on("message", async (raw: unknown) => {
     if (typeof hint === "string") process.stderr.write(`  Hint: ${hint}\n`);
     process.exit(1);
   }
+  // This process keeps every build's bundle loaded (Node never unloads a module): let go of what
+  // the build's pages held, so that only the code of each build stays.
+  releaseBuild();
   busy = false;
   await send({ type: "done", id: req.id, rssBytes: process.memoryUsage().rss });
 });

@@ -1,0 +1,38 @@
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  forgetBuildContent,
+  madeThisBuild,
+  perBuild,
+  releaseBuild,
+  releasedAfterBuild,
+} from "../../../src/io/build-content.ts";
+
+afterEach(() => forgetBuildContent());
+
+describe("releaseBuild", () => {
+  it("empties every getStaticPaths list of the build and the index Astro adds to it, then forgets the build", () => {
+    const record = { id: "2025-01-02-ana" };
+    const reviews = releasedAfterBuild([{ params: { id: record.id }, props: { review: record } }]);
+    const months = releasedAfterBuild([{ params: { year: "2025", month: "01" }, props: { reviews: [record] } }]);
+    // What Astro's route cache does with the list it is given: indexes it in place, by parameters.
+    const keyed = new Map([["2025-01-02-ana", reviews[0]]]);
+    Object.assign(reviews, { keyed });
+    perBuild("site-data", () => ({ reviews: [record] }));
+
+    releaseBuild();
+
+    expect(reviews).toHaveLength(0);
+    expect(keyed.size).toBe(0);
+    expect(months).toHaveLength(0);
+    expect(madeThisBuild("site-data")).toBeUndefined();
+    // The next build notes its own lists; the released ones are not emptied twice or kept.
+    const next = releasedAfterBuild([{ params: { id: "b" }, props: {} }]);
+    releaseBuild();
+    expect(next).toHaveLength(0);
+  });
+
+  it("hands getStaticPaths the list itself, so the route cache holds what is emptied", () => {
+    const list = [{ params: { id: "a" }, props: {} }];
+    expect(releasedAfterBuild(list)).toBe(list);
+  });
+});
