@@ -2,6 +2,7 @@
 import { defineConfig } from "astro/config";
 import { astroCacheDir } from "./src/build/astro-build.ts";
 import { loadConfig } from "./src/config.ts";
+import { analyzerWarmUp } from "./src/integrations/analyzer-warm-up.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
@@ -41,6 +42,8 @@ export default defineConfig({
     // once the pages are written, before the integrations below add their files.
     outputs.prepare,
     incrementalGuard(),
+    // Reads wink's model while Vite bundles, off the path from the review log to the analysis.
+    analyzerWarmUp(),
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
     sitemap(),

@@ -178,6 +178,14 @@ function winkInstances(): WinkInstances {
   return made;
 }
 
+/**
+ * Reads wink's model now, into the instances `createAnalyzer` takes, for a build to call while
+ * its main thread would wait anyway (src/integrations/analyzer-warm-up.ts).
+ */
+export function warmAnalyzer(): void {
+  winkInstances();
+}
+
 export function createAnalyzer(): Analyzer {
   const { nlp, scorer } = winkInstances();
   const its = nlp.its;
