@@ -1,7 +1,16 @@
 import { defineCollection } from "astro:content";
-import { BusinessFileSchema } from "./content/schema.ts";
-import { InsightsContentSchema } from "./insights/content-schema.ts";
-import { buildContent } from "./io/build-content.ts";
+import { createRequire } from "node:module";
+
+/**
+ * The content check and the schemas are loaded by Node, not through Vite. Astro reads this file
+ * with Vite's module runner on every build, which transformed all 43 modules of the content check
+ * each time; Node loads them once per process, where npm start's build worker keeps them between
+ * builds, and where the integrations and the worker already share them.
+ */
+const load = createRequire(import.meta.url);
+const { BusinessFileSchema } = load("./content/schema.ts") as typeof import("./content/schema.ts");
+const { InsightsContentSchema } = load("./insights/content-schema.ts") as typeof import("./insights/content-schema.ts");
+const { buildContent } = load("./io/build-content.ts") as typeof import("./io/build-content.ts");
 
 /**
  * Astro content collections backed by our own loader. The loader reads `CONTENT_DIR`, validates
