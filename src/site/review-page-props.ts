@@ -45,8 +45,11 @@ export type EvidenceItem = Pick<ReviewRecord, "id" | "title" | "rating" | "autho
  */
 export type EvidencePageProps = SharedPageProps & {
   page: EvidencePage;
-  /** On aspect pages, per listed review id, the sentence its reading rests on. */
-  said?: Record<string, CountedSentence>;
+  /**
+   * On aspect pages, the build's counted sentences (per review id and aspect, the sentence a
+   * reading rests on), shared by every page: the page looks up its own reviews when it is rendered.
+   */
+  counted?: SiteData["counted"];
 };
 
 interface Entry<P> {
@@ -88,13 +91,15 @@ export function reviewPageEntries(site: SiteData): Entry<ReviewPageProps>[] {
 /** The items an evidence page lists: what it shows of each review, and its reading of the page's aspect. */
 export function evidenceItems(
   page: Pick<EvidencePage, "reviews" | "aspect">,
-  said?: Record<string, CountedSentence>,
+  counted?: SiteData["counted"],
 ): EvidenceItem[] {
+  const { aspect } = page;
   return page.reviews.map((r): EvidenceItem => {
     const item: EvidenceItem = { id: r.id, title: r.title, rating: r.rating, author: r.author, date: r.date };
-    const reading = page.aspect === undefined ? undefined : readingOf(r, page.aspect);
+    if (aspect === undefined) return item;
+    const reading = readingOf(r, aspect);
     if (reading) item.reading = reading;
-    const sentence = said?.[r.id];
+    const sentence = counted?.get(r.id)?.get(aspect);
     if (sentence) item.said = sentence;
     return item;
   });
@@ -130,7 +135,7 @@ function listedJson(memo: Listed, r: ReviewRecord, aspect: string | undefined, c
 
 /**
  * The cache key of an evidence page: its heading and definition, then per listed review exactly
- * what `evidenceItems` takes from it (`said` is `saidOn` of the same counted sentences).
+ * what `evidenceItems` takes from it (its reading and the sentence counted for the page's aspect).
  */
 function evidenceKey(
   { reviews, ...meta }: EvidencePage,
@@ -157,27 +162,12 @@ export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] 
   const common = shared(site);
   const memo: Listed = new Map();
   return evidencePages(site.dataset, site.insights).map((page) => {
-    const said = page.aspect === undefined ? undefined : saidOn(page.reviews, page.aspect, site.counted);
     const props: EvidencePageProps = { ...common.props, page };
-    if (said) props.said = said;
+    if (page.aspect !== undefined) props.counted = site.counted;
     return {
       params: { path: page.path.slice("/insights/".length, -1) },
       props,
       cacheKey: evidenceKey(page, site.counted, common.json, memo),
     };
   });
-}
-
-/** Per review of an aspect page, the sentence its reading of `aspect` rests on (quotes.ts). */
-function saidOn(
-  reviews: readonly ReviewRecord[],
-  aspect: string,
-  counted: SiteData["counted"],
-): Record<string, CountedSentence> {
-  const out: Record<string, CountedSentence> = {};
-  for (const r of reviews) {
-    const sentence = counted.get(r.id)?.get(aspect);
-    if (sentence) out[r.id] = sentence;
-  }
-  return out;
 }
