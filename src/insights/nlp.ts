@@ -178,10 +178,7 @@ function winkInstances(): WinkInstances {
   return made;
 }
 
-/**
- * Reads wink's model now, into the instances `createAnalyzer` takes, for a build to call while
- * its main thread would wait anyway (src/integrations/analyzer-warm-up.ts).
- */
+/** Reads wink's model now, for a build whose main thread would wait anyway (integrations/analyzer-warm-up.ts). */
 export function warmAnalyzer(): void {
   winkInstances();
 }

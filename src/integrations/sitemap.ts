@@ -5,7 +5,6 @@ import type { AstroIntegration } from "astro";
 import { archivePath, reviewPath } from "../content/dataset.ts";
 import { itemModifiedMs } from "../feeds/entries.ts";
 import { madeThisBuild, SITE_DATA } from "../io/build-content.ts";
-import { evidencePages } from "../site/evidence.ts";
 import type { SiteData } from "../site/site-data.ts";
 import { robotsTxt, type SitemapEntry, sitemapFiles } from "../site/sitemap.ts";
 
@@ -32,7 +31,7 @@ export function sitemap(): AstroIntegration {
 }
 
 /** Every HTML page of a build with an address of its own (not the 404 page), in a fixed order. */
-export function sitemapEntries(site: Pick<SiteData, "dataset" | "insights">): SitemapEntry[] {
+export function sitemapEntries(site: Pick<SiteData, "dataset" | "evidence">): SitemapEntry[] {
   const { reviews } = site.dataset;
   const months = new Set(reviews.map((r) => archivePath(r.date)));
   return [
@@ -46,6 +45,6 @@ export function sitemapEntries(site: Pick<SiteData, "dataset" | "insights">): Si
       path: reviewPath(r.id),
       lastmod: new Date(itemModifiedMs(r)).toISOString().slice(0, 10),
     })),
-    ...evidencePages(site.dataset, site.insights).map((p) => ({ path: p.path })),
+    ...site.evidence.map((p) => ({ path: p.path })),
   ];
 }

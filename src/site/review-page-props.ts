@@ -3,7 +3,7 @@ import { archivePath } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
 import type { CountedSentence } from "../insights/quotes.ts";
 import type { SiteUrls } from "../urls.ts";
-import { type EvidencePage, evidencePages } from "./evidence.ts";
+import type { EvidencePage } from "./evidence.ts";
 import { monthLabel } from "./html-view.ts";
 import { recordDigest } from "./record-digest.ts";
 import type { SiteData } from "./site-data.ts";
@@ -161,7 +161,7 @@ function evidenceKey(
 export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] {
   const common = shared(site);
   const memo: Listed = new Map();
-  return evidencePages(site.dataset, site.insights).map((page) => {
+  return site.evidence.map((page) => {
     const props: EvidencePageProps = { ...common.props, page };
     if (page.aspect !== undefined) props.counted = site.counted;
     return {

@@ -12,6 +12,7 @@ import { buildContent, perBuild, SITE_DATA } from "../io/build-content.ts";
 import { reviewLog } from "../io/review-log.ts";
 import { type LogView, logView } from "../log/view.ts";
 import { type SiteUrls, siteUrls } from "../urls.ts";
+import { type EvidencePage, evidencePages } from "./evidence.ts";
 import { verificationSentence } from "./html-view.ts";
 
 /**
@@ -27,6 +28,8 @@ export interface SiteData {
   insights: Insights;
   /** Per review and aspect, the sentence its reading rests on (the evidence pages show it). */
   counted: Analysis["counted"];
+  /** The evidence pages (src/site/evidence.ts), made once: the pages and the sitemap list them. */
+  evidence: EvidencePage[];
   /** The footer's verification sentence: every page shows it, and it reads every review. */
   verification: string;
   /** When the practice last reviewed its editorial summary and FAQ (their `reviewed:` dates), if it said. */
@@ -82,11 +85,13 @@ export function siteData(): Promise<SiteData> {
       throw err;
     }
     cache.finish();
+    const dataset = datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data));
     return {
-      dataset: datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data)),
+      dataset,
       urls,
       insights: analysis.insights,
       counted: analysis.counted,
+      evidence: evidencePages(dataset, analysis.insights),
       verification: verificationSentence(analysis.reviews),
       editorialReviewed: { summary: insightsEntry.data.summary_reviewed, faq: insightsEntry.data.faq_reviewed },
       log: logView(log),
