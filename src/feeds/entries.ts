@@ -11,9 +11,12 @@ export const FEED_SIZE = 50;
  * late with an older `date` still reaches every subscriber of every feed topic.
  */
 export function feedItems(reviews: readonly ReviewRecord[]): ReviewRecord[] {
-  return [...reviews]
-    .sort((a, b) => (a.published_at === b.published_at ? 0 : Date.parse(b.published_at) - Date.parse(a.published_at)))
-    .slice(0, FEED_SIZE);
+  // Each time read once, not once per comparison (a build makes two feeds from every review).
+  return reviews
+    .map((r, i) => ({ r, i, ms: Date.parse(r.published_at) }))
+    .sort((a, b) => b.ms - a.ms || a.i - b.i)
+    .slice(0, FEED_SIZE)
+    .map((k) => k.r);
 }
 
 /**
