@@ -4,7 +4,7 @@ import { type LogPosition, planLog } from "../log/plan.ts";
 import { createMatcher } from "./mentions.ts";
 import type { AggregateRating, AspectRef, ReviewAspect, ReviewRecord, ReviewsDataset, Sentiment } from "./records.ts";
 import type { CatalogueItem } from "./schema.ts";
-import type { Content } from "./validate.ts";
+import type { Content, ReviewEntry } from "./validate.ts";
 
 /** Newest first: date descending, then id ascending. The one ordering every list uses. */
 export function compareReviews(a: { date: string; id: string }, b: { date: string; id: string }): number {
@@ -55,18 +55,41 @@ export function editorAspects(labels: Readonly<Record<string, Sentiment>> | unde
     });
 }
 
+/** A review's technicians, services and service areas, as `reviewFields` resolves them. */
+export type Mentions = Pick<LoggedReview, "technicians" | "services" | "service_areas">;
+
+/**
+ * Mentions `reviewFields` resolved before for the same review (its explicit ids and the text it
+ * scans) and the same catalogue: the build keeps them between builds (src/io/yaml-cache.ts), as
+ * matching every catalogue name against every review's text is most of what this costs.
+ */
+export interface MentionsMemo {
+  get(review: ReviewEntry, scanned: string): Mentions | undefined;
+  put(review: ReviewEntry, scanned: string, mentions: Mentions): void;
+}
+
 /**
  * The fields of each review that the review log records (every record field but `url`, `aspects`
  * and `log_index`), in the records' order. Mentions are explicit ids plus those detected in the
  * review text (not the owner's reply: a reply naming a doctor says nothing about the visit).
  */
-export function reviewFields(content: Content): LoggedReview[] {
+export function reviewFields(content: Content, memo?: MentionsMemo): LoggedReview[] {
   const { business } = content;
   const tech = createMatcher(business.technicians);
   const svc = createMatcher(business.services);
   const area = createMatcher(business.service_areas);
+  const resolve = (r: ReviewEntry, scanned: string): Mentions => ({
+    technicians: resolveMentions(r.technicians, scanned, business.technicians, (t) => tech.detect(t)),
+    services: resolveMentions(r.services, scanned, business.services, (t) => svc.detect(t)),
+    service_areas: resolveMentions(r.service_areas, scanned, business.service_areas, (t) => area.detect(t)),
+  });
   return content.reviews.map((r): LoggedReview => {
     const scanned = r.title ? `${r.title}\n${r.text}` : r.text;
+    let mentions = memo?.get(r, scanned);
+    if (!mentions) {
+      mentions = resolve(r, scanned);
+      memo?.put(r, scanned, mentions);
+    }
     return {
       id: r.id,
       date: r.date,
@@ -77,9 +100,9 @@ export function reviewFields(content: Content): LoggedReview[] {
       text: r.text,
       source: { platform: r.source.platform, url: r.source.url ?? null },
       verification: { method: r.verification.method, verified_on: r.verification.verified_on },
-      technicians: resolveMentions(r.technicians, scanned, business.technicians, (t) => tech.detect(t)),
-      services: resolveMentions(r.services, scanned, business.services, (t) => svc.detect(t)),
-      service_areas: resolveMentions(r.service_areas, scanned, business.service_areas, (t) => area.detect(t)),
+      technicians: mentions.technicians,
+      services: mentions.services,
+      service_areas: mentions.service_areas,
       response: r.response ? { date: r.response.date, text: r.response.text } : null,
     };
   });

@@ -116,6 +116,7 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
       unfinished: config.UNFINISHED_REVIEWS,
       parse: cache.parse,
       checked: cache.checked,
+      mentions: cache.mentions,
     }).catch((err: unknown) => {
       cache.abort();
       // Not a problem of a file it could name: one line, never Astro's stack trace of this loader.

@@ -1,9 +1,15 @@
 import path from "node:path";
 import { fileLabel, printableLine } from "../content/characters.ts";
-import { reviewFields } from "../content/dataset.ts";
+import { type MentionsMemo, reviewFields } from "../content/dataset.ts";
 import { ContentError, messageStart, problem } from "../content/errors.ts";
 import { fieldLine } from "../content/field-lines.ts";
-import { inspectContent, type ReviewEntry, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
+import {
+  type Content,
+  inspectContent,
+  type ReviewEntry,
+  type ValidatedContent,
+  type ValidateOptions,
+} from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import { type RawInsightsContent, validateInsightsContent } from "../insights/validate-content.ts";
 import { type LoggedReview, MAX_ENTRY_BYTES } from "../log/entries.ts";
@@ -32,7 +38,10 @@ export type ContentReport =
  * Validates reviews, business and insights. The insights are checked even when a review is broken
  * (against the ids the review file names promise), so one run lists every problem in every file.
  */
-export async function checkContentDir(dir: string, opts: ValidateOptions & ShownAs): Promise<ContentReport> {
+export async function checkContentDir(
+  dir: string,
+  opts: ValidateOptions & ShownAs & { mentions?: (business: Content["business"]) => MentionsMemo },
+): Promise<ContentReport> {
   const raw = await readContentDir(dir, opts).catch(rethrowUnlessContentError);
   if (raw instanceof ContentError) return { ok: false, problems: [...raw.problems], skipped: [] };
 
@@ -60,7 +69,7 @@ export async function checkContentDir(dir: string, opts: ValidateOptions & Shown
   if (problems.length > 0 || !content || insights instanceof ContentError) {
     return { ok: false, problems: problems.map(printableLine), skipped };
   }
-  const fields = reviewFields(content);
+  const fields = reviewFields(content, opts.mentions?.(content.business));
   const oversized = oversizedProblems(content, fields, (file) => raw.reviews.find((r) => r.file === file)?.text);
   if (oversized.length > 0) return { ok: false, problems: oversized.map(printableLine), skipped };
   return { ok: true, content, insights, skipped, fields };

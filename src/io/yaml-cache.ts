@@ -2,7 +2,8 @@ import { hash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { ReviewFile } from "../content/schema.ts";
+import type { Mentions, MentionsMemo } from "../content/dataset.ts";
+import type { BusinessFile, ReviewFile } from "../content/schema.ts";
 import type { CheckedReviews } from "../content/validate.ts";
 import { parseContentYaml } from "../content/yaml.ts";
 import { compact, PackIndex, PackWriter, sweepTemporary } from "./pack-file.ts";
@@ -19,7 +20,9 @@ import { compact, PackIndex, PackWriter, sweepTemporary } from "./pack-file.ts";
  * A file that also passed every check is kept a second time, as what the check made of it, under
  * the checker's sources and the context the check read (`checked`): the next build takes it as it
  * is, without the schema and the rules (a tenth of a second at 10,000 reviews). A file with any
- * problem is checked every time, so its messages are unchanged.
+ * problem is checked every time, so its messages are unchanged. The catalogue names a review
+ * mentions (`reviewFields`) are kept too, under the catalogue and what the review says (`mentions`):
+ * matching every name against every text was another tenth of a second.
  */
 
 const require = createRequire(import.meta.url);
@@ -67,10 +70,20 @@ export function jsonExact(v: unknown): boolean {
   return true;
 }
 
+const isIds = (v: unknown) => Array.isArray(v) && v.every((x) => typeof x === "string");
+const isMentions = (v: unknown): v is Mentions =>
+  typeof v === "object" &&
+  v !== null &&
+  isIds((v as Mentions).technicians) &&
+  isIds((v as Mentions).services) &&
+  isIds((v as Mentions).service_areas);
+
 export interface YamlCache {
   parse: typeof parseContentYaml;
   /** Review files that passed every check (see `ValidateOptions.checked`); absent without a known checker. */
   checked?: (context: string) => CheckedReviews;
+  /** Mentions resolved under `business`'s catalogue (see `reviewFields`); absent without a known checker. */
+  mentions?: (business: BusinessFile) => MentionsMemo;
   /** Stores what was parsed and prunes the cache to the files of this build. */
   finish(): void;
   /** Instead of `finish` when reading failed: drops what would have been stored. */
@@ -123,8 +136,41 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
       },
     };
   };
+  // A review's mentions, under the checker (src/content holds the matcher), the catalogue, and the
+  // review's explicit ids and scanned text; a miss is asked for and then stored: hashed once.
+  const mentionsUnder = (business: BusinessFile): MentionsMemo => {
+    const catalogue = JSON.stringify([business.technicians, business.services, business.service_areas]);
+    const under = hash("sha256", `${checker}\0mentions\0${catalogue}`, "hex");
+    let asked: { review: ReviewFile; scanned: string; key: string } | undefined;
+    const keyOf = (review: ReviewFile, scanned: string) => {
+      if (asked?.review !== review || asked.scanned !== scanned) {
+        const explicit = JSON.stringify([review.technicians, review.services, review.service_areas]);
+        asked = { review, scanned, key: hash("sha256", `${under}\0${explicit}\0${scanned}`, "hex") };
+      }
+      return asked.key;
+    };
+    return {
+      get(review, scanned) {
+        const key = keyOf(review, scanned);
+        const hit = index.get(key);
+        if (hit === undefined) return undefined;
+        try {
+          const mentions: unknown = JSON.parse(hit);
+          if (!isMentions(mentions)) return undefined;
+          used.add(key);
+          return mentions;
+        } catch {
+          return undefined;
+        }
+      },
+      put(review, scanned, mentions) {
+        store(keyOf(review, scanned), mentions);
+      },
+    };
+  };
   return {
     checked: checker === undefined ? undefined : checkedUnder,
+    mentions: checker === undefined ? undefined : mentionsUnder,
     parse(file, text, problems) {
       const key = parsedKey(text);
       const hit = index.get(key);

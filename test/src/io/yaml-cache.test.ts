@@ -3,7 +3,8 @@ import os from "node:os";
 import path from "node:path";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { inspectContent, type ValidateOptions } from "../../../src/content/validate.ts";
+import { type MentionsMemo, reviewFields } from "../../../src/content/dataset.ts";
+import { type Content, inspectContent, type ValidateOptions } from "../../../src/content/validate.ts";
 import { parseContentYaml } from "../../../src/content/yaml.ts";
 import { readContentDir } from "../../../src/io/content-dir.ts";
 import { jsonExact, yamlCache } from "../../../src/io/yaml-cache.ts";
@@ -182,5 +183,73 @@ describe("checked review cache", () => {
     expect(second.parsed).toBe(1);
     expect(second.result.problems).toEqual(first.result.problems);
     expect(second.result.problems.join("\n")).toMatch(/rating/);
+  });
+});
+
+describe("mentions cache", () => {
+  const now = new Date("2026-12-01T12:00:00Z");
+
+  /** The logged fields of every review, through a fresh cache over `folder`; counts the reviews matched. */
+  async function fields(folder: string, content: Content) {
+    const cache = yamlCache(folder);
+    const memo = cache.mentions?.(content.business);
+    let matched = 0;
+    const counting: MentionsMemo | undefined = memo && {
+      get: (r, scanned) => memo.get(r, scanned),
+      put: (r, scanned, m) => {
+        matched++;
+        memo.put(r, scanned, m);
+      },
+    };
+    const out = reviewFields(content, counting);
+    cache.finish();
+    return { out, matched };
+  }
+
+  it("gives what matching gives, and matches again what the catalogue, the text or the explicit ids change", async () => {
+    const folder = path.join(dir, "mentions");
+    const raw = await readContentDir(CONTENT);
+    const { business, reviews } = inspectContent(raw, { now });
+    const content = { business: business as Content["business"], reviews };
+    const expected = reviewFields(content);
+    expect(expected.some((f) => f.technicians.length > 0 && f.services.length > 0)).toBe(true);
+
+    const cold = await fields(folder, content);
+    expect(cold.matched).toBe(reviews.length);
+    const warm = await fields(folder, content);
+    expect(warm.matched).toBe(0);
+    expect(JSON.stringify(warm.out)).toBe(JSON.stringify(expected));
+
+    // One review's text, then one review's explicit ids: that review alone is matched again.
+    const edited = { ...content, reviews: reviews.map((r, i) => (i === 1 ? { ...r, text: `${r.text} Edited.` } : r)) };
+    expect((await fields(folder, edited)).matched).toBe(1);
+    const named = {
+      ...edited,
+      reviews: edited.reviews.map((r, i) =>
+        i === 2 ? { ...r, services: [...r.services, content.business.services[0]?.id as string] } : r,
+      ),
+    };
+    const byIds = await fields(folder, named);
+    expect(byIds.matched).toBe(1);
+    expect(JSON.stringify(byIds.out)).toBe(JSON.stringify(reviewFields(named)));
+
+    // A practitioner's new alias: every review is matched again, and one that uses it now names her.
+    // (Each build keeps only the entries it used, so the builds above each change the last one.)
+    const [first] = content.business.technicians;
+    const alias = "Dr. Wobbleton";
+    const aliased = {
+      ...content,
+      business: {
+        ...content.business,
+        technicians: content.business.technicians.map((t) =>
+          t === first ? { ...t, aliases: [...t.aliases, alias] } : t,
+        ),
+      },
+      reviews: reviews.map((r, i) => (i === 0 ? { ...r, text: `${r.text} ${alias} again.` } : r)),
+    };
+    const again = await fields(folder, aliased);
+    expect(again.matched).toBe(reviews.length);
+    expect(again.out[0]?.technicians).toContain(first?.id);
+    expect(JSON.stringify(again.out)).toBe(JSON.stringify(reviewFields(aliased)));
   });
 });
