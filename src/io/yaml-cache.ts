@@ -105,6 +105,21 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
     writer ??= new PackWriter(dir);
     writer.add(key, JSON.stringify(value));
   };
+  // What an earlier build kept under `key`, if it reads back (damaged: undefined) and is `valid`;
+  // this build then keeps it too.
+  const kept = (key: string, valid: (value: unknown) => boolean = () => true): unknown => {
+    const hit = index.get(key);
+    if (hit === undefined) return undefined;
+    let value: unknown;
+    try {
+      value = JSON.parse(hit);
+    } catch {
+      return undefined;
+    }
+    if (!valid(value)) return undefined;
+    used.add(key);
+    return value;
+  };
   // A missed file's key is asked for three times in a row (checked, parsed, stored): hashed once.
   let last: { text: string; key: string } | undefined;
   const parsedKey = (text: string) => {
@@ -119,17 +134,9 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
     return {
       get(file, text) {
         const parsed = parsedKey(text);
-        const key = checkedKey(file, parsed);
-        const hit = index.get(key);
-        if (hit === undefined) return undefined;
-        try {
-          const review = JSON.parse(hit) as ReviewFile;
-          used.add(key);
-          if (index.get(parsed) !== undefined) used.add(parsed);
-          return review;
-        } catch {
-          return undefined;
-        }
+        const review = kept(checkedKey(file, parsed)) as ReviewFile | undefined;
+        if (review !== undefined && index.get(parsed) !== undefined) used.add(parsed);
+        return review;
       },
       put(file, text, review) {
         if (jsonExact(review)) store(checkedKey(file, parsedKey(text)), review);
@@ -151,17 +158,7 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
     };
     return {
       get(review, scanned) {
-        const key = keyOf(review, scanned);
-        const hit = index.get(key);
-        if (hit === undefined) return undefined;
-        try {
-          const mentions: unknown = JSON.parse(hit);
-          if (!isMentions(mentions)) return undefined;
-          used.add(key);
-          return mentions;
-        } catch {
-          return undefined;
-        }
+        return kept(keyOf(review, scanned), isMentions) as Mentions | undefined;
       },
       put(review, scanned, mentions) {
         store(keyOf(review, scanned), mentions);
@@ -173,16 +170,8 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
     mentions: checker === undefined ? undefined : mentionsUnder,
     parse(file, text, problems) {
       const key = parsedKey(text);
-      const hit = index.get(key);
-      if (hit !== undefined) {
-        try {
-          const value: unknown = JSON.parse(hit);
-          used.add(key);
-          return value;
-        } catch {
-          // Damaged: parsed again below.
-        }
-      }
+      const hit = kept(key);
+      if (hit !== undefined) return hit;
       const before = problems.length;
       const value = parseContentYaml(file, text, problems);
       if (problems.length === before && value !== undefined && jsonExact(value)) store(key, value);
