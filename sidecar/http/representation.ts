@@ -22,9 +22,17 @@ export interface Representation {
 
 /**
  * Answers 412 when a precondition fails; otherwise sets the headers, then answers 304 or sends
- * `body()`, which is only called when a body is sent.
+ * `body()`, which is only called when a body is sent. A HEAD gets Content-Length from `headLength`
+ * when given: undefined there means the length is not known without making the body, and RFC 9110
+ * (9.3.2) lets a HEAD leave out a field determined only while generating the content.
  */
-export function writeRepresentation(req: Request, res: Response, r: Representation, body: () => Buffer): void {
+export function writeRepresentation(
+  req: Request,
+  res: Response,
+  r: Representation,
+  body: () => Buffer,
+  headLength: () => number | undefined = () => body().length,
+): void {
   const h = req.headers;
   const outcome = isConditional(h)
     ? evaluateConditions(req.method, h, {
@@ -50,7 +58,8 @@ export function writeRepresentation(req: Request, res: Response, r: Representati
   res.setHeader("Content-Type", r.contentType);
   if (r.coding !== "identity") res.setHeader("Content-Encoding", r.coding);
   if (req.method === "HEAD") {
-    res.setHeader("Content-Length", String(body().length));
+    const length = headLength();
+    if (length !== undefined) res.setHeader("Content-Length", String(length));
     res.end();
     return;
   }
@@ -88,7 +97,10 @@ const COMPRESSIBLE = /^(application\/(json|atom\+xml|feed\+json)|text\/|image\/s
 /**
  * A static resource's representations, made on first use and kept with the resource: each coded
  * body is compressed once per build, and everything a 304 needs (the variant's ETag, the HTTP
- * date) is computed once rather than per request.
+ * date) is computed once rather than per request. A HEAD never compresses: it names the coded
+ * length once a GET has made that body. Otherwise the first HEAD after a build (a monitor, or
+ * a client checking the ETag) held the event loop while the file was compressed: 0.17 s for
+ * `/reviews.json` at 10,000 reviews.
  */
 export function staticRepresentations(r: Resource): (req: Request, res: Response) => void {
   const compressible = r.compressible ?? COMPRESSIBLE.test(r.contentType);
@@ -116,9 +128,15 @@ export function staticRepresentations(r: Resource): (req: Request, res: Response
   return (req, res) => {
     const coding = compressible ? negotiateCoding(req.headers["accept-encoding"], STATIC_CODINGS) : "identity";
     const v = variant(coding);
-    writeRepresentation(req, res, v.rep, () => {
-      v.body ??= coding === "identity" ? r.body : compress(r.body, coding as Encoded, "static");
-      return v.body;
-    });
+    writeRepresentation(
+      req,
+      res,
+      v.rep,
+      () => {
+        v.body ??= coding === "identity" ? r.body : compress(r.body, coding as Encoded, "static");
+        return v.body;
+      },
+      () => (coding === "identity" ? r.body.length : v.body?.length),
+    );
   };
 }

@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -26,6 +27,8 @@ afterAll(async () => {
   await app?.close();
   if (dist) await rm(dist, { recursive: true, force: true });
 });
+
+const manifestBytes = (p: string) => readFileSync(path.join(dist, p)).length;
 
 const req = (p: string, headers: Record<string, string> = {}, method = "GET") =>
   fetch(`${app.url}${p}`, { method, headers: { "accept-encoding": "identity", ...headers } });
@@ -144,6 +147,22 @@ describe("static files from the single origin", () => {
     const text =
       res.headers.get("content-encoding") === "gzip" && raw[0] === 0x1f ? gunzipSync(raw).toString() : raw.toString();
     expect(text).toBe(await readFile(path.join(dist, "reviews.json"), "utf8"));
+  });
+  it("answers a HEAD without compressing: the coded length only once a GET has made that body", async () => {
+    const head = () => req("/api/feed.json", { "accept-encoding": "zstd" }, "HEAD");
+    const first = await head();
+    expect(first.status).toBe(200);
+    expect(first.headers.get("content-encoding")).toBe("zstd");
+    expect(first.headers.get("content-length")).toBeNull();
+    expect(first.headers.get("transfer-encoding")).toBeNull();
+    const get = await req("/api/feed.json", { "accept-encoding": "zstd" });
+    expect(get.headers.get("etag")).toBe(first.headers.get("etag"));
+    const length = get.headers.get("content-length");
+    expect(Number(length)).toBeGreaterThan(0);
+    expect((await head()).headers.get("content-length")).toBe(length);
+    // The identity body is the file itself: its length is always known.
+    const plain = await req("/api/feed.json", {}, "HEAD");
+    expect(plain.headers.get("content-length")).toBe(String(manifestBytes("/api/feed.json")));
   });
   it("answers a missing path with JSON under /api and HTML elsewhere", async () => {
     const api = await req("/api/nope");
