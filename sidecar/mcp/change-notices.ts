@@ -1,6 +1,7 @@
 import type { McpServer, ServerNotifier } from "@modelcontextprotocol/server";
 import { WebStandardStreamableHTTPServerTransport } from "@modelcontextprotocol/server";
 import { LRUCache } from "lru-cache";
+import { reviewJson } from "../../src/search/result-json.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import { type Clock, lruOnClock, systemClock, ttlUntil } from "../clock.ts";
 import { insightsUri } from "./insights.ts";
@@ -64,13 +65,17 @@ export interface ChangeNoticesOptions {
   clock?: Clock;
 }
 
-/** URIs whose content differs between two builds. */
+/**
+ * URIs whose content differs between two builds. Each review is compared by the JSON bytes both
+ * snapshots made when they loaded (`reviewJson`), not serialised again: that was 60 ms of the
+ * event loop after every save at 10,000 reviews.
+ */
 export function changedUris(prev: Snapshot, next: Snapshot, baseUrl: string): string[] {
   if (prev.version === next.version) return [];
   const uris = [datasetUri(baseUrl), insightsUri(baseUrl)];
-  const before = new Map(prev.index.dataset.reviews.map((r) => [r.id, JSON.stringify(r)]));
+  const before = new Map(prev.index.dataset.reviews.map((r) => [r.id, reviewJson(r)]));
   for (const r of next.index.dataset.reviews) {
-    if (before.get(r.id) !== JSON.stringify(r)) uris.push(reviewUri(r.id));
+    if (!before.get(r.id)?.equals(reviewJson(r))) uris.push(reviewUri(r.id));
     before.delete(r.id);
   }
   for (const id of before.keys()) uris.push(reviewUri(id));

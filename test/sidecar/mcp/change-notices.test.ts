@@ -1,7 +1,16 @@
 import { createMcpHandler, McpServer } from "@modelcontextprotocol/server";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { ChangeNotices, MAX_STREAMS_PER_SESSION } from "../../../sidecar/mcp/change-notices.ts";
+import type { Snapshot } from "../../../sidecar/build/snapshot.ts";
+import { ChangeNotices, changedUris, MAX_STREAMS_PER_SESSION } from "../../../sidecar/mcp/change-notices.ts";
+import { insightsUri } from "../../../sidecar/mcp/insights.ts";
+import { datasetUri, reviewUri } from "../../../sidecar/mcp/resources.ts";
+import { buildDataset } from "../../../src/content/dataset.ts";
+import type { ReviewsDataset } from "../../../src/content/records.ts";
+import { loadContent } from "../../../src/io/content-dir.ts";
+import { createSearchIndex } from "../../../src/search/review-index.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
 /**
  * 2025-06-18 "Multiple Connections": a client may hold several SSE streams, and the server sends
@@ -92,5 +101,42 @@ describe("ChangeNotices", () => {
     expect(n.openStreams).toBe(0);
     const texts = await Promise.all(streams.map((r) => r.text()));
     expect(texts.join("")).toContain('"uri":"reviews://2025-01-01-someone"');
+  });
+});
+
+describe("changedUris", () => {
+  const BASE = "https://reviews.test";
+  /** What changedUris only reads of a snapshot: the dataset's version and its reviews. */
+  const snapshotOf = (dataset: ReviewsDataset, version: string) =>
+    ({ version, index: createSearchIndex(dataset) }) as unknown as Snapshot;
+  /** The plain definition: a review's URI when its JSON differs, is new, or is gone. */
+  const reference = (a: ReviewsDataset, b: ReviewsDataset) => {
+    const before = new Map(a.reviews.map((r) => [r.id, JSON.stringify(r)]));
+    const after = new Map(b.reviews.map((r) => [r.id, JSON.stringify(r)]));
+    const ids = [...b.reviews.map((r) => r.id), ...a.reviews.map((r) => r.id).filter((id) => !after.has(id))];
+    return ids.filter((id) => before.get(id) !== after.get(id)).map((id) => reviewUri(id));
+  };
+
+  it("names exactly the reviews whose JSON differs, is new or is gone, after the dataset and insights", async () => {
+    const dataset = buildDataset(await loadContent(PROJECT_CONTENT, { now: new Date("2030-01-01T00:00:00Z") }), BASE);
+    const n = dataset.reviews.length;
+    fc.assert(
+      fc.property(
+        fc.uniqueArray(fc.nat(n - 1), { maxLength: 5 }),
+        fc.uniqueArray(fc.nat(n - 1), { maxLength: 3 }),
+        (edited, dropped) => {
+          const reviews = dataset.reviews
+            .map((r, i) => (edited.includes(i) ? { ...r, text: `${r.text} Edited.` } : r))
+            .filter((_, i) => !dropped.includes(i));
+          // Parsed apart, as each snapshot reads its own reviews.json.
+          const next: ReviewsDataset = JSON.parse(JSON.stringify({ ...dataset, reviews }));
+          const got = changedUris(snapshotOf(dataset, '"a"'), snapshotOf(next, '"b"'), BASE);
+          expect(got.slice(0, 2)).toEqual([datasetUri(BASE), insightsUri(BASE)]);
+          expect(got.slice(2)).toEqual(reference(dataset, next));
+        },
+      ),
+      { numRuns: 40 },
+    );
+    expect(changedUris(snapshotOf(dataset, '"a"'), snapshotOf(dataset, '"a"'), BASE)).toEqual([]);
   });
 });
