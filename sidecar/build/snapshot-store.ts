@@ -116,7 +116,7 @@ export class SnapshotStore {
    * Resolves once it is read (the caller need not wait).
    */
   prepare(file: string | undefined): Promise<unknown> {
-    this.#prepared = file === undefined ? undefined : prepareDataset(file).catch(() => undefined);
+    this.#prepared = file === undefined ? undefined : prepareDataset(file, this.#current).catch(() => undefined);
     return this.#prepared ?? Promise.resolve();
   }
 

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import { readFile, stat } from "node:fs/promises";
 import path from "node:path";
-import { type ReviewRecord, ReviewsDatasetSchema } from "../../src/content/records.ts";
+import type { ReviewRecord, ReviewsDataset } from "../../src/content/records.ts";
 import {
   contentTypeFor,
   type HeadersManifest,
@@ -14,6 +14,7 @@ import { DistReadError, parseDistJson, readDistFile } from "../../src/io/dist-fi
 import { reviewJson } from "../../src/search/result-json.ts";
 import { createSearchIndex, type SearchIndex } from "../../src/search/review-index.ts";
 import { TOPIC_PATHS } from "../../src/urls.ts";
+import { type PreviousDataset, parseDataset } from "./dataset-parse.ts";
 import { ResultStore } from "./result-store.ts";
 
 export type { SnapshotStore } from "./snapshot-store.ts";
@@ -143,11 +144,24 @@ export interface PreparedDataset {
   jsonBytes: Float64Array;
 }
 
-/** The search index and the since/{date} chain of a build's `/reviews.json` bytes. */
-function datasetParts(dir: string, body: Uint8Array | undefined): Pick<Snapshot, "index" | "chain" | "jsonBytes"> {
-  let dataset: ReturnType<typeof ReviewsDatasetSchema.parse>;
+/** What `parseDataset` may take unchanged reviews from: the snapshot served, when it has its dataset's bytes. */
+function previousDataset(s: Snapshot | undefined): PreviousDataset | undefined {
+  const body = s?.topics.get("/reviews.json")?.body;
+  return s && body ? { body, dataset: s.index.dataset } : undefined;
+}
+
+/**
+ * The search index and the since/{date} chain of a build's `/reviews.json` bytes, the reviews
+ * unchanged since `previous` taken from it (`parseDataset`).
+ */
+function datasetParts(
+  dir: string,
+  body: Uint8Array | undefined,
+  previous: Snapshot | undefined,
+): Pick<Snapshot, "index" | "chain" | "jsonBytes"> {
+  let dataset: ReviewsDataset;
   try {
-    dataset = parseDistJson(dir, "/reviews.json", body, ReviewsDatasetSchema);
+    dataset = parseDataset(dir, body, previousDataset(previous));
   } catch (err) {
     throw hint(err);
   }
@@ -160,9 +174,9 @@ function datasetParts(dir: string, body: Uint8Array | undefined): Pick<Snapshot,
  * writes its review log and header manifest rather than after: about a second of each save at
  * 10,000 reviews (docs/benchmarks-log.md). `file` is that build folder's `reviews.json`.
  */
-export async function prepareDataset(file: string): Promise<PreparedDataset> {
+export async function prepareDataset(file: string, previous?: Snapshot): Promise<PreparedDataset> {
   const body = await readFile(file);
-  return { etag: strongEtag(body), body, ...datasetParts(path.dirname(file), body) };
+  return { etag: strongEtag(body), body, ...datasetParts(path.dirname(file), body, previous) };
 }
 
 /**
@@ -213,7 +227,7 @@ export async function loadSnapshot(
   if (previous && previous.version === version) {
     return { ...previous, dir, manifest, build, writtenAtMs, topics, insights, ...datasetModified(manifest) };
   }
-  const parts = ready ?? datasetParts(dir, topics.get("/reviews.json")?.body);
+  const parts = ready ?? datasetParts(dir, topics.get("/reviews.json")?.body, previous);
   return {
     dir,
     index: parts.index,

@@ -5,6 +5,22 @@ import { normalizeText, type SearchQuery } from "./query.ts";
 import { createTextIndex } from "./text-index.ts";
 
 /**
+ * Each record's text as the word index reads it, made once per record. Records are immutable, and
+ * the server keeps a review's record from one build to the next while its bytes are unchanged
+ * (sidecar/build/dataset-parse.ts), so a rebuilt index normalises only what changed.
+ */
+const normalized = new WeakMap<ReviewRecord, string>();
+
+function normalizedText(r: ReviewRecord): string {
+  let text = normalized.get(r);
+  if (text === undefined) {
+    text = normalizeText(r.text);
+    normalized.set(r, text);
+  }
+  return text;
+}
+
+/**
  * In-memory index over a dataset's reviews. Reviews sit in one array in the canonical order
  * (newest first), so a date range is a range of positions found by binary search, and every other
  * filter is a bitset of positions (`bitset.ts`): a search ANDs one bitset per filter over the
@@ -55,7 +71,7 @@ export function createSearchIndex(dataset: ReviewsDataset): SearchIndex {
       add(aspect, a.id, i);
       add(aspect, `${a.id}:${a.sentiment}`, i);
     }
-    texts[i] = normalizeText(r.text);
+    texts[i] = normalizedText(r);
   }
   const text = createTextIndex(texts);
   const empty: Bitset = new Uint32Array(words);
