@@ -4,6 +4,7 @@ import { astroCacheDir } from "./src/build/astro-build.ts";
 import { loadConfig } from "./src/config.ts";
 import { analyzerWarmUp } from "./src/integrations/analyzer-warm-up.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
+import { contentFirst } from "./src/integrations/content-first.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
 import { outDir } from "./src/integrations/out-dir.ts";
@@ -38,6 +39,9 @@ export default defineConfig({
   integrations: [
     // Beside a running npm start, DIST_DIR is the build it serves: a build must not write into it.
     servedDistGuard(config.DIST_DIR),
+    // The content is checked first, before the output folder is touched or anything is bundled,
+    // with or without Astro's content sync.
+    contentFirst(),
     // Readies the output folder when the build starts and removes what the build no longer writes
     // once the pages are written, before the integrations below add their files.
     outputs.prepare,

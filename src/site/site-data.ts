@@ -1,4 +1,3 @@
-import { getEntry } from "astro:content";
 import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
 import { datasetOf, editorLabels, recordsOf } from "../content/dataset.ts";
@@ -17,9 +16,9 @@ import { verificationSentence } from "./html-view.ts";
 
 /**
  * The build-time glue between the checked content and the pure core: every page and endpoint
- * calls `siteData()` and gets the same dataset, computed once per build. The business and the
- * insights content come from Astro's collections, the reviews from `buildContent()` (the same
- * check, kept once per build process; see src/io/build-content.ts).
+ * calls `siteData()` and gets the same dataset, computed once per build. Everything comes from
+ * `buildContent()`, the one check of CONTENT_DIR per build (src/io/build-content.ts), not from
+ * Astro's collections: npm start's build worker skips Astro's content sync (src/build/astro-worker-main.ts).
  */
 export interface SiteData {
   dataset: ReviewsDataset;
@@ -41,15 +40,8 @@ export interface SiteData {
 /** Computed once per build (`perBuild`: a module-level memo would outlive a build in npm start's build worker). */
 export function siteData(): Promise<SiteData> {
   return perBuild(SITE_DATA, async () => {
-    const business = await getEntry("business", "business");
-    if (!business) throw new Error("content/business.yaml was not loaded");
-    const { content, fields } = await buildContent();
-    const insightsEntry = await getEntry("insights", "insights");
-    if (!insightsEntry) throw new Error("content/insights was not loaded");
-    // The learned models stay out of Astro's data store (content.config.ts): they come from the
-    // same load of content/insights/, with the rest of it.
-    const { model } = (await buildContent()).insights;
-    const insightsContent = model ? { ...insightsEntry.data, model } : insightsEntry.data;
+    const { content, fields, insights: insightsContent } = await buildContent();
+    const business = content.business;
     const config = loadConfig();
     const urls = siteUrls(config.BASE_URL);
     // The log comes first: every record carries the index of its latest log entry. The fields are
@@ -64,7 +56,7 @@ export function siteData(): Promise<SiteData> {
     const cache = await cachedSummaries({
       dir,
       content: insightsContent,
-      business: business.data,
+      business,
       reviews: records,
       own: () => {
         analyzer ??= createAnalyzer();
@@ -76,7 +68,7 @@ export function siteData(): Promise<SiteData> {
     try {
       analysis = analyzeReviews({
         reviews: records,
-        business: business.data,
+        business,
         content: insightsContent,
         summarise: cache.summarise,
       });
@@ -85,7 +77,7 @@ export function siteData(): Promise<SiteData> {
       throw err;
     }
     cache.finish();
-    const dataset = datasetOf(business.data, analysis.reviews, aspectRefs(insightsEntry.data));
+    const dataset = datasetOf(business, analysis.reviews, aspectRefs(insightsContent));
     return {
       dataset,
       urls,
@@ -93,7 +85,7 @@ export function siteData(): Promise<SiteData> {
       counted: analysis.counted,
       evidence: evidencePages(dataset, analysis.insights),
       verification: verificationSentence(analysis.reviews),
-      editorialReviewed: { summary: insightsEntry.data.summary_reviewed, faq: insightsEntry.data.faq_reviewed },
+      editorialReviewed: { summary: insightsContent.summary_reviewed, faq: insightsContent.faq_reviewed },
       log: logView(log),
     };
   });

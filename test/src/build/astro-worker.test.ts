@@ -1,4 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -164,10 +164,13 @@ describe("AstroBuildWorker", () => {
       expect(worker.pid).toBeUndefined();
       // Why, as the build sent it over its channel: the problem that names the file and field.
       expect(failed.problems).toEqual([expect.stringMatching(new RegExp(`${path.basename(REVIEW)}.*rating`))]);
+      // The content is checked before anything is bundled or written (src/integrations/content-first.ts).
+      expect(await readdir(failed.distDir).catch(() => [])).toEqual([]);
       // A fresh astro build sends the same over its own channel.
       const fresh = await workerBuild(worker, { worker: undefined });
       expect(fresh.code).toBe(1);
       expect(fresh.problems).toEqual(failed.problems);
+      expect(await readdir(fresh.distDir).catch(() => [])).toEqual([]);
     } finally {
       await writeFile(file, good);
     }
