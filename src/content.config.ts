@@ -22,7 +22,9 @@ const { buildContent } = load("./io/build-content.ts") as typeof import("./io/bu
  * review still stops the build before anything is bundled, with the same lines and the same
  * skipped-scaffold notices), but they are not a collection: the pages read them from
  * `buildContent()`, which keeps them once (src/io/build-content.ts). Astro's data store would hold,
- * serialise and bundle a second copy of every review.
+ * serialise and bundle a second copy of every review. The pages read the business and the insights
+ * content from `buildContent()` too (src/site/site-data.ts): npm start's build worker skips Astro's
+ * content sync, which fills these collections (src/build/astro-worker-main.ts).
  */
 
 const business = defineCollection({

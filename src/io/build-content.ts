@@ -55,9 +55,8 @@ export function perBuild<T>(name: string, make: () => T): T {
 export const SITE_DATA = "site-data";
 
 /**
- * What `perBuild(name, …)` made in this build, without making it. For integrations: they run in
- * the build's process but outside the bundle, so they cannot import a module that needs Astro's
- * virtual modules (`siteData()` reads `astro:content`), only read what the pages already made.
+ * What `perBuild(name, …)` made in this build, without making it: for integrations, which read
+ * what the pages made (the first page that asks makes the site data) rather than make it earlier.
  */
 export function madeThisBuild<T>(name: string): T | undefined {
   return (globalThis as Slot)[SLOT]?.get(name) as T | undefined;

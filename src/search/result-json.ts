@@ -6,8 +6,9 @@ import type { ReviewRecord } from "../content/records.ts";
  * order), joined from each review's JSON made once: serialising every review on every request
  * would be most of a search request's CPU.
  *
- * Records are immutable and belong to one snapshot, so a review's bytes, held in a `WeakMap` keyed
- * by the record, stay valid for the record's life and are dropped with it.
+ * Records are immutable (a snapshot may keep a record of the one before it while the review's bytes
+ * are unchanged: sidecar/build/dataset-parse.ts), so a review's bytes, held in a `WeakMap` keyed by
+ * the record, stay valid for the record's life and are dropped with it.
  */
 const reviewJsonBytes = new WeakMap<ReviewRecord, Buffer>();
 const COMMA = Buffer.from(",");

@@ -18,7 +18,8 @@ import { verificationSentence } from "./html-view.ts";
  * The build-time glue between the checked content and the pure core: every page and endpoint
  * calls `siteData()` and gets the same dataset, computed once per build. Everything comes from
  * `buildContent()`, the one check of CONTENT_DIR per build (src/io/build-content.ts), not from
- * Astro's collections: npm start's build worker skips Astro's content sync (src/build/astro-worker-main.ts).
+ * Astro's collections: npm start's build worker skips Astro's content sync, which fills them
+ * (src/build/astro-worker-main.ts).
  */
 export interface SiteData {
   dataset: ReviewsDataset;
