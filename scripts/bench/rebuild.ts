@@ -50,19 +50,30 @@ async function editToLive(
   contentDir: string,
   distDir: string,
   token: string,
-): Promise<{ firstMs: number; nextMs: number }> {
+): Promise<{ firstMs: number; nextMs: number; laterMs: number[] }> {
   const server = await startServer({ distDir, contentDir, env: benchLogEnv(distDir) });
   try {
     const url = `${server.url}/reviews.json`;
     const firstMs = await timeOneEdit(contentDir, url, `${token} (first)`);
     const nextMs = await timeOneEdit(contentDir, url, `${token} (next)`);
-    return { firstMs, nextMs };
+    // The figure is one save; three more, 3 s apart, show how far one save strays.
+    const laterMs: number[] = [];
+    for (let i = 0; i < LATER_SAVES; i++) {
+      await new Promise((r) => setTimeout(r, LATER_PAUSE_MS));
+      laterMs.push(await timeOneEdit(contentDir, url, `${token} (later ${i})`));
+    }
+    return { firstMs, nextMs, laterMs };
   } finally {
     await server.stop();
   }
 }
 
 const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
+
+const LATER_SAVES = 3;
+const LATER_PAUSE_MS = 3000;
+const laterSaves = (ms: readonly number[]) =>
+  `; ${ms.length} more saves ${LATER_PAUSE_MS / 1000} s apart: ${ms.map((m) => (m / 1000).toFixed(1)).join(", ")} s`;
 
 /**
  * Rebuild after editing one review at the middle size, over the fastest cold small build; and
@@ -77,15 +88,14 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
   const sampleDist = path.join(sample, "dist");
   try {
     await astroBuild(sampleContent, sampleDist, { keepCache: true });
-    const { firstMs, nextMs } = await editToLive(sampleContent, sampleDist, "Edit-to-live check one");
+    const { firstMs, nextMs, laterMs } = await editToLive(sampleContent, sampleDist, "Edit-to-live check one");
     figures.push({
       section: "build",
       name: "edit-to-live, 130 reviews (sample content), a save while npm start runs",
       value: nextMs / 1000,
       unit: "s",
       target: { op: "<=", value: 3 },
-      detail:
-        "from writing one review file to npm start serving a new /reviews.json ETag: the watcher's quiet period (50 ms for one file), a build in npm start's warm build worker, reload; the second save of the run",
+      detail: `from writing one review file to npm start serving a new /reviews.json ETag: the watcher's quiet period (50 ms for one file), a build in npm start's warm build worker, reload; the second save of the run, made as soon as the first is live${laterSaves(laterMs)}`,
     });
     figures.push({
       section: "build",
@@ -116,7 +126,7 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
     });
     // Smoke mode has shown the path works at 130 reviews; it skips this one's extra server build.
     if (p.mode === "smoke") return figures;
-    const { firstMs, nextMs } = await editToLive(midContent, midDist, "Edit-to-live check two");
+    const { firstMs, nextMs, laterMs } = await editToLive(midContent, midDist, "Edit-to-live check two");
     figures.push({
       section: "build",
       name: `edit-to-live, ${count(p.middle)} reviews, a save while npm start runs`,
@@ -124,7 +134,7 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
       unit: "s",
       // Issue 35: what an editor of a 10,000-review site waits for.
       target: { op: "<=", value: 3 },
-      detail: `as at 130 reviews; first save right after start ${seconds(firstMs)}`,
+      detail: `as at 130 reviews; first save right after start ${seconds(firstMs)}${laterSaves(laterMs)}`,
     });
   } finally {
     await removeCache(midDist);
