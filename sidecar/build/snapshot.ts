@@ -171,8 +171,9 @@ function datasetParts(
 /**
  * Reads `/reviews.json` of a build that is still finishing (the build says when it has written the
  * file's final bytes: src/integrations/reviews-json.ts), so the index is built while the build
- * writes its review log and header manifest rather than after: about a second of each save at
- * 10,000 reviews (docs/benchmarks-log.md). `file` is that build folder's `reviews.json`.
+ * writes its review log and header manifest rather than after (docs/benchmarks-log.md). Reviews
+ * unchanged since `previous` are taken from it (`parseDataset`). `file` is that build folder's
+ * `reviews.json`.
  */
 export async function prepareDataset(file: string, previous?: Snapshot): Promise<PreparedDataset> {
   const body = await readFile(file);

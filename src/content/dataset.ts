@@ -68,6 +68,9 @@ export interface MentionsMemo {
   put(review: ReviewEntry, scanned: string, mentions: Mentions): void;
 }
 
+/** The memo of the mentions resolved under one catalogue (a business file's), for each build. */
+export type MentionsCache = (business: Content["business"]) => MentionsMemo;
+
 /**
  * The fields of each review that the review log records (every record field but `url`, `aspects`
  * and `log_index`), in the records' order. Mentions are explicit ids plus those detected in the

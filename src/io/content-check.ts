@@ -1,15 +1,9 @@
 import path from "node:path";
 import { fileLabel, printableLine } from "../content/characters.ts";
-import { type MentionsMemo, reviewFields } from "../content/dataset.ts";
+import { type MentionsCache, reviewFields } from "../content/dataset.ts";
 import { ContentError, messageStart, problem } from "../content/errors.ts";
 import { fieldLine } from "../content/field-lines.ts";
-import {
-  type Content,
-  inspectContent,
-  type ReviewEntry,
-  type ValidatedContent,
-  type ValidateOptions,
-} from "../content/validate.ts";
+import { inspectContent, type ReviewEntry, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import { type RawInsightsContent, validateInsightsContent } from "../insights/validate-content.ts";
 import { type LoggedReview, MAX_ENTRY_BYTES } from "../log/entries.ts";
@@ -40,7 +34,7 @@ export type ContentReport =
  */
 export async function checkContentDir(
   dir: string,
-  opts: ValidateOptions & ShownAs & { mentions?: (business: Content["business"]) => MentionsMemo },
+  opts: ValidateOptions & ShownAs & { mentions?: MentionsCache },
 ): Promise<ContentReport> {
   const raw = await readContentDir(dir, opts).catch(rethrowUnlessContentError);
   if (raw instanceof ContentError) return { ok: false, problems: [...raw.problems], skipped: [] };

@@ -2,7 +2,7 @@ import { hash } from "node:crypto";
 import { readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import path from "node:path";
-import type { Mentions, MentionsMemo } from "../content/dataset.ts";
+import type { Mentions, MentionsCache, MentionsMemo } from "../content/dataset.ts";
 import type { BusinessFile, ReviewFile } from "../content/schema.ts";
 import type { CheckedReviews } from "../content/validate.ts";
 import { parseContentYaml } from "../content/yaml.ts";
@@ -83,7 +83,7 @@ export interface YamlCache {
   /** Review files that passed every check (see `ValidateOptions.checked`); absent without a known checker. */
   checked?: (context: string) => CheckedReviews;
   /** Mentions resolved under `business`'s catalogue (see `reviewFields`); absent without a known checker. */
-  mentions?: (business: BusinessFile) => MentionsMemo;
+  mentions?: MentionsCache;
   /** Stores what was parsed and prunes the cache to the files of this build. */
   finish(): void;
   /** Instead of `finish` when reading failed: drops what would have been stored. */
