@@ -10,7 +10,7 @@ import { createSummariser, decodeSummary, encodeSummary, type Summariser } from 
 export interface CachedSummaries {
   /** Each review's summary: read from the cache, or made here (and stored) when missing or damaged. */
   summarise: Summariser;
-  /** After the pass: stores what was made and prunes the cache to the reviews summarised. */
+  /** After the pass: stores what was made, and prunes the cache to the reviews summarised once enough are stale (`compact`). */
   finish(): void;
   /** Instead of `finish` when the build failed: drops what this pass would have stored. */
   abort(): void;
@@ -67,6 +67,8 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
 
   const used = new Set<string>();
   let writer: PackWriter | undefined;
+  // A damaged entry is stored again, and only a compaction makes the new line the one read.
+  let damaged = false;
   return {
     summarise(review) {
       const key = keys.get(review) ?? summaryKey(context, review);
@@ -78,6 +80,7 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
           return decodeSummary(json);
         } catch {
           // A damaged entry is analysed again and stored below.
+          damaged = true;
         }
       }
       const summary = make(review);
@@ -87,7 +90,7 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
     },
     finish() {
       writer?.close();
-      compact(indexes, used);
+      compact(indexes, used, damaged);
     },
     abort() {
       writer?.abort();

@@ -99,6 +99,8 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
   const index = new PackIndex(dir);
   const used = new Set<string>();
   let writer: PackWriter | undefined;
+  // A damaged entry is stored again, and only a compaction makes the new line the one read.
+  let damaged = false;
   const store = (key: string, value: unknown) => {
     if (used.has(key)) return;
     used.add(key);
@@ -114,9 +116,13 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
     try {
       value = JSON.parse(hit);
     } catch {
+      damaged = true;
       return undefined;
     }
-    if (!valid(value)) return undefined;
+    if (!valid(value)) {
+      damaged = true;
+      return undefined;
+    }
     used.add(key);
     return value;
   };
@@ -179,7 +185,7 @@ export function yamlCache(dir: string, root = process.cwd()): YamlCache {
     },
     finish() {
       writer?.close();
-      compact([index], used);
+      compact([index], used, damaged);
     },
     abort() {
       writer?.abort();

@@ -3,7 +3,15 @@ import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { compact, PackIndex, PackWriter, sweepTemporary, writing } from "../../../src/io/pack-file.ts";
+import {
+  compact,
+  MAX_PACKS,
+  MAX_STALE_SHARE,
+  PackIndex,
+  PackWriter,
+  sweepTemporary,
+  writing,
+} from "../../../src/io/pack-file.ts";
 
 const KEY_A = "a".repeat(64);
 const KEY_B = "b".repeat(64);
@@ -77,6 +85,70 @@ describe("packs", () => {
     expect(files[0]).toMatch(/\.pack$/);
     const index = new PackIndex(dir);
     expect([index.size, index.get(KEY_A)]).toEqual([1, "1"]);
+  });
+
+  describe("when compaction rewrites", () => {
+    const key = (i: number) => i.toString(16).padStart(64, "0");
+    /** One pack of entries `from` to `to` (exclusive), each holding its number. */
+    const pack = (from: number, to: number) => {
+      const w = new PackWriter(dir);
+      for (let i = from; i < to; i++) w.add(key(i), String(i));
+      w.close();
+    };
+    const range = (from: number, to: number) => new Set(Array.from({ length: to - from }, (_, k) => key(from + k)));
+    const packs = async () => (await readdir(dir)).filter((n) => n.endsWith(".pack"));
+
+    it("leaves a build's few changes in their own pack, every kept entry still read", async () => {
+      pack(0, 100);
+      const index = new PackIndex(dir);
+      pack(100, 102);
+      // Two entries of the first pack are no longer kept, two new ones are: 2 stale of 100.
+      const keep = range(2, 102);
+      compact([index], keep);
+      expect(await packs()).toHaveLength(2);
+      const after = new PackIndex(dir);
+      for (const k of keep) expect(after.get(k)).toBe(String(Number.parseInt(k, 16)));
+    });
+
+    it("rewrites once stale entries pass their share of the kept ones", async () => {
+      pack(0, 100);
+      const stale = Math.floor(100 * MAX_STALE_SHARE) + 1;
+      const keep = range(stale, 100);
+      compact([new PackIndex(dir)], keep);
+      expect(await packs()).toHaveLength(1);
+      expect(new PackIndex(dir).size).toBe(keep.size);
+      // At the share exactly, nothing is rewritten.
+      pack(100, 100 + Math.floor(keep.size * MAX_STALE_SHARE));
+      compact([new PackIndex(dir)], keep);
+      expect(await packs()).toHaveLength(2);
+    });
+
+    it("merges the packs once there are more than MAX_PACKS, and when asked to", async () => {
+      for (let i = 0; i < MAX_PACKS; i++) pack(i * 10, i * 10 + 10);
+      compact([new PackIndex(dir)], range(0, MAX_PACKS * 10));
+      expect(await packs()).toHaveLength(MAX_PACKS);
+      pack(MAX_PACKS * 10, MAX_PACKS * 10 + 10);
+      compact([new PackIndex(dir)], range(0, MAX_PACKS * 10 + 10));
+      expect(await packs()).toHaveLength(1);
+      expect(new PackIndex(dir).size).toBe(MAX_PACKS * 10 + 10);
+      pack(1000, 1001);
+      compact([new PackIndex(dir)], range(0, MAX_PACKS * 10 + 10).add(key(1000)), true);
+      expect(await packs()).toHaveLength(1);
+    });
+
+    it("prefers the line written since the indexes were read: a damaged entry stored again wins", async () => {
+      const w = new PackWriter(dir);
+      w.add(KEY_A, "damaged");
+      w.add(KEY_B, "2");
+      w.close();
+      const index = new PackIndex(dir);
+      const again = new PackWriter(dir);
+      again.add(KEY_A, "1");
+      again.close();
+      compact([index], new Set([KEY_A, KEY_B]), true);
+      const after = new PackIndex(dir);
+      expect([after.get(KEY_A), after.get(KEY_B), (await packs()).length]).toEqual(["1", "2", 1]);
+    });
   });
 
   it("a missing folder is an empty cache", () => {
