@@ -1,5 +1,15 @@
 import { randomUUID } from "node:crypto";
-import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  mkdirSync,
+  openSync,
+  readdirSync,
+  readFileSync,
+  renameSync,
+  rmSync,
+  statSync,
+  writeSync,
+} from "node:fs";
 import path from "node:path";
 import { threadId } from "node:worker_threads";
 import { processAlive } from "./process-alive.ts";
@@ -58,6 +68,58 @@ export function sweepTemporary(dir: string): void {
   }
 }
 
+/** A pack as this process last read it: its identity on disk and its entries by key. */
+interface ReadPack {
+  id: string;
+  bytes: number;
+  entries: Map<string, Entry>;
+}
+
+/**
+ * Packs this process read, by path, kept while their identity (inode, size, modification time) is
+ * unchanged: a pack is never written again once renamed into place, so npm start's build worker
+ * reads only the packs written since its last build, not the whole cache on every save. Bounded by
+ * `PACK_MEMO_BYTES`; a folder's packs no longer listed are dropped when the folder is read again.
+ */
+const readPacks = new Map<string, ReadPack>();
+/** Bytes of pack files `readPacks` may keep (the largest site's caches are read from disk each time). */
+export const PACK_MEMO_BYTES = 64 * 1024 * 1024;
+
+function identity(file: string): string | undefined {
+  try {
+    const s = statSync(file, { bigint: true });
+    return `${s.ino}:${s.size}:${s.mtimeNs}`;
+  } catch {
+    return undefined;
+  }
+}
+
+function readPack(name: string): Map<string, Entry> | undefined {
+  const file = path.resolve(name);
+  const id = identity(file);
+  if (id === undefined) return undefined;
+  const known = readPacks.get(file);
+  if (known?.id === id) return known.entries;
+  let bytes: Buffer;
+  try {
+    bytes = readFileSync(file);
+  } catch {
+    return undefined;
+  }
+  const entries = new Map<string, Entry>();
+  let start = 0;
+  for (let nl = bytes.indexOf(NEWLINE); nl >= 0; start = nl + 1, nl = bytes.indexOf(NEWLINE, start)) {
+    if (nl - start <= KEY_LENGTH + 1 || bytes[start + KEY_LENGTH] !== SPACE) continue;
+    const key = bytes.toString("latin1", start, start + KEY_LENGTH);
+    entries.set(key, { bytes, start: start + KEY_LENGTH + 1, end: nl });
+  }
+  readPacks.delete(file);
+  let held = bytes.length;
+  for (const p of readPacks.values()) held += p.bytes;
+  if (held <= PACK_MEMO_BYTES) readPacks.set(file, { id, bytes: bytes.length, entries });
+  return entries;
+}
+
 /** Every pack in `dir` (or the given ones), indexed by key; a missing folder is an empty cache. */
 export class PackIndex {
   readonly files: string[] = [];
@@ -65,22 +127,21 @@ export class PackIndex {
 
   readonly dir: string;
 
-  constructor(dir: string, files = packsIn(dir)) {
+  constructor(dir: string, files?: readonly string[]) {
     this.dir = dir;
-    for (const file of files) {
-      let bytes: Buffer;
-      try {
-        bytes = readFileSync(file);
-      } catch {
-        continue;
+    const listed = files ?? packsIn(dir);
+    if (files === undefined) {
+      const present = new Set(listed.map((f) => path.resolve(f)));
+      const folder = path.resolve(dir);
+      for (const file of readPacks.keys()) {
+        if (path.dirname(file) === folder && !present.has(file)) readPacks.delete(file);
       }
+    }
+    for (const file of listed) {
+      const entries = readPack(file);
+      if (entries === undefined) continue;
       this.files.push(file);
-      let start = 0;
-      for (let nl = bytes.indexOf(NEWLINE); nl >= 0; start = nl + 1, nl = bytes.indexOf(NEWLINE, start)) {
-        if (nl - start <= KEY_LENGTH + 1 || bytes[start + KEY_LENGTH] !== SPACE) continue;
-        const key = bytes.toString("latin1", start, start + KEY_LENGTH);
-        this.entries.set(key, { bytes, start: start + KEY_LENGTH + 1, end: nl });
-      }
+      for (const [key, entry] of entries) this.entries.set(key, entry);
     }
   }
 

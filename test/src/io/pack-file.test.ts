@@ -151,6 +151,22 @@ describe("packs", () => {
     });
   });
 
+  it("reads a pack again when it changed on disk, and nothing of one removed", async () => {
+    const w = new PackWriter(dir);
+    w.add(KEY_A, "1");
+    w.close();
+    expect(new PackIndex(dir).get(KEY_A)).toBe("1");
+    // Read twice, as npm start's build worker does from one build to the next.
+    expect(new PackIndex(dir).get(KEY_A)).toBe("1");
+    const [name] = await readdir(dir);
+    const file = path.join(dir, name as string);
+    await writeFile(file, `${KEY_A} 22\n${KEY_B} 3\n`);
+    const changed = new PackIndex(dir);
+    expect([changed.get(KEY_A), changed.get(KEY_B)]).toEqual(["22", "3"]);
+    await rm(file);
+    expect(new PackIndex(dir).size).toBe(0);
+  });
+
   it("a missing folder is an empty cache", () => {
     expect(new PackIndex(path.join(dir, "none")).size).toBe(0);
     expect(() => sweepTemporary(path.join(dir, "none"))).not.toThrow();
