@@ -1,4 +1,3 @@
-import { statSync } from "node:fs";
 import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
@@ -6,6 +5,7 @@ import type { AstroIntegration } from "astro";
 import { type HeadersManifest, MANIFEST_FILE, manifestOf, renderHeadersFile } from "../http-headers/manifest.ts";
 import { distPath, etagDistFiles, readManifest } from "../io/dist-files.ts";
 import { readEtagMemo, saveEtagMemo } from "../io/etag-memo.ts";
+import { fileIdentity } from "../io/file-identity.ts";
 import { siteUrls } from "../urls.ts";
 
 /**
@@ -23,16 +23,6 @@ import { siteUrls } from "../urls.ts";
 export const MISSING_BASE_URL =
   "BASE_URL is required for a build: set it to the public origin, e.g. BASE_URL=https://reviews.example.com npm run build (npm start sets it to http://localhost:<PORT> for its own builds)";
 
-/** A file's identity on disk: a rename keeps it, a rewrite changes it. */
-function identityOf(file: string): string | undefined {
-  try {
-    const s = statSync(file, { bigint: true });
-    return `${s.dev}:${s.ino}:${s.size}:${s.mtimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
-
 /**
  * The manifest this process wrote last, with its file's identity. npm start's build worker runs
  * build after build, each following the one before: the earlier manifest is then the one it wrote,
@@ -42,7 +32,7 @@ let lastWritten: { id: string; manifest: HeadersManifest } | undefined;
 
 /** The header manifest of the build in `dir`: the one this process wrote there, or read and checked. */
 async function previousManifest(dir: string): Promise<HeadersManifest> {
-  const id = identityOf(distPath(dir, `/${MANIFEST_FILE}`));
+  const id = fileIdentity(distPath(dir, `/${MANIFEST_FILE}`));
   if (id !== undefined && lastWritten?.id === id) return lastWritten.manifest;
   return readManifest(dir);
 }
@@ -86,7 +76,7 @@ export function buildOutputs(opts: {
         });
         const file = path.join(out, MANIFEST_FILE);
         await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
-        const id = identityOf(file);
+        const id = fileIdentity(file);
         lastWritten = id === undefined ? undefined : { id, manifest };
         await writeFile(path.join(out, "_headers"), renderHeadersFile(manifest));
         if (cacheDir && memo) saveEtagMemo(cacheDir, memo, files);

@@ -20,6 +20,7 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { MANIFEST_FILE } from "../http-headers/manifest.ts";
 import { listDistFiles } from "../io/dist-files.ts";
+import { identityOf } from "../io/file-identity.ts";
 import { processAlive } from "../io/process-alive.ts";
 import { workerResult } from "../io/worker-result.ts";
 
@@ -47,7 +48,6 @@ const ASIDE = ".emptying-";
 
 /** A file as found: a build that writes it changes its modification time. */
 type Seen = Map<string, string>;
-const identityOf = (s: BigIntStats) => `${s.ino}:${s.mtimeNs}:${s.size}`;
 const identity = (file: string) => identityOf(statSync(file, { bigint: true }));
 
 /** Lists the output folder on a thread of its own (`seeFilesAside`); resolved from the project root, as the build runs there. */

@@ -1,17 +1,8 @@
 import { randomUUID } from "node:crypto";
-import {
-  closeSync,
-  mkdirSync,
-  openSync,
-  readdirSync,
-  readFileSync,
-  renameSync,
-  rmSync,
-  statSync,
-  writeSync,
-} from "node:fs";
+import { closeSync, mkdirSync, openSync, readdirSync, readFileSync, renameSync, rmSync, writeSync } from "node:fs";
 import path from "node:path";
 import { threadId } from "node:worker_threads";
+import { fileIdentity } from "./file-identity.ts";
 import { processAlive } from "./process-alive.ts";
 
 /**
@@ -85,18 +76,9 @@ const readPacks = new Map<string, ReadPack>();
 /** Bytes of pack files `readPacks` may keep (the largest site's caches are read from disk each time). */
 export const PACK_MEMO_BYTES = 64 * 1024 * 1024;
 
-function identity(file: string): string | undefined {
-  try {
-    const s = statSync(file, { bigint: true });
-    return `${s.ino}:${s.size}:${s.mtimeNs}`;
-  } catch {
-    return undefined;
-  }
-}
-
 function readPack(name: string): Map<string, Entry> | undefined {
   const file = path.resolve(name);
-  const id = identity(file);
+  const id = fileIdentity(file);
   if (id === undefined) return undefined;
   const known = readPacks.get(file);
   if (known?.id === id) return known.entries;
