@@ -11,6 +11,7 @@ import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
+import { absentAspects } from "./review-presence.ts";
 import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
 
 /**
@@ -70,6 +71,8 @@ export interface ReviewAnnotation {
   sentences: number;
   /** Aspects whose side the review model changed from their clauses' mean (review-verdict.ts). */
   verdicts: Map<number, ReviewVerdict>;
+  /** Aspects the clauses found that the presence model dropped, with its probability (review-presence.ts). */
+  absent: Map<number, number>;
 }
 
 export interface Annotator {
@@ -267,6 +270,11 @@ export function createAnnotator(
         : new Map<number, ReviewVerdict>();
       verdicts.delete(open);
       for (const [aspect, v] of verdicts) scores.set(aspect, v.score);
+      // Aspects a review of several sentences names only in passing (review-presence.ts).
+      const evidence = { clauses, readings, scores, sentences, rating: review.rating };
+      const absent = learned ? absentAspects(evidence, learned, aspectIds) : new Map<number, number>();
+      for (const aspect of absent.keys()) scores.delete(aspect);
+      if (absent.size > 0) mentions.splice(0, mentions.length, ...mentions.filter((m) => !absent.has(m.aspect)));
       const annotations: ReviewAspect[] = byId
         .filter(({ i }) => scores.has(i))
         .map(({ id, i }) => {
@@ -285,7 +293,7 @@ export function createAnnotator(
           entityAspects.set(`${kind}:${id}`, found);
         }
       }
-      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences, verdicts };
+      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences, verdicts, absent };
     },
   };
 }

@@ -58,6 +58,12 @@ const Softmax = z.strictObject({
   weights: Weights,
 });
 
+/** Binary logistic models over one feature list, one weight per feature each. */
+const Binary = z.strictObject({
+  features: Features,
+  models: z.array(z.strictObject({ id: z.string(), bias: z.number().finite(), weights: Weights })).max(100),
+});
+
 export const LearnedModelSchema = z.strictObject({
   /** Format version: a model of another version is refused, not misread. */
   version: z.literal(2),
@@ -69,16 +75,18 @@ export const LearnedModelSchema = z.strictObject({
    */
   polarity: Softmax,
   /** One binary model per aspect id over a sentence's features: does it discuss the aspect? */
-  aspects: z.strictObject({
-    features: Features,
-    models: z.array(z.strictObject({ id: z.string(), bias: z.number().finite(), weights: Weights })).max(100),
-  }),
+  aspects: Binary,
   /**
    * The review model (review-verdict.ts): softmax regression over an aspect's evidence in the whole
    * review and its rating. Absent, each aspect keeps its clauses' mean (the models training reads
    * with, before it is trained).
    */
   review: Softmax.optional(),
+  /**
+   * The presence model (review-presence.ts): one binary model, `discussed`, over an aspect's evidence
+   * in a review of several sentences. Absent, every aspect the clauses find is kept.
+   */
+  presence: Binary.optional(),
 });
 export type LearnedModel = z.infer<typeof LearnedModelSchema>;
 
@@ -206,6 +214,8 @@ export interface CompiledModel {
   polarity(feats: readonly string[]): number[];
   /** Probabilities of CLASSES for an aspect's review features (review-verdict.ts); absent without a review model. */
   review?(feats: readonly string[]): number[];
+  /** The probability that a review discusses an aspect, for its presence features; absent without a presence model. */
+  presence?(feats: readonly string[]): number;
   /** The probability that a text with these features discusses the aspect; undefined for an id the model lacks. */
   aspect(id: string, feats: readonly string[]): number | undefined;
   /** `aspect` for every id of `ids` at once (one lookup per feature). */
@@ -238,9 +248,11 @@ export function compileModel(model: LearnedModel): CompiledModel {
     return z;
   };
   const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+  const presence = model.presence && compileBinary(model.presence);
   return {
     polarity,
     ...(review ? { review } : {}),
+    ...(presence ? { presence } : {}),
     aspect(id, feats) {
       const k = slot.get(id);
       return k === undefined ? undefined : sigmoid(logits(feats)[k] as number);
@@ -253,6 +265,12 @@ export function compileModel(model: LearnedModel): CompiledModel {
       });
     },
   };
+}
+
+/** The first model of a binary set, as a probability of its features. */
+function compileBinary({ features, models: [first] }: z.infer<typeof Binary>): (feats: readonly string[]) => number {
+  const weights = new Map(features.map((f, i) => [f, first?.weights[i] ?? 0]));
+  return (feats) => 1 / (1 + Math.exp(-feats.reduce((z, f) => z + (weights.get(f) ?? 0), first?.bias ?? 0)));
 }
 
 /** A softmax regression over CLASSES, one row of three weights per feature. */

@@ -3,6 +3,7 @@ import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, compileModel, features, type LearnedModel, type PolarityClass, softmax } from "./learned.ts";
 import { aspectSegment, polarityFeatures, reviewContext, type SegmentCache } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
+import { PRESENCE_ID, presenceExamples } from "./review-presence.ts";
 import { reviewExamples } from "./review-verdict.ts";
 
 /**
@@ -29,16 +30,16 @@ export interface TrainingSet {
 }
 
 /**
- * The review model (review-verdict.ts) learns from readings of text the clause models did not
- * learn: every set is cut into this many parts, and each part is read by clause models trained on
- * the rest, so it learns how far to trust them on new text, not on text they remember.
+ * The review and presence models (review-verdict.ts, review-presence.ts) learn from readings of text
+ * the clause models did not learn: every set is cut into this many parts, each read by clause models
+ * trained on the rest, so they learn how far to trust them on new text, not on text they remember.
  */
 export const REVIEW_FOLDS = 5;
 
 /**
  * The learned models for these sets. With `readWith` (how the build reads a review with a given
- * model), also the review model, trained on `REVIEW_FOLDS` readings; without, the clause models only
- * (what each fold reads with).
+ * model), also the review and presence models, trained on `REVIEW_FOLDS` readings; without, the
+ * clause models only (what each fold reads with).
  */
 export function trainOn(
   sets: readonly TrainingSet[],
@@ -49,21 +50,26 @@ export function trainOn(
 ): LearnedModel {
   const clauses = trainClauses(sets, rules, aspectIds, options);
   if (!readWith) return clauses;
-  const examples: PolarityExample[] = [];
+  const [examples, present]: [PolarityExample[], AspectExample[]] = [[], []];
   for (let fold = 0; fold < REVIEW_FOLDS; fold++) {
     const part = (s: TrainingSet, inFold: boolean) => ({
       ...s,
       items: s.items.filter((_, i) => (i % REVIEW_FOLDS === fold) === inFold),
     });
     const others = sets.map((s) => part(s, false));
-    const read = readWith(trainClauses(others, rules, aspectIds, options));
-    for (const s of sets) examples.push(...reviewExamples(part(s, true).items, read, aspectIds, s.weight ?? 1));
+    const model = trainClauses(others, rules, aspectIds, options);
+    const [read, compiled] = [readWith(model), compileModel(model)];
+    for (const { items, weight = 1 } of sets.map((s) => part(s, true))) {
+      examples.push(...reviewExamples(items, read, aspectIds, weight));
+      present.push(...presenceExamples(items, read, compiled, aspectIds, weight));
+    }
   }
   const trained = clauses.trained_on.slice(0, -1);
   return {
     ...clauses,
     trained_on: [...trained, JSON.stringify({ ...options, reviewFolds: REVIEW_FOLDS })],
     review: trainPolarity(examples, options),
+    presence: trainAspects(present, [PRESENCE_ID], options),
   };
 }
 
@@ -222,12 +228,8 @@ export function trainAspects(
   const { features, rows } = vocabulary(examples, opts.minCount);
   const F = features.length;
   const models = aspectIds.map((id) => {
-    const w = new Float64Array(F);
-    const g = new Float64Array(F);
-    const h = new Float64Array(F);
-    const bias = new Float64Array(1);
-    const gBias = new Float64Array(1);
-    const hBias = new Float64Array(1);
+    const [w, g, h] = [new Float64Array(F), new Float64Array(F), new Float64Array(F)];
+    const [bias, gBias, hBias] = [new Float64Array(1), new Float64Array(1), new Float64Array(1)];
     const y = examples.map((e) => (e.aspects.has(id) ? 1 : 0));
     const weight = examples.map((e) => (e.unknown?.has(id) ? 0 : (e.weight ?? 1)));
     const total = weight.reduce((a, b) => a + b, 0);

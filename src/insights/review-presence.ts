@@ -1,0 +1,138 @@
+import type { Annotator } from "./annotate.ts";
+import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
+import { type CompiledModel, features } from "./learned.ts";
+import { explicit } from "./learned-reading.ts";
+import type { Clause } from "./nlp.ts";
+import { polarity, round } from "./numbers.ts";
+import type { AspectReading } from "./readings.ts";
+import type { AspectExample } from "./training.ts";
+
+/**
+ * Whether a whole review discusses an aspect at all (issue 31). In a review of several sentences the
+ * rules and the clause models find aspects in passing: a spouse who "drove me in", "my doctor" of
+ * the story before the visits, "booked it for me". Each is a label the review does not give. A
+ * fourth small model, trained on whole reviews read by clause models that did not learn them
+ * (training.ts, by folds), weighs everything the review says of the aspect: how it was found (its
+ * own terms, a condition, the aspect model alone), how sure the aspect model is of the sentences,
+ * whether any words are explicit, where in the story they stand. Not the words themselves: with a
+ * few hundred reviews to learn from they were learned by heart (`care|almost`), not read. An aspect
+ * it finds unlikely is dropped from the review; one read from explicit words needs it surer.
+ */
+
+/** Reviews of fewer sentences are left as read: a sentence names what it is about. */
+export const PRESENCE_MIN_SENTENCES = 3;
+/** Below this probability of being discussed, an aspect is dropped from a review. */
+export const PRESENCE_BELOW = 0.2;
+/** For an aspect with explicit words of the rules (`explicit`), the model must be surer still. */
+export const PRESENCE_EXPLICIT_BELOW = 0.1;
+/** The single model's id in the stored binary model. */
+export const PRESENCE_ID = "discussed";
+
+export interface PresenceEvidence {
+  clauses: readonly Clause[];
+  readings: readonly (readonly AspectReading[])[];
+  scores: ReadonlyMap<number, number>;
+  sentences: number;
+  rating: number;
+}
+
+const bucket = (p: number) => (p < 0.2 ? "0" : p < 0.4 ? "2" : p < 0.6 ? "4" : p < 0.8 ? "6" : "8");
+const few = (n: number) => (n >= 3 ? "3" : String(n));
+
+/** The presence model's features for one aspect the review was read to discuss. */
+export function presenceFeatures(
+  e: PresenceEvidence,
+  aspect: number,
+  aspectId: string,
+  aboutOf: (sentence: number) => number,
+): string[] {
+  const rating = `rating:${e.rating}`;
+  const found = e.readings.flatMap((list, k) =>
+    list.filter((r) => r.aspect === aspect).map((r) => ({ r, clause: e.clauses[k] as Clause })),
+  );
+  const named = found.some(({ r }) => !r.byCondition && r.learned !== "found");
+  const byModel = found.every(({ r }) => r.learned === "found");
+  const byCondition = found.every(({ r }) => r.byCondition && r.learned !== "found");
+  const plain = found.some(({ r }) => explicit(r) && !r.disputed);
+  const polar = found.some(({ r }) => r.polar && r.score !== 0);
+  const side = polarity(e.scores.get(aspect) ?? 0);
+  const how = `how:${named ? "named" : byModel ? "model" : byCondition ? "condition" : "mixed"}`;
+  const sentences = [...new Set(found.map(({ clause }) => clause.sentenceIndex))];
+  const about = bucket(Math.max(0, ...sentences.map(aboutOf)));
+  const where = sentences.every((s) => s === 0)
+    ? "opening"
+    : sentences.every((s) => s < e.sentences / 2)
+      ? "story"
+      : "later";
+  const ev = `${how}|x:${plain}|polar:${polar}`;
+  const out = [`aspect:${aspectId}`, `aspect:${aspectId}|${rating}`, `aspect:${aspectId}|side:${side}`];
+  out.push(how, ev, `${ev}|${rating}`, `${how}|aspect:${aspectId}`, `${ev}|aspect:${aspectId}`);
+  out.push(`about:${about}`, `about:${about}|${how}`, `about:${about}|aspect:${aspectId}`);
+  out.push(`n:${few(found.length)}`, `n:${few(found.length)}|${how}`, `where:${where}`, `where:${where}|${how}`);
+  out.push(`side:${side}|${rating}`);
+  return out;
+}
+
+/** Each sentence's probability of discussing each aspect, by the aspect model, looked up by sentence. */
+export function sentenceAbout(clauses: readonly Clause[], model: CompiledModel, aspectIds: readonly string[]) {
+  const bySentence = new Map<number, Clause[]>();
+  for (const c of clauses) bySentence.set(c.sentenceIndex, [...(bySentence.get(c.sentenceIndex) ?? []), c]);
+  const memo = new Map<number, number[]>();
+  return (sentence: number, aspect: number): number => {
+    let p = memo.get(sentence);
+    if (p === undefined) {
+      const list = bySentence.get(sentence) ?? [];
+      const first = list[0];
+      const last = list[list.length - 1];
+      p = first && last ? model.aspects(aspectIds, features(first.tokens, first.start, last.end)) : [];
+      memo.set(sentence, p);
+    }
+    return p[aspect] ?? 0;
+  };
+}
+
+/**
+ * The aspects the presence model finds the review does not discuss, each with its probability of
+ * being discussed (none without a presence model).
+ */
+export function absentAspects(
+  e: PresenceEvidence,
+  model: CompiledModel,
+  aspectIds: readonly string[],
+): Map<number, number> {
+  const absent = new Map<number, number>();
+  if (!model.presence || e.sentences < PRESENCE_MIN_SENTENCES) return absent;
+  const about = sentenceAbout(e.clauses, model, aspectIds);
+  for (const aspect of e.scores.keys()) {
+    const id = aspectIds[aspect] as string;
+    const p = model.presence(presenceFeatures(e, aspect, id, (s) => about(s, aspect)));
+    const words = e.readings.some((list) => list.some((r) => r.aspect === aspect && explicit(r) && !r.disputed));
+    if (p < (words ? PRESENCE_EXPLICIT_BELOW : PRESENCE_BELOW)) absent.set(aspect, round(p));
+  }
+  return absent;
+}
+
+/**
+ * The presence model's examples: every aspect the clauses found in a review of several sentences,
+ * discussed when the review's gold has it, read by `read` (clause models that did not learn these
+ * items) and `model` (the same models, for the aspect model's probabilities).
+ */
+export function presenceExamples(
+  items: readonly LabelledItem[],
+  read: Annotator,
+  model: CompiledModel,
+  aspectIds: readonly string[],
+  weight: number,
+): AspectExample[] {
+  return items.flatMap((item) => {
+    const { clauses, readings, scores, sentences } = annotateLabelled(read, item);
+    if (sentences < PRESENCE_MIN_SENTENCES) return [];
+    const evidence = { clauses, readings, scores, sentences, rating: item.rating };
+    const about = sentenceAbout(clauses, model, aspectIds);
+    return [...scores.keys()].map((aspect) => {
+      const id = aspectIds[aspect] as string;
+      const feats = presenceFeatures(evidence, aspect, id, (s) => about(s, aspect));
+      return { feats, aspects: new Set(item.gold.has(id) ? [PRESENCE_ID] : []), weight };
+    });
+  });
+}
