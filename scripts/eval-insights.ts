@@ -193,7 +193,11 @@ async function main(): Promise<number> {
   const training = await trainingFiles();
   const rest = training.filter((f) => values.all || !path.basename(f).startsWith("train-"));
   const files = values.file ?? [...DEFAULT_FILES, ...rest];
-  const trainedOn = new Set(training.map((f) => path.resolve(f)));
+  // What the content's model read, as its `trained_on` names it (a model trained with `--exclude` did
+  // not read every set training reads); without a model, what training would read.
+  const listed = insights.model && new Set(insights.model.trained_on);
+  const read = listed ? training.filter((f) => listed.has(path.basename(f))) : training;
+  const trainedOn = new Set(read.map((f) => path.resolve(f)));
   const records = buildRecords(content, "http://localhost/");
   const labelled = content.reviews
     .filter((r) => r.aspects !== undefined)
@@ -203,7 +207,7 @@ async function main(): Promise<number> {
   let overlap: OverlapIndex | undefined;
   const trainingTexts = async () => {
     overlap ??= overlapIndex([
-      ...(await readSets(training, ids)).flatMap((set) => set.items.map((i) => i.text)),
+      ...(await readSets(read, ids)).flatMap((set) => set.items.map((i) => i.text)),
       ...labelled.flatMap(({ review }) => [review.title ?? "", review.text]),
     ]);
     return overlap;

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -64,6 +64,27 @@ describe("npm run eval:insights", () => {
     expect(lines[2]).toMatch(new RegExp(`strict accuracy ${figure}$`));
     expect(lines[3]).toMatch(new RegExp(`every label right ${figure}$`));
     expect(stdout).toMatch(/editor labels \(aspects: in \d+ review files\)/);
+  }, 120_000);
+
+  it("takes what a model read from its trained_on: a set it was not trained on is de-duplicated against the rest", async () => {
+    const content = path.join(dir, "content");
+    await cp(env.CONTENT_DIR, content, { recursive: true });
+    const model = {
+      version: 2,
+      trained_on: ["train-1.txt", "train-2.txt"],
+      polarity: { features: [], bias: [0, 0, 0], weights: [] },
+      aspects: { features: [], models: [] },
+    };
+    await writeFile(path.join(content, "insights/model.json"), JSON.stringify(model));
+    const set = path.join("test/fixtures/insights-eval", "dev-2.txt");
+    const args = [SCRIPT, "--file", set, "--worst", "0"];
+    const { stdout } = await run(process.execPath, args, { cwd: ROOT, env: { ...env, CONTENT_DIR: content } });
+    const lines = stdout.split("\n");
+    expect(lines[0]).toBe(`${set} (not a set the models were trained on)`);
+    // Against the two sets the model read (and the content's labelled reviews), not every training set.
+    const texts = Number(lines[1]?.match(/one of the (\d+) texts/)?.[1]);
+    expect(texts).toBeGreaterThan(0);
+    expect(texts).toBeLessThan(1000);
   }, 120_000);
 
   it("names a bad option and its value, with the usage and no stack trace (exit 2)", async () => {
