@@ -4,7 +4,7 @@ import { type CompiledModel, features } from "./learned.ts";
 import { explicit } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
 import { polarity, round } from "./numbers.ts";
-import type { AspectReading } from "./readings.ts";
+import type { ReviewEvidence } from "./review-verdict.ts";
 import type { AspectExample } from "./training.ts";
 
 /**
@@ -28,20 +28,12 @@ export const PRESENCE_EXPLICIT_BELOW = 0.1;
 /** The single model's id in the stored binary model. */
 export const PRESENCE_ID = "discussed";
 
-export interface PresenceEvidence {
-  clauses: readonly Clause[];
-  readings: readonly (readonly AspectReading[])[];
-  scores: ReadonlyMap<number, number>;
-  sentences: number;
-  rating: number;
-}
-
 const bucket = (p: number) => (p < 0.2 ? "0" : p < 0.4 ? "2" : p < 0.6 ? "4" : p < 0.8 ? "6" : "8");
 const few = (n: number) => (n >= 3 ? "3" : String(n));
 
 /** The presence model's features for one aspect the review was read to discuss. */
 export function presenceFeatures(
-  e: PresenceEvidence,
+  e: ReviewEvidence,
   aspect: number,
   aspectId: string,
   aboutOf: (sentence: number) => number,
@@ -96,7 +88,7 @@ export function sentenceAbout(clauses: readonly Clause[], model: CompiledModel, 
  * being discussed (none without a presence model).
  */
 export function absentAspects(
-  e: PresenceEvidence,
+  e: ReviewEvidence,
   model: CompiledModel,
   aspectIds: readonly string[],
 ): Map<number, number> {

@@ -22,7 +22,7 @@ import type { PolarityExample } from "./training.ts";
  * readings and weights give the same side.
  */
 
-/** The inputs of one aspect's verdict. */
+/** The inputs of one aspect's verdict, and of whether the review discusses it (review-presence.ts). */
 export interface ReviewEvidence {
   clauses: readonly Clause[];
   readings: readonly (readonly AspectReading[])[];
