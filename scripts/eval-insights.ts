@@ -1,4 +1,4 @@
-import { readFile } from "node:fs/promises";
+import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
 import { loadConfig } from "../src/config.ts";
@@ -196,7 +196,8 @@ async function main(): Promise<number> {
   // What the content's model read, as its `trained_on` names it (a model trained with `--exclude` did
   // not read every set training reads); without a model, what training would read.
   const listed = insights.model && new Set(insights.model.trained_on);
-  const read = listed ? training.filter((f) => listed.has(path.basename(f))) : training;
+  const everySet = (await readdir(SETS)).filter((n) => n.endsWith(".txt")).map((n) => path.join(SETS, n));
+  const read = listed ? everySet.filter((f) => listed.has(path.basename(f))) : training;
   const trainedOn = new Set(read.map((f) => path.resolve(f)));
   const records = buildRecords(content, "http://localhost/");
   const labelled = content.reviews

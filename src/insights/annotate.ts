@@ -72,7 +72,7 @@ export interface ReviewAnnotation {
   /** Aspects whose side the review model changed from their clauses' mean (review-verdict.ts). */
   verdicts: Map<number, ReviewVerdict>;
   /** Aspects the clauses found that the presence model dropped, with its probability (review-presence.ts). */
-  absent: Map<number, number>;
+  dropped: Map<number, number>;
 }
 
 export interface Annotator {
@@ -269,12 +269,12 @@ export function createAnnotator(
           )
         : new Map<number, ReviewVerdict>();
       verdicts.delete(open);
+      // Aspects a review of several sentences names only in passing (review-presence.ts), judged on the
+      // clauses' scores, as in training. Their clauses stay mentions, for an editor's label of them.
+      const evidence = { clauses, readings, scores: new Map(scores), sentences, rating: review.rating };
+      const dropped = learned ? absentAspects(evidence, learned, aspectIds) : new Map<number, number>();
       for (const [aspect, v] of verdicts) scores.set(aspect, v.score);
-      // Aspects a review of several sentences names only in passing (review-presence.ts).
-      const evidence = { clauses, readings, scores, sentences, rating: review.rating };
-      const absent = learned ? absentAspects(evidence, learned, aspectIds) : new Map<number, number>();
-      for (const aspect of absent.keys()) scores.delete(aspect);
-      if (absent.size > 0) mentions.splice(0, mentions.length, ...mentions.filter((m) => !absent.has(m.aspect)));
+      for (const aspect of dropped.keys()) scores.delete(aspect);
       const annotations: ReviewAspect[] = byId
         .filter(({ i }) => scores.has(i))
         .map(({ id, i }) => {
@@ -293,7 +293,7 @@ export function createAnnotator(
           entityAspects.set(`${kind}:${id}`, found);
         }
       }
-      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences, verdicts, absent };
+      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences, verdicts, dropped };
     },
   };
 }

@@ -77,7 +77,7 @@ export function explainReview(
       : "";
     lines.push(`  ${x.id.padEnd(12)} ${x.sentiment.padEnd(8)} ${signed(x.score)}${note}${whole}`);
   }
-  for (const [i, p] of a.absent) {
+  for (const [i, p] of a.dropped) {
     lines.push(`  ${id(i).padEnd(12)} dropped: the presence model finds the review discusses it at p ${p} only`);
   }
   if (a.aspects.length === 0) lines.push("  no aspect");

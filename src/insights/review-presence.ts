@@ -19,7 +19,7 @@ import type { AspectExample } from "./training.ts";
  * it finds unlikely is dropped from the review; one read from explicit words needs it surer.
  */
 
-/** Reviews of fewer sentences are left as read: a sentence names what it is about. */
+/** Reviews of fewer sentences (a title counts as one) are left as read: a sentence names what it is about. */
 export const PRESENCE_MIN_SENTENCES = 3;
 /** Below this probability of being discussed, an aspect is dropped from a review. */
 export const PRESENCE_BELOW = 0.2;

@@ -14,7 +14,7 @@ import { type TopicCandidate, topicCandidates } from "./topics.ts";
  * Scores are kept as computed (unrounded), and every list in the order it was built in: the
  * insights add them up in that order, and float sums depend on it.
  */
-export interface ReviewSummary extends Omit<ReviewAnnotation, "clauses" | "readings" | "verdicts" | "absent"> {
+export interface ReviewSummary extends Omit<ReviewAnnotation, "clauses" | "readings" | "verdicts" | "dropped"> {
   topics: TopicCandidate[];
 }
 

@@ -76,7 +76,8 @@ describe("npm run eval:insights", () => {
       aspects: { features: [], models: [] },
     };
     await writeFile(path.join(content, "insights/model.json"), JSON.stringify(model));
-    const set = path.join("test/fixtures/insights-eval", "dev-2.txt");
+    // A set training reads by default, which this model did not.
+    const set = path.join("test/fixtures/insights-eval", "train-3.txt");
     const args = [SCRIPT, "--file", set, "--worst", "0"];
     const { stdout } = await run(process.execPath, args, { cwd: ROOT, env: { ...env, CONTENT_DIR: content } });
     const lines = stdout.split("\n");

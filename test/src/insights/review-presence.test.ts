@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAnnotator } from "../../../src/insights/annotate.ts";
+import { withEditorLabels } from "../../../src/insights/editor-labels.ts";
 import { parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import { compileModel, type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
@@ -71,14 +72,13 @@ describe("the presence model's features", () => {
 });
 
 describe("dropping an aspect a review names in passing", () => {
-  it("drops it below PRESENCE_BELOW, with its quotes, and --explain says why", () => {
+  it("drops it below PRESENCE_BELOW, and --explain says why", () => {
     const base = annotate(clauseModels(), PASSING);
     if (!base.aspects.some((x) => x.id === "care")) throw new Error("the case needs care found in passing");
     const dropped = annotate(withPresence("aspect:care", PRESENCE_BELOW - 0.05), PASSING);
     expect(dropped.aspects.map((x) => x.id)).not.toContain("care");
     expect(dropped.scores.has(ids.indexOf("care"))).toBe(false);
-    expect(dropped.mentions.some((m) => m.aspect === ids.indexOf("care"))).toBe(false);
-    expect(dropped.absent.get(ids.indexOf("care"))).toBeCloseTo(PRESENCE_BELOW - 0.05, 2);
+    expect(dropped.dropped.get(ids.indexOf("care"))).toBeCloseTo(PRESENCE_BELOW - 0.05, 2);
     // Every other aspect is as the clauses read it.
     expect(dropped.aspects).toEqual(base.aspects.filter((x) => x.id !== "care"));
     const model = withPresence("aspect:care", PRESENCE_BELOW - 0.05);
@@ -88,8 +88,25 @@ describe("dropping an aspect a review names in passing", () => {
       review(PASSING, 5),
     ).join("\n");
     expect(explained).toMatch(/care +dropped: the presence model finds the review discusses it at p 0\.15 only/);
-    // At the bar, it stays.
+    // Just above the bar, it stays.
     expect(sideOf(withPresence("aspect:care", PRESENCE_BELOW + 0.05), PASSING, "care")).toBeDefined();
+  });
+
+  it("keeps its clauses as mentions: a quote for an editor who labels it, none for the machine", () => {
+    const care = ids.indexOf("care");
+    const a = annotate(withPresence("aspect:care", 0.01), PASSING);
+    expect(a.mentions.some((m) => m.aspect === care)).toBe(true);
+    const summary = { ...a, topics: [] };
+    const indexOf = new Map(ids.map((id, i) => [id, i]));
+    const labelled = withEditorLabels(
+      summary,
+      [{ id: "care", sentiment: "neutral", score: 0, source: "editor" }],
+      indexOf,
+    );
+    expect(labelled.mentions.filter((m) => m.aspect === care).map((m) => m.sentence)).toEqual(
+      a.mentions.filter((m) => m.aspect === care).map((m) => m.sentence),
+    );
+    expect(labelled.aspects).toEqual([{ id: "care", sentiment: "neutral", score: 0, source: "editor" }]);
   });
 
   it("needs it surer for explicit words of the rules", () => {
@@ -101,7 +118,7 @@ describe("dropping an aspect a review names in passing", () => {
   it("leaves reviews of one or two sentences, and models without a presence part, as read", () => {
     const short = "Dr. Kim was wonderful. My back is fine now.";
     expect(sideOf(withPresence("aspect:care", 0.01), short, "care")).toBe("positive");
-    expect(annotate(clauseModels(), PASSING).absent.size).toBe(0);
+    expect(annotate(clauseModels(), PASSING).dropped.size).toBe(0);
   });
 });
 
@@ -131,7 +148,12 @@ describe("training the presence model", () => {
     expect(model.presence?.models.map((m) => m.id)).toEqual([PRESENCE_ID]);
     expect(model.presence?.features).toContain("aspect:care|rating:5");
     expect(LearnedModelSchema.parse(model)).toEqual(model);
-    expect(compileModel(model).presence?.(["aspect:care|rating:5"])).toBeGreaterThan(0);
+    // Read back as the sigmoid of the bias and the features' weights.
+    const { features, models } = model.presence as NonNullable<LearnedModel["presence"]>;
+    const first = models[0] as { bias: number; weights: number[] };
+    const feats = ["aspect:care|rating:5", "how:named"];
+    const z = feats.reduce((sum, f) => sum + (first.weights[features.indexOf(f)] ?? 0), first.bias);
+    expect(compileModel(model).presence?.(feats)).toBeCloseTo(1 / (1 + Math.exp(-z)), 12);
     expect(trainOn([{ name: "reviews.txt", items }], rules, ids, options).presence).toBeUndefined();
   });
 });

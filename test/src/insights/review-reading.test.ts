@@ -196,7 +196,7 @@ describe("figures of whole reviews", () => {
           readings: [],
           sentences: 1,
           verdicts: new Map(),
-          absent: new Map(),
+          dropped: new Map(),
         };
       },
     };
