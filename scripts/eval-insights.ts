@@ -20,6 +20,7 @@ import { DEDUP_JACCARD, deduplicate, type OverlapIndex, overlapIndex } from "../
 import { TRAIN_DEFAULTS, trainOn } from "../src/insights/training.ts";
 import { loadContent } from "../src/io/content-dir.ts";
 import { loadInsightsContent } from "../src/io/insights-dir.ts";
+import { runReportingContentErrors } from "./editor-errors.ts";
 import { HELD_OUT, readSets, SETS, trainingFiles, VALIDATION_ONLY } from "./train-insights.ts";
 
 /**
@@ -250,4 +251,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-process.exitCode = await main();
+process.exitCode = await runReportingContentErrors("eval:insights", main);

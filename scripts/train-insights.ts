@@ -11,6 +11,7 @@ import { TRAIN_DEFAULTS, type TrainingSet, trainOn } from "../src/insights/train
 import { validateInsightsContent } from "../src/insights/validate-content.ts";
 import { loadContent } from "../src/io/content-dir.ts";
 import { readInsightsDir } from "../src/io/insights-dir.ts";
+import { runReportingContentErrors } from "./editor-errors.ts";
 
 /**
  * `npm run train:insights [-- --exclude FILE]... [--out PATH]`
@@ -143,4 +144,4 @@ async function main(): Promise<number> {
   return 0;
 }
 
-if (import.meta.main) process.exitCode = await main();
+if (import.meta.main) process.exitCode = await runReportingContentErrors("train:insights", main);
