@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { z } from "zod";
-import { ContentError, formatIssues, problem } from "../content/errors.ts";
+import { ContentError, fieldPath, formatIssues, problem } from "../content/errors.ts";
+import { fieldLine } from "../content/field-lines.ts";
 import { characterProblems } from "../content/well-formed.ts";
 import { parseContentYaml } from "../content/yaml.ts";
 import {
@@ -33,7 +34,7 @@ export interface RawInsightsContent {
   strays: string[];
 }
 
-function parseFile<T>(entry: { file: string; text: string }, schema: z.ZodType<T>, problems: string[]): T | undefined {
+function parseFile<T>(entry: Entry, schema: z.ZodType<T>, problems: string[]): T | undefined {
   // The content parser: one YAML dialect and one alias limit for every file under content/.
   const input = parseContentYaml(entry.file, entry.text, problems);
   if (input === undefined) return undefined;
@@ -52,20 +53,26 @@ function parseFile<T>(entry: { file: string; text: string }, schema: z.ZodType<T
 /** Terms are compared the way the matcher sees them: case and spacing do not make a new term. */
 const termKey = (t: string) => t.toLowerCase().replace(/\s+/g, " ").trim();
 
-function checkAspects(file: string, aspects: readonly AspectDefinition[], problems: string[]): void {
+type Entry = { file: string; text: string };
+
+/** A problem at a field of `entry`, with the line it is written on (`file: line N: field: …`). */
+function at(entry: Entry, where: readonly PropertyKey[], message: string, got: unknown): string {
+  return problem(entry.file, fieldPath(where), message, got, fieldLine(entry.text, where));
+}
+
+function checkAspects(entry: Entry, aspects: readonly AspectDefinition[], problems: string[]): void {
   const ids = new Map<string, number>();
   const terms = new Map<string, string>();
   aspects.forEach((a, i) => {
     const prior = ids.get(a.id);
-    if (prior !== undefined)
-      problems.push(problem(file, `aspects[${i}].id`, `duplicate id of aspects[${prior}]`, a.id));
+    if (prior !== undefined) problems.push(at(entry, ["aspects", i, "id"], `duplicate id of aspects[${prior}]`, a.id));
     else ids.set(a.id, i);
     for (const field of ["terms", "neutral_terms"] as const) {
       a[field].forEach((t, k) => {
-        const here = `aspects[${i}].${field}[${k}]`;
+        const here = ["aspects", i, field, k];
         const where = terms.get(termKey(t));
-        if (where) problems.push(problem(file, here, `duplicate term, already in ${where}`, t));
-        else terms.set(termKey(t), `${here} (${a.id})`);
+        if (where) problems.push(at(entry, here, `duplicate term, already in ${where}`, t));
+        else terms.set(termKey(t), `${fieldPath(here)} (${a.id})`);
       });
     }
   });
@@ -76,55 +83,49 @@ function checkAspects(file: string, aspects: readonly AspectDefinition[], proble
  * that is both a condition and an opinion word would be read two ways.
  */
 function checkLexicon(
-  file: string,
+  entry: Entry,
   lexicon: SentimentLexicon,
   aspects: readonly AspectDefinition[],
   problems: string[],
 ): void {
   const ids = aspects.map((a) => a.id);
   const seen = new Map<string, string>();
-  const note = (t: string, here: string) => {
+  const note = (t: string, here: readonly PropertyKey[]) => {
     const where = seen.get(termKey(t));
-    if (where) problems.push(problem(file, here, `duplicate term, already in ${where}`, t));
-    else seen.set(termKey(t), here);
+    if (where) problems.push(at(entry, here, `duplicate term, already in ${where}`, t));
+    else seen.set(termKey(t), fieldPath(here));
   };
   const valid = ids.length > 0 ? `valid ids are ${ids.join(", ")}` : "aspects.yaml defines no aspects";
-  const checkId = (field: string, id: string | undefined) => {
-    if (id !== undefined && !ids.includes(id)) problems.push(problem(file, field, `unknown aspect id; ${valid}`, id));
+  const checkId = (field: readonly PropertyKey[], id: string | undefined) => {
+    if (id !== undefined && !ids.includes(id)) problems.push(at(entry, field, `unknown aspect id; ${valid}`, id));
   };
-  checkId("abilities.aspect", lexicon.abilities?.aspect);
-  checkId("treatments.aspect", lexicon.treatments?.aspect);
-  checkId("delays", lexicon.delays);
+  checkId(["abilities", "aspect"], lexicon.abilities?.aspect);
+  checkId(["treatments", "aspect"], lexicon.treatments?.aspect);
+  checkId(["delays"], lexicon.delays);
   lexicon.conditions.forEach((c, i) => {
-    checkId(`conditions[${i}].aspect`, c.aspect);
+    checkId(["conditions", i, "aspect"], c.aspect);
     c.terms.forEach((t, k) => {
-      note(t, `conditions[${i}].terms[${k}]`);
+      note(t, ["conditions", i, "terms", k]);
     });
   });
   for (const list of ["outcomes", "words"] as const) {
     for (const side of ["positive", "negative"] as const) {
       lexicon[list][side].forEach((t, k) => {
-        note(t, `${list}.${side}[${k}]`);
+        note(t, [list, side, k]);
       });
     }
   }
   lexicon.neutral.forEach((t, k) => {
-    note(t, `neutral[${k}]`);
+    note(t, ["neutral", k]);
   });
 }
 
-function checkEvidence(file: string, faq: readonly FaqItem[], reviewIds: ReadonlySet<string>, problems: string[]) {
+function checkEvidence(entry: Entry, faq: readonly FaqItem[], reviewIds: ReadonlySet<string>, problems: string[]) {
   faq.forEach((item, i) => {
     item.evidence.forEach((id, k) => {
       if (!reviewIds.has(id)) {
-        problems.push(
-          problem(
-            file,
-            `faq[${i}].evidence[${k}]`,
-            "unknown review id; no content/reviews/<year>/<id>.yaml has it",
-            id,
-          ),
-        );
+        const message = "unknown review id; no content/reviews/<year>/<id>.yaml has it";
+        problems.push(at(entry, ["faq", i, "evidence", k], message, id));
       }
     });
   });
@@ -144,15 +145,15 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
   } = raw.files;
 
   const aspects = aspectsFile ? parseFile(aspectsFile, AspectsFileSchema, problems)?.aspects : [];
-  if (aspectsFile && aspects) checkAspects(aspectsFile.file, aspects, problems);
+  if (aspectsFile && aspects) checkAspects(aspectsFile, aspects, problems);
 
   // Without the file the analysis falls back to the general lexicon alone.
   const lexicon = lexiconFile ? parseFile(lexiconFile, SentimentLexiconSchema, problems) : EMPTY_LEXICON;
-  if (lexiconFile && lexicon && aspects) checkLexicon(lexiconFile.file, lexicon, aspects, problems);
+  if (lexiconFile && lexicon && aspects) checkLexicon(lexiconFile, lexicon, aspects, problems);
 
   const faqParsed = faqFile ? parseFile(faqFile, FaqFileSchema, problems) : { faq: [] };
   const faq = faqParsed?.faq;
-  if (faqFile && faq) checkEvidence(faqFile.file, faq, reviewIds, problems);
+  if (faqFile && faq) checkEvidence(faqFile, faq, reviewIds, problems);
 
   let summary = "";
   let summaryReviewed: string | undefined;

@@ -140,7 +140,7 @@ describe("insights builds", () => {
     const result = await buildSite(dir, { BASE_URL: BASE });
     expect(result.code).not.toBe(0);
     expect(`${result.stdout}\n${result.stderr}`).toContain(
-      `${dir}/insights/faq.yaml: faq[0].evidence[2]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2024-08-02-nobody"`,
+      `${dir}/insights/faq.yaml: line 4: faq[0].evidence[2]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2024-08-02-nobody"`,
     );
   });
 });

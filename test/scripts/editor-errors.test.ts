@@ -43,7 +43,7 @@ describe("a content problem under the insights commands", () => {
       expect(failed.code).toBe(1);
       expect(failed.stderr).toMatch(
         new RegExp(
-          `^${command}: Invalid content: .*insights/sentiment\\.yaml: words\\.negative\\[\\d+\\]: duplicate term.*"rude"`,
+          `^${command}: Invalid content: .*insights/sentiment\\.yaml: line \\d+: words\\.negative\\[\\d+\\]: duplicate term.*"rude"`,
         ),
       );
       expect(failed.stderr).not.toMatch(/\n\s+at /);

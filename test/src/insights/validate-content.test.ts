@@ -107,15 +107,15 @@ describe("validateInsightsContent", () => {
   it("rejects duplicate aspect ids and a term listed twice, whatever its case", () => {
     const text = `${GOOD_ASPECTS}  - id: billing\n    label: Again\n    terms: [Insurance]\n`;
     expect(problems(raw({ aspects: text }))).toEqual([
-      `${ASPECTS}: aspects[2].id: duplicate id of aspects[0], got "billing"`,
-      `${ASPECTS}: aspects[2].terms[0]: duplicate term, already in aspects[0].terms[1] (billing), got "Insurance"`,
+      `${ASPECTS}: line 10: aspects[2].id: duplicate id of aspects[0], got "billing"`,
+      `${ASPECTS}: line 12: aspects[2].terms[0]: duplicate term, already in aspects[0].terms[1] (billing), got "Insurance"`,
     ]);
   });
 
   it("fails on FAQ evidence that names no review", () => {
     const text = `${GOOD_FAQ}  - question: Parking?\n    answer: Hard.\n    evidence: [2025-02-03-ben, 2025-09-09-nobody]\n`;
     expect(problems(raw({ faq: text }))).toEqual([
-      `${FAQ}: faq[1].evidence[1]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2025-09-09-nobody"`,
+      `${FAQ}: line 7: faq[1].evidence[1]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2025-09-09-nobody"`,
     ]);
   });
 
@@ -146,8 +146,8 @@ words:
     ]);
     const fixed = lexicon.replace("  neutral: [crack]\n", "neutral: [crack]\n");
     expect(problems(raw({ aspects: GOOD_ASPECTS, lexicon: fixed }))).toEqual([
-      'content/insights/sentiment.yaml: conditions[1].aspect: unknown aspect id; valid ids are billing, care, got "pain-relief"',
-      'content/insights/sentiment.yaml: outcomes.negative[1]: duplicate term, already in outcomes.positive[0], got "Gone"',
+      'content/insights/sentiment.yaml: line 4: conditions[1].aspect: unknown aspect id; valid ids are billing, care, got "pain-relief"',
+      'content/insights/sentiment.yaml: line 8: outcomes.negative[1]: duplicate term, already in outcomes.positive[0], got "Gone"',
     ]);
     const good = validateInsightsContent(
       raw({ aspects: GOOD_ASPECTS, lexicon: fixed.replace("pain-relief", "care").replace(", Gone", "") }),

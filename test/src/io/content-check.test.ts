@@ -67,7 +67,7 @@ describe("content check", () => {
       `${review}: line 4: stars is not a known field — check its spelling or remove it (the fields here are ${Object.keys(ReviewFileSchema.shape).join(", ")})`,
       `${review}: line 1: date: must fall in 2024, the year folder the file is in, got "2023-04-10"`,
       `${review}: line 13: technicians[0]: unknown id; expected one of anika-patel, tom-lindqvist, jenna-okafor (see business.yaml), got "dr-nobody"`,
-      `${faq}: faq[0].evidence[1]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2024-08-02-nobody"`,
+      `${faq}: line 4: faq[0].evidence[1]: unknown review id; no content/reviews/<year>/<id>.yaml has it, got "2024-08-02-nobody"`,
     ]);
   });
 
