@@ -4,6 +4,7 @@ import { type CompiledModel, features } from "./learned.ts";
 import { explicit } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
 import { polarity, round } from "./numbers.ts";
+import type { AspectReading } from "./readings.ts";
 import type { ReviewEvidence } from "./review-verdict.ts";
 import type { AspectExample } from "./training.ts";
 
@@ -16,20 +17,27 @@ import type { AspectExample } from "./training.ts";
  * own terms, a condition, the aspect model alone), how sure the aspect model is of the sentences,
  * whether any words are explicit, where in the story they stand. Not the words themselves: with a
  * few hundred reviews to learn from they were learned by heart (`care|almost`), not read. An aspect
- * it finds unlikely is dropped from the review; one read from explicit words needs it surer.
+ * it finds unlikely is dropped from the review, unless a clause reads it from strong words of its own.
  */
 
 /** Reviews of fewer sentences (a title counts as one) are left as read: a sentence names what it is about. */
 export const PRESENCE_MIN_SENTENCES = 3;
 /** Below this probability of being discussed, an aspect is dropped from a review. */
 export const PRESENCE_BELOW = 0.2;
-/** For an aspect with explicit words of the rules (`explicit`), the model must be surer still. */
-export const PRESENCE_EXPLICIT_BELOW = 0.1;
+/**
+ * An aspect a clause reads from its own words this strongly ("no waiting", "the office is
+ * spotless") is discussed, whatever the model says: the rules' plain evidence is not overruled.
+ */
+export const PRESENCE_KEEP_SCORE = 0.7;
 /** The single model's id in the stored binary model. */
 export const PRESENCE_ID = "discussed";
 
 const bucket = (p: number) => (p < 0.2 ? "0" : p < 0.4 ? "2" : p < 0.6 ? "4" : p < 0.8 ? "6" : "8");
 const few = (n: number) => (n >= 3 ? "3" : String(n));
+
+/** A clause's own words of the rules, strongly one way (not a contrast, not a learned model's reading). */
+const strong = (r: AspectReading) =>
+  r.polar && Math.abs(r.score) >= PRESENCE_KEEP_SCORE && !r.inferred && r.learned === undefined;
 
 /** The presence model's features for one aspect the review was read to discuss. */
 export function presenceFeatures(
@@ -97,9 +105,9 @@ export function absentAspects(
   const about = sentenceAbout(e.clauses, model, aspectIds);
   for (const aspect of e.scores.keys()) {
     const id = aspectIds[aspect] as string;
+    if (e.readings.some((list) => list.some((r) => r.aspect === aspect && strong(r)))) continue;
     const p = model.presence(presenceFeatures(e, aspect, id, (s) => about(s, aspect)));
-    const words = e.readings.some((list) => list.some((r) => r.aspect === aspect && explicit(r) && !r.disputed));
-    if (p < (words ? PRESENCE_EXPLICIT_BELOW : PRESENCE_BELOW)) absent.set(aspect, round(p));
+    if (p < PRESENCE_BELOW) absent.set(aspect, round(p));
   }
   return absent;
 }

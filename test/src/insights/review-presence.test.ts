@@ -6,8 +6,8 @@ import { explainReview } from "../../../src/insights/explain.ts";
 import { compileModel, type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
 import {
   PRESENCE_BELOW,
-  PRESENCE_EXPLICIT_BELOW,
   PRESENCE_ID,
+  PRESENCE_KEEP_SCORE,
   presenceExamples,
   presenceFeatures,
 } from "../../../src/insights/review-presence.ts";
@@ -46,8 +46,10 @@ function withPresence(feature: string, p: number): LearnedModel {
 // Four sentences; care is named in passing in the second, by a word of its own ("the doctor").
 const PASSING =
   "I hurt my back lifting boxes at work. My wife drove me to the doctor's office the first time. Three visits later the pain was gone. I am back at work.";
-// Care read from explicit words ("wonderful") in a review of three sentences.
+// Care read from strong words of the rules ("wonderful", 0.91) in a review of three sentences.
 const EXPLICIT = "My neck was stiff for weeks. Dr. Kim was wonderful. I can turn my head again.";
+// The same review with weaker words ("fine", 0.54).
+const WEAKER = EXPLICIT.replace("wonderful", "fine");
 
 const annotate = (model: LearnedModel, text: string, rating = 5) =>
   createAnnotator({ ...insights, model }, business, analyzer).annotate(review(text, rating));
@@ -109,10 +111,12 @@ describe("dropping an aspect a review names in passing", () => {
     expect(labelled.aspects).toEqual([{ id: "care", sentiment: "neutral", score: 0, source: "editor" }]);
   });
 
-  it("needs it surer for explicit words of the rules", () => {
-    const between = (PRESENCE_BELOW + PRESENCE_EXPLICIT_BELOW) / 2;
-    expect(sideOf(withPresence("aspect:care", between), EXPLICIT, "care")).toBe("positive");
-    expect(sideOf(withPresence("aspect:care", PRESENCE_EXPLICIT_BELOW - 0.05), EXPLICIT, "care")).toBeUndefined();
+  it("never drops an aspect a clause reads from strong words of the rules", () => {
+    const score = (text: string) => annotate(clauseModels(), text).aspects.find((x) => x.id === "care")?.score ?? 0;
+    if (score(EXPLICIT) < PRESENCE_KEEP_SCORE || score(WEAKER) >= PRESENCE_KEEP_SCORE)
+      throw new Error("the case needs care read strongly in one review and weakly in the other");
+    expect(sideOf(withPresence("aspect:care", 0.01), EXPLICIT, "care")).toBe("positive");
+    expect(sideOf(withPresence("aspect:care", 0.01), WEAKER, "care")).toBeUndefined();
   });
 
   it("leaves reviews of one or two sentences, and models without a presence part, as read", () => {
