@@ -17,6 +17,7 @@ import {
   SummaryTextSchema,
 } from "./content-schema.ts";
 import { type LearnedModel, LearnedModelSchema } from "./learned.ts";
+import { PRESENCE_ID } from "./review-presence.ts";
 
 /**
  * Reads and validates `content/insights/`: `aspects.yaml`, `sentiment.yaml`, `faq.yaml` and
@@ -239,6 +240,22 @@ function parseModel(
       problems.push(
         problem(entry.file, `aspects.models[${i}].weights`, `expected ${m} weights (1 per feature)`, a.weights.length),
       );
+  });
+  // The review and presence parts (review-verdict.ts, review-presence.ts), when trained.
+  const r = model.review;
+  if (r && r.weights.length !== 3 * r.features.length) {
+    const expected = `expected ${3 * r.features.length} weights (3 per feature)`;
+    problems.push(problem(entry.file, "review.weights", expected, r.weights.length));
+  }
+  model.presence?.models.forEach((a, i) => {
+    if (i > 0) problems.push(problem(entry.file, `presence.models[${i}]`, `one model only, "${PRESENCE_ID}"`, a.id));
+    else if (a.id !== PRESENCE_ID)
+      problems.push(problem(entry.file, "presence.models[0].id", `expected "${PRESENCE_ID}"`, a.id));
+    const want = model.presence?.features.length ?? 0;
+    if (a.weights.length !== want) {
+      const expected = `expected ${want} weights (1 per feature)`;
+      problems.push(problem(entry.file, `presence.models[${i}].weights`, expected, a.weights.length));
+    }
   });
   return model;
 }

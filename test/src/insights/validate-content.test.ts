@@ -203,4 +203,23 @@ describe("model.json (the learned models)", () => {
     ]);
     expect(problems(withModel(model({ version: 1 })))[0]).toMatch(/^content\/insights\/model\.json: version: /);
   });
+
+  it("checks the review and presence parts: their weights per feature, and the presence model's one id", () => {
+    const presence = { features: ["how:named"], models: [{ id: "discussed", bias: 0, weights: [0.5] }] };
+    const review = { features: ["rating:5"], bias: [0, 0, 0], weights: [0, 0, 1] };
+    expect(validateInsightsContent(withModel(model({ presence, review })), REVIEWS).model?.presence).toEqual(presence);
+    const wrong = {
+      features: ["how:named"],
+      models: [
+        { id: "present", bias: 0, weights: [0.5, 1] },
+        { id: "discussed", bias: 0, weights: [0.5] },
+      ],
+    };
+    expect(problems(withModel(model({ presence: wrong, review: { ...review, weights: [1] } })))).toEqual([
+      `${MODEL}: review.weights: expected 3 weights (3 per feature), got 1`,
+      `${MODEL}: presence.models[0].id: expected "discussed", got "present"`,
+      `${MODEL}: presence.models[0].weights: expected 1 weights (1 per feature), got 2`,
+      `${MODEL}: presence.models[1]: one model only, "discussed", got "discussed"`,
+    ]);
+  });
 });
