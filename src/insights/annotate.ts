@@ -209,7 +209,8 @@ export function createAnnotator(
         for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
       });
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
-      if (learned) learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided);
+      const about =
+        learned && learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided);
       // After the models: the review's own word that the result is not known yet outweighs theirs, and
       // neither the rating nor the review model (below) gives that aspect a side.
       const open = undecidedResult(clauses, readings, shapes) ? shapes.undecidedAspect : -1;
@@ -272,7 +273,7 @@ export function createAnnotator(
       // Aspects a review of several sentences names only in passing (review-presence.ts), judged on the
       // clauses' scores, as in training. Their clauses stay mentions, for an editor's label of them.
       const evidence = { clauses, readings, scores: new Map(scores), sentences, rating: review.rating };
-      const dropped = learned ? absentAspects(evidence, learned, aspectIds) : new Map<number, number>();
+      const dropped = learned && about ? absentAspects(evidence, learned, aspectIds, about) : new Map<number, number>();
       for (const [aspect, v] of verdicts) scores.set(aspect, v.score);
       for (const aspect of dropped.keys()) scores.delete(aspect);
       const annotations: ReviewAspect[] = byId

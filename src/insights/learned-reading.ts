@@ -2,6 +2,7 @@ import { CLASSES, type CompiledModel, features, type ModelVerdict, type Polarity
 import type { Clause } from "./nlp.ts";
 import { round } from "./numbers.ts";
 import type { AspectReading } from "./readings.ts";
+import { clausesBySentence, sentenceAbout } from "./sentence-about.ts";
 
 /**
  * Where the learned models (learned.ts) may speak, and how loudly. The rules read first; the
@@ -193,6 +194,7 @@ export function aspectSegment(
   return [...c.clause, ...best.map((w) => `g:${w}`)];
 }
 
+/** The models' answers, into `readings`; returns each sentence's aspect probabilities (sentence-about.ts). */
 export function learnedReadings(
   clauses: readonly Clause[],
   readings: AspectReading[][],
@@ -201,7 +203,7 @@ export function learnedReadings(
   rating: number,
   options: LearnedOptions = LEARNED_DEFAULTS,
   voided: ReadonlySet<number> = new Set(),
-): void {
+): Map<number, number[]> {
   const { polarityConfidence, aspectConfidence, overrideConfidence, vetoBelow, conditionConfidence } = options;
   const featsOf = clauses.map((c) => features(c.tokens, c.start, c.end));
   const context = reviewContext(clauses, readings, rating);
@@ -212,19 +214,8 @@ export function learnedReadings(
     return c.tokens.normals[c.end - 1] === "?";
   };
   // Sentences: the clauses of each, in order, and the aspect model's probability for each aspect.
-  const bySentence = new Map<number, number[]>();
-  clauses.forEach((c, k) => {
-    const list = bySentence.get(c.sentenceIndex) ?? [];
-    list.push(k);
-    bySentence.set(c.sentenceIndex, list);
-  });
-  const about = new Map<number, number[]>();
-  for (const [sentence, ks] of bySentence) {
-    const first = clauses[ks[0] as number] as Clause;
-    const last = clauses[ks[ks.length - 1] as number] as Clause;
-    const feats = features(first.tokens, first.start, last.end);
-    about.set(sentence, model.aspects(aspectIds, feats));
-  }
+  const bySentence = clausesBySentence(clauses);
+  const about = sentenceAbout(clauses, bySentence, model, aspectIds);
   const aboutOf = (k: number, aspect: number) =>
     (about.get((clauses[k] as Clause).sentenceIndex) as number[])[aspect] as number;
 
@@ -297,4 +288,5 @@ export function learnedReadings(
       (readings[best] as AspectReading[]).push(decide(best, aspect, undefined));
     });
   }
+  return about;
 }

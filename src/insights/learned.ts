@@ -247,7 +247,6 @@ export function compileModel(model: LearnedModel): CompiledModel {
     }
     return z;
   };
-  const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
   const presence = model.presence && compileBinary(model.presence);
   return {
     polarity,
@@ -267,10 +266,12 @@ export function compileModel(model: LearnedModel): CompiledModel {
   };
 }
 
+const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
+
 /** The first model of a binary set, as a probability of its features. */
 function compileBinary({ features, models: [first] }: z.infer<typeof Binary>): (feats: readonly string[]) => number {
   const weights = new Map(features.map((f, i) => [f, first?.weights[i] ?? 0]));
-  return (feats) => 1 / (1 + Math.exp(-feats.reduce((z, f) => z + (weights.get(f) ?? 0), first?.bias ?? 0)));
+  return (feats) => sigmoid(feats.reduce((z, f) => z + (weights.get(f) ?? 0), first?.bias ?? 0));
 }
 
 /** A softmax regression over CLASSES, one row of three weights per feature. */

@@ -1,11 +1,11 @@
-import type { Annotator } from "./annotate.ts";
-import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
-import { type CompiledModel, features } from "./learned.ts";
+import type { LabelledItem } from "./evaluate.ts";
+import type { CompiledModel } from "./learned.ts";
 import { explicit } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
 import { polarity, round } from "./numbers.ts";
 import type { AspectReading } from "./readings.ts";
 import type { ReviewEvidence } from "./review-verdict.ts";
+import { clausesBySentence, sentenceAbout } from "./sentence-about.ts";
 import type { AspectExample } from "./training.ts";
 
 /**
@@ -73,24 +73,6 @@ export function presenceFeatures(
   return out;
 }
 
-/** Each sentence's probability of discussing each aspect, by the aspect model, looked up by sentence. */
-export function sentenceAbout(clauses: readonly Clause[], model: CompiledModel, aspectIds: readonly string[]) {
-  const bySentence = new Map<number, Clause[]>();
-  for (const c of clauses) bySentence.set(c.sentenceIndex, [...(bySentence.get(c.sentenceIndex) ?? []), c]);
-  const memo = new Map<number, number[]>();
-  return (sentence: number, aspect: number): number => {
-    let p = memo.get(sentence);
-    if (p === undefined) {
-      const list = bySentence.get(sentence) ?? [];
-      const first = list[0];
-      const last = list[list.length - 1];
-      p = first && last ? model.aspects(aspectIds, features(first.tokens, first.start, last.end)) : [];
-      memo.set(sentence, p);
-    }
-    return p[aspect] ?? 0;
-  };
-}
-
 /**
  * The aspects the presence model finds the review does not discuss, each with its probability of
  * being discussed (none without a presence model).
@@ -99,40 +81,37 @@ export function absentAspects(
   e: ReviewEvidence,
   model: CompiledModel,
   aspectIds: readonly string[],
+  about: ReadonlyMap<number, readonly number[]>,
 ): Map<number, number> {
   const absent = new Map<number, number>();
   if (!model.presence || e.sentences < PRESENCE_MIN_SENTENCES) return absent;
-  const about = sentenceAbout(e.clauses, model, aspectIds);
   for (const aspect of e.scores.keys()) {
     const id = aspectIds[aspect] as string;
     if (e.readings.some((list) => list.some((r) => r.aspect === aspect && strong(r)))) continue;
-    const p = model.presence(presenceFeatures(e, aspect, id, (s) => about(s, aspect)));
+    const p = model.presence(presenceFeatures(e, aspect, id, (s) => about.get(s)?.[aspect] ?? 0));
     if (p < PRESENCE_BELOW) absent.set(aspect, round(p));
   }
   return absent;
 }
 
 /**
- * The presence model's examples: every aspect the clauses found in a review of several sentences,
- * discussed when the review's gold has it, read by `read` (clause models that did not learn these
- * items) and `model` (the same models, for the aspect model's probabilities).
+ * The presence model's examples from one labelled item, read by clause models that did not learn it
+ * (`itemEvidence`, review-verdict.ts) with `model` the same models: every aspect the clauses found
+ * in a review of several sentences, discussed when the review's gold has it.
  */
 export function presenceExamples(
-  items: readonly LabelledItem[],
-  read: Annotator,
+  item: LabelledItem,
+  evidence: ReviewEvidence,
   model: CompiledModel,
   aspectIds: readonly string[],
   weight: number,
 ): AspectExample[] {
-  return items.flatMap((item) => {
-    const { clauses, readings, scores, sentences } = annotateLabelled(read, item);
-    if (sentences < PRESENCE_MIN_SENTENCES) return [];
-    const evidence = { clauses, readings, scores, sentences, rating: item.rating };
-    const about = sentenceAbout(clauses, model, aspectIds);
-    return [...scores.keys()].map((aspect) => {
-      const id = aspectIds[aspect] as string;
-      const feats = presenceFeatures(evidence, aspect, id, (s) => about(s, aspect));
-      return { feats, aspects: new Set(item.gold.has(id) ? [PRESENCE_ID] : []), weight };
-    });
+  const { clauses, scores, sentences } = evidence;
+  if (sentences < PRESENCE_MIN_SENTENCES) return [];
+  const about = sentenceAbout(clauses, clausesBySentence(clauses), model, aspectIds);
+  return [...scores.keys()].map((aspect) => {
+    const id = aspectIds[aspect] as string;
+    const feats = presenceFeatures(evidence, aspect, id, (s) => about.get(s)?.[aspect] ?? 0);
+    return { feats, aspects: new Set(item.gold.has(id) ? [PRESENCE_ID] : []), weight };
   });
 }

@@ -129,22 +129,24 @@ export function reviewVerdicts(
   return verdicts;
 }
 
+/** A labelled item read by `read`, as the review and presence models see it (their training examples). */
+export function itemEvidence(read: Annotator, item: LabelledItem): ReviewEvidence {
+  const { clauses, readings, scores, sentences } = annotateLabelled(read, item);
+  return { clauses, readings, scores, sentences, rating: item.rating };
+}
+
 /**
- * The review model's examples (training.ts): each gold aspect the clauses found, with the review's
- * gold side, read by `read` (clause models that did not learn these items).
+ * The review model's examples (training.ts) from one labelled item, read by clause models that did
+ * not learn it (`itemEvidence`): each gold aspect the clauses found, with the review's gold side.
  */
 export function reviewExamples(
-  items: readonly LabelledItem[],
-  read: Annotator,
+  item: LabelledItem,
+  evidence: ReviewEvidence,
   aspectIds: readonly string[],
   weight: number,
 ): PolarityExample[] {
-  return items.flatMap((item) => {
-    const { clauses, readings, scores, sentences } = annotateLabelled(read, item);
-    const evidence = { clauses, readings, scores, sentences, rating: item.rating };
-    return [...item.gold].flatMap(([id, gold]) => {
-      const aspect = aspectIds.indexOf(id);
-      return scores.has(aspect) ? [{ feats: reviewFeatures(evidence, aspect, id), polarity: gold, weight }] : [];
-    });
+  return [...item.gold].flatMap(([id, gold]) => {
+    const aspect = aspectIds.indexOf(id);
+    return evidence.scores.has(aspect) ? [{ feats: reviewFeatures(evidence, aspect, id), polarity: gold, weight }] : [];
   });
 }

@@ -4,7 +4,7 @@ import { CLASSES, compileModel, features, type LearnedModel, type PolarityClass,
 import { aspectSegment, polarityFeatures, reviewContext, type SegmentCache } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
 import { PRESENCE_ID, presenceExamples } from "./review-presence.ts";
-import { reviewExamples } from "./review-verdict.ts";
+import { itemEvidence, reviewExamples } from "./review-verdict.ts";
 
 /**
  * Training the learned models (learned.ts) on labelled items, with the examples built as the models
@@ -60,8 +60,11 @@ export function trainOn(
     const model = trainClauses(others, rules, aspectIds, options);
     const [read, compiled] = [readWith(model), compileModel(model)];
     for (const { items, weight = 1 } of sets.map((s) => part(s, true))) {
-      examples.push(...reviewExamples(items, read, aspectIds, weight));
-      present.push(...presenceExamples(items, read, compiled, aspectIds, weight));
+      for (const item of items) {
+        const evidence = itemEvidence(read, item);
+        examples.push(...reviewExamples(item, evidence, aspectIds, weight));
+        present.push(...presenceExamples(item, evidence, compiled, aspectIds, weight));
+      }
     }
   }
   const trained = clauses.trained_on.slice(0, -1);

@@ -212,50 +212,27 @@ function parseModel(
     return undefined;
   }
   const model = parsed.data;
-  const n = model.polarity.features.length;
-  if (model.polarity.weights.length !== 3 * n) {
-    problems.push(
-      problem(
-        entry.file,
-        "polarity.weights",
-        `expected ${3 * n} weights (3 per feature)`,
-        model.polarity.weights.length,
-      ),
-    );
-  }
+  const { file } = entry;
+  const weights = (field: string, list: readonly number[], features: readonly string[], per: 1 | 3) => {
+    const expected = `expected ${per * features.length} weights (${per} per feature)`;
+    if (list.length !== per * features.length) problems.push(problem(file, field, expected, list.length));
+  };
+  weights("polarity.weights", model.polarity.weights, model.polarity.features, 3);
   const ids = aspects.map((a) => a.id);
-  const m = model.aspects.features.length;
   model.aspects.models.forEach((a, i) => {
     if (!ids.includes(a.id)) {
-      problems.push(
-        problem(
-          entry.file,
-          `aspects.models[${i}].id`,
-          `unknown aspect id; valid ids are ${ids.join(", ")}; run npm run train:insights after renaming an aspect`,
-          a.id,
-        ),
-      );
+      const message = `unknown aspect id; valid ids are ${ids.join(", ")}; run npm run train:insights after renaming an aspect`;
+      problems.push(problem(file, `aspects.models[${i}].id`, message, a.id));
     }
-    if (a.weights.length !== m)
-      problems.push(
-        problem(entry.file, `aspects.models[${i}].weights`, `expected ${m} weights (1 per feature)`, a.weights.length),
-      );
+    weights(`aspects.models[${i}].weights`, a.weights, model.aspects.features, 1);
   });
   // The review and presence parts (review-verdict.ts, review-presence.ts), when trained.
-  const r = model.review;
-  if (r && r.weights.length !== 3 * r.features.length) {
-    const expected = `expected ${3 * r.features.length} weights (3 per feature)`;
-    problems.push(problem(entry.file, "review.weights", expected, r.weights.length));
-  }
+  if (model.review) weights("review.weights", model.review.weights, model.review.features, 3);
   model.presence?.models.forEach((a, i) => {
-    if (i > 0) problems.push(problem(entry.file, `presence.models[${i}]`, `one model only, "${PRESENCE_ID}"`, a.id));
+    if (i > 0) problems.push(problem(file, `presence.models[${i}]`, `one model only, "${PRESENCE_ID}"`, a.id));
     else if (a.id !== PRESENCE_ID)
-      problems.push(problem(entry.file, "presence.models[0].id", `expected "${PRESENCE_ID}"`, a.id));
-    const want = model.presence?.features.length ?? 0;
-    if (a.weights.length !== want) {
-      const expected = `expected ${want} weights (1 per feature)`;
-      problems.push(problem(entry.file, `presence.models[${i}].weights`, expected, a.weights.length));
-    }
+      problems.push(problem(file, "presence.models[0].id", `expected "${PRESENCE_ID}"`, a.id));
+    weights(`presence.models[${i}].weights`, a.weights, model.presence?.features ?? [], 1);
   });
   return model;
 }

@@ -11,6 +11,7 @@ import {
   presenceExamples,
   presenceFeatures,
 } from "../../../src/insights/review-presence.ts";
+import { itemEvidence } from "../../../src/insights/review-verdict.ts";
 import { trainOn } from "../../../src/insights/training.ts";
 import { plainReview as review, rulesOnly } from "../../helpers/project-insights.ts";
 
@@ -136,7 +137,8 @@ describe("training the presence model", () => {
   const items = parseLabelled(lines.join("\n"), "reviews.txt", ids);
 
   it("learns from every aspect found in a review of three sentences or more, discussed when the gold has it", () => {
-    const examples = presenceExamples(items, rules, compileModel(clauseModels()), ids, 2);
+    const model = compileModel(clauseModels());
+    const examples = items.flatMap((item) => presenceExamples(item, itemEvidence(rules, item), model, ids, 2));
     const discussed = (e: (typeof examples)[number]) => e.aspects.has(PRESENCE_ID);
     // The one-sentence item gives none; the passing mention of care is not discussed.
     const careOf = examples.filter((e) => e.feats.includes("aspect:care|rating:5"));

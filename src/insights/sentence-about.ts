@@ -1,0 +1,33 @@
+import { type CompiledModel, features } from "./learned.ts";
+import type { Clause } from "./nlp.ts";
+
+/** Per sentence, the indexes of its clauses in order. */
+export function clausesBySentence(clauses: readonly Clause[]): Map<number, number[]> {
+  const bySentence = new Map<number, number[]>();
+  clauses.forEach((c, k) => {
+    const list = bySentence.get(c.sentenceIndex) ?? [];
+    list.push(k);
+    bySentence.set(c.sentenceIndex, list);
+  });
+  return bySentence;
+}
+
+/**
+ * Per sentence, the aspect model's probability for each aspect of `aspectIds`, read over the
+ * sentence's words from its first clause to its last: computed once per review, for the clause
+ * readings (learned-reading.ts) and for whether the review discusses each aspect (review-presence.ts).
+ */
+export function sentenceAbout(
+  clauses: readonly Clause[],
+  bySentence: ReadonlyMap<number, readonly number[]>,
+  model: CompiledModel,
+  aspectIds: readonly string[],
+): Map<number, number[]> {
+  const about = new Map<number, number[]>();
+  for (const [sentence, ks] of bySentence) {
+    const first = clauses[ks[0] as number] as Clause;
+    const last = clauses[ks[ks.length - 1] as number] as Clause;
+    about.set(sentence, model.aspects(aspectIds, features(first.tokens, first.start, last.end)));
+  }
+  return about;
+}
