@@ -3,6 +3,7 @@ import type { Business } from "../../src/content/records.ts";
 import type { ValidatedContent } from "../../src/content/validate.ts";
 import type { ReviewInput } from "../../src/insights/annotate.ts";
 import type { InsightsContent } from "../../src/insights/content-schema.ts";
+import type { LearnedModel } from "../../src/insights/learned.ts";
 import { type Analyzer, createAnalyzer } from "../../src/insights/nlp.ts";
 import { loadContent } from "../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../src/io/insights-dir.ts";
@@ -48,3 +49,17 @@ export const plainReview = (text: string, rating: number): ReviewInput => ({
   services: [],
   service_areas: [],
 });
+
+/**
+ * Clause models that find nothing by themselves (every aspect of `ids` at 0.3), with the polarity
+ * model's `bias` over negative, neutral, positive (even sides by default), for tests that add a
+ * hand-made review or presence part.
+ */
+export function blankClauseModels(ids: readonly string[], bias: [number, number, number] = [0, 0, 0]): LearnedModel {
+  return {
+    version: 2,
+    trained_on: [],
+    polarity: { features: [], bias, weights: [] },
+    aspects: { features: [], models: ids.map((id) => ({ id, bias: Math.log(0.3 / 0.7), weights: [] })) },
+  };
+}

@@ -13,7 +13,7 @@ import {
 } from "../../../src/insights/review-presence.ts";
 import { itemEvidence } from "../../../src/insights/review-verdict.ts";
 import { trainOn } from "../../../src/insights/training.ts";
-import { plainReview as review, rulesOnly } from "../../helpers/project-insights.ts";
+import { blankClauseModels, plainReview as review, rulesOnly } from "../../helpers/project-insights.ts";
 
 /**
  * Whether a whole review discusses an aspect (issue 31): the presence model's features, where it
@@ -25,14 +25,7 @@ const { insights, business, analyzer, ids } = await rulesOnly();
  * Clause models that find nothing by themselves and lean positive without being sure of it, so they
  * neither overrule nor doubt the rules' praise.
  */
-function clauseModels(): LearnedModel {
-  return {
-    version: 2,
-    trained_on: [],
-    polarity: { features: [], bias: [0, 0, 0.5], weights: [] },
-    aspects: { features: [], models: ids.map((id) => ({ id, bias: Math.log(0.3 / 0.7), weights: [] })) },
-  };
-}
+const clauseModels = () => blankClauseModels(ids, [0, 0, 0.5]);
 
 /** A presence model that reads `p` for an aspect with `feature`, and 0.9 for any other. */
 function withPresence(feature: string, p: number): LearnedModel {

@@ -6,7 +6,7 @@ import { type LearnedModel, LearnedModelSchema } from "../../../src/insights/lea
 import { LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-reading.ts";
 import { REVERSE_CONFIDENCE, reviewFeatures } from "../../../src/insights/review-verdict.ts";
 import { REVIEW_FOLDS, trainOn } from "../../../src/insights/training.ts";
-import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
+import { blankClauseModels, plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
 
 /**
  * The whole review's reading of each aspect (issue 31): the review model's features, where it may
@@ -18,14 +18,7 @@ const { insights, business, analyzer, ids } = await rulesOnly();
 const review = plainReview;
 
 /** Clause models that find and judge nothing by themselves (every aspect at 0.3, sides even). */
-function clauseModels(): LearnedModel {
-  return {
-    version: 2,
-    trained_on: [],
-    polarity: { features: [], bias: [0, 0, 0], weights: [] },
-    aspects: { features: [], models: ids.map((id) => ({ id, bias: Math.log(0.3 / 0.7), weights: [] })) },
-  };
-}
+const clauseModels = () => blankClauseModels(ids);
 
 /** A review model that reads `side` (0 negative, 1 neutral, 2 positive) at probability `p` when `feature` is present. */
 function withReview(feature: string, side: 0 | 1 | 2, p: number): LearnedModel {
