@@ -3,6 +3,7 @@ import path from "node:path";
 import { pathToFileURL } from "node:url";
 import { build } from "astro";
 import { forgetBuildContent, releaseBuild } from "../io/build-content.ts";
+import { keepReadPacks } from "../io/pack-file.ts";
 import { type WorkerReply, WorkerRequestSchema } from "./astro-worker-protocol.ts";
 
 /**
@@ -48,6 +49,9 @@ registerHooks({
     return { ...resolved, url: url.href };
   },
 });
+
+// This process builds again: the next build reads only the cache packs written since this one.
+keepReadPacks();
 
 // The parent is gone (ended, or killed without a chance to end us): nothing would read a result.
 process.on("disconnect", () => process.exit(0));

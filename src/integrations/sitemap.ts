@@ -2,9 +2,12 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
-import { archivePath, reviewPath } from "../content/dataset.ts";
+import { reviewPath } from "../content/dataset.ts";
 import { itemModifiedMs } from "../feeds/entries.ts";
 import { madeThisBuild, SITE_DATA } from "../io/build-content.ts";
+import { evidenceParts } from "../site/evidence-paths.ts";
+import { monthPages } from "../site/html-view.ts";
+import { monthParts } from "../site/month-page-props.ts";
 import type { SiteData } from "../site/site-data.ts";
 import { robotsTxt, type SitemapEntry, sitemapFiles } from "../site/sitemap.ts";
 
@@ -33,18 +36,17 @@ export function sitemap(): AstroIntegration {
 /** Every HTML page of a build with an address of its own (not the 404 page), in a fixed order. */
 export function sitemapEntries(site: Pick<SiteData, "dataset" | "evidence">): SitemapEntry[] {
   const { reviews } = site.dataset;
-  const months = new Set(reviews.map((r) => archivePath(r.date)));
   return [
     { path: "/" },
     // The review log's page (src/pages/log/index.astro).
     { path: "/log/" },
     // The API reference (src/pages/api/index.astro).
     { path: "/api/" },
-    ...[...months].map((p) => ({ path: p })),
+    ...monthPages(reviews).flatMap((m) => monthParts(m).map((part) => ({ path: part.path }))),
     ...reviews.map((r) => ({
       path: reviewPath(r.id),
       lastmod: new Date(itemModifiedMs(r)).toISOString().slice(0, 10),
     })),
-    ...site.evidence.map((p) => ({ path: p.path })),
+    ...site.evidence.flatMap((p) => evidenceParts(p.path, p.reviews.length).map((part) => ({ path: part.path }))),
   ];
 }

@@ -69,12 +69,20 @@ interface ReadPack {
 /**
  * Packs this process read, by path, kept while their identity (inode, size, modification time) is
  * unchanged: a pack is never written again once renamed into place, so npm start's build worker
- * reads only the packs written since its last build, not the whole cache on every save. Bounded by
- * `PACK_MEMO_BYTES`; a folder's packs no longer listed are dropped when the folder is read again.
+ * reads only the packs written since its last build, not the whole cache on every save. Only a
+ * process that builds again keeps them (`keepReadPacks`): in a one-off `astro build` they would
+ * hold a cache's bytes and index (44 MiB at 100,000 reviews) through every page for nothing.
+ * A folder's packs no longer listed are dropped when the folder is read again.
  */
 const readPacks = new Map<string, ReadPack>();
-/** Bytes of pack files `readPacks` may keep (the largest site's caches are read from disk each time). */
+let memoBytes = 0;
+/** Bytes of pack files a long-lived builder keeps between builds (the largest site's caches are read from disk each time). */
 export const PACK_MEMO_BYTES = 64 * 1024 * 1024;
+
+/** Keeps up to `bytes` of read packs for the next build of this process (npm start's build worker). */
+export function keepReadPacks(bytes = PACK_MEMO_BYTES): void {
+  memoBytes = bytes;
+}
 
 function readPack(name: string): Map<string, Entry> | undefined {
   const file = path.resolve(name);
@@ -98,7 +106,7 @@ function readPack(name: string): Map<string, Entry> | undefined {
   readPacks.delete(file);
   let held = bytes.length;
   for (const p of readPacks.values()) held += p.bytes;
-  if (held <= PACK_MEMO_BYTES) readPacks.set(file, { id, bytes: bytes.length, entries });
+  if (held <= memoBytes) readPacks.set(file, { id, bytes: bytes.length, entries });
   return entries;
 }
 

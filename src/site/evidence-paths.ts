@@ -1,4 +1,5 @@
 import type { Sentiment } from "../content/records.ts";
+import { type ListPart, listParts, PART_SEGMENT } from "./list-parts.ts";
 
 /**
  * Addresses of the evidence pages: the static list of reviews behind each figure of the home page
@@ -14,8 +15,13 @@ export const ENTITY_SEGMENTS = {
 } as const;
 export type EntityKind = keyof typeof ENTITY_SEGMENTS;
 
-/** Segments that name entity, topic and rating pages, so no aspect id may take them. */
-export const RESERVED_SEGMENTS: readonly string[] = [...Object.values(ENTITY_SEGMENTS), "topics", "ratings"];
+/** Segments that name entity, topic, rating and part pages, so no aspect id may take them. */
+export const RESERVED_SEGMENTS: readonly string[] = [
+  ...Object.values(ENTITY_SEGMENTS),
+  "topics",
+  "ratings",
+  PART_SEGMENT,
+];
 
 /** Where the trend column's reviews (an aspect's reviews in the last 12 months) are listed. */
 export const RECENT_SEGMENT = "last-12-months";
@@ -64,4 +70,12 @@ export function topicPath(slug: string): string {
 /** The reviews of one star rating (a histogram bar), or of the rating trend's last 12 months. */
 export function ratingPath(stars: number | typeof RECENT_SEGMENT): string {
   return `/insights/ratings/${stars}/`;
+}
+
+/** Reviews one evidence page lists at most (src/site/list-parts.ts). */
+export const EVIDENCE_PART_SIZE = 200;
+
+/** The pages of the evidence list at `path` of `count` reviews. */
+export function evidenceParts(path: string, count: number): ListPart[] {
+  return listParts(path, count, EVIDENCE_PART_SIZE);
 }

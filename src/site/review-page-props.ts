@@ -4,7 +4,9 @@ import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
 import type { CountedSentence } from "../insights/quotes.ts";
 import type { SiteUrls } from "../urls.ts";
 import type { EvidencePage } from "./evidence.ts";
+import { evidenceParts } from "./evidence-paths.ts";
 import { monthLabel } from "./html-view.ts";
+import type { ListPart } from "./list-parts.ts";
 import { recordDigest } from "./record-digest.ts";
 import type { SiteData } from "./site-data.ts";
 
@@ -45,6 +47,8 @@ export type EvidenceItem = Pick<ReviewRecord, "id" | "title" | "rating" | "autho
  */
 export type EvidencePageProps = SharedPageProps & {
   page: EvidencePage;
+  /** Which part of the figure's list this page shows (src/site/list-parts.ts). */
+  part: ListPart;
   /**
    * On aspect pages, the build's counted sentences (per review id and aspect, the sentence a
    * reading rests on), shared by every page: the page looks up its own reviews when it is rendered.
@@ -88,13 +92,14 @@ export function reviewPageEntries(site: SiteData): Entry<ReviewPageProps>[] {
   });
 }
 
-/** The items an evidence page lists: what it shows of each review, and its reading of the page's aspect. */
+/** The items an evidence page lists (its `part` of the figure's list): what it shows of each review, and its reading of the page's aspect. */
 export function evidenceItems(
   page: Pick<EvidencePage, "reviews" | "aspect">,
+  part: Pick<ListPart, "from" | "to">,
   counted?: SiteData["counted"],
 ): EvidenceItem[] {
   const { aspect } = page;
-  return page.reviews.map((r): EvidenceItem => {
+  return page.reviews.slice(part.from, part.to).map((r): EvidenceItem => {
     const item: EvidenceItem = { id: r.id, title: r.title, rating: r.rating, author: r.author, date: r.date };
     if (aspect === undefined) return item;
     const reading = readingOf(r, aspect);
@@ -134,21 +139,23 @@ function listedJson(memo: Listed, r: ReviewRecord, aspect: string | undefined, c
 }
 
 /**
- * The cache key of an evidence page: its heading and definition, then per listed review exactly
- * what `evidenceItems` takes from it (its reading and the sentence counted for the page's aspect).
+ * The cache key of an evidence page: its heading and definition, which part of the list it is, then
+ * per listed review exactly what `evidenceItems` takes from it (its reading and the sentence counted
+ * for the page's aspect).
  */
 function evidenceKey(
   { reviews, ...meta }: EvidencePage,
+  part: ListPart,
   counted: SiteData["counted"],
   shared: string,
   memo: Listed,
 ): string {
   // Fed in pieces of about 64 KiB: the same digest as of the text joined, without building a text
   // of megabytes, and without a call into the hash per review (at 10,000 reviews, 150,000 of them).
-  const sha = createHash("sha256").update(JSON.stringify(meta));
+  const sha = createHash("sha256").update(JSON.stringify([meta, part]));
   let piece = "";
-  for (const r of reviews) {
-    piece += listedJson(memo, r, meta.aspect, counted);
+  for (let i = part.from; i < part.to; i++) {
+    piece += listedJson(memo, reviews[i] as ReviewRecord, meta.aspect, counted);
     if (piece.length >= PIECE) {
       sha.update(piece);
       piece = "";
@@ -157,17 +164,19 @@ function evidenceKey(
   return sha.update(`${piece}\n${shared}`).digest("hex");
 }
 
-/** One entry per evidence page (src/site/evidence.ts), at its path under `/insights/`. */
+/** One entry per evidence page (src/site/evidence.ts) and part of its list, at its path under `/insights/`. */
 export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] {
   const common = shared(site);
   const memo: Listed = new Map();
-  return site.evidence.map((page) => {
-    const props: EvidencePageProps = { ...common.props, page };
-    if (page.aspect !== undefined) props.counted = site.counted;
-    return {
-      params: { path: page.path.slice("/insights/".length, -1) },
-      props,
-      cacheKey: evidenceKey(page, site.counted, common.json, memo),
-    };
-  });
+  return site.evidence.flatMap((page) =>
+    evidenceParts(page.path, page.reviews.length).map((part) => {
+      const props: EvidencePageProps = { ...common.props, page, part };
+      if (page.aspect !== undefined) props.counted = site.counted;
+      return {
+        params: { path: part.path.slice("/insights/".length, -1) },
+        props,
+        cacheKey: evidenceKey(page, part, site.counted, common.json, memo),
+      };
+    }),
+  );
 }

@@ -100,7 +100,7 @@ describe("npm run check", () => {
     const { code, stderr } = await check(root);
     expect(code).toBe(1);
     expect(stderr).toContain(
-      'content/insights/aspects.yaml: line 12: aspects[2].id: is the address of other evidence pages (/insights/topics/), so no aspect may take it (reserved: practitioners, services, service-areas, topics, ratings); choose another id, got "topics"',
+      'content/insights/aspects.yaml: line 12: aspects[2].id: is the address of other evidence pages (/insights/topics/), so no aspect may take it (reserved: practitioners, services, service-areas, topics, ratings, page); choose another id, got "topics"',
     );
   });
 

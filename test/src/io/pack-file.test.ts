@@ -1,10 +1,12 @@
 import { spawnSync } from "node:child_process";
+import { readFileSync, utimesSync, writeFileSync } from "node:fs";
 import { mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import {
   compact,
+  keepReadPacks,
   MAX_PACKS,
   MAX_STALE_SHARE,
   PackIndex,
@@ -43,6 +45,31 @@ describe("packs", () => {
     const index = new PackIndex(dir);
     expect(index.get(KEY_A)).toBe('{"x":1}');
     expect(index.has(KEY_B)).toBe(false);
+  });
+
+  it("keeps a pack read once only in a process that builds again (keepReadPacks)", async () => {
+    const writer = new PackWriter(dir);
+    writer.add(KEY_A, '{"x":1}');
+    writer.close();
+    const [name] = await readdir(dir);
+    const file = path.join(dir, name as string);
+    // Same inode, size and modification time, other bytes: only a pack read again shows them.
+    const rewrite = (from: string, to: string) => {
+      writeFileSync(file, readFileSync(file, "utf8").replace(from, to));
+      utimesSync(file, 1_700_000_000, 1_700_000_000);
+    };
+    rewrite("1", "2");
+    expect(new PackIndex(dir).get(KEY_A)).toBe('{"x":2}');
+    rewrite("2", "3");
+    expect(new PackIndex(dir).get(KEY_A)).toBe('{"x":3}');
+    keepReadPacks();
+    try {
+      expect(new PackIndex(dir).get(KEY_A)).toBe('{"x":3}');
+      rewrite("3", "4");
+      expect(new PackIndex(dir).get(KEY_A)).toBe('{"x":3}');
+    } finally {
+      keepReadPacks(0);
+    }
   });
 
   it("drops the pack when filling it throws, and passes the error on", async () => {

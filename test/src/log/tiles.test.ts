@@ -1,7 +1,7 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { decodeBundle, encodeBundle } from "../../../src/log/entries.ts";
-import { arrayReader, treeHash } from "../../../src/log/merkle.ts";
+import { storedHashCount, treeHash } from "../../../src/log/merkle.ts";
 import { parseTilePath, tileHashReader, tileIndexPath, tilePath, treeTiles } from "../../../src/log/tiles.ts";
 import { appendEntries, EMPTY_LOG, rootOf, tileFiles } from "../../../src/log/tree.ts";
 
@@ -47,10 +47,23 @@ describe("tiles (tiles.ts)", () => {
         expect(Buffer.from(encodeBundle(decodeBundle(encodeBundle(entries))))).toEqual(
           Buffer.from(encodeBundle(entries)),
         );
-        expect(Buffer.from(treeHash(size, arrayReader(tree.hashes)))).toEqual(Buffer.from(rootOf(tree)));
+        expect(Buffer.from(treeHash(size, tree.hashes.reader()))).toEqual(Buffer.from(rootOf(tree)));
       }),
       { numRuns: 15 },
     );
+  });
+
+  it("stores every hash packed, and appending leaves the earlier tree as it was", () => {
+    const entries = Array.from({ length: 305 }, (_, i) => Buffer.from(`entry ${i}`));
+    const small = appendEntries(EMPTY_LOG, entries.slice(0, 5));
+    const smallRoot = Buffer.from(rootOf(small));
+    const big = appendEntries(small, entries.slice(5));
+    expect(small.hashes.length).toBe(storedHashCount(5));
+    expect(big.hashes.length).toBe(storedHashCount(305));
+    expect(Buffer.from(rootOf(small))).toEqual(smallRoot);
+    expect(Buffer.from(rootOf(big))).toEqual(Buffer.from(rootOf(appendEntries(EMPTY_LOG, entries))));
+    expect(() => big.hashes.at(big.hashes.length)).toThrow(RangeError);
+    expect(EMPTY_LOG.hashes.length).toBe(0);
   });
 
   it("appending writes only new tiles: those of the smaller tree are unchanged", () => {
