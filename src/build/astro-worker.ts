@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { PROJECT_ROOT } from "./astro-build.ts";
+import { BUILD_NODE_FLAGS, PROJECT_ROOT } from "./astro-build.ts";
 import {
   type BuildNotice,
   PER_BUILD_VARIABLES,
@@ -199,7 +199,7 @@ export class AstroBuildWorker {
   #spawn(env: NodeJS.ProcessEnv): Proc {
     // A process group of its own, so ending it also ends what it started (Vite's esbuild service),
     // and nothing is left running when `close` resolves.
-    const child = spawn(process.execPath, [MAIN], {
+    const child = spawn(process.execPath, [...BUILD_NODE_FLAGS, MAIN], {
       cwd: this.#root,
       env,
       stdio: ["ignore", this.#capture ? "pipe" : "inherit", this.#capture ? "pipe" : "inherit", "ipc"],

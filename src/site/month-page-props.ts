@@ -35,7 +35,7 @@ export interface MonthPageSite {
 }
 
 /** Reviews one month page shows at most, each as a whole card; a busier month goes on at `page/2/`. */
-export const MONTH_PART_SIZE = 100;
+export const MONTH_PART_SIZE = 50;
 
 export interface MonthPageEntry {
   /** `month` is `11`, or `11/page/2` for a later part. */

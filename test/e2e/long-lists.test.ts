@@ -105,11 +105,14 @@ describe("a month with more reviews than a page", () => {
     expect(expected.length).toBeGreaterThan(2 * MONTH_PART_SIZE);
     const { items, visited } = walk(`/reviews/${MONTH}/`, /<article[^>]*id="review-([^"]+)"/g);
     expect(items).toEqual(expected);
-    expect(visited).toEqual([`/reviews/${MONTH}/`, `/reviews/${MONTH}/page/2/`, `/reviews/${MONTH}/page/3/`]);
+    const of = Math.ceil(expected.length / MONTH_PART_SIZE);
+    expect(visited).toEqual(
+      Array.from({ length: of }, (_, i) => (i === 0 ? `/reviews/${MONTH}/` : `/reviews/${MONTH}/page/${i + 1}/`)),
+    );
     for (const [i, at] of visited.entries()) {
       const html = page(at) as string;
       expect(html).toContain(`<link rel="canonical" href="${BASE}${at}">`);
-      expect(html).toContain(`(page ${i + 1} of 3)`);
+      expect(html).toContain(`(page ${i + 1} of ${of})`);
       // rel="next" stays the month pager's: the next month.
       expect(pager(html)).not.toMatch(/rel="(?:next|prev)"/);
       expect([...html.matchAll(/<article[^>]*id="review-/g)].length).toBeLessThanOrEqual(MONTH_PART_SIZE);
