@@ -24,7 +24,10 @@ async function until(check: () => Promise<boolean>, what: string, timeoutMs = 30
     if (await check().catch(() => false)) return;
     await new Promise((r) => setTimeout(r, 200));
   }
-  throw new Error(`${what}: not within ${timeoutMs} ms; server stderr:\n${npm?.stderr()}`);
+  // npm start logs each save and rebuild on stdout: its tail says whether the save was seen and where the build stands.
+  throw new Error(
+    `${what}: not within ${timeoutMs} ms; server stderr:\n${npm?.stderr()}\nserver stdout (end):\n${npm?.stdout().slice(-6000)}`,
+  );
 }
 
 beforeAll(async () => {
