@@ -34,7 +34,7 @@ export class StoredHashes {
     return this.#count;
   }
 
-  /** Hash `i`, a view of the store: valid until the next `push`, which may move it. */
+  /** Hash `i`, a view of the store (a stored hash never changes; a `push` that grows the store leaves old views on the old bytes). */
   at(i: number): Hash {
     if (!Number.isInteger(i) || i < 0 || i >= this.#count) {
       throw new RangeError(`stored hash ${i} is not there (${this.#count} stored)`);

@@ -48,10 +48,11 @@ export interface MonthPageEntry {
 const outline = (m: MonthPage | undefined) => m && [m.path, m.label, m.reviews.length];
 
 /**
- * A hash of everything a month page can show: which part of the month it is and that part's reviews
- * (each by its record's digest), its neighbours' outline, and `shared`, the JSON of what every month page shows alike (each month's
- * outline in the archive navigation, the business, the aggregate rating, the addresses, the footer
- * sentence), which is serialised once per build rather than once per month.
+ * A hash of everything a month page can show: which part of the month it is and that part's
+ * reviews (each by its record's digest), its neighbours' outline, and `shared`, the JSON of what
+ * every month page shows alike (each month's outline in the archive navigation, the business, the
+ * aggregate rating, the addresses, the footer sentence), serialised once per build rather than
+ * once per month.
  */
 function monthPageKey(props: MonthPageProps, shared: string): string {
   const { part } = props;
