@@ -16,11 +16,13 @@ import { acquireBuildLock } from "./build-lock.ts";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
- * Node's flags for every build process; `npm run build` (package.json) passes the same, and a test
- * holds the two equal. A build is one batch of short-lived garbage over a large live heap (the
- * content, the records, the analyses): with V8's own growing factor the heap ran to about twice the
- * live data between full collections, 1.9 GiB at 100,000 reviews; growing it by a fifth at most
- * kept the build under 1.5 GiB for about a tenth more CPU (docs/benchmarks-log.md, seventh session).
+ * Node's flags for a one-off build process: `npm run build` (package.json passes the same, and a
+ * test holds the two equal), the tests' and the benchmark's builds. A build is one batch of
+ * short-lived garbage over a large live heap (the content, the records, the analyses): with V8's
+ * own growing factor the heap ran to about twice the live data between full collections, 1.9 GiB
+ * at 100,000 reviews; growing it by a fifth at most kept the build under 1.5 GiB for about a tenth
+ * more CPU (docs/benchmarks-log.md, 2026-12-04). npm start's long-lived build worker runs without
+ * them (src/build/astro-worker.ts).
  */
 export const BUILD_NODE_FLAGS: readonly string[] = ["--heap-growing-percent=20"];
 
