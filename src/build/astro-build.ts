@@ -103,6 +103,9 @@ export function astroBuildEnv(
   const base = opts.env ?? process.env;
   const bin = path.join(PROJECT_ROOT, "node_modules", ".bin");
   return {
+    // Astro's CLI posts usage data after every build, a failed one too, with a fetch that has no
+    // timeout: a build this project starts never calls out (a caller's own setting still wins).
+    ASTRO_TELEMETRY_DISABLED: "1",
     ...base,
     PATH: `${bin}${path.delimiter}${base.PATH ?? ""}`,
     DIST_DIR: opts.distDir,

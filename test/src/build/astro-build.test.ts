@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ASTRO_BIN, BUILD_NODE_FLAGS, PROJECT_ROOT } from "../../../src/build/astro-build.ts";
+import { ASTRO_BIN, astroBuildEnv, BUILD_NODE_FLAGS, PROJECT_ROOT } from "../../../src/build/astro-build.ts";
 
 describe("the build's Node flags (src/build/astro-build.ts)", () => {
   it("are the ones npm run build passes, so every build runs alike", () => {
@@ -14,5 +14,14 @@ describe("the build's Node flags (src/build/astro-build.ts)", () => {
     const run = spawnSync(process.execPath, [...BUILD_NODE_FLAGS, "-e", ""], { encoding: "utf8" });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
+  });
+});
+
+describe("the build's environment (astroBuildEnv)", () => {
+  it("turns Astro's usage reports off unless the caller says otherwise", () => {
+    expect(astroBuildEnv({ distDir: "/tmp/d", env: { PATH: "" } }).ASTRO_TELEMETRY_DISABLED).toBe("1");
+    expect(astroBuildEnv({ distDir: "/tmp/d", env: { ASTRO_TELEMETRY_DISABLED: "" } }).ASTRO_TELEMETRY_DISABLED).toBe(
+      "",
+    );
   });
 });
