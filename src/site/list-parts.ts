@@ -34,3 +34,8 @@ export function listParts(path: string, count: number, size: number): ListPart[]
     to: Math.min(count, (i + 1) * size),
   }));
 }
+
+/** A page's heading: the list's own, and which part it is when there are several. */
+export function partTitle(title: string, part: Pick<ListPart, "n" | "of">): string {
+  return part.of === 1 ? title : `${title} (page ${part.n} of ${part.of})`;
+}
