@@ -20,8 +20,6 @@ describe("the build's Node flags (src/build/astro-build.ts)", () => {
 describe("the build's environment (astroBuildEnv)", () => {
   it("turns Astro's usage reports off unless the caller says otherwise", () => {
     expect(astroBuildEnv({ distDir: "out", env: { PATH: "" } }).ASTRO_TELEMETRY_DISABLED).toBe("1");
-    expect(astroBuildEnv({ distDir: "out", env: { ASTRO_TELEMETRY_DISABLED: "" } }).ASTRO_TELEMETRY_DISABLED).toBe(
-      "",
-    );
+    expect(astroBuildEnv({ distDir: "out", env: { ASTRO_TELEMETRY_DISABLED: "" } }).ASTRO_TELEMETRY_DISABLED).toBe("");
   });
 });
