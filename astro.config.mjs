@@ -8,6 +8,7 @@ import { contentFirst } from "./src/integrations/content-first.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
 import { outDir } from "./src/integrations/out-dir.ts";
+import { releaseSiteData } from "./src/integrations/release-site-data.ts";
 import { reviewLogFiles } from "./src/integrations/review-log.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
 import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
@@ -51,6 +52,9 @@ export default defineConfig({
     // /reviews.json is written by this integration, not by an endpoint: see its module.
     reviewsJson(),
     sitemap(),
+    // The site data's last readers are above: what follows (the log's tiles, the header manifest)
+    // reuses its memory.
+    releaseSiteData(),
     // npm start builds into fresh folders keyed by its stable DIST_DIR, the build it serves: the
     // previous build whose Last-Modified values carry over (src/http-headers/last-modified.ts).
     buildOutputs({

@@ -24,7 +24,13 @@ export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
  * more CPU (docs/benchmarks-log.md, 2026-12-04). npm start's long-lived build worker runs without
  * them (src/build/astro-worker.ts).
  */
-export const BUILD_NODE_FLAGS: readonly string[] = ["--heap-growing-percent=20"];
+export const BUILD_NODE_FLAGS: readonly string[] = [
+  "--heap-growing-percent=20",
+  // Rolldown's allocator gives back what the bundling freed (native-memory.ts); relative to the
+  // project root, where every build runs.
+  "--import",
+  "./src/build/native-memory.ts",
+];
 
 /** Where Astro's command line is, run with `node` rather than through its `.bin` shim so the flags above apply. */
 export const ASTRO_BIN = "node_modules/astro/bin/astro.mjs";

@@ -3,6 +3,7 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { ASTRO_BIN, astroBuildEnv, BUILD_NODE_FLAGS, PROJECT_ROOT } from "../../../src/build/astro-build.ts";
+import { NATIVE_MEMORY_ENV } from "../../../src/build/native-memory.ts";
 
 describe("the build's Node flags (src/build/astro-build.ts)", () => {
   it("are the ones npm run build passes, so every build runs alike", () => {
@@ -11,9 +12,26 @@ describe("the build's Node flags (src/build/astro-build.ts)", () => {
   });
 
   it("are accepted by this Node, which would otherwise refuse to start the build", () => {
-    const run = spawnSync(process.execPath, [...BUILD_NODE_FLAGS, "-e", ""], { encoding: "utf8" });
+    const run = spawnSync(process.execPath, [...BUILD_NODE_FLAGS, "-e", ""], { encoding: "utf8", cwd: PROJECT_ROOT });
     expect(run.stderr).toBe("");
     expect(run.status).toBe(0);
+  });
+
+  it("set Rolldown's allocator options before anything loads, unless the caller set them", () => {
+    const print = `process.stdout.write(JSON.stringify(Object.keys(${JSON.stringify(NATIVE_MEMORY_ENV)}).map((k) => process.env[k])))`;
+    const env = { ...process.env };
+    for (const name of Object.keys(NATIVE_MEMORY_ENV)) delete env[name];
+    const read = (extra: NodeJS.ProcessEnv) =>
+      JSON.parse(
+        spawnSync(process.execPath, [...BUILD_NODE_FLAGS, "-e", print], {
+          encoding: "utf8",
+          cwd: PROJECT_ROOT,
+          env: { ...env, ...extra },
+        }).stdout,
+      );
+    expect(read({})).toEqual(Object.values(NATIVE_MEMORY_ENV));
+    expect(Object.keys(NATIVE_MEMORY_ENV)).toContain("MIMALLOC_PURGE_DELAY");
+    expect(read({ MIMALLOC_PURGE_DELAY: "500" })[0]).toBe("500");
   });
 });
 
