@@ -5,6 +5,7 @@ import {
   perBuild,
   releaseBuild,
   releasedAfterBuild,
+  releasePages,
 } from "../../../src/io/build-content.ts";
 
 afterEach(() => forgetBuildContent());
@@ -34,5 +35,25 @@ describe("releaseBuild", () => {
   it("hands getStaticPaths the list itself, so the route cache holds what is emptied", () => {
     const list = [{ params: { id: "a" }, props: {} }];
     expect(releasedAfterBuild(list)).toBe(list);
+  });
+});
+
+describe("releasePages", () => {
+  it("empties the route lists and forgets what the build made, except what it is told to keep", () => {
+    const reviews = releasedAfterBuild([{ params: { id: "a" }, props: { review: { id: "a" } } }]);
+    perBuild("content", () => ({ reviews: ["a"] }));
+    perBuild("site-data", () => ({ dataset: {} }));
+    const log = perBuild("review-log", () => ({ entries: 1 }));
+
+    releasePages(["review-log"]);
+
+    expect(reviews).toHaveLength(0);
+    expect(madeThisBuild("content")).toBeUndefined();
+    expect(madeThisBuild("site-data")).toBeUndefined();
+    expect(madeThisBuild("review-log")).toBe(log);
+  });
+
+  it("does nothing before a build made anything", () => {
+    expect(() => releasePages([])).not.toThrow();
   });
 });
