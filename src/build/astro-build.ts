@@ -16,21 +16,21 @@ import { acquireBuildLock } from "./build-lock.ts";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
+ * Node's flags for every build process, npm start's build worker included: Rolldown's allocator gives
+ * back what the bundling freed (native-memory.ts). Relative to the project root, where builds run.
+ */
+export const NATIVE_MEMORY_FLAGS: readonly string[] = ["--import", "./src/build/native-memory.ts"];
+
+/**
  * Node's flags for a one-off build process: `npm run build` (package.json passes the same, and a
  * test holds the two equal), the tests' and the benchmark's builds. A build is one batch of
  * short-lived garbage over a large live heap (the content, the records, the analyses): with V8's
  * own growing factor the heap ran to about twice the live data between full collections, 1.9 GiB
  * at 100,000 reviews; growing it by a fifth at most kept the build under 1.5 GiB for about a tenth
  * more CPU (docs/benchmarks-log.md, 2026-12-04). npm start's long-lived build worker runs without
- * them (src/build/astro-worker.ts).
+ * the heap flag (src/build/astro-worker.ts).
  */
-export const BUILD_NODE_FLAGS: readonly string[] = [
-  "--heap-growing-percent=20",
-  // Rolldown's allocator gives back what the bundling freed (native-memory.ts); relative to the
-  // project root, where every build runs.
-  "--import",
-  "./src/build/native-memory.ts",
-];
+export const BUILD_NODE_FLAGS: readonly string[] = ["--heap-growing-percent=20", ...NATIVE_MEMORY_FLAGS];
 
 /** Where Astro's command line is, run with `node` rather than through its `.bin` shim so the flags above apply. */
 export const ASTRO_BIN = "node_modules/astro/bin/astro.mjs";

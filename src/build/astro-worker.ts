@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { PROJECT_ROOT } from "./astro-build.ts";
+import { NATIVE_MEMORY_FLAGS, PROJECT_ROOT } from "./astro-build.ts";
 import {
   type BuildNotice,
   PER_BUILD_VARIABLES,
@@ -199,9 +199,10 @@ export class AstroBuildWorker {
   #spawn(env: NodeJS.ProcessEnv): Proc {
     // A process group of its own, so ending it also ends what it started (Vite's esbuild service),
     // and nothing is left running when `close` resolves.
-    // Without BUILD_NODE_FLAGS: here an editor waits on every rebuild, and the bounded heap growth
-    // cost a save at 10,000 reviews 0.4 s (2.75 against 2.36 s, docs/benchmarks-log.md, 2026-12-04).
-    const child = spawn(process.execPath, [MAIN], {
+    // Without BUILD_NODE_FLAGS' heap flag: here an editor waits on every rebuild, and the bounded heap
+    // growth cost a save at 10,000 reviews 0.4 s (2.75 against 2.36 s, docs/benchmarks-log.md,
+    // 2026-12-04). Rolldown's allocator options cost a save nothing measurable (the same log).
+    const child = spawn(process.execPath, [...NATIVE_MEMORY_FLAGS, MAIN], {
       cwd: this.#root,
       env,
       stdio: ["ignore", this.#capture ? "pipe" : "inherit", this.#capture ? "pipe" : "inherit", "ipc"],
