@@ -48,7 +48,18 @@ export function perBuild<T>(name: string, make: () => T): T {
   slot[SLOT] ??= new Map<string, unknown>();
   const memo = slot[SLOT];
   if (!memo.has(name)) memo.set(name, make());
-  return memo.get(name) as T;
+  return unreleased(name, memo.get(name)) as T;
+}
+
+/** What `releasePages` let go of: asking for it again is a mistake in the integrations' order, not a reason to make it twice. */
+const RELEASED = Symbol("released after the pages");
+
+function unreleased(name: string, value: unknown): unknown {
+  if (value === RELEASED)
+    throw new Error(
+      `${name}: this build let go of it once the pages were written (src/integrations/release-site-data.ts); whatever reads it must come before releaseSiteData() in astro.config.mjs`,
+    );
+  return value;
 }
 
 /** `perBuild`'s name for `siteData()` (src/site/site-data.ts), which integrations read with `madeThisBuild`. */
@@ -59,7 +70,7 @@ export const SITE_DATA = "site-data";
  * what the pages made (the first page that asks makes the site data) rather than make it earlier.
  */
 export function madeThisBuild<T>(name: string): T | undefined {
-  return (globalThis as Slot)[SLOT]?.get(name) as T | undefined;
+  return unreleased(name, (globalThis as Slot)[SLOT]?.get(name)) as T | undefined;
 }
 
 const PATH_LISTS = "static-path-lists";
@@ -96,11 +107,13 @@ export function releasePages(keep: readonly string[]): void {
   const memo = (globalThis as Slot)[SLOT];
   if (!memo) return;
   emptyPathLists();
-  for (const name of [...memo.keys()]) if (!keep.includes(name)) memo.delete(name);
+  for (const name of [...memo.keys()]) if (!keep.includes(name)) memo.set(name, RELEASED);
 }
 
 function emptyPathLists(): void {
-  for (const list of madeThisBuild<(unknown[] & { keyed?: Map<unknown, unknown> })[]>(PATH_LISTS) ?? []) {
+  const lists = (globalThis as Slot)[SLOT]?.get(PATH_LISTS);
+  if (!Array.isArray(lists)) return; // none yet, or released already
+  for (const list of lists as (unknown[] & { keyed?: Map<unknown, unknown> })[]) {
     list.length = 0;
     list.keyed?.clear();
   }
