@@ -16,12 +16,6 @@ import { acquireBuildLock } from "./build-lock.ts";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
- * Node's flags for every build process, npm start's build worker included: Rolldown's allocator gives
- * back what the bundling freed (native-memory.ts). Relative to the project root, where builds run.
- */
-export const NATIVE_MEMORY_FLAGS: readonly string[] = ["--import", "./src/build/native-memory.ts"];
-
-/**
  * Node's flags for a one-off build process: `npm run build` (package.json passes the same, and a
  * test holds the two equal), the tests' and the benchmark's builds. A build is one batch of
  * short-lived garbage over a large live heap (the content, the records, the analyses): with V8's
@@ -30,7 +24,13 @@ export const NATIVE_MEMORY_FLAGS: readonly string[] = ["--import", "./src/build/
  * more CPU (docs/benchmarks-log.md, 2026-12-04). npm start's long-lived build worker runs without
  * the heap flag (src/build/astro-worker.ts).
  */
-export const BUILD_NODE_FLAGS: readonly string[] = ["--heap-growing-percent=20", ...NATIVE_MEMORY_FLAGS];
+export const BUILD_NODE_FLAGS: readonly string[] = [
+  "--heap-growing-percent=20",
+  // Rolldown's allocator gives back what the bundling freed (native-memory.ts, which npm start's
+  // build worker preloads too); relative to the project root, where these builds run.
+  "--import",
+  "./src/build/native-memory.ts",
+];
 
 /** Where Astro's command line is, run with `node` rather than through its `.bin` shim so the flags above apply. */
 export const ASTRO_BIN = "node_modules/astro/bin/astro.mjs";

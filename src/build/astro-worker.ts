@@ -1,6 +1,7 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import path from "node:path";
-import { NATIVE_MEMORY_FLAGS, PROJECT_ROOT } from "./astro-build.ts";
+import { pathToFileURL } from "node:url";
+import { PROJECT_ROOT } from "./astro-build.ts";
 import {
   type BuildNotice,
   PER_BUILD_VARIABLES,
@@ -73,6 +74,8 @@ interface Proc {
 const MAX_CAPTURE = 64 * 1024;
 
 const MAIN = path.join(import.meta.dirname, "astro-worker-main.ts");
+/** Preloaded as one-off builds preload it (native-memory.ts): Rolldown's allocator gives back what it freed. */
+const NATIVE_MEMORY = pathToFileURL(path.join(import.meta.dirname, "native-memory.ts")).href;
 /** SIGTERM first; a process that has not exited by then gets SIGKILL. */
 const KILL_GRACE_MS = 5_000;
 
@@ -202,7 +205,7 @@ export class AstroBuildWorker {
     // Without BUILD_NODE_FLAGS' heap flag: here an editor waits on every rebuild, and the bounded heap
     // growth cost a save at 10,000 reviews 0.4 s (2.75 against 2.36 s, docs/benchmarks-log.md,
     // 2026-12-04). Rolldown's allocator options cost a save nothing measurable (the same log).
-    const child = spawn(process.execPath, [...NATIVE_MEMORY_FLAGS, MAIN], {
+    const child = spawn(process.execPath, ["--import", NATIVE_MEMORY, MAIN], {
       cwd: this.#root,
       env,
       stdio: ["ignore", this.#capture ? "pipe" : "inherit", this.#capture ? "pipe" : "inherit", "ipc"],

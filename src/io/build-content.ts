@@ -76,8 +76,8 @@ export function madeThisBuild<T>(name: string): T | undefined {
 const PATH_LISTS = "static-path-lists";
 
 /**
- * A route's `getStaticPaths` list, noted for `releaseBuild`, which empties it once the build is
- * over. Astro keeps each list in the route cache of the build's bundle, and Node never unloads a
+ * A route's `getStaticPaths` list, noted for `releasePages` (once the pages are written) and
+ * `releaseBuild` (once the build is over, for a build that failed before), which empty it. Astro keeps each list in the route cache of the build's bundle, and Node never unloads a
  * module: in npm start's build worker every earlier build's pages' props (its records, its
  * evidence lists, about 33 MB at 10,000 reviews) stayed reachable, build after build.
  */
@@ -88,8 +88,9 @@ export function releasedAfterBuild<T>(list: T[]): T[] {
 
 /**
  * For npm start's build worker, after a build: empties the lists `releasedAfterBuild` noted (and
- * the index by parameters that Astro adds to each, `keyed`), then forgets what `perBuild` kept.
- * Nothing of the build is read after it ends; the next build makes everything again.
+ * the index by parameters that Astro adds to each, `keyed`) if `releasePages` has not, then forgets
+ * what `perBuild` kept (the review log, which `releasePages` keeps). Nothing of the build is read
+ * after it ends; the next build makes everything again.
  */
 export function releaseBuild(): void {
   emptyPathLists();
@@ -101,7 +102,7 @@ export function releaseBuild(): void {
  * the sitemap): empties the route lists and forgets the content and site data, keeping only what
  * `keep` names (the review log, written next). What the build does after it (the log's tiles, the
  * header manifest over every file) then reuses their memory: at 100,000 reviews those steps made the
- * build's peak RSS, with some 600 MB of records and page props that nothing read any more.
+ * build's peak RSS, with about 350 MB of records and page props that nothing read any more.
  */
 export function releasePages(keep: readonly string[]): void {
   const memo = (globalThis as Slot)[SLOT];
