@@ -77,8 +77,9 @@ const PATH_LISTS = "static-path-lists";
 
 /**
  * A route's `getStaticPaths` list, noted for `releasePages` (once the pages are written) and
- * `releaseBuild` (once the build is over, for a build that failed before), which empty it. Astro keeps each list in the route cache of the build's bundle, and Node never unloads a
- * module: in npm start's build worker every earlier build's pages' props (its records, its
+ * `releaseBuild` (once the build is over, for a build that failed before), which empty it. Astro
+ * keeps each list in the route cache of the build's bundle, and Node never unloads a module: in npm
+ * start's build worker every earlier build's pages' props (its records, its
  * evidence lists, about 33 MB at 10,000 reviews) stayed reachable, build after build.
  */
 export function releasedAfterBuild<T>(list: T[]): T[] {
@@ -98,11 +99,12 @@ export function releaseBuild(): void {
 }
 
 /**
- * Once Astro has written every page and the files made from the site data beside them (`/reviews.json`,
- * the sitemap): empties the route lists and forgets the content and site data, keeping only what
- * `keep` names (the review log, written next). What the build does after it (the log's tiles, the
- * header manifest over every file) then reuses their memory: at 100,000 reviews those steps made the
- * build's peak RSS, with about 350 MB of records and page props that nothing read any more.
+ * Once Astro has written every page and the files made from the site data beside them
+ * (`/reviews.json`, the sitemap): empties the route lists and forgets the content and site data,
+ * keeping only what `keep` names (the review log, written next). What the build does after it (the
+ * log's tiles, the header manifest over every file) then reuses their memory: at 100,000 reviews
+ * those steps made the build's peak RSS, with about 350 MB of records and page props that nothing
+ * read any more.
  */
 export function releasePages(keep: readonly string[]): void {
   const memo = (globalThis as Slot)[SLOT];
