@@ -119,16 +119,6 @@ export function equalHash(a: Uint8Array, b: Uint8Array): boolean {
   return a.length === b.length && Buffer.compare(a, b) === 0;
 }
 
-/** A `HashReader` over an array of every stored hash, in order. */
-export function arrayReader(stored: readonly Hash[]): HashReader {
-  return (indexes) =>
-    indexes.map((i) => {
-      const h = stored[i];
-      if (!h) throw new RangeError(`stored hash ${i} is not there (${stored.length} stored)`);
-      return h;
-    });
-}
-
 function readExactly(read: HashReader, indexes: readonly number[]): Hash[] {
   if (indexes.length === 0) return [];
   const hashes = read(indexes);

@@ -2,11 +2,11 @@ import { createHash } from "node:crypto";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import {
-  arrayReader,
   checkRecord,
   checkTree,
   EMPTY_TREE_HASH,
   type Hash,
+  type HashReader,
   leafHash,
   proveRecord,
   proveTree,
@@ -34,6 +34,16 @@ const ROOTS = [
   "5dc9da79a70659a9ad559cb701ded9a2ab9d823aad2f4960cfe370eff4604328",
 ];
 const hex = (h: Uint8Array) => Buffer.from(h).toString("hex");
+
+/** A `HashReader` over an array of every stored hash, in order (the log keeps them packed: tree.ts). */
+function arrayReader(stored: readonly Hash[]): HashReader {
+  return (indexes) =>
+    indexes.map((i) => {
+      const h = stored[i];
+      if (!h) throw new RangeError(`stored hash ${i} is not there (${stored.length} stored)`);
+      return h;
+    });
+}
 
 /** Every stored hash of a tree of the given leaves, appended one leaf at a time as a log does. */
 function storedOf(leaves: readonly Uint8Array[]): Hash[] {
