@@ -1,9 +1,16 @@
-import { statSync } from "node:fs";
+import { realpathSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { ContentError } from "../content/errors.ts";
 import { type RawContent, type ValidatedContent, type ValidateOptions, validateContent } from "../content/validate.ts";
-import { type ContentRoot, contentRoot, outsideProblem, readContentFile, resolvesInside } from "./content-file.ts";
+import {
+  type ContentRoot,
+  contentRoot,
+  outsideProblem,
+  readContentFile,
+  readResolvedFile,
+  resolvesInside,
+} from "./content-file.ts";
 
 /**
  * Reading the content folder from disk: the file-system half of content loading. Validation is
@@ -37,9 +44,10 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   const show = shownPath(dir, opts);
   const root = contentRoot(dir);
   const refused: string[] = [];
-  const read = (p: string): string | undefined => {
+  // `real`: where a plain file in a folder resolved once already is (see below), so it is not resolved again.
+  const read = (p: string, real?: string): string | undefined => {
     try {
-      return readContentFile(root, p, show(p));
+      return real === undefined ? readContentFile(root, p, show(p)) : readResolvedFile(real, p, show(p));
     } catch (err) {
       if (!(err instanceof ContentError)) throw err;
       refused.push(...err.problems);
@@ -50,7 +58,7 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   const businessText = read(businessPath);
   const reviewsDir = path.join(dir, "reviews");
   const strays: string[] = [];
-  const paths: string[] = [];
+  const paths: { p: string; real?: string }[] = [];
   const years = (await readdir(reviewsDir, { withFileTypes: true }).catch(() => [])).sort((a, b) =>
     a.name < b.name ? -1 : 1,
   );
@@ -65,19 +73,24 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
       strays.push(show(yPath));
       continue;
     }
-    const files = (await readdir(yPath, { withFileTypes: true })).map((f) => f.name).sort();
+    // The year folder is resolved once: a plain file listed in it (not a link) is where the folder
+    // resolves to, so only links are resolved one by one (10,000 calls at 10,000 reviews).
+    const realYear = linkInside(root, yPath) ? realpathSync.native(yPath) : undefined;
+    const files = (await readdir(yPath, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const f of files) {
-      if (f.startsWith(".")) continue;
-      if (f.endsWith(".yaml")) paths.push(path.join(yPath, f));
-      else strays.push(show(path.join(yPath, f)));
+      if (f.name.startsWith(".")) continue;
+      const p = path.join(yPath, f.name);
+      if (!f.name.endsWith(".yaml")) strays.push(show(p));
+      else if (realYear !== undefined && f.isFile()) paths.push({ p, real: path.join(realYear, f.name) });
+      else paths.push({ p });
     }
   }
   // Read one after another, synchronously: only builds and command-line tools read a content folder,
   // and a synchronous read is one system call where a promise read is four, each through the
   // thread pool (at 10,000 reviews the promise reads were 5 % of a rebuild's CPU time).
   const reviews: RawContent["reviews"] = [];
-  for (const p of paths) {
-    const text = read(p);
+  for (const { p, real } of paths) {
+    const text = read(p, real);
     if (text !== undefined) reviews.push({ file: show(p), text });
   }
   if (refused.length > 0 || businessText === undefined) throw new ContentError(refused);

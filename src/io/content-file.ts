@@ -68,6 +68,14 @@ export function readContentFile(root: ContentRoot, p: string, file: string): str
     ]);
   }
   if (real !== root.real && !real.startsWith(root.real + path.sep)) throw new ContentError([outsideProblem(file)]);
+  return readResolvedFile(real, p, file);
+}
+
+/**
+ * The text of `real`, a path already resolved and found inside the content folder (`readContentFile`,
+ * or a plain file listed in a folder resolved once: content-dir.ts).
+ */
+export function readResolvedFile(real: string, p: string, file: string): string {
   // The resolved path, never followed again (O_NOFOLLOW: swapped for a link since, it fails), and
   // without blocking (O_NONBLOCK: a named pipe opens at once); fstat then tells what was opened,
   // before a byte is read.

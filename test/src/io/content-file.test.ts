@@ -117,6 +117,32 @@ describe("a symbolic link out of the content folder", () => {
     ]);
   });
 
+  it("is refused for the plain files of a reviews folder that is itself a link out", async () => {
+    // The files are plain, and their year folder is no link: only the reviews folder leads out.
+    const dir = await contentWith(async (d) => {
+      await rm(path.join(d, "reviews"), { recursive: true });
+      await symlink(outside, path.join(d, "reviews"));
+    });
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok ? [] : report.problems).toContainEqual(
+      expect.stringMatching(
+        /reviews\/2026\/2026-01-15-outside-o\.yaml: \(file\): is a symbolic link to something outside/,
+      ),
+    );
+    expect(report.ok ? "" : report.problems.join("\n")).not.toContain(MARKER);
+  });
+
+  it("reads the plain files of a year folder that links inside the folder", async () => {
+    const dir = await contentWith(async (d) => {
+      await rm(path.join(d, "reviews/2026"), { recursive: true });
+      await mkdir(path.join(d, "archive/2026"), { recursive: true });
+      await writeFile(path.join(d, "archive/2026/2026-01-15-outside-o.yaml"), REVIEW);
+      await symlink("../archive/2026", path.join(d, "reviews/2026"));
+    });
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok ? report.content.reviews.map((r) => r.id) : report.problems).toContain("2026-01-15-outside-o");
+  });
+
   it("is followed when it stays inside the folder", async () => {
     const dir = await contentWith(async (d) => {
       await mkdir(path.join(d, "drafts"));
