@@ -16,20 +16,30 @@ import { acquireBuildLock } from "./build-lock.ts";
 export const PROJECT_ROOT = path.resolve(import.meta.dirname, "../..");
 
 /**
+ * The young generation capped at 32 MiB a semi-space. V8 sizes it from the machine's memory (64 MiB
+ * a semi-space on the 24 GB bench machine), and a build's garbage, which lives for one page or one
+ * review, does not need that much: at 10,000 reviews the cap lowered a cold build's peak from about
+ * 830 to 670 MiB and npm start's build worker's from 1.0–1.2 to 0.86 GiB, and a rebuild's time by
+ * about 0.1 s (docs/benchmarks-log.md, 2026-12-04, ninth session).
+ */
+export const YOUNG_GENERATION = "--max-semi-space-size=32";
+
+/**
  * Node's flags for a one-off build process: `npm run build` (package.json passes the same, and a
  * test holds the two equal), the tests' and the benchmark's builds. A build is one batch of
  * short-lived garbage over a large live heap (the content, the records, the analyses): with V8's
  * own growing factor the heap ran to about twice the live data between full collections, 1.9 GiB
  * at 100,000 reviews; growing it by a fifth at most kept the build under 1.5 GiB for about a tenth
  * more CPU (docs/benchmarks-log.md, 2026-12-04). Starting the old generation at 256 MiB spares the
- * small and middle builds the collections of a heap growing from nothing: 0.2–0.3 s of a 100-review
- * build and of a 10,000-review rebuild, and the 100,000-review build's peak stayed where it was
- * (the same log, ninth session). npm start's long-lived build worker runs without the heap flags
- * (src/build/astro-worker.ts).
+ * small and middle builds the collections of a heap growing from nothing (0.2–0.3 s of a 100-review
+ * build and of a 10,000-review rebuild), and the young generation is capped (`YOUNG_GENERATION`;
+ * the same log, ninth session). npm start's long-lived build
+ * worker takes only the young generation's flag (src/build/astro-worker.ts).
  */
 export const BUILD_NODE_FLAGS: readonly string[] = [
   "--heap-growing-percent=20",
   "--initial-old-space-size=256",
+  YOUNG_GENERATION,
   // Rolldown's allocator gives back what the bundling freed (native-memory.ts, which npm start's
   // build worker preloads too); relative to the project root, where these builds run.
   "--import",
