@@ -32,9 +32,9 @@ export const YOUNG_GENERATION = "--max-semi-space-size=32";
  * at 100,000 reviews; growing it by a fifth at most kept the build under 1.5 GiB for about a tenth
  * more CPU (docs/benchmarks-log.md, 2026-12-04). Starting the old generation at 256 MiB spares the
  * small and middle builds the collections of a heap growing from nothing (0.2–0.3 s of a 100-review
- * build and of a 10,000-review rebuild), and the young generation is capped (`YOUNG_GENERATION`;
- * the same log, ninth session). npm start's long-lived build
- * worker takes only the young generation's flag (src/build/astro-worker.ts).
+ * build and of a 10,000-review rebuild; the same log, ninth session), and the young generation is
+ * capped (`YOUNG_GENERATION`). npm start's long-lived build worker takes only the cap
+ * (src/build/astro-worker.ts).
  */
 export const BUILD_NODE_FLAGS: readonly string[] = [
   "--heap-growing-percent=20",
