@@ -122,7 +122,7 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
       value: warm.wallMs / smallColdMs,
       unit: "ratio",
       target: { op: "<=", value: 1.5 },
-      detail: `${(warm.wallMs / 1000).toFixed(1)} s / ${(smallColdMs / 1000).toFixed(1)} s; the cold ${count(p.middle)}-review build of the same copy took ${(cold.wallMs / 1000).toFixed(1)} s`,
+      detail: `${seconds(warm.wallMs)} / ${seconds(smallColdMs)}; the cold ${count(p.middle)}-review build of the same copy took ${seconds(cold.wallMs)}`,
     });
     figures.push({
       section: "build",
@@ -131,7 +131,7 @@ export async function benchRebuild(ws: Workspace, p: Profile, smallColdMs: numbe
       unit: "s",
       // The per-review work a rebuild cannot skip, without the fixed cost both builds pay: the ratio
       // above rises when that fixed cost falls.
-      detail: `${(warm.wallMs / 1000).toFixed(1)} s - ${(smallColdMs / 1000).toFixed(1)} s; no target`,
+      detail: `${seconds(warm.wallMs)} - ${seconds(smallColdMs)}; no target`,
     });
     // Smoke mode has shown the path works at 130 reviews; it skips this one's extra server build.
     if (p.mode === "smoke") return figures;

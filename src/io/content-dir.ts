@@ -1,4 +1,4 @@
-import { realpathSync, statSync } from "node:fs";
+import { statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { ContentError } from "../content/errors.ts";
@@ -9,7 +9,7 @@ import {
   outsideProblem,
   readContentFile,
   readResolvedFile,
-  resolvesInside,
+  realPathInside,
 } from "./content-file.ts";
 
 /**
@@ -65,7 +65,10 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   for (const y of years) {
     if (y.name.startsWith(".")) continue;
     const yPath = path.join(reviewsDir, y.name);
-    if (y.isSymbolicLink() && !linkInside(root, yPath)) {
+    // The year folder is resolved once: a plain file listed in it (not a link) is where the folder
+    // resolves to, so only links are resolved one by one (10,000 calls at 10,000 reviews).
+    let realYear = y.isSymbolicLink() ? inside(root, yPath) : undefined;
+    if (y.isSymbolicLink() && realYear === undefined) {
       refused.push(outsideProblem(show(yPath)));
       continue;
     }
@@ -73,9 +76,7 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
       strays.push(show(yPath));
       continue;
     }
-    // The year folder is resolved once: a plain file listed in it (not a link) is where the folder
-    // resolves to, so only links are resolved one by one (10,000 calls at 10,000 reviews).
-    const realYear = linkInside(root, yPath) ? realpathSync.native(yPath) : undefined;
+    realYear ??= inside(root, yPath);
     const files = (await readdir(yPath, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const f of files) {
       if (f.name.startsWith(".")) continue;
@@ -97,12 +98,12 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   return { business: { file: show(businessPath), text: businessText }, reviews, strays };
 }
 
-/** Whether the link at `p` resolves inside the content folder; a dangling link does not. */
-function linkInside(root: ContentRoot, p: string): boolean {
+/** Where `p` resolves to, when that is inside the content folder; a dangling link resolves nowhere. */
+function inside(root: ContentRoot, p: string): string | undefined {
   try {
-    return resolvesInside(root, p);
+    return realPathInside(root, p);
   } catch {
-    return false;
+    return undefined;
   }
 }
 

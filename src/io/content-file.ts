@@ -48,10 +48,12 @@ function specialProblem(file: string, kind: string): string {
   return problem(file, "(file)", `is ${kind}, not a file; content files must be plain files`, path.basename(file));
 }
 
-/** Whether `p` resolves to a path inside the content folder (the folder itself included). */
-export function resolvesInside(root: ContentRoot, p: string): boolean {
+const isInside = (root: ContentRoot, real: string) => real === root.real || real.startsWith(root.real + path.sep);
+
+/** Where `p` resolves to, when that is inside the content folder (the folder itself included). */
+export function realPathInside(root: ContentRoot, p: string): string | undefined {
   const real = realpathSync.native(p);
-  return real === root.real || real.startsWith(root.real + path.sep);
+  return isInside(root, real) ? real : undefined;
 }
 
 /**
@@ -67,7 +69,7 @@ export function readContentFile(root: ContentRoot, p: string, file: string): str
       problem(file, "(file)", `cannot read the file (${(err as NodeJS.ErrnoException).code})`, p),
     ]);
   }
-  if (real !== root.real && !real.startsWith(root.real + path.sep)) throw new ContentError([outsideProblem(file)]);
+  if (!isInside(root, real)) throw new ContentError([outsideProblem(file)]);
   return readResolvedFile(real, p, file);
 }
 
