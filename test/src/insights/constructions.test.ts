@@ -109,6 +109,12 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("There is free parking behind the building.")).not.toContain("location:negative");
     expect(read("The doctor was running behind again.")).toContain("scheduling:negative");
   });
+  it("reads 'allow' as advice, and a named downside or drawback as a complaint", () => {
+    // Sentences written for this test: "allow" was praise, and these nouns of a complaint unknown.
+    expect(read("Street parking is scarce, so allow an extra ten minutes.")).not.toContain("location:positive");
+    expect(read("The one drawback is what the orthotics cost.")).toEqual(["billing:negative"]);
+    expect(read("The only downside is the wait in the lobby.")).toEqual(["scheduling:negative"]);
+  });
 });
 
 describe("being ignored, and money, with no negative word", () => {
