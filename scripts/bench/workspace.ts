@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { astroBuild, type BuildRun, ROOT } from "./astro-build.ts";
+import { astroBuild, type BuildRun, ROOT, removeCaches, removeCachesSync } from "./astro-build.ts";
 import { runNode } from "./children.ts";
 
 /** Same seed every run, so two runs measure the same content. */
@@ -13,7 +13,8 @@ export const UNTIL = "2026-11-20";
 /**
  * One temp folder per benchmark run holding the generated content and the builds, made on demand
  * and shared by the sections: content of a size is generated once, and a size is built once, so
- * the search bench serves exactly what the build bench measured. `dispose()` removes everything.
+ * the search bench serves exactly what the build bench measured. `dispose()` removes everything, the
+ * builds' Astro caches too.
  */
 export class Workspace {
   readonly root: string;
@@ -76,11 +77,13 @@ export class Workspace {
   }
 
   async dispose(): Promise<void> {
+    await removeCaches();
     await rm(this.root, { recursive: true, force: true, maxRetries: 5, retryDelay: 200 });
   }
 
   /** For a signal handler about to exit: nothing asynchronous runs after it. */
   disposeSync(): void {
+    removeCachesSync();
     rmSync(this.root, { recursive: true, force: true });
   }
 }
