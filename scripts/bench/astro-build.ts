@@ -30,8 +30,8 @@ export function benchLogEnv(distDir: string): { LOG_DIR: string; LOG_SIGNING_KEY
 
 /**
  * The Astro caches of this run's builds, removed together when the run ends (`removeCaches`), never
- * between two builds. On a file system without a journal, ext4 skips every inode freed in the last
- * 30 s (5 min while its inode table block is unwritten) when it allocates one: a cold
+ * between two builds. On a file system without a journal, ext4 will not reuse an inode freed in the
+ * last minute (six while its inode table block is unwritten) and looks past each one: a cold
  * 10,000-review build that started right after another build's cache was removed spent 28 s of
  * system time instead of 4 (docs/benchmarks-log.md, 2026-12-05).
  */
