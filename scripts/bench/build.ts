@@ -1,14 +1,13 @@
 import { execFileSync } from "node:child_process";
 import { BUILD_NODE_FLAGS, PROJECT_ROOT } from "../../src/build/astro-build.ts";
 import type { BuildRun } from "./astro-build.ts";
-import { count, type Figure, MiB } from "./figures.ts";
+import { count, type Figure, MiB, seconds } from "./figures.ts";
 import { timeInsights } from "./insights-share.ts";
 import type { Profile } from "./profile.ts";
 import { benchRebuild } from "./rebuild.ts";
 import { timeReviewLog } from "./review-log.ts";
 import type { Workspace } from "./workspace.ts";
 
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 const mib = (b: BuildRun) => `${Math.round(b.peakRssBytes / MiB)} MiB`;
 /** The heap limit a build runs with: Node's default under the build's flags, none of which sets it. */
 function buildHeapLimit(): string {

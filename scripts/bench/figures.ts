@@ -42,6 +42,11 @@ export function count(n: number): string {
   return n.toLocaleString("en-US");
 }
 
+/** A duration in milliseconds as the report prints seconds: `1234` → `1.2 s`. */
+export function seconds(ms: number): string {
+  return format(ms / 1000, "s");
+}
+
 export function format(value: number, unit: Unit): string {
   switch (unit) {
     case "ratio":

@@ -2,7 +2,7 @@ import { cp, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import jsYaml from "js-yaml";
 import { astroBuild, benchLogEnv, ROOT } from "./astro-build.ts";
-import { count, type Figure } from "./figures.ts";
+import { count, type Figure, seconds } from "./figures.ts";
 import type { Profile } from "./profile.ts";
 import { startServer } from "./server-process.ts";
 import type { Workspace } from "./workspace.ts";
@@ -67,8 +67,6 @@ async function editToLive(
     await server.stop();
   }
 }
-
-const seconds = (ms: number) => `${(ms / 1000).toFixed(1)} s`;
 
 const LATER_SAVES = 3;
 const LATER_PAUSE_MS = 3000;

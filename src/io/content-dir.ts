@@ -67,7 +67,7 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
     const yPath = path.join(reviewsDir, y.name);
     // The year folder is resolved once: a plain file listed in it (not a link) is where the folder
     // resolves to, so only links are resolved one by one (10,000 calls at 10,000 reviews).
-    let realYear = y.isSymbolicLink() ? inside(root, yPath) : undefined;
+    const realYear = inside(root, yPath);
     if (y.isSymbolicLink() && realYear === undefined) {
       refused.push(outsideProblem(show(yPath)));
       continue;
@@ -76,7 +76,6 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
       strays.push(show(yPath));
       continue;
     }
-    realYear ??= inside(root, yPath);
     const files = (await readdir(yPath, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
     for (const f of files) {
       if (f.name.startsWith(".")) continue;
