@@ -115,6 +115,12 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("The one drawback is what the orthotics cost.")).toEqual(["billing:negative"]);
     expect(read("The only downside is the wait in the lobby.")).toEqual(["scheduling:negative"]);
   });
+  it("reads 'according to' as whose words follow, not as agreement", () => {
+    // Written for this test: the general lexicon's "accord" made the whole clause praise.
+    expect(read("According to the chiropractor, my hips need weekly visits for a year.")).not.toContain(
+      "care:positive",
+    );
+  });
 });
 
 describe("being ignored, and money, with no negative word", () => {
