@@ -1,5 +1,6 @@
 import type { Config } from "../config.ts";
 import { type Checkpoint, parseCheckpoint } from "../log/checkpoint.ts";
+import { equalHash, treeHash } from "../log/merkle.ts";
 import { NoteError, openNote } from "../log/note.ts";
 import type { Verifier } from "../log/note-keys.ts";
 import { LogReadError, type ReadLog, readTiledLog } from "../log/read.ts";
@@ -7,8 +8,8 @@ import { folderReader, LogStateError } from "./log-dir.ts";
 import { fetchBytes, httpReader, LogFetchError } from "./log-http.ts";
 
 /**
- * The log a build continues. LOG_DIR when it holds one (and is not behind the published log);
- * otherwise the log published at
+ * The log a build continues. LOG_DIR when it holds one (and the published log, when there is one,
+ * is it or leads to it); otherwise the log published at
  * `BASE_URL/log/`, fetched and verified with this log's key, so a CI runner that starts with an
  * empty folder continues the live log rather than starting a second one. Only when nothing is
  * published does a new log start: at once for a loopback origin (local previews, tests); for a
@@ -29,30 +30,52 @@ export function isLoopbackOrigin(baseUrl: string): boolean {
 }
 
 /**
- * Refuses a LOG_DIR shorter than the log the site publishes under this key (a stale CI cache, an
- * old backup): appending to it would fork the log. Only the checkpoint is fetched; a site that
- * cannot be reached, or publishes no log of this key, is no objection.
+ * Refuses a LOG_DIR the published log (this key's, at BASE_URL) does not lead to: one shorter than
+ * it (a stale CI cache, an old backup), or one whose first entries are not the published ones
+ * (another build extended the published log meanwhile, or extended LOG_DIR): appending to either
+ * forks the log. Only the checkpoint is fetched; its root is compared with LOG_DIR's tree at its
+ * size. A site that publishes no checkpoint (404) is no objection. One that cannot be read is, for
+ * a public origin, unless LOG_NEW=1 says it has never published a log; a loopback origin is a
+ * local preview, where nothing listening is the usual case.
  */
-async function refuseIfBehind(
+async function refuseUnlessPublishedLeadsHere(
   dir: string,
-  size: number,
-  baseUrl: string,
+  log: ReadLog,
+  config: Pick<Config, "BASE_URL" | "LOG_NEW">,
   opts: { origin: string; verifier: Verifier; fetch?: typeof fetch },
 ): Promise<void> {
-  const url = `${baseUrl}/log/checkpoint`;
-  const note = await fetchBytes(url, { fetch: opts.fetch, timeoutMs: 10_000, maxBytes: 64 * 1024 }).catch(
-    () => undefined,
-  );
+  const url = `${config.BASE_URL}/log/checkpoint`;
+  const size = log.checkpoint.size;
+  const unchecked = (why: string): void => {
+    if (isLoopbackOrigin(config.BASE_URL) || config.LOG_NEW) return;
+    throw new LogStateError(
+      `${dir} holds a log of ${size} entries, and the log published at ${url} could not be checked against it (${why}). Appending to a LOG_DIR that is behind the live log, or apart from it, would fork the log. Let the build reach the site, or set LOG_NEW=1 if ${config.BASE_URL} has never published a log`,
+    );
+  };
+  let note: Uint8Array | undefined;
+  try {
+    note = await fetchBytes(url, { fetch: opts.fetch, timeoutMs: 10_000, maxBytes: 64 * 1024 });
+  } catch (err) {
+    if (!(err instanceof LogFetchError)) throw err;
+    return unchecked(err.message);
+  }
   if (!note) return;
   let published: Checkpoint;
   try {
     published = parseCheckpoint(openNote(note, [opts.verifier]).text);
-  } catch {
-    return;
+  } catch (err) {
+    return unchecked(`it is not a checkpoint signed by this log's key: ${(err as Error).message}`);
   }
-  if (published.origin === opts.origin && published.size > size) {
+  if (published.origin !== opts.origin) return unchecked(`it is the log of ${published.origin}`);
+  if (published.size > size) {
     throw new LogStateError(
       `${dir} holds a log of ${size} entries, but ${url} publishes ${published.size}: LOG_DIR is behind the live log (restored from an old cache or backup?), and appending to it would fork the log. Empty LOG_DIR and build again to continue the published log`,
+    );
+  }
+  const root = published.size === size ? log.checkpoint.root : treeHash(published.size, log.tree.hashes.reader());
+  if (!equalHash(root, published.root)) {
+    throw new LogStateError(
+      `${dir} holds a log of ${size} entries whose first ${published.size} are not the ${published.size} that ${url} publishes: LOG_DIR and the live log have forked (two builds appended to the same log, one of them published), and appending to LOG_DIR would fork it further. Empty LOG_DIR and build again to continue the published log`,
     );
   }
 }
@@ -65,7 +88,7 @@ export async function priorLog(
   try {
     const log = await readTiledLog(folderReader(dir), { verifier: opts.verifier, origin: opts.origin });
     if (log) {
-      await refuseIfBehind(dir, log.checkpoint.size, config.BASE_URL, opts);
+      await refuseUnlessPublishedLeadsHere(dir, log, config, opts);
       return { log, fromDir: true };
     }
   } catch (err) {

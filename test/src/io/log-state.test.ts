@@ -106,6 +106,61 @@ describe("the log a build continues (log-state.ts)", () => {
       /holds a log of 1 entries, but https:\/\/reviews\.example\/log\/checkpoint publishes 3: LOG_DIR is behind/,
     );
     expect((await priorLog(site, config, opts([], servedFrom(stale))))?.log?.tree.entries.length).toBe(3);
-    expect((await priorLog(stale, config, opts([], offline)))?.fromDir).toBe(true);
+  });
+
+  it("refuses a LOG_DIR that forked from the published log, at the same size or longer", async () => {
+    const signer = signerFromKey(KEY.skey);
+    const common = appendEntries(EMPTY_LOG, [Buffer.from("a"), Buffer.from("b")]);
+    const published = appendEntries(common, [Buffer.from("c")]);
+    const site = await dir();
+    await commitLogDir(site, published, signedCheckpoint(published, ORIGIN, signer), { note: undefined, size: 0 });
+    const config = { BASE_URL: PUBLIC, LOG_NEW: false };
+    // Another build appended its own third entry to the same two (and, in the second case, went on).
+    for (const added of [["x"], ["x", "y"]]) {
+      const forked = appendEntries(
+        common,
+        added.map((e) => Buffer.from(e)),
+      );
+      const local = await dir();
+      await commitLogDir(local, forked, signedCheckpoint(forked, ORIGIN, signer), { note: undefined, size: 0 });
+      await expect(priorLog(local, config, opts([], servedFrom(site)))).rejects.toThrow(
+        new RegExp(
+          `holds a log of ${2 + added.length} entries whose first 3 are not the 3 that https://reviews\\.example/log/checkpoint publishes: LOG_DIR and the live log have forked`,
+        ),
+      );
+    }
+    // The published log's own continuation is taken.
+    const ahead = appendEntries(published, [Buffer.from("d")]);
+    const local = await dir();
+    await commitLogDir(local, ahead, signedCheckpoint(ahead, ORIGIN, signer), { note: undefined, size: 0 });
+    expect((await priorLog(local, config, opts([], servedFrom(site))))?.fromDir).toBe(true);
+  });
+
+  it("refuses a LOG_DIR it cannot check against a public origin's log, unless LOG_NEW=1; a loopback origin is not asked", async () => {
+    const signer = signerFromKey(KEY.skey);
+    const log = appendEntries(EMPTY_LOG, [Buffer.from("a")]);
+    const local = await dir();
+    await commitLogDir(local, log, signedCheckpoint(log, ORIGIN, signer), { note: undefined, size: 0 });
+    const failing: typeof fetch = async () => new Response("busy", { status: 503 });
+    await expect(priorLog(local, { BASE_URL: PUBLIC, LOG_NEW: false }, opts([], offline))).rejects.toThrow(
+      /holds a log of 1 entries, and the log published at https:\/\/reviews\.example\/log\/checkpoint could not be checked against it \(GET .* failed: getaddrinfo ENOTFOUND reviews\.example\)\..* set LOG_NEW=1/,
+    );
+    await expect(priorLog(local, { BASE_URL: PUBLIC, LOG_NEW: false }, opts([], failing))).rejects.toThrow(
+      /could not be checked against it \(GET .* answered 503\)/,
+    );
+    // Another key's checkpoint at the origin: not this log, so nothing to compare with.
+    const other = generateKeyPair(ORIGIN, new Uint8Array(32).fill(6));
+    const foreignSite = await dir();
+    await commitLogDir(foreignSite, log, signedCheckpoint(log, ORIGIN, signerFromKey(other.skey)), {
+      note: undefined,
+      size: 0,
+    });
+    await expect(
+      priorLog(local, { BASE_URL: PUBLIC, LOG_NEW: false }, opts([], servedFrom(foreignSite))),
+    ).rejects.toThrow(/could not be checked against it \(it is not a checkpoint signed by this log's key/);
+    expect((await priorLog(local, { BASE_URL: PUBLIC, LOG_NEW: true }, opts([], offline)))?.fromDir).toBe(true);
+    expect(
+      (await priorLog(local, { BASE_URL: "http://localhost:4321", LOG_NEW: false }, opts([], offline)))?.fromDir,
+    ).toBe(true);
   });
 });
