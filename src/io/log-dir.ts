@@ -88,20 +88,25 @@ async function syncDir(dir: string): Promise<void> {
 
 /**
  * Commits `tree` with its signed `checkpoint` to `dir`, which must still hold the checkpoint
- * `expected` the build read (undefined: none). Call it holding the lock. Throws `LogStateError`
- * when the checkpoint changed under the build: another writer ignored the lock.
+ * `expected` the build read (undefined: none). Call it holding the lock, and pass its `held` check:
+ * nothing is written once the lock is another's. Throws `LogStateError` when the checkpoint changed
+ * under the build (another writer ignored the lock) or the lock was lost.
  */
 export async function commitLogDir(
   dir: string,
   tree: LogTree,
   checkpoint: string,
   expected: { note: Uint8Array | undefined; size: number },
+  held: () => Promise<void> = async () => {},
 ): Promise<void> {
   const dirs = new Set<string>([dir]);
   for (const [rel, bytes] of tileFiles(tree, expected.size)) {
     const file = path.join(dir, rel);
     const there = await readOptional(file);
-    if (!there?.equals(Buffer.from(bytes))) await writeSynced(file, bytes);
+    if (!there?.equals(Buffer.from(bytes))) {
+      await held();
+      await writeSynced(file, bytes);
+    }
     for (let d = path.dirname(file); d.startsWith(dir) && d !== dir; d = path.dirname(d)) dirs.add(d);
   }
   for (const d of dirs) await syncDir(d);
@@ -114,6 +119,7 @@ export async function commitLogDir(
     );
   }
   if (now?.toString("utf8") !== checkpoint) {
+    await held();
     await writeSynced(path.join(dir, CHECKPOINT), checkpoint);
     await syncDir(dir);
   }

@@ -1,4 +1,5 @@
-import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { link, mkdir, open, readFile, rename, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -9,7 +10,7 @@ import { processAlive } from "./process-alive.ts";
  * One writer per LOG_DIR: a lock file, `LOG_DIR/.lock`, created with O_EXCL and holding the
  * holder's PID and host. A build holds it from reading the log's state to committing it, a short
  * stretch (no pages are rendered meanwhile), so a second build waits for it. A lock whose process
- * is gone (on this host) is stale, from a build killed mid-commit, and is taken over.
+ * is gone (on this host) is stale, from a build killed mid-commit, and is taken over (`breakStale`).
  */
 
 export const LOCK_FILE = ".lock";
@@ -22,25 +23,54 @@ interface Holder {
   pid: number;
   host: string;
   since: string;
+  /** The lock file's whole text, which no other lock has (it ends in a random tag). */
+  text: string;
 }
 
 async function holderOf(file: string): Promise<Holder | undefined> {
   try {
-    const [pid = "", host = "", since = ""] = (await readFile(file, "utf8")).split("\n");
-    return { pid: Number(pid), host, since };
+    const text = await readFile(file, "utf8");
+    const [pid = "", host = "", since = ""] = text.split("\n");
+    return { pid: Number(pid), host, since, text };
   } catch {
     return undefined;
   }
 }
 
 /**
+ * Removes the stale lock whose text is `stale`, and no other. Between reading a lock and removing
+ * it, another waiter may have removed it and locked anew; a plain removal would then delete a live
+ * lock and let two builds in. So the lock is renamed aside, deleted only if it is the stale one,
+ * and otherwise linked back (which fails, leaving it aside, if a third process locked meanwhile:
+ * its holder then finds its lock gone before it writes, see `LockHeld`).
+ */
+async function breakStale(file: string, stale: string): Promise<void> {
+  const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+  try {
+    await rename(file, aside);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
+    throw err;
+  }
+  if ((await readFile(aside, "utf8").catch(() => undefined)) !== stale) await link(aside, file).catch(() => undefined);
+  await rm(aside, { force: true });
+}
+
+/** Checks, before each write, that the lock is still this holder's; throws `LogStateError` if not. */
+export type LockHeld = () => Promise<void>;
+
+/**
  * Runs `fn` holding the lock on `dir`. Waits for a live holder up to two minutes, then throws
  * `LogStateError` naming it; a holder on another host is never presumed dead.
  */
-export async function withLogLock<T>(dir: string, fn: () => Promise<T>, opts: { waitMs?: number } = {}): Promise<T> {
+export async function withLogLock<T>(
+  dir: string,
+  fn: (held: LockHeld) => Promise<T>,
+  opts: { waitMs?: number } = {},
+): Promise<T> {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, LOCK_FILE);
-  const me = `${process.pid}\n${hostname()}\n${new Date().toISOString()}\n`;
+  const me = `${process.pid}\n${hostname()}\n${new Date().toISOString()}\n${randomBytes(8).toString("hex")}\n`;
   const deadline = Date.now() + (opts.waitMs ?? WAIT_MS);
   for (;;) {
     try {
@@ -59,7 +89,7 @@ export async function withLogLock<T>(dir: string, fn: () => Promise<T>, opts: { 
     // Written but not yet filled in: its writer is between open and write.
     const filling = holder === undefined || !Number.isInteger(holder.pid) || holder.pid <= 0;
     if (!filling && holder.host === hostname() && !processAlive(holder.pid)) {
-      await rm(file, { force: true });
+      await breakStale(file, holder.text);
       continue;
     }
     if (Date.now() > deadline) {
@@ -70,8 +100,16 @@ export async function withLogLock<T>(dir: string, fn: () => Promise<T>, opts: { 
     }
     await sleep(POLL_MS);
   }
+  const mine = async () => (await readFile(file, "utf8").catch(() => "")) === me;
+  const held: LockHeld = async () => {
+    // Once more after a moment: a waiter's `breakStale` may have it aside for the time of a rename.
+    if ((await mine()) || (await sleep(POLL_MS).then(mine))) return;
+    throw new LogStateError(
+      `${file} is no longer this build's lock (another process took it over): nothing more is written to ${dir}; build again`,
+    );
+  };
   try {
-    return await fn();
+    return await fn(held);
   } finally {
     if ((await readFile(file, "utf8").catch(() => "")) === me) await rm(file, { force: true });
   }

@@ -82,7 +82,7 @@ export async function updateLog(opts: {
 }): Promise<ReviewLog> {
   const { dir, origin, key, config } = opts;
   const verifier = parseVerifierKey(key.vkey);
-  return withLogLock(dir, async () => {
+  return withLogLock(dir, async (held) => {
     const prior = await priorLog(dir, config, { origin, verifier, warn: opts.warn });
     const priorTree = prior.log?.tree ?? EMPTY_LOG;
     let logged: ReturnType<typeof decodeEntries>;
@@ -103,7 +103,7 @@ export async function updateLog(opts: {
     const checkpoint = signedCheckpoint(tree, origin, key.signer);
     // A log fetched from the site is written to LOG_DIR whole.
     const from = prior.fromDir && prior.log ? prior.log.note : undefined;
-    await commitLogDir(dir, tree, checkpoint, { note: from, size: from ? priorTree.entries.length : 0 });
+    await commitLogDir(dir, tree, checkpoint, { note: from, size: from ? priorTree.entries.length : 0 }, held);
     const older = await keptPartials(dir, tree);
     return { origin, dir, vkey: key.vkey, checkpoint, tree, older, priorSize: priorTree.entries.length, plan };
   });

@@ -1,4 +1,4 @@
-import { spawnSync } from "node:child_process";
+import { spawn, spawnSync } from "node:child_process";
 import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os, { hostname } from "node:os";
 import path from "node:path";
@@ -70,6 +70,23 @@ describe("LOG_DIR (log-dir.ts)", () => {
     expect(await readFile(path.join(d, "checkpoint"), "utf8")).toBe(before);
   });
 
+  it("writes nothing once its lock is another's", async () => {
+    const d = await dir();
+    const first = await commit(d, 5);
+    const note = (await read(d))?.note;
+    const tiles = await readFile(path.join(d, "tile/0/000.p/5"));
+    const next = appendEntries(first, entries(2, 5));
+    const lost = async () => {
+      throw new LogStateError("lock lost");
+    };
+    await expect(
+      commitLogDir(d, next, signedCheckpoint(next, ORIGIN, signer), { note, size: 5 }, lost),
+    ).rejects.toThrow("lock lost");
+    await expect(readFile(path.join(d, "tile/0/000.p/7"))).rejects.toThrow(/ENOENT/);
+    expect(await readFile(path.join(d, "tile/0/000.p/5"))).toEqual(tiles);
+    expect((await read(d))?.checkpoint.size).toBe(5);
+  });
+
   it("keeps the partial tiles of every checkpoint, and names those narrower than the tree's own", async () => {
     const d = await dir();
     const a = await commit(d, 130);
@@ -133,4 +150,34 @@ describe("one writer (log-lock.ts)", () => {
       new RegExp(`is locked by process ${process.ppid} on .* since 2026-01-01T00:00:00.000Z`),
     );
   });
+
+  it("lets one process at a time in when several take over a stale lock at the same moment", async () => {
+    const lock = path.resolve(import.meta.dirname, "../../../src/io/log-lock.ts");
+    // Each child waits for the same instant, takes the lock and notes when it is in and out.
+    const child = `const { withLogLock } = await import(${JSON.stringify(lock)});
+      const [d, at, trace] = process.argv.slice(1);
+      const { appendFileSync } = await import("node:fs");
+      await new Promise((r) => setTimeout(r, Number(at) - Date.now()));
+      await withLogLock(d, async () => {
+        appendFileSync(trace, "in " + process.pid + "\\n");
+        await new Promise((r) => setTimeout(r, 150));
+        appendFileSync(trace, "out " + process.pid + "\\n");
+      });`;
+    const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid as number;
+    for (let round = 0; round < 3; round++) {
+      const d = await dir();
+      const trace = path.join(d, "trace");
+      await writeFile(path.join(d, LOCK_FILE), `${dead}\n${hostname()}\n2026-01-01T00:00:00.000Z\n`);
+      const at = String(Date.now() + 1500);
+      const runs = Array.from({ length: 3 }, () => {
+        const p = spawn(process.execPath, ["--input-type=module", "-e", child, d, at, trace], { stdio: "inherit" });
+        return new Promise((resolve) => p.on("exit", resolve));
+      });
+      expect(await Promise.all(runs)).toEqual([0, 0, 0]);
+      const lines = (await readFile(trace, "utf8")).trim().split("\n");
+      expect(lines).toHaveLength(6);
+      // Never two inside at once: every "in" is followed by the same process's "out".
+      for (let i = 0; i < 6; i += 2) expect(lines[i + 1]).toBe(lines[i]?.replace("in", "out"));
+    }
+  }, 30_000);
 });
