@@ -1,7 +1,9 @@
-import { readFile, rename, writeFile } from "node:fs/promises";
+import { readFile, rename, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
 import { parseArgs } from "node:util";
 import { z } from "zod";
 import { fetchBytes, httpReader, LogFetchError } from "../src/io/log-http.ts";
+import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { checkSite, type ServedRecord } from "../src/log/site-check.ts";
 import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verify.ts";
 
@@ -12,7 +14,8 @@ import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verif
  * the log extends the checkpoint it saw last (which it then records), and that the site's
  * `/reviews.json` is what the log says: every record opens its latest entry, every review the log
  * lists as current is served, no withdrawn one is. Exit 0 when all of it holds, 1 when any does
- * not (one sentence per failure on stderr), 2 on wrong arguments or an unreadable state file.
+ * not (one sentence per failure on stderr), 2 on wrong arguments (a malformed key among them) or a
+ * state file that cannot be read or written.
  */
 
 const USAGE = `usage: npm run log:verify -- --url <log prefix> --key <verifier key> [--site <site URL>] [--state FILE]
@@ -39,19 +42,28 @@ const DatasetSchema = z.object({
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
-async function readState(file: string): Promise<SeenCheckpoint | undefined | "bad"> {
-  const text = await readFile(file, "utf8").catch((e: NodeJS.ErrnoException) =>
-    e.code === "ENOENT" ? undefined : Promise.reject(e),
-  );
-  if (text === undefined) return undefined;
+/** The state file's checkpoint, undefined before the first run, or why it cannot be used. */
+async function readState(file: string): Promise<SeenCheckpoint | undefined | { problem: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code !== "ENOENT") return { problem: `${file} cannot be read (${e.code ?? e.message})` };
+    // Not written yet: its folder must exist, or the state could not be kept after the check.
+    const folder = await stat(path.dirname(path.resolve(file))).catch(() => undefined);
+    return folder?.isDirectory()
+      ? undefined
+      : { problem: `${file} cannot be written: ${path.dirname(path.resolve(file))} is not a folder` };
+  }
   let json: unknown;
   try {
     json = JSON.parse(text);
   } catch {
-    return "bad";
+    return { problem: `${file} is not a state file written by log:verify` };
   }
   const parsed = SeenSchema.safeParse(json);
-  return parsed.success ? parsed.data : "bad";
+  return parsed.success ? parsed.data : { problem: `${file} is not a state file written by log:verify` };
 }
 
 async function servedRecords(site: string, fetchImpl?: typeof fetch): Promise<ServedRecord[]> {
@@ -100,11 +112,17 @@ export async function main(deps: {
     deps.err(USAGE);
     return 2;
   }
+  try {
+    parseVerifierKey(args.key);
+  } catch (err) {
+    deps.err(`log:verify: --key: ${(err as Error).message}`);
+    return 2;
+  }
   let previous: SeenCheckpoint | undefined;
   if (args.state) {
     const state = await readState(args.state);
-    if (state === "bad") {
-      deps.err(`${args.state} is not a state file written by log:verify`);
+    if (state && "problem" in state) {
+      deps.err(`log:verify: --state: ${state.problem}`);
       return 2;
     }
     previous = state;
@@ -117,8 +135,15 @@ export async function main(deps: {
     });
     if (args.state) {
       const tmp = `${args.state}.tmp-${process.pid}`;
-      await writeFile(tmp, `${JSON.stringify(verified.seen, null, 2)}\n`);
-      await rename(tmp, args.state);
+      try {
+        await writeFile(tmp, `${JSON.stringify(verified.seen, null, 2)}\n`);
+        await rename(tmp, args.state);
+      } catch (err) {
+        deps.err(
+          `log:verify: --state: ${args.state} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
+        );
+        return 2;
+      }
     }
     const check = checkSite(verified.entries, await servedRecords(site, deps.fetch));
     if (check.problems.length > 0) {

@@ -1,3 +1,6 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { main } from "../../scripts/log-verify.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
@@ -22,6 +25,32 @@ describe("npm run log:verify (arguments)", () => {
     const unknown = await run(["--url", "https://x.example/log", "--key", "k", "--bogus"]);
     expect(unknown.code).toBe(2);
     expect(unknown.err).toContain("usage: npm run log:verify");
+  });
+
+  it("exits 2 with one line for a malformed key or a state file it cannot read or write", async () => {
+    const key = await run(["--url", "https://x.example/log", "--key", "x.example/log+1234+AAAA "]);
+    expect(key.code).toBe(2);
+    expect(key.err).toMatch(/^log:verify: --key: [^\n]+$/);
+    const d = await mkdtemp(path.join(os.tmpdir(), "pr-log-verify-"));
+    try {
+      const vkey = generateKeyPair("x.example/log").vkey;
+      const offline = async () => new Response("gone", { status: 500 });
+      const folder = await run(["--url", "https://x.example/log", "--key", vkey, "--state", d], offline);
+      expect(folder).toMatchObject({ code: 2, err: `log:verify: --state: ${d} cannot be read (EISDIR)` });
+      const nowhere = path.join(d, "no/such/folder/state.json");
+      const missing = await run(["--url", "https://x.example/log", "--key", vkey, "--state", nowhere], offline);
+      expect(missing.code).toBe(2);
+      expect(missing.err).toBe(
+        `log:verify: --state: ${nowhere} cannot be written: ${path.dirname(nowhere)} is not a folder`,
+      );
+      await writeFile(path.join(d, "bad.json"), "{}");
+      const bad = await run(["--url", "https://x.example/log", "--key", vkey, "--state", path.join(d, "bad.json")]);
+      expect(bad.err).toBe(
+        `log:verify: --state: ${path.join(d, "bad.json")} is not a state file written by log:verify`,
+      );
+    } finally {
+      await rm(d, { recursive: true, force: true });
+    }
   });
 
   it("exits 1 naming the URL when the log cannot be fetched", async () => {
