@@ -4,6 +4,8 @@ import { parseArgs } from "node:util";
 import { z } from "zod";
 import { fetchBytes, httpReader, LogFetchError } from "../src/io/log-http.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
+import { pageProblems } from "../src/log/page-check.ts";
+import { latestEntries } from "../src/log/plan.ts";
 import { checkSite, type ServedRecord } from "../src/log/site-check.ts";
 import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verify.ts";
 
@@ -18,13 +20,19 @@ import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verif
  * state file that cannot be read or written.
  */
 
-const USAGE = `usage: npm run log:verify -- --url <log prefix> --key <verifier key> [--site <site URL>] [--state FILE]
+const USAGE = `usage: npm run log:verify -- --url <log prefix> --key <verifier key> [--site <site URL>] [--state FILE] [--pages]
 
   --url    the log's URL prefix, e.g. https://reviews.example/log
   --key    the verifier key you pinned (never fetch it from the site each time)
   --site   the site whose /reviews.json is checked against the log; default the parent of --url
   --state  a file keeping the last checkpoint seen, to prove the next one extends it
+  --pages  also read every review's page: its text and JSON-LD must be its record's
   --help   this text`;
+
+/** Pages read at once. */
+const PAGE_CONCURRENCY = 8;
+/** A review's page is small; more than this is not one. */
+const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 
 /** The records of `/reviews.json` can be large: up to 512 MiB is read. */
 const MAX_DATASET_BYTES = 512 * 1024 * 1024;
@@ -81,6 +89,29 @@ async function servedRecords(site: string, fetchImpl?: typeof fetch): Promise<Se
   return parsed.data.reviews as ServedRecord[];
 }
 
+/** `check` over `items`, `limit` at a time; the problems in the items' order. */
+async function pagesChecked<T>(items: readonly T[], limit: number, check: (item: T) => Promise<string[]>) {
+  const out: string[][] = new Array(items.length);
+  let next = 0;
+  const worker = async () => {
+    for (let i = next++; i < items.length; i = next++) out[i] = await check(items[i] as T);
+  };
+  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
+  return out.flat();
+}
+
+/** 200 when `url` serves a page, its status when it does not (404 and 410 are what a withdrawn review's page answers), or why it could not be read. */
+async function pageStatus(url: string, fetchImpl?: typeof fetch): Promise<number | string> {
+  try {
+    const res = await (fetchImpl ?? fetch)(url, { redirect: "manual", signal: AbortSignal.timeout(30_000) });
+    await res.body?.cancel();
+    if (res.status >= 200 && res.status < 300) return 200;
+    return res.status >= 500 ? `it answered ${res.status}` : res.status;
+  } catch (err) {
+    return (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+  }
+}
+
 export async function main(deps: {
   argv: string[];
   now: Date;
@@ -88,7 +119,7 @@ export async function main(deps: {
   err: (line: string) => void;
   fetch?: typeof fetch;
 }): Promise<number> {
-  let args: { url?: string; key?: string; state?: string; site?: string; help?: boolean };
+  let args: { url?: string; key?: string; state?: string; site?: string; pages?: boolean; help?: boolean };
   try {
     ({ values: args } = parseArgs({
       args: deps.argv,
@@ -97,6 +128,7 @@ export async function main(deps: {
         key: { type: "string" },
         state: { type: "string" },
         site: { type: "string" },
+        pages: { type: "boolean" },
         help: { type: "boolean", short: "h" },
       },
     }));
@@ -145,7 +177,30 @@ export async function main(deps: {
         return 2;
       }
     }
-    const check = checkSite(verified.entries, await servedRecords(site, deps.fetch));
+    const records = await servedRecords(site, deps.fetch);
+    const check = checkSite(verified.entries, records);
+    const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
+    check.problems.push(
+      ...(await pagesChecked(withdrawnIds, PAGE_CONCURRENCY, async ([id, l]) => {
+        const url = `${site}/reviews/${encodeURIComponent(id)}/`;
+        const status = await pageStatus(url, deps.fetch);
+        if (status === 200) return [`${id} was withdrawn (log entry ${l.index}), but ${url} still serves a page`];
+        return typeof status === "string" ? [`${id} was withdrawn, but ${url} could not be checked: ${status}`] : [];
+      })),
+    );
+    if (args.pages) {
+      check.problems.push(
+        ...(await pagesChecked(records, PAGE_CONCURRENCY, async (r) => {
+          const url = typeof r.url === "string" ? r.url : `${site}/reviews/${encodeURIComponent(r.id)}/`;
+          const html = await fetchBytes(url, { fetch: deps.fetch, maxBytes: MAX_PAGE_BYTES }).catch(
+            (e: Error) => e.message,
+          );
+          if (html === undefined) return [`${r.id}: ${url} is not found, though /reviews.json serves the review`];
+          if (typeof html === "string") return [`${r.id}: ${url} could not be read (${html})`];
+          return pageProblems(Buffer.from(html).toString("utf8"), r, url);
+        })),
+      );
+    }
     if (check.problems.length > 0) {
       for (const p of check.problems) deps.err(`log:verify: ${p}`);
       return 1;
@@ -163,8 +218,12 @@ export async function main(deps: {
       `  entries: ${c.published} published, ${c.amended} amended, ${c.withdrawn} withdrawn, ${c.restored} restored; every tile and entry checked against the signed checkpoint`,
     );
     deps.out(
-      `  ${site}/reviews.json: ${plural(check.records, "record")}, each opening the commitment of the latest log entry for its review; every review the log lists as current is served; ${plural(check.withdrawn, "withdrawn review")} not served`,
+      `  ${site}/reviews.json: ${plural(check.records, "record")}, each opening the commitment of the latest log entry for its review; every review the log lists as current is served; ${plural(check.withdrawn, "withdrawn review")} not served, nor ${check.withdrawn === 1 ? "its page" : "their pages"}`,
     );
+    if (args.pages)
+      deps.out(
+        `  ${plural(records.length, "review page")}: each shows its record's text, and its JSON-LD says the same`,
+      );
     return 0;
   } catch (err) {
     const known = [LogVerifyError, LogFetchError, TypeError];

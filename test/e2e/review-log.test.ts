@@ -44,15 +44,19 @@ let lastDist: string;
 /** The site at BASE_URL: forwards to the app being served, and can tamper with /reviews.json. */
 let target: string | undefined;
 let tamper: ((d: ReviewsDataset) => ReviewsDataset) | undefined;
+/** Rewrites any other answer: a page edited after the build, a withdrawn page served again. */
+let rewrite: ((url: string, status: number, body: Buffer) => { status: number; body: Buffer }) | undefined;
 const proxy = http.createServer(async (req, res) => {
   if (!target) {
     res.writeHead(502).end();
     return;
   }
   const upstream = await fetch(`${target}${req.url}`, { method: req.method, redirect: "manual" });
-  let body = Buffer.from(await upstream.arrayBuffer());
+  let body: Buffer = Buffer.from(await upstream.arrayBuffer());
+  let status = upstream.status;
   if (tamper && req.url === "/reviews.json") body = Buffer.from(JSON.stringify(tamper(JSON.parse(body.toString()))));
-  res.writeHead(upstream.status, {
+  if (rewrite) ({ status, body } = rewrite(req.url ?? "", status, body));
+  res.writeHead(status, {
     "content-type": upstream.headers.get("content-type") ?? "application/octet-stream",
   });
   res.end(body);
@@ -322,6 +326,37 @@ describe("the review log", { timeout: 1_500_000 }, () => {
     const manifest = (files: typeof a) =>
       undatedHeaders(JSON.parse(Buffer.from(files.find((f) => f.path === "/_headers.json")?.bytes ?? []).toString()));
     expect(manifest(c)).toEqual(manifest(a));
+  });
+
+  it("log:verify --pages reads every review's page: one rewritten after the build, or a withdrawn one served again, fails it", async () => {
+    const app = await serve(lastDist);
+    try {
+      const v = await monitor(["--pages"]);
+      expect(v.code, v.err).toBe(0);
+      expect(v.out).toContain("1 withdrawn review not served, nor its page");
+      expect(v.out).toMatch(/\n {2}7 review pages: each shows its record's text, and its JSON-LD says the same$/);
+      const carlos = await (await fetch(`${BASE}/reviews/${CARLOS}/`)).text();
+      rewrite = (url, status, body) => {
+        if (url === `/reviews/${MIKE}/`) return { status: 200, body };
+        if (url !== `/reviews/${CARLOS}/`) return { status, body };
+        // The visible text only: the JSON-LD still says what the record says.
+        const html = body.toString().replace(/(<div class="review__body"[^>]*><p[^>]*>)Twisted/, "$1Broke");
+        return { status, body: Buffer.from(html) };
+      };
+      expect(carlos).toMatch(/<div class="review__body"[^>]*><p[^>]*>Twisted/);
+      const t = await monitor(["--pages"]);
+      expect(t.code).toBe(1);
+      expect(t.err).toContain(
+        `log:verify: ${MIKE} was withdrawn (log entry 9), but ${BASE}/reviews/${MIKE}/ still serves a page`,
+      );
+      expect(t.err).toContain(
+        `log:verify: ${CARLOS}: ${BASE}/reviews/${CARLOS}/ shows other text than the record the log vouches for`,
+      );
+      expect(t.err.split("\n")).toHaveLength(2);
+    } finally {
+      rewrite = undefined;
+      await app.close();
+    }
   });
 
   it("a build with an empty LOG_DIR against the running site continues its log", async () => {

@@ -1,0 +1,83 @@
+import { paragraphs } from "../site/html-view.ts";
+import type { ServedRecord } from "./site-check.ts";
+
+/**
+ * A review's own page checked against its record (`npm run log:verify -- --pages`): the record is
+ * what `/reviews.json` serves and the log vouches for (site-check.ts), and the page is what a
+ * visitor reads. Its visible text and its JSON-LD must say what the record says, so a page edited
+ * after the build cannot show words the log never saw. Pure: the caller fetches the page.
+ */
+
+const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
+
+/** The text of an HTML fragment: tags dropped, character references decoded, spaces collapsed. */
+export function htmlText(html: string): string {
+  return html
+    .replace(/<[^>]*>/g, "")
+    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, ref: string) => {
+      if (ref[0] !== "#") return ENTITIES[ref.toLowerCase()] ?? all;
+      const code = ref[1] === "x" || ref[1] === "X" ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
+      return Number.isInteger(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
+    })
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
+
+/** The JSON-LD `Review` of the page whose `@id` is `url`, if the page has one. */
+function jsonLdReview(html: string, url: string): Record<string, unknown> | undefined {
+  for (const m of html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)) {
+    let json: unknown;
+    try {
+      json = JSON.parse(m[1] as string);
+    } catch {
+      continue;
+    }
+    const nodes = Array.isArray(json) ? json : [json];
+    for (const n of nodes) {
+      const node = n as Record<string, unknown> | null;
+      if (node?.["@type"] === "Review" && node["@id"] === url) return node;
+    }
+  }
+  return undefined;
+}
+
+/** The paragraphs of the review's body on its page (the `<article>` anchored at its id). */
+function bodyParagraphs(html: string, id: string): string[] | undefined {
+  const article = html.indexOf(`id="review-${id}"`);
+  if (article < 0) return undefined;
+  const body = /<div class="review__body"[^>]*>([\s\S]*?)<\/div>/.exec(html.slice(article));
+  if (!body) return undefined;
+  return (body[1] as string)
+    .split(/<\/p>/)
+    .map(htmlText)
+    .filter((p) => p.length > 0);
+}
+
+/** What the page at `url` shows unlike `record`: one sentence per difference, naming the review. */
+export function pageProblems(html: string, record: ServedRecord, url: string): string[] {
+  const id = record.id;
+  const text = typeof record.text === "string" ? record.text : "";
+  const problems: string[] = [];
+  const shown = bodyParagraphs(html, id);
+  if (!shown) problems.push(`${id}: ${url} does not show the review's text`);
+  else if (shown.join("\n") !== paragraphs(text).map(collapse).join("\n"))
+    problems.push(`${id}: ${url} shows other text than the record the log vouches for (rewritten after the build?)`);
+  const ld = jsonLdReview(html, url);
+  if (!ld) {
+    problems.push(`${id}: ${url} has no JSON-LD Review for the record`);
+    return problems;
+  }
+  const rating = (ld.reviewRating as { ratingValue?: unknown } | undefined)?.ratingValue;
+  const author = (ld.author as { name?: unknown } | undefined)?.name;
+  const differs = [
+    ld.reviewBody !== text.trim() && "reviewBody",
+    rating !== record.rating && "reviewRating",
+    author !== record.author && "author",
+    ld.datePublished !== record.date && "datePublished",
+  ].filter((f): f is string => f !== false);
+  if (differs.length > 0)
+    problems.push(`${id}: ${url}'s JSON-LD says another ${differs.join(", ")} than the record the log vouches for`);
+  return problems;
+}
