@@ -22,7 +22,7 @@ export const LoggedReviewSchema = ReviewRecordSchema.omit({
 });
 export type LoggedReview = z.infer<typeof LoggedReviewSchema>;
 
-const LOGGED_KEYS = Object.keys(LoggedReviewSchema.shape) as (keyof LoggedReview)[];
+export const LOGGED_KEYS = Object.keys(LoggedReviewSchema.shape) as (keyof LoggedReview)[];
 
 /** The logged fields of `record`, whatever else the object carries. */
 export function loggedReview(record: Omit<ReviewRecord, (typeof DERIVED_FIELDS)[number]> | ReviewRecord): LoggedReview {

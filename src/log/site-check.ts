@@ -1,5 +1,5 @@
 import { commitment } from "./commitment.ts";
-import { type LogEntry, loggedReview } from "./entries.ts";
+import { DERIVED_FIELDS, LOGGED_KEYS, type LogEntry, loggedReview } from "./entries.ts";
 import { decodeBase64 } from "./note-keys.ts";
 import { latestEntries } from "./plan.ts";
 
@@ -22,6 +22,9 @@ export interface SiteCheck {
   withdrawn: number;
 }
 
+/** The fields a record may carry: what the log commits to, and what the build derives. */
+const KNOWN_FIELDS = new Set<string>([...LOGGED_KEYS, ...DERIVED_FIELDS]);
+
 const rating = (r: ServedRecord) => (typeof r.rating === "number" ? ` (served with rating ${r.rating})` : "");
 
 export function checkSite(entries: readonly LogEntry[], records: readonly ServedRecord[]): SiteCheck {
@@ -31,6 +34,11 @@ export function checkSite(entries: readonly LogEntry[], records: readonly Served
   for (const r of records) {
     if (served.has(r.id)) problems.push(`${r.id} is served twice`);
     served.add(r.id);
+    const unknown = Object.keys(r).filter((k) => !KNOWN_FIELDS.has(k));
+    if (unknown.length > 0)
+      problems.push(
+        `${r.id} is served with ${unknown.map((k) => JSON.stringify(k)).join(", ")}, which no log entry commits to`,
+      );
     const index = r.log_index;
     const last = latest.get(r.id);
     if (typeof index !== "number" || !Number.isInteger(index) || index < 0 || index >= entries.length) {

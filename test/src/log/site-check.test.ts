@@ -45,6 +45,14 @@ describe("the site against the log (site-check.ts)", () => {
     expect(checkSite(entries, records)).toEqual({ problems: [], records: 2, withdrawn: 0 });
   });
 
+  it("names a field no log entry commits to, added to a served record", () => {
+    const { entries, records } = site([PAUL, ANA]);
+    const served = records.map((r) => (r.id === ANA.id ? { ...r, note: "call me", extra: 1 } : r));
+    expect(checkSite(entries, served).problems).toEqual([
+      '2026-04-03-ana-b is served with "note", "extra", which no log entry commits to',
+    ]);
+  });
+
   it("names a review that is logged but not served, and one whose rating was changed", () => {
     const { entries, records } = site([PAUL, ANA]);
     const served = records.filter((r) => r.id !== ANA.id).map((r) => ({ ...r, rating: 5 }));
