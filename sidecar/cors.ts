@@ -3,7 +3,8 @@ import type { RequestHandler } from "express";
 
 /**
  * The service's CORS, the `cors` package with our policies as data. The app applies the public
- * policy to every route but `/mcp`, and the MCP router applies its own policy to `/mcp`. It lives
+ * policy to every route but `/mcp`, and the MCP router's guard its own policy to `/mcp`, both
+ * before anything else may answer (the URL bound, the rate limiter). It lives
  * outside `http/` and `mcp/` so that neither adapter imports the other.
  *
  * It only writes headers: whether a request from an `Origin` may proceed at all is decided before

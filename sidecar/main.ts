@@ -190,7 +190,7 @@ export async function main(opts: MainOptions): Promise<Service> {
     logger,
     store,
     serveStatic: !sidecarOnly,
-    mcp: mcp.router,
+    mcp,
     hub: createHubRouter(hub, {
       rateLimitPerMinute: config.HUB_RATE_LIMIT_PER_MINUTE,
       trustProxy: config.TRUST_PROXY > 0,

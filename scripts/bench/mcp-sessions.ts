@@ -79,7 +79,7 @@ const logger = createLogger(config.LOG_LEVEL);
 const store = await SnapshotStore.open(distDir, { resultBytes: resultBytesFor(config) });
 const live = new LiveBuild({ store, logger });
 const mcp = createMcpRouter({ config, store, builds: live, logger });
-const running = await listen(createApp({ config, logger, store, serveStatic: false, mcp: mcp.router }), 0, "127.0.0.1");
+const running = await listen(createApp({ config, logger, store, serveStatic: false, mcp }), 0, "127.0.0.1");
 const url = `${running.url}/mcp`;
 try {
   for (let i = 0; i < WARM; i++) await activeSession(url, i);

@@ -1,4 +1,10 @@
-import express, { type ErrorRequestHandler, type Express, type Response, type Router } from "express";
+import express, {
+  type ErrorRequestHandler,
+  type Express,
+  type RequestHandler,
+  type Response,
+  type Router,
+} from "express";
 import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
 import type { Snapshot } from "../build/snapshot.ts";
@@ -22,8 +28,11 @@ export interface AppDeps {
   store: SnapshotStore;
   /** Serve `dist/` too (single-origin mode). Off for `npm run sidecar` behind a CDN. */
   serveStatic: boolean;
-  /** Mounted at /mcp when present. */
-  mcp?: Router;
+  /**
+   * MCP at /mcp when present (sidecar/mcp/router.ts): `guard` (Host, Origin, MCP's CORS) runs
+   * before the URL bound and the rate limiter, so their answers carry it; `router` is mounted.
+   */
+  mcp?: { guard: RequestHandler; router: Router };
   /** Mounted at /api/websub/hub when present. */
   hub?: Router;
   /** With DATABASE_URL: whether the shared database answers now. Readiness fails without it; liveness does not. */
@@ -44,16 +53,20 @@ export function createApp(deps: AppDeps): Express {
   app.disable("x-powered-by");
   app.set("etag", false);
   app.set("trust proxy", config.TRUST_PROXY);
+  // Paths are case-sensitive (RFC 3986), as the checks on `req.path` below and the built files are:
+  // otherwise `app.use("/mcp")` would also serve /MCP, under the public policies.
+  app.set("case sensitive routing", true);
+  const { mcp } = deps;
+  const isMcp = (path: string) => path === "/mcp" || path.startsWith("/mcp/");
   const publicCors = cors(PUBLIC_CORS);
   app.use(
     // First, so an answer from any later step (a 400 or 414 included) carries them.
     securityHeaders(),
     requireHost,
-    boundedUrl,
     requestLog(logger, deps.accessLog === false ? "debug" : "info"),
-    (req, res, next) =>
-      // /mcp applies its own policy and Origin allowlist (sidecar/mcp/router.ts).
-      req.path === "/mcp" || req.path.startsWith("/mcp/") ? next() : publicCors(req, res, next),
+    // CORS before anything else may answer (414, 429): /mcp has its own policy and Origin allowlist.
+    (req, res, next) => (mcp && isMcp(req.path) ? mcp.guard(req, res, next) : publicCors(req, res, next)),
+    boundedUrl,
   );
   // Each request answers from the build that was current when it arrived, and holds it (so its
   // folder stays on disk) until the response is over, however long the client takes to read it.
@@ -99,7 +112,7 @@ export function createApp(deps: AppDeps): Express {
       onLimit: (req, res, retryAfterS) => {
         const message = `Too many requests: the limit is ${config.RATE_LIMIT_PER_MINUTE} per minute per client.`;
         // A JSON-RPC client reads any answer from /mcp as a JSON-RPC message.
-        if (req.path === "/mcp" || req.path.startsWith("/mcp/")) return rpcError(res, 429, -32000, message);
+        if (mcp && isMcp(req.path)) return rpcError(res, 429, -32000, message);
         throw new HttpError(429, "rate_limited", message, {}, { "Retry-After": String(retryAfterS) });
       },
     }),
@@ -111,7 +124,7 @@ export function createApp(deps: AppDeps): Express {
   app.get("/api/reviews/since/:date", reviews.since);
   app.all(["/api/reviews/search", "/api/reviews/since/:date"], readOnly);
   if (deps.hub) app.use("/api/websub/hub", deps.hub);
-  if (deps.mcp) app.use("/mcp", deps.mcp);
+  if (mcp) app.use("/mcp", mcp.router);
   if (deps.serveStatic) {
     if (deps.buildNotice) app.get(NOTICE_CSS_PATH, noticeCss);
     app.use(staticSite(snapshotOf, deps.buildNotice));

@@ -35,14 +35,31 @@ export function requestLog(logger: Logger, level: "info" | "debug" = "info"): Re
   };
 }
 
+/** `uri-host [ ":" port ]` (RFC 9112 §3.2, RFC 3986 §3.2.2): an IP literal, or reg-name / IPv4 characters. */
+const HOST_VALUE = /^(?:\[[0-9A-Fa-f:.]+\]|[A-Za-z0-9\-._~!$&'()*+,;=%]+)(?::[0-9]*)?$/;
+
 /**
- * HTTP/1.1 requires a Host header (RFC 9112 §3.2) and Node's own refusal is an empty 400; this one
- * says what is missing, in the API's `{error, message, issues}` shape. HTTP/1.0 may omit it.
+ * RFC 9112 §3.2: a server MUST answer 400 to an HTTP/1.1 request without Host, and to any request
+ * with more than one Host line or an invalid one. Node keeps only the first of several, and its
+ * own refusal is an empty 400; this one says what is wrong, in the API's `{error, message, issues}`.
  */
 export const requireHost: RequestHandler = (req, _res, next) => {
-  if (req.headers.host === undefined && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
-    const message = "The request has no Host header, which HTTP/1.1 requires (RFC 9112 §3.2).";
-    throw new HttpError(400, "bad_request", message, { issues: [{ path: "Host", value: null, message }] });
+  const lines: string[] = [];
+  for (let i = 0; i < req.rawHeaders.length; i += 2) {
+    if (req.rawHeaders[i]?.toLowerCase() === "host") lines.push(req.rawHeaders[i + 1] ?? "");
+  }
+  const refuse = (value: unknown, message: string) => {
+    throw new HttpError(400, "bad_request", message, { issues: [{ path: "Host", value, message }] });
+  };
+  if (lines.length === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
+    refuse(null, "The request has no Host header, which HTTP/1.1 requires (RFC 9112 §3.2).");
+  }
+  if (lines.length > 1) {
+    refuse(lines, `The request has ${lines.length} Host header lines; exactly one is allowed (RFC 9112 §3.2).`);
+  }
+  const host = lines[0];
+  if (host !== undefined && !HOST_VALUE.test(host)) {
+    refuse(host, `The Host header ${JSON.stringify(host)} is not a valid host[:port] (RFC 9112 §3.2).`);
   }
   next();
 };

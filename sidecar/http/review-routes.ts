@@ -133,7 +133,7 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
     const at = req.originalUrl.indexOf("?");
     // The query string as sent: a repeated one skips validation entirely.
     const outcome = snapshot.results.query(at < 0 ? "?" : req.originalUrl.slice(at), () =>
-      parseSearch(snapshot.index, rawQuery(req.originalUrl)),
+      parseSearch(snapshot.index, rawQuery(req.originalUrl), "query-string"),
     );
     if (!outcome.ok) throw invalidQuery(outcome.issues);
     const q = outcome.value;

@@ -58,7 +58,7 @@ export function cachedSearch(
   args: Record<string, unknown>,
 ): Outcome<JsonValue<SearchResult>> {
   // Arguments already parsed in this snapshot, by their JSON: a repeated call skips validation.
-  const parsed = snapshot.results.query(JSON.stringify(args), () => parseSearch(snapshot.index, args));
+  const parsed = snapshot.results.query(JSON.stringify(args), () => parseSearch(snapshot.index, args, "json"));
   if (!parsed.ok) return parsed;
   const q = parsed.value;
   const value = complete<SearchResult>(snapshot, `search?${q.key}`, () => {

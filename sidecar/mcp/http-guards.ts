@@ -83,7 +83,8 @@ export function mcpCorsPolicy(allowed: "*" | string[]): CorsPolicy {
     origin: allowed === "*" ? "*" : "reflect",
     methods: "GET, POST, DELETE, OPTIONS",
     allowHeaders: "Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
-    exposeHeaders: "Mcp-Session-Id",
+    // Retry-After on a 429 or 503, and the quota, readable by a browser client as on every other path.
+    exposeHeaders: "Mcp-Session-Id, Retry-After, RateLimit, RateLimit-Policy",
     allow: "GET, POST, DELETE, OPTIONS",
   };
 }

@@ -49,7 +49,12 @@ export interface McpRouterDeps {
 }
 
 export interface McpRouter {
-  /** Mount at `/mcp`. */
+  /**
+   * Run on every `/mcp` request before anything that may answer it (the app's URL bound and rate
+   * limiter): the Host and Origin checks and MCP's CORS, so every answer of `/mcp` carries them.
+   */
+  guard: Router;
+  /** Mount at `/mcp`, after `guard`. */
   router: Router;
   /** Open change-notice streams of 2025 sessions (GET). */
   readonly openStreams: number;
@@ -207,13 +212,14 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     await node(req, res, body);
   };
 
-  const router = Router();
-  router.use(
+  const guard = Router();
+  guard.use(
     hostGuard(allowedHostnames(config.BASE_URL)),
     originGuard(config.MCP_ALLOWED_ORIGINS),
     cors(mcpCorsPolicy(config.MCP_ALLOWED_ORIGINS)),
-    open,
   );
+  const router = Router();
+  router.use(open);
   router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false }), post);
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "GET, POST, DELETE, OPTIONS");
@@ -227,6 +233,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   router.use(bodyErrors(MAX_BODY_BYTES));
 
   return {
+    guard,
     router,
     get openStreams() {
       return notices.openStreams;

@@ -96,7 +96,7 @@ export function apiExamples(vocabulary: ExampleVocabulary, urls: SiteUrls, versi
     limit: 20,
     offset: 0,
   };
-  const refused = parseSearchParams({ rating: "9", sort: "new" }, business, aspects);
+  const refused = parseSearchParams({ rating: "9", sort: "new" }, "query-string", business, aspects);
   return {
     dataset,
     insights: exampleInsights(review, vocabulary),

@@ -52,6 +52,27 @@ const rateLimited = rpcError(
   rateLimitedHeaders,
 );
 
+/** `Retry-After` of a 503: sent with the two refusals worth repeating, not while the server shuts down. */
+const retryAfter = (when: string) => ({
+  "Retry-After": {
+    description: `Seconds to wait before trying again; sent ${when}, not when the server is shutting down.`,
+    required: false,
+    schema: { type: "integer" },
+    example: 30,
+  },
+});
+
+const SHUTTING_DOWN = "or the server is shutting down";
+
+/** Past MCP_MAX_STREAMS (sidecar/mcp/stream-limit.ts): the same answer for a 2025 GET and a 2026-07-28 listen. */
+const streamCap = (what: string) =>
+  rpcError(
+    `Too many open change-notice streams (MCP_MAX_STREAMS): ${what} is refused until one closes, ${SHUTTING_DOWN}. The JSON-RPC id is the request's (null for a GET).`,
+    -32603,
+    "Service Unavailable: too many open change-notice streams (at most 100); try again in 30 s",
+    retryAfter("past the stream cap"),
+  );
+
 const refusals = {
   "400": rpcError(
     "Malformed request or missing Mcp-Session-Id.",
@@ -110,11 +131,17 @@ export const mcpPathItem = {
       "202": { description: "A notification or response was accepted; no body." },
       ...refusals,
       "406": notAcceptable("both application/json and text/event-stream"),
+      "413": rpcError(
+        "The body is over 64 KiB (65536 bytes).",
+        -32000,
+        "Request body too large: the limit is 65536 bytes",
+      ),
       "415": rpcError(
         "The body is not JSON (Content-Type must be application/json), or is in an unsupported charset or Content-Encoding.",
         -32000,
         "Unsupported Media Type: Content-Type must be application/json",
       ),
+      "503": streamCap("a 2026-07-28 `subscriptions/listen`"),
     },
   },
   get: {
@@ -137,6 +164,7 @@ export const mcpPathItem = {
       },
       ...refusals,
       "406": notAcceptable("text/event-stream"),
+      "503": streamCap("the stream"),
     },
   },
   delete: {
@@ -145,6 +173,15 @@ export const mcpPathItem = {
     summary: "End a session",
     description: "Ends a 2025-era session; its id is refused (404) from then on.",
     parameters: [sessionHeader(true, "The session to end."), protocolHeader],
-    responses: { "200": { description: "The session is ended; no body." }, ...refusals },
+    responses: {
+      "200": { description: "The session is ended; no body." },
+      ...refusals,
+      "503": rpcError(
+        `The session store (PostgreSQL with DATABASE_URL) is unreachable, so the session is not ended: send DELETE again after Retry-After; ${SHUTTING_DOWN}.`,
+        -32000,
+        "Service Unavailable: the session could not be ended because the session store is unreachable; send DELETE again later",
+        retryAfter("when the session store is unreachable"),
+      ),
+    },
   },
 };

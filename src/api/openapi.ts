@@ -30,10 +30,11 @@ import {
 
 /**
  * The contract's version, 1.x as the service spec says: the minor number grows with every change
- * to the contract (1.1.0 declares each search parameter on its own). Content never moves it, and
+ * to the contract (1.1.0 declared each search parameter on its own; 1.2.0 declares /mcp's 413 and
+ * 503s). Content never moves it, and
  * the document's bytes change only with the contract or the catalogue (docs/api.md, "OpenAPI").
  */
-export const API_VERSION = "1.1.0";
+export const API_VERSION = "1.2.0";
 
 const TAGS = [
   { name: "reviews", description: "The reviews: the full dataset, search and incremental fetch." },

@@ -13,7 +13,8 @@ import { z } from "zod";
 export const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 export const fromText = (v: unknown) => (typeof v === "string" && JSON_NUMBER.test(v) ? Number(v) : v);
 
-export const intParam = (min: number, max: number | undefined, msg: string) =>
+/** An integer from `min` to `max` (at most 2^53-1); `msg` is every refusal's wording, so it states the range. */
+export const intParam = (min: number, max: number, msg: string) =>
   z.preprocess(
     fromText,
     z
@@ -21,7 +22,7 @@ export const intParam = (min: number, max: number | undefined, msg: string) =>
       // Aborts: a non-integer (or one past 2^53) is reported once, not again by the range check.
       .int({ error: msg, abort: true })
       .min(min, { error: msg })
-      .max(max ?? Number.MAX_SAFE_INTEGER, { error: msg }),
+      .max(max, { error: msg }),
   );
 
 export const numParam = (min: number, max: number, msg: string) =>

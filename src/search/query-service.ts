@@ -1,7 +1,7 @@
 import { z } from "zod";
 import type { SearchResult, SinceResult } from "../api/schemas.ts";
 import { isCalendarDate } from "../content/dates.ts";
-import { parseSearchParams, type QueryIssue, type SearchQuery } from "./query.ts";
+import { type ParamSource, parseSearchParams, type QueryIssue, type SearchQuery } from "./query.ts";
 import type { SearchIndex } from "./review-index.ts";
 
 /**
@@ -25,13 +25,18 @@ export function invalidQueryBody(issues: QueryIssue[]): {
 }
 
 /**
- * Validates and normalises search input (see `parseSearchParams`); no search is run. The one
- * parser of both doors: a repeated input is not parsed again, as the adapters remember parsed
- * queries per snapshot (sidecar/build/result-store.ts).
+ * Validates and normalises search input (see `parseSearchParams`; `source` says whether an array
+ * is a repeated query parameter); no search is run. The one parser of both doors: a repeated input
+ * is not parsed again, as the adapters remember parsed queries per snapshot
+ * (sidecar/build/result-store.ts).
  */
-export function parseSearch(index: SearchIndex, input: Record<string, unknown>): Outcome<SearchQuery> {
+export function parseSearch(
+  index: SearchIndex,
+  input: Record<string, unknown>,
+  source: ParamSource,
+): Outcome<SearchQuery> {
   const { business, aspects } = index.dataset;
-  const parsed = parseSearchParams(input, business, aspects);
+  const parsed = parseSearchParams(input, source, business, aspects);
   return parsed.ok ? { ok: true, value: parsed.query } : parsed;
 }
 
@@ -44,9 +49,10 @@ export function runSearch(index: SearchIndex, query: SearchQuery, baseUrl: strin
 export function searchReviews(
   index: SearchIndex,
   input: Record<string, unknown>,
+  source: ParamSource,
   baseUrl: string,
 ): Outcome<SearchResult> {
-  const parsed = parseSearch(index, input);
+  const parsed = parseSearch(index, input, source);
   return parsed.ok ? { ok: true, value: runSearch(index, parsed.value, baseUrl) } : parsed;
 }
 

@@ -28,6 +28,8 @@ export type SearchParamName = (typeof SEARCH_PARAMS)[number];
 export const MAX_QUERY_LENGTH = 200;
 export const DEFAULT_LIMIT = 20;
 export const MAX_LIMIT = 100;
+/** 2^53-1: past it a JSON number is no longer exactly an integer. */
+export const MAX_OFFSET = Number.MAX_SAFE_INTEGER;
 
 /** An issue as returned in a 400 body and an MCP `isError` result. */
 export type QueryIssue = z.infer<typeof QueryIssueSchema>;
@@ -71,7 +73,7 @@ export const SearchParamsSchema = z
     limit: intParam(1, MAX_LIMIT, `expected an integer from 1 to ${MAX_LIMIT}`)
       .optional()
       .describe(`Page size, 1-${MAX_LIMIT}; default ${DEFAULT_LIMIT}.`),
-    offset: intParam(0, undefined, "expected an integer of 0 or more")
+    offset: intParam(0, MAX_OFFSET, `expected an integer from 0 to ${MAX_OFFSET}`)
       .optional()
       .describe("Number of matches to skip; default 0."),
   })
@@ -133,12 +135,20 @@ export function resolveTechnician(business: Business, given: string): string | u
 }
 
 /**
- * Validates search input. `input` maps parameter names to values; for HTTP a repeated parameter
- * arrives as an array and is reported, as is any name not in `SEARCH_PARAMS`. `aspects` are the
- * dataset's aspects, the valid values of `aspect`.
+ * Where search input comes from. In a `"query-string"` (HTTP) a parameter given several times
+ * arrives as an array of its values; in `"json"` (MCP arguments) a name cannot repeat, so an
+ * array is a value like any other, of the wrong type.
+ */
+export type ParamSource = "query-string" | "json";
+
+/**
+ * Validates search input. `input` maps parameter names to values; a parameter repeated in a query
+ * string is reported, as is any name not in `SEARCH_PARAMS`. `aspects` are the dataset's aspects,
+ * the valid values of `aspect`.
  */
 export function parseSearchParams(
   input: Record<string, unknown>,
+  source: ParamSource,
   business: Business,
   aspects: readonly AspectRef[] = [],
 ): ParseResult {
@@ -148,7 +158,7 @@ export function parseSearchParams(
   for (const [key, value] of Object.entries(input)) {
     if (!(SEARCH_PARAMS as readonly string[]).includes(key)) {
       issues.push({ path: key, value, message: `unknown parameter; valid parameters are ${SEARCH_PARAMS.join(", ")}` });
-    } else if (Array.isArray(value)) {
+    } else if (source === "query-string" && Array.isArray(value)) {
       issues.push({ path: key, value, message: `given ${value.length} times; give it at most once` });
     } else if (value !== undefined && value !== null) {
       single[key] = value;

@@ -2,8 +2,9 @@ import path from "node:path";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MemorySessionStore } from "../../sidecar/mcp/session-store.ts";
 import { buildSite } from "../helpers/build-site.ts";
-import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, startMcpApp } from "../helpers/mcp-app.ts";
+import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, openSession, startMcpApp } from "../helpers/mcp-app.ts";
 import {
   DocumentOracle,
   type OpenApiDoc,
@@ -28,13 +29,15 @@ const RUNS = 300;
 const MAX_URL = 4096;
 
 let app: McpTestApp;
+let dist: string;
 let oracle: DocumentOracle;
 let doc: OpenApiDoc;
 
 beforeAll(async () => {
   const build = await buildSite(FIXTURE, { BASE_URL: BASE });
   expect(build.code, build.stderr).toBe(0);
-  app = await startMcpApp(build.distDir, { env: { BASE_URL: BASE } });
+  dist = build.distDir;
+  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
   doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as OpenApiDoc;
   oracle = new DocumentOracle(doc);
 });
@@ -239,6 +242,72 @@ describe("/mcp against the document", () => {
     }
     conforms(mcp("delete"), await send(`${app.url}/mcp`, headers, "DELETE"), "delete");
     conforms(mcp("get"), await send(`${app.url}/mcp`, headers, "GET"), "get after delete");
+  });
+});
+
+/** A session store that cannot record an end, as PostgreSQL does when it is unreachable. */
+class UnreachableEnds extends MemorySessionStore {
+  override end(): Promise<void> {
+    return Promise.reject(new Error("connect ECONNREFUSED"));
+  }
+}
+
+describe("/mcp past its limits, against the document", () => {
+  const mcp = (method: string) => doc.paths["/mcp"]?.[method] as Operation;
+
+  it("declares the 413, the stream cap's 503 on GET and subscriptions/listen, and DELETE's 503", async () => {
+    const limited = await startMcpApp(dist, {
+      env: { BASE_URL: BASE, MCP_MAX_STREAMS: "1" },
+      sessions: new UnreachableEnds({ idleMs: 60_000 }),
+    });
+    const streams: Response[] = [];
+    try {
+      const padded = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(70_000) });
+      const tooBig = await send(limited.endpoint, JSON_RPC_HEADERS, "POST", padded);
+      expect(tooBig.status).toBe(413);
+      conforms(mcp("post"), tooBig, "POST over 64 KiB");
+
+      const session = { "Mcp-Session-Id": await openSession(limited.endpoint), "Mcp-Protocol-Version": "2025-06-18" };
+      const sse = { ...session, Accept: "text/event-stream" };
+      streams.push(await fetch(limited.endpoint, { headers: sse }));
+      const capped = await send(limited.endpoint, sse, "GET");
+      expect([streams[0]?.status, capped.status]).toEqual([200, 503]);
+      expect(capped.headers.get("retry-after")).toBe("30");
+      conforms(mcp("get"), capped, "GET past MCP_MAX_STREAMS");
+
+      const listenHeaders = {
+        ...JSON_RPC_HEADERS,
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": "subscriptions/listen",
+      };
+      const listen = (id: number) =>
+        JSON.stringify({
+          jsonrpc: "2.0",
+          id,
+          method: "subscriptions/listen",
+          params: {
+            notifications: { resourceSubscriptions: [`${BASE}/reviews.json`] },
+            _meta: {
+              "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+              "io.modelcontextprotocol/clientInfo": { name: "contract", version: "0" },
+              "io.modelcontextprotocol/clientCapabilities": {},
+            },
+          },
+        });
+      streams.push(await fetch(limited.endpoint, { method: "POST", headers: listenHeaders, body: listen(1) }));
+      const refused = await send(limited.endpoint, listenHeaders, "POST", listen(2));
+      expect([streams[1]?.status, refused.status]).toEqual([200, 503]);
+      expect(refused.headers.get("retry-after")).toBe("30");
+      conforms(mcp("post"), refused, "subscriptions/listen past MCP_MAX_STREAMS");
+
+      const unended = await send(limited.endpoint, session, "DELETE");
+      expect(unended.status).toBe(503);
+      expect(unended.headers.get("retry-after")).toBe("30");
+      conforms(mcp("delete"), unended, "DELETE with the session store unreachable");
+    } finally {
+      for (const s of streams) await s.body?.cancel();
+      await limited.close();
+    }
   });
 });
 

@@ -50,7 +50,7 @@ beforeAll(async () => {
       hub = new Hub({ config, logger, readTopic: snapshotTopicReader(() => store.current) });
       await hub.start();
       return {
-        mcp: mcp.router,
+        mcp,
         hub: createHubRouter(hub, {
           rateLimitPerMinute: 1000,
           trustProxy: false,

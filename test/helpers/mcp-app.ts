@@ -37,7 +37,7 @@ export async function startMcpApp(
         clock: opts.clock,
         sessions: opts.sessions,
       });
-      return { mcp: mcp.router };
+      return { mcp };
     },
   });
   if (!mcp) throw new Error("the MCP router was not created");

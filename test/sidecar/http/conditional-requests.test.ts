@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -27,6 +28,20 @@ afterAll(async () => {
   await app?.close();
   if (dist) await rm(dist, { recursive: true, force: true });
 });
+
+/** Sends a raw HTTP request over node:net (fetch cannot repeat or empty Host) and reads the answer to its end. */
+function rawRequest(port: string, text: string): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), "127.0.0.1", () => socket.write(text));
+    const chunks: Buffer[] = [];
+    socket.on("data", (c) => chunks.push(c));
+    socket.on("error", reject);
+    socket.on("close", () => {
+      const [head = "", body = ""] = Buffer.concat(chunks).toString("utf8").split("\r\n\r\n");
+      resolve({ status: Number(head.split(" ")[1]), body });
+    });
+  });
+}
 
 const manifestBytes = (p: string) => readFileSync(path.join(dist, p)).length;
 
@@ -184,11 +199,35 @@ describe("static files from the single origin", () => {
     expect(res.status).toBe(204);
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
   });
-  it("refuses an over-long URL with 414, with the security headers", async () => {
-    const res = await req(`/api/reviews/search?query=${"a".repeat(5000)}`);
+  it("refuses an over-long URL with 414, with the security headers and CORS", async () => {
+    const res = await req(`/api/reviews/search?query=${"a".repeat(5000)}`, { origin: "https://example.org" });
     expect(res.status).toBe(414);
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("content-security-policy")).toContain("default-src");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+  it("answers 400 in the API's shape to two Host lines, an empty Host or an invalid one (RFC 9112 §3.2)", async () => {
+    const { port } = new URL(app.url);
+    const cases: [string, unknown][] = [
+      [`Host: localhost:${port}\r\nHost: evil.example\r\n`, [`localhost:${port}`, "evil.example"]],
+      [`Host: localhost:${port}\r\nhost: localhost:${port}\r\n`, [`localhost:${port}`, `localhost:${port}`]],
+      ["Host:\r\n", ""],
+      ["Host: local host\r\n", "local host"],
+      ["Host: a/b\r\n", "a/b"],
+      ["", null],
+    ];
+    for (const [hostLines, value] of cases) {
+      const res = await rawRequest(port, `GET /reviews.json HTTP/1.1\r\n${hostLines}Connection: close\r\n\r\n`);
+      expect(res.status, hostLines).toBe(400);
+      const body = JSON.parse(res.body);
+      expect(Object.keys(body).sort(), hostLines).toEqual(["error", "issues", "message"]);
+      expect(body.issues, hostLines).toEqual([{ path: "Host", value, message: body.message }]);
+    }
+    // One valid Host, a name or an IP literal, is served; so is HTTP/1.0 without one.
+    for (const head of [`HTTP/1.1\r\nHost: [::1]:${port}`, `HTTP/1.1\r\nHost: localhost`, "HTTP/1.0"]) {
+      const res = await rawRequest(port, `GET /reviews.json ${head}\r\nConnection: close\r\n\r\n`);
+      expect(res.status, head).toBe(200);
+    }
   });
 });
 

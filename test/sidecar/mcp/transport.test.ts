@@ -60,6 +60,11 @@ async function streamEnds(res: Response): Promise<true> {
   }
 }
 
+/** What `/mcp` lets a browser script read: the session id, and when and how much it may retry. */
+const MCP_EXPOSED = ["mcp-session-id", "ratelimit", "ratelimit-policy", "retry-after"];
+const exposed = (headers: Headers) =>
+  (headers.get("access-control-expose-headers") ?? "").toLowerCase().split(/,\s*/).filter(Boolean).sort();
+
 /** node:http, because fetch silently drops a `host` header. */
 function withHost(endpoint: string, host: string): Promise<{ status: number; body: string }> {
   return new Promise((resolve, reject) => {
@@ -298,12 +303,16 @@ describe("JSON-RPC errors", () => {
     const stream = await send(app.endpoint, "GET", { ...session(id), accept: "application/json" });
     expect(stream.status).toBe(406);
     const limited = await start({ RATE_LIMIT_PER_MINUTE: "2" });
-    for (let i = 0; i < 2; i++) await postRpc(limited.endpoint, initializeRequest());
-    const refused = await postRpc(limited.endpoint, initializeRequest());
+    const origin = { origin: "https://any.example" };
+    for (let i = 0; i < 2; i++) await postRpc(limited.endpoint, initializeRequest(), origin);
+    const refused = await postRpc(limited.endpoint, initializeRequest(), origin);
     expect(refused.status).toBe(429);
     expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
     expect(refused.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
     expect(refused.body.error.message).toMatch(/Too many requests/);
+    // MCP's CORS, not the public policy: a browser client can read the refusal and when to retry.
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(exposed(refused.headers)).toEqual(MCP_EXPOSED);
   });
 
   it("bounds the body size and requires a JSON content type", async () => {
@@ -387,6 +396,36 @@ describe("security", () => {
     // Non-browser clients send no Origin and are not affected.
     expect((await postRpc(listed.endpoint, initializeRequest())).status).toBe(200);
   });
+
+  it("echoes a listed origin on the rate limiter's 429 too, and still refuses others with 403", async () => {
+    const listed = await start({ MCP_ALLOWED_ORIGINS: "https://app.example", RATE_LIMIT_PER_MINUTE: "1" });
+    const origin = { origin: "https://app.example" };
+    expect((await postRpc(listed.endpoint, initializeRequest(), origin)).status).toBe(200);
+    const refused = await postRpc(listed.endpoint, initializeRequest(), origin);
+    expect([refused.status, refused.body.error.code]).toEqual([429, -32000]);
+    expect(refused.headers.get("access-control-allow-origin")).toBe("https://app.example");
+    expect(refused.headers.get("vary")).toMatch(/Origin/);
+    expect(exposed(refused.headers)).toEqual(MCP_EXPOSED);
+    const other = await postRpc(listed.endpoint, initializeRequest(), { origin: "https://evil.example" });
+    expect([other.status, other.headers.get("access-control-allow-origin")]).toEqual([403, null]);
+  });
+
+  it("routes /mcp case-sensitively: /MCP is a plain 404 under the public policies, not MCP", async () => {
+    const limited = await start({ RATE_LIMIT_PER_MINUTE: "1" });
+    for (const spelling of ["/MCP", "/Mcp"]) {
+      const res = await fetch(`${limited.url}${spelling}`, {
+        method: "POST",
+        headers: { ...JSON_RPC_HEADERS, origin: "https://any.example" },
+        body: JSON.stringify(initializeRequest()),
+      });
+      const text = await res.text();
+      expect(res.headers.get("mcp-session-id"), spelling).toBeNull();
+      expect(text, spelling).not.toContain("jsonrpc");
+      expect(res.headers.get("access-control-expose-headers"), spelling).toMatch(/ETag/);
+      // The first is the one request the budget allows; the second is the REST 429.
+      expect(res.status, spelling).toBe(spelling === "/MCP" ? 404 : 429);
+    }
+  });
 });
 
 describe("bounded sessions", () => {
@@ -422,6 +461,7 @@ describe("bounded sessions", () => {
     const refused = await send(capped.endpoint, "GET", session(b));
     expect(refused.status).toBe(503);
     expect(refused.headers.get("retry-after")).toBe(String(STREAM_RETRY_AFTER_S));
+    expect([refused.headers.get("access-control-allow-origin"), exposed(refused.headers)]).toEqual(["*", MCP_EXPOSED]);
     expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: STREAM_LIMIT_CODE } });
     // DELETE ends every stream of the session.
     const ended = [...own.slice(1), newest].map(streamEnds);

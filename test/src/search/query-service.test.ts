@@ -3,6 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildDataset } from "../../../src/content/dataset.ts";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
+import type { ParamSource } from "../../../src/search/query.ts";
 import {
   invalidQueryBody,
   parseSearch,
@@ -25,17 +26,17 @@ beforeAll(async () => {
 });
 
 const search = (p: Record<string, unknown>) => {
-  const out = searchReviews(index, p, BASE);
+  const out = searchReviews(index, p, "query-string", BASE);
   if (!out.ok) throw new Error(JSON.stringify(out.issues));
   return out.value;
 };
-const issuesOf = (p: Record<string, unknown>) => {
-  const out = searchReviews(index, p, BASE);
+const issuesOf = (p: Record<string, unknown>, source: ParamSource = "query-string") => {
+  const out = searchReviews(index, p, source, BASE);
   if (out.ok) throw new Error(`expected issues for ${JSON.stringify(p)}`);
   return out.issues;
 };
 const keyOf = (p: Record<string, unknown>) => {
-  const out = parseSearch(index, p);
+  const out = parseSearch(index, p, "query-string");
   if (!out.ok) throw new Error(JSON.stringify(out.issues));
   return out.value.key;
 };
@@ -106,6 +107,13 @@ describe("search service", () => {
     expect(issuesOf({ limit: "9007199254740993" })).toEqual([
       { path: "limit", value: "9007199254740993", message: "expected an integer from 1 to 100" },
     ]);
+    // 2^53 and 1e20 are integers, but past the range, which the message states.
+    for (const offset of ["9007199254740992", "1e20", 1e20]) {
+      expect(issuesOf({ offset })).toEqual([
+        { path: "offset", value: offset, message: "expected an integer from 0 to 9007199254740991" },
+      ]);
+    }
+    expect(search({ offset: "9007199254740991" }).reviews).toEqual([]);
     // Past 2^53 zod's integer check and the range check both failed: the same issue twice.
     const tooBig = fc.oneof(
       fc.record({ param: fc.constant("limit"), n: fc.bigInt({ min: 101n, max: 10n ** 30n }) }),
@@ -119,8 +127,20 @@ describe("search service", () => {
     );
   });
 
+  it("reports a repeated query parameter, but an array in JSON input as a value of the wrong type", () => {
+    expect(issuesOf({ rating: ["5", "4"] })).toEqual([
+      { path: "rating", value: ["5", "4"], message: "given 2 times; give it at most once" },
+    ]);
+    for (const rating of [[5], [], ["5"]]) {
+      expect(issuesOf({ rating }, "json")).toEqual([
+        { path: "rating", value: rating, message: "expected an integer from 1 to 5" },
+      ]);
+    }
+    expect(issuesOf({ query: ["neck"] }, "json")[0]?.message).toBe("expected a search text as a string");
+  });
+
   it("takes since after until as an empty range, and lists valid technicians and services", () => {
-    const empty = searchReviews(index, { since: "2025-01-02", until: "2025-01-01" }, BASE);
+    const empty = searchReviews(index, { since: "2025-01-02", until: "2025-01-01" }, "query-string", BASE);
     expect(empty.ok && empty.value.total).toBe(0);
     expect(issuesOf({ mentions_technician: "Dr. Who" })[0]?.message).toContain("Dr. Anika Patel");
     expect(issuesOf({ mentions_service: "reiki" })[0]?.message).toContain("massage-therapy");
