@@ -221,6 +221,8 @@ export const EnvSchema = z.object({
   MCP_MAX_SESSIONS: int("MCP_MAX_SESSIONS", 1, 1_000_000, 10_000),
   /** Open MCP change-notice streams (2025 GET streams; 2026 subscriptions/listen streams), each. */
   MCP_MAX_STREAMS: int("MCP_MAX_STREAMS", 1, 100_000, 100),
+  /** Of those, the most one client (address) may hold at once, both eras together. */
+  MCP_MAX_STREAMS_PER_CLIENT: int("MCP_MAX_STREAMS_PER_CLIENT", 1, 100_000, 10),
   /** SSE keep-alive comment interval on MCP streams; 0 disables. */
   MCP_KEEPALIVE_MS: int("MCP_KEEPALIVE_MS", 0, 300_000, 15_000),
   MCP_SESSION_SECRET: sessionSecret,

@@ -15,6 +15,7 @@ import type { Clock } from "../clock.ts";
 import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
+import { ClientStreams } from "./client-streams.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, idOf, invalidMessage, MAX_NESTING, nestedDeeperThan } from "./messages.ts";
@@ -34,6 +35,7 @@ export interface McpRouterDeps {
     | "MCP_SESSION_TTL_MS"
     | "MCP_MAX_SESSIONS"
     | "MCP_MAX_STREAMS"
+    | "MCP_MAX_STREAMS_PER_CLIENT"
     | "MCP_KEEPALIVE_MS"
     | "MCP_ALLOWED_ORIGINS"
     | "MCP_SESSION_SECRET"
@@ -115,6 +117,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     onerror,
   });
   const listen = countedListens(config.MCP_MAX_STREAMS, (request, options) => modern.fetch(request, options));
+  const shares = new ClientStreams(config.MCP_MAX_STREAMS_PER_CLIENT);
   const notices: ChangeNotices = new ChangeNotices({
     baseUrl: config.BASE_URL,
     maxSessions: config.MCP_MAX_SESSIONS,
@@ -209,6 +212,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     const held = store.hold();
     res.once("close", held.release);
     pinned.set(body as object, held.snapshot);
+    if ((body as { method?: unknown }).method === "subscriptions/listen")
+      return shares.serve(req, res, idOf(body), () => node(req, res, body));
     await node(req, res, body);
   };
 
@@ -227,7 +232,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   };
   // Before GET, which Express would otherwise run for HEAD: a HEAD must not open an event stream.
   router.head("/", notAllowed);
-  router.get("/", (req, res) => node(req, res));
+  router.get("/", (req, res) => shares.serve(req, res, null, () => node(req, res)));
   router.delete("/", (req, res) => node(req, res));
   router.all("/", notAllowed);
   router.use(bodyErrors(MAX_BODY_BYTES));

@@ -64,10 +64,13 @@ const retryAfter = (when: string) => ({
 
 const SHUTTING_DOWN = "or the server is shutting down";
 
-/** Past MCP_MAX_STREAMS (sidecar/mcp/stream-limit.ts): the same answer for a 2025 GET and a 2026-07-28 listen. */
+/**
+ * Past MCP_MAX_STREAMS or the client's MCP_MAX_STREAMS_PER_CLIENT (sidecar/mcp/stream-limit.ts,
+ * client-streams.ts): the same answer for a 2025 GET and a 2026-07-28 listen.
+ */
 const streamCap = (what: string) =>
   rpcError(
-    `Too many open change-notice streams (MCP_MAX_STREAMS): ${what} is refused until one closes, ${SHUTTING_DOWN}. The JSON-RPC id is the request's (null for a GET).`,
+    `Too many open change-notice streams (MCP_MAX_STREAMS, or this client's share, MCP_MAX_STREAMS_PER_CLIENT): ${what} is refused until one closes, ${SHUTTING_DOWN}. The JSON-RPC id is the request's (null for a GET).`,
     -32603,
     "Service Unavailable: too many open change-notice streams (at most 100); try again in 30 s",
     retryAfter("past the stream cap"),

@@ -473,6 +473,32 @@ describe("bounded sessions", () => {
     await waitFor(() => capped.mcp.openStreams === 0);
   });
 
+  it("holds one client to MCP_MAX_STREAMS_PER_CLIENT streams of both eras together, and gives a place back when one closes", async () => {
+    const shared = await start({ MCP_MAX_STREAMS_PER_CLIENT: "2" });
+    const [a, b] = [await openSession(shared.endpoint), await openSession(shared.endpoint)];
+    const first = await send(shared.endpoint, "GET", session(a));
+    const second = await send(shared.endpoint, "GET", session(b));
+    expect([first.status, second.status]).toEqual([200, 200]);
+    const refused = await send(shared.endpoint, "GET", session(a));
+    expect(refused.status).toBe(503);
+    expect(refused.headers.get("retry-after")).toBe(String(STREAM_RETRY_AFTER_S));
+    expect(await refused.json()).toMatchObject({
+      error: {
+        code: STREAM_LIMIT_CODE,
+        message: expect.stringContaining("this client has 2 change-notice streams open"),
+      },
+    });
+    // The server's cap is far off: the share is the client's own.
+    expect(shared.mcp.openStreams).toBe(2);
+    // Requests that open no stream do not count against it.
+    expect((await postRpc(shared.endpoint, listTools(), session(a))).status).toBe(200);
+    await first.body?.cancel();
+    await waitFor(() => shared.mcp.openStreams === 1);
+    const again = await send(shared.endpoint, "GET", session(a));
+    expect(again.status).toBe(200);
+    await Promise.all([again.body?.cancel(), second.body?.cancel()]);
+  });
+
   it("answers subscriptions/listen past MCP_MAX_STREAMS as the 2025 GET: 503, Retry-After, the same code", async () => {
     const capped = await start({ MCP_MAX_STREAMS: "1" });
     const listen = (id: number) => {
