@@ -1,7 +1,11 @@
+import zlib from "node:zlib";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ErrorRequestHandler, RequestHandler } from "express";
 import type { CorsPolicy } from "../cors.ts";
 import { rpcError } from "./rpc-error.ts";
+
+/** The request body codings express.json (body-parser 2) decodes; zstd where Node's zlib has it. */
+const BODY_CODINGS = ["gzip", "deflate", "br", ...("createZstdDecompress" in zlib ? ["zstd"] : [])].join(", ");
 
 /**
  * HTTP-level checks in front of the MCP transport: DNS-rebinding protection (Host), the Origin
@@ -116,6 +120,10 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
         rpcError(res, 413, -32000, `Request body too large: the limit is ${limitBytes} bytes`);
         return;
       case "encoding.unsupported":
+        // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
+        res.setHeader("Accept-Encoding", BODY_CODINGS);
+        rpcError(res, 415, -32000, `Unsupported Media Type: ${String(err.message)}; send UTF-8 JSON`);
+        return;
       case "charset.unsupported":
         rpcError(res, 415, -32000, `Unsupported Media Type: ${String(err.message)}; send UTF-8 JSON`);
         return;

@@ -321,6 +321,9 @@ describe("JSON-RPC errors", () => {
     expect([tooBig.status, tooBig.body.error.code]).toEqual([413, -32000]);
     const text = await postRpc(app.endpoint, JSON.stringify(initializeRequest()), { "content-type": "text/plain" });
     expect(text.status).toBe(415);
+    const coded = await postRpc(app.endpoint, JSON.stringify(initializeRequest()), { "content-encoding": "compress" });
+    expect([coded.status, coded.body.error.code]).toEqual([415, -32000]);
+    expect(coded.headers.get("accept-encoding")).toMatch(/^gzip, deflate, br(, zstd)?$/);
   });
 });
 
