@@ -72,9 +72,11 @@ export async function verifyLog(
   for (const t of treeTiles(size)) {
     const path = tilePath(t);
     const bytes = await reader.read(path);
-    if (!bytes) throw new LogVerifyError(`${path} is missing, but the checkpoint says the log needs it`);
+    // Named by its full address, as the entry bundles' messages are (read.ts).
+    const at = `${reader.where}/${path}`;
+    if (!bytes) throw new LogVerifyError(`${at} is missing, but the checkpoint says the log needs it`);
     if (!Buffer.from(bytes).equals(Buffer.from(tileBytes(tree, t)))) {
-      throw new LogVerifyError(`${path} does not hold the hashes of the entries it covers`);
+      throw new LogVerifyError(`${at} does not hold the hashes of the entries it covers`);
     }
     tiles.set(`${t.level}/${t.n}`, bytes);
   }

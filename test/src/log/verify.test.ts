@@ -1,0 +1,41 @@
+import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { commitLogDir, folderReader } from "../../../src/io/log-dir.ts";
+import { encodeEntry } from "../../../src/log/entries.ts";
+import { generateKeyPair, signerFromKey } from "../../../src/log/note-keys.ts";
+import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
+import { verifyLog } from "../../../src/log/verify.ts";
+
+/** The monitor's check of a log's files (`npm run log:verify`), over a folder in tlog-tiles layout. */
+const ORIGIN = "reviews.test/log";
+const KEY = generateKeyPair(ORIGIN, new Uint8Array(32).fill(3));
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+async function logOf(n: number): Promise<string> {
+  const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
+  temp.push(d);
+  const entries = Array.from({ length: n }, (_, i) =>
+    encodeEntry({ event: "published", id: `2026-01-01-r${i}`, logged: "2026-01-02", commitment: `${"A".repeat(43)}=` }),
+  );
+  const tree = appendEntries(EMPTY_LOG, entries);
+  await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(KEY.skey)), { note: undefined, size: 0 });
+  return d;
+}
+
+describe("a log's files checked by the monitor (verify.ts)", () => {
+  it("accepts the log a build commits, and names a changed or missing hash tile by its full address", async () => {
+    const d = await logOf(300);
+    expect((await verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).checkpoint.size).toBe(300);
+    await writeFile(path.join(d, "tile/1/000.p/1"), Buffer.alloc(32));
+    await expect(verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).rejects.toThrow(
+      `${d}/tile/1/000.p/1 does not hold the hashes of the entries it covers`,
+    );
+    await rm(path.join(d, "tile/1/000.p/1"));
+    await expect(verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).rejects.toThrow(
+      `${d}/tile/1/000.p/1 is missing, but the checkpoint says the log needs it`,
+    );
+  });
+});
