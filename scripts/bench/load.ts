@@ -71,7 +71,13 @@ export async function load(opts: LoadOptions): Promise<LoadResult> {
     ? [
         {
           method: "GET",
-          setupRequest: () => ({ method: "GET", ...opts.requests[Math.min(cursor++, opts.requests.length - 1)] }),
+          // Built on the request autocannon passes in: without its host and port, autocannon 8 writes
+          // `Host: undefined:undefined`, which the server refuses (RFC 9112 §3.2).
+          setupRequest: (req: Record<string, unknown>) => ({
+            ...req,
+            method: "GET",
+            ...opts.requests[Math.min(cursor++, opts.requests.length - 1)],
+          }),
         },
       ]
     : opts.requests.map((r) => ({ method: "GET", path: r.path, headers: r.headers }));
