@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { link, mkdir, open, readFile, rename, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rm } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -14,6 +14,8 @@ import { processAlive } from "./process-alive.ts";
  */
 
 export const LOCK_FILE = ".lock";
+/** Beside the lock while a waiter breaks a stale one (`breakStale`). */
+const BREAK_FILE = ".break";
 
 /** How long a build waits for another one's commit before it refuses. */
 const WAIT_MS = 120_000;
@@ -40,20 +42,29 @@ async function holderOf(file: string): Promise<Holder | undefined> {
 /**
  * Removes the stale lock whose text is `stale`, and no other. Between reading a lock and removing
  * it, another waiter may have removed it and locked anew; a plain removal would then delete a live
- * lock and let two builds in. So the lock is renamed aside, deleted only if it is the stale one,
- * and otherwise linked back (which fails, leaving it aside, if a third process locked meanwhile:
- * its holder then finds its lock gone before it writes, see `LockHeld`).
+ * lock and let two builds in. So one waiter at a time breaks a lock, holding `BREAK_FILE` (created
+ * exclusively, with its PID): under it the lock is read again and removed only if it is still the
+ * stale one, which nothing else can remove or replace meanwhile. A breaker that died holding it
+ * leaves it behind; it is removed as a stale lock is.
  */
 async function breakStale(file: string, stale: string): Promise<void> {
-  const aside = `${file}.stale-${process.pid}-${randomBytes(4).toString("hex")}`;
+  const mutex = `${file}${BREAK_FILE}`;
+  let fh: Awaited<ReturnType<typeof open>>;
   try {
-    await rename(file, aside);
+    fh = await open(mutex, "wx");
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "ENOENT") return;
-    throw err;
+    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    const breaker = Number((await readFile(mutex, "utf8").catch(() => "")).trim());
+    if (Number.isInteger(breaker) && breaker > 0 && !processAlive(breaker)) await rm(mutex, { force: true });
+    return;
   }
-  if ((await readFile(aside, "utf8").catch(() => undefined)) !== stale) await link(aside, file).catch(() => undefined);
-  await rm(aside, { force: true });
+  try {
+    await fh.writeFile(`${process.pid}\n`);
+    await fh.close();
+    if ((await readFile(file, "utf8").catch(() => undefined)) === stale) await rm(file, { force: true });
+  } finally {
+    await rm(mutex, { force: true });
+  }
 }
 
 /** Checks, before each write, that the lock is still this holder's; throws `LogStateError` if not. */
@@ -100,10 +111,9 @@ export async function withLogLock<T>(
     }
     await sleep(POLL_MS);
   }
-  const mine = async () => (await readFile(file, "utf8").catch(() => "")) === me;
+  // No other process removes a live lock; this guards the commit should that ever fail.
   const held: LockHeld = async () => {
-    // Once more after a moment: a waiter's `breakStale` may have it aside for the time of a rename.
-    if ((await mine()) || (await sleep(POLL_MS).then(mine))) return;
+    if ((await readFile(file, "utf8").catch(() => "")) === me) return;
     throw new LogStateError(
       `${file} is no longer this build's lock (another process took it over): nothing more is written to ${dir}; build again`,
     );
