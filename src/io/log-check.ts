@@ -2,6 +2,7 @@ import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { loadConfig } from "../config.ts";
 import type { ValidatedContent } from "../content/validate.ts";
+import { logOrigin } from "../log/checkpoint.ts";
 import { decodeEntries, deletedReviews } from "../log/plan.ts";
 import { type LogReader, readTiledLog } from "../log/read.ts";
 import { folderReader, logDirOf, logsRoot } from "./log-dir.ts";
@@ -14,7 +15,10 @@ import { deletionProblems, withdrawalsOf } from "./review-log.ts";
  * no key and no state of its own: it reads the ids and events of every log it can find, the one
  * published at BASE_URL/log/, LOG_DIR, and the log of every origin under DATA_DIR/log/ (so the
  * log `npm start` keeps on any port counts). Signatures are not checked (there is no key here);
- * each log's entries are checked against its checkpoint's root. Writes nothing.
+ * each log's entries are checked against its checkpoint's root. Writes nothing. A deletion only a
+ * local preview's log holds (a loopback origin's that BASE_URL does not name: `npm start` on this
+ * machine, which nobody else read) is a warning: it does not block a commit, while that preview
+ * refuses to build until it is settled.
  */
 export async function logProblems(
   env: NodeJS.ProcessEnv,
@@ -31,12 +35,18 @@ export async function logProblems(
   const present = new Set([...content.reviews.map((r) => r.id), ...withdrawalsOf(content).map((w) => w.id)]);
   const problems: string[] = [];
   const reported = new Set<string>();
+  const warned = new Set<string>();
   for (const source of sources) {
     let entries: ReturnType<typeof decodeEntries>;
+    let preview: boolean;
     try {
       const log = await readTiledLog(source);
       if (!log) continue;
       entries = decodeEntries(log.tree.entries);
+      // BASE_URL set to a loopback origin names the site checked against (tests, a local stand-in).
+      preview =
+        isLoopbackOrigin(`http://${log.checkpoint.origin}`) &&
+        !(config.baseUrlExplicit && log.checkpoint.origin === logOrigin(config.BASE_URL));
     } catch (err) {
       if (!(err instanceof Error)) throw err;
       // Nothing served on a local origin is the usual case (npm start is not running).
@@ -47,6 +57,15 @@ export async function logProblems(
       continue;
     }
     const deleted = deletedReviews(entries, present).filter((d) => !reported.has(d.id));
+    if (preview) {
+      // Named once, by its folder (npm start's own log is under DATA_DIR/log/ too).
+      const fresh = deleted.filter((d) => !warned.has(d.id));
+      for (const d of fresh) warned.add(d.id);
+      if (!/^https?:/.test(source.where))
+        for (const line of deletionProblems(config.CONTENT_DIR, fresh, source.where, { dir: source.where }))
+          opts.warn(`check: warning (a local preview's log, not public): ${line}`);
+      continue;
+    }
     for (const d of deleted) reported.add(d.id);
     problems.push(...deletionProblems(config.CONTENT_DIR, deleted, source.where));
   }

@@ -21,7 +21,7 @@ import { displayPath } from "./content-dir.ts";
 import { commitLogDir, keptPartials, LogStateError, logDirOf } from "./log-dir.ts";
 import { type LogKey, LogKeyError, logSigningKey } from "./log-key.ts";
 import { withLogLock } from "./log-lock.ts";
-import { priorLog } from "./log-state.ts";
+import { isLoopbackOrigin, priorLog } from "./log-state.ts";
 
 /**
  * One build's review log: under LOG_DIR's lock, the log so far read once (log-state.ts), this
@@ -58,11 +58,23 @@ function deletedFile(contentDir: string, id: string): string {
   return displayPath(path.join(contentDir, "reviews", year, `${id}.yaml`));
 }
 
-/** One content-check line per logged review whose file is gone. */
-export function deletionProblems(contentDir: string, deleted: LogPlan["deleted"], where?: string): string[] {
+/**
+ * One content-check line per logged review whose file is gone. `preview`: the folder of a loopback
+ * origin's log (`npm start` on this machine), which nobody else has read, so it may also be started
+ * afresh by removing the folder.
+ */
+export function deletionProblems(
+  contentDir: string,
+  deleted: LogPlan["deleted"],
+  where?: string,
+  preview?: { dir: string },
+): string[] {
+  const fresh = preview
+    ? `; or, as this log is a local preview's (a loopback origin) that nobody else has read, remove ${preview.dir} to start it afresh`
+    : "";
   return deleted.map(
     (d) =>
-      `${deletedFile(contentDir, d.id)}: deleted, but review ${d.id} is in the public review log (entry ${d.index}${where ? ` of ${where}` : ""}); a published review is never deleted: restore the file and mark it withdrawn: {reason: <id>, date: YYYY-MM-DD} instead (docs/editors.md)`,
+      `${deletedFile(contentDir, d.id)}: deleted, but review ${d.id} is in the public review log (entry ${d.index}${where ? ` of ${where}` : ""}); a published review is never deleted: restore the file and mark it withdrawn: {reason: <id>, date: YYYY-MM-DD} instead (docs/editors.md)${fresh}`,
   );
 }
 
@@ -96,7 +108,8 @@ export async function updateLog(opts: {
     }
     const plan = planLog(logged, opts.content, { nonce: key.nonce, today: opts.today });
     if (plan.deleted.length > 0) {
-      const problems = deletionProblems(config.CONTENT_DIR, plan.deleted);
+      const preview = isLoopbackOrigin(config.BASE_URL) ? { dir } : undefined;
+      const problems = deletionProblems(config.CONTENT_DIR, plan.deleted, prior.fromDir ? dir : undefined, preview);
       throw new LogStateError(formatProblems(problems), problems);
     }
     const tree = appendEntries(priorTree, plan.added);

@@ -24,36 +24,58 @@ const dir = async (prefix: string) => {
   return d;
 };
 
+/** The log `npm start` would keep for `origin` under DATA_DIR/log/, of `content` as it is. */
+async function keptLog(content: string, data: string, origin: string, folder: string) {
+  const report = await checkContentDir(content, { now: NOW });
+  if (!report.ok) throw new Error(report.problems.join("\n"));
+  await updateLog({
+    dir: path.join(data, "log", folder),
+    origin,
+    key: keyOf(generateKeyPair(origin).skey, origin, "a test key"),
+    config: { BASE_URL: "http://127.0.0.1:9", LOG_NEW: false, CONTENT_DIR: content },
+    content: { reviews: reviewFields(report.content), withdrawn: withdrawalsOf(report.content) },
+    today: "2026-11-27",
+    warn: () => {},
+  });
+}
+
+async function checkAfterDeleting(content: string, data: string) {
+  await rm(path.join(content, "reviews", "2024", "2024-11-21-mike.yaml"));
+  const out: string[] = [];
+  const err: string[] = [];
+  const code = await check({
+    // Port 9 (discard): nothing is published at BASE_URL; no LOG_DIR, no key.
+    env: { CONTENT_DIR: content, DATA_DIR: data, BASE_URL: "http://127.0.0.1:9" },
+    now: NOW,
+    out: (l) => out.push(l),
+    err: (l) => err.push(l),
+  });
+  return { code, out: out.join("\n"), err: err.join("\n") };
+}
+
 describe("npm run check and the review logs it finds", () => {
-  it("refuses a deletion that the log of npm start on another port holds", async () => {
+  it("refuses a deletion that a public origin's log under DATA_DIR holds", async () => {
     const content = await dir("pr-check-content-");
     await cp(FIXTURE, content, { recursive: true });
     const data = await dir("pr-check-data-");
-    const report = await checkContentDir(content, { now: NOW });
-    if (!report.ok) throw new Error(report.problems.join("\n"));
-    const origin = "localhost:4601/log";
-    await updateLog({
-      dir: path.join(data, "log", "localhost_4601_log"),
-      origin,
-      key: keyOf(generateKeyPair(origin).skey, origin, "a test key"),
-      config: { BASE_URL: "http://127.0.0.1:9", LOG_NEW: false, CONTENT_DIR: content },
-      content: { reviews: reviewFields(report.content), withdrawn: withdrawalsOf(report.content) },
-      today: "2026-11-27",
-      warn: () => {},
-    });
-    await rm(path.join(content, "reviews", "2024", "2024-11-21-mike.yaml"));
-    const lines: string[] = [];
-    const code = await check({
-      // Port 9 (discard): nothing is published at BASE_URL; no LOG_DIR, no key.
-      env: { CONTENT_DIR: content, DATA_DIR: data, BASE_URL: "http://127.0.0.1:9" },
-      now: NOW,
-      out: (l) => lines.push(l),
-      err: (l) => lines.push(l),
-    });
-    expect(code).toBe(1);
-    expect(lines.join("\n")).toContain(
+    await keptLog(content, data, "reviews.example/log", "reviews.example_log");
+    const r = await checkAfterDeleting(content, data);
+    expect(r.code).toBe(1);
+    expect(r.err).toContain(
       `2024-11-21-mike.yaml: deleted, but review 2024-11-21-mike is in the public review log (entry`,
     );
-    expect(lines.join("\n")).toContain(`of ${path.join(data, "log", "localhost_4601_log")})`);
+    expect(r.err).toContain(`of ${path.join(data, "log", "reviews.example_log")})`);
+  });
+
+  it("only warns of a deletion that npm start's local preview log holds: nobody else read it", async () => {
+    const content = await dir("pr-check-content-");
+    await cp(FIXTURE, content, { recursive: true });
+    const data = await dir("pr-check-data-");
+    const preview = path.join(data, "log", "localhost_4601_log");
+    await keptLog(content, data, "localhost:4601/log", "localhost_4601_log");
+    const r = await checkAfterDeleting(content, data);
+    expect(r.code, r.err).toBe(0);
+    expect(r.err).toMatch(/^check: warning \(a local preview's log, not public\): .*2024-11-21-mike\.yaml: deleted/m);
+    expect(r.err).toContain(`remove ${preview} to start it afresh`);
   });
 });
