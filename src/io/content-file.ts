@@ -93,8 +93,50 @@ export function readResolvedFile(real: string, p: string, file: string): string 
   try {
     const opened = fstatSync(fd);
     if (!opened.isFile()) throw new ContentError([specialProblem(file, kindOf(opened))]);
-    return readFileSync(fd, "utf8");
+    return decodeUtf8(readFileSync(fd), file, p);
   } finally {
     closeSync(fd);
   }
+}
+
+const UTF8 = new TextDecoder("utf-8", { fatal: true });
+
+/**
+ * The file's text, which must be UTF-8: a lenient decode would publish "M\uFFFDller" for a file
+ * saved as Latin-1 ("ANSI") and log it so. A leading byte-order mark, which some editors write, is
+ * dropped (TextDecoder does so).
+ */
+function decodeUtf8(bytes: Buffer, file: string, p: string): string {
+  try {
+    return UTF8.decode(bytes);
+  } catch {
+    const line = bytes.subarray(0, firstInvalidByte(bytes)).toString("latin1").split("\n").length;
+    throw new ContentError([
+      problem(
+        file,
+        "(file)",
+        "is not UTF-8 text (saved in another encoding, such as Latin-1 or Windows-1252?): save it as UTF-8",
+        path.basename(p),
+        line,
+      ),
+    ]);
+  }
+}
+
+/** Where the first byte sequence that is not UTF-8 starts (the strict decoder judges each one). */
+function firstInvalidByte(b: Uint8Array): number {
+  for (let i = 0; i < b.length; ) {
+    const c = b[i] as number;
+    const n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xf0 && c < 0xf5 ? 4 : 0;
+    if (n === 0) return i;
+    if (n > 1) {
+      try {
+        UTF8.decode(b.subarray(i, i + n));
+      } catch {
+        return i;
+      }
+    }
+    i += n;
+  }
+  return b.length;
 }

@@ -185,3 +185,27 @@ describe("a special file in the content folder", () => {
     );
   });
 });
+
+describe("a content file's encoding", () => {
+  it("refuses a file that is not UTF-8, naming its line, and reads one that starts with a byte-order mark", async () => {
+    const latin1 = await contentWith(async (dir) => {
+      const text = REVIEW.replace("author: Outside O.", "author: Müller K.").replace(MARKER, "fine");
+      await writeFile(path.join(dir, "reviews/2026/2026-01-15-muller-k.yaml"), Buffer.from(text, "latin1"));
+    });
+    const refused = await checkContentDir(latin1, { now: NOW });
+    expect(refused.ok).toBe(false);
+    expect(refused.ok ? [] : refused.problems).toEqual([
+      expect.stringMatching(
+        /2026-01-15-muller-k\.yaml: line 4: \(file\): is not UTF-8 text \(saved in another encoding, such as Latin-1 or Windows-1252\?\): save it as UTF-8/,
+      ),
+    ]);
+    const bom = await contentWith(async (dir) => {
+      const text = REVIEW.replace("author: Outside O.", "author: Müller K.").replace(MARKER, "fine");
+      await writeFile(path.join(dir, "reviews/2026/2026-01-15-muller-k.yaml"), `\uFEFF${text}`);
+    });
+    const read = await checkContentDir(bom, { now: NOW });
+    expect(read.ok ? read.content.reviews.find((r) => r.id === "2026-01-15-muller-k")?.author : read.problems).toBe(
+      "Müller K.",
+    );
+  });
+});
