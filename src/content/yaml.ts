@@ -100,6 +100,11 @@ export function parseContentYaml(file: string, text: string, problems: string[])
     }
     return undefined;
   }
+  // An empty file, or one of comments only, reads as nothing: it would otherwise be passed over unseen.
+  if (value === undefined || value === null) {
+    problems.push(`${messageStart(file, 1)}the file is empty — write the review's fields in it, or delete it`);
+    return undefined;
+  }
   const mistakes = mayHideMistake(text) ? findYamlMistakes(text) : [];
   if (mistakes.length === 0) return value;
   for (const m of mistakes) problems.push(`${messageStart(file, m.line)}${m.message}`);
