@@ -187,7 +187,7 @@ describe("a special file in the content folder", () => {
 });
 
 describe("a content file's encoding", () => {
-  it("refuses a file that is not UTF-8, naming its line, and reads one that starts with a byte-order mark", async () => {
+  it("refuses a file that is not UTF-8, naming its line, and an empty one, and reads one that starts with a byte-order mark", async () => {
     const latin1 = await contentWith(async (dir) => {
       const text = REVIEW.replace("author: Outside O.", "author: Müller K.").replace(MARKER, "fine");
       await writeFile(path.join(dir, "reviews/2026/2026-01-15-muller-k.yaml"), Buffer.from(text, "latin1"));
@@ -203,6 +203,15 @@ describe("a content file's encoding", () => {
       const text = REVIEW.replace("author: Outside O.", "author: Müller K.").replace(MARKER, "fine");
       await writeFile(path.join(dir, "reviews/2026/2026-01-15-muller-k.yaml"), `\uFEFF${text}`);
     });
+    const empty = await contentWith((dir) =>
+      writeFile(path.join(dir, "reviews/2026/2026-01-16-empty-e.yaml"), "# later\n"),
+    );
+    const refusedEmpty = await checkContentDir(empty, { now: NOW });
+    expect(refusedEmpty.ok ? [] : refusedEmpty.problems).toEqual([
+      expect.stringMatching(
+        /2026-01-16-empty-e\.yaml: line 1: the file is empty — write the review's fields in it, or delete it$/,
+      ),
+    ]);
     const read = await checkContentDir(bom, { now: NOW });
     expect(read.ok ? read.content.reviews.find((r) => r.id === "2026-01-15-muller-k")?.author : read.problems).toBe(
       "Müller K.",
