@@ -111,6 +111,10 @@ export async function main(
   argv: string[],
   deps: { contentDir: string; now: Date; out: (line: string) => void; err: (line: string) => void },
 ): Promise<number> {
+  if (argv.includes("--help") || argv.includes("-h")) {
+    deps.out(USAGE);
+    return 0;
+  }
   const args = parseCommandLine(argv, deps.now);
   if ("errors" in args) {
     for (const e of args.errors) deps.err(`review:new: ${e}`);

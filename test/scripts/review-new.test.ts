@@ -104,6 +104,22 @@ describe("npm run review:new", () => {
     expect(reviews.map((r) => r.id)).toContain("2025-03-10-maria-g");
   });
 
+  it("--help and -h print the usage and exit 0, writing nothing", async () => {
+    for (const flag of ["--help", "-h"]) {
+      const out: string[] = [];
+      const dir = await mkdtemp(path.join(os.tmpdir(), "pr-review-new-help-"));
+      try {
+        expect(await main([flag], { contentDir: dir, now: new Date(), out: (l) => out.push(l), err: () => {} })).toBe(
+          0,
+        );
+        expect(out.join("\n")).toMatch(/^usage: npm run review:new -- --author/);
+        expect(await readdir(dir)).toEqual([]);
+      } finally {
+        await rm(dir, { recursive: true, force: true });
+      }
+    }
+  });
+
   it("uses today's UTC date and the clock's time when no date is given", async () => {
     const dir = await contentDir();
     const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, [
