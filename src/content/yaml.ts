@@ -100,6 +100,14 @@ export function parseContentYaml(file: string, text: string, problems: string[])
     }
     return undefined;
   }
+  // `a: &a [*a]` reads as a value that contains itself: every later walk of it would never end.
+  if (containsItself(value)) {
+    const line = text.split("\n").findIndex((l) => /(^|[\s[{,])\*[^\s,\]}]+/.test(l)) + 1;
+    problems.push(
+      `${messageStart(file, Math.max(1, line))}a value contains itself through an alias — a review file needs no aliases (*name), write the values out`,
+    );
+    return undefined;
+  }
   // An empty file, or one of comments only, reads as nothing: it would otherwise be passed over unseen.
   if (value === undefined || value === null) {
     problems.push(`${messageStart(file, 1)}the file is empty — write the review's fields in it, or delete it`);
@@ -109,4 +117,16 @@ export function parseContentYaml(file: string, text: string, problems: string[])
   if (mistakes.length === 0) return value;
   for (const m of mistakes) problems.push(`${messageStart(file, m.line)}${m.message}`);
   return undefined;
+}
+
+/** Whether `value` holds itself (an alias to an anchor around it), found by walking it once. */
+function containsItself(value: unknown, open = new Set<object>(), done = new Set<object>()): boolean {
+  if (value === null || typeof value !== "object") return false;
+  if (open.has(value)) return true;
+  if (done.has(value)) return false;
+  open.add(value);
+  for (const child of Object.values(value)) if (containsItself(child, open, done)) return true;
+  open.delete(value);
+  done.add(value);
+  return false;
 }

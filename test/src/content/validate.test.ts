@@ -235,6 +235,13 @@ describe("validateContent", () => {
     ]);
   });
 
+  it("refuses a value that contains itself through an alias, naming the line, with no stack overflow", () => {
+    const text = fixture.reviews.find((r) => r.file === fileOf(DANA))?.text ?? "";
+    expect(problems(withReview(DANA, `${text}loop: &loop [*loop]\n`))).toEqual([
+      `${fileOf(DANA)}: line ${text.split("\n").length}: a value contains itself through an alias — a review file needs no aliases (*name), write the values out`,
+    ]);
+  });
+
   it("accepts a few small aliases", () => {
     const text = fixture.reviews.find((r) => r.file === fileOf(DANA))?.text ?? "";
     const aliased = text
