@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, open, readFile, rm } from "node:fs/promises";
+import { mkdir, open, readFile, rm, stat } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
@@ -16,6 +16,8 @@ import { processAlive } from "./process-alive.ts";
 export const LOCK_FILE = ".lock";
 /** Beside the lock while a waiter breaks a stale one (`breakStale`). */
 const BREAK_FILE = ".break";
+/** A break file still without its writer's PID this long after it was made was left by a crash. */
+const BREAK_STALE_MS = 10_000;
 
 /** How long a build waits for another one's commit before it refuses. */
 const WAIT_MS = 120_000;
@@ -45,18 +47,22 @@ async function holderOf(file: string): Promise<Holder | undefined> {
  * lock and let two builds in. So one waiter at a time breaks a lock, holding `BREAK_FILE` (created
  * exclusively, with its PID): under it the lock is read again and removed only if it is still the
  * stale one, which nothing else can remove or replace meanwhile. A breaker that died holding it
- * leaves it behind; it is removed as a stale lock is.
+ * leaves it behind; it is removed as a stale lock is. Returns whether this waiter broke it.
  */
-async function breakStale(file: string, stale: string): Promise<void> {
+async function breakStale(file: string, stale: string): Promise<boolean> {
   const mutex = `${file}${BREAK_FILE}`;
   let fh: Awaited<ReturnType<typeof open>>;
   try {
     fh = await open(mutex, "wx");
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+    // Another waiter is breaking it: wait. Its breaker gone (or gone before it wrote its PID, so
+    // the file is old and empty): remove its file, as a stale lock.
     const breaker = Number((await readFile(mutex, "utf8").catch(() => "")).trim());
-    if (Number.isInteger(breaker) && breaker > 0 && !processAlive(breaker)) await rm(mutex, { force: true });
-    return;
+    const age = Date.now() - ((await stat(mutex).catch(() => undefined))?.mtimeMs ?? Date.now());
+    if ((breaker > 0 && !processAlive(breaker)) || (!(breaker > 0) && age > BREAK_STALE_MS))
+      await rm(mutex, { force: true });
+    return false;
   }
   try {
     await fh.writeFile(`${process.pid}\n`);
@@ -65,6 +71,7 @@ async function breakStale(file: string, stale: string): Promise<void> {
   } finally {
     await rm(mutex, { force: true });
   }
+  return true;
 }
 
 /** Checks, before each write, that the lock is still this holder's; throws `LogStateError` if not. */
@@ -100,8 +107,7 @@ export async function withLogLock<T>(
     // Written but not yet filled in: its writer is between open and write.
     const filling = holder === undefined || !Number.isInteger(holder.pid) || holder.pid <= 0;
     if (!filling && holder.host === hostname() && !processAlive(holder.pid)) {
-      await breakStale(file, holder.text);
-      continue;
+      if (await breakStale(file, holder.text)) continue;
     }
     if (Date.now() > deadline) {
       const who = filling ? "another process" : `process ${holder.pid} on ${holder.host} since ${holder.since}`;

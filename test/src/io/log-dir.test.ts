@@ -143,6 +143,11 @@ describe("one writer (log-lock.ts)", () => {
     const dead = spawnSync(process.execPath, ["-e", "process.pid"]).pid as number;
     await writeFile(path.join(d, LOCK_FILE), `${dead}\n${hostname()}\n2026-01-01T00:00:00.000Z\n`);
     expect(await withLogLock(d, async () => "ran")).toBe("ran");
+    // A waiter that died while breaking such a lock leaves its break file: that is taken over too.
+    await writeFile(path.join(d, LOCK_FILE), `${dead}\n${hostname()}\n2026-01-01T00:00:00.000Z\n`);
+    await writeFile(path.join(d, `${LOCK_FILE}.break`), `${dead}\n`);
+    expect(await withLogLock(d, async () => "ran", { waitMs: 5_000 })).toBe("ran");
+    await expect(readFile(path.join(d, `${LOCK_FILE}.break`))).rejects.toThrow(/ENOENT/);
     await writeFile(path.join(d, LOCK_FILE), `${process.ppid}\n${hostname()}\n2026-01-01T00:00:00.000Z\n`);
     const refused = withLogLock(d, async () => "ran", { waitMs: 300 });
     await expect(refused).rejects.toThrow(LogStateError);
