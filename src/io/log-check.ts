@@ -62,8 +62,8 @@ export async function logProblems(
       const fresh = deleted.filter((d) => !warned.has(d.id));
       for (const d of fresh) warned.add(d.id);
       if (!/^https?:/.test(source.where))
-        for (const line of deletionProblems(config.CONTENT_DIR, fresh, source.where, { dir: source.where }))
-          opts.warn(`check: warning (a local preview's log, not public): ${line}`);
+        for (const line of deletionProblems(config.CONTENT_DIR, fresh, undefined, { dir: source.where }))
+          opts.warn(`check: warning: ${line}`);
       continue;
     }
     for (const d of deleted) reported.add(d.id);

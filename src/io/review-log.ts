@@ -69,12 +69,11 @@ export function deletionProblems(
   where?: string,
   preview?: { dir: string },
 ): string[] {
-  const fresh = preview
-    ? `; or, as this log is a local preview's (a loopback origin) that nobody else has read, remove ${preview.dir} to start it afresh`
-    : "";
-  return deleted.map(
-    (d) =>
-      `${deletedFile(contentDir, d.id)}: deleted, but review ${d.id} is in the public review log (entry ${d.index}${where ? ` of ${where}` : ""}); a published review is never deleted: restore the file and mark it withdrawn: {reason: <id>, date: YYYY-MM-DD} instead (docs/editors.md)${fresh}`,
+  const withdraw = "restore the file and mark it withdrawn: {reason: <id>, date: YYYY-MM-DD} instead (docs/editors.md)";
+  return deleted.map((d) =>
+    preview
+      ? `${deletedFile(contentDir, d.id)}: deleted, but review ${d.id} is in the review log of a local preview (a loopback origin; entry ${d.index} of ${preview.dir}): ${withdraw}, or, as nobody else has read that log, remove ${preview.dir} to start it afresh`
+      : `${deletedFile(contentDir, d.id)}: deleted, but review ${d.id} is in the public review log (entry ${d.index}${where ? ` of ${where}` : ""}); a published review is never deleted: ${withdraw}`,
   );
 }
 
@@ -109,7 +108,7 @@ export async function updateLog(opts: {
     const plan = planLog(logged, opts.content, { nonce: key.nonce, today: opts.today });
     if (plan.deleted.length > 0) {
       const preview = isLoopbackOrigin(config.BASE_URL) ? { dir } : undefined;
-      const problems = deletionProblems(config.CONTENT_DIR, plan.deleted, prior.fromDir ? dir : undefined, preview);
+      const problems = deletionProblems(config.CONTENT_DIR, plan.deleted, undefined, preview);
       throw new LogStateError(formatProblems(problems), problems);
     }
     const tree = appendEntries(priorTree, plan.added);

@@ -202,7 +202,7 @@ describe("npm start", () => {
     await rm(file);
     await until(async () => failures() > before.failures, 120_000);
     expect(server.output()).toContain(
-      "2026-11-23-watcher-test.yaml: deleted, but review 2026-11-23-watcher-test is in the public review log",
+      "2026-11-23-watcher-test.yaml: deleted, but review 2026-11-23-watcher-test is in the review log of a local preview",
     );
     expect(await etag()).toBe(before.etag);
     expect(await size()).toBe(before.size);

@@ -75,7 +75,9 @@ describe("npm run check and the review logs it finds", () => {
     await keptLog(content, data, "localhost:4601/log", "localhost_4601_log");
     const r = await checkAfterDeleting(content, data);
     expect(r.code, r.err).toBe(0);
-    expect(r.err).toMatch(/^check: warning \(a local preview's log, not public\): .*2024-11-21-mike\.yaml: deleted/m);
+    expect(r.err).toMatch(
+      /^check: warning: .*2024-11-21-mike\.yaml: deleted, but review 2024-11-21-mike is in the review log of a local preview \(a loopback origin; entry \d+ of /m,
+    );
     expect(r.err).toContain(`remove ${preview} to start it afresh`);
   });
 });
