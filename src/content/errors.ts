@@ -60,6 +60,9 @@ function valueAt(input: unknown, path: readonly PropertyKey[]): unknown {
   return cur;
 }
 
+/** Unknown fields named one by one in a place; the rest are counted in one line. */
+const MAX_UNKNOWN_LISTED = 20;
+
 export interface IssueSource {
   /** The file's text, to name the line of each field. */
   text?: string;
@@ -87,7 +90,10 @@ export function formatIssues(
     if (issue.code !== "unrecognized_keys") continue;
     const known = source.schema ? knownKeys(source.schema, issue.path) : [];
     const present = Object.keys((valueAt(input, issue.path) ?? {}) as object);
-    const lines = issue.keys.map((key) => {
+    // Named one by one up to a bound: each is looked up in the text, and a pasted blob can hold
+    // tens of thousands (which took minutes to report).
+    const listed = issue.keys.slice(0, MAX_UNKNOWN_LISTED);
+    const lines = listed.map((key) => {
       const at = [...issue.path, key];
       const best = nearest(
         key,
@@ -99,6 +105,13 @@ export function formatIssues(
         : `check its spelling or remove it${known.length ? ` (the fields here are ${known.join(", ")})` : ""}`;
       return `${messageStart(file, lineOf(at))}${fieldPath(at)} is not a known field — ${advice}`;
     });
+    const more = issue.keys.length - listed.length;
+    if (more > 0) {
+      const where = issue.path.length ? ` in ${fieldPath(issue.path)}` : "";
+      lines.push(
+        `${messageStart(file, lineOf(issue.path))}${more} more fields${where} are not known fields either — remove them (the first ${listed.length} are named above)`,
+      );
+    }
     unknown.set(issue, lines);
   }
   return issues.flatMap((issue) => {

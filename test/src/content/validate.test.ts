@@ -242,6 +242,19 @@ describe("validateContent", () => {
     ]);
   });
 
+  it("names the first 20 unknown fields of a place and counts the rest in one line", () => {
+    const text = fixture.reviews.find((r) => r.file === fileOf(DANA))?.text ?? "";
+    const pasted = Array.from({ length: 50 }, (_, i) => `extra${i}: x`).join("\n");
+    const lines = problems(withReview(DANA, `${text}${pasted}\n`));
+    expect(lines).toHaveLength(21);
+    expect(lines[0]).toMatch(
+      new RegExp(`^${fileOf(DANA)}: line ${text.split("\n").length}: extra0 is not a known field`),
+    );
+    expect(lines[20]).toBe(
+      `${fileOf(DANA)}: 30 more fields are not known fields either — remove them (the first 20 are named above)`,
+    );
+  });
+
   it("accepts a few small aliases", () => {
     const text = fixture.reviews.find((r) => r.file === fileOf(DANA))?.text ?? "";
     const aliased = text
