@@ -114,7 +114,8 @@ export function formatIssues(
     }
     unknown.set(issue, lines);
   }
-  return issues.flatMap((issue) => {
+  // Two checks of one value may say the same thing (an integer past 2^53 is neither whole nor in range).
+  const lines = issues.flatMap((issue) => {
     const lines = unknown.get(issue);
     if (lines) return lines;
     const field = issue.path.length ? fieldPath(issue.path) : "(file)";
@@ -132,6 +133,7 @@ export function formatIssues(
     }
     return problem(file, field, message, got, line);
   });
+  return [...new Set(lines)];
 }
 
 const located = (line: number | undefined) => (line === undefined ? "" : `line ${line}: `);

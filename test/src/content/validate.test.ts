@@ -242,6 +242,15 @@ describe("validateContent", () => {
     ]);
   });
 
+  it("says once what two checks of one value both find", () => {
+    const text = fixture.reviews.find((r) => r.file === fileOf(DANA))?.text ?? "";
+    const huge = text.replace(/^rating: \d+$/m, "rating: 99999999999999999999999");
+    expect(huge).not.toBe(text);
+    expect(problems(withReview(DANA, huge))).toEqual([
+      `${fileOf(DANA)}: line ${text.split("\n").findIndex((l) => l.startsWith("rating:")) + 1}: rating: expected a whole number from 1 to 5, got 1e+23`,
+    ]);
+  });
+
   it("names the first 20 unknown fields of a place and counts the rest in one line", () => {
     const text = fixture.reviews.find((r) => r.file === fileOf(DANA))?.text ?? "";
     const pasted = Array.from({ length: 50 }, (_, i) => `extra${i}: x`).join("\n");
