@@ -1,7 +1,9 @@
 import { readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
+import PQueue from "p-queue";
 import { z } from "zod";
+import { reviewPath } from "../src/content/dataset.ts";
 import { fetchBytes, httpReader, LogFetchError } from "../src/io/log-http.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
@@ -91,13 +93,8 @@ async function servedRecords(site: string, fetchImpl?: typeof fetch): Promise<Se
 
 /** `check` over `items`, `limit` at a time; the problems in the items' order. */
 async function pagesChecked<T>(items: readonly T[], limit: number, check: (item: T) => Promise<string[]>) {
-  const out: string[][] = new Array(items.length);
-  let next = 0;
-  const worker = async () => {
-    for (let i = next++; i < items.length; i = next++) out[i] = await check(items[i] as T);
-  };
-  await Promise.all(Array.from({ length: Math.min(limit, items.length) }, worker));
-  return out.flat();
+  const queue = new PQueue({ concurrency: limit });
+  return (await Promise.all(items.map((item) => queue.add(() => check(item))))).flat();
 }
 
 /** 200 when `url` serves a page, its status when it does not (404 and 410 are what a withdrawn review's page answers), or why it could not be read. */
@@ -182,7 +179,7 @@ export async function main(deps: {
     const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
     check.problems.push(
       ...(await pagesChecked(withdrawnIds, PAGE_CONCURRENCY, async ([id, l]) => {
-        const url = `${site}/reviews/${encodeURIComponent(id)}/`;
+        const url = `${site}${reviewPath(id)}`;
         const status = await pageStatus(url, deps.fetch);
         if (status === 200) return [`${id} was withdrawn (log entry ${l.index}), but ${url} still serves a page`];
         return typeof status === "string" ? [`${id} was withdrawn, but ${url} could not be checked: ${status}`] : [];
@@ -191,7 +188,7 @@ export async function main(deps: {
     if (args.pages) {
       check.problems.push(
         ...(await pagesChecked(records, PAGE_CONCURRENCY, async (r) => {
-          const url = typeof r.url === "string" ? r.url : `${site}/reviews/${encodeURIComponent(r.id)}/`;
+          const url = typeof r.url === "string" ? r.url : `${site}${reviewPath(r.id)}`;
           const html = await fetchBytes(url, { fetch: deps.fetch, maxBytes: MAX_PAGE_BYTES }).catch(
             (e: Error) => e.message,
           );

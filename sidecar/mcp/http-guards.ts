@@ -120,11 +120,9 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
         rpcError(res, 413, -32000, `Request body too large: the limit is ${limitBytes} bytes`);
         return;
       case "encoding.unsupported":
-        // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
-        res.setHeader("Accept-Encoding", BODY_CODINGS);
-        rpcError(res, 415, -32000, `Unsupported Media Type: ${String(err.message)}; send UTF-8 JSON`);
-        return;
       case "charset.unsupported":
+        // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
+        if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", BODY_CODINGS);
         rpcError(res, 415, -32000, `Unsupported Media Type: ${String(err.message)}; send UTF-8 JSON`);
         return;
       default:

@@ -101,7 +101,8 @@ export function parseContentYaml(file: string, text: string, problems: string[])
     return undefined;
   }
   // `a: &a [*a]` reads as a value that contains itself: every later walk of it would never end.
-  if (containsItself(value)) {
+  // Only a text with an alias can hold one, so most files are not walked.
+  if (text.includes("*") && containsItself(value)) {
     const line = text.split("\n").findIndex((l) => /(^|[\s[{,])\*[^\s,\]}]+/.test(l)) + 1;
     problems.push(
       `${messageStart(file, Math.max(1, line))}a value contains itself through an alias — a review file needs no aliases (*name), write the values out`,

@@ -10,20 +10,18 @@ import type { ServedRecord } from "./site-check.ts";
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
+const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
+
 /** The text of an HTML fragment: tags dropped, character references decoded, spaces collapsed. */
 export function htmlText(html: string): string {
-  return html
-    .replace(/<[^>]*>/g, "")
-    .replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, ref: string) => {
+  return collapse(
+    html.replace(/<[^>]*>/g, "").replace(/&(#x[0-9a-f]+|#\d+|[a-z]+);/gi, (all, ref: string) => {
       if (ref[0] !== "#") return ENTITIES[ref.toLowerCase()] ?? all;
       const code = ref[1] === "x" || ref[1] === "X" ? Number.parseInt(ref.slice(2), 16) : Number(ref.slice(1));
       return Number.isInteger(code) && code >= 0 && code <= 0x10ffff ? String.fromCodePoint(code) : all;
-    })
-    .replace(/\s+/g, " ")
-    .trim();
+    }),
+  );
 }
-
-const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /** The JSON-LD `Review` of the page whose `@id` is `url`, if the page has one. */
 function jsonLdReview(html: string, url: string): Record<string, unknown> | undefined {
