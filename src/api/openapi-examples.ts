@@ -1,5 +1,6 @@
 import type { AspectRef, Business, ReviewRecord, ReviewsDataset } from "../content/records.ts";
 import { renderAtomFeed } from "../feeds/atom.ts";
+import { UNCHANGED } from "../feeds/entries.ts";
 import { renderJsonFeed } from "../feeds/json-feed.ts";
 import { parseSearchParams } from "../search/query.ts";
 import { invalidQueryBody } from "../search/query-service.ts";
@@ -100,8 +101,8 @@ export function apiExamples(vocabulary: ExampleVocabulary, urls: SiteUrls, versi
   return {
     dataset,
     insights: exampleInsights(review, vocabulary),
-    jsonFeed: JSON.parse(renderJsonFeed(business, [review], urls)),
-    atomFeed: renderAtomFeed(business, [review], urls),
+    jsonFeed: JSON.parse(renderJsonFeed(business, [review], urls, UNCHANGED)),
+    atomFeed: renderAtomFeed(business, [review], urls, UNCHANGED),
     openapi: { openapi: "3.1.0", info: { title: "public-reviews API", version }, paths: {} },
     search: {
       reviews: [review],

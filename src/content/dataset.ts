@@ -187,22 +187,3 @@ export function datasetOf(
 export function buildDataset(content: Content, baseUrl: string): ReviewsDataset {
   return datasetOf(content.business, buildRecords(content, baseUrl));
 }
-
-/**
- * When the dataset last changed: the newest `published_at` or owner-response date (midnight UTC).
- * Drives the Atom feed's `updated`; `undefined` for an empty dataset.
- */
-export function lastModifiedMs(
-  reviews: readonly { published_at: string; response?: { date: string } | null }[],
-): number | undefined {
-  let max: number | undefined;
-  for (const r of reviews) {
-    const p = Date.parse(r.published_at);
-    if (max === undefined || p > max) max = p;
-    if (r.response) {
-      const d = Date.parse(`${r.response.date}T00:00:00Z`);
-      if (d > max) max = d;
-    }
-  }
-  return max;
-}

@@ -1,8 +1,16 @@
 import { Feed } from "feed";
-import { lastModifiedMs } from "../content/dataset.ts";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
-import { FEED_SIZE, feedBody, feedItems, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
+import {
+  FEED_SIZE,
+  feedBody,
+  feedItems,
+  feedUpdatedMs,
+  itemModifiedMs,
+  type ListChanges,
+  reviewTitle,
+  tagUri,
+} from "./entries.ts";
 
 /**
  * Atom (RFC 4287) feed of the most recently published reviews (`feedItems`), rendered by `feed@6`'s `atom1()`, the maintained
@@ -44,16 +52,18 @@ function withLanguage(xml: string, lang: string): string {
   return xml.replace(root, `<feed xmlns="http://www.w3.org/2005/Atom" xml:lang="${lang}">`);
 }
 
-export function renderAtomFeed(business: Business, reviews: readonly ReviewRecord[], urls: SiteUrls): string {
+export function renderAtomFeed(
+  business: Business,
+  reviews: readonly ReviewRecord[],
+  urls: SiteUrls,
+  changes: ListChanges,
+): string {
   const items = feedItems(reviews);
-  // From the entries in this feed only: a reply to a review too old to be listed must not change
-  // the feed's bytes when nothing it shows changed. An empty feed still needs an <updated>; the
-  // epoch is stable and honest ("never").
   const feed = new Feed({
     id: tagUri(business, "reviews"),
     title: xmlSafe(`${business.name}: verified reviews`),
     description: xmlSafe(`The ${FEED_SIZE} most recently published verified customer reviews of ${business.name}.`),
-    updated: new Date(lastModifiedMs(items) ?? 0),
+    updated: new Date(feedUpdatedMs(items, changes)),
     generator: false,
     link: urls.home,
     feedLinks: { atom: urls.atomFeed },
@@ -65,7 +75,7 @@ export function renderAtomFeed(business: Business, reviews: readonly ReviewRecor
       id: tagUri(business, `review/${r.id}`),
       title: htmlText(reviewTitle(r)),
       link: r.url,
-      date: new Date(itemModifiedMs(r)),
+      date: new Date(itemModifiedMs(r, changes)),
       published: new Date(r.published_at),
       content: htmlParagraphs(feedBody(r, business)),
       author: [{ name: xmlSafe(r.author) }],

@@ -1,4 +1,5 @@
 import type { Business, ReviewRecord } from "../content/records.ts";
+import type { LogPlan } from "../log/plan.ts";
 
 /** What every feed entry shares, whatever the format: how many, their ids, titles, dates and bodies. */
 
@@ -31,10 +32,66 @@ export function reviewTitle(r: { title: string | null; rating: number; author: s
   return r.title ?? `${r.rating}-star review by ${r.author}`;
 }
 
-/** An entry changes when the review is published and again when the owner replies. */
-export function itemModifiedMs(r: ReviewRecord): number {
-  const published = Date.parse(r.published_at);
-  return r.response ? Math.max(published, Date.parse(`${r.response.date}T00:00:00Z`)) : published;
+/**
+ * When the review log says the list the feeds draw from changed after publication
+ * (`LogPlan.changedOn`, `withdrawnNow`). Days, as the log keeps them: a change is dated midnight
+ * UTC of the day it was logged, so one made on the day of the review's publication moves nothing.
+ */
+export interface ListChanges {
+  /** Reviews on the list whose latest log entry is an amendment or a restoration: that entry's day. */
+  changedOn: ReadonlyMap<string, string>;
+  /**
+   * Reviews off the list now: the day each withdrawal was logged, and when the review had been
+   * published, unless its file is gone too (then it counts as one the feeds carried).
+   */
+  withdrawn: readonly { published_at?: string; logged: string }[];
+}
+
+/** No change since publication: feeds made without a log (the API description's examples). */
+export const UNCHANGED: ListChanges = { changedOn: new Map(), withdrawn: [] };
+
+/** The changes `plan` records, with the publication of each withdrawn review whose file is still there. */
+export function listChanges(
+  plan: Pick<LogPlan, "changedOn" | "withdrawnNow">,
+  withdrawnFiles: readonly { id: string; published_at: string }[],
+): ListChanges {
+  const published = new Map(withdrawnFiles.map((f) => [f.id, f.published_at]));
+  return {
+    changedOn: plan.changedOn,
+    withdrawn: plan.withdrawnNow.map((w) => ({ published_at: published.get(w.id), logged: w.logged })),
+  };
+}
+
+const dayMs = (day: string) => Date.parse(`${day}T00:00:00Z`);
+
+/**
+ * An entry changes when the review is published, when the owner replies, and when the log records
+ * an amendment (its text, a reply or a field corrected) or a restoration of it.
+ */
+export function itemModifiedMs(r: ReviewRecord, changes: ListChanges): number {
+  const changed = changes.changedOn.get(r.id);
+  return Math.max(
+    Date.parse(r.published_at),
+    r.response ? dayMs(r.response.date) : 0,
+    changed === undefined ? 0 : dayMs(changed),
+  );
+}
+
+/**
+ * When a feed of `items` (`feedItems` of the list) last changed: its newest entry change, or the
+ * day a review it would still carry was withdrawn (a withdrawal removes an entry, which no
+ * remaining entry's date shows). Only what the feed shows counts, so a reply to a review too old
+ * to be listed does not change its bytes. The epoch for an empty feed that never changed ("never").
+ */
+export function feedUpdatedMs(items: readonly ReviewRecord[], changes: ListChanges): number {
+  let max = 0;
+  for (const r of items) max = Math.max(max, itemModifiedMs(r, changes));
+  const oldest = items.length < FEED_SIZE ? undefined : Date.parse((items.at(-1) as ReviewRecord).published_at);
+  for (const w of changes.withdrawn) {
+    if (oldest === undefined || w.published_at === undefined || Date.parse(w.published_at) >= oldest)
+      max = Math.max(max, dayMs(w.logged));
+  }
+  return max;
 }
 
 /** Review text followed by the owner's reply, as a feed reader would show it. */

@@ -17,7 +17,9 @@ export const JsonFeedItemSchema = z
     title: z.string(),
     content_text: z.string(),
     date_published: Timestamp.describe("RFC 3339."),
-    date_modified: Timestamp.describe("RFC 3339; the owner's reply date when later than publication."),
+    date_modified: Timestamp.describe(
+      "RFC 3339: the latest of the publication, the owner's reply date, and the day the review log recorded an amendment or a restoration of the review (midnight UTC).",
+    ),
     authors: z.array(AuthorSchema),
     tags: z.array(z.string()).describe("`rating:<n>`, then the technician and service ids."),
     _review: z

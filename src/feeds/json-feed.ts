@@ -1,7 +1,7 @@
 import { msToRfc3339 } from "../content/dates.ts";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
-import { FEED_SIZE, feedBody, feedItems, itemModifiedMs, reviewTitle, tagUri } from "./entries.ts";
+import { FEED_SIZE, feedBody, feedItems, itemModifiedMs, type ListChanges, reviewTitle, tagUri } from "./entries.ts";
 import type { JsonFeed, JsonFeedItem } from "./json-feed-schema.ts";
 
 /**
@@ -10,14 +10,19 @@ import type { JsonFeed, JsonFeedItem } from "./json-feed-schema.ts";
  * `JsonFeedSchema` (json-feed-schema.ts). The feed keeps the `FEED_SIZE` most recently published
  * reviews (`feedItems`).
  */
-export function renderJsonFeed(business: Business, reviews: readonly ReviewRecord[], urls: SiteUrls): string {
+export function renderJsonFeed(
+  business: Business,
+  reviews: readonly ReviewRecord[],
+  urls: SiteUrls,
+  changes: ListChanges,
+): string {
   const items: JsonFeedItem[] = feedItems(reviews).map((r) => ({
     id: tagUri(business, `review/${r.id}`),
     url: r.url,
     title: reviewTitle(r),
     content_text: feedBody(r, business),
     date_published: r.published_at,
-    date_modified: msToRfc3339(itemModifiedMs(r)),
+    date_modified: msToRfc3339(itemModifiedMs(r, changes)),
     authors: [{ name: r.author }],
     tags: [`rating:${r.rating}`, ...r.technicians, ...r.services],
     _review: {

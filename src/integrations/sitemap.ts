@@ -34,7 +34,7 @@ export function sitemap(): AstroIntegration {
 }
 
 /** Every HTML page of a build with an address of its own (not the 404 page), in a fixed order. */
-export function sitemapEntries(site: Pick<SiteData, "dataset" | "evidence">): SitemapEntry[] {
+export function sitemapEntries(site: Pick<SiteData, "dataset" | "evidence" | "changes">): SitemapEntry[] {
   const { reviews } = site.dataset;
   return [
     { path: "/" },
@@ -45,7 +45,7 @@ export function sitemapEntries(site: Pick<SiteData, "dataset" | "evidence">): Si
     ...monthPages(reviews).flatMap((m) => monthParts(m).map((part) => ({ path: part.path }))),
     ...reviews.map((r) => ({
       path: reviewPath(r.id),
-      lastmod: new Date(itemModifiedMs(r)).toISOString().slice(0, 10),
+      lastmod: new Date(itemModifiedMs(r, site.changes)).toISOString().slice(0, 10),
     })),
     ...site.evidence.flatMap((p) => evidenceParts(p.path, p.reviews.length).map((part) => ({ path: part.path }))),
   ];

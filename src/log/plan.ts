@@ -40,8 +40,13 @@ export interface LogPlan {
   deleted: { id: string; index: number }[];
   /** Every withdrawal in the log after this build, oldest first, with its entry index. */
   withdrawals: (Withdrawal & { index: number })[];
-  /** Reviews whose latest entry is a withdrawal (off the public list now), with that entry. */
-  withdrawnNow: (Withdrawal & { index: number })[];
+  /** Reviews whose latest entry is a withdrawal (off the public list now), with that entry and its day. */
+  withdrawnNow: (Withdrawal & { index: number; logged: string })[];
+  /**
+   * Reviews on the public list whose latest entry is an amendment or a restoration: the day (UTC)
+   * it was logged, when the review last changed after its publication (the feeds' `updated`).
+   */
+  changedOn: Map<string, string>;
   /** How many different reviews were ever published. */
   everPublished: number;
   /** Entries of each event in the log after this build: they add up to `size`. */
@@ -144,9 +149,11 @@ export function planLog(
   const all = [...prior, ...entries];
   const after = latestEntries(all);
   const positions = new Map<string, LogPosition>();
+  const changedOn = new Map<string, string>();
   for (const r of current.reviews) {
-    const l = after.get(r.id) as { index: number };
+    const l = after.get(r.id) as { index: number; entry: LogEntry };
     positions.set(r.id, { index: l.index, nonce: b64(l.index) });
+    if (l.entry.event === "amended" || l.entry.event === "restored") changedOn.set(r.id, l.entry.logged);
   }
   const counts: Record<LogEvent, number> = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
   const withdrawals: LogPlan["withdrawals"] = [];
@@ -155,7 +162,7 @@ export function planLog(
     if (e.event === "withdrawn") withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
   });
   const withdrawnNow = [...after.values()].flatMap(({ entry: e, index }) =>
-    e.event === "withdrawn" ? [{ id: e.id, reason: e.reason, date: e.date, index }] : [],
+    e.event === "withdrawn" ? [{ id: e.id, reason: e.reason, date: e.date, index, logged: e.logged }] : [],
   );
   return {
     added: entries.map(encodeEntry),
@@ -163,6 +170,7 @@ export function planLog(
     deleted: deletedReviews(prior, present),
     withdrawals,
     withdrawnNow,
+    changedOn,
     everPublished: new Set(all.filter((e) => e.event === "published").map((e) => e.id)).size,
     counts,
     size: all.length,

@@ -2,6 +2,7 @@ import { astroCacheDir } from "../build/astro-build.ts";
 import { loadConfig } from "../config.ts";
 import { datasetOf, editorLabels, recordsOf } from "../content/dataset.ts";
 import type { ReviewsDataset } from "../content/records.ts";
+import { type ListChanges, listChanges } from "../feeds/entries.ts";
 import { annotationDir } from "../insights/annotation-store.ts";
 import { type Analysis, analyzeReviews, aspectRefs } from "../insights/build.ts";
 import { cachedSummaries } from "../insights/cached-summaries.ts";
@@ -36,6 +37,8 @@ export interface SiteData {
   editorialReviewed: { summary?: string; faq?: string };
   /** The review log after this build: the home page's counts and the /log/ page. */
   log: LogView;
+  /** When the log says reviews changed after publication or left the list: the feeds' dates. */
+  changes: ListChanges;
 }
 
 /** Computed once per build (`perBuild`: a module-level memo would outlive a build in npm start's build worker). */
@@ -88,6 +91,7 @@ export function siteData(): Promise<SiteData> {
       verification: verificationSentence(analysis.reviews),
       editorialReviewed: { summary: insightsContent.summary_reviewed, faq: insightsContent.faq_reviewed },
       log: logView(log),
+      changes: listChanges(log.plan, content.withdrawn),
     };
   });
 }

@@ -197,7 +197,19 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       expect(v.code, v.err).toBe(0);
       expect(v.out).toMatch(/9 entries, .* it extends the checkpoint of size 8 seen on 2026-11-27\n/);
       expect((await dataset()).reviews.find((r) => r.id === CARLOS)?.log_index).toBe(8);
-      expect((await entries())[8]).toMatchObject({ event: "amended", id: CARLOS });
+      const amended = (await entries())[8];
+      expect(amended).toMatchObject({ event: "amended", id: CARLOS });
+      // Feed readers see the edit: the entry's last change is the day the log recorded it.
+      const feed = (await (await fetch(`${BASE}/api/feed.json`)).json()) as {
+        items: { id: string; date_published: string; date_modified: string }[];
+      };
+      const item = feed.items.find((i) => i.id.endsWith(`review/${CARLOS}`));
+      expect((item?.date_published ?? "").slice(0, 10) < (amended?.logged ?? "")).toBe(true);
+      expect(item?.date_modified).toBe(`${amended?.logged}T00:00:00Z`);
+      const atom = await (await fetch(`${BASE}/feed.xml`)).text();
+      expect(atom.split("<entry>")[0]).toContain(`<updated>${amended?.logged}T00:00:00.000Z</updated>`);
+      const sitemap = await (await fetch(`${BASE}/sitemap.xml`)).text();
+      expect(sitemap).toContain(`/reviews/${CARLOS}/</loc><lastmod>${amended?.logged}</lastmod>`);
       for (const p of ["tile/0/000.p/8", "tile/entries/000.p/8", "tile/0/000.p/9"]) {
         expect((await fetch(`${BASE}/log/${p}`)).status, p).toBe(200);
       }

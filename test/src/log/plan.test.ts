@@ -63,6 +63,11 @@ describe("what a build appends (plan.ts)", () => {
     const edited = plan(first, [{ ...A, text: "Helpful visit!" }, B]);
     expect(events(edited.added)).toEqual(["amended 2024-01-02-a"]);
     expect(edited.positions.get(A.id)?.index).toBe(2);
+    // The feeds date an entry's last change from the log: the amendment's day, not the first publication's.
+    expect(plan(first, [A, B]).changedOn).toEqual(new Map());
+    expect(plan(first, [{ ...A, text: "Helpful visit!" }, B], [], "2026-12-01").changedOn).toEqual(
+      new Map([[A.id, "2026-12-01"]]),
+    );
     expect(edited.counts).toEqual({ published: 2, amended: 1, withdrawn: 0, restored: 0 });
   });
 
@@ -72,13 +77,14 @@ describe("what a build appends (plan.ts)", () => {
     const withdrawn = plan(first, [B], [w]);
     expect(decode(withdrawn.added)).toEqual([{ event: "withdrawn", ...w, logged: "2026-11-20" }]);
     expect(withdrawn.positions.has(A.id)).toBe(false);
-    expect(withdrawn.withdrawnNow).toEqual([{ ...w, index: 2 }]);
+    expect(withdrawn.withdrawnNow).toEqual([{ ...w, index: 2, logged: "2026-11-20" }]);
     const log = [...first, ...decode(withdrawn.added)];
     expect(plan(log, [B], [w]).added).toEqual([]);
     expect(events(plan(log, [B], [{ ...w, reason: "unrelated" }]).added)).toEqual(["withdrawn 2024-01-02-a"]);
     const restored = plan(log, [A, B]);
     expect(events(restored.added)).toEqual(["restored 2024-01-02-a"]);
     expect(restored.withdrawnNow).toEqual([]);
+    expect(plan(log, [A, B], [], "2026-11-25").changedOn).toEqual(new Map([[A.id, "2026-11-25"]]));
     // The counts add up to the entries.
     expect(restored.counts).toEqual({ published: 2, amended: 0, withdrawn: 1, restored: 1 });
     expect(restored.size).toBe(4);
