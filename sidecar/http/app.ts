@@ -7,6 +7,7 @@ import express, {
 } from "express";
 import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
+import { ijsonValue } from "../../src/content/characters.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
@@ -139,7 +140,8 @@ export function createApp(deps: AppDeps): Express {
     }
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
-      res.status(err.status).json({ error: err.code, message: err.message, ...err.extra });
+      // Messages and issues may quote what a client sent: nothing I-JSON (RFC 7493) forbids goes back.
+      res.status(err.status).json(ijsonValue({ error: err.code, message: err.message, ...err.extra }));
       return;
     }
     // Body-parser and router errors carry an HTTP status and a type; report them without a stack,
@@ -151,11 +153,13 @@ export function createApp(deps: AppDeps): Express {
       return;
     }
     const message = String(err.message);
-    res.status(status).json({
-      error: String(err.type ?? "bad_request"),
-      message,
-      issues: [{ path: "(request)", value: req.originalUrl, message }],
-    });
+    res.status(status).json(
+      ijsonValue({
+        error: String(err.type ?? "bad_request"),
+        message,
+        issues: [{ path: "(request)", value: req.originalUrl, message }],
+      }),
+    );
   };
   app.use(onError);
   return app;

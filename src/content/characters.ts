@@ -18,9 +18,19 @@ const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
 const ZERO_WIDTH =
   /[\u180E\u200B\u200C\u2060\uFEFF]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
 /** One pass that most text passes: any character the checks below could refuse (surrogates, paired or not). */
-// biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-const SUSPECT = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF]/;
+const SUSPECT =
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
+  /[\u0000-\u0008\u000B-\u001F\u007F-\u009F\u202A-\u202E\u2066-\u2069\uD800-\uDFFF\uFDD0-\uFDEF\uFFFE\uFFFF]/;
 const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
+/**
+ * Unicode's noncharacters: U+FDD0–U+FDEF and the last two code points of each of the 17 planes.
+ * I-JSON (RFC 7493 §2.1) forbids them in strings as it forbids surrogates.
+ */
+const NONCHARACTER = new RegExp(
+  `[\\uFDD0-\\uFDEF${Array.from({ length: 17 }, (_, p) => `\\u{${p.toString(16)}FFFE}\\u{${p.toString(16)}FFFF}`).join("")}]`,
+  "u",
+);
+const NONCHARACTERS = new RegExp(NONCHARACTER.source, "gu");
 
 const NAMES: Record<number, string> = {
   0: "NUL",
@@ -72,6 +82,13 @@ export function badCharacter(s: string, opts: { names?: boolean } = {}): Charact
     return {
       index: lone.index,
       message: `holds half of a character (a lone surrogate, \\u${hex(s.charCodeAt(lone.index)).toLowerCase()}), which strict JSON readers refuse — write the character itself, or remove the \\u escape`,
+    };
+  }
+  const nonchar = NONCHARACTER.exec(s);
+  if (nonchar) {
+    return {
+      index: nonchar.index,
+      message: `holds a noncharacter (U+${hex(nonchar[0].codePointAt(0) as number)}), which is not text and which strict JSON readers refuse — ${HOW}`,
     };
   }
   const control = CONTROL.exec(s);
@@ -143,4 +160,21 @@ export function badCharacterLine(text: string): { line: number; message: string 
   let line = 1;
   for (let i = text.indexOf("\n"); i >= 0 && i < found.index; i = text.indexOf("\n", i + 1)) line++;
   return { line, message: `this line ${found.message}` };
+}
+
+/**
+ * `s` with every lone surrogate and noncharacter replaced by U+FFFD, as a request's invalid UTF-8
+ * already is: for echoing a value a client sent back in a JSON body that I-JSON readers accept.
+ */
+export function ijsonText(s: string): string {
+  const whole = s.toWellFormed();
+  return NONCHARACTER.test(whole) ? whole.replace(NONCHARACTERS, "\uFFFD") : whole;
+}
+
+/** `v` (a value a client sent, as parsed JSON or query parameters) with `ijsonText` applied to every string and key. */
+export function ijsonValue(v: unknown): unknown {
+  if (typeof v === "string") return ijsonText(v);
+  if (Array.isArray(v)) return v.map(ijsonValue);
+  if (typeof v !== "object" || v === null) return v;
+  return Object.fromEntries(Object.entries(v).map(([k, x]) => [ijsonText(k), ijsonValue(x)]));
 }

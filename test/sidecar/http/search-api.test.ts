@@ -100,6 +100,17 @@ describe("GET /api/reviews/search", () => {
     }
   });
 
+  it("echoes a value as sent but for what I-JSON forbids (noncharacters, as invalid UTF-8 already is): U+FFFD", async () => {
+    const res = await fetch(`${app.url}/api/reviews/search?mentions_technician=Dr%EF%BF%BF%EF%B7%90Who%ED%A0%80`);
+    expect(res.status).toBe(400);
+    const raw = Buffer.from(await res.arrayBuffer());
+    // No UTF-8 of U+FFFF or U+FDD0 in the body, and no escaped surrogate either.
+    expect(raw.includes(Buffer.from("\uFFFF")) || raw.includes(Buffer.from("\uFDD0"))).toBe(false);
+    expect(raw.toString("latin1")).not.toMatch(/(?<!\\)\\ud[89a-f]/i);
+    const body = JSON.parse(raw.toString("utf8"));
+    expect(body.issues[0]).toMatchObject({ path: "mentions_technician", value: "Dr\uFFFD\uFFFDWho\uFFFD\uFFFD\uFFFD" });
+  });
+
   it("lists the valid technicians and services when one is unknown", async () => {
     const t = await get("mentions_technician=Dr.%20Who");
     expect(t.body.issues[0].message).toContain("Dr. Anika Patel");

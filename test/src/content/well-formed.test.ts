@@ -68,6 +68,21 @@ describe("characters no field may hold", () => {
     );
   });
 
+  it("a noncharacter (U+FFFF, U+FDD0, U+10FFFF), which I-JSON forbids in strings, is refused on its line", () => {
+    for (const [c, name] of [
+      ["\uFFFF", "U+FFFF"],
+      ["\uFDD0", "U+FDD0"],
+      ["\u{10FFFF}", "U+10FFFF"],
+    ]) {
+      const [line] = problems((t) => t.replace("two adjustments", `two ${c}adjustments`));
+      expect(line).toMatch(new RegExp(`^${DANA_FILE()}: line 7: this line holds a noncharacter \\(${name.replace("+", "\\+")}\\)`));
+    }
+    // Written as an escape, it is named at its field.
+    expect(problems((t) => t.replace(/text: \|\n.*\n/, 'text: "fine \\uFFFE"\n'))[0]).toContain(
+      "line 6: text: holds a noncharacter (U+FFFE), which is not text and which strict JSON readers refuse",
+    );
+  });
+
   it("a raw bidi override anywhere, even in the text, is refused on its line", () => {
     const [line] = problems((t) => t.replace("two adjustments", "two \u202Eadjustments"));
     expect(line).toMatch(
