@@ -47,8 +47,9 @@ export interface AspectMention {
   span: [start: number, end: number];
   /**
    * Whether the clause is explicit evidence a visitor may be shown as a quote: a polar word of the
-   * clause was credited to the aspect (not a contrast read into a clause without one), and the
-   * review's polarity for the aspect did not come from the rating breaking a tie.
+   * clause was credited to the aspect (not a contrast read into a clause without one) in a clause
+   * that names its own aspects, and the review's polarity for the aspect did not come from the
+   * rating breaking a tie.
    */
   confident: boolean;
 }
@@ -152,6 +153,9 @@ export function createAnnotator(
       const rated = new Set<number>();
       let previous: { sentenceIndex: number; spans: AspectSpan[] } | undefined;
       const spansOfClause: AspectSpan[][] = [];
+      // Clauses whose aspects are the clause before's: counted, never quoted ("…, but I'm tired of
+      // catching their mistakes" after praise of the doctor is about someone else).
+      const borrowed = new Set<number>();
       const readings: AspectReading[][] = clauses.map((clause) => {
         let spans = spansOf(clause);
         const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
@@ -162,6 +166,7 @@ export function createAnnotator(
         // no aspect is about the aspects of the clause before it in the same sentence.
         if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
           spans = previous.spans.filter((m) => !m.weak);
+          if (spans.length > 0) borrowed.add(spansOfClause.length);
         }
         const delays = shapes.delays(clause);
         // "The soonest they could see me was two weeks later", "I was on the table within five
@@ -228,7 +233,7 @@ export function createAnnotator(
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
             span: spansInSentence[k] as [number, number],
-            confident: r.polar && !r.inferred && !r.disputed && r.score !== 0,
+            confident: r.polar && !r.inferred && !r.disputed && r.score !== 0 && !borrowed.has(k),
           });
         }
       });

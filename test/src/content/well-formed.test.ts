@@ -73,9 +73,11 @@ describe("characters no field may hold", () => {
       ["\uFFFF", "U+FFFF"],
       ["\uFDD0", "U+FDD0"],
       ["\u{10FFFF}", "U+10FFFF"],
-    ]) {
+    ] as const) {
       const [line] = problems((t) => t.replace("two adjustments", `two ${c}adjustments`));
-      expect(line).toMatch(new RegExp(`^${DANA_FILE()}: line 7: this line holds a noncharacter \\(${name.replace("+", "\\+")}\\)`));
+      expect(line).toMatch(
+        new RegExp(`^${DANA_FILE()}: line 7: this line holds a noncharacter \\(${name.replace("+", "\\+")}\\)`),
+      );
     }
     // Written as an escape, it is named at its field.
     expect(problems((t) => t.replace(/text: \|\n.*\n/, 'text: "fine \\uFFFE"\n'))[0]).toContain(

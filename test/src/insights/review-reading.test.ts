@@ -205,3 +205,33 @@ describe("figures of whole reviews", () => {
     expect(report.spuriousPolar).toBe(1);
   });
 });
+
+describe("a clause that borrows the aspects of the clause before it", () => {
+  const annotator = createAnnotator(insights, business, analyzer);
+  const clauseOf = (text: string, rating: number) =>
+    annotator.annotate(review(text, rating)).mentions.map((m) => ({
+      aspect: ids[m.aspect],
+      clause: m.sentence.slice(...m.span).trim(),
+      side: Math.sign(m.score),
+      quotable: m.confident,
+    }));
+
+  it("counts, but is never quoted: the words may be about someone the clause does not name", () => {
+    const text = "Dr. Patel helped my back, but I'm tired of catching their mistakes.";
+    const read = clauseOf(text, 3);
+    const borrowed = read.find((m) => m.clause.startsWith("but I'm tired"));
+    expect(borrowed).toMatchObject({ aspect: "care", side: -1, quotable: false });
+    // The clause that names the doctor keeps its quote.
+    expect(read.find((m) => m.clause.startsWith("Dr. Patel"))).toMatchObject({
+      aspect: "care",
+      side: 1,
+      quotable: true,
+    });
+    const desk = clauseOf("The front desk was polite enough, but clearly overwhelmed.", 3);
+    expect(desk.find((m) => m.clause.startsWith("but clearly"))).toMatchObject({
+      aspect: "staff",
+      side: -1,
+      quotable: false,
+    });
+  });
+});
