@@ -233,7 +233,7 @@ export function createAnnotator(
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
             span: spansInSentence[k] as [number, number],
-            confident: r.polar && !r.inferred && !r.disputed && r.score !== 0 && !borrowed.has(k),
+            confident: r.polar && !r.inferred && !r.disputed && !r.general && r.score !== 0 && !borrowed.has(k),
           });
         }
       });

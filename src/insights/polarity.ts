@@ -85,6 +85,23 @@ const NOT_NEGATED = new Set([
   "imagine",
   "imagined",
 ]);
+/**
+ * A noun wink's general lexicon values ("wellness", "benefit") names a thing with a connotation;
+ * an adjective, adverb or verb ("great", "rudely", "love") judges. Such a noun still counts, but a
+ * clause whose only opinion it is is no quote (annotate.ts, `confident`).
+ */
+const NAMING_POS = new Set(["NOUN"]);
+/** Between a copula and its noun: "was a real bargain", "is such a gem". */
+const COMPLEMENT_POS = new Set(["DET", "ADJ", "ADV"]);
+
+/** Whether token `i` is a noun that names rather than judges: not the complement of "be" ("was a bargain"). */
+function names(clause: Clause, i: number): boolean {
+  const { pos, lemmas } = clause.tokens;
+  if (!NAMING_POS.has(pos[i] as string)) return false;
+  let j = i - 1;
+  while (j >= clause.start && j >= i - 3 && COMPLEMENT_POS.has(pos[j] as string)) j--;
+  return !(j >= clause.start && lemmas[j] === "be");
+}
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
 
@@ -134,6 +151,8 @@ export function readClause(
   const covered = new Uint8Array(end - start);
   /** A negated condition: a symptom that was not there ("it didn't hurt"). */
   const absent = new Uint8Array(end - start);
+  /** A noun valued by wink's general lexicon: a connotation, not a judgement (`NAMING_POS`). */
+  const general = new Uint8Array(end - start);
   const spans = lexicon.matcher
     .spans(clause)
     .filter((s) => s.group < FIRST_CONDITION || !adverbialBack(clause.tokens, s.start, s.end));
@@ -179,6 +198,7 @@ export function readClause(
       if ((pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET")) continue;
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
+      general[i - start] = value[i - start] !== 0 && names(clause, i) ? 1 : 0;
     }
   }
   // Constructions (constructions.ts): an ability speaks for its aspect alone, and its limiter
@@ -190,12 +210,14 @@ export function readClause(
     }
     if (a.value !== 0) {
       value[a.start - start] = a.value * WORD_WEIGHT;
+      general[a.start - start] = 0;
       bound[a.start - start] = shapes.abilityAspect;
     }
   }
   const delayNamed = mentions.some((m) => m.aspect === shapes.delayAspect);
   for (const d of shapes.delays) {
     value[d.at - start] = d.value * WORD_WEIGHT;
+    general[d.at - start] = 0;
     covered[d.at - start] = 1;
     if (delayNamed) bound[d.at - start] = shapes.delayAspect;
   }
@@ -256,6 +278,7 @@ export function readClause(
       value: v,
       ...((bound[k] as number) >= 0 ? { aspect: bound[k] } : {}),
       ...(absent[k] ? { absent: true } : {}),
+      ...(general[k] ? { general: true } : {}),
     });
   }
   return attribute(clause, mentions, polar);

@@ -18,7 +18,8 @@ export type Side = "positive" | "negative";
 
 /**
  * Whether clause `m` may be quoted as `side` (praise or complaint) from a review of `rating` stars:
- * the rules credited a polar word of the clause to the aspect, the learned models (when the content
+ * the rules credited a polar word of the clause to the aspect (in a clause that names its own
+ * aspects, and more than a noun of wink's general lexicon), the learned models (when the content
  * has them) read the same side and did not find the sentence to be about something else, the
  * rating did not break a tie (all four are `m.confident`, annotate.ts), the clause leans `side`, and
  * the rating does not say the opposite: no praise from a 1-2 star review, no complaint from a 4-5

@@ -28,6 +28,11 @@ export interface AspectReading {
   /** A symptom said to be absent was credited ("it didn't hurt"). */
   absent?: boolean;
   /**
+   * Every polar word credited is a noun valued by wink's general lexicon ("wellness", "benefit"),
+   * none a judging word or one of the project's own (sentiment.yaml): it counts, but is never a quote.
+   */
+  general?: boolean;
+  /**
    * Set when the learned models (learned-reading.ts) decided this reading: `filled` a clause the
    * rules found no polar word in, `overruled` the rules' side, or `found` an aspect the rules missed.
    */

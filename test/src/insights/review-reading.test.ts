@@ -235,3 +235,23 @@ describe("a clause that borrows the aspects of the clause before it", () => {
     });
   });
 });
+
+describe("a clause whose only opinion is a noun of wink's general lexicon", () => {
+  const annotator = createAnnotator(insights, business, analyzer);
+  const read = (text: string) => {
+    const a = annotator.annotate(review(text, 3));
+    return { aspects: a.aspects.map((x) => `${x.id}:${x.sentiment}`), quotable: a.mentions.some((m) => m.confident) };
+  };
+
+  it("counts, but is never quoted: the noun names a thing with a connotation, it does not judge", () => {
+    // wink values "wellness" and "benefit" as praise.
+    expect(read("A workplace wellness benefit paid for my visits.")).toEqual({
+      aspects: ["billing:positive"],
+      quotable: false,
+    });
+    // The complement of "be" judges ("was a bargain"), as adjectives and the project's own words do.
+    expect(read("The wellness plan was a bargain.")).toEqual({ aspects: ["billing:positive"], quotable: true });
+    expect(read("The parking is ridiculous.")).toEqual({ aspects: ["location:negative"], quotable: true });
+    expect(read("Lovely staff.")).toEqual({ aspects: ["staff:positive"], quotable: true });
+  });
+});
