@@ -46,10 +46,8 @@ export interface AspectMention {
   /** Where the clause lies in `sentence`: character offsets, start inclusive, end exclusive. */
   span: [start: number, end: number];
   /**
-   * Whether the clause is explicit evidence a visitor may be shown as a quote: a polar word of the
-   * clause was credited to the aspect (not a contrast read into a clause without one) in a clause
-   * that names its own aspects, and the review's polarity for the aspect did not come from the
-   * rating breaking a tie.
+   * Whether the clause is explicit evidence a visitor may be shown as a quote (quotes.ts): a polar
+   * word of a clause naming its own aspects was credited to the aspect, and the rating did not break a tie.
    */
   confident: boolean;
 }
@@ -153,8 +151,6 @@ export function createAnnotator(
       const rated = new Set<number>();
       let previous: { sentenceIndex: number; spans: AspectSpan[] } | undefined;
       const spansOfClause: AspectSpan[][] = [];
-      // Clauses whose aspects are the clause before's: counted, never quoted ("…, but I'm tired of
-      // catching their mistakes" after praise of the doctor is about someone else).
       const borrowed = new Set<number>();
       const readings: AspectReading[][] = clauses.map((clause) => {
         let spans = spansOf(clause);
@@ -163,7 +159,8 @@ export function createAnnotator(
           spans.push({ aspect: shapes.abilityAspect, start: a.start, end: a.end, weak: false, condition: true });
         }
         // "The front desk was polite enough, but clearly overwhelmed": a contrast clause that names
-        // no aspect is about the aspects of the clause before it in the same sentence.
+        // no aspect is about the aspects of the clause before it in the same sentence: it counts for
+        // them, but is no quote ("…, but I'm tired of catching their mistakes" may be about others).
         if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
           spans = previous.spans.filter((m) => !m.weak);
           if (spans.length > 0) borrowed.add(spansOfClause.length);
@@ -210,9 +207,7 @@ export function createAnnotator(
       const named = (k: number, aspect: number) =>
         (spansOfClause[k] as AspectSpan[]).some((m) => m.aspect === aspect && !m.condition);
       contrastUnjudged(clauses, readings, named);
-      readings.forEach((found, k) => {
-        for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
-      });
+      for (const [k, found] of readings.entries()) for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
       const about =
         learned && learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided);
