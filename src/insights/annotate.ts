@@ -3,7 +3,7 @@ import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { adverbialBack, compileTerms } from "./aspects.ts";
 import { abilityFocus, contrastUnjudged, expectationContrast, treatmentCare, undecidedResult } from "./clause-rules.ts";
-import { compileConstructions, isPlace } from "./constructions.ts";
+import { compileConstructions, isPlace, mayReferElsewhere } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileModel } from "./learned.ts";
 import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
@@ -159,11 +159,11 @@ export function createAnnotator(
           spans.push({ aspect: shapes.abilityAspect, start: a.start, end: a.end, weak: false, condition: true });
         }
         // "The front desk was polite enough, but clearly overwhelmed": a contrast clause that names
-        // no aspect is about the aspects of the clause before it in the same sentence: it counts for
-        // them, but is no quote ("…, but I'm tired of catching their mistakes" may be about others).
+        // no aspect is about the aspects of the clause before it in the same sentence (a quote only
+        // if it cannot point at someone else, `mayReferElsewhere`).
         if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
           spans = previous.spans.filter((m) => !m.weak);
-          if (spans.length > 0) borrowed.add(spansOfClause.length);
+          if (spans.length > 0 && mayReferElsewhere(clause)) borrowed.add(spansOfClause.length);
         }
         const delays = shapes.delays(clause);
         // "The soonest they could see me was two weeks later", "I was on the table within five

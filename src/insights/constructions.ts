@@ -262,3 +262,17 @@ export function isPlace(clause: Clause, start: number): boolean {
   while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
   return k >= clause.start && PLACE_PREPOSITIONS.has(normals[k] as string);
 }
+
+/** Pronouns that may point at someone other than what the clause before named ("their mistakes"). */
+const OTHERS = new Set(["he", "him", "his", "she", "her", "hers", "they", "them", "their", "theirs"]);
+
+/**
+ * Whether a clause that names no aspect, and so takes those of the clause before it, may be about
+ * someone else: it has a third-person pronoun other than "it" ("…, but I'm tired of catching their
+ * mistakes" after praise of the doctor). It still counts for those aspects, but it is no quote; "…,
+ * but clearly overwhelmed" and "…, but it was a total ripoff" are about what was named.
+ */
+export function mayReferElsewhere(clause: Clause): boolean {
+  for (let i = clause.start; i < clause.end; i++) if (OTHERS.has(clause.tokens.normals[i] as string)) return true;
+  return false;
+}

@@ -86,21 +86,14 @@ const NOT_NEGATED = new Set([
   "imagined",
 ]);
 /**
- * A noun wink's general lexicon values ("wellness", "benefit") names a thing with a connotation;
- * an adjective, adverb or verb ("great", "rudely", "love") judges. Such a noun still counts, but a
- * clause whose only opinion it is is no quote (annotate.ts, `confident`).
+ * A noun wink's general lexicon values names a thing with a connotation when it stands in a
+ * compound ("a workplace wellness benefit", "our employee wellness program"): it does not judge.
+ * Such a word still counts, but a clause whose only opinion it is is no quote (annotate.ts,
+ * `confident`). On its own a noun may judge ("Love the front desk", "an error on my bill").
  */
-const NAMING_POS = new Set(["NOUN"]);
-/** Between a copula and its noun: "was a real bargain", "is such a gem". */
-const COMPLEMENT_POS = new Set(["DET", "ADJ", "ADV"]);
-
-/** Whether token `i` is a noun that names rather than judges: not the complement of "be" ("was a bargain"). */
 function names(clause: Clause, i: number): boolean {
-  const { pos, lemmas } = clause.tokens;
-  if (!NAMING_POS.has(pos[i] as string)) return false;
-  let j = i - 1;
-  while (j >= clause.start && j >= i - 3 && COMPLEMENT_POS.has(pos[j] as string)) j--;
-  return !(j >= clause.start && lemmas[j] === "be");
+  const noun = (j: number) => j >= clause.start && j < clause.end && clause.tokens.pos[j] === "NOUN";
+  return noun(i) && (noun(i - 1) || noun(i + 1));
 }
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
@@ -151,7 +144,7 @@ export function readClause(
   const covered = new Uint8Array(end - start);
   /** A negated condition: a symptom that was not there ("it didn't hurt"). */
   const absent = new Uint8Array(end - start);
-  /** A noun valued by wink's general lexicon: a connotation, not a judgement (`NAMING_POS`). */
+  /** A word valued by wink's general lexicon that names rather than judges (`names`). */
   const general = new Uint8Array(end - start);
   const spans = lexicon.matcher
     .spans(clause)

@@ -216,42 +216,52 @@ describe("a clause that borrows the aspects of the clause before it", () => {
       quotable: m.confident,
     }));
 
-  it("counts, but is never quoted: the words may be about someone the clause does not name", () => {
-    const text = "Dr. Patel helped my back, but I'm tired of catching their mistakes.";
-    const read = clauseOf(text, 3);
-    const borrowed = read.find((m) => m.clause.startsWith("but I'm tired"));
-    expect(borrowed).toMatchObject({ aspect: "care", side: -1, quotable: false });
+  it("counts, but is no quote when a pronoun may point at someone the clause before did not name", () => {
+    const read = clauseOf("Dr. Patel helped my back, but I'm tired of catching their mistakes.", 3);
+    expect(read.find((m) => m.clause.startsWith("but I'm tired"))).toMatchObject({
+      aspect: "care",
+      side: -1,
+      quotable: false,
+    });
     // The clause that names the doctor keeps its quote.
     expect(read.find((m) => m.clause.startsWith("Dr. Patel"))).toMatchObject({
       aspect: "care",
       side: 1,
       quotable: true,
     });
+    // An elided subject, or "it", is what the clause before named.
     const desk = clauseOf("The front desk was polite enough, but clearly overwhelmed.", 3);
-    expect(desk.find((m) => m.clause.startsWith("but clearly"))).toMatchObject({
-      aspect: "staff",
+    expect(desk.find((m) => m.clause.startsWith("but clearly"))).toMatchObject({ aspect: "staff", quotable: true });
+    const ripoff = clauseOf("I paid for the ten-visit package, but it was a total ripoff.", 1);
+    expect(ripoff.find((m) => m.clause.startsWith("but it was"))).toMatchObject({
+      aspect: "billing",
       side: -1,
-      quotable: false,
+      quotable: true,
     });
   });
 });
 
-describe("a clause whose only opinion is a noun of wink's general lexicon", () => {
+describe("a clause whose only opinion is a word of wink's general lexicon that names a thing", () => {
   const annotator = createAnnotator(insights, business, analyzer);
-  const read = (text: string) => {
-    const a = annotator.annotate(review(text, 3));
+  const read = (text: string, rating = 3) => {
+    const a = annotator.annotate(review(text, rating));
     return { aspects: a.aspects.map((x) => `${x.id}:${x.sentiment}`), quotable: a.mentions.some((m) => m.confident) };
   };
 
-  it("counts, but is never quoted: the noun names a thing with a connotation, it does not judge", () => {
+  it("counts, but is no quote: a noun in a compound names, it does not judge", () => {
     // wink values "wellness" and "benefit" as praise.
     expect(read("A workplace wellness benefit paid for my visits.")).toEqual({
       aspects: ["billing:positive"],
       quotable: false,
     });
-    // The complement of "be" judges ("was a bargain"), as adjectives and the project's own words do.
+    expect(read("My insurance benefit covered it.")).toEqual({ aspects: ["billing:positive"], quotable: false });
+    // A noun on its own may judge, as adjectives and the project's own words do.
     expect(read("The wellness plan was a bargain.")).toEqual({ aspects: ["billing:positive"], quotable: true });
+    expect(read("Love the front desk staff.", 5)).toEqual({ aspects: ["staff:positive"], quotable: true });
+    expect(read("The front desk made an error on my bill.", 2)).toEqual({
+      aspects: ["staff:negative"],
+      quotable: true,
+    });
     expect(read("The parking is ridiculous.")).toEqual({ aspects: ["location:negative"], quotable: true });
-    expect(read("Lovely staff.")).toEqual({ aspects: ["staff:positive"], quotable: true });
   });
 });
