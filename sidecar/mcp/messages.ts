@@ -4,6 +4,7 @@ import {
   isJSONRPCRequest,
   isJSONRPCResultResponse,
 } from "@modelcontextprotocol/server";
+import { isIJsonText } from "../../src/content/characters.ts";
 
 /**
  * Checks on a POST body made before any server instance exists, so malformed or costly input is
@@ -66,4 +67,29 @@ export function nestedDeeperThan(value: unknown, max: number): boolean {
     }
   }
   return false;
+}
+
+/** A path as a message shows it: at most 200 characters, never half of one. */
+const shown = (path: string) => (path.length > 200 ? `${path.slice(0, 200).toWellFormed()}…` : path);
+
+/**
+ * Where `value` (a parsed body) holds a string or key that I-JSON (RFC 7493 §2.1) forbids, a lone
+ * surrogate or a noncharacter, as a JSON path; undefined when it holds none. Such a message is
+ * refused whole: the SDK echoes ids, tool names and URIs in its errors, and no reply may carry them.
+ */
+export function nonIJsonAt(value: unknown): string | undefined {
+  const stack: [unknown, string][] = [[value, "$"]];
+  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
+    const [node, at] = next;
+    if (typeof node === "string") {
+      if (!isIJsonText(node)) return shown(at);
+    } else if (node !== null && typeof node === "object") {
+      for (const [k, child] of Object.entries(node)) {
+        const where = Array.isArray(node) ? `${at}[${k}]` : `${at}.${JSON.stringify(k).slice(1, -1)}`;
+        if (!isIJsonText(k)) return shown(`${at} (a key)`);
+        stack.push([child, where]);
+      }
+    }
+  }
+  return undefined;
 }

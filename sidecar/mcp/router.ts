@@ -18,7 +18,7 @@ import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { ClientStreams } from "./client-streams.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
-import { batchRefusal, idOf, invalidMessage, MAX_NESTING, nestedDeeperThan } from "./messages.ts";
+import { batchRefusal, idOf, invalidMessage, MAX_NESTING, nestedDeeperThan, nonIJsonAt } from "./messages.ts";
 import { rpcError } from "./rpc-error.ts";
 import { createMcpServer } from "./server.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
@@ -200,6 +200,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     // Before anything walks it: the SDK's message schemas recurse once per level.
     if (nestedDeeperThan(body, MAX_NESTING)) {
       return rpcError(res, 400, -32700, `Parse error: the request body nests deeper than ${MAX_NESTING} levels`);
+    }
+    const odd = nonIJsonAt(body);
+    if (odd !== undefined) {
+      const why = `${odd} holds a lone surrogate or a noncharacter, which I-JSON (RFC 7493) forbids; send well-formed Unicode text`;
+      return rpcError(res, 400, -32600, `Invalid Request: ${why}`);
     }
     if (Array.isArray(body)) {
       const header = req.headers["mcp-protocol-version"];

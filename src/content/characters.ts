@@ -162,6 +162,11 @@ export function badCharacterLine(text: string): { line: number; message: string 
   return { line, message: `this line ${found.message}` };
 }
 
+/** Whether `s` is a string I-JSON (RFC 7493 §2.1) allows: no lone surrogate, no noncharacter. */
+export function isIJsonText(s: string): boolean {
+  return s.isWellFormed() && !NONCHARACTER.test(s);
+}
+
 /**
  * `s` with every lone surrogate and noncharacter replaced by U+FFFD, as a request's invalid UTF-8
  * already is: for echoing a value a client sent back in a JSON body that I-JSON readers accept.

@@ -296,6 +296,26 @@ describe("JSON-RPC errors", () => {
     expect([reply.status, reply.body.result.isError]).toEqual([200, true]);
   });
 
+  it("refuses a message with a lone surrogate or a noncharacter anywhere with 400 and -32600, echoing none", async () => {
+    const id = await openSession(app.endpoint);
+    // JSON escapes, written by hand (a lone surrogate cannot travel as UTF-8), and one raw character.
+    const bodies = [
+      '{"jsonrpc":"\\uffff","id":1,"method":"ping"}',
+      '{"jsonrpc":"2.0","id":"\\ud800","method":"ping"}',
+      '{"jsonrpc":"2.0","id":2,"method":"tools/call","params":{"name":"x\\uffff","arguments":{}}}',
+      `{"jsonrpc":"2.0","id":3,"method":"tools/call","params":{"name":"get_review","arguments":{"id":"x\u{10FFFF}"}}}`,
+      '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"reviews://a","\\ufdd0":1}}',
+    ];
+    for (const body of bodies) {
+      const res = await fetch(app.endpoint, { method: "POST", headers: { ...JSON_RPC_HEADERS, ...session(id) }, body });
+      const text = await res.text();
+      expect(res.status, body).toBe(400);
+      expect(/[\uFDD0-\uFDEF\uFFFE\uFFFF]|\u{10FFFF}|\\ud8/iu.test(text), text).toBe(false);
+      expect(JSON.parse(text)).toMatchObject({ error: { code: -32600 }, id: null });
+      expect(JSON.parse(text).error.message).toMatch(/^Invalid Request: \$\S* .*I-JSON/);
+    }
+  });
+
   it("answers a missing Accept type with 406 and too many requests with 429, both JSON-RPC errors", async () => {
     const id = await openSession(app.endpoint);
     const json = await postRpc(app.endpoint, listTools(), { ...session(id), accept: "application/json" });
