@@ -41,10 +41,10 @@ export interface ListChanges {
   /** Reviews on the list whose latest log entry is an amendment or a restoration: that entry's day. */
   changedOn: ReadonlyMap<string, string>;
   /**
-   * Reviews off the list now: the day each withdrawal was logged, and when the review had been
+   * Reviews that were on the list and are withdrawn now: the day each left it, and when it had been
    * published, unless its file is gone too (then it counts as one the feeds carried).
    */
-  withdrawn: readonly { published_at?: string; logged: string }[];
+  withdrawn: readonly { published_at?: string; leftOn: string }[];
 }
 
 /** No change since publication: feeds made without a log (the API description's examples). */
@@ -58,7 +58,9 @@ export function listChanges(
   const published = new Map(withdrawnFiles.map((f) => [f.id, f.published_at]));
   return {
     changedOn: plan.changedOn,
-    withdrawn: plan.withdrawnNow.map((w) => ({ published_at: published.get(w.id), logged: w.logged })),
+    withdrawn: plan.withdrawnNow.flatMap((w) =>
+      w.leftOn === undefined ? [] : [{ published_at: published.get(w.id), leftOn: w.leftOn }],
+    ),
   };
 }
 
@@ -88,8 +90,10 @@ export function feedUpdatedMs(items: readonly ReviewRecord[], changes: ListChang
   for (const r of items) max = Math.max(max, itemModifiedMs(r, changes));
   const oldest = items.length < FEED_SIZE ? undefined : Date.parse((items.at(-1) as ReviewRecord).published_at);
   for (const w of changes.withdrawn) {
-    if (oldest === undefined || w.published_at === undefined || Date.parse(w.published_at) >= oldest)
-      max = Math.max(max, dayMs(w.logged));
+    const published = w.published_at === undefined ? undefined : Date.parse(w.published_at);
+    if (oldest !== undefined && published !== undefined && published < oldest) continue;
+    // Never before the entry it removed: withdrawn on its day of publication, it had set the feed's time.
+    max = Math.max(max, dayMs(w.leftOn), published ?? 0);
   }
   return max;
 }

@@ -40,8 +40,11 @@ export interface LogPlan {
   deleted: { id: string; index: number }[];
   /** Every withdrawal in the log after this build, oldest first, with its entry index. */
   withdrawals: (Withdrawal & { index: number })[];
-  /** Reviews whose latest entry is a withdrawal (off the public list now), with that entry and its day. */
-  withdrawnNow: (Withdrawal & { index: number; logged: string })[];
+  /**
+   * Reviews whose latest entry is a withdrawal (off the public list now), with that entry, and the
+   * day the review left the list (its first withdrawal since it was last on it; none if it never was).
+   */
+  withdrawnNow: (Withdrawal & { index: number; leftOn?: string })[];
   /**
    * Reviews on the public list whose latest entry is an amendment or a restoration: the day (UTC)
    * it was logged, when the review last changed after its publication (the feeds' `updated`).
@@ -157,13 +160,21 @@ export function planLog(
   }
   const counts: Record<LogEvent, number> = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
   const withdrawals: LogPlan["withdrawals"] = [];
+  // null while on the list; the day it left once withdrawn (a changed reason does not move it).
+  const left = new Map<string, string | null>();
   all.forEach((e, index) => {
     counts[e.event]++;
-    if (e.event === "withdrawn") withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
+    if (e.event !== "withdrawn") left.set(e.id, null);
+    else {
+      withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
+      if (left.get(e.id) === null) left.set(e.id, e.logged);
+    }
   });
-  const withdrawnNow = [...after.values()].flatMap(({ entry: e, index }) =>
-    e.event === "withdrawn" ? [{ id: e.id, reason: e.reason, date: e.date, index, logged: e.logged }] : [],
-  );
+  const withdrawnNow = [...after.values()].flatMap(({ entry: e, index }) => {
+    if (e.event !== "withdrawn") return [];
+    const leftOn = left.get(e.id) ?? undefined;
+    return [{ id: e.id, reason: e.reason, date: e.date, index, ...(leftOn ? { leftOn } : {}) }];
+  });
   return {
     added: entries.map(encodeEntry),
     positions,

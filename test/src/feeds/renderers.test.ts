@@ -111,7 +111,7 @@ describe("feed renderers", () => {
     const left = reviews.slice(1);
     const gone: ListChanges = {
       changedOn: new Map(),
-      withdrawn: [{ published_at: newest.published_at, logged: "2025-04-05" }],
+      withdrawn: [{ published_at: newest.published_at, leftOn: "2025-04-05" }],
     };
     expect(renderAtomFeed(business, left, siteUrls(BASE), gone).split("<entry>")[0]).toContain(
       "<updated>2025-04-05T00:00:00.000Z</updated>",
@@ -119,14 +119,23 @@ describe("feed renderers", () => {
     // One too old for a full feed to carry does not change its bytes; a file that is gone counts.
     const old: ListChanges = {
       changedOn: new Map(),
-      withdrawn: [{ published_at: "2020-01-01T00:00:00Z", logged: "2025-04-05" }],
+      withdrawn: [{ published_at: "2020-01-01T00:00:00Z", leftOn: "2025-04-05" }],
     };
     expect(renderAtomFeed(business, left, siteUrls(BASE), old)).toBe(
       renderAtomFeed(business, left, siteUrls(BASE), UNCHANGED),
     );
-    const unknown: ListChanges = { changedOn: new Map(), withdrawn: [{ logged: "2025-04-05" }] };
+    const unknown: ListChanges = { changedOn: new Map(), withdrawn: [{ leftOn: "2025-04-05" }] };
     expect(renderAtomFeed(business, left, siteUrls(BASE), unknown)).toContain(
       "<updated>2025-04-05T00:00:00.000Z</updated>",
+    );
+    // Withdrawn on its own day of publication (a day later than the rest), it had set the feed's
+    // time: the feed's updated stays there, it does not go back to that day's midnight.
+    const ownDay: ListChanges = {
+      changedOn: new Map(),
+      withdrawn: [{ published_at: "2025-03-11T15:00:00Z", leftOn: "2025-03-11" }],
+    };
+    expect(renderAtomFeed(business, reviews, siteUrls(BASE), ownDay).split("<entry>")[0]).toContain(
+      "<updated>2025-03-11T15:00:00.000Z</updated>",
     );
   });
 

@@ -77,10 +77,13 @@ describe("what a build appends (plan.ts)", () => {
     const withdrawn = plan(first, [B], [w]);
     expect(decode(withdrawn.added)).toEqual([{ event: "withdrawn", ...w, logged: "2026-11-20" }]);
     expect(withdrawn.positions.has(A.id)).toBe(false);
-    expect(withdrawn.withdrawnNow).toEqual([{ ...w, index: 2, logged: "2026-11-20" }]);
+    expect(withdrawn.withdrawnNow).toEqual([{ ...w, index: 2, leftOn: "2026-11-20" }]);
     const log = [...first, ...decode(withdrawn.added)];
     expect(plan(log, [B], [w]).added).toEqual([]);
-    expect(events(plan(log, [B], [{ ...w, reason: "unrelated" }]).added)).toEqual(["withdrawn 2024-01-02-a"]);
+    const relogged = plan(log, [B], [{ ...w, reason: "unrelated" }], "2026-11-28");
+    expect(events(relogged.added)).toEqual(["withdrawn 2024-01-02-a"]);
+    // It left the list with its first withdrawal: a changed reason is no new departure.
+    expect(relogged.withdrawnNow[0]?.leftOn).toBe("2026-11-20");
     const restored = plan(log, [A, B]);
     expect(events(restored.added)).toEqual(["restored 2024-01-02-a"]);
     expect(restored.withdrawnNow).toEqual([]);
@@ -102,6 +105,8 @@ describe("what a build appends (plan.ts)", () => {
     expect(events(p.added)).toEqual(["published 2024-01-01-b", "withdrawn 2024-01-02-a"]);
     expect(p.withdrawals).toEqual([{ id: A.id, reason: "false-or-fake", date: "2024-02-01", index: 1 }]);
     expect(p.everPublished).toBe(1);
+    // It was never on the list, so it never left it.
+    expect(p.withdrawnNow).toEqual([{ id: A.id, reason: "false-or-fake", date: "2024-02-01", index: 1 }]);
   });
 
   it("refuses to log on a day before the log's last entry, but a build with nothing to log passes", () => {
