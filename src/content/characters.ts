@@ -118,11 +118,12 @@ export function badCharacter(s: string, opts: { names?: boolean } = {}): Charact
 /**
  * Characters a message never prints as they are: controls (newline included, so a value cannot
  * start a line), bidirectional controls, invisible characters, line and paragraph separators,
- * and lone surrogates.
+ * lone surrogates and the BMP's noncharacters (the other planes' are surrogate pairs, printed as
+ * they are: a terminal shows them as any unknown character).
  */
 const UNPRINTABLE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const escaped = (c: string) => `\\u${hex(c.charCodeAt(0)).toLowerCase()}`;
 

@@ -1,6 +1,7 @@
 import path from "node:path";
 import type { z } from "zod";
-import { ContentError, fieldPath, formatIssues, problem } from "../content/errors.ts";
+import { badCharacterLine } from "../content/characters.ts";
+import { ContentError, fieldPath, formatIssues, messageStart, problem } from "../content/errors.ts";
 import { fieldLine } from "../content/field-lines.ts";
 import { characterProblems } from "../content/well-formed.ts";
 import { parseContentYaml } from "../content/yaml.ts";
@@ -158,7 +159,10 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
 
   let summary = "";
   let summaryReviewed: string | undefined;
-  if (summaryFile) {
+  // Its body is no YAML, so the whole file is checked for the characters no content may hold here.
+  const bad = summaryFile && badCharacterLine(summaryFile.text);
+  if (summaryFile && bad) problems.push(`${messageStart(summaryFile.file, bad.line)}${bad.message}`);
+  else if (summaryFile) {
     const { front, body } = splitFrontMatter(summaryFile.text);
     if (front !== undefined)
       summaryReviewed = parseFile({ ...summaryFile, text: front }, SummaryFrontMatterSchema, problems)?.reviewed;

@@ -81,7 +81,7 @@ describe("characters no field may hold", () => {
     }
     // Written as an escape, it is named at its field.
     expect(problems((t) => t.replace(/text: \|\n.*\n/, 'text: "fine \\uFFFE"\n'))[0]).toContain(
-      "line 6: text: holds a noncharacter (U+FFFE), which is not text and which strict JSON readers refuse",
+      'line 6: text: holds a noncharacter (U+FFFE), which is not text and which strict JSON readers refuse — delete it (it may be invisible: retype the words around it), got "fine \\ufffe"',
     );
   });
 

@@ -94,6 +94,17 @@ describe("validateInsightsContent", () => {
     ]);
   });
 
+  it("refuses in the summary's body, which is no YAML, the characters no content may hold, at their line", () => {
+    expect(problems(raw({ summary: "---\nreviewed: 2026-11-02\n---\nMostly praise.\nAn odd \uFFFF here.\n" }))).toEqual(
+      [
+        `${SUMMARY}: line 5: this line holds a noncharacter (U+FFFF), which is not text and which strict JSON readers refuse — delete it (it may be invisible: retype the words around it)`,
+      ],
+    );
+    expect(problems(raw({ summary: "Text with \u202Ean override.\n" }))[0]).toMatch(
+      new RegExp(`^${SUMMARY}: line 1: this line holds a bidirectional-text control \\(U\\+202E`),
+    );
+  });
+
   it("names the file, field and value of a schema error", () => {
     expect(problems(raw({ aspects: "aspects:\n  - id: Billing Stuff\n    label: Billing\n    terms: []\n" }))).toEqual([
       `${ASPECTS}: line 2: aspects[0].id: expected a kebab-case id of a-z, 0-9 and single hyphens, got "Billing Stuff"`,
