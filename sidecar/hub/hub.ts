@@ -2,7 +2,7 @@ import { createHash } from "node:crypto";
 import { setMaxListeners } from "node:events";
 import PQueue from "p-queue";
 import type { Logger } from "pino";
-import type { SubscriptionRequest } from "../../src/api/hub-request.ts";
+import { hubRefusal, type SubscriptionRequest } from "../../src/api/hub-request.ts";
 import { TOPIC_PATHS } from "../../src/urls.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { type HubBackend, openHubBackend } from "./backend.ts";
@@ -109,14 +109,19 @@ export class Hub {
     if (!run) return { accepted: false, status: 503, reason: "the hub is not running" };
     const topic = this.topicOf(req["hub.topic"]);
     if (!topic) {
-      const reason = `hub.topic: must be one of ${this.topics.join(", ")}, got ${JSON.stringify(req["hub.topic"])}`;
-      return { accepted: false, status: 400, reason };
+      const message = `must be one of ${this.topics.join(", ")}`;
+      return { accepted: false, status: 400, ...hubRefusal("hub.topic", message, req["hub.topic"]) };
     }
     const url = new URL(req["hub.callback"]);
     const literal = this.#config.HUB_ALLOW_PRIVATE_CALLBACKS ? undefined : forbiddenCategory(url.hostname);
     if (literal) {
-      const why = describeRefusal(url.hostname, url.hostname, literal);
-      return { accepted: false, status: 400, reason: `hub.callback: ${why}; the hub does not call such addresses` };
+      const why = `${describeRefusal(url.hostname, url.hostname, literal)}; the hub does not call such addresses`;
+      return {
+        accepted: false,
+        status: 400,
+        reason: `hub.callback: ${why}`,
+        issue: { path: "hub.callback", value: req["hub.callback"], message: why },
+      };
     }
     if ((await run.store.countVerifications()) >= this.#config.HUB_MAX_SUBSCRIPTIONS) {
       return { accepted: false, status: 503, reason: "too many verifications are pending; try again later" };

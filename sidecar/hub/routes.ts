@@ -1,6 +1,7 @@
-import express, { type ErrorRequestHandler, type Response, Router } from "express";
+import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
-import { parseHubRequest } from "../../src/api/hub-request.ts";
+import { HUB_ERROR_CODES, type HubIssue, hubRefusal, parseHubRequest } from "../../src/api/hub-request.ts";
+import { ijsonValue } from "../../src/content/characters.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
@@ -32,24 +33,37 @@ function text(res: Response, status: number, body: string): void {
 }
 
 /**
+ * A refusal: plain text, as WebSub asks (§5.1.2: "a description of the error in the response body
+ * as plain text"), or the REST API's error body `{error, message, issues}` for a client that prefers
+ * JSON (`Accept`), a 400's issue naming the parameter and the value received.
+ */
+function refuse(req: Request, res: Response, status: number, reason: string, issue?: HubIssue): void {
+  res.vary("Accept");
+  if (req.accepts(["text/plain", "application/json"]) === "application/json") {
+    const issues = status === 400 ? { issues: issue ? [issue] : [] } : {};
+    res.status(status).json(ijsonValue({ error: HUB_ERROR_CODES[status] ?? "error", message: reason, ...issues }));
+  } else text(res, status, reason);
+}
+
+/**
  * `POST /` of the hub, to be mounted at `/api/websub/hub`. Answers 202 for a valid subscribe,
- * unsubscribe or publish once it is recorded (verification and delivery happen afterwards), 4xx with a plain-text
- * reason otherwise: 415 for anything but a form body, 429 with Retry-After past the per-IP limit.
+ * unsubscribe or publish once it is recorded (verification and delivery happen afterwards), 4xx with a
+ * reason otherwise (`refuse`): 415 for anything but a form body, 429 with Retry-After past the per-IP limit.
  */
 export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
   const router = Router();
   const limiter = perIpRateLimit({
     limitPerMinute: opts.rateLimitPerMinute,
     trustProxy: opts.trustProxy ?? false,
-    onLimit: (_req, res) => {
-      text(res, 429, `Too many hub requests: the limit is ${opts.rateLimitPerMinute} per minute per client.`);
+    onLimit: (req, res) => {
+      refuse(req, res, 429, `Too many hub requests: the limit is ${opts.rateLimitPerMinute} per minute per client.`);
     },
   });
   /** Seconds a client should wait while the shared database is unreachable. */
   const retryAfter = String(opts.retryAfterSeconds ?? 30);
-  const unavailable = (res: Response) => {
+  const unavailable = (req: Request, res: Response) => {
     res.setHeader("Retry-After", retryAfter);
-    text(res, 503, "The hub's database is unreachable; try again later.");
+    refuse(req, res, 503, "The hub's database is unreachable; try again later.");
   };
   const form = express.urlencoded({ extended: false, limit: opts.bodyLimit ?? "16kb", parameterLimit: 64 });
 
@@ -62,17 +76,17 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         return;
       }
       const got = req.headers["content-type"] ?? "no Content-Type";
-      text(res, 415, `The hub accepts ${FORM} bodies only, got ${got}.`);
+      refuse(req, res, 415, `The hub accepts ${FORM} bodies only, got ${got}.`);
     },
     form,
     async (req, res) => {
       const parsed = parseHubRequest(req.body);
       if (!parsed.ok) {
-        text(res, 400, parsed.reason);
+        refuse(req, res, 400, parsed.reason, parsed.issue);
         return;
       }
       if (!(await hub.reachable())) {
-        unavailable(res);
+        unavailable(req, res);
         return;
       }
       const r = parsed.request;
@@ -82,31 +96,32 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
           return undefined;
         });
         if (!answer) {
-          unavailable(res);
+          unavailable(req, res);
           return;
         }
         if (answer.accepted) text(res, 202, `Accepted: verification of intent for ${r["hub.mode"]} will follow.`);
-        else text(res, answer.status, answer.reason);
+        else refuse(req, res, answer.status, answer.reason, answer.status === 400 ? answer.issue : undefined);
         return;
       }
       const topics = new Set<string>();
       for (const raw of [r["hub.url"] ?? [], r["hub.topic"] ?? []].flat()) {
         const topic = hub.topicOf(raw);
         if (!topic) {
-          text(res, 400, `hub.url: must be one of ${hub.topics.join(", ")}, got ${JSON.stringify(raw)}`);
+          const { reason, issue } = hubRefusal("hub.url", `must be one of ${hub.topics.join(", ")}`, raw);
+          refuse(req, res, 400, reason, issue);
           return;
         }
         topics.add(topic);
       }
       if (!hub.running) {
-        text(res, 503, "the hub is not running");
+        refuse(req, res, 503, "the hub is not running");
         return;
       }
       try {
         await opts.publish([...topics]);
       } catch (err) {
         opts.logger.error({ err }, "the publish ping could not be recorded; answering 503");
-        unavailable(res);
+        unavailable(req, res);
         return;
       }
       text(res, 202, "Accepted: changed topics will be distributed.");
@@ -116,18 +131,23 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
   router.all("/", (req, res) => {
     res.setHeader("Allow", "POST, OPTIONS");
     if (req.method === "OPTIONS") res.status(204).end();
-    else text(res, 405, "The hub accepts POST only.");
+    else refuse(req, res, 405, "The hub accepts POST only.");
   });
 
-  // Body-parser errors (too large, bad charset, malformed) become plain-text answers here.
-  const onError: ErrorRequestHandler = (err, _req, res, next) => {
+  // Body-parser errors (too large, bad charset, malformed) become refusals here.
+  const onError: ErrorRequestHandler = (err, req, res, next) => {
     const status = typeof err?.status === "number" ? err.status : 500;
     if (status >= 500 || res.headersSent) {
       next(err);
       return;
     }
     const tooLarge = err.type === "entity.too.large";
-    text(res, status, tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message));
+    const reason = tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message);
+    refuse(req, res, status, reason, {
+      path: "(request)",
+      value: req.headers["content-type"] ?? null,
+      message: reason,
+    });
   };
   router.use(onError);
   return router;

@@ -1,5 +1,6 @@
 import type pg from "pg";
 import type { Logger } from "pino";
+import type { HubIssue } from "../../src/api/hub-request.ts";
 import type { Config } from "../../src/config.ts";
 import type { Clock } from "../clock.ts";
 import type { TopicReader } from "./topic-source.ts";
@@ -44,7 +45,10 @@ export interface HubDeps {
   database?: HubDatabase;
 }
 
-export type HubAnswer = { accepted: true } | { accepted: false; status: 400 | 503; reason: string };
+export type HubAnswer =
+  | { accepted: true }
+  | { accepted: false; status: 400; reason: string; issue: HubIssue }
+  | { accepted: false; status: 503; reason: string };
 
 export interface TopicPublish {
   topic: string;

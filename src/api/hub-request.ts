@@ -75,7 +75,29 @@ export type SubscriptionRequest = z.infer<typeof SubscriptionRequestSchema>;
 export type PublishRequest = z.infer<typeof PublishRequestSchema>;
 export type HubRequest = z.infer<typeof HubRequestSchema>;
 
-export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; reason: string };
+/** The API's error codes (the Error body's `error`) of the hub's refusals, by status. */
+export const HUB_ERROR_CODES: Readonly<Record<number, string>> = {
+  400: "invalid_hub_request",
+  405: "method_not_allowed",
+  413: "payload_too_large",
+  415: "unsupported_media_type",
+  429: "rate_limited",
+  503: "unavailable",
+};
+
+/** What is wrong with one parameter of a hub request, in the API's issue shape (`QueryIssue`). */
+export interface HubIssue {
+  path: string;
+  value: unknown;
+  message: string;
+}
+
+export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; reason: string; issue: HubIssue };
+
+/** A refusal of `field`: the plain-text reason (`field: message, got …`) and the same as an issue. */
+export function hubRefusal(field: string, message: string, value: unknown, got = show(value)) {
+  return { reason: `${field}: ${message}, got ${got}`, issue: { path: field, value, message } };
+}
 
 const SINGLE_FIELDS = ["hub.mode", "hub.callback", "hub.topic", "hub.lease_seconds", "hub.secret"] as const;
 
@@ -98,18 +120,24 @@ export function parseHubRequest(body: unknown): ParsedHubRequest {
   for (const field of SINGLE_FIELDS) {
     if (field === "hub.topic" && mode === "publish") continue;
     const value = form[field];
-    if (Array.isArray(value)) return { ok: false, reason: `${field}: must be given once, got ${value.length} values` };
+    if (Array.isArray(value)) {
+      const echoed = field === "hub.secret" ? `${value.length} values` : value;
+      return { ok: false, ...hubRefusal(field, "must be given once", echoed, `${value.length} values`) };
+    }
   }
   const parsed = HubRequestSchema.safeParse(form);
   if (parsed.success) return { ok: true, request: parsed.data };
   const issue = parsed.error.issues[0];
-  if (!issue) return { ok: false, reason: "invalid hub request" };
+  if (!issue) return { ok: false, ...hubRefusal("hub.mode", "invalid hub request", form["hub.mode"]) };
   const field = issue.path.length > 0 ? String(issue.path[0]) : "hub.mode";
   const message =
     field === "hub.mode" && issue.code === "invalid_union"
       ? "must be subscribe, unsubscribe or publish"
       : issue.message.replace(/^Invalid input: expected string, received undefined$/, "is required");
   // A secret is never echoed back, not even a rejected one.
-  const got = field === "hub.secret" ? `${Buffer.byteLength(String(form[field]), "utf8")} bytes` : show(form[field]);
-  return { ok: false, reason: `${field}: ${message}, got ${got}` };
+  if (field === "hub.secret") {
+    const size = `${Buffer.byteLength(String(form[field]), "utf8")} bytes`;
+    return { ok: false, ...hubRefusal(field, message, size, size) };
+  }
+  return { ok: false, ...hubRefusal(field, message, form[field]) };
 }

@@ -1,11 +1,18 @@
-import { HubRequestSchema } from "./hub-request.ts";
+import { HUB_ERROR_CODES, HubRequestSchema } from "./hub-request.ts";
 import { body, rateLimitHeaders, ref, sharedResponses, toJsonSchema } from "./openapi-parts.ts";
 import type { PathContext } from "./openapi-paths.ts";
 
 /**
  * The path items of `/openapi.json` for the service's own endpoints, beside the data's
- * (openapi-paths.ts): the hub, which answers in plain text, and the health checks.
+ * (openapi-paths.ts): the hub, which answers in plain text (or JSON, when asked), and the health checks.
  */
+/** A hub refusal's two forms: the plain text, and the API's Error body for a client that asks for JSON. */
+function refusal(status: number, message: string, issue?: { path: string; value: unknown; message: string }) {
+  const error = HUB_ERROR_CODES[status] as string;
+  const json = { error, message, ...(status === 400 ? { issues: issue ? [issue] : [] } : {}) };
+  return { ...body({ type: "string" }, message, "text/plain"), ...body(ref("Error"), json) };
+}
+
 export function servicePaths({ urls, ex }: PathContext): Record<string, unknown> {
   const shared = sharedResponses(ex);
   const { $schema: _h, ...hubSchema } = toJsonSchema(HubRequestSchema, "input");
@@ -20,7 +27,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
         tags: ["websub"],
         summary: "WebSub hub: subscribe, unsubscribe, publish",
         description:
-          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Refused with 400 (the plain-text body names the field): a callback that is not an absolute https URL of at most 2048 characters without fragment or user info, or that is a private address; a topic that is not one of the three; a hub.secret of 200 bytes or more; a hub.lease_seconds that is not a whole number (a long or short lease is clamped, not refused); a publish without hub.url (or hub.topic). 413 past 16 kB or 64 parameters; 415 for anything but a form body; 429 past HUB_RATE_LIMIT_PER_MINUTE (30 by default) per client. Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text.",
+          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Refused with 400 (the plain-text body names the field): a callback that is not an absolute https URL of at most 2048 characters without fragment or user info, or that is a private address; a topic that is not one of the three; a hub.secret of 200 bytes or more; a hub.lease_seconds that is not a whole number (a long or short lease is clamped, not refused); a publish without hub.url (or hub.topic). 413 past 16 kB or 64 parameters; 415 for anything but a form body; 429 past HUB_RATE_LIMIT_PER_MINUTE (30 by default) per client. Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text (WebSub §5.1.2); a client whose Accept prefers application/json gets every refusal as the API's Error body instead, a 400's issues naming the parameter and the value received.",
         requestBody: {
           required: true,
           content: body(
@@ -44,18 +51,21 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
           },
           "400": {
             description: "Invalid request; the body says which field and why.",
-            content: body({ type: "string" }, "hub.callback: must be an https URL", "text/plain"),
+            content: refusal(400, 'hub.callback: must be an https URL, got "http://reader.example/cb"', {
+              path: "hub.callback",
+              value: "http://reader.example/cb",
+              message: "must be an https URL",
+            }),
           },
           "413": {
             description: "The body is larger than 16 kB or has more than 64 parameters.",
-            content: body({ type: "string" }, "The request body is larger than 16kb.", "text/plain"),
+            content: refusal(413, "The request body is larger than 16kb."),
           },
           "415": {
             description: "Not application/x-www-form-urlencoded.",
-            content: body(
-              { type: "string" },
+            content: refusal(
+              415,
               "The hub accepts application/x-www-form-urlencoded bodies only, got application/json.",
-              "text/plain",
             ),
           },
           "429": {
@@ -64,16 +74,12 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
               "Retry-After": { required: true, schema: { type: "integer" }, example: 42 },
               ...rateLimitHeaders,
             },
-            content: body(
-              { type: "string" },
-              "Too many hub requests: the limit is 30 per minute per client.",
-              "text/plain",
-            ),
+            content: refusal(429, "Too many hub requests: the limit is 30 per minute per client."),
           },
           "503": {
             description: "With DATABASE_URL, the shared database does not answer; retry after Retry-After seconds.",
             headers: { "Retry-After": { required: false, schema: { type: "integer" }, example: 30 } },
-            content: body({ type: "string" }, "The hub's database is unreachable; try again later.", "text/plain"),
+            content: refusal(503, "The hub's database is unreachable; try again later."),
           },
         },
       },

@@ -58,7 +58,12 @@ export interface Harness {
   distDir: string;
   logs: LogLine[];
   /** POSTs a form (or a raw body with `contentType`) to the hub endpoint. */
-  post(form: Record<string, string | string[]>, contentType?: string, raw?: string): Promise<Response>;
+  post(
+    form: Record<string, string | string[]>,
+    contentType?: string,
+    raw?: string,
+    headers?: Record<string, string>,
+  ): Promise<Response>;
   /** Writes a topic file and refreshes `_headers.json` as the build would. */
   writeTopic(topic: string, content: string): Promise<void>;
   /** Reads the store through a second connection (read-only for SQLite, as `npm run hub:list` does). */
@@ -138,12 +143,12 @@ export async function startHarness(opts: HarnessOptions = {}): Promise<Harness> 
     dataDir,
     distDir,
     logs,
-    post(form, contentType = "application/x-www-form-urlencoded", raw) {
+    post(form, contentType = "application/x-www-form-urlencoded", raw, headers = {}) {
       const body = new URLSearchParams();
       for (const [k, v] of Object.entries(form)) for (const one of [v].flat()) body.append(k, one);
       return fetch(endpoint, {
         method: "POST",
-        headers: { "content-type": contentType },
+        headers: { "content-type": contentType, ...headers },
         body: raw ?? body.toString(),
       });
     },

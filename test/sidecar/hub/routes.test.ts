@@ -61,6 +61,36 @@ describe("request validation", () => {
     expect(await h.pending()).toEqual([]);
   });
 
+  it("answers a client that prefers JSON with the API's error body, the issue naming the parameter and value", async () => {
+    const json = { accept: "application/json" };
+    const callback = "http://reader.example.net/cb";
+    const res = await h.post({ ...valid, "hub.callback": callback }, undefined, undefined, json);
+    expect([res.status, res.headers.get("content-type"), res.headers.get("vary")]).toEqual([
+      400,
+      "application/json; charset=utf-8",
+      "Accept",
+    ]);
+    expect(await res.json()).toEqual({
+      error: "invalid_hub_request",
+      message: `hub.callback: must be an https URL, got "${callback}"`,
+      issues: [{ path: "hub.callback", value: callback, message: "must be an https URL" }],
+    });
+    // A secret is never in it either, and other refusals take the same shape.
+    const secret = await h.post({ ...valid, "hub.secret": "top-secret-".repeat(20) }, undefined, undefined, json);
+    const body = await secret.text();
+    expect(body).not.toContain("top-secret");
+    expect(JSON.parse(body).issues).toEqual([
+      { path: "hub.secret", value: "220 bytes", message: "must be shorter than 200 bytes" },
+    ]);
+    const wrongType = await h.post({}, "text/plain", "hub.mode=subscribe", json);
+    expect([wrongType.status, (await wrongType.json()).error]).toEqual([415, "unsupported_media_type"]);
+    // Plain text stays the default (WebSub §5.1.2), for */* and for no Accept at all.
+    for (const accept of [{ accept: "*/*" }, {}] as Record<string, string>[]) {
+      const plain = await h.post({ ...valid, "hub.callback": callback }, undefined, undefined, accept);
+      expect([plain.status, plain.headers.get("content-type")]).toEqual([400, "text/plain; charset=utf-8"]);
+    }
+  });
+
   it("never echoes a rejected secret", async () => {
     const res = await answer(await h.post({ ...valid, "hub.secret": "top-secret-".repeat(20) }));
     expect(res.status).toBe(400);
