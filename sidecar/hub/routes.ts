@@ -39,7 +39,9 @@ function text(res: Response, status: number, body: string): void {
  */
 function refuse(req: Request, res: Response, status: number, reason: string, issue?: HubIssue): void {
   res.vary("Accept");
-  if (req.accepts(["text/plain", "application/json"]) === "application/json") {
+  // An Accept entry with a parameter matches only an offer with the same one (negotiator).
+  const type = req.accepts(["text/plain", "application/json", "application/json; charset=utf-8"]);
+  if (typeof type === "string" && type.startsWith("application/json")) {
     const issues = status === 400 ? { issues: issue ? [issue] : [] } : {};
     res.status(status).json(ijsonValue({ error: HUB_ERROR_CODES[status] ?? "error", message: reason, ...issues }));
   } else text(res, status, reason);

@@ -93,3 +93,21 @@ export function nonIJsonAt(value: unknown): string | undefined {
   }
   return undefined;
 }
+
+const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
+
+/**
+ * The first `Mcp-Name` or `Mcp-Param-*` header whose `=?base64?…?=` value decodes to text I-JSON
+ * forbids. A header itself is Latin-1 and cannot hold one, but the SDK decodes that form and
+ * quotes the text in its errors (a name that disagrees with the body).
+ */
+export function nonIJsonHeader(headers: Record<string, string | string[] | undefined>): string | undefined {
+  for (const [name, value] of Object.entries(headers)) {
+    if (name !== "mcp-name" && !name.startsWith("mcp-param-")) continue;
+    for (const one of [value ?? []].flat()) {
+      const b64 = SENTINEL.exec(one)?.[1];
+      if (b64 !== undefined && !isIJsonText(Buffer.from(b64, "base64").toString("utf8"))) return name;
+    }
+  }
+  return undefined;
+}

@@ -18,7 +18,15 @@ import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { ClientStreams } from "./client-streams.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
-import { batchRefusal, idOf, invalidMessage, MAX_NESTING, nestedDeeperThan, nonIJsonAt } from "./messages.ts";
+import {
+  batchRefusal,
+  idOf,
+  invalidMessage,
+  MAX_NESTING,
+  nestedDeeperThan,
+  nonIJsonAt,
+  nonIJsonHeader,
+} from "./messages.ts";
 import { rpcError } from "./rpc-error.ts";
 import { createMcpServer } from "./server.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
@@ -201,7 +209,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     if (nestedDeeperThan(body, MAX_NESTING)) {
       return rpcError(res, 400, -32700, `Parse error: the request body nests deeper than ${MAX_NESTING} levels`);
     }
-    const odd = nonIJsonAt(body);
+    const odd = nonIJsonAt(body) ?? nonIJsonHeader(req.headers);
     if (odd !== undefined) {
       const why = `${odd} holds a lone surrogate or a noncharacter, which I-JSON (RFC 7493) forbids; send well-formed Unicode text`;
       return rpcError(res, 400, -32600, `Invalid Request: ${why}`);

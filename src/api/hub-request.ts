@@ -96,7 +96,8 @@ export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; 
 
 /** A refusal of `field`: the plain-text reason (`field: message, got …`) and the same as an issue. */
 export function hubRefusal(field: string, message: string, value: unknown, got = show(value)) {
-  return { reason: `${field}: ${message}, got ${got}`, issue: { path: field, value, message } };
+  // A parameter not given is `null`: an issue always has its value (QueryIssue).
+  return { reason: `${field}: ${message}, got ${got}`, issue: { path: field, value: value ?? null, message } };
 }
 
 const SINGLE_FIELDS = ["hub.mode", "hub.callback", "hub.topic", "hub.lease_seconds", "hub.secret"] as const;

@@ -72,12 +72,15 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             description: "Too many hub requests from this client; retry after Retry-After seconds.",
             headers: {
               "Retry-After": { required: true, schema: { type: "integer" }, example: 42 },
-              ...rateLimitHeaders,
+              // The hub's own quota (HUB_RATE_LIMIT_PER_MINUTE), not the API's.
+              RateLimit: { ...rateLimitHeaders.RateLimit, example: "limit=30, remaining=0, reset=42" },
+              "RateLimit-Policy": { ...rateLimitHeaders["RateLimit-Policy"], example: "30;w=60" },
             },
             content: refusal(429, "Too many hub requests: the limit is 30 per minute per client."),
           },
           "503": {
-            description: "With DATABASE_URL, the shared database does not answer; retry after Retry-After seconds.",
+            description:
+              "With DATABASE_URL, the shared database does not answer (with Retry-After); or the hub is not running, or too many verifications are pending.",
             headers: { "Retry-After": { required: false, schema: { type: "integer" }, example: 30 } },
             content: refusal(503, "The hub's database is unreachable; try again later."),
           },

@@ -3,13 +3,14 @@ import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { adverbialBack, compileTerms } from "./aspects.ts";
 import { abilityFocus, contrastUnjudged, expectationContrast, treatmentCare, undecidedResult } from "./clause-rules.ts";
-import { compileConstructions, isPlace, mayReferElsewhere } from "./constructions.ts";
+import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileModel } from "./learned.ts";
 import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
+import { explicitEvidence } from "./quotes.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 import { absentAspects } from "./review-presence.ts";
 import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
@@ -158,12 +159,11 @@ export function createAnnotator(
         for (const a of abilities) {
           spans.push({ aspect: shapes.abilityAspect, start: a.start, end: a.end, weak: false, condition: true });
         }
-        // "The front desk was polite enough, but clearly overwhelmed": a contrast clause that names
-        // no aspect is about the aspects of the clause before it in the same sentence (a quote only
-        // if it cannot point at someone else, `mayReferElsewhere`).
+        // "The front desk was polite enough, but clearly overwhelmed": a contrast clause naming no aspect
+        // is about the aspects of the clause before it in its sentence (quoted on stricter terms).
         if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
           spans = previous.spans.filter((m) => !m.weak);
-          if (spans.length > 0 && mayReferElsewhere(clause)) borrowed.add(spansOfClause.length);
+          if (spans.length > 0) borrowed.add(spansOfClause.length);
         }
         const delays = shapes.delays(clause);
         // "The soonest they could see me was two weeks later", "I was on the table within five
@@ -228,7 +228,7 @@ export function createAnnotator(
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
             span: spansInSentence[k] as [number, number],
-            confident: r.polar && !r.inferred && !r.disputed && !r.general && r.score !== 0 && !borrowed.has(k),
+            confident: explicitEvidence(r, borrowed.has(k) ? clause : undefined),
           });
         }
       });

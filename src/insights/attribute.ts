@@ -14,8 +14,8 @@ export interface Polar {
   aspect?: number;
   /** A negated condition: a symptom that was not there. */
   absent?: boolean;
-  /** A noun valued by wink's general lexicon, not by the project's own words (sentiment.yaml): a connotation. */
-  general?: boolean;
+  /** Valued by wink's general lexicon, not by the project's own words (sentiment.yaml): a word that judges, or a noun that names. */
+  wink?: "judges" | "names";
 }
 
 const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
@@ -32,9 +32,13 @@ function segments(clause: Clause): Int32Array {
 }
 
 export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar: readonly Polar[]): AspectReading[] {
-  const sums = new Map<number, { sum: number; polar: boolean; absent: boolean; own: boolean; words: string[] }>();
+  const sums = new Map<
+    number,
+    { sum: number; polar: boolean; absent: boolean; own: boolean; judges: boolean; words: string[] }
+  >();
   for (const m of mentions) {
-    if (!sums.has(m.aspect)) sums.set(m.aspect, { sum: 0, polar: false, absent: false, own: false, words: [] });
+    if (!sums.has(m.aspect))
+      sums.set(m.aspect, { sum: 0, polar: false, absent: false, own: false, judges: false, words: [] });
   }
   const seg = segments(clause);
   const segOf = (at: number) => seg[at - clause.start] as number;
@@ -52,7 +56,8 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
     s.sum += p.value;
     s.polar = true;
     s.absent ||= p.absent === true;
-    s.own ||= p.general !== true;
+    s.own ||= p.wink === undefined;
+    s.judges ||= p.wink !== "names";
     s.words.push(`${clause.tokens.values[p.at]}${p.value > 0 ? "+" : "-"}`);
   };
   for (const p of polar) {
@@ -101,6 +106,6 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
       polar: s.polar,
       words: s.words,
       ...(s.absent ? { absent: true } : {}),
-      ...(s.polar && !s.own ? { general: true } : {}),
+      ...(s.polar && !s.own ? { wink: s.judges ? ("judges" as const) : ("names" as const) } : {}),
     }));
 }

@@ -264,7 +264,10 @@ export function isPlace(clause: Clause, start: number): boolean {
 }
 
 /** Pronouns that may point at someone other than what the clause before named ("their mistakes"). */
-const OTHERS = new Set(["he", "him", "his", "she", "her", "hers", "they", "them", "their", "theirs"]);
+const OTHERS = new Set([
+  ...["he", "him", "his", "she", "her", "hers", "they", "them", "their", "theirs"],
+  ...["someone", "somebody", "anyone", "anybody", "nobody", "whoever"],
+]);
 
 /**
  * Whether a clause that names no aspect, and so takes those of the clause before it, may be about

@@ -87,13 +87,17 @@ const NOT_NEGATED = new Set([
 ]);
 /**
  * A noun wink's general lexicon values names a thing with a connotation when it stands in a
- * compound ("a workplace wellness benefit", "our employee wellness program"): it does not judge.
- * Such a word still counts, but a clause whose only opinion it is is no quote (annotate.ts,
- * `confident`). On its own a noun may judge ("Love the front desk", "an error on my bill").
+ * compound ("a workplace wellness benefit", "our employee wellness program", the title "Employee
+ * Wellness Benefit"): it does not judge. Such a word still counts, but a clause whose only opinion
+ * it is is no quote (annotate.ts, `confident`). On its own a noun may judge ("Love the front desk",
+ * "an error on my bill"). wink tags a capitalised noun PROPN, so a name ("Love Dr. Patel") after a
+ * common noun does not make a compound, but any noun before one does.
  */
 function names(clause: Clause, i: number): boolean {
-  const noun = (j: number) => j >= clause.start && j < clause.end && clause.tokens.pos[j] === "NOUN";
-  return noun(i) && (noun(i - 1) || noun(i + 1));
+  const tag = (j: number) => (j >= clause.start && j < clause.end ? clause.tokens.pos[j] : undefined);
+  const noun = (t: string | undefined) => t === "NOUN" || t === "PROPN";
+  const own = tag(i);
+  return noun(own) && (noun(tag(i - 1)) || tag(i + 1) === "NOUN" || (own === "PROPN" && tag(i + 1) === "PROPN"));
 }
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
@@ -144,7 +148,7 @@ export function readClause(
   const covered = new Uint8Array(end - start);
   /** A negated condition: a symptom that was not there ("it didn't hurt"). */
   const absent = new Uint8Array(end - start);
-  /** A word valued by wink's general lexicon that names rather than judges (`names`). */
+  /** A value from wink's general lexicon: 1 for a word that judges, 2 for a noun that names (`names`). */
   const general = new Uint8Array(end - start);
   const spans = lexicon.matcher
     .spans(clause)
@@ -191,7 +195,7 @@ export function readClause(
       if ((pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET")) continue;
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
-      general[i - start] = value[i - start] !== 0 && names(clause, i) ? 1 : 0;
+      general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;
     }
   }
   // Constructions (constructions.ts): an ability speaks for its aspect alone, and its limiter
@@ -271,7 +275,7 @@ export function readClause(
       value: v,
       ...((bound[k] as number) >= 0 ? { aspect: bound[k] } : {}),
       ...(absent[k] ? { absent: true } : {}),
-      ...(general[k] ? { general: true } : {}),
+      ...(general[k] ? { wink: general[k] === 2 ? ("names" as const) : ("judges" as const) } : {}),
     });
   }
   return attribute(clause, mentions, polar);

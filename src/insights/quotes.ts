@@ -1,5 +1,8 @@
 import type { Sentiment } from "../content/records.ts";
 import type { AspectMention } from "./annotate.ts";
+import { mayReferElsewhere } from "./constructions.ts";
+import type { Clause } from "./nlp.ts";
+import type { AspectReading } from "./readings.ts";
 
 /**
  * Which clause stands for a review's reading of an aspect: the sentence an evidence page shows for
@@ -11,6 +14,18 @@ import type { AspectMention } from "./annotate.ts";
 export interface CountedSentence {
   sentence: string;
   span: [start: number, end: number];
+}
+
+/**
+ * Whether a clause's reading is explicit evidence a visitor may be shown (`AspectMention.confident`,
+ * before the rating's tie-break): a polar word of the clause, not a contrast or the models' reading,
+ * not doubted by the models, and more than a noun of wink's lexicon in a compound. A clause that
+ * names no aspect and takes the clause before's (`borrowed`) needs one of the project's own words
+ * and nothing that may point at someone else ("…, but I'm tired of catching their mistakes").
+ */
+export function explicitEvidence(r: AspectReading, borrowed?: Clause): boolean {
+  if (!r.polar || r.inferred || r.disputed || r.wink === "names" || r.score === 0) return false;
+  return borrowed === undefined || (r.wink === undefined && !mayReferElsewhere(borrowed));
 }
 
 /** The side a quote is shown under. */

@@ -28,10 +28,11 @@ export interface AspectReading {
   /** A symptom said to be absent was credited ("it didn't hurt"). */
   absent?: boolean;
   /**
-   * Every polar word credited is a noun valued by wink's general lexicon ("wellness", "benefit"),
-   * none a judging word or one of the project's own (sentiment.yaml): it counts, but is never a quote.
+   * Every polar word credited is from wink's general lexicon, none the project's own (sentiment.yaml)
+   * or a construction's: `names` when each is a noun in a compound ("wellness benefit"), which is
+   * never a quote; `judges` otherwise, which is no quote in a clause that borrows its aspects.
    */
-  general?: boolean;
+  wink?: "judges" | "names";
   /**
    * Set when the learned models (learned-reading.ts) decided this reading: `filled` a clause the
    * rules found no polar word in, `overruled` the rules' side, or `found` an aspect the rules missed.

@@ -82,6 +82,14 @@ describe("request validation", () => {
     expect(JSON.parse(body).issues).toEqual([
       { path: "hub.secret", value: "220 bytes", message: "must be shorter than 200 bytes" },
     ]);
+    // A parameter not given is null, so the issue has its value as QueryIssue requires; a charset
+    // parameter on the Accept entry is still a preference for JSON.
+    const missing = await h.post({ "hub.mode": "publish" }, undefined, undefined, {
+      accept: "application/json; charset=utf-8",
+    });
+    expect((await missing.json()).issues).toEqual([
+      { path: "hub.url", value: null, message: "is required (or hub.topic)" },
+    ]);
     const wrongType = await h.post({}, "text/plain", "hub.mode=subscribe", json);
     expect([wrongType.status, (await wrongType.json()).error]).toEqual([415, "unsupported_media_type"]);
     // Plain text stays the default (WebSub §5.1.2), for */* and for no Accept at all.

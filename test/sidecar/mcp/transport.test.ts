@@ -314,6 +314,20 @@ describe("JSON-RPC errors", () => {
       expect(JSON.parse(text)).toMatchObject({ error: { code: -32600 }, id: null });
       expect(JSON.parse(text).error.message).toMatch(/^Invalid Request: \$\S* .*I-JSON/);
     }
+    // The SDK decodes an Mcp-Name header's =?base64?…?= form and quotes it in its errors.
+    const named = await fetch(app.endpoint, {
+      method: "POST",
+      headers: {
+        ...JSON_RPC_HEADERS,
+        ...session(id),
+        "mcp-method": "tools/call",
+        "mcp-name": `=?base64?${Buffer.from("\uFFFE").toString("base64")}?=`,
+      },
+      body: JSON.stringify({ jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "get_business" } }),
+    });
+    const reply = await named.text();
+    expect([named.status, reply.includes("\uFFFE")]).toEqual([400, false]);
+    expect(JSON.parse(reply).error.message).toMatch(/^Invalid Request: mcp-name .*I-JSON/);
   });
 
   it("answers a missing Accept type with 406 and too many requests with 429, both JSON-RPC errors", async () => {

@@ -232,6 +232,8 @@ describe("a clause that borrows the aspects of the clause before it", () => {
     // An elided subject, or "it", is what the clause before named.
     const desk = clauseOf("The front desk was polite enough, but clearly overwhelmed.", 3);
     expect(desk.find((m) => m.clause.startsWith("but clearly"))).toMatchObject({ aspect: "staff", quotable: true });
+    const somebody = clauseOf("Dr. Patel seemed fine, but somebody kept losing my paperwork.", 1);
+    expect(somebody.find((m) => m.clause.startsWith("but somebody"))).toMatchObject({ quotable: false });
     const ripoff = clauseOf("I paid for the ten-visit package, but it was a total ripoff.", 1);
     expect(ripoff.find((m) => m.clause.startsWith("but it was"))).toMatchObject({
       aspect: "billing",
@@ -255,6 +257,11 @@ describe("a clause whose only opinion is a word of wink's general lexicon that n
       quotable: false,
     });
     expect(read("My insurance benefit covered it.")).toEqual({ aspects: ["billing:positive"], quotable: false });
+    // Capitalised, as at the start of a sentence or in a title, wink tags the nouns PROPN.
+    for (const text of ["Wellness benefit paid for my visits.", "Employee Wellness Benefit"]) {
+      expect(read(text, 5), text).toEqual({ aspects: ["billing:positive"], quotable: false });
+    }
+    expect(read("Love Dr. Patel!", 5)).toEqual({ aspects: ["care:positive"], quotable: true });
     // A noun on its own may judge, as adjectives and the project's own words do.
     expect(read("The wellness plan was a bargain.")).toEqual({ aspects: ["billing:positive"], quotable: true });
     expect(read("Love the front desk staff.", 5)).toEqual({ aspects: ["staff:positive"], quotable: true });
