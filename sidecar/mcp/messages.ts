@@ -55,43 +55,43 @@ export function batchRefusal(body: unknown[], protocolVersion: string | undefine
  */
 export const MAX_NESTING = 64;
 
-/** Whether `value` has arrays or objects nested more than `max` deep (iterative: no recursion to overflow). */
-export function nestedDeeperThan(value: unknown, max: number): boolean {
-  const stack: [unknown, number][] = [[value, 0]];
-  for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, depth] = next;
-    if (node === null || typeof node !== "object") continue;
-    if (depth >= max) return true;
-    for (const child of Object.values(node)) {
-      if (child !== null && typeof child === "object") stack.push([child, depth + 1]);
-    }
-  }
-  return false;
+/** A step of a path through a body, built into text only when a problem is found there. */
+type Step = { parent: Step; key: string; index: boolean } | undefined;
+
+/** The JSON path of `step` ("$.params.name", "$[0]"): at most 200 characters, never half of one. */
+function pathOf(step: Step): string {
+  const keys: string[] = [];
+  for (let s = step; s; s = s.parent) keys.push(s.index ? `[${s.key}]` : `.${JSON.stringify(s.key).slice(1, -1)}`);
+  const path = `$${keys.reverse().join("")}`;
+  return path.length > 200 ? `${path.slice(0, 200).toWellFormed()}…` : path;
 }
 
-/** A path as a message shows it: at most 200 characters, never half of one. */
-const shown = (path: string) => (path.length > 200 ? `${path.slice(0, 200).toWellFormed()}…` : path);
-
 /**
- * Where `value` (a parsed body) holds a string or key that I-JSON (RFC 7493 §2.1) forbids, a lone
- * surrogate or a noncharacter, as a JSON path; undefined when it holds none. Such a message is
- * refused whole: the SDK echoes ids, tool names and URIs in its errors, and no reply may carry them.
+ * One walk of a parsed POST body (iterative: no recursion to overflow) for what is refused before
+ * anything else reads it: arrays or objects nested more than `max` deep (`deep`, whatever else is
+ * wrong: the SDK's schemas recurse once per level), or the first string or key that I-JSON (RFC
+ * 7493 §2.1) forbids, a lone surrogate or a noncharacter, as a JSON path (`nonIJson`). Such a
+ * message is refused whole: the SDK echoes ids, tool names and URIs in its errors, and no reply
+ * may carry them.
  */
-export function nonIJsonAt(value: unknown): string | undefined {
-  const stack: [unknown, string][] = [[value, "$"]];
+export function bodyProblem(value: unknown, max: number): { deep: true } | { nonIJson: string } | undefined {
+  let nonIJson: string | undefined;
+  const stack: [unknown, number, Step][] = [[value, 0, undefined]];
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
-    const [node, at] = next;
+    const [node, depth, step] = next;
     if (typeof node === "string") {
-      if (!isIJsonText(node)) return shown(at);
-    } else if (node !== null && typeof node === "object") {
-      for (const [k, child] of Object.entries(node)) {
-        const where = Array.isArray(node) ? `${at}[${k}]` : `${at}.${JSON.stringify(k).slice(1, -1)}`;
-        if (!isIJsonText(k)) return shown(`${at} (a key)`);
-        stack.push([child, where]);
-      }
+      if (nonIJson === undefined && !isIJsonText(node)) nonIJson = pathOf(step);
+      continue;
+    }
+    if (node === null || typeof node !== "object") continue;
+    if (depth >= max) return { deep: true };
+    const index = Array.isArray(node);
+    for (const [key, child] of Object.entries(node)) {
+      if (nonIJson === undefined && !isIJsonText(key)) nonIJson = `${pathOf(step)} (a key)`;
+      stack.push([child, depth + 1, { parent: step, key, index }]);
     }
   }
-  return undefined;
+  return nonIJson === undefined ? undefined : { nonIJson };
 }
 
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;

@@ -18,15 +18,7 @@ import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { ClientStreams } from "./client-streams.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
-import {
-  batchRefusal,
-  idOf,
-  invalidMessage,
-  MAX_NESTING,
-  nestedDeeperThan,
-  nonIJsonAt,
-  nonIJsonHeader,
-} from "./messages.ts";
+import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
 import { rpcError } from "./rpc-error.ts";
 import { createMcpServer } from "./server.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
@@ -205,11 +197,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       return rpcError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
     const body: unknown = req.body;
-    // Before anything walks it: the SDK's message schemas recurse once per level.
-    if (nestedDeeperThan(body, MAX_NESTING)) {
+    const problem = bodyProblem(body, MAX_NESTING);
+    if (problem && "deep" in problem) {
       return rpcError(res, 400, -32700, `Parse error: the request body nests deeper than ${MAX_NESTING} levels`);
     }
-    const odd = nonIJsonAt(body) ?? nonIJsonHeader(req.headers);
+    const odd = problem?.nonIJson ?? nonIJsonHeader(req.headers);
     if (odd !== undefined) {
       const why = `${odd} holds a lone surrogate or a noncharacter, which I-JSON (RFC 7493) forbids; send well-formed Unicode text`;
       return rpcError(res, 400, -32600, `Invalid Request: ${why}`);
