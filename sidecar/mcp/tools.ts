@@ -4,7 +4,6 @@ import {
   SearchResultSchema as HttpSearchResultSchema,
   SinceResultSchema as HttpSinceResultSchema,
 } from "../../src/api/schemas.ts";
-import { ijsonValue } from "../../src/content/characters.ts";
 import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
 import { SearchParamsSchema } from "../../src/search/query.ts";
 import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
@@ -52,8 +51,7 @@ export function jsonResult<S extends z.ZodType<object>>(_schema: S, value: z.out
  * `structuredContent`: SDK clients validate it against the tool's output schema even on errors.
  */
 export function errorResult(body: { error: string; message: string } & Record<string, unknown>): CallToolResult {
-  // It may quote what the client sent: nothing I-JSON (RFC 7493) forbids goes back.
-  return { content: [{ type: "text", text: JSON.stringify(ijsonValue(body)) }], isError: true };
+  return { content: [{ type: "text", text: JSON.stringify(body) }], isError: true };
 }
 
 /**

@@ -172,7 +172,7 @@ export function isIJsonText(s: string): boolean {
  * `s` with every lone surrogate and noncharacter replaced by U+FFFD, as a request's invalid UTF-8
  * already is: for echoing a value a client sent back in a JSON body that I-JSON readers accept.
  */
-export function ijsonText(s: string): string {
+function ijsonText(s: string): string {
   const whole = s.toWellFormed();
   return NONCHARACTER.test(whole) ? whole.replace(NONCHARACTERS, "\uFFFD") : whole;
 }

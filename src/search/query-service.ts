@@ -1,6 +1,5 @@
 import { z } from "zod";
 import type { SearchResult, SinceResult } from "../api/schemas.ts";
-import { ijsonText, ijsonValue } from "../content/characters.ts";
 import { isCalendarDate } from "../content/dates.ts";
 import { type ParamSource, parseSearchParams, type QueryIssue, type SearchQuery } from "./query.ts";
 import type { SearchIndex } from "./review-index.ts";
@@ -21,14 +20,10 @@ export function invalidQueryBody(issues: QueryIssue[]): {
   message: string;
   issues: QueryIssue[];
 } {
-  // A value is echoed as sent, but for what I-JSON (RFC 7493) forbids: that becomes U+FFFD.
-  const safe = issues.map((i) => ({
-    path: ijsonText(i.path),
-    value: ijsonValue(i.value),
-    message: ijsonText(i.message),
-  }));
-  const summary = safe.map((i) => `${i.path}: ${i.message}`).join("; ");
-  return { error: "invalid_query", message: `Invalid query: ${summary}`, issues: safe };
+  // Values are echoed as sent: each door's edge makes the body I-JSON (the HTTP error handler's
+  // `ijsonValue`; MCP refuses a message that holds what I-JSON forbids before any tool reads it).
+  const summary = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
+  return { error: "invalid_query", message: `Invalid query: ${summary}`, issues };
 }
 
 /**
