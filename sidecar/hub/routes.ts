@@ -1,7 +1,8 @@
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
-import { HUB_ERROR_CODES, type HubIssue, hubRefusal, parseHubRequest } from "../../src/api/hub-request.ts";
+import { hubErrorBody, hubRefusal, parseHubRequest } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
+import type { QueryIssue } from "../../src/search/query.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
@@ -37,13 +38,12 @@ function text(res: Response, status: number, body: string): void {
  * as plain text"), or the REST API's error body `{error, message, issues}` for a client that prefers
  * JSON (`Accept`), a 400's issue naming the parameter and the value received.
  */
-function refuse(req: Request, res: Response, status: number, reason: string, issue?: HubIssue): void {
+function refuse(req: Request, res: Response, status: number, reason: string, issue?: QueryIssue): void {
   res.vary("Accept");
   // An Accept entry with a parameter matches only an offer with the same one (negotiator).
   const type = req.accepts(["text/plain", "application/json", "application/json; charset=utf-8"]);
   if (typeof type === "string" && type.startsWith("application/json")) {
-    const issues = status === 400 ? { issues: issue ? [issue] : [] } : {};
-    res.status(status).json(ijsonValue({ error: HUB_ERROR_CODES[status] ?? "error", message: reason, ...issues }));
+    res.status(status).json(ijsonValue(hubErrorBody(status, reason, issue)));
   } else text(res, status, reason);
 }
 

@@ -1,7 +1,7 @@
 import type pg from "pg";
 import type { Logger } from "pino";
-import type { HubIssue } from "../../src/api/hub-request.ts";
 import type { Config } from "../../src/config.ts";
+import type { QueryIssue } from "../../src/search/query.ts";
 import type { Clock } from "../clock.ts";
 import type { TopicReader } from "./topic-source.ts";
 
@@ -47,7 +47,7 @@ export interface HubDeps {
 
 export type HubAnswer =
   | { accepted: true }
-  | { accepted: false; status: 400; reason: string; issue: HubIssue }
+  | { accepted: false; status: 400; reason: string; issue: QueryIssue }
   | { accepted: false; status: 503; reason: string };
 
 export interface TopicPublish {

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import type { QueryIssue } from "../search/query.ts";
 
 /**
  * Shapes of the form-encoded requests POSTed to the hub (W3C WebSub §5.1 and the de-facto
@@ -76,7 +77,7 @@ export type PublishRequest = z.infer<typeof PublishRequestSchema>;
 export type HubRequest = z.infer<typeof HubRequestSchema>;
 
 /** The API's error codes (the Error body's `error`) of the hub's refusals, by status. */
-export const HUB_ERROR_CODES: Readonly<Record<number, string>> = {
+const HUB_ERROR_CODES: Readonly<Record<number, string>> = {
   400: "invalid_hub_request",
   405: "method_not_allowed",
   413: "payload_too_large",
@@ -85,14 +86,13 @@ export const HUB_ERROR_CODES: Readonly<Record<number, string>> = {
   503: "unavailable",
 };
 
-/** What is wrong with one parameter of a hub request, in the API's issue shape (`QueryIssue`). */
-export interface HubIssue {
-  path: string;
-  value: unknown;
-  message: string;
+/** A refusal as the API's Error body, for a client that prefers JSON: a 400 always has its issues. */
+export function hubErrorBody(status: number, message: string, issue?: QueryIssue) {
+  const issues = status === 400 ? { issues: issue ? [issue] : [] } : {};
+  return { error: HUB_ERROR_CODES[status] ?? "error", message, ...issues };
 }
 
-export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; reason: string; issue: HubIssue };
+export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; reason: string; issue: QueryIssue };
 
 /** A refusal of `field`: the plain-text reason (`field: message, got …`) and the same as an issue. */
 export function hubRefusal(field: string, message: string, value: unknown, got = show(value)) {

@@ -1,18 +1,20 @@
-import { HUB_ERROR_CODES, HubRequestSchema } from "./hub-request.ts";
+import type { QueryIssue } from "../search/query.ts";
+import { HubRequestSchema, hubErrorBody } from "./hub-request.ts";
 import { body, rateLimitHeaders, ref, sharedResponses, toJsonSchema } from "./openapi-parts.ts";
 import type { PathContext } from "./openapi-paths.ts";
+
+/** A hub refusal's two forms: the plain text, and the API's Error body for a client that asks for JSON. */
+function refusal(status: number, message: string, issue?: QueryIssue) {
+  return {
+    ...body({ type: "string" }, message, "text/plain"),
+    ...body(ref("Error"), hubErrorBody(status, message, issue)),
+  };
+}
 
 /**
  * The path items of `/openapi.json` for the service's own endpoints, beside the data's
  * (openapi-paths.ts): the hub, which answers in plain text (or JSON, when asked), and the health checks.
  */
-/** A hub refusal's two forms: the plain text, and the API's Error body for a client that asks for JSON. */
-function refusal(status: number, message: string, issue?: { path: string; value: unknown; message: string }) {
-  const error = HUB_ERROR_CODES[status] as string;
-  const json = { error, message, ...(status === 400 ? { issues: issue ? [issue] : [] } : {}) };
-  return { ...body({ type: "string" }, message, "text/plain"), ...body(ref("Error"), json) };
-}
-
 export function servicePaths({ urls, ex }: PathContext): Record<string, unknown> {
   const shared = sharedResponses(ex);
   const { $schema: _h, ...hubSchema } = toJsonSchema(HubRequestSchema, "input");
