@@ -29,8 +29,9 @@ import { HELD_OUT, readSets, SETS, trainingFiles, VALIDATION_ONLY } from "./trai
  * Measures the aspect annotation of CONTENT_DIR's insights content against labelled sentences and
  * whole reviews (default: the held-out sets, then the development sets; `--all` adds the training
  * sets) and prints accuracy, macro-F1, per-aspect detection precision and recall, the share of items
- * with every label right, the polar aspects the gold lacks, the confusion matrix and the N (default
- * 10) worst misreads; then how often the machine agrees with the `aspects:` labels editors
+ * with every label right, the polar aspects the gold lacks, the share of the quotes the site would
+ * show that the gold supports (quotes.ts: the aspect in the gold, on the quote's side), the confusion
+ * matrix, the N (default 10) worst misreads and the first N quotes the gold does not support; then how often the machine agrees with the `aspects:` labels editors
  * confirmed in CONTENT_DIR's reviews. Each set's first lines compare the three readings: the rules
  * alone, the learned models alone and both (the default, what the build does); every figure has its
  * 95 % Wilson interval.
@@ -59,6 +60,7 @@ function row(label: string, x: EvalReport): string {
     `precision ${withInterval(tp, tp + fp)}`,
     `every label right ${withInterval(x.exact, x.items)}`,
     `spurious polar ${x.spuriousPolar}`,
+    x.quotes.shown === 0 ? "no quotes" : `quotes right ${withInterval(x.quotes.right, x.quotes.shown)}`,
   ].join("   ");
 }
 
@@ -88,6 +90,9 @@ function print(file: string, r: EvalReport): string {
     "",
     "  worst misreads",
     ...r.worst.map((m) => `  line ${m.line}: gold ${m.gold}; read ${m.predicted}\n      ${m.text}`),
+    "",
+    `  quotes the gold does not support (${r.quotes.shown - r.quotes.right} of ${r.quotes.shown} the site would show)`,
+    ...r.wrongQuotes.map((q) => `  line ${q.line}: quoted as ${q.shown}; gold ${q.gold}\n      ${q.quote}`),
   ];
   return `${lines.join("\n")}\n`;
 }

@@ -1,5 +1,6 @@
 import { SENTIMENTS, type Sentiment } from "../content/records.ts";
 import type { Annotator, ReviewAnnotation } from "./annotate.ts";
+import { quoteOf } from "./quotes.ts";
 
 /**
  * Measuring the per-review annotation against labelled sentences (`npm run eval:insights`, and the
@@ -76,9 +77,25 @@ export interface EvalReport {
   exact: number;
   /** Aspects read as positive or negative that the gold does not name at all. */
   spuriousPolar: number;
+  /**
+   * The sentences the site would quote (quotes.ts `quoteOf`: the home page's "In their words"), and
+   * how many of them the gold supports: its aspect in the gold, on the quote's side.
+   */
+  quotes: { shown: number; right: number };
   /** The numerators and denominators of the figures above, for their intervals (`wilson`). */
   counts: { correct: number; goldPairs: number; tp: number; fp: number; fn: number };
   worst: Misread[];
+  /** The first quotes the gold does not support, in file order. */
+  wrongQuotes: WrongQuote[];
+}
+
+/** A sentence the site would quote as praise or a complaint of an aspect that the gold reads otherwise. */
+export interface WrongQuote {
+  line: number;
+  quote: string;
+  /** `aspect:pos` or `aspect:neg`, as the quote is shown. */
+  shown: string;
+  gold: string;
 }
 
 /**
@@ -132,10 +149,30 @@ export function evaluate(
   let goldPairs = 0;
   let exact = 0;
   let spuriousPolar = 0;
+  const quotes = { shown: 0, right: 0 };
   const misreads: Misread[] = [];
+  const wrongQuotes: WrongQuote[] = [];
   for (const item of items) {
-    const { aspects } = annotateLabelled(annotator, item);
+    const { aspects, mentions } = annotateLabelled(annotator, item);
     const predicted = new Map(aspects.map((a) => [a.id, a.sentiment]));
+    for (const a of aspects) {
+      const i = aspectIds.indexOf(a.id);
+      const quote = quoteOf(
+        a.sentiment,
+        mentions.filter((m) => m.aspect === i),
+        item.rating,
+      );
+      if (!quote) continue;
+      quotes.shown++;
+      if (item.gold.get(a.id) === a.sentiment) quotes.right++;
+      else if (wrongQuotes.length < worstCount)
+        wrongQuotes.push({
+          line: item.line,
+          quote: quote.sentence,
+          shown: `${a.id}:${a.sentiment.slice(0, 3)}`,
+          gold: describe(item.gold),
+        });
+    }
     let severity = 0;
     for (const [id, gold] of item.gold) {
       goldPairs++;
@@ -197,9 +234,11 @@ export function evaluate(
     detectionRecall: safe(sum("tp"), sum("tp") + sum("fn")),
     exact,
     spuriousPolar,
+    quotes,
     counts: { correct, goldPairs, tp: sum("tp"), fp: sum("fp"), fn: sum("fn") },
     // Worst first; file order breaks ties so the list is stable.
     worst: misreads.sort((a, b) => b.severity - a.severity || a.line - b.line).slice(0, worstCount),
+    wrongQuotes,
   };
 }
 

@@ -99,6 +99,10 @@ function names(clause: Clause, i: number): boolean {
   const own = tag(i);
   return noun(own) && (noun(tag(i - 1)) || tag(i + 1) === "NOUN" || (own === "PROPN" && tag(i + 1) === "PROPN"));
 }
+/** Interjections that open a clause without judging: "okay the wait is LONG". */
+const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah"]);
+/** Adverbs that turn the adjective after them towards its opposite: "less convenient". */
+const DIMINISHERS = new Set(["less", "least"]);
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
 
@@ -196,6 +200,19 @@ export function readClause(
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;
+    }
+  }
+  for (let i = start; i < end; i++) {
+    const n = normals[i] as string;
+    // "okay the wait is LONG", "ok so the doctor was rude": an interjection opens the clause, it judges nothing.
+    if (i === start && pos[i] === "INTJ" && DISCOURSE.has(n)) value[0] = 0;
+    // "less convenient", "the least helpful": the adjective, weakened to its opposite. "Less pain",
+    // "less painful" (a condition) stay outcomes.
+    const k = i + 1 - start;
+    if (DIMINISHERS.has(n) && i + 1 < end && pos[i + 1] === "ADJ" && value[k] !== 0 && (condition[k] as number) < 0) {
+      value[i - start] = 0;
+      value[k] = (value[k] as number) * NEGATION_FACTOR;
+      general[i - start] = 0;
     }
   }
   // Constructions (constructions.ts): an ability speaks for its aspect alone, and its limiter

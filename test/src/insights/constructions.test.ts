@@ -115,6 +115,15 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("The one drawback is what the orthotics cost.")).toEqual(["billing:negative"]);
     expect(read("The only downside is the wait in the lobby.")).toEqual(["scheduling:negative"]);
   });
+  it("reads an interjection that opens a clause as no opinion, and 'less' as turning the adjective after it", () => {
+    // Written for this test: "okay" made a long wait praise, and "less" (an outcome word) a worse desk praise.
+    expect(read("Okay the wait is really long.")).toEqual(["scheduling:negative"]);
+    expect(read("The front desk is less friendly since the move.")).toEqual(["staff:negative"]);
+    expect(read("The new parking is the least convenient I have seen.")).toEqual(["location:negative"]);
+    // Before a condition, "less" is still how it turned out.
+    expect(read("My neck is less painful after two visits.")).toEqual(["pain-relief:positive"]);
+    expect(read("The treatment was okay.")).not.toContain("care:negative");
+  });
   it("reads 'according to' as whose words follow, not as agreement", () => {
     // Written for this test: the general lexicon's "accord" made the whole clause praise.
     expect(read("According to the chiropractor, my hips need weekly visits for a year.")).not.toContain(

@@ -187,10 +187,19 @@ describe("figures of whole reviews", () => {
           sentiment: score > 0 ? ("positive" as const) : score < 0 ? ("negative" as const) : ("neutral" as const),
           source: "machine" as const,
         }));
+        // Every polar clause is one the site may quote (`confident`), as the rules read it.
+        const mentions = (read[r.text] ?? []).map(([id, score]) => ({
+          aspect: ids.indexOf(id),
+          sentence: r.text,
+          sentenceIndex: 0,
+          score,
+          span: [0, r.text.length] as [number, number],
+          confident: score !== 0,
+        }));
         return {
           aspects,
           scores: new Map(),
-          mentions: [],
+          mentions,
           entityAspects: new Map(),
           clauses: [],
           readings: [],
@@ -203,6 +212,32 @@ describe("figures of whole reviews", () => {
     const report = evaluate(items, fixed, ids, 0);
     expect(report.exact).toBe(2);
     expect(report.spuriousPolar).toBe(1);
+    // The site would quote the care, facility and staff clauses; the gold does not name facility.
+    expect(report.quotes).toEqual({ shown: 3, right: 2 });
+    expect(report.wrongQuotes).toEqual([]);
+    expect(evaluate(items, fixed, ids, 5).wrongQuotes).toEqual([
+      { line: 1, quote: "Dr. Kim was wonderful. The room was nice.", shown: "facility:pos", gold: "care:pos" },
+    ]);
+  });
+
+  it("count no quote where the rating says the opposite of the clause", () => {
+    const items = parseLabelled("1 | staff:- | Lovely staff, but nobody answers the phone.", "set.txt", ids);
+    const staff = ids.indexOf("staff");
+    const fixed: Annotator = {
+      annotate: (r) => ({
+        aspects: [{ id: "staff", score: -0.3, sentiment: "negative", source: "machine" }],
+        scores: new Map(),
+        // The praise may be quoted as praise only, which a one-star review never is.
+        mentions: [{ aspect: staff, sentence: r.text, sentenceIndex: 0, score: 0.6, span: [0, 13], confident: true }],
+        entityAspects: new Map(),
+        clauses: [],
+        readings: [],
+        sentences: 1,
+        verdicts: new Map(),
+        dropped: new Map(),
+      }),
+    };
+    expect(evaluate(items, fixed, ids, 5).quotes).toEqual({ shown: 0, right: 0 });
   });
 });
 

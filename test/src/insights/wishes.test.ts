@@ -42,6 +42,13 @@ describe("wishAt", () => {
     expect(governsAfter("The doctor could maybe not be kinder.")).toBeNull();
   });
 
+  it("reads a condition not met as a wish: 'would be perfect if'", () => {
+    expect(governsAfter("The location would be perfect if I could ever get an appointment.")).toBe("be");
+    expect(governsAfter("The visit would have been fine if they had called ahead.")).toBe("been");
+    expect(governsAfter("I would be happy to go back.")).toBeNull();
+    expect(governsAfter("It would be great, and if not, fine.")).toBeNull();
+  });
+
   it("finds none in a negated modal, a statement of what can happen, or past the clause", () => {
     expect(governsAfter("The staff couldn't be friendlier.")).toBeNull();
     expect(governsAfter("Could not be happier with my results.")).toBeNull();
@@ -63,6 +70,7 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("Billing could be clearer about what insurance covers.", "billing")).toBe("negative");
     expect(sideOf("The treatment rooms could perhaps be a little warmer in winter.", "facility")).toBe("negative");
     expect(sideOf("The staff couldn't have been friendlier.", "staff")).toBe("positive");
+    expect(sideOf("Parking would be easy if the lot were ever empty.", "location")).toBe("negative");
     // A comparative the lexicon lacks is worth its lemma, in a wish or not.
     expect(sideOf("The front desk is friendlier than at my old clinic.", "staff")).toBe("positive");
   });
