@@ -1,10 +1,17 @@
 import { describe, expect, it } from "vitest";
 import { editorSet } from "../../../scripts/train-insights.ts";
-import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
+import type { ReviewAspect } from "../../../src/content/records.ts";
+import {
+  type Annotator,
+  type AspectMention,
+  createAnnotator,
+  type ReviewAnnotation,
+} from "../../../src/insights/annotate.ts";
 import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import type { LearnedModel } from "../../../src/insights/learned.ts";
 import { LEARNED_DEFAULTS, reviewContext } from "../../../src/insights/learned-reading.ts";
+import { polarity } from "../../../src/insights/numbers.ts";
 import { trainOn } from "../../../src/insights/training.ts";
 import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
 
@@ -165,6 +172,19 @@ describe("learning from whole reviews and editors' labels", () => {
 });
 
 describe("figures of whole reviews", () => {
+  /** An annotation made by hand: the aspects read and the clauses behind them. */
+  const annotation = (aspects: ReviewAspect[], mentions: AspectMention[]): ReviewAnnotation => ({
+    aspects,
+    scores: new Map(),
+    mentions,
+    entityAspects: new Map(),
+    clauses: [],
+    readings: [],
+    sentences: 1,
+    verdicts: new Map(),
+    dropped: new Map(),
+  });
+
   it("count the reviews read exactly and the polar aspects the gold does not name", () => {
     const items = parseLabelled(
       "5 | care:+ | Dr. Kim was wonderful. The room was nice.\n1 | staff:- | Rude front desk.\n4 | billing:0 | I paid by card.",
@@ -181,32 +201,19 @@ describe("figures of whole reviews", () => {
           "Rude front desk.": [["staff", -0.7]],
           "I paid by card.": [["billing", 0]],
         };
-        const aspects = (read[r.text] ?? []).map(([id, score]) => ({
-          id,
-          score,
-          sentiment: score > 0 ? ("positive" as const) : score < 0 ? ("negative" as const) : ("neutral" as const),
-          source: "machine" as const,
-        }));
-        // Every polar clause is one the site may quote (`confident`), as the rules read it.
-        const mentions = (read[r.text] ?? []).map(([id, score]) => ({
-          aspect: ids.indexOf(id),
-          sentence: r.text,
-          sentenceIndex: 0,
-          score,
-          span: [0, r.text.length] as [number, number],
-          confident: score !== 0,
-        }));
-        return {
-          aspects,
-          scores: new Map(),
-          mentions,
-          entityAspects: new Map(),
-          clauses: [],
-          readings: [],
-          sentences: 1,
-          verdicts: new Map(),
-          dropped: new Map(),
-        };
+        const found = read[r.text] ?? [];
+        return annotation(
+          found.map(([id, score]) => ({ id, score, sentiment: polarity(score), source: "machine" as const })),
+          // Every polar clause is one the site may quote (`confident`), as the rules read it.
+          found.map(([id, score]) => ({
+            aspect: ids.indexOf(id),
+            sentence: r.text,
+            sentenceIndex: 0,
+            score,
+            span: [0, r.text.length],
+            confident: score !== 0,
+          })),
+        );
       },
     };
     const report = evaluate(items, fixed, ids, 0);
@@ -222,20 +229,22 @@ describe("figures of whole reviews", () => {
 
   it("count no quote where the rating says the opposite of the clause", () => {
     const items = parseLabelled("1 | staff:- | Lovely staff, but nobody answers the phone.", "set.txt", ids);
-    const staff = ids.indexOf("staff");
     const fixed: Annotator = {
-      annotate: (r) => ({
-        aspects: [{ id: "staff", score: -0.3, sentiment: "negative", source: "machine" }],
-        scores: new Map(),
-        // The praise may be quoted as praise only, which a one-star review never is.
-        mentions: [{ aspect: staff, sentence: r.text, sentenceIndex: 0, score: 0.6, span: [0, 13], confident: true }],
-        entityAspects: new Map(),
-        clauses: [],
-        readings: [],
-        sentences: 1,
-        verdicts: new Map(),
-        dropped: new Map(),
-      }),
+      annotate: (r) =>
+        annotation(
+          [{ id: "staff", score: -0.3, sentiment: "negative", source: "machine" }],
+          // The praise may be quoted as praise only, which a one-star review never is.
+          [
+            {
+              aspect: ids.indexOf("staff"),
+              sentence: r.text,
+              sentenceIndex: 0,
+              score: 0.6,
+              span: [0, 13],
+              confident: true,
+            },
+          ],
+        ),
     };
     expect(evaluate(items, fixed, ids, 5).quotes).toEqual({ shown: 0, right: 0 });
   });
