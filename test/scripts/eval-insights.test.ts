@@ -63,6 +63,13 @@ describe("npm run eval:insights", () => {
     expect(stdout).not.toContain("de-duplicated");
     expect(lines[2]).toMatch(new RegExp(`strict accuracy ${figure}$`));
     expect(lines[3]).toMatch(new RegExp(`every label right ${figure}$`));
+    // The quotes the site would show for these items that the gold does not support, the first N listed.
+    const quotes = lines.findIndex((l) =>
+      /^ {2}quotes the gold does not support \(\d+ of \d+ the site would show\)$/.test(l),
+    );
+    expect(quotes).toBeGreaterThan(3);
+    expect(lines[quotes + 1]).toMatch(/^ {2}line \d+: quoted as [a-z-]+:(pos|neg); gold /);
+    expect(lines[quotes + 3]).toMatch(/^editor labels/);
     expect(stdout).toMatch(/editor labels \(aspects: in \d+ review files\)/);
   }, 120_000);
 
@@ -86,6 +93,8 @@ describe("npm run eval:insights", () => {
     const texts = Number(lines[1]?.match(/one of the (\d+) texts/)?.[1]);
     expect(texts).toBeGreaterThan(0);
     expect(texts).toBeLessThan(1000);
+    // With a model, each reading's row ends with the share of the quotes the gold supports.
+    expect(lines[2]).toMatch(new RegExp(`^ {2}rules .* spurious polar \\d+ {3}(quotes right ${figure}|no quotes)$`));
   }, 120_000);
 
   it("names a bad option and its value, with the usage and no stack trace (exit 2)", async () => {
