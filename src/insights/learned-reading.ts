@@ -47,6 +47,12 @@ export interface LearnedOptions {
    */
   conditionConfidence: number;
   /**
+   * The probability at which the review model gives a side to an aspect that no clause of a review
+   * of three sentences or more reads a side for (review-verdict.ts): the injury told before the
+   * visits is no outcome, and a review that never says how the treatment went has told none.
+   */
+  unjudgedConfidence: number;
+  /**
    * The aspect model's probability, for the sentence, below which a rule's explicit reading is kept
    * but not shown as a quote.
    */
@@ -70,6 +76,7 @@ export const LEARNED_DEFAULTS: LearnedOptions = {
   overrideConfidence: 0.4,
   vetoBelow: 0.2,
   conditionConfidence: 0.7,
+  unjudgedConfidence: 0.9,
   quoteAspectConfidence: 0.25,
   explicitConfidence: 0.5,
   disputedWeight: 0.25,

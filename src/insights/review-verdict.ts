@@ -34,6 +34,8 @@ export interface ReviewEvidence {
 
 /** The probability at which the review model turns explicit words to the opposite side. */
 export const REVERSE_CONFIDENCE = 0.8;
+/** The sentences from which a review tells a story before its outcome (`unjudgedConfidence`). */
+const STORY_SENTENCES = 3;
 
 const SIGNS = { positive: "+", negative: "-", neutral: "0" } as const;
 /** A score's side as the review's (`polarity`), written as a reading's sign. */
@@ -93,7 +95,7 @@ export function reviewVerdicts(
   e: ReviewEvidence,
   model: CompiledModel,
   aspectIds: readonly string[],
-  options: Pick<LearnedOptions, "explicitConfidence" | "conditionConfidence">,
+  options: Pick<LearnedOptions, "explicitConfidence" | "conditionConfidence" | "unjudgedConfidence">,
 ): Map<number, ReviewVerdict> {
   const { explicitConfidence } = options;
   const verdicts = new Map<number, ReviewVerdict>();
@@ -123,6 +125,10 @@ export function reviewVerdicts(
     }
     // Named only by a condition ("I came in with sciatica"): why someone came, as in a clause.
     if (mine.every((r) => r.byCondition) && (p[c] as number) < options.conditionConfidence) continue;
+    // No clause of a longer review reads a side for it: the injury told before the visits, or a
+    // review that never says how it turned out. The rating and the other aspects are weak evidence.
+    const unjudged = e.sentences >= STORY_SENTENCES && from === "neutral" && polar.length === 0;
+    if (unjudged && (p[c] as number) < options.unjudgedConfidence) continue;
     const to = side === "positive" ? LEARNED_SCORE : side === "negative" ? -LEARNED_SCORE : 0;
     verdicts.set(aspect, { from, side, p: round(p[c] as number), score: to });
   }

@@ -99,6 +99,20 @@ describe("the review model against the clauses' mean", () => {
     expect(relief(0.95)).toBe("positive");
   });
 
+  it("gives an aspect no clause of a longer review judges a side only at unjudgedConfidence", () => {
+    // At 3 stars the rating breaks no tie: the clauses leave billing neutral.
+    const billing = (p: number, text: string) =>
+      createAnnotator({ ...insights, model: withReview("rating:3", 0, p) }, business, analyzer)
+        .annotate(review(text, 3))
+        .aspects.find((x) => x.id === "billing")?.sentiment;
+    const three = "I paid by card. The receptionist was rude to me. I left without booking again.";
+    const below = LEARNED_DEFAULTS.unjudgedConfidence - 0.05;
+    expect(billing(below, three)).toBe("neutral");
+    expect(billing(0.95, three)).toBe("negative");
+    // Shorter reviews tell no story before an outcome: the review model's plurality is enough.
+    expect(billing(below, "I paid by card. The receptionist was rude to me.")).toBe("negative");
+  });
+
   it("leaves every aspect as its clauses read it when the model has no review part", () => {
     const a = createAnnotator({ ...insights, model: clauseModels() }, business, analyzer).annotate(review(STORY, 5));
     expect(a.verdicts.size).toBe(0);
