@@ -99,6 +99,10 @@ function names(clause: Clause, i: number): boolean {
   const own = tag(i);
   return noun(own) && (noun(tag(i - 1)) || tag(i + 1) === "NOUN" || (own === "PROPN" && tag(i + 1) === "PROPN"));
 }
+/** "Not 5 stars because…", "not a five": the negator is about the rating, not the words after it. */
+const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five", "a", "full"]);
+const ratesStars = (normals: readonly string[], i: number) =>
+  STAR_COUNTS.has(normals[i] as string) && /^stars?$/.test(normals[i + 1] ?? "");
 /** Interjections that open a clause without judging: "okay the wait is LONG". */
 const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah"]);
 /** Adverbs that turn the adjective after them towards its opposite: "less convenient". */
@@ -251,7 +255,7 @@ export function readClause(
       value[wish - start] = 0;
       p = wish;
     } else if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
-    if (NOT_NEGATED.has(normals[p + 1] as string)) continue;
+    if (NOT_NEGATED.has(normals[p + 1] as string) || ratesStars(normals, p + 1)) continue;
     // "could not be happier" is praise; "could be happier" is a wish (wishes.ts), flipped below.
     const modal = wish < 0 && (MODALS.has(normals[p - 1] as string) || MODALS.has(normals[p - 2] as string));
     let praise = false;

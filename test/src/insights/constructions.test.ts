@@ -124,6 +124,12 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("My neck is less painful after two visits.")).toEqual(["pain-relief:positive"]);
     expect(read("The treatment was okay.")).not.toContain("care:negative");
   });
+  it("reads a negated star rating as about the rating, not the words after it", () => {
+    // Written for this test: "not 5 stars" turned the delay after it into praise.
+    expect(read("Only reason it's not 5 stars is he always runs behind.", 4)).toEqual(["scheduling:negative"]);
+    expect(read("Not five stars because the wait was long.", 4)).toEqual(["scheduling:negative"]);
+    expect(read("The wait was not long.")).toEqual(["scheduling:positive"]);
+  });
   it("reads 'according to' as whose words follow, not as agreement", () => {
     // Written for this test: the general lexicon's "accord" made the whole clause praise.
     expect(read("According to the chiropractor, my hips need weekly visits for a year.")).not.toContain(
