@@ -55,19 +55,7 @@ const WORD_WEIGHT = 0.6;
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
 const SCOPE = 7;
-const NEGATORS = new Set([
-  "not",
-  "no",
-  "zero",
-  "never",
-  "without",
-  "nothing",
-  "nobody",
-  "none",
-  "neither",
-  "nor",
-  "cannot",
-]);
+const NEGATORS = new Set("not no zero never without nothing nobody none neither nor cannot".split(" "));
 const MODALS = new Set(["could", "can", "would"]);
 const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
 /** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
@@ -89,9 +77,11 @@ function names(clause: Clause, i: number): boolean {
   return noun(own) && (noun(tag(i - 1)) || tag(i + 1) === "NOUN" || (own === "PROPN" && tag(i + 1) === "PROPN"));
 }
 /** "Not 5 stars because…", "not a five": the negator is about the rating, not the words after it. */
-const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five", "a", "full"]);
+const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five", "a"]);
+/** "Stars", or "star" ending the phrase: "not 5 star friendly" still negates "friendly". */
 const ratesStars = (normals: readonly string[], i: number) =>
-  STAR_COUNTS.has(normals[i] as string) && /^stars?$/.test(normals[i + 1] ?? "");
+  STAR_COUNTS.has(normals[i] as string) &&
+  (normals[i + 1] === "stars" || (normals[i + 1] === "star" && !/^[a-z]/.test(normals[i + 2] ?? "")));
 /** Interjections that open a clause without judging: "okay the wait is LONG". */
 const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah"]);
 /** Adverbs that turn the adjective after them towards its opposite: "less convenient". */
@@ -147,6 +137,8 @@ export function readClause(
   const absent = new Uint8Array(end - start);
   /** A value from wink's general lexicon: 1 for a word that judges, 2 for a noun that names (`names`). */
   const general = new Uint8Array(end - start);
+  /** An adjective after "less" or "least", already turned ("less convenient"). */
+  const diminished = new Uint8Array(end - start);
   const spans = lexicon.matcher
     .spans(clause)
     .filter((s) => s.group < FIRST_CONDITION || !adverbialBack(clause.tokens, s.start, s.end));
@@ -200,12 +192,16 @@ export function readClause(
     // "okay the wait is LONG", "ok so the doctor was rude": an interjection opens the clause, it judges nothing.
     if (i === start && pos[i] === "INTJ" && DISCOURSE.has(n)) value[0] = 0;
     // "less convenient", "the least helpful": the adjective, weakened to its opposite. "Less pain",
-    // "less painful" (a condition) stay outcomes.
+    // "less painful", "less severe back pain" (a condition, or describing one) stay outcomes, and "at
+    // least polite" is praise.
     const k = i + 1 - start;
-    if (DIMINISHERS.has(n) && i + 1 < end && pos[i + 1] === "ADJ" && value[k] !== 0 && (condition[k] as number) < 0) {
+    const describes = (condition[k + 1] ?? -1) >= 0 || (condition[k + 2] ?? -1) >= 0;
+    if (DIMINISHERS.has(n) && normals[i - 1] !== "at" && pos[i + 1] === "ADJ" && i + 1 < end && value[k] !== 0) {
+      if ((condition[k] as number) >= 0 || describes) continue;
       value[i - start] = 0;
       value[k] = (value[k] as number) * NEGATION_FACTOR;
       general[i - start] = 0;
+      diminished[k] = 1;
     }
   }
   // Constructions (constructions.ts): an ability speaks for its aspect alone, and its limiter
@@ -269,6 +265,9 @@ export function readClause(
           bound[k] = other >= 0 ? other : (condition[k] as number);
           absent[k] = other >= 0 ? 0 : 1;
         }
+      } else if (modal && diminished[k]) {
+        // "couldn't be less helpful": as unhelpful as can be, already read so.
+        flipped = true;
       } else if (value[k] !== 0) {
         value[k] = (value[k] as number) * NEGATION_FACTOR;
         flipped = true;

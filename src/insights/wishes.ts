@@ -2,8 +2,7 @@
  * A wish for better reads as a complaint about what is: "could be a little more welcoming", "could
  * use a good cleaning", "could be friendlier", "should have been clearer". polarity.ts flips the
  * opinion words a wish governs, as a negator's, so the clause says the opposite of its opinion word.
- * "Couldn't be friendlier" is no wish: a negated modal is read as praise there. So is a condition not
- * met: "would be perfect if I could ever get an appointment".
+ * "Couldn't be friendlier" is no wish: a negated modal is read as praise there.
  */
 
 /** Comparatives that are not `-er` forms of their lemma; "enough" as in "can't say enough". */
@@ -33,22 +32,6 @@ const REACH = 5;
 const STOPS = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
 
 /**
- * "Would be perfect if I could ever get an appointment", "would have been fine if they had called":
- * a condition not met, so the opinion words between "would be" and "if" say the opposite. Returns the
- * index of "be" or "been", or -1.
- */
-function counterfactualAt(normals: readonly string[], i: number, end: number): number {
-  const be = normals[i + 1] === "be" ? i + 1 : normals[i + 1] === "have" && normals[i + 2] === "been" ? i + 2 : -1;
-  if (be < 0) return -1;
-  for (let k = be + 1; k < Math.min(end, be + 1 + REACH); k++) {
-    const n = normals[k] as string;
-    if (n === "if") return be;
-    if (STOPS.has(n)) return -1;
-  }
-  return -1;
-}
-
-/**
  * Where the wish at token `i` starts to govern (polarity.ts flips the opinion words after the index
  * returned, and zeroes the token at it), or -1 when `i` opens no wish. A hedge may follow the modal
  * ("could perhaps be"). "could use" and "could do with": after "use" or "with";
@@ -56,7 +39,6 @@ function counterfactualAt(normals: readonly string[], i: number, end: number): n
  * opinion word itself ("friendlier", "clearer", "better"): the word before it, so the word is flipped.
  */
 export function wishAt(normals: readonly string[], lemmas: readonly string[], i: number, end: number): number {
-  if (normals[i] === "would") return counterfactualAt(normals, i, end);
   if (!WISHING.has(normals[i] as string)) return -1;
   const m = HEDGES.has(normals[i + 1] as string) ? i + 1 : i;
   if (normals[m + 1] === "use") return m + 1;

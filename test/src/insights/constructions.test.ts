@@ -120,15 +120,30 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("Okay the wait is really long.")).toEqual(["scheduling:negative"]);
     expect(read("The front desk is less friendly since the move.")).toEqual(["staff:negative"]);
     expect(read("The new parking is the least convenient I have seen.")).toEqual(["location:negative"]);
-    // Before a condition, "less" is still how it turned out.
+    // Before a condition, or describing one, "less" is still how it turned out.
     expect(read("My neck is less painful after two visits.")).toEqual(["pain-relief:positive"]);
+    expect(read("I have less severe back pain now.")).toEqual(["pain-relief:positive"]);
     expect(read("The treatment was okay.")).not.toContain("care:negative");
+    // "at least polite" is praise; "couldn't be less helpful" a complaint, "no less helpful" praise.
+    expect(read("The staff is at least polite.")).toEqual(["staff:positive"]);
+    expect(read("The front desk couldn't be less helpful.")).toEqual(["staff:negative"]);
+    expect(read("The front desk is no less helpful than before.")).toEqual(["staff:positive"]);
   });
   it("reads a negated star rating as about the rating, not the words after it", () => {
     // Written for this test: "not 5 stars" turned the delay after it into praise.
     expect(read("Only reason it's not 5 stars is he always runs behind.", 4)).toEqual(["scheduling:negative"]);
     expect(read("Not five stars because the wait was long.", 4)).toEqual(["scheduling:negative"]);
     expect(read("The wait was not long.")).toEqual(["scheduling:positive"]);
+    // "star" as a modifier is no rating: the negator still governs the words after it.
+    expect(read("The front desk is not 5 star friendly.")).toEqual(["staff:negative"]);
+  });
+  it("reads a shrug as no opinion, and the same words as an outburst as one", () => {
+    // Written for this test: wink values "hell" as a complaint.
+    expect(read("My back was no better, so I figured what the hell.")).toEqual(["pain-relief:negative"]);
+    expect(read("The adjustment felt great, so I figured what the hell and booked again.")).not.toContain(
+      "care:negative",
+    );
+    expect(read("What the hell was the doctor thinking with that adjustment?")).toContain("care:negative");
   });
   it("reads 'according to' as whose words follow, not as agreement", () => {
     // Written for this test: the general lexicon's "accord" made the whole clause praise.

@@ -42,11 +42,11 @@ describe("wishAt", () => {
     expect(governsAfter("The doctor could maybe not be kinder.")).toBeNull();
   });
 
-  it("reads a condition not met as a wish: 'would be perfect if'", () => {
-    expect(governsAfter("The location would be perfect if I could ever get an appointment.")).toBe("be");
-    expect(governsAfter("The visit would have been fine if they had called ahead.")).toBe("been");
-    expect(governsAfter("I would be happy to go back.")).toBeNull();
-    expect(governsAfter("It would be great, and if not, fine.")).toBeNull();
+  it("reads no wish in 'would be … if': the condition may be anything", () => {
+    // "would be perfect if I could ever get an appointment" is a complaint, but "It would be great if
+    // more chiropractors were like Dr. Kim" and "would be worth it even if he charged double" praise.
+    expect(governsAfter("It would be great if more chiropractors were like Dr. Kim.")).toBeNull();
+    expect(governsAfter("Dr. Kim would be worth it even if he charged double.")).toBeNull();
   });
 
   it("finds none in a negated modal, a statement of what can happen, or past the clause", () => {
@@ -70,7 +70,6 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("Billing could be clearer about what insurance covers.", "billing")).toBe("negative");
     expect(sideOf("The treatment rooms could perhaps be a little warmer in winter.", "facility")).toBe("negative");
     expect(sideOf("The staff couldn't have been friendlier.", "staff")).toBe("positive");
-    expect(sideOf("Parking would be easy if the lot were ever empty.", "location")).toBe("negative");
     // A comparative the lexicon lacks is worth its lemma, in a wish or not.
     expect(sideOf("The front desk is friendlier than at my old clinic.", "staff")).toBe("positive");
   });
