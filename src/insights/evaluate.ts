@@ -78,8 +78,10 @@ export interface EvalReport {
   /** Aspects read as positive or negative that the gold does not name at all. */
   spuriousPolar: number;
   /**
-   * The sentences the site would quote (quotes.ts `quoteOf`: the home page's "In their words"), and
-   * how many of them the gold supports: its aspect in the gold, on the quote's side.
+   * The sentences the site may quote (quotes.ts `quoteOf`: the candidates for the home page's "In their
+   * words", which shows the strongest three an aspect and side), and how many of them the gold
+   * supports: its aspect in the gold, on the quote's side. Whether the sentence itself says it is not
+   * checked, so the share is an upper bound on quotes that do not misstate.
    */
   quotes: { shown: number; right: number };
   /** The numerators and denominators of the figures above, for their intervals (`wilson`). */
@@ -89,7 +91,7 @@ export interface EvalReport {
   wrongQuotes: WrongQuote[];
 }
 
-/** A sentence the site would quote as praise or a complaint of an aspect that the gold reads otherwise. */
+/** A sentence the site may quote as praise or a complaint of an aspect that the gold reads otherwise. */
 export interface WrongQuote {
   line: number;
   quote: string;

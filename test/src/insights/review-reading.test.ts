@@ -219,7 +219,7 @@ describe("figures of whole reviews", () => {
     const report = evaluate(items, fixed, ids, 0);
     expect(report.exact).toBe(2);
     expect(report.spuriousPolar).toBe(1);
-    // The site would quote the care, facility and staff clauses; the gold does not name facility.
+    // The site may quote the care, facility and staff clauses; the gold does not name facility.
     expect(report.quotes).toEqual({ shown: 3, right: 2 });
     expect(report.wrongQuotes).toEqual([]);
     expect(evaluate(items, fixed, ids, 5).wrongQuotes).toEqual([
