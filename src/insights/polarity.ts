@@ -2,6 +2,19 @@ import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, type Polar } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import {
+  DIMINISHERS,
+  DISCOURSE,
+  LINKS,
+  MODALS,
+  MODIFIES,
+  NEGATORS,
+  NOT_NEGATED,
+  ratesStars,
+  SCOPE,
+  SCOPE_END,
+  SHRUGS,
+} from "./negation.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 import { isComparative, wishAt } from "./wishes.ts";
@@ -54,14 +67,6 @@ const VERB_SENSE = new Set(["work"]);
 const WORD_WEIGHT = 0.6;
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
-const SCOPE = 7;
-const NEGATORS = new Set("not no zero never without nothing nobody none neither nor cannot".split(" "));
-const MODALS = new Set(["could", "can", "would"]);
-const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
-/** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
-const NOT_NEGATED = new Set(
-  "only just wonder believe wait thought think expect expected expecting imagine imagined".split(" "),
-);
 /**
  * A noun wink's general lexicon values names a thing with a connotation when it stands in a
  * compound ("a workplace wellness benefit", "our employee wellness program", the title "Employee
@@ -76,16 +81,6 @@ function names(clause: Clause, i: number): boolean {
   const own = tag(i);
   return noun(own) && (noun(tag(i - 1)) || tag(i + 1) === "NOUN" || (own === "PROPN" && tag(i + 1) === "PROPN"));
 }
-/** "Not 5 stars because…", "not a five": the negator is about the rating, not the words after it. */
-const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five", "a"]);
-/** "Stars", or "star" ending the phrase: "not 5 star friendly" still negates "friendly". */
-const ratesStars = (normals: readonly string[], i: number) =>
-  STAR_COUNTS.has(normals[i] as string) &&
-  (normals[i + 1] === "stars" || (normals[i + 1] === "star" && !/^[a-z]/.test(normals[i + 2] ?? "")));
-/** Interjections that open a clause without judging: "okay the wait is LONG". */
-const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah"]);
-/** Adverbs that turn the adjective after them towards its opposite: "less convenient". */
-const DIMINISHERS = new Set(["less", "least"]);
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
 
@@ -191,12 +186,22 @@ export function readClause(
     const n = normals[i] as string;
     // "okay the wait is LONG", "ok so the doctor was rude": an interjection opens the clause, it judges nothing.
     if (i === start && pos[i] === "INTJ" && DISCOURSE.has(n)) value[0] = 0;
+    // "…, so I figured what the hell.", "what the heck, I booked": a shrug; "What the hell was he thinking?" judges.
+    const closes = i + 1 === end || SCOPE_END.has(normals[i + 1] as string);
+    if (SHRUGS.has(n) && normals[i - 1] === "the" && normals[i - 2] === "what" && closes) value[i - start] = 0;
     // "less convenient", "the least helpful": the adjective, weakened to its opposite. "Less pain",
-    // "less painful", "less severe back pain" (a condition, or describing one) stay outcomes, and "at
+    // "less painful", "less severe back pain" (a condition, or right before one) stay outcomes, and "at
     // least polite" is praise.
     const k = i + 1 - start;
-    const describes = (condition[k + 1] ?? -1) >= 0 || (condition[k + 2] ?? -1) >= 0;
-    if (DIMINISHERS.has(n) && normals[i - 1] !== "at" && pos[i + 1] === "ADJ" && i + 1 < end && value[k] !== 0) {
+    const describes =
+      (condition[k + 1] ?? -1) >= 0 || (MODIFIES.has(pos[i + 2] as string) && (condition[k + 2] ?? -1) >= 0);
+    if (
+      DIMINISHERS.has(n) &&
+      !(n === "least" && normals[i - 1] === "at") &&
+      pos[i + 1] === "ADJ" &&
+      i + 1 < end &&
+      value[k] !== 0
+    ) {
       if ((condition[k] as number) >= 0 || describes) continue;
       value[i - start] = 0;
       value[k] = (value[k] as number) * NEGATION_FACTOR;
@@ -257,6 +262,8 @@ export function readClause(
       if (SCOPE_END.has(n) || (i > p + 1 && NEGATORS.has(n) && !covered[i - start])) break;
       const k = i - start;
       if (praise) {
+        // "couldn't be more helpful or less rushed": a word "less" turned is praise already.
+        if (diminished[k]) continue;
         value[k] = Math.abs(value[k] as number) || (isComparative(n, lemmas[i] as string) ? WORD_WEIGHT : 0);
       } else if ((condition[k] as number) >= 0) {
         const other = weakCondition[k] ? otherNamed(condition[k] as number, i) : -1;
@@ -265,7 +272,7 @@ export function readClause(
           bound[k] = other >= 0 ? other : (condition[k] as number);
           absent[k] = other >= 0 ? 0 : 1;
         }
-      } else if (modal && diminished[k]) {
+      } else if (modal && diminished[k] && normals.slice(p + 1, i - 1).every((w) => LINKS.has(w))) {
         // "couldn't be less helpful": as unhelpful as can be, already read so.
         flipped = true;
       } else if (value[k] !== 0) {

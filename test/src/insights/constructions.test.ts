@@ -128,6 +128,10 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("The staff is at least polite.")).toEqual(["staff:positive"]);
     expect(read("The front desk couldn't be less helpful.")).toEqual(["staff:negative"]);
     expect(read("The front desk is no less helpful than before.")).toEqual(["staff:positive"]);
+    // Only right after the modal: "wouldn't say … less friendly" denies the complaint.
+    expect(read("I wouldn't say the front desk is less friendly, just busier.")).toEqual(["staff:positive"]);
+    // "at less busy times" is no "at least".
+    expect(read("We go at less busy times and the front desk is great.")).toEqual(["staff:positive"]);
   });
   it("reads a negated star rating as about the rating, not the words after it", () => {
     // Written for this test: "not 5 stars" turned the delay after it into praise.
@@ -136,13 +140,15 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("The wait was not long.")).toEqual(["scheduling:positive"]);
     // "star" as a modifier is no rating: the negator still governs the words after it.
     expect(read("The front desk is not 5 star friendly.")).toEqual(["staff:negative"]);
+    expect(read("Dr. Lee is not a star, honestly.")).not.toContain("care:positive");
   });
   it("reads a shrug as no opinion, and the same words as an outburst as one", () => {
     // Written for this test: wink values "hell" as a complaint.
     expect(read("My back was no better, so I figured what the hell.")).toEqual(["pain-relief:negative"]);
-    expect(read("The adjustment felt great, so I figured what the hell and booked again.")).not.toContain(
-      "care:negative",
-    );
+    expect(read("The adjustment felt great, so I figured what the hell and booked again.")).toEqual([
+      "pain-relief:positive",
+    ]);
+    expect(read("So I thought, what the hell, and booked; the staff were lovely.")).toEqual(["staff:positive"]);
     expect(read("What the hell was the doctor thinking with that adjustment?")).toContain("care:negative");
   });
   it("reads 'according to' as whose words follow, not as agreement", () => {

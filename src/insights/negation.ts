@@ -1,0 +1,33 @@
+/**
+ * Words that turn or silence the opinion words near them (polarity.ts reads them): a negator and how
+ * far it reaches, "less" before an adjective, and words said for effect (an interjection opening a
+ * clause, a shrug).
+ */
+
+/** How many words after a negator it may turn. */
+export const SCOPE = 7;
+/** Words that turn the opinion words after them, up to `SCOPE` words or a `SCOPE_END`. */
+export const NEGATORS = new Set("not no zero never without nothing nobody none neither nor cannot".split(" "));
+/** A negated modal before a comparative is praise: "could not be happier". */
+export const MODALS = new Set(["could", "can", "would"]);
+export const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
+/** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
+export const NOT_NEGATED = new Set(
+  "only just wonder believe wait thought think expect expected expecting imagine imagined".split(" "),
+);
+/** "Not 5 stars because…", "isn't five stars:": the negator is about the rating, not the words after it. */
+const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five"]);
+/** "Stars", or "star" ending the phrase: "not 5 star friendly" still negates "friendly". */
+export const ratesStars = (normals: readonly string[], i: number) =>
+  STAR_COUNTS.has(normals[i] as string) &&
+  (normals[i + 1] === "stars" || (normals[i + 1] === "star" && !/^[a-z]/.test(normals[i + 2] ?? "")));
+/** Interjections that open a clause without judging: "okay the wait is LONG". */
+export const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah"]);
+/** Adverbs that turn the adjective after them towards its opposite: "less convenient". */
+export const DIMINISHERS = new Set(["less", "least"]);
+/** What may stand between "less" and the condition its adjective describes: "less severe lower back pain". */
+export const MODIFIES = new Set(["ADJ", "ADV", "NOUN"]);
+/** What may stand between a negated modal and "less": "couldn't (have) be(en) any less helpful". */
+export const LINKS = new Set(["be", "been", "have", "get", "any"]);
+/** "what the hell", "what the heck": said as a shrug when nothing follows in the clause. */
+export const SHRUGS = new Set(["hell", "heck"]);
