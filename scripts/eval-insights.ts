@@ -30,9 +30,10 @@ import { HELD_OUT, readSets, SETS, trainingFiles, VALIDATION_ONLY } from "./trai
  * whole reviews (default: the held-out sets, then the development sets; `--all` adds the training
  * sets) and prints accuracy, macro-F1, per-aspect detection precision and recall, the share of items
  * with every label right, the polar aspects the gold lacks, the share of the sentences the site may
- * quote that the gold supports (quotes.ts: the aspect in the gold, on the quote's side), the confusion
- * matrix, the N (default 10) worst misreads and the first N quotes the gold does not support; then how often the machine agrees with the `aspects:` labels editors
- * confirmed in CONTENT_DIR's reviews. Each set's first lines compare the three readings: the rules
+ * quote that the gold supports (quotes.ts: the aspect in the gold, on the quote's side), the
+ * confusion matrix, the N (default 10) worst misreads and the first N quotes the gold does not
+ * support; then how often the machine agrees with the `aspects:` labels editors confirmed in
+ * CONTENT_DIR's reviews. Each set's first lines compare the three readings: the rules
  * alone, the learned models alone and both (the default, what the build does); every figure has its
  * 95 % Wilson interval.
  *

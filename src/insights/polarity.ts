@@ -193,16 +193,11 @@ export function readClause(
     // "less painful", "less severe back pain" (a condition, or right before one) stay outcomes, and "at
     // least polite" is praise.
     const k = i + 1 - start;
+    if (!DIMINISHERS.has(n) || (n === "least" && normals[i - 1] === "at")) continue;
+    if (i + 1 >= end || pos[i + 1] !== "ADJ" || value[k] === 0 || (condition[k] as number) >= 0) continue;
     const describes =
       (condition[k + 1] ?? -1) >= 0 || (MODIFIES.has(pos[i + 2] as string) && (condition[k + 2] ?? -1) >= 0);
-    if (
-      DIMINISHERS.has(n) &&
-      !(n === "least" && normals[i - 1] === "at") &&
-      pos[i + 1] === "ADJ" &&
-      i + 1 < end &&
-      value[k] !== 0
-    ) {
-      if ((condition[k] as number) >= 0 || describes) continue;
+    if (!describes) {
       value[i - start] = 0;
       value[k] = (value[k] as number) * NEGATION_FACTOR;
       general[i - start] = 0;
