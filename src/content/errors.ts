@@ -35,8 +35,9 @@ function render(v: unknown): string {
   if (typeof v === "boolean") return String(v);
   if (Array.isArray(v)) return `[${v.map(render).join(", ")}]`;
   if (typeof v === "object") {
+    // js-yaml makes an empty key (`[:]`, `{: 1}`) the key "null": shown empty, as it was written.
     return `{${Object.entries(v)
-      .map(([k, x]) => `${k}: ${render(x)}`)
+      .map(([k, x]) => `${k === "null" ? "" : k}: ${render(x)}`)
       .join(", ")}}`;
   }
   return typeof v;

@@ -160,4 +160,17 @@ describe("messages about broken review files", () => {
       { numRuns: 1500 },
     );
   });
+
+  it("show an empty key as it was written, not as the word null", () => {
+    // Found by the property above (seed 1394371628): js-yaml reads `[:]` as a key "null".
+    const file = fixture.reviews[0]?.file as string;
+    const original = fixture.reviews[0]?.text as string;
+    const text = original.replace(/^date: .*$/m, "date: [:]");
+    const reviews = fixture.reviews.map((r) => (r.file === file ? { ...r, text } : r));
+    expect(() => validateContent({ ...fixture, reviews }, { now: NOW })).toThrow(
+      expect.objectContaining({
+        problems: expect.arrayContaining([expect.stringMatching(/date: .*got \[\{: nothing\}\]$/)]),
+      }),
+    );
+  });
 });
