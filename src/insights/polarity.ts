@@ -182,13 +182,14 @@ export function readClause(
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;
     }
   }
+  // "okay the wait is LONG", "ok so the doctor was rude": an interjection opens the clause, it judges nothing.
+  if (pos[start] === "INTJ" && DISCOURSE.has(normals[start] as string)) value[0] = 0;
   for (let i = start; i < end; i++) {
     const n = normals[i] as string;
-    // "okay the wait is LONG", "ok so the doctor was rude": an interjection opens the clause, it judges nothing.
-    if (i === start && pos[i] === "INTJ" && DISCOURSE.has(n)) value[0] = 0;
     // "…, so I figured what the hell.", "what the heck, I booked": a shrug; "What the hell was he thinking?" judges.
-    const closes = i + 1 === end || SCOPE_END.has(normals[i + 1] as string);
-    if (SHRUGS.has(n) && normals[i - 1] === "the" && normals[i - 2] === "what" && closes) value[i - start] = 0;
+    if (SHRUGS.has(n) && normals[i - 1] === "the" && normals[i - 2] === "what") {
+      if (i + 1 === end || SCOPE_END.has(normals[i + 1] as string)) value[i - start] = 0;
+    }
     // "less convenient", "the least helpful": the adjective, weakened to its opposite. "Less pain",
     // "less painful", "less severe back pain" (a condition, or right before one) stay outcomes, and "at
     // least polite" is praise.
