@@ -123,6 +123,9 @@ export function clauseRanges(
   let firstWord = -1;
   const cuts: number[] = [];
   for (let i = begin; i < end; i++) {
+    // A semicolon joins two sentences in one: each is read on its own ("She knows her work; the
+    // desk does not").
+    if (normals[i] === ";" && firstWord >= 0) cuts.push(i + 1);
     if (types[i] !== "word") continue;
     if (firstWord < 0) firstWord = i;
     else if (contrastAt(normals, i)) cuts.push(i);

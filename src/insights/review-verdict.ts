@@ -108,17 +108,18 @@ export function reviewVerdicts(
     const from = polarity(score);
     if (side === from) continue;
     // Explicit words of the rules, all on the side read (`explicit`, learned-reading.ts), are overruled
-    // as in a clause: when the clause model does not doubt them, only at `explicitConfidence`; to the
-    // opposite side, only at REVERSE_CONFIDENCE (praise read as a complaint is the misreading a
-    // visitor notices: "Lovely staff" in a review that lost a star for paperwork); in a one-sentence
+    // as in a clause: when the clause model does not doubt them, only at `explicitConfidence`. Clauses
+    // that all read one side are turned to the opposite side only at REVERSE_CONFIDENCE, explicit
+    // words or not (praise read as a complaint is the misreading a visitor notices: "Lovely staff" in
+    // a review that lost a star for paperwork, "the receptionist was kind about it" at one star); in a one-sentence
     // review, where the rating is the only other evidence, only if the model reads the other side
     // without the rating too ("I love this place, but the new receptionist is rude").
     const mine = e.readings.flat().filter((r) => r.aspect === aspect);
     const polar = mine.filter((r) => r.polar && r.score !== 0);
-    const words =
-      polar.length > 0 && polar.every((r) => Math.sign(r.score) === Math.sign(score)) && polar.some(explicit);
+    const agree = polar.length > 0 && polar.every((r) => Math.sign(r.score) === Math.sign(score));
+    const words = agree && polar.some(explicit);
     if (words && polar.every((r) => explicit(r) && !r.disputed) && (p[c] as number) < explicitConfidence) continue;
-    if (words && from !== "neutral" && side !== "neutral" && (p[c] as number) < REVERSE_CONFIDENCE) continue;
+    if (agree && from !== "neutral" && side !== "neutral" && (p[c] as number) < REVERSE_CONFIDENCE) continue;
     if (words && e.sentences <= 1) {
       const unrated = model.review(reviewFeatures({ ...e, rating: 3 }, aspect, aspectIds[aspect] as string));
       if ((unrated[c] as number) < explicitConfidence) continue;

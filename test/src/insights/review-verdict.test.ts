@@ -3,7 +3,7 @@ import { createAnnotator } from "../../../src/insights/annotate.ts";
 import { parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import { type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
-import { LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-reading.ts";
+import { explicit, LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-reading.ts";
 import { REVERSE_CONFIDENCE, reviewFeatures } from "../../../src/insights/review-verdict.ts";
 import { REVIEW_FOLDS, trainOn } from "../../../src/insights/training.ts";
 import { blankClauseModels, plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
@@ -88,6 +88,23 @@ describe("the review model against the clauses' mean", () => {
     expect(care(0, REVERSE_CONFIDENCE - 0.05)).toBe("positive");
     expect(care(0, 0.95)).toBe("negative");
     expect(care(1, REVERSE_CONFIDENCE - 0.05)).toBe("neutral");
+  });
+
+  it("turns clauses that all read one side to the opposite side only at REVERSE_CONFIDENCE, explicit words or not", () => {
+    // Words of both sides ("kind", "mortified") are no explicit evidence, but praise all the same.
+    const text = "Dr. Kim was kind about it and looked mortified. I went back twice.";
+    const care = (p: number) =>
+      createAnnotator({ ...insights, model: withReview("rating:1", 0, p) }, business, analyzer)
+        .annotate(review(text, 1))
+        .aspects.find((x) => x.id === "care")?.sentiment;
+    const clauses = createAnnotator({ ...insights, model: clauseModels() }, business, analyzer).annotate(
+      review(text, 1),
+    );
+    const read = clauses.readings.flat().filter((r) => r.aspect === ids.indexOf("care") && r.polar);
+    if (read.length !== 1 || read[0]?.score === undefined || read[0].score <= 0 || explicit(read[0]))
+      throw new Error("the case needs one positive reading that is not explicit");
+    expect(care(REVERSE_CONFIDENCE - 0.05)).toBe("positive");
+    expect(care(0.95)).toBe("negative");
   });
 
   it("gives an aspect named only by a condition a side only at the probability a clause needs for it", () => {
