@@ -269,3 +269,12 @@ describe("a clause set against another", () => {
     expect(read("The clinic is on Elm Street; Dr. Ruiz is wonderful.")).toEqual(["care:positive", "facility:neutral"]);
   });
 });
+
+describe("a word that judges only as a predicate", () => {
+  it("reads 'full' as a complaint after its noun, and as nothing before one", () => {
+    // Written for this test.
+    expect(read("The parking lot is always full by noon.")).toEqual(["location:negative"]);
+    expect(read("By the fourth visit I was back to full shifts at the bakery.")).not.toContain("pain-relief:negative");
+    expect(read("The front lot was full again, so I parked two streets away.")).toContain("location:negative");
+  });
+});
