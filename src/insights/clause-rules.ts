@@ -1,5 +1,5 @@
 import type { Constructions } from "./constructions.ts";
-import { type Clause, CONTRASTIVE } from "./nlp.ts";
+import type { Clause } from "./nlp.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 
 /**
@@ -88,11 +88,6 @@ export function abilityFocus(found: AspectReading[], shapes: Constructions): Asp
   return found.filter((r) => r.aspect === shapes.abilityAspect || r.polar);
 }
 
-/** Whether a clause opens right after a semicolon and with no contrastive word ("…; the desk does not"). */
-function afterSemicolon(c: Clause): boolean {
-  return c.tokens.normals[c.start - 1] === ";" && !CONTRASTIVE.has(c.tokens.normals[c.start] as string);
-}
-
 /**
  * "Parking is tight, but Dr. Kim is worth it", "The building is old, but Dr. Patel is excellent":
  * clauses are cut at contrastive conjunctions, so a clause that names an aspect by its own terms
@@ -105,17 +100,12 @@ export function contrastUnjudged(
   named: (clause: number, aspect: number) => boolean,
 ): void {
   const sign = readings.map((found) => Math.sign(sumOf(found)));
-  // A semicolon with no contrastive word after it joins two statements, not a contrast.
-  const joined = (a: number, b: number) => {
-    for (let m = Math.min(a, b) + 1; m <= Math.max(a, b); m++) if (afterSemicolon(clauses[m] as Clause)) return true;
-    return false;
-  };
   readings.forEach((found, k) => {
     if (found.length === 0 || found.some((r) => r.polar || !named(k, r.aspect))) return;
     const sentence = (clauses[k] as Clause).sentenceIndex;
     for (let d = 1; d < clauses.length; d++) {
       for (const j of [k - d, k + d]) {
-        if (clauses[j]?.sentenceIndex !== sentence || sign[j] === 0 || joined(k, j)) continue;
+        if (clauses[j]?.sentenceIndex !== sentence || sign[j] === 0) continue;
         readings[k] = found.map((r) => ({
           ...r,
           score: -(sign[j] as number) * CONTRAST_SCORE,

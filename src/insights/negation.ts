@@ -31,10 +31,3 @@ export const MODIFIES = new Set(["ADJ", "ADV", "NOUN"]);
 export const LINKS = new Set(["be", "been", "have", "get", "any"]);
 /** "what the hell", "what the heck": said as a shrug when nothing follows in the clause. */
 export const SHRUGS = new Set(["hell", "heck"]);
-/**
- * Opinion words only as a predicate: "the lot is always full" is a complaint, while "back to full
- * shifts", "the full fee" and "paid in full" judge by what they measure, not by the word.
- */
-export const PREDICATIVE = new Set(["full"]);
-/** What follows an adjective that stands before its noun: "full shifts", "full two hours". */
-export const ATTRIBUTIVE_BEFORE = new Set(["NOUN", "PROPN", "NUM", "ADJ"]);

@@ -56,7 +56,7 @@ export interface Analyzer {
 }
 
 /** Words that join two clauses of opposite polarity: "Dr. Patel was great but billing was a mess". */
-export const CONTRASTIVE = new Set(["but", "however", "although", "though", "whereas", "yet"]);
+const CONTRASTIVE = new Set(["but", "however", "although", "though", "whereas", "yet"]);
 /** Of those, the ones that can open a sentence and contrast its two halves: "Although X, Y". */
 const OPENING_CONTRASTIVE = new Set(["although", "though", "whereas", "even"]);
 /** "anything but friendly" and "nothing but praise" are one thought, not a contrast. */
@@ -123,8 +123,6 @@ export function clauseRanges(
   let firstWord = -1;
   const cuts: number[] = [];
   for (let i = begin; i < end; i++) {
-    // A semicolon joins two sentences in one: "She knows her work; the desk does not."
-    if (normals[i] === ";" && firstWord >= 0) cuts.push(i + 1);
     if (types[i] !== "word") continue;
     if (firstWord < 0) firstWord = i;
     else if (contrastAt(normals, i)) cuts.push(i);

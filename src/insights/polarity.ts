@@ -3,7 +3,6 @@ import { attribute, type Polar } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import {
-  ATTRIBUTIVE_BEFORE,
   DIMINISHERS,
   DISCOURSE,
   LINKS,
@@ -11,7 +10,6 @@ import {
   MODIFIES,
   NEGATORS,
   NOT_NEGATED,
-  PREDICATIVE,
   ratesStars,
   SCOPE,
   SCOPE_END,
@@ -192,7 +190,6 @@ export function readClause(
     if (SHRUGS.has(n) && normals[i - 1] === "the" && normals[i - 2] === "what") {
       if (i + 1 === end || SCOPE_END.has(normals[i + 1] as string)) value[i - start] = 0;
     }
-    if (PREDICATIVE.has(n) && ATTRIBUTIVE_BEFORE.has(pos[i + 1] as string)) value[i - start] = 0;
     // "less convenient", "the least helpful": the adjective, weakened to its opposite. "Less pain",
     // "less painful", "less severe back pain" (a condition, or right before one) stay outcomes, and "at
     // least polite" is praise.
