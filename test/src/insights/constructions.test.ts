@@ -257,3 +257,12 @@ describe("'no problem' beside another aspect: that aspect went well", () => {
     expect(read("Three visits and the problem is gone, no issues since.")).toEqual(["pain-relief:positive"]);
   });
 });
+
+describe("who a clause is about", () => {
+  it("reads a therapist as staff and the practitioner as care (aspects.yaml)", () => {
+    // Written for this test: the labelled sets and the briefs count massage therapists as staff.
+    expect(read("The massage therapist was lovely.")).toEqual(["staff:positive"]);
+    expect(read("The therapist who does the stretches was rude to me.")).toEqual(["staff:negative"]);
+    expect(read("Dr. Kim was lovely.")).toEqual(["care:positive"]);
+  });
+});
