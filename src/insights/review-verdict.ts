@@ -110,10 +110,11 @@ export function reviewVerdicts(
     // Explicit words of the rules, all on the side read (`explicit`, learned-reading.ts), are overruled
     // as in a clause: when the clause model does not doubt them, only at `explicitConfidence`. Clauses
     // that all read one side are turned to the opposite side only at REVERSE_CONFIDENCE, explicit
-    // words or not (praise read as a complaint is the misreading a visitor notices: "Lovely staff" in
-    // a review that lost a star for paperwork, "the receptionist was kind about it" at one star); in a one-sentence
-    // review, where the rating is the only other evidence, only if the model reads the other side
-    // without the rating too ("I love this place, but the new receptionist is rude").
+    // words or not: praise read as a complaint is the misreading a visitor notices ("Lovely staff" in
+    // a review that lost a star for paperwork, "the receptionist was kind about it" at one star). In a
+    // one-sentence review, where the rating is the only other evidence, explicit words are overruled
+    // only if the model reads the other side without the rating too ("I love this place, but the new
+    // receptionist is rude").
     const mine = e.readings.flat().filter((r) => r.aspect === aspect);
     const polar = mine.filter((r) => r.polar && r.score !== 0);
     const agree = polar.length > 0 && polar.every((r) => Math.sign(r.score) === Math.sign(score));
