@@ -6,7 +6,9 @@ import fresh from "fresh";
  * 304). The 304 decision is Express's own `fresh`, given only the two conditional fields, so a
  * request's `Cache-Control: no-cache` (a directive to caches, not to the origin) does not turn a
  * revalidation into a full answer. A date that is not a valid HTTP-date (§5.6.7: a four-digit
- * year, one of three forms) is ignored, as §13.1.3 and §13.1.4 require.
+ * year, one of three forms), or a list of dates, is ignored, as §13.1.3 and §13.1.4 require; so is
+ * an If-Modified-Since later than the server's clock (a client's clock ahead of ours would
+ * otherwise keep a cached copy of changed text).
  */
 
 export interface Validators {
@@ -27,9 +29,23 @@ export interface ConditionalHeaders {
   "if-modified-since"?: string;
 }
 
-/** Splits an entity-tag list into tags; quoted strings may contain commas. */
+/** One entity-tag of RFC 9110 §8.8.3: `W/` optional, then a quoted string of `etagc`. */
+const ENTITY_TAG = /^(?:W\/)?"[\x21\x23-\x7e\x80-\xff]*"$/;
+
+/**
+ * The members of an If-Match or If-None-Match field (§13.1.1, §13.1.2): exactly `*`, or a list
+ * of entity-tags. A member that is no entity-tag ("1*2", `W/*`, `"a"*`) matches nothing; a `*`
+ * inside a list is such a member, since the grammar has `*` only as the whole field.
+ */
 export function parseEtagList(header: string): string[] {
-  return header.match(/(?:W\/)?"[^"]*"|\*/g) ?? [];
+  if (header.trim() === "*") return ["*"];
+  const tags: string[] = [];
+  // Split at commas outside quotes: an opaque tag may hold a comma.
+  for (const member of header.match(/(?:[^,"]|"[^"]*"?)+/g) ?? []) {
+    const tag = member.trim();
+    if (ENTITY_TAG.test(tag)) tags.push(tag);
+  }
+  return tags;
 }
 
 const DAY = "(?:Mon|Tue|Wed|Thu|Fri|Sat|Sun)";
@@ -50,8 +66,43 @@ export function parseHttpDate(value: string | undefined): number | undefined {
 
 const seconds = (ms: number) => Math.floor(ms / 1000);
 
-/** What to answer for `method` given the request's conditional fields. */
-export function evaluateConditions(method: string, h: ConditionalHeaders, v: Validators): Outcome {
+/**
+ * The Last-Modified a response sent at `nowMs` carries: RFC 9110 §8.8.2.1 forbids one later than
+ * the message's Date and has it replaced by the Date (a build machine's clock ahead of the
+ * server's). Conditions are evaluated against the date sent, so a client is never told "not
+ * modified" about a date it was not given.
+ */
+export function servedLastModified(
+  v: Pick<Validators, "lastModifiedMs" | "lastModified">,
+  nowMs: number,
+): Pick<Validators, "lastModifiedMs" | "lastModified"> {
+  if (v.lastModifiedMs === undefined || seconds(v.lastModifiedMs) <= seconds(nowMs)) return v;
+  const ms = seconds(nowMs) * 1000;
+  return { lastModifiedMs: ms, lastModified: new Date(ms).toUTCString() };
+}
+
+/**
+ * The conditional fields of a request. Node keeps only the first of several If-Modified-Since or
+ * If-Unmodified-Since lines; their distinct values are joined here, so two lines read as the list
+ * of dates §13.1.3 and §13.1.4 say to ignore, as one line with a comma does.
+ */
+export function conditionalFields(distinct: NodeJS.Dict<string[]>): ConditionalHeaders {
+  const field = (name: keyof ConditionalHeaders) => distinct[name]?.join(", ");
+  return {
+    "if-match": field("if-match"),
+    "if-unmodified-since": field("if-unmodified-since"),
+    "if-none-match": field("if-none-match"),
+    "if-modified-since": field("if-modified-since"),
+  };
+}
+
+/** What to answer for `method` given the request's conditional fields, at `nowMs` on the server's clock. */
+export function evaluateConditions(
+  method: string,
+  h: ConditionalHeaders,
+  v: Validators,
+  nowMs: number = Date.now(),
+): Outcome {
   const ifMatch = h["if-match"];
   if (ifMatch !== undefined) {
     // Strong comparison (§13.1.1): a weak tag never matches.
@@ -65,11 +116,16 @@ export function evaluateConditions(method: string, h: ConditionalHeaders, v: Val
   const inm = h["if-none-match"];
   let ims = h["if-modified-since"];
   if (inm === undefined && ims === undefined) return "send";
-  if (ims !== undefined && parseHttpDate(ims) === undefined) ims = undefined;
+  if (ims !== undefined) {
+    const date = parseHttpDate(ims);
+    if (date === undefined || seconds(date) > seconds(nowMs)) ims = undefined;
+  }
   if (inm === undefined && ims === undefined) return "send";
-  // `*` anywhere in the list matches any current representation, as alone.
-  const anyTag = inm !== undefined && parseEtagList(inm).includes("*");
-  const request = { "if-none-match": anyTag ? "*" : inm, "if-modified-since": ims };
+  // `fresh` is given the members parsed here, so If-Match and If-None-Match read one grammar. A
+  // field with no valid member matches nothing, and If-Modified-Since is still not evaluated.
+  const tags = inm === undefined ? undefined : parseEtagList(inm);
+  if (tags?.length === 0) return "send";
+  const request = { "if-none-match": tags?.join(", "), "if-modified-since": ims };
   return fresh(request, { etag: v.etag, "last-modified": v.lastModified }) ? "not-modified" : "send";
 }
 

@@ -1,5 +1,5 @@
 import type { Request, Response } from "express";
-import { evaluateConditions, isConditional } from "./conditional.ts";
+import { conditionalFields, evaluateConditions, isConditional, servedLastModified } from "./conditional.ts";
 import { type Coding, compress, type Encoded, negotiateCoding, STATIC_CODINGS, variantEtag } from "./content-coding.ts";
 
 /**
@@ -33,13 +33,15 @@ export function writeRepresentation(
   body: () => Buffer,
   headLength: () => number | undefined = () => body().length,
 ): void {
-  const h = req.headers;
-  const outcome = isConditional(h)
-    ? evaluateConditions(req.method, h, {
-        etag: r.etag,
-        lastModifiedMs: r.lastModifiedMs,
-        lastModified: r.lastModified,
-      })
+  const now = Date.now();
+  const { lastModifiedMs, lastModified } = servedLastModified(r, now);
+  const outcome = isConditional(req.headers)
+    ? evaluateConditions(
+        req.method,
+        conditionalFields(req.headersDistinct),
+        { etag: r.etag, lastModifiedMs, lastModified },
+        now,
+      )
     : "send";
   if (outcome === "precondition-failed") {
     preconditionFailed(res, r.etag);
@@ -48,7 +50,7 @@ export function writeRepresentation(
   res.setHeader("ETag", r.etag);
   res.setHeader("Cache-Control", r.cacheControl);
   if (r.vary) res.setHeader("Vary", "Accept-Encoding");
-  if (r.lastModified !== undefined) res.setHeader("Last-Modified", r.lastModified);
+  if (lastModified !== undefined) res.setHeader("Last-Modified", lastModified);
   if (r.link) res.setHeader("Link", r.link);
   if (outcome === "not-modified") {
     res.statusCode = 304;

@@ -193,7 +193,15 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
       decodeURIComponent(raw);
     } catch {
       const hint = "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
-      throw invalidQuery([{ path: "date", value: raw, message: `${hint}; "${raw}" is not valid percent-encoding` }]);
+      if (/%(?![0-9A-Fa-f]{2})/.test(raw))
+        throw invalidQuery([{ path: "date", value: raw, message: `${hint}; "${raw}" is not valid percent-encoding` }]);
+      // Well-formed escapes of bytes that are not UTF-8: echoed with U+FFFD, as search echoes them.
+      const bytes = Buffer.from(
+        raw.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
+        "latin1",
+      );
+      const value = new TextDecoder().decode(bytes);
+      throw invalidQuery([{ path: "date", value, message: `${hint}; "${value}" is not valid UTF-8` }]);
     }
     next();
   };

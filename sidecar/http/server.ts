@@ -1,5 +1,12 @@
-import { createServer as createHttpServer, type Server, type ServerResponse, STATUS_CODES } from "node:http";
+import {
+  createServer as createHttpServer,
+  type IncomingMessage,
+  type Server,
+  type ServerResponse,
+  STATUS_CODES,
+} from "node:http";
 import { type AddressInfo, createServer, type Socket } from "node:net";
+import type { Duplex } from "node:stream";
 import type { Express } from "express";
 
 export interface RunningServer {
@@ -82,6 +89,7 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
       });
     });
     server.on("clientError", answerClientError);
+    server.on("connect", answerConnect);
     server.headersTimeout = 20_000;
     server.requestTimeout = 60_000;
     server.keepAliveTimeout = 5_000;
@@ -121,14 +129,33 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
     error: "bad_request",
     message: `The request is not valid HTTP/1.1 (${err.code ?? "parse error"}).`,
   };
-  const body = JSON.stringify({ error, message, issues: [{ path: "(request)", value: err.code ?? null, message }] });
+  answerRaw(socket, status, { error, message, issues: [{ path: "(request)", value: err.code ?? null, message }] });
+}
+
+/**
+ * Node's `connect` event: without a listener, a CONNECT request's connection is closed with no
+ * answer at all. The service is no proxy and CONNECT names no resource of it, so it is 501 (RFC
+ * 9110 §15.6.2), in the service's error shape.
+ */
+function answerConnect(req: IncomingMessage, socket: Duplex): void {
+  const message = "CONNECT is not supported: this service is not a proxy; it answers GET and HEAD.";
+  answerRaw(socket, 501, {
+    error: "not_implemented",
+    message,
+    issues: [{ path: "(method)", value: req.method ?? null, message }],
+  });
+}
+
+/** Writes a whole JSON error answer to a socket Express never saw, and closes it. */
+function answerRaw(socket: Duplex, status: number, body: object): void {
+  const text = JSON.stringify(body);
   socket.end(
     `HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\n` +
       "Content-Type: application/json; charset=utf-8\r\n" +
       "X-Content-Type-Options: nosniff\r\n" +
-      `Content-Length: ${Buffer.byteLength(body)}\r\n` +
+      `Content-Length: ${Buffer.byteLength(text)}\r\n` +
       "Connection: close\r\n\r\n" +
-      body,
+      text,
   );
 }
 

@@ -73,13 +73,21 @@ function conditionalMatrix(name: string, target: () => string) {
       expect((await req(target(), { "if-none-match": `W/${etag}` })).status).toBe(304);
       expect((await req(target(), { "if-none-match": "*" })).status).toBe(304);
     });
+    it("reads a * only as the whole field (RFC 9110 §13.1.2): '1*2' or W/* match nothing", async () => {
+      for (const field of ["1*2", "W/*", '"nope"*'])
+        expect((await req(target(), { "if-none-match": field })).status, field).toBe(200);
+      expect((await req(target(), { "if-match": `${etag}*` })).status).toBe(412);
+    });
     it("returns 200 for a different tag", async () => {
       expect((await req(target(), { "if-none-match": '"other"' })).status).toBe(200);
     });
     it("answers If-Modified-Since at or after Last-Modified with 304, before it with 200", async () => {
       expect((await req(target(), { "if-modified-since": lastModified })).status).toBe(304);
-      const later = new Date(Date.parse(lastModified) + 86_400_000).toUTCString();
+      // Later than Last-Modified but not in the future: the current second.
+      const later = new Date(Math.max(Date.parse(lastModified), Math.floor(Date.now() / 1000) * 1000)).toUTCString();
       expect((await req(target(), { "if-modified-since": later })).status).toBe(304);
+      const tomorrow = new Date(Date.now() + 86_400_000).toUTCString();
+      expect((await req(target(), { "if-modified-since": tomorrow })).status, "a date in the future").toBe(200);
       const earlier = new Date(Date.parse(lastModified) - 1000).toUTCString();
       expect((await req(target(), { "if-modified-since": earlier })).status).toBe(200);
       expect((await req(target(), { "if-modified-since": "not a date" })).status).toBe(200);
@@ -205,6 +213,27 @@ describe("static files from the single origin", () => {
     expect(res.headers.get("x-content-type-options")).toBe("nosniff");
     expect(res.headers.get("content-security-policy")).toContain("default-src");
     expect(res.headers.get("access-control-allow-origin")).toBe("*");
+  });
+  it("reads two If-Modified-Since or If-Unmodified-Since lines as a list, and ignores it (RFC 9110 §13.1.3, §13.1.4)", async () => {
+    const { port } = new URL(app.url);
+    const lm = (await req("/reviews.json")).headers.get("last-modified") as string;
+    const old = "Sat, 01 Jan 2000 00:00:00 GMT";
+    const head = `GET /reviews.json HTTP/1.1\r\nHost: localhost:${port}\r\nAccept-Encoding: identity\r\n`;
+    const send = (lines: string) => rawRequest(port, `${head}${lines}Connection: close\r\n\r\n`);
+    expect((await send(`If-Modified-Since: ${lm}\r\n`)).status).toBe(304);
+    expect((await send(`If-Modified-Since: ${lm}\r\nIf-Modified-Since: ${old}\r\n`)).status).toBe(200);
+    expect((await send(`If-Unmodified-Since: ${old}\r\n`)).status).toBe(412);
+    expect((await send(`If-Unmodified-Since: ${old}\r\nIf-Unmodified-Since: ${lm}\r\n`)).status).toBe(200);
+  });
+  it("answers CONNECT with 501 in the API's shape instead of closing the connection", async () => {
+    const { port } = new URL(app.url);
+    for (const target of ["/reviews.json", `127.0.0.1:${port}`]) {
+      const res = await rawRequest(port, `CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      expect(res.status, target).toBe(501);
+      const body = JSON.parse(res.body);
+      expect(body.error).toBe("not_implemented");
+      expect(body.issues).toEqual([{ path: "(method)", value: "CONNECT", message: body.message }]);
+    }
   });
   it("answers 400 in the API's shape to two Host lines, an empty Host or an invalid one (RFC 9112 §3.2)", async () => {
     const { port } = new URL(app.url);

@@ -292,6 +292,18 @@ describe("hostile query names and paths", () => {
     });
   });
 
+  it.each([
+    ["%ED%A0%80", "\ufffd\ufffd\ufffd"],
+    ["%C0%AF", "\ufffd\ufffd"],
+  ])("says since/%s is not UTF-8, echoing it with U+FFFD as search does", async (raw, shown) => {
+    const { status, body } = await since(raw);
+    expect(status).toBe(400);
+    expect(body.issues).toEqual([
+      { path: "date", value: shown, message: expect.stringContaining("is not valid UTF-8") },
+    ]);
+    expect(body.issues[0].message).not.toContain("percent-encoding");
+  });
+
   it("gives every other 400 of the API an issues array too", async () => {
     const res = await fetch(`${app.url}/api/reviews/search?rating=%zz`);
     const body = await res.json();
