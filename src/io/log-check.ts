@@ -3,15 +3,17 @@ import path from "node:path";
 import { loadConfig } from "../config.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import { logOrigin } from "../log/checkpoint.ts";
+import { latePublications } from "../log/late-publications.ts";
 import { decodeEntries, deletedReviews } from "../log/plan.ts";
 import { type LogReader, readTiledLog } from "../log/read.ts";
 import { folderReader, logDirOf, logsRoot } from "./log-dir.ts";
 import { httpReader, LogFetchError } from "./log-http.ts";
 import { isLoopbackOrigin } from "./log-state.ts";
-import { deletionProblems, withdrawalsOf } from "./review-log.ts";
+import { deletionProblems, lateProblems, withdrawalsOf } from "./review-log.ts";
 
 /**
- * What `npm run check` adds to the content check: logged reviews whose file was deleted. It needs
+ * What `npm run check` adds to the content check: logged reviews whose file was deleted, and reviews
+ * not yet published whose `published_at` is earlier than that of one already published. It needs
  * no key and no state of its own: it reads the ids and events of every log it can find, the one
  * published at BASE_URL/log/, LOG_DIR, and the log of every origin under DATA_DIR/log/ (so the
  * log `npm start` keeps on any port counts). Signatures are not checked (there is no key here);
@@ -68,6 +70,9 @@ export async function logProblems(
     }
     for (const d of deleted) reported.add(d.id);
     problems.push(...deletionProblems(config.CONTENT_DIR, deleted, source.where));
+    const late = latePublications(entries, content.reviews).filter((l) => !reported.has(l.review.id));
+    for (const l of late) reported.add(l.review.id);
+    problems.push(...lateProblems(config.CONTENT_DIR, late));
   }
   return problems;
 }

@@ -1,9 +1,12 @@
+import { readFileSync } from "node:fs";
 import path from "node:path";
 import { failBuild } from "../build/build-channel.ts";
 import { type Config, loadConfig } from "../config.ts";
+import { fieldLine } from "../content/field-lines.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import { logOrigin } from "../log/checkpoint.ts";
 import type { LoggedReview } from "../log/entries.ts";
+import { type LatePublication, latePublications } from "../log/late-publications.ts";
 import { parseVerifierKey } from "../log/note-keys.ts";
 import {
   type CurrentContent,
@@ -78,9 +81,26 @@ export function deletionProblems(
 }
 
 /**
+ * One content-check line per review this build would publish with a `published_at` earlier than a
+ * review already on the list (src/log/late-publications.ts), naming its file, line and field.
+ */
+export function lateProblems(contentDir: string, late: readonly LatePublication[]): string[] {
+  return late.map(({ review: r, newest: n }) => {
+    const file = path.join(contentDir, "reviews", r.date.slice(0, 4), `${r.id}.yaml`);
+    let line: number | undefined;
+    try {
+      line = fieldLine(readFileSync(file, "utf8"), ["published_at"]);
+    } catch {
+      line = undefined;
+    }
+    return `${displayPath(file)}: ${line ? `line ${line}: ` : ""}published_at: ${r.published_at} is earlier than the published_at of review ${n.id} (${n.published_at}), which is already published; a review is published by the build that first lists it, and published_at says when, so that it heads the feeds: npm run review:new wrote the moment it made this file, so set it to the moment you publish, in UTC and later than ${n.published_at} (docs/editors.md)`;
+  });
+}
+
+/**
  * Appends what `content` adds to the log in `dir` (or the log it continues, log-state.ts) and
- * commits it, all under LOG_DIR's lock. Throws `LogStateError` (a deleted logged review among
- * them), `LogDateError` or `LogKeyError`, having committed nothing.
+ * commits it, all under LOG_DIR's lock. Throws `LogStateError` (a deleted logged review, or a late
+ * `published_at`, among them), `LogDateError` or `LogKeyError`, having committed nothing.
  */
 export async function updateLog(opts: {
   dir: string;
@@ -111,6 +131,8 @@ export async function updateLog(opts: {
       const problems = deletionProblems(config.CONTENT_DIR, plan.deleted, undefined, preview);
       throw new LogStateError(formatProblems(problems), problems);
     }
+    const late = lateProblems(config.CONTENT_DIR, latePublications(logged, opts.content.reviews));
+    if (late.length > 0) throw new LogStateError(formatProblems(late), late);
     const tree = appendEntries(priorTree, plan.added);
     const checkpoint = signedCheckpoint(tree, origin, key.signer);
     // A log fetched from the site is written to LOG_DIR whole.

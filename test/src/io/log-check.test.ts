@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -25,13 +25,13 @@ const dir = async (prefix: string) => {
 };
 
 /** The log `npm start` would keep for `origin` under DATA_DIR/log/, of `content` as it is. */
-async function keptLog(content: string, data: string, origin: string, folder: string) {
+async function keptLog(content: string, data: string, origin: string, folder: string, skey?: string) {
   const report = await checkContentDir(content, { now: NOW });
   if (!report.ok) throw new Error(report.problems.join("\n"));
   await updateLog({
     dir: path.join(data, "log", folder),
     origin,
-    key: keyOf(generateKeyPair(origin).skey, origin, "a test key"),
+    key: keyOf(skey ?? generateKeyPair(origin).skey, origin, "a test key"),
     config: { BASE_URL: "http://127.0.0.1:9", LOG_NEW: false, CONTENT_DIR: content },
     content: { reviews: reviewFields(report.content), withdrawn: withdrawalsOf(report.content) },
     today: "2026-11-27",
@@ -79,5 +79,58 @@ describe("npm run check and the review logs it finds", () => {
       /^check: warning: .*2024-11-21-mike\.yaml: deleted, but review 2024-11-21-mike is in the review log of a local preview \(a loopback origin; entry \d+ of /m,
     );
     expect(r.err).toContain(`remove ${preview} to start it afresh`);
+  });
+});
+
+/** A review file like mike's, first published after the log was kept, with its own `published_at`. */
+async function addReview(content: string, id: string, publishedAt: string) {
+  const text = (await readFile(path.join(content, "reviews", "2024", "2024-11-21-mike.yaml"), "utf8"))
+    .replace(/^published_at: .*$/m, `published_at: "${publishedAt}"`)
+    .replace(/^author: .*$/m, "author: Late L.");
+  await writeFile(path.join(content, "reviews", "2024", `${id}.yaml`), text);
+}
+
+describe("a review published after others with an earlier published_at (review:new stamps the moment it makes the file)", () => {
+  it("is refused by npm run check against the public log, naming file, line and field", async () => {
+    const content = await dir("pr-check-content-");
+    await cp(FIXTURE, content, { recursive: true });
+    const data = await dir("pr-check-data-");
+    await keptLog(content, data, "reviews.example/log", "reviews.example_log");
+    await addReview(content, "2024-11-21-late-l", "2025-03-01T09:00:00Z");
+    const out: string[] = [];
+    const err: string[] = [];
+    const env = { CONTENT_DIR: content, DATA_DIR: data, BASE_URL: "http://127.0.0.1:9" };
+    const code = await check({ env, now: NOW, out: (l) => out.push(l), err: (l) => err.push(l) });
+    expect(code).toBe(1);
+    expect(err.join("\n")).toContain(
+      `2024-11-21-late-l.yaml: line 2: published_at: 2025-03-01T09:00:00Z is earlier than the published_at of review 2025-03-10-carlos-d (2025-03-12T17:45:00Z), which is already published`,
+    );
+    // Later than every review on the list, it is published.
+    await addReview(content, "2024-11-21-late-l", "2025-03-12T18:00:00Z");
+    expect(await check({ env, now: NOW, out: () => {}, err: () => {} })).toBe(0);
+  });
+
+  it("is refused by the build's log, which commits nothing; a review put back after a withdrawal keeps its date", async () => {
+    const content = await dir("pr-check-content-");
+    await cp(FIXTURE, content, { recursive: true });
+    const data = await dir("pr-check-data-");
+    const logDir = path.join(data, "log", "reviews.example_log");
+    const { skey } = generateKeyPair("reviews.example/log");
+    const kept = () => keptLog(content, data, "reviews.example/log", "reviews.example_log", skey);
+    await kept();
+    const before = await readFile(path.join(logDir, "checkpoint"), "utf8");
+    await addReview(content, "2024-11-21-late-l", "2024-12-01T09:00:00Z");
+    await expect(kept()).rejects.toThrow(
+      /2024-11-21-late-l\.yaml: line 2: published_at: 2024-12-01T09:00:00Z is earlier than the published_at of review 2025-03-10-carlos-d/,
+    );
+    expect(await readFile(path.join(logDir, "checkpoint"), "utf8")).toBe(before);
+    await rm(path.join(content, "reviews", "2024", "2024-11-21-late-l.yaml"));
+    // Withdrawn, then back: logged `restored`, not refused for its older published_at.
+    const mike = path.join(content, "reviews", "2024", "2024-11-21-mike.yaml");
+    const original = await readFile(mike, "utf8");
+    await writeFile(mike, `${original}withdrawn:\n  reason: author-request\n  date: 2026-11-26\n`);
+    await kept();
+    await writeFile(mike, original);
+    await kept();
   });
 });
