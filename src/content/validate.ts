@@ -31,10 +31,16 @@ export interface ValidatedContent extends Content {
 
 /** Raw files as read from disk, before any validation. Kept separate so validation stays pure. */
 export interface RawContent {
-  business: { file: string; text: string };
+  /** `text` is absent when the file could not be read (`unread` says why). */
+  business: { file: string; text?: string };
   reviews: { file: string; text: string }[];
   /** Files under reviews/ that are not `<year>/<id>.yaml`, reported as problems. */
   strays: string[];
+  /**
+   * Files and folders found but not read, with why (a link out of the folder, not UTF-8, …):
+   * reported beside every other file's problems, so one such file never hides the rest.
+   */
+  unread?: { file: string; problems: readonly string[] }[];
 }
 
 export interface ValidateOptions {
@@ -94,31 +100,33 @@ export function inspectContent(
   raw: RawContent,
   { now, unfinished = "error", parse = parseContentYaml, checked }: ValidateOptions,
 ): Partial<Content> & { reviews: ReviewEntry[]; skipped: string[]; withdrawn: ReviewEntry[]; problems: string[] } {
-  const problems: string[] = [];
+  const problems: string[] = (raw.unread ?? []).flatMap((u) => u.problems);
   for (const s of raw.strays) {
     problems.push(problem(s, "(file)", "review files must be content/reviews/<year>/<id>.yaml", path.basename(s)));
   }
 
-  const businessInput = parseContentYaml(raw.business.file, raw.business.text, problems);
+  const { file: businessFile, text: businessText = "" } = raw.business;
+  const businessInput =
+    raw.business.text === undefined ? undefined : parseContentYaml(businessFile, businessText, problems);
   const bParsed = businessInput === undefined ? undefined : BusinessFileSchema.safeParse(businessInput);
   if (bParsed && !bParsed.success) {
     problems.push(
-      ...formatIssues(raw.business.file, bParsed.error.issues, businessInput, {
-        text: raw.business.text,
+      ...formatIssues(businessFile, bParsed.error.issues, businessInput, {
+        text: businessText,
         schema: BusinessFileSchema,
       }),
     );
   }
   if (businessInput !== undefined) {
-    problems.push(...characterProblems(raw.business.file, businessInput, raw.business.text));
+    problems.push(...characterProblems(businessFile, businessInput, businessText));
   }
   const business = bParsed?.success ? bParsed.data : undefined;
-  if (business) checkCatalogues(raw.business.file, business, problems);
+  if (business) checkCatalogues(businessFile, business, problems);
 
   const today = utcDate(now);
   // A clean review stays clean as the clock moves on within the day: its only rules on the clock
   // say "not in the future".
-  const memo = checked?.(`${today}\0${unfinished}\0${raw.business.text}`);
+  const memo = checked?.(`${today}\0${unfinished}\0${businessText}`);
   const seen = new Map<string, string>();
   const reviews: ReviewEntry[] = [];
   const withdrawn: ReviewEntry[] = [];

@@ -36,14 +36,16 @@ export async function checkContentDir(
   dir: string,
   opts: ValidateOptions & ShownAs & { mentions?: MentionsCache },
 ): Promise<ContentReport> {
-  const raw = await readContentDir(dir, opts).catch(rethrowUnlessContentError);
-  if (raw instanceof ContentError) return { ok: false, problems: [...raw.problems], skipped: [] };
-
+  const raw = await readContentDir(dir, opts);
   const { business, reviews, skipped, withdrawn, problems } = inspectContent(raw, opts);
-  // Review ids are file names, so the FAQ's evidence can be checked even when a review is broken.
+  // Review ids are file names, so the FAQ's evidence can be checked even when a review is broken
+  // or could not be read.
+  const unreadReviews = (raw.unread ?? []).filter((u) => u.file !== raw.business.file && u.file.endsWith(".yaml"));
   const ids =
     problems.length > 0
-      ? raw.reviews.filter((r) => !skipped.includes(r.file)).map((r) => path.basename(r.file, ".yaml"))
+      ? [...raw.reviews.filter((r) => !skipped.includes(r.file)), ...unreadReviews].map((r) =>
+          path.basename(r.file, ".yaml"),
+        )
       : reviews.map((r) => r.id);
   const rawInsights = await readInsightsDir(dir, opts).catch(rethrowUnlessContentError);
   const insights = rawInsights instanceof ContentError ? rawInsights : insightsOf(rawInsights, ids);

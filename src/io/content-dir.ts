@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { type Dirent, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { ContentError } from "../content/errors.ts";
@@ -6,6 +6,8 @@ import { type RawContent, type ValidatedContent, type ValidateOptions, validateC
 import {
   type ContentRoot,
   contentRoot,
+  listedName,
+  nameProblem,
   outsideProblem,
   readContentFile,
   readResolvedFile,
@@ -38,19 +40,20 @@ export function shownPath(dir: string, { shownAs }: ShownAs): (p: string) => str
 /**
  * Reads `business.yaml` and every `reviews/<year>/*.yaml` under `dir`. Sorted, so output is stable.
  * Nothing outside `dir` is read (content-file.ts): every file or year folder that leads out of it,
- * and every file that is not a regular file, is named in one ContentError, thrown once all are known.
+ * every file that is not a regular file or not UTF-8, and every name that is not UTF-8, is listed
+ * in `unread` with why, and validation reports it beside every other file's problems.
  */
 export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<RawContent> {
   const show = shownPath(dir, opts);
   const root = contentRoot(dir);
-  const refused: string[] = [];
+  const unread: NonNullable<RawContent["unread"]> = [];
   // `real`: where a plain file in a folder resolved once already is (see below), so it is not resolved again.
   const read = (p: string, real?: string): string | undefined => {
     try {
       return real === undefined ? readContentFile(root, p, show(p)) : readResolvedFile(real, p, show(p));
     } catch (err) {
       if (!(err instanceof ContentError)) throw err;
-      refused.push(...err.problems);
+      unread.push({ file: show(p), problems: err.problems });
       return undefined;
     }
   };
@@ -59,29 +62,33 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   const reviewsDir = path.join(dir, "reviews");
   const strays: string[] = [];
   const paths: { p: string; real?: string }[] = [];
-  const years = (await readdir(reviewsDir, { withFileTypes: true }).catch(() => [])).sort((a, b) =>
-    a.name < b.name ? -1 : 1,
-  );
-  for (const y of years) {
+  for (const y of await listFolder(reviewsDir).catch(() => [])) {
     if (y.name.startsWith(".")) continue;
     const yPath = path.join(reviewsDir, y.name);
+    if (y.escaped !== undefined) {
+      unread.push({ file: show(yPath), problems: [nameProblem(show(yPath), y.escaped)] });
+      continue;
+    }
     // The year folder is resolved once: a plain file listed in it (not a link) is where the folder
     // resolves to, so only links are resolved one by one (10,000 calls at 10,000 reviews).
     const realYear = inside(root, yPath);
-    if (y.isSymbolicLink() && realYear === undefined) {
-      refused.push(outsideProblem(show(yPath)));
+    if (y.entry.isSymbolicLink() && realYear === undefined) {
+      unread.push({ file: show(yPath), problems: [outsideProblem(show(yPath))] });
       continue;
     }
-    if (!(y.isDirectory() || (y.isSymbolicLink() && statSync(yPath).isDirectory())) || !/^\d{4}$/.test(y.name)) {
+    if (
+      !(y.entry.isDirectory() || (y.entry.isSymbolicLink() && statSync(yPath).isDirectory())) ||
+      !/^\d{4}$/.test(y.name)
+    ) {
       strays.push(show(yPath));
       continue;
     }
-    const files = (await readdir(yPath, { withFileTypes: true })).sort((a, b) => (a.name < b.name ? -1 : 1));
-    for (const f of files) {
+    for (const f of await listFolder(yPath)) {
       if (f.name.startsWith(".")) continue;
       const p = path.join(yPath, f.name);
-      if (!f.name.endsWith(".yaml")) strays.push(show(p));
-      else if (realYear !== undefined && f.isFile()) paths.push({ p, real: path.join(realYear, f.name) });
+      if (f.escaped !== undefined) unread.push({ file: show(p), problems: [nameProblem(show(p), f.escaped)] });
+      else if (!f.name.endsWith(".yaml")) strays.push(show(p));
+      else if (realYear !== undefined && f.entry.isFile()) paths.push({ p, real: path.join(realYear, f.name) });
       else paths.push({ p });
     }
   }
@@ -93,8 +100,16 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
     const text = read(p, real);
     if (text !== undefined) reviews.push({ file: show(p), text });
   }
-  if (refused.length > 0 || businessText === undefined) throw new ContentError(refused);
-  return { business: { file: show(businessPath), text: businessText }, reviews, strays };
+  return { business: { file: show(businessPath), text: businessText }, reviews, strays, unread };
+}
+
+/**
+ * A folder's entries, sorted by name, read as bytes: a name that is not UTF-8 comes with its
+ * `escaped` bytes (`listedName`), since the string readdir would give for it opens nothing.
+ */
+async function listFolder(p: string): Promise<{ name: string; escaped?: string; entry: Dirent<Buffer> }[]> {
+  const entries = await readdir(p, { withFileTypes: true, encoding: "buffer" });
+  return entries.map((entry) => ({ ...listedName(entry.name), entry })).sort((a, b) => (a.name < b.name ? -1 : 1));
 }
 
 /** Where `p` resolves to, when that is inside the content folder; a dangling link resolves nowhere. */

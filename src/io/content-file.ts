@@ -1,6 +1,6 @@
 import { closeSync, constants, fstatSync, openSync, readFileSync, realpathSync, type Stats } from "node:fs";
 import path from "node:path";
-import { ContentError, problem } from "../content/errors.ts";
+import { ContentError, messageStart, problem } from "../content/errors.ts";
 
 /**
  * Reading one file of the content folder without ever leaving it. A symbolic link that resolves
@@ -100,6 +100,34 @@ export function readResolvedFile(real: string, p: string, file: string): string 
 }
 
 const UTF8 = new TextDecoder("utf-8", { fatal: true });
+// A name keeps a leading U+FEFF: it is part of the name, not a byte-order mark.
+const NAME_UTF8 = new TextDecoder("utf-8", { fatal: true, ignoreBOM: true });
+
+/**
+ * A name listed in a folder, as bytes: `name` as readdir would give it (invalid bytes read as
+ * U+FFFD), and `escaped` (each invalid byte as `\xNN`) when it is not UTF-8. Such a name cannot be
+ * opened by its decoded string, so it is named, never read.
+ */
+export function listedName(bytes: Uint8Array): { name: string; escaped?: string } {
+  try {
+    return { name: NAME_UTF8.decode(bytes) };
+  } catch {
+    const name = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength).toString("utf8");
+    let escaped = "";
+    for (let i = 0; i < bytes.length; ) {
+      const n = validSequenceAt(bytes, i);
+      escaped +=
+        n > 0 ? NAME_UTF8.decode(bytes.subarray(i, i + n)) : `\\x${(bytes[i] as number).toString(16).padStart(2, "0")}`;
+      i += Math.max(n, 1);
+    }
+    return { name, escaped };
+  }
+}
+
+/** The problem of a file whose name is not UTF-8: named as `ls` shows it, and byte by byte. */
+export function nameProblem(file: string, escaped: string): string {
+  return `${messageStart(file)}(file): the file name is not valid UTF-8 (byte by byte: ${escaped}) — rename the file: a review's file name is its id, written with a-z, 0-9 and hyphens`;
+}
 
 /**
  * The file's text, which must be UTF-8: a lenient decode would publish "M\uFFFDller" for a file
@@ -123,20 +151,25 @@ function decodeUtf8(bytes: Buffer, file: string, p: string): string {
   }
 }
 
-/** Where the first byte sequence that is not UTF-8 starts (the strict decoder judges each one). */
+/** Where the first byte sequence that is not UTF-8 starts. */
 function firstInvalidByte(b: Uint8Array): number {
   for (let i = 0; i < b.length; ) {
-    const c = b[i] as number;
-    const n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xf0 && c < 0xf5 ? 4 : 0;
+    const n = validSequenceAt(b, i);
     if (n === 0) return i;
-    if (n > 1) {
-      try {
-        UTF8.decode(b.subarray(i, i + n));
-      } catch {
-        return i;
-      }
-    }
     i += n;
   }
   return b.length;
+}
+
+/** The length of the UTF-8 sequence at `i`, 0 when it is not one (the strict decoder judges each one). */
+function validSequenceAt(b: Uint8Array, i: number): number {
+  const c = b[i] as number;
+  const n = c < 0x80 ? 1 : c >= 0xc2 && c < 0xe0 ? 2 : c >= 0xe0 && c < 0xf0 ? 3 : c >= 0xf0 && c < 0xf5 ? 4 : 0;
+  if (n <= 1) return n;
+  try {
+    UTF8.decode(b.subarray(i, i + n));
+    return n;
+  } catch {
+    return 0;
+  }
 }

@@ -218,3 +218,29 @@ describe("a content file's encoding", () => {
     );
   });
 });
+
+describe("a file the check cannot read", () => {
+  it("hides no other problem: a file that is not UTF-8, a name that is not UTF-8 and a bad rating are all listed", async () => {
+    const dir = await contentWith(async (d) => {
+      const year = path.join(d, "reviews/2026");
+      const text = REVIEW.replace(MARKER, "fine");
+      await writeFile(
+        path.join(year, "2026-01-15-muller-k.yaml"),
+        Buffer.from(text.replace("Outside", "Müller"), "latin1"),
+      );
+      await writeFile(
+        Buffer.concat([Buffer.from(`${year}/2026-01-16-`), Buffer.from([0xff, 0xfe]), Buffer.from(".yaml")]),
+        text,
+      );
+      await writeFile(path.join(year, "2026-01-17-seven-s.yaml"), text.replace("rating: 5", "rating: 7"));
+    });
+    const { code, output } = await npmCheck(dir);
+    expect(code, output).toBe(1);
+    expect(output).toMatch(/2026-01-15-muller-k\.yaml: line 4: \(file\): is not UTF-8 text/);
+    expect(output).toMatch(
+      /2026-01-16-\uFFFD\uFFFD\.yaml": \(file\): the file name is not valid UTF-8 \(byte by byte: 2026-01-16-\\xff\\xfe\.yaml\) — rename the file/,
+    );
+    expect(output).toMatch(/2026-01-17-seven-s\.yaml: line 3: rating: expected a whole number from 1 to 5, got 7/);
+    expect(output).not.toContain("ENOENT");
+  }, 60_000);
+});

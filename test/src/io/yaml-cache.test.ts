@@ -159,7 +159,10 @@ describe("checked review cache", () => {
     expect(inFolder.result.problems.join("\n")).toMatch(/2019.*must fall in 2019/);
 
     // A practitioner taken out of business.yaml: the review naming her is now wrong.
-    const business = { ...raw.business, text: raw.business.text.replace(/- id: sofia-ramirez/, "- id: sofia-r") };
+    const business = {
+      ...raw.business,
+      text: (raw.business.text ?? "").replace(/- id: sofia-ramirez/, "- id: sofia-r"),
+    };
     const renamed = await check(folder, { ...raw, business });
     expect(renamed.parsed).toBe(raw.reviews.length);
     expect(renamed.result.problems.join("\n")).toContain(path.basename(target.file));
