@@ -152,7 +152,8 @@ export function printableLine(line: string): string {
  * The first character of `text` (a file's raw text) that is refused wherever it stands, with its
  * 1-based line: a control character other than tab and line breaks, a lone surrogate or a
  * bidirectional control. Checked before the YAML is read, so the message names the line even
- * when the YAML reader would stop at the character with its own words.
+ * when the YAML reader would stop at the character with its own words. `message` reads after
+ * what holds it: "holds a control character (…) — …".
  */
 export function badCharacterLine(text: string): { line: number; message: string } | undefined {
   // CR is a line break only before LF (a file saved on Windows).
@@ -160,7 +161,7 @@ export function badCharacterLine(text: string): { line: number; message: string 
   if (!found) return undefined;
   let line = 1;
   for (let i = text.indexOf("\n"); i >= 0 && i < found.index; i = text.indexOf("\n", i + 1)) line++;
-  return { line, message: `this line ${found.message}` };
+  return { line, message: found.message };
 }
 
 /** Whether `s` is a string I-JSON (RFC 7493 §2.1) allows: no lone surrogate, no noncharacter. */

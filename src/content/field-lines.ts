@@ -71,3 +71,58 @@ function itemLine(
   }
   return undefined;
 }
+
+/**
+ * The path of the field a line (1-based) of `text` belongs to: the key written on it, or, for a
+ * line of a `|` block or of a value going on over several lines, the key above whose value it
+ * continues. Empty for a comment or a line outside every field. The inverse of `fieldLine`, for
+ * what is found in the raw text before the YAML is read (a literal control character).
+ */
+export function fieldAtLine(text: string, line: number): PropertyKey[] {
+  const lines = text.split(/\r?\n/);
+  const open: { indent: number; key: PropertyKey }[] = [];
+  // The next index of each list, by its parent's path and its items' indentation.
+  const nextItem = new Map<string, number>();
+  const path = () => open.map((o) => o.key);
+  const closeFrom = (indent: number) => {
+    while ((open.at(-1)?.indent ?? -1) >= indent) open.pop();
+  };
+  let block: number | undefined;
+  for (let i = 0; i < Math.min(line, lines.length); i++) {
+    const l = lines[i] as string;
+    const target = i === line - 1;
+    // A block's lines are its key's value whatever they hold, blank lines included.
+    if (block !== undefined && (l.trim() === "" || indentOf(l) > block)) {
+      if (target) return path();
+      continue;
+    }
+    block = undefined;
+    if (ignored(l)) {
+      if (target) return [];
+      continue;
+    }
+    let indent = indentOf(l);
+    let rest = l.slice(indent);
+    const dash = /^-(?:[ \t]+|$)/.exec(rest);
+    if (dash) {
+      // Items may stand at their key's own indentation (`services:` then `- x`): only an item there ends.
+      closeFrom(indent + 1);
+      if (typeof open.at(-1)?.key === "number" && open.at(-1)?.indent === indent) open.pop();
+      const list = `${path().join("\0")}@${indent}`;
+      const index = nextItem.get(list) ?? 0;
+      nextItem.set(list, index + 1);
+      open.push({ indent, key: index });
+      indent += dash[0].length;
+      rest = rest.slice(dash[0].length);
+    }
+    const key = /^([^\s#"'][^:]*?)[ \t]*:(?:[ \t]+(.*)|$)/.exec(rest);
+    if (key) {
+      closeFrom(indent);
+      open.push({ indent, key: key[1] as string });
+      if (/^[|>]/.test(key[2] ?? "")) block = indent;
+    }
+    // Neither a key nor an item: a further line of the value above.
+    if (target) return path();
+  }
+  return [];
+}

@@ -1,6 +1,7 @@
 import jsYaml from "js-yaml";
 import { badCharacterLine } from "./characters.ts";
-import { messageStart } from "./errors.ts";
+import { fieldPath, messageStart } from "./errors.ts";
+import { fieldAtLine } from "./field-lines.ts";
 import { findYamlMistakes, mayHideMistake } from "./yaml-mistakes.ts";
 
 /**
@@ -67,10 +68,12 @@ function aliasGuard(): (
  * too: its value is not what the editor wrote.
  */
 export function parseContentYaml(file: string, text: string, problems: string[]): unknown {
-  // A character no field may hold, found before the YAML reader stops at it in its own words.
+  // A character no field may hold, found before the YAML reader stops at it in its own words,
+  // and named at the field its line belongs to, as the same character written as an escape is.
   const bad = badCharacterLine(text);
   if (bad) {
-    problems.push(`${messageStart(file, bad.line)}${bad.message}`);
+    const at = fieldAtLine(text, bad.line);
+    problems.push(`${messageStart(file, bad.line)}${at.length > 0 ? `${fieldPath(at)}:` : "this line"} ${bad.message}`);
     return undefined;
   }
   let value: unknown;

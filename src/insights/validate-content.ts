@@ -161,7 +161,7 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
   let summaryReviewed: string | undefined;
   // Its body is no YAML, so the whole file is checked for the characters no content may hold here.
   const bad = summaryFile && badCharacterLine(summaryFile.text);
-  if (summaryFile && bad) problems.push(`${messageStart(summaryFile.file, bad.line)}${bad.message}`);
+  if (summaryFile && bad) problems.push(`${messageStart(summaryFile.file, bad.line)}this line ${bad.message}`);
   else if (summaryFile) {
     const { front, body } = splitFrontMatter(summaryFile.text);
     if (front !== undefined)

@@ -76,7 +76,7 @@ describe("characters no field may hold", () => {
     ] as const) {
       const [line] = problems((t) => t.replace("two adjustments", `two ${c}adjustments`));
       expect(line).toMatch(
-        new RegExp(`^${DANA_FILE()}: line 7: this line holds a noncharacter \\(${name.replace("+", "\\+")}\\)`),
+        new RegExp(`^${DANA_FILE()}: line 7: text: holds a noncharacter \\(${name.replace("+", "\\+")}\\)`),
       );
     }
     // Written as an escape, it is named at its field.
@@ -87,8 +87,24 @@ describe("characters no field may hold", () => {
 
   it("a raw bidi override anywhere, even in the text, is refused on its line", () => {
     const [line] = problems((t) => t.replace("two adjustments", "two \u202Eadjustments"));
-    expect(line).toMatch(
-      new RegExp(`^${DANA_FILE()}: line 7: this line holds a bidirectional-text control \\(U\\+202E`),
+    expect(line).toMatch(new RegExp(`^${DANA_FILE()}: line 7: text: holds a bidirectional-text control \\(U\\+202E`));
+  });
+
+  it("a literal control, bidi or noncharacter is named at its field, as its escape is: the block's key, a nested field, an item", () => {
+    expect(problems((t) => t.replace("two adjustments", "two \u0001adjustments"))).toEqual([
+      `${DANA_FILE()}: line 7: text: holds a control character (U+0001) — delete it (it may be invisible: retype the words around it)`,
+    ]);
+    const reply = (s: string) => (t: string) =>
+      `${t}response:\n  date: 2024-03-03\n  text: |\n    Thank you.\n    ${s}\n`;
+    expect(problems(reply("Take \u{10FFFF}care."))).toEqual([
+      `${DANA_FILE()}: line 18: response.text: holds a noncharacter (U+10FFFF), which is not text and which strict JSON readers refuse — delete it (it may be invisible: retype the words around it)`,
+    ]);
+    expect(problems((t) => `${t}services:\n  - a\u202Eb\n`)[0]).toMatch(
+      new RegExp(`^${DANA_FILE()}: line 15: services\\[0\\]: holds a bidirectional-text control \\(U\\+202E`),
+    );
+    // A comment belongs to no field: its line is named alone.
+    expect(problems((t) => `# note \u202E\n${t}`)[0]).toMatch(
+      new RegExp(`^${DANA_FILE()}: line 1: this line holds a bidirectional-text control \\(U\\+202E`),
     );
   });
 

@@ -164,7 +164,7 @@ describe("YAML mistakes in plain words", () => {
 
   it("a control character in the file names its line before YAML reads it", () => {
     expect(problems(review("title: a\u0007b", "text: Fine."))).toEqual([
-      `${FILE}: line 5: this line holds a control character (U+0007 BEL, the terminal bell) — delete it (it may be invisible: retype the words around it)`,
+      `${FILE}: line 5: title: holds a control character (U+0007 BEL, the terminal bell) — delete it (it may be invisible: retype the words around it)`,
     ]);
     // Windows line ends are line ends.
     expect(problems(review("title: Fine", "text: Fine.").replaceAll("\n", "\r\n"))).toEqual([]);
