@@ -57,10 +57,18 @@ const NAMES: Record<number, string> = {
   8205: "ZERO WIDTH JOINER",
   8288: "WORD JOINER",
   65279: "ZERO WIDTH NO-BREAK SPACE",
+  // Spaces that are no space to YAML (yaml-mistakes.ts names them at the start of a line).
+  160: "NO-BREAK SPACE",
+  8194: "EN SPACE",
+  8195: "EM SPACE",
+  8201: "THIN SPACE",
+  8239: "NARROW NO-BREAK SPACE",
+  12288: "IDEOGRAPHIC SPACE",
 };
 
 const hex = (c: number) => c.toString(16).toUpperCase().padStart(4, "0");
-const named = (c: number) => `U+${hex(c)}${NAMES[c] ? ` ${NAMES[c]}` : ""}`;
+/** `U+2003 EM SPACE`: a code point as messages name it, with its Unicode name when it is one of the above. */
+export const named = (c: number) => `U+${hex(c)}${NAMES[c] ? ` ${NAMES[c]}` : ""}`;
 
 /** What is wrong with one character class, and what to do about it. */
 export interface CharacterProblem {

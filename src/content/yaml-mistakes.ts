@@ -13,6 +13,7 @@
  * what can be wrong inside one field's value is in yaml-value-mistakes.ts.
  */
 
+import { named } from "./characters.ts";
 import {
   closes,
   depth,
@@ -56,7 +57,7 @@ const PLAIN_SHAPE = /^(?:[a-z_][\w-]*:(?: |$)|- |#)/;
  */
 export function mayHideMistake(text: string): boolean {
   if (
-    /[ \t]#|[\u201c\u2018\u201e\u00ab]|^[ \u00a0]*\u00a0|(?::|^ *-)[ \t]+[&*!%@`]|^ *[a-z_][\w-]*: +(["']).*\1[ \t]*[^\s#]/m.test(
+    /[ \t]#|[\u201c\u2018\u201e\u00ab]|^[ \u00a0]*\u00a0|^ *(?:- +)?<<[ \t]*:|(?::|^ *-)[ \t]+[&*!%@`]|^ *[a-z_][\w-]*: +(["']).*\1[ \t]*[^\s#]/m.test(
       text,
     )
   )
@@ -137,6 +138,13 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     // Spaces only: a tab is no indentation to YAML.
     const indent = (/^ */.exec(line) as RegExpExecArray)[0].length;
     const blank = line.trim() === "" || line.trimStart().startsWith("#");
+    // Inside a `|` block such a space is the text's own; anywhere else it makes the line no field.
+    const odd = ODD_SPACE.exec(line);
+    if (odd && !(running?.kind === "block" && indent > running.indent)) {
+      found.push({ line: n, message: oddSpaceMessage(line, odd[1] as string) });
+      running = undefined;
+      return;
+    }
     if (running && (blank || indent > running.indent)) {
       if (flow && !blank) flow.depth += depth(line);
       else if (running.kind === "plain" && !blank && /: |:$|[ \t]#/.test(line.trim())) {
@@ -168,6 +176,10 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     flow = undefined;
     if (/^ *\t/.test(raw)) {
       found.push({ line: n, message: tabMessage() });
+      return;
+    }
+    if (MERGE_KEY.test(line)) {
+      found.push({ line: n, message: MERGE_MESSAGE });
       return;
     }
     const noSpace = NO_SPACE.exec(line);
@@ -255,6 +267,17 @@ export function findYamlMistakes(text: string): YamlMistake[] {
   if (flow && flow.depth > 0) found.push(unclosed(flow));
   if (open) found.push(unclosedQuote(open));
   return found.sort((a, b) => a.line - b.line);
+}
+
+/** A space character YAML does not count as one (not the no-break space: named above) first on a line. */
+const ODD_SPACE = /^ *([\u1680\u2000-\u200B\u202F\u205F\u2060\u3000\uFEFF])/;
+const MERGE_KEY = /^ *(?:- +)?<<[ \t]*:/;
+const MERGE_MESSAGE =
+  "<<: a merge key (<<), which copies fields from elsewhere, is not allowed in a content file — write each field out on its own line";
+
+function oddSpaceMessage(line: string, space: string): string {
+  const key = /^[\s\u1680\u2000-\u200B\u202F\u205F\u2060\u3000\uFEFF]*(?:- +)?([^\s:#]+):(?:\s|$)/.exec(line)?.[1];
+  return `${key === undefined ? "" : `${key}: `}this line starts with an unusual space character (${named(space.codePointAt(0) as number)}, pasted from a word processor?), which YAML does not count as a space — delete the spaces at the start of the line and type them again`;
 }
 
 const LOST_INDENT =

@@ -134,6 +134,25 @@ describe("YAML mistakes in plain words", () => {
     ]);
   });
 
+  it("a merge key or a line starting with an unusual space, right after a plain value, is named as what it is", () => {
+    const belowRating = (line: string) =>
+      review("title: Fine", "text: Fine.").replace("rating: 5\n", `rating: 5\n${line}\n`);
+    const merge =
+      "<<: a merge key (<<), which copies fields from elsewhere, is not allowed in a content file — write each field out on its own line";
+    expect(problems(belowRating("<<: {title: merged}"))).toEqual([`${FILE}: line 4: ${merge}`]);
+    expect(problems(review("title: Fine", "text: Fine.", "services:", "  - <<: {id: x}")).at(0)).toBe(
+      `${FILE}: line 8: ${merge}`,
+    );
+    expect(problems(belowRating("\u2003author2: x"))).toEqual([
+      `${FILE}: line 4: author2: this line starts with an unusual space character (U+2003 EM SPACE, pasted from a word processor?), which YAML does not count as a space — delete the spaces at the start of the line and type them again`,
+    ]);
+    expect(problems(belowRating("  \u3000note: x"))[0]).toContain(
+      "line 4: note: this line starts with an unusual space character (U+3000 IDEOGRAPHIC SPACE,",
+    );
+    // Inside a text block such a space is the text's own.
+    expect(problems(review("title: Fine", "text: |", "  Fine.", "  \u2003indented quote"))).toEqual([]);
+  });
+
   it.each([
     ["*Best* chiro", "which YAML reads as a reference to another value (an alias)", '"*Best* chiro"'],
     [
