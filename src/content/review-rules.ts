@@ -45,51 +45,42 @@ export function reviewRuleProblems(
     },
   };
   const { today } = ctx;
-  const date = get("date");
-  const publishedAt = get("published_at");
-  const verifiedOn = get("verification", "verified_on");
-  const responseDate = get("response", "date");
   const folderYear = path.basename(path.dirname(file));
-
-  if (typeof date === "string") {
-    if (folderYear !== date.slice(0, 4)) {
-      problems.push({
-        field: "date",
-        message: `must fall in ${folderYear}, the year folder the file is in`,
-        got: date,
-      });
-    }
-    if (date > today)
-      problems.push({ field: "date", message: `must not be in the future (today is ${today})`, got: date });
+  // A date refused as in the future is as invalid as a misspelt one: no rule compares another
+  // field with it (its problem is the one to fix), so each is checked against the clock first.
+  const afterToday = (s: string) => s > today;
+  const notFuture = (field: string, v: unknown, isFuture = afterToday, aside = ` (today is ${today})`) => {
+    if (typeof v !== "string") return undefined;
+    if (!isFuture(v)) return v;
+    problems.push({ field, message: `must not be in the future${aside}`, got: v });
+    return undefined;
+  };
+  const dateField = get("date");
+  if (typeof dateField === "string" && folderYear !== dateField.slice(0, 4)) {
+    problems.push({
+      field: "date",
+      message: `must fall in ${folderYear}, the year folder the file is in`,
+      got: dateField,
+    });
   }
-  if (typeof publishedAt === "string" && Date.parse(publishedAt) > ctx.nowMs) {
-    problems.push({ field: "published_at", message: "must not be in the future", got: publishedAt });
-  }
+  const date = notFuture("date", dateField);
+  const publishedAt = notFuture("published_at", get("published_at"), (s) => Date.parse(s) > ctx.nowMs, "");
   // The day it was published, as its own offset reads it: a review is published once written.
-  const publishedOn = typeof publishedAt === "string" ? publishedAt.slice(0, 10) : undefined;
-  if (publishedOn !== undefined && typeof date === "string" && publishedOn < date) {
+  const publishedOn = publishedAt?.slice(0, 10);
+  if (publishedOn !== undefined && date !== undefined && publishedOn < date) {
     problems.push({
       field: "published_at",
       message: `must not be before the review date ${date}: a review is published after it is written`,
       got: publishedAt,
     });
   }
-  const withdrawnOn = get("withdrawn", "date");
-  if (typeof withdrawnOn === "string") {
-    if (withdrawnOn > today) {
-      problems.push({
-        field: "withdrawn.date",
-        message: `must not be in the future (today is ${today})`,
-        got: withdrawnOn,
-      });
-    }
-    if (publishedOn !== undefined && withdrawnOn < publishedOn) {
-      problems.push({
-        field: "withdrawn.date",
-        message: `must not be before the review was published (published_at is ${publishedAt})`,
-        got: withdrawnOn,
-      });
-    }
+  const withdrawnOn = notFuture("withdrawn.date", get("withdrawn", "date"));
+  if (withdrawnOn !== undefined && publishedOn !== undefined && withdrawnOn < publishedOn) {
+    problems.push({
+      field: "withdrawn.date",
+      message: `must not be before the review was published (published_at is ${publishedAt})`,
+      got: withdrawnOn,
+    });
   }
   const method = get("verification", "method");
   if (method === "platform_verified" && get("source", "platform") === "direct") {
@@ -100,36 +91,13 @@ export function reviewRuleProblems(
       got: method,
     });
   }
-  if (typeof verifiedOn === "string") {
-    if (verifiedOn > today) {
-      problems.push({
-        field: "verification.verified_on",
-        message: `must not be in the future (today is ${today})`,
-        got: verifiedOn,
-      });
-    }
-    if (typeof date === "string" && verifiedOn < date) {
-      problems.push({
-        field: "verification.verified_on",
-        message: `must not be before the review date ${date}`,
-        got: verifiedOn,
-      });
-    }
-  }
-  if (typeof responseDate === "string") {
-    if (typeof date === "string" && responseDate < date) {
-      problems.push({
-        field: "response.date",
-        message: `must not be before the review date ${date}`,
-        got: responseDate,
-      });
-    }
-    if (responseDate > today) {
-      problems.push({
-        field: "response.date",
-        message: `must not be in the future (today is ${today})`,
-        got: responseDate,
-      });
+  for (const [field, at] of [
+    ["verification.verified_on", ["verification", "verified_on"]],
+    ["response.date", ["response", "date"]],
+  ] as const) {
+    const day = notFuture(field, get(...at));
+    if (day !== undefined && date !== undefined && day < date) {
+      problems.push({ field, message: `must not be before the review date ${date}`, got: day });
     }
   }
   if (ctx.business) {

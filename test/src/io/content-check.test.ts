@@ -82,6 +82,34 @@ describe("content check", () => {
     ]);
   });
 
+  it("compares no field with a date refused as in the future: its own problem is the one to fix", async () => {
+    const dir = await fixtureCopy();
+    const review = path.join(dir, "reviews/2025/2025-02-20-tom-alias.yaml");
+    // NOW is 2025-12-01: the review date is in the future, the other dates are not.
+    await edit(review, (t) =>
+      t
+        .replace(/^date: .*$/m, "date: 2025-12-25")
+        .replace(/^published_at: .*$/m, 'published_at: "2025-11-02T10:00:00Z"')
+        .replace(/verified_on: .*$/m, "verified_on: 2025-11-03")
+        .concat("response:\n  date: 2025-11-04\n  text: Thank you.\n"),
+    );
+    const result = await runCheck({ CONTENT_DIR: dir });
+    expect(result.code).toBe(1);
+    expect(result.err).toBe(
+      `Invalid content: ${review}: line 1: date: must not be in the future (today is 2025-12-01), got "2025-12-25"`,
+    );
+    // A published_at in the future is not compared with the withdrawal either.
+    await edit(review, (t) =>
+      t
+        .replace(/^date: .*$/m, "date: 2025-02-20")
+        .replace(/^published_at: .*$/m, 'published_at: "2025-12-24T10:00:00Z"')
+        .concat("withdrawn:\n  reason: author-request\n  date: 2025-11-20\n"),
+    );
+    expect((await runCheck({ CONTENT_DIR: dir })).err).toBe(
+      `Invalid content: ${review}: line 2: published_at: must not be in the future, got "2025-12-24T10:00:00Z"`,
+    );
+  });
+
   it("reads a fresh review:new scaffold as not filled in yet: an error by default, left out with a notice in skip mode", async () => {
     const dir = await fixtureCopy();
     const lines: string[] = [];
