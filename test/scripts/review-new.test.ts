@@ -189,7 +189,7 @@ describe("npm run review:new", () => {
     await fillText(file);
     const error = await loadContent(dir, { now: new Date("2025-03-13T09:00:00Z") }).catch((e: unknown) => e);
     expect((error as ContentError).problems).toEqual([
-      `${file}: line 11: the rating is empty — write a whole number from 1 to 5`,
+      `${file}: line 10: the rating is empty — write a whole number from 1 to 5`,
     ]);
   });
 
