@@ -55,6 +55,18 @@ export function completeReviewIds(snapshot: Snapshot, prefix: string): string[] 
 }
 
 /**
+ * The review id a `reviews://` URI names, percent-decoded; "" (no review has it) when an escape is
+ * malformed (`%ZZ`, a cut UTF-8 sequence), so such a URI is unknown rather than a server fault.
+ */
+export function decodedId(raw: string): string {
+  try {
+    return decodeURIComponent(raw);
+  } catch {
+    return "";
+  }
+}
+
+/**
  * The `reviews://{id}` template of a snapshot, made once: servers are built per request, and the
  * template (its parsed URI template and completion callback) holds nothing of any one of them.
  */
@@ -98,7 +110,7 @@ export function registerDatasetResources(server: McpServer, { snapshot, baseUrl 
       mimeType: JSON_TYPE,
     },
     (uri, { id }) => {
-      const review = typeof id === "string" ? snapshot.index.byId(decodeURIComponent(id)) : undefined;
+      const review = typeof id === "string" ? snapshot.index.byId(decodedId(id)) : undefined;
       if (!review) throw new ResourceNotFoundError(uri.href, `No review has the URI ${uri.href}`);
       return { contents: [{ uri: uri.href, mimeType: JSON_TYPE, text: JSON.stringify(review) }] };
     },

@@ -101,6 +101,34 @@ export async function postRpc(
   return { status: res.status, headers: res.headers, body: text ? JSON.parse(text) : undefined };
 }
 
+export const MODERN_VERSION = "2026-07-28";
+
+/**
+ * A raw 2026-07-28 request: `params._meta` with the protocol version, client info and
+ * capabilities, and the `Mcp-Method` header (and `Mcp-Name` when given).
+ */
+export function postModern(
+  endpoint: string,
+  method: string,
+  params: Record<string, unknown> = {},
+  name?: string,
+): Promise<RpcReply> {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": MODERN_VERSION,
+    "io.modelcontextprotocol/clientInfo": { name: "raw-http-test", version: "0.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  return postRpc(
+    endpoint,
+    { jsonrpc: "2.0", id: 1, method, params: { ...params, _meta } },
+    {
+      "mcp-protocol-version": MODERN_VERSION,
+      "mcp-method": method,
+      ...(name === undefined ? {} : { "mcp-name": name }),
+    },
+  );
+}
+
 export const initializeRequest = (protocolVersion = "2025-06-18", id: number | string = 1) => ({
   jsonrpc: "2.0",
   id,

@@ -1,0 +1,55 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../../helpers/build-site.ts";
+import {
+  type McpTestApp,
+  openSession,
+  postModern,
+  postRpc,
+  type RpcReply,
+  startMcpApp,
+} from "../../helpers/mcp-app.ts";
+
+/**
+ * Protocol misuse answered as docs/mcp.md's error table says, the same way in both eras: a 2025
+ * session's POST and a raw 2026-07-28 request.
+ */
+
+const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE = "https://reviews.test";
+let dist: string;
+let app: McpTestApp;
+let sessionId: string;
+
+beforeAll(async () => {
+  const build = await buildSite(CONTENT, { BASE_URL: BASE });
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  sessionId = await openSession(app.endpoint);
+});
+
+afterAll(async () => {
+  await app?.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+const session = (version = "2025-06-18") => ({ "mcp-session-id": sessionId, "mcp-protocol-version": version });
+
+/** The same request in both eras: `[2025 session, 2026-07-28]`. */
+async function bothEras(method: string, params: Record<string, unknown>, name?: string): Promise<RpcReply[]> {
+  const legacy = await postRpc(app.endpoint, { jsonrpc: "2.0", id: 1, method, params }, session());
+  return [legacy, await postModern(app.endpoint, method, params, name)];
+}
+
+describe("resources/read", () => {
+  it("answers a reviews:// URI with a bad percent-escape as an unknown URI: -32602 with the URI in data", async () => {
+    for (const uri of ["reviews://%E0%A4", "reviews://%", "reviews://%ZZ"]) {
+      for (const reply of await bothEras("resources/read", { uri }, uri)) {
+        expect(reply.status, uri).toBe(200);
+        expect(reply.body.error, uri).toMatchObject({ code: -32602, data: { uri } });
+      }
+    }
+  });
+});
