@@ -2,10 +2,10 @@ import { type SpecTypeName, specTypeSchemas } from "@modelcontextprotocol/server
 import { describeIssue } from "../../src/api/schema-issues.ts";
 
 /**
- * JSON-RPC says malformed params get -32602 Invalid params. On 2025-era requests the SDK (2.4,
- * like 1.x) parses a request's params inside the handler and reports a failure as -32603 Internal
- * error with zod's raw JSON as the message, so requests for the methods this server answers are
- * checked first, against the SDK's own spec schemas, and refused with a readable message.
+ * JSON-RPC says malformed params get -32602 Invalid params. In both eras the SDK (2.4, like 1.x)
+ * parses a request's params inside the handler and reports a failure as -32603 Internal error with
+ * zod's raw JSON as the message, so requests for the methods this server answers are checked
+ * first, against the SDK's own spec schemas, and refused with one readable message in both eras.
  */
 
 /** The request methods this server handles, with the spec type each request must satisfy. */

@@ -19,7 +19,8 @@ import { ClientStreams } from "./client-streams.ts";
 import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
-import { rpcError } from "./rpc-error.ts";
+import { invalidParams } from "./params-guard.ts";
+import { rpcError, rpcErrorResponse } from "./rpc-error.ts";
 import { createMcpServer } from "./server.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { SessionTokens } from "./session-token.ts";
@@ -178,8 +179,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
         if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
           return sessions.handle(request, body);
         }
-        if ((body as { method?: unknown } | undefined)?.method === "subscriptions/listen")
-          return listen(request, options);
+        const method = (body as { method?: unknown } | undefined)?.method;
+        if (method === "subscriptions/listen") return listen(request, options);
+        // As in the 2025 era (params-guard.ts); a disagreeing Mcp-Method is the SDK's header check's to refuse.
+        const problem = request.headers.get("mcp-method") === method ? invalidParams(body) : undefined;
+        if (problem) return rpcErrorResponse(200, -32602, problem, idOf(body));
         return modern.fetch(request, options);
       },
     },

@@ -53,3 +53,30 @@ describe("resources/read", () => {
     }
   });
 });
+
+describe("malformed params", () => {
+  const cases: [string, Record<string, unknown>, string?][] = [
+    ["resources/read", {}],
+    ["resources/read", { uri: 5 }],
+    ["tools/list", { cursor: 5 }],
+    ["resources/templates/list", { cursor: 5 }],
+    ["completion/complete", { argument: { name: "id", value: "2025" } }],
+    [
+      "completion/complete",
+      { ref: { type: "ref/resource", uri: "reviews://{id}" }, argument: { name: "id", value: 5 } },
+    ],
+    ["tools/call", { arguments: {} }],
+  ];
+
+  it("get -32602 with the same readable message in both eras", async () => {
+    for (const [method, params, name] of cases) {
+      const [legacy, modern] = (await bothEras(method, params, name)) as [RpcReply, RpcReply];
+      const what = `${method} ${JSON.stringify(params)}`;
+      expect([legacy.status, legacy.body.error?.code], what).toEqual([200, -32602]);
+      expect([modern.status, modern.body.error?.code], what).toEqual([200, -32602]);
+      expect(modern.body.error.message, what).toBe(legacy.body.error.message);
+      expect(legacy.body.error.message, what).toMatch(new RegExp(`^Invalid params for ${method}: params\\.`));
+      expect(legacy.body.error.message, what).not.toMatch(/\n|"code"/);
+    }
+  });
+});
