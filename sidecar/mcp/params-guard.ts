@@ -22,6 +22,12 @@ const SERVED: Record<string, SpecTypeName> = {
   "completion/complete": "CompleteRequest",
 };
 
+/**
+ * The paginated methods served. Their lists are never cut into pages, so no cursor was ever
+ * issued, and the spec's pagination says an invalid cursor should get -32602, not the first page.
+ */
+const PAGED = new Set(["tools/list", "resources/list", "resources/templates/list"]);
+
 /** Why `message`'s params are invalid for its method, or undefined when they are fine or unchecked. */
 export function invalidParams(message: unknown): string | undefined {
   if (message === null || typeof message !== "object" || !("id" in message)) return undefined;
@@ -29,6 +35,11 @@ export function invalidParams(message: unknown): string | undefined {
   if (typeof method !== "string" || !Object.hasOwn(SERVED, method)) return undefined;
   const schema = specTypeSchemas[SERVED[method] as SpecTypeName];
   const { issues } = schema["~standard"].validate(message);
-  if (!issues?.length) return undefined;
-  return `Invalid params for ${method}: ${issues.map((i) => describeIssue(i, "params")).join("; ")}`;
+  if (issues?.length)
+    return `Invalid params for ${method}: ${issues.map((i) => describeIssue(i, "params")).join("; ")}`;
+  const cursor = (message as { params?: { cursor?: unknown } }).params?.cursor;
+  if (PAGED.has(method) && cursor !== undefined) {
+    return `Invalid params for ${method}: params.cursor: no cursor is valid here, as every list is sent whole (nextCursor is never set); send the request without one`;
+  }
+  return undefined;
 }

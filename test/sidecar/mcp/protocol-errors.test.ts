@@ -80,3 +80,15 @@ describe("malformed params", () => {
     }
   });
 });
+
+describe("pagination", () => {
+  it("refuses a cursor with -32602, as no list here is ever cut into pages", async () => {
+    for (const method of ["tools/list", "resources/list", "resources/templates/list"]) {
+      for (const reply of await bothEras(method, { cursor: "abc" })) {
+        expect([reply.status, reply.body.error?.code], method).toEqual([200, -32602]);
+        expect(reply.body.error.message, method).toMatch(/cursor/);
+      }
+      for (const reply of await bothEras(method, {})) expect(reply.body.result, method).toBeDefined();
+    }
+  });
+});
