@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import zlib from "node:zlib";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ErrorRequestHandler, RequestHandler } from "express";
@@ -132,5 +133,24 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
         }
         next(err);
     }
+  };
+}
+
+/**
+ * Tells an empty POST body from `{}`: express.json reads a body of 0 bytes as `{}`, and skips a
+ * request with no body at all (neither Content-Length nor Transfer-Encoding), so that `req.is()`
+ * is null and the JSON type looked missing. Either is a body that is not JSON. `verify` goes to
+ * express.json, which calls it with each body it reads, decoded.
+ */
+export function emptyBodies() {
+  const empty = new WeakSet<IncomingMessage>();
+  return {
+    verify(req: IncomingMessage, _res: unknown, buf: Buffer): void {
+      if (buf.length === 0) empty.add(req);
+    },
+    has(req: IncomingMessage): boolean {
+      const { headers } = req;
+      return empty.has(req) || (headers["content-length"] === undefined && headers["transfer-encoding"] === undefined);
+    },
   };
 }

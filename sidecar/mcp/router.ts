@@ -16,7 +16,7 @@ import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { ClientStreams } from "./client-streams.ts";
-import { allowedHostnames, bodyErrors, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
+import { allowedHostnames, bodyErrors, emptyBodies, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
 import { invalidParams } from "./params-guard.ts";
@@ -196,7 +196,10 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     next();
   };
 
+  const empty = emptyBodies();
   const post: RequestHandler = async (req, res) => {
+    if (empty.has(req))
+      return rpcError(res, 400, -32700, "Parse error: the request body is empty; send a JSON-RPC message");
     if (!req.is("application/json")) {
       return rpcError(res, 415, -32000, "Unsupported Media Type: Content-Type must be application/json");
     }
@@ -234,7 +237,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   );
   const router = Router();
   router.use(open);
-  router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false }), post);
+  router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false, verify: empty.verify }), post);
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "GET, POST, DELETE, OPTIONS");
     rpcError(res, 405, -32000, "Method not allowed: use POST, GET or DELETE");

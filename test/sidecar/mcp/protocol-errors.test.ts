@@ -1,4 +1,5 @@
 import { rm } from "node:fs/promises";
+import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../helpers/build-site.ts";
@@ -41,6 +42,31 @@ const session = (version = "2025-06-18") => ({ "mcp-session-id": sessionId, "mcp
 async function bothEras(method: string, params: Record<string, unknown>, name?: string): Promise<RpcReply[]> {
   const legacy = await postRpc(app.endpoint, { jsonrpc: "2.0", id: 1, method, params }, session());
   return [legacy, await postModern(app.endpoint, method, params, name)];
+}
+
+/** Sends raw HTTP/1.1 bytes and returns the status and body: fetch always frames a body. */
+function rawPost(head: string, body = ""): Promise<{ status: number; body: string }> {
+  const { hostname, port } = new URL(app.endpoint);
+  return new Promise((resolve, reject) => {
+    const socket = connect(Number(port), hostname, () => {
+      socket.end(
+        `POST /mcp HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n` +
+          "Content-Type: application/json\r\nAccept: application/json, text/event-stream\r\n" +
+          `${head}\r\n${body}`,
+      );
+    });
+    let text = "";
+    socket.on("data", (d) => {
+      text += d;
+    });
+    socket.on("error", reject);
+    socket.on("end", () => {
+      const status = Number(text.split(" ")[1]);
+      const payload = text.slice(text.indexOf("\r\n\r\n") + 4);
+      // The answer may be chunked; the JSON object is what sits between its braces.
+      resolve({ status, body: payload.slice(payload.indexOf("{"), payload.lastIndexOf("}") + 1) });
+    });
+  });
 }
 
 describe("resources/read", () => {
@@ -89,6 +115,26 @@ describe("pagination", () => {
         expect(reply.body.error.message, method).toMatch(/cursor/);
       }
       for (const reply of await bothEras(method, {})) expect(reply.body.result, method).toBeDefined();
+    }
+  });
+});
+
+describe("empty POST bodies", () => {
+  it("are not JSON: 400 and -32700, whether framed with Content-Length 0, chunked or not at all", async () => {
+    const empty = await fetch(app.endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
+      body: "",
+    });
+    expect([empty.status, (await empty.json()).error.code]).toEqual([400, -32700]);
+    for (const [head, body] of [
+      ["Content-Length: 0\r\n", ""],
+      ["Transfer-Encoding: chunked\r\n", "0\r\n\r\n"],
+      ["", ""],
+    ] as const) {
+      const reply = await rawPost(head, body);
+      expect([reply.status, JSON.parse(reply.body).error.code], JSON.stringify(head)).toEqual([400, -32700]);
+      expect(JSON.parse(reply.body).error.message).toMatch(/empty/);
     }
   });
 });
