@@ -2,6 +2,7 @@ import {
   isInitializeRequest,
   type LegacyHttpHandler,
   type McpServerFactory,
+  SUPPORTED_PROTOCOL_VERSIONS,
   specTypeSchemas,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
@@ -41,6 +42,21 @@ const missing = () =>
   rpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first to get one");
 const notFound = () =>
   rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again");
+
+/**
+ * Why a DELETE's `Mcp-Protocol-Version` is refused (2025-06-18: an invalid or unsupported one
+ * MUST get 400), in the SDK transport's words for a POST or GET; none when absent, as there.
+ */
+function unsupportedVersion(request: Request): Response | undefined {
+  const version = request.headers.get("mcp-protocol-version");
+  if (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
+  const supported = SUPPORTED_PROTOCOL_VERSIONS.join(", ");
+  return rpcErrorResponse(
+    400,
+    -32000,
+    `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supported})`,
+  );
+}
 
 /** Seconds a client should wait before repeating a DELETE the session store could not record. */
 export const REVOKE_RETRY_AFTER_S = 30;
@@ -113,7 +129,10 @@ export class LegacySessions {
         return this.#deps.serve(request, { parsedBody: body });
       case "GET":
         return this.#deps.openStream(headerId, expiresAt, request);
-      case "DELETE":
+      case "DELETE": {
+        // The SDK's transport checks this header on a POST or GET; a DELETE never reaches it.
+        const refused = unsupportedVersion(request);
+        if (refused) return refused;
         try {
           await this.#deps.sessions.end(headerId, expiresAt);
         } catch (err) {
@@ -122,6 +141,7 @@ export class LegacySessions {
         }
         this.#deps.onEnd(headerId);
         return new Response(null, { status: 200 });
+      }
       default:
         return rpcErrorResponse(405, -32000, "Method not allowed: use POST, GET or DELETE");
     }

@@ -138,3 +138,23 @@ describe("empty POST bodies", () => {
     }
   });
 });
+
+describe("DELETE", () => {
+  it("refuses an unsupported Mcp-Protocol-Version with 400 and leaves the session live", async () => {
+    const id = await openSession(app.endpoint);
+    const headers = { "mcp-session-id": id, accept: "application/json, text/event-stream" };
+    const bad = await fetch(app.endpoint, {
+      method: "DELETE",
+      headers: { ...headers, "mcp-protocol-version": "1999-01-01" },
+    });
+    expect([bad.status, (await bad.json()).error.code]).toEqual([400, -32000]);
+    const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
+    const still = await postRpc(app.endpoint, list, { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" });
+    expect(still.status).toBe(200);
+    const good = await fetch(app.endpoint, {
+      method: "DELETE",
+      headers: { ...headers, "mcp-protocol-version": "2025-06-18" },
+    });
+    expect(good.status).toBe(200);
+  });
+});
