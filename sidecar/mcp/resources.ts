@@ -17,9 +17,6 @@ export interface ResourceDeps {
 
 const JSON_TYPE = "application/json";
 
-/** Completion answers at most this many ids (the spec caps `values` at 100). */
-const MAX_COMPLETIONS = 100;
-
 export const REVIEW_URI_TEMPLATE = "reviews://{id}";
 
 export function reviewUri(id: string): string {
@@ -43,14 +40,14 @@ function serialisedDataset(snapshot: Snapshot): string {
   return text;
 }
 
-/** Review ids starting with `prefix`, in dataset order (newest first). */
+/**
+ * Every review id starting with `prefix`, in dataset order (newest first), not only the first 100:
+ * the SDK sends the first 100 (the spec's cap on `values`) and counts them all into `total` and
+ * `hasMore`, so a cut here would tell the client that nothing more matches.
+ */
 export function completeReviewIds(snapshot: Snapshot, prefix: string): string[] {
   const out: string[] = [];
-  for (const r of snapshot.index.dataset.reviews) {
-    if (!r.id.startsWith(prefix)) continue;
-    out.push(r.id);
-    if (out.length === MAX_COMPLETIONS) break;
-  }
+  for (const r of snapshot.index.dataset.reviews) if (r.id.startsWith(prefix)) out.push(r.id);
   return out;
 }
 
