@@ -4,8 +4,6 @@ import {
   isLegacyRequest,
   type McpRequestContext,
   type McpServer,
-  ProtocolError,
-  ProtocolErrorCode,
 } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
@@ -25,6 +23,7 @@ import { createMcpServer } from "./server.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { SessionTokens } from "./session-token.ts";
 import { countedListens } from "./stream-limit.ts";
+import { addSubscribeHandlers } from "./subscriptions.ts";
 
 /** A JSON-RPC message to this server is a few hundred bytes; 64 KiB leaves room and bounds memory. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -107,7 +106,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     const snapshot = (body && pinned.get(body)) ?? store.current;
     const server = createMcpServer({ snapshot, baseUrl, argumentsAsSent: body?.params?.arguments });
     const sessionId = ctx.requestInfo?.headers.get(SESSION_HEADER);
-    if (ctx.era === "legacy" && sessionId) addSubscribeHandlers(server, sessionId);
+    if (ctx.era === "legacy" && sessionId) addSubscribeHandlers(server, { sessionId, notices, snapshot, baseUrl });
     return server;
   };
   const modern = createMcpHandler(factory, {
@@ -143,23 +142,6 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       log.info({ session: id.slice(-12) }, "mcp session ended");
     },
   });
-
-  /**
-   * `resources/subscribe` on a 2025 session: recorded here, delivered on the session's GET stream.
-   * The session was found live and used before the request got here (LegacySessions).
-   */
-  function addSubscribeHandlers(server: McpServer, sessionId: string): void {
-    server.server.setRequestHandler("resources/subscribe", (request) => {
-      if (!notices.subscribe(sessionId, request.params.uri)) {
-        throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Too many subscriptions: at most 64 URIs a session");
-      }
-      return {};
-    });
-    server.server.setRequestHandler("resources/unsubscribe", (request) => {
-      notices.unsubscribe(sessionId, request.params.uri);
-      return {};
-    });
-  }
 
   let last = store.current;
   const stopWatching = deps.builds.onLive("notifying MCP subscribers", ({ snapshot: next }) => {

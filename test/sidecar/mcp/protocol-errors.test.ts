@@ -158,3 +158,37 @@ describe("DELETE", () => {
     expect(good.status).toBe(200);
   });
 });
+
+describe("resources/subscribe", () => {
+  const subscribe = (uri: string) =>
+    postRpc(app.endpoint, { jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri } }, session());
+
+  it("keeps only a URI a change notice can name: a dataset, or reviews://{id} of a review that exists", async () => {
+    const review = app.store.current.index.dataset.reviews[0]?.id as string;
+    for (const uri of [`${BASE}/reviews.json`, `${BASE}/insights.json`, `reviews://${review}`]) {
+      const reply = await subscribe(uri);
+      expect([reply.status, reply.body.result], uri).toEqual([200, {}]);
+    }
+    const malformed = [
+      "not a uri",
+      `reviews://${"a".repeat(60_000)}`,
+      `reviews://${"a".repeat(101)}`,
+      "reviews://%ZZ",
+      // Another spelling of an existing review: never the URI a notice names.
+      `reviews://${review.replace("-", "%2D")}`,
+      "reviews://Upper-Case",
+      "reviews://a/b",
+      "https://elsewhere.example/reviews.json",
+    ];
+    for (const uri of malformed) {
+      const reply = await subscribe(uri);
+      expect([reply.status, reply.body.error?.code], uri.slice(0, 40)).toEqual([200, -32602]);
+      expect(reply.body.error.message).toMatch(/^Invalid params for resources\/subscribe: params\.uri: expected /);
+      // Nothing of a long URI comes back.
+      expect(JSON.stringify(reply.body).length).toBeLessThan(1_000);
+    }
+    const unknown = await subscribe("reviews://no-such-review");
+    expect(unknown.body.error).toMatchObject({ code: -32602, data: { uri: "reviews://no-such-review" } });
+    expect(unknown.body.error.message).toContain(`subscribe to ${BASE}/reviews.json`);
+  });
+});

@@ -1,0 +1,62 @@
+import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
+import { Id, MAX_ID_LENGTH } from "../../src/content/schema.ts";
+import type { Snapshot } from "../build/snapshot.ts";
+import type { ChangeNotices } from "./change-notices.ts";
+import { insightsUri } from "./insights.ts";
+import { datasetUri, REVIEW_URI_TEMPLATE, reviewUri } from "./resources.ts";
+
+/**
+ * `resources/subscribe` of a 2025 session: recorded in `ChangeNotices`, delivered on the
+ * session's GET stream. Only a URI a change notice can name is kept: one of the two datasets, or
+ * `reviews://{id}` of a review that exists, written as `changedUris` writes it. So a session holds
+ * at most 64 URIs of a bounded length, and a subscription that could never be notified (a typo,
+ * another spelling of the URI) is refused at once rather than kept in silence.
+ */
+
+export interface SubscriptionDeps {
+  /** The session, found live and used before the request got here (LegacySessions). */
+  sessionId: string;
+  notices: ChangeNotices;
+  /** The request's pinned snapshot: the reviews that exist. */
+  snapshot: Snapshot;
+  baseUrl: string;
+}
+
+const REVIEW_SCHEME = "reviews://";
+
+/** Why `uri` cannot be subscribed to, as a -32602 error, or undefined when it can. */
+export function unsubscribable(uri: string, snapshot: Snapshot, baseUrl: string): ProtocolError | undefined {
+  if (uri === datasetUri(baseUrl) || uri === insightsUri(baseUrl)) return undefined;
+  const id = uri.startsWith(REVIEW_SCHEME) ? uri.slice(REVIEW_SCHEME.length) : undefined;
+  if (id === undefined || !Id.safeParse(id).success) {
+    // Not echoed: it may be 60 KB of anything.
+    return new ProtocolError(
+      ProtocolErrorCode.InvalidParams,
+      `Invalid params for resources/subscribe: params.uri: expected ${datasetUri(baseUrl)}, ${insightsUri(baseUrl)} ` +
+        `or ${REVIEW_URI_TEMPLATE} with a review's id (a-z, 0-9 and single hyphens, at most ${MAX_ID_LENGTH} characters)`,
+    );
+  }
+  if (snapshot.index.byId(id)) return undefined;
+  // As resources/read answers it. A new review is announced on the dataset's URI.
+  return new ProtocolError(
+    ProtocolErrorCode.InvalidParams,
+    `No review has the URI ${reviewUri(id)}; subscribe to ${datasetUri(baseUrl)} to hear of new reviews`,
+    { uri },
+  );
+}
+
+/** Registers `resources/subscribe` and `resources/unsubscribe` on a 2025 session's server. */
+export function addSubscribeHandlers(server: McpServer, { sessionId, notices, snapshot, baseUrl }: SubscriptionDeps) {
+  server.server.setRequestHandler("resources/subscribe", (request) => {
+    const refused = unsubscribable(request.params.uri, snapshot, baseUrl);
+    if (refused) throw refused;
+    if (!notices.subscribe(sessionId, request.params.uri)) {
+      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Too many subscriptions: at most 64 URIs a session");
+    }
+    return {};
+  });
+  server.server.setRequestHandler("resources/unsubscribe", (request) => {
+    notices.unsubscribe(sessionId, request.params.uri);
+    return {};
+  });
+}
