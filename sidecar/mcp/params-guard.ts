@@ -28,11 +28,18 @@ const SERVED: Record<string, SpecTypeName> = {
  */
 const PAGED = new Set(["tools/list", "resources/list", "resources/templates/list"]);
 
-/** Why `message`'s params are invalid for its method, or undefined when they are fine or unchecked. */
-export function invalidParams(message: unknown): string | undefined {
+/** Methods the 2026-07-28 revision removed: the SDK answers them 404 and -32601, whatever their params. */
+const REMOVED_IN_2026 = new Set(["initialize", "ping", "resources/subscribe", "resources/unsubscribe"]);
+
+/**
+ * Why `message`'s params are invalid for its method, or undefined when they are fine or unchecked;
+ * `era` is the protocol era the request belongs to.
+ */
+export function invalidParams(message: unknown, era: "legacy" | "modern" = "legacy"): string | undefined {
   if (message === null || typeof message !== "object" || !("id" in message)) return undefined;
   const method = (message as { method?: unknown }).method;
   if (typeof method !== "string" || !Object.hasOwn(SERVED, method)) return undefined;
+  if (era === "modern" && REMOVED_IN_2026.has(method)) return undefined;
   const schema = specTypeSchemas[SERVED[method] as SpecTypeName];
   const { issues } = schema["~standard"].validate(message);
   if (issues?.length)

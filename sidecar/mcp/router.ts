@@ -164,7 +164,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
         const method = (body as { method?: unknown } | undefined)?.method;
         if (method === "subscriptions/listen") return listen(request, options);
         // As in the 2025 era (params-guard.ts); a disagreeing Mcp-Method is the SDK's header check's to refuse.
-        const problem = request.headers.get("mcp-method") === method ? invalidParams(body) : undefined;
+        const problem = request.headers.get("mcp-method") === method ? invalidParams(body, "modern") : undefined;
         if (problem) return rpcErrorResponse(200, -32602, problem, idOf(body));
         return modern.fetch(request, options);
       },

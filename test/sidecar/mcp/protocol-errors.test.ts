@@ -107,6 +107,15 @@ describe("malformed params", () => {
   });
 });
 
+describe("methods 2026-07-28 removed", () => {
+  it("are the SDK's 404 and -32601 whatever their params, not -32602", async () => {
+    for (const method of ["initialize", "ping", "resources/subscribe", "resources/unsubscribe"]) {
+      const reply = await postModern(app.endpoint, method, { uri: 5 });
+      expect([reply.status, reply.body.error?.code], method).toEqual([404, -32601]);
+    }
+  });
+});
+
 describe("pagination", () => {
   it("refuses a cursor with -32602, as no list here is ever cut into pages", async () => {
     for (const method of ["tools/list", "resources/list", "resources/templates/list"]) {
