@@ -55,7 +55,7 @@ export function completeReviewIds(snapshot: Snapshot, prefix: string): string[] 
  * The review id a `reviews://` URI names, percent-decoded; "" (no review has it) when an escape is
  * malformed (`%ZZ`, a cut UTF-8 sequence), so such a URI is unknown rather than a server fault.
  */
-export function decodedId(raw: string): string {
+function decodedId(raw: string): string {
   try {
     return decodeURIComponent(raw);
   } catch {

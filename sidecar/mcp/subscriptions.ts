@@ -46,7 +46,10 @@ export function unsubscribable(uri: string, snapshot: Snapshot, baseUrl: string)
 }
 
 /** Registers `resources/subscribe` and `resources/unsubscribe` on a 2025 session's server. */
-export function addSubscribeHandlers(server: McpServer, { sessionId, notices, snapshot, baseUrl }: SubscriptionDeps) {
+export function addSubscribeHandlers(
+  server: McpServer,
+  { sessionId, notices, snapshot, baseUrl }: SubscriptionDeps,
+): void {
   server.server.setRequestHandler("resources/subscribe", (request) => {
     const refused = unsubscribable(request.params.uri, snapshot, baseUrl);
     if (refused) throw refused;
