@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ReviewAspectSchema } from "../content/records.ts";
+import { ReviewAspectSchema, ReviewRecordSchema } from "../content/records.ts";
 import { Timestamp } from "../content/schema.ts";
 
 /**
@@ -30,8 +30,12 @@ export const JsonFeedItemSchema = z
         services: z.array(z.string()),
         service_areas: z.array(z.string()),
         aspects: z.array(ReviewAspectSchema),
+        log_index: ReviewRecordSchema.shape.log_index,
+        log_nonce: ReviewRecordSchema.shape.log_nonce,
       })
-      .describe("Extension (JSON Feed §5): the review's structured fields."),
+      .describe(
+        "Extension (JSON Feed §5): the review's structured fields, with the same `log_index` and `log_nonce` as its record in /reviews.json.",
+      ),
   })
   .meta({ id: "JsonFeedItem" });
 export type JsonFeedItem = z.infer<typeof JsonFeedItemSchema>;

@@ -32,6 +32,8 @@ export function renderJsonFeed(
       services: r.services,
       service_areas: r.service_areas,
       aspects: r.aspects,
+      log_index: r.log_index,
+      log_nonce: r.log_nonce,
     },
   }));
   const feed: JsonFeed = {

@@ -119,6 +119,15 @@ describe("/api/feed.json", () => {
     const priya = feed.items.find((i) => i.id === `${TAG}review/2024-09-03-priya-s`);
     expect(priya?.title).toBe("4-star review by Priya S.");
   });
+
+  it("gives every item's _review the log_index and log_nonce of its record in reviews.json", () => {
+    expect(feed.items).toHaveLength(NEWEST_FIRST.length);
+    for (const item of feed.items) {
+      const r = record(String(item.id).slice(`${TAG}review/`.length));
+      expect(item._review).toMatchObject({ log_index: r.log_index, log_nonce: r.log_nonce });
+      expect(r.log_nonce).toMatch(/^[A-Za-z0-9+/]{43}=$/);
+    }
+  });
 });
 
 describe("/feed.xml", () => {
