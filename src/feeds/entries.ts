@@ -1,3 +1,4 @@
+import { msToRfc3339 } from "../content/dates.ts";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { LogPlan } from "../log/plan.ts";
 
@@ -77,6 +78,15 @@ export function itemModifiedMs(r: ReviewRecord, changes: ListChanges): number {
     r.response ? dayMs(r.response.date) : 0,
     changed === undefined ? 0 : dayMs(changed),
   );
+}
+
+/**
+ * `itemModifiedMs` as RFC 3339. When the publication is the latest change, its own `published_at`,
+ * as written: milliseconds alone would drop digits of its fraction and date the change earlier.
+ */
+export function itemModified(r: ReviewRecord, changes: ListChanges): string {
+  const ms = itemModifiedMs(r, changes);
+  return ms === Date.parse(r.published_at) ? r.published_at : msToRfc3339(ms);
 }
 
 /**

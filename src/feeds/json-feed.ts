@@ -1,7 +1,6 @@
-import { msToRfc3339 } from "../content/dates.ts";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
-import { FEED_SIZE, feedBody, feedItems, itemModifiedMs, type ListChanges, reviewTitle, tagUri } from "./entries.ts";
+import { FEED_SIZE, feedBody, feedItems, itemModified, type ListChanges, reviewTitle, tagUri } from "./entries.ts";
 import type { JsonFeed, JsonFeedItem } from "./json-feed-schema.ts";
 
 /**
@@ -22,7 +21,7 @@ export function renderJsonFeed(
     title: reviewTitle(r),
     content_text: feedBody(r, business),
     date_published: r.published_at,
-    date_modified: msToRfc3339(itemModifiedMs(r, changes)),
+    date_modified: itemModified(r, changes),
     authors: [{ name: r.author }],
     tags: [`rating:${r.rating}`, ...r.technicians, ...r.services],
     _review: {

@@ -1,0 +1,46 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../helpers/build-site.ts";
+
+/**
+ * One real build of the fixture with values the content schema accepts but a feed must still
+ * carry faithfully: a `published_at` with a fraction of a second.
+ */
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
+const BASE = "https://reviews.example";
+const FRACTION = "2025-03-12T17:45:00.750Z";
+
+const temp: string[] = [];
+let json: { items: { id: string; date_published: string; date_modified: string }[] };
+
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-feed-edge-"));
+  temp.push(dir);
+  await cp(FIXTURE, dir, { recursive: true });
+  const carlos = path.join(dir, "reviews/2025/2025-03-10-carlos-d.yaml");
+  await writeFile(
+    carlos,
+    (await readFile(carlos, "utf8")).replace(/^published_at: .*$/m, `published_at: "${FRACTION}"`),
+  );
+  const result = await buildSite(dir, { BASE_URL: BASE });
+  if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  temp.push(result.distDir);
+  json = JSON.parse(await readFile(path.join(result.distDir, "api/feed.json"), "utf8"));
+});
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+describe("JSON Feed values the content schema allows", () => {
+  it("never dates an item's change before its publication, fraction of a second included", () => {
+    const carlos = json.items.find((i) => i.id.endsWith("review/2025-03-10-carlos-d"));
+    expect(carlos).toMatchObject({ date_published: FRACTION, date_modified: FRACTION });
+    for (const item of json.items) {
+      expect(Date.parse(item.date_modified)).toBeGreaterThanOrEqual(Date.parse(item.date_published));
+      // Equal instants can still differ in digits Date.parse drops; the spelling must not go back either.
+      if (Date.parse(item.date_modified) === Date.parse(item.date_published)) {
+        expect(item.date_modified).toBe(item.date_published);
+      }
+    }
+  });
+});
