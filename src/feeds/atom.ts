@@ -10,6 +10,7 @@ import {
   type ListChanges,
   reviewTitle,
   tagUri,
+  uriOf,
 } from "./entries.ts";
 
 /**
@@ -68,7 +69,7 @@ export function renderAtomFeed(
     link: urls.home,
     feedLinks: { atom: urls.atomFeed },
     hub: urls.hub,
-    author: { name: xmlSafe(business.name), link: business.url },
+    author: { name: xmlSafe(business.name), link: uriOf(business.url) },
   });
   for (const r of items) {
     feed.addItem({

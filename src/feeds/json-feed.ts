@@ -1,6 +1,15 @@
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { SiteUrls } from "../urls.ts";
-import { FEED_SIZE, feedBody, feedItems, itemModified, type ListChanges, reviewTitle, tagUri } from "./entries.ts";
+import {
+  FEED_SIZE,
+  feedBody,
+  feedItems,
+  itemModified,
+  type ListChanges,
+  reviewTitle,
+  tagUri,
+  uriOf,
+} from "./entries.ts";
 import type { JsonFeed, JsonFeedItem } from "./json-feed-schema.ts";
 
 /**
@@ -42,7 +51,7 @@ export function renderJsonFeed(
     feed_url: urls.jsonFeed,
     description: `The ${FEED_SIZE} most recently published verified customer reviews of ${business.name}.`,
     language: "en-US",
-    authors: [{ name: business.name, url: business.url }],
+    authors: [{ name: business.name, url: uriOf(business.url) }],
     hubs: [{ type: "WebSub", url: urls.hub }],
     items,
   };

@@ -1,24 +1,31 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
+import { extractFromXml } from "@extractus/feed-extractor";
+import { Ajv2020 } from "ajv/dist/2020.js";
+import addFormats from "ajv-formats";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../helpers/build-site.ts";
 
 /**
  * One real build of the fixture with values the content schema accepts but a feed must still
- * carry faithfully: a `published_at` with a fraction of a second.
+ * carry faithfully: a `published_at` with a fraction of a second, and a business URL with a space.
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const BASE = "https://reviews.example";
 const FRACTION = "2025-03-12T17:45:00.750Z";
 
 const temp: string[] = [];
-let json: { items: { id: string; date_published: string; date_modified: string }[] };
+let json: { authors: { url?: string }[]; items: { id: string; date_published: string; date_modified: string }[] };
+let atom: string;
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "pr-feed-edge-"));
   temp.push(dir);
   await cp(FIXTURE, dir, { recursive: true });
+  const business = path.join(dir, "business.yaml");
+  const yaml = await readFile(business, "utf8");
+  await writeFile(business, yaml.replace(/^url: .*$/m, "url: https://willowcreekchiro.example/our practice"));
   const carlos = path.join(dir, "reviews/2025/2025-03-10-carlos-d.yaml");
   await writeFile(
     carlos,
@@ -28,6 +35,7 @@ beforeAll(async () => {
   if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
   temp.push(result.distDir);
   json = JSON.parse(await readFile(path.join(result.distDir, "api/feed.json"), "utf8"));
+  atom = await readFile(path.join(result.distDir, "feed.xml"), "utf8");
 });
 afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -42,5 +50,22 @@ describe("JSON Feed values the content schema allows", () => {
         expect(item.date_modified).toBe(item.date_published);
       }
     }
+  });
+
+  it("writes the business URL as a valid URI, the same one the Atom feed's author has", () => {
+    const ajv = new Ajv2020();
+    addFormats(ajv);
+    const isUri = ajv.compile({ type: "string", format: "uri" });
+    const url = json.authors[0]?.url;
+    expect(url).toBe("https://willowcreekchiro.example/our%20practice");
+    expect(isUri(url)).toBe(true);
+    let atomAuthor: unknown;
+    extractFromXml(atom, {
+      getExtraFeedFields: (f) => {
+        atomAuthor = (f.author as { uri?: string } | undefined)?.uri;
+        return {};
+      },
+    });
+    expect(atomAuthor).toBe(url);
   });
 });

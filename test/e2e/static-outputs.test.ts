@@ -96,7 +96,8 @@ describe("/api/feed.json", () => {
       home_page_url: `${BASE}/`,
       feed_url: `${BASE}/api/feed.json`,
       language: "en-US",
-      authors: [{ name: "Willow Creek Chiropractic & Wellness", url: "https://willowcreekchiro.example" }],
+      // Serialised as the Atom feed's author <uri> is (WHATWG URL), so a root URL gains its slash.
+      authors: [{ name: "Willow Creek Chiropractic & Wellness", url: "https://willowcreekchiro.example/" }],
       hubs: [{ type: "WebSub", url: `${BASE}/api/websub/hub` }],
     });
     expect(feed.description).toEqual(expect.any(String));
