@@ -1,5 +1,6 @@
 import { createHmac } from "node:crypto";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
+import { requestTarget } from "./callback-url.ts";
 import { failureReason, withDeadline } from "./http-client.ts";
 
 /** Content distribution (W3C WebSub §7): one POST of a topic's full content to one subscriber. */
@@ -44,7 +45,8 @@ export async function deliver(
   if (n.secret) headers["x-hub-signature"] = signature(n.secret, n.body);
   try {
     return await withDeadline(opts.signal, opts.timeoutMs, async (signal): Promise<DeliveryOutcome> => {
-      const res = await request(n.callback, { dispatcher, method: "POST", headers, body: n.body, signal });
+      const target = requestTarget(n.callback);
+      const res = await dispatcher.request({ ...target, method: "POST", headers, body: n.body, signal });
       // The body means nothing to the hub; read a little so the connection can be reused.
       await res.body.dump({ limit: MAX_DELIVERY_RESPONSE_BYTES }).catch(() => undefined);
       if (res.statusCode >= 200 && res.statusCode < 300) return { kind: "delivered", status: res.statusCode };

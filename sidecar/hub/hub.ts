@@ -7,6 +7,7 @@ import { TOPIC_PATHS } from "../../src/urls.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { type HubBackend, openHubBackend } from "./backend.ts";
 import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
+import { storedCallback } from "./callback-url.ts";
 import { logUrl } from "./deliveries.ts";
 import type { Verification } from "./store.ts";
 import { applyVerified, grantLease, type Limits, refusalFor } from "./subscription-rules.ts";
@@ -131,7 +132,7 @@ export class Hub {
     const v = await run.store.addVerification({
       mode: req["hub.mode"],
       topic,
-      callback: url.href,
+      callback: storedCallback(req["hub.callback"]),
       callbackHost: url.hostname,
       secret: req["hub.secret"] ?? null,
       leaseSeconds: req["hub.mode"] === "subscribe" ? lease : null,

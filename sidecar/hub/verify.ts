@@ -1,5 +1,6 @@
 import { randomBytes } from "node:crypto";
-import { type Dispatcher, request } from "undici";
+import type { Dispatcher } from "undici";
+import { requestTarget, withParams } from "./callback-url.ts";
 import { failureReason, withDeadline } from "./http-client.ts";
 
 /**
@@ -22,18 +23,6 @@ export interface IntentCheck {
 }
 
 export type VerifyOutcome = { ok: true } | { ok: false; reason: string };
-
-/**
- * Appends `params` to the callback's own query without re-encoding it: a subscriber that put
- * `?id=a%20b` in its callback must get exactly those bytes back.
- */
-export function withParams(callback: string, params: Record<string, string>): string {
-  const url = new URL(callback);
-  url.hash = "";
-  const base = url.href;
-  const sep = url.search ? "&" : base.endsWith("?") ? "" : "?";
-  return `${base}${sep}${new URLSearchParams(params).toString()}`;
-}
 
 async function readAtMost(body: AsyncIterable<Buffer>, max: number): Promise<Buffer | undefined> {
   const chunks: Buffer[] = [];
@@ -70,7 +59,8 @@ export async function verifyIntent(
   if (check.leaseSeconds !== undefined) params["hub.lease_seconds"] = String(check.leaseSeconds);
   try {
     return await withDeadline(opts.signal, opts.timeoutMs, async (signal): Promise<VerifyOutcome> => {
-      const res = await request(withParams(check.callback, params), { dispatcher, method: "GET", signal });
+      const target = requestTarget(withParams(check.callback, params));
+      const res = await dispatcher.request({ ...target, method: "GET", signal });
       if (res.statusCode < 200 || res.statusCode >= 300) {
         await res.body.dump();
         return { ok: false, reason: statusReason(res.statusCode) };
@@ -101,7 +91,7 @@ export async function sendDenied(
   });
   try {
     return await withDeadline(opts.signal, opts.timeoutMs, async (signal) => {
-      const res = await request(url, { dispatcher, method: "GET", signal });
+      const res = await dispatcher.request({ ...requestTarget(url), method: "GET", signal });
       await res.body.dump();
       return `callback answered ${res.statusCode}`;
     });

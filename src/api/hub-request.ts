@@ -12,6 +12,13 @@ export const MAX_CALLBACK_LENGTH = 2048;
 /** `hub.secret` must be shorter than this many bytes (W3C §5.1). */
 export const MAX_SECRET_BYTES = 200;
 
+/**
+ * What RFC 3986 lets a URI contain. The hub sends a callback's path and query exactly as given
+ * (W3C WebSub §5.3), so anything a URL parser would have to encode first is refused instead.
+ */
+const URI_CHARACTERS = /^(?:[A-Za-z0-9\-._~:/?#[\]@!$&'()*+,;=]|%[0-9A-Fa-f]{2})*$/;
+const NOT_A_URI = "must be a URI: percent-encode what RFC 3986 does not allow (a space, a non-ASCII letter, a lone %)";
+
 export const CallbackSchema = z
   .string()
   .max(MAX_CALLBACK_LENGTH, `must be at most ${MAX_CALLBACK_LENGTH} characters`)
@@ -24,10 +31,15 @@ export const CallbackSchema = z
       return;
     }
     if (url.protocol !== "https:") ctx.addIssue({ code: "custom", message: "must be an https URL" });
+    else if (!/^https:\/\//i.test(value)) ctx.addIssue({ code: "custom", message: "must be an absolute https URL" });
+    else if (!URI_CHARACTERS.test(value)) ctx.addIssue({ code: "custom", message: NOT_A_URI });
     else if (value.includes("#")) ctx.addIssue({ code: "custom", message: "must not contain a fragment" });
     else if (url.username || url.password) ctx.addIssue({ code: "custom", message: "must not contain user info" });
   })
-  .meta({ description: "The subscriber's callback: an absolute https URL without fragment or user info." });
+  .meta({
+    description:
+      "The subscriber's callback: an absolute https URI (RFC 3986 characters only) without fragment or user info. Its path and query are used exactly as given.",
+  });
 
 const TopicSchema = z.string().min(1, "is required").meta({
   description: "One of the hub's topics: {BASE_URL}/feed.xml, {BASE_URL}/api/feed.json, {BASE_URL}/reviews.json.",

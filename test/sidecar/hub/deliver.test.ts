@@ -83,6 +83,13 @@ forEachHubStore((backend) => {
       }
     });
 
+    it("POSTs to the callback's path and query byte for byte, characters a URL parser would encode included", async () => {
+      const callback = sub.callback("/okq1?name='x'&v=a%20b&w=%7e");
+      await subscribe(callback);
+      await publish(TOPICS.atom, "<feed>v2</feed>");
+      expect(deliveries().map((r) => r.rawUrl)).toEqual(["/okq1?name='x'&v=a%20b&w=%7e"]);
+    });
+
     it("signs with the replaced secret after a re-subscription", async () => {
       await subscribe(sub.callback(), TOPICS.atom, { "hub.secret": "old" });
       await subscribe(sub.callback(), TOPICS.atom, { "hub.secret": "new" });

@@ -30,6 +30,14 @@ describe("request validation", () => {
       'hub.callback: must not contain a fragment, got "https://a.test/cb#x"',
     ],
     [
+      { ...valid, "hub.callback": "https://a.test/cb?q=a b" },
+      'hub.callback: must be a URI: percent-encode what RFC 3986 does not allow (a space, a non-ASCII letter, a lone %), got "https://a.test/cb?q=a b"',
+    ],
+    [
+      { ...valid, "hub.callback": "https:a.test/cb" },
+      'hub.callback: must be an absolute https URL, got "https:a.test/cb"',
+    ],
+    [
       { ...valid, "hub.callback": "https://u:p@a.test/cb" },
       'hub.callback: must not contain user info, got "https://u:p@a.test/cb"',
     ],

@@ -199,6 +199,27 @@ forEachHubStore(() => {
       expect((await h.stored())[0]?.callback).toBe(sub.callback("/cb?user=a%20b&list=x,y"));
     });
 
+    it("keeps the callback's query byte for byte, characters a URL parser would encode included", async () => {
+      const callback = sub.callback("/okq1?name='x'&v=a%20b&w=%7e");
+      await subscribed(callback);
+      expect(sub.requests[0]?.rawUrl.startsWith("/okq1?name='x'&v=a%20b&w=%7e&hub.mode=subscribe&")).toBe(true);
+      expect((await h.stored())[0]?.callback).toBe(callback);
+    });
+
+    it("keys a subscription by its callback's origin as normalised and its path and query as sent", async () => {
+      const { port } = new URL(sub.origin);
+      await subscribed(`HTTPS://127.0.0.1:${port}/cb?a=%7e`, { "hub.secret": "first" });
+      // The same origin spelled another way renews that subscription; another query byte is another one.
+      await subscribed(`https://127.0.0.1:${port}/cb?a=%7e`, { "hub.secret": "second" });
+      await subscribed(`https://127.0.0.1:${port}/cb?a=~`);
+      expect(sub.requests.map((r) => r.rawUrl.split("&hub.")[0])).toEqual(["/cb?a=%7e", "/cb?a=%7e", "/cb?a=~"]);
+      const rows = (await h.stored()).map((r) => [r.callback, r.secret]);
+      expect(rows.sort()).toEqual([
+        [sub.callback("/cb?a=%7e"), "second"],
+        [sub.callback("/cb?a=~"), null],
+      ]);
+    });
+
     it("ignores parameters it does not know", async () => {
       await subscribed(sub.callback(), { "hub.unknown": "1", utm_source: "feedreader" });
       expect(await h.stored()).toHaveLength(1);
