@@ -92,4 +92,11 @@ INSERT INTO mcp_sessions (id_hash, expires_at, ended) SELECT id_hash, expires_at
 DROP TABLE mcp_session_revocations;
 `,
   },
+  {
+    id: "005-hub-given-topic",
+    sql: `
+-- hub.topic as the subscriber wrote it, echoed in the verification and denial GETs; topic is canonical.
+ALTER TABLE hub_verifications ADD COLUMN given_topic text;
+`,
+  },
 ];

@@ -132,6 +132,7 @@ export class Hub {
     const v = await run.store.addVerification({
       mode: req["hub.mode"],
       topic,
+      givenTopic: req["hub.topic"],
       callback: storedCallback(req["hub.callback"]),
       callbackHost: url.hostname,
       secret: req["hub.secret"] ?? null,
@@ -235,7 +236,9 @@ export class Hub {
       await this.#deny(v, early);
       return;
     }
-    const check = { ...v, leaseSeconds: v.mode === "subscribe" ? (v.leaseSeconds ?? undefined) : undefined };
+    // The topic echoed is the one the subscriber sent (W3C §5.3), matched to `v.topic` when accepted.
+    const topic = v.givenTopic ?? v.topic;
+    const check = { ...v, topic, leaseSeconds: v.mode === "subscribe" ? (v.leaseSeconds ?? undefined) : undefined };
     const outcome = await verifyIntent(run.agent, check, { timeoutMs: this.#config.HUB_DELIVERY_TIMEOUT_MS, signal });
     // Interrupted by shutdown: the request stays pending and is verified again on the next start.
     if (signal.aborted) return;
@@ -261,7 +264,7 @@ export class Hub {
   async #deny(v: Verification, reason: string): Promise<void> {
     const run = this.#run as HubBackend;
     const timing = { timeoutMs: this.#config.HUB_DELIVERY_TIMEOUT_MS, signal: this.#abort.signal };
-    const sent = await sendDenied(run.agent, { callback: v.callback, topic: v.topic, reason }, timing);
+    const sent = await sendDenied(run.agent, { callback: v.callback, topic: v.givenTopic ?? v.topic, reason }, timing);
     this.#log.info({ topic: v.topic, callback: logUrl(v.callback), reason, notice: sent }, "request denied");
   }
 

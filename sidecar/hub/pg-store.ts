@@ -22,7 +22,7 @@ import {
 const SUB_COLUMNS = `id, topic, callback, callback_host AS "callbackHost", secret, lease_seconds AS "leaseSeconds",
   expires_at AS "expiresAt", state, failures, next_attempt_at AS "nextAttemptAt", delivered_hash AS "deliveredHash",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
-const VER_COLUMNS = `id, mode, topic, callback, callback_host AS "callbackHost", secret, lease_seconds AS "leaseSeconds",
+const VER_COLUMNS = `id, mode, topic, given_topic AS "givenTopic", callback, callback_host AS "callbackHost", secret, lease_seconds AS "leaseSeconds",
   requested_at AS "requestedAt"`;
 
 const HUB_LOCK = "public-reviews:hub-subscriptions";
@@ -146,13 +146,13 @@ export class PgHubStore implements HubStore {
   async addVerification(v: Omit<Verification, "id">): Promise<Verification> {
     // One statement: a newer request for the same (topic, callback) replaces the older one, new id included.
     const [row] = await this.#query(
-      `INSERT INTO hub_verifications (mode, topic, callback, callback_host, secret, lease_seconds, requested_at)
-       VALUES ($1, $2, $3, $4, $5, $6, $7)
+      `INSERT INTO hub_verifications (mode, topic, given_topic, callback, callback_host, secret, lease_seconds,
+         requested_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (topic, callback) DO UPDATE SET id = nextval(pg_get_serial_sequence('hub_verifications', 'id')),
-         mode = excluded.mode, callback_host = excluded.callback_host, secret = excluded.secret,
-         lease_seconds = excluded.lease_seconds, requested_at = excluded.requested_at
+         mode = excluded.mode, given_topic = excluded.given_topic, callback_host = excluded.callback_host,
+         secret = excluded.secret, lease_seconds = excluded.lease_seconds, requested_at = excluded.requested_at
        RETURNING id`,
-      [v.mode, v.topic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt],
+      [v.mode, v.topic, v.givenTopic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt],
     );
     return { ...v, id: Number(row?.id) };
   }

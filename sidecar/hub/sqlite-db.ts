@@ -55,6 +55,7 @@ CREATE TABLE IF NOT EXISTS verifications (
   id INTEGER PRIMARY KEY,
   mode TEXT NOT NULL CHECK (mode IN ('subscribe', 'unsubscribe')),
   topic TEXT NOT NULL,
+  given_topic TEXT,
   callback TEXT NOT NULL,
   callback_host TEXT NOT NULL,
   secret TEXT,
@@ -100,6 +101,7 @@ export class SqliteHubDb {
    * at most one statement per query below.
    */
   readonly #statements = new Map<string, StatementSync>();
+  readonly #verColumns: string;
 
   constructor(file: string, opts: { readOnly?: boolean } = {}) {
     if (!opts.readOnly && file !== ":memory:") ownerOnly(file);
@@ -109,6 +111,13 @@ export class SqliteHubDb {
       this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
       this.#db.exec(SCHEMA);
     }
+    // A file made before `given_topic` was kept lacks it (CREATE IF NOT EXISTS leaves the table as
+    // it was): it is added, or, opened read-only (`npm run hub:list`), read as null.
+    const has = () =>
+      this.#db.prepare("SELECT 1 FROM pragma_table_info('verifications') WHERE name = 'given_topic'").get() !==
+      undefined;
+    if (!opts.readOnly && !has()) this.#db.exec("ALTER TABLE verifications ADD COLUMN given_topic TEXT");
+    this.#verColumns = has() ? VER_COLUMNS : VER_COLUMNS.replace("given_topic", "NULL AS given_topic");
   }
 
   /** Opens (creating if needed) `dataDir/hub.sqlite`. */
@@ -162,7 +171,7 @@ export class SqliteHubDb {
   }
 
   #vers(sql: string, ...params: (string | number | null)[]): Verification[] {
-    const rows = this.#prepare(`SELECT ${VER_COLUMNS} FROM verifications ${sql}`, true).all(...params);
+    const rows = this.#prepare(`SELECT ${this.#verColumns} FROM verifications ${sql}`, true).all(...params);
     return rows.map((row) => record<Verification>(VER_KEYS, row as unknown as unknown[]));
   }
 
@@ -243,9 +252,9 @@ export class SqliteHubDb {
     return this.transaction(() => {
       this.#prepare("DELETE FROM verifications WHERE topic = ? AND callback = ?").run(v.topic, v.callback);
       const { lastInsertRowid } = this.#prepare(
-        `INSERT INTO verifications (mode, topic, callback, callback_host, secret, lease_seconds, requested_at)
-           VALUES (?, ?, ?, ?, ?, ?, ?)`,
-      ).run(v.mode, v.topic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt);
+        `INSERT INTO verifications (mode, topic, given_topic, callback, callback_host, secret, lease_seconds,
+             requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(v.mode, v.topic, v.givenTopic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt);
       return { ...v, id: Number(lastInsertRowid) };
     });
   }

@@ -30,6 +30,11 @@ export const VerificationSchema = z.object({
   id: z.number().int(),
   mode: z.enum(["subscribe", "unsubscribe"]),
   topic: z.string(),
+  /**
+   * `hub.topic` as the subscriber wrote it, which the verification and denial GETs echo (W3C
+   * §5.3); `topic` is the canonical URL it names. Null in a request recorded before it was kept.
+   */
+  givenTopic: z.string().nullable(),
   callback: z.string(),
   callbackHost: z.string(),
   secret: z.string().nullable(),

@@ -111,6 +111,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "migrations and the build broadcast", 
         "002-mcp-revocations",
         "003-live-build",
         "004-mcp-sessions",
+        "005-hub-given-topic",
       ]);
       expect(await migrate(pools[0] as never, silent)).toEqual([]);
     } finally {

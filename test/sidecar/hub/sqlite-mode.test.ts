@@ -1,6 +1,7 @@
 import { chmodSync, mkdtempSync, rmSync, statSync, writeFileSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { SqliteHubDb } from "../../../sidecar/hub/sqlite-db.ts";
 import { SqliteHubStore } from "../../../sidecar/hub/sqlite-store.ts";
@@ -45,5 +46,37 @@ describe("hub.sqlite holds subscribers' secrets", () => {
     chmodSync(file, 0o644);
     new SqliteHubDb(file).close();
     expect(mode(file)).toBe(0o600);
+  });
+});
+
+describe("hub.sqlite made by an earlier version", () => {
+  it("keeps its pending requests: given_topic reads as null, read-only or once the column is added", async () => {
+    const file = path.join(tempDir(), "hub.sqlite");
+    const old = new DatabaseSync(file);
+    old.exec(`CREATE TABLE verifications (id INTEGER PRIMARY KEY, mode TEXT NOT NULL, topic TEXT NOT NULL,
+      callback TEXT NOT NULL, callback_host TEXT NOT NULL, secret TEXT, lease_seconds INTEGER,
+      requested_at INTEGER NOT NULL, UNIQUE (topic, callback))`);
+    old.exec(`INSERT INTO verifications (mode, topic, callback, callback_host, requested_at)
+      VALUES ('subscribe', 'https://reviews.example.org/feed.xml', 'https://sub.example.net/cb', 'sub.example.net', 1)`);
+    old.close();
+    const pending = { topic: "https://reviews.example.org/feed.xml", givenTopic: null };
+    const readOnly = new SqliteHubDb(file, { readOnly: true });
+    expect(readOnly.verifications()).toMatchObject([pending]);
+    readOnly.close();
+    const store = new SqliteHubDb(file);
+    expect(store.verifications()).toMatchObject([pending]);
+    const given = "HTTPS://reviews.example.org/./feed.xml";
+    store.addVerification({
+      ...pending,
+      mode: "subscribe",
+      givenTopic: given,
+      callback: "https://sub.example.net/2",
+      callbackHost: "sub.example.net",
+      secret: null,
+      leaseSeconds: null,
+      requestedAt: 2,
+    });
+    expect(store.verifications().map((v) => v.givenTopic)).toEqual([null, given]);
+    store.close();
   });
 });

@@ -220,6 +220,15 @@ forEachHubStore(() => {
       ]);
     });
 
+    it.each([
+      ["upper-case scheme and host", "HTTPS://REVIEWS.example.test/feed.xml"],
+      ["a dot segment", "https://reviews.example.test/./feed.xml"],
+    ])("echoes hub.topic as the subscriber sent it (%s), subscribing to the canonical topic", async (_how, given) => {
+      await subscribed(sub.callback(), { "hub.topic": given });
+      expect(sub.requests[0]?.query.get("hub.topic")).toBe(given);
+      expect(await h.stored()).toMatchObject([{ topic: TOPICS.atom, callback: sub.callback() }]);
+    });
+
     it("ignores parameters it does not know", async () => {
       await subscribed(sub.callback(), { "hub.unknown": "1", utm_source: "feedreader" });
       expect(await h.stored()).toHaveLength(1);
@@ -239,6 +248,15 @@ forEachHubStore(() => {
       // The denied request was never verified, and the first subscription is untouched.
       expect(sub.requests.filter(isVerification())).toHaveLength(1);
       expect((await small.stored()).map((s) => s.callback)).toEqual([sub.callback("/first")]);
+    });
+
+    it("echoes hub.topic as the subscriber sent it in the denial", async () => {
+      const small = await startHarness({ env: { HUB_MAX_SUBSCRIPTIONS: "1" } });
+      extra.push(small);
+      await subscribed(sub.callback("/first"), {}, small);
+      await subscribed(sub.callback("/second"), { "hub.topic": "HTTPS://reviews.example.test/./feed.xml" }, small);
+      const [denial] = await sub.waitFor(isDenial);
+      expect(denial?.query.get("hub.topic")).toBe("HTTPS://reviews.example.test/./feed.xml");
     });
 
     it("caps subscriptions per callback host but still renews an existing one", async () => {
