@@ -44,3 +44,12 @@ export function siteUrls(baseUrl: string): SiteUrls {
 
 /** Paths (relative to the site root) of the three WebSub topics. */
 export const TOPIC_PATHS = ["/feed.xml", "/api/feed.json", "/reviews.json"] as const;
+
+/**
+ * `url` as the WHATWG URL Standard serialises it (a space as `%20`, the root path as `/`): a valid
+ * URI for the feeds and the JSON-LD, where the content schema accepts anything `new URL` parses.
+ * The Atom renderer (`feed@6`) serialises links this way too, so every output names one address.
+ */
+export function uriOf(url: string): string {
+  return new URL(url).href;
+}

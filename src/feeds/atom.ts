@@ -1,6 +1,6 @@
 import { Feed } from "feed";
 import type { Business, ReviewRecord } from "../content/records.ts";
-import type { SiteUrls } from "../urls.ts";
+import { type SiteUrls, uriOf } from "../urls.ts";
 import {
   FEED_SIZE,
   feedBody,
@@ -10,7 +10,6 @@ import {
   type ListChanges,
   reviewTitle,
   tagUri,
-  uriOf,
 } from "./entries.ts";
 
 /**

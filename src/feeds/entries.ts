@@ -29,15 +29,6 @@ export function tagUri(business: Business, specific: string): string {
   return `tag:${new URL(business.url).hostname},2026:${specific}`;
 }
 
-/**
- * `url` as the WHATWG URL Standard serialises it (a space as `%20`, the root path as `/`): a valid
- * URI for both feeds, where the content schema accepts anything `new URL` parses. The Atom
- * renderer (`feed@6`) serialises links this way too, so both feeds name the same address.
- */
-export function uriOf(url: string): string {
-  return new URL(url).href;
-}
-
 export function reviewTitle(r: { title: string | null; rating: number; author: string }): string {
   return r.title ?? `${r.rating}-star review by ${r.author}`;
 }

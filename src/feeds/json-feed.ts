@@ -1,15 +1,6 @@
 import type { Business, ReviewRecord } from "../content/records.ts";
-import type { SiteUrls } from "../urls.ts";
-import {
-  FEED_SIZE,
-  feedBody,
-  feedItems,
-  itemModified,
-  type ListChanges,
-  reviewTitle,
-  tagUri,
-  uriOf,
-} from "./entries.ts";
+import { type SiteUrls, uriOf } from "../urls.ts";
+import { FEED_SIZE, feedBody, feedItems, itemModified, type ListChanges, reviewTitle, tagUri } from "./entries.ts";
 import type { JsonFeed, JsonFeedItem } from "./json-feed-schema.ts";
 
 /**

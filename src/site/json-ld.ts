@@ -1,5 +1,6 @@
 import type { MedicalClinic, WithContext } from "schema-dts";
 import type { AggregateRating, Business, ReviewRecord } from "../content/records.ts";
+import { uriOf } from "../urls.ts";
 import { dayName } from "./html-view.ts";
 
 /**
@@ -33,7 +34,7 @@ export function localBusinessJsonLd({ business, aggregate, reviews, homeUrl }: J
     "@id": `${homeUrl}#business`,
     name: business.name,
     description: business.description,
-    url: business.url,
+    url: uriOf(business.url),
     telephone: business.telephone,
     ...(business.email ? { email: business.email } : {}),
     address: {

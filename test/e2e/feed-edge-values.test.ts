@@ -18,6 +18,7 @@ const FRACTION = "2025-03-12T17:45:00.750Z";
 const temp: string[] = [];
 let json: { authors: { url?: string }[]; items: { id: string; date_published: string; date_modified: string }[] };
 let atom: string;
+let home: string;
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "pr-feed-edge-"));
@@ -36,6 +37,7 @@ beforeAll(async () => {
   temp.push(result.distDir);
   json = JSON.parse(await readFile(path.join(result.distDir, "api/feed.json"), "utf8"));
   atom = await readFile(path.join(result.distDir, "feed.xml"), "utf8");
+  home = await readFile(path.join(result.distDir, "index.html"), "utf8");
 });
 afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -67,5 +69,16 @@ describe("JSON Feed values the content schema allows", () => {
       },
     });
     expect(atomAuthor).toBe(url);
+  });
+});
+
+describe("JSON-LD values the content schema allows", () => {
+  it("names the business by the same valid URI as the feeds", () => {
+    const blocks = [...home.matchAll(/<script type="application\/ld\+json">(.*?)<\/script>/gs)].map((m) =>
+      JSON.parse(m[1] as string),
+    );
+    const urls = JSON.stringify(blocks).match(/"url":"https:\/\/willowcreekchiro\.example[^"]*"/g) ?? [];
+    expect(urls.length).toBeGreaterThan(0);
+    for (const u of urls) expect(u).toBe('"url":"https://willowcreekchiro.example/our%20practice"');
   });
 });
