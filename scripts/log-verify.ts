@@ -16,8 +16,9 @@ import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verif
  * the review log and of the site that publishes it, which anyone can run (docs/log.md). It checks
  * the checkpoint's signature with the pinned key, every tile and entry bundle, with --state that
  * the log extends the checkpoint it saw last (which it then records), and that the site's
- * `/reviews.json` is what the log says: every record opens its latest entry, every review the log
- * lists as current is served, no withdrawn one is. Exit 0 when all of it holds, 1 when any does
+ * `/reviews.json` is what the log says: every record opens its latest entry and names its own
+ * permalink, every review the log lists as current is served, no withdrawn one is (its page
+ * answers 404 or 410). Pages are read at the permalinks it derives, never at a record's `url`. Exit 0 when all of it holds, 1 when any does
  * not (one sentence per failure on stderr), 2 on wrong arguments (a malformed key among them) or a
  * state file that cannot be read or written.
  */
@@ -97,15 +98,22 @@ async function pagesChecked<T>(items: readonly T[], limit: number, check: (item:
   return (await Promise.all(items.map((item) => queue.add(() => check(item))))).flat();
 }
 
-/** 200 when `url` serves a page, its status when it does not (404 and 410 are what a withdrawn review's page answers), or why it could not be read. */
-async function pageStatus(url: string, fetchImpl?: typeof fetch): Promise<number | string> {
+/**
+ * What a withdrawn review's page answers: "gone" for 404 or 410, the only answers that say it is
+ * not served; otherwise why it fails. Redirects are not followed: a 3xx may lead to the text.
+ */
+async function withdrawnPageStatus(url: string, fetchImpl?: typeof fetch): Promise<"gone" | string> {
   try {
     const res = await (fetchImpl ?? fetch)(url, { redirect: "manual", signal: AbortSignal.timeout(30_000) });
     await res.body?.cancel();
-    if (res.status >= 200 && res.status < 300) return 200;
-    return res.status >= 500 ? `it answered ${res.status}` : res.status;
+    if (res.status === 404 || res.status === 410) return "gone";
+    if (res.status >= 200 && res.status < 300) return "still serves a page";
+    const to = res.headers.get("location");
+    if (res.status >= 300 && res.status < 400)
+      return `answers ${res.status}, a redirect${to ? ` to ${to}` : ""}, not 404 or 410: a redirect may lead to the withdrawn text`;
+    return `answers ${res.status}, not 404 or 410`;
   } catch (err) {
-    return (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+    return `could not be checked: ${(err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message}`;
   }
 }
 
@@ -156,7 +164,9 @@ export async function main(deps: {
     }
     previous = state;
   }
-  const site = args.site ?? args.url.replace(/\/+$/, "").replace(/\/[^/]*$/, "");
+  const site = (args.site ?? args.url.replace(/\/+$/, "").replace(/\/[^/]*$/, "")).replace(/\/+$/, "");
+  // Each review's page is the permalink derived here, never the `url` a record names.
+  const permalink = (id: string) => `${site}${reviewPath(id)}`;
   try {
     const verified = await verifyLog(httpReader(args.url, { fetch: deps.fetch }), args.key, {
       previous,
@@ -179,16 +189,19 @@ export async function main(deps: {
     const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
     check.problems.push(
       ...(await pagesChecked(withdrawnIds, PAGE_CONCURRENCY, async ([id, l]) => {
-        const url = `${site}${reviewPath(id)}`;
-        const status = await pageStatus(url, deps.fetch);
-        if (status === 200) return [`${id} was withdrawn (log entry ${l.index}), but ${url} still serves a page`];
-        return typeof status === "string" ? [`${id} was withdrawn, but ${url} could not be checked: ${status}`] : [];
+        const status = await withdrawnPageStatus(permalink(id), deps.fetch);
+        return status === "gone" ? [] : [`${id} was withdrawn (log entry ${l.index}), but ${permalink(id)} ${status}`];
       })),
     );
+    for (const r of records)
+      if (r.url !== permalink(r.id))
+        check.problems.push(
+          `${r.id} is served with url ${JSON.stringify(r.url)}, not its permalink ${permalink(r.id)}`,
+        );
     if (args.pages) {
       check.problems.push(
         ...(await pagesChecked(records, PAGE_CONCURRENCY, async (r) => {
-          const url = typeof r.url === "string" ? r.url : `${site}${reviewPath(r.id)}`;
+          const url = permalink(r.id);
           const html = await fetchBytes(url, { fetch: deps.fetch, maxBytes: MAX_PAGE_BYTES }).catch(
             (e: Error) => e.message,
           );

@@ -1,9 +1,13 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/log-verify.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
+import { startApp, type TestApp } from "../helpers/app-server.ts";
+import { buildSite, testLogKey } from "../helpers/build-site.ts";
 
 async function run(argv: string[], fetch?: typeof globalThis.fetch) {
   const out: string[] = [];
@@ -60,5 +64,105 @@ describe("npm run log:verify (arguments)", () => {
     );
     expect(r.code).toBe(1);
     expect(r.err).toBe("log:verify: GET https://x.example/log/checkpoint answered 500");
+  });
+});
+
+/**
+ * One real build of the fixture with one review withdrawn, served by the app behind a proxy on the
+ * port BASE_URL names, which can answer a path otherwise.
+ */
+describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
+  const MIKE = "2024-11-21-mike";
+  const CARLOS = "2025-03-10-carlos-d";
+  const temp: string[] = [];
+  let target = "";
+  let answer: ((url: string) => { status: number; body?: string; location?: string } | undefined) | undefined;
+  let rewrite: ((url: string, body: string) => string | undefined) | undefined;
+  const proxy = http.createServer(async (req, res) => {
+    // Before the app is up (the build asks for a published log to continue): nothing published.
+    const special = target ? answer?.(req.url ?? "") : { status: 404 };
+    if (special) {
+      res.writeHead(special.status, special.location ? { location: special.location } : {}).end(special.body);
+      return;
+    }
+    const upstream = await fetch(`${target}${req.url}`, { redirect: "manual" });
+    const body = Buffer.from(await upstream.arrayBuffer());
+    res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "text/plain" });
+    res.end(rewrite?.(req.url ?? "", body.toString()) ?? body);
+  });
+  let base: string;
+  let vkey: string;
+  let app: TestApp | undefined;
+
+  beforeAll(async () => {
+    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+    base = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+    const content = await mkdtemp(path.join(os.tmpdir(), "pr-log-verify-content-"));
+    temp.push(content);
+    await cp(path.resolve(import.meta.dirname, "../fixtures/basic-content"), content, { recursive: true });
+    const mike = path.join(content, "reviews/2024", `${MIKE}.yaml`);
+    await writeFile(mike, `${await readFile(mike, "utf8")}withdrawn:\n  reason: author-request\n  date: 2026-11-20\n`);
+    const b = await buildSite(content, { BASE_URL: base });
+    temp.push(b.distDir);
+    expect(b.code, b.stderr).toBe(0);
+    vkey = testLogKey(base).vkey;
+    app = await startApp(b.distDir, { env: { BASE_URL: base } });
+    target = app.url;
+  });
+
+  afterAll(async () => {
+    proxy.close();
+    await app?.close();
+    await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
+  });
+
+  afterEach(() => {
+    answer = undefined;
+    rewrite = undefined;
+  });
+
+  const verify = () => run(["--url", `${base}/log`, "--key", vkey, "--pages"]);
+
+  it("passes the site as built", async () => {
+    const r = await verify();
+    expect(r.code, r.err).toBe(0);
+    expect(r.out).toContain("1 withdrawn review not served, nor its page");
+  });
+
+  it("reads each review's permalink, not the url its record names, and fails a record whose url is another", async () => {
+    const genuine = `/reviews/${CARLOS}/?faithful`;
+    rewrite = (url, body) => {
+      if (url === "/reviews.json") {
+        const d = JSON.parse(body) as { reviews: { id: string; url: string }[] };
+        for (const r of d.reviews) if (r.id === CARLOS) r.url = `${base}${genuine}`;
+        return JSON.stringify(d);
+      }
+      if (url === `/reviews/${CARLOS}/`)
+        return body.replace(/(<div class="review__body"[^>]*><p[^>]*>)Sprained/, "$1Broke");
+      return undefined;
+    };
+    expect(await (await fetch(`${base}/reviews.json`)).text()).toContain(`${base}${genuine}`);
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n").sort()).toEqual([
+      `log:verify: ${CARLOS} is served with url "${base}${genuine}", not its permalink ${base}/reviews/${CARLOS}/`,
+      `log:verify: ${CARLOS}: ${base}/reviews/${CARLOS}/ shows other text than the record the log vouches for (rewritten after the build?)`,
+    ]);
+  });
+
+  it("fails a withdrawn review's page that redirects, or answers anything but 404 or 410", async () => {
+    const page = `${base}/reviews/${MIKE}/`;
+    answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 302, location: `/reviews/${CARLOS}/` } : undefined);
+    const redirect = await verify();
+    expect(redirect.code).toBe(1);
+    expect(redirect.err).toBe(
+      `log:verify: ${MIKE} was withdrawn (log entry 7), but ${page} answers 302, a redirect to /reviews/${CARLOS}/, not 404 or 410: a redirect may lead to the withdrawn text`,
+    );
+    answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 403, body: "no" } : undefined);
+    expect((await verify()).err).toBe(
+      `log:verify: ${MIKE} was withdrawn (log entry 7), but ${page} answers 403, not 404 or 410`,
+    );
+    answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 404, body: "gone" } : undefined);
+    expect((await verify()).code).toBe(0);
   });
 });
