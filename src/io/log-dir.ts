@@ -126,6 +126,42 @@ export async function commitLogDir(
 }
 
 /**
+ * What `dir` holds besides its lock, when it has no checkpoint: anything there is a log's (a lost
+ * checkpoint, or a first commit interrupted before it), never a new log's to write over.
+ */
+export async function filesWithoutCheckpoint(dir: string): Promise<string[]> {
+  const names = await readdir(dir).catch(() => [] as string[]);
+  return names.filter((n) => !n.startsWith(".lock")).sort();
+}
+
+/**
+ * Rewrites the tiles of `dir` that `tree` (the log its checkpoint names, every entry checked
+ * against its root) says otherwise: a hash tile or an older partial tile damaged on disk
+ * (truncated, missing, other bytes). The bytes written are the only ones the checkpoint allows,
+ * so no tile changes; each one repaired is returned with what was wrong. Call it holding the lock.
+ */
+export async function repairTiles(dir: string, tree: LogTree, held: () => Promise<void>): Promise<string[]> {
+  const want = tileFiles(tree);
+  for (const t of await keptPartials(dir, tree)) want.set(tilePath(t), tileBytes(tree, t));
+  const repaired: string[] = [];
+  for (const [rel, bytes] of want) {
+    const file = path.join(dir, rel);
+    const there = await readOptional(file);
+    if (there?.equals(Buffer.from(bytes))) continue;
+    await held();
+    await writeSynced(file, bytes);
+    await syncDir(path.dirname(file));
+    const what = !there
+      ? "was missing"
+      : there.length !== bytes.length
+        ? `held ${there.length} bytes, not ${bytes.length}`
+        : "held other bytes";
+    repaired.push(`${file} ${what}`);
+  }
+  return repaired;
+}
+
+/**
  * The partial tiles of earlier checkpoints that `dir` keeps and `tree` still needs served: those
  * of the tiles that are partial in `tree` (a full tile replaces them), narrower than its own.
  */

@@ -4,7 +4,7 @@ import { equalHash, treeHash } from "../log/merkle.ts";
 import { NoteError, openNote } from "../log/note.ts";
 import type { Verifier } from "../log/note-keys.ts";
 import { LogReadError, type ReadLog, readTiledLog } from "../log/read.ts";
-import { folderReader, LogStateError } from "./log-dir.ts";
+import { filesWithoutCheckpoint, folderReader, LogStateError } from "./log-dir.ts";
 import { fetchBytes, httpReader, LogFetchError } from "./log-http.ts";
 
 /**
@@ -95,6 +95,12 @@ export async function priorLog(
     if (!(err instanceof LogReadError)) throw err;
     throw new LogStateError(
       `${err.message}. LOG_DIR holds another log or a damaged one: a log keeps one key and one origin for life; set LOG_SIGNING_KEY and BASE_URL to this log's, or point LOG_DIR at an empty folder`,
+    );
+  }
+  const stray = await filesWithoutCheckpoint(dir);
+  if (stray.length > 0) {
+    throw new LogStateError(
+      `${dir} has no checkpoint but holds ${stray.join(", ")}: a log whose checkpoint was lost, or a first build's commit interrupted before its checkpoint. Nothing in it was changed. Restore its checkpoint (from a backup, or the one published at ${config.BASE_URL}/log/checkpoint if it is this log's); or, if no checkpoint ever named these tiles, move them aside and build again (docs/log.md#state)`,
     );
   }
   const prefix = `${config.BASE_URL}/log`;

@@ -21,7 +21,7 @@ import { appendEntries, EMPTY_LOG, type LogTree, signedCheckpoint } from "../log
 import { type NoticeLogger, perBuild } from "./build-content.ts";
 import { formatProblems } from "./content-check.ts";
 import { displayPath } from "./content-dir.ts";
-import { commitLogDir, keptPartials, LogStateError, logDirOf } from "./log-dir.ts";
+import { commitLogDir, keptPartials, LogStateError, logDirOf, repairTiles } from "./log-dir.ts";
 import { type LogKey, LogKeyError, logSigningKey } from "./log-key.ts";
 import { withLogLock } from "./log-lock.ts";
 import { isLoopbackOrigin, priorLog } from "./log-state.ts";
@@ -133,6 +133,10 @@ export async function updateLog(opts: {
     }
     const late = lateProblems(config.CONTENT_DIR, latePublications(logged, opts.content.reviews));
     if (late.length > 0) throw new LogStateError(formatProblems(late), late);
+    if (prior.fromDir) {
+      for (const r of await repairTiles(dir, priorTree, held))
+        opts.warn(`review log: ${r}; repaired from the entries, which hash to the signed checkpoint`);
+    }
     const tree = appendEntries(priorTree, plan.added);
     const checkpoint = signedCheckpoint(tree, origin, key.signer);
     // A log fetched from the site is written to LOG_DIR whole.

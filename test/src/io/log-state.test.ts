@@ -163,4 +163,27 @@ describe("the log a build continues (log-state.ts)", () => {
       (await priorLog(local, { BASE_URL: "http://localhost:4321", LOG_NEW: false }, opts([], offline)))?.fromDir,
     ).toBe(true);
   });
+
+  it("refuses a LOG_DIR with tiles but no checkpoint, even with LOG_NEW=1, before asking the site", async () => {
+    const headless = await dir();
+    const log = appendEntries(EMPTY_LOG, [Buffer.from("a")]);
+    await commitLogDir(headless, log, signedCheckpoint(log, ORIGIN, signerFromKey(KEY.skey)), {
+      note: undefined,
+      size: 0,
+    });
+    await rm(path.join(headless, "checkpoint"));
+    let asked = false;
+    const watched: typeof fetch = async (...args) => {
+      asked = true;
+      return offline(...args);
+    };
+    for (const config of [
+      { BASE_URL: PUBLIC, LOG_NEW: true },
+      { BASE_URL: "http://localhost:4321", LOG_NEW: false },
+    ])
+      await expect(priorLog(headless, config, opts([], watched))).rejects.toThrow(
+        new RegExp(`^${headless.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")} has no checkpoint but holds tile: `),
+      );
+    expect(asked).toBe(false);
+  });
 });

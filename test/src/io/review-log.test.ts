@@ -1,10 +1,11 @@
-import { mkdtemp, readdir, rm } from "node:fs/promises";
+import { mkdtemp, readdir, readFile, rm, stat, truncate } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitLogDir } from "../../../src/io/log-dir.ts";
 import { keyOf } from "../../../src/io/log-key.ts";
 import { updateLog } from "../../../src/io/review-log.ts";
+import type { LoggedReview } from "../../../src/log/entries.ts";
 import { generateKeyPair, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
 
@@ -13,6 +14,34 @@ afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true 
 
 const ORIGIN = "localhost:4321/log";
 const KEY = generateKeyPair(ORIGIN, new Uint8Array(32).fill(8));
+
+const review = (i: number): LoggedReview => ({
+  id: `2026-04-03-r${i}`,
+  date: "2026-04-03",
+  published_at: `2026-04-04T10:${String(i % 60).padStart(2, "0")}:00Z`,
+  rating: 5,
+  author: `R ${i}`,
+  title: null,
+  text: "Fine.",
+  source: { platform: "direct", url: null },
+  verification: { method: "invoice", verified_on: "2026-04-03" },
+  technicians: [],
+  services: [],
+  service_areas: [],
+  response: null,
+});
+
+/** `updateLog` on `dir` for a loopback origin where nothing is listening (port 9, discard). */
+const update = (dir: string, reviews: LoggedReview[], warn: (m: string) => void = () => {}) =>
+  updateLog({
+    dir,
+    origin: ORIGIN,
+    key: keyOf(KEY.skey, ORIGIN, "a test key"),
+    config: { BASE_URL: "http://127.0.0.1:9", LOG_NEW: false, CONTENT_DIR: dir },
+    content: { reviews, withdrawn: [] },
+    today: "2026-11-27",
+    warn,
+  });
 
 describe("a build's update of the log (review-log.ts)", () => {
   it("refuses a LOG_DIR of the earlier entry format, saying what to do, and leaves no lock behind", async () => {
@@ -34,4 +63,58 @@ describe("a build's update of the log (review-log.ts)", () => {
     ).rejects.toThrow(/log entry 0 is not an entry of this log.*start a new log: move the old log's folder aside/);
     expect(await readdir(dir)).not.toContain(".lock");
   });
+
+  it("repairs a damaged hash tile of LOG_DIR from the entries, saying so, and serves the same log", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-damaged-log-"));
+    temp.push(dir);
+    const reviews = Array.from({ length: 130 }, (_, i) => review(i));
+    const first = await update(dir, reviews);
+    const tile = path.join(dir, "tile/0/000.p/130");
+    const good = await readFile(tile);
+    expect(good.length).toBe(130 * 32);
+    await truncate(tile, 4000);
+    const warnings: string[] = [];
+    const again = await update(dir, reviews, (m) => warnings.push(m));
+    expect(warnings).toEqual([
+      `review log: ${tile} held 4000 bytes, not 4160; repaired from the entries, which hash to the signed checkpoint`,
+    ]);
+    expect((await readFile(tile)).equals(good)).toBe(true);
+    expect(again.checkpoint).toBe(first.checkpoint);
+    // Nothing else was damaged, so nothing else is said the next time.
+    const quiet: string[] = [];
+    await update(dir, reviews, (m) => quiet.push(m));
+    expect(quiet).toEqual([]);
+    expect((await stat(tile)).size).toBe(4160);
+  });
+
+  it("refuses a LOG_DIR with tiles but no checkpoint, naming it, and changes nothing in it", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-headless-log-"));
+    temp.push(dir);
+    await update(
+      dir,
+      Array.from({ length: 130 }, (_, i) => review(i)),
+    );
+    await rm(path.join(dir, "checkpoint"));
+    const before = await snapshot(dir);
+    await expect(
+      update(
+        dir,
+        Array.from({ length: 131 }, (_, i) => review(i + 1000)),
+      ),
+    ).rejects.toThrow(
+      `${dir} has no checkpoint but holds tile: a log whose checkpoint was lost, or a first build's commit interrupted before its checkpoint. Nothing in it was changed.`,
+    );
+    expect(await snapshot(dir)).toEqual(before);
+  });
 });
+
+/** Every file under `dir` (its lock aside) with its bytes, as base64. */
+async function snapshot(dir: string): Promise<Record<string, string>> {
+  const files = await readdir(dir, { recursive: true, withFileTypes: true });
+  const out: Record<string, string> = {};
+  for (const f of files.filter((e) => e.isFile() && !e.name.startsWith(".lock")))
+    out[path.relative(dir, path.join(f.parentPath, f.name))] = (
+      await readFile(path.join(f.parentPath, f.name))
+    ).toString("base64");
+  return out;
+}
