@@ -48,22 +48,41 @@ export class BuildReport {
     for (const file of result.leftOut) this.#logger.warn(skippedNotice(file));
   }
 
-  /** A build failed: one error line, then its problems. */
-  failed(result: AstroBuildResult): void {
-    let problems = result.problems;
-    if (!problems) {
-      const tail = `${result.stdout}${result.stderr}`
-        .split("\n")
-        // A stack trace's frames name this program's files, not the editor's: never shown.
-        .filter((l) => l.trim() !== "" && !/^\s+at /.test(l))
-        .slice(-15)
-        .map(printableLine);
-      const why = "the site could not be built, and not because of the content";
-      problems =
-        tail.length > 0 ? [`${why}; the build's last words were:`, ...tail] : [`${why}; see the build's output above`];
-    }
+  /**
+   * A build failed: one error line, then its problems. `atStart`: the build `npm start` made before
+   * serving anything, which is no save; call it once the earlier build in DIST_DIR is served.
+   */
+  failed(result: AstroBuildResult, atStart = false): void {
+    const problems = failureProblems(result);
     this.#notice = pageNotice(problems);
     this.#over = this.#current ? { build: this.#current() } : "pending";
-    this.#logger.error({ problems }, "the save was not published; still serving the last good build");
+    this.#logger.error(
+      { problems },
+      atStart
+        ? "the site could not be built; serving the earlier build in DIST_DIR"
+        : "the save was not published; still serving the last good build",
+    );
   }
+}
+
+/**
+ * Why `npm start` cannot start when its first build failed and DIST_DIR holds no build to serve:
+ * the build's problems, and nothing about a build to run (it would fail the same way).
+ */
+export function startFailure(result: AstroBuildResult, distDir: string): string {
+  const problems = failureProblems(result);
+  return `Cannot start: the site could not be built, and ${distDir} holds no earlier build to serve:\n${problems.map((p) => `  ${p}`).join("\n")}`;
+}
+
+/** The problems the build sent, or the end of its output when the content does not explain it. */
+function failureProblems(result: AstroBuildResult): string[] {
+  if (result.problems) return result.problems;
+  const tail = `${result.stdout}${result.stderr}`
+    .split("\n")
+    // A stack trace's frames name this program's files, not the editor's: never shown.
+    .filter((l) => l.trim() !== "" && !/^\s+at /.test(l))
+    .slice(-15)
+    .map(printableLine);
+  const why = "the site could not be built, and not because of the content";
+  return tail.length > 0 ? [`${why}; the build's last words were:`, ...tail] : [`${why}; see the build's output above`];
 }

@@ -10,7 +10,7 @@ import { watchContent } from "./build/content-watcher.ts";
 import { LiveBuild } from "./build/live-build.ts";
 import { resultBytesFor } from "./build/result-store.ts";
 import { SiteBuilds } from "./build/site-build.ts";
-import { BuildReport } from "./build-report.ts";
+import { BuildReport, startFailure } from "./build-report.ts";
 import { systemClock } from "./clock.ts";
 import { createApp } from "./http/app.ts";
 import { listen, reservePort } from "./http/server.ts";
@@ -106,6 +106,8 @@ export async function main(opts: MainOptions): Promise<Service> {
         });
   const builds = sidecarOnly ? undefined : new SiteBuilds(config.DIST_DIR, { worker, output: buildOutput });
   let built: { dir: string; buildMs: number } | undefined;
+  // A first build that failed: reported once it is known whether an earlier build can be served.
+  let unbuilt: Parameters<BuildReport["failed"]>[0] | undefined;
   if (builds) {
     await builds.adopt();
     // The review log's key is made here, once, not inside a build whose output npm start keeps quiet,
@@ -120,7 +122,7 @@ export async function main(opts: MainOptions): Promise<Service> {
       if (dir) {
         report.succeeded(result);
         built = { dir, buildMs: result.wallMs };
-      } else report.failed(result);
+      } else unbuilt = result;
     }
   }
   // The first rebuild after an edit should find the build worker warm: its warm-up runs beside the
@@ -137,9 +139,12 @@ export async function main(opts: MainOptions): Promise<Service> {
   }).catch((err: unknown) => {
     stop.abort();
     throw new StartError(
-      `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
+      unbuilt
+        ? startFailure(unbuilt, config.DIST_DIR)
+        : `Cannot start: no usable build in ${config.DIST_DIR} (${(err as Error).message}).\nRun \`npm run build\` first.`,
     );
   });
+  if (unbuilt) report.failed(unbuilt, true);
   const store = live.store;
   if (builds) {
     // A swapped-out build is deleted once the last request reading it has finished.

@@ -33,6 +33,17 @@ describe("BuildReport", () => {
     expect(report.notice?.html).toContain("maria-g.yaml:4: rating: expected an integer from 1 to 5, got 6");
   });
 
+  it("calls the start's failed build no save, and says the earlier build in DIST_DIR is served", () => {
+    const { lines, logger } = logged();
+    new BuildReport(logger).failed(failedBuild, true);
+    expect(lines).toEqual([
+      expect.objectContaining({
+        msg: "the site could not be built; serving the earlier build in DIST_DIR",
+        problems: [PROBLEM],
+      }),
+    ]);
+  });
+
   it("shows the end of the build's output when the build sent no problems", () => {
     const { lines, logger } = logged();
     new BuildReport(logger).failed(build({ code: 1, stdout: "\nvite: out of memory\n", stderr: "" }));

@@ -5,12 +5,16 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { buildIsStale } from "../../sidecar/build/build-staleness.ts";
 import { ConfigError, loadConfig, withListeningPort } from "../../src/config.ts";
-import { buildSite } from "../helpers/build-site.ts";
+import { buildSite, tempDistDir, testLogKey } from "../helpers/build-site.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const NODE = path.join(ROOT, "node_modules/.bin/node");
 
-function start(args: string[], env: Record<string, string>): Promise<{ code: number | null; stderr: string }> {
+function start(
+  args: string[],
+  env: Record<string, string>,
+  timeoutMs = 30_000,
+): Promise<{ code: number | null; stderr: string; output: string }> {
   return new Promise((resolve) => {
     const child = spawn(NODE, ["sidecar/start.ts", ...args], {
       cwd: ROOT,
@@ -23,13 +27,18 @@ function start(args: string[], env: Record<string, string>): Promise<{ code: num
       },
     });
     let stderr = "";
+    let output = "";
     child.stderr.on("data", (d) => {
       stderr += d;
+      output += d;
     });
-    const kill = setTimeout(() => child.kill("SIGKILL"), 30_000);
+    child.stdout.on("data", (d) => {
+      output += d;
+    });
+    const kill = setTimeout(() => child.kill("SIGKILL"), timeoutMs);
     child.on("close", (code) => {
       clearTimeout(kill);
-      resolve({ code, stderr });
+      resolve({ code, stderr, output });
     });
   });
 }
@@ -146,4 +155,36 @@ describe("configuration", () => {
       await rm(empty, { recursive: true, force: true });
     }
   });
+
+  it("says only that the site could not be built, and why, when the first build fails and there is no build to serve", async () => {
+    const dist = await tempDistDir();
+    const data = await mkdtemp(path.join(os.tmpdir(), "pr-start-data-"));
+    try {
+      const { code, stderr, output } = await start(
+        [],
+        {
+          DIST_DIR: dist,
+          DATA_DIR: data,
+          CONTENT_DIR: path.join(ROOT, "test/fixtures/basic-content"),
+          PORT: "0",
+          LOG_LEVEL: "info",
+          LOG_FORMAT: "pretty",
+          // A valid key, but for another origin's log: every build fails the same way.
+          LOG_SIGNING_KEY: testLogKey("https://elsewhere.example").skey,
+          BUILD_WORKER_BUILDS: "0",
+        },
+        240_000,
+      );
+      expect(code).toBe(1);
+      expect(stderr).toContain(
+        `Cannot start: the site could not be built, and ${dist} holds no earlier build to serve:`,
+      );
+      expect(stderr).toContain("LOG_SIGNING_KEY is the key of the log elsewhere.example/log");
+      expect(output).not.toContain("still serving");
+      expect(output).not.toContain("was not published");
+      expect(output).not.toContain("npm run build");
+    } finally {
+      await rm(data, { recursive: true, force: true });
+    }
+  }, 300_000);
 });
