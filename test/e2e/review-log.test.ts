@@ -275,7 +275,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
     }
   });
 
-  it("a confidential withdrawal leaves no text, title or author under /log/, its URL answers 410, and the counts add up", async () => {
+  it("a confidential withdrawal leaves no text, title or author field under /log/ (only the id), its URL answers 410, and the counts add up", async () => {
     const yaml = await readFile(file(MIKE), "utf8");
     await writeFile(file(MIKE), `${yaml}withdrawn:\n  reason: confidential-or-private\n  date: 2026-11-20\n`);
     const b = await build();
