@@ -7,7 +7,8 @@ import { decodeEntry, encodeEntry, type LogEntry, type LogEvent, type LoggedRevi
  * What a build appends to the log: the difference between the log so far and the content now.
  * A review the log has never seen is `published`; one whose record no longer opens its latest
  * entry's commitment is `amended`; one whose file says `withdrawn:` is `withdrawn` (once, or again
- * if the reason or date changes); one withdrawn and then back on the list is `restored`. A logged
+ * if the reason or date changes); one withdrawn and then back on the list is `restored`, or
+ * `published` if it was never on the list before (withdrawn before its first build). A logged
  * review whose file is gone is not something a log can express: it is reported, and the build
  * refuses it (docs/log.md).
  */
@@ -117,11 +118,14 @@ export function planLog(
   const amended: Pending[] = [];
   const withdrawn: Pending[] = [];
   const present = new Set<string>();
+  // Reviews that were on the list before: back on it, they are restored; otherwise, published.
+  const listed = new Set(prior.filter((e) => e.event !== "withdrawn").map((e) => e.id));
   for (const review of [...current.reviews].sort(byKey((r) => `${r.published_at} ${r.id}`))) {
     present.add(review.id);
     const last = latest.get(review.id);
     if (!last) onList.push({ event: "published", review });
-    else if (last.entry.event === "withdrawn") onList.push({ event: "restored", review });
+    else if (last.entry.event === "withdrawn")
+      onList.push({ event: listed.has(review.id) ? "restored" : "published", review });
     else if (last.entry.commitment !== commitment(nonce(last.index), review))
       amended.push({ event: "amended", review });
   }
@@ -182,7 +186,9 @@ export function planLog(
     withdrawals,
     withdrawnNow,
     changedOn,
-    everPublished: new Set(all.filter((e) => e.event === "published").map((e) => e.id)).size,
+    // Any entry but a withdrawal puts a review on the list, so a log that logged a first
+    // appearance as `restored` (before it was logged as `published`) counts it too.
+    everPublished: new Set(all.filter((e) => e.event !== "withdrawn").map((e) => e.id)).size,
     counts,
     size: all.length,
     lastLogged: all.at(-1)?.logged,

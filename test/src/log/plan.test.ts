@@ -109,6 +109,31 @@ describe("what a build appends (plan.ts)", () => {
     expect(p.withdrawnNow).toEqual([{ id: A.id, reason: "false-or-fake", date: "2024-02-01", index: 1 }]);
   });
 
+  it("logs a review withdrawn before it was ever published, then put on the list, as published, and counts it", () => {
+    const w = { id: A.id, reason: "false-or-fake" as const, date: "2024-02-01" };
+    const log = decode(plan([], [B], [w]).added);
+    const back = plan(log, [A, B]);
+    expect(events(back.added)).toEqual(["published 2024-01-02-a"]);
+    expect(back.everPublished).toBe(2);
+    expect(back.counts).toEqual({ published: 2, amended: 0, withdrawn: 1, restored: 0 });
+    // A first appearance is no change after publication: the feeds date it by published_at.
+    expect(back.changedOn).toEqual(new Map());
+    // Withdrawn again and back: now it was on the list, so it is restored.
+    const again = [...log, ...decode(back.added), ...decode(plan([...log, ...decode(back.added)], [B], [w]).added)];
+    expect(events(plan(again, [A, B]).added)).toEqual(["restored 2024-01-02-a"]);
+  });
+
+  it("counts a review as published in a log that logged its first appearance as restored", () => {
+    // Logs written before the first appearance was logged as published hold this, and stay as they are.
+    const w = { id: A.id, reason: "false-or-fake" as const, date: "2024-02-01" };
+    const log = decode(plan([], [B], [w]).added);
+    const old: LogEntry = { ...decode(plan(log, [A, B]).added)[0], event: "restored" } as LogEntry;
+    const p = plan([...log, old], [A, B]);
+    expect(p.added).toEqual([]);
+    expect(p.everPublished).toBe(2);
+    expect(p.counts).toEqual({ published: 1, amended: 0, withdrawn: 1, restored: 1 });
+  });
+
   it("refuses to log on a day before the log's last entry, but a build with nothing to log passes", () => {
     const first = decode(plan([], [A, B]).added);
     expect(() => plan(first, [A, B, review("2024-05-05-c", "2024-05-05T10:00:00Z")], [], "2026-11-19")).toThrow(
