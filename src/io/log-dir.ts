@@ -19,7 +19,8 @@ import { type LogTree, tileBytes, tileFiles } from "../log/tree.ts";
  * changed: the new tiles are new paths (a full tile, or a partial one of a new width). A file at
  * such a path with other bytes can only come from a commit that was interrupted before its
  * rename; no checkpoint names it and no build served it (a build commits before it writes its
- * `log/`), so it is replaced.
+ * `log/`), so it is replaced. A tile a checkpoint names that is damaged on disk gets back the
+ * bytes the checkpoint allows (`repairTiles`).
  */
 
 export class LogStateError extends Error {
