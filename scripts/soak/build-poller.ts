@@ -27,12 +27,14 @@ function fail(tally: Tally, what: string): void {
 /** The marker a soak review carries in its text, so a body shows which soak reviews it holds. */
 export const soakMarker = (k: number) => `soakmarker${k}`;
 
-/** A valid review file for soak change `k` (1-28), dated in December 2024. */
-export function soakReview(k: number): { name: string; yaml: string } {
+/** A valid review file for soak change `k` (1-28): a visit in December 2024, published `now`. */
+export function soakReview(k: number, now = new Date()): { name: string; yaml: string } {
   const day = `2024-12-${String(k).padStart(2, "0")}`;
   const yaml = [
     `date: ${day}`,
-    `published_at: "${day}T08:00:00Z"`,
+    // Published now, as review:new stamps it: a review first published must be the newest
+    // (src/log/late-publications.ts); the visit day is backfilled.
+    `published_at: "${now.toISOString().slice(0, 19)}Z"`,
     "rating: 4",
     `author: Soak ${k}.`,
     `text: Visit number ${k} went smoothly; the ${soakMarker(k)} sticker was still on the door.`,

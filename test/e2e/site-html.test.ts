@@ -116,7 +116,7 @@ describe("HTML pages", () => {
     expect(ld).toMatchObject({
       name: "Willow Creek Chiropractic & Wellness",
       telephone: "+1-503-555-0142",
-      url: "https://willowcreekchiro.example",
+      url: "https://willowcreekchiro.example/",
       address: { "@type": "PostalAddress", addressLocality: "Beaverton", postalCode: "97005", addressCountry: "US" },
       geo: { "@type": "GeoCoordinates", latitude: 45.4871, longitude: -122.7946 },
       // Fixture ratings 5, 2, 4, 5, 3, 5: 24 / 6.
