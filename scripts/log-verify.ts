@@ -117,6 +117,15 @@ async function withdrawnPageStatus(url: string, fetchImpl?: typeof fetch): Promi
   }
 }
 
+/** `url` as the WHATWG URL Standard writes it (a host's case, a default port): equal addresses compare equal. */
+function hrefOf(url: string): string {
+  try {
+    return new URL(url).href;
+  } catch {
+    return url;
+  }
+}
+
 export async function main(deps: {
   argv: string[];
   now: Date;
@@ -164,7 +173,7 @@ export async function main(deps: {
     }
     previous = state;
   }
-  const site = (args.site ?? args.url.replace(/\/+$/, "").replace(/\/[^/]*$/, "")).replace(/\/+$/, "");
+  const site = hrefOf(args.site ?? args.url.replace(/\/+$/, "").replace(/\/[^/]*$/, "")).replace(/\/+$/, "");
   // Each review's page is the permalink derived here, never the `url` a record names.
   const permalink = (id: string) => `${site}${reviewPath(id)}`;
   try {
@@ -194,7 +203,7 @@ export async function main(deps: {
       })),
     );
     for (const r of records)
-      if (r.url !== permalink(r.id))
+      if (hrefOf(r.url) !== permalink(r.id))
         check.problems.push(
           `${r.id} is served with url ${JSON.stringify(r.url)}, not its permalink ${permalink(r.id)}`,
         );

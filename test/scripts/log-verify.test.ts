@@ -129,6 +129,12 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     expect(r.out).toContain("1 withdrawn review not served, nor its page");
   });
 
+  it("passes the site named by an equal address written otherwise (a host's case, its default port)", async () => {
+    const shout = base.replace("localhost", "LocalHost");
+    const r = await run(["--url", `${shout}/log`, "--key", vkey, "--pages"]);
+    expect(r.code, r.err).toBe(0);
+  });
+
   it("reads each review's permalink, not the url its record names, and fails a record whose url is another", async () => {
     const genuine = `/reviews/${CARLOS}/?faithful`;
     rewrite = (url, body) => {
