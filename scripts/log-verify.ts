@@ -203,7 +203,7 @@ export async function main(deps: {
       })),
     );
     for (const r of records)
-      if (hrefOf(r.url) !== permalink(r.id))
+      if (typeof r.url !== "string" || hrefOf(r.url) !== permalink(r.id))
         check.problems.push(
           `${r.id} is served with url ${JSON.stringify(r.url)}, not its permalink ${permalink(r.id)}`,
         );

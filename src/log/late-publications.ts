@@ -24,12 +24,14 @@ export interface LatePublication {
 }
 
 /**
- * The reviews in `reviews` that no entry of `prior` names (first published by this build) whose
- * `published_at` is earlier than that of a review the log has on the list. A review put back after a
- * withdrawal keeps its date: it was published before.
+ * The reviews in `reviews` the log never had on the list (first published by this build; a review
+ * withdrawn before it was ever published counts, as plan.ts logs it `published`) whose
+ * `published_at` is earlier than that of a review the log has on the list. A review put back after
+ * a withdrawal keeps its date: it was published before.
  */
 export function latePublications(prior: readonly LogEntry[], reviews: readonly Timed[]): LatePublication[] {
   const latest = latestEntries(prior);
+  const listed = new Set(prior.filter((e) => e.event !== "withdrawn").map((e) => e.id));
   let newest: Timed | undefined;
   for (const r of reviews) {
     const event = latest.get(r.id)?.entry.event;
@@ -39,6 +41,6 @@ export function latePublications(prior: readonly LogEntry[], reviews: readonly T
   if (!newest) return [];
   const bar = Date.parse(newest.published_at);
   return reviews
-    .filter((r) => !latest.has(r.id) && Date.parse(r.published_at) < bar)
+    .filter((r) => !listed.has(r.id) && Date.parse(r.published_at) < bar)
     .map((review) => ({ review, newest: newest as Timed }));
 }

@@ -25,7 +25,14 @@ const dir = async (prefix: string) => {
 };
 
 /** The log `npm start` would keep for `origin` under DATA_DIR/log/, of `content` as it is. */
-async function keptLog(content: string, data: string, origin: string, folder: string, skey?: string) {
+async function keptLog(
+  content: string,
+  data: string,
+  origin: string,
+  folder: string,
+  skey?: string,
+  warn: (line: string) => void = () => {},
+) {
   const report = await checkContentDir(content, { now: NOW });
   if (!report.ok) throw new Error(report.problems.join("\n"));
   await updateLog({
@@ -35,7 +42,7 @@ async function keptLog(content: string, data: string, origin: string, folder: st
     config: { BASE_URL: "http://127.0.0.1:9", LOG_NEW: false, CONTENT_DIR: content },
     content: { reviews: reviewFields(report.content), withdrawn: withdrawalsOf(report.content) },
     today: "2026-11-27",
-    warn: () => {},
+    warn,
   });
 }
 
@@ -132,5 +139,21 @@ describe("a review published after others with an earlier published_at (review:n
     await kept();
     await writeFile(mike, original);
     await kept();
+  });
+
+  it("is only a warning in npm start's local preview, whose feeds nobody else reads", async () => {
+    const content = await dir("pr-check-content-");
+    await cp(FIXTURE, content, { recursive: true });
+    const data = await dir("pr-check-data-");
+    const { skey } = generateKeyPair("localhost:4601/log");
+    await keptLog(content, data, "localhost:4601/log", "localhost_4601_log", skey);
+    await addReview(content, "2024-11-21-late-l", "2024-12-01T09:00:00Z");
+    const warned: string[] = [];
+    await keptLog(content, data, "localhost:4601/log", "localhost_4601_log", skey, (l) => warned.push(l));
+    expect(warned).toEqual([
+      expect.stringMatching(
+        /^review log of a local preview \(a loopback origin\): .*2024-11-21-late-l\.yaml: line 2: published_at: 2024-12-01T09:00:00Z is earlier/,
+      ),
+    ]);
   });
 });
