@@ -19,8 +19,9 @@ import { type LogTree, tileBytes, tileFiles } from "../log/tree.ts";
  * changed: the new tiles are new paths (a full tile, or a partial one of a new width). A file at
  * such a path with other bytes can only come from a commit that was interrupted before its
  * rename; no checkpoint names it and no build served it (a build commits before it writes its
- * `log/`), so it is replaced. A tile a checkpoint names that is damaged on disk gets back the
- * bytes the checkpoint allows (`repairTiles`).
+ * `log/`), so it is replaced. A folder with tiles and no checkpoint at all is refused, unless it
+ * is a local preview's whose tiles are all the new log's own (`onlyTilesOf`). A tile a checkpoint
+ * names that is damaged on disk gets back the bytes the checkpoint allows (`repairTiles`).
  */
 
 export class LogStateError extends Error {
@@ -127,12 +128,30 @@ export async function commitLogDir(
 }
 
 /**
- * What `dir` holds besides its lock, when it has no checkpoint: anything there is a log's (a lost
- * checkpoint, or a first commit interrupted before it), never a new log's to write over.
+ * What of a log `dir` holds when it has no checkpoint: its `tile/` folder and a checkpoint's
+ * temporary file are a log's (a lost checkpoint, or a first commit interrupted before it), never a
+ * new log's to write over. Anything else (`lost+found` on a fresh volume, `.DS_Store`) is no log's.
  */
 export async function filesWithoutCheckpoint(dir: string): Promise<string[]> {
   const names = await readdir(dir).catch(() => [] as string[]);
-  return names.filter((n) => !n.startsWith(".lock")).sort();
+  return names.filter((n) => n === "tile" || n.startsWith(`${CHECKPOINT}.`)).sort();
+}
+
+/**
+ * Whether every file under `dir/tile` is one `tree` has, with its bytes: all a first commit of
+ * the same log left when it was interrupted before its checkpoint (a commit's temporary files
+ * aside), so writing `tree` again changes nothing any reader saw.
+ */
+export async function onlyTilesOf(dir: string, tree: LogTree): Promise<boolean> {
+  const want = tileFiles(tree);
+  const files = await readdir(path.join(dir, "tile"), { recursive: true, withFileTypes: true }).catch(() => []);
+  for (const f of files) {
+    if (!f.isFile() || f.name.includes(".tmp-")) continue;
+    const rel = path.relative(dir, path.join(f.parentPath, f.name)).split(path.sep).join("/");
+    const bytes = want.get(rel);
+    if (!bytes || !(await readOptional(path.join(dir, rel)))?.equals(Buffer.from(bytes))) return false;
+  }
+  return true;
 }
 
 /**

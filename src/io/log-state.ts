@@ -21,6 +21,11 @@ export interface PriorLog {
   log?: ReadLog;
   /** Whether LOG_DIR held it (else it came from the site, or there is none). */
   fromDir: boolean;
+  /**
+   * A local preview's LOG_DIR with tiles and no checkpoint: a new log, which `updateLog` writes
+   * only if those tiles are exactly its own (a first commit interrupted before its checkpoint).
+   */
+  interrupted?: { refusal: string };
 }
 
 /** `localhost`, `*.localhost`, 127.0.0.0/8 and ::1: an origin only this machine reaches. */
@@ -97,14 +102,15 @@ export async function priorLog(
       `${err.message}. LOG_DIR holds another log or a damaged one: a log keeps one key and one origin for life; set LOG_SIGNING_KEY and BASE_URL to this log's, or point LOG_DIR at an empty folder`,
     );
   }
-  const stray = await filesWithoutCheckpoint(dir);
-  if (stray.length > 0) {
-    throw new LogStateError(
-      `${dir} has no checkpoint but holds ${stray.join(", ")}: a log whose checkpoint was lost, or a first build's commit interrupted before its checkpoint. Nothing in it was changed. Restore its checkpoint (from a backup, or the one published at ${config.BASE_URL}/log/checkpoint if it is this log's); or, if no checkpoint ever named these tiles, move them aside and build again (docs/log.md#state)`,
-    );
-  }
   const prefix = `${config.BASE_URL}/log`;
   const loopback = isLoopbackOrigin(config.BASE_URL);
+  const stray = await filesWithoutCheckpoint(dir);
+  if (stray.length > 0) {
+    const refusal = `${dir} has no checkpoint but holds ${stray.join(", ")}: a log whose checkpoint was lost, or a first build's commit interrupted before its checkpoint. Nothing in it was changed. Restore its checkpoint (from a backup, or the one published at ${config.BASE_URL}/log/checkpoint if it is this log's); or, if no checkpoint ever named these tiles, move them aside and build again (docs/log.md#state)`;
+    // npm start's first build stopped in its commit (Ctrl-C) must not wedge the next start.
+    if (loopback) return { fromDir: false, interrupted: { refusal } };
+    throw new LogStateError(refusal);
+  }
   const reader = httpReader(prefix, { fetch: opts.fetch, timeoutMs: loopback ? 5_000 : 30_000 });
   let published: ReadLog | undefined;
   try {

@@ -21,7 +21,7 @@ import { appendEntries, EMPTY_LOG, type LogTree, signedCheckpoint } from "../log
 import { type NoticeLogger, perBuild } from "./build-content.ts";
 import { formatProblems } from "./content-check.ts";
 import { displayPath } from "./content-dir.ts";
-import { commitLogDir, keptPartials, LogStateError, logDirOf, repairTiles } from "./log-dir.ts";
+import { commitLogDir, keptPartials, LogStateError, logDirOf, onlyTilesOf, repairTiles } from "./log-dir.ts";
 import { type LogKey, LogKeyError, logSigningKey } from "./log-key.ts";
 import { withLogLock } from "./log-lock.ts";
 import { isLoopbackOrigin, priorLog } from "./log-state.ts";
@@ -142,6 +142,7 @@ export async function updateLog(opts: {
         opts.warn(`review log: ${r}; repaired from the entries, which hash to the signed checkpoint`);
     }
     const tree = appendEntries(priorTree, plan.added);
+    if (prior.interrupted && !(await onlyTilesOf(dir, tree))) throw new LogStateError(prior.interrupted.refusal);
     const checkpoint = signedCheckpoint(tree, origin, key.signer);
     // A log fetched from the site is written to LOG_DIR whole.
     const from = prior.fromDir && prior.log ? prior.log.note : undefined;

@@ -1,4 +1,4 @@
-import { mkdtemp, readdir, readFile, rm, stat, truncate } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -105,6 +105,29 @@ describe("a build's update of the log (review-log.ts)", () => {
       `${dir} has no checkpoint but holds tile: a log whose checkpoint was lost, or a first build's commit interrupted before its checkpoint. Nothing in it was changed.`,
     );
     expect(await snapshot(dir)).toEqual(before);
+  });
+});
+
+describe("a local preview's LOG_DIR a first commit left without its checkpoint (npm start stopped in its first build)", () => {
+  it("is written again when its tiles are exactly this build's, giving the same checkpoint", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-interrupted-log-"));
+    temp.push(dir);
+    const reviews = Array.from({ length: 130 }, (_, i) => review(i));
+    await update(dir, reviews);
+    const checkpoint = await readFile(path.join(dir, "checkpoint"), "utf8");
+    await rm(path.join(dir, "checkpoint"));
+    const again = await update(dir, reviews);
+    expect(again.checkpoint).toBe(checkpoint);
+    expect(await readFile(path.join(dir, "checkpoint"), "utf8")).toBe(checkpoint);
+  });
+
+  it("takes a folder that holds no log's files (lost+found of a fresh volume, .DS_Store) for an empty one", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-volume-log-"));
+    temp.push(dir);
+    await mkdir(path.join(dir, "lost+found"));
+    await writeFile(path.join(dir, ".DS_Store"), "");
+    await update(dir, [review(1)]);
+    expect(await readFile(path.join(dir, "checkpoint"), "utf8")).toMatch(/^localhost:4321\/log\n1\n/);
   });
 });
 
