@@ -50,7 +50,12 @@ export function writeRepresentation(
   res.setHeader("ETag", r.etag);
   res.setHeader("Cache-Control", r.cacheControl);
   if (r.vary) res.setHeader("Vary", "Accept-Encoding");
-  if (lastModified !== undefined) res.setHeader("Last-Modified", lastModified);
+  if (lastModified !== undefined) {
+    // Date from the same clock reading as the clamp: Node's own Date comes from a per-second
+    // cache that lags when the event loop stalls, and Last-Modified must not be later (§8.8.2.1).
+    res.setHeader("Date", httpDate(now));
+    res.setHeader("Last-Modified", lastModified);
+  }
   if (r.link) res.setHeader("Link", r.link);
   if (outcome === "not-modified") {
     res.statusCode = 304;
@@ -68,6 +73,14 @@ export function writeRepresentation(
   const bytes = body();
   res.setHeader("Content-Length", String(bytes.length));
   res.end(bytes);
+}
+
+let dateMemo = { second: -1, text: "" };
+/** `ms` as an HTTP date, formatted once a second. */
+function httpDate(ms: number): string {
+  const second = Math.floor(ms / 1000);
+  if (dateMemo.second !== second) dateMemo = { second, text: new Date(second * 1000).toUTCString() };
+  return dateMemo.text;
 }
 
 /** 412 in the API's error shape; the body names the current ETag so the client can read it again. */
