@@ -25,21 +25,9 @@ export function grantLease(asked: number | undefined, min: number, max: number):
   return Math.min(max, Math.max(min, asked ?? DEFAULT_LEASE_SECONDS));
 }
 
-/**
- * The subscription `v` renews or ends: the one keyed by its callback, else one an earlier version
- * stored under the callback's WHATWG serialisation (`?q='x'` as `?q=%27x%27`), so a subscriber of
- * before the byte-for-byte keys can still renew (not subscribe twice) and unsubscribe.
- */
-async function existingFor(store: HubStore, v: Verification) {
-  const exact = await store.subscription(v.topic, v.callback);
-  if (exact) return exact;
-  const legacy = new URL(v.callback).href;
-  return legacy === v.callback ? undefined : store.subscription(v.topic, legacy);
-}
-
 /** Why a new subscription cannot be granted; renewing an existing one always can. */
 export async function refusalFor(store: HubStore, v: Verification, limits: Limits): Promise<string | undefined> {
-  if (await existingFor(store, v)) return undefined;
+  if (await store.subscription(v.topic, v.callback)) return undefined;
   if ((await store.countSubscriptions()) >= limits.maxSubscriptions) {
     return `the hub has reached its limit of ${limits.maxSubscriptions} subscriptions`;
   }
@@ -61,16 +49,13 @@ export async function applyVerified(
 ): Promise<Applied> {
   if (!(await store.verification(v.id))) return { kind: "superseded" };
   await store.removeVerification(v.id);
-  const existing = await existingFor(store, v);
+  const existing = await store.subscription(v.topic, v.callback);
   if (v.mode === "unsubscribe") {
     if (existing) await store.remove(existing.id);
     return { kind: "unsubscribed", id: existing?.id };
   }
   const reason = await refusalFor(store, v, ctx.limits);
   if (reason) return { kind: "denied", reason };
-  // A renewal of an earlier version's row moves it to the byte-for-byte key, owing what it was owed.
-  const moved = existing && existing.callback !== v.callback ? existing : undefined;
-  if (moved) await store.remove(moved.id);
   const leaseSeconds = v.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   await store.upsert(
     {
@@ -80,7 +65,7 @@ export async function applyVerified(
       secret: v.secret,
       leaseSeconds,
       expiresAt: ctx.now + leaseSeconds * 1000,
-      deliveredHash: moved ? moved.deliveredHash : (ctx.currentHash ?? null),
+      deliveredHash: ctx.currentHash ?? null,
     },
     ctx.now,
   );
