@@ -41,14 +41,14 @@ export async function logProblems(
   for (const source of sources) {
     let entries: ReturnType<typeof decodeEntries>;
     let preview: boolean;
+    let loopback: boolean;
     try {
       const log = await readTiledLog(source);
       if (!log) continue;
       entries = decodeEntries(log.tree.entries);
+      loopback = isLoopbackOrigin(`http://${log.checkpoint.origin}`);
       // BASE_URL set to a loopback origin names the site checked against (tests, a local stand-in).
-      preview =
-        isLoopbackOrigin(`http://${log.checkpoint.origin}`) &&
-        !(config.baseUrlExplicit && log.checkpoint.origin === logOrigin(config.BASE_URL));
+      preview = loopback && !(config.baseUrlExplicit && log.checkpoint.origin === logOrigin(config.BASE_URL));
     } catch (err) {
       if (!(err instanceof Error)) throw err;
       // Nothing served on a local origin is the usual case (npm start is not running).
@@ -57,6 +57,16 @@ export async function logProblems(
         `check: the review log at ${source.where} was not read (${(err as Error).message}); deletions are checked against the other logs found`,
       );
       continue;
+    }
+    // A loopback origin's log is a warning here as in its build (review-log.ts): nobody else reads its feeds.
+    const late = latePublications(entries, content.reviews).filter((l) => !reported.has(l.review.id));
+    if (loopback) {
+      const fresh = late.filter((l) => !warned.has(`late ${l.review.id}`));
+      for (const l of fresh) warned.add(`late ${l.review.id}`);
+      for (const line of lateProblems(config.CONTENT_DIR, fresh)) opts.warn(`check: warning: ${line}`);
+    } else {
+      for (const l of late) reported.add(l.review.id);
+      problems.push(...lateProblems(config.CONTENT_DIR, late));
     }
     const deleted = deletedReviews(entries, present).filter((d) => !reported.has(d.id));
     if (preview) {
@@ -70,9 +80,6 @@ export async function logProblems(
     }
     for (const d of deleted) reported.add(d.id);
     problems.push(...deletionProblems(config.CONTENT_DIR, deleted, source.where));
-    const late = latePublications(entries, content.reviews).filter((l) => !reported.has(l.review.id));
-    for (const l of late) reported.add(l.review.id);
-    problems.push(...lateProblems(config.CONTENT_DIR, late));
   }
   return problems;
 }

@@ -156,4 +156,17 @@ describe("a review published after others with an earlier published_at (review:n
       ),
     ]);
   });
+
+  it("is a warning from npm run check too for a loopback origin's log, as in that log's build", async () => {
+    const content = await dir("pr-check-content-");
+    await cp(FIXTURE, content, { recursive: true });
+    const data = await dir("pr-check-data-");
+    await keptLog(content, data, "127.0.0.1:9/log", "127.0.0.1_9_log");
+    await addReview(content, "2024-11-21-late-l", "2024-12-01T09:00:00Z");
+    const err: string[] = [];
+    // BASE_URL names that loopback origin explicitly: the site checked against, still a warning.
+    const env = { CONTENT_DIR: content, DATA_DIR: data, BASE_URL: "http://127.0.0.1:9" };
+    expect(await check({ env, now: NOW, out: () => {}, err: (l) => err.push(l) })).toBe(0);
+    expect(err.join("\n")).toMatch(/^check: warning: .*2024-11-21-late-l\.yaml: line 2: published_at: /m);
+  });
 });
