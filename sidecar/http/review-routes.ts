@@ -1,3 +1,4 @@
+import querystring from "node:querystring";
 import type { Request, RequestHandler, Response } from "express";
 import type { QueryIssue } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
@@ -195,12 +196,9 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
       const hint = "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
       if (/%(?![0-9A-Fa-f]{2})/.test(raw))
         throw invalidQuery([{ path: "date", value: raw, message: `${hint}; "${raw}" is not valid percent-encoding` }]);
-      // Well-formed escapes of bytes that are not UTF-8: echoed with U+FFFD, as search echoes them.
-      const bytes = Buffer.from(
-        raw.replace(/%([0-9A-Fa-f]{2})/g, (_, h: string) => String.fromCharCode(Number.parseInt(h, 16))),
-        "latin1",
-      );
-      const value = new TextDecoder().decode(bytes);
+      // Well-formed escapes of bytes that are not UTF-8: decoded by Express's own query parser's
+      // `unescape`, so they are echoed with U+FFFD exactly as search echoes them.
+      const value = querystring.unescape(raw);
       throw invalidQuery([{ path: "date", value, message: `${hint}; "${value}" is not valid UTF-8` }]);
     }
     next();
