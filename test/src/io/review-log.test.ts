@@ -5,9 +5,10 @@ import { afterAll, describe, expect, it } from "vitest";
 import { commitLogDir } from "../../../src/io/log-dir.ts";
 import { keyOf } from "../../../src/io/log-key.ts";
 import { updateLog } from "../../../src/io/review-log.ts";
-import type { LoggedReview } from "../../../src/log/entries.ts";
+import { type LoggedReview, loggedReview } from "../../../src/log/entries.ts";
 import { generateKeyPair, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
+import { reviewRecord } from "../../helpers/review-record.ts";
 
 const temp: string[] = [];
 afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
@@ -15,21 +16,15 @@ afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true 
 const ORIGIN = "localhost:4321/log";
 const KEY = generateKeyPair(ORIGIN, new Uint8Array(32).fill(8));
 
-const review = (i: number): LoggedReview => ({
-  id: `2026-04-03-r${i}`,
-  date: "2026-04-03",
-  published_at: `2026-04-04T10:${String(i % 60).padStart(2, "0")}:00Z`,
-  rating: 5,
-  author: `R ${i}`,
-  title: null,
-  text: "Fine.",
-  source: { platform: "direct", url: null },
-  verification: { method: "invoice", verified_on: "2026-04-03" },
-  technicians: [],
-  services: [],
-  service_areas: [],
-  response: null,
-});
+const review = (i: number): LoggedReview =>
+  loggedReview(
+    reviewRecord(`2026-04-03-r${i}`, 5, "Fine.", {
+      date: "2026-04-03",
+      published_at: `2026-04-04T10:${String(i % 60).padStart(2, "0")}:00Z`,
+      author: `R ${i}`,
+      verification: { method: "invoice", verified_on: "2026-04-03" },
+    }),
+  );
 
 /** `updateLog` on `dir` for a loopback origin where nothing is listening (port 9, discard). */
 const update = (dir: string, reviews: LoggedReview[], warn: (m: string) => void = () => {}) =>
