@@ -17,10 +17,16 @@ export interface ResourceDeps {
 
 const JSON_TYPE = "application/json";
 
-export const REVIEW_URI_TEMPLATE = "reviews://{id}";
+const REVIEW_SCHEME = "reviews://";
+export const REVIEW_URI_TEMPLATE = `${REVIEW_SCHEME}{id}`;
 
 export function reviewUri(id: string): string {
-  return `reviews://${id}`;
+  return `${REVIEW_SCHEME}${id}`;
+}
+
+/** What follows `reviews://` in `uri`, as written (not decoded); undefined for any other URI. */
+export function reviewUriId(uri: string): string | undefined {
+  return uri.startsWith(REVIEW_SCHEME) ? uri.slice(REVIEW_SCHEME.length) : undefined;
 }
 
 /** The dataset URI as the SDK compares it: `new URL(requested).href` must equal the registered string. */

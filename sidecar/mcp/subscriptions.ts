@@ -3,7 +3,7 @@ import { Id, MAX_ID_LENGTH } from "../../src/content/schema.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { ChangeNotices } from "./change-notices.ts";
 import { insightsUri } from "./insights.ts";
-import { datasetUri, REVIEW_URI_TEMPLATE, reviewUri } from "./resources.ts";
+import { datasetUri, REVIEW_URI_TEMPLATE, reviewUri, reviewUriId } from "./resources.ts";
 
 /**
  * `resources/subscribe` of a 2025 session: recorded in `ChangeNotices`, delivered on the
@@ -22,12 +22,10 @@ export interface SubscriptionDeps {
   baseUrl: string;
 }
 
-const REVIEW_SCHEME = "reviews://";
-
 /** Why `uri` cannot be subscribed to, as a -32602 error, or undefined when it can. */
 export function unsubscribable(uri: string, snapshot: Snapshot, baseUrl: string): ProtocolError | undefined {
   if (uri === datasetUri(baseUrl) || uri === insightsUri(baseUrl)) return undefined;
-  const id = uri.startsWith(REVIEW_SCHEME) ? uri.slice(REVIEW_SCHEME.length) : undefined;
+  const id = reviewUriId(uri);
   if (id === undefined || !Id.safeParse(id).success) {
     // Not echoed: it may be 60 KB of anything.
     return new ProtocolError(
