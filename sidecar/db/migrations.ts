@@ -99,4 +99,12 @@ DROP TABLE mcp_session_revocations;
 ALTER TABLE hub_verifications ADD COLUMN given_topic text;
 `,
   },
+  {
+    id: "006-hub-verification-claims",
+    sql: `
+-- Until when the instance verifying a request holds it (epoch ms); NULL: nobody. Another instance
+-- takes over a request whose holder died once this has passed (sidecar/hub/verification-claims.ts).
+ALTER TABLE hub_verifications ADD COLUMN claimed_until bigint;
+`,
+  },
 ];

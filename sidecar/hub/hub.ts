@@ -13,6 +13,7 @@ import type { Verification } from "./store.ts";
 import { applyVerified, grantLease, type Limits, refusalFor } from "./subscription-rules.ts";
 import type { TopicReader } from "./topic-source.ts";
 import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
+import { claimMs, VerificationQueue } from "./verification-claims.ts";
 import { sendDenied, verifyIntent } from "./verify.ts";
 
 export type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
@@ -37,6 +38,7 @@ export class Hub {
   readonly #abort = new AbortController();
   readonly #database: HubDeps["database"];
   readonly #jobs = new Set<Promise<unknown>>();
+  readonly #verifications: VerificationQueue;
   #run: HubBackend | undefined;
   #closed = false;
   #publishing: Promise<unknown> = Promise.resolve();
@@ -52,6 +54,13 @@ export class Hub {
     this.#queue = new PQueue({ concurrency: deps.config.HUB_CONCURRENCY });
     // Every request in flight listens on it (withDeadline), at most HUB_CONCURRENCY of them at once.
     setMaxListeners(deps.config.HUB_CONCURRENCY + 10, this.#abort.signal);
+    this.#verifications = new VerificationQueue({
+      queue: this.#queue,
+      verify: (id) => this.#verify(id),
+      track: (job) => this.#track(job),
+      clock: this.#clock,
+      log: this.#log,
+    });
     for (const p of TOPIC_PATHS) this.#paths.set(new URL(`${deps.config.BASE_URL}${p}`).href, p);
     this.topics = [...this.#paths.keys()];
   }
@@ -91,7 +100,9 @@ export class Hub {
     await this.#sweep();
     await this.#serialise(() => this.#reload(this.topics));
     const pending = await store.verifications();
-    for (const v of pending) this.#queueVerification(v.id);
+    for (const v of pending) this.#verifications.add(v.id);
+    // Shared: requests another instance accepted and could not finish are verified here too.
+    if (db) this.#verifications.supervise(store, db.superviseSeconds * 1000);
     const subscriptions = await store.countSubscriptions();
     this.#log.info({ subscriptions, pending: pending.length, shared: db !== undefined }, "hub started");
   }
@@ -140,7 +151,7 @@ export class Hub {
       requestedAt: this.#clock.now(),
     });
     this.#log.info({ mode: v.mode, topic, callback: logUrl(v.callback) }, "request accepted; verifying intent");
-    this.#queueVerification(v.id);
+    this.#verifications.add(v.id);
     return { accepted: true };
   }
 
@@ -173,6 +184,7 @@ export class Hub {
     this.#closed = true;
     this.#abort.abort();
     this.#cancelSweep?.();
+    this.#verifications.stop();
     await this.#run?.deliveries.close();
     while (this.#jobs.size > 0) await Promise.allSettled([...this.#jobs]);
     await this.#run?.agent.destroy();
@@ -217,15 +229,12 @@ export class Hub {
     return { topics: result };
   }
 
-  #queueVerification(id: number): void {
-    const job = this.#queue.add(() => this.#verify(id));
-    this.#track(job.catch((err: unknown) => this.#log.error({ err, verification: id }, "verification job failed")));
-  }
-
   async #verify(id: number): Promise<void> {
     const signal = this.#abort.signal;
     const run = this.#run;
-    const v = signal.aborted || !run ? undefined : await run.store.verification(id);
+    const now = this.#clock.now();
+    const until = now + claimMs(this.#config.HUB_DELIVERY_TIMEOUT_MS);
+    const v = signal.aborted || !run ? undefined : await run.store.claimVerification(id, now, until);
     if (!run || !v) return;
     const log = { mode: v.mode, topic: v.topic, callback: logUrl(v.callback) };
     await this.#sweep();
@@ -240,8 +249,8 @@ export class Hub {
     const topic = v.givenTopic ?? v.topic;
     const check = { ...v, topic, leaseSeconds: v.mode === "subscribe" ? (v.leaseSeconds ?? undefined) : undefined };
     const outcome = await verifyIntent(run.agent, check, { timeoutMs: this.#config.HUB_DELIVERY_TIMEOUT_MS, signal });
-    // Interrupted by shutdown: the request stays pending and is verified again on the next start.
-    if (signal.aborted) return;
+    // Interrupted by shutdown: the request stays pending, for another instance or the next start.
+    if (signal.aborted) return run.store.releaseVerification(id);
     if (!outcome.ok) {
       await run.store.removeVerification(id);
       this.#log.info({ ...log, reason: outcome.reason }, "verification of intent failed; request rejected");

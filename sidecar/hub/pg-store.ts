@@ -150,7 +150,8 @@ export class PgHubStore implements HubStore {
          requested_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
        ON CONFLICT (topic, callback) DO UPDATE SET id = nextval(pg_get_serial_sequence('hub_verifications', 'id')),
          mode = excluded.mode, given_topic = excluded.given_topic, callback_host = excluded.callback_host,
-         secret = excluded.secret, lease_seconds = excluded.lease_seconds, requested_at = excluded.requested_at
+         secret = excluded.secret, lease_seconds = excluded.lease_seconds, requested_at = excluded.requested_at,
+         claimed_until = NULL
        RETURNING id`,
       [v.mode, v.topic, v.givenTopic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt],
     );
@@ -163,6 +164,27 @@ export class PgHubStore implements HubStore {
 
   verifications(): Promise<Verification[]> {
     return this.#vers("ORDER BY id");
+  }
+
+  async claimVerification(id: number, now: number, until: number): Promise<Verification | undefined> {
+    const [row] = await this.#query(
+      `UPDATE hub_verifications SET claimed_until = $3 WHERE id = $1 AND (claimed_until IS NULL OR claimed_until <= $2)
+       RETURNING ${VER_COLUMNS}`,
+      [id, now, until],
+    );
+    return row && VerificationSchema.parse(row);
+  }
+
+  async releaseVerification(id: number): Promise<void> {
+    await this.#query("UPDATE hub_verifications SET claimed_until = NULL WHERE id = $1", [id]);
+  }
+
+  async unclaimedVerifications(now: number): Promise<number[]> {
+    const rows = await this.#query(
+      "SELECT id FROM hub_verifications WHERE claimed_until IS NULL OR claimed_until <= $1 ORDER BY id",
+      [now],
+    );
+    return rows.map((r) => Number(r.id));
   }
 
   countVerifications(): Promise<number> {

@@ -130,6 +130,14 @@ export class SqliteHubStore implements HubStore {
   verifications(): Promise<Verification[]> {
     return this.#run((db) => db.verifications());
   }
+  // One process owns the file: no other instance can hold a request, so taking one is reading it.
+  claimVerification(id: number): Promise<Verification | undefined> {
+    return this.verification(id);
+  }
+  async releaseVerification(): Promise<void> {}
+  async unclaimedVerifications(): Promise<number[]> {
+    return (await this.verifications()).map((v) => v.id);
+  }
   countVerifications(): Promise<number> {
     return this.#run((db) => db.countVerifications());
   }

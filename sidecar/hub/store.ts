@@ -74,6 +74,15 @@ export interface HubStore {
   addVerification(v: Omit<Verification, "id">): Promise<Verification>;
   verification(id: number): Promise<Verification | undefined>;
   verifications(): Promise<Verification[]>;
+  /**
+   * Takes request `id` for verification until `until`: the request, or undefined when it is gone
+   * or another instance sharing the store holds it at `now`.
+   */
+  claimVerification(id: number, now: number, until: number): Promise<Verification | undefined>;
+  /** Gives a taken request back (its verification was interrupted), so any instance may take it. */
+  releaseVerification(id: number): Promise<void>;
+  /** Ids of the requests no instance holds at `now`. */
+  unclaimedVerifications(now: number): Promise<number[]>;
   countVerifications(): Promise<number>;
   removeVerification(id: number): Promise<void>;
   close(): Promise<void>;

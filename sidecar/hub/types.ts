@@ -30,7 +30,7 @@ export interface HubDatabase {
   url: string;
   /** Answers quickly whether the database is reachable now (readiness, 503 on the hub). */
   reachable(): Promise<boolean>;
-  /** How often pg-boss looks for jobs whose instance died mid-run (seconds). */
+  /** How often pg-boss looks for jobs, and the hub for verifications, whose instance died mid-run (seconds). */
   superviseSeconds: number;
 }
 

@@ -6,7 +6,8 @@ import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
 import { listenForBuilds, liveBuild, recordLiveBuild } from "../../../sidecar/db/build-broadcast.ts";
 import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
 import { openPublishQueue } from "../../../sidecar/db/publish-jobs.ts";
-import { cooperative, isDelivery, startSubscriber } from "../../helpers/https-subscriber.ts";
+import { claimMs } from "../../../sidecar/hub/verification-claims.ts";
+import { cooperative, isDelivery, isVerification, startSubscriber } from "../../helpers/https-subscriber.ts";
 import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
 import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
 import { createDatabase, startPgServer } from "../../helpers/pg-cluster.ts";
@@ -41,7 +42,50 @@ async function instances(n: number): Promise<Harness[]> {
   return out;
 }
 
+/** Moves `h`'s clock on by `ms`, a second at a time, letting what each second starts finish. */
+async function runFor(h: Harness, ms: number): Promise<void> {
+  for (let t = 0; t < ms; t += 1000) {
+    h.clock.advance(1000);
+    await h.hub.idle();
+  }
+}
+
 forEachHubStore(() => {
+  describe("a request awaiting verification", () => {
+    it("is verified by another instance when the one that accepted it stops mid-verification", async () => {
+      const [a, b] = (await instances(2)) as [Harness, Harness];
+      const sub = await startSubscriber(tls.trusted, () => new Promise(() => {}));
+      open.push(sub);
+      const form = { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() };
+      expect((await a.post(form)).status).toBe(202);
+      await sub.waitFor(isVerification());
+      // A leaves for good (a rolling deploy that removes it); B keeps running.
+      await a.close();
+      sub.respond = cooperative;
+      await runFor(b, 1000);
+      expect(sub.requests.filter(isVerification())).toHaveLength(2);
+      expect(await b.pending()).toEqual([]);
+      expect(await b.stored()).toMatchObject([{ topic: TOPICS.atom, callback: sub.callback() }]);
+    });
+
+    it("is taken over from an instance that died mid-verification once its hold lapses, and only then", async () => {
+      const [a, b] = (await instances(2)) as [Harness, Harness];
+      const sub = await startSubscriber(tls.trusted, () => new Promise(() => {}));
+      open.push(sub);
+      const form = { "hub.mode": "subscribe", "hub.topic": TOPICS.json, "hub.callback": sub.callback() };
+      expect((await a.post(form)).status).toBe(202);
+      // A never answers for its request again, as if killed: its challenge is left hanging.
+      await sub.waitFor(isVerification());
+      sub.respond = cooperative;
+      const held = claimMs(a.config.HUB_DELIVERY_TIMEOUT_MS);
+      await runFor(b, held - 10_000);
+      expect(sub.requests.filter(isVerification())).toHaveLength(1);
+      await runFor(b, 11_000);
+      expect(sub.requests.filter(isVerification())).toHaveLength(2);
+      expect(await b.stored()).toMatchObject([{ topic: TOPICS.json, callback: sub.callback() }]);
+    });
+  });
+
   describe("two instances sharing one database", () => {
     it("notifies each subscriber once per change, whichever instance took the subscription or the publish", async () => {
       const [a, b] = (await instances(2)) as [Harness, Harness];
@@ -112,6 +156,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "migrations and the build broadcast", 
         "003-live-build",
         "004-mcp-sessions",
         "005-hub-given-topic",
+        "006-hub-verification-claims",
       ]);
       expect(await migrate(pools[0] as never, silent)).toEqual([]);
     } finally {
