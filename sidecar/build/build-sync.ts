@@ -166,9 +166,14 @@ export class BuildSync {
         return;
       }
       if (this.#down) {
+        // An instance that missed a newer announcement meanwhile must not offer its older topics
+        // (the hub would send them out as a revert); the catch-up below loads the newer build.
+        const announced = await cluster.announced();
+        if (announced === undefined || announced === this.#live.current.build) {
+          this.#log.info("the database is reachable again: distributing what changed meanwhile");
+          await this.#hub.publish();
+        }
         this.#down = false;
-        this.#log.info("the database is reachable again: distributing what changed meanwhile");
-        await this.#hub.publish();
       }
     }
     // A build this instance made live and still owes comes first: it is newer than the record.

@@ -113,6 +113,31 @@ describe("BuildSync", () => {
     await a.sync.close();
   });
 
+  it("offers no stale topics when the database is back after another instance announced a newer build", async () => {
+    const [clockA, clockB] = [new ManualClock(), new ManualClock()];
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, clockA);
+    const b = await instance(cluster, clockB);
+    cluster.up = false;
+    // Both instances see the outage; a build is deployed meanwhile and its ping refused.
+    clockA.advance(INTERVAL);
+    clockB.advance(INTERVAL);
+    await Promise.all([a.sync.idle(), b.sync.idle()]);
+    await deploy();
+    cluster.up = true;
+    // A checks first: it finds the build, distributes and announces it.
+    clockA.advance(INTERVAL);
+    await a.sync.idle();
+    expect(cluster.live).toBe(a.live.current.build);
+    const bPublished = b.hub.published.length;
+    // B, still on the older build, must not offer it: the hub would send it out as a revert.
+    clockB.advance(INTERVAL);
+    await b.sync.idle();
+    expect(b.hub.published.length).toBe(bPublished);
+    expect(b.live.current.build).toBe(cluster.live);
+    await Promise.all([a.sync.close(), b.sync.close()]);
+  });
+
   it("serves and distributes a newer build found in DIST_DIR that no instance announced, once", async () => {
     const clock = new ManualClock();
     const cluster = new MemoryCluster();
