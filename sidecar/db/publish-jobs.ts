@@ -1,5 +1,6 @@
 import { type Db, PgBoss } from "pg-boss";
 import type { Logger } from "pino";
+import { queueErrorLog } from "./queue-errors.ts";
 
 /**
  * Publish pings as pg-boss jobs, so a 202 from the hub means the ping is in PostgreSQL: the hub
@@ -52,7 +53,7 @@ export async function openPublishQueue(opts: {
     schedule: false,
     superviseIntervalSeconds: opts.superviseSeconds,
   });
-  boss.on("error", (err: Error) => opts.log.warn({ err: err.message }, "publish queue error"));
+  boss.on("error", queueErrorLog(opts.log, "publish queue error"));
   await boss.start();
   const options = {
     // Taken only by a job whose instance was lost: the job then runs on another one.

@@ -1,4 +1,5 @@
 import { type Job, PgBoss } from "pg-boss";
+import { queueErrorLog } from "../db/queue-errors.ts";
 import { type AttemptDeps, attemptDelivery, type CurrentTopic, type Deliveries } from "./deliveries.ts";
 import { latestVersion, publishVersion, type StoredVersion } from "./topic-versions.ts";
 import type { HubDatabase } from "./types.ts";
@@ -59,7 +60,7 @@ export class QueueDeliveries implements Deliveries {
       schedule: false,
       superviseIntervalSeconds: deps.superviseSeconds,
     });
-    boss.on("error", (err: Error) => deps.log.warn({ err: err.message }, "job queue error"));
+    boss.on("error", queueErrorLog(deps.log, "job queue error"));
     await boss.start();
     const options = {
       retryLimit: RETRY_LIMIT,

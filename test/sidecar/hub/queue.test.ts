@@ -138,6 +138,21 @@ forEachHubStore(() => {
       expect(failed).toEqual([1, 2]);
       expect(h.logs.some((l) => l.msg === "subscription removed after 3 consecutive failed deliveries")).toBe(true);
     });
+
+    it("logs a database outage once per reason, not once per worker per second", { timeout: 60_000 }, async () => {
+      const [h] = (await instances(1)) as [Harness];
+      const server = await pgServer();
+      await server.pause();
+      try {
+        // Every one of the HUB_CONCURRENCY (16) workers polls each second and fails.
+        await new Promise((r) => setTimeout(r, 4000));
+      } finally {
+        await server.resume();
+      }
+      const errors = h.logs.filter((l) => l.msg === "job queue error");
+      expect(errors.length).toBeGreaterThan(0);
+      expect(errors.length).toBeLessThanOrEqual(3);
+    });
   });
 }, ["postgres"]);
 
