@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -158,6 +159,10 @@ function options(argv: string[]) {
   const worst = Number(values.worst);
   if (!Number.isInteger(worst) || worst < 0)
     throw new Error(`--worst: expected a whole number, got ${JSON.stringify(values.worst)}`);
+  // A mistyped path is the caller's to fix, said before the models load rather than as a stack trace.
+  for (const file of values.file ?? [])
+    if (!statSync(file, { throwIfNoEntry: false })?.isFile())
+      throw new Error(`--file: no such file, got ${JSON.stringify(file)}`);
   const reading = values.reading as Reading;
   if (!READINGS.includes(reading))
     throw new Error(`--reading: expected one of ${READINGS.join(", ")}, got ${JSON.stringify(values.reading)}`);

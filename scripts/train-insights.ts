@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -117,6 +118,22 @@ export async function trainedModelText(
 
 const USAGE = "usage: npm run train:insights [-- --exclude FILE]... [--out PATH]";
 
+/**
+ * What is wrong with `--exclude` or `--out`, said before the minute and a half of training: a
+ * mistyped set name would otherwise be trained on, and an unwritable path lost the model at the end.
+ */
+async function badArgument({ exclude = [], out }: { exclude?: string[]; out?: string }): Promise<string | undefined> {
+  const sets = new Set((await readdir(SETS)).filter((n) => n.endsWith(".txt")));
+  const unknown = exclude.find((f) => !sets.has(path.basename(f)));
+  if (unknown !== undefined) return `--exclude: not a labelled set of ${SETS}, got ${JSON.stringify(unknown)}`;
+  if (out === undefined) return undefined;
+  if (statSync(out, { throwIfNoEntry: false })?.isDirectory())
+    return `--out: a folder, not a file, got ${JSON.stringify(out)}`;
+  if (!statSync(path.dirname(out), { throwIfNoEntry: false })?.isDirectory())
+    return `--out: no such folder, got ${JSON.stringify(out)}`;
+  return undefined;
+}
+
 async function main(): Promise<number> {
   let values: { exclude?: string[]; out?: string; help?: boolean };
   try {
@@ -130,6 +147,11 @@ async function main(): Promise<number> {
   if (values.help) {
     process.stdout.write(`${USAGE}\n`);
     return 0;
+  }
+  const refused = await badArgument(values);
+  if (refused) {
+    process.stderr.write(`train:insights: ${refused}\n${USAGE}\n`);
+    return 2;
   }
   const dir = loadConfig().CONTENT_DIR;
   const text = await trainedModelText(dir, values.exclude ?? []);

@@ -1,3 +1,4 @@
+import { ContentError } from "../content/errors.ts";
 import { SENTIMENTS, type Sentiment } from "../content/records.ts";
 import type { Annotator, ReviewAnnotation } from "./annotate.ts";
 import { quoteOf } from "./quotes.ts";
@@ -24,14 +25,17 @@ export interface LabelledItem {
 
 const CODES: Record<string, Sentiment> = { "+": "positive", "0": "neutral", "-": "negative" };
 
-/** Parses a labelled file; throws `file:line: reason` on a malformed line. */
+/**
+ * Parses a labelled file; throws `file:line: reason` on a malformed line, as a ContentError so the
+ * commands say it in one line (scripts/editor-errors.ts), not as a stack trace.
+ */
 export function parseLabelled(text: string, file: string, aspectIds: readonly string[]): LabelledItem[] {
   const items: LabelledItem[] = [];
   text.split("\n").forEach((raw, i) => {
     const line = raw.trim();
     if (line === "" || line.startsWith("#")) return;
     const fail = (why: string): never => {
-      throw new Error(`${file}:${i + 1}: ${why}, got ${JSON.stringify(line)}`);
+      throw new ContentError([`${file}:${i + 1}: ${why}, got ${JSON.stringify(line)}`]);
     };
     const parts = line.split("|").map((p) => p.trim());
     if (parts.length < 3) fail("expected rating | gold | sentence");

@@ -115,4 +115,20 @@ describe("npm run eval:insights", () => {
     const { stdout } = await run(process.execPath, [SCRIPT, "--help"], { cwd: ROOT, env });
     expect(stdout).toMatch(/^usage: npm run eval:insights/);
   });
+
+  it("names a malformed labelled line, or a --file that is no file, without a stack trace", async () => {
+    const bad = path.join(dir, "bad-set.txt");
+    await writeFile(bad, "# Written for this test.\n3 | billing:x | The bill was wrong.\n");
+    for (const [file, code, said] of [
+      [bad, 1, `${bad}:2: expected +, 0 or - after billing:, got "3 | billing:x | The bill was wrong."`],
+      [path.join(dir, "no-such-set.txt"), 2, `--file: no such file, got "${path.join(dir, "no-such-set.txt")}"`],
+      [dir, 2, `--file: no such file, got "${dir}"`],
+    ] as const) {
+      const failed = await run(process.execPath, [SCRIPT, "--file", file], { cwd: ROOT, env }).catch((e) => e);
+      expect(failed.code).toBe(code);
+      expect(failed.stderr).toContain(`eval:insights: `);
+      expect(failed.stderr).toContain(said);
+      expect(failed.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, 60_000);
 });

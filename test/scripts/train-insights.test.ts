@@ -1,5 +1,7 @@
+import { execFile } from "node:child_process";
 import { readFile } from "node:fs/promises";
 import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import {
   EDITOR_WEIGHT,
@@ -18,6 +20,25 @@ describe("npm run train:insights", () => {
     expect(files.length).toBeGreaterThan(30);
     for (const h of [...HELD_OUT, ...VALIDATION_ONLY]) expect(files.map((f) => path.basename(f))).not.toContain(h);
   });
+
+  it("refuses an --exclude that names no labelled set, or an --out it cannot write, before training (exit 2)", async () => {
+    const run = promisify(execFile);
+    const script = path.join(ROOT, "scripts/train-insights.ts");
+    const env = { ...process.env, BASE_URL: "", CONTENT_DIR: PROJECT_CONTENT };
+    for (const [args, said] of [
+      [["--exclude", "trian-1.txt"], '--exclude: not a labelled set of test/fixtures/insights-eval, got "trian-1.txt"'],
+      [["--out", "no-such-folder/model.json"], '--out: no such folder, got "no-such-folder/model.json"'],
+      [["--out", "test"], '--out: a folder, not a file, got "test"'],
+    ] as const) {
+      const failed = await run(process.execPath, [script, ...args], { cwd: ROOT, env, timeout: 30_000 }).catch(
+        (e) => e,
+      );
+      expect(failed.code).toBe(2);
+      expect(failed.stderr).toContain(`train:insights: ${said}`);
+      expect(failed.stderr).toContain("usage: npm run train:insights");
+      expect(failed.stderr).not.toMatch(/\n\s+at /);
+    }
+  }, 120_000);
 
   it("learns from the editors' aspects: labels in the content, weighted and listed apart", async () => {
     const model = JSON.parse(await readFile(path.join(ROOT, "content/insights/model.json"), "utf8"));
