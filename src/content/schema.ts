@@ -104,6 +104,11 @@ const EditorAspects = z
   )
   .refine((labels) => Object.keys(labels).length <= MAX_IDS, {
     error: `expected at most ${MAX_IDS} aspect labels`,
+  })
+  // An empty map labels nothing, so the machine's reading would stand where the editor meant to replace it.
+  .refine((labels) => Object.keys(labels).length > 0, {
+    error:
+      "expected at least one aspect labelled positive, neutral or negative (a label replaces the machine's whole reading), or no aspects line",
   });
 
 export const ReviewFileSchema = z.strictObject(

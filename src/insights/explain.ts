@@ -82,6 +82,13 @@ export function explainReview(
   }
   if (a.aspects.length === 0) lines.push("  no aspect");
   const suggestion = a.aspects.map((x) => `${x.id}: ${x.sentiment}`).join(", ");
+  // An empty map is refused (it would label nothing), so a review read with no aspect has none to offer.
+  if (!labels && a.aspects.length === 0) {
+    if (aspects.length === 0) return lines;
+    lines.push("To correct it, add to the file the aspects it discusses, for example:");
+    lines.push(`  aspects: {${id(0)}: positive}`);
+    return lines;
+  }
   if (!labels) {
     lines.push("To confirm it (or correct it) add to the file, then edit what is wrong:");
     lines.push(`  aspects: {${suggestion}}`);

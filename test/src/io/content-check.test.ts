@@ -195,6 +195,33 @@ describe("content check", () => {
     expect((await checkContentDir(dir, { now: NOW })).ok).toBe(true);
   });
 
+  it("refuses an editor's empty aspects: map, which would leave the machine's reading in place", async () => {
+    const dir = await fixtureCopy();
+    const review = path.join(dir, "reviews/2025/2025-06-10-mixed-care.yaml");
+    await edit(review, (t) => `${t}aspects: {}\n`);
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok ? [] : report.problems).toEqual([
+      `${review}: line 12: aspects: expected at least one aspect labelled positive, neutral or negative (a label replaces the machine's whole reading), or no aspects line, got {}`,
+    ]);
+    // So --explain, on a review it reads with no aspect, suggests a label rather than that empty map.
+    await edit(review, (t) => t.replace("aspects: {}\n", "").replace(/^text: [\s\S]*?(?=^source:)/m, "text: Okay.\n"));
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await check({
+      argv: ["--explain", review],
+      env: { CONTENT_DIR: dir },
+      now: NOW,
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+    });
+    expect({ code, err }).toEqual({ code: 0, err: [] });
+    expect(out.slice(-3)).toEqual([
+      "  no aspect",
+      "To correct it, add to the file the aspects it discusses, for example:",
+      "  aspects: {pain-relief: positive}",
+    ]);
+  });
+
   it("npm run check -- --explain prints the machine's reading of a review, sentence by sentence", async () => {
     const out: string[] = [];
     const err: string[] = [];
