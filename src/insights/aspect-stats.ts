@@ -2,7 +2,7 @@ import type { ReviewAspect } from "../content/records.ts";
 import type { AspectMention } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
 import { direction, mean, round, SENTIMENT_TREND_THRESHOLD, type TrendPeriods } from "./numbers.ts";
-import { quoteOf } from "./quotes.ts";
+import { QUOTE_MAX, quoteOf } from "./quotes.ts";
 import type { AspectInsight, InsightsExample } from "./schema.ts";
 
 /**
@@ -14,7 +14,6 @@ import type { AspectInsight, InsightsExample } from "./schema.ts";
  */
 
 const EXAMPLES = 3;
-const EXCERPT_MAX = 300;
 
 interface Candidate {
   order: number;
@@ -38,12 +37,20 @@ interface Totals {
   worst: Candidate[];
 }
 
-/** A sentence cut at a word boundary so one long ramble cannot dominate the page. */
-export function excerpt(sentence: string): string {
-  if (sentence.length <= EXCERPT_MAX) return sentence;
-  const cut = sentence.slice(0, EXCERPT_MAX - 1);
-  const space = cut.lastIndexOf(" ");
-  return `${space > EXCERPT_MAX / 2 ? cut.slice(0, space) : cut}…`;
+/**
+ * A sentence cut at word boundaries so one long ramble cannot dominate the page, around the clause
+ * at `span` (character offsets): a quote must show what it is quoted for, not the sentence's first
+ * 300 characters. A cut side gets "…"; `quotable` (quotes.ts) keeps clauses that fit.
+ */
+export function excerpt(sentence: string, [start, end]: readonly [number, number] = [0, 0]): string {
+  if (sentence.length <= QUOTE_MAX) return sentence;
+  const room = QUOTE_MAX - 2;
+  let from = end <= room ? 0 : Math.min(start, sentence.length - room);
+  if (from > 0 && from < start) from = sentence.indexOf(" ", from - 1) + 1 || from;
+  let to = Math.min(sentence.length, from + room);
+  const space = sentence.lastIndexOf(" ", to);
+  if (to < sentence.length && space >= Math.max(end, from + 1)) to = space;
+  return `${from > 0 ? "…" : ""}${sentence.slice(from, to).trimEnd()}${to < sentence.length ? "…" : ""}`;
 }
 
 /** Keeps the top `EXAMPLES` candidates from distinct reviews; `better(a, b)` < 0 when a ranks first. */
@@ -116,7 +123,7 @@ export function createAspectStats(aspects: readonly AspectDefinition[]): AspectS
         example: {
           review_id: review.id,
           url: review.url,
-          sentence: excerpt(best.sentence),
+          sentence: excerpt(best.sentence, best.span),
           score: round(best.score),
         },
       };

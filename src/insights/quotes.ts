@@ -28,6 +28,12 @@ export function explicitEvidence(r: AspectReading, borrowed?: Clause): boolean {
   return borrowed === undefined || (r.wink === undefined && !mayReferElsewhere(borrowed));
 }
 
+/**
+ * Characters a quote shows at most, "…" included (aspect-stats.ts `excerpt`). A clause longer than
+ * that is never quoted: no cut of it shows a visitor what it is quoted for.
+ */
+export const QUOTE_MAX = 300;
+
 /** The side a quote is shown under. */
 export type Side = "positive" | "negative";
 
@@ -41,7 +47,7 @@ export type Side = "positive" | "negative";
  * star one. Such a review still counts; only the quote is withheld.
  */
 export function quotable(m: AspectMention, side: Side, rating: number): boolean {
-  if (!m.confident) return false;
+  if (!m.confident || m.span[1] - m.span[0] > QUOTE_MAX - 2) return false;
   return side === "positive" ? m.score > 0 && rating >= 3 : m.score < 0 && rating <= 3;
 }
 

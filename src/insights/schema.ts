@@ -14,7 +14,11 @@ export const InsightsExampleSchema = z
   .object({
     review_id: Id.describe("Id of the review the excerpt comes from."),
     url: z.string().describe("Permalink of that review on the HTML site."),
-    sentence: z.string().describe("The sentence containing the mention, whitespace collapsed, cut at 300 characters."),
+    sentence: z
+      .string()
+      .describe(
+        'The sentence containing the mention, whitespace collapsed; a longer one than 300 characters is cut around the clause quoted, with "…" where it was cut.',
+      ),
     score: Score.describe("Sentiment of the clause that mentions the aspect, in [-1, 1], 3 decimals."),
   })
   .meta({ id: "InsightsExample" });

@@ -237,6 +237,25 @@ describe("buildInsights on the crafted fixture", () => {
     ]);
   });
 
+  it("quotes a long sentence by the part that holds the clause quoted, and never a clause too long to show whole", () => {
+    const story =
+      "I drove over on a Tuesday morning after dropping my kids at school and grabbing a coffee at the place on the corner, found a spot on the second level of the garage, walked across the street past the bakery and the bank and the little bookshop with the cat in the window, filled out the forms in the lobby while a radio played oldies";
+    const base = input.reviews[0] as (typeof input.reviews)[number];
+    const quoteOf = (text: string) => {
+      const long = { ...base, id: "2025-07-01-long-story", rating: 2, title: null, text, aspects: [] };
+      return buildInsights({ ...input, reviews: [long, ...input.reviews] })
+        .aspects.find((a) => a.id === "billing")
+        ?.examples.negative.find((e) => e.review_id === long.id)?.sentence;
+    };
+    // The clause after "but" is the complaint: the quote shows it, cut before it, in the review's words.
+    const cut = quoteOf(`${story}, but the billing was a mess.`);
+    expect(cut).toMatch(/^….*, but the billing was a mess\.$/);
+    expect(cut?.length).toBeLessThanOrEqual(300);
+    expect(story).toContain(cut?.slice(1, -", but the billing was a mess.".length));
+    // One clause of 360 characters: no 300 of them show what it is quoted for.
+    expect(quoteOf(`${story}, and then the billing was a mess.`)).toBeUndefined();
+  });
+
   it("gives the same bytes for the same reviews in any input order", () => {
     const shuffled = buildInsights({ ...input, reviews: [...input.reviews].reverse() });
     expect(JSON.stringify(shuffled)).toBe(JSON.stringify(insights));
