@@ -101,6 +101,15 @@ export function topicCandidates(clauses: readonly Clause[], excluded: ReadonlySe
       for (let k = i; k < j; k++) if (HEAD_POS.has(t.pos[k] as string)) head = k;
       let opening = i;
       while (opening < j && NON_DESCRIPTIVE.has(t.normals[opening] as string)) opening++;
+      // A describing word that wink lists as a stop word ("front" in "front desk staff") ends the run
+      // but not the noun phrase: what follows it is a fragment, never used whole here.
+      const prev = i - 1;
+      const cut =
+        opening === i &&
+        prev >= start &&
+        t.words[prev] === true &&
+        CONTENT_POS.has(t.pos[prev] as string) &&
+        !NON_DESCRIPTIVE.has(t.normals[prev] as string);
       for (let last = i + 1; last < j; last++) {
         if (!HEAD_POS.has(t.pos[last] as string) || TIME_HEADS.has(t.lemmas[last] as string)) continue;
         if (HYPHENS.has(t.values[last + 1] as string)) continue;
@@ -112,7 +121,7 @@ export function topicCandidates(clauses: readonly Clause[], excluded: ReadonlySe
           const key = t.lemmas.slice(from, last + 1).join(" ");
           const phrase = t.normals.slice(from, last + 1).join(" ");
           if (excluded.has(key) || excluded.has(phrase)) continue;
-          const whole = from === opening && last === head ? 1 : 0;
+          const whole = from === opening && last === head && !cut ? 1 : 0;
           // A review counts a phrase once, under the surface form it first has there.
           const before = seen.get(key);
           if (before) {
