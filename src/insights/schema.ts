@@ -33,13 +33,18 @@ const Direction = z
   .nullable()
   .describe("Sign of `change` beyond a small dead band; null when either period has no data.");
 
+// Named `mentions` since the first release; it counts reviews, which the field's own words must say.
+const PeriodReviews = Count.describe(
+  "Reviews dated in the period that discuss the aspect (not clauses, unlike the aspect's `mentions`).",
+);
+
 export const AspectTrendSchema = z
   .object({
     recent: PeriodSchema.extend({
-      mentions: Count,
+      mentions: PeriodReviews,
       mean_sentiment: Score.nullable().describe("Null when the period has no mentions."),
     }).describe("The 12 months ending on the newest review date."),
-    previous: PeriodSchema.extend({ mentions: Count, mean_sentiment: Score.nullable() }).describe(
+    previous: PeriodSchema.extend({ mentions: PeriodReviews, mean_sentiment: Score.nullable() }).describe(
       "The 12 months before that.",
     ),
     change: z.number().nullable().describe("recent.mean_sentiment - previous.mean_sentiment, 3 decimals."),

@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildDataset } from "../../../src/content/dataset.ts";
 import { type Analysis, analyzeReviews, buildInsights, type InsightsInput } from "../../../src/insights/build.ts";
 import { createAnalyzer } from "../../../src/insights/nlp.ts";
-import { type Insights, InsightsSchema } from "../../../src/insights/schema.ts";
+import { AspectTrendSchema, type Insights, InsightsSchema } from "../../../src/insights/schema.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
 
@@ -155,6 +155,14 @@ describe("buildInsights on the crafted fixture", () => {
     expect(t?.recent).toEqual({ from: "2024-06-11", to: "2025-06-10", mentions: 2, mean_sentiment: 0.667 });
     expect(t?.previous).toEqual({ from: "2023-06-11", to: "2024-06-10", mentions: 1, mean_sentiment: 0 });
     expect([t?.change, t?.direction]).toEqual([0.667, "up"]);
+    // A period's `mentions` counts reviews (its evidence page lists them), not clauses as the aspect's own does, and says so.
+    const inPeriod = analysis.reviews.filter(
+      (r) => r.date >= "2024-06-11" && r.date <= "2025-06-10" && r.aspects.some((a) => a.id === "care"),
+    );
+    expect(inPeriod.length).toBe(t?.recent.mentions);
+    const period = AspectTrendSchema.shape.recent.shape.mentions.description;
+    expect(period).toMatch(/^Reviews /);
+    expect(AspectTrendSchema.shape.previous.shape.mentions.description).toBe(period);
     expect(aspect("staff").trend).toMatchObject({ change: null, direction: null });
     expect(insights.summary.highlights.rating_trend).toEqual({
       recent: { from: "2024-06-11", to: "2025-06-10", review_count: 6, rating_value: 3.83 },
