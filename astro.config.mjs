@@ -13,6 +13,7 @@ import { reviewLogFiles } from "./src/integrations/review-log.ts";
 import { reviewsJson } from "./src/integrations/reviews-json.ts";
 import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
 import { sitemap } from "./src/integrations/sitemap.ts";
+import { pathPrefix } from "./src/site/html-view.ts";
 
 const config = loadConfig();
 const outputs = outDir();
@@ -29,7 +30,14 @@ export default defineConfig({
   // Four pages at once, so one page's writes overlap another's render: a cold 10,000-review build fell
   // by a quarter to a third on 2 cores; 8 and 16 gained no more and raised the peak memory of a
   // 100,000-review build, whose evidence pages are large (docs/benchmarks-log.md, 2026-12-01).
-  build: { format: "directory", inlineStylesheets: "never", concurrency: 4 },
+  // Under a BASE_URL below a folder (https://example.org/reviews) the stylesheet links carry the
+  // folder, as every other link of the pages does (pathPrefix); /_astro/ at the host's root is not ours.
+  build: {
+    format: "directory",
+    inlineStylesheets: "never",
+    concurrency: 4,
+    assetsPrefix: pathPrefix(config.BASE_URL) || undefined,
+  },
   // The output folder is ours to empty or keep (src/integrations/out-dir.ts): Astro keeps a page whose
   // key is unchanged when its file is already there, instead of copying it back from its cache.
   vite: { build: { emptyOutDir: false } },

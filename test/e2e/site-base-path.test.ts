@@ -1,0 +1,50 @@
+import { readdir, readFile, rm, stat } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { buildSite } from "../helpers/build-site.ts";
+
+// A site published below a folder: every address a page gives of its own files must carry the folder.
+const BASE = "https://reviews.example.org/willow";
+const PREFIX = "/willow";
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/html-content");
+
+let dist: string;
+const pages = new Map<string, string>();
+
+beforeAll(async () => {
+  const result = await buildSite(FIXTURE, { BASE_URL: BASE });
+  dist = result.distDir;
+  expect(result.code, result.stderr).toBe(0);
+  for (const file of await readdir(dist, { recursive: true })) {
+    if (file.endsWith(".html")) pages.set(file, await readFile(path.join(dist, file), "utf8"));
+  }
+});
+
+afterAll(async () => {
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+/** The file of the build a root-relative address names, once the folder is taken off. */
+async function fileOf(address: string): Promise<boolean> {
+  const rel = decodeURIComponent(address.slice(PREFIX.length).split(/[?#]/)[0] ?? "");
+  const file = path.join(dist, rel.endsWith("/") ? `${rel}index.html` : rel);
+  return stat(file).then(
+    (s) => s.isFile(),
+    () => false,
+  );
+}
+
+describe("a BASE_URL below a folder", () => {
+  it("prefixes every root-relative href and src, stylesheets and icons included, and each names a built file", async () => {
+    const stylesheets = new Set<string>();
+    for (const [file, html] of pages) {
+      for (const m of html.matchAll(/<(a|link|img|script)\b[^>]*?\s(?:href|src)="(\/[^"]*)"/g)) {
+        const [, tag, address = ""] = m;
+        expect(address, `${file}: <${tag}>`).toMatch(/^\/willow\//);
+        if (tag === "link") stylesheets.add(address);
+      }
+    }
+    expect([...stylesheets].some((s) => s.endsWith(".css"))).toBe(true);
+    for (const address of stylesheets) expect(await fileOf(address), address).toBe(true);
+  });
+});
