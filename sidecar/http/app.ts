@@ -17,7 +17,7 @@ import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
 import { readOnly } from "./methods.ts";
-import { boundedUrl, PUBLIC_CORS, requestLog, requireHost } from "./middleware.ts";
+import { asteriskForm, boundedUrl, PUBLIC_CORS, requestLog, requireHost } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -64,6 +64,7 @@ export function createApp(deps: AppDeps): Express {
     // First, so an answer from any later step (a 400 or 414 included) carries them.
     securityHeaders(),
     requireHost,
+    asteriskForm,
     requestLog(logger, deps.accessLog === false ? "debug" : "info"),
     // CORS before anything else may answer (414, 429): /mcp has its own policy and Origin allowlist.
     (req, res, next) => (mcp && isMcp(req.path) ? mcp.guard(req, res, next) : publicCors(req, res, next)),

@@ -64,6 +64,21 @@ export const requireHost: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/**
+ * The request target `*` names the server as a whole and is only for OPTIONS (RFC 9112 §3.2.4),
+ * a no-op ping (RFC 9110 §9.3.7): 204. With any other method it names nothing, so it is a 400
+ * rather than the HTML 404 page of a missing file.
+ */
+export const asteriskForm: RequestHandler = (req, res, next) => {
+  if (req.url !== "*") return next();
+  if (req.method === "OPTIONS") {
+    res.status(204).end();
+    return;
+  }
+  const message = `The request target * is only for OPTIONS (RFC 9112 §3.2.4), not ${req.method}.`;
+  throw new HttpError(400, "bad_request", message, { issues: [{ path: "(request)", value: "*", message }] });
+};
+
 /** Long URLs are refused before any parsing: the query is bounded, and so is the path. */
 export const boundedUrl: RequestHandler = (req, _res, next) => {
   if (req.originalUrl.length > MAX_URL_LENGTH) {
