@@ -20,9 +20,9 @@ const SHOTS = process.env.SCREENSHOT_DIR ? path.resolve(process.env.SCREENSHOT_D
 const WIDTHS = [390, 1280] as const;
 /**
  * Home, the newest month page (found from the home page's archive), the newest review's page, the
- * evidence page of the first figure that links one, the 404 page and the review log's page.
+ * evidence page of the first figure that links one, the 404 page, the review log's page and the API reference.
  */
-const PAGES = ["home", "month", "review", "evidence", "not-found", "log"] as const;
+const PAGES = ["home", "month", "review", "evidence", "not-found", "log", "api"] as const;
 
 const chromiumPath = findChromium();
 const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
@@ -40,6 +40,7 @@ describeWithPackage(noChromium, "the page in Chromium", () => {
     evidence: "",
     "not-found": "/no-such-page",
     log: "/log/",
+    api: "/api/",
   };
 
   beforeAll(async () => {
