@@ -10,7 +10,8 @@ let dist: string;
 const pages = new Map<string, string>();
 
 beforeAll(async () => {
-  const result = await buildSite(FIXTURE, { BASE_URL: "https://reviews.example.org" });
+  // The BASE_URL of site-html.test.ts, so the run builds this fixture once for both.
+  const result = await buildSite(FIXTURE, { BASE_URL: "https://reviews.example.org/willow" });
   dist = result.distDir;
   expect(result.code, result.stderr).toBe(0);
   for (const file of await readdir(dist, { recursive: true })) {
