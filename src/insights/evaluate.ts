@@ -25,10 +25,7 @@ export interface LabelledItem {
 
 const CODES: Record<string, Sentiment> = { "+": "positive", "0": "neutral", "-": "negative" };
 
-/**
- * Parses a labelled file; throws `file:line: reason` on a malformed line, as a ContentError so the
- * commands say it in one line (scripts/editor-errors.ts), not as a stack trace.
- */
+/** Parses a labelled file; a malformed line throws `file:line: reason` as a ContentError, said in one line. */
 export function parseLabelled(text: string, file: string, aspectIds: readonly string[]): LabelledItem[] {
   const items: LabelledItem[] = [];
   text.split("\n").forEach((raw, i) => {
