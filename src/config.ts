@@ -122,19 +122,28 @@ const origins = z
           .filter(Boolean),
   );
 
-const optionalUrl = (name: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === "") return undefined;
-      try {
-        return new URL(v).href;
-      } catch {
-        ctx.addIssue({ code: "custom", message: `${name} must be an absolute URL, got ${JSON.stringify(v)}` });
-        return z.NEVER;
-      }
-    });
+/**
+ * Where the build hook pings the hub: an http(s) URL, or `off`. One transform, not a union with the
+ * literal, so a bad value gets a message naming the variable rather than zod's "Invalid input".
+ */
+const hubPingUrl = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    if (v === undefined || v === "" || v === "off") return v === "off" ? ("off" as const) : undefined;
+    let url: URL | undefined;
+    try {
+      url = new URL(v);
+    } catch {}
+    if (!url || (url.protocol !== "http:" && url.protocol !== "https:")) {
+      ctx.addIssue({
+        code: "custom",
+        message: `HUB_URL must be an absolute http(s) URL or off, got ${JSON.stringify(v)}`,
+      });
+      return z.NEVER;
+    }
+    return url.href;
+  });
 
 /**
  * Key for the MCP session ids (HMAC-SHA256). Instances behind one load balancer share it so an id
@@ -206,7 +215,7 @@ export const EnvSchema = z.object({
   /** npm start: resident memory (MiB) after a build above which the build process is replaced. */
   BUILD_WORKER_MAX_RSS_MB: int("BUILD_WORKER_MAX_RSS_MB", 128, 65_536, 1_536),
   /** Where the build hook pings the hub; `off` disables the ping (npm start's first build, before its hub listens). */
-  HUB_URL: z.union([z.literal("off"), optionalUrl("HUB_URL")]),
+  HUB_URL: hubPingUrl,
   HUB_ALLOW_PRIVATE_CALLBACKS: bool("HUB_ALLOW_PRIVATE_CALLBACKS"),
   HUB_RETRY_BASE_MS: int("HUB_RETRY_BASE_MS", 1, 3_600_000, 60_000),
   HUB_DELIVERY_TIMEOUT_MS: int("HUB_DELIVERY_TIMEOUT_MS", 100, 120_000, 10_000),

@@ -49,6 +49,8 @@ describe("configuration", () => {
     ["PORT", "70000"],
     ["BASE_URL", "not a url"],
     ["BASE_URL", "ftp://example.com"],
+    ["HUB_URL", "not a url"],
+    ["HUB_URL", "ftp://hub.example.com/"],
     ["LOG_LEVEL", "loud"],
     ["HUB_ALLOW_PRIVATE_CALLBACKS", "maybe"],
     ["HUB_RETRY_BASE_MS", "-5"],
