@@ -66,7 +66,9 @@ const baseUrl = z
       ctx.addIssue({ code: "custom", message: `BASE_URL must be an absolute http(s) URL, got ${JSON.stringify(raw)}` });
       return z.NEVER;
     }
-    if ((url.protocol !== "http:" && url.protocol !== "https:") || url.search || url.hash || url.username) {
+    // `url.search` and `url.hash` are "" for a bare "?" or "#", so look at the text as well.
+    const extra = url.search || url.hash || /[?#]/.test(raw) || url.username || url.password;
+    if ((url.protocol !== "http:" && url.protocol !== "https:") || extra) {
       ctx.addIssue({
         code: "custom",
         message: `BASE_URL must be an http(s) URL without query, fragment or credentials, got ${JSON.stringify(raw)}`,

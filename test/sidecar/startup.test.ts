@@ -49,6 +49,10 @@ describe("configuration", () => {
     ["PORT", "70000"],
     ["BASE_URL", "not a url"],
     ["BASE_URL", "ftp://example.com"],
+    // An empty query or fragment, or a password without a user, is still not a bare origin.
+    ["BASE_URL", "https://example.com/?"],
+    ["BASE_URL", "https://example.com/#"],
+    ["BASE_URL", "https://:secret@example.com"],
     ["HUB_URL", "not a url"],
     ["HUB_URL", "ftp://hub.example.com/"],
     ["LOG_LEVEL", "loud"],
