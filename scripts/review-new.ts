@@ -1,7 +1,7 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import jsYaml from "js-yaml";
-import { loadConfig } from "../src/config.ts";
+import { type Config, ConfigError, loadConfig } from "../src/config.ts";
 import { msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema } from "../src/content/schema.ts";
 import { displayPath } from "../src/io/content-dir.ts";
@@ -151,8 +151,17 @@ export async function main(
 }
 
 if (import.meta.main) {
+  let config: Config;
+  try {
+    config = loadConfig();
+  } catch (err) {
+    // A malformed variable is the editor's to fix: its message, not a stack trace.
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
   process.exitCode = await main(process.argv.slice(2), {
-    contentDir: loadConfig().CONTENT_DIR,
+    contentDir: config.CONTENT_DIR,
     now: new Date(),
     out: (line) => console.log(line),
     err: (line) => console.error(line),

@@ -120,6 +120,21 @@ describe("npm run review:new", () => {
     }
   });
 
+  it("refuses a malformed variable by naming it, without a stack trace, writing nothing", async () => {
+    const dir = await contentDir();
+    const failed = await run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/review-new.ts", "--author", "X"], {
+      cwd: ROOT,
+      env: { ...process.env, CONTENT_DIR: dir, BASE_URL: "", PORT: "abc" },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1 });
+    const { stderr } = failed as { stderr: string };
+    expect(stderr).toContain('PORT must be an integer from 0 to 65535, got "abc"');
+    expect(stderr).not.toMatch(/\n\s+at |file:\/\/|ConfigError/);
+    expect(await readdir(path.join(dir, "reviews/2026")).catch(() => [])).not.toContainEqual(
+      expect.stringMatching(/-x\.yaml$/),
+    );
+  });
+
   it("uses today's UTC date and the clock's time when no date is given", async () => {
     const dir = await contentDir();
     const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, [
