@@ -6,6 +6,7 @@ import { msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema } from "../src/content/schema.ts";
 import { displayPath } from "../src/io/content-dir.ts";
 import { explainContentFile } from "../src/io/explain-file.ts";
+import { loggedIds } from "../src/io/log-check.ts";
 import { parseCommandLine, type ReviewNewArgs, USAGE } from "./review-new/args.ts";
 import { scaffoldText, wrapComment } from "./review-new/template.ts";
 
@@ -29,6 +30,8 @@ import { scaffoldText, wrapComment } from "./review-new/template.ts";
 export interface ReviewNewOptions extends ReviewNewArgs {
   contentDir: string;
   now: Date;
+  /** Where the review logs are (BASE_URL, LOG_DIR, DATA_DIR), whose ids are taken too. */
+  env: NodeJS.ProcessEnv;
 }
 
 /** `José Núñez` -> `jose-nunez`: ASCII kebab-case, because the slug becomes part of the review id. */
@@ -44,9 +47,12 @@ export function authorSlug(author: string): string {
   return slug || "review";
 }
 
-/** Every review id in use, in any year folder: ids are unique across the whole site. */
-async function idsInUse(reviewsDir: string): Promise<Set<string>> {
-  const ids = new Set<string>();
+/**
+ * Every review id in use, in any year folder or in a review log (a withdrawn review's file may be
+ * deleted, its id never is): ids are unique across the whole site and its history.
+ */
+async function idsInUse(reviewsDir: string, env: NodeJS.ProcessEnv): Promise<Set<string>> {
+  const ids = await loggedIds(env);
   const years = await readdir(reviewsDir, { withFileTypes: true }).catch(() => []);
   for (const y of years.filter((d) => d.isDirectory())) {
     for (const f of await readdir(path.join(reviewsDir, y.name))) {
@@ -77,7 +83,7 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
   const reviewsDir = path.join(o.contentDir, "reviews");
   const dir = path.join(reviewsDir, date.slice(0, 4));
   await mkdir(dir, { recursive: true });
-  const taken = await idsInUse(reviewsDir);
+  const taken = await idsInUse(reviewsDir, o.env);
   const hint = await catalogueHint(o.contentDir);
   const base = `${date}-${authorSlug(o.author)}`;
   for (let n = 1; ; n++) {
@@ -109,7 +115,13 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
 /** The command: returns the exit code so tests can run it in-process with their own clock. */
 export async function main(
   argv: string[],
-  deps: { contentDir: string; now: Date; out: (line: string) => void; err: (line: string) => void },
+  deps: {
+    contentDir: string;
+    now: Date;
+    out: (line: string) => void;
+    err: (line: string) => void;
+    env?: NodeJS.ProcessEnv;
+  },
 ): Promise<number> {
   if (argv.includes("--help") || argv.includes("-h")) {
     deps.out(USAGE);
@@ -121,7 +133,9 @@ export async function main(
     deps.err(USAGE);
     return 2;
   }
-  const file = displayPath(await scaffoldReview({ ...args, contentDir: deps.contentDir, now: deps.now }));
+  const file = displayPath(
+    await scaffoldReview({ ...args, contentDir: deps.contentDir, now: deps.now, env: deps.env ?? process.env }),
+  );
   deps.out(`Created ${file}`);
   const complete =
     args.text !== undefined &&

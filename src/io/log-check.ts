@@ -1,6 +1,6 @@
 import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { loadConfig } from "../config.ts";
+import { type Config, loadConfig } from "../config.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import { logOrigin } from "../log/checkpoint.ts";
 import { latePublications } from "../log/late-publications.ts";
@@ -10,6 +10,34 @@ import { folderReader, logDirOf, logsRoot } from "./log-dir.ts";
 import { httpReader, LogFetchError } from "./log-http.ts";
 import { isLoopbackOrigin } from "./log-state.ts";
 import { deletionProblems, lateProblems, withdrawalsOf } from "./review-log.ts";
+
+/** Every log there is to read: the one published at BASE_URL/log/, LOG_DIR, and every origin's under DATA_DIR/log/. */
+async function logSources(config: Config, fetchImpl?: typeof fetch): Promise<LogReader[]> {
+  const sources: LogReader[] = [httpReader(`${config.BASE_URL}/log`, { fetch: fetchImpl, timeoutMs: 10_000 })];
+  const dirs = new Set([logDirOf(config)]);
+  const root = logsRoot(config.DATA_DIR);
+  for (const name of await readdir(root).catch(() => [] as string[])) dirs.add(path.join(root, name));
+  for (const dir of dirs) sources.push(folderReader(dir));
+  return sources;
+}
+
+/**
+ * The review ids of every log `npm run check` reads. An id stays in a log for good, also once a
+ * withdrawn review's file is deleted, so a new review must not take it (`npm run review:new`).
+ * A log that cannot be read adds nothing: the check names it.
+ */
+export async function loggedIds(env: NodeJS.ProcessEnv): Promise<Set<string>> {
+  const ids = new Set<string>();
+  for (const source of await logSources(loadConfig(env))) {
+    try {
+      const log = await readTiledLog(source);
+      for (const entry of log ? decodeEntries(log.tree.entries) : []) ids.add(entry.id);
+    } catch (err) {
+      if (!(err instanceof Error)) throw err;
+    }
+  }
+  return ids;
+}
 
 /**
  * What `npm run check` adds to the content check: logged reviews whose file was deleted, and reviews
@@ -28,11 +56,7 @@ export async function logProblems(
   opts: { warn: (line: string) => void; fetch?: typeof fetch },
 ): Promise<string[]> {
   const config = loadConfig(env);
-  const sources: LogReader[] = [httpReader(`${config.BASE_URL}/log`, { fetch: opts.fetch, timeoutMs: 10_000 })];
-  const dirs = new Set([logDirOf(config)]);
-  const root = logsRoot(config.DATA_DIR);
-  for (const name of await readdir(root).catch(() => [] as string[])) dirs.add(path.join(root, name));
-  for (const dir of dirs) sources.push(folderReader(dir));
+  const sources = await logSources(config, opts.fetch);
 
   const present = new Set([...content.reviews.map((r) => r.id), ...withdrawalsOf(content).map((w) => w.id)]);
   const problems: string[] = [];

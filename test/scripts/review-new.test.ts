@@ -11,10 +11,15 @@ const parse = (text: string) =>
   jsYaml.load(text, { schema: jsYaml.CORE_SCHEMA }) as { published_at: string } & Record<string, unknown>;
 
 import { main } from "../../scripts/review-new.ts";
+import { reviewFields } from "../../src/content/dataset.ts";
 import { isRfc3339 } from "../../src/content/dates.ts";
 import type { ContentError } from "../../src/content/errors.ts";
 import { ReviewFileSchema } from "../../src/content/schema.ts";
+import { checkContentDir } from "../../src/io/content-check.ts";
 import { loadContent } from "../../src/io/content-dir.ts";
+import { keyOf } from "../../src/io/log-key.ts";
+import { updateLog, withdrawalsOf } from "../../src/io/review-log.ts";
+import { generateKeyPair } from "../../src/log/note-keys.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURE = path.join(ROOT, "test/fixtures/basic-content");
@@ -30,12 +35,21 @@ async function contentDir(): Promise<string> {
   return dir;
 }
 
+/**
+ * Where review:new looks for review logs: none but what a test writes under `dir`. Port 9
+ * (discard): nothing is published at BASE_URL (vitest sets BASE_URL to "/" for Vite).
+ */
+const noLogs = (dir: string) => ({
+  BASE_URL: "http://127.0.0.1:9",
+  DATA_DIR: path.join(dir, ".data"),
+  LOG_DIR: path.join(dir, ".log"),
+});
+
 /** The script as an editor runs it: Node 24, CONTENT_DIR in the environment. */
 function reviewNew(dir: string, args: string[]) {
   return run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/review-new.ts", ...args], {
     cwd: ROOT,
-    // BASE_URL: vitest sets it to "/" for Vite; the script must see the real default.
-    env: { ...process.env, CONTENT_DIR: dir, BASE_URL: "" },
+    env: { ...process.env, CONTENT_DIR: dir, ...noLogs(dir) },
   });
 }
 
@@ -68,6 +82,7 @@ async function runAt(now: string, dir: string, argv: string[]) {
   const err: string[] = [];
   const code = await main(argv, {
     contentDir: dir,
+    env: { ...process.env, CONTENT_DIR: dir, ...noLogs(dir) },
     now: new Date(now),
     out: (l) => out.push(l),
     err: (l) => err.push(l),
@@ -192,6 +207,29 @@ describe("npm run review:new", () => {
     expect(third.out).toContain("2025-03-10-maria-g-3.yaml");
     expect(await readFile(path.join(dir, "reviews/2025/2025-03-10-maria-g.yaml"), "utf8")).toBe(first);
     expect((await readdir(path.join(dir, "reviews/2025"))).filter((f) => f.includes("maria-g"))).toHaveLength(3);
+  });
+
+  it("never takes the id of a review a log holds whose file is gone (withdrawn, then deleted)", async () => {
+    const dir = await contentDir();
+    // The log npm start keeps under DATA_DIR/log/ lists 2024-11-21-mike; its file is then deleted.
+    const report = await checkContentDir(dir, { now: new Date("2026-11-27T00:00:00Z") });
+    if (!report.ok) throw new Error(report.problems.join("\n"));
+    const origin = "localhost:4321/log";
+    await updateLog({
+      dir: path.join(noLogs(dir).DATA_DIR, "log", "localhost_4321_log"),
+      origin,
+      key: keyOf(generateKeyPair(origin).skey, origin, "a test key"),
+      config: { BASE_URL: "http://localhost:4321", LOG_NEW: false, CONTENT_DIR: dir },
+      content: { reviews: reviewFields(report.content), withdrawn: withdrawalsOf(report.content) },
+      today: "2026-11-27",
+      warn: () => {},
+    });
+    await rm(path.join(dir, "reviews/2024/2024-11-21-mike.yaml"));
+
+    const { code, out } = await runAt("2026-11-27T09:00:00Z", dir, ["--author", "Mike", "--date", "2024-11-21"]);
+    expect(code).toBe(0);
+    expect(out).toContain("2024-11-21-mike-2.yaml");
+    expect(await readdir(path.join(dir, "reviews/2024"))).not.toContain("2024-11-21-mike.yaml");
   });
 
   it("leaves the rating empty when not given, so the build names it until an editor sets it", async () => {
