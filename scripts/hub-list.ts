@@ -1,5 +1,6 @@
 import { existsSync } from "node:fs";
 import path from "node:path";
+import { parseArgs } from "node:util";
 import { createPool } from "../sidecar/db/postgres.ts";
 import { PgHubStore } from "../sidecar/hub/pg-store.ts";
 import { SqliteHubDb, STORE_FILE } from "../sidecar/hub/sqlite-db.ts";
@@ -88,6 +89,13 @@ async function listing(config: Config): Promise<Listing | string> {
 }
 
 if (import.meta.main) {
+  let json: boolean | undefined;
+  try {
+    ({ json } = parseArgs({ options: { json: { type: "boolean" } }, strict: true }).values);
+  } catch (err) {
+    process.stderr.write(`hub:list: ${(err as Error).message}\nusage: npm run hub:list [-- --json]\n`);
+    process.exit(2);
+  }
   let config: Config;
   try {
     config = loadConfig();
@@ -99,10 +107,7 @@ if (import.meta.main) {
   try {
     const list = await listing(config);
     if (typeof list === "string") process.stdout.write(list);
-    else
-      process.stdout.write(
-        process.argv.includes("--json") ? `${JSON.stringify(list, null, 2)}\n` : formatListing(list),
-      );
+    else process.stdout.write(json ? `${JSON.stringify(list, null, 2)}\n` : formatListing(list));
   } catch (err) {
     const where = config.DATABASE_URL ? "the database of DATABASE_URL" : path.join(config.DATA_DIR, STORE_FILE);
     process.stderr.write(`hub:list: cannot read ${where}: ${(err as Error).message}\n`);

@@ -70,6 +70,14 @@ describe("npm run hub:list", () => {
     expect(stdout).not.toContain(SECRET);
   });
 
+  it("refuses an argument it does not know (a mistyped --json), with its usage, rather than ignore it", async () => {
+    for (const arg of ["--jsn", "extra"]) {
+      const failed = await hubList(h.dataDir, arg).catch((e: { code: number; stdout: string; stderr: string }) => e);
+      expect(failed).toMatchObject({ code: 2, stdout: "" });
+      expect((failed as { stderr: string }).stderr).toMatch(/^hub:list: .*\nusage: npm run hub:list \[-- --json\]\n$/);
+    }
+  });
+
   it("says so when the hub has never run", async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), "pr-hub-none-"));
     const { stdout } = await hubList(empty);
