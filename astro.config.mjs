@@ -4,6 +4,7 @@ import { astroCacheDir } from "./src/build/astro-build.ts";
 import { loadConfig } from "./src/config.ts";
 import { analyzerWarmUp } from "./src/integrations/analyzer-warm-up.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
+import { cliBuildLock } from "./src/integrations/cli-build-lock.ts";
 import { contentFirst } from "./src/integrations/content-first.ts";
 import { hubPing } from "./src/integrations/hub-ping.ts";
 import { incrementalGuard } from "./src/integrations/incremental-guard.ts";
@@ -48,6 +49,8 @@ export default defineConfig({
   integrations: [
     // Beside a running npm start, DIST_DIR is the build it serves: a build must not write into it.
     servedDistGuard(config.DIST_DIR),
+    // `npm run build` waits for any other build of this checkout (their Astro folders are shared).
+    cliBuildLock(),
     // The content is checked first, before the output folder is touched or anything is bundled,
     // with or without Astro's content sync.
     contentFirst(),
