@@ -1,4 +1,5 @@
 import { AstroBuildWorker } from "../src/build/astro-worker.ts";
+import { distHolder } from "../src/build/dist-holder.ts";
 import { type Config, withListeningPort } from "../src/config.ts";
 import { logSigningKey } from "../src/io/log-key.ts";
 import { logOrigin } from "../src/log/checkpoint.ts";
@@ -109,6 +110,13 @@ export async function main(opts: MainOptions): Promise<Service> {
   // A first build that failed: reported once it is known whether an earlier build can be served.
   let unbuilt: Parameters<BuildReport["failed"]>[0] | undefined;
   if (builds) {
+    // A second npm start on one DIST_DIR (its port taken, another PORT) would take the first's
+    // record, so `npm run build` could write into the served build, and swap its link.
+    const holder = distHolder(config.DIST_DIR);
+    if (holder !== undefined)
+      throw new StartError(
+        `Cannot start: ${config.DIST_DIR} is served by another npm start (process ${holder}); stop it, or give this one a DIST_DIR of its own`,
+      );
     await builds.adopt();
     // The review log's key is made here, once, not inside a build whose output npm start keeps quiet,
     // so the terminal says that a public deployment must set its own. A bad key fails the build.

@@ -1,5 +1,5 @@
 import { spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -159,6 +159,32 @@ describe("configuration", () => {
       expect(stderr).toContain("npm run build");
     } finally {
       await rm(empty, { recursive: true, force: true });
+    }
+  });
+
+  it("refuses to start on a DIST_DIR another live npm start serves, leaving its record, link and builds alone", async () => {
+    const outside = await mkdtemp(path.join(os.tmpdir(), "pr-two-starts-"));
+    try {
+      // As the first npm start leaves it: DIST_DIR a link into its builds, its PID (here, this
+      // live test process) recorded beside it.
+      const dist = path.join(outside, "dist");
+      await mkdir(path.join(`${dist}.builds`, "served"), { recursive: true });
+      await symlink(path.join("dist.builds", "served"), dist);
+      await writeFile(`${dist}.served-by`, `${process.pid}\n`);
+      const { code, stderr } = await start([], {
+        DIST_DIR: dist,
+        DATA_DIR: path.join(outside, "data"),
+        CONTENT_DIR: path.join(ROOT, "test/fixtures/basic-content"),
+        PORT: "0",
+      });
+      expect(code).toBe(1);
+      expect(stderr).toContain(`Cannot start: ${dist} is served by another npm start (process ${process.pid})`);
+      expect(stderr).not.toMatch(/\n\s+at /);
+      expect(await readFile(`${dist}.served-by`, "utf8")).toBe(`${process.pid}\n`);
+      expect(await readlink(dist)).toBe(path.join("dist.builds", "served"));
+      expect(await readdir(`${dist}.builds`)).toEqual(["served"]);
+    } finally {
+      await rm(outside, { recursive: true, force: true });
     }
   });
 
