@@ -167,9 +167,10 @@ export function reviewLog(
     const config = loadConfig();
     const origin = logOrigin(config.BASE_URL);
     const warn = (m: string) => logger.warn(m);
+    const dir = logDirOf(config);
     try {
       return await updateLog({
-        dir: logDirOf(config),
+        dir,
         origin,
         key: await logSigningKey(config, origin, warn),
         config,
@@ -181,6 +182,11 @@ export function reviewLog(
       // Through the build's typed channel, so npm start shows these lines and nothing else.
       if (err instanceof LogStateError) await failBuild(err.problems, err.message);
       if (err instanceof LogKeyError || err instanceof LogDateError) await failBuild([err.message], err.message);
+      // A LOG_DIR that is a file, or a folder this build may not write: the system's words, not Astro's stack trace.
+      if (typeof (err as NodeJS.ErrnoException).code === "string" && (err as NodeJS.ErrnoException).syscall) {
+        const line = `the review log could not be kept: ${(err as Error).message}; LOG_DIR (${dir}) and DATA_DIR must be folders this build can write`;
+        await failBuild([line], line);
+      }
       throw err;
     }
   });

@@ -8,11 +8,13 @@ import { updateLog } from "../../../src/io/review-log.ts";
 import { type LoggedReview, loggedReview } from "../../../src/log/entries.ts";
 import { generateKeyPair, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
+import { buildSite } from "../../helpers/build-site.ts";
 import { reviewRecord } from "../../helpers/review-record.ts";
 
 const temp: string[] = [];
 afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const ORIGIN = "localhost:4321/log";
 const KEY = generateKeyPair(ORIGIN, new Uint8Array(32).fill(8));
 
@@ -136,3 +138,18 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
     ).toString("base64");
   return out;
 }
+
+describe("a build whose LOG_DIR cannot be used", () => {
+  it("stops naming LOG_DIR and what the system said, with no stack trace, when LOG_DIR is a file", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-log-file-"));
+    temp.push(dir);
+    const file = path.join(dir, "not-a-folder");
+    await writeFile(file, "kept\n");
+    const result = await buildSite(FIXTURE, { BASE_URL: "https://reviews.example", LOG_DIR: file, LOG_NEW: "1" });
+    expect(result.code).toBe(1);
+    expect(result.stderr).toContain(`LOG_DIR (${file})`);
+    expect(result.stderr).toContain("EEXIST");
+    expect(result.stdout + result.stderr).not.toMatch(/Stack trace:|\n\s+at /);
+    expect(await readFile(file, "utf8")).toBe("kept\n");
+  }, 300_000); // Waits its turn on the build lock.
+});
