@@ -100,10 +100,30 @@ export function watchContent(
     for (const e of entries) if (e.isDirectory() && !IGNORED.test(e.name)) add(path.join(folder, e.name));
   }
   add(dir);
+  // The content folder itself replaced (moved aside, a backup copied in its place): the watches
+  // above follow the old folder, so the parent is watched for the folder's name and the new one
+  // is watched afresh, and built.
+  let parent: FSWatcher | undefined;
+  try {
+    parent = watch(path.dirname(dir), (_event, file) => {
+      if (file === null || String(file) !== path.basename(dir)) return;
+      unwatch(dir);
+      try {
+        add(dir);
+      } catch {
+        // Gone for now: watched again when it comes back.
+      }
+      onEvent(dir, null);
+    });
+    parent.on("error", (err) => opts.onError?.(err));
+  } catch {
+    // A parent that cannot be watched: only a replaced folder goes unnoticed, as before.
+  }
 
   return {
     close() {
       clearTimeout(timer);
+      parent?.close();
       for (const w of watchers.values()) w.close();
       watchers.clear();
     },

@@ -1,4 +1,4 @@
-import { mkdirSync, renameSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, renameSync, writeFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -111,5 +111,22 @@ describe("watchContent", () => {
     await until(() => calls.finished === 1, "the rebuild for the new folder");
     writeFileSync(path.join(dir, "reviews", "2026", "new.yaml"), review(1));
     await until(() => calls.finished === 2, "the rebuild for a file in it");
+  });
+
+  it("keeps watching when the content folder itself is replaced (moved aside, a copy put in its place)", async () => {
+    const content = path.join(dir, "content");
+    cpSync(path.join(dir, "reviews"), path.join(content, "reviews"), { recursive: true });
+    const calls = { finished: 0 };
+    watcher = watchContent(content, async () => {
+      calls.finished++;
+    });
+    await sleep(100);
+    renameSync(content, `${content}.old`);
+    cpSync(`${content}.old`, content, { recursive: true });
+    await until(() => calls.finished >= 1, "the rebuild for the replaced folder");
+    await sleep(SETTLE_MS);
+    const before = calls.finished;
+    writeFileSync(path.join(content, "reviews", "2025", "new.yaml"), review(1));
+    await until(() => calls.finished === before + 1, "the rebuild for a file saved in the new folder");
   });
 });
