@@ -1,7 +1,7 @@
 // @ts-check
 import { defineConfig } from "astro/config";
 import { astroCacheDir } from "./src/build/astro-build.ts";
-import { loadConfig } from "./src/config.ts";
+import { ConfigError, loadConfig } from "./src/config.ts";
 import { analyzerWarmUp } from "./src/integrations/analyzer-warm-up.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
 import { cliBuildLock } from "./src/integrations/cli-build-lock.ts";
@@ -16,7 +16,18 @@ import { servedDistGuard } from "./src/integrations/served-dist-guard.ts";
 import { sitemap } from "./src/integrations/sitemap.ts";
 import { pathPrefix } from "./src/site/html-view.ts";
 
-const config = loadConfig();
+const config = configOrExit();
+
+/** The environment's config; a bad variable is printed in its own words and exits 1, as Astro would wrap a throw in a stack trace. */
+function configOrExit() {
+  try {
+    return loadConfig();
+  } catch (err) {
+    if (!(err instanceof ConfigError)) throw err;
+    process.stderr.write(`${err.message}\n`);
+    process.exit(1);
+  }
+}
 const outputs = outDir();
 
 export default defineConfig({

@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { z } from "zod";
+import { bool, dir, flag, host, int, logLevel, oneOf, origins } from "./env-values.ts";
 import { LogDirEnv, LogSigningKeyEnv } from "./log/key-env.ts";
 
 /**
@@ -8,49 +9,6 @@ import { LogDirEnv, LogSigningKeyEnv } from "./log/key-env.ts";
  * value stops the process with a message naming the variable and echoing what it got — a typo in a
  * deployment should fail loudly, not serve the wrong thing.
  */
-
-/** `true`/`1` or `false`/`0`; `fallback` when unset (undefined: "not said", for a default decided elsewhere). */
-const flag = <T extends boolean | undefined>(name: string, fallback: T) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx): boolean | T => {
-      if (v === undefined || v === "") return fallback;
-      if (v === "true" || v === "1") return true;
-      if (v === "false" || v === "0") return false;
-      ctx.addIssue({ code: "custom", message: `${name} must be true or false, got ${JSON.stringify(v)}` });
-      return z.NEVER;
-    });
-const bool = (name: string) => flag(name, false);
-
-const int = (name: string, min: number, max: number, fallback: number) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx) => {
-      if (v === undefined || v === "") return fallback;
-      const n = Number(v);
-      if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) {
-        ctx.addIssue({
-          code: "custom",
-          message: `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`,
-        });
-        return z.NEVER;
-      }
-      return n;
-    });
-
-/** One of `values`; `fallback` when unset. */
-const oneOf = <const V extends string, F extends V | undefined>(name: string, values: readonly V[], fallback: F) =>
-  z
-    .string()
-    .optional()
-    .transform((v, ctx): V | F => {
-      if (v === undefined || v === "") return fallback;
-      if ((values as readonly string[]).includes(v)) return v as V;
-      ctx.addIssue({ code: "custom", message: `${name} must be ${values.join(" or ")}, got ${JSON.stringify(v)}` });
-      return z.NEVER;
-    });
 
 /** Parses BASE_URL; `undefined` when unset, so the default can depend on PORT (see `loadConfig`). */
 const baseUrl = z
@@ -78,51 +36,21 @@ const baseUrl = z
     return url.href.replace(/\/+$/, "");
   });
 
-const dir = (fallback: string) =>
-  z
-    .string()
-    .optional()
-    .transform((v) => path.resolve(v === undefined || v === "" ? fallback : v));
-
-const host = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    const h = v === undefined || v === "" ? "127.0.0.1" : v;
-    if (!/^[A-Za-z0-9.:[\]-]+$/.test(h)) {
-      ctx.addIssue({ code: "custom", message: `HOST must be a host name or IP address, got ${JSON.stringify(h)}` });
-      return z.NEVER;
-    }
-    return h;
+/**
+ * DIST_DIR, refused when its path begins with the project folder's without being inside it
+ * (/srv/reviews-dist beside /srv/reviews): Astro (`getOutDirWithinCwd`) compares the two as text,
+ * takes such a folder for one inside the project, puts the build's server chunks there, and every
+ * build then fails to import the project's packages.
+ */
+const distDir = dir("dist").transform((abs, ctx) => {
+  const project = process.cwd();
+  if (!abs.startsWith(project) || !path.relative(project, abs).startsWith("..")) return abs;
+  ctx.addIssue({
+    code: "custom",
+    message: `DIST_DIR must not begin with the project folder's path (${project}) unless it is inside it (Astro's build then fails), got ${JSON.stringify(abs)}: choose e.g. ${path.join(project, "dist")} or a folder named otherwise`,
   });
-
-const logLevel = z
-  .string()
-  .optional()
-  .transform((v, ctx) => {
-    const level = v === undefined || v === "" ? "info" : v;
-    const levels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
-    if (!(levels as readonly string[]).includes(level)) {
-      ctx.addIssue({
-        code: "custom",
-        message: `LOG_LEVEL must be one of ${levels.join(", ")}, got ${JSON.stringify(level)}`,
-      });
-      return z.NEVER;
-    }
-    return level as (typeof levels)[number];
-  });
-
-const origins = z
-  .string()
-  .optional()
-  .transform((v) =>
-    v === undefined || v.trim() === "" || v.trim() === "*"
-      ? ("*" as const)
-      : v
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean),
-  );
+  return z.NEVER;
+});
 
 /**
  * Where the build hook pings the hub: an http(s) URL, or `off`. One transform, not a union with the
@@ -190,7 +118,7 @@ export const EnvSchema = z.object({
   HOST: host,
   BASE_URL: baseUrl,
   CONTENT_DIR: dir("content"),
-  DIST_DIR: dir("dist"),
+  DIST_DIR: distDir,
   /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
   ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),

@@ -35,6 +35,19 @@ describe("the build's Node flags (src/build/astro-build.ts)", () => {
   });
 });
 
+describe("a build with a bad variable", () => {
+  it("says which variable and what it got, in one line, without a stack trace", () => {
+    const run = spawnSync(process.execPath, [...BUILD_NODE_FLAGS, ASTRO_BIN, "build"], {
+      encoding: "utf8",
+      cwd: PROJECT_ROOT,
+      env: { ...astroBuildEnv({ distDir: "out-never-written" }), PORT: "abc", BASE_URL: "https://reviews.example.com" },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain('PORT must be an integer from 0 to 65535, got "abc"');
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/Stack trace|at loadConfig/);
+  });
+});
+
 describe("the build's environment (astroBuildEnv)", () => {
   it("turns Astro's usage reports off unless the caller says otherwise", () => {
     expect(astroBuildEnv({ distDir: "out", env: { PATH: "" } }).ASTRO_TELEMETRY_DISABLED).toBe("1");

@@ -1,0 +1,100 @@
+import path from "node:path";
+import { z } from "zod";
+
+/**
+ * Parsers of environment values, for the one config module (src/config.ts): each takes the
+ * variable's text and gives the value or an issue naming the variable and what it got.
+ */
+
+/** `true`/`1` or `false`/`0`; `fallback` when unset (undefined: "not said", for a default decided elsewhere). */
+export const flag = <T extends boolean | undefined>(name: string, fallback: T) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): boolean | T => {
+      if (v === undefined || v === "") return fallback;
+      if (v === "true" || v === "1") return true;
+      if (v === "false" || v === "0") return false;
+      ctx.addIssue({ code: "custom", message: `${name} must be true or false, got ${JSON.stringify(v)}` });
+      return z.NEVER;
+    });
+export const bool = (name: string) => flag(name, false);
+
+export const int = (name: string, min: number, max: number, fallback: number) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx) => {
+      if (v === undefined || v === "") return fallback;
+      const n = Number(v);
+      if (!/^\d+$/.test(v) || !Number.isSafeInteger(n) || n < min || n > max) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${name} must be an integer from ${min} to ${max}, got ${JSON.stringify(v)}`,
+        });
+        return z.NEVER;
+      }
+      return n;
+    });
+
+/** One of `values`; `fallback` when unset. */
+export const oneOf = <const V extends string, F extends V | undefined>(
+  name: string,
+  values: readonly V[],
+  fallback: F,
+) =>
+  z
+    .string()
+    .optional()
+    .transform((v, ctx): V | F => {
+      if (v === undefined || v === "") return fallback;
+      if ((values as readonly string[]).includes(v)) return v as V;
+      ctx.addIssue({ code: "custom", message: `${name} must be ${values.join(" or ")}, got ${JSON.stringify(v)}` });
+      return z.NEVER;
+    });
+
+export const dir = (fallback: string) =>
+  z
+    .string()
+    .optional()
+    .transform((v) => path.resolve(v === undefined || v === "" ? fallback : v));
+
+export const host = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const h = v === undefined || v === "" ? "127.0.0.1" : v;
+    if (!/^[A-Za-z0-9.:[\]-]+$/.test(h)) {
+      ctx.addIssue({ code: "custom", message: `HOST must be a host name or IP address, got ${JSON.stringify(h)}` });
+      return z.NEVER;
+    }
+    return h;
+  });
+
+export const logLevel = z
+  .string()
+  .optional()
+  .transform((v, ctx) => {
+    const level = v === undefined || v === "" ? "info" : v;
+    const levels = ["fatal", "error", "warn", "info", "debug", "trace", "silent"] as const;
+    if (!(levels as readonly string[]).includes(level)) {
+      ctx.addIssue({
+        code: "custom",
+        message: `LOG_LEVEL must be one of ${levels.join(", ")}, got ${JSON.stringify(level)}`,
+      });
+      return z.NEVER;
+    }
+    return level as (typeof levels)[number];
+  });
+
+export const origins = z
+  .string()
+  .optional()
+  .transform((v) =>
+    v === undefined || v.trim() === "" || v.trim() === "*"
+      ? ("*" as const)
+      : v
+          .split(",")
+          .map((s) => s.trim())
+          .filter(Boolean),
+  );
