@@ -10,7 +10,7 @@ import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
 import { storedCallback } from "./callback-url.ts";
 import { logUrl } from "./deliveries.ts";
 import type { Verification } from "./store.ts";
-import { applyVerified, grantLease, type Limits, refusalFor } from "./subscription-rules.ts";
+import { applyVerified, grantLease, type Limits, pendingRefusal, refusalFor } from "./subscription-rules.ts";
 import type { TopicReader } from "./topic-source.ts";
 import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
 import { claimMs, VerificationQueue } from "./verification-claims.ts";
@@ -135,9 +135,8 @@ export class Hub {
         issue: { path: "hub.callback", value: req["hub.callback"], message: why },
       };
     }
-    if ((await run.store.countVerifications()) >= this.#config.HUB_MAX_SUBSCRIPTIONS) {
-      return { accepted: false, status: 503, reason: "too many verifications are pending; try again later" };
-    }
+    const busy = await pendingRefusal(run.store, url.hostname, this.#limits);
+    if (busy) return { accepted: false, status: 503, reason: busy };
     const asked = req["hub.lease_seconds"] === undefined ? undefined : Number(req["hub.lease_seconds"]);
     const lease = grantLease(asked, this.#config.HUB_LEASE_MIN_SECONDS, this.#config.HUB_LEASE_MAX_SECONDS);
     const v = await run.store.addVerification({

@@ -187,7 +187,8 @@ export class PgHubStore implements HubStore {
     return rows.map((r) => Number(r.id));
   }
 
-  countVerifications(): Promise<number> {
+  countVerifications(host?: string): Promise<number> {
+    if (host !== undefined) return this.#count("hub_verifications WHERE callback_host = $1", host);
     return this.#count("hub_verifications");
   }
 

@@ -267,7 +267,8 @@ export class SqliteHubDb {
     return this.#vers("ORDER BY id");
   }
 
-  countVerifications(): number {
+  countVerifications(host?: string): number {
+    if (host !== undefined) return this.#count("verifications WHERE callback_host = ?", host);
     return this.#count("verifications");
   }
 

@@ -138,8 +138,8 @@ export class SqliteHubStore implements HubStore {
   async unclaimedVerifications(): Promise<number[]> {
     return (await this.verifications()).map((v) => v.id);
   }
-  countVerifications(): Promise<number> {
-    return this.#run((db) => db.countVerifications());
+  countVerifications(host?: string): Promise<number> {
+    return this.#run((db) => db.countVerifications(host));
   }
   removeVerification(id: number): Promise<void> {
     return this.#run((db) => db.removeVerification(id));

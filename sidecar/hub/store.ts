@@ -83,7 +83,8 @@ export interface HubStore {
   releaseVerification(id: number): Promise<void>;
   /** Ids of the requests no instance holds at `now`. */
   unclaimedVerifications(now: number): Promise<number[]>;
-  countVerifications(): Promise<number>;
+  /** Requests awaiting verification, all or those whose callback is on `host`. */
+  countVerifications(host?: string): Promise<number>;
   removeVerification(id: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -38,6 +38,22 @@ export async function refusalFor(store: HubStore, v: Verification, limits: Limit
 }
 
 /**
+ * Why a new request cannot wait for verification now (a 503): the hub holds as many pending requests
+ * as it allows subscriptions, or the callback's host as many as it may have subscriptions. Without
+ * the second, one host with a slow callback could hold every pending slot, and every other
+ * subscriber would be refused until its requests timed out.
+ */
+export async function pendingRefusal(store: HubStore, host: string, limits: Limits): Promise<string | undefined> {
+  if ((await store.countVerifications()) >= limits.maxSubscriptions) {
+    return "too many verifications are pending; try again later";
+  }
+  if ((await store.countVerifications(host)) >= limits.maxPerHost) {
+    return `too many verifications are pending for callbacks on ${host}; try again later`;
+  }
+  return undefined;
+}
+
+/**
  * Makes a verified request take effect, unless a newer request for the same (topic, callback)
  * replaced it while it was being verified. A new subscriber is owed future changes only, so its
  * delivered hash starts at the topic's current hash; a renewal keeps its delivery state.

@@ -82,7 +82,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
           },
           "503": {
             description:
-              "With DATABASE_URL, the shared database does not answer (with Retry-After); or the hub is not running, or too many verifications are pending.",
+              "With DATABASE_URL, the shared database does not answer (with Retry-After); or the hub is not running, or too many verifications are pending (in all, or for callbacks on one host).",
             headers: { "Retry-After": { required: false, schema: { type: "integer" }, example: 30 } },
             content: refusal(503, "The hub's database is unreachable; try again later."),
           },

@@ -269,5 +269,27 @@ forEachHubStore(() => {
       expect(denial?.query.get("hub.reason")).toBe("the hub allows at most 1 subscriptions per callback host");
       expect(await small.stored()).toMatchObject([{ callback: sub.callback("/first"), secret: "renewed" }]);
     });
+
+    it("holds at most HUB_MAX_PER_HOST requests of one callback host awaiting verification, then answers 503", async () => {
+      const small = await startHarness({ env: { HUB_MAX_PER_HOST: "2" } });
+      extra.push(small);
+      let release: () => void = () => {};
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      sub.respond = async (req) => {
+        await held;
+        return cooperative(req);
+      };
+      // A host whose callbacks never answer would otherwise hold every pending slot of the hub.
+      for (const p of ["/a", "/b"]) expect((await small.post(form("subscribe", sub.callback(p)))).status).toBe(202);
+      const refused = await small.post(form("subscribe", sub.callback("/c")));
+      expect(refused.status).toBe(503);
+      expect(await refused.text()).toContain("too many verifications are pending for callbacks on");
+      expect(await small.pending()).toHaveLength(2);
+      release();
+      await small.hub.idle();
+      expect((await small.post(form("subscribe", sub.callback("/c")))).status).toBe(202);
+    });
   });
 });
