@@ -10,8 +10,9 @@ import type { ReviewSummary } from "./review-summary.ts";
  * - Each labelled aspect keeps the machine's score when the machine read the same polarity (the
  *   editor confirmed it), else takes the editor's polarity at `EDITOR_SCORE`.
  * - Aspects the editor did not label are dropped, as are their clauses.
- * - A clause the machine read for a labelled aspect stays a mention (mentions count clauses); it may
- *   be quoted when its score leans the editor's way, since an editor confirmed the review.
+ * - A clause the machine read for a labelled aspect stays a mention (mentions count clauses). It may
+ *   be quoted only where the machine could quote it (rules, models and rating agree: quotes.ts) and
+ *   it leans the editor's way: the label confirms the review's reading, not what one sentence says.
  */
 
 /**
@@ -40,7 +41,7 @@ export function withEditorLabels(
   const want = new Map(labels.map((l) => [indexOf.get(l.id) as number, sign(l.sentiment)]));
   const mentions = summary.mentions
     .filter((m) => want.has(m.aspect))
-    .map((m) => ({ ...m, confident: Math.sign(m.score) === want.get(m.aspect) && m.score !== 0 }));
+    .map((m) => ({ ...m, confident: m.confident && Math.sign(m.score) === want.get(m.aspect) && m.score !== 0 }));
   const entityAspects = new Map(
     [...summary.entityAspects].map(([entity, set]) => [entity, new Set([...set].filter((a) => want.has(a)))]),
   );

@@ -84,14 +84,19 @@ describe("editor labels", () => {
     expect(tigard(after)?.negative).toBe((tigard(before)?.negative ?? 0) + 1);
   });
 
-  it("let a confirmed review's sentence be quoted even where the machine's reading alone is not explicit", () => {
+  it("let a confirmed review's sentence be quoted only where the machine's own reading of it may be quoted", () => {
     const summarise = createSummariser(input.content, input.business, analyzer);
     const review = input.reviews.find((r) => r.id === PARKING) as ReviewRecord;
     const summary = summarise(review);
     const indexOf = new Map(input.content.aspects.map((a, i) => [a.id, i]));
+    const scheduling = indexOf.get("scheduling");
+    const confirmed = withEditorLabels(summary, editorAspects({ scheduling: "negative" }), indexOf);
+    expect(confirmed.mentions.map((m) => [m.aspect, m.confident])).toEqual([[scheduling, true]]);
+    // A reading the models gave, or a clause about something else, is no quote even once confirmed:
+    // the label says what the review says of the aspect, not what this sentence says.
     const unsure = { ...summary, mentions: summary.mentions.map((m) => ({ ...m, confident: false })) };
-    const confirmed = withEditorLabels(unsure, editorAspects({ scheduling: "negative" }), indexOf);
-    expect(confirmed.mentions.map((m) => [m.aspect, m.confident])).toEqual([[indexOf.get("scheduling"), true]]);
+    const still = withEditorLabels(unsure, editorAspects({ scheduling: "negative" }), indexOf);
+    expect(still.mentions.map((m) => [m.aspect, m.confident])).toEqual([[scheduling, false]]);
     expect([...confirmed.scores.keys()]).toEqual([indexOf.get("scheduling")]);
     expect(withEditorLabels(summary, [], indexOf)).toBe(summary);
   });
