@@ -3,11 +3,9 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
-import { main as reviewNew } from "../../../scripts/review-new.ts";
-import { runAstroBuild } from "../../../src/build/astro-build.ts";
 import { ReviewFileSchema } from "../../../src/content/schema.ts";
-import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
-import { buildSite, freshLogEnv, tempDistDir } from "../../helpers/build-site.ts";
+import { checkContentDir } from "../../../src/io/content-check.ts";
+import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
 /** After every fixture review: "the future" starts well after them. */
@@ -108,32 +106,6 @@ describe("content check", () => {
     expect((await runCheck({ CONTENT_DIR: dir })).err).toBe(
       `Invalid content: ${review}: line 2: published_at: must not be in the future, got "2025-12-24T10:00:00Z"`,
     );
-  });
-
-  it("reads a fresh review:new scaffold as not filled in yet: an error by default, left out with a notice in skip mode", async () => {
-    const dir = await fixtureCopy();
-    const lines: string[] = [];
-    await reviewNew(["--author", "Maria G.", "--rating", "5", "--date", "2025-11-30"], {
-      contentDir: dir,
-      now: NOW,
-      out: (l) => lines.push(l),
-      err: (l) => lines.push(l),
-    });
-    const scaffold = path.join(dir, "reviews/2025/2025-11-30-maria-g.yaml");
-    expect(lines.join("\n")).toContain("npm run check");
-
-    const strict = await checkContentDir(dir, { now: NOW });
-    expect(strict.ok ? [] : strict.problems).toEqual([
-      `${scaffold}: line 19: the text is not filled in yet — paste the review text after text: | (npm run review:new leaves it empty)`,
-      // Nor does the scaffold say where it was posted or how it was verified: the editor states both.
-      `${scaffold}: line 22: the source.platform is empty — write one of google, yelp, facebook, healthgrades, direct`,
-      `${scaffold}: line 30: the verification is not stated yet — say how this review was verified (appointment record, invoice, the platform it was posted on, or an email confirmation): write under verification: method: (one of appointment_record, invoice, platform_verified, email_confirmation) and verified_on: (the day you checked, YYYY-MM-DD); the label is shown to readers (docs/editors.md)`,
-    ]);
-
-    const lenient = await checkContentDir(dir, { now: NOW, unfinished: "skip" });
-    expect(lenient.ok).toBe(true);
-    expect(lenient.skipped).toEqual([scaffold]);
-    expect(lenient.ok && lenient.content.reviews.map((r) => r.id)).not.toContain("2025-11-30-maria-g");
   });
 
   it("npm run check exits 0 on valid content and 1 with one line per problem", async () => {
@@ -272,50 +244,4 @@ describe("content check", () => {
     expect(output).toContain(expected);
     expect(output).not.toMatch(/Location:|Stack trace:|\n\s+at /);
   }, 300_000); // Waits its turn on the machine-wide build lock.
-
-  it("a build in skip mode leaves a scaffold out with the notice once, and publishes every other review", async () => {
-    const dir = await fixtureCopy();
-    await reviewNew(["--author", "Maria G.", "--rating", "5", "--date", "2025-11-30"], {
-      contentDir: dir,
-      now: NOW,
-      out: () => {},
-      err: () => {},
-    });
-    const scaffold = path.join(dir, "reviews/2025/2025-11-30-maria-g.yaml");
-    // Not `buildSite`: its builds are --silent, and the notice is a warning of Astro's logger.
-    const distDir = await tempDistDir();
-    const build = await runAstroBuild({
-      distDir,
-      contentDir: dir,
-      env: {
-        ...process.env,
-        BASE_URL: "https://reviews.example",
-        HUB_URL: "off",
-        UNFINISHED_REVIEWS: "skip",
-        ...(await freshLogEnv("https://reviews.example")),
-      },
-      lock: true,
-      dropCache: true,
-    });
-    const output = build.stdout + build.stderr;
-    expect(build.code, output).toBe(0);
-    expect(output.split(skippedNotice(scaffold)).length - 1).toBe(1);
-    const published = JSON.parse(await readFile(path.join(distDir, "reviews.json"), "utf8")) as {
-      reviews: { id: string }[];
-    };
-    const expected = await checkContentDir(FIXTURE, { now: NOW });
-    expect(published.reviews.map((r) => r.id).sort()).toEqual(
-      (expected.ok ? expected.content.reviews.map((r) => r.id) : ["fixture is invalid"]).sort(),
-    );
-  }, 300_000);
-});
-
-describe("the notice of a left-out scaffold", () => {
-  it("quotes an odd file name", () => {
-    const odd = "content/reviews/2026/a b\u001b[2J.yaml";
-    const notice = skippedNotice(odd);
-    expect(notice).toBe(
-      '"content/reviews/2026/a b\\u001b[2J.yaml": not filled in yet (text is empty); left out until it is',
-    );
-  });
 });
