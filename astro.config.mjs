@@ -1,6 +1,6 @@
 // @ts-check
 import { defineConfig } from "astro/config";
-import { astroCacheDir } from "./src/build/astro-build.ts";
+import { astroCacheDir, outDirProblem } from "./src/build/astro-build.ts";
 import { ConfigError, loadConfig } from "./src/config.ts";
 import { analyzerWarmUp } from "./src/integrations/analyzer-warm-up.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
@@ -18,10 +18,16 @@ import { pathPrefix } from "./src/site/html-view.ts";
 
 const config = configOrExit();
 
-/** The environment's config; a bad variable is printed in its own words and exits 1, as Astro would wrap a throw in a stack trace. */
+/**
+ * The environment's config; a bad variable, or a DIST_DIR Astro cannot build into, is printed in
+ * its own words and exits 1, as Astro would wrap a throw in a stack trace.
+ */
 function configOrExit() {
   try {
-    return loadConfig();
+    const config = loadConfig();
+    const problem = outDirProblem(config.DIST_DIR);
+    if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
+    return config;
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     process.stderr.write(`${err.message}\n`);

@@ -1,5 +1,4 @@
 import { randomBytes } from "node:crypto";
-import path from "node:path";
 import { z } from "zod";
 import { bool, dir, flag, host, int, logLevel, oneOf, origins } from "./env-values.ts";
 import { LogDirEnv, LogSigningKeyEnv } from "./log/key-env.ts";
@@ -35,22 +34,6 @@ const baseUrl = z
     }
     return url.href.replace(/\/+$/, "");
   });
-
-/**
- * DIST_DIR, refused when its path begins with the project folder's without being inside it
- * (/srv/reviews-dist beside /srv/reviews): Astro (`getOutDirWithinCwd`) compares the two as text,
- * takes such a folder for one inside the project, puts the build's server chunks there, and every
- * build then fails to import the project's packages.
- */
-const distDir = dir("dist").transform((abs, ctx) => {
-  const project = process.cwd();
-  if (!abs.startsWith(project) || !path.relative(project, abs).startsWith("..")) return abs;
-  ctx.addIssue({
-    code: "custom",
-    message: `DIST_DIR must not begin with the project folder's path (${project}) unless it is inside it (Astro's build then fails), got ${JSON.stringify(abs)}: choose e.g. ${path.join(project, "dist")} or a folder named otherwise`,
-  });
-  return z.NEVER;
-});
 
 /**
  * Where the build hook pings the hub: an http(s) URL, or `off`. One transform, not a union with the
@@ -118,7 +101,7 @@ export const EnvSchema = z.object({
   HOST: host,
   BASE_URL: baseUrl,
   CONTENT_DIR: dir("content"),
-  DIST_DIR: distDir,
+  DIST_DIR: dir("dist"),
   /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
   ASTRO_CACHE_KEY: z.string().optional(),
   DATA_DIR: dir("data"),

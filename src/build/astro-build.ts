@@ -46,6 +46,23 @@ export const BUILD_NODE_FLAGS: readonly string[] = [
   "./src/build/native-memory.ts",
 ];
 
+/**
+ * Why Astro cannot build into `distDir` (DIST_DIR), or undefined. A folder whose path begins with
+ * the project's without being inside it (/srv/reviews-dist beside /srv/reviews) is taken by Astro
+ * for one inside the project (`getOutDirWithinCwd` compares the paths as text): it puts the
+ * build's server chunks there, and every build fails to import the project's packages. The project
+ * folder, or one holding it, would have npm start move the checkout aside as an earlier build.
+ */
+export function outDirProblem(distDir: string, root = PROJECT_ROOT): string | undefined {
+  const abs = path.resolve(distDir);
+  const rel = path.relative(root, abs);
+  if (rel === "" || root.startsWith(abs.endsWith(path.sep) ? abs : `${abs}${path.sep}`))
+    return `DIST_DIR must not be the project folder or hold it, got ${JSON.stringify(abs)}: choose e.g. ${path.join(root, "dist")}`;
+  if (abs.startsWith(root) && rel.startsWith(".."))
+    return `DIST_DIR must not begin with the project folder's path (${root}) unless it is inside it (Astro takes it for a folder of the project, and the build fails), got ${JSON.stringify(abs)}: choose e.g. ${path.join(root, "dist")}, or a folder named otherwise`;
+  return undefined;
+}
+
 /** Where Astro's command line is, run with `node` rather than through its `.bin` shim so the flags above apply. */
 export const ASTRO_BIN = "node_modules/astro/bin/astro.mjs";
 

@@ -2,7 +2,13 @@ import { spawnSync } from "node:child_process";
 import { readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { ASTRO_BIN, astroBuildEnv, BUILD_NODE_FLAGS, PROJECT_ROOT } from "../../../src/build/astro-build.ts";
+import {
+  ASTRO_BIN,
+  astroBuildEnv,
+  BUILD_NODE_FLAGS,
+  outDirProblem,
+  PROJECT_ROOT,
+} from "../../../src/build/astro-build.ts";
 import { NATIVE_MEMORY_ENV } from "../../../src/build/native-memory.ts";
 
 describe("the build's Node flags (src/build/astro-build.ts)", () => {
@@ -32,6 +38,29 @@ describe("the build's Node flags (src/build/astro-build.ts)", () => {
     expect(read({})).toEqual(Object.values(NATIVE_MEMORY_ENV));
     expect(Object.keys(NATIVE_MEMORY_ENV)).toContain("MIMALLOC_PURGE_DELAY");
     expect(read({ MIMALLOC_PURGE_DELAY: "500" })[0]).toBe("500");
+  });
+});
+
+describe("a DIST_DIR Astro cannot build into (outDirProblem)", () => {
+  it("is one whose path begins with the project's outside it, or the project or a folder holding it", () => {
+    const root = "/srv/reviews";
+    for (const ok of ["/srv/reviews/dist", "/srv/reviews/build/site", "/srv/dist", "/tmp/reviews-dist", "/srv/review"])
+      expect(outDirProblem(ok, root)).toBeUndefined();
+    expect(outDirProblem("/srv/reviews-dist", root)).toMatch(/^DIST_DIR must not begin with the project folder's path/);
+    expect(outDirProblem("/srv/reviews.site/x", root)).toMatch(/^DIST_DIR must not begin/);
+    for (const holding of ["/srv/reviews", "/srv/reviews/", "/srv", "/"])
+      expect(outDirProblem(holding, root)).toMatch(/^DIST_DIR must not be the project folder or hold it/);
+  });
+
+  it("stops npm run build in one line naming DIST_DIR", () => {
+    const run = spawnSync(process.execPath, [...BUILD_NODE_FLAGS, ASTRO_BIN, "build"], {
+      encoding: "utf8",
+      cwd: PROJECT_ROOT,
+      env: { ...astroBuildEnv({ distDir: `${PROJECT_ROOT}-dist` }), BASE_URL: "https://reviews.example.com" },
+    });
+    expect(run.status).toBe(1);
+    expect(run.stderr).toContain(`DIST_DIR must not begin with the project folder's path (${PROJECT_ROOT})`);
+    expect(`${run.stdout}${run.stderr}`).not.toMatch(/Stack trace|\n\s+at /);
   });
 });
 
