@@ -1,6 +1,6 @@
 import { lstatSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { processAlive, readPidFile } from "../io/process-alive.ts";
+import { processRuns, readPidFile } from "../io/process-alive.ts";
 
 /**
  * Which process serves the build behind DIST_DIR. `npm start` makes DIST_DIR a symlink to the
@@ -9,6 +9,9 @@ import { processAlive, readPidFile } from "../io/process-alive.ts";
  * build would land in the folder being served: a `BASE_URL=https://cdn… npm run build` beside
  * `npm start` would have put the CDN's links into the local site.
  */
+
+/** What npm start runs (package.json): the process a record names must still run it. */
+export const SERVER_SCRIPT = "sidecar/start.ts";
 
 /** `<DIST_DIR>.served-by`, beside the symlink and its builds folder. */
 export function holderFile(distDir: string): string {
@@ -28,13 +31,13 @@ export function holdDist(distDir: string): () => void {
 /**
  * The PID of the live process serving the build DIST_DIR points to, or undefined: DIST_DIR is not
  * `npm start`'s symlink, or the process that recorded itself has exited (a SIGKILL leaves the
- * record behind; a dead PID does not count).
+ * record behind; a dead PID does not count, nor one another program has since: `SERVER_SCRIPT`).
  */
 export function distHolder(distDir: string): number | undefined {
   const link = lstatSync(distDir, { throwIfNoEntry: false });
   if (!link?.isSymbolicLink()) return undefined;
   const pid = readPidFile(holderFile(distDir));
-  return pid !== undefined && pid !== process.pid && processAlive(pid) ? pid : undefined;
+  return pid !== undefined && pid !== process.pid && processRuns(pid, SERVER_SCRIPT) ? pid : undefined;
 }
 
 /**

@@ -15,6 +15,22 @@ export function processAlive(pid: number): boolean {
   }
 }
 
+/**
+ * Whether process `pid` runs `script` (a path its command line ends with), where the system says
+ * what a process runs (Linux's /proc): a record's PID outlives its process after a crash or a
+ * reboot and may be any other process's now. Elsewhere, whether it runs at all.
+ */
+export function processRuns(pid: number, script: string): boolean {
+  if (!processAlive(pid)) return false;
+  let cmdline: string;
+  try {
+    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+  } catch {
+    return true;
+  }
+  return cmdline.split("\0").some((arg) => arg === script || arg.endsWith(`/${script}`));
+}
+
 /** The PID written in `file`, or undefined when it is missing, unreadable or not a PID. */
 export function readPidFile(file: string): number | undefined {
   try {

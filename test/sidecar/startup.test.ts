@@ -2,8 +2,9 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, onTestFinished } from "vitest";
 import { buildIsStale } from "../../sidecar/build/build-staleness.ts";
+import { SERVER_SCRIPT } from "../../src/build/dist-holder.ts";
 import { ConfigError, loadConfig, withListeningPort } from "../../src/config.ts";
 import { buildSite, tempDistDir, testLogKey } from "../helpers/build-site.ts";
 
@@ -165,12 +166,17 @@ describe("configuration", () => {
   it("refuses to start on a DIST_DIR another live npm start serves, leaving its record, link and builds alone", async () => {
     const outside = await mkdtemp(path.join(os.tmpdir(), "pr-two-starts-"));
     try {
-      // As the first npm start leaves it: DIST_DIR a link into its builds, its PID (here, this
-      // live test process) recorded beside it.
+      // As the first npm start leaves it: DIST_DIR a link into its builds, its PID (here, a stand-in
+      // with npm start's script on its command line) recorded beside it.
+      const first = spawn(NODE, ["-e", "setInterval(() => {}, 1 << 30)", SERVER_SCRIPT], { stdio: "ignore" });
+      onTestFinished(() => {
+        first.kill();
+      });
+      const pid = first.pid as number;
       const dist = path.join(outside, "dist");
       await mkdir(path.join(`${dist}.builds`, "served"), { recursive: true });
       await symlink(path.join("dist.builds", "served"), dist);
-      await writeFile(`${dist}.served-by`, `${process.pid}\n`);
+      await writeFile(`${dist}.served-by`, `${pid}\n`);
       const { code, stderr } = await start([], {
         DIST_DIR: dist,
         DATA_DIR: path.join(outside, "data"),
@@ -178,9 +184,9 @@ describe("configuration", () => {
         PORT: "0",
       });
       expect(code).toBe(1);
-      expect(stderr).toContain(`Cannot start: ${dist} is served by another npm start (process ${process.pid})`);
+      expect(stderr).toContain(`Cannot start: ${dist} is served by another npm start (process ${pid})`);
       expect(stderr).not.toMatch(/\n\s+at /);
-      expect(await readFile(`${dist}.served-by`, "utf8")).toBe(`${process.pid}\n`);
+      expect(await readFile(`${dist}.served-by`, "utf8")).toBe(`${pid}\n`);
       expect(await readlink(dist)).toBe(path.join("dist.builds", "served"));
       expect(await readdir(`${dist}.builds`)).toEqual(["served"]);
     } finally {
