@@ -46,10 +46,16 @@ export function excerpt(sentence: string, [start, end]: readonly [number, number
   if (sentence.length <= QUOTE_MAX) return sentence;
   const room = QUOTE_MAX - 2;
   let from = end <= room ? 0 : Math.min(start, sentence.length - room);
-  if (from > 0 && from < start) from = sentence.indexOf(" ", from - 1) + 1 || from;
+  if (from > 0 && from < start) {
+    // The next word boundary, unless the clause starts first ("great,but …"): then at the clause.
+    const space = sentence.indexOf(" ", from - 1);
+    from = space !== -1 && space < start ? space + 1 : start;
+  }
   let to = Math.min(sentence.length, from + room);
   const space = sentence.lastIndexOf(" ", to);
   if (to < sentence.length && space >= Math.max(end, from + 1)) to = space;
+  // Never half of a character written as two UTF-16 units (an emoji).
+  else if (to < sentence.length && /[\uD800-\uDBFF]/.test(sentence[to - 1] ?? "")) to--;
   return `${from > 0 ? "…" : ""}${sentence.slice(from, to).trimEnd()}${to < sentence.length ? "…" : ""}`;
 }
 

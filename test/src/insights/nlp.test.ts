@@ -153,6 +153,18 @@ describe("numbers and periods", () => {
     expect(cut.endsWith("word…")).toBe(true);
     expect(excerpt("Short one.")).toBe("Short one.");
   });
+
+  it("cuts around the clause quoted, keeping its first word and never half an emoji", () => {
+    // A clause right after a long word ("…,but"): the cut starts at the clause, not a word later.
+    const sentence = `${"z ".repeat(150)}${"x".repeat(280)},but the bill was wrong`;
+    const start = sentence.indexOf(",but") + 1;
+    const cut = excerpt(sentence, [start, sentence.length]);
+    expect(cut).toBe("…but the bill was wrong");
+    const shown = excerpt(`Great${"😀".repeat(200)}`, [0, 5]);
+    expect(shown.endsWith("😀…")).toBe(true);
+    expect(shown.length).toBeLessThanOrEqual(300);
+    expect(shown.isWellFormed()).toBe(true);
+  });
 });
 
 describe("selectSection", () => {
