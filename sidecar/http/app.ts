@@ -64,8 +64,9 @@ export function createApp(deps: AppDeps): Express {
     // First, so an answer from any later step (a 400 or 414 included) carries them.
     securityHeaders(),
     requireHost,
-    asteriskForm,
     requestLog(logger, deps.accessLog === false ? "debug" : "info"),
+    // After the log, so a request for `*` is logged as every other is.
+    asteriskForm,
     // CORS before anything else may answer (414, 429): /mcp has its own policy and Origin allowlist.
     (req, res, next) => (mcp && isMcp(req.path) ? mcp.guard(req, res, next) : publicCors(req, res, next)),
     boundedUrl,

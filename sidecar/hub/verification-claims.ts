@@ -1,6 +1,7 @@
 import type PQueue from "p-queue";
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
+import { queueErrorLog } from "../db/queue-errors.ts";
 import type { HubStore } from "./store.ts";
 
 /**
@@ -46,6 +47,8 @@ export class VerificationQueue {
   /** Every `everyMs`, one look at a time, queues the requests no instance holds. */
   supervise(store: Pick<HubStore, "unclaimedVerifications">, everyMs: number): void {
     let looking = false;
+    // While the database is down every look fails: said once a minute, as the queues say it.
+    const cannot = queueErrorLog(this.#o.log, "cannot look for requests awaiting verification");
     const look = () => {
       this.#cancel = this.#o.clock.setTimer(look, everyMs);
       if (looking) return;
@@ -54,7 +57,7 @@ export class VerificationQueue {
         (ids) => {
           for (const id of ids) this.add(id);
         },
-        (err: unknown) => this.#o.log.warn({ err }, "cannot look for requests awaiting verification"),
+        (err: unknown) => cannot(err instanceof Error ? err : new Error(String(err))),
       );
       this.#o.track(
         found.finally(() => {
