@@ -1,4 +1,4 @@
-import { statSync } from "node:fs";
+import { accessSync, constants, existsSync, statSync } from "node:fs";
 import { readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { parseArgs } from "node:util";
@@ -131,6 +131,12 @@ async function badArgument({ exclude = [], out }: { exclude?: string[]; out?: st
     return `--out: a folder, not a file, got ${JSON.stringify(out)}`;
   if (!statSync(path.dirname(out), { throwIfNoEntry: false })?.isDirectory())
     return `--out: no such folder, got ${JSON.stringify(out)}`;
+  try {
+    // The file if it is there (it is replaced), else its folder (it is made there).
+    accessSync(existsSync(out) ? out : path.dirname(out), constants.W_OK);
+  } catch {
+    return `--out: this user cannot write it, got ${JSON.stringify(out)}`;
+  }
   return undefined;
 }
 

@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
-import { readFile } from "node:fs/promises";
+import { chmod, mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
@@ -39,6 +40,29 @@ describe("npm run train:insights", () => {
       expect(failed.stderr).not.toMatch(/\n\s+at /);
     }
   }, 120_000);
+
+  // Root may write anywhere: only another user meets a folder it cannot write.
+  it.runIf(process.getuid?.() !== 0)(
+    "refuses an --out in a folder this user cannot write, before training",
+    async () => {
+      const dir = await mkdtemp(path.join(os.tmpdir(), "pr-train-out-"));
+      try {
+        await chmod(dir, 0o500);
+        const out = path.join(dir, "model.json");
+        const failed = await promisify(execFile)(
+          process.execPath,
+          [path.join(ROOT, "scripts/train-insights.ts"), "--out", out],
+          { cwd: ROOT, env: { ...process.env, BASE_URL: "", CONTENT_DIR: PROJECT_CONTENT }, timeout: 30_000 },
+        ).catch((e) => e);
+        expect(failed.code).toBe(2);
+        expect(failed.stderr).toContain(`train:insights: --out: this user cannot write it, got ${JSON.stringify(out)}`);
+      } finally {
+        await chmod(dir, 0o700);
+        await rm(dir, { recursive: true, force: true });
+      }
+    },
+    60_000,
+  );
 
   it("learns from the editors' aspects: labels in the content, weighted and listed apart", async () => {
     const model = JSON.parse(await readFile(path.join(ROOT, "content/insights/model.json"), "utf8"));
