@@ -1,25 +1,18 @@
-import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { mkdir, rm, stat, utimes, writeFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import { processAlive, readPidFile } from "../io/process-alive.ts";
 
 /**
- * A lock directory shared by every build of this checkout that asks for it (test workers, the
- * benchmark): Astro writes prerender chunks to a folder shared by all builds of the project, so
- * two at once can break each other. `mkdir` is atomic, so the folder's existence is the lock.
+ * A lock directory shared by every build of this checkout that asks for it (npm start, npm run
+ * build, test workers, the benchmark): Astro writes prerender chunks to a folder shared by all
+ * builds of the project, so two at once can break each other. `mkdir` is atomic, so the folder's
+ * existence is the lock. It lives in the checkout, beside Astro's caches, as what it guards does:
+ * a temporary folder differs between processes (a test run's own TMPDIR, systemd's PrivateTmp),
+ * and builds of two clones never share Astro's folders, so they need not wait for each other.
  */
-const LOCK = path.join(
-  os.tmpdir(),
-  // One lock per checkout (named by this module's own path): builds of two clones never share
-  // Astro's folders, so they need not wait for each other.
-  `public-reviews-astro-build-${createHash("sha256")
-    .update(fileURLToPath(import.meta.url))
-    .digest("hex")
-    .slice(0, 12)}.lock`,
-);
+const LOCK = path.join(fileURLToPath(new URL("../../node_modules/.astro/", import.meta.url)), "build.lock");
 /** A lock older than this was left by a killed process. */
 const STALE_MS = 300_000;
 /** A 100,000-review build takes longer than `STALE_MS`, so the holder keeps the lock fresh. */
@@ -38,6 +31,7 @@ function holderIsGone(): boolean {
 export async function acquireBuildLock(): Promise<() => void> {
   for (;;) {
     try {
+      await mkdir(path.dirname(LOCK), { recursive: true });
       await mkdir(LOCK);
       await writeFile(path.join(LOCK, "pid"), String(process.pid)).catch(() => undefined);
       break;
