@@ -115,7 +115,7 @@ export async function main(opts: MainOptions): Promise<Service> {
     // record, so `npm run build` could write into the served build, and swap its link.
     const problem = outDirProblem(config.DIST_DIR);
     if (problem) throw new StartError(`Cannot start: ${problem}`);
-    const holder = distHolder(config.DIST_DIR);
+    const holder = distHolder(config.DIST_DIR, { linked: false });
     if (holder !== undefined)
       throw new StartError(
         `Cannot start: ${config.DIST_DIR} is served by another npm start (process ${holder}); stop it, or give this one a DIST_DIR of its own`,

@@ -33,9 +33,10 @@ export function holdDist(distDir: string): () => void {
  * `npm start`'s symlink, or the process that recorded itself has exited (a SIGKILL leaves the
  * record behind; a dead PID does not count, nor one another program has since: `SERVER_SCRIPT`).
  */
-export function distHolder(distDir: string): number | undefined {
+export function distHolder(distDir: string, { linked = true } = {}): number | undefined {
+  // `linked: false` (npm start itself): also while the other npm start makes its first build.
   const link = lstatSync(distDir, { throwIfNoEntry: false });
-  if (!link?.isSymbolicLink()) return undefined;
+  if (linked && !link?.isSymbolicLink()) return undefined;
   const pid = readPidFile(holderFile(distDir));
   return pid !== undefined && pid !== process.pid && processRuns(pid, SERVER_SCRIPT) ? pid : undefined;
 }

@@ -36,6 +36,14 @@ describe("the process serving DIST_DIR (distHolder)", () => {
     expect(distHolder(await servedDist(pid))).toBe(pid);
   });
 
+  it("is, for npm start, also one still making its first build, before DIST_DIR is its link", async () => {
+    const pid = idle([SERVER_SCRIPT]);
+    const dist = await servedDist(pid);
+    await rm(dist);
+    expect(distHolder(dist)).toBeUndefined();
+    expect(distHolder(dist, { linked: false })).toBe(pid);
+  });
+
   it.runIf(process.platform === "linux")(
     "is nobody once the recorded PID belongs to another program (after a crash or a reboot)",
     async () => {
