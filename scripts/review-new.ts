@@ -1,12 +1,13 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import jsYaml from "js-yaml";
-import { type Config, ConfigError, loadConfig } from "../src/config.ts";
+import { loadConfig } from "../src/config.ts";
 import { msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema } from "../src/content/schema.ts";
 import { displayPath } from "../src/io/content-dir.ts";
 import { explainContentFile } from "../src/io/explain-file.ts";
 import { loggedIds } from "../src/io/log-check.ts";
+import { runReportingContentErrors } from "./editor-errors.ts";
 import { parseCommandLine, type ReviewNewArgs, USAGE } from "./review-new/args.ts";
 import { scaffoldText, wrapComment } from "./review-new/template.ts";
 
@@ -165,19 +166,13 @@ export async function main(
 }
 
 if (import.meta.main) {
-  let config: Config;
-  try {
-    config = loadConfig();
-  } catch (err) {
-    // A malformed variable is the editor's to fix: its message, not a stack trace.
-    if (!(err instanceof ConfigError)) throw err;
-    process.stderr.write(`${err.message}\n`);
-    process.exit(1);
-  }
-  process.exitCode = await main(process.argv.slice(2), {
-    contentDir: config.CONTENT_DIR,
-    now: new Date(),
-    out: (line) => console.log(line),
-    err: (line) => console.error(line),
-  });
+  // A malformed variable is the editor's to fix: its message, not a stack trace.
+  process.exitCode = await runReportingContentErrors("review:new", () =>
+    main(process.argv.slice(2), {
+      contentDir: loadConfig().CONTENT_DIR,
+      now: new Date(),
+      out: (line) => console.log(line),
+      err: (line) => console.error(line),
+    }),
+  );
 }
