@@ -2,7 +2,7 @@ import { rmSync } from "node:fs";
 import { mkdir, rm, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
-import { processAlive, readPidFile } from "../io/process-alive.ts";
+import { liveRecord, ownRecord, readPidFile } from "../io/process-alive.ts";
 
 /**
  * A lock directory shared by every build of this checkout that asks for it (npm start, npm run
@@ -23,8 +23,8 @@ const REFRESH_MS = 30_000;
  * PID, written just after the `mkdir`, no longer runs. A lock without a PID file yet is taken.
  */
 function holderIsGone(): boolean {
-  const pid = readPidFile(path.join(LOCK, "pid"));
-  return pid !== undefined && !processAlive(pid);
+  const file = path.join(LOCK, "pid");
+  return readPidFile(file) !== undefined && liveRecord(file) === undefined;
 }
 
 /** Waits for the lock; the returned function releases it (synchronously, so signal handlers can). */
@@ -33,9 +33,12 @@ export async function acquireBuildLock(): Promise<() => void> {
     try {
       await mkdir(path.dirname(LOCK), { recursive: true });
       await mkdir(LOCK);
-      await writeFile(path.join(LOCK, "pid"), String(process.pid)).catch(() => undefined);
+      await writeFile(path.join(LOCK, "pid"), ownRecord()).catch(() => undefined);
       break;
-    } catch {
+    } catch (err) {
+      // Only another build's lock is waited for: a folder this user cannot write is said at once.
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST")
+        throw new Error(`cannot take the build lock ${LOCK}: ${(err as Error).message}`);
       const age = await stat(LOCK).then(
         (s) => Date.now() - s.mtimeMs,
         () => 0,
@@ -54,6 +57,8 @@ export async function acquireBuildLock(): Promise<() => void> {
     if (!held) return;
     held = false;
     clearInterval(keepAlive);
-    rmSync(LOCK, { recursive: true, force: true });
+    // Only our own: with the cache folder cleared meanwhile, the lock may now be another build's.
+    const owner = readPidFile(path.join(LOCK, "pid"));
+    if (owner === undefined || owner === process.pid) rmSync(LOCK, { recursive: true, force: true });
   };
 }

@@ -1,6 +1,6 @@
 import { lstatSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { processRuns, readPidFile } from "../io/process-alive.ts";
+import { liveRecord, ownRecord, readPidFile } from "../io/process-alive.ts";
 
 /**
  * Which process serves the build behind DIST_DIR. `npm start` makes DIST_DIR a symlink to the
@@ -10,9 +10,6 @@ import { processRuns, readPidFile } from "../io/process-alive.ts";
  * `npm start` would have put the CDN's links into the local site.
  */
 
-/** What npm start runs (package.json): the process a record names must still run it. */
-export const SERVER_SCRIPT = "sidecar/start.ts";
-
 /** `<DIST_DIR>.served-by`, beside the symlink and its builds folder. */
 export function holderFile(distDir: string): string {
   return `${path.resolve(distDir)}.served-by`;
@@ -21,7 +18,7 @@ export function holderFile(distDir: string): string {
 /** Records this process as the one serving DIST_DIR; the returned function removes the record. */
 export function holdDist(distDir: string): () => void {
   const file = holderFile(distDir);
-  writeFileSync(file, `${process.pid}\n`);
+  writeFileSync(file, ownRecord());
   return () => {
     // Only our own record: a later `npm start` may have taken the folder over meanwhile.
     if (readPidFile(file) === process.pid) rmSync(file, { force: true });
@@ -31,14 +28,14 @@ export function holdDist(distDir: string): () => void {
 /**
  * The PID of the live process serving the build DIST_DIR points to, or undefined: DIST_DIR is not
  * `npm start`'s symlink, or the process that recorded itself has exited (a SIGKILL leaves the
- * record behind; a dead PID does not count, nor one another program has since: `SERVER_SCRIPT`).
+ * record behind; a dead PID does not count, nor one another process has since: `liveRecord`).
  */
 export function distHolder(distDir: string, { linked = true } = {}): number | undefined {
   // `linked: false` (npm start itself): also while the other npm start makes its first build.
   const link = lstatSync(distDir, { throwIfNoEntry: false });
   if (linked && !link?.isSymbolicLink()) return undefined;
-  const pid = readPidFile(holderFile(distDir));
-  return pid !== undefined && pid !== process.pid && processRuns(pid, SERVER_SCRIPT) ? pid : undefined;
+  const pid = liveRecord(holderFile(distDir));
+  return pid !== process.pid ? pid : undefined;
 }
 
 /**

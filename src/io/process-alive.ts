@@ -15,26 +15,46 @@ export function processAlive(pid: number): boolean {
   }
 }
 
-/**
- * Whether process `pid` runs `script` (a path its command line ends with), where the system says
- * what a process runs (Linux's /proc): a record's PID outlives its process after a crash or a
- * reboot and may be any other process's now. Elsewhere, whether it runs at all.
- */
-export function processRuns(pid: number, script: string): boolean {
-  if (!processAlive(pid)) return false;
-  let cmdline: string;
+/** When process `pid` started, in clock ticks since boot (Linux's /proc/<pid>/stat, field 22); undefined elsewhere. */
+export function processStart(pid: number): string | undefined {
   try {
-    cmdline = readFileSync(`/proc/${pid}/cmdline`, "utf8");
+    const stat = readFileSync(`/proc/${pid}/stat`, "utf8");
+    // Fields 3 on follow the command name, which may itself hold spaces and parentheses.
+    return stat.slice(stat.lastIndexOf(")") + 2).split(" ")[19];
   } catch {
-    return true;
+    return undefined;
   }
-  return cmdline.split("\0").some((arg) => arg === script || arg.endsWith(`/${script}`));
+}
+
+/** This process's record: its PID and, where the system tells it, when it started. */
+export function ownRecord(): string {
+  const start = processStart(process.pid);
+  return `${process.pid}${start === undefined ? "" : ` ${start}`}\n`;
+}
+
+/**
+ * The PID a record in `file` names while that process still runs: alive, and, where the record
+ * and the system both tell, started when the record says. After a crash or a reboot a PID may be
+ * any other process's, whatever its name or title. Undefined otherwise.
+ */
+export function liveRecord(file: string): number | undefined {
+  let text: string;
+  try {
+    text = readFileSync(file, "utf8");
+  } catch {
+    return undefined;
+  }
+  const [first, start] = text.trim().split(/\s+/);
+  const pid = Number(first);
+  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return undefined;
+  const now = start === undefined ? undefined : processStart(pid);
+  return now !== undefined && now !== start ? undefined : pid;
 }
 
 /** The PID written in `file`, or undefined when it is missing, unreadable or not a PID. */
 export function readPidFile(file: string): number | undefined {
   try {
-    const pid = Number(readFileSync(file, "utf8").trim());
+    const pid = Number(readFileSync(file, "utf8").trim().split(/\s+/)[0]);
     return Number.isInteger(pid) && pid > 0 ? pid : undefined;
   } catch {
     return undefined;

@@ -2,9 +2,8 @@ import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { describe, expect, it, onTestFinished } from "vitest";
+import { describe, expect, it } from "vitest";
 import { buildIsStale } from "../../sidecar/build/build-staleness.ts";
-import { SERVER_SCRIPT } from "../../src/build/dist-holder.ts";
 import { ConfigError, loadConfig, withListeningPort } from "../../src/config.ts";
 import { buildSite, tempDistDir, testLogKey } from "../helpers/build-site.ts";
 
@@ -166,13 +165,9 @@ describe("configuration", () => {
   it("refuses to start on a DIST_DIR another live npm start serves, leaving its record, link and builds alone", async () => {
     const outside = await mkdtemp(path.join(os.tmpdir(), "pr-two-starts-"));
     try {
-      // As the first npm start leaves it: DIST_DIR a link into its builds, its PID (here, a stand-in
-      // with npm start's script on its command line) recorded beside it.
-      const first = spawn(NODE, ["-e", "setInterval(() => {}, 1 << 30)", SERVER_SCRIPT], { stdio: "ignore" });
-      onTestFinished(() => {
-        first.kill();
-      });
-      const pid = first.pid as number;
+      // As the first npm start leaves it: DIST_DIR a link into its builds, its PID (here, this
+      // live test process) recorded beside it.
+      const pid = process.pid;
       const dist = path.join(outside, "dist");
       await mkdir(path.join(`${dist}.builds`, "served"), { recursive: true });
       await symlink(path.join("dist.builds", "served"), dist);

@@ -3,7 +3,8 @@ import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { distHolder, SERVER_SCRIPT } from "../../../src/build/dist-holder.ts";
+import { distHolder } from "../../../src/build/dist-holder.ts";
+import { processStart } from "../../../src/io/process-alive.ts";
 
 const children: ChildProcess[] = [];
 const temp: string[] = [];
@@ -12,42 +13,46 @@ afterAll(async () => {
   await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
 
-/** A process that idles, with `args` on its command line, as /proc shows it. */
-function idle(args: string[]): number {
-  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)", ...args], { stdio: "ignore" });
+/** A process that idles: a stand-in for an npm start. */
+function idle(): number {
+  const child = spawn(process.execPath, ["-e", "setInterval(() => {}, 1 << 30)"], { stdio: "ignore" });
   children.push(child);
   return child.pid as number;
 }
 
-/** DIST_DIR as npm start leaves it: a link into its builds, `pid` recorded beside it. */
-async function servedDist(pid: number): Promise<string> {
+/** DIST_DIR as npm start leaves it: a link into its builds, `record` beside it. */
+async function servedDist(record: string): Promise<string> {
   const outside = await mkdtemp(path.join(os.tmpdir(), "pr-holder-"));
   temp.push(outside);
   const dist = path.join(outside, "dist");
   await mkdir(path.join(`${dist}.builds`, "served"), { recursive: true });
   await symlink(path.join("dist.builds", "served"), dist);
-  await writeFile(`${dist}.served-by`, `${pid}\n`);
+  await writeFile(`${dist}.served-by`, record);
   return dist;
 }
 
 describe("the process serving DIST_DIR (distHolder)", () => {
-  it("is the recorded process while it runs npm start's server", async () => {
-    const pid = idle([SERVER_SCRIPT]);
-    expect(distHolder(await servedDist(pid))).toBe(pid);
+  it("is the recorded process while it runs, with or without its start in the record", async () => {
+    const pid = idle();
+    expect(distHolder(await servedDist(`${pid}\n`))).toBe(pid);
+    expect(distHolder(await servedDist(`${pid} ${processStart(pid) ?? ""}\n`))).toBe(pid);
   });
 
   it("is, for npm start, also one still making its first build, before DIST_DIR is its link", async () => {
-    const pid = idle([SERVER_SCRIPT]);
-    const dist = await servedDist(pid);
+    const pid = idle();
+    const dist = await servedDist(`${pid}\n`);
     await rm(dist);
     expect(distHolder(dist)).toBeUndefined();
     expect(distHolder(dist, { linked: false })).toBe(pid);
   });
 
   it.runIf(process.platform === "linux")(
-    "is nobody once the recorded PID belongs to another program (after a crash or a reboot)",
+    "is nobody once the recorded PID is another process's (after a crash or a reboot), whatever its title",
     async () => {
-      expect(distHolder(await servedDist(idle(["something-else.js"])))).toBeUndefined();
+      const pid = idle();
+      const start = Number(processStart(pid));
+      expect(start).toBeGreaterThan(0);
+      expect(distHolder(await servedDist(`${pid} ${start + 1}\n`))).toBeUndefined();
     },
   );
 });
