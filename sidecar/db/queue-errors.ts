@@ -13,7 +13,9 @@ const MAX_REASONS = 100;
 export function queueErrorLog(log: Logger, msg: string, everyMs = 60_000): (err: Error) => void {
   const seen = new Map<string, { at: number; repeats: number }>();
   return (err) => {
-    const reason = err.message.replace(/ \(Queue: [^)]*\)$/, "");
+    // Node's AggregateError (ECONNREFUSED on both addresses of `localhost`) has no message, only a code.
+    const said = err.message || (err as NodeJS.ErrnoException).code || err.name;
+    const reason = said.replace(/ \(Queue: [^)]*\)$/, "");
     const now = Date.now();
     const last = seen.get(reason);
     if (last && now - last.at < everyMs) {
