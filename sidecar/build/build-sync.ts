@@ -1,5 +1,6 @@
 import type { Logger } from "pino";
 import type { Clock } from "../clock.ts";
+import type { Offer } from "../hub/deliveries.ts";
 import type { LiveBuild, LiveEvent } from "./live-build.ts";
 import type { Snapshot } from "./snapshot.ts";
 
@@ -36,7 +37,7 @@ export interface ClusterBuilds {
  */
 export class BuildSync {
   readonly #live: LiveBuild;
-  readonly #hub: { publish(topics?: readonly string[]): Promise<unknown> };
+  readonly #hub: { publish(topics?: readonly string[], opts?: Offer): Promise<unknown> };
   readonly #cluster?: ClusterBuilds;
   readonly #clock: Clock;
   readonly #intervalMs: number;
@@ -54,7 +55,7 @@ export class BuildSync {
 
   constructor(deps: {
     live: LiveBuild;
-    hub: { publish(topics?: readonly string[]): Promise<unknown> };
+    hub: { publish(topics?: readonly string[], opts?: Offer): Promise<unknown> };
     cluster?: ClusterBuilds;
     clock: Clock;
     intervalMs: number;
@@ -171,7 +172,8 @@ export class BuildSync {
         const announced = await cluster.announced();
         if (announced === undefined || announced === this.#live.current.build) {
           this.#log.info("the database is reachable again: distributing what changed meanwhile");
-          await this.#hub.publish();
+          // Never a revert: another instance may publish a newer build between the check and this.
+          await this.#hub.publish(undefined, { revert: false });
         }
         this.#down = false;
       }

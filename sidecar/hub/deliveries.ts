@@ -17,9 +17,22 @@ export type CurrentTopic = TopicContent & { hash: string };
  * the SQLite default) or `QueueDeliveries` (pg-boss jobs any instance may run; `DATABASE_URL`).
  * What only one of them has work for is optional, rather than a no-op in the other.
  */
+/**
+ * How a topic is offered. A revert (content equal to a version published before) is made current
+ * again by default: an operator who deploys an older build means it. An instance offering what it
+ * serves after a database outage passes `revert: false`: its build may be older than one another
+ * instance published meanwhile, which must not be taken back (sidecar/build/build-sync.ts).
+ */
+export interface Offer {
+  revert?: boolean;
+}
+
 export interface Deliveries {
-  /** This instance read `content` for `topic`: queue it for every subscriber still owed it; returns how many. */
-  offer(topic: string, content: CurrentTopic): Promise<number>;
+  /**
+   * This instance read `content` for `topic`: queue it for every subscriber still owed it; returns
+   * how many. `revert: false`: content equal to a version published before is no news (see `Offer`).
+   */
+  offer(topic: string, content: CurrentTopic, opts?: Offer): Promise<number>;
   /** Hash of the topic's current content: a new subscriber is owed only what comes after it. */
   currentHash(topic: string): Promise<string | undefined>;
   /**

@@ -8,7 +8,7 @@ import { type Clock, systemClock } from "../clock.ts";
 import { type HubBackend, openHubBackend } from "./backend.ts";
 import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
 import { storedCallback } from "./callback-url.ts";
-import { logUrl } from "./deliveries.ts";
+import { logUrl, type Offer } from "./deliveries.ts";
 import type { Verification } from "./store.ts";
 import { applyVerified, grantLease, type Limits, pendingRefusal, refusalFor } from "./subscription-rules.ts";
 import type { TopicReader } from "./topic-source.ts";
@@ -158,9 +158,9 @@ export class Hub {
    * Re-reads the given topics (default: all) and notifies every subscriber whose last delivered
    * content differs. Unchanged content notifies nobody, so repeated pings are harmless.
    */
-  publish(topics: readonly string[] = this.topics): Promise<PublishResult> {
+  publish(topics: readonly string[] = this.topics, opts: Offer = {}): Promise<PublishResult> {
     if (!this.running) return Promise.reject(new Error("the hub is not running"));
-    const run = this.#serialise(() => this.#reload(topics));
+    const run = this.#serialise(() => this.#reload(topics, opts));
     this.#track(run);
     return run;
   }
@@ -202,7 +202,7 @@ export class Hub {
     return run;
   }
 
-  async #reload(topics: readonly string[]): Promise<PublishResult> {
+  async #reload(topics: readonly string[], opts: Offer = {}): Promise<PublishResult> {
     await this.#sweep();
     const result: TopicPublish[] = [];
     for (const topic of topics) {
@@ -221,7 +221,7 @@ export class Hub {
         continue;
       }
       const hash = createHash("sha256").update(content.body).digest("hex");
-      const owed = await run.deliveries.offer(topic, { ...content, hash });
+      const owed = await run.deliveries.offer(topic, { ...content, hash }, opts);
       result.push({ topic, owed });
     }
     this.#log.debug({ topics: result }, "topics read");

@@ -1,6 +1,6 @@
 import { type Job, PgBoss } from "pg-boss";
 import { queueErrorLog } from "../db/queue-errors.ts";
-import { type AttemptDeps, attemptDelivery, type CurrentTopic, type Deliveries } from "./deliveries.ts";
+import { type AttemptDeps, attemptDelivery, type CurrentTopic, type Deliveries, type Offer } from "./deliveries.ts";
 import { latestVersion, publishVersion, type StoredVersion } from "./topic-versions.ts";
 import type { HubDatabase } from "./types.ts";
 
@@ -81,8 +81,8 @@ export class QueueDeliveries implements Deliveries {
     return q;
   }
 
-  async offer(topic: string, content: CurrentTopic): Promise<number> {
-    return publishVersion(this.#d.pool, topic, content, this.#d.clock.now(), async (client, owed, hash) => {
+  async offer(topic: string, content: CurrentTopic, opts: Offer = {}): Promise<number> {
+    return publishVersion(this.#d.pool, topic, content, this.#d.clock.now(), opts, async (client, owed, hash) => {
       const jobs = owed.map((subscription) => ({
         data: { subscription, topic, hash } satisfies DeliveryJob,
         singletonKey: `subscription-${subscription}`,

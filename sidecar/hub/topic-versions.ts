@@ -1,5 +1,5 @@
 import type pg from "pg";
-import type { CurrentTopic } from "./deliveries.ts";
+import type { CurrentTopic, Offer } from "./deliveries.ts";
 
 /**
  * Each topic's content as published, in `hub_topic_versions`: what queued deliveries send, read by
@@ -21,7 +21,8 @@ export type OnNewVersion = (client: pg.PoolClient, owed: number[], hash: string)
  * Makes `content` the topic's current version unless it already is, and then, in the same
  * transaction, calls `onNew` for the subscriptions owed it. Other instances learn of the build
  * from its own announcement (sidecar/db/build-broadcast.ts), not from here. Content equal to an
- * older version (a revert) becomes current again. Returns how many subscriptions are owed.
+ * older version (a revert) becomes current again, unless `revert` is false. Returns how many
+ * subscriptions are owed.
  * Publishes of one topic are serialised by an advisory lock, so two instances cannot both win.
  */
 export async function publishVersion(
@@ -29,6 +30,7 @@ export async function publishVersion(
   topic: string,
   content: CurrentTopic,
   now: number,
+  { revert = true }: Offer,
   onNew: OnNewVersion,
 ): Promise<number> {
   const client = await pool.connect();
@@ -41,7 +43,8 @@ export async function publishVersion(
       [topic, content.hash],
     );
     const { latest, existing } = rows[0] ?? { latest: null, existing: null };
-    if (latest === content.hash) {
+    // In the same transaction as the write, so another instance's newer version cannot slip between.
+    if (latest === content.hash || (existing !== null && !revert)) {
       await client.query("COMMIT");
       return 0;
     }

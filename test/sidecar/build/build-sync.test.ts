@@ -4,6 +4,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { BuildSync, type ClusterBuilds, DISTRIBUTE } from "../../../sidecar/build/build-sync.ts";
 import { LiveBuild } from "../../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
+import type { Offer } from "../../../sidecar/hub/deliveries.ts";
 import { createLogger } from "../../../sidecar/logger.ts";
 import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
 import { buildSite } from "../../helpers/build-site.ts";
@@ -51,11 +52,14 @@ class MemoryCluster implements ClusterBuilds {
 /** A hub whose store lives in the same database: it cannot take a publish while that is down. */
 function hubOn(cluster: MemoryCluster) {
   const published: (readonly string[] | undefined)[] = [];
+  const offers: (Offer | undefined)[] = [];
   return {
     published,
-    async publish(topics?: readonly string[]) {
+    offers,
+    async publish(topics?: readonly string[], opts?: Offer) {
       if (!cluster.up) throw new Error("connect ECONNREFUSED");
       published.push(topics);
+      offers.push(opts);
     },
   };
 }
@@ -110,6 +114,25 @@ describe("BuildSync", () => {
     clock.advance(INTERVAL);
     await a.sync.idle();
     expect(a.hub.published.length).toBe(after);
+    await a.sync.close();
+  });
+
+  it("offers what it serves when the database is back, never as a revert of a newer version", async () => {
+    const clock = new ManualClock();
+    const cluster = new MemoryCluster();
+    const a = await instance(cluster, clock);
+    await cluster.record(a.live.current.build);
+    const published = a.hub.published.length;
+    cluster.up = false;
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    cluster.up = true;
+    clock.advance(INTERVAL);
+    await a.sync.idle();
+    // Another instance may publish a newer build between this one's look at the announcement and
+    // its offer: the offer must not take that version back (sidecar/hub/topic-versions.ts).
+    expect(a.hub.published.slice(published)).toEqual([undefined]);
+    expect(a.hub.offers.slice(published)).toEqual([{ revert: false }]);
     await a.sync.close();
   });
 

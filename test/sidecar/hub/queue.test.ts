@@ -118,6 +118,31 @@ forEachHubStore(() => {
   });
 
   describe("the delivery queue", () => {
+    it("takes an earlier version back when told to publish it, but not from an offer that refuses reverts", async () => {
+      const [h] = (await instances(1)) as [Harness];
+      const sub = await startSubscriber(tls.trusted);
+      open.push(sub);
+      await h.writeTopic(TOPICS.atom, "<feed>v1</feed>");
+      await h.hub.publish();
+      await h.post({ "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() });
+      await h.hub.idle();
+      await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
+      await h.hub.publish([TOPICS.atom]);
+      await h.hub.idle();
+      // v1 again, as an instance still serving it offers it after an outage: no news, nothing sent.
+      await h.writeTopic(TOPICS.atom, "<feed>v1</feed>");
+      expect((await h.hub.publish([TOPICS.atom], { revert: false })).topics).toEqual([{ topic: TOPICS.atom, owed: 0 }]);
+      await h.hub.idle();
+      expect(sub.requests.filter(isDelivery).map((r) => r.body.toString())).toEqual(["<feed>v2</feed>"]);
+      // An operator's deploy of the older build is a revert, and is sent.
+      expect((await h.hub.publish([TOPICS.atom])).topics).toEqual([{ topic: TOPICS.atom, owed: 1 }]);
+      await h.hub.idle();
+      expect(sub.requests.filter(isDelivery).map((r) => r.body.toString())).toEqual([
+        "<feed>v2</feed>",
+        "<feed>v1</feed>",
+      ]);
+    });
+
     it("retries with backoff and removes the subscription after 3 consecutive failures", async () => {
       const [h] = (await instances(1)) as [Harness];
       const sub = await startSubscriber(tls.trusted);
