@@ -1,22 +1,17 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../helpers/build-site.ts";
+import { builtPages } from "../helpers/build-site.ts";
 
 // Content-model rules of the HTML Living Standard that axe-core does not check, on every built page.
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/html-content");
 
 let dist: string;
-const pages = new Map<string, string>();
+let pages = new Map<string, string>();
 
 beforeAll(async () => {
   // The BASE_URL of site-html.test.ts, so the run builds this fixture once for both.
-  const result = await buildSite(FIXTURE, { BASE_URL: "https://reviews.example.org/willow" });
-  dist = result.distDir;
-  expect(result.code, result.stderr).toBe(0);
-  for (const file of await readdir(dist, { recursive: true })) {
-    if (file.endsWith(".html")) pages.set(file, await readFile(path.join(dist, file), "utf8"));
-  }
+  ({ distDir: dist, pages } = await builtPages(FIXTURE, { BASE_URL: "https://reviews.example.org/willow" }));
 });
 
 afterAll(async () => {

@@ -1,8 +1,8 @@
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../helpers/build-site.ts";
+import { builtPages } from "../helpers/build-site.ts";
 
 // Landmarks of one role must have distinct names (WAI-ARIA APG; axe-core's landmark-unique), or a
 // screen reader's landmark list repeats entries nobody can tell apart. An owner often answers
@@ -11,19 +11,14 @@ const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/html-content");
 
 let content: string;
 let dist: string;
-const pages = new Map<string, string>();
+let pages = new Map<string, string>();
 
 beforeAll(async () => {
   content = await mkdtemp(path.join(os.tmpdir(), "pr-landmarks-"));
   await cp(FIXTURE, content, { recursive: true });
   const kevin = path.join(content, "reviews/2025/2025-01-14-kevin-m.yaml");
   await writeFile(kevin, (await readFile(kevin, "utf8")).replace("date: 2025-01-16", "date: 2025-03-13"));
-  const result = await buildSite(content, { BASE_URL: "https://reviews.example.org" });
-  dist = result.distDir;
-  expect(result.code, result.stderr).toBe(0);
-  for (const file of await readdir(dist, { recursive: true })) {
-    if (file.endsWith(".html")) pages.set(file, await readFile(path.join(dist, file), "utf8"));
-  }
+  ({ distDir: dist, pages } = await builtPages(content, { BASE_URL: "https://reviews.example.org" }));
 });
 
 afterAll(async () => {

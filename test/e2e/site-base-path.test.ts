@@ -1,7 +1,7 @@
-import { readdir, readFile, rm, stat } from "node:fs/promises";
+import { rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../helpers/build-site.ts";
+import { builtPages } from "../helpers/build-site.ts";
 
 // A site published below a folder: every address a page gives of its own files must carry the folder.
 const BASE = "https://reviews.example.org/willow";
@@ -9,15 +9,10 @@ const PREFIX = "/willow";
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/html-content");
 
 let dist: string;
-const pages = new Map<string, string>();
+let pages = new Map<string, string>();
 
 beforeAll(async () => {
-  const result = await buildSite(FIXTURE, { BASE_URL: BASE });
-  dist = result.distDir;
-  expect(result.code, result.stderr).toBe(0);
-  for (const file of await readdir(dist, { recursive: true })) {
-    if (file.endsWith(".html")) pages.set(file, await readFile(path.join(dist, file), "utf8"));
-  }
+  ({ distDir: dist, pages } = await builtPages(FIXTURE, { BASE_URL: BASE }));
 });
 
 afterAll(async () => {

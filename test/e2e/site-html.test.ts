@@ -1,9 +1,9 @@
-import { readdir, readFile, rm } from "node:fs/promises";
+import { readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewRecord, ReviewsDataset } from "../../src/content/records.ts";
 import { verificationSentence } from "../../src/site/html-view.ts";
-import { buildSite } from "../helpers/build-site.ts";
+import { builtPages } from "../helpers/build-site.ts";
 
 // A BASE_URL below a folder checks that site-internal links carry the prefix.
 const BASE = "https://reviews.example.org/willow";
@@ -14,15 +14,10 @@ let dist: string;
 let home: string;
 let dataset: ReviewsDataset;
 /** Every HTML page of the build, keyed by its path below dist/. */
-const pages = new Map<string, string>();
+let pages = new Map<string, string>();
 
 beforeAll(async () => {
-  const result = await buildSite(FIXTURE, { BASE_URL: BASE });
-  dist = result.distDir;
-  expect(result.code, result.stderr).toBe(0);
-  for (const file of await readdir(dist, { recursive: true })) {
-    if (file.endsWith(".html")) pages.set(file, await readFile(path.join(dist, file), "utf8"));
-  }
+  ({ distDir: dist, pages } = await builtPages(FIXTURE, { BASE_URL: BASE }));
   home = pages.get("index.html") ?? "";
   dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
 });

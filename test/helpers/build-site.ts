@@ -1,7 +1,7 @@
 import { constants, rmSync } from "node:fs";
-import { appendFile, cp, mkdir, mkdtemp, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { inject } from "vitest";
+import { expect, inject } from "vitest";
 import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
 import { processAlive, readPidFile } from "../../src/io/process-alive.ts";
 import { logOrigin } from "../../src/log/checkpoint.ts";
@@ -35,6 +35,23 @@ export async function buildSite(
   // A copy-on-write clone where the file system has them, a plain copy elsewhere.
   await cp(shared.distDir, out, { recursive: true, mode: constants.COPYFILE_FICLONE });
   return { ...shared, distDir: out };
+}
+
+/**
+ * `buildSite` of `contentDir` for `env`, which must succeed, and every HTML page of it, keyed by its
+ * path below the build (`reviews/x/index.html`), for the tests that read the pages as a visitor would.
+ */
+export async function builtPages(
+  contentDir: string,
+  env: Record<string, string>,
+): Promise<{ distDir: string; pages: Map<string, string> }> {
+  const result = await buildSite(contentDir, env);
+  expect(result.code, result.stderr).toBe(0);
+  const pages = new Map<string, string>();
+  for (const file of await readdir(result.distDir, { recursive: true })) {
+    if (file.endsWith(".html")) pages.set(file, await readFile(path.join(result.distDir, file), "utf8"));
+  }
+  return { distDir: result.distDir, pages };
 }
 
 async function coldBuild(contentDir: string, env: Record<string, string>, out: string): Promise<BuildResult> {
