@@ -7,7 +7,13 @@ import { listenForBuilds, liveBuild, recordLiveBuild } from "../../../sidecar/db
 import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
 import { openPublishQueue } from "../../../sidecar/db/publish-jobs.ts";
 import { claimMs } from "../../../sidecar/hub/verification-claims.ts";
-import { cooperative, isDelivery, isVerification, startSubscriber } from "../../helpers/https-subscriber.ts";
+import {
+  cooperative,
+  isDelivery,
+  isVerification,
+  type Subscriber,
+  startSubscriber,
+} from "../../helpers/https-subscriber.ts";
 import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
 import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
 import { createDatabase, startPgServer } from "../../helpers/pg-cluster.ts";
@@ -118,7 +124,8 @@ forEachHubStore(() => {
   });
 
   describe("the delivery queue", () => {
-    it("takes an earlier version back when told to publish it, but not from an offer that refuses reverts", async () => {
+    /** One instance whose Atom topic is at v1, and one subscriber to it, owed whatever follows. */
+    async function subscribedAtV1(): Promise<{ h: Harness; sub: Subscriber }> {
       const [h] = (await instances(1)) as [Harness];
       const sub = await startSubscriber(tls.trusted);
       open.push(sub);
@@ -126,6 +133,11 @@ forEachHubStore(() => {
       await h.hub.publish();
       await h.post({ "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() });
       await h.hub.idle();
+      return { h, sub };
+    }
+
+    it("takes an earlier version back when told to publish it, but not from an offer that refuses reverts", async () => {
+      const { h, sub } = await subscribedAtV1();
       await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
       await h.hub.publish([TOPICS.atom]);
       await h.hub.idle();
@@ -144,13 +156,7 @@ forEachHubStore(() => {
     });
 
     it("retries with backoff and removes the subscription after 3 consecutive failures", async () => {
-      const [h] = (await instances(1)) as [Harness];
-      const sub = await startSubscriber(tls.trusted);
-      open.push(sub);
-      await h.writeTopic(TOPICS.atom, "<feed>v1</feed>");
-      await h.hub.publish();
-      await h.post({ "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() });
-      await h.hub.idle();
+      const { h, sub } = await subscribedAtV1();
       sub.respond = (r) => (r.method === "POST" ? { status: 500 } : cooperative(r));
       await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
       await h.hub.publish();
