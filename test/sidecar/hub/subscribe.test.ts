@@ -33,6 +33,19 @@ forEachHubStore(() => {
     return { "hub.mode": mode, "hub.topic": TOPICS.atom, "hub.callback": callback, ...more };
   }
 
+  /** The subscriber answers every request only once the returned function is called. */
+  function holdVerifications(): () => void {
+    let release: () => void = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    sub.respond = async (req) => {
+      await held;
+      return cooperative(req);
+    };
+    return release;
+  }
+
   async function subscribed(callback: string, more: Record<string, string> = {}, harness = h) {
     const res = await harness.post(form("subscribe", callback, more));
     expect(res.status).toBe(202);
@@ -41,14 +54,7 @@ forEachHubStore(() => {
 
   describe("subscribe → pending → active", () => {
     it("answers 202 before verifying, then activates once the challenge is echoed", async () => {
-      let release: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      sub.respond = async (req) => {
-        await held;
-        return cooperative(req);
-      };
+      const release = holdVerifications();
       const res = await h.post(form("subscribe", sub.callback()));
       expect(res.status).toBe(202);
       const [verification] = await sub.waitFor(isVerification("subscribe"));
@@ -273,14 +279,7 @@ forEachHubStore(() => {
     it("holds at most HUB_MAX_PER_HOST requests of one callback host awaiting verification, then answers 503", async () => {
       const small = await startHarness({ env: { HUB_MAX_PER_HOST: "2" } });
       extra.push(small);
-      let release: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      sub.respond = async (req) => {
-        await held;
-        return cooperative(req);
-      };
+      const release = holdVerifications();
       // A host whose callbacks never answer would otherwise hold every pending slot of the hub.
       for (const p of ["/a", "/b"]) expect((await small.post(form("subscribe", sub.callback(p)))).status).toBe(202);
       const refused = await small.post(form("subscribe", sub.callback("/c")));
