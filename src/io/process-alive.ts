@@ -32,12 +32,8 @@ export function ownRecord(): string {
   return `${process.pid}${start === undefined ? "" : ` ${start}`}\n`;
 }
 
-/**
- * The PID a record in `file` names while that process still runs: alive, and, where the record
- * and the system both tell, started when the record says. After a crash or a reboot a PID may be
- * any other process's, whatever its name or title. Undefined otherwise.
- */
-export function liveRecord(file: string): number | undefined {
+/** The record in `file` (`ownRecord`, or a bare PID), or undefined when it is missing, unreadable or not a PID. */
+function readRecord(file: string): { pid: number; start?: string } | undefined {
   let text: string;
   try {
     text = readFileSync(file, "utf8");
@@ -46,17 +42,22 @@ export function liveRecord(file: string): number | undefined {
   }
   const [first, start] = text.trim().split(/\s+/);
   const pid = Number(first);
-  if (!Number.isInteger(pid) || pid <= 0 || !processAlive(pid)) return undefined;
-  const now = start === undefined ? undefined : processStart(pid);
-  return now !== undefined && now !== start ? undefined : pid;
+  return Number.isInteger(pid) && pid > 0 ? { pid, start } : undefined;
+}
+
+/**
+ * The PID a record in `file` names while that process still runs: alive, and, where the record
+ * and the system both tell, started when the record says. After a crash or a reboot a PID may be
+ * any other process's, whatever its name or title. Undefined otherwise.
+ */
+export function liveRecord(file: string): number | undefined {
+  const record = readRecord(file);
+  if (record === undefined || !processAlive(record.pid)) return undefined;
+  const now = record.start === undefined ? undefined : processStart(record.pid);
+  return now !== undefined && now !== record.start ? undefined : record.pid;
 }
 
 /** The PID written in `file`, or undefined when it is missing, unreadable or not a PID. */
 export function readPidFile(file: string): number | undefined {
-  try {
-    const pid = Number(readFileSync(file, "utf8").trim().split(/\s+/)[0]);
-    return Number.isInteger(pid) && pid > 0 ? pid : undefined;
-  } catch {
-    return undefined;
-  }
+  return readRecord(file)?.pid;
 }
