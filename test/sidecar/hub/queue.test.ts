@@ -182,7 +182,10 @@ forEachHubStore(() => {
       }
       const errors = h.logs.filter((l) => l.msg === "job queue error");
       expect(errors.length).toBeGreaterThan(0);
-      expect(errors.length).toBeLessThanOrEqual(3);
+      // Each reason once (a paused server fails polls in a few ways, more of them on a busy
+      // machine), against the 16 workers' 64 failed polls of those 4 s.
+      expect(new Set(errors.map((l) => l.err)).size).toBe(errors.length);
+      expect(errors.length).toBeLessThan(16);
     });
   });
 }, ["postgres"]);
