@@ -73,8 +73,11 @@ export function createApp(deps: AppDeps): Express {
   );
   // Each request answers from the build that was current when it arrived, and holds it (so its
   // folder stays on disk) until the response is over, however long the client takes to read it.
+  // Not /mcp: its router pins what a POST answers from, and a change-notice stream, open for days,
+  // answers from no build.
   const pinned = new WeakMap<Response, Snapshot>();
-  app.use((_req, res, next) => {
+  app.use((req, res, next) => {
+    if (mcp && isMcp(req.path)) return next();
     const held = store.hold();
     pinned.set(res, held.snapshot);
     res.once("close", held.release);

@@ -19,7 +19,7 @@ import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-session
 import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
 import { invalidParams } from "./params-guard.ts";
 import { rpcError, rpcErrorResponse } from "./rpc-error.ts";
-import { createMcpServer } from "./server.ts";
+import { createMcpServer, createNoticeServer } from "./server.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { SessionTokens } from "./session-token.ts";
 import { countedListens } from "./stream-limit.ts";
@@ -125,7 +125,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     keepAliveMs: config.MCP_KEEPALIVE_MS,
     idleMs: config.MCP_SESSION_TTL_MS,
     renew: (id): Promise<number | undefined> => sessions.use(id),
-    createServer: () => createMcpServer({ snapshot: store.current, baseUrl }),
+    createServer: createNoticeServer,
     modern: modern.notify,
     clock: deps.clock,
   });
@@ -203,11 +203,13 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     }
     const invalid = invalidMessage(body);
     if (invalid) return rpcError(res, 400, -32600, `Invalid Request: ${invalid}`, idOf(body));
+    // A listen answers from no build (the SDK keeps only the capabilities for its stream), so it
+    // pins none: held for a stream open for days, a retired build's folder and memory would stay.
+    if ((body as { method?: unknown }).method === "subscriptions/listen")
+      return shares.serve(req, res, idOf(body), () => node(req, res, body));
     const held = store.hold();
     res.once("close", held.release);
     pinned.set(body as object, held.snapshot);
-    if ((body as { method?: unknown }).method === "subscriptions/listen")
-      return shares.serve(req, res, idOf(body), () => node(req, res, body));
     await node(req, res, body);
   };
 

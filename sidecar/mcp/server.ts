@@ -29,6 +29,21 @@ function instructions(business: Business): string {
   return text;
 }
 
+// Nothing here changes at run time but the reviews (resources/updated), so no list ever changes.
+const CAPABILITIES = {
+  tools: { listChanged: false },
+  resources: { subscribe: true, listChanged: false },
+  completions: {},
+};
+
+/**
+ * The server behind a 2025 session's GET stream, which only sends change notices: it answers no
+ * request, so it holds no build, which a stream open for days would keep in memory.
+ */
+export function createNoticeServer(): McpServer {
+  return new McpServer(SERVER_INFO, { capabilities: CAPABILITIES });
+}
+
 export interface McpServerDeps {
   /** The build this request answers from, pinned when it arrived (as the HTTP routes pin theirs). */
   snapshot: Snapshot;
@@ -46,12 +61,7 @@ export function createMcpServer(deps: McpServerDeps): McpServer {
   const server = new McpServer(SERVER_INFO, {
     // Named from business.yaml: the same code serves any practice's content.
     instructions: instructions(deps.snapshot.index.dataset.business),
-    // Nothing here changes at run time but the reviews (resources/updated), so no list ever changes.
-    capabilities: {
-      tools: { listChanged: false },
-      resources: { subscribe: true, listChanged: false },
-      completions: {},
-    },
+    capabilities: CAPABILITIES,
     cacheHints: {
       "tools/list": CACHE_HINT,
       "resources/list": CACHE_HINT,

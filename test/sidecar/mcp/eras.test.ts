@@ -186,4 +186,21 @@ describe("change notices", () => {
     expect(seen.modern).toEqual([uri]);
     await subscription.close();
   });
+
+  it("keep no build alive for an open change-notice stream: the build a stream opened under retires at the next publish", async () => {
+    const opened = app.store.current;
+    const retired: unknown[] = [];
+    const stopWatching = app.store.onRetire((snapshot) => retired.push(snapshot));
+    // The 2025 client opens its session's GET stream after initialize; the 2026 one listens.
+    const streamsBefore = app.mcp.openStreams;
+    await client("legacy");
+    await waitFor(() => app.mcp.openStreams === streamsBefore + 1);
+    const subscription = await (await client("modern")).listen({ resourceSubscriptions: [`${BASE}/reviews.json`] });
+    await publishEditedReview(app, (dataset.reviews[1] as ReviewsDataset["reviews"][number]).id);
+    stopWatching();
+    expect(app.store.current).not.toBe(opened);
+    // Streams may stay open for days; the retired build's folder must not wait for them.
+    expect(retired).toContain(opened);
+    await subscription.close();
+  });
 });
