@@ -79,10 +79,10 @@ function reviewTemplate(snapshot: Snapshot): ResourceTemplate {
   let template = templates.get(snapshot);
   if (template === undefined) {
     // No list callback: listing 10,000 reviews as resources helps no client; completion finds ids.
-    template = new ResourceTemplate(REVIEW_URI_TEMPLATE, {
-      list: undefined,
-      complete: { id: (value) => completeReviewIds(snapshot, value) },
-    });
+    // The SDK looks a completer up by the argument name the client sends: with no prototype,
+    // `__proto__` or `toString` finds none (an empty completion) rather than Object's members.
+    const complete = Object.assign(Object.create(null), { id: (value: string) => completeReviewIds(snapshot, value) });
+    template = new ResourceTemplate(REVIEW_URI_TEMPLATE, { list: undefined, complete });
     templates.set(snapshot, template);
   }
   return template;

@@ -74,4 +74,19 @@ describe("completion of reviews://{id}", () => {
       expect([few.values.length, few.total, few.hasMore], era).toEqual([10, 10, false]);
     }
   });
+
+  it("completes an argument the template does not have to nothing, whatever its name, in both eras", async () => {
+    for (const era of ["legacy", "modern"] as const) {
+      const { client } = await connectClient(app.endpoint, era);
+      clients.push(client);
+      // Names of Object.prototype's members were looked up as completers: -32603 Internal error.
+      for (const name of ["other", "__proto__", "constructor", "toString", "valueOf", "hasOwnProperty"]) {
+        const { completion } = await client.complete({
+          ref: { type: "ref/resource", uri: "reviews://{id}" },
+          argument: { name, value: PREFIX },
+        });
+        expect([completion.values, completion.hasMore], `${era} ${name}`).toEqual([[], false]);
+      }
+    }
+  });
 });
