@@ -69,8 +69,8 @@ const seconds = (ms: number) => Math.floor(ms / 1000);
 /**
  * The Last-Modified a response sent at `nowMs` carries: RFC 9110 §8.8.2.1 forbids one later than
  * the message's Date and has it replaced by the Date (a build machine's clock ahead of the
- * server's). Conditions are evaluated against the date sent, so a client is never told "not
- * modified" about a date it was not given.
+ * server's). `evaluateConditions` applies it itself: If-Unmodified-Since is read against the date
+ * sent, If-Modified-Since against the file's own, so a copy older than it is never answered 304.
  */
 export function servedLastModified(
   v: Pick<Validators, "lastModifiedMs" | "lastModified">,
@@ -96,7 +96,12 @@ export function conditionalFields(distinct: NodeJS.Dict<string[]>): ConditionalH
   };
 }
 
-/** What to answer for `method` given the request's conditional fields, at `nowMs` on the server's clock. */
+/**
+ * What to answer for `method` given the request's conditional fields, at `nowMs` on the server's
+ * clock. `v` has the file's own Last-Modified, even one ahead of the clock: a build stamped a second
+ * after the previous one (two in one second) is sent with the clock's date, the previous build's,
+ * and a cache holding the previous text must still get 200 for it.
+ */
 export function evaluateConditions(
   method: string,
   h: ConditionalHeaders,
@@ -110,7 +115,8 @@ export function evaluateConditions(
     if (!tags.includes("*") && !tags.includes(v.etag)) return "precondition-failed";
   } else if (h["if-unmodified-since"] !== undefined && v.lastModifiedMs !== undefined) {
     const since = parseHttpDate(h["if-unmodified-since"]);
-    if (since !== undefined && seconds(v.lastModifiedMs) > seconds(since)) return "precondition-failed";
+    const sent = servedLastModified(v, nowMs).lastModifiedMs as number;
+    if (since !== undefined && seconds(sent) > seconds(since)) return "precondition-failed";
   }
   if (method !== "GET" && method !== "HEAD") return "send";
   const inm = h["if-none-match"];

@@ -34,12 +34,13 @@ export function writeRepresentation(
   headLength: () => number | undefined = () => body().length,
 ): void {
   const now = Date.now();
-  const { lastModifiedMs, lastModified } = servedLastModified(r, now);
+  const { lastModified } = servedLastModified(r, now);
+  // Conditions read the file's own date, not the clamped one sent (conditional.ts says why).
   const outcome = isConditional(req.headers)
     ? evaluateConditions(
         req.method,
         conditionalFields(req.headersDistinct),
-        { etag: r.etag, lastModifiedMs, lastModified },
+        { etag: r.etag, lastModifiedMs: r.lastModifiedMs, lastModified: r.lastModified },
         now,
       )
     : "send";

@@ -76,4 +76,11 @@ describe("a Last-Modified later than the message's Date (RFC 9110 §8.8.2.1)", (
     expect(servedLastModified(sameSecond, NOW)).toBe(sameSecond);
     expect(servedLastModified({}, NOW)).toEqual({});
   });
+  it("is read as sent by If-Unmodified-Since, as the file's own by If-Modified-Since", () => {
+    const next = Date.UTC(2026, 11, 5, 10, 0, 1);
+    const ahead = { etag: '"abc"', lastModifiedMs: next, lastModified: new Date(next).toUTCString() };
+    const sent = new Date(Date.UTC(2026, 11, 5, 10, 0, 0)).toUTCString();
+    expect(evaluateConditions("GET", { "if-unmodified-since": sent }, ahead, NOW)).toBe("send");
+    expect(evaluateConditions("GET", { "if-modified-since": sent }, ahead, NOW)).toBe("send");
+  });
 });
