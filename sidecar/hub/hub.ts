@@ -12,6 +12,7 @@ import { logUrl, type Offer } from "./deliveries.ts";
 import type { Verification } from "./store.ts";
 import { applyVerified, grantLease, type Limits, pendingRefusal, refusalFor } from "./subscription-rules.ts";
 import type { TopicReader } from "./topic-source.ts";
+import { topicKey } from "./topic-url.ts";
 import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
 import { claimMs, VerificationQueue } from "./verification-claims.ts";
 import { sendDenied, verifyIntent } from "./verify.ts";
@@ -34,6 +35,8 @@ export class Hub {
   readonly #readTopic: TopicReader;
   readonly #limits: Limits;
   readonly #paths = new Map<string, string>();
+  /** Each topic by the form a topic URL is compared in (topic-url.ts). */
+  readonly #keys = new Map<string, string>();
   readonly #queue: PQueue;
   readonly #abort = new AbortController();
   readonly #database: HubDeps["database"];
@@ -62,6 +65,7 @@ export class Hub {
       log: this.#log,
     });
     for (const p of TOPIC_PATHS) this.#paths.set(new URL(`${deps.config.BASE_URL}${p}`).href, p);
+    for (const href of this.#paths.keys()) this.#keys.set(topicKey(href) as string, href);
     this.topics = [...this.#paths.keys()];
   }
 
@@ -71,12 +75,8 @@ export class Hub {
 
   /** The canonical topic URL for `raw`, or `undefined` when it is not one of this hub's topics. */
   topicOf(raw: string): string | undefined {
-    try {
-      const href = new URL(raw).href;
-      return this.#paths.has(href) ? href : undefined;
-    } catch {
-      return undefined;
-    }
+    const key = topicKey(raw);
+    return key === undefined ? undefined : this.#keys.get(key);
   }
 
   /**

@@ -150,6 +150,10 @@ describe("request validation", () => {
   it("202 for a publish naming topics with hub.url or hub.topic", async () => {
     expect((await h.post({ "hub.mode": "publish", "hub.url": TOPICS.atom })).status).toBe(202);
     expect((await h.post({ "hub.mode": "publish", "hub.topic": [TOPICS.json, TOPICS.reviews] })).status).toBe(202);
+    // Another spelling of a topic, a percent-encoded unreserved character in it (W3C WebSub §5.1.1).
+    expect((await h.post({ "hub.mode": "publish", "hub.url": TOPICS.atom.replace("feed.", "%66eed%2E") })).status).toBe(
+      202,
+    );
     await h.hub.idle();
   });
 

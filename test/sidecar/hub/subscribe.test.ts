@@ -229,6 +229,8 @@ forEachHubStore(() => {
     it.each([
       ["upper-case scheme and host", "HTTPS://REVIEWS.example.test/feed.xml"],
       ["a dot segment", "https://reviews.example.test/./feed.xml"],
+      // W3C WebSub §5.1.1: hubs MUST decode non-reserved characters (RFC 3986 §2.3) of the topic URL.
+      ["percent-encoded unreserved characters", "https://reviews.example.test/%66eed%2Exml"],
     ])("echoes hub.topic as the subscriber sent it (%s), subscribing to the canonical topic", async (_how, given) => {
       await subscribed(sub.callback(), { "hub.topic": given });
       expect(sub.requests[0]?.query.get("hub.topic")).toBe(given);

@@ -1,0 +1,27 @@
+/**
+ * How the hub recognises a topic URL. W3C WebSub §5.1.1: "Hubs MUST always decode non-reserved
+ * characters" of the topic and callback URLs. RFC 3986 §2.3 counts a percent-encoded unreserved
+ * character equal to the character, and the WHATWG URL parser leaves such escapes in a path
+ * (`/%66eed%2Exml` stays so), so they are decoded first and the URL then serialised as WHATWG does.
+ * (Callbacks are kept byte for byte instead: callback-url.ts.)
+ */
+
+const ESCAPE = /%([0-9A-Fa-f]{2})/g;
+const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
+
+/** `raw` with every percent-encoded unreserved character decoded; other escapes as they are. */
+export function decodeUnreserved(raw: string): string {
+  return raw.replace(ESCAPE, (escape, hex: string) => {
+    const char = String.fromCharCode(Number.parseInt(hex, 16));
+    return UNRESERVED.test(char) ? char : escape;
+  });
+}
+
+/** The form topic URLs are compared in, or undefined when `raw` is not a URL. */
+export function topicKey(raw: string): string | undefined {
+  try {
+    return new URL(decodeUnreserved(raw)).href;
+  } catch {
+    return undefined;
+  }
+}
