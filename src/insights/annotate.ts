@@ -11,9 +11,10 @@ import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
 import { explicitEvidence } from "./quotes.ts";
-import type { AspectReading, AspectSpan } from "./readings.ts";
+import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
 import { absentAspects } from "./review-presence.ts";
 import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
+import { modelFindsAspect } from "./sentence-about.ts";
 
 /**
  * The per-review annotation: which aspects a review discusses and what it says about each. This is
@@ -38,21 +39,6 @@ export interface ReviewInput {
   service_areas: readonly string[];
 }
 
-/** One clause's reading of one aspect, with the sentence it came from (for examples). */
-export interface AspectMention {
-  aspect: number;
-  sentence: string;
-  sentenceIndex: number;
-  score: number;
-  /** Where the clause lies in `sentence`: character offsets, start inclusive, end exclusive. */
-  span: [start: number, end: number];
-  /**
-   * Whether the clause is explicit evidence a visitor may be shown as a quote (quotes.ts): a polar
-   * word of a clause naming its own aspects was credited to the aspect, and the rating did not break a tie.
-   */
-  confident: boolean;
-}
-
 export type EntityKind = "technicians" | "services" | "service_areas";
 export const ENTITY_KINDS: readonly EntityKind[] = ["technicians", "services", "service_areas"];
 
@@ -66,6 +52,10 @@ export interface ReviewAnnotation {
   /** Per entity id the review lists: aspects of the clauses that name it (empty if none does). */
   entityAspects: Map<string, Set<number>>;
   clauses: Clause[];
+  /** Whether the title was read, as the first sentence(s) of `clauses`: only if it names an aspect. */
+  titleRead: boolean;
+  /** The title's clauses when it was not read (for its topics), else none. */
+  unreadTitle: Clause[];
   /** Per clause, what it says about each aspect it names (`--explain` prints them). */
   readings: AspectReading[][];
   sentences: number;
@@ -141,9 +131,18 @@ export function createAnnotator(
         : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
     });
 
+  // A title is read only when it names an aspect, by the rules' terms and shapes or as the aspect model
+  // finds one: "My visit" or "Five stars" says nothing of any aspect, and read as a sentence it only
+  // moved where the story and the outcome seemed to stand.
+  const aspectConfidence = (options.learned ?? LEARNED_DEFAULTS).aspectConfidence;
+  const namesAspect = (title: Clause[]) =>
+    title.some((c) => spansOf(c).length > 0 || shapes.abilities(c).length > 0 || shapes.delays(c).length > 0) ||
+    (learned !== undefined && modelFindsAspect(title, learned, aspectIds, aspectConfidence));
   return {
     annotate(review) {
-      const clauses: Clause[] = review.title ? analyzer.clauses(review.title) : [];
+      const titled = review.title ? analyzer.clauses(review.title) : [];
+      const titleRead = namesAspect(titled);
+      const clauses: Clause[] = titleRead ? titled : [];
       const offset = clauses.length === 0 ? 0 : (clauses[clauses.length - 1] as Clause).sentenceIndex + 1;
       clauses.push(...analyzer.clauses(review.text, offset));
       const sentences = clauses.length === 0 ? 0 : (clauses[clauses.length - 1] as Clause).sentenceIndex + 1;
@@ -294,7 +293,8 @@ export function createAnnotator(
           entityAspects.set(`${kind}:${id}`, found);
         }
       }
-      return { aspects: annotations, scores, mentions, entityAspects, clauses, readings, sentences, verdicts, dropped };
+      const read = { clauses, titleRead, unreadTitle: titleRead ? [] : titled, readings, sentences };
+      return { aspects: annotations, scores, mentions, entityAspects, ...read, verdicts, dropped };
     },
   };
 }

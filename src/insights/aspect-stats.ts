@@ -1,8 +1,8 @@
 import type { ReviewAspect } from "../content/records.ts";
-import type { AspectMention } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
 import { direction, mean, round, SENTIMENT_TREND_THRESHOLD, type TrendPeriods } from "./numbers.ts";
 import { QUOTE_MAX, quoteOf } from "./quotes.ts";
+import type { AspectMention } from "./readings.ts";
 import type { AspectInsight, InsightsExample } from "./schema.ts";
 
 /**

@@ -43,11 +43,12 @@ export function explainReview(
   const a = annotator.annotate(review);
   const id = (i: number) => (aspects[i] as AspectDefinition).id;
   const lines = [`Machine reading of ${review.id} (${review.rating} stars), sentence by sentence:`];
+  if (review.title && !a.titleRead) lines.push(`  (title ${JSON.stringify(review.title)}: names no aspect, not read)`);
   let sentence = -1;
   a.clauses.forEach((clause, k) => {
     if (clause.sentenceIndex !== sentence) {
       sentence = clause.sentenceIndex;
-      const title = review.title && sentence === 0 ? " (title)" : "";
+      const title = a.titleRead && sentence === 0 ? " (title)" : "";
       lines.push(`  ${sentence + 1}. ${clause.sentence}${title}`);
     }
     for (const r of a.readings[k] ?? []) {

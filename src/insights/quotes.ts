@@ -1,8 +1,7 @@
 import type { Sentiment } from "../content/records.ts";
-import type { AspectMention } from "./annotate.ts";
 import { mayReferElsewhere } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
-import type { AspectReading } from "./readings.ts";
+import type { AspectMention, AspectReading } from "./readings.ts";
 
 /**
  * Which clause stands for a review's reading of an aspect: the sentence an evidence page shows for

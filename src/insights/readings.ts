@@ -58,3 +58,18 @@ export interface AspectReading {
    */
   model?: ModelVerdict;
 }
+
+/** One clause's reading of one aspect, with the sentence it came from (for examples). */
+export interface AspectMention {
+  aspect: number;
+  sentence: string;
+  sentenceIndex: number;
+  score: number;
+  /** Where the clause lies in `sentence`: character offsets, start inclusive, end exclusive. */
+  span: [start: number, end: number];
+  /**
+   * Whether the clause is explicit evidence a visitor may be shown as a quote (quotes.ts): a polar
+   * word of a clause naming its own aspects was credited to the aspect, and the rating did not break a tie.
+   */
+  confident: boolean;
+}

@@ -1,7 +1,7 @@
 import type { Business, ReviewAspect } from "../content/records.ts";
 import { createAnnotator, type ReviewAnnotation, type ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
-import type { Analyzer } from "./nlp.ts";
+import type { Analyzer, Clause } from "./nlp.ts";
 import { type TopicCandidate, topicCandidates } from "./topics.ts";
 
 /**
@@ -14,7 +14,8 @@ import { type TopicCandidate, topicCandidates } from "./topics.ts";
  * Scores are kept as computed (unrounded), and every list in the order it was built in: the
  * insights add them up in that order, and float sums depend on it.
  */
-export interface ReviewSummary extends Omit<ReviewAnnotation, "clauses" | "readings" | "verdicts" | "dropped"> {
+export interface ReviewSummary
+  extends Omit<ReviewAnnotation, "clauses" | "titleRead" | "unreadTitle" | "readings" | "verdicts" | "dropped"> {
   topics: TopicCandidate[];
 }
 
@@ -24,8 +25,11 @@ export function createSummariser(content: InsightsContent, business: Business, a
   const annotator = createAnnotator(content, business, analyzer);
   const excluded = excludedPhrases(analyzer, content, business);
   return (review) => {
-    const { aspects, scores, mentions, entityAspects, clauses, sentences } = annotator.annotate(review);
-    return { aspects, scores, mentions, entityAspects, topics: topicCandidates(clauses, excluded), sentences };
+    const { aspects, scores, mentions, entityAspects, clauses, unreadTitle, sentences } = annotator.annotate(review);
+    // A title read for no aspect was still analysed, and still names its topics ("Activator method").
+    const topics = topicCandidates([...unreadTitle, ...clauses], excluded);
+    const titleSentences = unreadTitle.length === 0 ? 0 : (unreadTitle.at(-1) as Clause).sentenceIndex + 1;
+    return { aspects, scores, mentions, entityAspects, topics, sentences: sentences + titleSentences };
   };
 }
 

@@ -31,3 +31,14 @@ export function sentenceAbout(
   }
   return about;
 }
+
+/** Whether the aspect model finds, in any sentence of `clauses`, an aspect it would add (at `confidence`). */
+export function modelFindsAspect(
+  clauses: readonly Clause[],
+  model: CompiledModel,
+  aspectIds: readonly string[],
+  confidence: number,
+): boolean {
+  const about = sentenceAbout(clauses, clausesBySentence(clauses), model, aspectIds);
+  return [...about.values()].some((p) => p.some((x) => x >= confidence));
+}

@@ -1,17 +1,13 @@
 import { describe, expect, it } from "vitest";
 import { editorSet } from "../../../scripts/train-insights.ts";
 import type { ReviewAspect } from "../../../src/content/records.ts";
-import {
-  type Annotator,
-  type AspectMention,
-  createAnnotator,
-  type ReviewAnnotation,
-} from "../../../src/insights/annotate.ts";
+import { type Annotator, createAnnotator, type ReviewAnnotation } from "../../../src/insights/annotate.ts";
 import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import type { LearnedModel } from "../../../src/insights/learned.ts";
 import { LEARNED_DEFAULTS, reviewContext } from "../../../src/insights/learned-reading.ts";
 import { polarity } from "../../../src/insights/numbers.ts";
+import type { AspectMention } from "../../../src/insights/readings.ts";
 import { trainOn } from "../../../src/insights/training.ts";
 import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
 
@@ -179,6 +175,8 @@ describe("figures of whole reviews", () => {
     mentions,
     entityAspects: new Map(),
     clauses: [],
+    titleRead: false,
+    unreadTitle: [],
     readings: [],
     sentences: 1,
     verdicts: new Map(),
