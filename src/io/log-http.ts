@@ -45,9 +45,30 @@ export async function fetchBytes(url: string, opts: HttpOptions = {}): Promise<U
     await res.body?.cancel();
     throw new LogFetchError(`GET ${url}: more than ${limit} bytes`);
   }
-  const body = new Uint8Array(await res.arrayBuffer());
-  if (body.length > limit) throw new LogFetchError(`GET ${url}: more than ${limit} bytes`);
-  return body;
+  return readBounded(res, url, limit);
+}
+
+/**
+ * The body, counted as it arrives (after any Content-Encoding is undone): a body with no
+ * Content-Length, or one that inflates, is cut off at `limit` instead of filling memory.
+ */
+async function readBounded(res: Response, url: string, limit: number): Promise<Uint8Array> {
+  const chunks: Uint8Array[] = [];
+  let total = 0;
+  try {
+    // Leaving the loop early cancels the stream, so the rest is never read.
+    for await (const chunk of res.body ?? []) {
+      total += chunk.length;
+      if (total > limit) break;
+      chunks.push(chunk);
+    }
+  } catch (err) {
+    // The deadline or a dropped connection while reading: a failed request like any other.
+    const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+    throw new LogFetchError(`GET ${url} failed while reading: ${cause}`);
+  }
+  if (total > limit) throw new LogFetchError(`GET ${url}: more than ${limit} bytes`);
+  return Buffer.concat(chunks, total);
 }
 
 /** A `LogReader` over the log published at `prefix` (e.g. `https://reviews.example/log`). */
