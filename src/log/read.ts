@@ -3,7 +3,7 @@ import { decodeBundle } from "./entries.ts";
 import { equalHash } from "./merkle.ts";
 import { openNote, parseNote } from "./note.ts";
 import type { Verifier } from "./note-keys.ts";
-import { entryBundles, tilePath } from "./tiles.ts";
+import { TILE_WIDTH, type Tile, tilePath } from "./tiles.ts";
 import { appendEntries, EMPTY_LOG, type LogTree, rootOf } from "./tree.ts";
 
 /**
@@ -57,7 +57,10 @@ export async function readTiledLog(
     throw new LogReadError(`${where} is the log of ${checkpoint.origin}, not ${opts.origin}`);
   }
   const entries: Uint8Array[] = [];
-  for (const t of entryBundles(checkpoint.size)) {
+  // Bundle by bundle, not a list of all of them first: a signed size the tiles do not back (2^53
+  // entries) fails at its first missing bundle instead of exhausting memory listing them.
+  for (let n = 0; n * TILE_WIDTH < checkpoint.size; n++) {
+    const t: Tile = { level: "entries", n, width: Math.min(TILE_WIDTH, checkpoint.size - n * TILE_WIDTH) };
     const at = `${reader.where}/${tilePath(t)}`;
     const bundle = await reader.read(tilePath(t));
     if (!bundle)

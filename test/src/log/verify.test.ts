@@ -4,6 +4,7 @@ import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitLogDir, folderReader } from "../../../src/io/log-dir.ts";
 import { encodeEntry } from "../../../src/log/entries.ts";
+import { signNote } from "../../../src/log/note.ts";
 import { generateKeyPair, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
 import { verifyLog } from "../../../src/log/verify.ts";
@@ -36,6 +37,17 @@ describe("a log's files checked by the monitor (verify.ts)", () => {
     await rm(path.join(d, "tile/1/000.p/1"));
     await expect(verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).rejects.toThrow(
       `${d}/tile/1/000.p/1 is missing, but the checkpoint says the log needs it`,
+    );
+  });
+});
+
+describe("a signed checkpoint whose size the tiles do not back (verify.ts, read.ts)", () => {
+  it("fails at the first missing entry bundle, without listing every tile of the claimed size first", async () => {
+    const d = await logOf(3);
+    const text = `${ORIGIN}\n${Number.MAX_SAFE_INTEGER}\n${Buffer.alloc(32).toString("base64")}\n`;
+    await writeFile(path.join(d, "checkpoint"), signNote(text, [signerFromKey(KEY.skey)]));
+    await expect(verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).rejects.toThrow(
+      `${d}/tile/entries/000 is missing, but the checkpoint says the log has ${Number.MAX_SAFE_INTEGER} entries`,
     );
   });
 });
