@@ -27,6 +27,18 @@ const KNOWN_FIELDS = new Set<string>([...LOGGED_KEYS, ...DERIVED_FIELDS]);
 
 const rating = (r: ServedRecord) => (typeof r.rating === "number" ? ` (served with rating ${r.rating})` : "");
 
+/**
+ * The commitment a served record opens, or why it has none: JSON.parse reads values RFC 8785
+ * refuses (1e400 as Infinity, an escaped lone surrogate), which a site may serve.
+ */
+function openedBy(nonce: Uint8Array, r: ServedRecord): string | { error: string } {
+  try {
+    return commitment(nonce, loggedReview(r as never));
+  } catch (err) {
+    return { error: (err as Error).message };
+  }
+}
+
 export function checkSite(entries: readonly LogEntry[], records: readonly ServedRecord[]): SiteCheck {
   const latest = latestEntries(entries);
   const problems: string[] = [];
@@ -62,10 +74,16 @@ export function checkSite(entries: readonly LogEntry[], records: readonly Served
       const nonce = typeof r.log_nonce === "string" ? decodeBase64(r.log_nonce) : undefined;
       if (nonce?.length !== 32) {
         problems.push(`${r.id}: its log_nonce is not 32 bytes of base64, so it cannot open log entry ${index}`);
-      } else if (commitment(nonce, loggedReview(r as never)) !== entry.commitment) {
-        problems.push(
-          `${r.id}${rating(r)} does not match log entry ${index}: the record served is not the one logged (rewritten?)`,
-        );
+      } else {
+        const opened = openedBy(nonce, r);
+        if (typeof opened !== "string")
+          problems.push(
+            `${r.id} is served as a record RFC 8785 cannot write as JSON (${opened.error}), so it cannot open log entry ${index}`,
+          );
+        else if (opened !== entry.commitment)
+          problems.push(
+            `${r.id}${rating(r)} does not match log entry ${index}: the record served is not the one logged (rewritten?)`,
+          );
       }
     }
   }

@@ -77,4 +77,16 @@ describe("the site against the log (site-check.ts)", () => {
     const wrongNonce = first.records.map((r) => ({ ...r, log_nonce: Buffer.alloc(32).toString("base64") }));
     expect(checkSite(first.entries, wrongNonce).problems).toHaveLength(2);
   });
+
+  it("names a record no canonical JSON can be written for (a number past the doubles, a lone surrogate), instead of throwing", () => {
+    const { entries, records } = site([PAUL, ANA]);
+    // What JSON.parse gives for "rating": 1e400 and "text": "\ud800".
+    const served = records.map((r) =>
+      r.id === PAUL.id ? { ...r, rating: Number.POSITIVE_INFINITY } : { ...r, text: "\ud800" },
+    );
+    expect(checkSite(entries, served).problems).toEqual([
+      "2026-04-03-paul-w is served as a record RFC 8785 cannot write as JSON (Infinity is not allowed), so it cannot open log entry 1",
+      "2026-04-03-ana-b is served as a record RFC 8785 cannot write as JSON (Lone surrogate is not allowed), so it cannot open log entry 0",
+    ]);
+  });
 });
