@@ -93,10 +93,12 @@ export function openNote(msg: Uint8Array | string, verifiers: readonly Verifier[
     if (!verifiedBy.includes(name)) verifiedBy.push(name);
   }
   if (verifiedBy.length === 0) {
+    if (unverified.length === 0) throw new NoteError("the note has no signature");
+    // By name and key ID: another key under the same name reads as the same signer otherwise.
+    const ids = (keys: readonly { name: string; keyHash: number }[]) =>
+      keys.map((k) => `${k.name}+${k.keyHash.toString(16).padStart(8, "0")}`).join(", ");
     throw new NoteError(
-      unverified.length === 0
-        ? "the note has no signature"
-        : `no signature by a known key (signed by ${unverified.map((u) => u.name).join(", ")})`,
+      `no signature by a known key: it is signed by ${ids(unverified)}, and the key given is ${ids(verifiers)}`,
     );
   }
   return { text, verifiedBy, unverified };

@@ -56,6 +56,14 @@ describe("signed notes (note.ts, note-keys.ts)", () => {
     );
   });
 
+  it("names the key that signed and the key given, by name and key ID, when no known key signed", () => {
+    const other = generateKeyPair("PeterNeumann", new Uint8Array(32).fill(4));
+    const otherId = other.vkey.split("+")[1];
+    expect(() => openNote(`${TEXT}\n${PETER_SIG}`, [parseVerifierKey(other.vkey)])).toThrow(
+      `no signature by a known key: it is signed by PeterNeumann+c74f20a3, and the key given is PeterNeumann+${otherId}`,
+    );
+  });
+
   it("rejects every truncation and every one-byte change of Go's verifier key", () => {
     for (let i = 0; i <= PETER_VKEY.length; i++) {
       for (let j = i + 1; j <= PETER_VKEY.length; j++) {
