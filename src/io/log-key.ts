@@ -29,7 +29,15 @@ export function generatedKeyFile(dataDir: string, origin: string): string {
 
 /** The key `skey` for the log `origin`; `from` names where it came from, for the message. */
 export function keyOf(skey: string, origin: string, from: string): LogKey {
-  const signer = signerFromKey(skey);
+  let signer: Signer;
+  try {
+    signer = signerFromKey(skey);
+  } catch (err) {
+    // A kept key file damaged on disk: say which file, never what it holds.
+    throw new LogKeyError(
+      `${from} does not hold a usable key (${(err as Error).message}): restore the key this log was started with`,
+    );
+  }
   if (signer.name !== origin) {
     throw new LogKeyError(
       `${from} is the key of the log ${signer.name}, but this build's log is ${origin} (its key name must be the log's origin, from BASE_URL)`,

@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,6 +26,22 @@ describe("the review log's key (log-key.ts)", () => {
     expect(notices[0]).toContain(first.vkey);
     const file = generatedKeyFile(data, "localhost:4321/log");
     expect(await readFile(file, "utf8")).toMatch(/^PRIVATE\+KEY\+localhost:4321\/log\+[0-9a-f]{8}\+/);
+  });
+
+  it("refuses a kept key file that holds no key as a LogKeyError naming the file, not echoing it", async () => {
+    const data = await mkdtemp(path.join(os.tmpdir(), "pr-log-key-"));
+    temp.push(data);
+    const file = generatedKeyFile(data, "localhost:4321/log");
+    await mkdir(path.dirname(file), { recursive: true });
+    await writeFile(file, "PRIVATE+KEY+localhost:4321/log+0000+c2VjcmV0\n");
+    const err = await logSigningKey(
+      { DATA_DIR: data, LOG_SIGNING_KEY: undefined },
+      "localhost:4321/log",
+      () => {},
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LogKeyError);
+    expect((err as Error).message).toContain(`${file} does not hold a usable key (not a signer key of the form`);
+    expect((err as Error).message).not.toContain("c2VjcmV0");
   });
 
   it("takes LOG_SIGNING_KEY, and refuses one named for another log", async () => {
