@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import PQueue from "p-queue";
 import { z } from "zod";
 import { reviewPath } from "../src/content/dataset.ts";
-import { fetchBytes, httpReader, LogFetchError } from "../src/io/log-http.ts";
+import { fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
 import { latestEntries } from "../src/log/plan.ts";
@@ -104,7 +104,7 @@ async function pagesChecked<T>(items: readonly T[], limit: number, check: (item:
  */
 async function withdrawnPageStatus(url: string, fetchImpl?: typeof fetch): Promise<"gone" | string> {
   try {
-    const res = await (fetchImpl ?? fetch)(url, { redirect: "manual", signal: AbortSignal.timeout(30_000) });
+    const res = await fetchPolitely(url, { redirect: "manual" }, { fetch: fetchImpl });
     await res.body?.cancel();
     if (res.status === 404 || res.status === 410) return "gone";
     if (res.status >= 200 && res.status < 300) return "still serves a page";

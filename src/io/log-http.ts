@@ -18,16 +18,41 @@ export interface HttpOptions {
   /** Per request, in milliseconds; default 30 s. */
   timeoutMs?: number;
   maxBytes?: number;
+  /** How a wait asked for by Retry-After is spent (tests pass one that returns at once). */
+  sleep?: (ms: number) => Promise<void>;
+}
+
+/** Waits a 429 or 503 may ask for before the answer counts as a failure, and the longest one taken. */
+const RETRIES = 5;
+const MAX_RETRY_AFTER_S = 60;
+
+/** The seconds a 429 or 503 asks to wait (Retry-After in seconds), when it is a wait worth taking. */
+function retryAfter(res: Response): number | undefined {
+  if (res.status !== 429 && res.status !== 503) return undefined;
+  const value = res.headers.get("retry-after")?.trim() ?? "";
+  return /^\d+$/.test(value) && Number(value) <= MAX_RETRY_AFTER_S ? Number(value) : undefined;
+}
+
+/**
+ * GETs `url`, waiting out a rate limit that says when to come back: a monitor reading every page
+ * of a large site passes the service's own limit (600 a minute), and that is no failure of the site.
+ */
+export async function fetchPolitely(url: string, init: RequestInit, opts: HttpOptions = {}): Promise<Response> {
+  const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
+  for (let attempt = 0; ; attempt++) {
+    const res = await (opts.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000) });
+    const wait = attempt < RETRIES ? retryAfter(res) : undefined;
+    if (wait === undefined) return res;
+    await res.body?.cancel();
+    await sleep(wait * 1000);
+  }
 }
 
 /** GETs `url`; undefined on 404. */
 export async function fetchBytes(url: string, opts: HttpOptions = {}): Promise<Uint8Array | undefined> {
   let res: Response;
   try {
-    res = await (opts.fetch ?? fetch)(url, {
-      headers: { "accept-encoding": "gzip, identity" },
-      signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000),
-    });
+    res = await fetchPolitely(url, { headers: { "accept-encoding": "gzip, identity" } }, opts);
   } catch (err) {
     const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
     throw new LogFetchError(`GET ${url} failed: ${cause}`);

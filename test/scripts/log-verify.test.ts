@@ -76,13 +76,19 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
   const CARLOS = "2025-03-10-carlos-d";
   const temp: string[] = [];
   let target = "";
-  let answer: ((url: string) => { status: number; body?: string; location?: string } | undefined) | undefined;
+  let answer:
+    | ((url: string) => { status: number; body?: string; location?: string; retryAfter?: string } | undefined)
+    | undefined;
   let rewrite: ((url: string, body: string) => string | undefined) | undefined;
   const proxy = http.createServer(async (req, res) => {
     // Before the app is up (the build asks for a published log to continue): nothing published.
     const special = target ? answer?.(req.url ?? "") : { status: 404 };
     if (special) {
-      res.writeHead(special.status, special.location ? { location: special.location } : {}).end(special.body);
+      const headers = {
+        ...(special.location ? { location: special.location } : {}),
+        ...(special.retryAfter ? { "retry-after": special.retryAfter } : {}),
+      };
+      res.writeHead(special.status, headers).end(special.body);
       return;
     }
     const upstream = await fetch(`${target}${req.url}`, { redirect: "manual" });
@@ -170,5 +176,19 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     );
     answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 404, body: "gone" } : undefined);
     expect((await verify()).code).toBe(0);
+  });
+
+  it("waits out a rate limit (429 with Retry-After) on any file, a withdrawn review's page among them, and passes", async () => {
+    const limited = new Set<string>();
+    // Each path answers 429 the first time, as the service's own limiter does past 600 a minute.
+    answer = (url) => {
+      if (limited.has(url)) return undefined;
+      limited.add(url);
+      return { status: 429, body: "slow down", retryAfter: "0" };
+    };
+    const r = await verify();
+    expect(r.code, r.err).toBe(0);
+    expect(limited).toContain(`/reviews/${MIKE}/`);
+    expect(limited).toContain("/log/checkpoint");
   });
 });

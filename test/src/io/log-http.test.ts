@@ -14,6 +14,8 @@ import { generateKeyPair } from "../../../src/log/note-keys.ts";
 const MiB = 1024 * 1024;
 /** Bytes the endless answer has sent, so the test can tell that the reader stopped early. */
 let sent = 0;
+/** Requests per path of the rate-limited answers. */
+const asked = new Map<string, number>();
 const server = http.createServer((req, res) => {
   if (req.url === "/endless") {
     res.writeHead(200, { "content-type": "application/octet-stream" });
@@ -26,6 +28,13 @@ const server = http.createServer((req, res) => {
   } else if (req.url === "/bomb") {
     res.writeHead(200, { "content-type": "application/octet-stream", "content-encoding": "gzip" });
     res.end(gzipSync(Buffer.alloc(8 * MiB)));
+  } else if (req.url?.startsWith("/busy/")) {
+    // A rate limit: 429 with Retry-After (the path's last part, in seconds) the first two times.
+    const seen = (asked.get(req.url) ?? 0) + 1;
+    asked.set(req.url, seen);
+    if (seen <= 2 || req.url.includes("/always/"))
+      res.writeHead(429, { "retry-after": req.url.split("/").at(-1) as string }).end("slow down");
+    else res.writeHead(200).end("at last");
   } else if (req.url?.endsWith("/checkpoint")) {
     // Headers, then one byte, then nothing: the deadline must end the read.
     res.writeHead(200, { "content-type": "text/plain; charset=utf-8" });
@@ -61,6 +70,31 @@ describe("fetchBytes (log-http.ts)", () => {
     const err = await fetchBytes(`${base}/log/checkpoint`, { timeoutMs: 300 }).catch((e: unknown) => e);
     expect(err).toBeInstanceOf(LogFetchError);
     expect((err as Error).message).toMatch(new RegExp(`^GET ${base}/log/checkpoint failed while reading: `));
+  });
+
+  it("waits as long as a 429's Retry-After asks, then reads the answer", async () => {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+    };
+    const bytes = await fetchBytes(`${base}/busy/once/2`, { sleep });
+    expect(Buffer.from(bytes ?? []).toString()).toBe("at last");
+    expect(waits).toEqual([2000, 2000]);
+  });
+
+  it("gives up on a 429 after five waits, or at once when it asks for more than a minute", async () => {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+    };
+    await expect(fetchBytes(`${base}/busy/always/1`, { sleep })).rejects.toThrow(
+      `GET ${base}/busy/always/1 answered 429`,
+    );
+    expect(waits).toEqual([1000, 1000, 1000, 1000, 1000]);
+    await expect(fetchBytes(`${base}/busy/always/3600`, { sleep })).rejects.toThrow(
+      `GET ${base}/busy/always/3600 answered 429`,
+    );
+    expect(waits).toHaveLength(5);
   });
 
   it("log:verify says so in one line and exits 1, with no stack trace", async () => {
