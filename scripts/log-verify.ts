@@ -29,7 +29,7 @@ const USAGE = `usage: npm run log:verify -- --url <log prefix> --key <verifier k
   --key    the verifier key you pinned (never fetch it from the site each time)
   --site   the site whose /reviews.json is checked against the log; default the parent of --url
   --state  a file keeping the last checkpoint seen, to prove the next one extends it
-  --pages  also read every review's page: its text and JSON-LD must be its record's
+  --pages  also read every review's page: its title, stars, author, text and JSON-LD must be its record's
   --help   this text`;
 
 /** Pages read at once. */
@@ -241,7 +241,7 @@ export async function main(deps: {
     );
     if (args.pages)
       deps.out(
-        `  ${plural(records.length, "review page")}: each shows its record's text, and its JSON-LD says the same`,
+        `  ${plural(records.length, "review page")}: each shows its record's title, stars, author and text, and its JSON-LD says the same`,
       );
     return 0;
   } catch (err) {

@@ -1,11 +1,13 @@
+import { reviewTitle } from "../feeds/entries.ts";
 import { paragraphs } from "../site/html-view.ts";
 import type { ServedRecord } from "./site-check.ts";
 
 /**
  * A review's own page checked against its record (`npm run log:verify -- --pages`): the record is
  * what `/reviews.json` serves and the log vouches for (site-check.ts), and the page is what a
- * visitor reads. Its visible text and its JSON-LD must say what the record says, so a page edited
- * after the build cannot show words the log never saw. Pure: the caller fetches the page.
+ * visitor reads. Its text, the title, stars and author in its header, and its JSON-LD must say what
+ * the record says, so a page edited after the build cannot show words the log never saw. Pure: the
+ * caller fetches the page.
  */
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
@@ -53,6 +55,25 @@ function bodyParagraphs(html: string, id: string): string[] | undefined {
     .filter((p) => p.length > 0);
 }
 
+/**
+ * What the header of the review's article shows (undefined for a part it lacks): its title, its
+ * stars as glyphs and as words, and its author, as the review card writes them.
+ */
+function shownHeader(html: string, id: string): Record<"title" | "stars" | "words" | "author", string | undefined> {
+  const at = html.indexOf(`id="review-${id}"`);
+  const header = at < 0 ? undefined : /<header class="review__header"[^>]*>([\s\S]*?)<\/header>/.exec(html.slice(at));
+  const part = (re: RegExp) => {
+    const m = header ? re.exec(header[1] as string) : null;
+    return m ? htmlText(m[1] as string) : undefined;
+  };
+  return {
+    title: part(/<h[1-6][^>]*\bclass="review__title[^"]*"[^>]*>([\s\S]*?)<\/h[1-6]>/),
+    stars: part(/<span class="stars__on"[^>]*>([\s\S]*?)<\/span>/),
+    words: part(/<span class="visually-hidden"[^>]*>([\s\S]*?)<\/span>/),
+    author: part(/<span class="review__by"[^>]*>([\s\S]*?)<\/span>/),
+  };
+}
+
 /** What the page at `url` shows unlike `record`: one sentence per difference, naming the review. */
 export function pageProblems(html: string, record: ServedRecord, url: string): string[] {
   const id = record.id;
@@ -62,6 +83,20 @@ export function pageProblems(html: string, record: ServedRecord, url: string): s
   if (!shown) problems.push(`${id}: ${url} does not show the review's text`);
   else if (shown.join("\n") !== paragraphs(text).map(collapse).join("\n"))
     problems.push(`${id}: ${url} shows other text than the record the log vouches for (rewritten after the build?)`);
+  // The stars and the name a visitor reads, not only the JSON-LD a search engine reads.
+  const head = shownHeader(html, id);
+  // Compared as HTML shows them: runs of spaces in a title or a name collapse.
+  const title = collapse(String(reviewTitle(record as never)));
+  const rated = typeof record.rating === "number" ? record.rating : Number.NaN;
+  const shownOtherwise = [
+    head.title !== title && "title",
+    (head.stars !== "★".repeat(Math.round(rated)) || head.words !== `${rated} out of 5 stars`) && "rating",
+    head.author !== collapse(String(record.author)) && "author",
+  ].filter((f): f is string => f !== false);
+  if (shownOtherwise.length > 0)
+    problems.push(
+      `${id}: ${url} shows another ${shownOtherwise.join(", ")} than the record the log vouches for (rewritten after the build?)`,
+    );
   const ld = jsonLdReview(html, url);
   if (!ld) {
     problems.push(`${id}: ${url} has no JSON-LD Review for the record`);

@@ -349,7 +349,9 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       const v = await monitor(["--pages"]);
       expect(v.code, v.err).toBe(0);
       expect(v.out).toContain("1 withdrawn review not served, nor its page");
-      expect(v.out).toMatch(/\n {2}7 review pages: each shows its record's text, and its JSON-LD says the same$/);
+      expect(v.out).toMatch(
+        /\n {2}7 review pages: each shows its record's title, stars, author and text, and its JSON-LD says the same$/,
+      );
       const carlos = await (await fetch(`${BASE}/reviews/${CARLOS}/`)).text();
       rewrite = (url, status, body) => {
         if (url === `/reviews/${MIKE}/`) return { status: 200, body };

@@ -10,9 +10,15 @@ const record = {
   text: 'Fixed my back & neck <fast>.\n\nWorth "every" penny.',
   rating: 5,
   author: "Ana",
+  title: null,
   date: "2025-01-02",
 };
-const page = (body: string, ld: Record<string, unknown> = {}) =>
+/** The article's header as the review card writes it: title (derived when the record has none), stars, author. */
+const HEADER =
+  '<header class="review__header" data-c><h1 id="review-2025-01-02-ana-title" data-c="true" class="review__title review__title--page">5-star review by Ana</h1>' +
+  '<p class="review__meta" data-c><span class="stars stars--small" data-s><span class="stars__glyphs" aria-hidden="true" data-s><span class="stars__on" data-s>★★★★★</span><span class="stars__off" data-s></span></span><span class="visually-hidden" data-s>5 out of 5 stars</span></span>' +
+  '<span class="review__by" data-c>Ana</span><time datetime="2025-01-02" data-c>January 2, 2025</time></p></header>';
+const page = (body: string, ld: Record<string, unknown> = {}, header = HEADER) =>
   `<script type="application/ld+json">${JSON.stringify({
     "@type": "Review",
     "@id": URL,
@@ -21,7 +27,7 @@ const page = (body: string, ld: Record<string, unknown> = {}) =>
     reviewBody: record.text,
     reviewRating: { "@type": "Rating", ratingValue: 5 },
     ...ld,
-  })}</script><article class="review card" id="review-2025-01-02-ana"><div class="review__body" data-x>${body}</div></article>`;
+  })}</script><article class="review card" id="review-2025-01-02-ana">${header}<div class="review__body" data-x>${body}</div></article>`;
 const SHOWN = "<p data-x>Fixed my back &amp; neck &lt;fast&gt;.</p><p>Worth &quot;every&#34; penny.</p>";
 
 describe("a review's page against its record (page-check.ts)", () => {
@@ -41,7 +47,30 @@ describe("a review's page against its record (page-check.ts)", () => {
     ]);
     expect(pageProblems("<html></html>", record, URL)).toEqual([
       `${record.id}: ${URL} does not show the review's text`,
+      `${record.id}: ${URL} shows another title, rating, author than the record the log vouches for (rewritten after the build?)`,
       `${record.id}: ${URL} has no JSON-LD Review for the record`,
     ]);
+  });
+
+  it("names a header rewritten to show other stars, another author or another title, with the JSON-LD left alone", () => {
+    const low = { ...record, rating: 1, title: "Rude staff" };
+    const built = HEADER.replace("5-star review by Ana", "Rude staff")
+      .replace("★★★★★", "★")
+      .replace("5 out of 5 stars", "1 out of 5 stars");
+    const ld = { reviewRating: { ratingValue: 1 } };
+    expect(pageProblems(page(SHOWN, ld, built), low, URL)).toEqual([]);
+    // A name or title with a run of spaces reads as HTML shows it.
+    const spaced = { ...low, title: "Rude  staff", author: "Ana" };
+    expect(pageProblems(page(SHOWN, ld, built), spaced, URL)).toEqual([]);
+    const stars = built.replace(">★<", ">★★★★★<");
+    const words = built.replace("1 out of 5 stars", "5 out of 5 stars");
+    const author = built.replace(">Ana<", ">A happy patient<");
+    const title = built.replace("Rude staff", "Life-changing care");
+    const differs = (fields: string) =>
+      `${record.id}: ${URL} shows another ${fields} than the record the log vouches for (rewritten after the build?)`;
+    expect(pageProblems(page(SHOWN, ld, stars), low, URL)).toEqual([differs("rating")]);
+    expect(pageProblems(page(SHOWN, ld, words), low, URL)).toEqual([differs("rating")]);
+    expect(pageProblems(page(SHOWN, ld, author), low, URL)).toEqual([differs("author")]);
+    expect(pageProblems(page(SHOWN, ld, title), low, URL)).toEqual([differs("title")]);
   });
 });
