@@ -3,6 +3,7 @@ import type { Config } from "../../src/config.ts";
 import { strongEtag } from "../../src/http-headers/manifest.ts";
 import type { SearchQuery } from "../../src/search/query.ts";
 import type { Outcome } from "../../src/search/query-service.ts";
+import { codeIdentity } from "./code-identity.ts";
 
 /**
  * The results of one snapshot: made with it (`Snapshot.results`) and dropped with it, so a new
@@ -104,11 +105,12 @@ export class ResultStore {
 }
 
 /**
- * The ETag of a search result: a function of the dataset, the public origin and the canonical
- * query, so equivalent URLs (and the MCP tool) share it, and it changes whenever the dataset does.
+ * The ETag of a search result: a function of the dataset, the public origin, the canonical query and
+ * the code that writes the answer (code-identity.ts), so equivalent URLs (and the MCP tool) share
+ * it, and it changes whenever the dataset or the code does.
  */
 export function searchEtag(version: string, baseUrl: string, queryKey: string): string {
-  return strongEtag(`${version}\n${baseUrl}\n${queryKey}`);
+  return strongEtag(`${codeIdentity()}\n${version}\n${baseUrl}\n${queryKey}`);
 }
 
 /**
@@ -116,7 +118,7 @@ export function searchEtag(version: string, baseUrl: string, queryKey: string): 
  * it (`Snapshot.chain`), known without building the body.
  */
 export function sinceEtag(date: string, chain: string): string {
-  return strongEtag(`${date}\n${chain}`);
+  return strongEtag(`${codeIdentity()}\n${date}\n${chain}`);
 }
 
 /** The bound of each snapshot's result store, in bytes: RESPONSE_CACHE_MB (0 keeps nothing). */

@@ -4,6 +4,7 @@ import type { QueryIssue } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
 import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
 import { type Holding, ownCopy, searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
+import { codeIdentity } from "../build/code-identity.ts";
 import { searchEtag, sinceEtag } from "../build/result-store.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import {
@@ -129,6 +130,7 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
   search: RequestHandler;
   since: RequestHandler<{ date: string }>;
 } {
+  codeIdentity(); // The answers' ETags hash it: read once here, not in the first request.
   const search: RequestHandler = (req, res) => {
     const snapshot = current(res);
     const at = req.originalUrl.indexOf("?");
