@@ -8,6 +8,7 @@ import {
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Express } from "express";
+import { boundConnections, CONNECTION_LIMITS, type ConnectionLimits } from "./connection-limits.ts";
 
 export interface RunningServer {
   server: Server;
@@ -27,8 +28,16 @@ export interface RunningServer {
 const isEventStream = (res: ServerResponse) =>
   res.headersSent && /^text\/event-stream/i.test(String(res.getHeader("content-type") ?? ""));
 
-/** Listens on `port` (0 = any free port). Rejects on EADDRINUSE and friends. */
-export function listen(app: Express, port: number, host: string): Promise<RunningServer> {
+/**
+ * Listens on `port` (0 = any free port). Rejects on EADDRINUSE and friends. `limits` bound what one
+ * connection may hold (connection-limits.ts); tests pass small ones.
+ */
+export function listen(
+  app: Express,
+  port: number,
+  host: string,
+  limits: ConnectionLimits = CONNECTION_LIMITS,
+): Promise<RunningServer> {
   return new Promise((resolve, reject) => {
     const inFlight = new Set<ServerResponse>();
     let draining = false;
@@ -38,7 +47,8 @@ export function listen(app: Express, port: number, host: string): Promise<Runnin
     };
     // Node answers an HTTP/1.1 request without Host with an empty 400 before Express sees it;
     // the app's own check (middleware.ts, `requireHost`) answers it in the API's shape instead.
-    const server = createHttpServer({ requireHostHeader: false }, app);
+    const server = createHttpServer({ requireHostHeader: false });
+    server.on("request", boundConnections(server, app, limits));
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
