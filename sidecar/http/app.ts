@@ -84,6 +84,13 @@ export function createApp(deps: AppDeps): Express {
     next();
   });
   const snapshotOf = (res: Response) => pinned.get(res) ?? store.current;
+  // /healthz is not rate-limited: probes that arrive while one is in flight share its round trip,
+  // so a flood of them holds one pool connection, not all of them.
+  let probing: Promise<boolean> | undefined;
+  const databaseReachable = (probe: () => Promise<boolean>) =>
+    (probing ??= probe().finally(() => {
+      probing = undefined;
+    }));
   // Readiness: a load balancer sends traffic here only while this instance can serve all of it.
   app.get("/healthz", async (_req, res) => {
     res.setHeader("Cache-Control", "no-store");
@@ -95,7 +102,7 @@ export function createApp(deps: AppDeps): Express {
       res.json({ status: "ok", ...snapshot } satisfies Readiness);
       return;
     }
-    const up = await deps.databaseReachable();
+    const up = await databaseReachable(deps.databaseReachable);
     res
       .status(up ? 200 : 503)
       .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot } satisfies Readiness);

@@ -1,3 +1,4 @@
+import type { Server } from "node:http";
 import { LiveBuild } from "../../sidecar/build/live-build.ts";
 import { resultBytesFor } from "../../sidecar/build/result-store.ts";
 import { SnapshotStore } from "../../sidecar/build/snapshot-store.ts";
@@ -8,6 +9,8 @@ import { type Config, loadConfig } from "../../src/config.ts";
 
 export interface TestApp {
   url: string;
+  /** The Node server, for tests that watch its connections or requests. */
+  server: Server;
   config: Config;
   store: SnapshotStore;
   /** The app's owner of the live build: `live.goLive("publish")` is what a publish ping does. */
@@ -28,7 +31,9 @@ export async function startApp(
       config: Config;
       store: SnapshotStore;
       live: LiveBuild;
-    }) => Promise<Pick<AppDeps, "mcp" | "hub" | "buildNotice">> | Pick<AppDeps, "mcp" | "hub" | "buildNotice">;
+    }) =>
+      | Promise<Pick<AppDeps, "mcp" | "hub" | "buildNotice" | "databaseReachable">>
+      | Pick<AppDeps, "mcp" | "hub" | "buildNotice" | "databaseReachable">;
   } = {},
 ): Promise<TestApp> {
   const config = loadConfig({ LOG_LEVEL: "silent", ...opts.env, DIST_DIR: distDir });
@@ -44,5 +49,5 @@ export async function startApp(
     ...extra,
   });
   const running = await listen(app, 0, "127.0.0.1");
-  return { url: running.url, config, store, live, close: () => running.close(1000) };
+  return { url: running.url, server: running.server, config, store, live, close: () => running.close(1000) };
 }
