@@ -69,9 +69,10 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
   };
   const form = express.urlencoded({ extended: false, limit: opts.bodyLimit ?? "16kb", parameterLimit: 64 });
 
+  // Every method of the hub's path: the app-wide limiter skips it, so what this one skips nobody counts.
+  router.all("/", limiter);
   router.post(
     "/",
-    limiter,
     (req, res, next) => {
       if (req.is(FORM)) {
         next();
