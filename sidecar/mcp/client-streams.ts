@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { clientKey } from "../rate-limit.ts";
 import { rpcError } from "./rpc-error.ts";
 import { STREAM_LIMIT_CODE, STREAM_RETRY_AFTER_S } from "./stream-limit.ts";
 
@@ -7,8 +8,8 @@ import { STREAM_LIMIT_CODE, STREAM_RETRY_AFTER_S } from "./stream-limit.ts";
  * few (`MCP_MAX_STREAMS` per era), and an open stream renews its session: one client that held
  * them all would keep every other client's GET and `subscriptions/listen` at 503 for as long as it
  * liked, well within the rate limit. Counted per address (`req.ip`: behind `TRUST_PROXY`, the
- * client's) over the requests that may open a stream, from arrival until their response closes, so
- * a request that opens none gives its place back at once. Past the share the answer is the stream
+ * client's; an IPv6 one by its /56) over the requests that may open a stream, from arrival until
+ * their response closes, so a request that opens none gives its place back at once. Past the share the answer is the stream
  * cap's (stream-limit.ts), naming this client's share.
  */
 export class ClientStreams {
@@ -26,7 +27,8 @@ export class ClientStreams {
 
   /** Runs `serve` holding one of the client's places, or answers 503 when it holds them all. */
   serve(req: Request, res: Response, id: string | number | null, serve: () => unknown): unknown {
-    const client = req.ip ?? req.socket.remoteAddress ?? "";
+    // An IPv6 client by its /56, as the rate limit counts it: one subscriber has all its addresses.
+    const client = clientKey(req.ip ?? req.socket.remoteAddress ?? "");
     const held = this.#open.get(client) ?? 0;
     if (held >= this.#max) {
       res.setHeader("Retry-After", String(STREAM_RETRY_AFTER_S));

@@ -536,6 +536,22 @@ describe("bounded sessions", () => {
     await Promise.all([again.body?.cancel(), second.body?.cancel()]);
   });
 
+  it("counts an IPv6 client's share by its /56, as the rate limit does, not by each of its addresses", async () => {
+    const shared = await start({ MCP_MAX_STREAMS_PER_CLIENT: "2", TRUST_PROXY: "1" });
+    const from = async (address: string) =>
+      send(shared.endpoint, "GET", { ...session(await openSession(shared.endpoint)), "x-forwarded-for": address });
+    const held = [await from("2001:db8:1:2::1"), await from("2001:db8:1:2::2")];
+    expect(held.map((r) => r.status)).toEqual([200, 200]);
+    // Another address of the same subscriber's prefix: the same client.
+    const refused = await from("2001:db8:1:2:aaaa::3");
+    expect(refused.status).toBe(503);
+    expect(await refused.json()).toMatchObject({ error: { code: STREAM_LIMIT_CODE } });
+    // Another subscriber's prefix has a share of its own.
+    const other = await from("2001:db8:1:300::1");
+    expect(other.status).toBe(200);
+    await Promise.all([...held, other].map((r) => r.body?.cancel()));
+  });
+
   it("answers subscriptions/listen past MCP_MAX_STREAMS as the 2025 GET: 503, Retry-After, the same code", async () => {
     const capped = await start({ MCP_MAX_STREAMS: "1" });
     const listen = (id: number) => {
