@@ -43,8 +43,8 @@ export function rawQuery(originalUrl: string): Record<string, string | string[]>
 }
 
 export function invalidQuery(issues: QueryIssue[]): HttpError {
-  const { error, message } = invalidQueryBody(issues);
-  return new HttpError(400, error, message, { issues });
+  const { error, message, issues: listed } = invalidQueryBody(issues);
+  return new HttpError(400, error, message, { issues: listed });
 }
 
 /** Bytes of the since body, from the review JSON lengths the snapshot summed at load. */

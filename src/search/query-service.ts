@@ -22,8 +22,24 @@ export function invalidQueryBody(issues: QueryIssue[]): {
 } {
   // Values are echoed as sent: each door's edge makes the body I-JSON (the HTTP error handler's
   // `ijsonValue`; MCP refuses a message that holds what I-JSON forbids before any tool reads it).
-  const summary = issues.map((i) => `${i.path}: ${i.message}`).join("; ");
-  return { error: "invalid_query", message: `Invalid query: ${summary}`, issues };
+  const listed = listedIssues(issues);
+  const summary = listed.map((i) => `${i.path}: ${i.message}`).join("; ");
+  return { error: "invalid_query", message: `Invalid query: ${summary}`, issues: listed };
+}
+
+/** The most issues one error body lists, the last of them saying how many more there were. */
+export const MAX_LISTED_ISSUES = 20;
+
+/**
+ * The issues an error body lists: all of them up to MAX_LISTED_ISSUES, else the first ones and a
+ * count of the rest. Each unknown name's issue lists the valid ones, so a 64 KiB MCP call of 6,000
+ * unknown argument names was answered with 2.2 MB.
+ */
+function listedIssues(issues: QueryIssue[]): QueryIssue[] {
+  if (issues.length <= MAX_LISTED_ISSUES) return issues;
+  const rest = issues.length - (MAX_LISTED_ISSUES - 1);
+  const more = { path: "(query)", value: rest, message: `and ${rest} more problems, not listed; fix these first` };
+  return [...issues.slice(0, MAX_LISTED_ISSUES - 1), more];
 }
 
 /**

@@ -1,0 +1,72 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import type { Client } from "@modelcontextprotocol/client";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { MAX_LISTED_ISSUES } from "../../../src/search/query-service.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
+
+/**
+ * An error body lists at most MAX_LISTED_ISSUES issues, the last saying how many more there were:
+ * each unknown name's issue lists the valid ones, so a 64 KiB MCP call naming 6,000 unknown
+ * arguments was answered with 2.2 MB, and a 4 KB search URL with 283 KB. At both doors.
+ */
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE = "https://reviews.test";
+let dist: string | undefined;
+let app: McpTestApp;
+let client: Client;
+
+beforeAll(async () => {
+  const build = await buildSite(FIXTURE, { BASE_URL: BASE });
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  app = await startMcpApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
+  client = (await connectClient(app.endpoint, "2025-06-18")).client;
+}, 600_000);
+
+afterAll(async () => {
+  await client?.close().catch(() => undefined);
+  await app?.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+type Issue = { path: string; value: unknown; message: string };
+
+function expectBounded(body: { message: string; issues: Issue[] }, unknown: number) {
+  expect(body.issues).toHaveLength(MAX_LISTED_ISSUES);
+  expect(body.issues.slice(0, -1).every((i) => i.message.startsWith("unknown"))).toBe(true);
+  const rest = unknown - (MAX_LISTED_ISSUES - 1);
+  expect(body.issues.at(-1)).toEqual({
+    path: "(query)",
+    value: rest,
+    message: `and ${rest} more problems, not listed; fix these first`,
+  });
+  expect(body.message).toContain(`(query): and ${rest} more problems`);
+}
+
+describe("an error body's issues", () => {
+  it("are listed up to the bound over HTTP, then counted", async () => {
+    const names = Array.from({ length: 300 }, (_, i) => `x${i}=1`).join("&");
+    const res = await fetch(`${app.url}/api/reviews/search?${names}`);
+    expect(res.status).toBe(400);
+    const text = await res.text();
+    expectBounded(JSON.parse(text), 300);
+    expect(text.length).toBeLessThan(8_000);
+    // Under the bound, every issue is listed as before.
+    const few = await (await fetch(`${app.url}/api/reviews/search?a=1&b=2&rating=9`)).json();
+    expect(few.issues.map((i: Issue) => i.path)).toEqual(["a", "b", "rating"]);
+  });
+
+  it("are listed up to the bound in an MCP isError result, then counted", async () => {
+    const args = Object.fromEntries(Array.from({ length: 6000 }, (_, i) => [`a${i}`, 1]));
+    const result = await client.callTool({ name: "search_reviews", arguments: args });
+    expect(result.isError).toBe(true);
+    const text = (result.content as { text: string }[])[0]?.text as string;
+    expectBounded(JSON.parse(text), 6000);
+    expect(text.length).toBeLessThan(8_000);
+    const other = await client.callTool({ name: "get_business", arguments: args });
+    expect(other.isError).toBe(true);
+    expectBounded(JSON.parse((other.content as { text: string }[])[0]?.text as string), 6000);
+  });
+});
