@@ -22,7 +22,7 @@ beforeAll(async () => {
   expect(build.code, build.stderr).toBe(0);
   dist = build.distDir;
   app = await startMcpApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
-  client = (await connectClient(app.endpoint, "2025-06-18")).client;
+  client = (await connectClient(app.endpoint, "legacy")).client;
 }, 600_000);
 
 afterAll(async () => {
