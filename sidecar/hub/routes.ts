@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
-import { hubErrorBody, hubRefusal, parseHubRequest } from "../../src/api/hub-request.ts";
+import { hubErrorBody, hubRefusal, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
@@ -67,7 +67,16 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     res.setHeader("Retry-After", retryAfter);
     refuse(req, res, 503, "The hub's database is unreachable; try again later.");
   };
-  const form = express.urlencoded({ extended: false, limit: opts.bodyLimit ?? "16kb", parameterLimit: 64 });
+  const form = express.urlencoded({
+    extended: false,
+    limit: opts.bodyLimit ?? "16kb",
+    parameterLimit: 64,
+    // The parser keeps a value that does not percent-decode as its literal text: refused instead (400).
+    verify: (_req, _res, body, encoding) => {
+      const bad = encoding === "utf-8" ? undecodableParameter(body.toString("latin1")) : undefined;
+      if (bad) throw Object.assign(new Error(bad.reason), { status: 400, type: "hub.undecodable", issue: bad.issue });
+    },
+  });
 
   // Every method of the hub's path: the app-wide limiter skips it, so what this one skips nobody counts.
   router.all("/", limiter);
@@ -146,11 +155,17 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     }
     const tooLarge = err.type === "entity.too.large";
     const reason = tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message);
-    refuse(req, res, status, reason, {
-      path: "(request)",
-      value: req.headers["content-type"] ?? null,
-      message: reason,
-    });
+    refuse(
+      req,
+      res,
+      status,
+      reason,
+      err.issue ?? {
+        path: "(request)",
+        value: req.headers["content-type"] ?? null,
+        message: reason,
+      },
+    );
   };
   router.use(onError);
   return router;

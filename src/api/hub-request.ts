@@ -114,6 +114,38 @@ export function hubRefusal(field: string, message: string, value: unknown, got =
 
 const SINGLE_FIELDS = ["hub.mode", "hub.callback", "hub.topic", "hub.lease_seconds", "hub.secret"] as const;
 
+/** The parameters the hub reads; any other is ignored (§5.1), whatever its encoding. */
+const HUB_FIELDS: ReadonlySet<string> = new Set([...SINGLE_FIELDS, "hub.url"]);
+const NOT_UTF8 = "must be percent-encoded UTF-8 (%XX escapes that decode to UTF-8 text, %25 for a literal %)";
+
+function percentDecoded(text: string): string | undefined {
+  try {
+    return decodeURIComponent(text.replace(/\+/g, " "));
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * The refusal of the first hub parameter in a UTF-8 form body whose value does not percent-decode
+ * to UTF-8 (`%FF`, a lone `%`). The form parser keeps such a value as its literal text, so a secret
+ * sent as `%FF%FE` would key the signatures with those six characters; the hub cannot tell what
+ * was meant, so it refuses. A secret is not echoed, only the length of what was sent.
+ */
+export function undecodableParameter(body: string): { reason: string; issue: QueryIssue } | undefined {
+  for (const pair of body.split("&")) {
+    const eq = pair.indexOf("=");
+    const field = percentDecoded(eq < 0 ? pair : pair.slice(0, eq));
+    if (field === undefined || !HUB_FIELDS.has(field)) continue;
+    const raw = eq < 0 ? "" : pair.slice(eq + 1);
+    if (percentDecoded(raw) !== undefined) continue;
+    if (field !== "hub.secret") return hubRefusal(field, NOT_UTF8, raw);
+    const size = `${raw.length} bytes as sent`;
+    return hubRefusal(field, NOT_UTF8, size, size);
+  }
+  return undefined;
+}
+
 function show(value: unknown): string {
   const text = JSON.stringify(value) ?? "nothing";
   return text.length > 120 ? `${text.slice(0, 117)}...` : text;

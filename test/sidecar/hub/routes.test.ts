@@ -107,6 +107,40 @@ describe("request validation", () => {
     }
   });
 
+  it("refuses a hub parameter that does not percent-decode to UTF-8, naming it and never echoing a secret", async () => {
+    const form = "application/x-www-form-urlencoded";
+    const base = `hub.mode=subscribe&hub.topic=${encodeURIComponent(valid["hub.topic"])}`;
+    const cb = `hub.callback=${encodeURIComponent(valid["hub.callback"])}`;
+    const secret = await answer(await h.post({}, form, `${base}&${cb}&hub.secret=%FF%FE`));
+    expect(secret).toEqual({
+      status: 400,
+      type: "text/plain; charset=utf-8",
+      text: "hub.secret: must be percent-encoded UTF-8 (%XX escapes that decode to UTF-8 text, %25 for a literal %), got 6 bytes as sent\n",
+    });
+    const json = await h.post({}, form, `${base}&${cb}&hub.secret=%FF%FE`, { accept: "application/json" });
+    expect((await json.json()).issues).toEqual([
+      {
+        path: "hub.secret",
+        value: "6 bytes as sent",
+        message: "must be percent-encoded UTF-8 (%XX escapes that decode to UTF-8 text, %25 for a literal %)",
+      },
+    ]);
+    // The callback and topic likewise: the parser would have kept the text as sent, %3A and all.
+    for (const [raw, field] of [
+      [`${base}&hub.callback=https%3A%2F%2Fsub.example.test%2Fcb%3Fx%3D%FF`, "hub.callback"],
+      [`hub.mode=subscribe&${cb}&hub.topic=${encodeURIComponent(TOPICS.atom)}%E9`, "hub.topic"],
+      [`hub.mode=publish&hub.url=${encodeURIComponent(TOPICS.atom)}%`, "hub.url"],
+    ]) {
+      const res = await answer(await h.post({}, form, raw));
+      expect([res.status, res.text.split(":")[0]], raw).toEqual([400, field]);
+    }
+    expect(await h.pending()).toEqual([]);
+    // A literal % sent as %25, and an unknown parameter's bad escape, are accepted.
+    const ok = await h.post({}, form, `${base}&${cb}&hub.secret=%25FF%25FE&other=%FF`);
+    expect(ok.status).toBe(202);
+    expect(await h.pending()).toMatchObject([{ secret: "%FF%FE" }]);
+  });
+
   it("never echoes a rejected secret", async () => {
     const res = await answer(await h.post({ ...valid, "hub.secret": "top-secret-".repeat(20) }));
     expect(res.status).toBe(400);
