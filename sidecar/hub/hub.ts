@@ -14,7 +14,7 @@ import { applyVerified, grantLease, type Limits, pendingRefusal, refusalFor } fr
 import type { TopicReader } from "./topic-source.ts";
 import { topicKey } from "./topic-url.ts";
 import type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
-import { claimMs, VerificationQueue } from "./verification-claims.ts";
+import { claimMs, VerificationQueue, verificationSeconds } from "./verification-claims.ts";
 import { sendDenied, verifyIntent } from "./verify.ts";
 
 export type { HubAnswer, HubConfig, HubDeps, PublishResult, TopicPublish } from "./types.ts";
@@ -136,7 +136,8 @@ export class Hub {
       };
     }
     const busy = await pendingRefusal(run.store, url.hostname, this.#limits);
-    if (busy) return { accepted: false, status: 503, reason: busy };
+    const retryAfterSeconds = verificationSeconds(this.#config.HUB_DELIVERY_TIMEOUT_MS);
+    if (busy) return { accepted: false, status: 503, reason: busy, retryAfterSeconds };
     const asked = req["hub.lease_seconds"] === undefined ? undefined : Number(req["hub.lease_seconds"]);
     const lease = grantLease(asked, this.#config.HUB_LEASE_MIN_SECONDS, this.#config.HUB_LEASE_MAX_SECONDS);
     const v = await run.store.addVerification({

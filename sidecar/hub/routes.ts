@@ -111,8 +111,14 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
           unavailable(req, res);
           return;
         }
-        if (answer.accepted) text(res, 202, `Accepted: verification of intent for ${r["hub.mode"]} will follow.`);
-        else refuse(req, res, answer.status, answer.reason, answer.status === 400 ? answer.issue : undefined);
+        if (answer.accepted) {
+          text(res, 202, `Accepted: verification of intent for ${r["hub.mode"]} will follow.`);
+          return;
+        }
+        if (answer.status === 503 && answer.retryAfterSeconds !== undefined) {
+          res.setHeader("Retry-After", String(answer.retryAfterSeconds));
+        }
+        refuse(req, res, answer.status, answer.reason, answer.status === 400 ? answer.issue : undefined);
         return;
       }
       const topics = new Set<string>();

@@ -48,7 +48,8 @@ export interface HubDeps {
 export type HubAnswer =
   | { accepted: true }
   | { accepted: false; status: 400; reason: string; issue: QueryIssue }
-  | { accepted: false; status: 503; reason: string };
+  /** `retryAfterSeconds`: when a wait is known, the Retry-After of the 503 (RFC 9110 §10.2.3). */
+  | { accepted: false; status: 503; reason: string; retryAfterSeconds?: number };
 
 export interface TopicPublish {
   topic: string;

@@ -18,6 +18,14 @@ export function claimMs(timeoutMs: number): number {
   return 2 * timeoutMs + 60_000;
 }
 
+/**
+ * The longest one verification in flight takes, in whole seconds: its challenge and a denial notice,
+ * each within the timeout. A request refused for the pending limits is told to wait this long.
+ */
+export function verificationSeconds(timeoutMs: number): number {
+  return Math.ceil((2 * timeoutMs) / 1000);
+}
+
 export interface VerificationQueueOptions {
   /** The hub's queue of outbound requests. */
   queue: PQueue;

@@ -286,6 +286,9 @@ forEachHubStore(() => {
       for (const p of ["/a", "/b"]) expect((await small.post(form("subscribe", sub.callback(p)))).status).toBe(202);
       const refused = await small.post(form("subscribe", sub.callback("/c")));
       expect(refused.status).toBe(503);
+      // A slot frees once a pending request's verification ends: the challenge and a denial notice,
+      // each within HUB_DELIVERY_TIMEOUT_MS (5 s here), so the wait is known (RFC 9110 §10.2.3).
+      expect(refused.headers.get("retry-after")).toBe("10");
       expect(await refused.text()).toContain("too many verifications are pending for callbacks on");
       expect(await small.pending()).toHaveLength(2);
       release();
