@@ -214,10 +214,12 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   };
 
   const guard = Router();
+  // CORS before the Host check, so a page of an allowed origin can read why its Host was refused
+  // (a DNS-rebinding page is same-origin and needs no CORS); a refused Origin gets none.
   guard.use(
-    hostGuard(allowedHostnames(config.BASE_URL)),
     originGuard(config.MCP_ALLOWED_ORIGINS),
     cors(mcpCorsPolicy(config.MCP_ALLOWED_ORIGINS)),
+    hostGuard(allowedHostnames(config.BASE_URL)),
   );
   const router = Router();
   router.use(open);

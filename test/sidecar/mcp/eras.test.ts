@@ -80,6 +80,13 @@ describe("the 2026-07-28 revision, stateless", () => {
     expect([name.status, name.body.error.code]).toEqual([400, -32020]);
   });
 
+  it("answers a POST whose Accept lists application/json only: the 406 is the 2025 era's rule", async () => {
+    // 2026-07-28 asks the client to list both types but gives the server no 406 to answer with.
+    const res = await modern("tools/list", {}, undefined, { accept: "application/json" });
+    expect([res.status, res.headers.get("content-type")]).toEqual([200, "application/json"]);
+    expect(res.body.result.tools.length).toBeGreaterThan(0);
+  });
+
   it("answers 404 for initialize, which this revision removed", async () => {
     const { params } = initializeRequest(MODERN);
     const res = await modern("initialize", params);

@@ -66,21 +66,25 @@ const exposed = (headers: Headers) =>
   (headers.get("access-control-expose-headers") ?? "").toLowerCase().split(/,\s*/).filter(Boolean).sort();
 
 /** node:http, because fetch silently drops a `host` header. */
-function withHost(endpoint: string, host: string): Promise<{ status: number; body: string }> {
+function withHost(
+  endpoint: string,
+  host: string,
+  extra: Record<string, string> = {},
+): Promise<{ status: number; body: string; headers: Record<string, unknown> }> {
   return new Promise((resolve, reject) => {
     const body = JSON.stringify(initializeRequest());
     const req = request(
       endpoint,
       {
         method: "POST",
-        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream" },
+        headers: { host, "content-type": "application/json", accept: "application/json, text/event-stream", ...extra },
       },
       (res) => {
         let text = "";
         res.on("data", (d) => {
           text += d;
         });
-        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text }));
+        res.on("end", () => resolve({ status: res.statusCode ?? 0, body: text, headers: res.headers }));
       },
     );
     req.on("error", reject);
@@ -369,6 +373,21 @@ describe("security", () => {
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, "reviews.test"]) {
       expect((await withHost(app.endpoint, host)).status, host).toBe(200);
     }
+  });
+
+  it("lets a page of an allowed origin read the Host check's 403, and a refused origin read nothing", async () => {
+    // The CORS spec hides an answer without Access-Control-Allow-Origin from the page; a
+    // DNS-rebinding page is same-origin and reads it anyway, so the headers give it nothing.
+    const any = await withHost(app.endpoint, "evil.com", { origin: "https://any.example" });
+    expect([any.status, any.headers["access-control-allow-origin"]]).toEqual([403, "*"]);
+    expect(JSON.parse(any.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
+    const listed = await start({ MCP_ALLOWED_ORIGINS: "https://app.example" });
+    const allowed = await withHost(listed.endpoint, "evil.com", { origin: "https://app.example" });
+    expect([allowed.status, allowed.headers["access-control-allow-origin"]]).toEqual([403, "https://app.example"]);
+    expect(String(allowed.headers["access-control-expose-headers"])).toMatch(/Retry-After/);
+    const refused = await withHost(listed.endpoint, "evil.com", { origin: "https://evil.example" });
+    expect([refused.status, refused.headers["access-control-allow-origin"]]).toEqual([403, undefined]);
+    expect(JSON.parse(refused.body).error.message).toMatch(/Origin "https:\/\/evil\.example" is not allowed/);
   });
 
   it("ignores Authorization", async () => {
