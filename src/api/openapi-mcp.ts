@@ -133,7 +133,12 @@ export const mcpPathItem = {
       },
       "202": { description: "A notification or response was accepted; no body." },
       ...refusals,
-      "406": notAcceptable("both application/json and text/event-stream"),
+      // 2026-07-28 asks the client to list both types but gives the server no 406.
+      "406": rpcError(
+        "The Accept header of a 2025-era request does not list both application/json and text/event-stream; a 2026-07-28 request is answered whatever its Accept.",
+        -32000,
+        "Not Acceptable: Client must accept both application/json and text/event-stream",
+      ),
       "413": rpcError(
         "The body is over 64 KiB (65536 bytes).",
         -32000,
