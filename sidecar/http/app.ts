@@ -17,7 +17,7 @@ import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { HttpError } from "./error.ts";
 import { readOnly } from "./methods.ts";
-import { asteriskForm, boundedUrl, PUBLIC_CORS, requestLog, requireHost } from "./middleware.ts";
+import { asteriskForm, boundedUrl, PUBLIC_CORS, requestLog, requireHost, urlTooLong } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -69,7 +69,12 @@ export function createApp(deps: AppDeps): Express {
     asteriskForm,
     // CORS before anything else may answer (414, 429): /mcp has its own policy and Origin allowlist.
     (req, res, next) => (mcp && isMcp(req.path) ? mcp.guard(req, res, next) : publicCors(req, res, next)),
-    boundedUrl,
+    (req, res, next) => {
+      // A JSON-RPC client reads any answer from /mcp as a JSON-RPC message, the 414 included.
+      const tooLong = mcp && isMcp(req.path) ? urlTooLong(req) : undefined;
+      if (tooLong) return rpcError(res, 414, -32000, `URI Too Long: ${tooLong}`);
+      boundedUrl(req, res, next);
+    },
   );
   // Each request answers from the build that was current when it arrived, and holds it (so its
   // folder stays on disk) until the response is over, however long the client takes to read it.

@@ -1,5 +1,5 @@
 import { randomUUID } from "node:crypto";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 import type { CorsPolicy } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { HttpError } from "./error.ts";
@@ -79,15 +79,16 @@ export const asteriskForm: RequestHandler = (req, res, next) => {
   throw new HttpError(400, "bad_request", message, { issues: [{ path: "(request)", value: "*", message }] });
 };
 
+/** Why the request's URL is too long to be served, or undefined when it is not. */
+export function urlTooLong(req: Request): string | undefined {
+  const length = req.originalUrl.length;
+  return length > MAX_URL_LENGTH ? `The URL is ${length} characters; the limit is ${MAX_URL_LENGTH}.` : undefined;
+}
+
 /** Long URLs are refused before any parsing: the query is bounded, and so is the path. */
 export const boundedUrl: RequestHandler = (req, _res, next) => {
-  if (req.originalUrl.length > MAX_URL_LENGTH) {
-    throw new HttpError(
-      414,
-      "uri_too_long",
-      `The URL is ${req.originalUrl.length} characters; the limit is ${MAX_URL_LENGTH}.`,
-    );
-  }
+  const tooLong = urlTooLong(req);
+  if (tooLong) throw new HttpError(414, "uri_too_long", tooLong);
   next();
 };
 

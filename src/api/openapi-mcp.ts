@@ -88,6 +88,11 @@ const refusals = {
     -32001,
     "Session not found: it expired, was ended or never existed; send initialize again",
   ),
+  "414": rpcError(
+    "The URL is over 4096 characters.",
+    -32000,
+    "URI Too Long: The URL is 5005 characters; the limit is 4096.",
+  ),
   "429": rateLimited,
 };
 

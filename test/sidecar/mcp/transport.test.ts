@@ -353,6 +353,20 @@ describe("JSON-RPC errors", () => {
     expect(exposed(refused.headers)).toEqual(MCP_EXPOSED);
   });
 
+  it("answers a URL over 4 KB with 414 as a JSON-RPC error with id null, as every /mcp refusal", async () => {
+    const long = `${app.endpoint}?${"x".repeat(5000)}`;
+    const post = await postRpc(long, initializeRequest(), { origin: "https://any.example" });
+    expect([post.status, post.headers.get("content-type")]).toEqual([414, "application/json; charset=utf-8"]);
+    expect(post.body).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: "URI Too Long: The URL is 5005 characters; the limit is 4096." },
+    });
+    expect(post.headers.get("access-control-allow-origin")).toBe("*");
+    const get = await send(long, "GET");
+    expect([get.status, (await get.json()).error.code]).toEqual([414, -32000]);
+  });
+
   it("bounds the body size and requires a JSON content type", async () => {
     const big = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(70_000) });
     const tooBig = await postRpc(app.endpoint, big);
