@@ -49,7 +49,8 @@ export function formatListing(list: Listing): string {
   for (const s of list.subscriptions) {
     lines.push(
       `  ${s.topic}`,
-      `    callback   ${s.callback}`,
+      // Where the hub sends requests; `--json` has the key (`callback`) as well.
+      `    callback   ${s.givenCallback ?? s.callback}`,
       `    state      ${s.state}${s.failures ? ` (${s.failures} consecutive failure(s), next attempt ${iso(s.nextAttemptAt)})` : ""}`,
       `    lease      ${s.leaseSeconds} s, expires ${iso(s.expiresAt)}`,
       `    secret     ${s.hasSecret ? "set" : "none"}`,
@@ -58,7 +59,7 @@ export function formatListing(list: Listing): string {
   }
   lines.push(`${list.pending.length} pending verification(s)`);
   for (const v of list.pending) {
-    lines.push(`  ${v.mode} ${v.topic} → ${v.callback} (requested ${iso(v.requestedAt)})`);
+    lines.push(`  ${v.mode} ${v.topic} → ${v.givenCallback ?? v.callback} (requested ${iso(v.requestedAt)})`);
   }
   return `${lines.join("\n")}\n`;
 }

@@ -107,4 +107,13 @@ ALTER TABLE hub_verifications ADD COLUMN given_topic text;
 ALTER TABLE hub_verifications ADD COLUMN claimed_until bigint;
 `,
   },
+  {
+    id: "007-hub-given-callback",
+    sql: `
+-- hub.callback as the subscriber sent it (origin normalised), where requests go; callback is the key,
+-- its percent-encoded unreserved characters decoded (W3C WebSub §5.1.1). NULL: callback, as before.
+ALTER TABLE hub_verifications ADD COLUMN given_callback text;
+ALTER TABLE hub_subscriptions ADD COLUMN given_callback text;
+`,
+  },
 ];

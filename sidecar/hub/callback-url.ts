@@ -1,19 +1,38 @@
+import { decodeUnreserved } from "./topic-url.ts";
+
 /**
- * A subscriber's callback as the hub keys, stores and calls it. W3C WebSub §5.3: "The hub MUST
- * preserve the query string", so the path and query are never re-encoded by a URL parser; only the
- * origin, which says where to connect rather than what the subscriber's server reads, is normalised.
+ * A subscriber's callback as the hub keys it and as it calls it. W3C WebSub §5.1.1: "Hubs MUST
+ * always decode non-reserved characters" of the callback URL, so the key has them decoded; §5.3:
+ * "The hub MUST preserve the query string", so requests go to the path and query as sent, never
+ * re-encoded by a URL parser. Only the origin, which says where to connect rather than what the
+ * subscriber's server reads, is normalised in both.
  */
 
 /**
- * The callback's stored form: its origin as the WHATWG URL Standard serialises it (scheme and host
- * in lower case, no default port; RFC 3986 §6.2.2-6.2.3 count those spellings equal), then the
- * path and query exactly as sent, `/` for an empty path. So spellings that differ only there are
- * one subscription, and any other byte (`%7e` against `~`) makes another. `raw` is a valid
+ * Where the hub sends requests for this callback: its origin as the WHATWG URL Standard serialises
+ * it (scheme and host in lower case, no default port; RFC 3986 §6.2.2-6.2.3 count those spellings
+ * equal), then the path and query exactly as sent, `/` for an empty path. `raw` is a valid
  * `hub.callback` (`CallbackSchema`): it starts `https://` and has no fragment.
  */
-export function storedCallback(raw: string): string {
+export function sentCallback(raw: string): string {
   const rest = raw.replace(/^https:\/\/[^/?#]*/i, "");
   return `${new URL(raw).origin}${rest.startsWith("/") ? rest : `/${rest}`}`;
+}
+
+/**
+ * The callback's key, which (with the topic) names a subscription: `sentCallback` with every
+ * percent-encoded unreserved character decoded (RFC 3986 §2.3), so `%7e` and `~` are one
+ * subscription; any other byte (`'` against `%27`) makes another.
+ */
+export function storedCallback(raw: string): string {
+  const sent = sentCallback(raw);
+  const origin = new URL(sent).origin;
+  return `${origin}${decodeUnreserved(sent.slice(origin.length))}`;
+}
+
+/** A request's `callback` (its key) and `givenCallback` (where the hub's requests go). */
+export function callbackForms(raw: string): { callback: string; givenCallback: string } {
+  return { callback: storedCallback(raw), givenCallback: sentCallback(raw) };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { Logger } from "pino";
 import type { Dispatcher } from "undici";
 import type { Clock } from "../clock.ts";
 import { type DeliveryOutcome, deliver } from "./deliver.ts";
-import type { HubStore } from "./store.ts";
+import { type HubStore, sentTo } from "./store.ts";
 import type { TopicContent } from "./topic-source.ts";
 
 /** What both ways of delivering (in process with retry timers, or pg-boss jobs) share. */
@@ -158,7 +158,7 @@ export async function attemptDelivery(
     return { kind: "holds", topic: sub.topic, hash: sub.deliveredHash };
   const outcome = await deliver(
     d.dispatcher,
-    { ...current, callback: sub.callback, topic: sub.topic, hubUrl: d.hubUrl, secret: sub.secret },
+    { ...current, callback: sentTo(sub), topic: sub.topic, hubUrl: d.hubUrl, secret: sub.secret },
     { timeoutMs: d.timeoutMs, signal },
   );
   if (signal.aborted) return { kind: "aborted" };

@@ -7,9 +7,9 @@ import { TOPIC_PATHS } from "../../src/urls.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { type HubBackend, openHubBackend } from "./backend.ts";
 import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
-import { storedCallback } from "./callback-url.ts";
+import { callbackForms } from "./callback-url.ts";
 import { logUrl, type Offer } from "./deliveries.ts";
-import type { Verification } from "./store.ts";
+import { sentTo, type Verification } from "./store.ts";
 import { applyVerified, grantLease, type Limits, pendingRefusal, refusalFor } from "./subscription-rules.ts";
 import type { TopicReader } from "./topic-source.ts";
 import { topicKey } from "./topic-url.ts";
@@ -136,7 +136,7 @@ export class Hub {
       };
     }
     const busy = await pendingRefusal(run.store, url.hostname, this.#limits);
-    const retryAfterSeconds = verificationSeconds(this.#config.HUB_DELIVERY_TIMEOUT_MS);
+    const retryAfterSeconds = verificationSeconds(this.#config);
     if (busy) return { accepted: false, status: 503, reason: busy, retryAfterSeconds };
     const asked = req["hub.lease_seconds"] === undefined ? undefined : Number(req["hub.lease_seconds"]);
     const lease = grantLease(asked, this.#config.HUB_LEASE_MIN_SECONDS, this.#config.HUB_LEASE_MAX_SECONDS);
@@ -144,7 +144,7 @@ export class Hub {
       mode: req["hub.mode"],
       topic,
       givenTopic: req["hub.topic"],
-      callback: storedCallback(req["hub.callback"]),
+      ...callbackForms(req["hub.callback"]),
       callbackHost: url.hostname,
       secret: req["hub.secret"] ?? null,
       leaseSeconds: req["hub.mode"] === "subscribe" ? lease : null,
@@ -245,9 +245,9 @@ export class Hub {
       await this.#deny(v, early);
       return;
     }
-    // The topic echoed is the one the subscriber sent (W3C §5.3), matched to `v.topic` when accepted.
-    const topic = v.givenTopic ?? v.topic;
-    const check = { ...v, topic, leaseSeconds: v.mode === "subscribe" ? (v.leaseSeconds ?? undefined) : undefined };
+    // The topic echoed and the callback called are as the subscriber sent them (W3C §5.3).
+    const leaseSeconds = v.mode === "subscribe" ? (v.leaseSeconds ?? undefined) : undefined;
+    const check = { ...v, topic: v.givenTopic ?? v.topic, callback: sentTo(v), leaseSeconds };
     const outcome = await verifyIntent(run.agent, check, { timeoutMs: this.#config.HUB_DELIVERY_TIMEOUT_MS, signal });
     // Interrupted by shutdown: the request stays pending, for another instance or the next start.
     if (signal.aborted) return run.store.releaseVerification(id);
@@ -273,7 +273,7 @@ export class Hub {
   async #deny(v: Verification, reason: string): Promise<void> {
     const run = this.#run as HubBackend;
     const timing = { timeoutMs: this.#config.HUB_DELIVERY_TIMEOUT_MS, signal: this.#abort.signal };
-    const sent = await sendDenied(run.agent, { callback: v.callback, topic: v.givenTopic ?? v.topic, reason }, timing);
+    const sent = await sendDenied(run.agent, { callback: sentTo(v), topic: v.givenTopic ?? v.topic, reason }, timing);
     this.#log.info({ topic: v.topic, callback: logUrl(v.callback), reason, notice: sent }, "request denied");
   }
 

@@ -5,6 +5,7 @@ import {
   type SubscriptionInput,
   SubscriptionSchema,
   type Verification,
+  type VerificationInput,
   VerificationSchema,
 } from "./store.ts";
 
@@ -19,11 +20,11 @@ import {
  * delivery runs are named, so each connection parses and plans them once.
  */
 
-const SUB_COLUMNS = `id, topic, callback, callback_host AS "callbackHost", secret, lease_seconds AS "leaseSeconds",
+const SUB_COLUMNS = `id, topic, callback, given_callback AS "givenCallback", callback_host AS "callbackHost", secret, lease_seconds AS "leaseSeconds",
   expires_at AS "expiresAt", state, failures, next_attempt_at AS "nextAttemptAt", delivered_hash AS "deliveredHash",
   created_at AS "createdAt", updated_at AS "updatedAt"`;
-const VER_COLUMNS = `id, mode, topic, given_topic AS "givenTopic", callback, callback_host AS "callbackHost", secret, lease_seconds AS "leaseSeconds",
-  requested_at AS "requestedAt"`;
+const VER_COLUMNS = `id, mode, topic, given_topic AS "givenTopic", callback, given_callback AS "givenCallback",
+  callback_host AS "callbackHost", secret, lease_seconds AS "leaseSeconds", requested_at AS "requestedAt"`;
 
 const HUB_LOCK = "public-reviews:hub-subscriptions";
 
@@ -108,11 +109,21 @@ export class PgHubStore implements HubStore {
   async upsert(s: SubscriptionInput, now: number): Promise<void> {
     await this.#query(
       `INSERT INTO hub_subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, state,
-         failures, next_attempt_at, delivered_hash, created_at, updated_at)
-       VALUES ($1, $2, $3, $4, $5, $6, 'active', 0, NULL, $7, $8, $8)
-       ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret,
+         failures, next_attempt_at, delivered_hash, created_at, updated_at, given_callback)
+       VALUES ($1, $2, $3, $4, $5, $6, 'active', 0, NULL, $7, $8, $8, $9)
+       ON CONFLICT (topic, callback) DO UPDATE SET given_callback = excluded.given_callback, secret = excluded.secret,
          lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
-      [s.topic, s.callback, s.callbackHost, s.secret, s.leaseSeconds, s.expiresAt, s.deliveredHash, now],
+      [
+        s.topic,
+        s.callback,
+        s.callbackHost,
+        s.secret,
+        s.leaseSeconds,
+        s.expiresAt,
+        s.deliveredHash,
+        now,
+        s.givenCallback ?? null,
+      ],
     );
   }
 
@@ -143,17 +154,29 @@ export class PgHubStore implements HubStore {
     );
   }
 
-  async addVerification(v: Omit<Verification, "id">): Promise<Verification> {
+  async addVerification(input: VerificationInput): Promise<Verification> {
+    const v = { ...input, givenCallback: input.givenCallback ?? null };
     // One statement: a newer request for the same (topic, callback) replaces the older one, new id included.
     const [row] = await this.#query(
       `INSERT INTO hub_verifications (mode, topic, given_topic, callback, callback_host, secret, lease_seconds,
-         requested_at) VALUES ($1, $2, $3, $4, $5, $6, $7, $8)
+         requested_at, given_callback) VALUES ($1, $2, $3, $4, $5, $6, $7, $8, $9)
        ON CONFLICT (topic, callback) DO UPDATE SET id = nextval(pg_get_serial_sequence('hub_verifications', 'id')),
-         mode = excluded.mode, given_topic = excluded.given_topic, callback_host = excluded.callback_host,
+         mode = excluded.mode, given_topic = excluded.given_topic, given_callback = excluded.given_callback,
+         callback_host = excluded.callback_host,
          secret = excluded.secret, lease_seconds = excluded.lease_seconds, requested_at = excluded.requested_at,
          claimed_until = NULL
        RETURNING id`,
-      [v.mode, v.topic, v.givenTopic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt],
+      [
+        v.mode,
+        v.topic,
+        v.givenTopic,
+        v.callback,
+        v.callbackHost,
+        v.secret,
+        v.leaseSeconds,
+        v.requestedAt,
+        v.givenCallback,
+      ],
     );
     return { ...v, id: Number(row?.id) };
   }

@@ -6,6 +6,7 @@ import {
   type SubscriptionInput,
   SubscriptionSchema,
   type Verification,
+  type VerificationInput,
   VerificationSchema,
 } from "./store.ts";
 
@@ -37,6 +38,7 @@ CREATE TABLE IF NOT EXISTS subscriptions (
   id INTEGER PRIMARY KEY,
   topic TEXT NOT NULL,
   callback TEXT NOT NULL,
+  given_callback TEXT,
   callback_host TEXT NOT NULL,
   secret TEXT,
   lease_seconds INTEGER NOT NULL,
@@ -57,6 +59,7 @@ CREATE TABLE IF NOT EXISTS verifications (
   topic TEXT NOT NULL,
   given_topic TEXT,
   callback TEXT NOT NULL,
+  given_callback TEXT,
   callback_host TEXT NOT NULL,
   secret TEXT,
   lease_seconds INTEGER,
@@ -72,6 +75,8 @@ const columns = (keys: readonly string[]) =>
   keys.map((k) => k.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`)).join(", ");
 const SUB_COLUMNS = columns(SUB_KEYS);
 const VER_COLUMNS = columns(VER_KEYS);
+/** Columns later versions added, each (table, column): a file made before lacks them. */
+const ADDED = { subscriptions: ["given_callback"], verifications: ["given_topic", "given_callback"] } as const;
 
 /** A plain object from a row read as an array of `keys`' columns. */
 function record<T>(keys: readonly string[], values: unknown[]): T {
@@ -101,6 +106,7 @@ export class SqliteHubDb {
    * at most one statement per query below.
    */
   readonly #statements = new Map<string, StatementSync>();
+  readonly #subColumns: string;
   readonly #verColumns: string;
 
   constructor(file: string, opts: { readOnly?: boolean } = {}) {
@@ -111,13 +117,17 @@ export class SqliteHubDb {
       this.#db.exec("PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
       this.#db.exec(SCHEMA);
     }
-    // A file made before `given_topic` was kept lacks it (CREATE IF NOT EXISTS leaves the table as
-    // it was): it is added, or, opened read-only (`npm run hub:list`), read as null.
-    const has = () =>
-      this.#db.prepare("SELECT 1 FROM pragma_table_info('verifications') WHERE name = 'given_topic'").get() !==
-      undefined;
-    if (!opts.readOnly && !has()) this.#db.exec("ALTER TABLE verifications ADD COLUMN given_topic TEXT");
-    this.#verColumns = has() ? VER_COLUMNS : VER_COLUMNS.replace("given_topic", "NULL AS given_topic");
+    // A file made before a column was added lacks it (CREATE IF NOT EXISTS leaves the table as it
+    // was): it is added, or, opened read-only (`npm run hub:list`), read as null.
+    const missing = (table: string, column: string) =>
+      this.#db.prepare(`SELECT 1 FROM pragma_table_info('${table}') WHERE name = ?`).get(column) === undefined;
+    const columnsOf = (table: keyof typeof ADDED, all: string) =>
+      ADDED[table].reduce((list: string, column) => {
+        if (!opts.readOnly && missing(table, column)) this.#db.exec(`ALTER TABLE ${table} ADD COLUMN ${column} TEXT`);
+        return missing(table, column) ? list.replace(column, `NULL AS ${column}`) : list;
+      }, all);
+    this.#subColumns = columnsOf("subscriptions", SUB_COLUMNS);
+    this.#verColumns = columnsOf("verifications", VER_COLUMNS);
   }
 
   /** Opens (creating if needed) `dataDir/hub.sqlite`. */
@@ -161,12 +171,12 @@ export class SqliteHubDb {
   }
 
   #subs(sql: string, ...params: (string | number | null)[]): Subscription[] {
-    const rows = this.#prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`, true).all(...params);
+    const rows = this.#prepare(`SELECT ${this.#subColumns} FROM subscriptions ${sql}`, true).all(...params);
     return rows.map((row) => record<Subscription>(SUB_KEYS, row as unknown as unknown[]));
   }
 
   #sub(sql: string, ...params: (string | number | null)[]): Subscription | undefined {
-    const row = this.#prepare(`SELECT ${SUB_COLUMNS} FROM subscriptions ${sql}`, true).get(...params);
+    const row = this.#prepare(`SELECT ${this.#subColumns} FROM subscriptions ${sql}`, true).get(...params);
     return row && record<Subscription>(SUB_KEYS, row as unknown as unknown[]);
   }
 
@@ -208,12 +218,15 @@ export class SqliteHubDb {
   /** Creates the subscription, or renews it: new lease and secret, delivery state untouched. */
   upsert(s: SubscriptionInput, now: number): void {
     this.#prepare(
-      `INSERT INTO subscriptions (topic, callback, callback_host, secret, lease_seconds, expires_at, state,
-           failures, next_attempt_at, delivered_hash, created_at, updated_at)
-         VALUES (?, ?, ?, ?, ?, ?, 'active', 0, NULL, ?, ?, ?)
-         ON CONFLICT (topic, callback) DO UPDATE SET secret = excluded.secret,
+      `INSERT INTO subscriptions (topic, callback, given_callback, callback_host, secret, lease_seconds, expires_at,
+           state, failures, next_attempt_at, delivered_hash, created_at, updated_at)
+         VALUES (?, ?, ?, ?, ?, ?, ?, 'active', 0, NULL, ?, ?, ?)
+         ON CONFLICT (topic, callback) DO UPDATE SET given_callback = excluded.given_callback, secret = excluded.secret,
            lease_seconds = excluded.lease_seconds, expires_at = excluded.expires_at, updated_at = excluded.updated_at`,
-    ).run(s.topic, s.callback, s.callbackHost, s.secret, s.leaseSeconds, s.expiresAt, s.deliveredHash, now, now);
+    ).run(
+      ...[s.topic, s.callback, s.givenCallback ?? null, s.callbackHost, s.secret, s.leaseSeconds, s.expiresAt],
+      ...[s.deliveredHash, now, now],
+    );
   }
 
   remove(id: number): void {
@@ -248,13 +261,17 @@ export class SqliteHubDb {
   }
 
   /** Records an accepted request; a newer request for the same (topic, callback) replaces an older one. */
-  addVerification(v: Omit<Verification, "id">): Verification {
+  addVerification(input: VerificationInput): Verification {
+    const v = { ...input, givenCallback: input.givenCallback ?? null };
     return this.transaction(() => {
       this.#prepare("DELETE FROM verifications WHERE topic = ? AND callback = ?").run(v.topic, v.callback);
       const { lastInsertRowid } = this.#prepare(
-        `INSERT INTO verifications (mode, topic, given_topic, callback, callback_host, secret, lease_seconds,
-             requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?)`,
-      ).run(v.mode, v.topic, v.givenTopic, v.callback, v.callbackHost, v.secret, v.leaseSeconds, v.requestedAt);
+        `INSERT INTO verifications (mode, topic, given_topic, callback, given_callback, callback_host, secret,
+             lease_seconds, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      ).run(
+        ...[v.mode, v.topic, v.givenTopic, v.callback, v.givenCallback, v.callbackHost, v.secret, v.leaseSeconds],
+        v.requestedAt,
+      );
       return { ...v, id: Number(lastInsertRowid) };
     });
   }

@@ -1,5 +1,5 @@
 import { SqliteHubDb } from "./sqlite-db.ts";
-import type { HubStore, Subscription, SubscriptionInput, Verification } from "./store.ts";
+import type { HubStore, Subscription, SubscriptionInput, Verification, VerificationInput } from "./store.ts";
 
 interface PendingSuccess {
   id: number;
@@ -121,7 +121,7 @@ export class SqliteHubStore implements HubStore {
   recordFailure(id: number, failures: number, nextAttemptAt: number, now: number): Promise<void> {
     return this.#run((db) => db.recordFailure(id, failures, nextAttemptAt, now));
   }
-  addVerification(v: Omit<Verification, "id">): Promise<Verification> {
+  addVerification(v: VerificationInput): Promise<Verification> {
     return this.#run((db) => db.addVerification(v));
   }
   verification(id: number): Promise<Verification | undefined> {

@@ -10,7 +10,10 @@ import { z } from "zod";
 export const SubscriptionSchema = z.object({
   id: z.number().int(),
   topic: z.string(),
+  /** The key: percent-encoded unreserved characters decoded (callback-url.ts). */
   callback: z.string(),
+  /** Where deliveries go: the callback as the last verified request sent it; null: `callback` (older rows). */
+  givenCallback: z.string().nullable(),
   callbackHost: z.string(),
   secret: z.string().nullable(),
   leaseSeconds: z.number().int(),
@@ -36,6 +39,8 @@ export const VerificationSchema = z.object({
    */
   givenTopic: z.string().nullable(),
   callback: z.string(),
+  /** The callback as sent, where the verification and denial GETs go; null: `callback` (older rows). */
+  givenCallback: z.string().nullable(),
   callbackHost: z.string(),
   secret: z.string().nullable(),
   leaseSeconds: z.number().int().nullable(),
@@ -43,11 +48,18 @@ export const VerificationSchema = z.object({
 });
 export type Verification = z.infer<typeof VerificationSchema>;
 
+/** Where the hub sends requests for a subscription or request: the callback as sent, else its key. */
+export function sentTo(row: { callback: string; givenCallback: string | null }): string {
+  return row.givenCallback ?? row.callback;
+}
+
 /** The columns a new or renewed subscription is written with; delivery state is the store's. */
 export type SubscriptionInput = Omit<
   Subscription,
-  "id" | "state" | "failures" | "nextAttemptAt" | "createdAt" | "updatedAt"
->;
+  "id" | "state" | "failures" | "nextAttemptAt" | "createdAt" | "updatedAt" | "givenCallback"
+> & { givenCallback?: string | null };
+/** An accepted request as recorded; without `givenCallback`, requests go to `callback`. */
+export type VerificationInput = Omit<Verification, "id" | "givenCallback"> & { givenCallback?: string | null };
 
 export interface HubStore {
   /**
@@ -71,7 +83,7 @@ export interface HubStore {
   recordSuccess(id: number, hash: string, now: number): Promise<void>;
   recordFailure(id: number, failures: number, nextAttemptAt: number, now: number): Promise<void>;
   /** Records an accepted request; a newer request for the same (topic, callback) replaces an older one. */
-  addVerification(v: Omit<Verification, "id">): Promise<Verification>;
+  addVerification(v: VerificationInput): Promise<Verification>;
   verification(id: number): Promise<Verification | undefined>;
   verifications(): Promise<Verification[]>;
   /**

@@ -1,4 +1,5 @@
-import type { HubStore, Verification } from "./store.ts";
+import { storedCallback } from "./callback-url.ts";
+import { type HubStore, sentTo, type Verification } from "./store.ts";
 
 /**
  * The rules that decide whether and how a verified request changes the subscriptions. Called
@@ -25,9 +26,22 @@ export function grantLease(asked: number | undefined, min: number, max: number):
   return Math.min(max, Math.max(min, asked ?? DEFAULT_LEASE_SECONDS));
 }
 
+/**
+ * The subscription `v` renews or ends: the one under its callback's key (callback-url.ts), and one
+ * an earlier version stored under the callback as sent, before keys had percent-encoded unreserved
+ * characters decoded. A request recorded then has only that spelling, so the key is computed here.
+ */
+async function existingFor(store: HubStore, v: Verification) {
+  const [key, sent] = [storedCallback(v.callback), sentTo(v)];
+  const found = await store.subscription(v.topic, key);
+  const legacy = sent === key ? undefined : await store.subscription(v.topic, sent);
+  return { key, sent, found, legacy };
+}
+
 /** Why a new subscription cannot be granted; renewing an existing one always can. */
 export async function refusalFor(store: HubStore, v: Verification, limits: Limits): Promise<string | undefined> {
-  if (await store.subscription(v.topic, v.callback)) return undefined;
+  const { found, legacy } = await existingFor(store, v);
+  if (found ?? legacy) return undefined;
   if ((await store.countSubscriptions()) >= limits.maxSubscriptions) {
     return `the hub has reached its limit of ${limits.maxSubscriptions} subscriptions`;
   }
@@ -65,23 +79,31 @@ export async function applyVerified(
 ): Promise<Applied> {
   if (!(await store.verification(v.id))) return { kind: "superseded" };
   await store.removeVerification(v.id);
-  const existing = await store.subscription(v.topic, v.callback);
+  const { key, sent, found, legacy } = await existingFor(store, v);
+  const existing = found ?? legacy;
+  if (v.mode === "subscribe") {
+    const reason = await refusalFor(store, v, ctx.limits);
+    if (reason) return { kind: "denied", reason };
+  }
+  // A row stored under the spelling sent is this subscription: it ends, or moves to the key.
+  if (legacy) await store.remove(legacy.id);
   if (v.mode === "unsubscribe") {
-    if (existing) await store.remove(existing.id);
+    if (found) await store.remove(found.id);
     return { kind: "unsubscribed", id: existing?.id };
   }
-  const reason = await refusalFor(store, v, ctx.limits);
-  if (reason) return { kind: "denied", reason };
+  const moved = found ? undefined : legacy;
   const leaseSeconds = v.leaseSeconds ?? DEFAULT_LEASE_SECONDS;
   await store.upsert(
     {
       topic: v.topic,
-      callback: v.callback,
+      callback: key,
+      givenCallback: sent,
       callbackHost: v.callbackHost,
       secret: v.secret,
       leaseSeconds,
       expiresAt: ctx.now + leaseSeconds * 1000,
-      deliveredHash: ctx.currentHash ?? null,
+      // One moved keeps what it was owed; a new subscriber is owed only changes to come.
+      deliveredHash: moved ? moved.deliveredHash : (ctx.currentHash ?? null),
     },
     ctx.now,
   );

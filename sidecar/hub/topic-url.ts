@@ -3,7 +3,7 @@
  * characters" of the topic and callback URLs. RFC 3986 §2.3 counts a percent-encoded unreserved
  * character equal to the character, and the WHATWG URL parser leaves such escapes in a path
  * (`/%66eed%2Exml` stays so), so they are decoded first and the URL then serialised as WHATWG does.
- * (Callbacks are kept byte for byte instead: callback-url.ts.)
+ * (A callback's key is decoded so too, but not re-serialised: callback-url.ts.)
  */
 
 const ESCAPE = /%([0-9A-Fa-f]{2})/g;
@@ -11,9 +11,9 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
 
 /** `raw` with every percent-encoded unreserved character decoded; other escapes as they are. */
 export function decodeUnreserved(raw: string): string {
-  return raw.replace(ESCAPE, (escape, hex: string) => {
+  return raw.replace(ESCAPE, (triplet, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return UNRESERVED.test(char) ? char : escape;
+    return UNRESERVED.test(char) ? char : triplet;
   });
 }
 

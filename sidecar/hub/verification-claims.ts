@@ -22,8 +22,8 @@ export function claimMs(timeoutMs: number): number {
  * The longest one verification in flight takes, in whole seconds: its challenge and a denial notice,
  * each within the timeout. A request refused for the pending limits is told to wait this long.
  */
-export function verificationSeconds(timeoutMs: number): number {
-  return Math.ceil((2 * timeoutMs) / 1000);
+export function verificationSeconds(config: { HUB_DELIVERY_TIMEOUT_MS: number }): number {
+  return Math.ceil((2 * config.HUB_DELIVERY_TIMEOUT_MS) / 1000);
 }
 
 export interface VerificationQueueOptions {

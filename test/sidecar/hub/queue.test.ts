@@ -206,6 +206,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "migrations and the build broadcast", 
         "004-mcp-sessions",
         "005-hub-given-topic",
         "006-hub-verification-claims",
+        "007-hub-given-callback",
       ]);
       expect(await migrate(pools[0] as never, silent)).toEqual([]);
     } finally {

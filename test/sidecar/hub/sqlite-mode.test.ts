@@ -79,4 +79,38 @@ describe("hub.sqlite made by an earlier version", () => {
     expect(store.verifications().map((v) => v.givenTopic)).toEqual([null, given]);
     store.close();
   });
+
+  it("keeps its subscriptions: given_callback reads as null, read-only or once the column is added", () => {
+    const file = path.join(tempDir(), "hub.sqlite");
+    const old = new DatabaseSync(file);
+    old.exec(`CREATE TABLE subscriptions (id INTEGER PRIMARY KEY, topic TEXT NOT NULL, callback TEXT NOT NULL,
+      callback_host TEXT NOT NULL, secret TEXT, lease_seconds INTEGER NOT NULL, expires_at INTEGER NOT NULL,
+      state TEXT NOT NULL, failures INTEGER NOT NULL DEFAULT 0, next_attempt_at INTEGER, delivered_hash TEXT,
+      created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL, UNIQUE (topic, callback))`);
+    const callback = "https://sub.example.net/cb?a=%7e";
+    old.exec(`INSERT INTO subscriptions (topic, callback, callback_host, lease_seconds, expires_at, state, created_at,
+      updated_at) VALUES ('https://reviews.example.org/feed.xml', '${callback}', 'sub.example.net', 60, 9, 'active', 1, 1)`);
+    old.close();
+    const readOnly = new SqliteHubDb(file, { readOnly: true });
+    expect(readOnly.subscriptions()).toMatchObject([{ callback, givenCallback: null }]);
+    readOnly.close();
+    const store = new SqliteHubDb(file);
+    const row = { topic: "https://reviews.example.org/feed.xml", callbackHost: "sub.example.net", secret: null };
+    store.upsert(
+      {
+        ...row,
+        callback: "https://sub.example.net/cb?a=~",
+        givenCallback: callback,
+        leaseSeconds: 60,
+        expiresAt: 9,
+        deliveredHash: null,
+      },
+      2,
+    );
+    expect(store.subscriptions().map((s) => [s.callback, s.givenCallback])).toEqual([
+      [callback, null],
+      ["https://sub.example.net/cb?a=~", callback],
+    ]);
+    store.close();
+  });
 });

@@ -22,6 +22,7 @@ const epoch = fc.integer({ min: 0, max: 2 ** 47 });
 const input = fc.record({
   topic: fc.constantFrom(...TOPICS),
   callback: fc.constantFrom(...CALLBACKS),
+  givenCallback: fc.option(fc.constantFrom(...CALLBACKS), { nil: null }),
   callbackHost: text,
   secret: fc.option(text, { nil: null }),
   leaseSeconds: fc.integer({ min: 1, max: 2 ** 31 - 1 }),
@@ -58,7 +59,8 @@ async function apply(store: HubStore, model: Map<number, Subscription>, o: Op, s
     await store.upsert(o.s, o.now);
     const found = [...model.values()].find((m) => m.topic === o.s.topic && m.callback === o.s.callback);
     if (found) {
-      Object.assign(found, { secret: o.s.secret, leaseSeconds: o.s.leaseSeconds, expiresAt: o.s.expiresAt });
+      const { givenCallback, secret, leaseSeconds, expiresAt } = o.s;
+      Object.assign(found, { givenCallback, secret, leaseSeconds, expiresAt });
       found.updatedAt = o.now;
       return;
     }

@@ -1,5 +1,10 @@
 import { createServer, type Server } from "node:net";
+import path from "node:path";
+import pino from "pino";
 import { afterEach, beforeEach, describe, expect, inject, it } from "vitest";
+import { PgHubStore } from "../../../sidecar/hub/pg-store.ts";
+import { SqliteHubDb, STORE_FILE } from "../../../sidecar/hub/sqlite-db.ts";
+import type { SubscriptionInput } from "../../../sidecar/hub/store.ts";
 import {
   cooperative,
   isDenial,
@@ -8,7 +13,7 @@ import {
   type Subscriber,
   startSubscriber,
 } from "../../helpers/https-subscriber.ts";
-import { forEachHubStore } from "../../helpers/hub-backends.ts";
+import { currentBackend, forEachHubStore, openHubDatabase } from "../../helpers/hub-backends.ts";
 import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
 
 const tls = inject("testTls");
@@ -44,6 +49,18 @@ forEachHubStore(() => {
       return cooperative(req);
     };
     return release;
+  }
+
+  /** Writes a subscription row as it is given, through a connection of its own. */
+  async function storeDirectly(harness: Harness, row: SubscriptionInput) {
+    const shared = await openHubDatabase(currentBackend(), harness.dataDir, pino({ level: "silent" }));
+    if (shared) return new PgHubStore(shared.database.pool).upsert(row, 0).finally(() => shared.close());
+    const db = new SqliteHubDb(path.join(harness.dataDir, STORE_FILE));
+    try {
+      db.upsert(row, 0);
+    } finally {
+      db.close();
+    }
   }
 
   async function subscribed(callback: string, more: Record<string, string> = {}, harness = h) {
@@ -209,21 +226,53 @@ forEachHubStore(() => {
       const callback = sub.callback("/okq1?name='x'&v=a%20b&w=%7e");
       await subscribed(callback);
       expect(sub.requests[0]?.rawUrl.startsWith("/okq1?name='x'&v=a%20b&w=%7e&hub.mode=subscribe&")).toBe(true);
-      expect((await h.stored())[0]?.callback).toBe(callback);
+      // Keyed with the unreserved character decoded (W3C §5.1.1), called as sent (§5.3).
+      expect(await h.stored()).toMatchObject([
+        { callback: sub.callback("/okq1?name='x'&v=a%20b&w=~"), givenCallback: callback },
+      ]);
     });
 
-    it("keys a subscription by its callback's origin as normalised and its path and query as sent", async () => {
+    it("keys a subscription by its callback's normalised origin and decoded unreserved characters, calling it as sent", async () => {
       const { port } = new URL(sub.origin);
       await subscribed(`HTTPS://127.0.0.1:${port}/cb?a=%7e`, { "hub.secret": "first" });
-      // The same origin spelled another way renews that subscription; another query byte is another one.
+      // The same origin spelled another way, or %7e spelled ~ (W3C WebSub §5.1.1: hubs MUST decode
+      // non-reserved characters), renews that subscription; another byte (%27 against ') is another one.
       await subscribed(`https://127.0.0.1:${port}/cb?a=%7e`, { "hub.secret": "second" });
-      await subscribed(`https://127.0.0.1:${port}/cb?a=~`);
-      expect(sub.requests.map((r) => r.rawUrl.split("&hub.")[0])).toEqual(["/cb?a=%7e", "/cb?a=%7e", "/cb?a=~"]);
-      const rows = (await h.stored()).map((r) => [r.callback, r.secret]);
+      await subscribed(`https://127.0.0.1:${port}/c%62?a=~`, { "hub.secret": "third" });
+      await subscribed(`https://127.0.0.1:${port}/cb?a=~&q=%27`);
+      const sent = ["/cb?a=%7e", "/cb?a=%7e", "/c%62?a=~", "/cb?a=~&q=%27"];
+      expect(sub.requests.map((r) => r.rawUrl.split("&hub.")[0])).toEqual(sent);
+      const rows = (await h.stored()).map((r) => [r.callback, r.givenCallback, r.secret]);
       expect(rows.sort()).toEqual([
-        [sub.callback("/cb?a=%7e"), "second"],
-        [sub.callback("/cb?a=~"), null],
+        [sub.callback("/cb?a=~&q=%27"), sub.callback("/cb?a=~&q=%27"), null],
+        [sub.callback("/cb?a=~"), sub.callback("/c%62?a=~"), "third"],
       ]);
+      // Notifications go to the callback as the last verified request spelled it.
+      await h.writeTopic(TOPICS.atom, "<feed>new</feed>");
+      await h.hub.publish([TOPICS.atom]);
+      await h.hub.idle();
+      const posts = sub.requests.filter((r) => r.method === "POST").map((r) => r.rawUrl);
+      expect(posts.sort()).toEqual(["/c%62?a=~", "/cb?a=~&q=%27"]);
+    });
+
+    it("renews or ends a subscription an earlier version stored under its callback as sent", async () => {
+      const given = sub.callback("/old?a=%7e");
+      const expiresAt = h.clock.now() + 3_600_000;
+      // Keyed by the callback as sent, with no separate spelling: as stored before keys were decoded.
+      const legacy = { topic: TOPICS.atom, callback: given, callbackHost: "127.0.0.1", secret: "old", expiresAt };
+      const rows = async () => (await h.stored()).map((r) => [r.callback, r.givenCallback, r.secret, r.deliveredHash]);
+      await storeDirectly(h, { ...legacy, leaseSeconds: 3600, deliveredHash: null });
+      expect((await h.post(form("unsubscribe", given))).status).toBe(202);
+      await h.hub.idle();
+      expect(await rows()).toEqual([]);
+      // A renewal moves it to the key, owed what it was owed; a second one, subscribed meanwhile
+      // under another spelling, is the same subscription and merges into it.
+      await storeDirectly(h, { ...legacy, leaseSeconds: 3600, deliveredHash: "owed" });
+      await subscribed(given, { "hub.secret": "renewed" });
+      expect(await rows()).toEqual([[sub.callback("/old?a=~"), given, "renewed", "owed"]]);
+      await storeDirectly(h, { ...legacy, leaseSeconds: 3600, deliveredHash: null });
+      await subscribed(given, { "hub.secret": "again" });
+      expect(await rows()).toEqual([[sub.callback("/old?a=~"), given, "again", "owed"]]);
     });
 
     it.each([
