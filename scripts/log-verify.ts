@@ -34,6 +34,8 @@ const USAGE = `usage: npm run log:verify -- --url <log prefix> --key <verifier k
 
 /** Pages read at once. */
 const PAGE_CONCURRENCY = 8;
+/** Rate limits waited out per file (a monitor reading every page passes the service's 600 a minute). */
+const RETRIES = 5;
 /** A review's page is small; more than this is not one. */
 const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 
@@ -79,7 +81,7 @@ async function readState(file: string): Promise<SeenCheckpoint | undefined | { p
 
 async function servedRecords(site: string, fetchImpl?: typeof fetch): Promise<ServedRecord[]> {
   const url = `${site.replace(/\/+$/, "")}/reviews.json`;
-  const bytes = await fetchBytes(url, { fetch: fetchImpl, maxBytes: MAX_DATASET_BYTES });
+  const bytes = await fetchBytes(url, { fetch: fetchImpl, maxBytes: MAX_DATASET_BYTES, retries: RETRIES });
   if (!bytes) throw new LogVerifyError(`${url} is not found: the site serves no records to check against the log`);
   let json: unknown;
   try {
@@ -104,7 +106,7 @@ async function pagesChecked<T>(items: readonly T[], limit: number, check: (item:
  */
 async function withdrawnPageStatus(url: string, fetchImpl?: typeof fetch): Promise<"gone" | string> {
   try {
-    const res = await fetchPolitely(url, { redirect: "manual" }, { fetch: fetchImpl });
+    const res = await fetchPolitely(url, { redirect: "manual" }, { fetch: fetchImpl, retries: RETRIES });
     await res.body?.cancel();
     if (res.status === 404 || res.status === 410) return "gone";
     if (res.status >= 200 && res.status < 300) return "still serves a page";
@@ -177,7 +179,7 @@ export async function main(deps: {
   // Each review's page is the permalink derived here, never the `url` a record names.
   const permalink = (id: string) => `${site}${reviewPath(id)}`;
   try {
-    const verified = await verifyLog(httpReader(args.url, { fetch: deps.fetch }), args.key, {
+    const verified = await verifyLog(httpReader(args.url, { fetch: deps.fetch, retries: RETRIES }), args.key, {
       previous,
       now: deps.now,
     });
@@ -211,7 +213,7 @@ export async function main(deps: {
       check.problems.push(
         ...(await pagesChecked(records, PAGE_CONCURRENCY, async (r) => {
           const url = permalink(r.id);
-          const html = await fetchBytes(url, { fetch: deps.fetch, maxBytes: MAX_PAGE_BYTES }).catch(
+          const html = await fetchBytes(url, { fetch: deps.fetch, maxBytes: MAX_PAGE_BYTES, retries: RETRIES }).catch(
             (e: Error) => e.message,
           );
           if (html === undefined) return [`${r.id}: ${url} is not found, though /reviews.json serves the review`];

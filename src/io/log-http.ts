@@ -3,7 +3,8 @@ import type { LogReader } from "../log/read.ts";
 /**
  * The review log and the site's records over HTTP(S), for `npm run log:verify`, `npm run check`
  * and a build that continues the published log. A 404 is an absent file; any other failure is an
- * error. Bounded: each request has a deadline and a size limit.
+ * error. Bounded: each request has a deadline and a size limit, and only `log:verify` waits out a
+ * rate limit (`retries`): a build or `npm run check` fails at once rather than wait minutes.
  */
 
 export class LogFetchError extends Error {
@@ -18,12 +19,13 @@ export interface HttpOptions {
   /** Per request, in milliseconds; default 30 s. */
   timeoutMs?: number;
   maxBytes?: number;
+  /** Waits a 429 or 503 may ask for (Retry-After, at most a minute each) before it counts as a failure; default none. */
+  retries?: number;
   /** How a wait asked for by Retry-After is spent (tests pass one that returns at once). */
   sleep?: (ms: number) => Promise<void>;
 }
 
-/** Waits a 429 or 503 may ask for before the answer counts as a failure, and the longest one taken. */
-const RETRIES = 5;
+/** The longest wait taken. */
 const MAX_RETRY_AFTER_S = 60;
 
 /** The seconds a 429 or 503 asks to wait (Retry-After in seconds), when it is a wait worth taking. */
@@ -41,7 +43,7 @@ export async function fetchPolitely(url: string, init: RequestInit, opts: HttpOp
   const sleep = opts.sleep ?? ((ms: number) => new Promise<void>((r) => setTimeout(r, ms)));
   for (let attempt = 0; ; attempt++) {
     const res = await (opts.fetch ?? fetch)(url, { ...init, signal: AbortSignal.timeout(opts.timeoutMs ?? 30_000) });
-    const wait = attempt < RETRIES ? retryAfter(res) : undefined;
+    const wait = attempt < (opts.retries ?? 0) ? retryAfter(res) : undefined;
     if (wait === undefined) return res;
     await res.body?.cancel();
     await sleep(wait * 1000);

@@ -77,9 +77,20 @@ describe("fetchBytes (log-http.ts)", () => {
     const sleep = async (ms: number) => {
       waits.push(ms);
     };
-    const bytes = await fetchBytes(`${base}/busy/once/2`, { sleep });
+    const bytes = await fetchBytes(`${base}/busy/once/2`, { sleep, retries: 5 });
     expect(Buffer.from(bytes ?? []).toString()).toBe("at last");
     expect(waits).toEqual([2000, 2000]);
+  });
+
+  it("does not wait unless asked to (a build or npm run check fails at once, not after minutes)", async () => {
+    const waits: number[] = [];
+    const sleep = async (ms: number) => {
+      waits.push(ms);
+    };
+    await expect(fetchBytes(`${base}/busy/always/60`, { sleep })).rejects.toThrow(
+      `GET ${base}/busy/always/60 answered 429`,
+    );
+    expect(waits).toEqual([]);
   });
 
   it("gives up on a 429 after five waits, or at once when it asks for more than a minute", async () => {
@@ -87,11 +98,11 @@ describe("fetchBytes (log-http.ts)", () => {
     const sleep = async (ms: number) => {
       waits.push(ms);
     };
-    await expect(fetchBytes(`${base}/busy/always/1`, { sleep })).rejects.toThrow(
+    await expect(fetchBytes(`${base}/busy/always/1`, { sleep, retries: 5 })).rejects.toThrow(
       `GET ${base}/busy/always/1 answered 429`,
     );
     expect(waits).toEqual([1000, 1000, 1000, 1000, 1000]);
-    await expect(fetchBytes(`${base}/busy/always/3600`, { sleep })).rejects.toThrow(
+    await expect(fetchBytes(`${base}/busy/always/3600`, { sleep, retries: 5 })).rejects.toThrow(
       `GET ${base}/busy/always/3600 answered 429`,
     );
     expect(waits).toHaveLength(5);
