@@ -73,7 +73,13 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     parameterLimit: 64,
     // The parser keeps a value that does not percent-decode as its literal text: refused instead (400).
     verify: (_req, _res, body, encoding) => {
-      const bad = encoding === "utf-8" ? undecodableParameter(body.toString("latin1")) : undefined;
+      // WHATWG URL: a form body is UTF-8, whatever its charset says; read as Latin-1, %FF%FE in a
+      // secret became "ÿþ", whose UTF-8 bytes a subscriber signing with FF FE never matches.
+      if (encoding !== "utf-8") {
+        const reason = `The hub reads ${FORM} bodies as UTF-8 only, got charset ${encoding}.`;
+        throw Object.assign(new Error(reason), { status: 415, type: "hub.charset" });
+      }
+      const bad = undecodableParameter(body.toString("latin1"));
       if (bad) throw Object.assign(new Error(bad.reason), { status: 400, type: "hub.undecodable", issue: bad.issue });
     },
   });

@@ -157,6 +157,25 @@ describe("request validation", () => {
     expect(res.text).toBe(`The hub accepts application/x-www-form-urlencoded bodies only, got ${type}.\n`);
   });
 
+  it("415 for a form in another charset than UTF-8, which would read %FF%FE in a secret as ÿþ", async () => {
+    const type = "application/x-www-form-urlencoded; charset=iso-8859-1";
+    const body = new URLSearchParams({ ...valid, "hub.secret": "x" })
+      .toString()
+      .replace("hub.secret=x", "hub.secret=%FF%FE");
+    const res = await answer(await h.post({}, type, body));
+    expect(res.status).toBe(415);
+    expect(res.text).toBe(
+      "The hub reads application/x-www-form-urlencoded bodies as UTF-8 only, got charset iso-8859-1.\n",
+    );
+    expect(await h.pending()).toEqual([]);
+    const utf8 = await h.post(
+      {},
+      "application/x-www-form-urlencoded; charset=UTF-8",
+      new URLSearchParams(valid).toString(),
+    );
+    expect(utf8.status).toBe(202);
+  });
+
   it("413 for a body over the limit", async () => {
     const res = await answer(await h.post({ ...valid, padding: "x".repeat(20_000) }));
     expect(res.status).toBe(413);
