@@ -9,30 +9,30 @@ import { decodeUnreserved } from "./topic-url.ts";
  */
 
 /**
- * Where the hub sends requests for this callback: its origin as the WHATWG URL Standard serialises
- * it (scheme and host in lower case, no default port; RFC 3986 §6.2.2-6.2.3 count those spellings
- * equal), then the path and query exactly as sent, `/` for an empty path. `raw` is a valid
- * `hub.callback` (`CallbackSchema`): it starts `https://` and has no fragment.
+ * Where the hub sends requests for this callback (`sent`): its origin as the WHATWG URL Standard
+ * serialises it (scheme and host in lower case, no default port; RFC 3986 §6.2.2-6.2.3 count those
+ * spellings equal), then the path and query exactly as sent, `/` for an empty path. And its key,
+ * which (with the topic) names a subscription: the same with every percent-encoded unreserved
+ * character decoded (RFC 3986 §2.3), so `%7e` and `~` are one subscription; any other byte (`'`
+ * against `%27`) makes another. `raw` is a valid `hub.callback` (`CallbackSchema`), or either form
+ * of one: it starts `https://` and has no fragment.
  */
-export function sentCallback(raw: string): string {
+function callbackParts(raw: string): { key: string; sent: string } {
+  const origin = new URL(raw).origin;
   const rest = raw.replace(/^https:\/\/[^/?#]*/i, "");
-  return `${new URL(raw).origin}${rest.startsWith("/") ? rest : `/${rest}`}`;
+  const target = rest.startsWith("/") ? rest : `/${rest}`;
+  return { key: `${origin}${decodeUnreserved(target)}`, sent: `${origin}${target}` };
 }
 
-/**
- * The callback's key, which (with the topic) names a subscription: `sentCallback` with every
- * percent-encoded unreserved character decoded (RFC 3986 §2.3), so `%7e` and `~` are one
- * subscription; any other byte (`'` against `%27`) makes another.
- */
+/** The callback's key (`callbackParts`). */
 export function storedCallback(raw: string): string {
-  const sent = sentCallback(raw);
-  const origin = new URL(sent).origin;
-  return `${origin}${decodeUnreserved(sent.slice(origin.length))}`;
+  return callbackParts(raw).key;
 }
 
 /** A request's `callback` (its key) and `givenCallback` (where the hub's requests go). */
 export function callbackForms(raw: string): { callback: string; givenCallback: string } {
-  return { callback: storedCallback(raw), givenCallback: sentCallback(raw) };
+  const { key, sent } = callbackParts(raw);
+  return { callback: key, givenCallback: sent };
 }
 
 /**

@@ -136,8 +136,8 @@ export class Hub {
       };
     }
     const busy = await pendingRefusal(run.store, url.hostname, this.#limits);
-    const retryAfterSeconds = verificationSeconds(this.#config);
-    if (busy) return { accepted: false, status: 503, reason: busy, retryAfterSeconds };
+    if (busy)
+      return { accepted: false, status: 503, reason: busy, retryAfterSeconds: verificationSeconds(this.#config) };
     const asked = req["hub.lease_seconds"] === undefined ? undefined : Number(req["hub.lease_seconds"]);
     const lease = grantLease(asked, this.#config.HUB_LEASE_MIN_SECONDS, this.#config.HUB_LEASE_MAX_SECONDS);
     const v = await run.store.addVerification({

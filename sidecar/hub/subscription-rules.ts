@@ -41,11 +41,15 @@ async function existingFor(store: HubStore, v: Verification) {
 /** Why a new subscription cannot be granted; renewing an existing one always can. */
 export async function refusalFor(store: HubStore, v: Verification, limits: Limits): Promise<string | undefined> {
   const { found, legacy } = await existingFor(store, v);
-  if (found ?? legacy) return undefined;
+  return found || legacy ? undefined : limitRefusal(store, v.callbackHost, limits);
+}
+
+/** Why one more subscription would pass the hub's limits, in all or for the callback's host. */
+async function limitRefusal(store: HubStore, host: string, limits: Limits): Promise<string | undefined> {
   if ((await store.countSubscriptions()) >= limits.maxSubscriptions) {
     return `the hub has reached its limit of ${limits.maxSubscriptions} subscriptions`;
   }
-  if ((await store.countForHost(v.callbackHost)) >= limits.maxPerHost) {
+  if ((await store.countForHost(host)) >= limits.maxPerHost) {
     return `the hub allows at most ${limits.maxPerHost} subscriptions per callback host`;
   }
   return undefined;
@@ -81,8 +85,8 @@ export async function applyVerified(
   await store.removeVerification(v.id);
   const { key, sent, found, legacy } = await existingFor(store, v);
   const existing = found ?? legacy;
-  if (v.mode === "subscribe") {
-    const reason = await refusalFor(store, v, ctx.limits);
+  if (v.mode === "subscribe" && !existing) {
+    const reason = await limitRefusal(store, v.callbackHost, ctx.limits);
     if (reason) return { kind: "denied", reason };
   }
   // A row stored under the spelling sent is this subscription: it ends, or moves to the key.
