@@ -4,7 +4,7 @@ import { parseArgs } from "node:util";
 import PQueue from "p-queue";
 import { z } from "zod";
 import { reviewPath } from "../src/content/dataset.ts";
-import { fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
+import { failureCause, fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
 import { latestEntries } from "../src/log/plan.ts";
@@ -115,7 +115,7 @@ async function withdrawnPageStatus(url: string, fetchImpl?: typeof fetch): Promi
       return `answers ${res.status}, a redirect${to ? ` to ${to}` : ""}, not 404 or 410: a redirect may lead to the withdrawn text`;
     return `answers ${res.status}, not 404 or 410`;
   } catch (err) {
-    return `could not be checked: ${(err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message}`;
+    return `could not be checked: ${failureCause(err)}`;
   }
 }
 

@@ -25,6 +25,11 @@ export interface HttpOptions {
   sleep?: (ms: number) => Promise<void>;
 }
 
+/** What failed in a fetch: undici's "fetch failed" says it only in its cause. */
+export function failureCause(err: unknown): string {
+  return (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
+}
+
 /** The longest wait taken. */
 const MAX_RETRY_AFTER_S = 60;
 
@@ -56,8 +61,7 @@ export async function fetchBytes(url: string, opts: HttpOptions = {}): Promise<U
   try {
     res = await fetchPolitely(url, { headers: { "accept-encoding": "gzip, identity" } }, opts);
   } catch (err) {
-    const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-    throw new LogFetchError(`GET ${url} failed: ${cause}`);
+    throw new LogFetchError(`GET ${url} failed: ${failureCause(err)}`);
   }
   if (res.status === 404) {
     await res.body?.cancel();
@@ -91,8 +95,7 @@ async function readBounded(res: Response, url: string, limit: number): Promise<U
     }
   } catch (err) {
     // The deadline or a dropped connection while reading: a failed request like any other.
-    const cause = (err as { cause?: { message?: string } }).cause?.message ?? (err as Error).message;
-    throw new LogFetchError(`GET ${url} failed while reading: ${cause}`);
+    throw new LogFetchError(`GET ${url} failed while reading: ${failureCause(err)}`);
   }
   if (total > limit) throw new LogFetchError(`GET ${url}: more than ${limit} bytes`);
   return Buffer.concat(chunks, total);
