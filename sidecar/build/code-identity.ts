@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -7,11 +7,18 @@ import path from "node:path";
  * `sidecar/` sources and of `package-lock.json`, read once per process. Their ETags hash it beside
  * the data, so a deploy that changes how an answer is written changes its ETag, and a cache holding
  * the old body is not told 304 until the data changes. Equal on instances running the same code.
+ * The newest of those files' modification times dates the code for since's Last-Modified
+ * (`codeModifiedMs`): a deploy writes the files it changes.
  */
 const PROJECT = path.resolve(import.meta.dirname, "../..");
 const FOLDERS = ["src", "sidecar"];
 
-const memo = new Map<string, string>();
+interface Code {
+  identity: string;
+  modifiedMs: number;
+}
+
+const memo = new Map<string, Code>();
 
 function sources(root: string, dir: string): string[] {
   return readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
@@ -19,18 +26,24 @@ function sources(root: string, dir: string): string[] {
     .map((f) => path.join(dir, f).split(path.sep).join("/"));
 }
 
-export function codeIdentity(root = PROJECT): string {
+function readCode(root: string): Code {
   const known = memo.get(root);
   if (known !== undefined) return known;
   const hash = createHash("sha256");
   const lock = existsSync(path.join(root, "package-lock.json")) ? ["package-lock.json"] : [];
   const files = [...FOLDERS.flatMap((d) => sources(root, d)), ...lock].sort();
-  for (const f of files)
-    hash
-      .update(`${f}\0`)
-      .update(readFileSync(path.join(root, f)))
-      .update("\0");
-  const identity = hash.digest("base64url");
-  memo.set(root, identity);
-  return identity;
+  let modifiedMs = 0;
+  for (const f of files) {
+    const abs = path.join(root, f);
+    modifiedMs = Math.max(modifiedMs, statSync(abs).mtimeMs);
+    hash.update(`${f}\0`).update(readFileSync(abs)).update("\0");
+  }
+  const code = { identity: hash.digest("base64url"), modifiedMs: Math.floor(modifiedMs) };
+  memo.set(root, code);
+  return code;
 }
+
+export const codeIdentity = (root = PROJECT): string => readCode(root).identity;
+
+/** When the code was last written (epoch ms): the newest modification time among the hashed files. */
+export const codeModifiedMs = (root = PROJECT): number => readCode(root).modifiedMs;

@@ -14,6 +14,7 @@ import { DistReadError, parseDistJson, readDistFile } from "../../src/io/dist-fi
 import { reviewJson } from "../../src/search/result-json.ts";
 import { createSearchIndex, type SearchIndex } from "../../src/search/review-index.ts";
 import { TOPIC_PATHS } from "../../src/urls.ts";
+import { codeModifiedMs } from "./code-identity.ts";
 import { type PreviousDataset, parseDataset } from "./dataset-parse.ts";
 import { ResultStore } from "./result-store.ts";
 
@@ -226,7 +227,7 @@ export async function loadSnapshot(
   }
   const insights = await loadInsights(dir, previous, manifest.files["/insights.json"]?.etag);
   if (previous && previous.version === version) {
-    return { ...previous, dir, manifest, build, writtenAtMs, topics, insights, ...datasetModified(manifest) };
+    return { ...previous, dir, manifest, build, writtenAtMs, topics, insights, ...answersModified(manifest) };
   }
   const parts = ready ?? datasetParts(dir, topics.get("/reviews.json")?.body, previous);
   return {
@@ -235,7 +236,7 @@ export async function loadSnapshot(
     manifest,
     build,
     writtenAtMs,
-    ...datasetModified(manifest),
+    ...answersModified(manifest),
     version,
     chain: parts.chain,
     jsonBytes: parts.jsonBytes,
@@ -246,11 +247,20 @@ export async function loadSnapshot(
 }
 
 /**
- * A since/{date} body is a prefix of `/reviews.json`, so it changed no later than the dataset did:
- * the dataset's Last-Modified (kept across builds, never backwards) is a valid one for it.
+ * A since/{date} body is a prefix of `/reviews.json` written by the sidecar's code, so it changed no
+ * later than the dataset or that code did: the later of the dataset's Last-Modified (kept across
+ * builds, never backwards) and the code's modification time. With the dataset's alone, a deploy that
+ * changed how answers are written left it, and a client revalidating with If-Modified-Since alone
+ * was told 304 for a body it did not hold.
  */
-function datasetModified(manifest: HeadersManifest): Pick<Snapshot, "lastModifiedMs" | "lastModified"> {
-  const lastModified = manifest.files["/reviews.json"]?.last_modified;
-  const ms = lastModified === undefined ? Number.NaN : Date.parse(lastModified);
-  return Number.isNaN(ms) ? {} : { lastModifiedMs: ms, lastModified };
+function answersModified(
+  manifest: HeadersManifest,
+  codeMs = codeModifiedMs(),
+): Pick<Snapshot, "lastModifiedMs" | "lastModified"> {
+  const dataset = manifest.files["/reviews.json"]?.last_modified;
+  const datasetMs = dataset === undefined ? Number.NaN : Date.parse(dataset);
+  if (Number.isNaN(datasetMs)) return {};
+  if (Math.floor(codeMs / 1000) <= Math.floor(datasetMs / 1000))
+    return { lastModifiedMs: datasetMs, lastModified: dataset };
+  return { lastModifiedMs: codeMs, lastModified: new Date(codeMs).toUTCString() };
 }

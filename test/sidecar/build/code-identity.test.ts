@@ -1,8 +1,8 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { afterEach, describe, expect, it } from "vitest";
-import { codeIdentity } from "../../../sidecar/build/code-identity.ts";
+import { codeIdentity, codeModifiedMs } from "../../../sidecar/build/code-identity.ts";
 import { searchEtag, sinceEtag } from "../../../sidecar/build/result-store.ts";
 import { strongEtag } from "../../../src/http-headers/manifest.ts";
 
@@ -53,5 +53,15 @@ describe("the code identity in search and since ETags", () => {
     expect(searchEtag("v1", "https://r.example", "q=neck")).toBe(strongEtag(`${code}\nv1\nhttps://r.example\nq=neck`));
     expect(sinceEtag("2026-01-01", "chain")).toBe(strongEtag(`${code}\n2026-01-01\nchain`));
     expect(searchEtag("v1", "https://r.example", "q=neck")).not.toBe(searchEtag("v2", "https://r.example", "q=neck"));
+  });
+
+  it("is dated by the newest of the hashed files, not by other files", async () => {
+    const root = await project({ ...BASE, "README.md": "docs\n" });
+    const at = (iso: string) => new Date(iso);
+    await utimes(path.join(root, "src/search/result-json.ts"), at("2026-01-01"), at("2026-01-01"));
+    await utimes(path.join(root, "sidecar/http/app.ts"), at("2026-03-01"), at("2026-03-01"));
+    await utimes(path.join(root, "package-lock.json"), at("2026-02-01"), at("2026-02-01"));
+    await utimes(path.join(root, "README.md"), at("2026-06-01"), at("2026-06-01"));
+    expect(codeModifiedMs(root)).toBe(Date.parse("2026-03-01"));
   });
 });

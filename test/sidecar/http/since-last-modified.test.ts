@@ -1,0 +1,58 @@
+import { readFile, rm, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { codeModifiedMs } from "../../../sidecar/build/code-identity.ts";
+import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
+import { startApp, type TestApp } from "../../helpers/app-server.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
+
+/**
+ * A since/{date} answer is written by the sidecar's code from the dataset, so its Last-Modified is
+ * the later of the two. With the dataset's alone, a deploy that changed how answers are written
+ * kept it, and a client revalidating with If-Modified-Since alone was told 304 for a body it did
+ * not hold. Here the dataset is dated before the code (as a build made before a deploy is).
+ */
+const DATASET_DATE = "Wed, 01 Jan 2020 00:00:00 GMT";
+let app: TestApp;
+let dist: string;
+
+beforeAll(async () => {
+  const build = await buildSite(PROJECT_CONTENT);
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  const file = path.join(dist, "_headers.json");
+  const manifest = JSON.parse(await readFile(file, "utf8")) as HeadersManifest;
+  const dataset = manifest.files["/reviews.json"];
+  if (dataset === undefined) throw new Error("the build has no /reviews.json");
+  dataset.last_modified = DATASET_DATE;
+  await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
+  app = await startApp(dist);
+});
+
+afterAll(async () => {
+  await app?.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+describe("since/{date} Last-Modified", () => {
+  const url = () => `${app.url}/api/reviews/since/2026-01-01`;
+
+  it("is the code's modification time when the code is newer than the dataset", async () => {
+    const res = await fetch(url());
+    expect(res.status).toBe(200);
+    const sent = res.headers.get("last-modified") as string;
+    expect(Date.parse(sent)).toBe(Math.floor(codeModifiedMs() / 1000) * 1000);
+    expect(Date.parse(sent)).toBeGreaterThan(Date.parse(DATASET_DATE));
+  });
+
+  it("answers an If-Modified-Since of the dataset's date with the body, and its own date with 304", async () => {
+    expect((await fetch(url(), { headers: { "if-modified-since": DATASET_DATE } })).status).toBe(200);
+    const sent = (await fetch(url())).headers.get("last-modified") as string;
+    expect((await fetch(url(), { headers: { "if-modified-since": sent } })).status).toBe(304);
+  });
+
+  it("leaves the static dataset's own Last-Modified alone", async () => {
+    expect((await fetch(`${app.url}/reviews.json`)).headers.get("last-modified")).toBe(DATASET_DATE);
+  });
+});
