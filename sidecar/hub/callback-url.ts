@@ -13,8 +13,8 @@ import { decodeUnreserved } from "./topic-url.ts";
  * serialises it (scheme and host in lower case, no default port; RFC 3986 §6.2.2-6.2.3 count those
  * spellings equal), then the path and query exactly as sent, `/` for an empty path. And its key,
  * which (with the topic) names a subscription: the same with every percent-encoded unreserved
- * character decoded (RFC 3986 §2.3), so `%7e` and `~` are one subscription; any other byte (`'`
- * against `%27`) makes another. `raw` is a valid `hub.callback` (`CallbackSchema`), or either form
+ * character decoded (RFC 3986 §2.3), so `%7e` and `~` are one subscription, and other escapes' hex
+ * digits in upper case (§6.2.2.1: `%3a` is `%3A`); any other byte (`'` against `%27`) makes another. `raw` is a valid `hub.callback` (`CallbackSchema`), or either form
  * of one: it starts `https://` and has no fragment.
  */
 function callbackParts(raw: string): { key: string; sent: string } {

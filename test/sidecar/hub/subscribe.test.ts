@@ -255,6 +255,13 @@ forEachHubStore(() => {
       expect(posts.sort()).toEqual(["/c%62?a=~", "/cb?a=~&q=%27"]);
     });
 
+    it("counts escapes that differ only in the case of their hex digits as one callback (RFC 3986 §6.2.2.1)", async () => {
+      await subscribed(sub.callback("/cb?next=%2fa%3ab"), { "hub.secret": "first" });
+      await subscribed(sub.callback("/cb?next=%2Fa%3Ab"), { "hub.secret": "second" });
+      const rows = (await h.stored()).map((r) => [r.callback, r.givenCallback, r.secret]);
+      expect(rows).toEqual([[sub.callback("/cb?next=%2Fa%3Ab"), sub.callback("/cb?next=%2Fa%3Ab"), "second"]]);
+    });
+
     it("renews or ends a subscription an earlier version stored under its callback as sent", async () => {
       const given = sub.callback("/old?a=%7e");
       const expiresAt = h.clock.now() + 3_600_000;
