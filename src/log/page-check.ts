@@ -25,8 +25,9 @@ export function htmlText(html: string): string {
   );
 }
 
-/** The JSON-LD `Review` of the page whose `@id` is `url`, if the page has one. */
-function jsonLdReview(html: string, url: string): Record<string, unknown> | undefined {
+/** The JSON-LD `Review` nodes of the page whose `@id` is `url`. */
+function jsonLdReviews(html: string, url: string): Record<string, unknown>[] {
+  const found: Record<string, unknown>[] = [];
   for (const m of html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)) {
     let json: unknown;
     try {
@@ -37,11 +38,14 @@ function jsonLdReview(html: string, url: string): Record<string, unknown> | unde
     const nodes = Array.isArray(json) ? json : [json];
     for (const n of nodes) {
       const node = n as Record<string, unknown> | null;
-      if (node?.["@type"] === "Review" && node["@id"] === url) return node;
+      if (node?.["@type"] === "Review" && node["@id"] === url) found.push(node);
     }
   }
-  return undefined;
+  return found;
 }
+
+/** How many elements of the page carry `id`: more than one, and the checks below read only the first. */
+const idCount = (html: string, id: string) => html.split(`id="${id}"`).length - 1;
 
 /** The paragraphs of the review's body on its page (the `<article>` anchored at its id). */
 function bodyParagraphs(html: string, id: string): string[] | undefined {
@@ -79,6 +83,14 @@ export function pageProblems(html: string, record: ServedRecord, url: string): s
   const id = record.id;
   const text = typeof record.text === "string" ? record.text : "";
   const problems: string[] = [];
+  // The checks read the first article and the first JSON-LD Review: a page with a second one could
+  // show a visitor another copy than the one checked (hidden or not).
+  const articles = idCount(html, `review-${id}`);
+  const lds = jsonLdReviews(html, url);
+  if (articles > 1 || lds.length > 1)
+    problems.push(
+      `${id}: ${url} shows the review more than once (${articles} elements with its id, ${lds.length} JSON-LD Reviews); a page shows one copy`,
+    );
   const shown = bodyParagraphs(html, id);
   if (!shown) problems.push(`${id}: ${url} does not show the review's text`);
   else if (shown.join("\n") !== paragraphs(text).map(collapse).join("\n"))
@@ -97,7 +109,7 @@ export function pageProblems(html: string, record: ServedRecord, url: string): s
     problems.push(
       `${id}: ${url} shows another ${shownOtherwise.join(", ")} than the record the log vouches for (rewritten after the build?)`,
     );
-  const ld = jsonLdReview(html, url);
+  const ld = lds[0];
   if (!ld) {
     problems.push(`${id}: ${url} has no JSON-LD Review for the record`);
     return problems;

@@ -73,4 +73,15 @@ describe("a review's page against its record (page-check.ts)", () => {
     expect(pageProblems(page(SHOWN, ld, author), low, URL)).toEqual([differs("author")]);
     expect(pageProblems(page(SHOWN, ld, title), low, URL)).toEqual([differs("title")]);
   });
+
+  it("names a page that shows the review twice, since only the first copy would be checked", () => {
+    const twice = (html: string) => pageProblems(html, record, URL);
+    const article = `<article class="review card" id="review-2025-01-02-ana">${HEADER}<div class="review__body">${SHOWN}</div></article>`;
+    const fake = article.replace("penny", "cent").replace(">Ana<", ">Bo<");
+    const problem = (articles: number, lds: number) =>
+      `${record.id}: ${URL} shows the review more than once (${articles} elements with its id, ${lds} JSON-LD Reviews); a page shows one copy`;
+    expect(twice(page(SHOWN).replace("</article>", `</article><div hidden>${fake}</div>`))).toEqual([problem(2, 1)]);
+    const ld = /<script[\s\S]*?<\/script>/.exec(page(SHOWN))?.[0] as string;
+    expect(twice(`${ld}${page(SHOWN)}`)).toEqual([problem(1, 2)]);
+  });
 });
