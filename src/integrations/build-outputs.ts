@@ -6,6 +6,7 @@ import { type HeadersManifest, MANIFEST_FILE, manifestOf, renderHeadersFile } fr
 import { distPath, etagDistFiles, readManifest } from "../io/dist-files.ts";
 import { readEtagMemo, saveEtagMemo } from "../io/etag-memo.ts";
 import { fileIdentity } from "../io/file-identity.ts";
+import { type FolderManifest, readFolderManifest } from "../io/folder-manifest.ts";
 import { siteUrls } from "../urls.ts";
 
 /**
@@ -14,7 +15,8 @@ import { siteUrls } from "../urls.ts";
  * file's bytes last changed (src/http-headers/last-modified.ts): carried over from the previous
  * build's manifest, read before Astro empties the output folder, for every unchanged file, and the
  * build's time for the rest. Files are hashed one at a time through one buffer, so the hook never
- * holds the built site in memory, and only those the build wrote (src/io/etag-memo.ts).
+ * holds the built site in memory, and only those the build wrote (src/io/etag-memo.ts,
+ * src/io/folder-manifest.ts).
  */
 /**
  * A build bakes its origin into every permalink, feed and ETag, so it never falls back to a local
@@ -48,12 +50,15 @@ export function buildOutputs(opts: {
 }): AstroIntegration {
   let previous: HeadersManifest | undefined;
   let cacheDir: string | undefined;
+  let building = false;
+  let listed: FolderManifest | undefined;
   return {
     name: "public-reviews/build-outputs",
     hooks: {
       // Only `astro build` needs the real origin; `astro check` and `astro sync` run without one.
       "astro:config:setup": async ({ command }) => {
         if (command !== "build") return;
+        building = true;
         if (!opts.baseUrlExplicit) {
           // Printed and exited rather than thrown: Astro would wrap a throw in a stack trace.
           process.stderr.write(`${MISSING_BASE_URL}\n`);
@@ -64,11 +69,14 @@ export function buildOutputs(opts: {
       },
       "astro:config:done": ({ config }) => {
         cacheDir = fileURLToPath(config.cacheDir);
+        // Before the build touches the folder: its manifest vouches for the files left as they were.
+        if (building) listed = readFolderManifest(fileURLToPath(config.outDir));
       },
       "astro:build:done": async ({ dir, logger }) => {
         const out = fileURLToPath(dir);
         const memo = cacheDir ? readEtagMemo(cacheDir) : undefined;
-        const files = etagDistFiles(out, memo?.known);
+        const files = etagDistFiles(out, memo?.known, listed);
+        listed = undefined;
         const manifest = manifestOf(files, {
           urls: siteUrls(opts.baseUrl),
           builtAt: new Date(),

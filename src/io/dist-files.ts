@@ -6,6 +6,7 @@ import type { z } from "zod";
 import { describeIssue } from "../api/schema-issues.ts";
 import { etagOfHash, type HeadersManifest, HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.ts";
 import { fileKey } from "./etag-memo.ts";
+import { type FolderManifest, NO_MANIFEST } from "./folder-manifest.ts";
 
 /**
  * The one module that reads a built site folder. The build hook, the sidecar's snapshot (and
@@ -77,14 +78,17 @@ function etagOfFile(abs: string, buffer: Buffer): string {
 export function etagDistFiles(
   dir: string,
   known: ReadonlyMap<string, string> = new Map(),
+  listed: FolderManifest = NO_MANIFEST,
 ): { path: string; etag: string; key: string; writtenMs: number }[] {
   const buffer = Buffer.allocUnsafe(CHUNK);
   return listDistFiles(dir).map((f) => {
     const stat = statSync(f.abs, { bigint: true });
-    // A file this key names was hashed by an earlier build and not written since (src/io/etag-memo.ts).
+    // A file this key names was hashed by an earlier build and not written since (src/io/etag-memo.ts),
+    // or the folder's manifest lists it and it has not changed since (folder-manifest.ts).
     const key = fileKey(f.path, stat);
     const writtenMs = Number(stat.mtimeNs / 1_000_000n);
-    return { path: f.path, etag: known.get(key) ?? etagOfFile(f.abs, buffer), key, writtenMs };
+    const etag = known.get(key) ?? listed.etagOf(f.path, stat.ctimeNs) ?? etagOfFile(f.abs, buffer);
+    return { path: f.path, etag, key, writtenMs };
   });
 }
 

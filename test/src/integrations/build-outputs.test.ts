@@ -28,7 +28,9 @@ async function build(out: string, previousDir: string): Promise<HeadersManifest>
   const hooks = buildOutputs({ baseUrl: "https://reviews.example", baseUrlExplicit: true, previousDir })
     .hooks as Record<string, (arg: unknown) => Promise<void> | void>;
   await hooks["astro:config:setup"]?.({ command: "build" });
-  await hooks["astro:config:done"]?.({ config: { cacheDir: pathToFileURL(`${path.join(root, "cache")}/`) } });
+  await hooks["astro:config:done"]?.({
+    config: { cacheDir: pathToFileURL(`${path.join(root, "cache")}/`), outDir: pathToFileURL(`${out}/`) },
+  });
   await hooks["astro:build:done"]?.({ dir: pathToFileURL(`${out}/`), logger });
   return JSON.parse(await readFile(path.join(out, "_headers.json"), "utf8")) as HeadersManifest;
 }
