@@ -4,13 +4,15 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LogStateError } from "./log-dir.ts";
-import { processAlive } from "./process-alive.ts";
+import { ownRecord, recordAlive } from "./process-alive.ts";
 
 /**
  * One writer per LOG_DIR: a lock file, `LOG_DIR/.lock`, created with O_EXCL and holding the
- * holder's PID and host. A build holds it from reading the log's state to committing it, a short
- * stretch (no pages are rendered meanwhile), so a second build waits for it. A lock whose process
- * is gone (on this host) is stale, from a build killed mid-commit, and is taken over (`breakStale`).
+ * holder's PID, its start time and host. A build holds it from reading the log's state to committing
+ * it, a short stretch (no pages are rendered meanwhile), so a second build waits for it. A lock whose
+ * process is gone (on this host) is stale, from a build killed mid-commit, and is taken over
+ * (`breakStale`); so is one whose PID a process started later now has (a restarted container
+ * numbers its processes as before).
  */
 
 export const LOCK_FILE = ".lock";
@@ -25,6 +27,8 @@ const POLL_MS = 100;
 
 interface Holder {
   pid: number;
+  /** When the holder started (process-alive.ts), where the system tells. */
+  start?: string;
   host: string;
   since: string;
   /** The lock file's whole text, which no other lock has (it ends in a random tag). */
@@ -34,8 +38,9 @@ interface Holder {
 async function holderOf(file: string): Promise<Holder | undefined> {
   try {
     const text = await readFile(file, "utf8");
-    const [pid = "", host = "", since = ""] = text.split("\n");
-    return { pid: Number(pid), host, since, text };
+    const [record = "", host = "", since = ""] = text.split("\n");
+    const [pid = "", start] = record.split(" ");
+    return { pid: Number(pid), start, host, since, text };
   } catch {
     return undefined;
   }
@@ -58,14 +63,15 @@ async function breakStale(file: string, stale: string): Promise<boolean> {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     // Another waiter is breaking it: wait. Its breaker gone (or gone before it wrote its PID, so
     // the file is old and empty): remove its file, as a stale lock.
-    const breaker = Number((await readFile(mutex, "utf8").catch(() => "")).trim());
+    const [pid = "", start] = (await readFile(mutex, "utf8").catch(() => "")).trim().split(" ");
+    const breaker = Number(pid);
     const age = Date.now() - ((await stat(mutex).catch(() => undefined))?.mtimeMs ?? Date.now());
-    if ((breaker > 0 && !processAlive(breaker)) || (!(breaker > 0) && age > BREAK_STALE_MS))
+    if ((breaker > 0 && !recordAlive({ pid: breaker, start })) || (!(breaker > 0) && age > BREAK_STALE_MS))
       await rm(mutex, { force: true });
     return false;
   }
   try {
-    await fh.writeFile(`${process.pid}\n`);
+    await fh.writeFile(ownRecord());
     await fh.close();
     if ((await readFile(file, "utf8").catch(() => undefined)) === stale) await rm(file, { force: true });
   } finally {
@@ -88,7 +94,7 @@ export async function withLogLock<T>(
 ): Promise<T> {
   await mkdir(dir, { recursive: true });
   const file = path.join(dir, LOCK_FILE);
-  const me = `${process.pid}\n${hostname()}\n${new Date().toISOString()}\n${randomBytes(8).toString("hex")}\n`;
+  const me = `${ownRecord()}${hostname()}\n${new Date().toISOString()}\n${randomBytes(8).toString("hex")}\n`;
   const deadline = Date.now() + (opts.waitMs ?? WAIT_MS);
   for (;;) {
     try {
@@ -106,7 +112,7 @@ export async function withLogLock<T>(
     const holder = await holderOf(file);
     // Written but not yet filled in: its writer is between open and write.
     const filling = holder === undefined || !Number.isInteger(holder.pid) || holder.pid <= 0;
-    if (!filling && holder.host === hostname() && !processAlive(holder.pid)) {
+    if (!filling && holder.host === hostname() && !recordAlive(holder)) {
       if (await breakStale(file, holder.text)) continue;
     }
     if (Date.now() > deadline) {

@@ -52,9 +52,14 @@ function readRecord(file: string): { pid: number; start?: string } | undefined {
  */
 export function liveRecord(file: string): number | undefined {
   const record = readRecord(file);
-  if (record === undefined || !processAlive(record.pid)) return undefined;
+  return record !== undefined && recordAlive(record) ? record.pid : undefined;
+}
+
+/** Whether the process a record names still runs: alive, and started when the record says (where both tell). */
+export function recordAlive(record: { pid: number; start?: string }): boolean {
+  if (!processAlive(record.pid)) return false;
   const now = record.start === undefined ? undefined : processStart(record.pid);
-  return now !== undefined && now !== record.start ? undefined : record.pid;
+  return now === undefined || now === record.start;
 }
 
 /** The PID written in `file`, or undefined when it is missing, unreadable or not a PID. */

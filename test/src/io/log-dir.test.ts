@@ -156,6 +156,37 @@ describe("one writer (log-lock.ts)", () => {
     );
   });
 
+  it("takes over the lock of a killed build whose PID a later process has (a restarted container)", async (ctx) => {
+    // Each run is PID 1 of a PID namespace of its own, as a container's first process is after each start.
+    const ns = ["--pid", "--fork", "--mount-proc", "--kill-child=SIGKILL"];
+    if (spawnSync("unshare", [...ns, "true"]).status !== 0) return ctx.skip("unshare cannot make a PID namespace here");
+    const d = await dir();
+    const lock = path.resolve(import.meta.dirname, "../../../src/io/log-lock.ts");
+    const child = `const { withLogLock } = await import(${JSON.stringify(lock)});
+      const [d, mode] = process.argv.slice(1);
+      const got = await withLogLock(d, async () => {
+        console.log("in " + process.pid);
+        if (mode === "hold") await new Promise(() => setInterval(() => {}, 1000));
+        return "ran";
+      }, { waitMs: 1_000 }).catch((err) => err.message);
+      console.log(got);`;
+    const run = (mode: string) =>
+      spawn("unshare", [...ns, process.execPath, "--input-type=module", "-e", child, d, mode], { stdio: "pipe" });
+    const holder = run("hold");
+    await new Promise<void>((resolve) => holder.stdout.on("data", (b: Buffer) => b.includes("in 1") && resolve()));
+    // SIGKILL, as an OOM kill or a container stop takes it: the lock stays, naming PID 1.
+    holder.kill("SIGKILL");
+    await new Promise((resolve) => holder.on("exit", resolve));
+    expect((await readFile(path.join(d, LOCK_FILE), "utf8")).split(/\s/)[0]).toBe("1");
+    const next = run("once");
+    let out = "";
+    next.stdout.on("data", (b: Buffer) => {
+      out += b;
+    });
+    await new Promise((resolve) => next.on("exit", resolve));
+    expect(out).toBe("in 1\nran\n");
+  }, 30_000);
+
   it("lets one process at a time in when several take over a stale lock at the same moment", async () => {
     const lock = path.resolve(import.meta.dirname, "../../../src/io/log-lock.ts");
     // Each child waits for the same instant, takes the lock and notes when it is in and out.
