@@ -111,7 +111,17 @@ export async function priorLog(
     if (loopback) return { fromDir: false, interrupted: { refusal } };
     throw new LogStateError(refusal);
   }
-  const reader = httpReader(prefix, { fetch: opts.fetch, timeoutMs: loopback ? 5_000 : 30_000 });
+  const http = httpReader(prefix, { fetch: opts.fetch, timeoutMs: loopback ? 5_000 : 30_000 });
+  // A checkpoint that came through proves a log is published, whatever LOG_NEW says.
+  let checkpointRead = false;
+  const reader = {
+    where: http.where,
+    read: async (p: string) => {
+      const bytes = await http.read(p);
+      if (p === "checkpoint" && bytes) checkpointRead = true;
+      return bytes;
+    },
+  };
   let published: ReadLog | undefined;
   try {
     published = await readTiledLog(reader, { origin: opts.origin });
@@ -124,6 +134,10 @@ export async function priorLog(
     }
     if (err instanceof LogReadError)
       throw new LogStateError(`the log published at ${prefix} does not read: ${err.message}`);
+    if (checkpointRead)
+      throw new LogStateError(
+        `${prefix} publishes a review log (its checkpoint was read), which could not be read whole (${err.message}). A build never starts a second log for an origin that has one, with LOG_NEW=1 too: build again when the site answers, or restore LOG_DIR`,
+      );
     if (config.LOG_NEW) return { fromDir: false };
     throw new LogStateError(
       `${dir} holds no review log and the one published at ${prefix} could not be fetched (${err.message}). A build never starts a second log for an origin: restore LOG_DIR, or let the build reach the site, or set LOG_NEW=1 if ${config.BASE_URL} has never published a log`,

@@ -93,6 +93,21 @@ describe("the log a build continues (log-state.ts)", () => {
     });
   });
 
+  it("never starts a new log, even with LOG_NEW=1, once the site has answered with this log's checkpoint", async () => {
+    const site = await dir();
+    const tree = appendEntries(EMPTY_LOG, [Buffer.from("a"), Buffer.from("b")]);
+    await commitLogDir(site, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(KEY.skey)), {
+      note: undefined,
+      size: 0,
+    });
+    // The checkpoint comes through; an entry bundle meets a busy CDN.
+    const busyBundle: typeof fetch = async (input, init) =>
+      String(input).includes("/tile/entries/") ? new Response("busy", { status: 503 }) : servedFrom(site)(input, init);
+    await expect(priorLog(await dir(), { BASE_URL: PUBLIC, LOG_NEW: true }, opts([], busyBundle))).rejects.toThrow(
+      /publishes a review log \(its checkpoint was read\), which could not be read whole \(GET https:\/\/reviews\.example\/log\/tile\/entries\/000\.p\/2 answered 503\)/,
+    );
+  });
+
   it("refuses a LOG_DIR behind the published log (a stale cache would fork it), and takes one that is not", async () => {
     const site = await dir();
     const signer = signerFromKey(KEY.skey);
