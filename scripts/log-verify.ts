@@ -8,7 +8,7 @@ import { failureCause, fetchBytes, fetchPolitely, httpReader, LogFetchError } fr
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
 import { latestEntries } from "../src/log/plan.ts";
-import { checkSite, type ServedRecord } from "../src/log/site-check.ts";
+import { aggregateProblem, checkSite, type ServedRecord } from "../src/log/site-check.ts";
 import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verify.ts";
 
 /**
@@ -50,6 +50,7 @@ const SeenSchema = z.object({
 });
 
 const DatasetSchema = z.object({
+  aggregate_rating: z.unknown(),
   reviews: z.array(z.looseObject({ id: z.string(), log_index: z.unknown(), log_nonce: z.unknown() })),
 });
 
@@ -79,7 +80,10 @@ async function readState(file: string): Promise<SeenCheckpoint | undefined | { p
   return parsed.success ? parsed.data : { problem: `${file} is not a state file written by log:verify` };
 }
 
-async function servedRecords(site: string, fetchImpl?: typeof fetch): Promise<ServedRecord[]> {
+async function servedDataset(
+  site: string,
+  fetchImpl?: typeof fetch,
+): Promise<{ url: string; aggregate: unknown; records: ServedRecord[] }> {
   const url = `${site.replace(/\/+$/, "")}/reviews.json`;
   const bytes = await fetchBytes(url, { fetch: fetchImpl, maxBytes: MAX_DATASET_BYTES, retries: RETRIES });
   if (!bytes) throw new LogVerifyError(`${url} is not found: the site serves no records to check against the log`);
@@ -91,7 +95,7 @@ async function servedRecords(site: string, fetchImpl?: typeof fetch): Promise<Se
   }
   const parsed = DatasetSchema.safeParse(json);
   if (!parsed.success) throw new LogVerifyError(`${url} is not a list of review records with log_index and log_nonce`);
-  return parsed.data.reviews as ServedRecord[];
+  return { url, aggregate: parsed.data.aggregate_rating, records: parsed.data.reviews as ServedRecord[] };
 }
 
 /** `check` over `items`, `limit` at a time; the problems in the items' order. */
@@ -195,8 +199,11 @@ export async function main(deps: {
         return 2;
       }
     }
-    const records = await servedRecords(site, deps.fetch);
+    const dataset = await servedDataset(site, deps.fetch);
+    const records = dataset.records;
     const check = checkSite(verified.entries, records);
+    const summary = aggregateProblem(dataset.url, dataset.aggregate, records);
+    if (summary) check.problems.push(summary);
     const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
     check.problems.push(
       ...(await pagesChecked(withdrawnIds, PAGE_CONCURRENCY, async ([id, l]) => {
@@ -239,7 +246,7 @@ export async function main(deps: {
       `  entries: ${c.published} published, ${c.amended} amended, ${c.withdrawn} withdrawn, ${c.restored} restored; every tile and entry checked against the signed checkpoint`,
     );
     deps.out(
-      `  ${site}/reviews.json: ${plural(check.records, "record")}, each opening the commitment of the latest log entry for its review; every review the log lists as current is served; ${plural(check.withdrawn, "withdrawn review")} not served, nor ${check.withdrawn === 1 ? "its page" : "their pages"}`,
+      `  ${site}/reviews.json: ${plural(check.records, "record")}, each opening the commitment of the latest log entry for its review, and the aggregate rating theirs; every review the log lists as current is served; ${plural(check.withdrawn, "withdrawn review")} not served, nor ${check.withdrawn === 1 ? "its page" : "their pages"}`,
     );
     if (args.pages)
       deps.out(

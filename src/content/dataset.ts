@@ -1,8 +1,9 @@
 import { nonceSource } from "../log/commitment.ts";
 import type { LoggedReview } from "../log/entries.ts";
 import { type LogPosition, planLog } from "../log/plan.ts";
+import { aggregate } from "./aggregate.ts";
 import { createMatcher } from "./mentions.ts";
-import type { AggregateRating, AspectRef, ReviewAspect, ReviewRecord, ReviewsDataset, Sentiment } from "./records.ts";
+import type { AspectRef, ReviewAspect, ReviewRecord, ReviewsDataset, Sentiment } from "./records.ts";
 import type { CatalogueItem } from "./schema.ts";
 import type { Content, ReviewEntry } from "./validate.ts";
 
@@ -151,27 +152,6 @@ function unloggedPositions(fields: readonly LoggedReview[]): Map<string, LogPosi
 /** Turns validated content into published records, as logged by a new log (see `recordsOf`). */
 export function buildRecords(content: Content, baseUrl: string): ReviewRecord[] {
   return recordsOf(reviewFields(content), baseUrl, undefined, editorLabels(content));
-}
-
-/**
- * Mean rating rounded half-up to 2 decimals. Computed as `round(sum * 100 / n)` on integers:
- * `sum / n * 100` is one ulp short for means like 4.225 (169 over 40) and would round to 4.22.
- */
-export function aggregate(reviews: readonly { rating: number }[]): AggregateRating {
-  const distribution = { "1": 0, "2": 0, "3": 0, "4": 0, "5": 0 };
-  let sum = 0;
-  for (const r of reviews) {
-    distribution[String(r.rating) as keyof typeof distribution]++;
-    sum += r.rating;
-  }
-  const n = reviews.length;
-  return {
-    rating_value: n === 0 ? 0 : Math.round((sum * 100) / n) / 100,
-    review_count: n,
-    best_rating: 5,
-    worst_rating: 1,
-    distribution,
-  };
 }
 
 /** The dataset of `reviews` (already built records); `aspects` lists the analysed aspects. */

@@ -1,3 +1,5 @@
+import { isDeepStrictEqual } from "node:util";
+import { aggregate } from "../content/aggregate.ts";
 import { commitment } from "./commitment.ts";
 import { DERIVED_FIELDS, LOGGED_KEYS, type LogEntry, loggedReview } from "./entries.ts";
 import { decodeBase64 } from "./note-keys.ts";
@@ -94,4 +96,18 @@ export function checkSite(entries: readonly LogEntry[], records: readonly Served
       problems.push(`${id} is in the log (entry ${l.index}, ${l.entry.event}) but not served: silently removed?`);
   }
   return { problems, records: records.length, withdrawn };
+}
+
+/**
+ * The dataset's `aggregate_rating` against the records served beside it: the headline rating is
+ * the list's own, so one inflated beside honest records fails too. Records whose rating is no
+ * star count fail their own check (they open no commitment), so they are left to it.
+ */
+export function aggregateProblem(where: string, served: unknown, records: readonly ServedRecord[]): string | undefined {
+  if (!records.every((r) => Number.isInteger(r.rating) && (r.rating as number) >= 1 && (r.rating as number) <= 5))
+    return undefined;
+  const want = aggregate(records as unknown as { rating: number }[]);
+  if (isDeepStrictEqual(served, want)) return undefined;
+  const got = (served ?? {}) as { rating_value?: unknown; review_count?: unknown };
+  return `${where} serves an aggregate_rating of ${JSON.stringify(got.rating_value)} from ${JSON.stringify(got.review_count)} reviews, but the ${records.length} records it serves give ${want.rating_value} from ${want.review_count} (and a rating distribution of ${JSON.stringify(want.distribution)}): its headline rating is not the list's`;
 }

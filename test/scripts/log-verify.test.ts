@@ -162,6 +162,20 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     ]);
   });
 
+  it("fails an aggregate_rating that is not the one of the records served beside it", async () => {
+    rewrite = (url, body) => {
+      if (url !== "/reviews.json") return undefined;
+      const d = JSON.parse(body) as { aggregate_rating: { rating_value: number; review_count: number } };
+      d.aggregate_rating.rating_value = 4.9;
+      return JSON.stringify(d);
+    };
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err).toMatch(
+      /^log:verify: \S+\/reviews\.json serves an aggregate_rating of 4\.9 from \d+ reviews, but the \d+ records it serves give [\d.]+ from \d+ \(and a rating distribution of/,
+    );
+  });
+
   it("fails a withdrawn review's page that redirects, or answers anything but 404 or 410", async () => {
     const page = `${base}/reviews/${MIKE}/`;
     answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 302, location: `/reviews/${CARLOS}/` } : undefined);

@@ -1,7 +1,8 @@
 import path from "node:path";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { aggregate, buildDataset } from "../../../src/content/dataset.ts";
+import { aggregate } from "../../../src/content/aggregate.ts";
+import { buildDataset } from "../../../src/content/dataset.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
