@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Config } from "../config.ts";
 import { logOrigin } from "../log/checkpoint.ts";
 import type { LogReader } from "../log/read.ts";
-import { TILE_WIDTH, type Tile, tilePath, treeTiles } from "../log/tiles.ts";
+import { parseTilePath, TILE_WIDTH, type Tile, tilePath, treeTiles } from "../log/tiles.ts";
 import { type LogTree, tileBytes, tileFiles } from "../log/tree.ts";
 
 /**
@@ -19,7 +19,8 @@ import { type LogTree, tileBytes, tileFiles } from "../log/tree.ts";
  * changed: the new tiles are new paths (a full tile, or a partial one of a new width). A file at
  * such a path with other bytes can only come from a commit that was interrupted before its
  * rename; no checkpoint names it and no build served it (a build commits before it writes its
- * `log/`), so it is replaced. A folder with tiles and no checkpoint at all is refused, unless it
+ * `log/`), so it is replaced, and such a commit's partial tiles wider than any checkpoint's are
+ * removed (`removeUnnamedPartials`). A folder with tiles and no checkpoint at all is refused, unless it
  * is a local preview's whose tiles are all the new log's own (`onlyTilesOf`). A tile a checkpoint
  * names that is damaged on disk gets back the bytes the checkpoint allows (`repairTiles`).
  */
@@ -101,6 +102,7 @@ export async function commitLogDir(
   expected: { note: Uint8Array | undefined; size: number },
   held: () => Promise<void> = async () => {},
 ): Promise<void> {
+  await removeUnnamedPartials(dir, expected.size, held);
   const dirs = new Set<string>([dir]);
   for (const [rel, bytes] of tileFiles(tree, expected.size)) {
     const file = path.join(dir, rel);
@@ -124,6 +126,25 @@ export async function commitLogDir(
     await held();
     await writeSynced(path.join(dir, CHECKPOINT), checkpoint);
     await syncDir(dir);
+  }
+}
+
+/**
+ * Removes the partial tiles in `dir` that no checkpoint of a log of `size` entries (or of a
+ * smaller one) names: those a commit interrupted before its checkpoint left for a larger tree.
+ * Left there, a later build would take them for an older checkpoint's, serve them, and report
+ * them as damaged once its own tree covered them.
+ */
+async function removeUnnamedPartials(dir: string, size: number, held: () => Promise<void>): Promise<void> {
+  const files = await readdir(path.join(dir, "tile"), { recursive: true }).catch(() => [] as string[]);
+  for (const rel of files) {
+    const t = parseTilePath(`tile/${rel.split(path.sep).join("/")}`);
+    if (!t || t.width === TILE_WIDTH) continue;
+    // The partial tile at (L, n) of width w is a tree's of floor(size / 256^L) = 256n + w.
+    const level = t.level === "entries" ? 0 : t.level;
+    if (t.n * TILE_WIDTH + t.width <= Math.floor(size / TILE_WIDTH ** level)) continue;
+    await held();
+    await rm(path.join(dir, "tile", rel), { force: true });
   }
 }
 

@@ -3,7 +3,7 @@ import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os, { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { commitLogDir, folderReader, keptPartials, LogStateError } from "../../../src/io/log-dir.ts";
+import { commitLogDir, folderReader, keptPartials, LogStateError, repairTiles } from "../../../src/io/log-dir.ts";
 import { LOCK_FILE, withLogLock } from "../../../src/io/log-lock.ts";
 import { generateKeyPair, parseVerifierKey, signerFromKey } from "../../../src/log/note-keys.ts";
 import { readTiledLog } from "../../../src/log/read.ts";
@@ -99,6 +99,30 @@ describe("LOG_DIR (log-dir.ts)", () => {
     // Once the tile is full, its partials are no longer needed.
     const c = await commit(d, 124, b);
     expect(await keptPartials(d, c)).toEqual([]);
+  });
+
+  it("drops the partial tiles a commit interrupted before its checkpoint left for a larger tree", async () => {
+    const d = await dir();
+    const first = await commit(d, 10);
+    // A build that wrote the tiles of 15 entries and died before its checkpoint.
+    const abandoned = appendEntries(
+      first,
+      [1, 2, 3, 4, 5].map((i) => Buffer.from(`{"never":${i}}`)),
+    );
+    for (const [rel, bytes] of tileFiles(abandoned, 10)) {
+      await mkdir(path.dirname(path.join(d, rel)), { recursive: true });
+      await writeFile(path.join(d, rel), bytes);
+    }
+    const next = await commit(d, 3, first);
+    const last = await commit(d, 5, next);
+    // No checkpoint had 15 entries: its tiles are not an older checkpoint's, to serve or to repair.
+    expect((await keptPartials(d, last)).map((t) => `${t.level}/${t.n}.p/${t.width}`)).toEqual([
+      "0/0.p/10",
+      "0/0.p/13",
+      "entries/0.p/10",
+      "entries/0.p/13",
+    ]);
+    expect(await repairTiles(d, last, async () => {})).toEqual([]);
   });
 
   it("refuses a changed entry, another origin's log and a checkpoint under another key", async () => {
