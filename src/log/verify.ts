@@ -67,6 +67,14 @@ export async function verifyLog(
   } catch (err) {
     throw new LogVerifyError((err as Error).message);
   }
+  // A build never logs on a day before the log's last entry (plan.ts): the feeds date reviews by these days.
+  for (let i = 1; i < entries.length; i++) {
+    const [was, e] = [entries[i - 1] as LogEntry, entries[i] as LogEntry];
+    if (e.logged < was.logged)
+      throw new LogVerifyError(
+        `log entry ${i} (${e.id}) was logged on ${e.logged}, before entry ${i - 1} (${was.logged}): a log's days never go back, so it was backdated`,
+      );
+  }
 
   const tiles = new Map<string, Uint8Array>();
   for (const t of treeTiles(size)) {

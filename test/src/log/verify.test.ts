@@ -51,3 +51,19 @@ describe("a signed checkpoint whose size the tiles do not back (verify.ts, read.
     );
   });
 });
+
+describe("a log whose days go back (verify.ts)", () => {
+  it("fails, naming the entry logged on a day before the one ahead of it: a backdated entry", async () => {
+    const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
+    temp.push(d);
+    const commitment = `${"A".repeat(43)}=`;
+    const entries = ["2026-01-03", "2026-01-05", "2026-01-04"].map((logged, i) =>
+      encodeEntry({ event: "published", id: `2026-01-01-r${i}`, logged, commitment }),
+    );
+    const tree = appendEntries(EMPTY_LOG, entries);
+    await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(KEY.skey)), { note: undefined, size: 0 });
+    await expect(verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).rejects.toThrow(
+      "log entry 2 (2026-01-01-r2) was logged on 2026-01-04, before entry 1 (2026-01-05): a log's days never go back, so it was backdated",
+    );
+  });
+});
