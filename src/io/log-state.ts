@@ -124,8 +124,24 @@ export async function priorLog(
   };
   let published: ReadLog | undefined;
   try {
-    published = await readTiledLog(reader, { origin: opts.origin });
+    // Verified after the origin matched (a log of this origin under another key is another
+    // operator's), and before any tile is fetched.
+    published = await readTiledLog(reader, {
+      origin: opts.origin,
+      authenticate: (note) => void openNote(note, [opts.verifier]),
+    });
   } catch (err) {
+    if (err instanceof NoteError) {
+      if (loopback) {
+        opts.warn(
+          `review log: the log at ${prefix} is not signed by this key (${err.message}); starting a new log in ${dir}`,
+        );
+        return { fromDir: false };
+      }
+      throw new LogStateError(
+        `the log published at ${prefix} does not verify with this build's key (${err.message}): set LOG_SIGNING_KEY to the key that log was started with`,
+      );
+    }
     if (!(err instanceof LogFetchError) && !(err instanceof LogReadError)) throw err;
     if (loopback) {
       // Nothing listening is the usual case for a local preview; something unreadable is worth a word.
@@ -147,21 +163,6 @@ export async function priorLog(
     if (loopback || config.LOG_NEW) return { fromDir: false };
     throw new LogStateError(
       `${dir} holds no review log and ${prefix}/checkpoint is not found. If ${config.BASE_URL} has never published a log, set LOG_NEW=1 for this first build; otherwise restore LOG_DIR (docs/log.md#state)`,
-    );
-  }
-  // Verified after the origin matched: a log of this origin under another key is another operator's.
-  try {
-    openNote(published.note, [opts.verifier]);
-  } catch (err) {
-    if (!(err instanceof NoteError)) throw err;
-    if (loopback) {
-      opts.warn(
-        `review log: the log at ${prefix} is not signed by this key (${err.message}); starting a new log in ${dir}`,
-      );
-      return { fromDir: false };
-    }
-    throw new LogStateError(
-      `the log published at ${prefix} does not verify with this build's key (${err.message}): set LOG_SIGNING_KEY to the key that log was started with`,
     );
   }
   opts.warn(

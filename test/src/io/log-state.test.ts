@@ -93,6 +93,27 @@ describe("the log a build continues (log-state.ts)", () => {
     });
   });
 
+  it("fetches no tile of a published log before its checkpoint verifies with this log's key (tlog-tiles)", async () => {
+    const site = await dir();
+    const tree = appendEntries(EMPTY_LOG, [Buffer.from("a"), Buffer.from("b")]);
+    const other = generateKeyPair(ORIGIN, new Uint8Array(32).fill(7));
+    await commitLogDir(site, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(other.skey)), {
+      note: undefined,
+      size: 0,
+    });
+    const asked: string[] = [];
+    const watched: typeof fetch = async (input, init) => {
+      asked.push(new URL(String(input)).pathname);
+      return servedFrom(site)(input, init);
+    };
+    await expect(priorLog(await dir(), { BASE_URL: PUBLIC, LOG_NEW: false }, opts([], watched))).rejects.toThrow(
+      /does not verify with this build's key/,
+    );
+    const local = await priorLog(await dir(), { BASE_URL: "http://localhost:4321", LOG_NEW: false }, opts([], watched));
+    expect(local).toEqual({ fromDir: false });
+    expect(asked).toEqual(["/log/checkpoint", "/log/checkpoint"]);
+  });
+
   it("never starts a new log, even with LOG_NEW=1, once the site has answered with this log's checkpoint", async () => {
     const site = await dir();
     const tree = appendEntries(EMPTY_LOG, [Buffer.from("a"), Buffer.from("b")]);
