@@ -32,6 +32,14 @@ const baseUrl = z
       });
       return z.NEVER;
     }
+    // The review log's origin, host and path (docs/log.md), names its signing key, which holds no "+" (c2sp.org/signed-note).
+    if (`${url.host}${url.pathname}`.includes("+")) {
+      ctx.addIssue({
+        code: "custom",
+        message: `BASE_URL must have no + in its host or path: they name the review log and its signing key, and a key name cannot hold one, got ${JSON.stringify(raw)}`,
+      });
+      return z.NEVER;
+    }
     return url.href.replace(/\/+$/, "");
   });
 

@@ -53,6 +53,8 @@ describe("configuration", () => {
     ["BASE_URL", "https://example.com/?"],
     ["BASE_URL", "https://example.com/#"],
     ["BASE_URL", "https://:secret@example.com"],
+    // The review log's origin, its host and path, names its signing key, which holds no "+".
+    ["BASE_URL", "https://example.com/c++reviews"],
     ["HUB_URL", "not a url"],
     ["HUB_URL", "ftp://hub.example.com/"],
     ["LOG_LEVEL", "loud"],
