@@ -52,6 +52,19 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the review log", () => {
     if (file !== "/log/key") expect(res.headers.get("cache-control")).toBe(cacheControlFor(file));
   });
 
+  it("compresses entry bundles, full and partial, keeping their type and caching (tlog-tiles: SHOULD)", async () => {
+    const entry = '{"event":"published","id":"2026-01-01-a","logged":"2026-01-02","commitment":"x"}';
+    for (const f of ["/log/tile/entries/002", "/log/tile/entries/003.p/9"]) {
+      await mkdir(path.dirname(path.join(dist, f)), { recursive: true });
+      await writeFile(path.join(dist, f), `\u0000O${entry}`.repeat(20));
+      const res = await fetch(`${nginx.url}${f}`, { headers: { "accept-encoding": "gzip" } });
+      expect(await res.text()).toBe(`\u0000O${entry}`.repeat(20));
+      expect(res.headers.get("content-encoding")).toBe("gzip");
+      expect(res.headers.get("content-type")).toBe(contentTypeFor(f));
+      expect(res.headers.get("cache-control")).toBe(cacheControlFor(f));
+    }
+  });
+
   it("names the checkpoint's type and caching exactly as tlog-tiles and docs/log.md say", async () => {
     const res = await fetch(`${nginx.url}/log/checkpoint`);
     expect(res.headers.get("content-type")).toBe("text/plain; charset=utf-8");
