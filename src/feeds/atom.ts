@@ -32,6 +32,15 @@ export function xmlSafe(s: string): string {
   return s.replace(NOT_XML, "");
 }
 
+/**
+ * Text for an element `feed` writes as plain text (names, the feed's title and subtitle). Its XML
+ * writer (xml-js) first turns every `&amp;` back into `&`, so a name typed as `Tom &amp; Jerry` lost
+ * its `amp;`; escaping each `&` first makes that step give back exactly the text.
+ */
+function xmlText(s: string): string {
+  return xmlSafe(s).replace(/&/g, "&amp;");
+}
+
 /** Text as HTML that displays exactly that text, for Atom's `type="html"` constructs. */
 export function htmlText(s: string): string {
   return xmlSafe(s).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
@@ -61,14 +70,14 @@ export function renderAtomFeed(
   const items = feedItems(reviews);
   const feed = new Feed({
     id: tagUri(business, "reviews"),
-    title: xmlSafe(`${business.name}: verified reviews`),
-    description: xmlSafe(`The ${FEED_SIZE} most recently published verified customer reviews of ${business.name}.`),
+    title: xmlText(`${business.name}: verified reviews`),
+    description: xmlText(`The ${FEED_SIZE} most recently published verified customer reviews of ${business.name}.`),
     updated: new Date(feedUpdatedMs(items, changes)),
     generator: false,
     link: urls.home,
     feedLinks: { atom: urls.atomFeed },
     hub: urls.hub,
-    author: { name: xmlSafe(business.name), link: uriOf(business.url) },
+    author: { name: xmlText(business.name), link: uriOf(business.url) },
   });
   for (const r of items) {
     feed.addItem({
@@ -78,7 +87,7 @@ export function renderAtomFeed(
       date: new Date(itemModifiedMs(r, changes)),
       published: new Date(r.published_at),
       content: htmlParagraphs(feedBody(r, business)),
-      author: [{ name: xmlSafe(r.author) }],
+      author: [{ name: xmlText(r.author) }],
       // Category terms are kebab-case ids (content schema), so nothing in them needs escaping.
       category: [
         { term: `rating:${r.rating}`, name: `${r.rating} out of 5` },

@@ -4,19 +4,27 @@ import path from "node:path";
 import { extractFromXml } from "@extractus/feed-extractor";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
+import { XMLParser } from "fast-xml-parser";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../helpers/build-site.ts";
 
 /**
  * One real build of the fixture with values the content schema accepts but a feed must still
- * carry faithfully: a `published_at` with a fraction of a second, and a business URL with a space.
+ * carry faithfully: a `published_at` with a fraction of a second, a business URL with a space, and
+ * names that hold what looks like an XML escape (`&amp;` typed as text, as copied from a web page).
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const BASE = "https://reviews.example";
 const FRACTION = "2025-03-12T17:45:00.750Z";
+const AUTHOR = "Tom &amp; Jerry &lt;3";
+const BUSINESS = "Willow Creek &amp; Co";
 
 const temp: string[] = [];
-let json: { authors: { url?: string }[]; items: { id: string; date_published: string; date_modified: string }[] };
+let json: {
+  title: string;
+  authors: { url?: string }[];
+  items: { id: string; date_published: string; date_modified: string; authors: { name: string }[] }[];
+};
 let atom: string;
 let home: string;
 
@@ -26,7 +34,14 @@ beforeAll(async () => {
   await cp(FIXTURE, dir, { recursive: true });
   const business = path.join(dir, "business.yaml");
   const yaml = await readFile(business, "utf8");
-  await writeFile(business, yaml.replace(/^url: .*$/m, "url: https://willowcreekchiro.example/our practice"));
+  await writeFile(
+    business,
+    yaml
+      .replace(/^url: .*$/m, "url: https://willowcreekchiro.example/our practice")
+      .replace(/^name: .*$/m, `name: "${BUSINESS}"`),
+  );
+  const lauren = path.join(dir, "reviews/2025/2025-03-10-lauren-m.yaml");
+  await writeFile(lauren, (await readFile(lauren, "utf8")).replace(/^author: .*$/m, `author: "${AUTHOR}"`));
   const carlos = path.join(dir, "reviews/2025/2025-03-10-carlos-d.yaml");
   await writeFile(
     carlos,
@@ -69,6 +84,29 @@ describe("JSON Feed values the content schema allows", () => {
       },
     });
     expect(atomAuthor).toBe(url);
+  });
+});
+
+describe("Atom values the content schema allows", () => {
+  const parsed = () =>
+    new XMLParser({ ignoreAttributes: false, isArray: (name) => name === "entry" || name === "author" }).parse(atom)
+      .feed as {
+      title: string;
+      subtitle: string;
+      author: { name: string }[];
+      entry: { id: string; author: { name: string }[] }[];
+    };
+
+  it("carries names that contain an escape-like `&amp;` as written, as the JSON Feed does", () => {
+    const feed = parsed();
+    const lauren = feed.entry.find((e) => e.id.endsWith("review/2025-03-10-lauren-m"));
+    expect(lauren?.author[0]?.name).toBe(AUTHOR);
+    const item = json.items.find((i) => i.id.endsWith("review/2025-03-10-lauren-m"));
+    expect(item?.authors[0]?.name).toBe(AUTHOR);
+    expect(feed.author[0]?.name).toBe(BUSINESS);
+    expect(feed.title).toBe(json.title);
+    expect(feed.title).toBe(`${BUSINESS}: verified reviews`);
+    expect(feed.subtitle).toContain(BUSINESS);
   });
 });
 
