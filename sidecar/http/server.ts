@@ -125,12 +125,22 @@ const CLIENT_ERRORS: Record<string, { status: number; error: string; message: st
  * Node's `clientError` event: a request that cannot be parsed never reaches Express, and Node's
  * default answer is a bare status line with an empty body. The service answers it in its own
  * 4xx shape, `{error, message, issues}` (the statuses Node would use: 431 for oversized headers,
- * 408 for a timeout, 400 otherwise). Nothing from the request is echoed: its bytes are what
- * failed to parse.
+ * 408 for a timeout, 400 otherwise). Nothing from the request is echoed, its bytes being what failed
+ * to parse, but for the method of a well-formed request line with an unknown method, which is 501.
  */
-function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
+function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void {
   if (err.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
+    return;
+  }
+  const method = err.code === "HPE_INVALID_METHOD" ? unknownMethod(err.rawPacket) : undefined;
+  if (method !== undefined) {
+    const message = `The method ${method} is not one this service implements (methods are case-sensitive).`;
+    answerRaw(socket, 501, {
+      error: "not_implemented",
+      message,
+      issues: [{ path: "(method)", value: method, message }],
+    });
     return;
   }
   const known = CLIENT_ERRORS[err.code ?? ""];
@@ -140,6 +150,17 @@ function answerClientError(err: NodeJS.ErrnoException, socket: Socket): void {
     message: `The request is not valid HTTP/1.1 (${err.code ?? "parse error"}).`,
   };
   answerRaw(socket, status, { error, message, issues: [{ path: "(request)", value: err.code ?? null, message }] });
+}
+
+/** A request line of RFC 9112 §3 whose method is a token: llhttp refuses a method it does not know. */
+const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}) [\x21-\x7e]+ HTTP\/\d\.\d\r?\n/;
+
+/**
+ * The method of a well-formed request line that llhttp refused as unknown (`FOO`, `get`): RFC 9110
+ * §9.1 asks for 501 there, not the 400 of bytes that are no HTTP at all. Undefined for anything else.
+ */
+function unknownMethod(packet: Buffer | undefined): string | undefined {
+  return packet ? REQUEST_LINE.exec(packet.subarray(0, 8192).toString("latin1"))?.[1] : undefined;
 }
 
 /**

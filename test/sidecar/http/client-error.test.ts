@@ -63,6 +63,22 @@ describe("a request Node cannot parse", () => {
     expect(JSON.parse(garbled.body)).toMatchObject({ error: "bad_request", issues: [{ path: "(request)" }] });
   });
 
+  it("with a well-formed request line but a method the server does not know gets a JSON 501, not a 400", async () => {
+    // RFC 9110 §9.1: an unrecognised method SHOULD be 501; methods are case-sensitive, so `get` is one.
+    for (const method of ["FOO", "get", "M-SEARCH2"]) {
+      const res = await raw(Buffer.from(`${method} /ok HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+      expect(res.status, method).toBe(501);
+      expect(res.headers).toContain("content-type: application/json");
+      expect(JSON.parse(res.body)).toMatchObject({
+        error: "not_implemented",
+        issues: [{ path: "(method)", value: method }],
+      });
+    }
+    // Bytes that are no request line at all (a TLS handshake sent to this port) stay a 400.
+    const tls = await raw(Buffer.from([0x16, 0x03, 0x01, 0x02, 0x00, 0x01, 0x00]));
+    expect(tls.status).toBe(400);
+  });
+
   it("leaves well-formed requests to the app", async () => {
     const ok = await raw(Buffer.from("GET /ok HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n"));
     expect(ok.status).toBe(200);
