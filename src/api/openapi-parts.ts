@@ -85,10 +85,10 @@ export function notModified(o: CachingOptions): Obj {
   };
 }
 
-export const errorResponse = (description: string, example: object, headers?: Obj): Obj => ({
+export const errorResponse = (description: string, example: object, headers?: Obj, schema = "Error"): Obj => ({
   description,
   ...(headers ? { headers } : {}),
-  content: body(ref("Error"), example),
+  content: body(ref(schema), example),
 });
 
 export function sharedResponses(examples: { uriTooLong: object; rateLimited: object }): {

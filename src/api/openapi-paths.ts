@@ -61,6 +61,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
     "Invalid parameters; each issue names the parameter, the value and what is valid.",
     ex.invalidQuery,
     rateLimitHeaders,
+    "InvalidRequest",
   );
   const searchCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: false, link: false };
   const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: true, link: false };

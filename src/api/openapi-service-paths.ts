@@ -7,7 +7,8 @@ import type { PathContext } from "./openapi-paths.ts";
 function refusal(status: number, message: string, issue?: QueryIssue) {
   return {
     ...body({ type: "string" }, message, "text/plain"),
-    ...body(ref("Error"), hubErrorBody(status, message, issue)),
+    // A 400 always names the field at fault (hub-request.ts); other refusals have no field to name.
+    ...body(ref(status === 400 ? "InvalidRequest" : "Error"), hubErrorBody(status, message, issue)),
   };
 }
 

@@ -24,6 +24,14 @@ export const ApiErrorSchema = z
   })
   .meta({ id: "Error" });
 
+/** A 400's body: always with `issues`, so a client generated from the document may rely on them. */
+export const InvalidRequestSchema = ApiErrorSchema.extend({
+  issues: z
+    .array(QueryIssueSchema)
+    .min(1)
+    .describe("Every parameter (or header, or the request itself) at fault, with the value received."),
+}).meta({ id: "InvalidRequest" });
+
 export const SearchResultSchema = z
   .object({
     reviews: z.array(ReviewRecordSchema).describe("This page of matches, newest first (date desc, id asc)."),

@@ -153,6 +153,31 @@ describe("the served /openapi.json", () => {
   });
 });
 
+describe("the 400s the document declares", () => {
+  it("each require a non-empty `issues`, as every 400 the server sends has one", () => {
+    let declared = 0;
+    for (const [p, item] of Object.entries(doc.paths)) {
+      for (const [method, o] of Object.entries(item)) {
+        const json = o.responses["400"]?.content?.["application/json"];
+        // /mcp's 400 is a JSON-RPC error, not the REST error shape.
+        if (!json || p === "/mcp") continue;
+        declared++;
+        const context = `${method} ${p}`;
+        expect(oracle.errors(json.schema, { error: "invalid_query", message: "x" }), context).not.toEqual([]);
+        expect(oracle.errors(json.schema, { error: "invalid_query", message: "x", issues: [] }), context).not.toEqual(
+          [],
+        );
+        const issue = { path: "rating", value: "9", message: "expected an integer from 1 to 5" };
+        expect(oracle.errors(json.schema, { error: "invalid_query", message: "x", issues: [issue] }), context).toEqual(
+          [],
+        );
+      }
+    }
+    // Search, since and the hub.
+    expect(declared).toBe(3);
+  });
+});
+
 describe("search, since and the files, against the document", () => {
   it("GET /api/reviews/search: the server accepts exactly the query objects the document allows", async () => {
     const o = op("/api/reviews/search");
