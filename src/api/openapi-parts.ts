@@ -22,7 +22,7 @@ export const DYNAMIC_CACHE_CONTROL = "public, max-age=60";
 
 const H = {
   etag: header(
-    "Strong validator of the exact bytes sent; a compressed variant has its own (`-br`, `-gz` suffix).",
+    "Strong validator of the exact bytes sent; a compressed variant has its own (suffix `-br`, `-zst` or `-gz`).",
     '"n3qT7cH1m9xQ2bYkA5s0Lw"',
   ),
   vary: header("The body is compressed when Accept-Encoding allows it.", "Accept-Encoding"),

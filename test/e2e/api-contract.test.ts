@@ -179,6 +179,22 @@ describe("the 400s the document declares", () => {
 });
 
 describe("search, since and the files, against the document", () => {
+  it("names in the ETag's description the suffix of every compressed variant the server sends", async () => {
+    for (const [p, url] of [
+      ["/reviews.json", "/reviews.json"],
+      ["/api/reviews/search", "/api/reviews/search?limit=100"],
+    ] as const) {
+      const described = op(p).responses["200"]?.headers?.ETag?.description ?? "";
+      for (const coding of ["br", "zstd", "gzip"]) {
+        const res = await fetch(`${app.url}${url}`, { headers: { "accept-encoding": coding } });
+        await res.body?.cancel();
+        expect(res.headers.get("content-encoding"), `${url} ${coding}`).toBe(coding);
+        const suffix = /-([a-z]+)"$/.exec(res.headers.get("etag") ?? "")?.[1];
+        expect(described, `${url} ${coding}`).toContain(`\`-${suffix}\``);
+      }
+    }
+  });
+
   it("GET /api/reviews/search: the server accepts exactly the query objects the document allows", async () => {
     const o = op("/api/reviews/search");
     const schema = querySchema(o);

@@ -44,7 +44,7 @@ export interface Operation {
   responses: Record<
     string,
     {
-      headers?: Record<string, { required?: boolean; schema: Schema; example?: unknown }>;
+      headers?: Record<string, { required?: boolean; description?: string; schema: Schema; example?: unknown }>;
       content?: Record<string, { schema: Schema; example?: unknown }>;
     }
   >;
