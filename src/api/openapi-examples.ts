@@ -3,7 +3,7 @@ import { renderAtomFeed } from "../feeds/atom.ts";
 import { UNCHANGED } from "../feeds/entries.ts";
 import { renderJsonFeed } from "../feeds/json-feed.ts";
 import { parseSearchParams } from "../search/query.ts";
-import { invalidQueryBody } from "../search/query-service.ts";
+import { invalidQueryBody, sinceIssues } from "../search/query-service.ts";
 import type { SiteUrls } from "../urls.ts";
 import { exampleInsights } from "./openapi-example-insights.ts";
 
@@ -27,6 +27,8 @@ export interface ApiExamples {
   searchParams: Record<string, unknown>;
   sinceDate: string;
   invalidQuery: object;
+  /** since/{date}'s own 400: a day that does not exist, and a query parameter it does not take. */
+  invalidSince: object;
   notFound: object;
   uriTooLong: object;
   rateLimited: object;
@@ -116,6 +118,7 @@ export function apiExamples(vocabulary: ExampleVocabulary, urls: SiteUrls, versi
     searchParams,
     sinceDate: EXAMPLE_DATE,
     invalidQuery: refused.ok ? {} : invalidQueryBody(refused.issues),
+    invalidSince: invalidQueryBody(sinceIssues("2026-02-30", { rating: "5" })),
     notFound: { error: "not_found", message: "No resource at /api/nothing" },
     uriTooLong: { error: "uri_too_long", message: "The URL is 5000 characters; the limit is 4096." },
     rateLimited: { error: "rate_limited", message: "Too many requests: the limit is 600 per minute per client." },

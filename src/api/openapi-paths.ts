@@ -57,12 +57,14 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
   };
   // Every file of the build has a Last-Modified: when its bytes last changed (docs/api.md).
   const topic = { lastModified: true, link: true };
-  const badRequest = errorResponse(
-    "Invalid parameters; each issue names the parameter, the value and what is valid.",
-    ex.invalidQuery,
-    rateLimitHeaders,
-    "InvalidRequest",
-  );
+  // Each operation's example is its own real answer: since takes no search parameter.
+  const badRequest = (example: object) =>
+    errorResponse(
+      "Invalid parameters; each issue names the parameter, the value and what is valid.",
+      example,
+      rateLimitHeaders,
+      "InvalidRequest",
+    );
   const searchCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: false, link: false };
   const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: true, link: false };
   const search = searchQueryParameters(dataset, parameterSchema, ex.searchParams);
@@ -136,7 +138,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
             content: body(ref("SearchResult"), ex.search),
           },
           "304": notModified(searchCaching),
-          "400": badRequest,
+          "400": badRequest(ex.invalidQuery),
           "412": shared.preconditionFailed,
           "414": shared.uriTooLong,
           "429": shared.rateLimited,
@@ -163,7 +165,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
             content: body(ref("SinceResult"), ex.since),
           },
           "304": notModified(sinceCaching),
-          "400": badRequest,
+          "400": badRequest(ex.invalidSince),
           "412": shared.preconditionFailed,
           "414": shared.uriTooLong,
           "429": shared.rateLimited,

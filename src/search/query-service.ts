@@ -85,11 +85,8 @@ export type SinceQuery = z.infer<typeof SinceQuerySchema>;
  * Validates `since/{date}`. `extra` holds any other parameters the transport received; since takes
  * none, so each is reported rather than ignored.
  */
-export function parseSince(
-  index: SearchIndex,
-  date: unknown,
-  extra: Record<string, unknown> = {},
-): Outcome<SinceQuery> {
+/** What is wrong with a since/{date} request: its date, and any query parameter (it takes none). */
+export function sinceIssues(date: unknown, extra: Record<string, unknown> = {}): QueryIssue[] {
   const issues: QueryIssue[] = [];
   if (typeof date !== "string" || !isCalendarDate(date)) {
     issues.push({ path: "date", value: date, message: "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05" });
@@ -97,6 +94,15 @@ export function parseSince(
   for (const [path, value] of Object.entries(extra)) {
     issues.push({ path, value, message: "unknown parameter; since takes no query parameters" });
   }
+  return issues;
+}
+
+export function parseSince(
+  index: SearchIndex,
+  date: unknown,
+  extra: Record<string, unknown> = {},
+): Outcome<SinceQuery> {
+  const issues = sinceIssues(date, extra);
   if (issues.length > 0) return { ok: false, issues };
   return { ok: true, value: { date: date as string, count: index.countOnOrAfter(date as string) } };
 }

@@ -179,6 +179,20 @@ describe("the 400s the document declares", () => {
 });
 
 describe("search, since and the files, against the document", () => {
+  it("gives each operation's 400 example as the server's own answer to the request it describes", async () => {
+    for (const p of ["/api/reviews/search", "/api/reviews/since/{date}"]) {
+      const example = op(p).responses["400"]?.content?.["application/json"]?.example as {
+        issues: { path: string; value: string }[];
+      };
+      // The request the example's issues name: the path parameter, then each query parameter.
+      const date = example.issues.find((i) => i.path === "date")?.value ?? "";
+      const query = new URLSearchParams(example.issues.filter((i) => i.path !== "date").map((i) => [i.path, i.value]));
+      const ex = await send(`${app.url}${p.replace("{date}", encodeURIComponent(date))}?${query}`);
+      expect(ex.status, p).toBe(400);
+      expect(ex.body, p).toEqual(example);
+    }
+  });
+
   it("names in the ETag's description the suffix of every compressed variant the server sends", async () => {
     for (const [p, url] of [
       ["/reviews.json", "/reviews.json"],
