@@ -1,4 +1,5 @@
 import type { Request, Response } from "express";
+import { preconditionFailedBody } from "../../src/api/schemas.ts";
 import { conditionalFields, evaluateConditions, isConditional, servedLastModified } from "./conditional.ts";
 import { type Coding, compress, type Encoded, negotiateCoding, STATIC_CODINGS, variantEtag } from "./content-coding.ts";
 
@@ -86,10 +87,7 @@ function httpDate(ms: number): string {
 
 /** 412 in the API's error shape; the body names the current ETag so the client can read it again. */
 function preconditionFailed(res: Response, etag: string): void {
-  const body = JSON.stringify({
-    error: "precondition_failed",
-    message: `If-Match or If-Unmodified-Since does not hold: the current representation has ETag ${etag}; read it again.`,
-  });
+  const body = JSON.stringify(preconditionFailedBody(etag));
   res.statusCode = 412;
   res.setHeader("Content-Type", "application/json; charset=utf-8");
   res.setHeader("Content-Length", String(Buffer.byteLength(body)));

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { preconditionFailedBody } from "./schemas.ts";
 
 /**
  * Building blocks of `/openapi.json`: response headers and the responses every operation shares.
@@ -99,10 +100,7 @@ export function sharedResponses(examples: { uriTooLong: object; rateLimited: obj
   return {
     preconditionFailed: errorResponse(
       "If-Match or If-Unmodified-Since did not hold (RFC 9110 §13.1.1, §13.1.4): the file changed since the client read it.",
-      {
-        error: "precondition_failed",
-        message: 'If-Match: the current ETag is "n3qT7cH1m9xQ2bYkA5s0Lw", which is not in the list sent.',
-      },
+      preconditionFailedBody('"n3qT7cH1m9xQ2bYkA5s0Lw"'),
       rateLimitHeaders,
     ),
     uriTooLong: errorResponse("The URL is longer than 4096 characters.", examples.uriTooLong),

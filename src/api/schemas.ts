@@ -24,6 +24,16 @@ export const ApiErrorSchema = z
   })
   .meta({ id: "Error" });
 
+export type ApiError = z.infer<typeof ApiErrorSchema>;
+
+/** A 412's body, from the server and in /openapi.json: it names the current ETag, to read again. */
+export function preconditionFailedBody(etag: string): ApiError {
+  return {
+    error: "precondition_failed",
+    message: `If-Match or If-Unmodified-Since does not hold: the current representation has ETag ${etag}; read it again.`,
+  };
+}
+
 /** A 400's body: always with `issues`, so a client generated from the document may rely on them. */
 export const InvalidRequestSchema = ApiErrorSchema.extend({
   issues: z

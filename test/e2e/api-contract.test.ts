@@ -179,6 +179,18 @@ describe("the 400s the document declares", () => {
 });
 
 describe("search, since and the files, against the document", () => {
+  it("gives the 412 example as the server's own answer, but for the ETag it names", async () => {
+    for (const p of ["/reviews.json", "/api/reviews/since/{date}", "/api/reviews/search"]) {
+      const example = op(p).responses["412"]?.content?.["application/json"]?.example as { message: string };
+      const ex = await send(`${app.url}${p.replace("{date}", "2026-01-01")}`, { "if-match": '"stale"' });
+      expect(ex.status, p).toBe(412);
+      const sent = (ex.body as { message: string }).message;
+      const named = (s: string) => s.match(/"[^"]*"/g) ?? [];
+      expect(named(sent), p).toHaveLength(1);
+      expect(ex.body, p).toEqual({ ...example, message: example.message.replace(/"[^"]*"/, named(sent)[0] ?? "") });
+    }
+  });
+
   it("gives each operation's 400 example as the server's own answer to the request it describes", async () => {
     for (const p of ["/api/reviews/search", "/api/reviews/since/{date}"]) {
       const example = op(p).responses["400"]?.content?.["application/json"]?.example as {
