@@ -80,7 +80,9 @@ export const PublishRequestSchema = z
   .refine((r) => r["hub.url"] !== undefined || r["hub.topic"] !== undefined, {
     message: "is required (or hub.topic)",
     path: ["hub.url"],
-  });
+  })
+  // The refinement, as JSON Schema says it, so the document refuses what the hub refuses.
+  .meta({ anyOf: [{ required: ["hub.url"] }, { required: ["hub.topic"] }] });
 
 export const HubRequestSchema = z.discriminatedUnion("hub.mode", [SubscriptionRequestSchema, PublishRequestSchema]);
 

@@ -33,9 +33,9 @@ import {
  * The contract's version, 1.x as the service spec says: the minor number grows with every change
  * to the contract (1.1.0 declared each search parameter on its own; 1.2.0 declared /mcp's 413 and
  * 503s; 1.3.0 dates feed entries changed after publication and answers JSON-preferring clients of
- * the hub with the Error body; 1.4.0 declares every 400 body with its `issues`, as each is sent).
- * Content never moves it, and the document's bytes change only with the contract or the catalogue
- * (docs/api.md, "OpenAPI").
+ * the hub with the Error body; 1.4.0 declares every 400 body with its `issues`, as each is sent,
+ * and that a publish ping names a topic). Content never moves it, and the document's bytes change
+ * only with the contract or the catalogue (docs/api.md, "OpenAPI").
  */
 export const API_VERSION = "1.4.0";
 

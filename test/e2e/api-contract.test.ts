@@ -153,6 +153,18 @@ describe("the served /openapi.json", () => {
   });
 });
 
+describe("the hub's request body in the document", () => {
+  it("refuses a publish ping without a topic URL, as the hub does, and takes one with hub.url or hub.topic", () => {
+    const post = doc.paths["/api/websub/hub"]?.post as Operation & {
+      requestBody: { content: Record<string, { schema: Schema }> };
+    };
+    const schema = post.requestBody.content["application/x-www-form-urlencoded"]?.schema ?? {};
+    expect(oracle.errors(schema, { "hub.mode": "publish" })).not.toEqual([]);
+    expect(oracle.errors(schema, { "hub.mode": "publish", "hub.url": `${BASE}/feed.xml` })).toEqual([]);
+    expect(oracle.errors(schema, { "hub.mode": "publish", "hub.topic": [`${BASE}/feed.xml`] })).toEqual([]);
+  });
+});
+
 describe("the 400s the document declares", () => {
   it("each require a non-empty `issues`, as every 400 the server sends has one", () => {
     let declared = 0;
