@@ -117,7 +117,7 @@ export function buildOpenApi({ urls, contact, dataset }: OpenApiInput): Record<s
       title: "public-reviews API",
       version: API_VERSION,
       description:
-        "Read-only public API of verified customer reviews and aspect-based insights. No key, account or SDK is needed; an Authorization header is ignored. JSON fields are snake_case. Every other method on a path described here is answered 405 with an Allow header.",
+        "Read-only public API of verified customer reviews and aspect-based insights. No key, account or SDK is needed; an Authorization header is ignored. JSON fields are snake_case. Every other method on a path described here is answered 405 with an Allow header; a method the server does not know at all (methods are case-sensitive) is 501.",
       license: { name: "MIT", identifier: "MIT" },
       contact: contact ?? { name: "public-reviews", url: urls.home },
     },

@@ -417,6 +417,15 @@ describe("methods", () => {
     }
   });
 
+  it("answers a method it does not know with 501, as the document's description says", async () => {
+    expect((doc as OpenApiDoc & { info: { description: string } }).info.description).toMatch(/\b501\b/);
+    for (const p of Object.keys(doc.paths)) {
+      const res = await fetch(`${app.url}${concrete(p)}`, { method: "FOO" });
+      expect(res.status, p).toBe(501);
+      await res.body?.cancel();
+    }
+  });
+
   it("answers HEAD like GET, without a body", async () => {
     for (const p of ["/reviews.json", "/api/reviews/search?limit=1", "/api/reviews/since/2026-01-01", "/healthz"]) {
       const get = await fetch(`${app.url}${p}`);
