@@ -49,6 +49,9 @@ export function listen(
     // the app's own check (middleware.ts, `requireHost`) answers it in the API's shape instead.
     const server = createHttpServer({ requireHostHeader: false });
     server.on("request", boundConnections(server, app, limits));
+    // Node answers an Expect other than 100-continue with a bare, empty 417 the app never sees;
+    // RFC 9110 §10.1.1 lets a server ignore an expectation it does not know, so the app answers.
+    server.on("checkExpectation", (req, res) => server.emit("request", req, res));
     server.once("error", reject);
     server.listen(port, host, () => {
       server.off("error", reject);
