@@ -8,6 +8,7 @@ import {
 import { type AddressInfo, createServer, type Socket } from "node:net";
 import type { Duplex } from "node:stream";
 import type { Express } from "express";
+import { headersTooLargeBody } from "../../src/api/schemas.ts";
 import { boundConnections, CONNECTION_LIMITS, type ConnectionLimits } from "./connection-limits.ts";
 
 export interface RunningServer {
@@ -109,6 +110,8 @@ export function listen(
   });
 }
 
+const TOO_LARGE = headersTooLargeBody();
+
 /** What a request Node could not parse gets, by llhttp's or Node's error code. */
 const CLIENT_ERRORS: Record<string, { status: number; error: string; message: string }> = {
   HPE_INVALID_URL: {
@@ -116,11 +119,8 @@ const CLIENT_ERRORS: Record<string, { status: number; error: string; message: st
     error: "bad_request",
     message: "The URL in the request line is not valid: percent-encode non-ASCII bytes, spaces and control characters.",
   },
-  HPE_HEADER_OVERFLOW: {
-    status: 431,
-    error: "request_header_fields_too_large",
-    message: "The request headers are too large.",
-  },
+  // The body /openapi.json declares: { error, message, issues: [{ path: "(request)", value: code, message }] }.
+  HPE_HEADER_OVERFLOW: { status: 431, error: TOO_LARGE.error, message: TOO_LARGE.message },
   ERR_HTTP_REQUEST_TIMEOUT: { status: 408, error: "request_timeout", message: "The request was not received in time." },
 };
 

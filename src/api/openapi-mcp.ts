@@ -1,4 +1,5 @@
-import { body, rateLimitedHeaders, ref } from "./openapi-parts.ts";
+import { body, errorResponse, rateLimitedHeaders, ref } from "./openapi-parts.ts";
+import { headersTooLargeBody } from "./schemas.ts";
 
 /**
  * `/mcp` in `/openapi.json`: the streamable HTTP transport of the Model Context Protocol, its three
@@ -92,6 +93,11 @@ const refusals = {
     "The URL is over 4096 characters.",
     -32000,
     "URI Too Long: The URL is 5005 characters; the limit is 4096.",
+  ),
+  // Refused by Node's parser before the MCP transport sees it: the REST error body, not JSON-RPC.
+  "431": errorResponse(
+    "The request line and headers together are over 16 KiB (a URL that long included): refused before the request is read, with the service's REST error body, and the connection closed.",
+    headersTooLargeBody(),
   ),
   "429": rateLimited,
 };

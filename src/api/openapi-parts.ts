@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { preconditionFailedBody } from "./schemas.ts";
+import { headersTooLargeBody, preconditionFailedBody } from "./schemas.ts";
 
 /**
  * Building blocks of `/openapi.json`: response headers and the responses every operation shares.
@@ -94,6 +94,7 @@ export const errorResponse = (description: string, example: object, headers?: Ob
 
 export function sharedResponses(examples: { uriTooLong: object; rateLimited: object }): {
   uriTooLong: Obj;
+  headersTooLarge: Obj;
   rateLimited: Obj;
   preconditionFailed: Obj;
 } {
@@ -104,6 +105,10 @@ export function sharedResponses(examples: { uriTooLong: object; rateLimited: obj
       rateLimitHeaders,
     ),
     uriTooLong: errorResponse("The URL is longer than 4096 characters.", examples.uriTooLong),
+    headersTooLarge: errorResponse(
+      "The request line and headers together are over 16 KiB (a URL that long included): refused before the request is read, and the connection closed.",
+      headersTooLargeBody(),
+    ),
     rateLimited: errorResponse(
       "Too many requests from this client; retry after the number of seconds in Retry-After.",
       examples.rateLimited,

@@ -104,6 +104,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             content: body(ref("Readiness"), { status: "ok", ...ex.readiness }),
           },
           "414": shared.uriTooLong,
+          "431": shared.headersTooLarge,
           "503": {
             description: "DATABASE_URL is set and the database does not answer: reads still work.",
             headers: noStore,
@@ -126,6 +127,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             content: body(ref("Liveness"), { status: "ok" }),
           },
           "414": shared.uriTooLong,
+          "431": shared.headersTooLarge,
         },
       },
     },

@@ -34,6 +34,16 @@ export function preconditionFailedBody(etag: string): ApiError {
   };
 }
 
+/** A 431's body, from the server and in /openapi.json: Node's parser refused the request line and headers. */
+export function headersTooLargeBody(): ApiError {
+  const message = "The request headers are too large.";
+  return {
+    error: "request_header_fields_too_large",
+    message,
+    issues: [{ path: "(request)", value: "HPE_HEADER_OVERFLOW", message }],
+  };
+}
+
 /** A 400's body: always with `issues`, so a client generated from the document may rely on them. */
 export const InvalidRequestSchema = ApiErrorSchema.extend({
   issues: z

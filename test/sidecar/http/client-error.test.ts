@@ -2,6 +2,7 @@ import { connect } from "node:net";
 import express from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { listen, type RunningServer } from "../../../sidecar/http/server.ts";
+import { headersTooLargeBody } from "../../../src/api/schemas.ts";
 
 /**
  * Requests Node cannot parse never reach Express; `listen` answers them (Node's `clientError`)
@@ -58,6 +59,10 @@ describe("a request Node cannot parse", () => {
     const big = await raw(Buffer.from(`GET /ok HTTP/1.1\r\nHost: localhost\r\nX-Big: ${"a".repeat(20_000)}\r\n\r\n`));
     expect(big.status).toBe(431);
     expect(JSON.parse(big.body)).toMatchObject({ error: "request_header_fields_too_large" });
+    // A URL over 16 KiB is refused the same way, before the app could answer 414: /openapi.json declares both.
+    const url = await raw(Buffer.from(`GET /ok?q=${"a".repeat(20_000)} HTTP/1.1\r\nHost: localhost\r\n\r\n`));
+    expect(url.status).toBe(431);
+    expect(JSON.parse(url.body)).toEqual(headersTooLargeBody());
     const garbled = await raw(Buffer.from("NOT HTTP AT ALL\r\n\r\n"));
     expect(garbled.status).toBe(400);
     expect(JSON.parse(garbled.body)).toMatchObject({ error: "bad_request", issues: [{ path: "(request)" }] });

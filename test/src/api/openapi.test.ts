@@ -53,6 +53,15 @@ describe("/openapi.json", () => {
     expect(API_VERSION).toBe("1.4.0");
   });
 
+  it("declares 431 wherever it declares 414: a URL over 16 KiB is refused by the parser before the app", () => {
+    const operations = Object.values(doc.paths).flatMap((item) =>
+      Object.values(item as Record<string, { responses?: Record<string, unknown> }>),
+    );
+    const with414 = operations.filter((op) => op?.responses?.["414"] !== undefined);
+    expect(with414.length).toBeGreaterThan(0);
+    for (const op of with414) expect(op.responses?.["431"]).toBeDefined();
+  });
+
   it("describes every REST path, including the sidecar's", () => {
     for (const p of [
       "/reviews.json",
