@@ -92,7 +92,8 @@ export function parseCommandLine(argv: string[], now: Date): ReviewNewArgs | { e
     errors.push(`--platform: expected one of ${SOURCE_PLATFORMS.join(", ")}, got ${JSON.stringify(platform)}`);
   }
   const by = values["verified-by"];
-  const verifiedBy = by === undefined ? undefined : VERIFIED_BY[by];
+  // Own keys only: `constructor` or `toString` would otherwise find Object's and be written as the method.
+  const verifiedBy = by === undefined || !Object.hasOwn(VERIFIED_BY, by) ? undefined : VERIFIED_BY[by];
   if (by !== undefined && verifiedBy === undefined) {
     errors.push(
       `--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got ${JSON.stringify(by)}`,

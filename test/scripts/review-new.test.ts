@@ -261,6 +261,11 @@ describe("npm run review:new", () => {
       ["--author", "Maria G.", "--verified-by", "checked"],
       '--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got "checked"',
     ],
+    // Names every object has: looked up as they were, they wrote `method: function Object() …`.
+    ...["constructor", "__proto__", "toString"].map((by): [string[], string] => [
+      ["--author", "Maria G.", "--verified-by", by],
+      `--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got "${by}"`,
+    ]),
     [["--author", "Maria G.", "--platform", "tiktok"], "--platform: expected one of google, yelp, facebook"],
     [
       ["--author", "Maria\u001b[2J G."],
