@@ -125,7 +125,8 @@ export function formatIssues(
     // A file that is not a list of fields at all: its first line says so.
     const line = issue.path.length ? lineOf(issue.path) : source.text === undefined ? undefined : 1;
     if (issue.code === "too_big" && issue.origin === "string" && typeof got === "string") {
-      return `${messageStart(file, line)}${field}: ${issue.message}, got ${got.trim().length} characters`;
+      // Code points, as the limit counts them: an emoji is one character, not its two UTF-16 units.
+      return `${messageStart(file, line)}${field}: ${issue.message}, got ${[...got.trim()].length} characters`;
     }
     const message = issue.message.replace(/,? received \w+$/, "");
     const optional = source.schema !== undefined && mayBeLeftOut(source.schema, issue.path);

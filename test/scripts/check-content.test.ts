@@ -77,6 +77,16 @@ describe("npm run check", () => {
     expect([...stderr].some((c) => c.charCodeAt(0) < 0x20 && c !== "\n")).toBe(false);
   });
 
+  it("an over-long name is counted in characters, as the limit is: an emoji counts one", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content", NECK), (t) => t.replace("author: Gus L.", `author: ${"😀".repeat(101)}`));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 4: author: expected author name of at most 100 characters, got 101 characters`,
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
