@@ -87,6 +87,12 @@ export function parseContentYaml(file: string, text: string, problems: string[])
       );
       return undefined;
     }
+    // js-yaml gives no line for a second document, and the scan would take its fields for repeats.
+    const second = err instanceof jsYaml.YAMLException && !err.mark ? secondDocumentLine(lines) : undefined;
+    if (second !== undefined) {
+      problems.push(`${messageStart(file, second)}${SECOND_DOCUMENT}`);
+      return undefined;
+    }
     const mistakes = findYamlMistakes(text);
     if (mistakes.length > 0) {
       for (const m of mistakes) problems.push(`${messageStart(file, m.line)}${m.message}`);
@@ -120,6 +126,20 @@ export function parseContentYaml(file: string, text: string, problems: string[])
   const mistakes = mayHideMistake(text) ? findYamlMistakes(text) : [];
   if (mistakes.length === 0) return value;
   for (const m of mistakes) problems.push(`${messageStart(file, m.line)}${m.message}`);
+  return undefined;
+}
+
+const SECOND_DOCUMENT =
+  'a line "---" or "..." ends the file\'s YAML document and starts another — a content file holds one document: delete this line, and put what follows it in a file of its own if it is another review';
+
+/** The first line of `---` or `...` below a line of content: where a second YAML document begins. */
+function secondDocumentLine(lines: readonly string[]): number | undefined {
+  let content = false;
+  for (const [i, raw] of lines.entries()) {
+    const line = (i === 0 ? raw.replace(/^\uFEFF/, "") : raw).replace(/\r$/, "");
+    if (content && /^(?:---|\.\.\.)(?:[ \t]|$)/.test(line)) return i + 1;
+    if (!/^\s*(?:#.*)?$/.test(line) && !/^(?:---|%)/.test(line)) content = true;
+  }
   return undefined;
 }
 

@@ -87,6 +87,20 @@ describe("npm run check", () => {
     );
   });
 
+  it("a second YAML document in a review file is named at the line that starts it", async () => {
+    const root = await copy();
+    // Two reviews pasted into one file, and a stray "---" left at the end of another.
+    await edit(path.join(root, "content", NECK), (t) => `---\n${t}---\ndate: 2024-04-11\nrating: 3\n`);
+    await edit(path.join(root, "content/reviews/2025/2025-03-15-waiting-room.yaml"), (t) => `${t}---\n`);
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    const advice =
+      'a line "---" or "..." ends the file\'s YAML document and starts another — a content file holds one document: delete this line, and put what follows it in a file of its own if it is another review';
+    expect(stderr).toContain(`content/${NECK}: line 13: ${advice}`);
+    expect(stderr).toContain(`content/reviews/2025/2025-03-15-waiting-room.yaml: line 12: ${advice}`);
+    expect(stderr).not.toContain("appears twice");
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
