@@ -2,7 +2,7 @@ import { parseArgs } from "node:util";
 import { ConfigError, loadConfig } from "../src/config.ts";
 import { quoteValue } from "../src/content/characters.ts";
 import { checkContentDir, formatProblems, skippedNotice } from "../src/io/content-check.ts";
-import { displayPath } from "../src/io/content-dir.ts";
+import { contentFolderProblem, displayPath } from "../src/io/content-dir.ts";
 import { explainContentFile } from "../src/io/explain-file.ts";
 import { logProblems } from "../src/io/log-check.ts";
 import { StagedContentError, withStagedContent } from "../src/io/staged-content.ts";
@@ -75,6 +75,12 @@ async function check(deps: Parameters<typeof main>[0]): Promise<number> {
   } catch (err) {
     if (!(err instanceof ConfigError)) throw err;
     deps.err(err.message);
+    return 2;
+  }
+  // Before any mode reads it: a mistyped CONTENT_DIR is the variable's problem, not a file's.
+  const notContent = contentFolderProblem(dir);
+  if (notContent !== undefined) {
+    deps.err(notContent);
     return 2;
   }
   if (explain !== undefined) {

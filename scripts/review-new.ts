@@ -4,7 +4,7 @@ import jsYaml from "js-yaml";
 import { loadConfig } from "../src/config.ts";
 import { msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema } from "../src/content/schema.ts";
-import { displayPath } from "../src/io/content-dir.ts";
+import { contentFolderProblem, displayPath } from "../src/io/content-dir.ts";
 import { explainContentFile } from "../src/io/explain-file.ts";
 import { loggedIds } from "../src/io/log-check.ts";
 import { runReportingContentErrors } from "./editor-errors.ts";
@@ -133,6 +133,12 @@ export async function main(
     for (const e of args.errors) deps.err(`review:new: ${e}`);
     deps.err(USAGE);
     return 2;
+  }
+  // A mistyped CONTENT_DIR would get a new folder of its own, which no check or build reads.
+  const notContent = contentFolderProblem(deps.contentDir, { business: true });
+  if (notContent !== undefined) {
+    deps.err(`review:new: ${notContent}`);
+    return 1;
   }
   const file = displayPath(
     await scaffoldReview({ ...args, contentDir: deps.contentDir, now: deps.now, env: deps.env ?? process.env }),

@@ -1,7 +1,7 @@
 import path from "node:path";
 import { astroCacheDir } from "../build/astro-build.ts";
 import { failBuild, tellParent } from "../build/build-channel.ts";
-import { loadConfig } from "../config.ts";
+import { ConfigError, loadConfig } from "../config.ts";
 import { printableLine } from "../content/characters.ts";
 import type { ValidatedContent } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
@@ -155,7 +155,9 @@ export function buildContent(logger: NoticeLogger = stderrLogger): Promise<Build
       // Not a problem of a file it could name: one line, never Astro's stack trace of this loader.
       const why = err instanceof Error ? `${err.name}: ${err.message.split("\n")[0]}` : String(err);
       const line = printableLine(
-        `${displayPath(config.CONTENT_DIR)}: the content check stopped with an unexpected error (${why}) — run npm run check to see which file; if it says the same, report this line`,
+        err instanceof ConfigError
+          ? err.message
+          : `${displayPath(config.CONTENT_DIR)}: the content check stopped with an unexpected error (${why}) — run npm run check to see which file; if it says the same, report this line`,
       );
       return failBuild([line], line);
     });

@@ -1,6 +1,7 @@
 import { type Dirent, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
+import { ConfigError } from "../config.ts";
 import { ContentError } from "../content/errors.ts";
 import { type RawContent, type ValidatedContent, type ValidateOptions, validateContent } from "../content/validate.ts";
 import {
@@ -38,12 +39,34 @@ export function shownPath(dir: string, { shownAs }: ShownAs): (p: string) => str
 }
 
 /**
+ * Why `dir` cannot be the content folder CONTENT_DIR names: it does not exist or is no folder (a
+ * mistyped variable), or, with `business`, it holds no business.yaml. Undefined when it can.
+ */
+export function contentFolderProblem(dir: string, { business = false } = {}): string | undefined {
+  const what = (why: string) =>
+    `CONTENT_DIR must be the content folder, the one holding business.yaml and reviews/ (unset: content), got ${JSON.stringify(dir)}, which ${why}`;
+  let folder: boolean;
+  try {
+    folder = statSync(dir).isDirectory();
+  } catch {
+    return what("does not exist");
+  }
+  if (!folder) return what("is a file, not a folder");
+  if (business && !statSync(path.join(dir, "business.yaml"), { throwIfNoEntry: false }))
+    return what("holds no business.yaml");
+  return undefined;
+}
+
+/**
  * Reads `business.yaml` and every `reviews/<year>/*.yaml` under `dir`. Sorted, so output is stable.
  * Nothing outside `dir` is read (content-file.ts): every file or year folder that leads out of it,
  * every file that is not a regular file or not UTF-8, and every name that is not UTF-8, is listed
  * in `unread` with why, and validation reports it beside every other file's problems.
  */
 export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<RawContent> {
+  // A folder that is not there is the environment's mistake, not a content file's: named as such.
+  const missing = contentFolderProblem(dir);
+  if (missing !== undefined) throw new ConfigError(missing);
   const show = shownPath(dir, opts);
   const root = contentRoot(dir);
   const unread: NonNullable<RawContent["unread"]> = [];

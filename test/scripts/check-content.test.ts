@@ -31,8 +31,8 @@ async function edit(file: string, change: (text: string) => string): Promise<voi
 }
 
 /** `npm run check [args]` in `root`, content in `root/content`; never throws, returns what it printed. */
-async function check(root: string, args: string[] = []) {
-  const env = { ...process.env, CONTENT_DIR: "content", BASE_URL: "", LOG_DIR: path.join(root, "log") };
+async function check(root: string, args: string[] = [], vars: Record<string, string> = {}) {
+  const env = { ...process.env, CONTENT_DIR: "content", BASE_URL: "", LOG_DIR: path.join(root, "log"), ...vars };
   try {
     const { stdout, stderr } = await run(
       path.join(ROOT, "node_modules/.bin/node"),
@@ -165,6 +165,23 @@ describe("npm run check", () => {
     );
     expect(blocked.stderr).not.toContain("rating: 9");
     expect(blocked.stderr).not.toContain(os.tmpdir());
+  });
+
+  it("a CONTENT_DIR that is missing or a file is named as the variable to fix (exit 2)", async () => {
+    const root = await copy();
+    for (const [dir, why, args] of [
+      ["contnet", "does not exist", []],
+      ["content/business.yaml", "is a file, not a folder", []],
+      ["contnet", "does not exist", ["--staged"]],
+      ["contnet", "does not exist", ["--explain", `contnet/${NECK}`]],
+    ] as const) {
+      const { code, stderr } = await check(root, [...args], { CONTENT_DIR: dir });
+      expect(code).toBe(2);
+      expect(stderr).toContain(
+        `CONTENT_DIR must be the content folder, the one holding business.yaml and reviews/ (unset: content), got ${JSON.stringify(path.join(root, dir))}, which ${why}`,
+      );
+      expect(stderr).not.toMatch(/unexpected error|ENOENT|ENOTDIR/);
+    }
   });
 
   it("--staged outside a repository says so (exit 2)", async () => {

@@ -150,6 +150,20 @@ describe("npm run review:new", () => {
     );
   });
 
+  it("refuses a CONTENT_DIR that is no content folder, creating nothing there", async () => {
+    const dir = await contentDir();
+    const typo = path.join(dir, "contnet");
+    const failed = await run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/review-new.ts", "--author", "X"], {
+      cwd: ROOT,
+      env: { ...process.env, CONTENT_DIR: typo, ...noLogs(dir) },
+    }).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain(
+      `review:new: CONTENT_DIR must be the content folder, the one holding business.yaml and reviews/ (unset: content), got ${JSON.stringify(typo)}, which does not exist`,
+    );
+    await expect(readdir(typo)).rejects.toThrow(/ENOENT/);
+  });
+
   it("uses today's UTC date and the clock's time when no date is given", async () => {
     const dir = await contentDir();
     const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, [
