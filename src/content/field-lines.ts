@@ -40,7 +40,8 @@ function blockEnd(lines: readonly string[], from: number, indent: number): numbe
 }
 
 function keyLine(lines: readonly string[], from: number, to: number, key: string): number | undefined {
-  const re = new RegExp(`^\\s*(?:-\\s+)?${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\s*:`);
+  // The name as written plain or quoted (`"rating": 5`), which YAML reads alike.
+  const re = new RegExp(`^\\s*(?:-\\s+)?(["']?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\1\\s*:`);
   let shallowest: number | undefined;
   for (let i = from; i < to; i++) {
     const line = lines[i] as string;

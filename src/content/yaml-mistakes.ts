@@ -32,8 +32,11 @@ export interface YamlMistake {
   message: string;
 }
 
-/** A field as content files write it: `name: value`, `name:` or `- name: value`. */
-const ENTRY = /^( *)(- +)?([A-Za-z_][\w-]*):(?:[ \t]+(.*))?$/;
+/**
+ * A field as content files write it: `name: value`, `name:` or `- name: value`; the name may be
+ * quoted (`"name": value`, as JSON-to-YAML tools write it) or spaced from its colon, which YAML reads alike.
+ */
+const ENTRY = /^( *)(- +)?(?:"([A-Za-z_][\w-]*)"|'([A-Za-z_][\w-]*)'|([A-Za-z_][\w-]*))[ \t]*:(?:[ \t]+(.*))?$/;
 /**
  * `name:value`, the space after the colon forgotten (not `url:` of a link written `https://`). Not
  * in a list, whose items may be text with a colon (`- note:see below`).
@@ -214,7 +217,8 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       }
       return;
     }
-    const [, spaces = "", dash, key = "", value = ""] = entry;
+    const [, spaces = "", dash, doubleQuoted, singleQuoted, plain, value = ""] = entry;
+    const key = doubleQuoted ?? singleQuoted ?? plain ?? "";
     const keyIndent = spaces.length + (dash?.length ?? 0);
     // Field names are lower case: a capitalised "name:" right below a text block is a line of it.
     if (wasRunning?.kind === "block" && !dash && keyIndent <= wasRunning.indent && /[A-Z]/.test(key)) {

@@ -101,6 +101,21 @@ describe("npm run check", () => {
     expect(stderr).not.toContain("appears twice");
   });
 
+  it("a field name in quotes or spaced from its colon is read as YAML reads it, and named on its line", async () => {
+    const root = await copy();
+    // As a JSON-to-YAML converter writes a file: valid YAML, the same review.
+    await edit(path.join(root, "content", NECK), (t) =>
+      t.replace("rating: 4", '"rating": 4').replace("author: Gus L.", "'author' : Gus L."),
+    );
+    expect(await check(root)).toMatchObject({ code: 0 });
+    await edit(path.join(root, "content", NECK), (t) => t.replace('"rating": 4', '"rating": 9'));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual([
+      `Invalid content: content/${NECK}: line 3: rating: expected a whole number from 1 to 5, got 9`,
+    ]);
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
