@@ -4,6 +4,8 @@
  * positions, and a content file is simple enough (fields, nested fields, lists) to find a path in.
  */
 
+import { isFlowDocument } from "./yaml-flow-mistakes.ts";
+
 /** The 1-based line of `path` in `text`; the nearest written parent's line when the field itself is missing. */
 export function fieldLine(text: string, path: readonly PropertyKey[]): number | undefined {
   const lines = text.split(/\r?\n/);
@@ -24,7 +26,20 @@ export function fieldLine(text: string, path: readonly PropertyKey[]): number | 
     from = typeof key === "number" ? at : at + 1;
     to = blockEnd(lines, at + 1, parentIndent);
   }
+  if (found === undefined && isFlowDocument(text)) return flowKeyLine(lines, path);
   return found === undefined ? undefined : found + 1;
+}
+
+/**
+ * In a file written as one flow mapping (`{"rating": 9, …}`), the line of the first `key:` of the
+ * path's last name, anywhere on a line: its fields share lines, so no block is there to narrow to.
+ */
+function flowKeyLine(lines: readonly string[], path: readonly PropertyKey[]): number | undefined {
+  const key = [...path].reverse().find((k) => typeof k === "string");
+  if (key === undefined) return undefined;
+  const re = new RegExp(`(?:^|[\\s{,])(["']?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\1\\s*:`);
+  const at = lines.findIndex((l) => re.test(l));
+  return at < 0 ? undefined : at + 1;
 }
 
 const indentOf = (line: string) => line.length - line.trimStart().length;

@@ -2,6 +2,7 @@ import jsYaml from "js-yaml";
 import { badCharacterLine } from "./characters.ts";
 import { fieldPath, messageStart } from "./errors.ts";
 import { fieldAtLine } from "./field-lines.ts";
+import { flowCommentMistakes, isFlowDocument } from "./yaml-flow-mistakes.ts";
 import { findYamlMistakes, mayHideMistake } from "./yaml-mistakes.ts";
 
 /**
@@ -93,7 +94,7 @@ export function parseContentYaml(file: string, text: string, problems: string[])
       problems.push(`${messageStart(file, second)}${SECOND_DOCUMENT}`);
       return undefined;
     }
-    const mistakes = findYamlMistakes(text);
+    const mistakes = isFlowDocument(text) ? flowCommentMistakes(text) : findYamlMistakes(text);
     if (mistakes.length > 0) {
       for (const m of mistakes) problems.push(`${messageStart(file, m.line)}${m.message}`);
     } else if (err instanceof jsYaml.YAMLException && err.mark) {
@@ -123,7 +124,11 @@ export function parseContentYaml(file: string, text: string, problems: string[])
     problems.push(`${messageStart(file, 1)}the file is empty — write the review's fields in it, or delete it`);
     return undefined;
   }
-  const mistakes = mayHideMistake(text) ? findYamlMistakes(text) : [];
+  const mistakes = isFlowDocument(text)
+    ? flowCommentMistakes(text)
+    : mayHideMistake(text)
+      ? findYamlMistakes(text)
+      : [];
   if (mistakes.length === 0) return value;
   for (const m of mistakes) problems.push(`${messageStart(file, m.line)}${m.message}`);
   return undefined;

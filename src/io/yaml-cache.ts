@@ -31,7 +31,7 @@ const require = createRequire(import.meta.url);
 function parserVersion(root: string): string | undefined {
   try {
     // The mistakes the parse refuses are part of what it returns, so their scan counts too.
-    const yaml = ["yaml.ts", "yaml-mistakes.ts", "yaml-value-mistakes.ts", "characters.ts"]
+    const yaml = ["yaml.ts", "yaml-mistakes.ts", "yaml-value-mistakes.ts", "yaml-flow-mistakes.ts", "characters.ts"]
       .map((f) => readFileSync(path.join(root, "src/content", f), "utf8"))
       .join("\0");
     const version = (require("js-yaml/package.json") as { version: string }).version;

@@ -116,6 +116,44 @@ describe("npm run check", () => {
     ]);
   });
 
+  it("a review written as one flow mapping or as JSON is read as YAML reads it; a ' #' cutting a value short is named", async () => {
+    const root = await copy();
+    const file = path.join(root, "content", NECK);
+    const json = {
+      date: "2024-04-10",
+      published_at: "2024-04-10T12:00:00Z",
+      rating: 4,
+      author: "Gus L.",
+      text: "Came in with neck pain. The front desk was never rude. Tom lent me a foam roller.",
+      source: { platform: "direct" },
+      verification: { method: "invoice", verified_on: "2024-04-10" },
+    };
+    await writeFile(file, `${JSON.stringify(json, null, 2)}\n`);
+    expect(await check(root)).toMatchObject({ code: 0 });
+    // Compact JSON: a value's quote follows its key's colon with no space, and " #" inside it is text.
+    await writeFile(file, `${JSON.stringify({ ...json, title: "Clinic #1 in town" })}\n`);
+    expect(await check(root)).toMatchObject({ code: 0 });
+    await writeFile(file, `${JSON.stringify({ ...json, source: { platform: "fax" } })}\n`);
+    expect((await check(root)).stderr).toContain(`content/${NECK}: line 1: source.platform: expected one of google`);
+
+    await writeFile(file, `${JSON.stringify({ ...json, rating: 9 }, null, 2)}\n`);
+    const bad = await check(root);
+    expect(bad.code).toBe(1);
+    expect(bad.stderr).toContain(`content/${NECK}: line 4: rating: expected a whole number from 1 to 5, got 9`);
+    expect(bad.stderr).not.toContain("is not a field");
+
+    // YAML reads the title as "Clinic" and the rest of its line as a comment.
+    await writeFile(
+      file,
+      `${JSON.stringify(json, null, 2).replace('"rating": 4,', '"rating": 4, title: Clinic #1 in town,')}\n`,
+    );
+    const cut = await check(root);
+    expect(cut.code).toBe(1);
+    expect(cut.stderr).toContain(
+      `content/${NECK}: line 4: title: everything on this line from " #" on is ignored (YAML reads it as a comment), which cuts the value short at "Clinic" — put the whole value in quotes`,
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
