@@ -89,6 +89,17 @@ export const WithdrawnSchema = z.strictObject(
 
 const RATING = "expected a whole number from 1 to 5";
 
+/**
+ * An email address or a link where a display name goes: contact details (or an advert) that every
+ * page, feed and the review log would publish, and that review:new would write into the permanent id.
+ */
+const CONTACT = /[^\s@]+@[^\s@]+\.[^\s@.]+|\b[a-z][a-z\d+.-]*:\/\/|\bwww\./i;
+
+const Author = NonEmpty("author name", 100).refine((name) => !CONTACT.test(name), {
+  error:
+    "expected the name the reviewer signs with (first name and last initial, or initials), not an email address or a link, which would be published",
+});
+
 /** The polarities of an aspect, in the order the API lists them. */
 export const SENTIMENTS = ["positive", "neutral", "negative"] as const;
 
@@ -116,7 +127,7 @@ export const ReviewFileSchema = z.strictObject(
     date: CalendarDate,
     published_at: Timestamp,
     rating: z.number({ error: RATING }).int({ error: RATING }).min(1, { error: RATING }).max(5, { error: RATING }),
-    author: NonEmpty("author name", 100),
+    author: Author,
     title: NonEmpty("title", 200).optional(),
     text: NonEmpty("review text", 5000),
     source: z.strictObject(

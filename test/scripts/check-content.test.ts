@@ -154,6 +154,20 @@ describe("npm run check", () => {
     );
   });
 
+  it("an author that is an email address or a link is refused: it would be published as the name", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content", NECK), (t) => t.replace("author: Gus L.", "author: gus.l@mail.example"));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 4: author: expected the name the reviewer signs with (first name and last initial, or initials), not an email address or a link, which would be published, got "gus.l@mail.example"`,
+    );
+    await edit(path.join(root, "content", NECK), (t) => t.replace("gus.l@mail.example", "https://spam.example/x"));
+    expect((await check(root)).stderr).toContain(
+      'not an email address or a link, which would be published, got "https://spam.example/x"',
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>

@@ -281,6 +281,11 @@ describe("npm run review:new", () => {
       `--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got "${by}"`,
     ]),
     [["--author", "Maria G.", "--platform", "tiktok"], "--platform: expected one of google, yelp, facebook"],
+    // Contact details would be published, and the email would become part of the permanent id.
+    [
+      ["--author", "maria.gonzalez@mail.example"],
+      '--author: expected the name the reviewer signs with (first name and last initial, or initials), not an email address or a link, which would be published, got "maria.gonzalez@mail.example"',
+    ],
     [
       ["--author", "Maria\u001b[2J G."],
       '--author: holds a control character (U+001B ESC, which starts terminal escape sequences) — delete it (it may be invisible: retype the words around it), got "Maria\\u001b[2J G."',
