@@ -108,11 +108,11 @@ export const EnvSchema = z.object({
   PORT: int("PORT", 0, 65535, 4321),
   HOST: host,
   BASE_URL: baseUrl,
-  CONTENT_DIR: dir("content"),
-  DIST_DIR: dir("dist"),
+  CONTENT_DIR: dir("CONTENT_DIR", "content"),
+  DIST_DIR: dir("DIST_DIR", "dist"),
   /** Names Astro's cache folder (see src/build/astro-build.ts); default DIST_DIR. Set by the build runner. */
   ASTRO_CACHE_KEY: z.string().optional(),
-  DATA_DIR: dir("data"),
+  DATA_DIR: dir("DATA_DIR", "data"),
   /** The review log (docs/log.md): its state folder and its signing key. */
   LOG_DIR: LogDirEnv,
   LOG_SIGNING_KEY: LogSigningKeyEnv,

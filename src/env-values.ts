@@ -53,11 +53,25 @@ export const oneOf = <const V extends string, F extends V | undefined>(
       return z.NEVER;
     });
 
-export const dir = (fallback: string) =>
+/**
+ * A folder; `fallback` when unset (undefined: decided elsewhere). Spaces at either end are refused:
+ * `DATA_DIR= ` in an env file would otherwise put the service's state in a new folder named " ".
+ */
+export const dir = <F extends string | undefined>(name: string, fallback: F) =>
   z
     .string()
     .optional()
-    .transform((v) => path.resolve(v === undefined || v === "" ? fallback : v));
+    .transform((v, ctx): string | F => {
+      if (v === undefined || v === "") return fallback === undefined ? fallback : path.resolve(fallback);
+      if (v.trim() !== v) {
+        ctx.addIssue({
+          code: "custom",
+          message: `${name} must be a folder path without spaces at either end, got ${JSON.stringify(v)}`,
+        });
+        return z.NEVER;
+      }
+      return path.resolve(v);
+    });
 
 export const host = z
   .string()

@@ -1,5 +1,5 @@
-import path from "node:path";
 import { z } from "zod";
+import { dir } from "../env-values.ts";
 import { signerFromKey } from "./note-keys.ts";
 
 /**
@@ -26,7 +26,4 @@ export const LogSigningKeyEnv = z
   });
 
 /** LOG_DIR: the log's state; unset means `<DATA_DIR>/log/<origin>` (src/io/log-dir.ts `logDirOf`). */
-export const LogDirEnv = z
-  .string()
-  .optional()
-  .transform((v) => (v ? path.resolve(v) : undefined));
+export const LogDirEnv = dir("LOG_DIR", undefined);

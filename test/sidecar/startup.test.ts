@@ -63,6 +63,11 @@ describe("configuration", () => {
     ["UNFINISHED_REVIEWS", "later"],
     ["LOG_FORMAT", "yaml"],
     ["ACCESS_LOG", "sometimes"],
+    // A folder named by a stray space (`DATA_DIR= ` in an env file) would be created and used.
+    ["DATA_DIR", " "],
+    ["DIST_DIR", "dist "],
+    ["LOG_DIR", " "],
+    ["CONTENT_DIR", " content"],
   ])("rejects %s=%s, naming the variable and the value", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(
@@ -151,6 +156,18 @@ describe("configuration", () => {
     const { code, stderr } = await start(["--sidecar-only"], { PORT: "not-a-port" });
     expect(code).toBe(1);
     expect(stderr).toContain('PORT must be an integer from 0 to 65535, got "not-a-port"');
+  });
+
+  it("fails fast at start-up on a folder variable of spaces, creating nothing", async () => {
+    const cwd = await mkdtemp(path.join(os.tmpdir(), "pr-start-space-"));
+    try {
+      const { code, stderr } = await start(["--sidecar-only"], { DATA_DIR: " ", DIST_DIR: path.join(cwd, "dist") });
+      expect(code).toBe(1);
+      expect(stderr).toContain('DATA_DIR must be a folder path without spaces at either end, got " "');
+      expect(await readdir(ROOT)).not.toContain(" ");
+    } finally {
+      await rm(cwd, { recursive: true, force: true });
+    }
   });
 
   it("exits and says to run npm run build when there is no build at all", async () => {
