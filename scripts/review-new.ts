@@ -2,6 +2,7 @@ import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import jsYaml from "js-yaml";
 import { loadConfig } from "../src/config.ts";
+import { quoteValue } from "../src/content/characters.ts";
 import { msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema } from "../src/content/schema.ts";
 import { contentFolderProblem, displayPath } from "../src/io/content-dir.ts";
@@ -113,6 +114,16 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
   }
 }
 
+/** What the disk's refusals mean for the path they name. */
+const DISK_REFUSALS: Readonly<Record<string, string>> = {
+  EEXIST: "is a file, not a folder",
+  ENOTDIR: "is in a file, not a folder",
+  EACCES: "may not be written to (permission denied)",
+  EPERM: "may not be written to (permission denied)",
+  EROFS: "is on a read-only disk",
+  ENOSPC: "is on a full disk",
+};
+
 /** The command: returns the exit code so tests can run it in-process with their own clock. */
 export async function main(
   argv: string[],
@@ -140,9 +151,25 @@ export async function main(
     deps.err(`review:new: ${notContent}`);
     return 1;
   }
-  const file = displayPath(
-    await scaffoldReview({ ...args, contentDir: deps.contentDir, now: deps.now, env: deps.env ?? process.env }),
-  );
+  let written: string;
+  try {
+    written = await scaffoldReview({
+      ...args,
+      contentDir: deps.contentDir,
+      now: deps.now,
+      env: deps.env ?? process.env,
+    });
+  } catch (err) {
+    // The disk refused (a file where the year folder goes, no permission): the editor's to fix, in words.
+    const { code, path: where } = err as NodeJS.ErrnoException;
+    if (typeof code !== "string") throw err;
+    const what = where === undefined ? "the review's folder" : quoteValue(displayPath(where));
+    deps.err(
+      `review:new: could not write the new review: ${what} ${DISK_REFUSALS[code] ?? "could not be written"} (${code}) — content/reviews/<year>/ must be folders you can write to; nothing was written`,
+    );
+    return 1;
+  }
+  const file = displayPath(written);
   deps.out(`Created ${file}`);
   const complete =
     args.text !== undefined &&

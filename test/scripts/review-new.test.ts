@@ -164,6 +164,20 @@ describe("npm run review:new", () => {
     await expect(readdir(typo)).rejects.toThrow(/ENOENT/);
   });
 
+  it("a file where the year folder goes is named in words, without a stack trace", async () => {
+    const dir = await contentDir();
+    await writeFile(path.join(dir, "reviews/2023"), "");
+    const failed = await reviewNew(dir, ["--author", "Maria G.", "--date", "2023-05-01"]).catch(
+      (e: { code: number; stderr: string }) => e,
+    );
+    expect(failed).toMatchObject({ code: 1 });
+    const { stderr } = failed as { stderr: string };
+    expect(stderr).toContain(
+      `review:new: could not write the new review: ${JSON.stringify(path.join(dir, "reviews/2023"))} is a file, not a folder (EEXIST) — content/reviews/<year>/ must be folders you can write to; nothing was written`,
+    );
+    expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
   it("uses today's UTC date and the clock's time when no date is given", async () => {
     const dir = await contentDir();
     const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, [
