@@ -19,7 +19,8 @@ const blank = (v: unknown) => v === undefined || v === null || (typeof v === "st
 
 /** Whether the review's verification is missing, or written with no method yet. */
 export function verificationUnstated(input: unknown): boolean {
-  if (input === null || typeof input !== "object") return false;
+  // A file that is a list is no review at all: its one message says so.
+  if (input === null || typeof input !== "object" || Array.isArray(input)) return false;
   const v = (input as { verification?: unknown }).verification;
   if (blank(v)) return true;
   return typeof v === "object" && v !== null && !Array.isArray(v) && blank((v as { method?: unknown }).method);

@@ -168,6 +168,16 @@ describe("npm run check", () => {
     );
   });
 
+  it("a review file that is a list gets the one message that says so", async () => {
+    const root = await copy();
+    await writeFile(path.join(root, "content", NECK), "- date: 2024-04-10\n- rating: 4\n");
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr.trim().split("\n")).toEqual([
+      `Invalid content: content/${NECK}: line 1: (file): expected a YAML mapping of review fields, got [{date: "2024-04-10"}, {rating: 4}]`,
+    ]);
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
