@@ -128,6 +128,10 @@ export function formatIssues(
       // Code points, as the limit counts them: an emoji is one character, not its two UTF-16 units.
       return `${messageStart(file, line)}${field}: ${issue.message}, got ${[...got.trim()].length} characters`;
     }
+    const typed = typeof got === "number" || typeof got === "boolean";
+    if (issue.code === "invalid_type" && issue.expected === "string" && typed) {
+      return `${messageStart(file, line)}${notText(field, issue.path, got, source.text, line)}`;
+    }
     const message = issue.message.replace(/,? received \w+$/, "");
     const optional = source.schema !== undefined && mayBeLeftOut(source.schema, issue.path);
     if (optional && isEmpty(got) && message.startsWith("expected ")) {
@@ -136,6 +140,35 @@ export function formatIssues(
     return problem(file, field, message, got, line);
   });
   return [...new Set(lines)];
+}
+
+/**
+ * A value YAML read as a number or true/false where text goes (`author: 0x1F`, `title: 1984`): said
+ * with the value as written, since YAML's reading of it (31) is not what the editor typed.
+ */
+function notText(
+  field: string,
+  path: readonly PropertyKey[],
+  got: number | boolean,
+  text: string | undefined,
+  line: number | undefined,
+): string {
+  const key = path.at(-1);
+  const written = typeof key === "string" ? writtenValue(text, line, key) : undefined;
+  const shown = written ?? render(got);
+  const reading = typeof got === "boolean" ? "a yes/no value" : "a number";
+  const asRead = written !== undefined && written !== render(got) ? ` (${render(got)})` : "";
+  const fix = written === undefined ? "put it in quotes" : `put it in quotes: ${String(key)}: ${quoteValue(written)}`;
+  return `${field}: YAML reads ${shown} as ${reading}${asRead}, not as text — ${fix}`;
+}
+
+/** The value written after `key:` on the 1-based `line` of `text`, without a comment; undefined when not there. */
+function writtenValue(text: string | undefined, line: number | undefined, key: string): string | undefined {
+  const l = line === undefined ? undefined : text?.split(/\r?\n/)[line - 1];
+  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const m = l === undefined ? null : new RegExp(`^\\s*(?:-\\s+)?(["']?)${escaped}\\1\\s*:\\s+(.*)$`).exec(l);
+  const v = m?.[2]?.replace(/\s+#.*$/, "").trim();
+  return v && !/^[[{!&*]/.test(v) ? v : undefined;
 }
 
 const located = (line: number | undefined) => (line === undefined ? "" : `line ${line}: `);

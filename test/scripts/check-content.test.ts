@@ -178,6 +178,20 @@ describe("npm run check", () => {
     ]);
   });
 
+  it("a number or yes/no where text goes is named as written, with the quotes to add", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content", NECK), (t) => t.replace("author: Gus L.", "author: 0x1F"));
+    await edit(path.join(root, "content/business.yaml"), (t) => t.replace(/postal_code: .*/, "postal_code: 02134"));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 4: author: YAML reads 0x1F as a number (31), not as text — put it in quotes: author: "0x1F"`,
+    );
+    expect(stderr).toMatch(
+      /content\/business\.yaml: line \d+: address\.postal_code: YAML reads 02134 as a number \(2134\), not as text — put it in quotes: postal_code: "02134"/,
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
