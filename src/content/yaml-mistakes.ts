@@ -199,7 +199,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       const item = LIST_ITEM.exec(line);
       if (item) {
         while (levels.length > 0 && (levels.at(-1) as Level).indent > indent) levels.pop();
-        const v = (item[2] as string).trim();
+        const v = yamlTrim(item[2] as string);
         if (v.startsWith('"') || v.startsWith("'")) {
           if (closes(v.slice(1), v[0] as string) < 0) open = { quote: v[0] as string, line: n, key: "item", indent };
         } else running = { indent, key: "item", kind: /^[|>]/.test(v) ? "block" : "plain" };
@@ -228,7 +228,8 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     }
     if (dash) while (levels.length > 0 && (levels.at(-1) as Level).indent >= keyIndent) levels.pop();
     duplicate(keyIndent, key, n);
-    const v = value.trim();
+    // Spaces and tabs only, as YAML strips them: a no-break or em space starts the value itself.
+    const v = yamlTrim(value);
     if (v === "") {
       empty = keyIndent;
       emptyKey = key;
@@ -283,6 +284,8 @@ function oddSpaceMessage(line: string, space: string): string {
   const key = /^[\s\u1680\u2000-\u200B\u202F\u205F\u2060\u3000\uFEFF]*(?:- +)?([^\s:#]+):(?:\s|$)/.exec(line)?.[1];
   return `${key === undefined ? "" : `${key}: `}this line starts with an unusual space character (${named(space.codePointAt(0) as number)}, pasted from a word processor?), which YAML does not count as a space — delete the spaces at the start of the line and type them again`;
 }
+
+const yamlTrim = (s: string) => s.replace(/^[ \t]+|[ \t]+$/g, "");
 
 const LOST_INDENT =
   "this line belongs to the text above but is not indented — indent every line of the text by two spaces";

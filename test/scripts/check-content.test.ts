@@ -192,6 +192,18 @@ describe("npm run check", () => {
     );
   });
 
+  it("a value opening with a no-break space before * is read as the text it is", async () => {
+    const root = await copy();
+    // YAML strips only spaces and tabs, so the value is "\u00a0*Best* chiro" (the schema trims the
+    // no-break space); review:new writes a title pasted this way just so.
+    await edit(path.join(root, "content", NECK), (t) =>
+      t
+        .replace("author: Gus L.", "author: Gus L.\ntitle: \u00a0*Best* chiro")
+        .replace("rating: 4", "rating: 4 # stars"),
+    );
+    expect(await check(root)).toMatchObject({ code: 0, stderr: "" });
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
