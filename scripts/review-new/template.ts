@@ -20,7 +20,9 @@ export function scaffoldText(o: {
   verifiedBy?: Method;
   hint: string[];
 }): string {
-  const scalar = (v: string) => jsYaml.dump(v, { lineWidth: -1 }).trimEnd();
+  // Only the newline dump ends with: trimEnd would also strip an em space that ends a plain
+  // scalar, and `1984<em space>` would be written as the number 1984.
+  const scalar = (v: string) => jsYaml.dump(v, { lineWidth: -1 }).replace(/\n$/, "");
   return [
     `# Review ${o.id}, scaffolded by \`npm run review:new\`.`,
     "# The file name is the review's permanent id: do not rename it once published. Fill in every",

@@ -178,6 +178,15 @@ describe("npm run review:new", () => {
     expect(stderr).not.toMatch(/\n\s+at /);
   });
 
+  it("writes a title ending in an em space as the text it is, not as a number", async () => {
+    const dir = await contentDir();
+    const title = "1984\u2003";
+    const { code } = await runAt("2025-03-11T09:00:00Z", dir, ["--author", "Maria G.", "--title", title]);
+    expect(code).toBe(0);
+    const scaffold = parse(await readFile(path.join(dir, "reviews/2025/2025-03-11-maria-g.yaml"), "utf8"));
+    expect(scaffold.title).toBe(title);
+  });
+
   it("uses today's UTC date and the clock's time when no date is given", async () => {
     const dir = await contentDir();
     const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, [
