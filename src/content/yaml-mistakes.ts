@@ -118,7 +118,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
 
   lines.forEach((raw, i) => {
     const n = i + 1;
-    const line = raw.replace(/\s+$/, "");
+    const line = raw.replace(/[ \t]+$/, "");
     if (open) {
       // A field at the quoted field's own indentation: the quote was never closed on its line.
       const next = ENTRY.exec(line);

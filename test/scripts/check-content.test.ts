@@ -204,6 +204,15 @@ describe("npm run check", () => {
     expect(await check(root)).toMatchObject({ code: 0, stderr: "" });
   });
 
+  it("a value ending in a colon and an em space is not taken for an unquoted ': '", async () => {
+    const root = await copy();
+    // YAML needs a space or tab after the colon: this is the text "Verdict:" and an em space.
+    await edit(path.join(root, "content", NECK), (t) =>
+      t.replace("author: Gus L.", "author: Gus L.\ntitle: Verdict:\u2003").replace("rating: 4", "rating: 4 # stars"),
+    );
+    expect(await check(root)).toMatchObject({ code: 0, stderr: "" });
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
