@@ -1,5 +1,6 @@
 import path from "node:path";
 import type { z } from "zod";
+import { catalogueProblems } from "./catalogues.ts";
 import { utcDate } from "./dates.ts";
 import { ContentError, formatIssues, messageStart, problem } from "./errors.ts";
 import { fieldLine } from "./field-lines.ts";
@@ -121,7 +122,7 @@ export function inspectContent(
     problems.push(...characterProblems(businessFile, businessInput, businessText));
   }
   const business = bParsed?.success ? bParsed.data : undefined;
-  if (business) checkCatalogues(businessFile, business, problems);
+  if (business) problems.push(...catalogueProblems(businessFile, business, businessText));
 
   const today = utcDate(now);
   // A clean review stays clean as the clock moves on within the day: its only rules on the clock
@@ -200,15 +201,4 @@ function inspectReview(
   problems.push(...reviewRuleProblems(file, input, issues, opts.ctx));
   if (!parsed.success) return undefined;
   return { review: parsed.data };
-}
-
-function checkCatalogues(file: string, b: BusinessFile, problems: string[]): void {
-  for (const field of ["technicians", "services", "service_areas"] as const) {
-    const seen = new Set<string>();
-    b[field].forEach((entry, i) => {
-      if (seen.has(entry.id))
-        problems.push(problem(file, `${field}[${i}].id`, "duplicate id in this catalogue", entry.id));
-      seen.add(entry.id);
-    });
-  }
 }

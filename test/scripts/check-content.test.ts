@@ -213,6 +213,21 @@ describe("npm run check", () => {
     expect(await check(root)).toMatchObject({ code: 0, stderr: "" });
   });
 
+  it("a name or alias two practitioners share is named at its line: each review saying it would be credited to both", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content/business.yaml"), (t) =>
+      t.replace(
+        "    aliases: [Tom]",
+        "    aliases: [Tom]\n  - id: tom-kane\n    name: Tom Kane\n    title: Massage therapist\n    aliases: [tom]",
+      ),
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'content/business.yaml: line 31: technicians[2].aliases[0]: also names technicians[1] (tom-lindqvist), and a review that says it would be credited to both — keep it on one entry, got "tom"',
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
