@@ -5,7 +5,14 @@ import { utcDate } from "./dates.ts";
 import { ContentError, formatIssues, messageStart, problem } from "./errors.ts";
 import { fieldLine } from "./field-lines.ts";
 import { type RuleContext, reviewRuleProblems } from "./review-rules.ts";
-import { type BusinessFile, BusinessFileSchema, Id, type ReviewFile, ReviewFileSchema } from "./schema.ts";
+import {
+  type BusinessFile,
+  BusinessFileSchema,
+  Id,
+  MAX_ID_LENGTH,
+  type ReviewFile,
+  ReviewFileSchema,
+} from "./schema.ts";
 import { isVerificationIssue, unstatedVerificationProblem, verificationUnstated } from "./verification.ts";
 import { characterProblems } from "./well-formed.ts";
 import { parseContentYaml } from "./yaml.ts";
@@ -136,8 +143,12 @@ export function inspectContent(
     const base = path.basename(file, ".yaml");
     const idOk = Id.safeParse(base);
     if (!idOk.success) {
+      // A kebab-case name that is only too long is told so, with its length, not to change its letters.
+      const tooLong = idOk.error.issues.every((i) => i.code === "too_big");
       problems.push(
-        problem(file, "id", "the file name is the review id and must be kebab-case a-z, 0-9 and hyphens", base),
+        tooLong
+          ? `${messageStart(file)}id: the file name is the review id and must be at most ${MAX_ID_LENGTH} characters before .yaml — shorten it, got ${[...base].length} characters`
+          : problem(file, "id", "the file name is the review id and must be kebab-case a-z, 0-9 and hyphens", base),
       );
       continue;
     }

@@ -228,6 +228,17 @@ describe("npm run check", () => {
     );
   });
 
+  it("a review file name that is kebab-case but too long is told its length", async () => {
+    const root = await copy();
+    const id = `2024-04-10-${"a".repeat(95)}`;
+    await cp(path.join(root, "content", NECK), path.join(root, `content/reviews/2024/${id}.yaml`));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/reviews/2024/${id}.yaml: id: the file name is the review id and must be at most 100 characters before .yaml — shorten it, got 106 characters`,
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
