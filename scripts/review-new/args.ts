@@ -1,8 +1,10 @@
 /** The command line of `npm run review:new`: its flags, checked before anything is written. */
 
 import { parseArgs } from "node:util";
-import { badCharacter, quoteValue } from "../../src/content/characters.ts";
+import type { z } from "zod";
+import { badCharacter } from "../../src/content/characters.ts";
 import { isCalendarDate, utcDate } from "../../src/content/dates.ts";
+import { showValue } from "../../src/content/errors.ts";
 import { ReviewFileSchema, SOURCE_PLATFORMS, type VERIFICATION_METHODS } from "../../src/content/schema.ts";
 
 /** `--verified-by` words, short and long, for the schema's methods. */
@@ -35,6 +37,13 @@ export interface ReviewNewArgs {
 export const USAGE =
   'usage: npm run review:new -- --author "Maria G." [--rating 5] [--date YYYY-MM-DD] [--title "…"] [--text "…"] [--platform google|yelp|facebook|healthgrades|direct] [--verified-by appointment_record|invoice|platform|email]';
 
+/**
+ * A refused value as the check shows one: its length when it is too long, else the value quoted and
+ * shortened, so a pasted review of thousands of characters is not printed back whole.
+ */
+const shown = (v: string, issue?: z.core.$ZodIssue) =>
+  issue?.code === "too_big" ? `${[...v.trim()].length} characters` : showValue(v);
+
 /** Parses the command line; returns the options or the problems, each naming the flag and value. */
 export function parseCommandLine(argv: string[], now: Date): ReviewNewArgs | { errors: string[] } {
   let values: {
@@ -66,7 +75,9 @@ export function parseCommandLine(argv: string[], now: Date): ReviewNewArgs | { e
   const errors: string[] = [];
   const author = ReviewFileSchema.shape.author.safeParse(values.author ?? "");
   if (!author.success)
-    errors.push(`--author: ${author.error.issues[0]?.message}, got ${quoteValue(values.author ?? "")}`);
+    errors.push(
+      `--author: ${author.error.issues[0]?.message}, got ${shown(values.author ?? "", author.error.issues[0])}`,
+    );
   if (values.rating !== undefined && !/^[1-5]$/.test(values.rating)) {
     errors.push(`--rating: expected an integer from 1 to 5, got ${JSON.stringify(values.rating)}`);
   }
@@ -80,12 +91,12 @@ export function parseCommandLine(argv: string[], now: Date): ReviewNewArgs | { e
     const v = values[field];
     const ok = v === undefined || ReviewFileSchema.shape[field].safeParse(v);
     if (ok !== true && !ok.success)
-      errors.push(`--${field}: ${ok.error.issues[0]?.message}, got ${quoteValue(v ?? "")}`);
+      errors.push(`--${field}: ${ok.error.issues[0]?.message}, got ${shown(v ?? "", ok.error.issues[0])}`);
   }
   for (const field of ["author", "title", "text"] as const) {
     const v = values[field];
     const bad = v === undefined ? undefined : badCharacter(v, { names: field !== "text" });
-    if (bad) errors.push(`--${field}: ${bad.message}, got ${quoteValue(v as string)}`);
+    if (bad) errors.push(`--${field}: ${bad.message}, got ${shown(v as string)}`);
   }
   const platform = values.platform;
   if (platform !== undefined && !(SOURCE_PLATFORMS as readonly string[]).includes(platform)) {

@@ -187,6 +187,19 @@ describe("npm run review:new", () => {
     expect(scaffold.title).toBe(title);
   });
 
+  it("names a text over the limit by its length, as npm run check does, without printing it back", async () => {
+    const dir = await contentDir();
+    const { code, err } = await runAt("2025-03-11T09:00:00Z", dir, [
+      "--author",
+      "Maria G.",
+      "--text",
+      "word ".repeat(1500),
+    ]);
+    expect(code).toBe(2);
+    expect(err).toContain("review:new: --text: expected review text of at most 5000 characters, got 7499 characters");
+    expect(err).not.toContain("word word");
+  });
+
   it("uses today's UTC date and the clock's time when no date is given", async () => {
     const dir = await contentDir();
     const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, [
