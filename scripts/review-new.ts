@@ -114,6 +114,14 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
   }
 }
 
+/**
+ * `s` as one word of a POSIX shell command, for the commands printed to be pasted: in single quotes
+ * unless plain, since in double quotes a reviewer's name holding `$(…)` or a backtick would run.
+ */
+export function shellWord(s: string): string {
+  return /^[\w@%+=:,./-]+$/.test(s) ? s : `'${s.replaceAll("'", "'\\''")}'`;
+}
+
 /** What the disk's refusals mean for the path they name. */
 const DISK_REFUSALS: Readonly<Record<string, string>> = {
   EEXIST: "is a file, not a folder",
@@ -193,8 +201,10 @@ export async function main(
   deps.out("Next steps:");
   deps.out(`  1. Edit ${file}: ${todo ? `${todo}; ` : ""}check every field.`);
   deps.out("  2. npm run check   (names the file and field of anything still wrong)");
-  deps.out(`  3. npm run check -- --explain ${file}   (the machine's reading; confirm or correct it with aspects:)`);
-  deps.out(`  4. git add ${file} && git commit -m ${JSON.stringify(`Add review by ${args.author}`)}`);
+  deps.out(
+    `  3. npm run check -- --explain ${shellWord(file)}   (the machine's reading; confirm or correct it with aspects:)`,
+  );
+  deps.out(`  4. git add ${shellWord(file)} && git commit -m ${shellWord(`Add review by ${args.author}`)}`);
   return 0;
 }
 

@@ -200,6 +200,16 @@ describe("npm run review:new", () => {
     expect(err).not.toContain("word word");
   });
 
+  it("prints commands to paste that a shell reads as written, whatever the reviewer's name holds", async () => {
+    const dir = await contentDir();
+    // Run, the substitutions would print "ran" in place of themselves.
+    const author = "Sam $(echo ran) `echo ran` O'Neil";
+    const { stdout } = await reviewNew(dir, ["--author", author, "--date", "2025-03-10"]);
+    const commit = (/&& git commit -m (.*)$/m.exec(stdout) as RegExpExecArray)[1] as string;
+    const { stdout: message } = await run("sh", ["-c", `printf %s ${commit}`]);
+    expect(message).toBe(`Add review by ${author}`);
+  });
+
   it("uses today's UTC date and the clock's time when no date is given", async () => {
     const dir = await contentDir();
     const { code } = await runAt("2026-01-01T00:00:30.250Z", dir, [
