@@ -49,7 +49,8 @@ export function indicatorMistake(
   let deliberate: boolean;
   if (v.startsWith("*")) deliberate = name !== undefined && anchors.has(name) && v === `*${name}`;
   else if (v.startsWith("&")) deliberate = name !== undefined && aliases.has(name);
-  else deliberate = v.startsWith("!!");
+  // Only the tags the content files' YAML schema knows; `!!binary` or `!!timestamp` it cannot read.
+  else deliberate = /^!!(?:str|int|float|bool|null|map|seq)(?:[ \t]|$)/.test(v);
   if (deliberate) return undefined;
   return `${the(key)} starts with ${v[0]}, ${SIGILS[v[0] as string]} — put the whole ${key} in quotes: ${key}: ${quoted(v)}`;
 }

@@ -239,6 +239,22 @@ describe("npm run check", () => {
     );
   });
 
+  it("a YAML tag the content files cannot use (!!binary, !!timestamp) is named at its field", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content", NECK), (t) =>
+      t
+        .replace("author: Gus L.", "author: !!binary R3VzIEwu")
+        .replace("date: 2024-04-10", "date: !!timestamp 2024-04-10"),
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 1: the date starts with !, which YAML reads as a type tag — put the whole date in quotes: date: "!!timestamp 2024-04-10"`,
+    );
+    expect(stderr).toContain(`content/${NECK}: line 4: the author starts with !, which YAML reads as a type tag`);
+    expect(stderr).not.toContain("unknown tag");
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
