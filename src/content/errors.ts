@@ -132,6 +132,14 @@ export function formatIssues(
     if (issue.code === "invalid_type" && issue.expected === "string" && typed) {
       return `${messageStart(file, line)}${notText(field, issue.path, got, source.text, line)}`;
     }
+    // A number in quotes is text to YAML: `rating: "5"` would otherwise read "expected 1 to 5, got "5"".
+    if (issue.code === "invalid_type" && issue.expected === "number" && typeof got === "string") {
+      const n = got.trim();
+      const key = String(issue.path.at(-1));
+      if (n !== "" && Number.isFinite(Number(n)) && typeof issue.path.at(-1) === "string") {
+        return `${messageStart(file, line)}${field}: ${issue.message}, got ${quoteValue(got)}, which the quotes make text — remove them: ${key}: ${n}`;
+      }
+    }
     const message = issue.message.replace(/,? received \w+$/, "");
     const optional = source.schema !== undefined && mayBeLeftOut(source.schema, issue.path);
     if (optional && isEmpty(got) && message.startsWith("expected ")) {

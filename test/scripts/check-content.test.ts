@@ -255,6 +255,16 @@ describe("npm run check", () => {
     expect(stderr).not.toContain("unknown tag");
   });
 
+  it("a rating in quotes is told that the quotes make it text", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content", NECK), (t) => t.replace("rating: 4", 'rating: "4"'));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 3: rating: expected a whole number from 1 to 5, got "4", which the quotes make text — remove them: rating: 4`,
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
