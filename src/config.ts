@@ -63,6 +63,15 @@ const hubPingUrl = z
       });
       return z.NEVER;
     }
+    // fetch refuses a URL with credentials, so every build's ping would fail, echoing the password.
+    if (url.username || url.password) {
+      if (url.password) url.password = "***";
+      ctx.addIssue({
+        code: "custom",
+        message: `HUB_URL must be an http(s) URL without a user name or password (the ping cannot send them), got ${JSON.stringify(url.href)}`,
+      });
+      return z.NEVER;
+    }
     return url.href;
   });
 

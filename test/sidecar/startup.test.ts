@@ -75,6 +75,12 @@ describe("configuration", () => {
     );
   });
 
+  it("rejects a HUB_URL with credentials, which the ping cannot send, without echoing the password", () => {
+    expect(() => loadConfig({ HUB_URL: "https://ping:s3cret@hub.example/hub" })).toThrow(
+      'HUB_URL must be an http(s) URL without a user name or password (the ping cannot send them), got "https://ping:***@hub.example/hub"',
+    );
+  });
+
   it("applies the documented defaults", () => {
     const c = loadConfig({});
     expect(c.PORT).toBe(4321);
