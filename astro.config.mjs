@@ -1,6 +1,6 @@
 // @ts-check
 import { defineConfig } from "astro/config";
-import { astroCacheDir, outDirProblem } from "./src/build/astro-build.ts";
+import { astroCacheDir, distDirProblem } from "./src/build/astro-build.ts";
 import { ConfigError, loadConfig } from "./src/config.ts";
 import { analyzerWarmUp } from "./src/integrations/analyzer-warm-up.ts";
 import { buildOutputs } from "./src/integrations/build-outputs.ts";
@@ -25,7 +25,7 @@ const config = configOrExit();
 function configOrExit() {
   try {
     const config = loadConfig();
-    const problem = outDirProblem(config.DIST_DIR);
+    const problem = distDirProblem(config);
     if (problem) throw new ConfigError(`Invalid configuration:\n  ${problem}`);
     return config;
   } catch (err) {

@@ -1,4 +1,4 @@
-import { outDirProblem } from "../src/build/astro-build.ts";
+import { distDirProblem } from "../src/build/astro-build.ts";
 import { AstroBuildWorker } from "../src/build/astro-worker.ts";
 import { distHolder } from "../src/build/dist-holder.ts";
 import { type Config, withListeningPort } from "../src/config.ts";
@@ -113,7 +113,7 @@ export async function main(opts: MainOptions): Promise<Service> {
   if (builds) {
     // A second npm start on one DIST_DIR (its port taken, another PORT) would take the first's
     // record, so `npm run build` could write into the served build, and swap its link.
-    const problem = outDirProblem(config.DIST_DIR);
+    const problem = distDirProblem(config);
     if (problem) throw new StartError(`Cannot start: ${problem}`);
     const holder = distHolder(config.DIST_DIR, { linked: false });
     if (holder !== undefined)

@@ -3,6 +3,7 @@ import { createHash } from "node:crypto";
 import { rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import type { Config } from "../config.ts";
 import type { AstroBuildWorker } from "./astro-worker.ts";
 import { type BuildNotice, BuildNoticeSchema } from "./astro-worker-protocol.ts";
 import { acquireBuildLock } from "./build-lock.ts";
@@ -60,6 +61,40 @@ export function outDirProblem(distDir: string, root = PROJECT_ROOT): string | un
     return `DIST_DIR must not be the project folder or hold it, got ${JSON.stringify(abs)}: choose e.g. ${path.join(root, "dist")}`;
   if (abs.startsWith(root) && rel.startsWith(".."))
     return `DIST_DIR must not begin with the project folder's path (${root}) unless it is inside it (Astro takes it for a folder of the project, and the build fails), got ${JSON.stringify(abs)}: choose e.g. ${path.join(root, "dist")}, or a folder named otherwise`;
+  return undefined;
+}
+
+/**
+ * Why a build or npm start may not use the configured DIST_DIR, or undefined: `outDirProblem`, and
+ * a DIST_DIR that every build would empty over what it must keep: one that is or holds the content,
+ * DATA_DIR or LOG_DIR, or lies inside the content or the review logs and keys (a build into
+ * DIST_DIR=content deleted every review file and business.yaml).
+ */
+export function distDirProblem(
+  config: Pick<Config, "DIST_DIR" | "CONTENT_DIR" | "DATA_DIR" | "LOG_DIR">,
+  root = PROJECT_ROOT,
+): string | undefined {
+  const outDir = outDirProblem(config.DIST_DIR, root);
+  if (outDir !== undefined) return outDir;
+  const dist = path.resolve(config.DIST_DIR);
+  const within = (child: string, parent: string) => {
+    const rel = path.relative(parent, child);
+    return rel === "" || !(rel.startsWith("..") || path.isAbsolute(rel));
+  };
+  // [what, folder, whether a DIST_DIR inside it would empty part of it that matters]
+  const kept: [string, string | undefined, boolean][] = [
+    ["CONTENT_DIR", config.CONTENT_DIR, true],
+    ["DATA_DIR", config.DATA_DIR, false],
+    ["DATA_DIR's review logs", path.join(config.DATA_DIR, "log"), true],
+    ["DATA_DIR's log keys", path.join(config.DATA_DIR, "log-keys"), true],
+    ["LOG_DIR", config.LOG_DIR, true],
+  ];
+  for (const [name, dir, inside] of kept) {
+    if (dir === undefined) continue;
+    const at = path.resolve(dir);
+    if (within(at, dist) || (inside && within(dist, at)))
+      return `DIST_DIR must not be ${name} (${at}), hold it${inside ? " or be inside it" : ""}: each build empties DIST_DIR, got ${JSON.stringify(dist)}`;
+  }
   return undefined;
 }
 

@@ -176,6 +176,24 @@ describe("configuration", () => {
     }
   });
 
+  it("refuses to start on a DIST_DIR that is the content folder, which its builds would empty", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-start-dist-content-"));
+    try {
+      await writeFile(path.join(dir, "business.yaml"), "name: x\n");
+      const { code, stderr } = await start([], {
+        CONTENT_DIR: dir,
+        DIST_DIR: dir,
+        DATA_DIR: `${dir}-data`,
+      });
+      expect(code).toBe(1);
+      expect(stderr).toContain(`Cannot start: DIST_DIR must not be CONTENT_DIR (${dir}), hold it or be inside it`);
+      expect(await readdir(dir)).toEqual(["business.yaml"]);
+    } finally {
+      await rm(dir, { recursive: true, force: true });
+      await rm(`${dir}-data`, { recursive: true, force: true });
+    }
+  });
+
   it("exits and says to run npm run build when there is no build at all", async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), "pr-nodist-"));
     try {

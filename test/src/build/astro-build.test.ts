@@ -1,11 +1,13 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import {
   ASTRO_BIN,
   astroBuildEnv,
   BUILD_NODE_FLAGS,
+  distDirProblem,
   outDirProblem,
   PROJECT_ROOT,
 } from "../../../src/build/astro-build.ts";
@@ -61,6 +63,40 @@ describe("a DIST_DIR Astro cannot build into (outDirProblem)", () => {
     expect(run.status).toBe(1);
     expect(run.stderr).toContain(`DIST_DIR must not begin with the project folder's path (${PROJECT_ROOT})`);
     expect(`${run.stdout}${run.stderr}`).not.toMatch(/Stack trace|\n\s+at /);
+  });
+});
+
+describe("a DIST_DIR that is or holds the content or the state (distDirProblem)", () => {
+  it("stops npm run build before it empties the folder, which held every review", () => {
+    const content = mkdtempSync(path.join(os.tmpdir(), "pr-dist-is-content-"));
+    try {
+      cpSync(path.join(PROJECT_ROOT, "test/fixtures/basic-content"), content, { recursive: true });
+      const run = spawnSync(process.execPath, [...BUILD_NODE_FLAGS, ASTRO_BIN, "build"], {
+        encoding: "utf8",
+        cwd: PROJECT_ROOT,
+        env: { ...astroBuildEnv({ distDir: content, contentDir: content }), BASE_URL: "https://reviews.example.com" },
+      });
+      expect(run.status).toBe(1);
+      expect(run.stderr).toContain(
+        `DIST_DIR must not be CONTENT_DIR (${content}), hold it or be inside it: each build empties DIST_DIR, got ${JSON.stringify(content)}`,
+      );
+      expect(readdirSync(content)).toContain("business.yaml");
+    } finally {
+      rmSync(content, { recursive: true, force: true });
+    }
+  });
+
+  it("is one that is or holds CONTENT_DIR, DATA_DIR or LOG_DIR, or lies inside the content or the logs", () => {
+    const dirs = { CONTENT_DIR: "/srv/reviews/content", DATA_DIR: "/srv/state", LOG_DIR: undefined };
+    const problem = (DIST_DIR: string, more = {}) => distDirProblem({ ...dirs, ...more, DIST_DIR }, "/srv/reviews");
+    for (const ok of ["/srv/reviews/dist", "/srv/state/site", "/srv/site"]) expect(problem(ok)).toBeUndefined();
+    expect(problem("/srv/reviews/content")).toMatch(/^DIST_DIR must not be CONTENT_DIR/);
+    // Inside the content, it would empty a folder of it (reviews/2026) or litter it.
+    expect(problem("/srv/reviews/content/reviews")).toMatch(/^DIST_DIR must not be CONTENT_DIR .* or be inside it/);
+    expect(problem("/srv/state")).toMatch(/^DIST_DIR must not be DATA_DIR \(\/srv\/state\), hold it:/);
+    expect(problem("/srv/state/log/x")).toMatch(/^DIST_DIR must not be DATA_DIR's review logs/);
+    expect(problem("/srv/state/log-keys")).toMatch(/^DIST_DIR must not be DATA_DIR's log keys/);
+    expect(problem("/srv/site", { LOG_DIR: "/srv/site/log" })).toMatch(/^DIST_DIR must not be LOG_DIR/);
   });
 });
 
