@@ -164,13 +164,29 @@ export type ReviewFile = z.infer<typeof ReviewFileSchema>;
 const CatalogueEntry = z.strictObject({
   id: Id,
   name: NonEmpty("name", 120),
-  aliases: z.array(NonEmpty("alias", 120), { error: "expected a list of aliases" }).max(50).default([]),
+  aliases: z
+    .array(NonEmpty("alias", 120), { error: "expected a list of aliases" })
+    .max(50, { error: "expected at most 50 aliases" })
+    .default([]),
 });
 
 /** Most entries of each catalogue of business.yaml: one practice's people, services and places. */
 const MAX_CATALOGUE = 500;
 
 const TIME = /^([01]\d|2[0-3]):[0-5]\d$/;
+
+/** A latitude or longitude: a number of degrees within ±`bound`. */
+const Degrees = (what: string, bound: number) => {
+  const error = `expected the ${what} as a number of degrees from -${bound} to ${bound}`;
+  return z.number({ error }).min(-bound, { error }).max(bound, { error });
+};
+
+/** One of business.yaml's catalogues: at least one entry, since reviews' ids name them. */
+const Catalogue = <T extends z.ZodType>(entry: T) =>
+  z
+    .array(entry, { error: "expected a list of entries (- id: …, name: …)" })
+    .min(1, { error: "expected at least one entry" })
+    .max(MAX_CATALOGUE, { error: `expected at most ${MAX_CATALOGUE} entries` });
 export const WEEKDAYS = ["Mo", "Tu", "We", "Th", "Fr", "Sa", "Su"] as const;
 
 export const BusinessFileSchema = z.strictObject({
@@ -178,36 +194,45 @@ export const BusinessFileSchema = z.strictObject({
   description: NonEmpty("description", 2000),
   url: HttpUrl,
   telephone: NonEmpty("telephone number", 40),
-  email: z.email({ error: "expected an email address" }).max(254).optional(),
-  address: z.strictObject({
-    street_address: NonEmpty("street address", 200),
-    locality: NonEmpty("locality", 100),
-    region: NonEmpty("region", 100),
-    postal_code: NonEmpty("postal code", 20),
-    country: z.string().regex(/^[A-Z]{2}$/, { error: "expected an ISO 3166 two-letter country code" }),
-  }),
-  geo: z.strictObject({
-    latitude: z.number().min(-90).max(90),
-    longitude: z.number().min(-180).max(180),
-  }),
+  email: z
+    .email({ error: "expected an email address" })
+    .max(254, { error: "expected an email address of at most 254 characters" })
+    .optional(),
+  address: z.strictObject(
+    {
+      street_address: NonEmpty("street address", 200),
+      locality: NonEmpty("locality", 100),
+      region: NonEmpty("region", 100),
+      postal_code: NonEmpty("postal code", 20),
+      country: z.string().regex(/^[A-Z]{2}$/, { error: "expected an ISO 3166 two-letter country code" }),
+    },
+    { error: "expected an address with street_address, locality, region, postal_code and country" },
+  ),
+  geo: z.strictObject(
+    { latitude: Degrees("latitude", 90), longitude: Degrees("longitude", 180) },
+    { error: "expected geo: with latitude and longitude in degrees" },
+  ),
   opening_hours: z
     .array(
-      z.strictObject({
-        days: z
-          .array(z.enum(WEEKDAYS, { error: `expected day codes ${WEEKDAYS.join(", ")}` }))
-          .min(1)
-          .max(7),
-        opens: z.string().regex(TIME, { error: "expected a time as HH:MM" }),
-        closes: z.string().regex(TIME, { error: "expected a time as HH:MM" }),
-      }),
+      z.strictObject(
+        {
+          days: z
+            .array(z.enum(WEEKDAYS, { error: `expected day codes ${WEEKDAYS.join(", ")}` }), {
+              error: `expected a list of day codes ${WEEKDAYS.join(", ")}`,
+            })
+            .min(1, { error: "expected at least one day" })
+            .max(7, { error: "expected at most 7 days" }),
+          opens: z.string({ error: "expected a time as HH:MM" }).regex(TIME, { error: "expected a time as HH:MM" }),
+          closes: z.string({ error: "expected a time as HH:MM" }).regex(TIME, { error: "expected a time as HH:MM" }),
+        },
+        { error: "expected an entry with days, opens and closes" },
+      ),
+      { error: "expected a list of opening hours" },
     )
-    .max(50),
-  technicians: z
-    .array(CatalogueEntry.extend({ title: NonEmpty("title", 120) }))
-    .min(1)
-    .max(MAX_CATALOGUE),
-  services: z.array(CatalogueEntry).min(1).max(MAX_CATALOGUE),
-  service_areas: z.array(CatalogueEntry).min(1).max(MAX_CATALOGUE),
+    .max(50, { error: "expected at most 50 opening-hours entries" }),
+  technicians: Catalogue(CatalogueEntry.extend({ title: NonEmpty("title", 120) })),
+  services: Catalogue(CatalogueEntry),
+  service_areas: Catalogue(CatalogueEntry),
 });
 export type BusinessFile = z.infer<typeof BusinessFileSchema>;
 export type CatalogueItem = z.infer<typeof CatalogueEntry>;

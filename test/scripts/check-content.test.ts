@@ -265,6 +265,20 @@ describe("npm run check", () => {
     );
   });
 
+  it("business.yaml's coordinates and lists are refused in plain words, not in the schema library's", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content/business.yaml"), (t) =>
+      t.replace(/latitude: .*/, "latitude: 145.5").replace(/service_areas:\n[\s\S]*$/, "service_areas: []\n"),
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toMatch(
+      /content\/business\.yaml: line \d+: geo\.latitude: expected the latitude as a number of degrees from -90 to 90, got 145\.5/,
+    );
+    expect(stderr).toMatch(/content\/business\.yaml: line \d+: service_areas: expected at least one entry, got \[\]/);
+    expect(stderr).not.toMatch(/Too big|Too small|Invalid input/);
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
