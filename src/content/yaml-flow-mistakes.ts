@@ -67,3 +67,16 @@ export function flowCommentMistakes(text: string): YamlMistake[] {
   }
   return found;
 }
+
+/**
+ * The same mistake in a list or mapping written inline in a block file (`response: {…}`), starting
+ * with `value` on `lines[at]` and going on over the lines indented more than `indent`: YAML reads it
+ * silently when the comment ends just before a line that goes on with `,` or a closing bracket.
+ */
+export function inlineFlowComments(lines: readonly string[], at: number, indent: number, value: string): YamlMistake[] {
+  let end = at + 1;
+  const goesOn = (l: string) => l.trim() === "" || l.length - l.trimStart().length > indent;
+  while (end < lines.length && goesOn(lines[end] as string)) end++;
+  const flow = [value, ...lines.slice(at + 1, end)].join("\n");
+  return flowCommentMistakes(flow).map((m) => ({ ...m, line: m.line + at }));
+}

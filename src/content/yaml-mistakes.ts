@@ -14,6 +14,7 @@
  */
 
 import { named } from "./characters.ts";
+import { inlineFlowComments } from "./yaml-flow-mistakes.ts";
 import {
   closes,
   depth,
@@ -244,6 +245,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     }
     // A list or mapping written inline may go on over the next, more indented, lines.
     if (v.startsWith("[") || v.startsWith("{")) {
+      found.push(...inlineFlowComments(lines, i, keyIndent, v));
       running = { indent: keyIndent, key, kind: "plain" };
       flow = { line: n, key, close: v.startsWith("[") ? "]" : "}", depth: depth(v) };
       if (flow.depth <= 0) flow = undefined;

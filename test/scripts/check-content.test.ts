@@ -279,6 +279,20 @@ describe("npm run check", () => {
     expect(stderr).not.toMatch(/Too big|Too small|Invalid input/);
   });
 
+  it("a ' #' inside a reply written inline over two lines is named: YAML would cut the reply short silently", async () => {
+    const root = await copy();
+    // Valid YAML: the reply's text reads "We are", the rest of its line a comment.
+    await edit(
+      path.join(root, "content", NECK),
+      (t) => `${t}response: {date: 2024-04-11, text: We are #1 in town,\n  }\n`,
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 12: text: everything on this line from " #" on is ignored (YAML reads it as a comment), which cuts the value short at "We are" — put the whole value in quotes`,
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
