@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { CalendarDate, Id } from "../content/schema.ts";
+import { CalendarDate, Id, MAX_IDS } from "../content/schema.ts";
 import { LearnedModelSchema } from "./learned.ts";
 
 /**
@@ -147,7 +147,10 @@ export const FaqItemSchema = z.strictObject(
   {
     question: Text("question", 300),
     answer: Text("answer", 5000),
-    evidence: z.array(Id, { error: "expected a list of review ids" }).default([]),
+    evidence: z
+      .array(Id, { error: "expected a list of review ids" })
+      .max(MAX_IDS, { error: `expected at most ${MAX_IDS} review ids` })
+      .default([]),
   },
   { error: "expected an entry with question, answer and optional evidence" },
 );

@@ -125,7 +125,10 @@ function checkLexicon(
 function checkEvidence(entry: Entry, faq: readonly FaqItem[], reviewIds: ReadonlySet<string>, problems: string[]) {
   faq.forEach((item, i) => {
     item.evidence.forEach((id, k) => {
-      if (!reviewIds.has(id)) {
+      // Each id is published as a link under the answer: a repeat would list the same review twice.
+      const first = item.evidence.indexOf(id);
+      if (first < k) problems.push(at(entry, ["faq", i, "evidence", k], `already listed as evidence[${first}]`, id));
+      else if (!reviewIds.has(id)) {
         const message = "unknown review id; no content/reviews/<year>/<id>.yaml has it";
         problems.push(at(entry, ["faq", i, "evidence", k], message, id));
       }

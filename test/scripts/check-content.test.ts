@@ -293,6 +293,18 @@ describe("npm run check", () => {
     );
   });
 
+  it("a review listed twice as an FAQ answer's evidence is named at its line", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content/insights/faq.yaml"), (t) =>
+      t.replace("2024-08-01-billed-twice]", "2024-08-01-billed-twice, 2025-06-10-mixed-care]"),
+    );
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      'content/insights/faq.yaml: line 4: faq[0].evidence[2]: already listed as evidence[0], got "2025-06-10-mixed-care"',
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
