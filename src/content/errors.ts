@@ -132,11 +132,17 @@ export function formatIssues(
     if (issue.code === "invalid_type" && issue.expected === "string" && typed) {
       return `${messageStart(file, line)}${notText(field, issue.path, got, source.text, line)}`;
     }
+    // `author: Null` (a name) reads as nothing: said as written, not as an empty field. A written
+    // `null` or `~` means empty, and is told so below.
+    const key = issue.path.at(-1);
+    const nothing = got === null && typeof key === "string" ? writtenValue(source.text, line, key) : undefined;
+    if (issue.code === "invalid_type" && issue.expected === "string" && (nothing === "Null" || nothing === "NULL")) {
+      return `${messageStart(file, line)}${field}: YAML reads ${nothing} as nothing, not as text — put it in quotes: ${String(key)}: ${quoteValue(nothing)}`;
+    }
     // A number in quotes is text to YAML: `rating: "5"` would otherwise read "expected 1 to 5, got "5"".
     if (issue.code === "invalid_type" && issue.expected === "number" && typeof got === "string") {
       const n = got.trim();
-      const key = String(issue.path.at(-1));
-      if (n !== "" && Number.isFinite(Number(n)) && typeof issue.path.at(-1) === "string") {
+      if (n !== "" && Number.isFinite(Number(n)) && typeof key === "string") {
         return `${messageStart(file, line)}${field}: ${issue.message}, got ${quoteValue(got)}, which the quotes make text — remove them: ${key}: ${n}`;
       }
     }

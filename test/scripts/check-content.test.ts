@@ -305,6 +305,16 @@ describe("npm run check", () => {
     );
   });
 
+  it("an author named Null is told that YAML reads it as nothing, not that the author is empty", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content", NECK), (t) => t.replace("author: Gus L.", "author: Null"));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 4: author: YAML reads Null as nothing, not as text — put it in quotes: author: "Null"`,
+    );
+  });
+
   it("a backdated review fails with its file, line and field", async () => {
     const root = await copy();
     await edit(path.join(root, "content", NECK), (t) =>
