@@ -12,11 +12,13 @@ const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
 /** Bidirectional embeddings, overrides and isolates (the marks LRM/RLM stay allowed: RTL text needs them). */
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
 /**
- * Invisible characters that make two names that look alike differ. A zero-width joiner between two
- * pictographs is part of an emoji (👨‍👩‍👧) and stays allowed.
+ * Invisible characters that make two names that look alike differ, or a name that looks blank: zero
+ * widths, the soft hyphen, the combining grapheme joiner, the Hangul fillers and the blank braille
+ * pattern, which fonts draw as nothing. A zero-width joiner between two pictographs is part of an
+ * emoji (👨‍👩‍👧) and stays allowed, as do variation selectors (❤️) and the direction marks.
  */
 const ZERO_WIDTH =
-  /[\u180E\u200B\u200C\u2060\uFEFF]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
+  /\u034F|[\u00AD\u115F\u1160\u180E\u200B\u200C\u2060\u2800\u3164\uFEFF\uFFA0]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
 /** One pass that most text passes: any character the checks below could refuse (surrogates, paired or not). */
 const SUSPECT =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
@@ -57,6 +59,13 @@ const NAMES: Record<number, string> = {
   8205: "ZERO WIDTH JOINER",
   8288: "WORD JOINER",
   65279: "ZERO WIDTH NO-BREAK SPACE",
+  173: "SOFT HYPHEN",
+  847: "COMBINING GRAPHEME JOINER",
+  4447: "HANGUL CHOSEONG FILLER",
+  4448: "HANGUL JUNGSEONG FILLER",
+  10240: "BRAILLE PATTERN BLANK",
+  12644: "HANGUL FILLER",
+  65440: "HALFWIDTH HANGUL FILLER",
   // Spaces that are no space to YAML (yaml-mistakes.ts names them at the start of a line).
   160: "NO-BREAK SPACE",
   8194: "EN SPACE",
@@ -125,13 +134,13 @@ export function badCharacter(s: string, opts: { names?: boolean } = {}): Charact
 
 /**
  * Characters a message never prints as they are: controls (newline included, so a value cannot
- * start a line), bidirectional controls, invisible characters, line and paragraph separators,
+ * start a line), bidirectional controls, invisible characters (blank-drawn ones too), line and paragraph separators,
  * lone surrogates and the BMP's noncharacters (the other planes' are surrogate pairs, printed as
  * they are: a terminal shows them as any unknown character).
  */
 const UNPRINTABLE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-  /[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\uFEFF\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  /\u034F|[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u2800\u3164\uFEFF\uFFA0\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const escaped = (c: string) => `\\u${hex(c.charCodeAt(0)).toLowerCase()}`;
 

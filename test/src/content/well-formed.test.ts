@@ -54,6 +54,10 @@ describe("characters no field may hold", () => {
     ['"abc\\u202Edcba"', "title", "bidirectional-text control (U+202E RIGHT-TO-LEFT OVERRIDE)", '"abc\\u202edcba"'],
     ['"Dana\\u2066K."', "title", "bidirectional-text control (U+2066 LEFT-TO-RIGHT ISOLATE)", '"Dana\\u2066K."'],
     ['"Da\\u200Bna"', "title", "invisible character (U+200B ZERO WIDTH SPACE)", '"Da\\u200bna"'],
+    // A name that looks blank, or like another: fonts draw these as nothing.
+    ['"\\u3164"', "title", "invisible character (U+3164 HANGUL FILLER)", '"\\u3164"'],
+    ['"\\u2800\\u2800"', "title", "invisible character (U+2800 BRAILLE PATTERN BLANK)", '"\\u2800\\u2800"'],
+    ['"Te\\u00ADst"', "title", "invisible character (U+00AD SOFT HYPHEN)", '"Te\\u00adst"'],
   ])("a double-quoted escape %s in the title: line, field and the character named", (value, field, what, shown) => {
     const [line] = problems(title(value));
     expect(line).toMatch(new RegExp(`^${DANA_FILE()}: line 5: ${field}: holds an? `));
