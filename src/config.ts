@@ -26,9 +26,11 @@ const baseUrl = z
     // `url.search` and `url.hash` are "" for a bare "?" or "#", so look at the text as well.
     const extra = url.search || url.hash || /[?#]/.test(raw) || url.username || url.password;
     if ((url.protocol !== "http:" && url.protocol !== "https:") || extra) {
+      // The message goes to logs and terminals: a password in the value is not echoed.
+      if (url.password) url.password = "***";
       ctx.addIssue({
         code: "custom",
-        message: `BASE_URL must be an http(s) URL without query, fragment or credentials, got ${JSON.stringify(raw)}`,
+        message: `BASE_URL must be an http(s) URL without query, fragment or credentials, got ${JSON.stringify(url.password ? url.href : raw)}`,
       });
       return z.NEVER;
     }

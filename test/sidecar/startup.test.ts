@@ -52,7 +52,7 @@ describe("configuration", () => {
     // An empty query or fragment, or a password without a user, is still not a bare origin.
     ["BASE_URL", "https://example.com/?"],
     ["BASE_URL", "https://example.com/#"],
-    ["BASE_URL", "https://:secret@example.com"],
+    ["BASE_URL", "https://user@example.com"],
     // The review log's origin, its host and path, names its signing key, which holds no "+".
     ["BASE_URL", "https://example.com/c++reviews"],
     ["HUB_URL", "not a url"],
@@ -73,6 +73,13 @@ describe("configuration", () => {
     expect(() => loadConfig({ [name]: value })).toThrow(
       new RegExp(`${name}.*${JSON.stringify(value).replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}`),
     );
+  });
+
+  it("rejects a BASE_URL with a password without echoing the password", () => {
+    expect(() => loadConfig({ BASE_URL: "https://u:s3cret@reviews.example" })).toThrow(
+      'BASE_URL must be an http(s) URL without query, fragment or credentials, got "https://u:***@reviews.example/"',
+    );
+    expect(() => loadConfig({ BASE_URL: "https://u:s3cret@reviews.example" })).not.toThrow(/s3cret/);
   });
 
   it("rejects a HUB_URL with credentials, which the ping cannot send, without echoing the password", () => {
