@@ -28,7 +28,13 @@ export const CalendarDate = z
 
 export const Timestamp = z
   .string({ error: "expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z" })
-  .refine(isRfc3339, { error: "expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z" });
+  .refine(isRfc3339, {
+    // RFC 3339 allows a lower-case t and z; Atom (RFC 4287 §3.3) and xsd:dateTime do not.
+    error: (iss) =>
+      typeof iss.input === "string" && isRfc3339(iss.input.toUpperCase())
+        ? "expected the T and Z of the timestamp in upper case, as feeds require, such as 2024-03-15T09:12:00Z"
+        : "expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z",
+  });
 
 const NonEmpty = (what: string, max: number) =>
   z

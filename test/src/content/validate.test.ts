@@ -105,11 +105,14 @@ describe("validateContent", () => {
   });
 
   it("rejects a timestamp without offset or with lower-case separators (Atom needs xsd:dateTime)", () => {
-    for (const ts of ["2024-03-02 10:15:00", "2024-03-02t10:15:00z"]) {
-      expect(problems(withReview(DANA, (d) => Object.assign(d, { published_at: ts })))).toEqual([
-        `${fileOf(DANA)}: line 2: published_at: expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z, got "${ts}"`,
-      ]);
-    }
+    const told = (ts: string) => problems(withReview(DANA, (d) => Object.assign(d, { published_at: ts })));
+    expect(told("2024-03-02 10:15:00")).toEqual([
+      `${fileOf(DANA)}: line 2: published_at: expected an RFC 3339 timestamp such as 2024-03-15T09:12:00Z, got "2024-03-02 10:15:00"`,
+    ]);
+    // Valid RFC 3339, so the message says what is wrong with it.
+    expect(told("2024-03-02t10:15:00z")).toEqual([
+      `${fileOf(DANA)}: line 2: published_at: expected the T and Z of the timestamp in upper case, as feeds require, such as 2024-03-15T09:12:00Z, got "2024-03-02t10:15:00z"`,
+    ]);
   });
 
   it("requires verification, because only verified reviews are published", () => {
