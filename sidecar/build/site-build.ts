@@ -1,4 +1,4 @@
-import { copyFile, cp, lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
+import { lstat, mkdir, readdir, realpath, rename, rm, stat, symlink } from "node:fs/promises";
 import path from "node:path";
 import {
   type AstroBuildResult,
@@ -11,7 +11,7 @@ import type { AstroBuildWorker } from "../../src/build/astro-worker.ts";
 import { holdDist } from "../../src/build/dist-holder.ts";
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { lastBuildFolder, recordLastBuild } from "../../src/integrations/out-dir.ts";
-import { editedSinceBuilt, mirrorBuild } from "../../src/io/mirror-build.ts";
+import { copyBuild, editedSinceBuilt, mirrorBuild } from "../../src/io/mirror-build.ts";
 import { removeTree } from "./remove-tree.ts";
 
 /** The kind of a folder npm start adopted: `npm run build` made it, and it may hold edits by hand. */
@@ -24,18 +24,15 @@ const WARM_UP_CONTENT = path.join(PROJECT_ROOT, "src", "build", "warm-up-content
 /**
  * `npm start`'s builds, one folder per build, and the switch between them (`LiveBuild` decides when).
  *
- * `astro build` empties its output folder first, so building into the folder being served made
- * every file not yet in memory a 500 for about a second. Instead each build goes into its own
- * folder under `<DIST_DIR>.builds/`, and DIST_DIR becomes a symlink to the current one, replaced
- * with one `rename` (atomic on POSIX): a reader of DIST_DIR sees the old build or the new, never
- * a mix. A failed build never touches DIST_DIR. The server does not read through the symlink: it
- * loads a folder by its real path and keeps it until no request holds it (see SnapshotStore),
- * and `prune` deletes only folders nothing uses.
+ * Each build goes into its own folder under `<DIST_DIR>.builds/` (a build writes its output folder
+ * as it goes), and DIST_DIR becomes a symlink to the current one, replaced with one `rename`
+ * (atomic on POSIX): a reader of DIST_DIR sees the old build or the new, never a mix. A failed
+ * build never touches DIST_DIR. The server loads a folder by its real path and keeps it until no
+ * request holds it (see SnapshotStore), and `prune` deletes only folders nothing uses.
  *
  * A build's folder need not start empty: the build retired last (`prune` keeps the newest folder
  * nothing uses) is renamed to it and brought up to the last build, copying only the files whose
- * hashes in the two header manifests differ (src/io/mirror-build.ts), and Astro rebuilds it in
- * place. Copying the whole site into an empty folder cost 1.6–2.8 s of a 10,000-review rebuild.
+ * hashes in the two header manifests differ (src/io/mirror-build.ts); Astro rebuilds it in place.
  *
  * With a `worker`, builds run in that long-lived process (Astro stays loaded) rather than in a
  * fresh `astro build` each. `npm run build` (for a CDN) still writes a real DIST_DIR in place, and
@@ -54,6 +51,11 @@ export class SiteBuilds {
   #release?: () => void;
   /** A retired build's folder that nothing reads any more, for the next build to start from. */
   #spare?: string;
+  /**
+   * The copy `prepareSpare` is making, which a build stops: it has no use then (the build retires
+   * a folder for the next) and it slowed the build (a save at 10,000 reviews by 1.4 s).
+   */
+  #copying?: AbortController;
   #pruning: Promise<unknown> = Promise.resolve();
   /** Builds in progress, what waits for none (or `close`), folders being removed (never a spare). */
   #running = 0;
@@ -69,10 +71,9 @@ export class SiteBuilds {
   }
 
   /**
-   * Gets the worker ready, in the background: a process builds a one-review site
-   * (src/build/warm-up-content/) into a scratch folder then deleted. A process's first build costs
-   * what a fresh `astro build` does, its later ones a fraction (docs/benchmarks-log.md,
-   * "Edit-to-live"); the warm-up's cost does not grow with the dataset. A real build waits for it.
+   * Gets the worker ready, in the background, with a one-review site (src/build/warm-up-content/)
+   * built into a scratch folder: a process's first build costs what a fresh `astro build` does,
+   * its later ones a fraction (docs/benchmarks-log.md, "Edit-to-live"). A real build waits for it.
    */
   warm(env: NodeJS.ProcessEnv, signal?: AbortSignal): void {
     const worker = this.#worker;
@@ -119,10 +120,9 @@ export class SiteBuilds {
   }
 
   /**
-   * Makes DIST_DIR a symlink and records this process as the one serving it, so an `npm run
-   * build` meanwhile refuses to write through it (src/build/dist-holder.ts). A real folder there
-   * (from `npm run build`) is moved, whole, into the builds folder and linked back, so it keeps
-   * being served until a rebuild replaces it.
+   * Makes DIST_DIR a symlink, held by this process so `npm run build` refuses to write through it
+   * (src/build/dist-holder.ts). A real folder there (`npm run build`'s) is moved into the builds
+   * folder and linked back, so it is served until a rebuild replaces it.
    */
   async adopt(): Promise<void> {
     await mkdir(this.root, { recursive: true });
@@ -148,6 +148,7 @@ export class SiteBuilds {
     const dir = this.#nextDir("build");
     this.#building.add(dir);
     this.#running++;
+    this.#copying?.abort();
     try {
       await this.#startFromSpare(dir);
       // One Astro cache for every build of this DIST_DIR, so a rebuild reuses the last one's.
@@ -177,10 +178,9 @@ export class SiteBuilds {
   }
 
   /**
-   * Without a spare (after a start), copies the last build into one in the background, so the first
-   * save also starts from the site, not an empty folder (docs/deployment.md). An adopted folder
-   * (`npm run build`'s) may hold edits by hand a copy would keep: it is copied only if no file of it
-   * is newer than its header manifest, before and after the copy. Never throws.
+   * Without a spare (after a start), copies the last build into one in the background, so a first
+   * save also starts from the site (docs/deployment.md). An adopted folder may hold edits by hand:
+   * it is copied only if no file of it is newer than its manifest, before and after. Never throws.
    */
   async prepareSpare(): Promise<void> {
     const last = lastBuildFolder(astroCacheDir(this.distDir));
@@ -188,26 +188,26 @@ export class SiteBuilds {
     const adopted = isAdopted(last);
     const dir = this.#nextDir("copy");
     this.#building.add(dir);
+    const copying = new AbortController();
+    this.#copying = copying;
     try {
       if (adopted && (await editedSinceBuilt(last))) throw new Error("edited since it was built");
-      // The header manifest last: a copy cut short (a stop meanwhile) is incomplete, so pruned.
-      const manifest = path.join(last, MANIFEST_FILE);
-      await cp(last, dir, { recursive: true, verbatimSymlinks: true, filter: (src) => src !== manifest });
-      await copyFile(manifest, path.join(dir, MANIFEST_FILE));
+      await copyBuild(last, dir, copying.signal);
       if (adopted && (await editedSinceBuilt(last))) throw new Error("edited while it was copied");
       if (this.#spare) throw new Error("a spare appeared meanwhile");
       this.#spare = dir;
     } catch {
-      await rm(dir, { recursive: true, force: true }).catch(() => undefined);
+      // Stopped by a build: the next prune removes it, once no build runs.
+      if (!copying.signal.aborted) await rm(dir, { recursive: true, force: true }).catch(() => undefined);
     } finally {
       this.#building.delete(dir);
+      if (this.#copying === copying) this.#copying = undefined;
     }
   }
 
   /**
-   * Turns the spare folder, if there is one, into `dir`, a copy of this cache's last complete build
-   * recorded as such, so the build keeps its unchanged pages where they are. When that fails part
-   * way, the folder is not recorded and the build empties it (src/integrations/out-dir.ts).
+   * Turns the spare folder, if any, into `dir`, a copy of this cache's last build recorded as such,
+   * so the build keeps its unchanged pages. Failing part way, the build empties it (out-dir.ts).
    */
   async #startFromSpare(dir: string): Promise<void> {
     const spare = this.#spare;

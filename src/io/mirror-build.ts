@@ -1,4 +1,5 @@
-import { copyFile, mkdir, rm, rmdir, stat } from "node:fs/promises";
+import { copyFileSync, mkdirSync, rmSync, statSync } from "node:fs";
+import { copyFile, cp, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { MANIFEST_FILE } from "../http-headers/manifest.ts";
 import { distPath, readManifest } from "./dist-files.ts";
@@ -10,8 +11,8 @@ import { distPath, readManifest } from "./dist-files.ts";
  *
  * What differs is read from the two header manifests, which name every file of a build but
  * themselves, each with a SHA-256 of its bytes: nothing is listed, read or hashed. So `to` must be
- * as its build left it (npm start's own folders are never written once built). Asynchronous
- * throughout, since it runs in the process that serves.
+ * as its build left it (npm start's own folders are never written once built). It runs in the
+ * process that serves, so it never holds the event loop for more than a batch of files (`inBatches`).
  */
 
 /** The files a build writes beside its header manifest, and outside it. */
@@ -43,18 +44,46 @@ export async function editedSinceBuilt(dir: string): Promise<boolean> {
   return (await editedSince(dir, Object.keys(files))).size > 0;
 }
 
+/** Files handled between two turns of the event loop (`inBatches`). */
+const BATCH = 500;
+
+/**
+ * `each` of `items`, synchronously, a batch per turn of the event loop, not through the thread pool:
+ * npm start may be copying a whole site for a spare meanwhile (sidecar/build/site-build.ts), and an
+ * editor's save that mirrored 11 files and looked at 11,000 through promises waited 1.4 s behind
+ * that copy's work.
+ */
+async function inBatches<T>(items: readonly T[], each: (item: T) => void): Promise<void> {
+  for (let i = 0; i < items.length; i += BATCH) {
+    if (i > 0) await new Promise((go) => setImmediate(go));
+    for (const item of items.slice(i, i + BATCH)) each(item);
+  }
+}
+
 /** The files of `paths` in `dir` modified after its header manifest was written, or missing. */
 async function editedSince(dir: string, paths: readonly string[]): Promise<Set<string>> {
-  const builtAt = (await stat(distPath(dir, `/${MANIFEST_FILE}`))).mtimeMs;
-  const times = await Promise.all(
-    paths.map((p) =>
-      stat(distPath(dir, p)).then(
-        (s) => s.mtimeMs,
-        () => Infinity,
-      ),
-    ),
-  );
-  return new Set(paths.filter((_, i) => (times[i] as number) > builtAt));
+  const builtAt = statSync(distPath(dir, `/${MANIFEST_FILE}`)).mtimeMs;
+  const edited = new Set<string>();
+  await inBatches(paths, (p) => {
+    let mtime = Infinity; // missing or unreadable: copied again
+    try {
+      mtime = statSync(distPath(dir, p)).mtimeMs;
+    } catch {}
+    if (mtime > builtAt) edited.add(p);
+  });
+  return edited;
+}
+
+/**
+ * Copies the complete build in `from` into `to`, which does not exist, its header manifest last: a
+ * copy cut short is no complete build. Once `signal` aborts, every entry left is skipped and the
+ * copy throws.
+ */
+export async function copyBuild(from: string, to: string, signal: AbortSignal): Promise<void> {
+  const manifest = path.join(from, MANIFEST_FILE);
+  await cp(from, to, { recursive: true, verbatimSymlinks: true, filter: (src) => !signal.aborted && src !== manifest });
+  signal.throwIfAborted();
+  await copyFile(manifest, path.join(to, MANIFEST_FILE));
 }
 
 /**
@@ -72,14 +101,12 @@ export async function mirrorBuild(from: string, to: string, opts: { edited?: boo
   const folders = new Set(gone.map((p) => path.dirname(distPath(to, p))));
   for (const d of [...folders].sort((a, b) => b.length - a.length)) await removeEmpty(d, to);
   const copy = Object.keys(want.files).filter((p) => edited.has(p) || have.files[p]?.etag !== want.files[p]?.etag);
-  await Promise.all(
-    [...copy, ...HEADER_FILES].map(async (p) => {
-      const target = distPath(to, p);
-      await mkdir(path.dirname(target), { recursive: true });
-      // A folder where the file goes (the other build had pages below this path).
-      await rm(target, { recursive: true, force: true });
-      await copyFile(distPath(from, p), target);
-    }),
-  );
+  await inBatches([...copy, ...HEADER_FILES], (p) => {
+    const target = distPath(to, p);
+    mkdirSync(path.dirname(target), { recursive: true });
+    // A folder where the file goes (the other build had pages below this path).
+    rmSync(target, { recursive: true, force: true });
+    copyFileSync(distPath(from, p), target);
+  });
   return { copied: copy.length, removed: gone.length, kept: Object.keys(want.files).length - copy.length };
 }

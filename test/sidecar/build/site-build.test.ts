@@ -153,4 +153,39 @@ describe("SiteBuilds.prepareSpare", () => {
     await builds.prepareSpare();
     expect((await readdir(builds.root)).some((n) => n.endsWith("-copy"))).toBe(true);
   });
+
+  it("stops a copy still being made when a build starts, leaving the partial folder to a prune", async () => {
+    const { distDir, cache } = await tempDist();
+    let finish: ((code: number) => void) | undefined;
+    const worker = {
+      warmed: true,
+      warm() {},
+      run: () =>
+        new Promise<{ code: number; notices: [] }>((resolve) => (finish = (code) => resolve({ code, notices: [] }))),
+    } as unknown as AstroBuildWorker;
+    const builds = new SiteBuilds(distDir, { worker });
+    const last = await folder(builds.root, "20260101T000000000Z-1-1-build");
+    for (let i = 0; i < 400; i++) {
+      await mkdir(path.join(last, "reviews", `r${i}`), { recursive: true });
+      await writeFile(path.join(last, "reviews", `r${i}`, "index.html"), `review ${i}`);
+    }
+    await mkdir(cache, { recursive: true });
+    recordLastBuild(cache, last);
+
+    const copying = builds.prepareSpare();
+    // Once the copy has begun: a build started now finds no spare and stops it.
+    while (!(await readdir(builds.root)).some((n) => n.endsWith("-copy"))) await new Promise((r) => setImmediate(r));
+    const building = builds.build({ ...process.env, BASE_URL: "http://localhost:4321" });
+    await copying;
+    const copy = (await readdir(builds.root)).find((n) => n.endsWith("-copy")) as string;
+    // Stopped before its end: fewer pages than the site, no manifest, so never taken for a build.
+    const copied = await readdir(path.join(builds.root, copy, "reviews")).catch(() => []);
+    expect(copied.length).toBeLessThan(400);
+    expect(await readdir(path.join(builds.root, copy))).not.toContain("_headers.json");
+    while (!finish) await new Promise((r) => setTimeout(r, 10));
+    finish(1);
+    await building;
+    const partial = await realpath(path.join(builds.root, copy));
+    expect(await builds.prune(new Set())).toContain(partial);
+  });
 });
