@@ -27,6 +27,21 @@ async function folder(root: string, name: string, complete = true): Promise<stri
   return realpath(dir);
 }
 
+/**
+ * A worker whose build runs until the test ends it (`started` resolves with the function that
+ * ends it): the folders and the timing are SiteBuilds'.
+ */
+function heldWorker(): { worker: AstroBuildWorker; started: Promise<(code: number) => void> } {
+  let begin: (finish: (code: number) => void) => void = () => {};
+  const started = new Promise<(code: number) => void>((resolve) => (begin = resolve));
+  const worker = {
+    warmed: true,
+    warm() {},
+    run: () => new Promise<{ code: number; notices: [] }>((resolve) => begin((code) => resolve({ code, notices: [] }))),
+  } as unknown as AstroBuildWorker;
+  return { worker, started };
+}
+
 describe("SiteBuilds.prune", () => {
   it("keeps what is read, the last build and the newest other complete build (the spare); deletes the rest", async () => {
     const { distDir, cache } = await tempDist();
@@ -66,14 +81,7 @@ describe("SiteBuilds.prune", () => {
 describe("SiteBuilds.prune during a build", () => {
   it("removes nothing while a build runs, and the idle folders once it has ended", async () => {
     const { distDir, cache } = await tempDist();
-    let finish: ((code: number) => void) | undefined;
-    // A worker whose build runs until the test ends it: the folders and the timing are SiteBuilds'.
-    const worker = {
-      warmed: true,
-      warm() {},
-      run: () =>
-        new Promise<{ code: number; notices: [] }>((resolve) => (finish = (code) => resolve({ code, notices: [] }))),
-    } as unknown as AstroBuildWorker;
+    const { worker, started } = heldWorker();
     const builds = new SiteBuilds(distDir, { worker });
     const old = await folder(builds.root, "20260101T000000000Z-1-1-build");
     await mkdir(path.join(old, "reviews", "a"), { recursive: true });
@@ -88,7 +96,7 @@ describe("SiteBuilds.prune during a build", () => {
 
     const building = builds.build({ ...process.env, BASE_URL: "http://localhost:4321" });
     // The build takes the project's build lock first, which another test's build may hold a while.
-    while (!finish) await new Promise((r) => setTimeout(r, 10));
+    const finish = await started;
     let pruned: string[] | undefined;
     const pruning = builds.prune(new Set()).then((removed) => {
       pruned = removed;
@@ -156,13 +164,7 @@ describe("SiteBuilds.prepareSpare", () => {
 
   it("stops a copy still being made when a build starts, leaving the partial folder to a prune", async () => {
     const { distDir, cache } = await tempDist();
-    let finish: ((code: number) => void) | undefined;
-    const worker = {
-      warmed: true,
-      warm() {},
-      run: () =>
-        new Promise<{ code: number; notices: [] }>((resolve) => (finish = (code) => resolve({ code, notices: [] }))),
-    } as unknown as AstroBuildWorker;
+    const { worker, started } = heldWorker();
     const builds = new SiteBuilds(distDir, { worker });
     const last = await folder(builds.root, "20260101T000000000Z-1-1-build");
     for (let i = 0; i < 400; i++) {
@@ -182,8 +184,7 @@ describe("SiteBuilds.prepareSpare", () => {
     const copied = await readdir(path.join(builds.root, copy, "reviews")).catch(() => []);
     expect(copied.length).toBeLessThan(400);
     expect(await readdir(path.join(builds.root, copy))).not.toContain("_headers.json");
-    while (!finish) await new Promise((r) => setTimeout(r, 10));
-    finish(1);
+    (await started)(1);
     await building;
     const partial = await realpath(path.join(builds.root, copy));
     expect(await builds.prune(new Set())).toContain(partial);

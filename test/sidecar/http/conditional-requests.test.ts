@@ -1,6 +1,5 @@
 import { readFileSync } from "node:fs";
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import { connect } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
@@ -10,6 +9,7 @@ import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
+import { rawRequest } from "../../helpers/raw-http.ts";
 
 const CONTENT = PROJECT_CONTENT;
 let app: TestApp;
@@ -28,20 +28,6 @@ afterAll(async () => {
   await app?.close();
   if (dist) await rm(dist, { recursive: true, force: true });
 });
-
-/** Sends a raw HTTP request over node:net (fetch cannot repeat or empty Host) and reads the answer to its end. */
-function rawRequest(port: string, text: string): Promise<{ status: number; body: string }> {
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), "127.0.0.1", () => socket.write(text));
-    const chunks: Buffer[] = [];
-    socket.on("data", (c) => chunks.push(c));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const [head = "", body = ""] = Buffer.concat(chunks).toString("utf8").split("\r\n\r\n");
-      resolve({ status: Number(head.split(" ")[1]), body });
-    });
-  });
-}
 
 const manifestBytes = (p: string) => readFileSync(path.join(dist, p)).length;
 
@@ -219,7 +205,7 @@ describe("static files from the single origin", () => {
     const lm = (await req("/reviews.json")).headers.get("last-modified") as string;
     const old = "Sat, 01 Jan 2000 00:00:00 GMT";
     const head = `GET /reviews.json HTTP/1.1\r\nHost: localhost:${port}\r\nAccept-Encoding: identity\r\n`;
-    const send = (lines: string) => rawRequest(port, `${head}${lines}Connection: close\r\n\r\n`);
+    const send = (lines: string) => rawRequest(app.url, `${head}${lines}Connection: close\r\n\r\n`);
     expect((await send(`If-Modified-Since: ${lm}\r\n`)).status).toBe(304);
     expect((await send(`If-Modified-Since: ${lm}\r\nIf-Modified-Since: ${old}\r\n`)).status).toBe(200);
     expect((await send(`If-Unmodified-Since: ${old}\r\n`)).status).toBe(412);
@@ -228,7 +214,7 @@ describe("static files from the single origin", () => {
   it("answers CONNECT with 501 in the API's shape instead of closing the connection", async () => {
     const { port } = new URL(app.url);
     for (const target of ["/reviews.json", `127.0.0.1:${port}`]) {
-      const res = await rawRequest(port, `CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
+      const res = await rawRequest(app.url, `CONNECT ${target} HTTP/1.1\r\nHost: 127.0.0.1:${port}\r\n\r\n`);
       expect(res.status, target).toBe(501);
       const body = JSON.parse(res.body);
       expect(body.error).toBe("not_implemented");
@@ -246,7 +232,7 @@ describe("static files from the single origin", () => {
       ["", null],
     ];
     for (const [hostLines, value] of cases) {
-      const res = await rawRequest(port, `GET /reviews.json HTTP/1.1\r\n${hostLines}Connection: close\r\n\r\n`);
+      const res = await rawRequest(app.url, `GET /reviews.json HTTP/1.1\r\n${hostLines}Connection: close\r\n\r\n`);
       expect(res.status, hostLines).toBe(400);
       const body = JSON.parse(res.body);
       expect(Object.keys(body).sort(), hostLines).toEqual(["error", "issues", "message"]);
@@ -254,7 +240,7 @@ describe("static files from the single origin", () => {
     }
     // One valid Host, a name or an IP literal, is served; so is HTTP/1.0 without one.
     for (const head of [`HTTP/1.1\r\nHost: [::1]:${port}`, `HTTP/1.1\r\nHost: localhost`, "HTTP/1.0"]) {
-      const res = await rawRequest(port, `GET /reviews.json ${head}\r\nConnection: close\r\n\r\n`);
+      const res = await rawRequest(app.url, `GET /reviews.json ${head}\r\nConnection: close\r\n\r\n`);
       expect(res.status, head).toBe(200);
     }
   });

@@ -1,11 +1,11 @@
 import { rm } from "node:fs/promises";
-import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
+import { rawRequest } from "../../helpers/raw-http.ts";
 
-// The asterisk-form request target (RFC 9112 §3.2.4), which fetch cannot send.
+// Requests fetch cannot send: the asterisk-form request target (RFC 9112 §3.2.4), an Expect.
 let app: TestApp;
 let dist: string;
 
@@ -21,30 +21,18 @@ afterAll(async () => {
   if (dist) await rm(dist, { recursive: true, force: true });
 });
 
-function rawRequest(text: string): Promise<{ status: number; head: string; body: string }> {
-  const { port } = new URL(app.url);
-  return new Promise((resolve, reject) => {
-    const socket = connect(Number(port), "127.0.0.1", () => socket.write(text));
-    const chunks: Buffer[] = [];
-    socket.on("data", (c) => chunks.push(c));
-    socket.on("error", reject);
-    socket.on("close", () => {
-      const [head = "", body = ""] = Buffer.concat(chunks).toString("utf8").split("\r\n\r\n");
-      resolve({ status: Number(head.split(" ")[1]), head: head.toLowerCase(), body });
-    });
-  });
-}
+const raw = (text: string) => rawRequest(app.url, text);
 
 describe("the request target *", () => {
   it("answers OPTIONS * with 204 and no body, the server-wide ping of RFC 9110 §9.3.7", async () => {
-    const res = await rawRequest("OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
+    const res = await raw("OPTIONS * HTTP/1.1\r\nHost: localhost\r\nConnection: close\r\n\r\n");
     expect(res.status).toBe(204);
     expect(res.body).toBe("");
   });
 
   it("answers any other method with the API's 400, naming the target", async () => {
     for (const method of ["GET", "POST", "DELETE"]) {
-      const res = await rawRequest(
+      const res = await raw(
         `${method} * HTTP/1.1\r\nHost: localhost\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`,
       );
       expect(res.status, method).toBe(400);
@@ -52,6 +40,22 @@ describe("the request target *", () => {
       const body = JSON.parse(res.body);
       expect(body.error, method).toBe("bad_request");
       expect(body.issues, method).toEqual([{ path: "(request)", value: "*", message: body.message }]);
+    }
+  });
+});
+
+describe("a request with an expectation the server does not know", () => {
+  it("gets the app's own answer, headers and all, not Node's bare 417", async () => {
+    for (const target of ["/feed.xml", "/api/reviews/search?rating=9", "/api/nowhere"]) {
+      const res = await raw(
+        `GET ${target} HTTP/1.1\r\nHost: localhost\r\nExpect: x-unknown\r\nConnection: close\r\n\r\n`,
+      );
+      const plain = await fetch(`${app.url}${target}`);
+      expect(res.status, target).toBe(plain.status);
+      expect(res.head, target).toContain("x-content-type-options: nosniff");
+      expect(res.head, target).toContain("access-control-allow-origin: *");
+      expect(res.head, target).toContain(`content-type: ${plain.headers.get("content-type")}`);
+      await plain.body?.cancel();
     }
   });
 });
