@@ -1,6 +1,6 @@
 import { type ChildProcess, spawn } from "node:child_process";
 import { createHash } from "node:crypto";
-import { rmSync } from "node:fs";
+import { realpathSync, rmSync } from "node:fs";
 import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.ts";
@@ -77,10 +77,12 @@ export function distDirProblem(
   const outDir = outDirProblem(config.DIST_DIR, root);
   if (outDir !== undefined) return outDir;
   const dist = path.resolve(config.DIST_DIR);
-  const within = (child: string, parent: string) => {
-    const rel = path.relative(parent, child);
-    return rel === "" || !(rel.startsWith("..") || path.isAbsolute(rel));
+  const rel = (child: string, parent: string) => {
+    const r = path.relative(parent, child);
+    return r === "" || !(r.startsWith("..") || path.isAbsolute(r));
   };
+  // As written and as the file system resolves them: a DIST_DIR that is a link to the content is the content.
+  const within = (child: string, parent: string) => rel(child, parent) || rel(realPath(child), realPath(parent));
   // [what, folder, whether a DIST_DIR inside it would empty part of it that matters]
   const kept: [string, string | undefined, boolean][] = [
     ["CONTENT_DIR", config.CONTENT_DIR, true],
@@ -96,6 +98,17 @@ export function distDirProblem(
       return `DIST_DIR must not be ${name} (${at}), hold it${inside ? " or be inside it" : ""}: each build empties DIST_DIR, got ${JSON.stringify(dist)}`;
   }
   return undefined;
+}
+
+/** `p` with its links resolved, as far as it exists: the rest of it is joined as written. */
+function realPath(p: string): string {
+  const abs = path.resolve(p);
+  const parent = path.dirname(abs);
+  try {
+    return realpathSync.native(abs);
+  } catch {
+    return parent === abs ? abs : path.join(realPath(parent), path.basename(abs));
+  }
 }
 
 /** Where Astro's command line is, run with `node` rather than through its `.bin` shim so the flags above apply. */

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, mkdtempSync, readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpSync, mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -97,6 +97,24 @@ describe("a DIST_DIR that is or holds the content or the state (distDirProblem)"
     expect(problem("/srv/state/log/x")).toMatch(/^DIST_DIR must not be DATA_DIR's review logs/);
     expect(problem("/srv/state/log-keys")).toMatch(/^DIST_DIR must not be DATA_DIR's log keys/);
     expect(problem("/srv/site", { LOG_DIR: "/srv/site/log" })).toMatch(/^DIST_DIR must not be LOG_DIR/);
+  });
+
+  it("is one that leads there through a link, as the file system resolves it", () => {
+    const root = mkdtempSync(path.join(os.tmpdir(), "pr-dist-link-"));
+    try {
+      const content = path.join(root, "content");
+      mkdirSync(path.join(content, "reviews"), { recursive: true });
+      symlinkSync(content, path.join(root, "site"));
+      symlinkSync(path.join(content, "reviews"), path.join(root, "pages"));
+      const dirs = { CONTENT_DIR: content, DATA_DIR: path.join(root, "data"), LOG_DIR: undefined };
+      const problem = (DIST_DIR: string) => distDirProblem({ ...dirs, DIST_DIR }, root);
+      expect(problem(path.join(root, "site"))).toMatch(/^DIST_DIR must not be CONTENT_DIR/);
+      expect(problem(path.join(root, "pages"))).toMatch(/^DIST_DIR must not be CONTENT_DIR .* or be inside it/);
+      expect(problem(path.join(root, "site", "new-folder"))).toMatch(/^DIST_DIR must not be CONTENT_DIR/);
+      expect(problem(path.join(root, "dist"))).toBeUndefined();
+    } finally {
+      rmSync(root, { recursive: true, force: true });
+    }
   });
 });
 
