@@ -131,12 +131,15 @@ const CLIENT_ERRORS: Record<string, { status: number; error: string; message: st
  * 408 for a timeout, 400 otherwise). Nothing from the request is echoed, its bytes being what failed
  * to parse, but for the method of a well-formed request line with an unknown method, which is 501.
  */
-function answerClientError(err: NodeJS.ErrnoException & { rawPacket?: Buffer }, socket: Socket): void {
+function answerClientError(
+  err: NodeJS.ErrnoException & { rawPacket?: Buffer; bytesParsed?: number },
+  socket: Socket,
+): void {
   if (err.code === "ECONNRESET" || !socket.writable) {
     socket.destroy();
     return;
   }
-  const method = err.code === "HPE_INVALID_METHOD" ? unknownMethod(err.rawPacket) : undefined;
+  const method = err.code === "HPE_INVALID_METHOD" ? unknownMethod(err.rawPacket, err.bytesParsed) : undefined;
   if (method !== undefined) {
     const message = `The method ${method} is not one this service implements (methods are case-sensitive).`;
     answerRaw(socket, 501, {
@@ -162,8 +165,11 @@ const REQUEST_LINE = /^([!#$%&'*+\-.^_`|~0-9A-Za-z]{1,64}) [\x21-\x7e]+ HTTP\/\d
  * The method of a well-formed request line that llhttp refused as unknown (`FOO`, `get`): RFC 9110
  * §9.1 asks for 501 there, not the 400 of bytes that are no HTTP at all. Undefined for anything else.
  */
-function unknownMethod(packet: Buffer | undefined): string | undefined {
-  return packet ? REQUEST_LINE.exec(packet.subarray(0, 8192).toString("latin1"))?.[1] : undefined;
+function unknownMethod(packet: Buffer | undefined, failedAt = 0): string | undefined {
+  if (!packet) return undefined;
+  // The line the parser failed in: a packet may hold pipelined requests before it.
+  const start = packet.lastIndexOf(0x0a, Math.max(0, failedAt - 1)) + 1;
+  return REQUEST_LINE.exec(packet.subarray(start, start + 8192).toString("latin1"))?.[1];
 }
 
 /**

@@ -68,6 +68,21 @@ describe("a request Node cannot parse", () => {
     expect(JSON.parse(garbled.body)).toMatchObject({ error: "bad_request", issues: [{ path: "(request)" }] });
   });
 
+  it("names the unknown method of a request pipelined after a known one, not the known one", async () => {
+    const both = "GET /ok HTTP/1.1\r\nHost: localhost\r\n\r\nFOO /ok HTTP/1.1\r\nHost: localhost\r\n\r\n";
+    const { port, hostname } = new URL(running.url);
+    const text = await new Promise<string>((resolve, reject) => {
+      const socket = connect(Number(port), hostname, () => socket.end(both));
+      const chunks: Buffer[] = [];
+      socket.on("data", (c) => chunks.push(c));
+      socket.on("error", reject);
+      socket.on("close", () => resolve(Buffer.concat(chunks).toString("utf8")));
+    });
+    expect(text).toMatch(/^HTTP\/1\.1 200 /);
+    expect(text).toContain("HTTP/1.1 501 ");
+    expect(text).toContain('"issues":[{"path":"(method)","value":"FOO"');
+  });
+
   it("with a well-formed request line but a method the server does not know gets a JSON 501, not a 400", async () => {
     // RFC 9110 §9.1: an unrecognised method SHOULD be 501; methods are case-sensitive, so `get` is one.
     for (const method of ["FOO", "get", "M-SEARCH2"]) {
