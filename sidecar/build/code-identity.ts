@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { existsSync, readdirSync, readFileSync, statSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 
 /**
@@ -7,18 +7,13 @@ import path from "node:path";
  * `sidecar/` sources and of `package-lock.json`, read once per process. Their ETags hash it beside
  * the data, so a deploy that changes how an answer is written changes its ETag, and a cache holding
  * the old body is not told 304 until the data changes. Equal on instances running the same code.
- * The newest of those files' modification times dates the code for since's Last-Modified
- * (`codeModifiedMs`): a deploy writes the files it changes.
+ * The code is dated by when this process started (`codeSinceMs`): a deploy restarts it, while the
+ * files' own dates may be kept or reset by whatever copied them (rsync -a, tar, an image build).
  */
 const PROJECT = path.resolve(import.meta.dirname, "../..");
 const FOLDERS = ["src", "sidecar"];
 
-interface Code {
-  identity: string;
-  modifiedMs: number;
-}
-
-const memo = new Map<string, Code>();
+const memo = new Map<string, string>();
 
 function sources(root: string, dir: string): string[] {
   return readdirSync(path.join(root, dir), { recursive: true, encoding: "utf8" })
@@ -26,24 +21,21 @@ function sources(root: string, dir: string): string[] {
     .map((f) => path.join(dir, f).split(path.sep).join("/"));
 }
 
-function readCode(root: string): Code {
+export function codeIdentity(root = PROJECT): string {
   const known = memo.get(root);
   if (known !== undefined) return known;
   const hash = createHash("sha256");
   const lock = existsSync(path.join(root, "package-lock.json")) ? ["package-lock.json"] : [];
   const files = [...FOLDERS.flatMap((d) => sources(root, d)), ...lock].sort();
-  let modifiedMs = 0;
-  for (const f of files) {
-    const abs = path.join(root, f);
-    modifiedMs = Math.max(modifiedMs, statSync(abs).mtimeMs);
-    hash.update(`${f}\0`).update(readFileSync(abs)).update("\0");
-  }
-  const code = { identity: hash.digest("base64url"), modifiedMs: Math.floor(modifiedMs) };
-  memo.set(root, code);
-  return code;
+  for (const f of files)
+    hash
+      .update(`${f}\0`)
+      .update(readFileSync(path.join(root, f)))
+      .update("\0");
+  const identity = hash.digest("base64url");
+  memo.set(root, identity);
+  return identity;
 }
 
-export const codeIdentity = (root = PROJECT): string => readCode(root).identity;
-
-/** When the code was last written (epoch ms): the newest modification time among the hashed files. */
-export const codeModifiedMs = (root = PROJECT): number => readCode(root).modifiedMs;
+/** When the code that writes the answers began to serve (epoch ms, whole seconds): this process's start. */
+export const codeSinceMs = (): number => Math.floor(performance.timeOrigin / 1000) * 1000;

@@ -14,7 +14,7 @@ import { DistReadError, parseDistJson, readDistFile } from "../../src/io/dist-fi
 import { reviewJson } from "../../src/search/result-json.ts";
 import { createSearchIndex, type SearchIndex } from "../../src/search/review-index.ts";
 import { TOPIC_PATHS } from "../../src/urls.ts";
-import { codeModifiedMs } from "./code-identity.ts";
+import { codeSinceMs } from "./code-identity.ts";
 import { type PreviousDataset, parseDataset } from "./dataset-parse.ts";
 import { ResultStore } from "./result-store.ts";
 
@@ -249,13 +249,13 @@ export async function loadSnapshot(
 /**
  * A since/{date} body is a prefix of `/reviews.json` written by the sidecar's code, so it changed no
  * later than the dataset or that code did: the later of the dataset's Last-Modified (kept across
- * builds, never backwards) and the code's modification time. With the dataset's alone, a deploy that
- * changed how answers are written left it, and a client revalidating with If-Modified-Since alone
- * was told 304 for a body it did not hold.
+ * builds, never backwards) and when this code began to serve (code-identity.ts). With the dataset's
+ * alone, a deploy that changed how answers are written left it, and a client revalidating with
+ * If-Modified-Since alone was told 304 for a body it did not hold.
  */
 function answersModified(
   manifest: HeadersManifest,
-  codeMs = codeModifiedMs(),
+  codeMs = codeSinceMs(),
 ): Pick<Snapshot, "lastModifiedMs" | "lastModified"> {
   const dataset = manifest.files["/reviews.json"]?.last_modified;
   const datasetMs = dataset === undefined ? Number.NaN : Date.parse(dataset);

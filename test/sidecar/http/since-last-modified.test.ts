@@ -1,7 +1,7 @@
 import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { codeModifiedMs } from "../../../sidecar/build/code-identity.ts";
+import { codeSinceMs } from "../../../sidecar/build/code-identity.ts";
 import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
 import { buildSite } from "../../helpers/build-site.ts";
@@ -11,7 +11,7 @@ import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
  * A since/{date} answer is written by the sidecar's code from the dataset, so its Last-Modified is
  * the later of the two. With the dataset's alone, a deploy that changed how answers are written
  * kept it, and a client revalidating with If-Modified-Since alone was told 304 for a body it did
- * not hold. Here the dataset is dated before the code (as a build made before a deploy is).
+ * not hold. Here the dataset is dated before the process started (as a build made before a deploy is).
  */
 const DATASET_DATE = "Wed, 01 Jan 2020 00:00:00 GMT";
 let app: TestApp;
@@ -38,11 +38,11 @@ afterAll(async () => {
 describe("since/{date} Last-Modified", () => {
   const url = () => `${app.url}/api/reviews/since/2026-01-01`;
 
-  it("is the code's modification time when the code is newer than the dataset", async () => {
+  it("is when the code began to serve (the process's start) when that is later than the dataset", async () => {
     const res = await fetch(url());
     expect(res.status).toBe(200);
     const sent = res.headers.get("last-modified") as string;
-    expect(Date.parse(sent)).toBe(Math.floor(codeModifiedMs() / 1000) * 1000);
+    expect(Date.parse(sent)).toBe(Math.floor(codeSinceMs() / 1000) * 1000);
     expect(Date.parse(sent)).toBeGreaterThan(Date.parse(DATASET_DATE));
   });
 
