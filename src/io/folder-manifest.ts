@@ -1,4 +1,4 @@
-import { closeSync, fstatSync, openSync, readFileSync } from "node:fs";
+import { type BigIntStats, closeSync, fstatSync, openSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.ts";
 
@@ -13,8 +13,10 @@ import { HeadersManifestSchema, MANIFEST_FILE } from "../http-headers/manifest.t
  *
  * The ETag memo (etag-memo.ts) knows a file by its inode, so a copied folder's files are new to
  * it: npm start's first build into its copy of the served site hashed all 11,000 files of a
- * 10,000-review site again. Where the file system keeps no birth time, Node gives 0 (nothing is
- * taken from the manifest) or the ctime.
+ * 10,000-review site again. Where the file system keeps no birth time, Node gives 0, and nothing is
+ * taken from the manifest. Where the kernel refuses `statx` (an old seccomp profile), Node gives the
+ * ctime instead: a manifest whose mode or owner changed after a file was edited by hand would then
+ * vouch for the edited file.
  */
 export interface FolderManifest {
   /** The ETag the manifest lists for `sitePath`, when the file's status (`ctimeNs`) changed before the manifest was made. */
@@ -23,14 +25,25 @@ export interface FolderManifest {
 
 export const NO_MANIFEST: FolderManifest = { etagOf: () => undefined };
 
+/**
+ * Whether `file` may have changed since `manifest` was made: its ctime is not before the manifest's
+ * birth time. Where no birth time is kept, by the modification times, which `touch -r` can set back.
+ */
+export function changedSince(
+  file: Pick<BigIntStats, "ctimeNs" | "mtimeNs">,
+  manifest: Pick<BigIntStats, "birthtimeNs" | "mtimeNs">,
+): boolean {
+  return manifest.birthtimeNs === 0n ? file.mtimeNs > manifest.mtimeNs : file.ctimeNs >= manifest.birthtimeNs;
+}
+
 /** The manifest in `dir` now, read whole, parsed only once a file asks for it; none when unreadable. */
 export function readFolderManifest(dir: string): FolderManifest {
-  let madeNs: bigint;
+  let made: BigIntStats;
   let bytes: Buffer;
   try {
     const fd = openSync(path.join(dir, MANIFEST_FILE), "r");
     try {
-      madeNs = fstatSync(fd, { bigint: true }).birthtimeNs;
+      made = fstatSync(fd, { bigint: true });
       bytes = readFileSync(fd);
     } finally {
       closeSync(fd);
@@ -50,7 +63,7 @@ export function readFolderManifest(dir: string): FolderManifest {
   };
   return {
     etagOf(sitePath, ctimeNs) {
-      if (madeNs === 0n || ctimeNs >= madeNs) return undefined;
+      if (made.birthtimeNs === 0n || changedSince({ ctimeNs, mtimeNs: 0n }, made)) return undefined;
       etags ??= parse();
       return etags.get(sitePath);
     },

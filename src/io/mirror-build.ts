@@ -3,6 +3,7 @@ import { copyFile, cp, rm, rmdir } from "node:fs/promises";
 import path from "node:path";
 import { MANIFEST_FILE } from "../http-headers/manifest.ts";
 import { distPath, readManifest } from "./dist-files.ts";
+import { changedSince } from "./folder-manifest.ts";
 
 /**
  * Makes one complete build's folder a copy of another's by changing only what differs: npm start
@@ -60,16 +61,19 @@ async function inBatches<T>(items: readonly T[], each: (item: T) => void): Promi
   }
 }
 
-/** The files of `paths` in `dir` modified after its header manifest was written, or missing. */
+/**
+ * The files of `paths` in `dir` changed since its header manifest was made, or missing: by the rule
+ * the header manifest's own reading trusts (folder-manifest.ts), so a copy that passes this check
+ * holds no file that manifest would vouch for wrongly.
+ */
 async function editedSince(dir: string, paths: readonly string[]): Promise<Set<string>> {
-  const builtAt = statSync(distPath(dir, `/${MANIFEST_FILE}`)).mtimeMs;
+  const manifest = statSync(distPath(dir, `/${MANIFEST_FILE}`), { bigint: true });
   const edited = new Set<string>();
   await inBatches(paths, (p) => {
-    let mtime = Infinity; // missing or unreadable: copied again
     try {
-      mtime = statSync(distPath(dir, p)).mtimeMs;
-    } catch {}
-    if (mtime > builtAt) edited.add(p);
+      if (!changedSince(statSync(distPath(dir, p), { bigint: true }), manifest)) return;
+    } catch {} // missing or unreadable: copied again
+    edited.add(p);
   });
   return edited;
 }

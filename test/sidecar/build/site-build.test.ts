@@ -141,23 +141,32 @@ describe("SiteBuilds.prepareSpare", () => {
   it("copies nothing without a recorded last build, nor an adopted folder with a file newer than its manifest", async () => {
     const { distDir, cache } = await tempDist();
     const builds = new SiteBuilds(distDir);
-    const adopted = await folder(builds.root, "20260101T000000000Z-1-1-adopted");
-    await writeFile(
-      path.join(adopted, "_headers.json"),
-      '{"version":1,"files":{"/index.html":{"etag":"\\"x\\"","content_type":"text/html","cache_control":"no-cache"}}}',
-    );
+    const adopted = await folder(builds.root, "20260101T000000000Z-1-1-adopted", false);
+    const manifest = path.join(adopted, "_headers.json");
+    // Made after the page, as a build makes it: a clock tick later.
+    const writeManifest = async () => {
+      await new Promise((r) => setTimeout(r, 20));
+      await rm(manifest, { force: true });
+      await writeFile(
+        manifest,
+        '{"version":1,"files":{"/index.html":{"etag":"\\"x\\"","content_type":"text/html","cache_control":"no-cache"}}}',
+      );
+      recordLastBuild(cache, adopted);
+    };
+    await mkdir(cache, { recursive: true });
+    await writeManifest();
+    await rm(path.join(cache, "out-dir.json"));
     await builds.prepareSpare();
     expect(await readdir(builds.root)).toHaveLength(1);
-    await mkdir(cache, { recursive: true });
     recordLastBuild(cache, adopted);
-    // Edited by hand after it was built.
-    const later = new Date(Date.now() + 60_000);
-    await utimes(path.join(adopted, "index.html"), later, later);
+    // Edited by hand after it was built, its modification time then set back (touch -r, cp -p).
+    await writeFile(path.join(adopted, "index.html"), "edited");
+    const earlier = new Date(Date.now() - 60_000);
+    await utimes(path.join(adopted, "index.html"), earlier, earlier);
     await builds.prepareSpare();
     expect(await readdir(builds.root)).toHaveLength(1);
     // As built: copied.
-    const earlier = new Date(Date.now() - 60_000);
-    await utimes(path.join(adopted, "index.html"), earlier, earlier);
+    await writeManifest();
     await builds.prepareSpare();
     expect((await readdir(builds.root)).some((n) => n.endsWith("-copy"))).toBe(true);
   });
