@@ -64,6 +64,8 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             description: "The body is larger than 16 kB or has more than 64 parameters.",
             content: refusal(413, "The request body is larger than 16kb."),
           },
+          "414": shared.uriTooLong,
+          "431": shared.headersTooLarge,
           "415": {
             description: "Not application/x-www-form-urlencoded.",
             content: refusal(

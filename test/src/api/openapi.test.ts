@@ -53,13 +53,17 @@ describe("/openapi.json", () => {
     expect(API_VERSION).toBe("1.4.0");
   });
 
-  it("declares 431 wherever it declares 414: a URL over 16 KiB is refused by the parser before the app", () => {
-    const operations = Object.values(doc.paths).flatMap((item) =>
-      Object.values(item as Record<string, { responses?: Record<string, unknown> }>),
+  it("declares 414 and 431 on every operation: any URL is bounded, and over 16 KiB refused by the parser", () => {
+    const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
+      Object.entries(item as Record<string, { responses?: Record<string, unknown> }>)
+        .filter(([method]) => ["get", "post", "delete", "head"].includes(method))
+        .map(([method, op]) => [`${method} ${p}`, op] as const),
     );
-    const with414 = operations.filter((op) => op?.responses?.["414"] !== undefined);
-    expect(with414.length).toBeGreaterThan(0);
-    for (const op of with414) expect(op.responses?.["431"]).toBeDefined();
+    expect(operations.length).toBeGreaterThan(5);
+    for (const [name, op] of operations) {
+      expect(op.responses?.["414"], name).toBeDefined();
+      expect(op.responses?.["431"], name).toBeDefined();
+    }
   });
 
   it("describes every REST path, including the sidecar's", () => {
