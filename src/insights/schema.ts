@@ -106,7 +106,10 @@ export const FaqEntrySchema = z
     answer: z.string(),
     evidence: z
       .array(z.object({ review_id: Id, url: z.string().describe("Permalink of the review.") }))
-      .describe("Reviews the answer rests on; every id is checked at build time."),
+      .max(100)
+      // Each review once: the content check refuses a repeated id (src/insights/content-schema.ts).
+      .meta({ uniqueItems: true })
+      .describe("Reviews the answer rests on, each once, at most 100; every id is checked at build time."),
   })
   .meta({ id: "InsightsFaqEntry" });
 

@@ -66,6 +66,12 @@ describe("/openapi.json", () => {
     }
   });
 
+  it("bounds an FAQ answer's evidence as the content check does: each review once, at most 100", () => {
+    const schemas = (doc.components?.schemas ?? {}) as Record<string, { properties: Record<string, unknown> }>;
+    const faq = schemas.InsightsFaqEntry;
+    expect(faq?.properties.evidence).toMatchObject({ type: "array", maxItems: 100, uniqueItems: true });
+  });
+
   it("describes every REST path, including the sidecar's", () => {
     for (const p of [
       "/reviews.json",
