@@ -29,6 +29,18 @@ export function storedCallback(raw: string): string {
   return callbackParts(raw).key;
 }
 
+/**
+ * The keys earlier versions stored a callback under: as sent (before unreserved characters were
+ * decoded), then with them decoded but other escapes as sent (before their hex digits were put in
+ * upper case). A renewal or an unsubscribe finds a row stored so.
+ */
+export function earlierKeys(raw: string): string[] {
+  const origin = new URL(raw).origin;
+  const { key, sent } = callbackParts(raw);
+  const decoded = `${origin}${decodeUnreserved(sent.slice(origin.length), false)}`;
+  return [...new Set([sent, decoded])].filter((k) => k !== key);
+}
+
 /** A request's `callback` (its key) and `givenCallback` (where the hub's requests go). */
 export function callbackForms(raw: string): { callback: string; givenCallback: string } {
   const { key, sent } = callbackParts(raw);

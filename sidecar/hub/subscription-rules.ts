@@ -1,4 +1,4 @@
-import { storedCallback } from "./callback-url.ts";
+import { earlierKeys, storedCallback } from "./callback-url.ts";
 import { type HubStore, sentTo, type Verification } from "./store.ts";
 
 /**
@@ -28,13 +28,14 @@ export function grantLease(asked: number | undefined, min: number, max: number):
 
 /**
  * The subscription `v` renews or ends: the one under its callback's key (callback-url.ts), and one
- * an earlier version stored under the callback as sent, before keys had percent-encoded unreserved
- * characters decoded. A request recorded then has only that spelling, so the key is computed here.
+ * an earlier version stored under another key for the same callback (`earlierKeys`). A request
+ * recorded then has only the spelling sent, so the key is computed here.
  */
 async function existingFor(store: HubStore, v: Verification) {
   const [key, sent] = [storedCallback(v.callback), sentTo(v)];
   const found = await store.subscription(v.topic, key);
-  const legacy = sent === key ? undefined : await store.subscription(v.topic, sent);
+  let legacy: Awaited<ReturnType<HubStore["subscription"]>>;
+  for (const earlier of earlierKeys(sent)) legacy ??= await store.subscription(v.topic, earlier);
   return { key, sent, found, legacy };
 }
 

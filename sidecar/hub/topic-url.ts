@@ -13,10 +13,11 @@ const UNRESERVED = /^[A-Za-z0-9\-._~]$/;
  * `raw` with every percent-encoded unreserved character decoded, and other escapes with upper-case
  * hex digits: RFC 3986 §6.2.2.1 counts `%3a` and `%3A` equal and normalises them so.
  */
-export function decodeUnreserved(raw: string): string {
+export function decodeUnreserved(raw: string, upperCase = true): string {
   return raw.replace(ESCAPE, (triplet, hex: string) => {
     const char = String.fromCharCode(Number.parseInt(hex, 16));
-    return UNRESERVED.test(char) ? char : triplet.toUpperCase();
+    if (UNRESERVED.test(char)) return char;
+    return upperCase ? triplet.toUpperCase() : triplet;
   });
 }
 

@@ -262,6 +262,24 @@ forEachHubStore(() => {
       expect(rows).toEqual([[sub.callback("/cb?next=%2Fa%3Ab"), sub.callback("/cb?next=%2Fa%3Ab"), "second"]]);
     });
 
+    it("renews a subscription stored with unreserved characters decoded but a lower-case escape kept", async () => {
+      const given = sub.callback("/%7euser/cb?x=%3a");
+      // Keyed as the version before hex digits were put in upper case stored it.
+      const earlier = sub.callback("/~user/cb?x=%3a");
+      const stored = {
+        topic: TOPICS.atom,
+        callback: earlier,
+        callbackHost: "127.0.0.1",
+        secret: "old",
+        expiresAt: h.clock.now() + 3_600_000,
+      };
+      await storeDirectly(h, { ...stored, leaseSeconds: 3600, deliveredHash: null });
+      await subscribed(given, { "hub.secret": "renewed" });
+      expect((await h.stored()).map((r) => [r.callback, r.secret])).toEqual([
+        [sub.callback("/~user/cb?x=%3A"), "renewed"],
+      ]);
+    });
+
     it("renews or ends a subscription an earlier version stored under its callback as sent", async () => {
       const given = sub.callback("/old?a=%7e");
       const expiresAt = h.clock.now() + 3_600_000;
