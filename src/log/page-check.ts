@@ -44,8 +44,14 @@ function jsonLdReviews(html: string, url: string): Record<string, unknown>[] {
   return found;
 }
 
-/** How many elements of the page carry `id`: more than one, and the checks below read only the first. */
-const idCount = (html: string, id: string) => html.split(`id="${id}"`).length - 1;
+/**
+ * How many elements of the page carry `id`, however the attribute is quoted (HTML allows `"`, `'`
+ * or none): more than one, and the checks below read only the first.
+ */
+function idCount(html: string, id: string): number {
+  const name = id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  return [...html.matchAll(new RegExp(`\\sid\\s*=\\s*(?:"${name}"|'${name}'|${name}(?=[\\s/>]))`, "gi"))].length;
+}
 
 /** The paragraphs of the review's body on its page (the `<article>` anchored at its id). */
 function bodyParagraphs(html: string, id: string): string[] | undefined {

@@ -81,6 +81,11 @@ describe("a review's page against its record (page-check.ts)", () => {
     const problem = (articles: number, lds: number) =>
       `${record.id}: ${URL} shows the review more than once (${articles} elements with its id, ${lds} JSON-LD Reviews); a page shows one copy`;
     expect(twice(page(SHOWN).replace("</article>", `</article><div hidden>${fake}</div>`))).toEqual([problem(2, 1)]);
+    // However the second copy's id is quoted.
+    for (const quoted of ["id='review-2025-01-02-ana'", "id=review-2025-01-02-ana"]) {
+      const other = fake.replace('id="review-2025-01-02-ana"', quoted);
+      expect(twice(page(SHOWN).replace("</article>", `</article>${other}`))).toEqual([problem(2, 1)]);
+    }
     const ld = /<script[\s\S]*?<\/script>/.exec(page(SHOWN))?.[0] as string;
     expect(twice(`${ld}${page(SHOWN)}`)).toEqual([problem(1, 2)]);
   });
