@@ -158,6 +158,8 @@ describe("request validation", () => {
   });
 
   it("415 for a form in another charset than UTF-8, which would read %FF%FE in a secret as ÿþ", async () => {
+    // The test before leaves a verification pending; under load it may still be there.
+    const before = (await h.pending()).length;
     const type = "application/x-www-form-urlencoded; charset=iso-8859-1";
     const body = new URLSearchParams({ ...valid, "hub.secret": "x" })
       .toString()
@@ -167,7 +169,9 @@ describe("request validation", () => {
     expect(res.text).toBe(
       "The hub reads application/x-www-form-urlencoded bodies as UTF-8 only, got charset iso-8859-1.\n",
     );
-    expect(await h.pending()).toEqual([]);
+    const pending = await h.pending();
+    expect(pending.length).toBeLessThanOrEqual(before);
+    expect(pending.map((v) => v.secret)).not.toContain("ÿþ");
     const utf8 = await h.post(
       {},
       "application/x-www-form-urlencoded; charset=UTF-8",
