@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { fileLabel, printableLine, quoteValue } from "./characters.ts";
-import { fieldLine } from "./field-lines.ts";
+import { fieldLine, fieldNamePattern } from "./field-lines.ts";
 import { knownKeys, mayBeLeftOut, nearest } from "./known-keys.ts";
 
 /**
@@ -179,8 +179,7 @@ function notText(
 /** The value written after `key:` on the 1-based `line` of `text`, without a comment; undefined when not there. */
 function writtenValue(text: string | undefined, line: number | undefined, key: string): string | undefined {
   const l = line === undefined ? undefined : text?.split(/\r?\n/)[line - 1];
-  const escaped = key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-  const m = l === undefined ? null : new RegExp(`^\\s*(?:-\\s+)?(["']?)${escaped}\\1\\s*:\\s+(.*)$`).exec(l);
+  const m = l === undefined ? null : new RegExp(`${fieldNamePattern(key)}\\s+(.*)$`).exec(l);
   const v = m?.[2]?.replace(/\s+#.*$/, "").trim();
   return v && !/^[[{!&*]/.test(v) ? v : undefined;
 }

@@ -4,6 +4,7 @@
  * positions, and a content file is simple enough (fields, nested fields, lists) to find a path in.
  */
 
+import { escapeRegex } from "./regex.ts";
 import { isFlowDocument } from "./yaml-flow-mistakes.ts";
 
 /** The 1-based line of `path` in `text`; the nearest written parent's line when the field itself is missing. */
@@ -37,10 +38,16 @@ export function fieldLine(text: string, path: readonly PropertyKey[]): number | 
 function flowKeyLine(lines: readonly string[], path: readonly PropertyKey[]): number | undefined {
   const key = [...path].reverse().find((k) => typeof k === "string");
   if (key === undefined) return undefined;
-  const re = new RegExp(`(?:^|[\\s{,])(["']?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\1\\s*:`);
+  const re = new RegExp(`(?:^|[\\s{,])(["']?)${escapeRegex(key)}\\1\\s*:`);
   const at = lines.findIndex((l) => re.test(l));
   return at < 0 ? undefined : at + 1;
 }
+
+/**
+ * A block-style field's name at the start of a line (or of a list item), as written plain or quoted
+ * (`"rating": 5`), which YAML reads alike: the source of a pattern, to which a caller may add.
+ */
+export const fieldNamePattern = (key: string) => `^\\s*(?:-\\s+)?(["']?)${escapeRegex(key)}\\1\\s*:`;
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
 const ignored = (line: string) => line.trim() === "" || line.trimStart().startsWith("#");
@@ -55,8 +62,7 @@ function blockEnd(lines: readonly string[], from: number, indent: number): numbe
 }
 
 function keyLine(lines: readonly string[], from: number, to: number, key: string): number | undefined {
-  // The name as written plain or quoted (`"rating": 5`), which YAML reads alike.
-  const re = new RegExp(`^\\s*(?:-\\s+)?(["']?)${key.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}\\1\\s*:`);
+  const re = new RegExp(fieldNamePattern(key));
   let shallowest: number | undefined;
   for (let i = from; i < to; i++) {
     const line = lines[i] as string;

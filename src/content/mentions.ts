@@ -1,3 +1,4 @@
+import { escapeRegex } from "./regex.ts";
 import type { CatalogueItem } from "./schema.ts";
 
 /**
@@ -9,8 +10,6 @@ export interface Matcher {
   /** Ids of every entry named in `text`, in catalogue order. */
   detect(text: string): string[];
 }
-
-const escapeRegex = (s: string) => s.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
 
 /** Letters and digits in any script count as word characters, so accented names bound correctly. */
 const WORD = "\\p{L}\\p{N}_";

@@ -1,3 +1,4 @@
+import { escapeRegex } from "../content/regex.ts";
 import { reviewTitle } from "../feeds/entries.ts";
 import { paragraphs } from "../site/html-view.ts";
 import type { ServedRecord } from "./site-check.ts";
@@ -49,7 +50,7 @@ function jsonLdReviews(html: string, url: string): Record<string, unknown>[] {
  * or none): more than one, and the checks below read only the first.
  */
 function idCount(html: string, id: string): number {
-  const name = id.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+  const name = escapeRegex(id);
   return [...html.matchAll(new RegExp(`\\sid\\s*=\\s*(?:"${name}"|'${name}'|${name}(?=[\\s/>]))`, "gi"))].length;
 }
 
