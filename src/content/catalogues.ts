@@ -1,5 +1,6 @@
 import { problem } from "./errors.ts";
 import { fieldLine } from "./field-lines.ts";
+import { termKey } from "./mentions.ts";
 import type { BusinessFile } from "./schema.ts";
 
 /**
@@ -22,7 +23,7 @@ export function catalogueProblems(file: string, b: BusinessFile, text: string): 
       ids.add(entry.id);
       const own = new Set<string>();
       [entry.name, ...entry.aliases].forEach((term, n) => {
-        const key = matchKey(term);
+        const key = termKey(term);
         const first = terms.get(key);
         if (first && first.index !== i && !own.has(key)) {
           const at = n === 0 ? [field, i, "name"] : [field, i, "aliases", n - 1];
@@ -44,6 +45,3 @@ export function catalogueProblems(file: string, b: BusinessFile, text: string): 
   }
   return found;
 }
-
-/** A term as mention detection compares it: case, runs of spaces and the apostrophe's form aside. */
-const matchKey = (term: string) => term.trim().replace(/\s+/g, " ").replace(/’/g, "'").toLowerCase();

@@ -14,6 +14,12 @@ export interface Matcher {
 /** Letters and digits in any script count as word characters, so accented names bound correctly. */
 const WORD = "\\p{L}\\p{N}_";
 
+/**
+ * A name or alias as the matcher below compares it: case, runs of spaces and the apostrophe's form
+ * aside. Two terms with one key find the same mentions (catalogues.ts refuses them on two entries).
+ */
+export const termKey = (term: string) => term.trim().replace(/\s+/g, " ").replace(/’/g, "'").toLowerCase();
+
 export function createMatcher(entries: readonly CatalogueItem[]): Matcher {
   const patterns = entries.map((e) => {
     // Longest first so "Dr. Anika Patel" wins over "Patel" for the same entry (cosmetic; ids dedupe).
