@@ -4,7 +4,7 @@ import { hostname } from "node:os";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import { LogStateError } from "./log-dir.ts";
-import { ownRecord, recordAlive } from "./process-alive.ts";
+import { ownRecord, parseRecord, recordAlive } from "./process-alive.ts";
 
 /**
  * One writer per LOG_DIR: a lock file, `LOG_DIR/.lock`, created with O_EXCL and holding the
@@ -39,8 +39,8 @@ async function holderOf(file: string): Promise<Holder | undefined> {
   try {
     const text = await readFile(file, "utf8");
     const [record = "", host = "", since = ""] = text.split("\n");
-    const [pid = "", start] = record.split(" ");
-    return { pid: Number(pid), start, host, since, text };
+    // A record not yet written reads as PID 0: the holder is between open and write.
+    return { ...(parseRecord(record) ?? { pid: 0 }), host, since, text };
   } catch {
     return undefined;
   }
@@ -63,11 +63,9 @@ async function breakStale(file: string, stale: string): Promise<boolean> {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     // Another waiter is breaking it: wait. Its breaker gone (or gone before it wrote its PID, so
     // the file is old and empty): remove its file, as a stale lock.
-    const [pid = "", start] = (await readFile(mutex, "utf8").catch(() => "")).trim().split(" ");
-    const breaker = Number(pid);
+    const breaker = parseRecord(await readFile(mutex, "utf8").catch(() => ""));
     const age = Date.now() - ((await stat(mutex).catch(() => undefined))?.mtimeMs ?? Date.now());
-    if ((breaker > 0 && !recordAlive({ pid: breaker, start })) || (!(breaker > 0) && age > BREAK_STALE_MS))
-      await rm(mutex, { force: true });
+    if (breaker ? !recordAlive(breaker) : age > BREAK_STALE_MS) await rm(mutex, { force: true });
     return false;
   }
   try {
@@ -111,7 +109,7 @@ export async function withLogLock<T>(
     }
     const holder = await holderOf(file);
     // Written but not yet filled in: its writer is between open and write.
-    const filling = holder === undefined || !Number.isInteger(holder.pid) || holder.pid <= 0;
+    const filling = holder === undefined || holder.pid === 0;
     if (!filling && holder.host === hostname() && !recordAlive(holder)) {
       if (await breakStale(file, holder.text)) continue;
     }

@@ -32,17 +32,20 @@ export function ownRecord(): string {
   return `${process.pid}${start === undefined ? "" : ` ${start}`}\n`;
 }
 
-/** The record in `file` (`ownRecord`, or a bare PID), or undefined when it is missing, unreadable or not a PID. */
-function readRecord(file: string): { pid: number; start?: string } | undefined {
-  let text: string;
-  try {
-    text = readFileSync(file, "utf8");
-  } catch {
-    return undefined;
-  }
+/** A record as `ownRecord` writes it (or a bare PID), or undefined when it names no PID. */
+export function parseRecord(text: string): { pid: number; start?: string } | undefined {
   const [first, start] = text.trim().split(/\s+/);
   const pid = Number(first);
   return Number.isInteger(pid) && pid > 0 ? { pid, start } : undefined;
+}
+
+/** The record in `file`, or undefined when it is missing, unreadable or not a PID. */
+function readRecord(file: string): { pid: number; start?: string } | undefined {
+  try {
+    return parseRecord(readFileSync(file, "utf8"));
+  } catch {
+    return undefined;
+  }
 }
 
 /**
