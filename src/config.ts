@@ -10,6 +10,13 @@ import { LogDirEnv, LogSigningKeyEnv } from "./log/key-env.ts";
  */
 
 /** Parses BASE_URL; `undefined` when unset, so the default can depend on PORT (see `loadConfig`). */
+/** `url` as a message shows it, its password (if any) masked: messages go to logs and terminals. */
+function masked(url: URL): string {
+  const shown = new URL(url.href);
+  if (shown.password) shown.password = "***";
+  return shown.href;
+}
+
 const baseUrl = z
   .string()
   .optional()
@@ -26,11 +33,9 @@ const baseUrl = z
     // `url.search` and `url.hash` are "" for a bare "?" or "#", so look at the text as well.
     const extra = url.search || url.hash || /[?#]/.test(raw) || url.username || url.password;
     if ((url.protocol !== "http:" && url.protocol !== "https:") || extra) {
-      // The message goes to logs and terminals: a password in the value is not echoed.
-      if (url.password) url.password = "***";
       ctx.addIssue({
         code: "custom",
-        message: `BASE_URL must be an http(s) URL without query, fragment or credentials, got ${JSON.stringify(url.password ? url.href : raw)}`,
+        message: `BASE_URL must be an http(s) URL without query, fragment or credentials, got ${JSON.stringify(url.password ? masked(url) : raw)}`,
       });
       return z.NEVER;
     }
@@ -67,10 +72,9 @@ const hubPingUrl = z
     }
     // fetch refuses a URL with credentials, so every build's ping would fail, echoing the password.
     if (url.username || url.password) {
-      if (url.password) url.password = "***";
       ctx.addIssue({
         code: "custom",
-        message: `HUB_URL must be an http(s) URL without a user name or password (the ping cannot send them), got ${JSON.stringify(url.href)}`,
+        message: `HUB_URL must be an http(s) URL without a user name or password (the ping cannot send them), got ${JSON.stringify(masked(url))}`,
       });
       return z.NEVER;
     }
