@@ -1,5 +1,6 @@
 import { execFile } from "node:child_process";
 import { randomBytes } from "node:crypto";
+import { existsSync } from "node:fs";
 import { chown, mkdtemp, readdir, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -54,8 +55,14 @@ export async function postgresSuitesMissing(): Promise<string | undefined> {
   return missing;
 }
 
+/**
+ * util-linux's runuser, by its path: it lives in an sbin folder, which a root shell's PATH may lack
+ * (then every Postgres suite failed with "spawn runuser ENOENT").
+ */
+const RUNUSER = ["/usr/sbin/runuser", "/sbin/runuser"].find((p) => existsSync(p)) ?? "runuser";
+
 async function as(bin: string, args: string[]): Promise<void> {
-  const [cmd, argv] = isRoot ? ["runuser", ["-u", "postgres", "--", bin, ...args]] : [bin, args];
+  const [cmd, argv] = isRoot ? [RUNUSER, ["-u", "postgres", "--", bin, ...args]] : [bin, args];
   await run(cmd, argv, { timeout: 60_000 });
 }
 
@@ -88,7 +95,7 @@ export async function startPgServer(): Promise<PgServer> {
   };
   // A crashed test run must not leave a server behind.
   process.once("exit", () => {
-    const cmd = isRoot ? "runuser" : path.join(bin, "pg_ctl");
+    const cmd = isRoot ? RUNUSER : path.join(bin, "pg_ctl");
     const argv = ["-D", data, "-m", "immediate", "stop"];
     execFile(cmd, isRoot ? ["-u", "postgres", "--", path.join(bin, "pg_ctl"), ...argv] : argv);
   });
