@@ -11,7 +11,7 @@ import { createFaqCollector } from "./faq.ts";
 export interface WriteOptions extends GenerateOptions {
   /** Folder to write. */
   out: string;
-  /** The business.yaml to copy; aspects.yaml and summary.md come from the insights/ beside it. */
+  /** The business.yaml to copy; the insights files (`INSIGHT_COPIES`) come from the insights/ beside it. */
   business: string;
   /** Replace business.yaml, reviews/ and insights/ in a folder that is not empty. */
   force: boolean;
@@ -27,7 +27,11 @@ export interface WriteSummary {
 
 /** Files in flight at once: enough to keep the disk busy, far below any descriptor limit. */
 const CONCURRENCY = 32;
-const INSIGHT_COPIES = ["aspects.yaml", "summary.md"];
+/**
+ * The practice's own reading of reviews, so a generated site is read as the real one is: without
+ * the lexicon and the learned models, every benchmark build timed the rules alone.
+ */
+const INSIGHT_COPIES = ["aspects.yaml", "sentiment.yaml", "model.json", "summary.md"];
 
 /** Generates a content folder at `options.out`. The only part of the generator that touches disk. */
 export async function writeContent(options: WriteOptions): Promise<WriteSummary> {
