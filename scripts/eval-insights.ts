@@ -18,6 +18,7 @@ import {
 import type { LearnedModel } from "../src/insights/learned.ts";
 import { createAnalyzer } from "../src/insights/nlp.ts";
 import { DEDUP_JACCARD, deduplicate, type OverlapIndex, overlapIndex } from "../src/insights/overlap.ts";
+import { secondReader } from "../src/insights/second-reading.ts";
 import { TRAIN_DEFAULTS, trainOn } from "../src/insights/training.ts";
 import { loadContent } from "../src/io/content-dir.ts";
 import { loadInsightsContent } from "../src/io/insights-dir.ts";
@@ -132,6 +133,17 @@ async function crossValidate(rules: Annotator, ids: readonly string[], annotator
     `  ${"mean".padEnd(16)} polarity accuracy ${f3(acc / n)}   aspect recall ${f3(rec / n)}   precision ${f3(prec / n)}`,
   );
   return `${lines.join("\n")}\n`;
+}
+
+/**
+ * The second, independent labelling of `file` (`second-reading/<name>` beside it; docs/insights.md,
+ * "Two readers"), paired with its items, when there is one.
+ */
+async function secondReading(file: string, all: readonly LabelledItem[], ids: readonly string[]) {
+  const path2 = path.join(path.dirname(file), "second-reading", path.basename(file));
+  if (!statSync(path2, { throwIfNoEntry: false })?.isFile()) return undefined;
+  const items = parseLabelled(await readFile(path2, "utf8"), path2, ids);
+  return { items, reader: secondReader(all, items, path2) };
 }
 
 // `npm run eval:insights | head`: a reader that stops reading ends the report, not in a stack trace.
@@ -255,6 +267,14 @@ async function main(): Promise<number> {
     if (items !== all) {
       const before = evaluate(all, annotator, ids, 0);
       process.stdout.write(`${row(`${reading} before de-duplication:`, before)}\n`);
+    }
+    const second = await secondReading(file, all, ids);
+    if (second) {
+      // The same figures for a second reader's labels, and for the build's reading against them.
+      process.stdout.write(`${row("second reader:", evaluate(items, second.reader, ids, 0))}\n`);
+      const kept = new Set(items);
+      const theirs = second.items.filter((_, i) => kept.has(all[i] as LabelledItem));
+      process.stdout.write(`${row(`${reading} against the second reader:`, evaluate(theirs, annotator, ids, 0))}\n`);
     }
     process.stdout.write(print(file, reports.get(reading) as EvalReport));
   }

@@ -1,5 +1,5 @@
 import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import { tmpdir } from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
@@ -99,6 +99,40 @@ describe("npm run eval:insights", () => {
     // alone quote, the models alone never do (their readings are inferred).
     expect(lines[2]).toMatch(new RegExp(`^ {2}rules .* spurious polar \\d+ {3}quotes right ${figure}$`));
     expect(lines[3]).toMatch(/^ {2}model .* spurious polar \d+ {3}no quotes$/);
+  }, 120_000);
+
+  it("measures a set's second reading against its gold, and the build against the second reading", async () => {
+    const sets = path.join(dir, "two-readers");
+    await mkdir(path.join(sets, "second-reading"), { recursive: true });
+    const texts = [
+      "2 | billing:- | Grandpa's accordion lesson fund evaporated into their mysterious laminated invoice.",
+      "4 | facility:+ | Zebra-striped hammocks, aquarium gurgles, lavender humidifiers: whimsical yet soothing décor.",
+      "1 | staff:- scheduling:- | The kazoo-playing receptionist rebooked my slot onto a Tuesday that does not exist.",
+    ];
+    const file = path.join(sets, "readers.txt");
+    await writeFile(file, `# Written for this test.\n${texts.join("\n")}\n`);
+    // The second reader agrees on the first item, reads the second's side otherwise, and adds an
+    // aspect to the third: one item of three with every label right, 3 of 4 aspects found.
+    const second = [
+      texts[0],
+      (texts[1] as string).replace("facility:+", "facility:0"),
+      (texts[2] as string).replace("staff:- scheduling:-", "staff:- billing:- facility:-"),
+    ];
+    await writeFile(path.join(sets, "second-reading", "readers.txt"), `# Second reading.\n${second.join("\n")}\n`);
+    const { stdout } = await run(process.execPath, [SCRIPT, "--file", file, "--worst", "0"], { cwd: ROOT, env });
+    const reader = stdout.split("\n").find((l) => l.startsWith("  second reader: "));
+    expect(reader).toMatch(/polarity accuracy 0\.667 \(0\.\d\d–0\.\d\d, n = 3\) +aspect recall 0\.750 /);
+    expect(reader).toMatch(/every label right 0\.333 \(0\.\d\d–0\.\d\d, n = 3\) +spurious polar 2 +no quotes$/);
+    expect(stdout).toMatch(/\n {2}both against the second reader: polarity accuracy /);
+
+    // A second reading whose items are not the set's is refused, naming its line.
+    await writeFile(path.join(sets, "second-reading", "readers.txt"), `${texts[0]}\n${texts[2]}\n${texts[1]}\n`);
+    const failed = await run(process.execPath, [SCRIPT, "--file", file], { cwd: ROOT, env }).catch((e) => e);
+    expect(failed.code).toBe(1);
+    expect(failed.stderr).toContain(
+      `${path.join(sets, "second-reading", "readers.txt")}:2: expected the set's item 2 (line 3) with its rating and text, got a different one`,
+    );
+    expect(failed.stderr).not.toMatch(/\n\s+at /);
   }, 120_000);
 
   it("names a bad option and its value, with the usage and no stack trace (exit 2)", async () => {

@@ -1,0 +1,56 @@
+import { ContentError } from "../content/errors.ts";
+import type { Annotator, ReviewAnnotation } from "./annotate.ts";
+import type { LabelledItem } from "./evaluate.ts";
+
+/**
+ * A second, independent labelling of a labelled set, read as if it were an annotator, so that
+ * `evaluate` measures it against the set's gold with the machine's own figures: how far two careful
+ * readers agree under "every label right" is the most any reading can be expected to reach
+ * (docs/insights.md, "Two readers").
+ */
+
+/**
+ * Pairs `second` with `set` item by item: the same texts in the same order, each with the second
+ * reader's labels. Throws a ContentError naming the second file's line that does not match.
+ */
+export function secondReader(set: readonly LabelledItem[], second: readonly LabelledItem[], file: string): Annotator {
+  if (second.length !== set.length)
+    throw new ContentError([`${file}: expected ${set.length} items, one for each of the set's, got ${second.length}`]);
+  const byText = new Map<string, LabelledItem>();
+  second.forEach((item, i) => {
+    const want = set[i] as LabelledItem;
+    if (item.text !== want.text || item.rating !== want.rating)
+      throw new ContentError([
+        `${file}:${item.line}: expected the set's item ${i + 1} (line ${want.line}) with its rating and text, got a different one`,
+      ]);
+    byText.set(`${item.rating}|${item.text}`, item);
+  });
+  return {
+    annotate(review): ReviewAnnotation {
+      const item = byText.get(`${review.rating}|${review.text}`);
+      if (item === undefined) throw new Error(`the second reading has no item for ${JSON.stringify(review.text)}`);
+      const aspects = [...item.gold]
+        .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
+        .map(([id, sentiment]) => ({
+          id,
+          sentiment,
+          score: sentiment === "positive" ? 1 : sentiment === "negative" ? -1 : 0,
+          source: "editor" as const,
+        }));
+      // A reader quotes nothing: only the aspects are compared.
+      return {
+        aspects,
+        scores: new Map(),
+        mentions: [],
+        entityAspects: new Map(),
+        clauses: [],
+        titleRead: false,
+        unreadTitle: [],
+        readings: [],
+        sentences: 0,
+        verdicts: new Map(),
+        dropped: new Map(),
+      };
+    },
+  };
+}
