@@ -1,7 +1,7 @@
 import { readdir, readFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
-import { HELD_OUT, SETS, VALIDATION_ONLY } from "../../scripts/train-insights.ts";
+import { HELD_OUT, SETS, trainingFiles, VALIDATION_ONLY } from "../../scripts/train-insights.ts";
 
 /**
  * What the README, the overview, docs/insights.md and the data card say of the labelled data (how
@@ -41,5 +41,12 @@ describe("the labelled data's counts, as the docs tell them", () => {
     expect(await read("docs/insights.md")).toContain(`All ${n(c.all)} labelled items`);
     expect(await read("docs/insights.md")).toContain(`(${c.files} files)`);
     expect(await read(`${SETS}/README.md`)).toContain(`**${n(c.all)} labelled items**`);
+  });
+
+  it("keep the second readings apart: each labels a validation set's own texts, and training reads none", async () => {
+    const second = await readdir(path.join(ROOT, SETS, "second-reading"));
+    expect(second.length).toBeGreaterThan(0);
+    for (const name of second) expect(VALIDATION_ONLY).toContain(name);
+    for (const file of await trainingFiles([], ROOT)) expect(file).not.toContain("second-reading");
   });
 });
