@@ -11,24 +11,31 @@ import type { LabelledItem } from "./evaluate.ts";
 
 /**
  * Pairs `second` with `set` item by item: the same texts in the same order, each with the second
- * reader's labels. Throws a ContentError naming the second file's line that does not match.
+ * reader's labels. An item of the set is answered by its place (its line, the id evaluate's
+ * `annotateLabelled` reads it under), never by its text: two items alike in rating and text may be
+ * labelled apart. Throws a ContentError naming
+ * the second file's line that does not match.
  */
+/** The id `annotateLabelled` (evaluate.ts) gives an item: its line, unique in its file. */
+const idOf = (item: LabelledItem) => `line-${item.line}`;
+
 export function secondReader(set: readonly LabelledItem[], second: readonly LabelledItem[], file: string): Annotator {
   if (second.length !== set.length)
     throw new ContentError([`${file}: expected ${set.length} items, one for each of the set's, got ${second.length}`]);
-  const byText = new Map<string, LabelledItem>();
+  const byItem = new Map<string, LabelledItem>();
   second.forEach((item, i) => {
     const want = set[i] as LabelledItem;
     if (item.text !== want.text || item.rating !== want.rating)
       throw new ContentError([
         `${file}:${item.line}: expected the set's item ${i + 1} (line ${want.line}) with its rating and text, got a different one`,
       ]);
-    byText.set(`${item.rating}|${item.text}`, item);
+    byItem.set(idOf(want), item);
   });
   return {
     annotate(review): ReviewAnnotation {
-      const item = byText.get(`${review.rating}|${review.text}`);
-      if (item === undefined) throw new Error(`the second reading has no item for ${JSON.stringify(review.text)}`);
+      const item = byItem.get(review.id);
+      // Only the set's own items are read (evaluate's `annotateLabelled`); anything else is a bug.
+      if (item === undefined) throw new Error(`the second reading has no item for ${review.id}`);
       const aspects = [...item.gold]
         .sort(([a], [b]) => (a < b ? -1 : a > b ? 1 : 0))
         .map(([id, sentiment]) => ({
