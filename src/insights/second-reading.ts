@@ -20,17 +20,27 @@ import type { LabelledItem } from "./evaluate.ts";
 const idOf = (item: LabelledItem) => `line-${item.line}`;
 
 export function secondReader(set: readonly LabelledItem[], second: readonly LabelledItem[], file: string): Annotator {
-  if (second.length !== set.length)
-    throw new ContentError([`${file}: expected ${set.length} items, one for each of the set's, got ${second.length}`]);
   const byItem = new Map<string, LabelledItem>();
+  const expected = `expected ${set.length} items, one for each of the set's`;
   second.forEach((item, i) => {
-    const want = set[i] as LabelledItem;
+    const want = set[i];
+    if (want === undefined) throw new ContentError([`${file}:${item.line}: ${expected}, got an item ${i + 1}`]);
     if (item.text !== want.text || item.rating !== want.rating)
       throw new ContentError([
         `${file}:${item.line}: expected the set's item ${i + 1} (line ${want.line}) with its rating and text, got a different one`,
       ]);
     byItem.set(idOf(want), item);
   });
+  const missing = set[second.length];
+  if (missing !== undefined) {
+    const last = second.at(-1);
+    const lacks = `none for the set's item ${second.length + 1} (line ${missing.line})`;
+    throw new ContentError([
+      last === undefined
+        ? `${file}: ${expected}, got none`
+        : `${file}:${last.line}: ${expected}, got ${second.length}: ${lacks} after this line`,
+    ]);
+  }
   return {
     annotate(review): ReviewAnnotation {
       const item = byItem.get(review.id);

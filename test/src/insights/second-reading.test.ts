@@ -28,4 +28,20 @@ describe("a second reading", () => {
       "second-reading/set.txt:2: expected the set's item 2 (line 4) with its rating and text, got a different one",
     );
   });
+
+  it("names the line of an item too many, and the set's item a short reading lacks", () => {
+    const set = parseLabelled("# A set.\n4 | staff:+ | Kind.\n2 | care:- | Rushed.\n", SET, IDS);
+    const longer = parseLabelled(
+      "4 | staff:+ | Kind.\n2 | care:- | Rushed.\n# and one more\n3 | billing:0 | Paid.\n",
+      SECOND,
+      IDS,
+    );
+    expect(() => secondReader(set, longer, SECOND)).toThrow(
+      "second-reading/set.txt:4: expected 2 items, one for each of the set's, got an item 3",
+    );
+    const shorter = parseLabelled("4 | staff:+ | Kind.\n", SECOND, IDS);
+    expect(() => secondReader(set, shorter, SECOND)).toThrow(
+      "second-reading/set.txt:1: expected 2 items, one for each of the set's, got 1: none for the set's item 2 (line 3) after this line",
+    );
+  });
 });
