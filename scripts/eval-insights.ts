@@ -44,6 +44,10 @@ import { HELD_OUT, readSets, SETS, trainingFiles, VALIDATION_ONLY } from "./trai
  * and the figures are of what is left, with the chosen reading's figures before de-duplication
  * beside them (src/insights/overlap.ts).
  *
+ * A set with a second, independent labelling (`second-reading/<name>` beside it) gets two more
+ * rows: the second reader's labels measured against the set's gold, and the chosen reading
+ * measured against the second reader's labels, on the same items (src/insights/second-reading.ts).
+ *
  * `--cross-validate` measures the learned models on text they did not learn from: for each set
  * training reads, the clause models are trained on all the others and read on that one (without the
  * review model, whose five folds would make it six trainings a set). Every set was written
