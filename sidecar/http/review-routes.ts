@@ -2,7 +2,7 @@ import querystring from "node:querystring";
 import type { Request, RequestHandler, Response } from "express";
 import type { QueryIssue } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
-import { invalidQueryBody, parseSearch, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
+import { invalidQueryBody, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
 import { type Holding, ownCopy, searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
 import { codeIdentity } from "../build/code-identity.ts";
 import { searchEtag, sinceEtag } from "../build/result-store.ts";
@@ -16,6 +16,7 @@ import {
   variantEtag,
 } from "./content-coding.ts";
 import { HttpError } from "./error.ts";
+import { parseSearchQuery, rawQuery } from "./query-string.ts";
 import { writeRepresentation } from "./representation.ts";
 
 /**
@@ -26,21 +27,6 @@ import { writeRepresentation } from "./representation.ts";
  * body sent compressed (its JSON assembled in a reused buffer), the identity body once a client
  * took it identity.
  */
-
-/**
- * Reads the query string exactly as sent: repeated names become arrays so they can be reported.
- * A null-prototype map, so `__proto__`, `constructor` and friends are ordinary unknown names
- * (reported as such) rather than the prototype's setter or an inherited function.
- */
-export function rawQuery(originalUrl: string): Record<string, string | string[]> {
-  const out: Record<string, string | string[]> = Object.create(null);
-  const qs = originalUrl.includes("?") ? originalUrl.slice(originalUrl.indexOf("?") + 1) : "";
-  for (const [k, v] of new URLSearchParams(qs)) {
-    const prev = out[k];
-    out[k] = prev === undefined ? v : Array.isArray(prev) ? [...prev, v] : [prev, v];
-  }
-  return out;
-}
 
 export function invalidQuery(issues: QueryIssue[]): HttpError {
   const { error, message, issues: listed } = invalidQueryBody(issues);
@@ -136,7 +122,7 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
     const at = req.originalUrl.indexOf("?");
     // The query string as sent: a repeated one skips validation entirely.
     const outcome = snapshot.results.query(at < 0 ? "?" : req.originalUrl.slice(at), () =>
-      parseSearch(snapshot.index, rawQuery(req.originalUrl), "query-string"),
+      parseSearchQuery(snapshot.index, req.originalUrl),
     );
     if (!outcome.ok) throw invalidQuery(outcome.issues);
     const q = outcome.value;

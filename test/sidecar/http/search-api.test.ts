@@ -111,6 +111,27 @@ describe("GET /api/reviews/search", () => {
     expect(body.issues[0]).toMatchObject({ path: "mentions_technician", value: "Dr\uFFFD\uFFFDWho\uFFFD\uFFFD\uFFFD" });
   });
 
+  it("refuses a value whose percent-escapes are not UTF-8, naming it, rather than searching for U+FFFD", async () => {
+    // "café" percent-encoded from ISO-8859-1, as a legacy form or client sends it: no match, silently.
+    const latin1 = await get("query=caf%E9");
+    expect(latin1.status).toBe(400);
+    expect(latin1.body.issues).toEqual([
+      {
+        path: "query",
+        value: "caf\uFFFD",
+        message: expect.stringContaining('"caf\uFFFD" is not valid UTF-8'),
+      },
+    ]);
+    // A value that is wrong anyway keeps its own message, which says the bytes were not UTF-8 too.
+    const rating = await get("rating=%E0%A4&limit=1");
+    expect(rating.status).toBe(400);
+    expect(rating.body.issues).toEqual([
+      { path: "rating", value: "\uFFFD", message: 'expected an integer from 1 to 5; "\uFFFD" is not valid UTF-8' },
+    ]);
+    // The same text in UTF-8 is searched as usual.
+    expect((await get("query=caf%C3%A9")).status).toBe(200);
+  });
+
   it("lists the valid technicians and services when one is unknown", async () => {
     const t = await get("mentions_technician=Dr.%20Who");
     expect(t.body.issues[0].message).toContain("Dr. Anika Patel");
