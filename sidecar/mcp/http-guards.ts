@@ -20,6 +20,26 @@ export function allowedHostnames(baseUrl: string): string[] {
 }
 
 /**
+ * `Accept` with each media range's type and subtype in lower case, its parameters as sent. RFC
+ * 9110 §8.3.1 makes them case-insensitive, but the SDK's transport looks for `application/json`
+ * and `text/event-stream` as written, so `Application/JSON, Text/Event-Stream`, which lists both,
+ * got 406.
+ */
+export const acceptInLowerCase: RequestHandler = (req, _res, next) => {
+  const accept = req.headers.accept;
+  if (accept !== undefined && /[A-Z]/.test(accept)) {
+    req.headers.accept = accept
+      .split(",")
+      .map((range) => {
+        const at = range.indexOf(";");
+        return at < 0 ? range.toLowerCase() : `${range.slice(0, at).toLowerCase()}${range.slice(at)}`;
+      })
+      .join(",");
+  }
+  next();
+};
+
+/**
  * A page on an attacker's domain can resolve that domain to 127.0.0.1 and then talk to a local
  * server as same-origin; its requests still carry the attacker's Host, so any other host is 403.
  * The port is ignored, as a reverse proxy may change it. The check is the SDK's own

@@ -14,7 +14,15 @@ import { cors } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { ClientStreams } from "./client-streams.ts";
-import { allowedHostnames, bodyErrors, emptyBodies, hostGuard, mcpCorsPolicy, originGuard } from "./http-guards.ts";
+import {
+  acceptInLowerCase,
+  allowedHostnames,
+  bodyErrors,
+  emptyBodies,
+  hostGuard,
+  mcpCorsPolicy,
+  originGuard,
+} from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
 import { invalidParams } from "./params-guard.ts";
@@ -222,7 +230,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     hostGuard(allowedHostnames(config.BASE_URL)),
   );
   const router = Router();
-  router.use(open);
+  router.use(open, acceptInLowerCase);
   router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false, verify: empty.verify }), post);
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "GET, POST, DELETE, OPTIONS");

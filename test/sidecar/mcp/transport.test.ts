@@ -353,6 +353,21 @@ describe("JSON-RPC errors", () => {
     expect(exposed(refused.headers)).toEqual(MCP_EXPOSED);
   });
 
+  it("reads Accept's media types in any letter case, as RFC 9110 §8.3.1 has them (no 406 for Application/JSON)", async () => {
+    const accept = "Application/JSON, Text/Event-Stream;q=0.5";
+    const init = await postRpc(app.endpoint, initializeRequest(), { accept });
+    expect(init.status).toBe(200);
+    const id = init.headers.get("mcp-session-id") as string;
+    expect(id).toBeTruthy();
+    const listed = await postRpc(app.endpoint, listTools(), { ...session(id), accept });
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.tools.length).toBeGreaterThan(0);
+    const stream = await send(app.endpoint, "GET", { ...session(id), accept: "TEXT/EVENT-STREAM" });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await stream.body?.cancel();
+  });
+
   it("answers a URL over 4 KB with 414 as a JSON-RPC error with id null, as every /mcp refusal", async () => {
     const long = `${app.endpoint}?${"x".repeat(5000)}`;
     const post = await postRpc(long, initializeRequest(), { origin: "https://any.example" });
