@@ -1,3 +1,4 @@
+import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import zlib from "node:zlib";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
@@ -137,6 +138,9 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
       case "entity.parse.failed":
         rpcError(res, 400, -32700, "Parse error: the request body is not valid JSON");
         return;
+      case NOT_UTF8:
+        rpcError(res, 400, -32700, "Parse error: the request body is not UTF-8, as JSON text must be (RFC 8259 §8.1)");
+        return;
       case "entity.too.large":
         rpcError(res, 413, -32000, `Request body too large: the limit is ${limitBytes} bytes`);
         return;
@@ -154,6 +158,20 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
         next(err);
     }
   };
+}
+
+/** body-parser's error type for a body `utf8Only` refused. */
+const NOT_UTF8 = "entity.not.utf8";
+
+/**
+ * Refuses a body whose bytes are not UTF-8 (a string written in ISO-8859-1, a cut sequence), for
+ * express.json's `verify`, which sees the bytes before they are decoded: the decoder would read
+ * each bad sequence as U+FFFD, and `{"query":"caf\xE9"}` was searched for as `caf\uFFFD`, found
+ * nothing and said nothing. RFC 8259 §8.1 and I-JSON (RFC 7493 §2.1) require UTF-8, so it is a
+ * parse error, answered by `bodyErrors`.
+ */
+export function utf8Only(buf: Buffer): void {
+  if (!isUtf8(buf)) throw Object.assign(new Error("the request body is not UTF-8"), { type: NOT_UTF8 });
 }
 
 /**

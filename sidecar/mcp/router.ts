@@ -1,3 +1,4 @@
+import type { IncomingMessage } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
   createMcpHandler,
@@ -22,6 +23,7 @@ import {
   hostGuard,
   mcpCorsPolicy,
   originGuard,
+  utf8Only,
 } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
@@ -231,7 +233,11 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   );
   const router = Router();
   router.use(open, acceptInLowerCase);
-  router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false, verify: empty.verify }), post);
+  const verify = (req: IncomingMessage, res: unknown, buf: Buffer) => {
+    empty.verify(req, res, buf);
+    utf8Only(buf);
+  };
+  router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false, verify }), post);
   const notAllowed: RequestHandler = (_req, res) => {
     res.setHeader("Allow", "GET, POST, DELETE, OPTIONS");
     rpcError(res, 405, -32000, "Method not allowed: use POST, GET or DELETE");

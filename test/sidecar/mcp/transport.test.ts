@@ -235,6 +235,30 @@ describe("JSON-RPC errors", () => {
     }
   });
 
+  it("gives -32700 for a body that is not UTF-8 (RFC 8259 §8.1), in both eras, rather than reading U+FFFD", async () => {
+    const id = await openSession(app.endpoint);
+    const search = { name: "search_reviews", arguments: { query: "café" } };
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "latin-1", version: "0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const modern = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_reviews" };
+    const cases: [Record<string, unknown>, Record<string, string>][] = [
+      [search, session(id)],
+      [{ ...search, _meta }, modern],
+    ];
+    for (const [params, headers] of cases) {
+      // Encoded as ISO-8859-1, as a client that ignores the charset does: the é is the lone byte 0xE9.
+      const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params }), "latin1");
+      expect(body.includes(0xe9)).toBe(true);
+      const res = await fetch(app.endpoint, { method: "POST", headers: { ...JSON_RPC_HEADERS, ...headers }, body });
+      const answer = await res.json();
+      expect([res.status, answer.jsonrpc, answer.id, answer.error?.code]).toEqual([400, "2.0", null, -32700]);
+      expect(answer.error.message).toContain("UTF-8");
+    }
+  });
+
   it("gives -32700 for a body that does not decode as its Content-Encoding says", async () => {
     const id = await openSession(app.endpoint);
     for (const coding of ["gzip", "deflate", "br"]) {
