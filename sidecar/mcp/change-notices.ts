@@ -157,7 +157,12 @@ export class ChangeNotices {
     const transport = new WebStandardStreamableHTTPServerTransport({ keepAliveMs: this.#opts.keepAliveMs });
     let stream: Stream | undefined;
     const forget = () => {
-      if (stream) this.#closeStream(sessionId, stream);
+      if (!stream || !this.#streams.get(sessionId)?.includes(stream)) return;
+      this.#closeStream(sessionId, stream);
+      // The client hung up (not a DELETE, a newer stream or shutdown, which close it from here):
+      // a use, so the session expires the idle timeout after the close, not after the stream's
+      // last renewal, up to a minute (or half the timeout) before it.
+      if (request.signal.aborted) void this.#opts.renew(sessionId).catch(() => undefined);
     };
     transport.onclose = forget;
     await server.connect(transport);

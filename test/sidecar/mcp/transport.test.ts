@@ -552,6 +552,31 @@ describe("bounded sessions", () => {
     expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
   });
 
+  it("keeps a session whose client closed its event stream for the idle timeout from the close, not from the last renewal", async () => {
+    const clock = new ManualClock();
+    const timed = await start({ MCP_SESSION_TTL_MS: String(TTL) }, clock);
+    const id = await openSession(timed.endpoint);
+    const settle = () => new Promise((resolve) => setImmediate(resolve));
+    const abort = new AbortController();
+    const stream = await fetch(timed.endpoint, {
+      headers: { accept: "text/event-stream", ...session(id) },
+      signal: abort.signal,
+    });
+    expect(stream.status).toBe(200);
+    // Renewed at half the time left: at TTL / 2, and not again before TTL.
+    clock.advance(TTL / 2);
+    await settle();
+    clock.advance(TTL / 2 - 1_000);
+    await settle();
+    abort.abort();
+    await waitFor(() => timed.mcp.openStreams === 0);
+    // configuration.md: the session expires the idle timeout after its stream was closed.
+    clock.advance(TTL - 1_000);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(200);
+    clock.advance(TTL);
+    expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(404);
+  });
+
   it("lets a session hold several GET streams, at most MCP_MAX_STREAMS in all, then answers 503", async () => {
     const capped = await start({ MCP_MAX_STREAMS: String(MAX_STREAMS_PER_SESSION + 1) });
     const [a, b] = [await openSession(capped.endpoint), await openSession(capped.endpoint)];
