@@ -113,6 +113,11 @@ export function normalizeText(s: string): string {
   return s.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
+/** `query` and review texts as compared: composed (NFC), so "café" sent as e + U+0301 finds é (Unicode C6). */
+export function searchText(s: string): string {
+  return normalizeText(s).normalize("NFC");
+}
+
 const norm = (s: string) =>
   normalizeText(s)
     .replace(/[.\s]+/g, " ")
@@ -177,7 +182,7 @@ export function parseSearchParams(
   // A `since` after `until` is a valid, empty range: JSON Schema cannot compare two values, and
   // the document must predict every refusal.
   let query: string | undefined;
-  if (typeof p.query === "string") query = normalizeText(p.query) || undefined;
+  if (typeof p.query === "string") query = searchText(p.query) || undefined;
   // The names are checked from the raw values too: another parameter's error fails the schema
   // parse as a whole, and must not hide an unknown technician or service (every issue is listed).
   const raw = (name: "mentions_technician" | "mentions_service") =>

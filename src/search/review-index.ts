@@ -1,7 +1,7 @@
 import type { SearchResult } from "../api/schemas.ts";
 import type { ReviewRecord, ReviewsDataset } from "../content/records.ts";
 import { type Bitset, select, wordsFor } from "./bitset.ts";
-import { normalizeText, type SearchQuery } from "./query.ts";
+import { type SearchQuery, searchText } from "./query.ts";
 import { createTextIndex } from "./text-index.ts";
 
 /**
@@ -14,7 +14,7 @@ const normalized = new WeakMap<ReviewRecord, string>();
 function normalizedText(r: ReviewRecord): string {
   let text = normalized.get(r);
   if (text === undefined) {
-    text = normalizeText(r.text);
+    text = searchText(r.text);
     normalized.set(r, text);
   }
   return text;

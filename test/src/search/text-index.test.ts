@@ -3,7 +3,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { buildDataset } from "../../../src/content/dataset.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { positionsOf } from "../../../src/search/bitset.ts";
-import { normalizeText } from "../../../src/search/query.ts";
+import { searchText } from "../../../src/search/query.ts";
 import { createTextIndex } from "../../../src/search/text-index.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
@@ -12,7 +12,7 @@ let texts: string[];
 
 beforeAll(async () => {
   const dataset = buildDataset(await loadContent(CONTENT, { now: new Date("2030-01-01T00:00:00Z") }), "https://x.test");
-  texts = dataset.reviews.map((r) => normalizeText(r.text));
+  texts = dataset.reviews.map((r) => searchText(r.text));
 });
 
 const expected = (all: readonly string[], needle: string) => all.flatMap((t, i) => (t.includes(needle) ? [i] : []));

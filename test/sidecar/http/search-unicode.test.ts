@@ -1,0 +1,60 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type TestApp } from "../../helpers/app-server.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+
+/**
+ * Text search over text that is not ASCII: a review written "Café Müller" (precomposed, NFC, as
+ * most editors type it) and a client that sends the same words decomposed (NFD: e + U+0301, as
+ * macOS file names and some input methods give them), or the other way round. The Unicode
+ * Standard (conformance C6) has canonically equivalent sequences read alike.
+ */
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE = "https://reviews.example";
+const REVIEW = "2025-03-10-lauren-m";
+const NFC = "Caf\u00e9 M\u00fcller";
+
+const temp: string[] = [];
+let app: TestApp;
+
+beforeAll(async () => {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-search-unicode-"));
+  temp.push(dir);
+  await cp(FIXTURE, dir, { recursive: true });
+  const file = path.join(dir, `reviews/2025/${REVIEW}.yaml`);
+  const yaml = await readFile(file, "utf8");
+  await writeFile(file, yaml.replace("Only gripe: the waiting room chairs.", `Only gripe: the ${NFC} chairs.`));
+  const result = await buildSite(dir, { BASE_URL: BASE });
+  if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  temp.push(result.distDir);
+  app = await startApp(result.distDir, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000" } });
+});
+
+afterAll(async () => {
+  await app?.close();
+  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+const ids = async (query: string) => {
+  const res = await fetch(`${app.url}/api/reviews/search?${new URLSearchParams({ query })}`);
+  expect(res.status).toBe(200);
+  return ((await res.json()) as { reviews: { id: string }[] }).reviews.map((r) => r.id);
+};
+
+describe("search of text that is not ASCII", () => {
+  it("finds a review whatever normalisation form the query is sent in, as the same canonical text", async () => {
+    expect(await ids(NFC)).toEqual([REVIEW]);
+    expect(await ids(NFC.normalize("NFD"))).toEqual([REVIEW]);
+    expect(await ids("caf\u0065\u0301 m\u0075\u0308ller")).toEqual([REVIEW]);
+    expect(await ids("CAF\u00c9")).toEqual([REVIEW]);
+  });
+
+  it("answers both forms with one canonical query: the same next link and the same ETag", async () => {
+    const url = (q: string) => `${app.url}/api/reviews/search?${new URLSearchParams({ query: q, limit: "1" })}`;
+    const [nfc, nfd] = await Promise.all([fetch(url(NFC)), fetch(url(NFC.normalize("NFD")))]);
+    expect(nfd.headers.get("etag")).toBe(nfc.headers.get("etag"));
+    expect((await nfd.json()).next).toBe((await nfc.json()).next);
+  });
+});
