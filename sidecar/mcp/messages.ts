@@ -66,13 +66,21 @@ function pathOf(step: Step): string {
   return path.length > 200 ? `${path.slice(0, 200).toWellFormed()}…` : path;
 }
 
+/** Why a value found by `bodyProblem` is not I-JSON, after the JSON path that names it. */
+const NOT_IJSON = {
+  text: "holds a lone surrogate or a noncharacter, which I-JSON (RFC 7493 §2.1) forbids; send well-formed Unicode text",
+  number:
+    "is a number beyond the range of a double, which I-JSON (RFC 7493 §2.2) rules out: it reads as infinity, which no answer can quote; send a number from -1.7e308 to 1.7e308",
+};
+
 /**
  * One walk of a parsed POST body (iterative: no recursion to overflow) for what is refused before
  * anything else reads it: arrays or objects nested more than `max` deep (`deep`, whatever else is
- * wrong: the SDK's schemas recurse once per level), or the first string or key that I-JSON (RFC
- * 7493 §2.1) forbids, a lone surrogate or a noncharacter, as a JSON path (`nonIJson`). Such a
- * message is refused whole: the SDK echoes ids, tool names and URIs in its errors, and no reply
- * may carry them.
+ * wrong: the SDK's schemas recurse once per level), or the first value that is not I-JSON, as its
+ * JSON path and why (`nonIJson`): a string or key holding a lone surrogate or a noncharacter
+ * (RFC 7493 §2.1), or a number JSON.parse read as ±Infinity (§2.2: `1e400`), which a tool's
+ * error would quote as `null`, as if it had not been sent. Such a message is refused whole: the
+ * SDK echoes ids, tool names and URIs in its errors, and no reply may carry them.
  */
 export function bodyProblem(value: unknown, max: number): { deep: true } | { nonIJson: string } | undefined {
   let nonIJson: string | undefined;
@@ -80,14 +88,18 @@ export function bodyProblem(value: unknown, max: number): { deep: true } | { non
   for (let next = stack.pop(); next !== undefined; next = stack.pop()) {
     const [node, depth, step] = next;
     if (typeof node === "string") {
-      if (nonIJson === undefined && !isIJsonText(node)) nonIJson = pathOf(step);
+      if (nonIJson === undefined && !isIJsonText(node)) nonIJson = `${pathOf(step)} ${NOT_IJSON.text}`;
+      continue;
+    }
+    if (typeof node === "number") {
+      if (nonIJson === undefined && !Number.isFinite(node)) nonIJson = `${pathOf(step)} ${NOT_IJSON.number}`;
       continue;
     }
     if (node === null || typeof node !== "object") continue;
     if (depth >= max) return { deep: true };
     const index = Array.isArray(node);
     for (const [key, child] of Object.entries(node)) {
-      if (nonIJson === undefined && !isIJsonText(key)) nonIJson = `${pathOf(step)} (a key)`;
+      if (nonIJson === undefined && !isIJsonText(key)) nonIJson = `${pathOf(step)} (a key) ${NOT_IJSON.text}`;
       stack.push([child, depth + 1, { parent: step, key, index }]);
     }
   }
@@ -97,7 +109,7 @@ export function bodyProblem(value: unknown, max: number): { deep: true } | { non
 const SENTINEL = /^=\?base64\?([A-Za-z0-9+/=]*)\?=$/;
 
 /**
- * The first `Mcp-Name` or `Mcp-Param-*` header whose `=?base64?…?=` value decodes to text I-JSON
+ * The first `Mcp-Name` or `Mcp-Param-*` header, and why, whose `=?base64?…?=` value decodes to text I-JSON
  * forbids. A header itself is Latin-1 and cannot hold one, but the SDK decodes that form and
  * quotes the text in its errors (a name that disagrees with the body).
  */
@@ -106,7 +118,8 @@ export function nonIJsonHeader(headers: Record<string, string | string[] | undef
     if (name !== "mcp-name" && !name.startsWith("mcp-param-")) continue;
     for (const one of [value ?? []].flat()) {
       const b64 = SENTINEL.exec(one)?.[1];
-      if (b64 !== undefined && !isIJsonText(Buffer.from(b64, "base64").toString("utf8"))) return name;
+      if (b64 !== undefined && !isIJsonText(Buffer.from(b64, "base64").toString("utf8")))
+        return `${name} ${NOT_IJSON.text}`;
     }
   }
   return undefined;

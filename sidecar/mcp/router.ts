@@ -201,10 +201,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       return rpcError(res, 400, -32700, `Parse error: the request body nests deeper than ${MAX_NESTING} levels`);
     }
     const odd = problem?.nonIJson ?? nonIJsonHeader(req.headers);
-    if (odd !== undefined) {
-      const why = `${odd} holds a lone surrogate or a noncharacter, which I-JSON (RFC 7493) forbids; send well-formed Unicode text`;
-      return rpcError(res, 400, -32600, `Invalid Request: ${why}`);
-    }
+    if (odd !== undefined) return rpcError(res, 400, -32600, `Invalid Request: ${odd}`);
     if (Array.isArray(body)) {
       const header = req.headers["mcp-protocol-version"];
       const session = tokens.verify(String(req.headers[SESSION_HEADER] ?? ""));

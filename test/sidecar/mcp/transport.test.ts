@@ -358,6 +358,36 @@ describe("JSON-RPC errors", () => {
     expect(JSON.parse(reply).error.message).toMatch(/^Invalid Request: mcp-name .*I-JSON/);
   });
 
+  it("refuses a number beyond a double's range with 400 and -32600 naming it, in both eras, rather than echoing null", async () => {
+    const id = await openSession(app.endpoint);
+    const _meta = JSON.stringify({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "big", version: "0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    const modern = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_reviews" };
+    // JSON.parse reads 1e400 as Infinity, which JSON cannot write: an issue's `value` came back null, as if not sent.
+    const cases: [string, Record<string, string>][] = [
+      ['{"min_rating":1e400}', session(id)],
+      ['{"offset":-1e400}', session(id)],
+      [`{"min_rating":1e400},"_meta":${_meta}`, modern],
+    ];
+    for (const [args, headers] of cases) {
+      const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_reviews","arguments":${args}}}`;
+      const res = await fetch(app.endpoint, { method: "POST", headers: { ...JSON_RPC_HEADERS, ...headers }, body });
+      const answer = await res.json();
+      expect([res.status, answer.error?.code], args).toEqual([400, -32600]);
+      expect(answer.error.message).toMatch(/^Invalid Request: \$\.params\.arguments\.(min_rating|offset) .*I-JSON/);
+    }
+    // A number a double holds, however odd its spelling, is read as usual.
+    const fine = await postRpc(
+      app.endpoint,
+      '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"search_reviews","arguments":{"limit":1E1}}}',
+      session(id),
+    );
+    expect([fine.status, fine.body.result.structuredContent.limit]).toEqual([200, 10]);
+  });
+
   it("answers a missing Accept type with 406 and too many requests with 429, both JSON-RPC errors", async () => {
     const id = await openSession(app.endpoint);
     const json = await postRpc(app.endpoint, listTools(), { ...session(id), accept: "application/json" });
