@@ -100,8 +100,9 @@ export const boundedUrl: RequestHandler = (req, _res, next) => {
 export const PUBLIC_CORS: CorsPolicy = {
   origin: "*",
   methods: "GET, HEAD, POST, DELETE, OPTIONS",
+  // Authorization too: it is ignored, and a preflight that did not allow it kept a browser from sending the request.
   allowHeaders:
-    "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
+    "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
   // Every response header a script may need: validators, WebSub discovery and the rate limit.
   exposeHeaders: "ETag, Last-Modified, Link, Retry-After, RateLimit, RateLimit-Policy, Mcp-Session-Id",
 };

@@ -108,7 +108,10 @@ export function mcpCorsPolicy(allowed: "*" | string[]): CorsPolicy {
   return {
     origin: allowed === "*" ? "*" : "reflect",
     methods: "GET, POST, DELETE, OPTIONS",
-    allowHeaders: "Content-Type, Accept, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
+    // Authorization is ignored, but a browser sends nothing a preflight does not allow: a client
+    // that adds a token it was configured with would be refused before the server could ignore it.
+    allowHeaders:
+      "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
     // Retry-After on a 429 or 503, and the quota, readable by a browser client as on every other path.
     exposeHeaders: "Mcp-Session-Id, Retry-After, RateLimit, RateLimit-Policy",
     allow: "GET, POST, DELETE, OPTIONS",

@@ -487,6 +487,27 @@ describe("security", () => {
     expect(res.body.result.structuredContent.business.name).toBeTruthy();
   });
 
+  it("lets a browser's preflight through with Authorization, on /mcp and the REST paths, since the header is ignored", async () => {
+    // A browser sends nothing until the preflight allows every header the page set: a client that
+    // adds a token it was configured with was refused by the browser before the server could ignore it.
+    for (const [url, method] of [
+      [app.endpoint, "POST"],
+      [`${app.url}/api/reviews/search`, "GET"],
+    ] as const) {
+      const pre = await fetch(url, {
+        method: "OPTIONS",
+        headers: {
+          origin: "https://any.example",
+          "access-control-request-method": method,
+          "access-control-request-headers": "authorization, content-type",
+        },
+      });
+      expect(pre.status, url).toBe(204);
+      const allowed = (pre.headers.get("access-control-allow-headers") ?? "").toLowerCase().split(/,\s*/);
+      expect(allowed, url).toContain("authorization");
+    }
+  });
+
   it("allows any Origin by default and answers preflights with the MCP headers", async () => {
     const pre = await fetch(app.endpoint, {
       method: "OPTIONS",
