@@ -128,10 +128,12 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         return;
       }
       const topics = new Set<string>();
-      for (const raw of [r["hub.url"] ?? [], r["hub.topic"] ?? []].flat()) {
+      // Each URL under the name it was sent with: a publish may name its topics with either.
+      const named = (field: "hub.url" | "hub.topic") => [r[field] ?? []].flat().map((raw) => ({ field, raw }));
+      for (const { field, raw } of [...named("hub.url"), ...named("hub.topic")]) {
         const topic = hub.topicOf(raw);
         if (!topic) {
-          const { reason, issue } = hubRefusal("hub.url", `must be one of ${hub.topics.join(", ")}`, raw);
+          const { reason, issue } = hubRefusal(field, `must be one of ${hub.topics.join(", ")}`, raw);
           refuse(req, res, 400, reason, issue);
           return;
         }

@@ -61,6 +61,15 @@ describe("request validation", () => {
       { "hub.mode": "publish", "hub.url": [TOPICS.atom, "https://elsewhere.test/feed"] },
       `hub.url: must be one of ${TOPICS.atom}, ${TOPICS.json}, ${TOPICS.reviews}, got "https://elsewhere.test/feed"`,
     ],
+    // A publish may name its topics with hub.topic: the refusal names the parameter that was sent.
+    [
+      { "hub.mode": "publish", "hub.topic": "https://elsewhere.test/feed" },
+      `hub.topic: must be one of ${TOPICS.atom}, ${TOPICS.json}, ${TOPICS.reviews}, got "https://elsewhere.test/feed"`,
+    ],
+    [
+      { "hub.mode": "publish", "hub.url": TOPICS.atom, "hub.topic": "https://elsewhere.test/feed" },
+      `hub.topic: must be one of ${TOPICS.atom}, ${TOPICS.json}, ${TOPICS.reviews}, got "https://elsewhere.test/feed"`,
+    ],
   ])("400 for %j", async (form, reason) => {
     const res = await answer(await h.post(form));
     expect(res.status).toBe(400);
