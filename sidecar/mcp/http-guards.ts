@@ -167,13 +167,20 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
 const NOT_UTF8 = "entity.not.utf8";
 
 /**
- * Refuses a body whose bytes are not UTF-8 (a string written in ISO-8859-1, a cut sequence), for
- * express.json's `verify`, which sees the bytes before they are decoded: the decoder would read
- * each bad sequence as U+FFFD, and `{"query":"caf\xE9"}` was searched for as `caf\uFFFD`, found
- * nothing and said nothing. RFC 8259 §8.1 and I-JSON (RFC 7493 §2.1) require UTF-8, so it is a
- * parse error, answered by `bodyErrors`.
+ * Refuses a body that is not UTF-8, for express.json's `verify`, which sees the bytes before they
+ * are decoded and the charset they will be decoded from. RFC 8259 §8.1 and I-JSON (RFC 7493 §2.1)
+ * require UTF-8. A body whose bytes are not UTF-8 (a string written in ISO-8859-1, a cut
+ * sequence) is a parse error: the decoder would read each bad sequence as U+FFFD, and
+ * `{"query":"caf\xE9"}` was searched for as `caf\uFFFD`, found nothing and said nothing. A charset
+ * other than UTF-8 is a 415, as body-parser answers one that is not `utf-*`: it passed UTF-16 and
+ * UTF-32, whose bytes this check would otherwise call malformed UTF-8 (or not, for ASCII text).
+ * Both are answered by `bodyErrors`.
  */
-export function utf8Only(buf: Buffer): void {
+export function utf8Only(buf: Buffer, charset: string): void {
+  if (charset !== "utf-8") {
+    const message = `unsupported charset ${JSON.stringify(charset.toUpperCase())}`;
+    throw Object.assign(new Error(message), { status: 415, type: "charset.unsupported" });
+  }
   if (!isUtf8(buf)) throw Object.assign(new Error("the request body is not UTF-8"), { type: NOT_UTF8 });
 }
 

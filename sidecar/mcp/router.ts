@@ -230,9 +230,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   );
   const router = Router();
   router.use(open, acceptInLowerCase);
-  const verify = (req: IncomingMessage, res: unknown, buf: Buffer) => {
+  const verify = (req: IncomingMessage, res: unknown, buf: Buffer, charset: string) => {
     empty.verify(req, res, buf);
-    utf8Only(buf);
+    utf8Only(buf, charset);
   };
   router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false, verify }), post);
   const notAllowed: RequestHandler = (_req, res) => {

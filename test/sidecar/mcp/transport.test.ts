@@ -446,6 +446,29 @@ describe("JSON-RPC errors", () => {
     expect([coded.status, coded.body.error.code]).toEqual([415, -32000]);
     expect(coded.headers.get("accept-encoding")).toMatch(/^gzip, deflate, br(, zstd)?$/);
   });
+
+  it("refuses a body in UTF-16 with 415 as any charset but UTF-8 (RFC 8259 §8.1), whatever its characters", async () => {
+    const id = await openSession(app.endpoint);
+    const call = (query: string) => ({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "search_reviews", arguments: { query } },
+    });
+    for (const charset of ["utf-16", "utf-16le"]) {
+      // ASCII text and text with an é, which in UTF-16 is not valid UTF-8 either: one answer for both.
+      for (const query of ["back", "café"]) {
+        const res = await fetch(app.endpoint, {
+          method: "POST",
+          headers: { ...JSON_RPC_HEADERS, ...session(id), "content-type": `application/json; charset=${charset}` },
+          body: Buffer.from(JSON.stringify(call(query)), "utf16le"),
+        });
+        const answer = await res.json();
+        expect([res.status, answer.error?.code], `${charset} ${query}`).toEqual([415, -32000]);
+        expect(answer.error.message).toContain(charset.toUpperCase());
+      }
+    }
+  });
 });
 
 describe("security", () => {
