@@ -120,9 +120,16 @@ const SINGLE_FIELDS = ["hub.mode", "hub.callback", "hub.topic", "hub.lease_secon
 const HUB_FIELDS: ReadonlySet<string> = new Set([...SINGLE_FIELDS, "hub.url"]);
 const NOT_UTF8 = "must be percent-encoded UTF-8 (%XX escapes that decode to UTF-8 text, %25 for a literal %)";
 
+/**
+ * `text` (the body's bytes read as Latin-1, one character a byte) percent-decoded as UTF-8, or
+ * undefined when its bytes, escaped or sent as they are, are not UTF-8: a raw byte is escaped
+ * first, so a lone 0xE9 (é in ISO-8859-1) is refused like `%E9`, which the form parser would read
+ * as U+FFFD, and raw UTF-8 is read as what it is.
+ */
 function percentDecoded(text: string): string | undefined {
+  const escaped = text.replace(/[\x80-\xff]/g, (c) => `%${c.charCodeAt(0).toString(16)}`);
   try {
-    return decodeURIComponent(text.replace(/\+/g, " "));
+    return decodeURIComponent(escaped.replace(/\+/g, " "));
   } catch {
     return undefined;
   }
@@ -130,7 +137,7 @@ function percentDecoded(text: string): string | undefined {
 
 /**
  * The refusal of the first hub parameter in a UTF-8 form body whose value does not percent-decode
- * to UTF-8 (`%FF`, a lone `%`). The form parser keeps such a value as its literal text, so a secret
+ * to UTF-8 (`%FF`, a lone `%`, a byte sent unescaped that is not UTF-8). The form parser keeps such a value as its literal text, so a secret
  * sent as `%FF%FE` would key the signatures with those six characters; the hub cannot tell what
  * was meant, so it refuses. A secret is not echoed, only the length of what was sent.
  */

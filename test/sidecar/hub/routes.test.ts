@@ -143,11 +143,28 @@ describe("request validation", () => {
       const res = await answer(await h.post({}, form, raw));
       expect([res.status, res.text.split(":")[0]], raw).toEqual([400, field]);
     }
+    // Bytes sent unescaped are read as UTF-8 too: a lone 0xE9 (é from ISO-8859-1) was read as
+    // U+FFFD, and a secret so read keyed signatures the subscriber could never match.
+    const bytes = (text: string, tail: number[]) =>
+      fetch(h.endpoint, {
+        method: "POST",
+        headers: { "content-type": form },
+        body: Buffer.concat([Buffer.from(text), Buffer.from(tail)]),
+      });
+    const latin1 = await answer(await bytes(`${base}&${cb}&hub.secret=s`, [0xe9]));
+    expect([latin1.status, latin1.text.split(":")[0], latin1.text.includes("\uFFFD")]).toEqual([
+      400,
+      "hub.secret",
+      false,
+    ]);
     expect(await h.pending()).toEqual([]);
     // A literal % sent as %25, and an unknown parameter's bad escape, are accepted.
     const ok = await h.post({}, form, `${base}&${cb}&hub.secret=%25FF%25FE&other=%FF`);
     expect(ok.status).toBe(202);
     expect(await h.pending()).toMatchObject([{ secret: "%FF%FE" }]);
+    // UTF-8 sent unescaped is accepted, as the form parser reads it as what it is.
+    const utf8 = `hub.callback=${encodeURIComponent("https://sub.example.test/utf8")}`;
+    expect((await bytes(`${base}&${utf8}&hub.secret=s`, [0xc3, 0xa9])).status).toBe(202);
   });
 
   it("never echoes a rejected secret", async () => {
