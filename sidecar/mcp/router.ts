@@ -24,6 +24,7 @@ import {
   mcpCorsPolicy,
   originGuard,
   utf8Only,
+  xGzipAsGzip,
 } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
@@ -229,7 +230,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     hostGuard(allowedHostnames(config.BASE_URL)),
   );
   const router = Router();
-  router.use(open, acceptInLowerCase);
+  router.use(open, acceptInLowerCase, xGzipAsGzip);
   const verify = (req: IncomingMessage, res: unknown, buf: Buffer, charset: string) => {
     empty.verify(req, res, buf);
     utf8Only(buf, charset);

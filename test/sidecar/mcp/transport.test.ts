@@ -259,6 +259,20 @@ describe("JSON-RPC errors", () => {
     }
   });
 
+  it("reads a body sent with Content-Encoding x-gzip as gzip (RFC 9110 §8.4.1.3), not as an unknown coding", async () => {
+    const { gzipSync } = await import("node:zlib");
+    for (const coding of ["x-gzip", "X-GZip"]) {
+      const res = await fetch(app.endpoint, {
+        method: "POST",
+        headers: { ...JSON_RPC_HEADERS, "content-encoding": coding },
+        body: gzipSync(JSON.stringify(initializeRequest())),
+      });
+      expect(res.status, coding).toBe(200);
+      expect(res.headers.get("mcp-session-id"), coding).toBeTruthy();
+      expect((await res.json()).result.protocolVersion).toBe("2025-06-18");
+    }
+  });
+
   it("gives -32700 for a body that does not decode as its Content-Encoding says", async () => {
     const id = await openSession(app.endpoint);
     for (const coding of ["gzip", "deflate", "br"]) {
