@@ -3,6 +3,7 @@ import type { Logger } from "pino";
 import { hubErrorBody, hubRefusal, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
+import { REQUEST_BODY_CODINGS } from "../body-codings.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
@@ -167,6 +168,8 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       next(err);
       return;
     }
+    // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
+    if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", REQUEST_BODY_CODINGS);
     const tooLarge = err.type === "entity.too.large";
     const reason = tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message);
     refuse(

@@ -1,13 +1,10 @@
 import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
-import zlib from "node:zlib";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ErrorRequestHandler, RequestHandler } from "express";
+import { REQUEST_BODY_CODINGS } from "../body-codings.ts";
 import type { CorsPolicy } from "../cors.ts";
 import { rpcError } from "./rpc-error.ts";
-
-/** The request body codings express.json (body-parser 2) decodes; zstd where Node's zlib has it. */
-const BODY_CODINGS = ["gzip", "deflate", "br", ...("createZstdDecompress" in zlib ? ["zstd"] : [])].join(", ");
 
 /**
  * HTTP-level checks in front of the MCP transport: DNS-rebinding protection (Host), the Origin
@@ -165,7 +162,7 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
       case "encoding.unsupported":
       case "charset.unsupported":
         // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
-        if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", BODY_CODINGS);
+        if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", REQUEST_BODY_CODINGS);
         rpcError(res, 415, -32000, `Unsupported Media Type: ${String(err.message)}; send UTF-8 JSON`);
         return;
       default:

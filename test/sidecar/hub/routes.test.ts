@@ -183,6 +183,14 @@ describe("request validation", () => {
     expect(res.text).toBe(`The hub accepts application/x-www-form-urlencoded bodies only, got ${type}.\n`);
   });
 
+  it("415 for a content coding it cannot decode, naming the codings it can in Accept-Encoding (RFC 9110 §12.5.3)", async () => {
+    const res = await h.post({}, "application/x-www-form-urlencoded", "hub.mode=publish", {
+      "content-encoding": "compress",
+    });
+    expect([res.status, await res.text()]).toEqual([415, 'unsupported content encoding "compress"\n']);
+    expect(res.headers.get("accept-encoding")).toMatch(/^gzip, deflate, br(, zstd)?$/);
+  });
+
   it("415 for a form in another charset than UTF-8, which would read %FF%FE in a secret as ÿþ", async () => {
     // The test before leaves a verification pending; under load it may still be there.
     const before = (await h.pending()).length;
