@@ -1,4 +1,5 @@
 import zlib from "node:zlib";
+import type { RequestHandler } from "express";
 
 /**
  * The content codings of request bodies, shared by the two edges that read one (`/mcp` and the
@@ -8,3 +9,18 @@ import zlib from "node:zlib";
 export const REQUEST_BODY_CODINGS = ["gzip", "deflate", "br", ...("createZstdDecompress" in zlib ? ["zstd"] : [])].join(
   ", ",
 );
+
+/**
+ * `Content-Encoding: x-gzip` read as `gzip`, as RFC 9110 §8.4.1.3 asks of a recipient, on both
+ * edges that read a body: body-parser knows only `gzip`, so such a body got 415 as an unknown coding.
+ */
+export const xGzipAsGzip: RequestHandler = (req, _res, next) => {
+  const coding = req.headers["content-encoding"];
+  if (coding !== undefined && /x-gzip/i.test(coding)) {
+    req.headers["content-encoding"] = coding
+      .split(",")
+      .map((c) => (c.trim().toLowerCase() === "x-gzip" ? "gzip" : c.trim()))
+      .join(", ");
+  }
+  next();
+};

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { hubErrorBody, hubRefusal, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
-import { REQUEST_BODY_CODINGS } from "../body-codings.ts";
+import { REQUEST_BODY_CODINGS, xGzipAsGzip } from "../body-codings.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
@@ -97,6 +97,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       const got = req.headers["content-type"] ?? "no Content-Type";
       refuse(req, res, 415, `The hub accepts ${FORM} bodies only, got ${got}.`);
     },
+    xGzipAsGzip,
     form,
     async (req, res) => {
       const parsed = parseHubRequest(req.body);

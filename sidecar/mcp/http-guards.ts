@@ -38,21 +38,6 @@ export const acceptInLowerCase: RequestHandler = (req, _res, next) => {
 };
 
 /**
- * `Content-Encoding: x-gzip` read as `gzip`, as RFC 9110 §8.4.1.3 asks of a recipient; body-parser
- * knows only `gzip`, so such a body got 415 as an unknown coding.
- */
-export const xGzipAsGzip: RequestHandler = (req, _res, next) => {
-  const coding = req.headers["content-encoding"];
-  if (coding !== undefined && /x-gzip/i.test(coding)) {
-    req.headers["content-encoding"] = coding
-      .split(",")
-      .map((c) => (c.trim().toLowerCase() === "x-gzip" ? "gzip" : c.trim()))
-      .join(", ");
-  }
-  next();
-};
-
-/**
  * A page on an attacker's domain can resolve that domain to 127.0.0.1 and then talk to a local
  * server as same-origin; its requests still carry the attacker's Host, so any other host is 403.
  * The port is ignored, as a reverse proxy may change it. The check is the SDK's own

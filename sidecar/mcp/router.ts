@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
+import { xGzipAsGzip } from "../body-codings.ts";
 import type { BuildEvents } from "../build/live-build.ts";
 import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
 import type { Clock } from "../clock.ts";
@@ -24,7 +25,6 @@ import {
   mcpCorsPolicy,
   originGuard,
   utf8Only,
-  xGzipAsGzip,
 } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";

@@ -191,6 +191,19 @@ describe("request validation", () => {
     expect(res.headers.get("accept-encoding")).toMatch(/^gzip, deflate, br(, zstd)?$/);
   });
 
+  it("reads a form sent with Content-Encoding x-gzip as gzip (RFC 9110 §8.4.1.3)", async () => {
+    const { gzipSync } = await import("node:zlib");
+    const ping = gzipSync(new URLSearchParams({ "hub.mode": "publish", "hub.url": TOPICS.atom }).toString());
+    for (const coding of ["gzip", "x-gzip", "X-GZIP"]) {
+      const res = await fetch(h.endpoint, {
+        method: "POST",
+        headers: { "content-type": "application/x-www-form-urlencoded", "content-encoding": coding },
+        body: ping,
+      });
+      expect(res.status, coding).toBe(202);
+    }
+  });
+
   it("415 for a form in another charset than UTF-8, which would read %FF%FE in a secret as ÿþ", async () => {
     // The test before leaves a verification pending; under load it may still be there.
     const before = (await h.pending()).length;
