@@ -34,7 +34,7 @@ import { createMcpServer, createNoticeServer } from "./server.ts";
 import { MemorySessionStore, type SessionStore } from "./session-store.ts";
 import { SessionTokens } from "./session-token.ts";
 import { countedListens } from "./stream-limit.ts";
-import { addSubscribeHandlers } from "./subscriptions.ts";
+import { addSubscribeHandlers, listenRefusal } from "./subscriptions.ts";
 
 /** A JSON-RPC message to this server is a few hundred bytes; 64 KiB leaves room and bounds memory. */
 export const MAX_BODY_BYTES = 64 * 1024;
@@ -173,9 +173,12 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
           return sessions.handle(request, body);
         }
         const method = (body as { method?: unknown } | undefined)?.method;
-        if (method === "subscriptions/listen") return listen(request, options);
-        // As in the 2025 era (params-guard.ts); a disagreeing Mcp-Method is the SDK's header check's to refuse.
-        const problem = request.headers.get("mcp-method") === method ? invalidParams(body, "modern") : undefined;
+        // As in the 2025 era (params-guard.ts, resources/subscribe); a disagreeing Mcp-Method is the SDK's header check's to refuse.
+        const checked = request.headers.get("mcp-method") === method;
+        if (method === "subscriptions/listen") {
+          return (checked && listenRefusal(body, store.current, baseUrl)) || listen(request, options);
+        }
+        const problem = checked ? invalidParams(body, "modern") : undefined;
         if (problem) return rpcErrorResponse(200, -32602, problem, idOf(body));
         return modern.fetch(request, options);
       },

@@ -3,6 +3,7 @@ import { Id, MAX_ID_LENGTH } from "../../src/content/schema.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { ChangeNotices } from "./change-notices.ts";
 import { insightsUri } from "./insights.ts";
+import { idOf } from "./messages.ts";
 import { datasetUri, REVIEW_URI_TEMPLATE, reviewUri, reviewUriId } from "./resources.ts";
 
 /**
@@ -22,15 +23,23 @@ export interface SubscriptionDeps {
   baseUrl: string;
 }
 
-/** Why `uri` cannot be subscribed to, as a -32602 error, or undefined when it can. */
-export function unsubscribable(uri: string, snapshot: Snapshot, baseUrl: string): ProtocolError | undefined {
+/**
+ * Why `uri` cannot be subscribed to, as a -32602 error, or undefined when it can; `where` names
+ * the parameter that held it.
+ */
+export function unsubscribable(
+  uri: string,
+  snapshot: Snapshot,
+  baseUrl: string,
+  where = "resources/subscribe: params.uri",
+): ProtocolError | undefined {
   if (uri === datasetUri(baseUrl) || uri === insightsUri(baseUrl)) return undefined;
   const id = reviewUriId(uri);
   if (id === undefined || !Id.safeParse(id).success) {
     // Not echoed: it may be 60 KB of anything.
     return new ProtocolError(
       ProtocolErrorCode.InvalidParams,
-      `Invalid params for resources/subscribe: params.uri: expected ${datasetUri(baseUrl)}, ${insightsUri(baseUrl)} ` +
+      `Invalid params for ${where}: expected ${datasetUri(baseUrl)}, ${insightsUri(baseUrl)} ` +
         `or ${REVIEW_URI_TEMPLATE} with a review's id (a-z, 0-9 and single hyphens, at most ${MAX_ID_LENGTH} characters)`,
     );
   }
@@ -41,6 +50,31 @@ export function unsubscribable(uri: string, snapshot: Snapshot, baseUrl: string)
     `No review has the URI ${reviewUri(id)}; subscribe to ${datasetUri(baseUrl)} to hear of new reviews`,
     { uri },
   );
+}
+
+/**
+ * The refusal of a 2026-07-28 `subscriptions/listen` (-32602, as the SDK answers its own params
+ * errors, with HTTP 200), or undefined: its first resource URI that
+ * `unsubscribable` refuses. The SDK acknowledges every URI it is given, so a typo was answered
+ * with a stream, and an acknowledgement naming it, on which no notice would ever come.
+ */
+export function listenRefusal(body: unknown, snapshot: Snapshot, baseUrl: string): Response | undefined {
+  const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined)?.params
+    ?.notifications?.resourceSubscriptions;
+  if (!Array.isArray(uris)) return undefined; // not an array: the SDK's own params check refuses it
+  for (const [i, uri] of uris.entries()) {
+    if (typeof uri !== "string") return undefined;
+    const where = `subscriptions/listen: params.notifications.resourceSubscriptions[${i}]`;
+    const refused = unsubscribable(uri, snapshot, baseUrl, where);
+    if (!refused) continue;
+    const { code, message, data } = refused;
+    return Response.json({
+      jsonrpc: "2.0",
+      id: idOf(body),
+      error: { code, message, ...(data === undefined ? {} : { data }) },
+    });
+  }
+  return undefined;
 }
 
 /** Registers `resources/subscribe` and `resources/unsubscribe` on a 2025 session's server. */

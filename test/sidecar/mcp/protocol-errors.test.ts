@@ -201,3 +201,26 @@ describe("resources/subscribe", () => {
     expect(unknown.body.error.message).toContain(`subscribe to ${BASE}/reviews.json`);
   });
 });
+
+describe("subscriptions/listen", () => {
+  it("refuses a resource URI no notice will ever name, as resources/subscribe does, rather than acknowledging it", async () => {
+    const review = app.store.current.index.dataset.reviews[0]?.id as string;
+    const listen = (resourceSubscriptions: string[]) =>
+      postModern(app.endpoint, "subscriptions/listen", { notifications: { resourceSubscriptions } });
+    const cases: [string[], RegExp][] = [
+      [["reviews://no-such-review"], /^No review has the URI reviews:\/\/no-such-review; subscribe to /],
+      [
+        [`${BASE}/reviews.json`, "HTTPS://REVIEWS.TEST/reviews.json"],
+        /^Invalid params for subscriptions\/listen: params\.notifications\.resourceSubscriptions\[1\]: expected /,
+      ],
+      [[`reviews://${review.replace("-", "%2D")}`], /resourceSubscriptions\[0\]: expected /],
+    ];
+    for (const [uris, message] of cases) {
+      const reply = await listen(uris);
+      expect([reply.status, reply.body.error?.code], uris.join(" ")).toEqual([200, -32602]);
+      expect(reply.body.error.message).toMatch(message);
+      expect(reply.body.id).toBe(1);
+    }
+    expect(app.mcp.openListens).toBe(0);
+  });
+});
