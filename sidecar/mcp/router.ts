@@ -26,6 +26,7 @@ import {
   originGuard,
   utf8Only,
 } from "./http-guards.ts";
+import { duplicateName } from "./json-names.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
 import { invalidParams } from "./params-guard.ts";
@@ -193,6 +194,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   };
 
   const empty = emptyBodies();
+  // The name a body gives twice in one object, found in its text (JSON.parse keeps the last).
+  const givenTwice = new WeakMap<IncomingMessage, string>();
   const post: RequestHandler = async (req, res) => {
     if (empty.has(req))
       return rpcError(res, 400, -32700, "Parse error: the request body is empty; send a JSON-RPC message");
@@ -204,7 +207,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     if (problem && "deep" in problem) {
       return rpcError(res, 400, -32700, `Parse error: the request body nests deeper than ${MAX_NESTING} levels`);
     }
-    const odd = problem?.nonIJson ?? nonIJsonHeader(req.headers);
+    const odd = problem?.nonIJson ?? nonIJsonHeader(req.headers) ?? givenTwiceProblem(givenTwice.get(req));
     if (odd !== undefined) return rpcError(res, 400, -32600, `Invalid Request: ${odd}`);
     if (Array.isArray(body)) {
       const header = req.headers["mcp-protocol-version"];
@@ -237,6 +240,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   const verify = (req: IncomingMessage, res: unknown, buf: Buffer, charset: string) => {
     empty.verify(req, res, buf);
     utf8Only(buf, charset);
+    const twice = duplicateName(buf.toString("utf8"));
+    if (twice !== undefined) givenTwice.set(req, twice);
   };
   router.post("/", express.json({ limit: MAX_BODY_BYTES, strict: false, verify }), post);
   const notAllowed: RequestHandler = (_req, res) => {
@@ -266,3 +271,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     },
   };
 }
+
+/** Why a body that gives a name twice is refused, after the name's JSON path. */
+const givenTwiceProblem = (path: string | undefined) =>
+  path === undefined
+    ? undefined
+    : `${path} is given twice in its object, which I-JSON (RFC 7493 §2.3) forbids: JSON.parse would keep the last silently; send each name once`;

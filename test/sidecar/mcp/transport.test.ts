@@ -402,6 +402,37 @@ describe("JSON-RPC errors", () => {
     expect([fine.status, fine.body.result.structuredContent.limit]).toEqual([200, 10]);
   });
 
+  it("refuses a name given twice in one object with 400 and -32600 naming it, in both eras, rather than keeping the last", async () => {
+    const id = await openSession(app.endpoint);
+    const _meta = JSON.stringify({
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "twice", version: "0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    });
+    const modern = { "mcp-protocol-version": "2026-07-28", "mcp-method": "tools/call", "mcp-name": "search_reviews" };
+    // JSON.parse keeps the last: this searched for five stars and said nothing of the 1.
+    const cases: [string, Record<string, string>][] = [
+      ['{"min_rating":1,"min_rating":5}', session(id)],
+      [`{"min_rating":1,"\\u006din_rating":5},"_meta":${_meta}`, modern],
+    ];
+    for (const [args, headers] of cases) {
+      const body = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search_reviews","arguments":${args}}}`;
+      const res = await fetch(app.endpoint, { method: "POST", headers: { ...JSON_RPC_HEADERS, ...headers }, body });
+      const answer = await res.json();
+      expect([res.status, answer.error?.code, answer.id], args).toEqual([400, -32600, null]);
+      expect(answer.error.message).toMatch(
+        /^Invalid Request: \$\.params\.arguments\.min_rating is given twice .*I-JSON/,
+      );
+    }
+    // The same name in two objects is no duplicate.
+    const fine = await postRpc(
+      app.endpoint,
+      '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"search_reviews","arguments":{"limit":1},"_meta":{"limit":2}}}',
+      session(id),
+    );
+    expect([fine.status, fine.body.result.structuredContent.limit]).toEqual([200, 1]);
+  });
+
   it("answers a missing Accept type with 406 and too many requests with 429, both JSON-RPC errors", async () => {
     const id = await openSession(app.endpoint);
     const json = await postRpc(app.endpoint, listTools(), { ...session(id), accept: "application/json" });
