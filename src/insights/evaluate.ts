@@ -4,9 +4,8 @@ import type { Annotator, ReviewAnnotation } from "./annotate.ts";
 import { quoteOf } from "./quotes.ts";
 
 /**
- * Measuring the per-review annotation against labelled sentences (`npm run eval:insights`, and the
- * regression test). Each labelled line is annotated as a one-sentence review with its star rating,
- * through exactly the code that annotates published reviews.
+ * Measuring the per-review annotation against labelled items (`npm run eval:insights` and the
+ * tests), each read as a review with its star rating by exactly the code that annotates reviews.
  *
  * File format, one item per line: `rating | gold | text`, where gold is space-separated
  * `aspect:+`, `aspect:0` or `aspect:-`, or `none`. Lines starting with `#` are comments. The text is
@@ -102,9 +101,8 @@ export interface WrongQuote {
 }
 
 /**
- * The Wilson score interval of a proportion `k / n` (95 % by default, z = 1.96): unlike
- * `p ± z·√(p(1−p)/n)` it stays inside [0, 1] and is honest near 0 and 1 and for small n.
- * [0, 1] when n is 0.
+ * The Wilson score interval of `k / n` (95 % by default): unlike `p ± z·√(p(1−p)/n)` it stays inside
+ * [0, 1] and is honest near 0 and 1 and for small n; [0, 1] when n is 0.
  */
 export function wilson(k: number, n: number, z = 1.959964): [low: number, high: number] {
   if (n === 0) return [0, 1];
@@ -124,11 +122,13 @@ export function withInterval(k: number, n: number): string {
 const safe = (num: number, den: number) => (den === 0 ? 1 : num / den);
 const describe = (m: Map<string, string>) =>
   m.size === 0 ? "none" : [...m].map(([id, s]) => `${id}:${s.slice(0, 3)}`).join(" ");
+/** The id a labelled item is read under: its line, unique in its file. */
+export const labelledId = (item: LabelledItem) => `line-${item.line}`;
 
 /** A labelled sentence read as a review of its own, with its rating and no title or mentions. */
 export function annotateLabelled(annotator: Annotator, item: LabelledItem): ReviewAnnotation {
   return annotator.annotate({
-    id: `line-${item.line}`,
+    id: labelledId(item),
     title: item.title ?? null,
     text: item.text,
     rating: item.rating,

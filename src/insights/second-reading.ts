@@ -1,6 +1,6 @@
 import { ContentError } from "../content/errors.ts";
 import type { Annotator, ReviewAnnotation } from "./annotate.ts";
-import type { LabelledItem } from "./evaluate.ts";
+import { type LabelledItem, labelledId } from "./evaluate.ts";
 
 /**
  * A second, independent labelling of a labelled set, read as if it were an annotator, so that
@@ -11,14 +11,10 @@ import type { LabelledItem } from "./evaluate.ts";
 
 /**
  * Pairs `second` with `set` item by item: the same texts in the same order, each with the second
- * reader's labels. An item of the set is answered by its place (its line, the id evaluate's
- * `annotateLabelled` reads it under), never by its text: two items alike in rating and text may be
- * labelled apart. Throws a ContentError naming
- * the second file's line that does not match.
+ * reader's labels. An item of the set is answered by its place (`labelledId`, the id evaluate reads
+ * it under), never by its text: two items alike in rating and text may be labelled apart. Throws a
+ * ContentError naming the second file's line that does not match.
  */
-/** The id `annotateLabelled` (evaluate.ts) gives an item: its line, unique in its file. */
-const idOf = (item: LabelledItem) => `line-${item.line}`;
-
 export function secondReader(set: readonly LabelledItem[], second: readonly LabelledItem[], file: string): Annotator {
   const byItem = new Map<string, LabelledItem>();
   const expected = `expected ${set.length} items, one for each of the set's`;
@@ -29,7 +25,7 @@ export function secondReader(set: readonly LabelledItem[], second: readonly Labe
       throw new ContentError([
         `${file}:${item.line}: expected the set's item ${i + 1} (line ${want.line}) with its rating and text, got a different one`,
       ]);
-    byItem.set(idOf(want), item);
+    byItem.set(labelledId(want), item);
   });
   const missing = set[second.length];
   if (missing !== undefined) {
