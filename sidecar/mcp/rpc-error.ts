@@ -8,13 +8,19 @@ import type { Response as ExpressResponse } from "express";
 
 export type RpcId = string | number | null;
 
-export function rpcErrorBody(code: number, message: string, id: RpcId = null) {
-  return { jsonrpc: "2.0" as const, error: { code, message }, id };
+export function rpcErrorBody(code: number, message: string, id: RpcId = null, data?: unknown) {
+  return { jsonrpc: "2.0" as const, error: data === undefined ? { code, message } : { code, message, data }, id };
 }
 
 /** A JSON-RPC error as a web Response (the SDK's handlers answer with those). */
-export function rpcErrorResponse(status: number, code: number, message: string, id: RpcId = null): Response {
-  return Response.json(rpcErrorBody(code, message, id), { status });
+export function rpcErrorResponse(
+  status: number,
+  code: number,
+  message: string,
+  id: RpcId = null,
+  data?: unknown,
+): Response {
+  return Response.json(rpcErrorBody(code, message, id, data), { status });
 }
 
 /** Writes a JSON-RPC error with an HTTP status to an Express response. */

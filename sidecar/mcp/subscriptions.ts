@@ -5,6 +5,7 @@ import type { ChangeNotices } from "./change-notices.ts";
 import { insightsUri } from "./insights.ts";
 import { idOf } from "./messages.ts";
 import { datasetUri, REVIEW_URI_TEMPLATE, reviewUri, reviewUriId } from "./resources.ts";
+import { rpcErrorResponse } from "./rpc-error.ts";
 
 /**
  * `resources/subscribe` of a 2025 session: recorded in `ChangeNotices`, delivered on the
@@ -67,12 +68,7 @@ export function listenRefusal(body: unknown, snapshot: Snapshot, baseUrl: string
     const where = `subscriptions/listen: params.notifications.resourceSubscriptions[${i}]`;
     const refused = unsubscribable(uri, snapshot, baseUrl, where);
     if (!refused) continue;
-    const { code, message, data } = refused;
-    return Response.json({
-      jsonrpc: "2.0",
-      id: idOf(body),
-      error: { code, message, ...(data === undefined ? {} : { data }) },
-    });
+    return rpcErrorResponse(200, refused.code, refused.message, idOf(body), refused.data);
   }
   return undefined;
 }
