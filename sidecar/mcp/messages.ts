@@ -71,7 +71,11 @@ const NOT_IJSON = {
   text: "holds a lone surrogate or a noncharacter, which I-JSON (RFC 7493 §2.1) forbids; send well-formed Unicode text",
   number:
     "is a number beyond the range of a double, which I-JSON (RFC 7493 §2.2) rules out: it reads as infinity, which no answer can quote; send a number from -1.7e308 to 1.7e308",
+  name: "is given twice in its object, which I-JSON (RFC 7493 §2.3) forbids: JSON.parse would keep the last silently; send each name once",
 };
+
+/** The refusal of a body that gives a name twice in one object (json-names.ts finds its path). */
+export const nameGivenTwice = (path: string) => `${path} ${NOT_IJSON.name}`;
 
 /**
  * One walk of a parsed POST body (iterative: no recursion to overflow) for what is refused before

@@ -28,7 +28,15 @@ import {
 } from "./http-guards.ts";
 import { duplicateName } from "./json-names.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
-import { batchRefusal, bodyProblem, idOf, invalidMessage, MAX_NESTING, nonIJsonHeader } from "./messages.ts";
+import {
+  batchRefusal,
+  bodyProblem,
+  idOf,
+  invalidMessage,
+  MAX_NESTING,
+  nameGivenTwice,
+  nonIJsonHeader,
+} from "./messages.ts";
 import { invalidParams } from "./params-guard.ts";
 import { rpcError, rpcErrorResponse } from "./rpc-error.ts";
 import { createMcpServer, createNoticeServer } from "./server.ts";
@@ -207,7 +215,9 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     if (problem && "deep" in problem) {
       return rpcError(res, 400, -32700, `Parse error: the request body nests deeper than ${MAX_NESTING} levels`);
     }
-    const odd = problem?.nonIJson ?? nonIJsonHeader(req.headers) ?? givenTwiceProblem(givenTwice.get(req));
+    const twice = givenTwice.get(req);
+    const odd =
+      problem?.nonIJson ?? nonIJsonHeader(req.headers) ?? (twice === undefined ? undefined : nameGivenTwice(twice));
     if (odd !== undefined) return rpcError(res, 400, -32600, `Invalid Request: ${odd}`);
     if (Array.isArray(body)) {
       const header = req.headers["mcp-protocol-version"];
@@ -271,9 +281,3 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     },
   };
 }
-
-/** Why a body that gives a name twice is refused, after the name's JSON path. */
-const givenTwiceProblem = (path: string | undefined) =>
-  path === undefined
-    ? undefined
-    : `${path} is given twice in its object, which I-JSON (RFC 7493 §2.3) forbids: JSON.parse would keep the last silently; send each name once`;
