@@ -314,3 +314,18 @@ describe("a clause whose only opinion is a word of wink's general lexicon that n
     expect(read("The parking is ridiculous.")).toEqual({ aspects: ["location:negative"], quotable: true });
   });
 });
+
+describe("what a review asks or asks for", () => {
+  const annotator = createAnnotator(insights, business, analyzer);
+  const read = (text: string, rating = 3) => {
+    const a = annotator.annotate(review(text, rating));
+    return { aspects: a.aspects.map((x) => `${x.id}:${x.sentiment}`), quotable: a.mentions.some((m) => m.confident) };
+  };
+
+  it("reads no absent symptom into a request not to do something", () => {
+    // "not to adjust my neck" asks for something; it does not say the neck is no longer a problem.
+    expect(read("I asked him not to adjust my neck.").aspects).not.toContain("care:positive");
+    expect(read("I asked him not to adjust my neck.").aspects).not.toContain("pain-relief:positive");
+    expect(read("My neck didn't hurt once after the second visit.").aspects).toEqual(["pain-relief:positive"]);
+  });
+});
