@@ -227,7 +227,8 @@ export function createAnnotator(
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
             span: spansInSentence[k] as [number, number],
-            confident: explicitEvidence(r, borrowed.has(k) ? clause : undefined),
+            // A question asserts nothing a visitor could be shown as what patients say.
+            confident: !asks && explicitEvidence(r, borrowed.has(k) ? clause : undefined),
           });
         }
       });

@@ -41,9 +41,9 @@ export type Side = "positive" | "negative";
  * the rules credited a polar word of the clause to the aspect (in a clause that names its own
  * aspects, and more than a noun of wink's general lexicon), the learned models (when the content
  * has them) read the same side and did not find the sentence to be about something else, the
- * rating did not break a tie (all four are `m.confident`, annotate.ts), the clause leans `side`, and
- * the rating does not say the opposite: no praise from a 1-2 star review, no complaint from a 4-5
- * star one. Such a review still counts; only the quote is withheld.
+ * rating did not break a tie, the clause asks no question (all five are `m.confident`, annotate.ts),
+ * the clause leans `side`, and the rating does not say the opposite: no praise from a 1-2 star
+ * review, no complaint from a 4-5 star one. Such a review still counts; only the quote is withheld.
  */
 export function quotable(m: AspectMention, side: Side, rating: number): boolean {
   if (!m.confident || m.span[1] - m.span[0] > QUOTE_MAX - 2) return false;

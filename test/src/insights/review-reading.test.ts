@@ -328,4 +328,9 @@ describe("what a review asks or asks for", () => {
     expect(read("I asked him not to adjust my neck.").aspects).not.toContain("pain-relief:positive");
     expect(read("My neck didn't hurt once after the second visit.").aspects).toEqual(["pain-relief:positive"]);
   });
+
+  it("quotes no question: it asserts nothing a visitor could be shown as what patients say", () => {
+    expect(read("Is the price fair?", 4)).toEqual({ aspects: ["billing:positive"], quotable: false });
+    expect(read("The price is fair.", 4)).toEqual({ aspects: ["billing:positive"], quotable: true });
+  });
 });
