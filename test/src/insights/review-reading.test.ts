@@ -333,4 +333,10 @@ describe("what a review asks or asks for", () => {
     expect(read("Is the price fair?", 4)).toEqual({ aspects: ["billing:positive"], quotable: false });
     expect(read("The price is fair.", 4)).toEqual({ aspects: ["billing:positive"], quotable: true });
   });
+
+  it("reads what costs a fortune as dear, not as good fortune", () => {
+    // wink's general lexicon values "fortune" as praise.
+    expect(read("Six visits cost a fortune.").aspects).toEqual(["billing:negative"]);
+    expect(read("The package cost me an arm and a leg.").aspects).toEqual(["billing:negative"]);
+  });
 });
