@@ -16,6 +16,7 @@ import {
   SHRUGS,
 } from "./negation.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
+import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 import { isComparative, wishAt } from "./wishes.ts";
 
@@ -278,8 +279,10 @@ export function readClause(
     }
   }
 
+  const quoted = quotedTokens(clause.tokens);
   const polar: Polar[] = [];
   for (let k = 0; k < value.length; k++) {
+    if (quoted[start + k]) continue;
     const v = value[k] as number;
     if (v === 0) continue;
     polar.push({

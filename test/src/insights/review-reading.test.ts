@@ -339,4 +339,15 @@ describe("what a review asks or asks for", () => {
     expect(read("Six visits cost a fortune.").aspects).toEqual(["billing:negative"]);
     expect(read("The package cost me an arm and a leg.").aspects).toEqual(["billing:negative"]);
   });
+
+  it("takes no opinion word in quotation marks for the writer's own", () => {
+    // Someone else's words, or the writer's mockery of them.
+    expect(read('The doctor keeps calling it "normal healing."', 2).aspects).not.toContain("care:positive");
+    expect(read('The "free consultation" cost me $90.').aspects).not.toContain("billing:positive");
+    expect(read("The doctor was great.").aspects).toEqual(["care:positive"]);
+    // A stray mark quotes nothing: the words after it stay the writer's.
+    expect(
+      read('The doctor was " great and thorough and kind and patient with me every single visit I made.').aspects,
+    ).toEqual(["care:positive"]);
+  });
 });
