@@ -39,12 +39,12 @@ function text(res: Response, status: number, body: string): void {
  * as plain text"), or the REST API's error body `{error, message, issues}` for a client that prefers
  * JSON (`Accept`), a 400's issue naming the parameter and the value received.
  */
-function refuse(req: Request, res: Response, status: number, reason: string, issue?: QueryIssue): void {
+function refuse(req: Request, res: Response, status: number, reason: string, issues?: readonly QueryIssue[]): void {
   res.vary("Accept");
   // An Accept entry with a parameter matches only an offer with the same one (negotiator).
   const type = req.accepts(["text/plain", "application/json", "application/json; charset=utf-8"]);
   if (typeof type === "string" && type.startsWith("application/json")) {
-    res.status(status).json(ijsonValue(hubErrorBody(status, reason, issue)));
+    res.status(status).json(ijsonValue(hubErrorBody(status, reason, issues)));
   } else text(res, status, reason);
 }
 
@@ -102,7 +102,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     async (req, res) => {
       const parsed = parseHubRequest(req.body);
       if (!parsed.ok) {
-        refuse(req, res, 400, parsed.reason, parsed.issue);
+        refuse(req, res, 400, parsed.reason, parsed.issues);
         return;
       }
       if (!(await hub.reachable())) {
@@ -126,7 +126,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         if (answer.status === 503 && answer.retryAfterSeconds !== undefined) {
           res.setHeader("Retry-After", String(answer.retryAfterSeconds));
         }
-        refuse(req, res, answer.status, answer.reason, answer.status === 400 ? answer.issue : undefined);
+        refuse(req, res, answer.status, answer.reason, answer.status === 400 ? [answer.issue] : undefined);
         return;
       }
       const topics = new Set<string>();
@@ -136,7 +136,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         const topic = hub.topicOf(raw);
         if (!topic) {
           const { reason, issue } = hubRefusal(field, `must be one of ${hub.topics.join(", ")}`, raw);
-          refuse(req, res, 400, reason, issue);
+          refuse(req, res, 400, reason, [issue]);
           return;
         }
         topics.add(topic);
@@ -173,17 +173,9 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", REQUEST_BODY_CODINGS);
     const tooLarge = err.type === "entity.too.large";
     const reason = tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message);
-    refuse(
-      req,
-      res,
-      status,
-      reason,
-      err.issue ?? {
-        path: "(request)",
-        value: req.headers["content-type"] ?? null,
-        message: reason,
-      },
-    );
+    refuse(req, res, status, reason, [
+      err.issue ?? { path: "(request)", value: req.headers["content-type"] ?? null, message: reason },
+    ]);
   };
   router.use(onError);
   return router;

@@ -101,12 +101,18 @@ const HUB_ERROR_CODES: Readonly<Record<number, string>> = {
 };
 
 /** A refusal as the API's Error body, for a client that prefers JSON: a 400 always has its issues. */
-export function hubErrorBody(status: number, message: string, issue?: QueryIssue) {
-  const issues = status === 400 ? { issues: issue ? [issue] : [] } : {};
-  return { error: HUB_ERROR_CODES[status] ?? "error", message, ...issues };
+export function hubErrorBody(status: number, message: string, issues: readonly QueryIssue[] = []) {
+  return { error: HUB_ERROR_CODES[status] ?? "error", message, ...(status === 400 ? { issues: [...issues] } : {}) };
 }
 
-export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; reason: string; issue: QueryIssue };
+export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; reason: string; issues: QueryIssue[] };
+
+type Refusal = ReturnType<typeof hubRefusal>;
+
+/** Every refusal at once, so a client mends its request in one go: the reasons joined, the issues listed. */
+function refused(list: readonly Refusal[]): ParsedHubRequest {
+  return { ok: false, reason: list.map((r) => r.reason).join("; "), issues: list.map((r) => r.issue) };
+}
 
 /** A refusal of `field`: the plain-text reason (`field: message, got …`) and the same as an issue. */
 export function hubRefusal(field: string, message: string, value: unknown, got = show(value)) {
@@ -162,8 +168,8 @@ function show(value: unknown): string {
 
 /**
  * Validates a parsed form body. Empty values count as absent, so `hub.secret=` means "no secret".
- * The reason names the parameter and echoes what was received, e.g.
- * `hub.callback: must be an https URL, got "http://example.com/cb"`.
+ * The reason names each parameter at fault and echoes what was received, e.g.
+ * `hub.callback: must be an https URL, got "http://example.com/cb"; hub.topic: is required, got nothing`.
  */
 export function parseHubRequest(body: unknown): ParsedHubRequest {
   const form: Record<string, unknown> = {};
@@ -171,27 +177,33 @@ export function parseHubRequest(body: unknown): ParsedHubRequest {
     if (value !== "") form[key] = value;
   }
   const mode = form["hub.mode"];
+  const repeated: Refusal[] = [];
   for (const field of SINGLE_FIELDS) {
     if (field === "hub.topic" && mode === "publish") continue;
     const value = form[field];
     if (Array.isArray(value)) {
       const echoed = field === "hub.secret" ? `${value.length} values` : value;
-      return { ok: false, ...hubRefusal(field, "must be given once", echoed, `${value.length} values`) };
+      repeated.push(hubRefusal(field, "must be given once", echoed, `${value.length} values`));
     }
   }
+  if (repeated.length > 0) return refused(repeated);
   const parsed = HubRequestSchema.safeParse(form);
   if (parsed.success) return { ok: true, request: parsed.data };
-  const issue = parsed.error.issues[0];
-  if (!issue) return { ok: false, ...hubRefusal("hub.mode", "invalid hub request", form["hub.mode"]) };
-  const field = issue.path.length > 0 ? String(issue.path[0]) : "hub.mode";
-  const message =
-    field === "hub.mode" && issue.code === "invalid_union"
-      ? "must be subscribe, unsubscribe or publish"
-      : issue.message.replace(/^Invalid input: expected string, received undefined$/, "is required");
-  // A secret is never echoed back, not even a rejected one.
-  if (field === "hub.secret") {
+  // One refusal a parameter: its first issue, as the schema checks them.
+  const byField = new Map<string, Refusal>();
+  for (const issue of parsed.error.issues) {
+    const field = issue.path.length > 0 ? String(issue.path[0]) : "hub.mode";
+    if (byField.has(field)) continue;
+    const message =
+      field === "hub.mode" && issue.code === "invalid_union"
+        ? "must be subscribe, unsubscribe or publish"
+        : issue.message.replace(/^Invalid input: expected string, received undefined$/, "is required");
+    // A secret is never echoed back, not even a rejected one.
     const size = `${Buffer.byteLength(String(form[field]), "utf8")} bytes`;
-    return { ok: false, ...hubRefusal(field, message, size, size) };
+    byField.set(
+      field,
+      field === "hub.secret" ? hubRefusal(field, message, size, size) : hubRefusal(field, message, form[field]),
+    );
   }
-  return { ok: false, ...hubRefusal(field, message, form[field]) };
+  return refused(byField.size > 0 ? [...byField.values()] : [hubRefusal("hub.mode", "invalid hub request", mode)]);
 }

@@ -8,7 +8,7 @@ function refusal(status: number, message: string, issue?: QueryIssue) {
   return {
     ...body({ type: "string" }, message, "text/plain"),
     // A 400 always names the field at fault (hub-request.ts); other refusals have no field to name.
-    ...body(ref(status === 400 ? "InvalidRequest" : "Error"), hubErrorBody(status, message, issue)),
+    ...body(ref(status === 400 ? "InvalidRequest" : "Error"), hubErrorBody(status, message, issue && [issue])),
   };
 }
 

@@ -107,6 +107,21 @@ describe("request validation", () => {
     expect((await missing.json()).issues).toEqual([
       { path: "hub.url", value: null, message: "is required (or hub.topic)" },
     ]);
+    // Every parameter at fault at once, each with its value, so a client mends its request in one go.
+    const two = await h.post(
+      { ...valid, "hub.callback": callback, "hub.lease_seconds": "1.5" },
+      undefined,
+      undefined,
+      json,
+    );
+    expect(await two.json()).toEqual({
+      error: "invalid_hub_request",
+      message: `hub.callback: must be an https URL, got "${callback}"; hub.lease_seconds: must be a whole number of seconds, got "1.5"`,
+      issues: [
+        { path: "hub.callback", value: callback, message: "must be an https URL" },
+        { path: "hub.lease_seconds", value: "1.5", message: "must be a whole number of seconds" },
+      ],
+    });
     const wrongType = await h.post({}, "text/plain", "hub.mode=subscribe", json);
     expect([wrongType.status, (await wrongType.json()).error]).toEqual([415, "unsupported_media_type"]);
     // Plain text stays the default (WebSub §5.1.2), for */* and for no Accept at all.
