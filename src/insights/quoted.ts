@@ -10,6 +10,7 @@ import type { TokenTable } from "./nlp.ts";
 const MAX_QUOTED = 12;
 const OPENERS = new Set(['"', "“"]);
 const CLOSERS = new Set(['"', "”"]);
+const PUNCTUATION = /^[.!?…]+$/;
 
 const cache = new WeakMap<TokenTable, Uint8Array>();
 
@@ -25,7 +26,9 @@ export function quotedTokens(tokens: TokenTable): Uint8Array {
     let close = -1;
     for (let j = i + 1; j <= last && close < 0; j++) if (CLOSERS.has(normals[j] as string)) close = j;
     if (close < 0) continue;
-    quoted.fill(1, i + 1, close);
+    // A whole text in quotation marks (a title, a short review pasted in quotes) is the writer's own.
+    const whole = i === 0 && normals.slice(close + 1).every((n) => PUNCTUATION.test(n));
+    if (!whole) quoted.fill(1, i + 1, close);
     i = close;
   }
   cache.set(tokens, quoted);

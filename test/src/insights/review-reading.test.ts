@@ -345,6 +345,9 @@ describe("what a review asks or asks for", () => {
     expect(read('The doctor keeps calling it "normal healing."', 2).aspects).not.toContain("care:positive");
     expect(read('The "free consultation" cost me $90.').aspects).not.toContain("billing:positive");
     expect(read("The doctor was great.").aspects).toEqual(["care:positive"]);
+    // A whole text in quotation marks is the writer's own.
+    expect(read('"The doctor was great."').aspects).toEqual(["care:positive"]);
+    expect(read("“The doctor was great”!").aspects).toEqual(["care:positive"]);
     // A stray mark quotes nothing: the words after it stay the writer's.
     expect(
       read('The doctor was " great and thorough and kind and patient with me every single visit I made.').aspects,
