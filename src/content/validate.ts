@@ -107,7 +107,14 @@ export function validateContent(raw: RawContent, opts: ValidateOptions): Validat
 export function inspectContent(
   raw: RawContent,
   { now, unfinished = "error", parse = parseContentYaml, checked }: ValidateOptions,
-): Partial<Content> & { reviews: ReviewEntry[]; skipped: string[]; withdrawn: ReviewEntry[]; problems: string[] } {
+): Partial<Content> & {
+  reviews: ReviewEntry[];
+  skipped: string[];
+  withdrawn: ReviewEntry[];
+  problems: string[];
+  /** The aspect ids of every review's `aspects:` labels, valid review or not, for the check against aspects.yaml. */
+  labelled: { file: string; ids: string[] }[];
+} {
   const problems: string[] = (raw.unread ?? []).flatMap((u) => u.problems);
   for (const s of raw.strays) {
     problems.push(problem(s, "(file)", "review files must be content/reviews/<year>/<id>.yaml", path.basename(s)));
@@ -139,6 +146,7 @@ export function inspectContent(
   const reviews: ReviewEntry[] = [];
   const withdrawn: ReviewEntry[] = [];
   const skipped: string[] = [];
+  const labelled: { file: string; ids: string[] }[] = [];
   for (const { file, text } of raw.reviews) {
     const base = path.basename(file, ".yaml");
     const idOk = Id.safeParse(base);
@@ -162,13 +170,14 @@ export function inspectContent(
     const kept = memo?.get(file, text);
     if (kept) {
       add(kept);
+      if (kept.aspects) labelled.push({ file, ids: Object.keys(kept.aspects) });
       continue;
     }
     const before = problems.length;
     try {
       const outcome = inspectReview(
         { file, text },
-        { ctx: { today, nowMs: now.getTime(), business, text }, unfinished, parse },
+        { ctx: { today, nowMs: now.getTime(), business, text }, unfinished, parse, labelled },
         problems,
       );
       if (outcome === "skipped") skipped.push(file);
@@ -184,7 +193,7 @@ export function inspectContent(
       );
     }
   }
-  return { business, reviews, skipped, withdrawn, problems };
+  return { business, reviews, skipped, withdrawn, problems, labelled };
 }
 
 /**
@@ -193,13 +202,21 @@ export function inspectContent(
  */
 function inspectReview(
   { file, text }: { file: string; text: string },
-  opts: { ctx: RuleContext; unfinished: "error" | "skip"; parse: typeof parseContentYaml },
+  opts: {
+    ctx: RuleContext;
+    unfinished: "error" | "skip";
+    parse: typeof parseContentYaml;
+    labelled: { file: string; ids: string[] }[];
+  },
   problems: string[],
 ): { review: ReviewFile } | "skipped" | undefined {
   const input = opts.parse(file, text, problems);
   if (input === undefined) return undefined;
   const draft = isUnfinished(input);
   if (draft && opts.unfinished === "skip") return "skipped";
+  // Taken before the schema's verdict: a wrong rating or polarity must not hide a misspelt aspect id.
+  const ids = labelIds(input);
+  if (ids.length > 0) opts.labelled.push({ file, ids });
   const parsed = ReviewFileSchema.safeParse(input);
   const issues = parsed.success ? [] : parsed.error.issues;
   const isText = (issue: z.core.$ZodIssue) => draft && issue.path.length === 1 && issue.path[0] === "text";
@@ -212,4 +229,12 @@ function inspectReview(
   problems.push(...reviewRuleProblems(file, input, issues, opts.ctx));
   if (!parsed.success) return undefined;
   return { review: parsed.data };
+}
+
+/** The ids an `aspects:` mapping labels, as written; none unless it is a mapping. */
+function labelIds(input: unknown): string[] {
+  const aspects = (input as { aspects?: unknown }).aspects;
+  if (aspects === null || typeof aspects !== "object" || Array.isArray(aspects)) return [];
+  // Over-long ids get the schema's own message; the unknown-id one would only repeat it.
+  return Object.keys(aspects).filter((id) => [...id].length <= MAX_ID_LENGTH);
 }

@@ -3,7 +3,7 @@ import { fileLabel, printableLine } from "../content/characters.ts";
 import { type MentionsCache, reviewFields } from "../content/dataset.ts";
 import { ContentError, messageStart, problem } from "../content/errors.ts";
 import { fieldLine } from "../content/field-lines.ts";
-import { inspectContent, type ReviewEntry, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
+import { inspectContent, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
 import { type RawInsightsContent, validateInsightsContent } from "../insights/validate-content.ts";
 import { type LoggedReview, MAX_ENTRY_BYTES } from "../log/entries.ts";
@@ -37,7 +37,7 @@ export async function checkContentDir(
   opts: ValidateOptions & ShownAs & { mentions?: MentionsCache },
 ): Promise<ContentReport> {
   const raw = await readContentDir(dir, opts);
-  const { business, reviews, skipped, withdrawn, problems } = inspectContent(raw, opts);
+  const { business, reviews, skipped, withdrawn, problems, labelled } = inspectContent(raw, opts);
   // Review ids are file names, so the FAQ's evidence can be checked even when a review is broken
   // or could not be read.
   const unreadReviews = (raw.unread ?? []).filter((u) => u.file !== raw.business.file && u.file.endsWith(".yaml"));
@@ -53,7 +53,7 @@ export async function checkContentDir(
   else {
     problems.push(
       ...editorLabelProblems(
-        reviews,
+        labelled,
         insights.aspects.map((a) => a.id),
         (file) => raw.reviews.find((r) => r.file === file)?.text,
       ),
@@ -123,13 +123,13 @@ export function oversizedProblems(
  * are checked by the review schema). Checked here, where both are read.
  */
 export function editorLabelProblems(
-  reviews: readonly ReviewEntry[],
+  reviews: readonly { file: string; ids: readonly string[] }[],
   aspectIds: readonly string[],
   textOf: (file: string) => string | undefined = () => undefined,
 ): string[] {
   const valid = aspectIds.length > 0 ? `valid ids are ${aspectIds.join(", ")}` : "aspects.yaml defines no aspects";
   return reviews.flatMap((r) =>
-    Object.keys(r.aspects ?? {})
+    r.ids
       .filter((id) => !aspectIds.includes(id))
       .map((id) => {
         const text = textOf(r.file);

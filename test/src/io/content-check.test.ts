@@ -167,6 +167,19 @@ describe("content check", () => {
     expect((await checkContentDir(dir, { now: NOW })).ok).toBe(true);
   });
 
+  it("names an unknown aspect id in a review that has other problems too", async () => {
+    const dir = await fixtureCopy();
+    const review = path.join(dir, "reviews/2025/2025-06-10-mixed-care.yaml");
+    await edit(review, (t) => `${t.replace(/^rating: \d/m, "rating: 6")}aspects: {parkng: negative, care: great}\n`);
+    const report = await checkContentDir(dir, { now: NOW });
+    const problems = report.ok ? [] : report.problems;
+    expect(problems).toContain(
+      `${review}: line 12: aspects.parkng: unknown aspect id; valid ids are pain-relief, care, staff, scheduling, billing, facility, location, got "parkng"`,
+    );
+    expect(problems.filter((p) => p.includes("aspects.care"))).toHaveLength(1);
+    expect(problems.some((p) => p.includes("rating: expected a whole number"))).toBe(true);
+  });
+
   it("refuses an editor's empty aspects: map, which would leave the machine's reading in place", async () => {
     const dir = await fixtureCopy();
     const review = path.join(dir, "reviews/2025/2025-06-10-mixed-care.yaml");
