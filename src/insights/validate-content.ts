@@ -136,8 +136,15 @@ function checkEvidence(entry: Entry, faq: readonly FaqItem[], reviewIds: Readonl
   });
 }
 
-/** Pure validation of what `readInsightsDir` read; throws one ContentError listing every problem. */
-export function validateInsightsContent(raw: RawInsightsContent, reviewIds: ReadonlySet<string>): InsightsContent {
+/**
+ * Pure validation of what `readInsightsDir` read; throws one ContentError listing every problem.
+ * Given `today` (YYYY-MM-DD, UTC), a `reviewed:` date after it is one too.
+ */
+export function validateInsightsContent(
+  raw: RawInsightsContent,
+  reviewIds: ReadonlySet<string>,
+  { today }: { today?: string } = {},
+): InsightsContent {
   const problems: string[] = raw.strays.map((s) =>
     problem(s, "(file)", `unknown insights file; expected one of ${FILES.join(", ")}`, path.basename(s)),
   );
@@ -172,6 +179,16 @@ export function validateInsightsContent(raw: RawInsightsContent, reviewIds: Read
     const parsed = SummaryTextSchema.safeParse(body);
     if (parsed.success) summary = parsed.data;
     else problems.push(...formatIssues(summaryFile.file, parsed.error.issues, body));
+  }
+
+  // The site prints "reviewed <date>" as the practice's word: a day still to come is no review.
+  const reviewedDates = [
+    [faqFile, faqParsed?.reviewed],
+    [summaryFile && { ...summaryFile, text: splitFrontMatter(summaryFile.text).front ?? "" }, summaryReviewed],
+  ] as const;
+  for (const [entry, date] of reviewedDates) {
+    if (entry && date && today && date > today)
+      problems.push(at(entry, ["reviewed"], `must not be in the future (today is ${today})`, date));
   }
 
   const model = modelFile && aspects ? parseModel(modelFile, aspects, problems) : undefined;

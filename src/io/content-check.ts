@@ -1,6 +1,7 @@
 import path from "node:path";
 import { fileLabel, printableLine } from "../content/characters.ts";
 import { type MentionsCache, reviewFields } from "../content/dataset.ts";
+import { utcDate } from "../content/dates.ts";
 import { ContentError, messageStart, problem } from "../content/errors.ts";
 import { fieldLine } from "../content/field-lines.ts";
 import { inspectContent, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
@@ -48,7 +49,7 @@ export async function checkContentDir(
         )
       : reviews.map((r) => r.id);
   const rawInsights = await readInsightsDir(dir, opts).catch(rethrowUnlessContentError);
-  const insights = rawInsights instanceof ContentError ? rawInsights : insightsOf(rawInsights, ids);
+  const insights = rawInsights instanceof ContentError ? rawInsights : insightsOf(rawInsights, ids, utcDate(opts.now));
   if (insights instanceof ContentError) problems.push(...insights.problems);
   else {
     problems.push(
@@ -151,9 +152,9 @@ export function formatProblems(problems: readonly string[]): string {
   return new ContentError(problems).message;
 }
 
-function insightsOf(raw: RawInsightsContent, ids: readonly string[]): InsightsContent | ContentError {
+function insightsOf(raw: RawInsightsContent, ids: readonly string[], today: string): InsightsContent | ContentError {
   try {
-    return validateInsightsContent(raw, new Set(ids));
+    return validateInsightsContent(raw, new Set(ids), { today });
   } catch (err) {
     return rethrowUnlessContentError(err);
   }

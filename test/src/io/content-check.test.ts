@@ -180,6 +180,22 @@ describe("content check", () => {
     expect(problems.some((p) => p.includes("rating: expected a whole number"))).toBe(true);
   });
 
+  it("refuses a reviewed: date of the FAQ or the summary that is still to come", async () => {
+    const dir = await fixtureCopy();
+    const faq = path.join(dir, "insights/faq.yaml");
+    const summary = path.join(dir, "insights/summary.md");
+    await edit(faq, (t) => `reviewed: 2025-12-02\n${t}`);
+    await edit(summary, (t) => `---\nreviewed: 2026-01-01\n---\n${t}`);
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok ? [] : report.problems).toEqual([
+      `${faq}: line 1: reviewed: must not be in the future (today is 2025-12-01), got "2025-12-02"`,
+      `${summary}: line 2: reviewed: must not be in the future (today is 2025-12-01), got "2026-01-01"`,
+    ]);
+    await edit(faq, (t) => t.replace("2025-12-02", "2025-12-01"));
+    await edit(summary, (t) => t.replace("2026-01-01", "2025-11-30"));
+    expect((await checkContentDir(dir, { now: NOW })).ok).toBe(true);
+  });
+
   it("refuses an editor's empty aspects: map, which would leave the machine's reading in place", async () => {
     const dir = await fixtureCopy();
     const review = path.join(dir, "reviews/2025/2025-06-10-mixed-care.yaml");
