@@ -180,6 +180,8 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     flow = undefined;
     if (/^ *\t/.test(raw)) {
       found.push({ line: n, message: tabMessage() });
+      // How deep the line was meant to be is unknown, so the fields below it are no repeats of those above.
+      levels.length = 0;
       return;
     }
     if (MERGE_KEY.test(line)) {

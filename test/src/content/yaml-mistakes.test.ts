@@ -79,6 +79,13 @@ describe("YAML mistakes in plain words", () => {
     ]);
   });
 
+  it("a tab before a list item names that line alone, not the next item's fields as repeats", () => {
+    const aspects = ["aspects:", "  - id: care", "    label: Care", "\t- id: staff", "    label: Staff", ""].join("\n");
+    expect(problems(aspects)).toEqual([
+      `${FILE}: line 4: this line is indented with a tab — YAML needs spaces: replace the tab with two spaces`,
+    ]);
+  });
+
   it("a missing space after the colon, at the top level and nested", () => {
     expect(problems(review("title: Fine", "text: Fine.").replace("rating: 5", "rating:5"))).toEqual([
       `${FILE}: line 3: put a space after the colon: rating: 5`,
