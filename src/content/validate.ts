@@ -87,6 +87,10 @@ function isUnfinished(input: unknown): boolean {
   return text === null || (typeof text === "string" && text.trim() === "");
 }
 
+/** business.yaml is required: deleting it, as a review's advice says, would stop every build. */
+const BUSINESS_EMPTY =
+  "write the practice's details in it (name, address, technicians, services, service_areas), or restore the committed one with git; the site cannot be built without them";
+
 export const NOT_FILLED_IN =
   "the text is not filled in yet — paste the review text after text: | (npm run review:new leaves it empty)";
 
@@ -122,7 +126,9 @@ export function inspectContent(
 
   const { file: businessFile, text: businessText = "" } = raw.business;
   const businessInput =
-    raw.business.text === undefined ? undefined : parseContentYaml(businessFile, businessText, problems);
+    raw.business.text === undefined
+      ? undefined
+      : parseContentYaml(businessFile, businessText, problems, BUSINESS_EMPTY);
   const bParsed = businessInput === undefined ? undefined : BusinessFileSchema.safeParse(businessInput);
   if (bParsed && !bParsed.success) {
     problems.push(

@@ -68,7 +68,13 @@ function aliasGuard(): (
  * title cut short by ` #`, a line of text that lost its indentation becoming a field) is refused
  * too: its value is not what the editor wrote.
  */
-export function parseContentYaml(file: string, text: string, problems: string[]): unknown {
+export function parseContentYaml(
+  file: string,
+  text: string,
+  problems: string[],
+  /** What to do with an empty file: a review's advice unless the caller reads another file. */
+  ifEmpty = "write the review's fields in it, or delete it",
+): unknown {
   // A character no field may hold, found before the YAML reader stops at it in its own words,
   // and named at the field its line belongs to, as the same character written as an escape is.
   const bad = badCharacterLine(text);
@@ -121,7 +127,7 @@ export function parseContentYaml(file: string, text: string, problems: string[])
   }
   // An empty file, or one of comments only, reads as nothing: it would otherwise be passed over unseen.
   if (value === undefined || value === null) {
-    problems.push(`${messageStart(file, 1)}the file is empty — write the review's fields in it, or delete it`);
+    problems.push(`${messageStart(file, 1)}the file is empty — ${ifEmpty}`);
     return undefined;
   }
   const mistakes = isFlowDocument(text)

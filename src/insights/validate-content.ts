@@ -38,7 +38,8 @@ export interface RawInsightsContent {
 
 function parseFile<T>(entry: Entry, schema: z.ZodType<T>, problems: string[]): T | undefined {
   // The content parser: one YAML dialect and one alias limit for every file under content/.
-  const input = parseContentYaml(entry.file, entry.text, problems);
+  // Every insights file is optional (docs/insights.md), so deleting an empty one is fine advice.
+  const input = parseContentYaml(entry.file, entry.text, problems, INSIGHTS_EMPTY);
   if (input === undefined) return undefined;
   // What a double-quoted escape puts in a value: no control or bidi characters here either.
   const bad = characterProblems(entry.file, input, entry.text);
@@ -56,6 +57,8 @@ function parseFile<T>(entry: Entry, schema: z.ZodType<T>, problems: string[]): T
 const termKey = (t: string) => t.toLowerCase().replace(/\s+/g, " ").trim();
 
 type Entry = { file: string; text: string };
+
+const INSIGHTS_EMPTY = "write its entries in it, or delete it: the file is optional (docs/insights.md)";
 
 /** A problem at a field of `entry`, with the line it is written on (`file: line N: field: …`). */
 function at(entry: Entry, where: readonly PropertyKey[], message: string, got: unknown): string {

@@ -217,6 +217,22 @@ describe("a content file's encoding", () => {
       "Müller K.",
     );
   });
+  it("tells an empty business.yaml or insights file what it needs, not a review's advice to delete it", async () => {
+    const dir = await contentWith(async (d) => {
+      await writeFile(path.join(d, "business.yaml"), "# to do\n");
+      await mkdir(path.join(d, "insights"));
+      await writeFile(path.join(d, "insights/faq.yaml"), "");
+    });
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok ? [] : report.problems).toEqual([
+      expect.stringMatching(
+        /business\.yaml: line 1: the file is empty — write the practice's details in it \(name, address, technicians, services, service_areas\), or restore the committed one with git; the site cannot be built without them$/,
+      ),
+      expect.stringMatching(
+        /insights\/faq\.yaml: line 1: the file is empty — write its entries in it, or delete it: the file is optional \(docs\/insights\.md\)$/,
+      ),
+    ]);
+  });
 });
 
 describe("a file the check cannot read", () => {
