@@ -26,6 +26,20 @@ export function contentRoot(dir: string): ContentRoot {
   }
 }
 
+/** Why the system refused to open a file, in words an editor acts on; the code stays for a search. */
+const UNREADABLE: Readonly<Record<string, string>> = {
+  ENOENT: "it does not exist (deleted or renamed, or a link to a file that is gone) — restore it",
+  EACCES: "you may not read it (permission denied) — give yourself read access to it",
+  EPERM: "you may not read it (permission denied) — give yourself read access to it",
+  ELOOP: "it is a link that leads back to itself — put the file itself here",
+  ENAMETOOLONG: "its path is too long — shorten the names of its folders",
+};
+
+function unreadableProblem(file: string, code: string | undefined, p: string): string {
+  const why = (code !== undefined && UNREADABLE[code]) || "the system refused to open it";
+  return problem(file, "(file)", `cannot read the file: ${why} (${code ?? "no error code"})`, p);
+}
+
 /** The line an editor sees for a file that leads outside the folder: the link's name only. */
 export function outsideProblem(file: string): string {
   return problem(
@@ -65,9 +79,7 @@ export function readContentFile(root: ContentRoot, p: string, file: string): str
   try {
     real = realpathSync.native(p);
   } catch (err) {
-    throw new ContentError([
-      problem(file, "(file)", `cannot read the file (${(err as NodeJS.ErrnoException).code})`, p),
-    ]);
+    throw new ContentError([unreadableProblem(file, (err as NodeJS.ErrnoException).code, p)]);
   }
   if (!isInside(root, real)) throw new ContentError([outsideProblem(file)]);
   return readResolvedFile(real, p, file);
@@ -88,7 +100,7 @@ export function readResolvedFile(real: string, p: string, file: string): string 
     const code = (err as NodeJS.ErrnoException).code;
     // A socket cannot be opened at all.
     if (code === "ENXIO") throw new ContentError([specialProblem(file, "a socket")]);
-    throw new ContentError([problem(file, "(file)", `cannot read the file (${code})`, p)]);
+    throw new ContentError([unreadableProblem(file, code, p)]);
   }
   try {
     const opened = fstatSync(fd);

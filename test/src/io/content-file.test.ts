@@ -217,6 +217,16 @@ describe("a content file's encoding", () => {
       "Müller K.",
     );
   });
+  it("says in words that business.yaml does not exist, not only ENOENT", async () => {
+    const dir = await contentWith((d) => rm(path.join(d, "business.yaml")));
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok ? [] : report.problems).toEqual([
+      expect.stringMatching(
+        /business\.yaml: \(file\): cannot read the file: it does not exist \(deleted or renamed, or a link to a file that is gone\) — restore it \(ENOENT\), got /,
+      ),
+    ]);
+  });
+
   it("tells an empty business.yaml or insights file what it needs, not a review's advice to delete it", async () => {
     const dir = await contentWith(async (d) => {
       await writeFile(path.join(d, "business.yaml"), "# to do\n");
