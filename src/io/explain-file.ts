@@ -21,9 +21,12 @@ export async function explainContentFile(
   const want = path.resolve(file);
   const entry = report.content.reviews.find((r) => path.resolve(r.file) === want);
   if (!entry) {
-    return {
-      problems: [problem(file, "(file)", `not a review file of ${dir} (content/reviews/<year>/<id>.yaml)`, file)],
-    };
+    // A withdrawn review is a review file all the same: say why it has no reading, not that it is none.
+    const withdrawn = report.content.withdrawn.find((r) => path.resolve(r.file) === want);
+    const why = withdrawn
+      ? "is withdrawn (its withdrawn: lines), so it is not published and has no reading; remove them to read it again"
+      : `not a review file of ${dir} (content/reviews/<year>/<id>.yaml)`;
+    return { problems: [problem(file, "(file)", why, file)] };
   }
   // The record, for the practitioners, services and areas the text names, as the build sees them.
   const [record] = buildRecords({ business: report.content.business, reviews: [entry] }, "http://localhost/");
