@@ -55,8 +55,10 @@ export function parseCommandLine(argv: string[], now: Date): ReviewNewArgs | { e
     platform?: string;
     "verified-by"?: string;
   };
+  let tokens: ReturnType<typeof parseArgs>["tokens"];
   try {
-    ({ values } = parseArgs({
+    ({ values, tokens } = parseArgs({
+      tokens: true,
       args: argv,
       options: {
         author: { type: "string" },
@@ -72,7 +74,7 @@ export function parseCommandLine(argv: string[], now: Date): ReviewNewArgs | { e
   } catch (err) {
     return { errors: [(err as Error).message] };
   }
-  const errors: string[] = [];
+  const errors: string[] = repeatedOptions(tokens ?? []);
   const author = ReviewFileSchema.shape.author.safeParse(values.author ?? "");
   if (!author.success)
     errors.push(
@@ -125,4 +127,16 @@ export function parseCommandLine(argv: string[], now: Date): ReviewNewArgs | { e
     platform: platform as Platform | undefined,
     verifiedBy,
   };
+}
+
+/** parseArgs keeps the last of a repeated option; the first would be dropped without a word. */
+function repeatedOptions(tokens: NonNullable<ReturnType<typeof parseArgs>["tokens"]>): string[] {
+  const given = new Map<string, string[]>();
+  for (const t of tokens) if (t.kind === "option") given.set(t.name, [...(given.get(t.name) ?? []), t.value ?? ""]);
+  return [...given]
+    .filter(([, values]) => values.length > 1)
+    .map(
+      ([name, values]) =>
+        `--${name}: given ${values.length === 2 ? "twice" : `${values.length} times`} (${values.map((v) => showValue(v)).join(" and ")}); give it once, with the value you mean`,
+    );
 }
