@@ -141,12 +141,13 @@ function checkEvidence(entry: Entry, faq: readonly FaqItem[], reviewIds: Readonl
 
 /**
  * Pure validation of what `readInsightsDir` read; throws one ContentError listing every problem.
- * Given `today` (YYYY-MM-DD, UTC), a `reviewed:` date after it is one too.
+ * Given `today` (YYYY-MM-DD, UTC), a `reviewed:` date after it is one too; an aspect id among
+ * `reserved` (the addresses of other evidence pages, src/site/evidence-paths.ts) is one as well.
  */
 export function validateInsightsContent(
   raw: RawInsightsContent,
   reviewIds: ReadonlySet<string>,
-  { today }: { today?: string } = {},
+  { today, reserved = [] }: { today?: string; reserved?: readonly string[] } = {},
 ): InsightsContent {
   const problems: string[] = raw.strays.map((s) =>
     problem(s, "(file)", `unknown insights file; expected one of ${FILES.join(", ")}`, path.basename(s)),
@@ -161,6 +162,14 @@ export function validateInsightsContent(
 
   const aspects = aspectsFile ? parseFile(aspectsFile, AspectsFileSchema, problems)?.aspects : [];
   if (aspectsFile && aspects) checkAspects(aspectsFile, aspects, problems);
+  // Here, not once the rest is valid: a renamed aspect also breaks sentiment.yaml and model.json,
+  // and the editor fixing those should learn at once that the new id is taken.
+  aspects?.forEach((a, i) => {
+    if (aspectsFile && reserved.includes(a.id)) {
+      const why = `is the address of other evidence pages (/insights/${a.id}/), so no aspect may take it (reserved: ${reserved.join(", ")}); choose another id`;
+      problems.push(at(aspectsFile, ["aspects", i, "id"], why, a.id));
+    }
+  });
 
   // Without the file the analysis falls back to the general lexicon alone.
   const lexicon = lexiconFile ? parseFile(lexiconFile, SentimentLexiconSchema, problems) : EMPTY_LEXICON;

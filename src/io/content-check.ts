@@ -59,8 +59,6 @@ export async function checkContentDir(
         (file) => raw.reviews.find((r) => r.file === file)?.text,
       ),
     );
-    const aspectsFile = rawInsights instanceof ContentError ? undefined : rawInsights.files["aspects.yaml"];
-    if (aspectsFile) problems.push(...reservedAspectProblems(aspectsFile, insights.aspects));
   }
   const content = business ? { business, reviews, skipped, withdrawn } : undefined;
   if (problems.length > 0 || !content || insights instanceof ContentError) {
@@ -70,30 +68,6 @@ export async function checkContentDir(
   const oversized = oversizedProblems(content, fields, (file) => raw.reviews.find((r) => r.file === file)?.text);
   if (oversized.length > 0) return { ok: false, problems: oversized.map(printableLine), skipped };
   return { ok: true, content, insights, skipped, fields };
-}
-
-/**
- * Aspect ids that name the evidence pages of entities, topics or ratings
- * (`/insights/practitioners/` and the like, src/site/evidence-paths.ts), so an aspect of that id
- * would have no page of its own.
- */
-export function reservedAspectProblems(
-  aspectsFile: { file: string; text: string },
-  aspects: readonly { id: string }[],
-): string[] {
-  return aspects.flatMap((a, i) =>
-    RESERVED_SEGMENTS.includes(a.id)
-      ? [
-          problem(
-            aspectsFile.file,
-            `aspects[${i}].id`,
-            `is the address of other evidence pages (/insights/${a.id}/), so no aspect may take it (reserved: ${RESERVED_SEGMENTS.join(", ")}); choose another id`,
-            a.id,
-            fieldLine(aspectsFile.text, ["aspects", i, "id"]),
-          ),
-        ]
-      : [],
-  );
 }
 
 /**
@@ -154,7 +128,7 @@ export function formatProblems(problems: readonly string[]): string {
 
 function insightsOf(raw: RawInsightsContent, ids: readonly string[], today: string): InsightsContent | ContentError {
   try {
-    return validateInsightsContent(raw, new Set(ids), { today });
+    return validateInsightsContent(raw, new Set(ids), { today, reserved: RESERVED_SEGMENTS });
   } catch (err) {
     return rethrowUnlessContentError(err);
   }
