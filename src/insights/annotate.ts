@@ -216,8 +216,8 @@ export function createAnnotator(
       const spansInSentence = clauseSpans(clauses);
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
-        // A clause that names the aspect by one of its own terms (not only by a condition word, which
-        // says why someone came) but carries no polar word may take the rating's side, unless it asks.
+        // A clause naming the aspect by its own terms (not a condition word: why someone came) with no
+        // polar word may take the rating's side, unless it asks: a question asserts nothing, nor is quoted.
         const asks = clause.tokens.normals[clause.end - 1] === "?";
         for (const r of found) {
           if (!r.polar && !asks && named(k, r.aspect)) rated.add(r.aspect);
@@ -227,7 +227,6 @@ export function createAnnotator(
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
             span: spansInSentence[k] as [number, number],
-            // A question asserts nothing a visitor could be shown as what patients say.
             confident: !asks && explicitEvidence(r, borrowed.has(k) ? clause : undefined),
           });
         }
