@@ -48,8 +48,7 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the review log", () => {
     await res.arrayBuffer();
     expect(res.status).toBe(200);
     expect(res.headers.get("content-type")).toBe(contentTypeFor(file));
-    // The key has no Cache-Control of its own in either: nginx sends none, the manifest its default.
-    if (file !== "/log/key") expect(res.headers.get("cache-control")).toBe(cacheControlFor(file));
+    expect(res.headers.get("cache-control")).toBe(cacheControlFor(file));
   });
 
   it("compresses entry bundles, full and partial, keeping their type and caching (tlog-tiles: SHOULD)", async () => {

@@ -1,0 +1,59 @@
+import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cacheControlFor } from "../../src/http-headers/manifest.ts";
+import { freePort } from "../helpers/free-port.ts";
+import { nginxUnavailable, type RunningNginx, startNginx } from "../helpers/nginx.ts";
+
+/**
+ * deploy/nginx.conf serves the build's files (not the log, nginx-log-headers.test.ts) with the
+ * headers the build's manifest gives them. A few files laid out like a build are enough: no build,
+ * no upstream. Each entry: the URL asked for, and the manifest key of the file it serves.
+ */
+
+const NGINX = nginxUnavailable();
+const FILES: [url: string, file: string][] = [
+  ["/", "/index.html"],
+  ["/reviews.json", "/reviews.json"],
+  ["/insights.json", "/insights.json"],
+  ["/openapi.json", "/openapi.json"],
+  ["/api/feed.json", "/api/feed.json"],
+  ["/feed.xml", "/feed.xml"],
+  ["/sitemap.xml", "/sitemap.xml"],
+  ["/robots.txt", "/robots.txt"],
+  ["/reviews/2026-01-01-a/", "/reviews/2026-01-01-a/index.html"],
+  ["/reviews/2026/01/", "/reviews/2026/01/index.html"],
+  ["/insights/care/", "/insights/care/index.html"],
+  ["/_astro/site.Bx1c2d3e.css", "/_astro/site.Bx1c2d3e.css"],
+  ["/log/key", "/log/key"],
+];
+
+describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
+  let dist: string;
+  let nginx: RunningNginx;
+
+  beforeAll(async () => {
+    dist = await mkdtemp(path.join(os.tmpdir(), "pr-nginx-site-"));
+    for (const [, f] of FILES) {
+      await mkdir(path.dirname(path.join(dist, f)), { recursive: true });
+      await writeFile(path.join(dist, f), "x\n");
+    }
+    // Port 9 (discard): these files are served from disk alone.
+    nginx = await startNginx({ port: await freePort(), upstreams: [9, 9], distDir: dist });
+  });
+
+  afterAll(async () => {
+    await nginx?.stop();
+    await rm(dist, { recursive: true, force: true });
+  });
+
+  // Without Cache-Control a cache may keep a file by heuristic (RFC 9111 §4.2.2): typically a tenth
+  // of its age, so a review page a year old would be kept weeks after it was amended or withdrawn.
+  it.each(FILES)("serves %s with the manifest's Cache-Control", async (url, file) => {
+    const res = await fetch(`${nginx.url}${url}`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("cache-control")).toBe(cacheControlFor(file));
+  });
+});
