@@ -2,7 +2,8 @@ import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { cacheControlFor } from "../../src/http-headers/manifest.ts";
+import { cacheControlFor, contentTypeFor, topicLink } from "../../src/http-headers/manifest.ts";
+import { siteUrls, TOPIC_PATHS } from "../../src/urls.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { nginxUnavailable, type RunningNginx, startNginx } from "../helpers/nginx.ts";
 
@@ -55,5 +56,16 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
     await res.arrayBuffer();
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe(cacheControlFor(file));
+  });
+
+  // WebSub §4: the answer to a topic MUST carry Link rel="hub" and rel="self", the only way to
+  // discover the hub of /reviews.json; RFC 4287 §7 names Atom's type, which nginx calls text/xml.
+  it.each(TOPIC_PATHS)("serves the topic %s with the manifest's Content-Type and WebSub Link", async (topic) => {
+    const res = await fetch(`${nginx.url}${topic}`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe(contentTypeFor(topic));
+    expect(res.headers.get("link")).toBe(topicLink(siteUrls(nginx.url), topic));
+    expect(res.headers.get("cache-control")).toBe(cacheControlFor(topic));
   });
 });

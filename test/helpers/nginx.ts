@@ -21,12 +21,20 @@ export function nginxUnavailable(): string | undefined {
   return existsSync(NGINX) ? undefined : `no nginx at ${NGINX}: install Debian's nginx package`;
 }
 
+export interface NginxOptions {
+  port: number;
+  upstreams: number[];
+  distDir: string;
+  /** The sidecars' BASE_URL, which names the WebSub topics; default: nginx's own address. */
+  baseUrl?: string;
+}
+
 /** deploy/nginx.conf with the test's ports and paths. Fails if a marked line is missing. */
-export async function testSiteConfig(opts: { port: number; upstreams: number[]; distDir: string }): Promise<string> {
+export async function testSiteConfig(opts: NginxOptions): Promise<string> {
   const lines = (await readFile(DEPLOY_CONF, "utf8")).split("\n");
   const out: string[] = [];
   let upstream = 0;
-  const marks = { upstream: 0, listen: 0, root: 0, limit: 0 };
+  const marks = { upstream: 0, listen: 0, root: 0, limit: 0, base: 0 };
   for (const line of lines) {
     if (line.includes("# test: instance")) {
       out.push(line.replace(/127\.0\.0\.1:\d+/, `127.0.0.1:${opts.upstreams[upstream++]}`));
@@ -37,6 +45,9 @@ export async function testSiteConfig(opts: { port: number; upstreams: number[]; 
     } else if (line.includes("# test: dist directory")) {
       out.push(`    root ${opts.distDir};`);
       marks.root++;
+    } else if (line.includes("# test: public base")) {
+      out.push(`    set $public_reviews_base ${opts.baseUrl ?? `http://127.0.0.1:${opts.port}`};`);
+      marks.base++;
     } else if (line.includes("# test: hub limit")) {
       // 200 subscriptions from one test client would exceed the per-client edge limit.
       marks.limit++;
@@ -48,7 +59,7 @@ export async function testSiteConfig(opts: { port: number; upstreams: number[]; 
   return out.join("\n");
 }
 
-export async function startNginx(opts: { port: number; upstreams: number[]; distDir: string }): Promise<RunningNginx> {
+export async function startNginx(opts: NginxOptions): Promise<RunningNginx> {
   const prefix = await mkdtemp(path.join(os.tmpdir(), "pr-nginx-"));
   for (const d of ["body", "proxy", "fastcgi", "uwsgi", "scgi", "logs"]) await mkdir(path.join(prefix, d));
   await writeFile(path.join(prefix, "public-reviews.conf"), await testSiteConfig(opts));
