@@ -68,4 +68,21 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
     expect(res.headers.get("link")).toBe(topicLink(siteUrls(nginx.url), topic));
     expect(res.headers.get("cache-control")).toBe(cacheControlFor(topic));
   });
+
+  // docs/api.md: every GET answers Access-Control-Allow-Origin: *, as the sidecar and `_headers`
+  // do; without it a page on another origin cannot read the dataset, the feeds or the log.
+  it("lets scripts of any origin read every file, the log's and a 404 included", async () => {
+    const urls = [...FILES.map(([url]) => url), "/log/checkpoint", "/log/tile/0/000", "/log/tile/0/001.p/7"];
+    urls.push("/log/tile/entries/000", "/log/tile/entries/001.p/7", "/nowhere.json");
+    for (const f of urls.slice(FILES.length, -1)) {
+      await mkdir(path.dirname(path.join(dist, f)), { recursive: true });
+      await writeFile(path.join(dist, f), "x\n");
+    }
+    for (const url of urls) {
+      const res = await fetch(`${nginx.url}${url}`, { headers: { origin: "https://app.example" } });
+      await res.arrayBuffer();
+      expect(res.status, url).toBe(url === "/nowhere.json" ? 404 : 200);
+      expect(res.headers.get("access-control-allow-origin"), url).toBe("*");
+    }
+  });
 });
