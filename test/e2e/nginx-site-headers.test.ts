@@ -85,4 +85,15 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
       expect(res.headers.get("access-control-allow-origin"), url).toBe("*");
     }
   });
+
+  // Debian's stock nginx.conf turns gzip on for text/html without gzip_vary: a compressed page with
+  // no Vary, which a shared cache in front may then hand to a client that never asked for gzip.
+  it("names Accept-Encoding in Vary on every answer nginx compresses", async () => {
+    const page = "<!doctype html><title>a page</title>".padEnd(4096, " ");
+    await writeFile(path.join(dist, "index.html"), page);
+    const res = await fetch(`${nginx.url}/`, { headers: { "accept-encoding": "gzip" } });
+    expect(await res.text()).toBe(page);
+    expect(res.headers.get("content-encoding")).toBe("gzip");
+    expect(res.headers.get("vary") ?? "").toMatch(/\bAccept-Encoding\b/i);
+  });
 });

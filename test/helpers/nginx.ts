@@ -73,6 +73,8 @@ error_log ${prefix}/logs/error.log warn;
 events { worker_connections 1024; }
 http {
   include /etc/nginx/mime.types;
+  # As Debian's stock /etc/nginx/nginx.conf has it, the http block deploy/nginx.conf is included in.
+  gzip on;
   access_log off;
   client_body_temp_path ${prefix}/body;
   proxy_temp_path ${prefix}/proxy;
