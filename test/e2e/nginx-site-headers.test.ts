@@ -96,4 +96,31 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
     expect(res.headers.get("content-encoding")).toBe("gzip");
     expect(res.headers.get("vary") ?? "").toMatch(/\bAccept-Encoding\b/i);
   });
+
+  // RFC 9110 §15.5.6: a 405 MUST carry Allow. And a script that revalidates with If-None-Match
+  // (no CORS-safelisted header) sends a preflight first, which nginx's static handler refused.
+  it.each(["/reviews.json", "/feed.xml", "/reviews/2026-01-01-a/", "/log/checkpoint", "/log/key"])(
+    "answers other methods on %s with 405 and Allow, and OPTIONS and a preflight with 204",
+    async (url) => {
+      for (const method of ["POST", "PUT", "DELETE"]) {
+        const res = await fetch(`${nginx.url}${url}`, { method });
+        await res.arrayBuffer();
+        expect(res.status, method).toBe(405);
+        expect(res.headers.get("allow"), method).toBe("GET, HEAD, OPTIONS");
+      }
+      const plain = await fetch(`${nginx.url}${url}`, { method: "OPTIONS" });
+      expect(plain.status).toBe(204);
+      expect(plain.headers.get("allow")).toBe("GET, HEAD, OPTIONS");
+      const headers = {
+        origin: "https://app.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "if-none-match",
+      };
+      const preflight = await fetch(`${nginx.url}${url}`, { method: "OPTIONS", headers });
+      expect(preflight.status).toBe(204);
+      expect(preflight.headers.get("access-control-allow-origin")).toBe("*");
+      expect(preflight.headers.get("access-control-allow-methods")).toContain("GET");
+      expect(preflight.headers.get("access-control-allow-headers")).toMatch(/\bIf-None-Match\b/i);
+    },
+  );
 });
