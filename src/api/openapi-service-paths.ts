@@ -23,6 +23,12 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
   const noStore = {
     "Cache-Control": { description: "Never cached.", required: true, schema: { type: "string" }, example: "no-store" },
   };
+  // RFC 9110 §13.1.2: `If-None-Match: *` is false whenever there is a representation, so a GET
+  // carrying it is a 304 here too; no answer was stored, so there is nothing to reuse.
+  const notModified = {
+    description: "The request sent `If-None-Match: *` (RFC 9110 §13.1.2). No body; ask without it.",
+    headers: noStore,
+  };
   return {
     "/api/websub/hub": {
       post: {
@@ -105,6 +111,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             headers: noStore,
             content: body(ref("Readiness"), { status: "ok", ...ex.readiness }),
           },
+          "304": notModified,
           "414": shared.uriTooLong,
           "431": shared.headersTooLarge,
           "503": {
@@ -128,6 +135,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             headers: noStore,
             content: body(ref("Liveness"), { status: "ok" }),
           },
+          "304": notModified,
           "414": shared.uriTooLong,
           "431": shared.headersTooLarge,
         },

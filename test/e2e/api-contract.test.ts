@@ -14,6 +14,7 @@ import {
   type Schema,
   valueArbitrary,
 } from "../helpers/openapi-oracle.ts";
+import { rawRequest } from "../helpers/raw-http.ts";
 
 /**
  * The served `/openapi.json` against the running server, as a contract tester sees it: requests
@@ -292,6 +293,25 @@ describe("search, since and the files, against the document", () => {
 
   it.each(["/healthz", "/livez"])("GET %s answers with its declared body", async (p) => {
     conforms(op(p), await send(`${app.url}${p}`), p);
+  });
+
+  // RFC 9110 §13.1.2: `If-None-Match: *` is false whenever there is a representation, so a GET
+  // with it is a 304, on the probes too; a client generated from the document must expect it.
+  // Sent raw: fetch adds `Cache-Control: no-cache` to a conditional request, which Express reads.
+  it.each(["/healthz", "/livez"])("GET %s answers If-None-Match: * with a declared 304", async (p) => {
+    const host = new URL(app.url).host;
+    const raw = await rawRequest(
+      app.url,
+      `GET ${p} HTTP/1.1\r\nHost: ${host}\r\nIf-None-Match: *\r\nConnection: close\r\n\r\n`,
+    );
+    expect(raw.status).toBe(304);
+    const headers = new Headers(
+      raw.head
+        .split("\r\n")
+        .slice(1)
+        .map((l) => l.split(/:\s*/, 2) as [string, string]),
+    );
+    conforms(op(p), { status: raw.status, headers, body: raw.body, type: "" }, `${p} If-None-Match: *`);
   });
 
   it.each([
