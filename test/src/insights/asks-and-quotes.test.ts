@@ -1,0 +1,46 @@
+import { describe, expect, it } from "vitest";
+import { createAnnotator } from "../../../src/insights/annotate.ts";
+import { plainReview, rulesOnly } from "../../helpers/project-insights.ts";
+
+/** What a review asks, asks for, or quotes of someone else's words: none of it is the writer's opinion. */
+const { insights, business, analyzer } = await rulesOnly();
+
+describe("what a review asks or asks for", () => {
+  const annotator = createAnnotator(insights, business, analyzer);
+  const read = (text: string, rating = 3) => {
+    const a = annotator.annotate(plainReview(text, rating));
+    return { aspects: a.aspects.map((x) => `${x.id}:${x.sentiment}`), quotable: a.mentions.some((m) => m.confident) };
+  };
+
+  it("reads no absent symptom into a request not to do something", () => {
+    // "not to adjust my neck" asks for something; it does not say the neck is no longer a problem.
+    expect(read("I asked him not to adjust my neck.").aspects).not.toContain("care:positive");
+    expect(read("I asked him not to adjust my neck.").aspects).not.toContain("pain-relief:positive");
+    expect(read("My neck didn't hurt once after the second visit.").aspects).toEqual(["pain-relief:positive"]);
+  });
+
+  it("quotes no question: it asserts nothing a visitor could be shown as what patients say", () => {
+    expect(read("Is the price fair?", 4)).toEqual({ aspects: ["billing:positive"], quotable: false });
+    expect(read("The price is fair.", 4)).toEqual({ aspects: ["billing:positive"], quotable: true });
+  });
+
+  it("reads what costs a fortune as dear, not as good fortune", () => {
+    // wink's general lexicon values "fortune" as praise.
+    expect(read("Six visits cost a fortune.").aspects).toEqual(["billing:negative"]);
+    expect(read("The package cost me an arm and a leg.").aspects).toEqual(["billing:negative"]);
+  });
+
+  it("takes no opinion word in quotation marks for the writer's own", () => {
+    // Someone else's words, or the writer's mockery of them.
+    expect(read('The doctor keeps calling it "normal healing."', 2).aspects).not.toContain("care:positive");
+    expect(read('The "free consultation" cost me $90.').aspects).not.toContain("billing:positive");
+    expect(read("The doctor was great.").aspects).toEqual(["care:positive"]);
+    // A whole text in quotation marks is the writer's own.
+    expect(read('"The doctor was great."').aspects).toEqual(["care:positive"]);
+    expect(read("“The doctor was great”!").aspects).toEqual(["care:positive"]);
+    // A stray mark quotes nothing: the words after it stay the writer's.
+    expect(
+      read('The doctor was " great and thorough and kind and patient with me every single visit I made.').aspects,
+    ).toEqual(["care:positive"]);
+  });
+});
