@@ -43,4 +43,18 @@ describe("what a review asks or asks for", () => {
       read('The doctor was " great and thorough and kind and patient with me every single visit I made.').aspects,
     ).toEqual(["care:positive"]);
   });
+
+  it("pairs quotation marks within a sentence, and uses up a pair too far apart", () => {
+    // The inch mark of a height would otherwise open a quotation closed by the next sentence's mark.
+    expect(read('I am 5\'10" and the table was great. The "free" exam cost $90.').aspects).toEqual([
+      "billing:neutral",
+      "care:neutral",
+      "facility:positive",
+    ]);
+    // The closing mark of a long quotation opens none: the writer's words before the next one stay theirs.
+    const long =
+      'The desk said it was "a routine adjustment that every single patient gets on their very first visit with the doctor" and the staff were so kind and the "free" exam cost $90.';
+    expect(read(long).aspects).toContain("staff:positive");
+    expect(read(long).aspects).not.toContain("billing:positive");
+  });
 });
