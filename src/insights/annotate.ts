@@ -10,7 +10,7 @@ import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learne
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
-import { explicitEvidence } from "./quotes.ts";
+import { asksQuestion, explicitEvidence } from "./quotes.ts";
 import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
 import { absentAspects } from "./review-presence.ts";
 import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
@@ -216,9 +216,9 @@ export function createAnnotator(
       const spansInSentence = clauseSpans(clauses);
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
-        // A clause naming the aspect by its own terms (not a condition word: why someone came) with no
-        // polar word may take the rating's side, unless it asks: a question asserts nothing, nor is quoted.
-        const asks = clause.tokens.normals[clause.end - 1] === "?";
+        // A clause that names the aspect by one of its own terms (not only by a condition word, which
+        // says why someone came) but carries no polar word may take the rating's side, unless it asks.
+        const asks = asksQuestion(clause);
         for (const r of found) {
           if (!r.polar && !asks && named(k, r.aspect)) rated.add(r.aspect);
           mentions.push({

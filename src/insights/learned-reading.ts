@@ -1,6 +1,7 @@
 import { CLASSES, type CompiledModel, features, type ModelVerdict, type PolarityClass, segments } from "./learned.ts";
 import type { Clause } from "./nlp.ts";
 import { round } from "./numbers.ts";
+import { asksQuestion } from "./quotes.ts";
 import type { AspectReading } from "./readings.ts";
 import { clausesBySentence, sentenceAbout } from "./sentence-about.ts";
 
@@ -216,10 +217,7 @@ export function learnedReadings(
   const context = reviewContext(clauses, readings, rating);
   const segCache: SegmentCache = new Map();
   const aspectOf = (id: string, f: readonly string[]) => model.aspect(id, f) ?? 0;
-  const asks = (k: number) => {
-    const c = clauses[k] as Clause;
-    return c.tokens.normals[c.end - 1] === "?";
-  };
+  const asks = (k: number) => asksQuestion(clauses[k] as Clause);
   // Sentences: the clauses of each, in order, and the aspect model's probability for each aspect.
   const bySentence = clausesBySentence(clauses);
   const about = sentenceAbout(clauses, bySentence, model, aspectIds);

@@ -1,6 +1,7 @@
 import type { Sentiment } from "../content/records.ts";
 import { mayReferElsewhere } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
+import { quotedTokens } from "./quoted.ts";
 import type { AspectMention, AspectReading } from "./readings.ts";
 
 /**
@@ -25,6 +26,21 @@ export interface CountedSentence {
 export function explicitEvidence(r: AspectReading, borrowed?: Clause): boolean {
   if (!r.polar || r.inferred || r.disputed || r.wink === "names" || r.score === 0) return false;
   return borrowed === undefined || (r.wink === undefined && !mayReferElsewhere(borrowed));
+}
+
+/** What may close a question after its mark: "Is it fair?!", "(was it worth it?)", a stray mark. */
+const AFTER_QUESTION = new Set(["!", ")", '"', "”"]);
+
+/**
+ * Whether a clause asks a question: it asserts nothing a visitor could be shown as what patients
+ * say, nor a side for the rating to take. A question mark inside a quotation is someone else's
+ * ("she asked \"have you paid?\""), so the clause around it still asserts.
+ */
+export function asksQuestion(clause: Clause): boolean {
+  const { normals } = clause.tokens;
+  let k = clause.end - 1;
+  while (k > clause.start && AFTER_QUESTION.has(normals[k] as string)) k--;
+  return normals[k] === "?" && !quotedTokens(clause.tokens)[k];
 }
 
 /**

@@ -22,6 +22,12 @@ describe("what a review asks or asks for", () => {
   it("quotes no question: it asserts nothing a visitor could be shown as what patients say", () => {
     expect(read("Is the price fair?", 4)).toEqual({ aspects: ["billing:positive"], quotable: false });
     expect(read("The price is fair.", 4)).toEqual({ aspects: ["billing:positive"], quotable: true });
+    // Marks after the question mark leave it a question.
+    for (const text of ["Is the price fair?!", "(Is the price fair?)", 'Is the price fair?"']) {
+      expect(read(text, 4), text).toEqual({ aspects: ["billing:positive"], quotable: false });
+    }
+    // Someone else's question, in quotation marks, leaves the writer's clause a statement.
+    expect(read('The kind receptionist asked "have you paid?"', 5).quotable).toBe(true);
   });
 
   it("reads what costs a fortune as dear, not as good fortune", () => {
