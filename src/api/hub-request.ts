@@ -186,12 +186,15 @@ export function parseHubRequest(body: unknown): ParsedHubRequest {
       repeated.push(hubRefusal(field, "must be given once", echoed, `${value.length} values`));
     }
   }
-  if (repeated.length > 0) return refused(repeated);
-  const parsed = HubRequestSchema.safeParse(form);
-  if (parsed.success) return { ok: true, request: parsed.data };
+  // A repeated parameter is left out of the schema's check, so the others at fault are named beside it.
+  const once = repeated.map((r) => r.issue.path);
+  const parsed = HubRequestSchema.safeParse(
+    Object.fromEntries(Object.entries(form).filter(([k]) => !once.includes(k))),
+  );
+  if (parsed.success && repeated.length === 0) return { ok: true, request: parsed.data };
   // One refusal a parameter: its first issue, as the schema checks them.
-  const byField = new Map<string, Refusal>();
-  for (const issue of parsed.error.issues) {
+  const byField = new Map<string, Refusal>(repeated.map((r) => [r.issue.path, r]));
+  for (const issue of parsed.error?.issues ?? []) {
     const field = issue.path.length > 0 ? String(issue.path[0]) : "hub.mode";
     if (byField.has(field)) continue;
     const message =

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { parseHubRequest } from "../../../src/api/hub-request.ts";
+
+const subscribe = { "hub.mode": "subscribe", "hub.topic": "https://reviews.example.test/feed.xml" };
+
+describe("parseHubRequest", () => {
+  it("names every parameter at fault, a repeated one beside the others", () => {
+    const parsed = parseHubRequest({
+      ...subscribe,
+      "hub.callback": "http://reader.example.net/cb",
+      "hub.secret": ["a", "b"],
+    });
+    expect(parsed).toEqual({
+      ok: false,
+      reason:
+        'hub.secret: must be given once, got 2 values; hub.callback: must be an https URL, got "http://reader.example.net/cb"',
+      issues: [
+        { path: "hub.secret", value: "2 values", message: "must be given once" },
+        { path: "hub.callback", value: "http://reader.example.net/cb", message: "must be an https URL" },
+      ],
+    });
+  });
+
+  it("says a repeated parameter must be given once, not that it is missing", () => {
+    const parsed = parseHubRequest({ ...subscribe, "hub.callback": ["https://a.test/1", "https://a.test/2"] });
+    expect(parsed.ok || parsed.reason).toBe("hub.callback: must be given once, got 2 values");
+  });
+});
