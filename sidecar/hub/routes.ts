@@ -81,7 +81,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         throw Object.assign(new Error(reason), { status: 415, type: "hub.charset" });
       }
       const bad = undecodableParameter(body.toString("latin1"));
-      if (bad) throw Object.assign(new Error(bad.reason), { status: 400, type: "hub.undecodable", issue: bad.issue });
+      if (bad) throw Object.assign(new Error(bad.reason), { status: 400, type: "hub.undecodable", issues: bad.issues });
     },
   });
 
@@ -173,9 +173,13 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", REQUEST_BODY_CODINGS);
     const tooLarge = err.type === "entity.too.large";
     const reason = tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message);
-    refuse(req, res, status, reason, [
-      err.issue ?? { path: "(request)", value: req.headers["content-type"] ?? null, message: reason },
-    ]);
+    refuse(
+      req,
+      res,
+      status,
+      reason,
+      err.issues ?? [{ path: "(request)", value: req.headers["content-type"] ?? null, message: reason }],
+    );
   };
   router.use(onError);
   return router;

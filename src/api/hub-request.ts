@@ -110,7 +110,7 @@ export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; 
 type Refusal = ReturnType<typeof hubRefusal>;
 
 /** Every refusal at once, so a client mends its request in one go: the reasons joined, the issues listed. */
-function refused(list: readonly Refusal[]): ParsedHubRequest {
+function refused(list: readonly Refusal[]): Extract<ParsedHubRequest, { ok: false }> {
   return { ok: false, reason: list.map((r) => r.reason).join("; "), issues: list.map((r) => r.issue) };
 }
 
@@ -142,23 +142,26 @@ function percentDecoded(text: string): string | undefined {
 }
 
 /**
- * The refusal of the first hub parameter in a UTF-8 form body whose value does not percent-decode
- * to UTF-8 (`%FF`, a lone `%`, a byte sent unescaped that is not UTF-8). The form parser keeps such a value as its literal text, so a secret
- * sent as `%FF%FE` would key the signatures with those six characters; the hub cannot tell what
- * was meant, so it refuses. A secret is not echoed, only the length of what was sent.
+ * The refusal of every hub parameter in a UTF-8 form body whose value does not percent-decode to
+ * UTF-8 (`%FF`, a lone `%`, a byte sent unescaped that is not UTF-8), as one, or undefined. The form
+ * parser keeps such a value as its literal text, so a secret sent as `%FF%FE` would key the
+ * signatures with those six characters; the hub cannot tell what was meant, so it refuses. A secret
+ * is not echoed, only the length of what was sent.
  */
-export function undecodableParameter(body: string): { reason: string; issue: QueryIssue } | undefined {
+export function undecodableParameter(body: string): { reason: string; issues: QueryIssue[] } | undefined {
+  const found: Refusal[] = [];
   for (const pair of body.split("&")) {
     const eq = pair.indexOf("=");
     const field = percentDecoded(eq < 0 ? pair : pair.slice(0, eq));
     if (field === undefined || !HUB_FIELDS.has(field)) continue;
     const raw = eq < 0 ? "" : pair.slice(eq + 1);
     if (percentDecoded(raw) !== undefined) continue;
-    if (field !== "hub.secret") return hubRefusal(field, NOT_UTF8, raw);
     const size = `${raw.length} bytes as sent`;
-    return hubRefusal(field, NOT_UTF8, size, size);
+    found.push(field === "hub.secret" ? hubRefusal(field, NOT_UTF8, size, size) : hubRefusal(field, NOT_UTF8, raw));
   }
-  return undefined;
+  if (found.length === 0) return undefined;
+  const { reason, issues } = refused(found);
+  return { reason, issues };
 }
 
 function show(value: unknown): string {

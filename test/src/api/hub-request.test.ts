@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { parseHubRequest } from "../../../src/api/hub-request.ts";
+import { parseHubRequest, undecodableParameter } from "../../../src/api/hub-request.ts";
 
 const subscribe = { "hub.mode": "subscribe", "hub.topic": "https://reviews.example.test/feed.xml" };
 
@@ -24,5 +24,14 @@ describe("parseHubRequest", () => {
   it("says a repeated parameter must be given once, not that it is missing", () => {
     const parsed = parseHubRequest({ ...subscribe, "hub.callback": ["https://a.test/1", "https://a.test/2"] });
     expect(parsed.ok || parsed.reason).toBe("hub.callback: must be given once, got 2 values");
+  });
+
+  it("names every parameter that does not percent-decode to UTF-8, a secret by its length only", () => {
+    const bad = undecodableParameter("hub.mode=subscribe&hub.callback=https%3A%2F%2Fa.test%2F%FF&hub.secret=%FF%FE");
+    expect(bad?.issues.map((i) => [i.path, i.value])).toEqual([
+      ["hub.callback", "https%3A%2F%2Fa.test%2F%FF"],
+      ["hub.secret", "6 bytes as sent"],
+    ]);
+    expect(bad?.reason.split("; ").map((r) => r.split(":")[0])).toEqual(["hub.callback", "hub.secret"]);
   });
 });
