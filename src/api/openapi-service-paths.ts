@@ -7,7 +7,7 @@ import type { PathContext } from "./openapi-paths.ts";
 function refusal(status: number, message: string, issue?: QueryIssue) {
   return {
     ...body({ type: "string" }, message, "text/plain"),
-    // A 400 always names the field at fault (hub-request.ts); other refusals have no field to name.
+    // A 400 always names the fields at fault (hub-request.ts); other refusals have no field to name.
     ...body(ref(status === 400 ? "InvalidRequest" : "Error"), hubErrorBody(status, message, issue && [issue])),
   };
 }
@@ -36,7 +36,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
         tags: ["websub"],
         summary: "WebSub hub: subscribe, unsubscribe, publish",
         description:
-          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Refused with 400 (the plain-text body names the field): a callback that is not an absolute https URL of at most 2048 characters without fragment or user info, or that has characters RFC 3986 does not allow (its path and query are used byte for byte), or that is a private address; a topic that is not one of the three; a hub.secret of 200 bytes or more; a hub.lease_seconds that is not a whole number (a long or short lease is clamped, not refused); a publish without hub.url (or hub.topic); a hub parameter whose value does not percent-decode to UTF-8 (%FF; a literal % is %25). 413 past 16 kB or 64 parameters; 415 for anything but a form body; 429 past HUB_RATE_LIMIT_PER_MINUTE (30 by default) per client. Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text (WebSub §5.1.2); a client whose Accept prefers application/json gets every refusal as the API's Error body instead, a 400's issues naming the parameter and the value received.",
+          "W3C WebSub hub for the three topics. Subscriptions need an https callback and are verified asynchronously (GET with hub.challenge). Refused with 400 (the plain-text body names each parameter at fault, joined by semicolons): a callback that is not an absolute https URL of at most 2048 characters without fragment or user info, or that has characters RFC 3986 does not allow (its path and query are used byte for byte), or that is a private address; a topic that is not one of the three; a hub.secret of 200 bytes or more; a hub.lease_seconds that is not a whole number (a long or short lease is clamped, not refused); a publish without hub.url (or hub.topic); a hub parameter whose value does not percent-decode to UTF-8 (%FF; a literal % is %25). 413 past 16 kB or 64 parameters; 415 for anything but a form body; 429 past HUB_RATE_LIMIT_PER_MINUTE (30 by default) per client. Differs from the Recommendation in one way: a subscription is removed after 3 consecutive failed deliveries. Answers are plain text (WebSub §5.1.2); a client whose Accept prefers application/json gets every refusal as the API's Error body instead, a 400's issues naming each parameter at fault, one issue each, and the value received.",
         requestBody: {
           required: true,
           content: body(
@@ -59,7 +59,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             ),
           },
           "400": {
-            description: "Invalid request; the body says which field and why.",
+            description: "Invalid request; the body says which fields and why.",
             content: refusal(400, 'hub.callback: must be an https URL, got "http://reader.example/cb"', {
               path: "hub.callback",
               value: "http://reader.example/cb",
