@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
-import { hubErrorBody, hubRefusal, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
+import { hubErrorBody, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
 import { REQUEST_BODY_CODINGS, xGzipAsGzip } from "../body-codings.ts";
@@ -100,7 +100,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     xGzipAsGzip,
     form,
     async (req, res) => {
-      const parsed = parseHubRequest(req.body);
+      const parsed = parseHubRequest(req.body, { list: hub.topics, of: (raw) => hub.topicOf(raw) });
       if (!parsed.ok) {
         refuse(req, res, 400, parsed.reason, parsed.issues);
         return;
@@ -129,18 +129,10 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         refuse(req, res, answer.status, answer.reason, answer.status === 400 ? [answer.issue] : undefined);
         return;
       }
-      const topics = new Set<string>();
-      // Each URL under the name it was sent with: a publish may name its topics with either.
-      const named = (field: "hub.url" | "hub.topic") => [r[field] ?? []].flat().map((raw) => ({ field, raw }));
-      for (const { field, raw } of [...named("hub.url"), ...named("hub.topic")]) {
-        const topic = hub.topicOf(raw);
-        if (!topic) {
-          const { reason, issue } = hubRefusal(field, `must be one of ${hub.topics.join(", ")}`, raw);
-          refuse(req, res, 400, reason, [issue]);
-          return;
-        }
-        topics.add(topic);
-      }
+      // parseHubRequest refused a URL naming no topic; a publish may name its topics with either field.
+      const topics = new Set(
+        [r["hub.url"] ?? [], r["hub.topic"] ?? []].flat().flatMap((raw) => hub.topicOf(raw) ?? []),
+      );
       if (!hub.running) {
         refuse(req, res, 503, "the hub is not running");
         return;

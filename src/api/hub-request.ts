@@ -173,8 +173,9 @@ function show(value: unknown): string {
  * Validates a parsed form body. Empty values count as absent, so `hub.secret=` means "no secret".
  * The reason names each parameter at fault and echoes what was received, e.g.
  * `hub.callback: must be an https URL, got "http://example.com/cb"; hub.topic: is required, got nothing`.
+ * Given the hub's `topics`, a topic URL that names none of them is one of those parameters too.
  */
-export function parseHubRequest(body: unknown): ParsedHubRequest {
+export function parseHubRequest(body: unknown, topics?: HubTopics): ParsedHubRequest {
   const form: Record<string, unknown> = {};
   for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
     if (value !== "") form[key] = value;
@@ -194,7 +195,6 @@ export function parseHubRequest(body: unknown): ParsedHubRequest {
   const parsed = HubRequestSchema.safeParse(
     Object.fromEntries(Object.entries(form).filter(([k]) => !once.includes(k))),
   );
-  if (parsed.success && repeated.length === 0) return { ok: true, request: parsed.data };
   // One refusal a parameter: its first issue, as the schema checks them.
   const byField = new Map<string, Refusal>(repeated.map((r) => [r.issue.path, r]));
   for (const issue of parsed.error?.issues ?? []) {
@@ -211,5 +211,25 @@ export function parseHubRequest(body: unknown): ParsedHubRequest {
       field === "hub.secret" ? hubRefusal(field, message, size, size) : hubRefusal(field, message, form[field]),
     );
   }
+  if (topics) unknownTopics(form, topics, byField);
+  if (parsed.success && byField.size === 0) return { ok: true, request: parsed.data };
   return refused(byField.size > 0 ? [...byField.values()] : [hubRefusal("hub.mode", "invalid hub request", mode)]);
+}
+
+/** The hub's topics, and the topic a URL names (another spelling of one included), if any. */
+export interface HubTopics {
+  list: readonly string[];
+  of(raw: string): string | undefined;
+}
+
+/**
+ * Adds to `byField` the topic parameters naming no topic, so they are listed beside the schema's
+ * refusals rather than found only once those are mended: the first such URL of each parameter.
+ */
+function unknownTopics(form: Record<string, unknown>, topics: HubTopics, byField: Map<string, Refusal>): void {
+  for (const field of form["hub.mode"] === "publish" ? ["hub.url", "hub.topic"] : ["hub.topic"]) {
+    if (byField.has(field)) continue;
+    const bad = [form[field] ?? []].flat().find((raw) => typeof raw === "string" && !topics.of(raw));
+    if (bad !== undefined) byField.set(field, hubRefusal(field, `must be one of ${topics.list.join(", ")}`, bad));
+  }
 }

@@ -34,4 +34,24 @@ describe("parseHubRequest", () => {
     ]);
     expect(bad?.reason.split("; ").map((r) => r.split(":")[0])).toEqual(["hub.callback", "hub.secret"]);
   });
+
+  it("names a publish's topic URLs that name no topic, each parameter beside the other", () => {
+    const topics = {
+      list: ["https://r.test/feed.xml"],
+      of: (raw: string) => (raw === "https://r.test/feed.xml" ? raw : undefined),
+    };
+    const parsed = parseHubRequest(
+      {
+        "hub.mode": "publish",
+        "hub.url": ["https://r.test/feed.xml", "https://x.test/a"],
+        "hub.topic": "https://x.test/b",
+      },
+      topics,
+    );
+    expect(parsed.ok || parsed.issues.map((i) => [i.path, i.value])).toEqual([
+      ["hub.url", "https://x.test/a"],
+      ["hub.topic", "https://x.test/b"],
+    ]);
+    expect(parseHubRequest({ "hub.mode": "publish", "hub.url": "https://r.test/feed.xml" }, topics).ok).toBe(true);
+  });
 });
