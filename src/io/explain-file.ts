@@ -22,9 +22,10 @@ export async function explainContentFile(
   const entry = report.content.reviews.find((r) => path.resolve(r.file) === want);
   if (!entry) {
     // A withdrawn review is a review file all the same: say why it has no reading, not that it is none.
+    // No advice to remove the lines: that publishes it again, in the public log too (docs/editors.md).
     const withdrawn = report.content.withdrawn.find((r) => path.resolve(r.file) === want);
     const why = withdrawn
-      ? "is withdrawn (its withdrawn: lines), so it is not published and has no reading; remove them to read it again"
+      ? "is withdrawn (its withdrawn: lines), so it is not published and has no reading; removing those lines would publish it again, with a restored entry in the public review log"
       : `not a review file of ${dir} (content/reviews/<year>/<id>.yaml)`;
     return { problems: [problem(file, "(file)", why, file)] };
   }

@@ -20,7 +20,7 @@ describe("--explain of a file that has no reading", () => {
     expect(await explainContentFile(dir, file, NOW)).toEqual({
       problems: [
         expect.stringContaining(
-          `${file}: (file): is withdrawn (its withdrawn: lines), so it is not published and has no reading; remove them to read it again, got`,
+          `${file}: (file): is withdrawn (its withdrawn: lines), so it is not published and has no reading; removing those lines would publish it again, with a restored entry in the public review log, got`,
         ),
       ],
     });
