@@ -87,9 +87,14 @@ function isUnfinished(input: unknown): boolean {
   return text === null || (typeof text === "string" && text.trim() === "");
 }
 
-/** business.yaml is required: deleting it, as a review's advice says, would stop every build. */
-const BUSINESS_EMPTY =
-  "write the practice's details in it (name, address, technicians, services, service_areas), or restore the committed one with git; the site cannot be built without them";
+/**
+ * business.yaml is required: deleting it, as a review's advice says, would stop every build. Its
+ * fields come from the schema, so the list is every field the file needs, never a stale few.
+ */
+const BUSINESS_EMPTY = `write the practice's details in it (${Object.entries(BusinessFileSchema.shape)
+  .filter(([, field]) => !field.safeParse(undefined).success)
+  .map(([key]) => key)
+  .join(", ")}), or restore the committed one with git; the site cannot be built without them`;
 
 export const NOT_FILLED_IN =
   "the text is not filled in yet — paste the review text after text: | (npm run review:new leaves it empty)";

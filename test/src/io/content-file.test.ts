@@ -236,7 +236,7 @@ describe("a content file's encoding", () => {
     const report = await checkContentDir(dir, { now: NOW });
     expect(report.ok ? [] : report.problems).toEqual([
       expect.stringMatching(
-        /business\.yaml: line 1: the file is empty — write the practice's details in it \(name, address, technicians, services, service_areas\), or restore the committed one with git; the site cannot be built without them$/,
+        /business\.yaml: line 1: the file is empty — write the practice's details in it \(name, description, url, telephone, address, geo, opening_hours, technicians, services, service_areas\), or restore the committed one with git; the site cannot be built without them$/,
       ),
       expect.stringMatching(
         /insights\/faq\.yaml: line 1: the file is empty — write its entries in it, or delete it: the file is optional \(docs\/insights\.md\)$/,
