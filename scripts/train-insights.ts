@@ -34,10 +34,9 @@ export const HELD_OUT = [
   "heldout-reviews.txt",
 ];
 /**
- * Validation sets the committed model does not read: options may be chosen on them. The two sets of
- * whole reviews that were until 2026-12-06 read each other better trained on (docs/insights.md,
- * twenty-second round), so training reads them, and a new one took their place; `dev-plain.txt` and
- * `dev-messy.txt` are trained on too, so two sets of sentences were written for validation beside it.
+ * Validation sets the committed model does not read: options may be chosen on them, for whole reviews
+ * and for single sentences, as every other `dev-*.txt` is trained on (docs/insights.md, twenty-second
+ * and twenty-third rounds, say which sets these replaced and why).
  */
 export const VALIDATION_ONLY = ["dev-reviews-4.txt", "dev-plain-2.txt", "dev-messy-2.txt"];
 
