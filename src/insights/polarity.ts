@@ -233,6 +233,7 @@ export function readClause(
     }
   }
 
+  const quoted = quotedTokens(clause.tokens);
   // Negation: flip what follows a negator, up to the end of its scope.
   for (let p = start; p < end; p++) {
     const w = normals[p] as string;
@@ -256,7 +257,8 @@ export function readClause(
     let flipped = false;
     for (let i = p + 1; i < Math.min(end, p + 1 + SCOPE); i++) {
       const n = normals[i] as string;
-      if (SCOPE_END.has(n) || (i > p + 1 && NEGATORS.has(n) && !covered[i - start])) break;
+      // A quotation's negator is someone else's word, as its opinion words are: it turns nothing outside it.
+      if (SCOPE_END.has(n) || quoted[i] !== quoted[p] || (i > p + 1 && NEGATORS.has(n) && !covered[i - start])) break;
       const k = i - start;
       if (praise) {
         // "couldn't be more helpful or less rushed": a word "less" turned is praise already.
@@ -279,7 +281,6 @@ export function readClause(
     }
   }
 
-  const quoted = quotedTokens(clause.tokens);
   const polar: Polar[] = [];
   for (let k = 0; k < value.length; k++) {
     if (quoted[start + k]) continue;

@@ -50,6 +50,11 @@ describe("what a review asks or asks for", () => {
     ).toEqual(["care:positive"]);
   });
 
+  it("lets a negator in quotation marks turn nothing outside them", () => {
+    // Someone else's "not", as their opinion words, is no word of the writer's.
+    expect(read('Their "not rushed" visits felt great.').aspects).toEqual(read("Their visits felt great.").aspects);
+  });
+
   it("pairs quotation marks within a sentence, and uses up a pair too far apart", () => {
     // The inch mark of a height would otherwise open a quotation closed by the next sentence's mark.
     expect(read('I am 5\'10" and the table was great. The "free" exam cost $90.').aspects).toEqual([
