@@ -181,13 +181,16 @@ export function validateInsightsContent(
 
   let summary = "";
   let summaryReviewed: string | undefined;
+  let summaryFront: Entry | undefined;
   // Its body is no YAML, so the whole file is checked for the characters no content may hold here.
   const bad = summaryFile && badCharacterLine(summaryFile.text);
   if (summaryFile && bad) problems.push(`${messageStart(summaryFile.file, bad.line)}this line ${bad.message}`);
   else if (summaryFile) {
     const { front, body } = splitFrontMatter(summaryFile.text);
-    if (front !== undefined)
-      summaryReviewed = parseFile({ ...summaryFile, text: front }, SummaryFrontMatterSchema, problems)?.reviewed;
+    if (front !== undefined) {
+      summaryFront = { ...summaryFile, text: front };
+      summaryReviewed = parseFile(summaryFront, SummaryFrontMatterSchema, problems)?.reviewed;
+    }
     const parsed = SummaryTextSchema.safeParse(body);
     if (parsed.success) summary = parsed.data;
     else problems.push(...formatIssues(summaryFile.file, parsed.error.issues, body));
@@ -196,7 +199,7 @@ export function validateInsightsContent(
   // The site prints "reviewed <date>" as the practice's word: a day still to come is no review.
   const reviewedDates = [
     [faqFile, faqParsed?.reviewed],
-    [summaryFile && { ...summaryFile, text: splitFrontMatter(summaryFile.text).front ?? "" }, summaryReviewed],
+    [summaryFront, summaryReviewed],
   ] as const;
   for (const [entry, date] of reviewedDates) {
     if (entry && date && today && date > today)
