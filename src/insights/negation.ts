@@ -11,13 +11,19 @@ export const NEGATORS = new Set("not no zero never without nothing nobody none n
 /** A negated modal before a comparative is praise: "could not be happier". */
 export const MODALS = new Set(["could", "can", "would"]);
 export const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
-/**
- * After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd",
- * and "not to", which asks for something ("I asked him not to adjust my neck"), not says it is absent.
- */
+/** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
 export const NOT_NEGATED = new Set(
-  "only just wonder believe wait thought think expect expected expecting imagine imagined to".split(" "),
+  "only just wonder believe wait thought think expect expected expecting imagine imagined".split(" "),
 );
+
+/**
+ * Whether the negator at `p` negates nothing. "not to" asks for something ("I asked him not to adjust
+ * my neck"), not says it is absent; "nothing to complain about", "never to blame" still negate.
+ */
+export function negatesNothing(normals: readonly string[], p: number): boolean {
+  const next = normals[p + 1] as string;
+  return NOT_NEGATED.has(next) || (next === "to" && normals[p] === "not");
+}
 /** "Not 5 stars because…", "isn't five stars:": the negator is about the rating, not the words after it. */
 const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five"]);
 /** "Stars", or "star" ending the phrase: "not 5 star friendly" still negates "friendly". */

@@ -17,6 +17,10 @@ describe("what a review asks or asks for", () => {
     expect(read("I asked him not to adjust my neck.").aspects).not.toContain("care:positive");
     expect(read("I asked him not to adjust my neck.").aspects).not.toContain("pain-relief:positive");
     expect(read("My neck didn't hurt once after the second visit.").aspects).toEqual(["pain-relief:positive"]);
+    // Only "not to" asks: "nothing to complain about" and "never to blame" still negate.
+    expect(read("The staff gave me nothing to complain about.").aspects).toEqual(["staff:positive"]);
+    expect(read("Billing had nothing to hide.").aspects).not.toContain("billing:negative");
+    expect(read("The staff were never to blame.").aspects).toEqual(["staff:positive"]);
   });
 
   it("quotes no question: it asserts nothing a visitor could be shown as what patients say", () => {
