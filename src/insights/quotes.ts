@@ -28,8 +28,11 @@ export function explicitEvidence(r: AspectReading, borrowed?: Clause): boolean {
   return borrowed === undefined || (r.wink === undefined && !mayReferElsewhere(borrowed));
 }
 
-/** What may close a question after its mark: "Is it fair?!", "(was it worth it?)", a stray mark. */
-const AFTER_QUESTION = new Set(["!", ")", '"', "”"]);
+/**
+ * What may close a question after its mark: "(was it worth it?)", a stray mark. Not "!": "who
+ * knew?!", "who DOES that anymore?!" exclaim what they assert.
+ */
+const AFTER_QUESTION = new Set([")", '"', "”"]);
 
 /**
  * Whether a clause asks a question: it asserts nothing a visitor could be shown as what patients

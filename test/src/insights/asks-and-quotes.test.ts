@@ -27,9 +27,11 @@ describe("what a review asks or asks for", () => {
     expect(read("Is the price fair?", 4)).toEqual({ aspects: ["billing:positive"], quotable: false });
     expect(read("The price is fair.", 4)).toEqual({ aspects: ["billing:positive"], quotable: true });
     // Marks after the question mark leave it a question.
-    for (const text of ["Is the price fair?!", "(Is the price fair?)", 'Is the price fair?"']) {
+    for (const text of ["(Is the price fair?)", 'Is the price fair?"']) {
       expect(read(text, 4), text).toEqual({ aspects: ["billing:positive"], quotable: false });
     }
+    // "?!" exclaims: "who DOES that anymore?!" asserts what it asks.
+    expect(read("The front desk called the next day to check on me, who DOES that anymore?!", 5).quotable).toBe(true);
     // Someone else's question, in quotation marks, leaves the writer's clause a statement.
     expect(read('The kind receptionist asked "have you paid?"', 5).quotable).toBe(true);
   });
