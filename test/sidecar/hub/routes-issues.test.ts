@@ -1,0 +1,38 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
+
+/** The hub's 400 names every parameter at fault at once (docs/websub.md), so a client mends its request in one go. */
+let h: Harness;
+
+beforeAll(async () => {
+  h = await startHarness({ env: { HUB_RATE_LIMIT_PER_MINUTE: "1000" } });
+});
+
+afterAll(async () => {
+  await h.close();
+});
+
+const valid = { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": "https://sub.example.test/cb" };
+
+describe("a request with several parameters at fault", () => {
+  it("is refused with each of them, and the value received, in the text and the JSON body", async () => {
+    const json = { accept: "application/json" };
+    const callback = "http://reader.example.net/cb";
+    // A topic naming none of the hub's is one of them, though the hub checks it once the rest is valid.
+    const other = "https://reviews.example.test/other.xml";
+    const form = { ...valid, "hub.callback": callback, "hub.lease_seconds": "1.5", "hub.topic": other };
+    const topics = `must be one of ${TOPICS.atom}, ${TOPICS.json}, ${TOPICS.reviews}`;
+    const message = `hub.callback: must be an https URL, got "${callback}"; hub.lease_seconds: must be a whole number of seconds, got "1.5"; hub.topic: ${topics}, got "${other}"`;
+    const plain = await h.post(form);
+    expect([plain.status, await plain.text()]).toEqual([400, `${message}\n`]);
+    expect(await (await h.post(form, undefined, undefined, json)).json()).toEqual({
+      error: "invalid_hub_request",
+      message,
+      issues: [
+        { path: "hub.callback", value: callback, message: "must be an https URL" },
+        { path: "hub.lease_seconds", value: "1.5", message: "must be a whole number of seconds" },
+        { path: "hub.topic", value: other, message: topics },
+      ],
+    });
+  });
+});
