@@ -116,6 +116,13 @@ export class Hub {
    * Accepts a validated (un)subscription request, or refuses it with a status and a reason. Acceptance
    * records a pending verification and queues it; the caller answers 202 before it runs.
    */
+  /** Why the hub will not call `callback` (a valid https URL): an IP literal of a private or reserved address. */
+  callbackRefusal(callback: string): string | undefined {
+    const { hostname } = new URL(callback);
+    const literal = this.#config.HUB_ALLOW_PRIVATE_CALLBACKS ? undefined : forbiddenCategory(hostname);
+    return literal && `${describeRefusal(hostname, hostname, literal)}, which the hub does not call`;
+  }
+
   async request(req: SubscriptionRequest): Promise<HubAnswer> {
     const run = this.running ? this.#run : undefined;
     if (!run) return { accepted: false, status: 503, reason: "the hub is not running" };
@@ -124,17 +131,9 @@ export class Hub {
       const message = `must be one of ${this.topics.join(", ")}`;
       return { accepted: false, status: 400, ...hubRefusal("hub.topic", message, req["hub.topic"]) };
     }
+    const why = this.callbackRefusal(req["hub.callback"]);
+    if (why) return { accepted: false, status: 400, ...hubRefusal("hub.callback", why, req["hub.callback"]) };
     const url = new URL(req["hub.callback"]);
-    const literal = this.#config.HUB_ALLOW_PRIVATE_CALLBACKS ? undefined : forbiddenCategory(url.hostname);
-    if (literal) {
-      const why = `${describeRefusal(url.hostname, url.hostname, literal)}; the hub does not call such addresses`;
-      return {
-        accepted: false,
-        status: 400,
-        reason: `hub.callback: ${why}`,
-        issue: { path: "hub.callback", value: req["hub.callback"], message: why },
-      };
-    }
     const busy = await pendingRefusal(run.store, url.hostname, this.#limits);
     if (busy)
       return { accepted: false, status: 503, reason: busy, retryAfterSeconds: verificationSeconds(this.#config) };

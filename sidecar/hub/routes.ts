@@ -100,7 +100,11 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     xGzipAsGzip,
     form,
     async (req, res) => {
-      const parsed = parseHubRequest(req.body, { list: hub.topics, of: (raw) => hub.topicOf(raw) });
+      const parsed = parseHubRequest(req.body, {
+        topics: hub.topics,
+        topicOf: (raw) => hub.topicOf(raw),
+        callbackRefusal: (callback) => hub.callbackRefusal(callback),
+      });
       if (!parsed.ok) {
         refuse(req, res, 400, parsed.reason, parsed.issues);
         return;

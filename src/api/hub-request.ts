@@ -173,9 +173,10 @@ function show(value: unknown): string {
  * Validates a parsed form body. Empty values count as absent, so `hub.secret=` means "no secret".
  * The reason names each parameter at fault and echoes what was received, e.g.
  * `hub.callback: must be an https URL, got "http://example.com/cb"; hub.topic: is required, got nothing`.
- * Given the hub's `topics`, a topic URL that names none of them is one of those parameters too.
+ * Given the hub's `checks`, a topic URL that names none of its topics, or a callback it will not
+ * call, is one of those parameters too.
  */
-export function parseHubRequest(body: unknown, topics?: HubTopics): ParsedHubRequest {
+export function parseHubRequest(body: unknown, checks?: HubChecks): ParsedHubRequest {
   const form: Record<string, unknown> = {};
   for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
     if (value !== "") form[key] = value;
@@ -211,25 +212,34 @@ export function parseHubRequest(body: unknown, topics?: HubTopics): ParsedHubReq
       field === "hub.secret" ? hubRefusal(field, message, size, size) : hubRefusal(field, message, form[field]),
     );
   }
-  if (topics) unknownTopics(form, topics, byField);
+  if (checks) hubChecks(form, checks, byField);
   if (parsed.success && byField.size === 0) return { ok: true, request: parsed.data };
   return refused(byField.size > 0 ? [...byField.values()] : [hubRefusal("hub.mode", "invalid hub request", mode)]);
 }
 
-/** The hub's topics, and the topic a URL names (another spelling of one included), if any. */
-export interface HubTopics {
-  list: readonly string[];
-  of(raw: string): string | undefined;
+/** What the hub itself checks of a request (hub.ts): its topics, and the callbacks it will not call. */
+export interface HubChecks {
+  topics: readonly string[];
+  /** The topic a URL names (another spelling of one included), if any. */
+  topicOf(raw: string): string | undefined;
+  /** Why the hub will not call a callback the schema accepts, if it will not. */
+  callbackRefusal?(callback: string): string | undefined;
 }
 
 /**
- * Adds to `byField` the topic parameters naming no topic, so they are listed beside the schema's
- * refusals rather than found only once those are mended: the first such URL of each parameter.
+ * Adds to `byField` what the hub would refuse once the schema's refusals are mended, so a client
+ * learns it in the same answer: the first URL of each topic parameter naming no topic, and a
+ * callback the hub will not call.
  */
-function unknownTopics(form: Record<string, unknown>, topics: HubTopics, byField: Map<string, Refusal>): void {
+function hubChecks(form: Record<string, unknown>, checks: HubChecks, byField: Map<string, Refusal>): void {
   for (const field of form["hub.mode"] === "publish" ? ["hub.url", "hub.topic"] : ["hub.topic"]) {
     if (byField.has(field)) continue;
-    const bad = [form[field] ?? []].flat().find((raw) => typeof raw === "string" && !topics.of(raw));
-    if (bad !== undefined) byField.set(field, hubRefusal(field, `must be one of ${topics.list.join(", ")}`, bad));
+    const bad = [form[field] ?? []].flat().find((raw) => typeof raw === "string" && !checks.topicOf(raw));
+    if (bad !== undefined) byField.set(field, hubRefusal(field, `must be one of ${checks.topics.join(", ")}`, bad));
   }
+  const callback = form["hub.callback"];
+  if (form["hub.mode"] === "publish" || byField.has("hub.callback") || !CallbackSchema.safeParse(callback).success)
+    return;
+  const why = checks.callbackRefusal?.(callback as string);
+  if (why) byField.set("hub.callback", hubRefusal("hub.callback", why, callback));
 }

@@ -94,11 +94,28 @@ describe("subscription requests with the guard on", () => {
       "hub.callback": `https://${host}:${port}/callback`,
     });
     expect(res.status).toBe(400);
-    expect(await res.text()).toBe(`hub.callback: ${why}; the hub does not call such addresses\n`);
+    expect(await res.text()).toBe(
+      `hub.callback: ${why}, which the hub does not call, got "https://${host}:${port}/callback"\n`,
+    );
     await h.hub.idle();
     expect(sub.requests).toEqual([]);
     expect(await h.pending()).toEqual([]);
     expect(await h.stored()).toEqual([]);
+  });
+
+  it("names a private callback beside the request's other faults, not only once they are mended", async () => {
+    const h = await harness(GUARD_ON);
+    const callback = "https://10.0.0.1/callback";
+    const res = await h.post({
+      "hub.mode": "subscribe",
+      "hub.topic": TOPICS.atom,
+      "hub.callback": callback,
+      "hub.lease_seconds": "1.5",
+    });
+    expect([res.status, await res.text()]).toEqual([
+      400,
+      `hub.lease_seconds: must be a whole number of seconds, got "1.5"; hub.callback: 10.0.0.1 is a private address, which the hub does not call, got "${callback}"\n`,
+    ]);
   });
 
   it("refuses a host name that resolves to loopback when connecting, without contacting it", async () => {

@@ -37,8 +37,8 @@ describe("parseHubRequest", () => {
 
   it("names a publish's topic URLs that name no topic, each parameter beside the other", () => {
     const topics = {
-      list: ["https://r.test/feed.xml"],
-      of: (raw: string) => (raw === "https://r.test/feed.xml" ? raw : undefined),
+      topics: ["https://r.test/feed.xml"],
+      topicOf: (raw: string) => (raw === "https://r.test/feed.xml" ? raw : undefined),
     };
     const parsed = parseHubRequest(
       {
