@@ -36,6 +36,13 @@ describe("what a review asks or asks for", () => {
     expect(read('The kind receptionist asked "have you paid?"', 5).quotable).toBe(true);
   });
 
+  it("reads no worse result into a comparison: what something felt more like", () => {
+    // "more" after a condition is a worse result ("more pain"); "more like" compares.
+    const read3 = read("The posture scan felt more like a sales tool than a health assessment.").aspects;
+    expect(read3).not.toContain("pain-relief:negative");
+    expect(read("My back pain is more than it was.").aspects).toEqual(["pain-relief:negative"]);
+  });
+
   it("reads what costs a fortune as dear, not as good fortune", () => {
     // wink's general lexicon values "fortune" as praise.
     expect(read("Six visits cost a fortune.").aspects).toEqual(["billing:negative"]);
