@@ -59,7 +59,8 @@ function sortedCopy(value: unknown, depth: number): unknown {
       }
       const proto = Object.getPrototypeOf(value);
       if ((proto !== Object.prototype && proto !== null) || "toJSON" in value) return ASIDE;
-      const out: Record<string, unknown> = {};
+      // No prototype: on a plain object, `out["__proto__"] = v` sets the prototype, and the member is lost.
+      const out: Record<string, unknown> = Object.create(null);
       for (const key of Object.keys(value).sort()) {
         if (INDEX_KEY.test(key) || !key.isWellFormed()) return ASIDE;
         const member = (value as Record<string, unknown>)[key];

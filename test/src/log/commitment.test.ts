@@ -37,6 +37,12 @@ describe("canonicalJson (RFC 8785)", () => {
     expect(() => canonicalJson(undefined)).toThrow(TypeError);
   });
 
+  it('writes an own "__proto__" member, as JSON.parse makes one, instead of dropping it', () => {
+    const input = JSON.parse('{"verification":{"__proto__":{"method":"in-person"},"method":"invoice"}}');
+    expect(canonicalJson(input)).toBe('{"verification":{"__proto__":{"method":"in-person"},"method":"invoice"}}');
+    expect(canonicalJson(input)).toBe(canonicalize(input));
+  });
+
   it("gives the library's bytes for any JSON value, and for toJSON, undefined and index keys", () => {
     const key = fc.oneof(
       fc.string({ unit: "grapheme" }),

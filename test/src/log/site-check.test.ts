@@ -89,4 +89,22 @@ describe("the site against the log (site-check.ts)", () => {
       "2026-04-03-ana-b is served as a record RFC 8785 cannot write as JSON (Lone surrogate is not allowed), so it cannot open log entry 0",
     ]);
   });
+
+  it('names a record with a "__proto__" member nested in a logged field: text the log never saw', () => {
+    const { entries, records } = site([PAUL, ANA]);
+    // JSON.parse of a served /reviews.json makes "__proto__" an own member, as any other name.
+    const served = records.map((r) =>
+      r.id === ANA.id
+        ? {
+            ...r,
+            verification: JSON.parse(
+              '{"__proto__":{"note":"seen in person"},"method":"invoice","verified_on":"2026-04-03"}',
+            ),
+          }
+        : r,
+    );
+    expect(checkSite(entries, served).problems).toEqual([
+      "2026-04-03-ana-b (served with rating 5) does not match log entry 0: the record served is not the one logged (rewritten?)",
+    ]);
+  });
 });
