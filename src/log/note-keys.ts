@@ -36,9 +36,10 @@ export class NoteKeyError extends Error {
 
 /** Non-empty, valid UTF-8, no Unicode space and no `+` (sumdb/note isValidName). */
 export function isValidKeyName(name: string): boolean {
+  // Go's unicode.IsSpace (White_Space), spelled out: JavaScript's \s also holds U+FEFF, which is no space.
   return (
     name !== "" &&
-    !/[\s+\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u.test(name) &&
+    !/[\t\n\v\f\r +\u0085\u00a0\u1680\u2000-\u200a\u2028\u2029\u202f\u205f\u3000]/u.test(name) &&
     name.isWellFormed()
   );
 }

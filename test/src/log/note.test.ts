@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import { NoteError, openNote, signNote } from "../../../src/log/note.ts";
 import {
   generateKeyPair,
+  isValidKeyName,
   NoteKeyError,
   parseVerifierKey,
   signerFromKey,
@@ -54,6 +55,18 @@ describe("signed notes (note.ts, note-keys.ts)", () => {
     expect(() => openNote(Buffer.concat([Buffer.from([0xff]), Buffer.from(`${TEXT}\n${PETER_SIG}`)]), peter)).toThrow(
       NoteError,
     );
+  });
+
+  it("ignores signatures by unknown keys under any name signed-note allows: U+FEFF is no Unicode space", () => {
+    const peter = [parseVerifierKey(PETER_VKEY)];
+    // Go's isValidName (unicode.IsSpace) accepts it; a cosigner so named must not make the note malformed.
+    const witness = ENOCH_SIG.replace("EnochRoot", "witness\ufeff.example");
+    const opened = openNote(`${TEXT}\n${PETER_SIG}${witness}`, peter);
+    expect(opened.unverified).toEqual([{ name: "witness\ufeff.example", keyHash: 0xaf0cfe78 }]);
+    // Signed-note: verifiers MUST accept at least 16 signatures.
+    expect(openNote(`${TEXT}\n${ENOCH_SIG.repeat(16)}${PETER_SIG}`, peter).verifiedBy).toEqual(["PeterNeumann"]);
+    for (const space of ["\u0085", "\u00a0", "\u1680", "\u2007", "\u2028", "\u202f", "\u3000", "\t"])
+      expect(isValidKeyName(`a${space}b`), JSON.stringify(space)).toBe(false);
   });
 
   it("names the key that signed and the key given, by name and key ID, when no known key signed", () => {
