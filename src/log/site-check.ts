@@ -1,5 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
+import { z } from "zod";
 import { aggregate } from "../content/aggregate.ts";
+import { ReviewAspectSchema } from "../content/records.ts";
 import { commitment } from "./commitment.ts";
 import { DERIVED_FIELDS, LOGGED_KEYS, type LogEntry, loggedReview } from "./entries.ts";
 import { decodeBase64 } from "./note-keys.ts";
@@ -27,6 +29,12 @@ export interface SiteCheck {
 /** The fields a record may carry: what the log commits to, and what the build derives. */
 const KNOWN_FIELDS = new Set<string>([...LOGGED_KEYS, ...DERIVED_FIELDS]);
 
+/**
+ * The one derived field that could carry words: the log cannot recompute it (the build's models
+ * read the text), but its shape is fixed, so free text beside a record shows as a member too many.
+ */
+const ServedAspects = z.array(z.strictObject(ReviewAspectSchema.shape));
+
 const rating = (r: ServedRecord) => (typeof r.rating === "number" ? ` (served with rating ${r.rating})` : "");
 
 /**
@@ -52,6 +60,10 @@ export function checkSite(entries: readonly LogEntry[], records: readonly Served
     if (unknown.length > 0)
       problems.push(
         `${r.id} is served with ${unknown.map((k) => JSON.stringify(k)).join(", ")}, which no log entry commits to`,
+      );
+    if ("aspects" in r && !ServedAspects.safeParse(r.aspects).success)
+      problems.push(
+        `${r.id} is served with aspects that are not a list of {id, sentiment, score, source}: what the log never saw is served beside the record`,
       );
     const index = r.log_index;
     const last = latest.get(r.id);

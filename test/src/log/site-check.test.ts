@@ -107,4 +107,20 @@ describe("the site against the log (site-check.ts)", () => {
       "2026-04-03-ana-b (served with rating 5) does not match log entry 0: the record served is not the one logged (rewritten?)",
     ]);
   });
+
+  it("names aspects that carry more than {id, sentiment, score, source}: a derived field is no place for text", () => {
+    const { entries, records } = site([PAUL, ANA]);
+    const aspect = { id: "staff", sentiment: "negative", score: -0.8, source: "machine" };
+    const served = records.map((r) =>
+      r.id === ANA.id
+        ? { ...r, aspects: [{ ...aspect, quote: "The doctor overbills everyone." }] }
+        : { ...r, aspects: "The doctor overbills everyone." },
+    );
+    expect(checkSite(entries, served).problems).toEqual([
+      "2026-04-03-paul-w is served with aspects that are not a list of {id, sentiment, score, source}: what the log never saw is served beside the record",
+      "2026-04-03-ana-b is served with aspects that are not a list of {id, sentiment, score, source}: what the log never saw is served beside the record",
+    ]);
+    const honest = records.map((r) => ({ ...r, aspects: [aspect] }));
+    expect(checkSite(entries, honest).problems).toEqual([]);
+  });
 });
