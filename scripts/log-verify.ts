@@ -29,7 +29,7 @@ const USAGE = `usage: npm run log:verify -- --url <log prefix> --key <verifier k
   --key    the verifier key you pinned (never fetch it from the site each time)
   --site   the site whose /reviews.json is checked against the log; default the parent of --url
   --state  a file keeping the last checkpoint seen, to prove the next one extends it
-  --pages  also read every review's page: its title, stars, author, text and JSON-LD must be its record's
+  --pages  also read every review's page: its title, stars, author, dates, verification, reply, text and JSON-LD must be its record's
   --help   this text`;
 
 /** Pages read at once. */

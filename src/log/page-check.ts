@@ -1,6 +1,6 @@
 import { escapeRegex } from "../content/regex.ts";
 import { reviewTitle } from "../feeds/entries.ts";
-import { paragraphs } from "../site/html-view.ts";
+import { formatDate, paragraphs, VERIFICATION_NAMES } from "../site/html-view.ts";
 import type { ServedRecord } from "./site-check.ts";
 
 /**
@@ -85,6 +85,54 @@ function shownHeader(html: string, id: string): Record<"title" | "stars" | "word
   };
 }
 
+/** The review's `<article>` (up to its end), or undefined. */
+function articleOf(html: string, id: string): string | undefined {
+  const at = html.indexOf(`id="review-${id}"`);
+  if (at < 0) return undefined;
+  const end = html.indexOf("</article>", at);
+  return html.slice(at, end < 0 ? undefined : end);
+}
+
+/** `<time datetime="d">text</time>` as a comparable string, `d text`. */
+const timeShown = (m: RegExpExecArray | null, at: number) =>
+  m ? `${m[at]} ${htmlText(m[at + 1] as string)}` : undefined;
+const timeOf = (date: unknown) => (typeof date === "string" ? `${date} ${formatDate(date)}` : undefined);
+
+/**
+ * The logged fields a page shows besides its header's title, stars and author: the visit date,
+ * the verification in its footer and the practice's reply (its date and text), each compared with
+ * what the record says, so none of them can be rewritten on the page alone. Names what differs.
+ */
+function otherFieldsShown(html: string, record: ServedRecord): string[] {
+  const article = articleOf(html, record.id) ?? "";
+  const header = /<header class="review__header"[^>]*>([\s\S]*?)<\/header>/.exec(article)?.[1] ?? "";
+  const date = timeShown(/<time datetime="([^"]*)"[^>]*>([\s\S]*?)<\/time>/.exec(header), 1);
+  const footer = /<footer class="review__footer"[^>]*>([\s\S]*?)<\/footer>/.exec(article)?.[1] ?? "";
+  const verified = /Verified by ([^<]*?) on <time datetime="([^"]*)"[^>]*>([\s\S]*?)<\/time>/.exec(footer);
+  const v = record.verification as { method?: string; verified_on?: unknown } | undefined;
+  const wantVerified = `${VERIFICATION_NAMES[v?.method as keyof typeof VERIFICATION_NAMES]} ${timeOf(v?.verified_on)}`;
+  const reply = /<section class="reply"[^>]*>([\s\S]*?)<\/section>/.exec(article)?.[1];
+  const response = record.response as { date?: unknown; text?: unknown } | null | undefined;
+  const replyShown = reply
+    ? [
+        timeShown(/<time datetime="([^"]*)"[^>]*>([\s\S]*?)<\/time>/.exec(reply), 1),
+        ...reply
+          .replace(/^[\s\S]*?<\/h[2-6]>/, "")
+          .split(/<\/p>/)
+          .map(htmlText)
+          .filter((p) => p.length > 0),
+      ].join("\n")
+    : undefined;
+  const wantReply = response
+    ? [timeOf(response.date), ...paragraphs(String(response.text)).map(collapse)].join("\n")
+    : undefined;
+  return [
+    date !== timeOf(record.date) && "date",
+    (!verified || `${htmlText(verified[1] as string)} ${timeShown(verified, 2)}` !== wantVerified) && "verification",
+    replyShown !== wantReply && "reply",
+  ].filter((f): f is string => f !== false);
+}
+
 /** What the page at `url` shows unlike `record`: one sentence per difference, naming the review. */
 export function pageProblems(html: string, record: ServedRecord, url: string): string[] {
   const id = record.id;
@@ -111,6 +159,7 @@ export function pageProblems(html: string, record: ServedRecord, url: string): s
     head.title !== title && "title",
     (head.stars !== "★".repeat(Math.round(rated)) || head.words !== `${rated} out of 5 stars`) && "rating",
     head.author !== collapse(String(record.author)) && "author",
+    ...otherFieldsShown(html, record),
   ].filter((f): f is string => f !== false);
   if (shownOtherwise.length > 0)
     problems.push(

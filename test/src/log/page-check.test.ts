@@ -12,13 +12,18 @@ const record = {
   author: "Ana",
   title: null,
   date: "2025-01-02",
+  verification: { method: "invoice", verified_on: "2025-01-03" },
+  response: null as { date: string; text: string } | null,
 };
 /** The article's header as the review card writes it: title (derived when the record has none), stars, author. */
 const HEADER =
   '<header class="review__header" data-c><h1 id="review-2025-01-02-ana-title" data-c="true" class="review__title review__title--page">5-star review by Ana</h1>' +
   '<p class="review__meta" data-c><span class="stars stars--small" data-s><span class="stars__glyphs" aria-hidden="true" data-s><span class="stars__on" data-s>★★★★★</span><span class="stars__off" data-s></span></span><span class="visually-hidden" data-s>5 out of 5 stars</span></span>' +
   '<span class="review__by" data-c>Ana</span><time datetime="2025-01-02" data-c>January 2, 2025</time></p></header>';
-const page = (body: string, ld: Record<string, unknown> = {}, header = HEADER) =>
+/** The article's footer as the review card writes it on the review's own page. */
+const FOOTER =
+  '<footer class="review__footer" data-c><span data-c>Verified by invoice on <time datetime="2025-01-03" data-c>January 3, 2025</time> · sent directly to the practice</span></footer>';
+const page = (body: string, ld: Record<string, unknown> = {}, header = HEADER, after = FOOTER) =>
   `<script type="application/ld+json">${JSON.stringify({
     "@type": "Review",
     "@id": URL,
@@ -27,7 +32,7 @@ const page = (body: string, ld: Record<string, unknown> = {}, header = HEADER) =
     reviewBody: record.text,
     reviewRating: { "@type": "Rating", ratingValue: 5 },
     ...ld,
-  })}</script><article class="review card" id="review-2025-01-02-ana">${header}<div class="review__body" data-x>${body}</div></article>`;
+  })}</script><article class="review card" id="review-2025-01-02-ana">${header}<div class="review__body" data-x>${body}</div>${after}</article>`;
 const SHOWN = "<p data-x>Fixed my back &amp; neck &lt;fast&gt;.</p><p>Worth &quot;every&#34; penny.</p>";
 
 describe("a review's page against its record (page-check.ts)", () => {
@@ -47,7 +52,7 @@ describe("a review's page against its record (page-check.ts)", () => {
     ]);
     expect(pageProblems("<html></html>", record, URL)).toEqual([
       `${record.id}: ${URL} does not show the review's text`,
-      `${record.id}: ${URL} shows another title, rating, author than the record the log vouches for (rewritten after the build?)`,
+      `${record.id}: ${URL} shows another title, rating, author, date, verification than the record the log vouches for (rewritten after the build?)`,
       `${record.id}: ${URL} has no JSON-LD Review for the record`,
     ]);
   });
@@ -88,5 +93,26 @@ describe("a review's page against its record (page-check.ts)", () => {
     }
     const ld = /<script[\s\S]*?<\/script>/.exec(page(SHOWN))?.[0] as string;
     expect(twice(`${ld}${page(SHOWN)}`)).toEqual([problem(1, 2)]);
+  });
+
+  it("names a visit date, a verification or a practice's reply rewritten on the page alone", () => {
+    const differs = (fields: string) =>
+      `${record.id}: ${URL} shows another ${fields} than the record the log vouches for (rewritten after the build?)`;
+    const check = (html: string, r = record) => pageProblems(html, r, URL);
+    expect(check(page(SHOWN, {}, HEADER.replace("January 2, 2025", "January 9, 2025")))).toEqual([differs("date")]);
+    expect(check(page(SHOWN, {}, HEADER, FOOTER.replace("by invoice", "by the platform")))).toEqual([
+      differs("verification"),
+    ]);
+    expect(check(page(SHOWN, {}, HEADER, FOOTER.replace('datetime="2025-01-03"', 'datetime="2025-01-01"')))).toEqual([
+      differs("verification"),
+    ]);
+    const reply = (text: string) =>
+      `<section class="reply" data-c><h2 class="reply__title" id="review-2025-01-02-ana-reply">\n  Reply from Clinic &amp; Co, <time datetime="2025-01-05" data-c>January 5, 2025</time></h2><p data-c>${text}</p></section>${FOOTER}`;
+    const answered = { ...record, response: { date: "2025-01-05", text: "Thank you, Ana & all." } };
+    expect(check(page(SHOWN, {}, HEADER, reply("Thank you, Ana &amp; all.")), answered)).toEqual([]);
+    expect(check(page(SHOWN, {}, HEADER, reply("We refunded you in full.")), answered)).toEqual([differs("reply")]);
+    // A reply the record does not have, or none where it has one.
+    expect(check(page(SHOWN, {}, HEADER, reply("Thank you, Ana &amp; all.")))).toEqual([differs("reply")]);
+    expect(check(page(SHOWN), answered)).toEqual([differs("reply")]);
   });
 });
