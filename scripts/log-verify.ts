@@ -5,6 +5,7 @@ import PQueue from "p-queue";
 import { z } from "zod";
 import { reviewPath } from "../src/content/dataset.ts";
 import { failureCause, fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
+import { duplicateMemberName } from "../src/log/i-json.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
 import { latestEntries } from "../src/log/plan.ts";
@@ -88,11 +89,17 @@ async function servedDataset(
   const bytes = await fetchBytes(url, { fetch: fetchImpl, maxBytes: MAX_DATASET_BYTES, retries: RETRIES });
   if (!bytes) throw new LogVerifyError(`${url} is not found: the site serves no records to check against the log`);
   let json: unknown;
+  const text = Buffer.from(bytes).toString("utf8");
   try {
-    json = JSON.parse(Buffer.from(bytes).toString("utf8"));
+    json = JSON.parse(text);
   } catch {
     throw new LogVerifyError(`${url} is not JSON`);
   }
+  const twice = duplicateMemberName(text);
+  if (twice !== undefined)
+    throw new LogVerifyError(
+      `${url} is not I-JSON: an object in it has the member ${JSON.stringify(twice)} twice, and readers differ on which they keep (RFC 7493 section 2.3), so its records are not one reading the log could vouch for`,
+    );
   const parsed = DatasetSchema.safeParse(json);
   if (!parsed.success) throw new LogVerifyError(`${url} is not a list of review records with log_index and log_nonce`);
   return { url, aggregate: parsed.data.aggregate_rating, records: parsed.data.reviews as ServedRecord[] };

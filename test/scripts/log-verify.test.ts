@@ -162,6 +162,18 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     ]);
   });
 
+  it("fails a /reviews.json whose record holds a member twice: readers differ on which one they keep", async () => {
+    // A first-wins reader sees 1 star; JSON.parse keeps the last, the logged rating.
+    rewrite = (url, body) =>
+      url === "/reviews.json" ? body.replace(/"id": "2025-03-10-carlos-d",/, `$&"rating":1,`) : undefined;
+    expect(await (await fetch(`${base}/reviews.json`)).text()).toContain(`"id": "${CARLOS}","rating":1,`);
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err).toBe(
+      `log:verify: ${base}/reviews.json is not I-JSON: an object in it has the member "rating" twice, and readers differ on which they keep (RFC 7493 section 2.3), so its records are not one reading the log could vouch for`,
+    );
+  });
+
   it("fails an aggregate_rating that is not the one of the records served beside it", async () => {
     rewrite = (url, body) => {
       if (url !== "/reviews.json") return undefined;
