@@ -69,7 +69,14 @@ export function encodeEntry(e: LogEntry): Uint8Array {
 
 /** Parses an entry's bytes; throws with the reason when they are not an entry of this log. */
 export function decodeEntry(bytes: Uint8Array): LogEntry {
-  return LogEntrySchema.parse(JSON.parse(Buffer.from(bytes).toString("utf8"))) as LogEntry;
+  const entry = LogEntrySchema.parse(JSON.parse(Buffer.from(bytes).toString("utf8"))) as LogEntry;
+  // One encoding per entry: a member twice (readers differ on which they keep), spaces or escapes
+  // would let two monitors read one signed entry two ways.
+  if (!Buffer.from(encodeEntry(entry)).equals(Buffer.from(bytes)))
+    throw new Error(
+      "its bytes are not the entry as this log writes it (each member once, in order, no spaces or escapes)",
+    );
+  return entry;
 }
 
 /** An entry bundle: every entry as a big-endian uint16 length, then its bytes. */

@@ -67,3 +67,30 @@ describe("a log whose days go back (verify.ts)", () => {
     );
   });
 });
+
+describe("an entry written two ways at once (verify.ts, entries.ts)", () => {
+  it("fails an entry that holds a member twice, or is spaced or escaped otherwise than the log writes it", async () => {
+    const commitment = `${"A".repeat(43)}=`;
+    const good = encodeEntry({ event: "published", id: "2026-01-01-ana", logged: "2026-01-02", commitment });
+    // JSON.parse keeps the last "id", a first-wins reader the first: one signed entry, two reviews.
+    const twice = Buffer.from(
+      String(good).replace('"id":"2026-01-01-ana"', '"id":"2026-01-01-bo","id":"2026-01-01-ana"'),
+    );
+    for (const entry of [
+      twice,
+      Buffer.from(String(good).replace(",", ", ")),
+      Buffer.from(String(good).replace("a", "\\u0061")),
+    ]) {
+      const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
+      temp.push(d);
+      const tree = appendEntries(EMPTY_LOG, [good, entry]);
+      await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(KEY.skey)), {
+        note: undefined,
+        size: 0,
+      });
+      await expect(verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) }), String(entry)).rejects.toThrow(
+        "log entry 1 is not an entry of this log (its bytes are not the entry as this log writes it",
+      );
+    }
+  });
+});
