@@ -26,23 +26,33 @@ export function htmlText(html: string): string {
   );
 }
 
-/** The JSON-LD `Review` nodes of the page whose `@id` is `url`. */
-function jsonLdReviews(html: string, url: string): Record<string, unknown>[] {
-  const found: Record<string, unknown>[] = [];
-  for (const m of html.matchAll(/<script type="application\/ld\+json">([\s\S]*?)<\/script>/g)) {
-    let json: unknown;
-    try {
-      json = JSON.parse(m[1] as string);
-    } catch {
-      continue;
-    }
-    const nodes = Array.isArray(json) ? json : [json];
-    for (const n of nodes) {
-      const node = n as Record<string, unknown> | null;
-      if (node?.["@type"] === "Review" && node["@id"] === url) found.push(node);
-    }
+/** Every JSON-LD `Review` node in `json`, at any depth (an `@graph`, an array, a business's `review`). */
+function reviewNodes(json: unknown, found: Record<string, unknown>[] = []): Record<string, unknown>[] {
+  if (Array.isArray(json)) for (const v of json) reviewNodes(v, found);
+  else if (json !== null && typeof json === "object") {
+    const node = json as Record<string, unknown>;
+    const type = node["@type"];
+    if (type === "Review" || (Array.isArray(type) && type.includes("Review"))) found.push(node);
+    for (const v of Object.values(node)) reviewNodes(v, found);
   }
   return found;
+}
+
+/**
+ * The page's JSON-LD `Review` nodes: every one, however its script tag is written (attributes in
+ * any order or quoting), since a search engine reads each; the record's is the one whose `@id` is `url`.
+ */
+function jsonLdReviews(html: string, url: string): { all: number; own: Record<string, unknown>[] } {
+  const all: Record<string, unknown>[] = [];
+  for (const m of html.matchAll(/<script\b([^>]*)>([\s\S]*?)<\/script\s*>/gi)) {
+    if (!/\btype\s*=\s*["']?\s*application\/ld\+json/i.test(m[1] as string)) continue;
+    try {
+      reviewNodes(JSON.parse(m[2] as string), all);
+    } catch {
+      // Not JSON: no reader takes a Review from it.
+    }
+  }
+  return { all: all.length, own: all.filter((n) => n["@id"] === url) };
 }
 
 /**
@@ -142,9 +152,9 @@ export function pageProblems(html: string, record: ServedRecord, url: string): s
   // show a visitor another copy than the one checked (hidden or not).
   const articles = idCount(html, `review-${id}`);
   const lds = jsonLdReviews(html, url);
-  if (articles > 1 || lds.length > 1)
+  if (articles > 1 || lds.all > 1)
     problems.push(
-      `${id}: ${url} shows the review more than once (${articles} elements with its id, ${lds.length} JSON-LD Reviews); a page shows one copy`,
+      `${id}: ${url} shows the review more than once (${articles} elements with its id, ${lds.all} JSON-LD Reviews); a page shows one copy`,
     );
   const shown = bodyParagraphs(html, id);
   if (!shown) problems.push(`${id}: ${url} does not show the review's text`);
@@ -165,7 +175,7 @@ export function pageProblems(html: string, record: ServedRecord, url: string): s
     problems.push(
       `${id}: ${url} shows another ${shownOtherwise.join(", ")} than the record the log vouches for (rewritten after the build?)`,
     );
-  const ld = lds[0];
+  const ld = lds.own[0];
   if (!ld) {
     problems.push(`${id}: ${url} has no JSON-LD Review for the record`);
     return problems;

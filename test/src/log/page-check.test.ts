@@ -93,6 +93,15 @@ describe("a review's page against its record (page-check.ts)", () => {
     }
     const ld = /<script[\s\S]*?<\/script>/.exec(page(SHOWN))?.[0] as string;
     expect(twice(`${ld}${page(SHOWN)}`)).toEqual([problem(1, 2)]);
+    // A second Review a search engine reads, however its script tag is written and wherever it sits.
+    const fakeLd = { "@type": "Review", reviewRating: { ratingValue: 1 }, reviewBody: "Awful." };
+    for (const extra of [
+      `<script type="application/ld+json">${JSON.stringify(fakeLd)}</script>`,
+      `<script type='application/ld+json'>${JSON.stringify({ ...fakeLd, "@id": URL })}</script>`,
+      `<script data-x type=application/ld+json >${JSON.stringify({ "@graph": [{ ...fakeLd, "@type": ["Review"] }] })}</script>`,
+      `<SCRIPT TYPE="application/ld+json">${JSON.stringify({ "@type": "LocalBusiness", review: [fakeLd] })}</SCRIPT>`,
+    ])
+      expect(twice(`${page(SHOWN)}${extra}`), extra).toEqual([problem(1, 2)]);
   });
 
   it("names a visit date, a verification or a practice's reply rewritten on the page alone", () => {
