@@ -5,6 +5,7 @@ import PQueue from "p-queue";
 import { z } from "zod";
 import { reviewPath } from "../src/content/dataset.ts";
 import { failureCause, fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
+import { feedProblems } from "../src/log/feed-check.ts";
 import { duplicateMemberName } from "../src/log/i-json.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
@@ -51,6 +52,7 @@ const SeenSchema = z.object({
 });
 
 const DatasetSchema = z.object({
+  business: z.unknown(),
   aggregate_rating: z.unknown(),
   reviews: z.array(z.looseObject({ id: z.string(), log_index: z.unknown(), log_nonce: z.unknown() })),
 });
@@ -84,7 +86,7 @@ async function readState(file: string): Promise<SeenCheckpoint | undefined | { p
 async function servedDataset(
   site: string,
   fetchImpl?: typeof fetch,
-): Promise<{ url: string; aggregate: unknown; records: ServedRecord[] }> {
+): Promise<{ url: string; business: unknown; aggregate: unknown; records: ServedRecord[] }> {
   const url = `${site.replace(/\/+$/, "")}/reviews.json`;
   const bytes = await fetchBytes(url, { fetch: fetchImpl, maxBytes: MAX_DATASET_BYTES, retries: RETRIES });
   if (!bytes) throw new LogVerifyError(`${url} is not found: the site serves no records to check against the log`);
@@ -102,7 +104,8 @@ async function servedDataset(
     );
   const parsed = DatasetSchema.safeParse(json);
   if (!parsed.success) throw new LogVerifyError(`${url} is not a list of review records with log_index and log_nonce`);
-  return { url, aggregate: parsed.data.aggregate_rating, records: parsed.data.reviews as ServedRecord[] };
+  const { business, aggregate_rating: aggregate, reviews } = parsed.data;
+  return { url, business, aggregate, records: reviews as ServedRecord[] };
 }
 
 /** `check` over `items`, `limit` at a time; the problems in the items' order. */
@@ -211,6 +214,19 @@ export async function main(deps: {
     const check = checkSite(verified.entries, records);
     const summary = aggregateProblem(dataset.url, dataset.aggregate, records);
     if (summary) check.problems.push(summary);
+    // The JSON Feed's items, against the records just checked (a site without one has nothing to check).
+    const feedUrl = `${site}/api/feed.json`;
+    const feed = await fetchBytes(feedUrl, { fetch: deps.fetch, retries: RETRIES }).catch((e: Error) => e.message);
+    if (typeof feed === "string") check.problems.push(`${feedUrl} could not be read (${feed})`);
+    else if (feed) {
+      let json: unknown;
+      try {
+        json = JSON.parse(Buffer.from(feed).toString("utf8"));
+      } catch {
+        // Left undefined: feedProblems names a feed that is not one.
+      }
+      check.problems.push(...feedProblems(feedUrl, json, records, dataset.business, permalink));
+    }
     const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
     check.problems.push(
       ...(await pagesChecked(withdrawnIds, PAGE_CONCURRENCY, async ([id, l]) => {

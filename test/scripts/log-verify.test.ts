@@ -174,6 +174,28 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     );
   });
 
+  it("fails a JSON Feed item whose words are not its record's, or that carries a withdrawn review", async () => {
+    const feed = JSON.parse(await (await fetch(`${base}/api/feed.json`)).text()) as {
+      items: Record<string, unknown>[];
+    };
+    const carlos = feed.items.find((i) => i.url === `${base}/reviews/${CARLOS}/`) as Record<string, unknown>;
+    rewrite = (url) => {
+      if (url !== "/api/feed.json") return undefined;
+      const items = feed.items.map((i) =>
+        i === carlos ? { ...i, content_text: String(i.content_text).replace("Sprained", "Broke") } : i,
+      );
+      // The withdrawn review back in the feed, under its own permalink.
+      items.push({ ...carlos, url: `${base}/reviews/${MIKE}/` });
+      return JSON.stringify({ ...feed, items });
+    };
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n")).toEqual([
+      `log:verify: ${CARLOS}: ${base}/api/feed.json gives another content_text than the record the log vouches for (rewritten after the build?)`,
+      `log:verify: ${base}/api/feed.json carries an item for "${base}/reviews/${MIKE}/", a review /reviews.json does not serve (withdrawn, or never logged?)`,
+    ]);
+  });
+
   it("fails an aggregate_rating that is not the one of the records served beside it", async () => {
     rewrite = (url, body) => {
       if (url !== "/reviews.json") return undefined;
