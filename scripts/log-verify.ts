@@ -225,7 +225,7 @@ export async function main(deps: {
       } catch {
         // Left undefined: feedProblems names a feed that is not one.
       }
-      check.problems.push(...feedProblems(feedUrl, json, records, dataset.business, permalink));
+      check.problems.push(...feedProblems(feedUrl, json, records, dataset.business, permalink, verified.entries));
     }
     const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
     check.problems.push(

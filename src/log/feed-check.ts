@@ -1,12 +1,14 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Business, ReviewRecord } from "../content/records.ts";
-import { feedBody, reviewTitle } from "../feeds/entries.ts";
+import { feedBody, itemModified, reviewTitle } from "../feeds/entries.ts";
+import type { LogEntry } from "./entries.ts";
+import { latestEntries } from "./plan.ts";
 import type { ServedRecord } from "./site-check.ts";
 
 /**
  * The JSON Feed (`/api/feed.json`) against the records `/reviews.json` serves, which site-check.ts
  * proves are the ones the log vouches for: each item is a served review (never a withdrawn one),
- * and its title, text, author, dates, tags and `_review` are what its record gives (as
+ * and its title, text, author, dates (`date_modified` by the log's days), tags and `_review` are what its record gives (as
  * src/feeds/json-feed.ts writes them), so a feed reader is not shown words the log never saw.
  * Pure: the caller fetches both files.
  */
@@ -20,7 +22,12 @@ export function feedProblems(
   records: readonly ServedRecord[],
   business: unknown,
   permalink: (id: string) => string,
+  entries: readonly LogEntry[],
 ): string[] {
+  // The day a review last changed after publication is the log's (plan.ts changedOn), whichever build wrote the feed.
+  const changedOn = new Map<string, string>();
+  for (const [id, { entry }] of latestEntries(entries))
+    if (entry.event === "amended" || entry.event === "restored") changedOn.set(id, entry.logged);
   const items = (feed as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) return [`${where} is not a JSON Feed: it has no list of items`];
   const byUrl = new Map(records.map((r) => [hrefOf(permalink(r.id)), r]));
@@ -38,6 +45,7 @@ export function feedProblems(
       title: reviewTitle(record),
       content_text: feedBody(record, business as Business),
       date_published: record.published_at,
+      date_modified: itemModified(record, { changedOn, withdrawn: [] }),
       authors: [{ name: record.author }],
       tags: [`rating:${record.rating}`, ...record.technicians, ...record.services],
     };

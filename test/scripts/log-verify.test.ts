@@ -179,11 +179,15 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
       items: Record<string, unknown>[];
     };
     const carlos = feed.items.find((i) => i.url === `${base}/reviews/${CARLOS}/`) as Record<string, unknown>;
+    const idOf = (i: Record<string, unknown> | undefined) => String(i?.url).split("/").at(-2);
+    expect(idOf(feed.items[1])).not.toBe(CARLOS);
     rewrite = (url) => {
       if (url !== "/api/feed.json") return undefined;
       const items = feed.items.map((i) =>
         i === carlos ? { ...i, content_text: String(i.content_text).replace("Sprained", "Broke") } : i,
       );
+      // An amendment hidden: the item dated as if unchanged since its publication.
+      items[1] = { ...items[1], date_modified: "2020-01-01T00:00:00Z" };
       // The withdrawn review back in the feed, under its own permalink.
       items.push({ ...carlos, url: `${base}/reviews/${MIKE}/` });
       return JSON.stringify({ ...feed, items });
@@ -192,6 +196,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.err.split("\n")).toEqual([
       `log:verify: ${CARLOS}: ${base}/api/feed.json gives another content_text than the record the log vouches for (rewritten after the build?)`,
+      `log:verify: ${idOf(feed.items[1])}: ${base}/api/feed.json gives another date_modified than the record the log vouches for (rewritten after the build?)`,
       `log:verify: ${base}/api/feed.json carries an item for "${base}/reviews/${MIKE}/", a review /reviews.json does not serve (withdrawn, or never logged?)`,
     ]);
   });
