@@ -10,6 +10,7 @@ import { duplicateMemberName } from "../src/log/i-json.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
 import { latestEntries } from "../src/log/plan.ts";
+import { quoteProblems } from "../src/log/quote-check.ts";
 import { aggregateProblem, checkSite, type ServedRecord } from "../src/log/site-check.ts";
 import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verify.ts";
 
@@ -133,14 +134,17 @@ async function withdrawnPageStatus(url: string, fetchImpl?: typeof fetch): Promi
   }
 }
 
-/** `url` as the WHATWG URL Standard writes it (a host's case, a default port): equal addresses compare equal. */
-function hrefOf(url: string): string {
+/** The JSON of `bytes`, or undefined (the check names what is not what it should be). */
+function parsedOrUndefined(bytes: Uint8Array): unknown {
   try {
-    return new URL(url).href;
+    return JSON.parse(Buffer.from(bytes).toString("utf8"));
   } catch {
-    return url;
+    return undefined;
   }
 }
+
+/** `url` as the WHATWG URL Standard writes it (a host's case, a default port): equal addresses compare equal. */
+const hrefOf = (url: string): string => URL.parse(url)?.href ?? url;
 
 export async function main(deps: {
   argv: string[];
@@ -214,18 +218,17 @@ export async function main(deps: {
     const check = checkSite(verified.entries, records);
     const summary = aggregateProblem(dataset.url, dataset.aggregate, records);
     if (summary) check.problems.push(summary);
-    // The JSON Feed's items, against the records just checked (a site without one has nothing to check).
-    const feedUrl = `${site}/api/feed.json`;
-    const feed = await fetchBytes(feedUrl, { fetch: deps.fetch, retries: RETRIES }).catch((e: Error) => e.message);
-    if (typeof feed === "string") check.problems.push(`${feedUrl} could not be read (${feed})`);
-    else if (feed) {
-      let json: unknown;
-      try {
-        json = JSON.parse(Buffer.from(feed).toString("utf8"));
-      } catch {
-        // Left undefined: feedProblems names a feed that is not one.
-      }
-      check.problems.push(...feedProblems(feedUrl, json, records, dataset.business, permalink, verified.entries));
+    // The feed and the insights, against the records just checked (a site without one has nothing to check).
+    const against: [string, (json: unknown, url: string) => string[]][] = [
+      ["api/feed.json", (j, u) => feedProblems(u, j, records, dataset.business, permalink, verified.entries)],
+      ["insights.json", (j, u) => quoteProblems(u, j, records, permalink)],
+    ];
+    for (const [file, problems] of against) {
+      const url = `${site}/${file}`;
+      const read = { fetch: deps.fetch, maxBytes: MAX_DATASET_BYTES, retries: RETRIES };
+      const bytes = await fetchBytes(url, read).catch((e: Error) => e.message);
+      if (typeof bytes === "string") check.problems.push(`${url} could not be read (${bytes})`);
+      else if (bytes) check.problems.push(...problems(parsedOrUndefined(bytes), url));
     }
     const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
     check.problems.push(

@@ -6,6 +6,7 @@ import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/log-verify.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
+import type { ServedRecord } from "../../src/log/site-check.ts";
 import { startApp, type TestApp } from "../helpers/app-server.ts";
 import { buildSite, testLogKey } from "../helpers/build-site.ts";
 
@@ -198,6 +199,23 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
       `log:verify: ${CARLOS}: ${base}/api/feed.json gives another content_text than the record the log vouches for (rewritten after the build?)`,
       `log:verify: ${idOf(feed.items[1])}: ${base}/api/feed.json gives another date_modified than the record the log vouches for (rewritten after the build?)`,
       `log:verify: ${base}/api/feed.json carries an item for "${base}/reviews/${MIKE}/", a review /reviews.json does not serve (withdrawn, or never logged?)`,
+    ]);
+  });
+
+  it("fails an /insights.json that quotes words a review does not hold, or cites a withdrawn review", async () => {
+    const insights = JSON.parse(await (await fetch(`${base}/insights.json`)).text()) as Record<string, unknown>;
+    const dataset = JSON.parse(await (await fetch(`${base}/reviews.json`)).text()) as { reviews: ServedRecord[] };
+    const text = String(dataset.reviews.find((r) => r.id === CARLOS)?.text);
+    const quote = (id: string, sentence?: string) => ({ review_id: id, url: `${base}/reviews/${id}/`, sentence });
+    // A genuine quote passes; one of words the review never said, and a withdrawn review quoted, fail.
+    const examples = { positive: [quote(CARLOS, text.split(". ")[0]), quote(CARLOS, "Best chiropractor in Oregon.")] };
+    const aspects = [{ id: "care", examples: { ...examples, negative: [quote(MIKE, "It hurt.")] } }];
+    rewrite = (url) => (url === "/insights.json" ? JSON.stringify({ ...insights, aspects }) : undefined);
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n")).toEqual([
+      `log:verify: ${CARLOS}: ${base}/insights.json quotes "Best chiropractor in Oregon.", which its record the log vouches for does not say`,
+      `log:verify: ${base}/insights.json cites ${MIKE}, a review /reviews.json does not serve (withdrawn, or never logged?)`,
     ]);
   });
 
