@@ -4,9 +4,9 @@ import { parseArgs } from "node:util";
 import PQueue from "p-queue";
 import { z } from "zod";
 import { reviewPath } from "../src/content/dataset.ts";
+import { duplicateName } from "../src/content/json-names.ts";
 import { failureCause, fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
 import { feedProblems } from "../src/log/feed-check.ts";
-import { duplicateMemberName } from "../src/log/i-json.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
 import { latestEntries } from "../src/log/plan.ts";
@@ -98,10 +98,10 @@ async function servedDataset(
   } catch {
     throw new LogVerifyError(`${url} is not JSON`);
   }
-  const twice = duplicateMemberName(text);
+  const twice = duplicateName(text);
   if (twice !== undefined)
     throw new LogVerifyError(
-      `${url} is not I-JSON: an object in it has the member ${JSON.stringify(twice)} twice, and readers differ on which they keep (RFC 7493 section 2.3), so its records are not one reading the log could vouch for`,
+      `${url} is not I-JSON: ${twice} is a member name given twice in one object, and readers differ on which they keep (RFC 7493 section 2.3), so its records are not one reading the log could vouch for`,
     );
   const parsed = DatasetSchema.safeParse(json);
   if (!parsed.success) throw new LogVerifyError(`${url} is not a list of review records with log_index and log_nonce`);

@@ -74,7 +74,7 @@ const NOT_IJSON = {
   name: "is given twice in its object, which I-JSON (RFC 7493 §2.3) forbids: JSON.parse would keep the last silently; send each name once",
 };
 
-/** The refusal of a body that gives a name twice in one object (json-names.ts finds its path). */
+/** The refusal of a body that gives a name twice in one object (src/content/json-names.ts finds its path). */
 export const nameGivenTwice = (path: string) => `${path} ${NOT_IJSON.name}`;
 
 /**

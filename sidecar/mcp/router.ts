@@ -8,6 +8,7 @@ import {
 } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
+import { duplicateName } from "../../src/content/json-names.ts";
 import { xGzipAsGzip } from "../body-codings.ts";
 import type { BuildEvents } from "../build/live-build.ts";
 import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
@@ -26,7 +27,6 @@ import {
   originGuard,
   utf8Only,
 } from "./http-guards.ts";
-import { duplicateName } from "./json-names.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
 import {
   batchRefusal,

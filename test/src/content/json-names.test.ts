@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { duplicateName } from "../../../sidecar/mcp/json-names.ts";
+import { duplicateName } from "../../../src/content/json-names.ts";
 
 describe("duplicateName: the first member name given twice in one object (I-JSON, RFC 7493 §2.3)", () => {
   it("names it by its JSON path, at any depth and inside arrays", () => {
@@ -26,5 +26,13 @@ describe("duplicateName: the first member name given twice in one object (I-JSON
     const long = "k".repeat(500);
     expect(duplicateName(`{"${long}":1,"${long}":2}`)).toBe(`$.${long.slice(0, 198)}…`);
     expect(duplicateName('{"a":1,"a')).toBeUndefined();
+  });
+
+  it("reads strings that hold quotes, colons, commas and brackets as strings, and escaped names as decoded", () => {
+    expect(duplicateName('{"r":[{"x":{"b":1}},{"t":"\\"}{","t":0}]}')).toBe("$.r[1].t");
+    expect(duplicateName('{"a\\u0062":1, "ab" : 2}')).toBe("$.ab");
+    expect(duplicateName('{"a":"\\\\","b":"x,\\"a\\":[{",  "c":["a","a"]}')).toBeUndefined();
+    expect(duplicateName('"a"')).toBeUndefined();
+    expect(duplicateName('{"a":{},"b":[],"a":null}')).toBe("$.a");
   });
 });
