@@ -112,10 +112,6 @@ export class Hub {
     return this.#database?.reachable() ?? Promise.resolve(true);
   }
 
-  /**
-   * Accepts a validated (un)subscription request, or refuses it with a status and a reason. Acceptance
-   * records a pending verification and queues it; the caller answers 202 before it runs.
-   */
   /** Why the hub will not call `callback` (a valid https URL): an IP literal of a private or reserved address. */
   callbackRefusal(callback: string): string | undefined {
     const { hostname } = new URL(callback);
@@ -123,6 +119,10 @@ export class Hub {
     return literal && `${describeRefusal(hostname, hostname, literal)}, which the hub does not call`;
   }
 
+  /**
+   * Accepts a validated (un)subscription request, or refuses it with a status and a reason. Acceptance
+   * records a pending verification and queues it; the caller answers 202 before it runs.
+   */
   async request(req: SubscriptionRequest): Promise<HubAnswer> {
     const run = this.running ? this.#run : undefined;
     if (!run) return { accepted: false, status: 503, reason: "the hub is not running" };
