@@ -13,6 +13,7 @@ import { latestEntries } from "../src/log/plan.ts";
 import { quoteProblems } from "../src/log/quote-check.ts";
 import { aggregateProblem, checkSite, type ServedRecord } from "../src/log/site-check.ts";
 import { LogVerifyError, type SeenCheckpoint, verifyLog } from "../src/log/verify.ts";
+import { hrefOf } from "../src/urls.ts";
 
 /**
  * `npm run log:verify -- --url <prefix> --key <vkey> [--site <url>] [--state FILE]`: a monitor of
@@ -142,9 +143,6 @@ function parsedOrUndefined(bytes: Uint8Array): unknown {
     return undefined;
   }
 }
-
-/** `url` as the WHATWG URL Standard writes it (a host's case, a default port): equal addresses compare equal. */
-const hrefOf = (url: string): string => URL.parse(url)?.href ?? url;
 
 export async function main(deps: {
   argv: string[];

@@ -53,3 +53,6 @@ export const TOPIC_PATHS = ["/feed.xml", "/api/feed.json", "/reviews.json"] as c
 export function uriOf(url: string): string {
   return new URL(url).href;
 }
+
+/** `url` as `uriOf` writes it, or as given when it does not parse: for comparing addresses read off a site. */
+export const hrefOf = (url: string): string => URL.parse(url)?.href ?? url;

@@ -1,6 +1,7 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import { feedBody, itemModified, reviewTitle } from "../feeds/entries.ts";
+import { hrefOf } from "../urls.ts";
 import type { LogEntry } from "./entries.ts";
 import { latestEntries } from "./plan.ts";
 import type { ServedRecord } from "./site-check.ts";
@@ -12,9 +13,6 @@ import type { ServedRecord } from "./site-check.ts";
  * src/feeds/json-feed.ts writes them), so a feed reader is not shown words the log never saw.
  * Pure: the caller fetches both files.
  */
-
-/** `url` as the WHATWG URL Standard writes it, so equal addresses compare equal. */
-const hrefOf = (url: string) => URL.parse(url)?.href ?? url;
 
 export function feedProblems(
   where: string,

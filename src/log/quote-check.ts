@@ -1,3 +1,4 @@
+import { hrefOf } from "../urls.ts";
 import type { ServedRecord } from "./site-check.ts";
 
 /**
@@ -9,7 +10,6 @@ import type { ServedRecord } from "./site-check.ts";
  */
 
 const collapse = (s: unknown) => (typeof s === "string" ? s.replace(/\s+/g, " ").trim() : "");
-const hrefOf = (url: string) => URL.parse(url)?.href ?? url;
 
 export function quoteProblems(
   where: string,
