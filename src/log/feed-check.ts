@@ -3,7 +3,7 @@ import type { Business, ReviewRecord } from "../content/records.ts";
 import { feedBody, itemModified, reviewTitle } from "../feeds/entries.ts";
 import { hrefOf } from "../urls.ts";
 import type { LogEntry } from "./entries.ts";
-import { latestEntries } from "./plan.ts";
+import { changedOnDays, latestEntries } from "./plan.ts";
 import type { ServedRecord } from "./site-check.ts";
 
 /**
@@ -22,10 +22,8 @@ export function feedProblems(
   permalink: (id: string) => string,
   entries: readonly LogEntry[],
 ): string[] {
-  // The day a review last changed after publication is the log's (plan.ts changedOn), whichever build wrote the feed.
-  const changedOn = new Map<string, string>();
-  for (const [id, { entry }] of latestEntries(entries))
-    if (entry.event === "amended" || entry.event === "restored") changedOn.set(id, entry.logged);
+  // The day a review last changed after publication is the log's, whichever build wrote the feed.
+  const changedOn = changedOnDays(latestEntries(entries));
   const items = (feed as { items?: unknown } | null)?.items;
   if (!Array.isArray(items)) return [`${where} is not a JSON Feed: it has no list of items`];
   const byUrl = new Map(records.map((r) => [hrefOf(permalink(r.id)), r]));

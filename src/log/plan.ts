@@ -74,6 +74,17 @@ export function latestEntries(prior: readonly LogEntry[]): Map<string, { index: 
   return latest;
 }
 
+/**
+ * The day each review last changed after its publication (its latest entry an amendment or a
+ * restoration, `LogPlan.changedOn`): what the feeds date a changed entry by, whoever wrote them.
+ */
+export function changedOnDays(latest: ReadonlyMap<string, { entry: LogEntry }>): Map<string, string> {
+  const changedOn = new Map<string, string>();
+  for (const [id, { entry }] of latest)
+    if (entry.event === "amended" || entry.event === "restored") changedOn.set(id, entry.logged);
+  return changedOn;
+}
+
 /** Logged reviews whose latest entry is not a withdrawal and that are not in `present`. */
 export function deletedReviews(prior: readonly LogEntry[], present: ReadonlySet<string>): LogPlan["deleted"] {
   return [...latestEntries(prior)]
@@ -156,12 +167,11 @@ export function planLog(
   const all = [...prior, ...entries];
   const after = latestEntries(all);
   const positions = new Map<string, LogPosition>();
-  const changedOn = new Map<string, string>();
   for (const r of current.reviews) {
     const l = after.get(r.id) as { index: number; entry: LogEntry };
     positions.set(r.id, { index: l.index, nonce: b64(l.index) });
-    if (l.entry.event === "amended" || l.entry.event === "restored") changedOn.set(r.id, l.entry.logged);
   }
+  const changedOn = changedOnDays(new Map(current.reviews.map((r) => [r.id, after.get(r.id) as { entry: LogEntry }])));
   const counts: Record<LogEvent, number> = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
   const withdrawals: LogPlan["withdrawals"] = [];
   // null while on the list; the day it left once withdrawn (a changed reason does not move it).
