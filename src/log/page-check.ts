@@ -13,7 +13,8 @@ import type { ServedRecord } from "./site-check.ts";
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
-const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
+/** Runs of white space as one space, none at either end: text compared as a reader sees it. */
+export const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
 /** The text of an HTML fragment: tags dropped, character references decoded, spaces collapsed. */
 export function htmlText(html: string): string {

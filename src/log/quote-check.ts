@@ -1,4 +1,5 @@
 import { hrefOf } from "../urls.ts";
+import { collapse } from "./page-check.ts";
 import type { ServedRecord } from "./site-check.ts";
 
 /**
@@ -9,7 +10,7 @@ import type { ServedRecord } from "./site-check.ts";
  * log never saw. Pure: the caller fetches both files.
  */
 
-const collapse = (s: unknown) => (typeof s === "string" ? s.replace(/\s+/g, " ").trim() : "");
+const collapsed = (s: unknown) => (typeof s === "string" ? collapse(s) : "");
 
 export function quoteProblems(
   where: string,
@@ -30,8 +31,8 @@ export function quoteProblems(
       else if ("url" in node && hrefOf(String(node.url)) !== hrefOf(permalink(id)))
         problems.add(`${id}: ${where} links it at ${JSON.stringify(node.url)}, not its permalink ${permalink(id)}`);
       if (r && "sentence" in node) {
-        const quoted = collapse(node.sentence);
-        if (quoted === "" || !(collapse(r.text).includes(quoted) || collapse(r.title).includes(quoted)))
+        const quoted = collapsed(node.sentence);
+        if (quoted === "" || !(collapsed(r.text).includes(quoted) || collapsed(r.title).includes(quoted)))
           problems.add(
             `${id}: ${where} quotes ${JSON.stringify(quoted.slice(0, 80))}, which its record the log vouches for does not say`,
           );
