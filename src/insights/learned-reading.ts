@@ -1,6 +1,7 @@
 import { CLASSES, type CompiledModel, features, type ModelVerdict, type PolarityClass, segments } from "./learned.ts";
 import type { Clause } from "./nlp.ts";
 import { round } from "./numbers.ts";
+import { explicit, polarityFeatures, reviewContext, wordsContext } from "./polarity-features.ts";
 import { asksQuestion } from "./quotes.ts";
 import type { AspectReading } from "./readings.ts";
 import { clausesBySentence, sentenceAbout } from "./sentence-about.ts";
@@ -82,83 +83,6 @@ export const LEARNED_DEFAULTS: LearnedOptions = {
   explicitConfidence: 0.5,
   disputedWeight: 0.25,
 };
-
-/**
- * What the polarity model is told besides the clause's words: which aspect it is asked about, what
- * the rules read for it there, and the review around the clause (`reviewContext`). Trained the same
- * way (training.ts), so the model learns when the rules' side is to be trusted, and how far the
- * star rating and the rest of the review speak for the clause.
- */
-export function polarityFeatures(
-  words: readonly string[],
-  aspectId: string,
-  r: AspectReading | undefined,
-  context: readonly string[] = [],
-): string[] {
-  const rule = ruleOf(r);
-  const out = [...words, `aspect:${aspectId}`, `rule:${rule}`, `rule:${rule}|${aspectId}`];
-  for (const w of words) if (!w.includes("_")) out.push(`${aspectId}|${w}`);
-  for (const c of context) out.push(c, `${c}|rule:${rule}`, `${c}|${aspectId}`);
-  return out;
-}
-
-function ruleOf(r: AspectReading | undefined): string {
-  if (!r) return "absent";
-  if (!r.polar) return r.byCondition ? "condition" : "unjudged";
-  if (r.score === 0) return "tie";
-  return `${r.score > 0 ? "positive" : "negative"}${explicit(r) ? "" : "-weak"}`;
-}
-
-/**
- * Whether a rule's reading is explicit evidence: read from the clause's own words (not a contrast
- * with another clause, not a construction such as a delay), all of one side.
- */
-export function explicit(r: AspectReading): boolean {
-  if (!r.polar || r.inferred || r.shape || r.score === 0) return false;
-  const sign = r.score > 0 ? "+" : "-";
-  return r.words.length > 0 && r.words.every((w) => w.endsWith(sign));
-}
-
-/** A clause's context without the review's rating or its other sentences: a 3-star sentence alone. */
-function wordsContext(context: readonly string[]): string[] {
-  return ["rating:3", ...context.filter((c) => c === "past")];
-}
-
-/** Past-tense forms that are not `-ed` words: a clause told in the past is often the story before. */
-const PAST = new Set(["was", "were", "had", "did", "could", "came", "went", "got", "felt", "told", "took", "left"]);
-
-/**
- * What the polarity model is told about the review around each clause: its star rating, the side
- * the rules read in the review's other sentences (`rest:`), whether the clause opens a longer
- * review (`first`, where the story of an injury is usually told) and is told in the past (`past`).
- * Computed from the rules' readings, before any model speaks, at training and at build alike.
- */
-export function reviewContext(clauses: readonly Clause[], readings: readonly AspectReading[][], rating: number) {
-  const sentences = clauses.length === 0 ? 0 : (clauses[clauses.length - 1] as Clause).sentenceIndex + 1;
-  const bySentence = new Array<number>(sentences).fill(0);
-  readings.forEach((found, k) => {
-    const s = (clauses[k] as Clause).sentenceIndex;
-    for (const r of found) if (r.polar) bySentence[s] = (bySentence[s] as number) + r.score;
-  });
-  const total = bySentence.reduce((a, b) => a + b, 0);
-  return clauses.map((c) => {
-    const out = [`rating:${rating}`];
-    if (sentences > 1) {
-      const rest = total - (bySentence[c.sentenceIndex] as number);
-      out.push(`rest:${rest > 0 ? "+" : rest < 0 ? "-" : "0"}|rating:${rating}`);
-      if (c.sentenceIndex === 0) out.push("first");
-    }
-    for (let i = c.start; i < c.end; i++) {
-      const n = c.tokens.normals[i] as string;
-      const verb = c.tokens.pos[i] === "VERB" || c.tokens.pos[i] === "AUX";
-      if (verb && (PAST.has(n) || (n.endsWith("ed") && n !== c.tokens.lemmas[i]))) {
-        out.push("past");
-        break;
-      }
-    }
-    return out;
-  });
-}
 
 /** A clause's features and its segments' (`aspectSegment`), computed once. */
 export type SegmentCache = Map<Clause, { clause: string[]; segments: string[][] }>;

@@ -1,8 +1,8 @@
 import type { LabelledItem } from "./evaluate.ts";
 import type { CompiledModel } from "./learned.ts";
-import { explicit } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
 import { polarity, round } from "./numbers.ts";
+import { explicit } from "./polarity-features.ts";
 import type { AspectReading } from "./readings.ts";
 import type { ReviewEvidence } from "./review-verdict.ts";
 import { clausesBySentence, sentenceAbout } from "./sentence-about.ts";

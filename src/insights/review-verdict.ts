@@ -1,9 +1,10 @@
 import type { Annotator } from "./annotate.ts";
 import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, type CompiledModel, type PolarityClass } from "./learned.ts";
-import { explicit, LEARNED_SCORE, type LearnedOptions } from "./learned-reading.ts";
+import { LEARNED_SCORE, type LearnedOptions } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
 import { polarity, round } from "./numbers.ts";
+import { explicit } from "./polarity-features.ts";
 import type { AspectReading } from "./readings.ts";
 import type { PolarityExample } from "./training.ts";
 

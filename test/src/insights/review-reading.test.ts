@@ -5,8 +5,9 @@ import { type Annotator, createAnnotator, type ReviewAnnotation } from "../../..
 import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import type { LearnedModel } from "../../../src/insights/learned.ts";
-import { LEARNED_DEFAULTS, reviewContext } from "../../../src/insights/learned-reading.ts";
+import { LEARNED_DEFAULTS } from "../../../src/insights/learned-reading.ts";
 import { polarity } from "../../../src/insights/numbers.ts";
+import { reviewContext } from "../../../src/insights/polarity-features.ts";
 import type { AspectMention } from "../../../src/insights/readings.ts";
 import { trainOn } from "../../../src/insights/training.ts";
 import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
