@@ -19,6 +19,8 @@ function reason(r: AspectReading): string {
   const words = r.words.join(" ");
   const m = r.model;
   const kind = m?.explicit ? "explicit words" : "weaker evidence";
+  if (r.learned === "overruled" && m?.ironic)
+    return `the learned model won: in a review of one or two stars it read ${m.side} at p ${m.p} with the rating and the rest of the review, at least the ${m.need} needed to overrule praise there without the clause's words alone (sarcasm, or praise taken back; ${words})`;
   if (r.learned === "overruled" && m)
     return `the learned model won: it read ${m.side} at p ${m.p}${m.wordsOnly === undefined ? "" : ` (${m.wordsOnly} from the clause's words alone)`}, at least the ${m.need} needed to overrule the rules' ${kind} (${words})`;
   if (r.disputed && m && m.wordsOnly !== undefined && m.p >= m.need)

@@ -66,6 +66,13 @@ export interface LearnedOptions {
    */
   explicitConfidence: number;
   /**
+   * In a review of one or two stars, the probability at which the polarity model, with the review
+   * around the clause, overrules explicit praise without the clause's words alone: sarcasm ("Wow,
+   * what a great deal") and praise taken back ("felt amazing walking out, lasted til dinner").
+   * Praise only: a complaint in a 4- or 5-star review is usually meant (twenty-fourth round).
+   */
+  ironyConfidence: number;
+  /**
    * How much a rule's reading the polarity model doubts (`disputed`) counts in the review's score
    * for the aspect, against 1 for any other clause.
    */
@@ -81,6 +88,7 @@ export const LEARNED_DEFAULTS: LearnedOptions = {
   unjudgedConfidence: 0.9,
   quoteAspectConfidence: 0.25,
   explicitConfidence: 0.5,
+  ironyConfidence: 0.7,
   disputedWeight: 0.25,
 };
 
@@ -174,16 +182,19 @@ export function learnedReadings(
         ? conditionConfidence
         : polarityConfidence;
     // The rating and the rest of the review are a prior, not evidence against explicit words: to
-    // overrule them the clause's words alone (read as in a 3-star review) must point the same way.
+    // overrule them the clause's words alone (read as in a 3-star review) must point the same way,
+    // save for praise in a review of one or two stars that the model is sure is not meant.
+    const ironic = strong && rating <= 2 && ruleClass === 2 && (p[c] as number) >= options.ironyConfidence;
     const wordsOnly =
-      strong && (p[c] as number) >= need
+      strong && !ironic && (p[c] as number) >= need
         ? (model.polarity(polarityFeatures(words, id, r, wordsContext(context[k] as string[])))[c] as number)
         : undefined;
     const model_: ModelVerdict = {
       side: CLASSES[c] as PolarityClass,
       p: round(p[c] as number),
-      need,
+      need: ironic ? options.ironyConfidence : need,
       explicit: strong,
+      ...(ironic ? { ironic } : {}),
       ...(wordsOnly === undefined ? {} : { wordsOnly: round(wordsOnly) }),
     };
     // The model reads another side than the rules' word: at the least, the sentence is no quote.

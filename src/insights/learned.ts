@@ -32,6 +32,8 @@ export interface ModelVerdict {
   explicit: boolean;
   /** Against explicit words: the model's probability for the side from the clause's words alone. */
   wordsOnly?: number;
+  /** Praise overruled in a review of one or two stars by the model's reading with the review around it. */
+  ironic?: boolean;
 }
 
 /**

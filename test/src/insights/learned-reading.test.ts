@@ -1,5 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { type Annotator, createAnnotator } from "../../../src/insights/annotate.ts";
+import type { InsightsContent } from "../../../src/insights/content-schema.ts";
+import { explainReview } from "../../../src/insights/explain.ts";
 import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { projectInsights } from "../../helpers/project-insights.ts";
 
@@ -10,9 +12,11 @@ import { projectInsights } from "../../helpers/project-insights.ts";
  */
 let both: Annotator;
 let rules: Annotator;
+let projectAspects: InsightsContent["aspects"];
 
 beforeAll(async () => {
   const { content, insights } = await projectInsights();
+  projectAspects = insights.aspects;
   expect(insights.model, "content/insights/model.json").toBeDefined();
   const analyzer = createAnalyzer();
   both = createAnnotator(insights, content.business, analyzer);
@@ -74,6 +78,29 @@ describe("the learned models beside the rules", () => {
     const c = annotate(both, "Dr. Patel was great but billing was a mess.");
     expect(c.aspects.map((x) => `${x.id}:${x.sentiment}`)).toEqual(["billing:negative", "care:positive"]);
     expect(c.mentions.filter((m) => m.confident).length).toBeGreaterThan(0);
+  });
+
+  it("read praise that a one-star review does not mean as no praise, and say why", () => {
+    const rated = (rating: number, text: string) =>
+      both.annotate({ id: "x", title: null, text, rating, technicians: [], services: [], service_areas: [] });
+    const side = (rating: number, text: string, id: string) =>
+      rated(rating, text).aspects.find((a) => a.id === id)?.sentiment;
+    const sarcasm =
+      "Fantastic, another surprise charge on my card. The adjustment lasted two minutes and my back hurts more than it did.";
+    expect(side(1, sarcasm, "billing")).not.toBe("positive");
+    expect(side(1, sarcasm, "pain-relief")).toBe("negative");
+    // The same words in a glad review are meant; the rating alone does not turn them.
+    expect(side(5, "Brilliant value at ninety dollars a visit. My shoulder feels better.", "billing")).toBe("positive");
+    const said = explainReview(both, projectAspects, {
+      id: "x",
+      title: null,
+      text: sarcasm,
+      rating: 1,
+      technicians: [],
+      services: [],
+      service_areas: [],
+    });
+    expect(said.join("\n")).toMatch(/in a review of one or two stars it read \w+ at p [\d.]+ with the rating/);
   });
 
   it("are the same function of the same content: two annotators read alike", async () => {
