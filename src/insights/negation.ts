@@ -24,6 +24,16 @@ export function negatesNothing(normals: readonly string[], p: number): boolean {
   const next = normals[p + 1] as string;
   return NOT_NEGATED.has(next) || (next === "to" && normals[p] === "not");
 }
+const NOUNS = new Set(["NOUN", "PROPN"]);
+/**
+ * Whether the scope of the negator at `p` ends after word `i`: "no" before a noun negates that noun
+ * phrase and what it governs ("no verdict on results"), not the words after it ("no warning no
+ * consent just yanked my head": "yanked" stays a complaint). "No one" reaches as far as "nobody".
+ */
+export function nounPhraseEnds(normals: readonly string[], pos: readonly string[], p: number, i: number): boolean {
+  if (normals[p] !== "no" || normals[p + 1] === "one" || !NOUNS.has(pos[i] as string)) return false;
+  return !NOUNS.has(pos[i + 1] as string) && pos[i + 1] !== "ADP";
+}
 /** "Not 5 stars because…", "isn't five stars:": the negator is about the rating, not the words after it. */
 const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five"]);
 /** "Stars", or "star" ending the phrase: "not 5 star friendly" still negates "friendly". */

@@ -10,6 +10,7 @@ import {
   MODIFIES,
   NEGATORS,
   negatesNothing,
+  nounPhraseEnds,
   ratesStars,
   SCOPE,
   SCOPE_END,
@@ -278,6 +279,7 @@ export function readClause(
         value[k] = (value[k] as number) * NEGATION_FACTOR;
         flipped = true;
       }
+      if (nounPhraseEnds(normals, pos, p, i)) break;
     }
   }
 

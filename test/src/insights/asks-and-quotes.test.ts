@@ -23,6 +23,16 @@ describe("what a review asks or asks for", () => {
     expect(read("The staff were never to blame.").aspects).toEqual(["staff:positive"]);
   });
 
+  it('lets "no" before a noun negate that noun phrase, not the complaint told after it', () => {
+    // Unpunctuated text: the scope of "no" ends with its noun, so "jerked" is still a complaint.
+    expect(read("no warning he just jerked my neck hard").aspects).toEqual(["care:negative"]);
+    expect(read("no x-ray no questions he just jerked my neck hard").aspects).toEqual(["care:negative"]);
+    // What the noun governs stays inside ("no verdict on results yet"); "no one" reaches like "nobody".
+    expect(read("no improvement in my back pain").aspects).toEqual(["pain-relief:negative"]);
+    expect(read("no one at the desk was helpful").aspects).toEqual(["staff:negative"]);
+    expect(read("no rude staff and no long waits").aspects).toEqual(["scheduling:positive", "staff:positive"]);
+  });
+
   it("quotes no question: it asserts nothing a visitor could be shown as what patients say", () => {
     expect(read("Is the price fair?", 4)).toEqual({ aspects: ["billing:positive"], quotable: false });
     expect(read("The price is fair.", 4)).toEqual({ aspects: ["billing:positive"], quotable: true });
