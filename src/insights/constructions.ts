@@ -226,6 +226,8 @@ export function compileConstructions(
         const next = normals[i + 1] as string;
         // "Six weeks later I finished the race" tells a story; "the soonest was two weeks later" waits.
         if (next === "later" && !cue && !soonest) continue;
+        // "Took a week off work" is leave taken, not a wait; "the next opening is two weeks off" waits.
+        if (next === "off" && lemmas.slice(clause.start, i).includes("take")) continue;
         const late = !LONG_UNITS.has(unit) && LATE_CUES.has(next);
         if (long && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
       }

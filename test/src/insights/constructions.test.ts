@@ -38,6 +38,9 @@ describe("delays: a long stretch of time with a word of delay is a complaint", (
   it("credits a slow refund to billing, and ignores durations that are not delays", () => {
     expect(read("My refund took three months to arrive.")).toEqual(["billing:negative"]);
     expect(read("I have been a patient for six years.")).toEqual([]);
+    // Time off taken is no wait: "off" after "take" is leave, after an opening it is far away.
+    expect(read("I had to take three days off work afterwards.")).not.toContain("scheduling:negative");
+    expect(read("Their next opening was two weeks off.")).toEqual(["scheduling:negative"]);
     expect(read("Called first thing, expecting to wait a week for an appointment.")).not.toContain(
       "scheduling:negative",
     );
