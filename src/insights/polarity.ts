@@ -156,9 +156,12 @@ export function readClause(
     if (s.group === POSITIVE) value[k] = WORD_WEIGHT;
     else if (s.group === NEGATIVE) value[k] = -WORD_WEIGHT;
     else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {
-      if (!hasCondition) continue;
+      // With no condition in the clause, an outcome that is itself a term of an aspect speaks for
+      // it ("…, but much better").
+      const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
+      if (!hasCondition && !itself) continue;
       value[k] = s.group === OUTCOME_POSITIVE ? WORD_WEIGHT : -WORD_WEIGHT;
-      bound[k] = nearestCondition(s.start);
+      bound[k] = itself ? itself.aspect : nearestCondition(s.start);
     } else if (s.group >= FIRST_CONDITION) {
       condition[k] = lexicon.conditionAspects[s.group - FIRST_CONDITION] as number;
       weakCondition[k] = lexicon.conditionWeak[s.group - FIRST_CONDITION] ? 1 : 0;

@@ -179,6 +179,12 @@ describe("relief told as no longer needing something", () => {
     expect(read("I haven't needed my back brace since the spring.")).toEqual(["pain-relief:positive"]);
     expect(read("I stopped taking ibuprofen after the second month.")).toEqual(["pain-relief:positive"]);
   });
+
+  it("reads a result phrase that names its aspect as that result, with no condition beside it", () => {
+    // "much better" is a term of pain relief and one of its outcomes: it needs no "pain" to speak for.
+    expect(read("My neck was sore the first night, but much better since.")).toEqual(["pain-relief:positive"]);
+    expect(read("Much better after the fourth visit.")).toEqual(["pain-relief:positive"]);
+  });
 });
 
 describe("attribution by what the clause is about", () => {
