@@ -34,6 +34,16 @@ export function nounPhraseEnds(normals: readonly string[], pos: readonly string[
   if (normals[p] !== "no" || normals[p + 1] === "one" || !NOUNS.has(pos[i] as string)) return false;
   return !NOUNS.has(pos[i + 1] as string) && pos[i + 1] !== "ADP";
 }
+const CONTRASTS = new Set(["but", "though", "yet"]);
+/**
+ * Whether the negated word at `i`, in a clause ending at `end`, concedes a flaw to praise what the
+ * sentence says next: "not perfect, but def better" is no complaint by itself.
+ */
+export function concedes(normals: readonly string[], i: number, end: number): boolean {
+  return (
+    normals[i] === "perfect" && (CONTRASTS.has(normals[end] as string) || CONTRASTS.has(normals[end + 1] as string))
+  );
+}
 /** "Not 5 stars because…", "isn't five stars:": the negator is about the rating, not the words after it. */
 const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five"]);
 /** "Stars", or "star" ending the phrase: "not 5 star friendly" still negates "friendly". */

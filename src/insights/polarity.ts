@@ -3,6 +3,7 @@ import { attribute, type Polar } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import {
+  concedes,
   DIMINISHERS,
   DISCOURSE,
   LINKS,
@@ -279,7 +280,7 @@ export function readClause(
         // "couldn't be less helpful": as unhelpful as can be, already read so.
         flipped = true;
       } else if (value[k] !== 0) {
-        value[k] = (value[k] as number) * NEGATION_FACTOR;
+        value[k] = concedes(normals, i, end) ? 0 : (value[k] as number) * NEGATION_FACTOR;
         flipped = true;
       }
       if (nounPhraseEnds(normals, pos, p, i)) break;

@@ -33,6 +33,13 @@ describe("what a review asks or asks for", () => {
     expect(read("no rude staff and no long waits").aspects).toEqual(["scheduling:positive", "staff:positive"]);
   });
 
+  it('reads "not perfect, but…" as a flaw granted to praise what follows, not as a complaint', () => {
+    expect(read("My knee is not perfect but definitely better than it was.").aspects).not.toContain(
+      "pain-relief:negative",
+    );
+    expect(read("My shoulder is not perfect.").aspects).toEqual(["pain-relief:negative"]);
+  });
+
   it("quotes no question: it asserts nothing a visitor could be shown as what patients say", () => {
     expect(read("Is the price fair?", 4)).toEqual({ aspects: ["billing:positive"], quotable: false });
     expect(read("The price is fair.", 4)).toEqual({ aspects: ["billing:positive"], quotable: true });
