@@ -40,6 +40,9 @@ const STOPS = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", "
  */
 export function wishAt(normals: readonly string[], lemmas: readonly string[], i: number, end: number): number {
   if (!WISHING.has(normals[i] as string)) return -1;
+  // "wish I could say the same for my results": what follows "same" is what fell short.
+  if (normals[i - 2] === "wish" && normals[i + 1] === "say" && normals[i + 2] === "the" && normals[i + 3] === "same")
+    return i + 3;
   const m = HEDGES.has(normals[i + 1] as string) ? i + 1 : i;
   if (normals[m + 1] === "use") return m + 1;
   if (normals[m + 1] === "do" && normals[m + 2] === "with") return m + 2;

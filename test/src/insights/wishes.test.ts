@@ -74,6 +74,11 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("The front desk is friendlier than at my old clinic.", "staff")).toBe("positive");
   });
 
+  it("reads 'wish I could say the same for' as a complaint about what follows", () => {
+    expect(governsAfter("Wish I could say the same for the billing statements.")).toBe("same");
+    expect(sideOf("The desk was quick; I wish I could say the same for my results.", "pain-relief")).toBe("negative");
+  });
+
   it("marks what it governs as negated in the learned models' features", () => {
     const c = clauseOf("The front desk could be friendlier.");
     const f = features(c.tokens, c.start, c.end);
