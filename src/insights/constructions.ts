@@ -195,7 +195,14 @@ export function compileConstructions(
             pastBefore = PAST.has(w) || (pos[k] === "VERB" && w !== lemmas[k] && !w.endsWith("ing"));
           }
           const past = around.some((w) => PAST.has(w)) || (!around.some((w) => PRESENT.has(w)) && pastBefore);
-          out.push({ start: limiter, end: s.end, value: past ? 0 : -1 });
+          // "couldn't turn my neck for 3 weeks now i can": a limit told in the past, then lifted.
+          const lifted =
+            past &&
+            normals
+              .slice(s.end, clause.end)
+              .join(" ")
+              .match(/\bnow (?:\S+ ){0,2}(?:can|able)(?: |$)(?!n't|not|never)/);
+          out.push({ start: limiter, end: s.end, value: lifted ? 1 : past ? 0 : -1 });
         } else if (
           around.some((w) => ABLE.has(w)) &&
           normals.slice(clause.start, clause.end).some((w) => REGAINED.has(w))

@@ -66,6 +66,14 @@ describe("abilities: what the patient's body could do is about pain relief, not 
     expect(read("Six visits later I still can't bend to tie my shoes.")).toEqual(["pain-relief:negative"]);
     expect(read("I can finally sleep on my left side again.")).toEqual(["pain-relief:positive"]);
   });
+
+  it("reads a past limit lifted in the same clause ('now I can') as a good result", () => {
+    expect(read("couldnt bend over to tie my shoes for weeks now i can")).toEqual(["pain-relief:positive"]);
+    expect(read("I could barely turn my head for a month and now I can")).toEqual(["pain-relief:positive"]);
+    expect(read("I couldn't sit through a film and now I can't even sit through dinner")).toEqual([
+      "pain-relief:negative",
+    ]);
+  });
 });
 
 describe("expectations: a fear followed by a contrast is what did not happen", () => {
