@@ -1,3 +1,4 @@
+import { STATUS_CODES } from "node:http";
 import express, {
   type ErrorRequestHandler,
   type Express,
@@ -157,6 +158,9 @@ export function createApp(deps: AppDeps): Express {
     }
     if (err instanceof HttpError) {
       for (const [k, v] of Object.entries(err.headers)) res.setHeader(k, v);
+      // A JSON-RPC client reads any answer from /mcp as a JSON-RPC message (a bad Host's 400).
+      if (mcp && isMcp(req.path))
+        return rpcError(res, err.status, -32000, `${STATUS_CODES[err.status]}: ${err.message}`);
       // Messages and issues may quote what a client sent: nothing I-JSON (RFC 7493) forbids goes back.
       res.status(err.status).json(ijsonValue({ error: err.code, message: err.message, ...err.extra }));
       return;
