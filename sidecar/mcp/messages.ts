@@ -1,9 +1,5 @@
-import {
-  isJSONRPCErrorResponse,
-  isJSONRPCNotification,
-  isJSONRPCRequest,
-  isJSONRPCResultResponse,
-} from "@modelcontextprotocol/server";
+import { type SpecTypeName, specTypeSchemas } from "@modelcontextprotocol/server";
+import { describeIssue, issuePath } from "../../src/api/schema-issues.ts";
 import { isIJsonText } from "../../src/content/characters.ts";
 
 /**
@@ -18,12 +14,43 @@ export function invalidMessage(body: unknown): string | undefined {
   }
   const jsonrpc = (body as { jsonrpc?: unknown }).jsonrpc;
   if (jsonrpc !== "2.0") return `jsonrpc must be "2.0", got ${JSON.stringify(jsonrpc) ?? "nothing"}`;
-  const valid =
-    isJSONRPCRequest(body) ||
-    isJSONRPCNotification(body) ||
-    isJSONRPCResultResponse(body) ||
-    isJSONRPCErrorResponse(body);
-  return valid ? undefined : "not a JSON-RPC 2.0 request, notification or response (check method, id, params)";
+  const kind = messageKind(body);
+  if (!kind)
+    return "a JSON-RPC 2.0 message has a method (a request or notification), or a result or an error (a response)";
+  const { issues } = specTypeSchemas[kind.type]["~standard"].validate(body) as { issues?: readonly SchemaIssue[] };
+  if (!issues?.length) return undefined;
+  const why = issues.map((issue) =>
+    issuePath(issue) === "id" ? badId((body as { id?: unknown }).id) : describeIssue(issue),
+  );
+  return `not a JSON-RPC 2.0 ${kind.noun}: ${why.join("; ")}`;
+}
+
+type SchemaIssue = Parameters<typeof describeIssue>[0];
+
+/** Which of the four messages a body means to be, by the members that tell them apart (the SDK's own schemas say what is wrong). */
+function messageKind(body: object): { type: SpecTypeName; noun: string } | undefined {
+  if ("method" in body)
+    return "id" in body
+      ? { type: "JSONRPCRequest", noun: "request" }
+      : { type: "JSONRPCNotification", noun: "notification" };
+  if ("result" in body) return { type: "JSONRPCResultResponse", noun: "response" };
+  if ("error" in body) return { type: "JSONRPCErrorResponse", noun: "error response" };
+  return undefined;
+}
+
+/** The SDK says only "Invalid input" of an id; MCP's is a string or an integer, never null. Not echoed whole: it may be 60 KB. */
+function badId(id: unknown): string {
+  const got =
+    typeof id === "number"
+      ? String(id)
+      : id === null
+        ? "null"
+        : Array.isArray(id)
+          ? "an array"
+          : typeof id === "object"
+            ? "an object"
+            : `a ${typeof id}`;
+  return `id: expected a string or an integer, got ${got}`;
 }
 
 /** The id to echo in an error about this body, when it has a usable one. */

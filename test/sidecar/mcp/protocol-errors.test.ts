@@ -254,3 +254,24 @@ describe("a missing, repeated or invalid Host", () => {
     }
   });
 });
+
+describe("a body that is no JSON-RPC message", () => {
+  it("is refused with 400 and -32600 naming the member that is wrong and what it holds", async () => {
+    const cases: [Record<string, unknown>, RegExp][] = [
+      [{ id: null, method: "ping" }, /\bid\b.*string or an integer.*\bnull\b/],
+      [{ id: 1.5, method: "ping" }, /\bid\b.*string or an integer.*1\.5/],
+      [{ id: true, method: "ping" }, /\bid\b.*string or an integer.*boolean/],
+      [{ id: 1, method: "ping", foo: 1 }, /"foo"/],
+      [{ id: 1, method: "tools/list", params: [1] }, /\bparams\b.*array/],
+      [{ method: 5 }, /\bmethod\b.*string.*number/],
+      [{ id: 1, result: {}, error: { code: 1, message: "x" } }, /"error"/],
+      [{ id: 1 }, /method.*result.*error/],
+    ];
+    for (const [message, why] of cases) {
+      const res = await postRpc(app.endpoint, { jsonrpc: "2.0", ...message }, session());
+      expect(res.status, JSON.stringify(message)).toBe(400);
+      expect(res.body.error.code).toBe(-32600);
+      expect(res.body.error.message, JSON.stringify(message)).toMatch(why);
+    }
+  });
+});
