@@ -44,6 +44,19 @@ const notFound = () =>
   rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again");
 
 /**
+ * An `initialize` sent with a live session's id: initialization is a session's first interaction,
+ * and the answer would tell the client a version its session does not record. The SDK's session
+ * transport answers it so too.
+ */
+const alreadyInitialized = (id: string | number | null) =>
+  rpcErrorResponse(
+    400,
+    -32600,
+    "Invalid Request: this session is already initialized; send initialize without Mcp-Session-Id to start a new one",
+    id,
+  );
+
+/**
  * Why a DELETE's `Mcp-Protocol-Version` is refused (2025-06-18: an invalid or unsupported one
  * MUST get 400), in the SDK transport's words for a POST or GET; none when absent, as there.
  */
@@ -125,6 +138,7 @@ export class LegacySessions {
     if (expiresAt === undefined) return notFound();
     switch (request.method) {
       case "POST":
+        if (method === "initialize") return alreadyInitialized(id);
         if (problem) return rpcErrorResponse(200, -32602, problem, id);
         return this.#deps.serve(request, { parsedBody: body });
       case "GET":
