@@ -7,7 +7,9 @@ import { headersTooLargeBody } from "./schemas.ts";
  * JSON-RPC and described by the MCP specification, not here; the document types the envelope.
  */
 
-const SESSION_EXAMPLE = "v1.eyJwdiI6IjIwMjUtMDYtMTgifQ.c2lnbmF0dXJl";
+/** An id as `initialize` issues it (sidecar/mcp/session-token.ts), the one docs/mcp.md shows. */
+const SESSION_EXAMPLE =
+  "eyJ2IjoxLCJleHAiOjE3OTU2NzEwOTI2OTAsInB2IjoiMjAyNS0wNi0xOCIsIm4iOiJiWUF2RUpwTmhjcjRZVFpXIn0.WHHU-2XNiuAF07FlOitWA7ZY1qW9389PeBOy8JkP6MI";
 
 const sessionHeader = (required: boolean, description: string) => ({
   name: "Mcp-Session-Id",

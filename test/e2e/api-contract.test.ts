@@ -92,7 +92,11 @@ function conforms(o: Operation, ex: Exchange, context: string): void {
   const declared = o.responses[String(ex.status)];
   expect(declared, `${context}: status ${ex.status} is not declared`).toBeDefined();
   for (const [name, h] of Object.entries(declared?.headers ?? {})) {
-    if (h.required) expect(ex.headers.get(name), `${context}: declared header ${name}`).not.toBeNull();
+    const value = ex.headers.get(name);
+    if (h.required) expect(value, `${context}: declared header ${name}`).not.toBeNull();
+    // A header's value is text; a number schema describes the number it spells.
+    const typed = h.schema.type === "integer" || h.schema.type === "number" ? Number(value) : value;
+    if (value !== null) expect(oracle.errors(h.schema, typed), `${context}: header ${name}: ${value}`).toEqual([]);
   }
   const content = declared?.content;
   if (!content) {
@@ -334,6 +338,18 @@ describe("/mcp against the document", () => {
     conforms(mcp("post"), init, "initialize");
     const session = init.headers.get("mcp-session-id") as string;
     expect(session).toBeTruthy();
+    // Every example of the id is one as the server issues it: <payload>.<signature>, the same claims in the payload.
+    const shape = (id: string) => {
+      const [payload = "", signature = "", ...rest] = id.split(".");
+      const text = Buffer.from(payload, "base64url").toString("utf8");
+      const claims = text.startsWith("{") ? Object.keys(JSON.parse(text)).sort() : text;
+      return { parts: rest.length + 2, claims, signature: signature.length };
+    };
+    const examples = [
+      mcp("post").responses["200"]?.headers?.["Mcp-Session-Id"]?.example,
+      ...["post", "get", "delete"].map((m) => mcp(m).parameters?.find((p) => p.name === "Mcp-Session-Id")?.example),
+    ];
+    for (const example of examples) expect(shape(String(example))).toEqual(shape(session));
     const headers = { "Mcp-Session-Id": session, "Mcp-Protocol-Version": "2025-06-18" };
     // Without a session, each method's refusal is the declared JSON-RPC error.
     for (const method of ["get", "delete"]) {
