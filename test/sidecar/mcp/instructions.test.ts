@@ -1,8 +1,12 @@
+import { rm } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { firstSentence, instructionsFor, REVIEW_TEXT_NOTE } from "../../../sidecar/mcp/instructions.ts";
 import type { Business } from "../../../src/content/records.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
+import { SEARCH_PARAMS } from "../../../src/search/query.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { connectClient, startMcpApp } from "../../helpers/mcp-app.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 
@@ -40,5 +44,22 @@ describe("MCP instructions", () => {
   it("cut a description without a sentence end at 300 characters", () => {
     expect(firstSentence("x".repeat(400))).toHaveLength(300);
     expect(firstSentence("Two words")).toBe("Two words");
+  });
+
+  it("say when to use every tool tools/list lists, and name every search_reviews parameter", async () => {
+    const build = await buildSite(FIXTURE, { BASE_URL: "https://reviews.test" });
+    expect(build.code, build.stderr).toBe(0);
+    const app = await startMcpApp(build.distDir, { env: { BASE_URL: "https://reviews.test" } });
+    try {
+      const { client } = await connectClient(app.endpoint);
+      const text = client.getInstructions() ?? "";
+      for (const { name } of (await client.listTools()).tools)
+        expect(text, name).toMatch(new RegExp(`^- ${name}:`, "m"));
+      for (const param of SEARCH_PARAMS) expect(text, param).toMatch(new RegExp(`\\b${param}\\b`));
+      await client.close();
+    } finally {
+      await app.close();
+      await rm(build.distDir, { recursive: true, force: true });
+    }
   });
 });
