@@ -24,10 +24,32 @@ const protocolHeader = {
   in: "header",
   required: false,
   description:
-    "The protocol version negotiated at initialize (e.g. 2025-06-18), on every later request; 2026-07-28 requests carry it in `_meta` instead.",
+    "The protocol version negotiated at initialize (e.g. 2025-06-18), on every later request of a session; on every 2026-07-28 request, 2026-07-28, the version its `_meta` names too (required: 400, -32020 without it).",
   schema: { type: "string" },
   example: "2025-06-18",
 };
+
+/** 2026-07-28 has each request name its method, and the tool or resource it is for, in headers too (SEP-2243). */
+const modernHeaders = [
+  {
+    name: "Mcp-Method",
+    in: "header",
+    required: false,
+    description:
+      "On every 2026-07-28 request: the body's `method` (required there: 400, -32020 without it or when it differs).",
+    schema: { type: "string" },
+    example: "tools/call",
+  },
+  {
+    name: "Mcp-Name",
+    in: "header",
+    required: false,
+    description:
+      "On a 2026-07-28 `tools/call` the body's `params.name`, on `resources/read` its `params.uri` (required there: 400, -32020 without it or when it differs).",
+    schema: { type: "string" },
+    example: "search_reviews",
+  },
+];
 
 const rpcError = (description: string, code: number, message: string, headers?: object) => ({
   description,
@@ -117,7 +139,11 @@ export const mcpPathItem = {
     tags: ["mcp"],
     summary: "Send a JSON-RPC message (streamable HTTP, protocol 2025-06-18 and newer)",
     description: `JSON-RPC 2.0 over streamable HTTP. Send Accept: application/json, text/event-stream. A 2025-era \`initialize\` returns an Mcp-Session-Id header; send it, with Mcp-Protocol-Version, on every later request; a session expires after MCP_SESSION_TTL_MS (default 24 hours) without use. A body nesting deeper than 64 levels is refused (400, -32700). Tools: ${MCP_TOOLS.join(", ")}.`,
-    parameters: [sessionHeader(false, "The session from initialize; absent on initialize itself."), protocolHeader],
+    parameters: [
+      sessionHeader(false, "The session from initialize; absent on initialize itself."),
+      protocolHeader,
+      ...modernHeaders,
+    ],
     requestBody: {
       required: true,
       content: body({ type: "object", description: "A JSON-RPC 2.0 request or notification." }, REQUEST_EXAMPLE),

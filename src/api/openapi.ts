@@ -35,10 +35,11 @@ import {
  * 503s; 1.3.0 dates feed entries changed after publication and answers JSON-preferring clients of
  * the hub with the Error body; 1.4.0 declares every 400 body with its `issues`, as each is sent,
  * that a publish ping names a topic, and the 431 of an over-long request line beside each 414;
- * 1.5.0 declares the 304 that /healthz and /livez give `If-None-Match: *`). Content never moves it, and the document's bytes change
+ * 1.5.0 declares the 304 that /healthz and /livez give `If-None-Match: *`; 1.6.0 declares the Mcp-Method and Mcp-Name
+ * headers a 2026-07-28 request to /mcp must send). Content never moves it, and the document's bytes change
  * only with the contract or the catalogue (docs/api.md, "OpenAPI").
  */
-export const API_VERSION = "1.5.0";
+export const API_VERSION = "1.6.0";
 
 const TAGS = [
   { name: "reviews", description: "The reviews: the full dataset, search and incremental fetch." },
