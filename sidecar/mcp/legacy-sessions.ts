@@ -6,8 +6,9 @@ import {
   specTypeSchemas,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { idOf } from "./messages.ts";
 import { invalidParams } from "./params-guard.ts";
-import { rpcErrorResponse } from "./rpc-error.ts";
+import { type RpcId, rpcErrorResponse } from "./rpc-error.ts";
 import type { SessionStore } from "./session-store.ts";
 import type { SessionClaims, SessionTokens } from "./session-token.ts";
 
@@ -38,17 +39,18 @@ export interface LegacySessionsDeps {
 
 export const SESSION_HEADER = "mcp-session-id";
 
-const missing = () =>
-  rpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first to get one");
-const notFound = () =>
-  rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again");
+// `id` is the request's, when it has one: JSON-RPC 2.0 answers null only when it could not be read.
+const missing = (id: RpcId) =>
+  rpcErrorResponse(400, -32000, "Bad Request: Mcp-Session-Id header is required; send initialize first to get one", id);
+const notFound = (id: RpcId) =>
+  rpcErrorResponse(404, -32001, "Session not found: it expired, was ended or never existed; send initialize again", id);
 
 /**
  * An `initialize` sent with a live session's id: initialization is a session's first interaction,
  * and the answer would tell the client a version its session does not record. The SDK's session
  * transport answers it so too.
  */
-const alreadyInitialized = (id: string | number | null) =>
+const alreadyInitialized = (id: RpcId) =>
   rpcErrorResponse(
     400,
     -32600,
@@ -127,15 +129,15 @@ export class LegacySessions {
     const headerId = request.headers.get(SESSION_HEADER) ?? "";
     const method = (body as { method?: unknown } | undefined)?.method;
     const problem = request.method === "POST" ? invalidParams(body) : undefined;
-    const id = (body as { id?: string | number } | undefined)?.id ?? null;
+    const id = idOf(body);
     if (request.method === "POST" && headerId === "" && method === "initialize") {
       // Before a session exists a bad initialize is a bad HTTP request too.
       if (problem) return rpcErrorResponse(400, -32602, problem, id);
       return this.#initialize(request, body);
     }
-    if (headerId === "") return missing();
+    if (headerId === "") return missing(id);
     const expiresAt = await this.use(headerId);
-    if (expiresAt === undefined) return notFound();
+    if (expiresAt === undefined) return notFound(id);
     switch (request.method) {
       case "POST":
         if (method === "initialize") return alreadyInitialized(id);

@@ -275,3 +275,16 @@ describe("a body that is no JSON-RPC message", () => {
     }
   });
 });
+
+describe("a request refused for its session", () => {
+  it("gets an error with the request's id, as JSON-RPC 2.0 asks of any error whose request id could be read", async () => {
+    const ping = (id: string | number) => ({ jsonrpc: "2.0", id, method: "ping" });
+    const missing = await postRpc(app.endpoint, ping(41), { "mcp-protocol-version": "2025-06-18" });
+    expect([missing.status, missing.body.error.code, missing.body.id]).toEqual([400, -32000, 41]);
+    const unknown = await postRpc(app.endpoint, ping("p-42"), {
+      "mcp-session-id": "a.b",
+      "mcp-protocol-version": "2025-06-18",
+    });
+    expect([unknown.status, unknown.body.error.code, unknown.body.id]).toEqual([404, -32001, "p-42"]);
+  });
+});
