@@ -66,10 +66,11 @@ export interface LearnedOptions {
    */
   explicitConfidence: number;
   /**
-   * In a review of one or two stars, the probability at which the polarity model, with the review
-   * around the clause, overrules explicit praise without the clause's words alone: sarcasm ("Wow,
-   * what a great deal") and praise taken back ("felt amazing walking out, lasted til dinner").
-   * Praise only: a complaint in a 4- or 5-star review is usually meant (twenty-fourth round).
+   * In a review of one or two stars whose other sentences complain, the probability at which the
+   * polarity model, with the review around the clause, overrules explicit praise without the
+   * clause's words alone: sarcasm ("Wow, what a great deal") and praise taken back ("felt amazing
+   * walking out, lasted til dinner"). Praise only: a complaint in a 4- or 5-star review is usually
+   * meant (twenty-fourth round).
    */
   ironyConfidence: number;
   /**
@@ -183,8 +184,14 @@ export function learnedReadings(
         : polarityConfidence;
     // The rating and the rest of the review are a prior, not evidence against explicit words: to
     // overrule them the clause's words alone (read as in a 3-star review) must point the same way,
-    // save for praise in a review of one or two stars that the model is sure is not meant.
-    const ironic = strong && rating <= 2 && ruleClass === 2 && (p[c] as number) >= options.ironyConfidence;
+    // save for praise in a review of one or two stars whose other sentences complain, which the
+    // model is sure is not meant: the rating and the contrast read sarcasm, the rating alone does not.
+    const ironic =
+      strong &&
+      rating <= 2 &&
+      ruleClass === 2 &&
+      (context[k] as string[]).some((f) => f.startsWith("rest:-")) &&
+      (p[c] as number) >= options.ironyConfidence;
     const wordsOnly =
       strong && !ironic && (p[c] as number) >= need
         ? (model.polarity(polarityFeatures(words, id, r, wordsContext(context[k] as string[])))[c] as number)
