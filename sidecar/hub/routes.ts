@@ -1,6 +1,6 @@
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
-import { hubErrorBody, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
+import { hubErrorBody, hubRefusal, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
 import { REQUEST_BODY_CODINGS, xGzipAsGzip } from "../body-codings.ts";
@@ -167,6 +167,17 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     }
     // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
     if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", REQUEST_BODY_CODINGS);
+    // body-parser passes a decompressor's error (zlib's "incorrect header check") on untyped.
+    const coding = req.headers["content-encoding"];
+    if (status === 400 && err.type === undefined && coding !== undefined) {
+      const { reason, issue } = hubRefusal(
+        "Content-Encoding",
+        "the request body does not decode as this coding",
+        coding,
+      );
+      refuse(req, res, 400, reason, [issue]);
+      return;
+    }
     const tooLarge = err.type === "entity.too.large";
     const reason = tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message);
     refuse(

@@ -36,3 +36,24 @@ describe("a request with several parameters at fault", () => {
     });
   });
 });
+
+describe("a body that does not decode as its Content-Encoding says", () => {
+  it.each(["gzip", "deflate", "br"])(
+    "is a 400 naming Content-Encoding %s, not the decompressor's words",
+    async (coding) => {
+      const res = await h.post({}, "application/x-www-form-urlencoded", "hub.mode=publish", {
+        "content-encoding": coding,
+        accept: "application/json",
+      });
+      const message = "the request body does not decode as this coding";
+      expect([res.status, await res.json()]).toEqual([
+        400,
+        {
+          error: "invalid_hub_request",
+          message: `Content-Encoding: ${message}, got "${coding}"`,
+          issues: [{ path: "Content-Encoding", value: coding, message }],
+        },
+      ]);
+    },
+  );
+});
