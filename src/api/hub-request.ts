@@ -51,7 +51,8 @@ export const SubscriptionRequestSchema = z.object({
   "hub.topic": TopicSchema,
   "hub.lease_seconds": z
     .string()
-    .regex(/^\d{1,10}$/, "must be a whole number of seconds")
+    .regex(/^\d+$/, "must be a whole number of seconds")
+    .max(10, "must be at most 10 digits (a lease past the hub's bounds is clamped to them)")
     .optional()
     .meta({
       description:

@@ -57,3 +57,15 @@ describe("a body that does not decode as its Content-Encoding says", () => {
     },
   );
 });
+
+describe("a hub.lease_seconds of more than 10 digits", () => {
+  it("is refused as too long, not as what it is, a whole number", async () => {
+    for (const lease of ["99999999999", "00000000003600"]) {
+      const res = await h.post({ ...valid, "hub.lease_seconds": lease });
+      expect([res.status, await res.text()]).toEqual([
+        400,
+        `hub.lease_seconds: must be at most 10 digits (a lease past the hub's bounds is clamped to them), got "${lease}"\n`,
+      ]);
+    }
+  });
+});
