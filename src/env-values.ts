@@ -1,3 +1,4 @@
+import { isIP, isIPv6 } from "node:net";
 import path from "node:path";
 import { z } from "zod";
 
@@ -73,16 +74,23 @@ export const dir = <F extends string | undefined>(name: string, fallback: F) =>
       return path.resolve(v);
     });
 
+/**
+ * An IP address, an IPv6 address in brackets as a URL writes it (listen takes it bare), or a host
+ * name whose last label is not all digits: `999.1.1.1` is no IPv4 address, and would be looked up
+ * as a name only when the server tries to listen.
+ */
 export const host = z
   .string()
   .optional()
   .transform((v, ctx) => {
     const h = v === undefined || v === "" ? "127.0.0.1" : v;
-    if (!/^[A-Za-z0-9.:[\]-]+$/.test(h)) {
+    const bare = /^\[(.*)\]$/.exec(h)?.[1] ?? h;
+    const name = /^(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z-][A-Za-z0-9-]*\.?$/;
+    if (bare === h ? isIP(h) === 0 && !name.test(h) : !isIPv6(bare)) {
       ctx.addIssue({ code: "custom", message: `HOST must be a host name or IP address, got ${JSON.stringify(h)}` });
       return z.NEVER;
     }
-    return h;
+    return bare;
   });
 
 export const logLevel = z

@@ -1,5 +1,6 @@
 import { spawn } from "node:child_process";
 import { mkdir, mkdtemp, readdir, readFile, readlink, rm, symlink, writeFile } from "node:fs/promises";
+import net from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -68,6 +69,9 @@ describe("configuration", () => {
     ["DIST_DIR", "dist "],
     ["LOG_DIR", " "],
     ["CONTENT_DIR", " content"],
+    // No IPv4 address, and no name either: getaddrinfo would refuse it only when listening.
+    ["HOST", "999.1.1.1"],
+    ["HOST", "[reviews.example]"],
   ])("rejects %s=%s, naming the variable and the value", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(
@@ -86,6 +90,14 @@ describe("configuration", () => {
     expect(() => loadConfig({ HUB_URL: "https://ping:s3cret@hub.example/hub" })).toThrow(
       'HUB_URL must be an http(s) URL without a user name or password (the ping cannot send them), got "https://ping:***@hub.example/hub"',
     );
+  });
+
+  it("listens on HOST=[::1], an IPv6 address written as a URL writes it", async () => {
+    const { HOST } = loadConfig({ HOST: "[::1]" });
+    const server = net.createServer();
+    await new Promise<void>((resolve, reject) => server.once("error", reject).listen(0, HOST, resolve));
+    expect(server.address()).toMatchObject({ address: "::1", family: "IPv6" });
+    await new Promise((resolve) => server.close(resolve));
   });
 
   it("applies the documented defaults", () => {
