@@ -107,8 +107,11 @@ if (import.meta.main) {
   }
   try {
     const list = await listing(config);
-    if (typeof list === "string") process.stdout.write(list);
-    else process.stdout.write(json ? `${JSON.stringify(list, null, 2)}\n` : formatListing(list));
+    // A hub that never ran has no subscriptions: --json still prints JSON, and says why on stderr.
+    if (typeof list === "string") (json ? process.stderr : process.stdout).write(list);
+    const listed = typeof list === "string" ? { subscriptions: [], pending: [] } : list;
+    if (json) process.stdout.write(`${JSON.stringify(listed, null, 2)}\n`);
+    else if (typeof list !== "string") process.stdout.write(formatListing(list));
   } catch (err) {
     const where = config.DATABASE_URL ? "the database of DATABASE_URL" : path.join(config.DATA_DIR, STORE_FILE);
     process.stderr.write(`hub:list: cannot read ${where}: ${(err as Error).message}\n`);

@@ -85,6 +85,15 @@ describe("npm run hub:list", () => {
       `No hub database at ${path.join(empty, "hub.sqlite")}: the hub has never run with this DATA_DIR.\n`,
     );
   });
+
+  it("prints an empty listing with --json when the hub has never run, and says why on stderr", async () => {
+    const empty = await mkdtemp(path.join(os.tmpdir(), "pr-hub-none-"));
+    const { stdout, stderr } = await hubList(empty, "--json");
+    expect(JSON.parse(stdout)).toEqual({ subscriptions: [], pending: [] });
+    expect(stderr).toBe(
+      `No hub database at ${path.join(empty, "hub.sqlite")}: the hub has never run with this DATA_DIR.\n`,
+    );
+  });
 });
 
 const noPostgres = await postgresUnavailable();
