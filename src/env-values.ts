@@ -109,14 +109,38 @@ export const logLevel = z
     return level as (typeof levels)[number];
   });
 
+/** Whether `entry` names a browser origin's host: an http(s) origin, or a bare host name or address. */
+function namesOrigin(entry: string): boolean {
+  if (/^https?:\/\//i.test(entry)) {
+    try {
+      return new URL(entry).hostname !== "";
+    } catch {
+      return false;
+    }
+  }
+  return /^[A-Za-z0-9.-]+$/.test(entry) || (/^\[.*\]$/.test(entry) && isIPv6(entry.slice(1, -1)));
+}
+
+/**
+ * `*`, or a comma-separated list of origins. An entry that names no host (`*.example.com`, a `*`
+ * inside a list) or a list of none would match no Origin, and so silently refuse the browsers meant.
+ */
 export const origins = z
   .string()
   .optional()
-  .transform((v) =>
-    v === undefined || v.trim() === "" || v.trim() === "*"
-      ? ("*" as const)
-      : v
-          .split(",")
-          .map((s) => s.trim())
-          .filter(Boolean),
-  );
+  .transform((v, ctx) => {
+    if (v === undefined || v.trim() === "" || v.trim() === "*") return "*" as const;
+    const list = v
+      .split(",")
+      .map((s) => s.trim())
+      .filter(Boolean);
+    const bad = list.length === 0 ? "" : list.find((entry) => !namesOrigin(entry));
+    if (bad !== undefined) {
+      ctx.addIssue({
+        code: "custom",
+        message: `MCP_ALLOWED_ORIGINS must be * or a comma-separated list of origins (https://app.example,http://localhost:3000), got ${JSON.stringify(bad)} in ${JSON.stringify(v)}`,
+      });
+      return z.NEVER;
+    }
+    return list;
+  });

@@ -72,6 +72,10 @@ describe("configuration", () => {
     // No IPv4 address, and no name either: getaddrinfo would refuse it only when listening.
     ["HOST", "999.1.1.1"],
     ["HOST", "[reviews.example]"],
+    // An entry naming no host matches no Origin: the browsers it was meant for would all get 403.
+    ["MCP_ALLOWED_ORIGINS", "*.app.example"],
+    ["MCP_ALLOWED_ORIGINS", "https://app.example, *"],
+    ["MCP_ALLOWED_ORIGINS", " , "],
   ])("rejects %s=%s, naming the variable and the value", (name, value) => {
     expect(() => loadConfig({ [name]: value })).toThrow(ConfigError);
     expect(() => loadConfig({ [name]: value })).toThrow(
