@@ -29,6 +29,11 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
     description: "The request sent `If-None-Match: *` (RFC 9110 §13.1.2). No body; ask without it.",
     headers: noStore,
   };
+  // The hub's own quota (HUB_RATE_LIMIT_PER_MINUTE), not the API's: counted on every answer it gives.
+  const hubQuota = {
+    RateLimit: { ...rateLimitHeaders.RateLimit, example: "limit=30, remaining=29, reset=42" },
+    "RateLimit-Policy": { ...rateLimitHeaders["RateLimit-Policy"], example: "30;w=60" },
+  };
   return {
     "/api/websub/hub": {
       post: {
@@ -52,6 +57,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
         responses: {
           "202": {
             description: "Accepted; verification (or distribution) happens asynchronously.",
+            headers: hubQuota,
             content: body(
               { type: "string" },
               "Accepted: verification of intent for subscribe will follow.",
@@ -60,6 +66,7 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
           },
           "400": {
             description: "Invalid request; the body says which fields and why.",
+            headers: hubQuota,
             content: refusal(400, 'hub.callback: must be an https URL, got "http://reader.example/cb"', {
               path: "hub.callback",
               value: "http://reader.example/cb",
@@ -68,12 +75,14 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
           },
           "413": {
             description: "The body is larger than 16 kB or has more than 64 parameters.",
+            headers: hubQuota,
             content: refusal(413, "The request body is larger than 16kb."),
           },
           "414": shared.uriTooLong,
           "431": shared.headersTooLarge,
           "415": {
             description: "Not application/x-www-form-urlencoded.",
+            headers: hubQuota,
             content: refusal(
               415,
               "The hub accepts application/x-www-form-urlencoded bodies only, got application/json.",
@@ -83,16 +92,15 @@ export function servicePaths({ urls, ex }: PathContext): Record<string, unknown>
             description: "Too many hub requests from this client; retry after Retry-After seconds.",
             headers: {
               "Retry-After": { required: true, schema: { type: "integer" }, example: 42 },
-              // The hub's own quota (HUB_RATE_LIMIT_PER_MINUTE), not the API's.
-              RateLimit: { ...rateLimitHeaders.RateLimit, example: "limit=30, remaining=0, reset=42" },
-              "RateLimit-Policy": { ...rateLimitHeaders["RateLimit-Policy"], example: "30;w=60" },
+              ...hubQuota,
+              RateLimit: { ...hubQuota.RateLimit, example: "limit=30, remaining=0, reset=42" },
             },
             content: refusal(429, "Too many hub requests: the limit is 30 per minute per client."),
           },
           "503": {
             description:
               "With DATABASE_URL, the shared database does not answer (with Retry-After); or the hub is not running, or too many verifications are pending (in all, or for callbacks on one host).",
-            headers: { "Retry-After": { required: false, schema: { type: "integer" }, example: 30 } },
+            headers: { "Retry-After": { required: false, schema: { type: "integer" }, example: 30 }, ...hubQuota },
             content: refusal(503, "The hub's database is unreachable; try again later."),
           },
         },
