@@ -112,8 +112,10 @@ const databaseUrl = z
     } catch {}
     if (!url || (url.protocol !== "postgres:" && url.protocol !== "postgresql:")) {
       // The value may carry a password: name the problem, echo only the scheme.
-      const scheme = url?.protocol ?? "no scheme";
-      ctx.addIssue({ code: "custom", message: `DATABASE_URL must be a postgres:// URL, got ${scheme}` });
+      const got = url
+        ? url.protocol
+        : "a value that does not parse as a URL (a port that is no number, a stray bracket…)";
+      ctx.addIssue({ code: "custom", message: `DATABASE_URL must be a postgres:// URL, got ${got}` });
       return z.NEVER;
     }
     return v;

@@ -104,6 +104,21 @@ describe("configuration", () => {
     await new Promise((resolve) => server.close(resolve));
   });
 
+  it("says a DATABASE_URL that is no URL is no URL, not that it has no scheme, and echoes no password", () => {
+    for (const value of [
+      "postgres://app:s3cret@db.example:five/reviews",
+      "postgres://app:s3cret@[db.example/reviews",
+    ]) {
+      expect(() => loadConfig({ DATABASE_URL: value })).toThrow(
+        "DATABASE_URL must be a postgres:// URL, got a value that does not parse as a URL",
+      );
+      expect(() => loadConfig({ DATABASE_URL: value })).not.toThrow(/s3cret/);
+    }
+    expect(() => loadConfig({ DATABASE_URL: "mysql://app:s3cret@db.example/reviews" })).toThrow(
+      /DATABASE_URL must be a postgres:\/\/ URL, got mysql:$/,
+    );
+  });
+
   it("applies the documented defaults", () => {
     const c = loadConfig({});
     expect(c.PORT).toBe(4321);
