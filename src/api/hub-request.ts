@@ -179,8 +179,12 @@ function show(value: unknown): string {
  */
 export function parseHubRequest(body: unknown, checks?: HubChecks): ParsedHubRequest {
   const form: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries((body ?? {}) as Record<string, unknown>)) {
-    if (value !== "") form[key] = value;
+  for (const [key, given] of Object.entries((body ?? {}) as Record<string, unknown>)) {
+    // An empty one of repeated values is absent too: `hub.url=&hub.url=X` names X alone.
+    const value = Array.isArray(given) ? given.filter((v) => v !== "") : given;
+    if (Array.isArray(value) && value.length <= 1) {
+      if (value.length === 1) form[key] = value[0];
+    } else if (value !== "") form[key] = value;
   }
   const mode = form["hub.mode"];
   const repeated: Refusal[] = [];

@@ -69,3 +69,16 @@ describe("a hub.lease_seconds of more than 10 digits", () => {
     }
   });
 });
+
+describe("an empty value among repeated ones", () => {
+  it("counts as absent, as a lone empty value does, rather than make the parameter required", async () => {
+    const ping = await fetch(h.endpoint, {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: `hub.mode=publish&hub.url=&hub.url=${encodeURIComponent(TOPICS.atom)}`,
+    });
+    expect([ping.status, await ping.text()]).toEqual([202, "Accepted: changed topics will be distributed.\n"]);
+    const none = await h.post({ "hub.mode": "publish", "hub.url": ["", ""] });
+    expect([none.status, await none.text()]).toEqual([400, "hub.url: is required (or hub.topic), got nothing\n"]);
+  });
+});
