@@ -26,6 +26,8 @@ export interface HubRouterOptions {
 }
 
 const FORM = "application/x-www-form-urlencoded";
+/** Parameters a form body may have; the hub reads six. */
+const MAX_PARAMETERS = 64;
 
 function text(res: Response, status: number, body: string): void {
   res
@@ -71,7 +73,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
   const form = express.urlencoded({
     extended: false,
     limit: opts.bodyLimit ?? "16kb",
-    parameterLimit: 64,
+    parameterLimit: MAX_PARAMETERS,
     // The parser keeps a value that does not percent-decode as its literal text: refused instead (400).
     verify: (_req, _res, body, encoding) => {
       // WHATWG URL: a form body is UTF-8, whatever its charset says; read as Latin-1, %FF%FE in a
@@ -178,8 +180,12 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       refuse(req, res, 400, reason, [issue]);
       return;
     }
-    const tooLarge = err.type === "entity.too.large";
-    const reason = tooLarge ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.` : String(err.message);
+    const reason =
+      err.type === "entity.too.large"
+        ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.`
+        : err.type === "parameters.too.many"
+          ? `The request body has more than ${MAX_PARAMETERS} parameters.`
+          : String(err.message);
     refuse(
       req,
       res,
