@@ -39,6 +39,14 @@ const baseUrl = z
       });
       return z.NEVER;
     }
+    // Port 0 means "any free port" to listen on; as a public address, nothing can be reached there.
+    if (url.port === "0") {
+      ctx.addIssue({
+        code: "custom",
+        message: `BASE_URL must not have port 0, which no client can connect to (with PORT=0, leave BASE_URL unset: npm start uses the port it listens on), got ${JSON.stringify(raw)}`,
+      });
+      return z.NEVER;
+    }
     // The review log's origin, host and path (docs/log.md), names its signing key, which holds no "+" (c2sp.org/signed-note).
     if (`${url.host}${url.pathname}`.includes("+")) {
       ctx.addIssue({

@@ -56,6 +56,9 @@ describe("configuration", () => {
     ["BASE_URL", "https://user@example.com"],
     // The review log's origin, its host and path, names its signing key, which holds no "+".
     ["BASE_URL", "https://example.com/c++reviews"],
+    // Port 0 is where a server listens on any free port; permalinks and hub topics there reach nothing.
+    ["BASE_URL", "http://localhost:0"],
+    ["BASE_URL", "https://example.com:00"],
     ["HUB_URL", "not a url"],
     ["HUB_URL", "ftp://hub.example.com/"],
     ["LOG_LEVEL", "loud"],
