@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { SearchResult, SinceResult } from "../api/schemas.ts";
+import { dateMessage, isoDateFor } from "../content/date-forms.ts";
 import { isCalendarDate } from "../content/dates.ts";
 import { type ParamSource, parseSearchParams, type QueryIssue, type SearchQuery } from "./query.ts";
 import type { SearchIndex } from "./review-index.ts";
@@ -89,7 +90,11 @@ export type SinceQuery = z.infer<typeof SinceQuerySchema>;
 export function sinceIssues(date: unknown, extra: Record<string, unknown> = {}): QueryIssue[] {
   const issues: QueryIssue[] = [];
   if (typeof date !== "string" || !isCalendarDate(date)) {
-    issues.push({ path: "date", value: date, message: "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05" });
+    // The hint search's since and until give (`2026-1-5`: write 2026-01-05), where one can be told.
+    const message = isoDateFor(date)
+      ? dateMessage(date)
+      : "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
+    issues.push({ path: "date", value: date, message });
   }
   for (const [path, value] of Object.entries(extra)) {
     issues.push({ path, value, message: "unknown parameter; since takes no query parameters" });
