@@ -13,12 +13,22 @@ import { z } from "zod";
 export const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 export const fromText = (v: unknown) => (typeof v === "string" && JSON_NUMBER.test(v) ? Number(v) : v);
 
+/**
+ * `msg`, and for text JavaScript would read as a number that is no JSON number (`05`, `5.`, `+5`,
+ * `0x5`) how to write it: "expected an integer from 1 to 100" alone left `limit=010` a riddle.
+ */
+const spelled = (msg: string) => (issue: { input?: unknown }) => {
+  const v = issue.input;
+  if (typeof v !== "string" || v.trim() === "" || !Number.isFinite(Number(v))) return msg;
+  return `${msg}, written as a JSON number: ${Number(v)}, not ${JSON.stringify(v)}`;
+};
+
 /** An integer from `min` to `max` (at most 2^53-1); `msg` is every refusal's wording, so it states the range. */
 export const intParam = (min: number, max: number, msg: string) =>
   z.preprocess(
     fromText,
     z
-      .number({ error: msg })
+      .number({ error: spelled(msg) })
       // Aborts: a non-integer (or one past 2^53) is reported once, not again by the range check.
       .int({ error: msg, abort: true })
       .min(min, { error: msg })
@@ -26,7 +36,13 @@ export const intParam = (min: number, max: number, msg: string) =>
   );
 
 export const numParam = (min: number, max: number, msg: string) =>
-  z.preprocess(fromText, z.number({ error: msg }).min(min, { error: msg }).max(max, { error: msg }));
+  z.preprocess(
+    fromText,
+    z
+      .number({ error: spelled(msg) })
+      .min(min, { error: msg })
+      .max(max, { error: msg }),
+  );
 
 /** Length in Unicode code points. */
 export const codePoints = (s: string): number => {
