@@ -18,6 +18,21 @@ export interface Polar {
   wink?: "judges" | "names";
 }
 
+/**
+ * A noun wink's general lexicon values names a thing with a connotation when it stands in a
+ * compound ("a workplace wellness benefit", "our employee wellness program", the title "Employee
+ * Wellness Benefit"): it does not judge. Such a word still counts, but a clause whose only opinion
+ * it is is no quote (annotate.ts, `confident`). On its own a noun may judge ("Love the front desk",
+ * "an error on my bill"). wink tags a capitalised noun PROPN, so a name ("Love Dr. Patel") after a
+ * common noun does not make a compound, but any noun before one does.
+ */
+export function names(clause: Clause, i: number): boolean {
+  const tag = (j: number) => (j >= clause.start && j < clause.end ? clause.tokens.pos[j] : undefined);
+  const noun = (t: string | undefined) => t === "NOUN" || t === "PROPN";
+  const own = tag(i);
+  return noun(own) && (noun(tag(i - 1)) || tag(i + 1) === "NOUN" || (own === "PROPN" && tag(i + 1) === "PROPN"));
+}
+
 const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
 
 /** Segment number of every token of the clause: segments end at commas, "and", "with". */

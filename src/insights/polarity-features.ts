@@ -1,3 +1,4 @@
+import { features, segments } from "./learned.ts";
 import type { Clause } from "./nlp.ts";
 import type { AspectReading } from "./readings.ts";
 
@@ -76,4 +77,46 @@ export function reviewContext(clauses: readonly Clause[], readings: readonly Asp
     }
     return out;
   });
+}
+
+/** A clause's features and its segments' (`aspectSegment`), computed once. */
+export type SegmentCache = Map<Clause, { clause: string[]; segments: string[][] }>;
+
+/** The item of `items` that `score` rates highest (the first of equals). */
+export function highest<T>(items: readonly T[], score: (item: T) => number): T {
+  let best = items[0] as T;
+  let bestScore = Number.NEGATIVE_INFINITY;
+  for (const item of items) {
+    const v = score(item);
+    if (v > bestScore) [best, bestScore] = [item, v];
+  }
+  return best;
+}
+
+/**
+ * The features the polarity model reads for an aspect in a clause: the clause's, and when the
+ * clause has several segments ("Warm room, skilled hands, cold reception"), also those of the
+ * segment the aspect model finds most about the aspect, marked `g:`. The segment alone lost the
+ * context of one-aspect clauses cut at a comma (0.763 against 0.808 on the validation sets); both
+ * together read best (0.815).
+ */
+export function aspectSegment(
+  clause: Clause,
+  aspectId: string,
+  aspectOf: (id: string, feats: readonly string[]) => number,
+  cache: SegmentCache,
+  clauseFeatures?: string[],
+): string[] {
+  let c = cache.get(clause);
+  if (!c) {
+    const segs = segments(clause.tokens, clause.start, clause.end);
+    c = {
+      clause: clauseFeatures ?? features(clause.tokens, clause.start, clause.end),
+      segments: segs.length === 1 ? [] : segs.map(([a, b]) => features(clause.tokens, a, b)),
+    };
+    cache.set(clause, c);
+  }
+  if (c.segments.length === 0) return c.clause;
+  const best = highest(c.segments, (f) => aspectOf(aspectId, f));
+  return [...c.clause, ...best.map((w) => `g:${w}`)];
 }

@@ -1,5 +1,5 @@
 import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
-import { attribute, type Polar } from "./attribute.ts";
+import { attribute, names, type Polar } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import {
@@ -30,7 +30,8 @@ import { isComparative, wishAt } from "./wishes.ts";
  *    ("sciatica") are worth nothing by themselves; outcome words ("gone", "came back") count only in a
  *    clause that names a condition, and count for that condition's aspect.
  * 2. A negator ("not", "no", "never", "without", "nobody", "anything but") flips the words after it
- *    up to the next punctuation mark or "and". A negated condition is an absent symptom, so it reads
+ *    up to the next punctuation mark or "and"; "no" before a noun reaches only its noun phrase ("no
+ *    warning, just yanked"), and "not perfect, but…" concedes a flaw. A negated condition is an absent symptom, so it reads
  *    as a good outcome ("no more headaches"), unless it is a general one ("no issues") in a clause
  *    that names another aspect, which then went well. After "could not"/"can't", a comparative or
  *    "enough" is praise, not a flip ("could not be happier", "can't say enough").
@@ -70,20 +71,6 @@ const VERB_SENSE = new Set(["work"]);
 const WORD_WEIGHT = 0.6;
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
-/**
- * A noun wink's general lexicon values names a thing with a connotation when it stands in a
- * compound ("a workplace wellness benefit", "our employee wellness program", the title "Employee
- * Wellness Benefit"): it does not judge. Such a word still counts, but a clause whose only opinion
- * it is is no quote (annotate.ts, `confident`). On its own a noun may judge ("Love the front desk",
- * "an error on my bill"). wink tags a capitalised noun PROPN, so a name ("Love Dr. Patel") after a
- * common noun does not make a compound, but any noun before one does.
- */
-function names(clause: Clause, i: number): boolean {
-  const tag = (j: number) => (j >= clause.start && j < clause.end ? clause.tokens.pos[j] : undefined);
-  const noun = (t: string | undefined) => t === "NOUN" || t === "PROPN";
-  const own = tag(i);
-  return noun(own) && (noun(tag(i - 1)) || tag(i + 1) === "NOUN" || (own === "PROPN" && tag(i + 1) === "PROPN"));
-}
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
 

@@ -1,9 +1,8 @@
 import type { Annotator, ReviewAnnotation } from "./annotate.ts";
 import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, compileModel, features, type LearnedModel, type PolarityClass, softmax } from "./learned.ts";
-import { aspectSegment, type SegmentCache } from "./learned-reading.ts";
 import type { Clause } from "./nlp.ts";
-import { polarityFeatures, reviewContext } from "./polarity-features.ts";
+import { aspectSegment, polarityFeatures, reviewContext, type SegmentCache } from "./polarity-features.ts";
 import { PRESENCE_ID, presenceExamples } from "./review-presence.ts";
 import { itemEvidence, reviewExamples } from "./review-verdict.ts";
 
