@@ -153,6 +153,9 @@ export function markStart(dir: string): bigint {
  * many files went.
  */
 export function pruneUnwritten(dir: string, before: Seen, keep: ReadonlySet<string>, since?: bigint): number {
+  // Astro names its output folder by a URL, whose path ends in a separator: without it, no folder
+  // would be found below `root + path.sep`.
+  const root = path.resolve(dir);
   let removed = 0;
   const folders = new Set<string>();
   for (const [file, was] of before) {
@@ -166,7 +169,7 @@ export function pruneUnwritten(dir: string, before: Seen, keep: ReadonlySet<stri
     if (identityOf(now) !== was || (since !== undefined && now.mtimeNs >= since)) continue;
     unlinkSync(file);
     removed++;
-    for (let d = path.dirname(file); d.startsWith(dir + path.sep); d = path.dirname(d)) folders.add(d);
+    for (let d = path.dirname(file); d.startsWith(root + path.sep); d = path.dirname(d)) folders.add(d);
   }
   // Deepest first, so a folder is tried once its subfolders are gone; a folder still in use stays.
   for (const d of [...folders].sort((a, b) => b.length - a.length)) {
