@@ -124,10 +124,10 @@ export function manifestOf(files: readonly { path: string; etag: string }[], opt
 /**
  * Paths served under one `_headers` splat rule instead of one rule per file: Cloudflare Pages
  * accepts at most 100 rules, and four years of month pages alone would be 48 (and there is a page per
- * review and per insights figure). Those pages get the shared headers there (no per-file ETag; the
- * host computes its own).
+ * review, per insights figure and per withdrawn review). Those pages get the shared headers there
+ * (no per-file ETag; the host computes its own).
  */
-export const SPLAT_RULES = ["/reviews/*", "/insights/*", "/_astro/*"] as const;
+export const SPLAT_RULES = ["/reviews/*", "/insights/*", "/withdrawn/*", "/_astro/*"] as const;
 
 /**
  * The log's tiles, by placeholder rules (`:name` matches one path segment on Cloudflare Pages):
