@@ -1,7 +1,15 @@
 import type { Request, Response } from "express";
 import { preconditionFailedBody } from "../../src/api/schemas.ts";
 import { conditionalFields, evaluateConditions, isConditional, servedLastModified } from "./conditional.ts";
-import { type Coding, compress, type Encoded, negotiateCoding, STATIC_CODINGS, variantEtag } from "./content-coding.ts";
+import {
+  type Coding,
+  compress,
+  type Encoded,
+  MIN_COMPRESS_BYTES,
+  negotiateCoding,
+  STATIC_CODINGS,
+  variantEtag,
+} from "./content-coding.ts";
 
 /**
  * Writes one representation with its validators and content coding, answering conditional GETs.
@@ -117,7 +125,8 @@ const COMPRESSIBLE = /^(application\/(json|atom\+xml|feed\+json)|text\/|image\/s
  * `/reviews.json` at 10,000 reviews.
  */
 export function staticRepresentations(r: Resource): (req: Request, res: Response) => void {
-  const compressible = r.compressible ?? COMPRESSIBLE.test(r.contentType);
+  // A small file is sent as it is: a coding's header and trailer would make it larger.
+  const compressible = r.body.length >= MIN_COMPRESS_BYTES && (r.compressible ?? COMPRESSIBLE.test(r.contentType));
   const lastModified = r.lastModifiedMs === undefined ? undefined : new Date(r.lastModifiedMs).toUTCString();
   const reps = new Map<Coding, { rep: Representation; body?: Buffer }>();
   const variant = (coding: Coding) => {
