@@ -1,5 +1,6 @@
 import { Feed } from "feed";
 import type { Business, ReviewRecord } from "../content/records.ts";
+import { paragraphs } from "../site/html-view.ts";
 import { type SiteUrls, uriOf } from "../urls.ts";
 import {
   FEED_SIZE,
@@ -46,11 +47,13 @@ export function htmlText(s: string): string {
   return xmlSafe(s).replace(/[&<>"']/g, (c) => HTML_ESCAPES[c] as string);
 }
 
-/** Blank-line-separated paragraphs as `<p>`, line breaks inside one as `<br>`. */
+/**
+ * Paragraphs as `<p>`, line breaks inside one as `<br>`; parted where the review's page parts them
+ * (`paragraphs`), so a line holding only spaces ends a paragraph here too.
+ */
 function htmlParagraphs(text: string): string {
-  return text
-    .split(/\n{2,}/)
-    .map((p) => `<p>${htmlText(p.trim()).replace(/\n/g, "<br>")}</p>`)
+  return paragraphs(text)
+    .map((p) => `<p>${htmlText(p).replace(/\n/g, "<br>")}</p>`)
     .join("");
 }
 

@@ -10,8 +10,9 @@ import { buildSite } from "../helpers/build-site.ts";
 
 /**
  * One real build of the fixture with values the content schema accepts but a feed must still
- * carry faithfully: a `published_at` with a fraction of a second, a business URL with a space, and
- * names that hold what looks like an XML escape (`&amp;` typed as text, as copied from a web page).
+ * carry faithfully: a `published_at` with a fraction of a second, a business URL with a space,
+ * names that hold what looks like an XML escape (`&amp;` typed as text, as copied from a web page),
+ * and paragraphs parted by a line that holds only spaces (an editor's trailing whitespace).
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const BASE = "https://reviews.example";
@@ -27,6 +28,7 @@ let json: {
 };
 let atom: string;
 let home: string;
+let gregPage: string;
 
 beforeAll(async () => {
   const dir = await mkdtemp(path.join(os.tmpdir(), "pr-feed-edge-"));
@@ -47,12 +49,18 @@ beforeAll(async () => {
     carlos,
     (await readFile(carlos, "utf8")).replace(/^published_at: .*$/m, `published_at: "${FRACTION}"`),
   );
+  const greg = path.join(dir, "reviews/2024/2024-05-17-greg-h.yaml");
+  await writeFile(
+    greg,
+    (await readFile(greg, "utf8")).replace("patiently. The problem", "patiently.\n    \n  The problem"),
+  );
   const result = await buildSite(dir, { BASE_URL: BASE });
   if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
   temp.push(result.distDir);
   json = JSON.parse(await readFile(path.join(result.distDir, "api/feed.json"), "utf8"));
   atom = await readFile(path.join(result.distDir, "feed.xml"), "utf8");
   home = await readFile(path.join(result.distDir, "index.html"), "utf8");
+  gregPage = await readFile(path.join(result.distDir, "reviews/2024-05-17-greg-h/index.html"), "utf8");
 });
 afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
@@ -107,6 +115,22 @@ describe("Atom values the content schema allows", () => {
     expect(feed.title).toBe(json.title);
     expect(feed.title).toBe(`${BUSINESS}: verified reviews`);
     expect(feed.subtitle).toContain(BUSINESS);
+  });
+});
+
+describe("Atom paragraphs", () => {
+  it("parts a review's paragraphs where its page does, at a line that holds only spaces", () => {
+    const entry = atom.split("<entry>").find((e) => e.includes("review/2024-05-17-greg-h</id>")) ?? "";
+    const content = /<content type="html"><!\[CDATA\[(.*?)\]\]><\/content>/s.exec(entry)?.[1] ?? "";
+    const inFeed = [...content.matchAll(/<p>(.*?)<\/p>/g)].map((m) => m[1]);
+    const onPage = [...gregPage.matchAll(/<p[^>]*>([^<]*)<\/p>/g)].map((m) => m[1]);
+    const parted = [
+      "The treatment itself was fine and Tom walked me through my home exercises patiently.",
+      "The problem was billing: nobody mentioned the x-rays would be charged separately until the statement arrived.",
+    ];
+    expect(onPage).toEqual(expect.arrayContaining(parted));
+    expect(inFeed).toEqual(expect.arrayContaining(parted));
+    expect(content).not.toMatch(/<br>\s*<br>/);
   });
 });
 
