@@ -115,6 +115,17 @@ describeWithPackage(skip, "two instances behind nginx sharing PostgreSQL", () =>
       expect(((await res.json()) as { count: number }).count).toBeGreaterThan(0);
     }
     expect((await fetch(`${nginx.url}/healthz`)).status).toBe(200);
+    // An API path nginx has no file for is the sidecar's to answer: JSON, as on the sidecar itself.
+    for (const origin of [nginx.url, a.url]) {
+      const res = await fetch(`${origin}/api/reviews-nowhere?x=1`);
+      expect(res.status, origin).toBe(404);
+      expect(res.headers.get("content-type"), origin).toMatch(/^application\/json/);
+      expect(((await res.json()) as { error: string }).error).toBe("not_found");
+    }
+    const feed = await fetch(`${nginx.url}/api/feed.json`);
+    expect(feed.status).toBe(200);
+    expect(feed.headers.get("link")).toContain('rel="hub"');
+    expect((await fetch(`${nginx.url}/api/`)).status).toBe(200);
   });
 
   it("keeps an MCP session across instances: initialize via A, search_reviews via B, DELETE via A ends it on B", async () => {

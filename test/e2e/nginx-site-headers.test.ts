@@ -86,6 +86,21 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
     }
   });
 
+  // The sidecar answers an unknown page with the build's 404 page (links back, the site's chrome),
+  // never kept by a cache; nginx's own bare page had neither, under the review pages too.
+  it("answers an unknown page with the build's 404 page and no-store", async () => {
+    const page = "<!doctype html><title>Not found</title><p>our own 404 page</p>\n";
+    await writeFile(path.join(dist, "404.html"), page);
+    for (const url of ["/nowhere/", "/reviews/2026-01-01-nobody/", "/insights/nothing/"]) {
+      const res = await fetch(`${nginx.url}${url}`);
+      expect(res.status, url).toBe(404);
+      expect(await res.text(), url).toBe(page);
+      expect(res.headers.get("content-type"), url).toMatch(/^text\/html/);
+      expect(res.headers.get("cache-control"), url).toBe("no-store");
+      expect(res.headers.get("access-control-allow-origin"), url).toBe("*");
+    }
+  });
+
   // Debian's stock nginx.conf turns gzip on for text/html without gzip_vary: a compressed page with
   // no Vary, which a shared cache in front may then hand to a client that never asked for gzip.
   it("names Accept-Encoding in Vary on every answer nginx compresses", async () => {
