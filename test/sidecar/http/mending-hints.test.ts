@@ -5,8 +5,10 @@ import { startApp, type TestApp } from "../../helpers/app-server.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 
 /**
- * A since/{date} written another way than YYYY-MM-DD is told what to write, as search's since and
- * until are: the same day, the same client, one answer said how to mend it and the other did not.
+ * A refusal that can tell how to mend the value says so: a number in the query string is a JSON
+ * number literal (docs/api.md), so `limit=010` is refused and told to write 10, which is in the
+ * range the message states; a since/{date} written another way than YYYY-MM-DD is told what to
+ * write, as search's since and until are.
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.example";
@@ -23,6 +25,28 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+async function issues(query: string) {
+  const res = await fetch(`${app.url}/api/reviews/search?${query}`);
+  expect(res.status).toBe(400);
+  return ((await res.json()) as { issues: { path: string; value: unknown; message: string }[] }).issues;
+}
+
+describe("a search number written as no JSON number", () => {
+  it.each([
+    ["limit", "010", 'expected an integer from 1 to 100, written as a JSON number: 10, not "010"'],
+    ["offset", "0x10", 'expected an integer from 0 to 9007199254740991, written as a JSON number: 16, not "0x10"'],
+    ["rating", "5.", 'expected an integer from 1 to 5, written as a JSON number: 5, not "5."'],
+    ["min_rating", "04.5", 'expected a number from 1 to 5, written as a JSON number: 4.5, not "04.5"'],
+  ])("%s=%s is told how to write it", async (name, value, message) => {
+    expect(await issues(`${name}=${encodeURIComponent(value)}`)).toEqual([{ path: name, value, message }]);
+  });
+
+  it("keeps the plain message for text that is no number at all, and for a number out of range", async () => {
+    expect((await issues("limit=ten"))[0]?.message).toBe("expected an integer from 1 to 100");
+    expect((await issues("limit=101"))[0]?.message).toBe("expected an integer from 1 to 100");
+  });
 });
 
 async function dateIssue(url: string) {
