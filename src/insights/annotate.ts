@@ -1,7 +1,7 @@
 import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
-import { adverbialBack, compileTerms } from "./aspects.ts";
+import { compileMentions } from "./aspects.ts";
 import { abilityFocus, contrastUnjudged, expectationContrast, treatmentCare, undecidedResult } from "./clause-rules.ts";
 import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
@@ -90,18 +90,6 @@ export function createAnnotator(
   const reading = options.reading ?? "both";
   const aspects = content.aspects;
   const termForms = (t: string) => analyzer.termForms(t);
-  const technicianTerms = business.technicians.flatMap((t) => [t.name, ...t.aliases]);
-  // Group 3i: aspect i's terms; 3i+1: its neutral terms; 3i+2: technician names for a
-  // `technician_names` aspect. Conditions follow, one group per sentiment.yaml entry.
-  const conditions = content.lexicon.conditions;
-  const aspectMatcher = compileTerms(
-    [
-      ...aspects.flatMap((a) => [a.terms, a.neutral_terms, a.technician_names ? technicianTerms : []]),
-      ...conditions.map((c) => c.terms),
-    ],
-    termForms,
-  );
-  const conditionAspect = conditions.map((c) => aspects.findIndex((a) => a.id === c.aspect));
   const lexicon = compileLexicon(content.lexicon, aspects, termForms);
   const shapes = compileConstructions(content.lexicon, aspects, termForms);
   const wordScore = (n: string) => analyzer.wordScore(n);
@@ -114,22 +102,7 @@ export function createAnnotator(
   const aspectIds = aspects.map((a) => a.id);
   const byId = aspects.map((a, i) => ({ id: a.id, i })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
 
-  const spansOf = (clause: Clause): AspectSpan[] =>
-    aspectMatcher.spans(clause).flatMap((m) => {
-      const k = m.group - 3 * aspects.length;
-      if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
-      // Only an aspect's own terms let a clause without polar words take the rating's side: a
-      // condition or neutral term says why someone came, a name alone says who was there.
-      return k >= 0
-        ? {
-            aspect: conditionAspect[k] as number,
-            start: m.start,
-            end: m.end,
-            weak: conditions[k]?.needs_evidence ?? false,
-            condition: true,
-          }
-        : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
-    });
+  const spansOf = compileMentions(aspects, content.lexicon.conditions, business.technicians, termForms);
 
   // A title is read only when it names an aspect, by the rules' terms and shapes or as the aspect model
   // finds one: "My visit" or "Five stars" says nothing of any aspect, and read as a sentence it only

@@ -1,4 +1,6 @@
+import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Clause, TermForms, TokenTable } from "./nlp.ts";
+import type { AspectSpan } from "./readings.ts";
 
 /**
  * Finding the editor's terms from `aspects.yaml` in a clause.
@@ -114,4 +116,43 @@ export function adverbialBack(tokens: TokenTable, start: number, end: number): b
   if (end - start !== 1 || tokens.normals[start] !== "back") return false;
   const before = tokens.pos[start - 1];
   return (before === "VERB" || before === "AUX") && tokens.pos[start + 1] !== "NOUN";
+}
+
+/**
+ * The aspect mentions of a clause: each aspect's terms, its neutral terms and, for the aspect with
+ * `technician_names`, the practitioners' names and aliases; then the conditions of sentiment.yaml,
+ * each mentioning its aspect. Groups: 3i aspect i's terms, 3i+1 its neutral terms, 3i+2 the names;
+ * conditions follow, one group per entry.
+ */
+export function compileMentions(
+  aspects: readonly AspectDefinition[],
+  conditions: SentimentLexicon["conditions"],
+  technicians: readonly { name: string; aliases: readonly string[] }[],
+  termForms: (term: string) => TermForms,
+): (clause: Clause) => AspectSpan[] {
+  const names = technicians.flatMap((t) => [t.name, ...t.aliases]);
+  const matcher = compileTerms(
+    [
+      ...aspects.flatMap((a) => [a.terms, a.neutral_terms, a.technician_names ? names : []]),
+      ...conditions.map((c) => c.terms),
+    ],
+    termForms,
+  );
+  const conditionAspect = conditions.map((c) => aspects.findIndex((a) => a.id === c.aspect));
+  return (clause) =>
+    matcher.spans(clause).flatMap((m) => {
+      const k = m.group - 3 * aspects.length;
+      if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
+      // Only an aspect's own terms let a clause without polar words take the rating's side: a
+      // condition or neutral term says why someone came, a name alone says who was there.
+      return k >= 0
+        ? {
+            aspect: conditionAspect[k] as number,
+            start: m.start,
+            end: m.end,
+            weak: conditions[k]?.needs_evidence ?? false,
+            condition: true,
+          }
+        : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
+    });
 }
