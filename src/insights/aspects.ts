@@ -118,6 +118,29 @@ export function adverbialBack(tokens: TokenTable, start: number, end: number): b
   return (before === "VERB" || before === "AUX") && tokens.pos[start + 1] !== "NOUN";
 }
 
+/** Parts of speech of a mention that names someone: "the doctor", "Dr. Patel", "him". */
+const PERSON = new Set(["NOUN", "PROPN", "PRON"]);
+
+/**
+ * The clause's aspect mentions, less a one-word adjective term of another aspect ("friendly",
+ * "rude": the front desk's) where the clause names the practitioner (`practitioner`, the aspect of
+ * technician names) and no one of that other aspect: "The doctor is friendly" judges the doctor. The
+ * adjective then counts as the opinion word it is, for the practitioner it stands beside.
+ */
+function judgingPractitioner(clause: Clause, practitioner: number, mentions: AspectSpan[]): AspectSpan[] {
+  const { pos } = clause.tokens;
+  const names = (m: AspectSpan) => !m.condition && PERSON.has(pos[m.end - 1] as string);
+  if (practitioner < 0 || !mentions.some((m) => m.aspect === practitioner && names(m))) return mentions;
+  return mentions.filter(
+    (m) =>
+      m.aspect === practitioner ||
+      m.condition ||
+      m.end - m.start !== 1 ||
+      pos[m.start] !== "ADJ" ||
+      mentions.some((o) => o.aspect === m.aspect && names(o)),
+  );
+}
+
 /**
  * The aspect mentions of a clause: each aspect's terms, its neutral terms and, for the aspect with
  * `technician_names`, the practitioners' names and aliases; then the conditions of sentiment.yaml,
@@ -139,20 +162,25 @@ export function compileMentions(
     termForms,
   );
   const conditionAspect = conditions.map((c) => aspects.findIndex((a) => a.id === c.aspect));
+  const practitioner = aspects.findIndex((a) => a.technician_names);
   return (clause) =>
-    matcher.spans(clause).flatMap((m) => {
-      const k = m.group - 3 * aspects.length;
-      if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
-      // Only an aspect's own terms let a clause without polar words take the rating's side: a
-      // condition or neutral term says why someone came, a name alone says who was there.
-      return k >= 0
-        ? {
-            aspect: conditionAspect[k] as number,
-            start: m.start,
-            end: m.end,
-            weak: conditions[k]?.needs_evidence ?? false,
-            condition: true,
-          }
-        : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
-    });
+    judgingPractitioner(
+      clause,
+      practitioner,
+      matcher.spans(clause).flatMap((m) => {
+        const k = m.group - 3 * aspects.length;
+        if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
+        // Only an aspect's own terms let a clause without polar words take the rating's side: a
+        // condition or neutral term says why someone came, a name alone says who was there.
+        return k >= 0
+          ? {
+              aspect: conditionAspect[k] as number,
+              start: m.start,
+              end: m.end,
+              weak: conditions[k]?.needs_evidence ?? false,
+              condition: true,
+            }
+          : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
+      }),
+    );
 }

@@ -282,4 +282,12 @@ describe("who a clause is about", () => {
     expect(read("The therapist who does the stretches was rude to me.")).toEqual(["staff:negative"]);
     expect(read("Dr. Kim was lovely.")).toEqual(["care:positive"]);
   });
+
+  it("reads the front desk's words for people ('friendly', 'rude') as judging the practitioner the clause names", () => {
+    expect(read("The doctor is friendly.")).toEqual(["care:positive"]);
+    expect(read("He was a really friendly doctor.")).toEqual(["care:positive"]);
+    // Where the clause names no one else, or someone of the front desk too, the word is the desk's.
+    expect(read("Friendly and welcoming from the moment I walked in.")).toEqual(["staff:positive"]);
+    expect(read("The receptionist and the doctor were both friendly.")).toContain("staff:positive");
+  });
 });
