@@ -1,5 +1,6 @@
 import { compileTerms, type TermMatch, type TermMatcher } from "./aspects.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import { numberBefore } from "./durations.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 
 /**
@@ -93,49 +94,8 @@ const CLAUSE_CUES = new Set(["wait", "sit", "spend", "take", "hold", "delay", "u
 /** What makes "two weeks later" a wait: "the soonest", "the next opening". */
 const SOONEST = new Set(["soonest", "earliest", "next", "first"]);
 const SHORT_CUES = new Set(["within", "under", "only", "just"]);
-const NUMBER_WORDS = new Map([
-  ["a", 1],
-  ["an", 1],
-  ["one", 1],
-  ["two", 2],
-  ["three", 3],
-  ["four", 4],
-  ["five", 5],
-  ["six", 6],
-  ["ten", 10],
-  ["fifteen", 15],
-  ["twenty", 20],
-  ["thirty", 30],
-  ["forty", 40],
-  ["forty-five", 45],
-  ["fifty", 50],
-  ["sixty", 60],
-  ["ninety", 90],
-  ["few", 3],
-  ["couple", 2],
-  ["several", 4],
-  ["most", 3],
-  ["half", 30],
-]);
 /** Minutes from which a wait reads as long. */
 const LONG_MINUTES = 20;
-
-/** Words that may stand between a number and its unit: "two full weeks", "an extra hour". */
-const BETWEEN = new Set(["full", "whole", "extra", "more", "long", "good", "of", "the", "nearly", "almost", "over"]);
-
-/** The number right before the unit at `i` ("three weeks", "most of the year"), or -1. */
-function numberBefore(normals: readonly string[], pos: readonly string[], i: number, from: number): number {
-  for (let k = i - 1; k >= Math.max(from, i - 3); k--) {
-    const n = normals[k] as string;
-    if (/^\d+$/.test(n)) return Number(n);
-    const w = NUMBER_WORDS.get(n);
-    if (w !== undefined) return w;
-    if (pos[k] === "NUM") return 2;
-    if (!BETWEEN.has(n)) return -1;
-  }
-  return -1;
-}
-
 export function compileConstructions(
   lexicon: SentimentLexicon,
   aspects: readonly AspectDefinition[],
