@@ -1,3 +1,5 @@
+import type { Clause } from "./nlp.ts";
+
 /** How long something lasted, told in words: a count before a unit of time ("three weeks", "an hour"). */
 
 const NUMBER_WORDS = new Map([
@@ -36,6 +38,32 @@ export function numberBefore(normals: readonly string[], pos: readonly string[],
     if (w !== undefined) return w;
     if (pos[k] === "NUM") return 2;
     if (!BETWEEN.has(n)) return -1;
+  }
+  return -1;
+}
+
+/** Stretches a good result may last and still be no result: hours, part of a day, a day or two. */
+const BRIEF_UNITS = new Set(["hour", "day", "afternoon", "evening", "morning", "night"]);
+const BRIEF_HEDGES = new Set(["about", "only", "maybe", "like", "just", "around", "roughly"]);
+
+/**
+ * Where a stretch that outlasts nothing starts ("for about a day", "for a few hours", "for two
+ * days"), or -1: a result that lasted so long is relief that wore off. "For days" or "for weeks"
+ * without a count is a result that lasts.
+ */
+export function briefStretch(clause: Clause): number {
+  const { normals, lemmas, pos } = clause.tokens;
+  for (let i = clause.start; i < clause.end - 1; i++) {
+    if (normals[i] !== "for") continue;
+    let k = i + 1;
+    if (BRIEF_HEDGES.has(normals[k] as string)) k++;
+    for (let u = k; u < Math.min(clause.end, k + 4); u++) {
+      if (!BRIEF_UNITS.has(lemmas[u] as string)) continue;
+      const n = numberBefore(normals, pos, u, k);
+      const counted = n > 0 || normals[u - 1] === "an" || normals[u - 1] === "a" || normals[u - 1] === "the";
+      if (counted && (lemmas[u] !== "day" || n <= 3)) return i;
+      break;
+    }
   }
   return -1;
 }

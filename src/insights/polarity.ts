@@ -2,6 +2,7 @@ import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, names, type Polar } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import { briefStretch } from "./durations.ts";
 import {
   concedes,
   DIMINISHERS,
@@ -274,6 +275,9 @@ export function readClause(
     }
   }
 
+  // "My hip felt better for about a day": a good result that outlasted nothing is relief that wore off.
+  const brief = briefStretch(clause);
+  for (let k = 0; k < brief - start; k++) if ((value[k] as number) > 0) value[k] = -(value[k] as number);
   const polar: Polar[] = [];
   for (let k = 0; k < value.length; k++) {
     if (quoted[start + k]) continue;

@@ -188,6 +188,13 @@ describe("relief told as no longer needing something", () => {
     expect(read("I stopped taking ibuprofen after the second month.")).toEqual(["pain-relief:positive"]);
   });
 
+  it("reads a good result that lasted hours or a day or two as relief that wore off", () => {
+    expect(read("My hip felt better for about a day.")).toEqual(["pain-relief:negative"]);
+    expect(read("My shoulder felt looser for a few hours.")).toEqual(["pain-relief:negative"]);
+    // Uncounted days or weeks are a result that lasts.
+    expect(read("My back stayed loose for weeks afterward.")).toEqual(["pain-relief:positive"]);
+  });
+
   it("reads a result phrase that names its aspect as that result, with no condition beside it", () => {
     // "much better" is a term of pain relief and one of its outcomes: it needs no "pain" to speak for.
     expect(read("My neck was sore the first night, but much better since.")).toEqual(["pain-relief:positive"]);
