@@ -1,11 +1,10 @@
-import { readFile, rename, stat, writeFile } from "node:fs/promises";
-import path from "node:path";
 import { parseArgs } from "node:util";
 import PQueue from "p-queue";
 import { z } from "zod";
 import { reviewPath } from "../src/content/dataset.ts";
 import { duplicateName } from "../src/content/json-names.ts";
 import { failureCause, fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
+import { readState, urlProblem, writeState } from "../src/io/monitor-args.ts";
 import { feedProblems } from "../src/log/feed-check.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
@@ -23,7 +22,7 @@ import { hrefOf } from "../src/urls.ts";
  * `/reviews.json` is what the log says: every record opens its latest entry and names its own
  * permalink, every review the log lists as current is served, no withdrawn one is (its page
  * answers 404 or 410). Pages are read at the permalinks it derives, never at a record's `url`. Exit 0 when all of it holds, 1 when any does
- * not (one sentence per failure on stderr), 2 on wrong arguments (a malformed key among them) or a
+ * not (one sentence per failure on stderr), 2 on wrong arguments (a malformed key or URL among them) or a
  * state file that cannot be read or written.
  */
 
@@ -46,13 +45,6 @@ const MAX_PAGE_BYTES = 2 * 1024 * 1024;
 /** The records of `/reviews.json` can be large: up to 512 MiB is read. */
 const MAX_DATASET_BYTES = 512 * 1024 * 1024;
 
-const SeenSchema = z.object({
-  origin: z.string(),
-  size: z.number().int().min(0),
-  root: z.string(),
-  seen_at: z.string(),
-});
-
 const DatasetSchema = z.object({
   business: z.unknown(),
   aggregate_rating: z.unknown(),
@@ -60,30 +52,6 @@ const DatasetSchema = z.object({
 });
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
-
-/** The state file's checkpoint, undefined before the first run, or why it cannot be used. */
-async function readState(file: string): Promise<SeenCheckpoint | undefined | { problem: string }> {
-  let text: string;
-  try {
-    text = await readFile(file, "utf8");
-  } catch (err) {
-    const e = err as NodeJS.ErrnoException;
-    if (e.code !== "ENOENT") return { problem: `${file} cannot be read (${e.code ?? e.message})` };
-    // Not written yet: its folder must exist, or the state could not be kept after the check.
-    const folder = await stat(path.dirname(path.resolve(file))).catch(() => undefined);
-    return folder?.isDirectory()
-      ? undefined
-      : { problem: `${file} cannot be written: ${path.dirname(path.resolve(file))} is not a folder` };
-  }
-  let json: unknown;
-  try {
-    json = JSON.parse(text);
-  } catch {
-    return { problem: `${file} is not a state file written by log:verify` };
-  }
-  const parsed = SeenSchema.safeParse(json);
-  return parsed.success ? parsed.data : { problem: `${file} is not a state file written by log:verify` };
-}
 
 async function servedDataset(
   site: string,
@@ -176,6 +144,16 @@ export async function main(deps: {
     deps.err(USAGE);
     return 2;
   }
+  for (const [name, value] of [
+    ["url", args.url],
+    ["site", args.site],
+  ] as const) {
+    const problem = value === undefined ? undefined : urlProblem(value);
+    if (problem) {
+      deps.err(`log:verify: --${name}: ${problem}`);
+      return 2;
+    }
+  }
   try {
     parseVerifierKey(args.key);
   } catch (err) {
@@ -199,17 +177,10 @@ export async function main(deps: {
       previous,
       now: deps.now,
     });
-    if (args.state) {
-      const tmp = `${args.state}.tmp-${process.pid}`;
-      try {
-        await writeFile(tmp, `${JSON.stringify(verified.seen, null, 2)}\n`);
-        await rename(tmp, args.state);
-      } catch (err) {
-        deps.err(
-          `log:verify: --state: ${args.state} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`,
-        );
-        return 2;
-      }
+    const unwritten = args.state ? await writeState(args.state, verified.seen) : undefined;
+    if (unwritten) {
+      deps.err(`log:verify: --state: ${unwritten}`);
+      return 2;
     }
     const dataset = await servedDataset(site, deps.fetch);
     const records = dataset.records;

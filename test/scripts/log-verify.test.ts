@@ -58,6 +58,28 @@ describe("npm run log:verify (arguments)", () => {
     }
   });
 
+  it("exits 2 with one line for a --url or --site that is no http(s) URL, reading nothing", async () => {
+    const vkey = generateKeyPair("x.example/log").vkey;
+    const asked: string[] = [];
+    const fetch = async (url: string | URL | Request) => {
+      asked.push(String(url));
+      return new Response("no", { status: 500 });
+    };
+    const cases: [string[], string][] = [
+      [["--url", "x.example/log"], `--url: "x.example/log" is not an http(s) URL`],
+      [["--url", "ftp://x.example/log"], `--url: "ftp://x.example/log" is not an http(s) URL`],
+      [["--url", "https://x.example/log?v=1"], `--url: "https://x.example/log?v=1" has a query or fragment`],
+      [["--url", "https://x.example/log", "--site", "::"], `--site: "::" is not an http(s) URL`],
+    ];
+    for (const [args, says] of cases) {
+      const r = await run([...args, "--key", vkey], fetch as typeof globalThis.fetch);
+      expect(r.code, r.err).toBe(2);
+      expect(r.err).toMatch(/^log:verify: [^\n]+$/);
+      expect(r.err).toContain(`log:verify: ${says}`);
+    }
+    expect(asked).toEqual([]);
+  });
+
   it("exits 1 naming the URL when the log cannot be fetched", async () => {
     const r = await run(
       ["--url", "https://x.example/log", "--key", generateKeyPair("x.example/log").vkey],

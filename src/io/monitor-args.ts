@@ -1,0 +1,63 @@
+import { readFile, rename, stat, writeFile } from "node:fs/promises";
+import path from "node:path";
+import { z } from "zod";
+import type { SeenCheckpoint } from "../log/verify.ts";
+
+/**
+ * The arguments of `npm run log:verify` that name places: `--url` and `--site`, and the `--state`
+ * file that keeps the checkpoint seen last. What is wrong with one is a wrong argument (exit 2),
+ * never a failure of the site.
+ */
+
+const SeenSchema = z.object({
+  origin: z.string(),
+  size: z.number().int().min(0),
+  root: z.string(),
+  seen_at: z.string(),
+});
+
+/** Why `value` cannot be the --url or --site to read: a wrong argument (exit 2), not a failure of the site. */
+export function urlProblem(value: string): string | undefined {
+  const url = URL.parse(value);
+  if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
+    return `${JSON.stringify(value)} is not an http(s) URL`;
+  // The files are read below it (<url>/checkpoint), which a query or fragment would swallow.
+  if (url.search || url.hash) return `${JSON.stringify(value)} has a query or fragment; give the prefix alone`;
+  return undefined;
+}
+
+/** The state file's checkpoint, undefined before the first run, or why it cannot be used. */
+export async function readState(file: string): Promise<SeenCheckpoint | undefined | { problem: string }> {
+  let text: string;
+  try {
+    text = await readFile(file, "utf8");
+  } catch (err) {
+    const e = err as NodeJS.ErrnoException;
+    if (e.code !== "ENOENT") return { problem: `${file} cannot be read (${e.code ?? e.message})` };
+    // Not written yet: its folder must exist, or the state could not be kept after the check.
+    const folder = await stat(path.dirname(path.resolve(file))).catch(() => undefined);
+    return folder?.isDirectory()
+      ? undefined
+      : { problem: `${file} cannot be written: ${path.dirname(path.resolve(file))} is not a folder` };
+  }
+  let json: unknown;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    return { problem: `${file} is not a state file written by log:verify` };
+  }
+  const parsed = SeenSchema.safeParse(json);
+  return parsed.success ? parsed.data : { problem: `${file} is not a state file written by log:verify` };
+}
+
+/** Keeps `seen` in `file` (written aside, then renamed over it); why it could not, or undefined. */
+export async function writeState(file: string, seen: SeenCheckpoint): Promise<string | undefined> {
+  const tmp = `${file}.tmp-${process.pid}`;
+  try {
+    await writeFile(tmp, `${JSON.stringify(seen, null, 2)}\n`);
+    await rename(tmp, file);
+    return undefined;
+  } catch (err) {
+    return `${file} cannot be written (${(err as NodeJS.ErrnoException).code ?? (err as Error).message})`;
+  }
+}
