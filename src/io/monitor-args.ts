@@ -1,6 +1,7 @@
 import { readFile, rename, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { z } from "zod";
+import { decodeBase64, isValidKeyName } from "../log/note-keys.ts";
 import type { SeenCheckpoint } from "../log/verify.ts";
 
 /**
@@ -9,11 +10,12 @@ import type { SeenCheckpoint } from "../log/verify.ts";
  * never a failure of the site.
  */
 
+// As verifyLog writes it: a root that is no hash, compared with the log's, would read as a rewritten history.
 const SeenSchema = z.object({
-  origin: z.string(),
-  size: z.number().int().min(0),
-  root: z.string(),
-  seen_at: z.string(),
+  origin: z.string().refine(isValidKeyName),
+  size: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER),
+  root: z.string().refine((r) => decodeBase64(r)?.length === 32),
+  seen_at: z.iso.datetime(),
 });
 
 /** Why `value` cannot be the --url or --site to read: a wrong argument (exit 2), not a failure of the site. */

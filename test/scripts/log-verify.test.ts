@@ -53,6 +53,22 @@ describe("npm run log:verify (arguments)", () => {
       expect(bad.err).toBe(
         `log:verify: --state: ${path.join(d, "bad.json")} is not a state file written by log:verify`,
       );
+      // A damaged root compared with the log's would read as a rewritten history: exit 1, the gravest finding.
+      const seen = {
+        origin: "x.example/log",
+        size: 3,
+        root: `${"A".repeat(43)}=`,
+        seen_at: "2026-11-27T00:00:00.000Z",
+      };
+      for (const damaged of [{ root: "AAAA" }, { root: "not base64!" }, { seen_at: "yesterday" }, { size: 1e300 }]) {
+        const file = path.join(d, "damaged.json");
+        await writeFile(file, JSON.stringify({ ...seen, ...damaged }));
+        const r = await run(["--url", "https://x.example/log", "--key", vkey, "--state", file], offline);
+        expect(r, JSON.stringify(damaged)).toMatchObject({
+          code: 2,
+          err: `log:verify: --state: ${file} is not a state file written by log:verify`,
+        });
+      }
     } finally {
       await rm(d, { recursive: true, force: true });
     }
