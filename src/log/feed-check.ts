@@ -1,6 +1,6 @@
 import { isDeepStrictEqual } from "node:util";
 import type { Business, ReviewRecord } from "../content/records.ts";
-import { feedBody, itemModified, reviewTitle } from "../feeds/entries.ts";
+import { feedBody, itemModified, reviewTitle, tagUri } from "../feeds/entries.ts";
 import { hrefOf } from "../urls.ts";
 import type { LogEntry } from "./entries.ts";
 import { changedOnDays, latestEntries } from "./plan.ts";
@@ -9,10 +9,19 @@ import type { ServedRecord } from "./site-check.ts";
 /**
  * The JSON Feed (`/api/feed.json`) against the records `/reviews.json` serves, which site-check.ts
  * proves are the ones the log vouches for: each item is a served review (never a withdrawn one),
- * and its title, text, author, dates (`date_modified` by the log's days), tags and `_review` are what its record gives (as
- * src/feeds/json-feed.ts writes them), so a feed reader is not shown words the log never saw.
- * Pure: the caller fetches both files.
+ * and its id, title, text, author, dates (`date_modified` by the log's days), tags and `_review` are what its
+ * record gives (as src/feeds/json-feed.ts writes them), with no member beside them, so a feed reader is not shown
+ * words the log never saw. Pure: the caller fetches both files.
  */
+
+/** The item id json-feed.ts writes for review `id`; undefined when the served business has no URL to write it from. */
+function itemId(business: unknown, id: string): string | undefined {
+  try {
+    return tagUri(business as Business, `review/${id}`);
+  } catch {
+    return undefined;
+  }
+}
 
 export function feedProblems(
   where: string,
@@ -38,6 +47,7 @@ export function feedProblems(
     }
     const record = r as unknown as ReviewRecord;
     const want: Record<string, unknown> = {
+      id: itemId(business, r.id),
       title: reviewTitle(record),
       content_text: feedBody(record, business as Business),
       date_published: record.published_at,
@@ -61,6 +71,12 @@ export function feedProblems(
     if (differs.length > 0)
       problems.push(
         `${r.id}: ${where} gives another ${differs.join(", ")} than the record the log vouches for (rewritten after the build?)`,
+      );
+    // A reader shows content_html, summary or an image as readily as content_text: words beside the checked ones.
+    const extra = Object.keys(item).filter((k) => k !== "url" && k !== "_review" && !(k in want));
+    if (extra.length > 0)
+      problems.push(
+        `${r.id}: ${where} gives ${extra.map((k) => JSON.stringify(k)).join(", ")} in its item, which the record the log vouches for does not give`,
       );
   }
   return problems;

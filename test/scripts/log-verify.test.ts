@@ -214,7 +214,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     );
   });
 
-  it("fails a JSON Feed item whose words are not its record's, or that carries a withdrawn review", async () => {
+  it("fails a JSON Feed item whose words or id are not its record's, or that carries a withdrawn review", async () => {
     const feed = JSON.parse(await (await fetch(`${base}/api/feed.json`)).text()) as {
       items: Record<string, unknown>[];
     };
@@ -228,6 +228,10 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
       );
       // An amendment hidden: the item dated as if unchanged since its publication.
       items[1] = { ...items[1], date_modified: "2020-01-01T00:00:00Z" };
+      // Words a reader shows before content_text, beside an item otherwise its record's.
+      items[2] = { ...items[2], content_html: "<p>Worst visit ever.</p>", summary: "Avoid." };
+      // Another review's id: a reader takes the item for an update of that one.
+      items[3] = { ...items[3], id: items[4]?.id };
       // The withdrawn review back in the feed, under its own permalink.
       items.push({ ...carlos, url: `${base}/reviews/${MIKE}/` });
       return JSON.stringify({ ...feed, items });
@@ -237,6 +241,8 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     expect(r.err.split("\n")).toEqual([
       `log:verify: ${CARLOS}: ${base}/api/feed.json gives another content_text than the record the log vouches for (rewritten after the build?)`,
       `log:verify: ${idOf(feed.items[1])}: ${base}/api/feed.json gives another date_modified than the record the log vouches for (rewritten after the build?)`,
+      `log:verify: ${idOf(feed.items[2])}: ${base}/api/feed.json gives "content_html", "summary" in its item, which the record the log vouches for does not give`,
+      `log:verify: ${idOf(feed.items[3])}: ${base}/api/feed.json gives another id than the record the log vouches for (rewritten after the build?)`,
       `log:verify: ${base}/api/feed.json carries an item for "${base}/reviews/${MIKE}/", a review /reviews.json does not serve (withdrawn, or never logged?)`,
     ]);
   });
