@@ -146,7 +146,13 @@ func main() {
 	}
 	tree := tlog.Tree{N: size, Hash: root}
 	hashes := tlog.TileHashReader(tree, tileReader{prefix})
-	if th, err := tlog.TreeHash(size, hashes); err != nil || th != root {
+	// RFC 6962 section 2.1: the empty tree's hash is SHA-256 of nothing, where tlog.TreeHash(0) gives zeros.
+	empty := tlog.Hash(sha256.Sum256(nil))
+	if size == 0 {
+		if root != empty {
+			fail("tree hash: an empty log's root is %v, not %v", empty, root)
+		}
+	} else if th, err := tlog.TreeHash(size, hashes); err != nil || th != root {
 		fail("tree hash: %v", err)
 	}
 
@@ -184,12 +190,19 @@ func main() {
 		if err != nil {
 			fail("old root: %v", err)
 		}
-		proof, err := tlog.ProveTree(size, oldSize, hashes)
-		if err != nil {
-			fail("consistency proof: %v", err)
-		}
-		if err := tlog.CheckTree(proof, size, root, oldSize, oldRoot); err != nil {
-			fail("the tree of size %d does not extend the one of size %d: %v", size, oldSize, err)
+		if oldSize == 0 {
+			// Every tree extends the empty one, which tlog.ProveTree does not take.
+			if oldRoot != empty {
+				fail("the old checkpoint of size 0 has the root %v, not the empty tree's", oldRoot)
+			}
+		} else {
+			proof, err := tlog.ProveTree(size, oldSize, hashes)
+			if err != nil {
+				fail("consistency proof: %v", err)
+			}
+			if err := tlog.CheckTree(proof, size, root, oldSize, oldRoot); err != nil {
+				fail("the tree of size %d does not extend the one of size %d: %v", size, oldSize, err)
+			}
 		}
 	}
 

@@ -1,0 +1,111 @@
+import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
+import http from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { main as logVerify } from "../../scripts/log-verify.ts";
+import { startApp } from "../helpers/app-server.ts";
+import { buildSite, testLogKey } from "../helpers/build-site.ts";
+import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
+
+/**
+ * A site with no reviews yet: its log has no entries and the root RFC 6962 gives the empty tree,
+ * SHA-256 of nothing (docs/log.md). Both verifiers accept it, and the log its first reviews make
+ * extends it. Go's tlog.TreeHash(0) and tlog.ProveTree(t, 0) do not take size 0, so the Go
+ * verifier must take it apart.
+ */
+
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
+const EMPTY_ROOT = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
+const GO = goUnavailable();
+
+const temp: string[] = [];
+let go: GoVerifier | undefined;
+/** The site at BASE_URL, so records name their permalinks there: forwards to the app being served. */
+let target: string | undefined;
+const proxy = http.createServer(async (req, res) => {
+  if (!target) {
+    res.writeHead(404).end();
+    return;
+  }
+  const upstream = await fetch(`${target}${req.url}`, { redirect: "manual" });
+  res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "text/plain" });
+  res.end(Buffer.from(await upstream.arrayBuffer()));
+});
+let BASE: string;
+
+beforeAll(async () => {
+  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
+  BASE = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+  if (!GO) go = await buildGoVerifier();
+});
+
+afterAll(async () => {
+  proxy.close();
+  await go?.remove();
+  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
+});
+
+async function tempDir(prefix: string): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
+  temp.push(dir);
+  return dir;
+}
+
+/** Builds `content` on `logDir`, serves it, and runs both verifiers (the Go one from `old`, "size:root"). */
+async function verifyBuild(content: string, logDir: string, state: string, old?: string) {
+  const KEY = testLogKey(BASE);
+  const b = await buildSite(content, { BASE_URL: BASE, LOG_DIR: logDir, LOG_SIGNING_KEY: KEY.skey });
+  temp.push(b.distDir);
+  expect(b.code, b.stderr).toBe(0);
+  const app = await startApp(b.distDir, { env: { BASE_URL: BASE } });
+  target = app.url;
+  try {
+    const out: string[] = [];
+    const err: string[] = [];
+    const code = await logVerify({
+      argv: ["--url", `${BASE}/log`, "--key", KEY.vkey, "--state", state],
+      now: new Date("2026-11-27T00:00:00Z"),
+      out: (l) => out.push(l),
+      err: (l) => err.push(l),
+    });
+    const g = go ? await go.run([`${BASE}/log`, KEY.vkey, BASE, ...(old ? [old] : [])]) : undefined;
+    return { code, out: out.join("\n"), err: err.join("\n"), go: g };
+  } finally {
+    target = undefined;
+    await app.close();
+  }
+}
+
+describe("an empty review log", { timeout: 600_000 }, () => {
+  it.skipIf(GO)(`(the Go verifier: ${GO ?? "available"})`, () => {});
+
+  it("is signed with the empty tree's root, both verifiers accept it, and the first reviews' log extends it", async () => {
+    const content = await tempDir("pr-log-empty-content-");
+    await cp(FIXTURE, content, { recursive: true });
+    const reviews = path.join(content, "reviews");
+    const kept = await tempDir("pr-log-empty-reviews-");
+    await cp(reviews, kept, { recursive: true });
+    await rm(reviews, { recursive: true });
+    const logDir = await tempDir("pr-log-empty-state-");
+    const state = path.join(await tempDir("pr-log-empty-monitor-"), "state.json");
+
+    const empty = await verifyBuild(content, logDir, state);
+    expect((await readFile(path.join(logDir, "checkpoint"), "utf8")).split("\n").slice(1, 3)).toEqual([
+      "0",
+      EMPTY_ROOT,
+    ]);
+    expect(empty.err).toBe("");
+    expect(empty.out).toContain(`0 entries, root ${EMPTY_ROOT}`);
+    expect(empty.code).toBe(0);
+    if (empty.go) expect(empty.go).toMatchObject({ code: 0, err: "" });
+
+    await cp(kept, reviews, { recursive: true });
+    const first = await verifyBuild(content, logDir, state, `0:${EMPTY_ROOT}`);
+    expect(first.err).toBe("");
+    expect(first.out).toMatch(/8 entries, .* it extends the checkpoint of size 0 seen on 2026-11-27\n/);
+    expect(first.code).toBe(0);
+    if (first.go) expect(first.go).toMatchObject({ code: 0, err: "" });
+  });
+});
