@@ -5,6 +5,7 @@ import { reviewPath } from "../src/content/dataset.ts";
 import { duplicateName } from "../src/content/json-names.ts";
 import { failureCause, fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
 import { readState, urlProblem, writeState } from "../src/io/monitor-args.ts";
+import { atomProblems } from "../src/log/atom-check.ts";
 import { feedProblems } from "../src/log/feed-check.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
@@ -187,17 +188,25 @@ export async function main(deps: {
     const check = checkSite(verified.entries, records);
     const summary = aggregateProblem(dataset.url, dataset.aggregate, records);
     if (summary) check.problems.push(summary);
-    // The feed and the insights, against the records just checked (a site without one has nothing to check).
-    const against: [string, (json: unknown, url: string) => string[]][] = [
-      ["api/feed.json", (j, u) => feedProblems(u, j, records, dataset.business, permalink, verified.entries)],
-      ["insights.json", (j, u) => quoteProblems(u, j, records, permalink)],
+    // The feeds and the insights, against the records just checked (a site without one has nothing to check).
+    const { business } = dataset;
+    const json = (check: (j: unknown, u: string) => string[]) => (b: Uint8Array, u: string) =>
+      check(parsedOrUndefined(b), u);
+    const against: [string, (bytes: Uint8Array, url: string) => string[]][] = [
+      ["api/feed.json", json((j, u) => feedProblems(u, j, records, business, permalink, verified.entries))],
+      [
+        "feed.xml",
+        (b, u) =>
+          atomProblems(u, Buffer.from(b).toString("utf8"), records, business, site, permalink, verified.entries),
+      ],
+      ["insights.json", json((j, u) => quoteProblems(u, j, records, permalink))],
     ];
     for (const [file, problems] of against) {
       const url = `${site}/${file}`;
       const read = { fetch: deps.fetch, maxBytes: MAX_DATASET_BYTES, retries: RETRIES };
       const bytes = await fetchBytes(url, read).catch((e: Error) => e.message);
       if (typeof bytes === "string") check.problems.push(`${url} could not be read (${bytes})`);
-      else if (bytes) check.problems.push(...problems(parsedOrUndefined(bytes), url));
+      else if (bytes) check.problems.push(...problems(bytes, url));
     }
     const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
     check.problems.push(

@@ -247,6 +247,32 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     ]);
   });
 
+  it("fails an Atom entry whose words are not its record's, or that carries a withdrawn review", async () => {
+    const atom = await (await fetch(`${base}/feed.xml`)).text();
+    const entries = [...atom.matchAll(/<entry>[\s\S]*?<\/entry>/g)].map((m) => m[0]);
+    const carlos = entries.find((e) => e.includes(`${base}/reviews/${CARLOS}/`)) as string;
+    const other = entries.find((e) => e !== carlos) as string;
+    const otherId = /\/reviews\/([^/]+)\//.exec(other)?.[1];
+    rewrite = (url) => {
+      if (url !== "/feed.xml") return undefined;
+      // The withdrawn review back in the feed, under its own permalink.
+      const mike = carlos.replace(`${base}/reviews/${CARLOS}/`, `${base}/reviews/${MIKE}/`);
+      return atom
+        .replace(carlos, carlos.replace("Sprained", "Broke"))
+        .replace(other, other.replace("</entry>", "<summary>Avoid this practice.</summary></entry>"))
+        .replace("</feed>", `${mike}</feed>`);
+    };
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n").sort()).toEqual(
+      [
+        `log:verify: ${CARLOS}: ${base}/feed.xml gives another content than the record the log vouches for (rewritten after the build?)`,
+        `log:verify: ${otherId}: ${base}/feed.xml gives another summary than the record the log vouches for (rewritten after the build?)`,
+        `log:verify: ${base}/feed.xml carries an entry for "${base}/reviews/${MIKE}/", a review /reviews.json does not serve (withdrawn, or never logged?)`,
+      ].sort(),
+    );
+  });
+
   it("fails an /insights.json that quotes words a review does not hold, or cites a withdrawn review", async () => {
     const insights = JSON.parse(await (await fetch(`${base}/insights.json`)).text()) as Record<string, unknown>;
     const dataset = JSON.parse(await (await fetch(`${base}/reviews.json`)).text()) as { reviews: ServedRecord[] };
