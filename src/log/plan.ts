@@ -85,6 +85,15 @@ export function changedOnDays(latest: ReadonlyMap<string, { entry: LogEntry }>):
   return changedOn;
 }
 
+/**
+ * How many different reviews were ever published: any entry but a withdrawal puts a review on the
+ * list, so a log that logged a first appearance as `restored` (before it was logged as
+ * `published`) counts it too.
+ */
+export function everPublishedOf(entries: readonly LogEntry[]): number {
+  return new Set(entries.filter((e) => e.event !== "withdrawn").map((e) => e.id)).size;
+}
+
 /** Logged reviews whose latest entry is not a withdrawal and that are not in `present`. */
 export function deletedReviews(prior: readonly LogEntry[], present: ReadonlySet<string>): LogPlan["deleted"] {
   return [...latestEntries(prior)]
@@ -196,9 +205,7 @@ export function planLog(
     withdrawals,
     withdrawnNow,
     changedOn,
-    // Any entry but a withdrawal puts a review on the list, so a log that logged a first
-    // appearance as `restored` (before it was logged as `published`) counts it too.
-    everPublished: new Set(all.filter((e) => e.event !== "withdrawn").map((e) => e.id)).size,
+    everPublished: everPublishedOf(all),
     counts,
     size: all.length,
     lastLogged: all.at(-1)?.logged,

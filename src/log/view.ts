@@ -1,5 +1,6 @@
 import { WITHDRAWAL_REASONS, type WithdrawalReason } from "../content/schema.ts";
-import type { LogPlan } from "./plan.ts";
+import type { LogEntry } from "./entries.ts";
+import { everPublishedOf, type LogPlan, latestEntries } from "./plan.ts";
 
 /**
  * What the pages show of the review log: the home page's counts, the `/log/` page and the page a
@@ -62,10 +63,46 @@ export const REASONS: Record<WithdrawalReason, { name: string; after: string; po
   },
 };
 
+/** How many reviews are withdrawn now for each reason, in the policy's order; reasons with none left out. */
+function byReason(withdrawnNow: readonly { reason: WithdrawalReason }[]): LogView["withdrawnByReason"] {
+  const counts = new Map<WithdrawalReason, number>();
+  for (const w of withdrawnNow) counts.set(w.reason, (counts.get(w.reason) ?? 0) + 1);
+  return WITHDRAWAL_REASONS.flatMap((reason) => {
+    const count = counts.get(reason) ?? 0;
+    return count > 0 ? [{ reason, count }] : [];
+  });
+}
+
+type SummaryCounts = Pick<LogView, "everPublished" | "withdrawnNow" | "withdrawnByReason">;
+
+/** The counts the home page shows, from a log's entries alone (what a monitor has). */
+export function summaryCounts(entries: readonly LogEntry[]): SummaryCounts {
+  const withdrawn = [...latestEntries(entries).values()].flatMap(({ entry: e }) =>
+    e.event === "withdrawn" ? [e] : [],
+  );
+  return {
+    everPublished: everPublishedOf(entries),
+    withdrawnNow: withdrawn.length,
+    withdrawnByReason: byReason(withdrawn),
+  };
+}
+
+const plural = (n: number, one: string, many: string) => `${n} ${n === 1 ? one : many}`;
+
+/** The home page's sentence of counts (src/components/log-summary.astro), what the log says. */
+export function logSummary(log: SummaryCounts): string {
+  const reasons = log.withdrawnByReason.map((r) => `${r.count} ${REASONS[r.reason].after}`).join("; ");
+  return `${plural(log.everPublished, "review has", "reviews have")} been published here; ${
+    log.withdrawnNow === 0 ? "none has been withdrawn" : `${log.withdrawnNow} withdrawn (${reasons})`
+  }.`;
+}
+
+/** The rest of the home page's log summary: a sentence, then its link to the log's page. */
+export const LOG_SUMMARY_TAIL = "Reviews are never deleted or chosen by rating:";
+export const LOG_SUMMARY_LINK = "every publication, correction and withdrawal is in a public, verifiable log";
+
 export function logView(log: { origin: string; vkey: string; checkpoint: string; plan: LogPlan }): LogView {
   const { plan } = log;
-  const counts = new Map<WithdrawalReason, number>();
-  for (const w of plan.withdrawnNow) counts.set(w.reason, (counts.get(w.reason) ?? 0) + 1);
   return {
     origin: log.origin,
     vkey: log.vkey,
@@ -74,10 +111,7 @@ export function logView(log: { origin: string; vkey: string; checkpoint: string;
     counts: plan.counts,
     everPublished: plan.everPublished,
     withdrawnNow: plan.withdrawnNow.length,
-    withdrawnByReason: WITHDRAWAL_REASONS.flatMap((reason) => {
-      const count = counts.get(reason) ?? 0;
-      return count > 0 ? [{ reason, count }] : [];
-    }),
+    withdrawnByReason: byReason(plan.withdrawnNow),
     withdrawals: plan.withdrawals
       .map((w) => ({ index: w.index, reason: w.reason, date: w.date }))
       .sort((a, b) => b.index - a.index),

@@ -273,6 +273,24 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     );
   });
 
+  it("fails a home page whose counts of reviews published and withdrawn are not the log's", async () => {
+    const logged = "7 reviews have been published here; 1 withdrawn (1 at the author's request).";
+    expect(await (await fetch(`${base}/`)).text()).toContain(logged.replace("'", "&#39;"));
+    const hidden = "7 reviews have been published here; none has been withdrawn.";
+    rewrite = (url, body) => (url === "/" ? body.replace(logged.replace("'", "&#39;"), hidden) : undefined);
+    const r = await verify();
+    expect(r.code).toBe(1);
+    const tail =
+      "Reviews are never deleted or chosen by rating: every publication, correction and withdrawal is in a public, verifiable log.";
+    expect(r.err).toBe(
+      `log:verify: ${base}/ says ${JSON.stringify(`${hidden} ${tail}`)}, where the log says ${JSON.stringify(logged)} (rewritten after the build?)`,
+    );
+    rewrite = (url, body) => (url === "/" ? body.replace(/class="log-summary/, 'class="summary') : undefined);
+    expect((await verify()).err).toBe(
+      `log:verify: ${base}/ does not show the log's counts (${JSON.stringify(logged)})`,
+    );
+  });
+
   it("fails an /insights.json that quotes words a review does not hold, or cites a withdrawn review", async () => {
     const insights = JSON.parse(await (await fetch(`${base}/insights.json`)).text()) as Record<string, unknown>;
     const dataset = JSON.parse(await (await fetch(`${base}/reviews.json`)).text()) as { reviews: ServedRecord[] };
