@@ -1,5 +1,6 @@
 import type { Checkpoint } from "./checkpoint.ts";
 import type { LogEntry } from "./entries.ts";
+import { historyProblem } from "./history.ts";
 import { checkTree, equalHash, proveTree } from "./merkle.ts";
 import { parseVerifierKey } from "./note-keys.ts";
 import { decodeEntries } from "./plan.ts";
@@ -75,6 +76,9 @@ export async function verifyLog(
         `log entry ${i} (${e.id}) was logged on ${e.logged}, before entry ${i - 1} (${was.logged}): a log's days never go back, so it was backdated`,
       );
   }
+
+  const misLogged = historyProblem(entries);
+  if (misLogged) throw new LogVerifyError(misLogged);
 
   const tiles = new Map<string, Uint8Array>();
   for (const t of treeTiles(size)) {

@@ -68,6 +68,62 @@ describe("a log whose days go back (verify.ts)", () => {
   });
 });
 
+describe("a log whose events are not its reviews' history (verify.ts, history.ts)", () => {
+  const commitment = `${"A".repeat(43)}=`;
+  const on = (event: "published" | "amended" | "restored", id: string) =>
+    ({ event, id, logged: "2026-01-02", commitment }) as const;
+  const off = (id: string, date = "2026-01-01") =>
+    ({ event: "withdrawn", id, reason: "author-request", date, logged: "2026-01-02" }) as const;
+  const A = "2026-01-01-ana";
+  const B = "2026-01-01-bo";
+
+  async function verifyEntries(entries: Parameters<typeof encodeEntry>[0][]) {
+    const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
+    temp.push(d);
+    const tree = appendEntries(EMPTY_LOG, entries.map(encodeEntry));
+    await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(KEY.skey)), { note: undefined, size: 0 });
+    return verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) });
+  }
+
+  it("accepts every history a build logs, an older log's restored first appearance among them", async () => {
+    const history = [on("published", A), on("amended", A), off(A), off(A, "2026-01-02"), on("restored", A)];
+    // Withdrawn before it was ever listed: published then; an older log wrote restored.
+    const first = [off(B), on("published", B), on("amended", B)];
+    const older = [off("2026-01-01-cy"), on("restored", "2026-01-01-cy")];
+    expect((await verifyEntries([...history, ...first, ...older])).entries).toHaveLength(10);
+  });
+
+  it("fails a change to a listed review logged as a new publication, and each event its review's history does not allow", async () => {
+    const cases: [Parameters<typeof encodeEntry>[0][], string][] = [
+      [
+        [on("published", A), on("published", A)],
+        `log entry 1 (${A}) is logged as published, but the review was on the list already (entry 0 is published): a change is logged as amended, a return after a withdrawal as restored`,
+      ],
+      [
+        [on("published", A), off(A), on("published", A)],
+        `log entry 2 (${A}) is logged as published, but the review was on the list already (entry 1 is withdrawn): a change is logged as amended, a return after a withdrawal as restored`,
+      ],
+      [
+        [on("amended", A)],
+        `log entry 0 (${A}) is logged as amended, but the review is not on the list (it has no entry before)`,
+      ],
+      [
+        [on("published", A), off(A), on("amended", A)],
+        `log entry 2 (${A}) is logged as amended, but the review is not on the list (entry 1 is withdrawn)`,
+      ],
+      [
+        [on("published", A), on("restored", A)],
+        `log entry 1 (${A}) is logged as restored, but the review was not withdrawn (entry 0 is published)`,
+      ],
+      [
+        [on("published", A), off(A), off(A)],
+        `log entry 2 (${A}) is logged as withdrawn again, with the reason and date of entry 1`,
+      ],
+    ];
+    for (const [entries, says] of cases) await expect(verifyEntries(entries)).rejects.toThrow(says);
+  });
+});
+
 describe("an entry written two ways at once (verify.ts, entries.ts)", () => {
   it("fails an entry that holds a member twice, or is spaced or escaped otherwise than the log writes it", async () => {
     const commitment = `${"A".repeat(43)}=`;
