@@ -8,6 +8,7 @@ import { readState, urlProblem, writeState } from "../src/io/monitor-args.ts";
 import { atomProblems } from "../src/log/atom-check.ts";
 import { feedProblems } from "../src/log/feed-check.ts";
 import { homeProblems } from "../src/log/home-check.ts";
+import { logPageProblems } from "../src/log/log-page-check.ts";
 import { parseVerifierKey } from "../src/log/note-keys.ts";
 import { pageProblems } from "../src/log/page-check.ts";
 import { latestEntries } from "../src/log/plan.ts";
@@ -209,12 +210,17 @@ export async function main(deps: {
       if (typeof bytes === "string") check.problems.push(`${url} could not be read (${bytes})`);
       else if (bytes) check.problems.push(...problems(bytes, url));
     }
-    // The home page's counts of reviews ever published and withdrawn, against the log's.
-    const home = await fetchBytes(`${site}/`, { fetch: deps.fetch, maxBytes: MAX_PAGE_BYTES, retries: RETRIES }).catch(
-      (e: Error) => e.message,
-    );
-    if (typeof home === "string") check.problems.push(`${site}/ could not be read (${home})`);
-    else check.problems.push(...homeProblems(`${site}/`, Buffer.from(home ?? []).toString("utf8"), verified.entries));
+    // The pages that show the log's counts (the home page, the log's own page), against the log's.
+    const logPage = `${args.url.replace(/\/+$/, "")}/`;
+    for (const [url, problems] of [
+      [`${site}/`, homeProblems],
+      [logPage, logPageProblems],
+    ] as const) {
+      const read = { fetch: deps.fetch, maxBytes: MAX_PAGE_BYTES, retries: RETRIES };
+      const html = await fetchBytes(url, read).catch((e: Error) => e.message);
+      if (typeof html === "string") check.problems.push(`${url} could not be read (${html})`);
+      else check.problems.push(...problems(url, Buffer.from(html ?? []).toString("utf8"), verified.entries));
+    }
     const withdrawnIds = [...latestEntries(verified.entries)].filter(([, l]) => l.entry.event === "withdrawn");
     check.problems.push(
       ...(await pagesChecked(withdrawnIds, PAGE_CONCURRENCY, async ([id, l]) => {

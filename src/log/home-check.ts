@@ -1,6 +1,6 @@
 import type { LogEntry } from "./entries.ts";
 import { htmlText } from "./page-check.ts";
-import { LOG_SUMMARY_LINK, LOG_SUMMARY_TAIL, logSummary, summaryCounts } from "./view.ts";
+import { LOG_SUMMARY_LINK, LOG_SUMMARY_TAIL, logCountsOf, logSummary } from "./view.ts";
 
 /**
  * The home page's log summary (`npm run log:verify`) against the log: how many reviews were ever
@@ -13,7 +13,7 @@ const SUMMARY = /<p\b[^>]*\bclass\s*=\s*["']?log-summary\b[^>]*>([\s\S]*?)<\/p\s
 
 export function homeProblems(where: string, html: string, entries: readonly LogEntry[]): string[] {
   const shown = [...html.matchAll(SUMMARY)].map((m) => htmlText(m[1] as string));
-  const sentence = logSummary(summaryCounts(entries));
+  const sentence = logSummary(logCountsOf(entries));
   if (shown.length === 0) return [`${where} does not show the log's counts (${JSON.stringify(sentence)})`];
   if (shown.length > 1) return [`${where} shows the log's counts ${shown.length} times; the page shows them once`];
   if (shown[0] === `${sentence} ${LOG_SUMMARY_TAIL} ${LOG_SUMMARY_LINK}.`) return [];

@@ -74,16 +74,26 @@ function byReason(withdrawnNow: readonly { reason: WithdrawalReason }[]): LogVie
 }
 
 type SummaryCounts = Pick<LogView, "everPublished" | "withdrawnNow" | "withdrawnByReason">;
+type LogCounts = SummaryCounts & Pick<LogView, "size" | "counts" | "withdrawals">;
 
-/** The counts the home page shows, from a log's entries alone (what a monitor has). */
-export function summaryCounts(entries: readonly LogEntry[]): SummaryCounts {
+/** The counts and withdrawals the home page and `/log/` show, from a log's entries alone (what a monitor has). */
+export function logCountsOf(entries: readonly LogEntry[]): LogCounts {
   const withdrawn = [...latestEntries(entries).values()].flatMap(({ entry: e }) =>
     e.event === "withdrawn" ? [e] : [],
   );
+  const counts: LogCounts["counts"] = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
+  const withdrawals: LogCounts["withdrawals"] = [];
+  entries.forEach((e, index) => {
+    counts[e.event]++;
+    if (e.event === "withdrawn") withdrawals.unshift({ index, reason: e.reason, date: e.date });
+  });
   return {
+    size: entries.length,
+    counts,
     everPublished: everPublishedOf(entries),
     withdrawnNow: withdrawn.length,
     withdrawnByReason: byReason(withdrawn),
+    withdrawals,
   };
 }
 
@@ -95,6 +105,15 @@ export function logSummary(log: SummaryCounts): string {
   return `${plural(log.everPublished, "review has", "reviews have")} been published here; ${
     log.withdrawnNow === 0 ? "none has been withdrawn" : `${log.withdrawnNow} withdrawn (${reasons})`
   }.`;
+}
+
+/** The two sentences of counts on `/log/` (src/pages/log/index.astro): entries by event, then reviews. */
+export function logPageCounts(log: Pick<LogView, "size" | "counts" | "everPublished" | "withdrawnNow">): string[] {
+  const { size, counts: c } = log;
+  return [
+    `The log has ${size} ${size === 1 ? "entry" : "entries"}: ${c.published} published, ${c.amended} amended, ${c.withdrawn} withdrawn and ${c.restored} restored.`,
+    `${log.everPublished} ${log.everPublished === 1 ? "review has" : "different reviews have"} been published here; ${log.withdrawnNow} ${log.withdrawnNow === 1 ? "is" : "are"} withdrawn now.`,
+  ];
 }
 
 /** The rest of the home page's log summary: a sentence, then its link to the log's page. */

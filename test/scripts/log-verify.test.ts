@@ -291,6 +291,26 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     );
   });
 
+  it("fails a /log/ page whose counts or list of withdrawals are not the log's", async () => {
+    const counts = "The log has 8 entries: 7 published, 0 amended, 1 withdrawn and 0 restored.";
+    const reviews = "7 different reviews have been published here; 1 is withdrawn now.";
+    const page = await (await fetch(`${base}/log/`)).text();
+    expect(page).toContain(counts);
+    expect(page).toContain("author-request</code>");
+    rewrite = (url, body) =>
+      url === "/log/"
+        ? body
+            .replace(/<tbody\b[^>]*>[\s\S]*?<\/tbody>/, "<tbody></tbody>")
+            .replace(counts, counts.replace("1 withdrawn", "0 withdrawn"))
+        : undefined;
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n")).toEqual([
+      `log:verify: ${base}/log/ says ${JSON.stringify(`${counts.replace("1 withdrawn", "0 withdrawn")} ${reviews}`)} in its counts, where the log says ${JSON.stringify(`${counts} ${reviews}`)} (rewritten after the build?)`,
+      `log:verify: ${base}/log/ lists 0 withdrawals, where the log holds 1 (not listed: entry 7, 2026-11-20, author-request): its list is not the log's (rewritten after the build?)`,
+    ]);
+  });
+
   it("fails an /insights.json that quotes words a review does not hold, or cites a withdrawn review", async () => {
     const insights = JSON.parse(await (await fetch(`${base}/insights.json`)).text()) as Record<string, unknown>;
     const dataset = JSON.parse(await (await fetch(`${base}/reviews.json`)).text()) as { reviews: ServedRecord[] };
