@@ -43,6 +43,14 @@ export interface DivergingChart {
 const share = (part: number, whole: number) => (whole === 0 ? 0 : part / whole);
 
 /**
+ * `part` of `whole` in whole percent, from the counts: rounding a share already rounded (0.385 for
+ * 50 of 130) would round twice, 39% for 38.46%. 0 when `whole` is 0.
+ */
+export function percentOf(part: number, whole: number): number {
+  return whole === 0 ? 0 : Math.round((100 * part) / whole);
+}
+
+/**
  * One row per aspect: negative reviews as a bar left of the zero line, positive ones to the right,
  * both as a share of the reviews that discuss the aspect, so aspects with few and many reviews
  * compare fairly (the same counts the aspect+sentiment searches return).
@@ -59,8 +67,8 @@ export function divergingChart(aspects: readonly AspectInsight[]): DivergingChar
       id: a.id,
       label: a.label,
       y: i * rowHeight,
-      negativePercent: Math.round(neg * 100),
-      positivePercent: Math.round(pos * 100),
+      negativePercent: percentOf(a.negative, a.reviews),
+      positivePercent: percentOf(a.positive, a.reviews),
       negative: a.negative,
       positive: a.positive,
       negX: Math.round((center - negWidth) * 10) / 10,
@@ -86,10 +94,6 @@ export function signed(x: number | null, decimals = 2): string {
   // A value that rounds to zero prints as 0.00, never "-0.00" or "+0.00".
   if (r === 0) return (0).toFixed(decimals);
   return r > 0 ? `+${r.toFixed(decimals)}` : r.toFixed(decimals);
-}
-
-export function percent(x: number): string {
-  return `${Math.round(x * 100)}%`;
 }
 
 const DIRECTION_WORDS = { up: "improving", down: "declining", flat: "steady" } as const;

@@ -1,6 +1,6 @@
 import { type ReviewRecord, type ReviewsDataset, SENTIMENTS, type Sentiment } from "../content/records.ts";
 import type { AspectInsight, EntityInsight, Insights } from "../insights/schema.ts";
-import { percent, signed } from "../insights/view.ts";
+import { percentOf, signed } from "../insights/view.ts";
 import {
   aspectPath,
   ENTITY_SEGMENTS,
@@ -50,7 +50,7 @@ function sentimentRule(s: Sentiment): string {
   return "scores between −0.05 and +0.05";
 }
 
-function aspectPages(a: AspectInsight, lists: Map<string, ReviewRecord[]>): EvidencePage[] {
+function aspectPages(a: AspectInsight, total: number, lists: Map<string, ReviewRecord[]>): EvidencePage[] {
   const list = (path: string) => lists.get(path) ?? [];
   const all = list(aspectPath(a.id));
   const pages: EvidencePage[] = [
@@ -59,7 +59,7 @@ function aspectPages(a: AspectInsight, lists: Map<string, ReviewRecord[]>): Evid
       title: `${a.label}: ${all.length} ${reviewsWord(all.length)}`,
       definition: [
         `The reviews that discuss ${a.label.toLowerCase()}: the reading found a clause about it, or the practice labelled the review.`,
-        `This is the Reviews figure of the ${a.label} row ${HOME} (${percent(a.share_of_reviews)} of all reviews). The row's mean sentiment, ${signed(a.mean_sentiment)} on a scale from −1 to +1, is the average of these reviews' scores; its ${a.mentions} ${a.mentions === 1 ? "mention counts clauses" : "mentions count clauses"}, several of which can come from one review.`,
+        `This is the Reviews figure of the ${a.label} row ${HOME} (${percentOf(a.reviews, total)}% of all reviews). The row's mean sentiment, ${signed(a.mean_sentiment)} on a scale from −1 to +1, is the average of these reviews' scores; its ${a.mentions} ${a.mentions === 1 ? "mention counts clauses" : "mentions count clauses"}, several of which can come from one review.`,
       ],
       reviews: all,
       aspect: a.id,
@@ -68,7 +68,8 @@ function aspectPages(a: AspectInsight, lists: Map<string, ReviewRecord[]>): Evid
   for (const s of SENTIMENTS) {
     const path = aspectPath(a.id, s);
     const reviews = list(path);
-    const share = a.reviews === 0 ? "" : `, ${percent(reviews.length / a.reviews)} of the ${a.reviews} that discuss it`;
+    const share =
+      a.reviews === 0 ? "" : `, ${percentOf(reviews.length, a.reviews)}% of the ${a.reviews} that discuss it`;
     pages.push({
       path,
       title: `${a.label}: ${reviews.length} ${s} ${reviewsWord(reviews.length)}`,
@@ -190,7 +191,7 @@ export function evidencePages(dataset: ReviewsDataset, insights: Insights): Evid
       }
     }
   }
-  const pages = insights.aspects.flatMap((a) => aspectPages(a, lists));
+  const pages = insights.aspects.flatMap((a) => aspectPages(a, dataset.reviews.length, lists));
   for (const kind of KINDS) pages.push(...insights.entities[kind].flatMap((e) => entityPages(kind, e, lists)));
   const byId = new Map(dataset.reviews.map((r) => [r.id, r]));
   const slugs = topicSlugs(insights.topics.map((t) => t.phrase));

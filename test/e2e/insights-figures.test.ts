@@ -1,0 +1,80 @@
+import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { beforeAll, describe, expect, it } from "vitest";
+import type { Insights } from "../../src/insights/schema.ts";
+import { buildSite } from "../helpers/build-site.ts";
+
+/**
+ * The figures of the insights section as a visitor reads them, from a real build of reviews an
+ * editor labelled, so each count and mean is known exactly: 26 reviews, 10 of them about billing
+ * (38.46% of all), 20 about location (7 positive at +0.5, 13 neutral at 0: a mean of +0.175).
+ */
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/insights-content");
+const BASE = "https://reviews.example";
+const TOTAL = 26;
+
+/** The editor's labels of review number `i`. */
+function labels(i: number): string {
+  const parts: string[] = [];
+  if (i < 10) parts.push("billing: negative");
+  if (i < 20) parts.push(`location: ${i < 7 ? "positive" : "neutral"}`);
+  else parts.push("care: positive");
+  return `aspects: {${parts.join(", ")}}\n`;
+}
+
+/**
+ * The fixture's business and lexicon with 26 reviews of their own, whose text names no aspect, so
+ * every score is an editor's (+0.5, 0, -0.5). Without the fixture's reviews, nor its FAQ citing them.
+ */
+async function labelledContent(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-figures-"));
+  await cp(FIXTURE, dir, { recursive: true });
+  await rm(path.join(dir, "reviews"), { recursive: true });
+  await rm(path.join(dir, "insights/faq.yaml"));
+  await mkdir(path.join(dir, "reviews/2025"), { recursive: true });
+  for (let i = 0; i < TOTAL; i++) {
+    const day = String(i + 1).padStart(2, "0");
+    const review = [
+      `date: 2025-07-${day}`,
+      `published_at: "2025-07-${day}T12:00:00Z"`,
+      "rating: 4",
+      `author: Reviewer ${i}`,
+      "text: |",
+      "  A good visit overall.",
+      "source:",
+      "  platform: direct",
+      "verification:",
+      "  method: invoice",
+      `  verified_on: 2025-07-${day}`,
+      labels(i),
+    ];
+    await writeFile(path.join(dir, "reviews/2025", `2025-07-${day}-reviewer-${i}.yaml`), review.join("\n"));
+  }
+  return dir;
+}
+
+let insights: Insights;
+let home: string;
+let pages: (p: string) => Promise<string>;
+
+beforeAll(async () => {
+  const result = await buildSite(await labelledContent(), { BASE_URL: BASE });
+  if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  const read = (file: string) => readFile(path.join(result.distDir, file), "utf8");
+  insights = JSON.parse(await read("insights.json"));
+  home = await read("index.html");
+  pages = (p) => read(`${p}index.html`);
+}, 300_000);
+
+const aspect = (id: string) => insights.aspects.find((a) => a.id === id) as Insights["aspects"][number];
+
+describe("the aspect figures", () => {
+  it("state an aspect's share of all reviews from its counts, rounded once", async () => {
+    expect(insights.summary.coverage.review_count).toBe(TOTAL);
+    expect(aspect("billing").reviews).toBe(10);
+    // 10 of 26 is 38.46%: the 3-decimal share (0.385) must not be rounded again into 39%.
+    expect(/href="\/insights\/billing\/" data-count="10"[^>]*>([^<]*)<\/a>/.exec(home)?.[1]).toBe("10 (38%)");
+    expect(/\((\d+%) of all reviews\)/.exec(await pages("/insights/billing/"))?.[1]).toBe("38%");
+  });
+});
