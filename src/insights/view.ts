@@ -90,7 +90,10 @@ export function divergingChart(aspects: readonly AspectInsight[]): DivergingChar
 /** A score with its sign, so +0.12 and -0.12 read differently at a glance; "n/a" for null. */
 export function signed(x: number | null, decimals = 2): string {
   if (x === null) return "n/a";
-  const r = Number(x.toFixed(decimals));
+  // Half away from zero, as numbers.ts rounds every figure: toFixed rounds the binary double, so
+  // 0.175 (0.17499…) gave 0.17 where 0.335 gave 0.34. 12 digits drop the product's binary noise.
+  const f = 10 ** decimals;
+  const r = (Math.sign(x) * Math.round(Number((Math.abs(x) * f).toPrecision(12)))) / f;
   // A value that rounds to zero prints as 0.00, never "-0.00" or "+0.00".
   if (r === 0) return (0).toFixed(decimals);
   return r > 0 ? `+${r.toFixed(decimals)}` : r.toFixed(decimals);

@@ -78,3 +78,14 @@ describe("the aspect figures", () => {
     expect(/\((\d+%) of all reviews\)/.exec(await pages("/insights/billing/"))?.[1]).toBe("38%");
   });
 });
+
+describe("the sentiment figures", () => {
+  it("round a mean of +0.175 half away from zero, as every figure is rounded, not as its binary double lies", async () => {
+    expect(aspect("location")).toMatchObject({ reviews: 20, positive: 7, neutral: 13, mean_sentiment: 0.175 });
+    // 0.175 is stored as 0.17499999999999998889…, which toFixed(2) writes as 0.17.
+    const cell =
+      /<span class="cell-label"[^>]*>Mean sentiment<\/span><a href="\/insights\/location\/"[^>]*>([^<]*)<\/a>/;
+    expect(cell.exec(home)?.[1]).toBe("+0.18");
+    expect(/mean sentiment, (\S+) on a scale/.exec(await pages("/insights/location/"))?.[1]).toBe("+0.18");
+  });
+});
