@@ -32,6 +32,11 @@ const DAY_NAMES = {
   Su: "Sunday",
 } as const satisfies Record<(typeof WEEKDAYS)[number], string>;
 
+/** A count with its noun: "1 review", "2 reviews". */
+export function countOf(n: number, one: string, many = `${one}s`): string {
+  return `${n} ${n === 1 ? one : many}`;
+}
+
 /** `2024-03-14` -> `March 14, 2024`. */
 export function formatDate(date: string): string {
   const [y, m, d] = date.split("-");

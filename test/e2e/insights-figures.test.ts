@@ -24,16 +24,16 @@ function labels(i: number): string {
 }
 
 /**
- * The fixture's business and lexicon with 26 reviews of their own, whose text names no aspect, so
+ * The fixture's business and lexicon with `count` reviews of their own, whose text names no aspect, so
  * every score is an editor's (+0.5, 0, -0.5). Without the fixture's reviews, nor its FAQ citing them.
  */
-async function labelledContent(): Promise<string> {
+async function labelledContent(count = TOTAL): Promise<string> {
   const dir = await mkdtemp(path.join(os.tmpdir(), "pr-figures-"));
   await cp(FIXTURE, dir, { recursive: true });
   await rm(path.join(dir, "reviews"), { recursive: true });
   await rm(path.join(dir, "insights/faq.yaml"));
   await mkdir(path.join(dir, "reviews/2025"), { recursive: true });
-  for (let i = 0; i < TOTAL; i++) {
+  for (let i = 0; i < count; i++) {
     const day = String(i + 1).padStart(2, "0");
     const review = [
       `date: 2025-07-${day}`,
@@ -87,5 +87,23 @@ describe("the sentiment figures", () => {
       /<span class="cell-label"[^>]*>Mean sentiment<\/span><a href="\/insights\/location\/"[^>]*>([^<]*)<\/a>/;
     expect(cell.exec(home)?.[1]).toBe("+0.18");
     expect(/mean sentiment, (\S+) on a scale/.exec(await pages("/insights/location/"))?.[1]).toBe("+0.18");
+  });
+});
+
+describe("a site of one review", () => {
+  let one: string;
+  beforeAll(async () => {
+    const result = await buildSite(await labelledContent(1), { BASE_URL: BASE });
+    if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+    one = await readFile(path.join(result.distDir, "index.html"), "utf8");
+  }, 300_000);
+
+  it("counts it in the singular", () => {
+    const text = one.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    expect(/Computed from [^,]*,/.exec(text)?.[0]).toBe("Computed from 1 review (1 sentence),");
+    expect(/The \d+ reviews? of the last 12 months/.exec(text)?.[0]).toBe("The 1 review of the last 12 months");
+    expect(/\(\d+ negative reviews?\)/.exec(text)?.[0]).toBe("(1 negative review)");
+    expect(/All \d+ reviews?, newest first\./.exec(text)?.[0]).toBe("All 1 review, newest first.");
+    expect(/<meta name="description" content="(\d+ verified reviews?) of/.exec(one)?.[1]).toBe("1 verified review");
   });
 });
