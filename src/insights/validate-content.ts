@@ -125,19 +125,24 @@ function checkLexicon(
   });
 }
 
-function checkEvidence(entry: Entry, faq: readonly FaqItem[], reviewIds: ReadonlySet<string>, problems: string[]) {
+function checkEvidence(entry: Entry, faq: readonly FaqItem[], ids: EvidenceIds, problems: string[]) {
   faq.forEach((item, i) => {
     item.evidence.forEach((id, k) => {
       // Each id is published as a link under the answer: a repeat would list the same review twice.
       const first = item.evidence.indexOf(id);
       if (first < k) problems.push(at(entry, ["faq", i, "evidence", k], `already listed as evidence[${first}]`, id));
-      else if (!reviewIds.has(id)) {
-        const message = "unknown review id; no content/reviews/<year>/<id>.yaml has it";
-        problems.push(at(entry, ["faq", i, "evidence", k], message, id));
-      }
+      // A withdrawn review's file exists: "no file has it" would send the editor looking for one.
+      else if (ids.withdrawn.has(id)) problems.push(at(entry, ["faq", i, "evidence", k], WITHDRAWN, id));
+      else if (!ids.published.has(id)) problems.push(at(entry, ["faq", i, "evidence", k], UNKNOWN, id));
     });
   });
 }
+const UNKNOWN = "unknown review id; no content/reviews/<year>/<id>.yaml has it";
+const WITHDRAWN = "review withdrawn (its file says withdrawn:), so it is not published; remove it from the evidence";
+type EvidenceIds = { published: ReadonlySet<string>; withdrawn: ReadonlySet<string> };
+
+/** `withdrawn`: the ids of withdrawn reviews, which FAQ evidence may not cite either. */
+type ValidateOptions = { today?: string; reserved?: readonly string[]; withdrawn?: ReadonlySet<string> };
 
 /**
  * Pure validation of what `readInsightsDir` read; throws one ContentError listing every problem.
@@ -147,7 +152,7 @@ function checkEvidence(entry: Entry, faq: readonly FaqItem[], reviewIds: Readonl
 export function validateInsightsContent(
   raw: RawInsightsContent,
   reviewIds: ReadonlySet<string>,
-  { today, reserved = [] }: { today?: string; reserved?: readonly string[] } = {},
+  { today, reserved = [], withdrawn = new Set() }: ValidateOptions = {},
 ): InsightsContent {
   const problems: string[] = raw.strays.map((s) =>
     problem(s, "(file)", `unknown insights file; expected one of ${FILES.join(", ")}`, path.basename(s)),
@@ -177,7 +182,7 @@ export function validateInsightsContent(
 
   const faqParsed = faqFile ? parseFile(faqFile, FaqFileSchema, problems) : { faq: [] };
   const faq = faqParsed?.faq;
-  if (faqFile && faq) checkEvidence(faqFile, faq, reviewIds, problems);
+  if (faqFile && faq) checkEvidence(faqFile, faq, { published: reviewIds, withdrawn }, problems);
 
   let summary = "";
   let summaryReviewed: string | undefined;

@@ -42,14 +42,16 @@ export async function checkContentDir(
   // Review ids are file names, so the FAQ's evidence can be checked even when a review is broken
   // or could not be read.
   const unreadReviews = (raw.unread ?? []).filter((u) => u.file !== raw.business.file && u.file.endsWith(".yaml"));
+  const gone = new Set(withdrawn.map((r) => r.id));
   const ids =
     problems.length > 0
-      ? [...raw.reviews.filter((r) => !skipped.includes(r.file)), ...unreadReviews].map((r) =>
-          path.basename(r.file, ".yaml"),
-        )
+      ? [...raw.reviews.filter((r) => !skipped.includes(r.file)), ...unreadReviews]
+          .map((r) => path.basename(r.file, ".yaml"))
+          .filter((id) => !gone.has(id))
       : reviews.map((r) => r.id);
   const rawInsights = await readInsightsDir(dir, opts).catch(rethrowUnlessContentError);
-  const insights = rawInsights instanceof ContentError ? rawInsights : insightsOf(rawInsights, ids, utcDate(opts.now));
+  const insights =
+    rawInsights instanceof ContentError ? rawInsights : insightsOf(rawInsights, ids, gone, utcDate(opts.now));
   if (insights instanceof ContentError) problems.push(...insights.problems);
   else {
     problems.push(
@@ -126,9 +128,14 @@ export function formatProblems(problems: readonly string[]): string {
   return new ContentError(problems).message;
 }
 
-function insightsOf(raw: RawInsightsContent, ids: readonly string[], today: string): InsightsContent | ContentError {
+function insightsOf(
+  raw: RawInsightsContent,
+  ids: readonly string[],
+  withdrawn: ReadonlySet<string>,
+  today: string,
+): InsightsContent | ContentError {
   try {
-    return validateInsightsContent(raw, new Set(ids), { today, reserved: RESERVED_SEGMENTS });
+    return validateInsightsContent(raw, new Set(ids), { today, reserved: RESERVED_SEGMENTS, withdrawn });
   } catch (err) {
     return rethrowUnlessContentError(err);
   }

@@ -108,6 +108,25 @@ describe("content check", () => {
     );
   });
 
+  it("names a withdrawn review cited as FAQ evidence as withdrawn, with or without other problems", async () => {
+    const dir = await fixtureCopy();
+    await edit(path.join(dir, "reviews/2024/2024-08-01-billed-twice.yaml"), (t) =>
+      t.concat("withdrawn:\n  reason: author-request\n  date: 2025-11-20\n"),
+    );
+    const faq = path.join(dir, "insights/faq.yaml");
+    const line = `${faq}: line 4: faq[0].evidence[1]: review withdrawn (its file says withdrawn:), so it is not published; remove it from the evidence, got "2024-08-01-billed-twice"`;
+    const report = await checkContentDir(dir, { now: NOW });
+    expect(report.ok ? [] : report.problems).toEqual([line]);
+    // Another file's problem lists every id a file names: the withdrawn one is still not evidence.
+    const review = path.join(dir, "reviews/2024", `${NECK}.yaml`);
+    await edit(review, (t) => t.replace(/^rating: \d/m, "rating: 6"));
+    const broken = await checkContentDir(dir, { now: NOW });
+    expect(broken.ok ? [] : broken.problems).toEqual([
+      `${review}: line 3: rating: expected a whole number from 1 to 5, got 6`,
+      line,
+    ]);
+  });
+
   it("npm run check exits 0 on valid content and 1 with one line per problem", async () => {
     const good = await runCheck({ CONTENT_DIR: FIXTURE });
     expect(good).toMatchObject({ code: 0, err: "" });
