@@ -59,7 +59,11 @@ function aspectPages(a: AspectInsight, total: number, lists: Map<string, ReviewR
       title: `${a.label}: ${all.length} ${reviewsWord(all.length)}`,
       definition: [
         `The reviews that discuss ${a.label.toLowerCase()}: the reading found a clause about it, or the practice labelled the review.`,
-        `This is the Reviews figure of the ${a.label} row ${HOME} (${percentOf(a.reviews, total)}% of all reviews). The row's mean sentiment, ${signed(a.mean_sentiment)} on a scale from −1 to +1, is the average of these reviews' scores; its ${a.mentions} ${a.mentions === 1 ? "mention counts clauses" : "mentions count clauses"}, several of which can come from one review.`,
+        `This is the Reviews figure of the ${a.label} row ${HOME} (${percentOf(a.reviews, total)}% of all reviews). ${
+          a.mean_sentiment === null
+            ? "No review discusses it, so the row has no mean sentiment (n/a) and no mention."
+            : `The row's mean sentiment, ${signed(a.mean_sentiment)} on a scale from −1 to +1, is the average of these reviews' scores; its ${a.mentions} ${a.mentions === 1 ? "mention counts clauses" : "mentions count clauses"}, several of which can come from one review.`
+        }`,
       ],
       reviews: all,
       aspect: a.id,
@@ -89,13 +93,23 @@ function aspectPages(a: AspectInsight, total: number, lists: Map<string, ReviewR
       title: `${a.label}, last 12 months: ${reviews.length} ${reviewsWord(reviews.length)}`,
       definition: [
         `The reviews dated ${formatDate(recent.from)} to ${formatDate(recent.to)} (the 12 months up to the newest review) that discuss ${a.label.toLowerCase()}.`,
-        `Their mean sentiment, ${signed(recent.mean_sentiment)}, against ${signed(previous.mean_sentiment)} in the 12 months before, gives the Last 12 months figure of the ${a.label} row ${HOME}.`,
+        aspectTrendSentence(a.label, recent.mean_sentiment, previous.mean_sentiment),
       ],
       reviews,
       aspect: a.id,
     });
   }
   return pages;
+}
+
+/** How an aspect's Last 12 months figure follows from the two means; a period without reviews has none. */
+function aspectTrendSentence(label: string, recent: number | null, previous: number | null): string {
+  const figure = `the Last 12 months figure of the ${label} row ${HOME}`;
+  const what = label.toLowerCase();
+  if (recent === null) return `No review of these 12 months discusses ${what}, so ${figure} says not enough data.`;
+  if (previous === null)
+    return `Their mean sentiment is ${signed(recent)}; no review of the 12 months before discusses ${what}, so ${figure} says not enough data.`;
+  return `Their mean sentiment, ${signed(recent)}, against ${signed(previous)} in the 12 months before, gives ${figure}.`;
 }
 
 function entityPages(kind: EntityKind, e: EntityInsight, lists: Map<string, ReviewRecord[]>): EvidencePage[] {
@@ -108,7 +122,9 @@ function entityPages(kind: EntityKind, e: EntityInsight, lists: Map<string, Revi
       title: `${e.name}: ${reviews.length} ${reviewsWord(reviews.length)}`,
       definition: [
         `The reviews that mention the ${word} ${e.name}, by name in the text or as tagged by the practice.${rating}`,
-        `Net sentiment, ${signed(e.net_sentiment)}, is (positive − negative) ÷ reviews, where a review's sentiment about ${e.name} comes from the clauses that name it. These are the figures of the ${e.name} row ${HOME}.`,
+        e.net_sentiment === null
+          ? `No review mentions ${e.name}, so the ${e.name} row ${HOME} has no average rating and no net sentiment (n/a).`
+          : `Net sentiment, ${signed(e.net_sentiment)}, is (positive − negative) ÷ reviews, where a review's sentiment about ${e.name} comes from the clauses that name it. These are the figures of the ${e.name} row ${HOME}.`,
       ],
       reviews,
     },
@@ -143,12 +159,17 @@ function ratingPages(reviews: readonly ReviewRecord[], trend: Insights["summary"
   if (trend) {
     const { recent, previous } = trend;
     const list = reviews.filter((r) => r.date >= recent.from && r.date <= recent.to);
-    const mean = (x: number | null) => (x === null ? "n/a" : `${x.toFixed(2)} stars`);
+    const stars = (x: number | null) => `${x?.toFixed(2)} stars`;
+    // The newest review is always in the last 12 months: only the 12 before can be empty.
+    const compared =
+      previous.rating_value === null
+        ? `Their mean rating is ${stars(recent.rating_value)}; no review is dated in the 12 months before, so the rating trend ${HOME} has nothing to compare it with.`
+        : `Their mean rating, ${stars(recent.rating_value)}, against ${stars(previous.rating_value)} in the 12 months before, is the rating trend ${HOME}.`;
     pages.push({
       path: ratingPath(RECENT_SEGMENT),
       title: `Reviews of the last 12 months: ${list.length}`,
       definition: [
-        `The reviews dated ${formatDate(recent.from)} to ${formatDate(recent.to)}, the 12 months up to the newest review. Their mean rating, ${mean(recent.rating_value)}, against ${mean(previous.rating_value)} in the 12 months before, is the rating trend ${HOME}.`,
+        `The reviews dated ${formatDate(recent.from)} to ${formatDate(recent.to)}, the 12 months up to the newest review. ${compared}`,
       ],
       reviews: list,
     });

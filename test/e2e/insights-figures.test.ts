@@ -92,10 +92,12 @@ describe("the sentiment figures", () => {
 
 describe("a site of one review", () => {
   let one: string;
+  let onePage: (p: string) => Promise<string>;
   beforeAll(async () => {
     const result = await buildSite(await labelledContent(1), { BASE_URL: BASE });
     if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
-    one = await readFile(path.join(result.distDir, "index.html"), "utf8");
+    onePage = (p) => readFile(path.join(result.distDir, `${p}index.html`), "utf8");
+    one = await onePage("/");
   }, 300_000);
 
   it("counts it in the singular", () => {
@@ -105,5 +107,30 @@ describe("a site of one review", () => {
     expect(/\(\d+ negative reviews?\)/.exec(text)?.[0]).toBe("(1 negative review)");
     expect(/All \d+ reviews?, newest first\./.exec(text)?.[0]).toBe("All 1 review, newest first.");
     expect(/<meta name="description" content="(\d+ verified reviews?) of/.exec(one)?.[1]).toBe("1 verified review");
+  });
+
+  it("says on the pages of an aspect and a practitioner no review discusses that there is nothing to average", async () => {
+    const definition = async (p: string) =>
+      /What this figure counts<\/h2>(.*?)<\/div>/s.exec((await onePage(p)).replace(/ data-astro-cid-\w+/g, ""))?.[1];
+    expect(await definition("/insights/staff/")).toContain(
+      "<p>This is the Reviews figure of the Front desk and staff row on the home page (0% of all reviews). No review discusses it, so the row has no mean sentiment (n/a) and no mention.</p>",
+    );
+    expect(await definition("/insights/practitioners/jenna-okafor/")).toContain(
+      "<p>No review mentions Jenna Okafor, so the Jenna Okafor row on the home page has no average rating and no net sentiment (n/a).</p>",
+    );
+  });
+
+  it('says on its trend pages what there is nothing to compare with, not "n/a"', async () => {
+    const definition = async (p: string) =>
+      /What this figure counts<\/h2>(.*?)<\/div>/s.exec((await onePage(p)).replace(/ data-astro-cid-\w+/g, ""))?.[1];
+    expect(await definition("/insights/billing/last-12-months/")).toContain(
+      "<p>Their mean sentiment is -0.50; no review of the 12 months before discusses price, billing and insurance, so the Last 12 months figure of the Price, billing and insurance row on the home page says not enough data.</p>",
+    );
+    expect(await definition("/insights/staff/last-12-months/")).toContain(
+      "<p>No review of these 12 months discusses front desk and staff, so the Last 12 months figure of the Front desk and staff row on the home page says not enough data.</p>",
+    );
+    expect(await definition("/insights/ratings/last-12-months/")).toContain(
+      "<p>The reviews dated July 2, 2024 to July 1, 2025, the 12 months up to the newest review. Their mean rating is 4.00 stars; no review is dated in the 12 months before, so the rating trend on the home page has nothing to compare it with.</p>",
+    );
   });
 });
