@@ -79,6 +79,19 @@ describe("the aspect figures", () => {
   });
 });
 
+describe("the section's coverage", () => {
+  it("dates the reviews it was computed from as every date of the site is written", () => {
+    const text = home.replace(/<[^>]+>/g, "").replace(/\s+/g, " ");
+    expect(/Computed from [^.]*\./.exec(text)?.[0]).toBe(
+      "Computed from 26 reviews (26 sentences), July 1, 2025 to July 26, 2025.",
+    );
+    const times = /Computed from [^<]*(<time[^>]*>[^<]*<\/time> to <time[^>]*>)/.exec(home)?.[1];
+    expect(times?.replace(/ data-astro-cid-\w+/g, "")).toBe(
+      '<time datetime="2025-07-01">July 1, 2025</time> to <time datetime="2025-07-26">',
+    );
+  });
+});
+
 describe("the sentiment figures", () => {
   it("round a mean of +0.175 half away from zero, as every figure is rounded, not as its binary double lies", async () => {
     expect(aspect("location")).toMatchObject({ reviews: 20, positive: 7, neutral: 13, mean_sentiment: 0.175 });
