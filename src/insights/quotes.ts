@@ -1,6 +1,7 @@
 import type { Sentiment } from "../content/records.ts";
 import { mayReferElsewhere } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
+import { polarity } from "./numbers.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectMention, AspectReading } from "./readings.ts";
 
@@ -91,10 +92,10 @@ export function countedMention(
   return best ?? mentions.find(keep);
 }
 
-/** Keeps the clauses that lean `sentiment`'s way (any clause for neutral): an editor's label is only
- * shown with a sentence that says it. */
+/** Keeps the clauses that lean `sentiment`'s way (read neutral, for neutral): an editor's label is
+ * only shown with a sentence that says it. */
 export function leansTo(sentiment: Sentiment): (m: AspectMention) => boolean {
-  if (sentiment === "neutral") return () => true;
+  if (sentiment === "neutral") return (m) => polarity(m.score) === "neutral";
   return sentiment === "positive" ? (m) => m.score > 0 : (m) => m.score < 0;
 }
 

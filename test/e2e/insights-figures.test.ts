@@ -147,3 +147,22 @@ describe("a site of one review", () => {
     );
   });
 });
+
+describe("a reading an editor labelled neutral", () => {
+  it("shows on its evidence list a sentence the machine read neutral, not one it read negative", async () => {
+    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-figures-"));
+    await cp(FIXTURE, dir, { recursive: true });
+    const file = path.join(dir, "reviews/2023/2023-01-05-parking.yaml");
+    const text = await readFile(file, "utf8");
+    await writeFile(
+      file,
+      `${text.replace("Parking was easy, although the wait was long.", "Parking was terrible. We used the parking behind the building.")}aspects: {location: neutral}\n`,
+    );
+    const result = await buildSite(dir, { BASE_URL: BASE });
+    if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+    const list = await readFile(path.join(result.distDir, "insights/location/neutral/index.html"), "utf8");
+    const item = /<li class="evidence-item"><a href="\/reviews\/2023-01-05-parking\/">.*?<\/li>/.exec(list)?.[0];
+    expect(item).toContain("Parking and location: neutral (confirmed by the practice)");
+    expect(/<mark>(.*?)<\/mark>/.exec(item ?? "")?.[1]).toBe("We used the parking behind the building.");
+  }, 300_000);
+});
