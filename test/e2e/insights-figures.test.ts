@@ -1,7 +1,7 @@
 import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import { beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { Insights } from "../../src/insights/schema.ts";
 import { buildSite } from "../helpers/build-site.ts";
 
@@ -13,6 +13,25 @@ import { buildSite } from "../helpers/build-site.ts";
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/insights-content");
 const BASE = "https://reviews.example";
 const TOTAL = 26;
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** A copy of the fixture, removed after the run. */
+async function fixtureCopy(): Promise<string> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-figures-"));
+  temp.push(dir);
+  await cp(FIXTURE, dir, { recursive: true });
+  return dir;
+}
+
+/** The folder of a build of `dir` that must succeed, removed after the run. */
+async function built(dir: string): Promise<string> {
+  const result = await buildSite(dir, { BASE_URL: BASE });
+  temp.push(result.distDir);
+  if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
+  return result.distDir;
+}
 
 /** The editor's labels of review number `i`. */
 function labels(i: number): string {
@@ -28,8 +47,7 @@ function labels(i: number): string {
  * every score is an editor's (+0.5, 0, -0.5). Without the fixture's reviews, nor its FAQ citing them.
  */
 async function labelledContent(count = TOTAL): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-figures-"));
-  await cp(FIXTURE, dir, { recursive: true });
+  const dir = await fixtureCopy();
   await rm(path.join(dir, "reviews"), { recursive: true });
   await rm(path.join(dir, "insights/faq.yaml"));
   await mkdir(path.join(dir, "reviews/2025"), { recursive: true });
@@ -59,9 +77,8 @@ let home: string;
 let pages: (p: string) => Promise<string>;
 
 beforeAll(async () => {
-  const result = await buildSite(await labelledContent(), { BASE_URL: BASE });
-  if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
-  const read = (file: string) => readFile(path.join(result.distDir, file), "utf8");
+  const dist = await built(await labelledContent());
+  const read = (file: string) => readFile(path.join(dist, file), "utf8");
   insights = JSON.parse(await read("insights.json"));
   home = await read("index.html");
   pages = (p) => read(`${p}index.html`);
@@ -107,9 +124,8 @@ describe("a site of one review", () => {
   let one: string;
   let onePage: (p: string) => Promise<string>;
   beforeAll(async () => {
-    const result = await buildSite(await labelledContent(1), { BASE_URL: BASE });
-    if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
-    onePage = (p) => readFile(path.join(result.distDir, `${p}index.html`), "utf8");
+    const dist = await built(await labelledContent(1));
+    onePage = (p) => readFile(path.join(dist, `${p}index.html`), "utf8");
     one = await onePage("/");
   }, 300_000);
 
@@ -150,17 +166,14 @@ describe("a site of one review", () => {
 
 describe("a reading an editor labelled neutral", () => {
   it("shows on its evidence list a sentence the machine read neutral, not one it read negative", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-figures-"));
-    await cp(FIXTURE, dir, { recursive: true });
+    const dir = await fixtureCopy();
     const file = path.join(dir, "reviews/2023/2023-01-05-parking.yaml");
     const text = await readFile(file, "utf8");
     await writeFile(
       file,
       `${text.replace("Parking was easy, although the wait was long.", "Parking was terrible. We used the parking behind the building.")}aspects: {location: neutral}\n`,
     );
-    const result = await buildSite(dir, { BASE_URL: BASE });
-    if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
-    const list = await readFile(path.join(result.distDir, "insights/location/neutral/index.html"), "utf8");
+    const list = await readFile(path.join(await built(dir), "insights/location/neutral/index.html"), "utf8");
     const item = /<li class="evidence-item"><a href="\/reviews\/2023-01-05-parking\/">.*?<\/li>/.exec(list)?.[0];
     expect(item).toContain("Parking and location: neutral (confirmed by the practice)");
     expect(/<mark>(.*?)<\/mark>/.exec(item ?? "")?.[1]).toBe("We used the parking behind the building.");
