@@ -19,8 +19,9 @@ export function invalidMessage(body: unknown): string | undefined {
     return "a JSON-RPC 2.0 message has a method (a request or notification), or a result or an error (a response)";
   const { issues } = specTypeSchemas[kind.type]["~standard"].validate(body) as { issues?: readonly SchemaIssue[] };
   if (!issues?.length) return undefined;
+  // A key of no message is named in the issue: a client's text, clipped as a path is.
   const why = issues.map((issue) =>
-    issuePath(issue) === "id" ? badId((body as { id?: unknown }).id) : describeIssue(issue),
+    issuePath(issue) === "id" ? badId((body as { id?: unknown }).id) : clipped(describeIssue(issue)),
   );
   return `not a JSON-RPC 2.0 ${kind.noun}: ${why.join("; ")}`;
 }
@@ -89,8 +90,12 @@ type Step = { parent: Step; key: string; index: boolean } | undefined;
 function pathOf(step: Step): string {
   const keys: string[] = [];
   for (let s = step; s; s = s.parent) keys.push(s.index ? `[${s.key}]` : `.${JSON.stringify(s.key).slice(1, -1)}`);
-  const path = `$${keys.reverse().join("")}`;
-  return path.length > 200 ? `${path.slice(0, 200).toWellFormed()}…` : path;
+  return clipped(`$${keys.reverse().join("")}`);
+}
+
+/** `text` cut to its first 200 characters (never half of one), marked with "…" where cut. */
+function clipped(text: string): string {
+  return text.length > 200 ? `${text.slice(0, 200).toWellFormed()}…` : text;
 }
 
 /** Why a value found by `bodyProblem` is not I-JSON, after the JSON path that names it. */

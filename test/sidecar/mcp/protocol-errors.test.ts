@@ -274,6 +274,17 @@ describe("a body that is no JSON-RPC message", () => {
       expect(res.body.error.message, JSON.stringify(message)).toMatch(why);
     }
   });
+
+  it("names a member of no message without echoing a long name whole, as it names no long path whole", async () => {
+    const long = "k".repeat(5000);
+    for (const extra of [{ [long]: 1 }, Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`key${i}`, 1]))]) {
+      const res = await postRpc(app.endpoint, { jsonrpc: "2.0", id: 1, method: "ping", ...extra }, session());
+      expect(res.status).toBe(400);
+      expect(res.body.error.code).toBe(-32600);
+      expect(res.body.error.message).toMatch(/^Invalid Request: not a JSON-RPC 2.0 request: Unrecognized keys?: "k/);
+      expect(res.body.error.message.length).toBeLessThan(400);
+    }
+  });
 });
 
 describe("a request refused for its session", () => {
