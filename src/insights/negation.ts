@@ -26,13 +26,19 @@ export function negatesNothing(normals: readonly string[], p: number): boolean {
 }
 const NOUNS = new Set(["NOUN", "PROPN"]);
 /**
+ * What may follow a noun "no" negates and still be in its scope: the noun phrase going on ("no
+ * verdict on results"), or what the phrase is the subject of ("no adjustment helped", "no staff
+ * member was friendly") or governs ("no reason to complain").
+ */
+const NOUN_PHRASE_GOES_ON = new Set(["NOUN", "PROPN", "ADP", "VERB", "AUX", "PART"]);
+/**
  * Whether the scope of the negator at `p` ends after word `i`: "no" before a noun negates that noun
- * phrase and what it governs ("no verdict on results"), not the words after it ("no warning no
- * consent just yanked my head": "yanked" stays a complaint). "No one" reaches as far as "nobody".
+ * phrase and what it governs, not the words after it ("no warning no consent just yanked my head":
+ * "yanked" stays a complaint). "No one" reaches as far as "nobody".
  */
 export function nounPhraseEnds(normals: readonly string[], pos: readonly string[], p: number, i: number): boolean {
   if (normals[p] !== "no" || normals[p + 1] === "one" || !NOUNS.has(pos[i] as string)) return false;
-  return !NOUNS.has(pos[i + 1] as string) && pos[i + 1] !== "ADP";
+  return !NOUN_PHRASE_GOES_ON.has(pos[i + 1] as string);
 }
 const CONTRASTS = new Set(["but", "though", "yet"]);
 /**

@@ -33,6 +33,13 @@ describe("what a review asks or asks for", () => {
     expect(read("no rude staff and no long waits").aspects).toEqual(["scheduling:positive", "staff:positive"]);
   });
 
+  it('lets "no" reach the verb its noun phrase is the subject of, or the infinitive it governs', () => {
+    expect(read("no adjustment helped my back").aspects).toEqual(["pain-relief:negative"]);
+    expect(read("no staff member was friendly").aspects).toEqual(["staff:negative"]);
+    expect(read("no appointment times were available for weeks").aspects).toEqual(["scheduling:negative"]);
+    expect(read("I have no reason to complain about the staff").aspects).toEqual(["staff:positive"]);
+  });
+
   it('reads "not perfect, but…" as a flaw granted to praise what follows, not as a complaint', () => {
     expect(read("My knee is not perfect but definitely better than it was.").aspects).not.toContain(
       "pain-relief:negative",
