@@ -41,14 +41,15 @@ export function nounPhraseEnds(normals: readonly string[], pos: readonly string[
   return !NOUN_PHRASE_GOES_ON.has(pos[i + 1] as string);
 }
 const CONTRASTS = new Set(["but", "though", "yet"]);
+const SENTENCE_ENDS = new Set([".", "!", "?"]);
 /**
  * Whether the negated word at `i`, in a clause ending at `end`, concedes a flaw to praise what the
- * sentence says next: "not perfect, but def better" is no complaint by itself.
+ * sentence says next: "not perfect, but def better" is no complaint by itself. A contrast after the
+ * clause's full stop opens another sentence ("My back is not perfect. But the staff are lovely.").
  */
 export function concedes(normals: readonly string[], i: number, end: number): boolean {
-  return (
-    normals[i] === "perfect" && (CONTRASTS.has(normals[end] as string) || CONTRASTS.has(normals[end + 1] as string))
-  );
+  if (normals[i] !== "perfect" || SENTENCE_ENDS.has(normals[end - 1] as string)) return false;
+  return CONTRASTS.has(normals[end] as string) || CONTRASTS.has(normals[end + 1] as string);
 }
 /** "Not 5 stars because…", "isn't five stars:": the negator is about the rating, not the words after it. */
 const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "four", "five"]);

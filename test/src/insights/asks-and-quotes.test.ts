@@ -45,6 +45,14 @@ describe("what a review asks or asks for", () => {
       "pain-relief:negative",
     );
     expect(read("My shoulder is not perfect.").aspects).toEqual(["pain-relief:negative"]);
+    expect(read("My knee is not perfect, but definitely better than it was.").aspects).not.toContain(
+      "pain-relief:negative",
+    );
+    // A contrast opening the next sentence concedes nothing of this one.
+    expect(read("My back is not perfect. But the staff are lovely.").aspects).toEqual([
+      "pain-relief:negative",
+      "staff:positive",
+    ]);
   });
 
   it("quotes no question: it asserts nothing a visitor could be shown as what patients say", () => {
