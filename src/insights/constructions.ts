@@ -1,6 +1,6 @@
 import { compileTerms, type TermMatch, type TermMatcher } from "./aspects.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
-import { numberBefore } from "./durations.ts";
+import { countWord, numberBefore } from "./durations.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 
 /**
@@ -96,6 +96,16 @@ const SOONEST = new Set(["soonest", "earliest", "next", "first"]);
 const SHORT_CUES = new Set(["within", "under", "only", "just"]);
 /** Minutes from which a wait reads as long. */
 const LONG_MINUTES = 20;
+
+/** Whether "take" governs the stretch ending at unit `i` ("took the next two days off"), not a patient ("take me"). */
+function takenOff({ tokens: { normals, lemmas, pos }, start }: Clause, i: number): boolean {
+  let k = i - 1;
+  const inStretch = (n: string) => countWord(n) || STRETCH_POS.has(pos[k] as string);
+  while (k > start && k >= i - 4 && inStretch(normals[k] as string)) k--;
+  return lemmas[k] === "take";
+}
+const STRETCH_POS = new Set(["NUM", "DET", "ADJ"]);
+
 export function compileConstructions(
   lexicon: SentimentLexicon,
   aspects: readonly AspectDefinition[],
@@ -194,7 +204,7 @@ export function compileConstructions(
         // "Six weeks later I finished the race" tells a story; "the soonest was two weeks later" waits.
         if (next === "later" && !cue && !soonest) continue;
         // "Took a week off work" is leave taken, not a wait; "the next opening is two weeks off" waits.
-        if (next === "off" && lemmas.slice(clause.start, i).includes("take")) continue;
+        if (next === "off" && takenOff(clause, i)) continue;
         const late = !LONG_UNITS.has(unit) && LATE_CUES.has(next);
         if (long && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
       }

@@ -29,6 +29,9 @@ const NUMBER_WORDS = new Map([
 /** Words that may stand between a number and its unit: "two full weeks", "an extra hour". */
 const BETWEEN = new Set(["full", "whole", "extra", "more", "long", "good", "of", "the", "nearly", "almost", "over"]);
 
+/** Whether `n` may stand in a count of time: digits, a number word, or a word between ("two full"). */
+export const countWord = (n: string) => /^\d+$/.test(n) || NUMBER_WORDS.has(n) || BETWEEN.has(n);
+
 /** The number right before the unit at `i` ("three weeks", "most of the year"), or -1. */
 export function numberBefore(normals: readonly string[], pos: readonly string[], i: number, from: number): number {
   for (let k = i - 1; k >= Math.max(from, i - 3); k--) {

@@ -41,6 +41,9 @@ describe("delays: a long stretch of time with a word of delay is a complaint", (
     // Time off taken is no wait: "off" after "take" is leave, after an opening it is far away.
     expect(read("I had to take three days off work afterwards.")).not.toContain("scheduling:negative");
     expect(read("Their next opening was two weeks off.")).toEqual(["scheduling:negative"]);
+    // Leave is time "take" itself governs: "take me" is a patient taken in, and the stretch a wait.
+    expect(read("I took the next two days off work to rest.")).not.toContain("scheduling:negative");
+    expect(read("The earliest they could take me was three weeks off.")).toEqual(["scheduling:negative"]);
     expect(read("Called first thing, expecting to wait a week for an appointment.")).not.toContain(
       "scheduling:negative",
     );
