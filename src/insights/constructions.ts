@@ -66,6 +66,8 @@ const LIMITERS = new Set([
   "struggle",
   "trouble",
 ]);
+/** A limit told lifted: "now i can", not "now i can't" or "now i can barely". */
+const LIFTED = new RegExp(`\\bnow (?:\\S+ ){0,2}(?:can|able)(?: |$)(?!(?:n't|${[...LIMITERS].join("|")})\\b)`);
 /** Words that may stand between a limiter and its verb. */
 const GOVERNED = new Set([
   "even",
@@ -166,12 +168,7 @@ export function compileConstructions(
           }
           const past = around.some((w) => PAST.has(w)) || (!around.some((w) => PRESENT.has(w)) && pastBefore);
           // "couldn't turn my neck for 3 weeks now i can": a limit told in the past, then lifted.
-          const lifted =
-            past &&
-            normals
-              .slice(s.end, clause.end)
-              .join(" ")
-              .match(/\bnow (?:\S+ ){0,2}(?:can|able)(?: |$)(?!n't|not|never)/);
+          const lifted = past && LIFTED.test(normals.slice(s.end, clause.end).join(" "));
           out.push({ start: limiter, end: s.end, value: lifted ? 1 : past ? 0 : -1 });
         } else if (
           around.some((w) => ABLE.has(w)) &&

@@ -76,6 +76,9 @@ describe("abilities: what the patient's body could do is about pain relief, not 
     expect(read("I couldn't sit through a film and now I can't even sit through dinner")).toEqual([
       "pain-relief:negative",
     ]);
+    // "now I can barely…" is the limit still there, not lifted.
+    expect(read("couldnt turn my neck for 3 weeks now i can barely turn it at all")).toEqual(["pain-relief:negative"]);
+    expect(read("couldnt bend for weeks now i can hardly bend")).toEqual(["pain-relief:negative"]);
   });
 });
 
