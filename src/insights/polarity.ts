@@ -146,8 +146,9 @@ export function readClause(
     else if (s.group === NEGATIVE) value[k] = -WORD_WEIGHT;
     else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {
       // With no condition in the clause, an outcome that is itself a term of an aspect speaks for
-      // it ("…, but much better").
+      // it ("…, but much better"); not beside another aspect's own term ("parking is much better").
       const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
+      if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
       if (!hasCondition && !itself) continue;
       value[k] = s.group === OUTCOME_POSITIVE ? WORD_WEIGHT : -WORD_WEIGHT;
       bound[k] = itself ? itself.aspect : nearestCondition(s.start);

@@ -205,6 +205,9 @@ describe("relief told as no longer needing something", () => {
     // "much better" is a term of pain relief and one of its outcomes: it needs no "pain" to speak for.
     expect(read("My neck was sore the first night, but much better since.")).toEqual(["pain-relief:positive"]);
     expect(read("Much better after the fourth visit.")).toEqual(["pain-relief:positive"]);
+    // Beside another aspect's own term, "much better" is said of that aspect, not of the pain.
+    expect(read("Parking is much better since they moved.")).not.toContain("pain-relief:positive");
+    expect(read("The new booking app is a lot better.")).not.toContain("pain-relief:positive");
   });
 });
 
