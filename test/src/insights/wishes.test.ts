@@ -77,6 +77,8 @@ describe("a wish in the rules and the models", () => {
   it("reads 'wish I could say the same for' as a complaint about what follows", () => {
     expect(governsAfter("Wish I could say the same for the billing statements.")).toBe("same");
     expect(sideOf("The desk was quick; I wish I could say the same for my results.", "pain-relief")).toBe("negative");
+    // Without its "I" the wish is no praise either ("wish" alone is a glad word to wink).
+    expect(sideOf("Wish I could say the same for the billing statements.", "billing")).toBe("negative");
   });
 
   it("marks what it governs as negated in the learned models' features", () => {
