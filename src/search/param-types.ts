@@ -15,11 +15,12 @@ export const fromText = (v: unknown) => (typeof v === "string" && JSON_NUMBER.te
 
 /**
  * `msg`, and for text JavaScript would read as a number that is no JSON number (`05`, `5.`, `+5`,
- * `0x5`) how to write it: "expected an integer from 1 to 100" alone left `limit=010` a riddle.
+ * `0x5`) how to write it: "expected an integer from 1 to 100" alone left `limit=010` a riddle. Only
+ * a number `accepts` takes is named: `.5` or `0200` for a limit gets `msg` alone.
  */
-const spelled = (msg: string) => (issue: { input?: unknown }) => {
+const spelled = (msg: string, accepts: (n: number) => boolean) => (issue: { input?: unknown }) => {
   const v = issue.input;
-  if (typeof v !== "string" || v.trim() === "" || !Number.isFinite(Number(v))) return msg;
+  if (typeof v !== "string" || v.trim() === "" || !accepts(Number(v))) return msg;
   return `${msg}, written as a JSON number: ${Number(v)}, not ${JSON.stringify(v)}`;
 };
 
@@ -28,7 +29,7 @@ export const intParam = (min: number, max: number, msg: string) =>
   z.preprocess(
     fromText,
     z
-      .number({ error: spelled(msg) })
+      .number({ error: spelled(msg, (n) => Number.isSafeInteger(n) && n >= min && n <= max) })
       // Aborts: a non-integer (or one past 2^53) is reported once, not again by the range check.
       .int({ error: msg, abort: true })
       .min(min, { error: msg })
@@ -39,7 +40,7 @@ export const numParam = (min: number, max: number, msg: string) =>
   z.preprocess(
     fromText,
     z
-      .number({ error: spelled(msg) })
+      .number({ error: spelled(msg, (n) => n >= min && n <= max) })
       .min(min, { error: msg })
       .max(max, { error: msg }),
   );

@@ -47,6 +47,19 @@ describe("a search number written as no JSON number", () => {
     expect((await issues("limit=ten"))[0]?.message).toBe("expected an integer from 1 to 100");
     expect((await issues("limit=101"))[0]?.message).toBe("expected an integer from 1 to 100");
   });
+
+  it("names no JSON number to write that would be refused in turn", async () => {
+    // 0.5 is no integer, 200 and 2^69 are past the range: the hint would send the client round again.
+    for (const [name, value] of [
+      ["limit", ".5"],
+      ["limit", "0200"],
+      ["offset", "0x1fffffffffffffffff"],
+      ["min_rating", "+0.5"],
+    ] as const) {
+      const [issue] = await issues(`${name}=${encodeURIComponent(value)}`);
+      expect(issue?.message, `${name}=${value}`).not.toMatch(/written as/);
+    }
+  });
 });
 
 async function dateIssue(url: string) {
