@@ -74,6 +74,9 @@ export const dir = <F extends string | undefined>(name: string, fallback: F) =>
       return path.resolve(v);
     });
 
+/** A host name whose last label is not all digits (`999.1.1.1` is no name, and no IPv4 address either). */
+const HOST_NAME = /^(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z-][A-Za-z0-9-]*\.?$/;
+
 /**
  * An IP address, an IPv6 address in brackets as a URL writes it (listen takes it bare), or a host
  * name whose last label is not all digits: `999.1.1.1` is no IPv4 address, and would be looked up
@@ -85,8 +88,7 @@ export const host = z
   .transform((v, ctx) => {
     const h = v === undefined || v === "" ? "127.0.0.1" : v;
     const bare = /^\[(.*)\]$/.exec(h)?.[1] ?? h;
-    const name = /^(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z-][A-Za-z0-9-]*\.?$/;
-    if (bare === h ? isIP(h) === 0 && !name.test(h) : !isIPv6(bare)) {
+    if (bare === h ? isIP(h) === 0 && !HOST_NAME.test(h) : !isIPv6(bare)) {
       ctx.addIssue({ code: "custom", message: `HOST must be a host name or IP address, got ${JSON.stringify(h)}` });
       return z.NEVER;
     }
@@ -112,8 +114,10 @@ export const logLevel = z
 /** Whether `entry` names a browser origin's host: an http(s) origin, or a bare host name or address. */
 function namesOrigin(entry: string): boolean {
   if (/^https?:\/\//i.test(entry)) {
+    // The URL parser keeps a `*` in a host ("https://*.app.example"), which no browser's Origin has.
     try {
-      return new URL(entry).hostname !== "";
+      const { hostname } = new URL(entry);
+      return HOST_NAME.test(hostname) || isIP(hostname) !== 0 || isIPv6(hostname.slice(1, -1));
     } catch {
       return false;
     }

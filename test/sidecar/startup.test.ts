@@ -77,6 +77,7 @@ describe("configuration", () => {
     ["HOST", "[reviews.example]"],
     // An entry naming no host matches no Origin: the browsers it was meant for would all get 403.
     ["MCP_ALLOWED_ORIGINS", "*.app.example"],
+    ["MCP_ALLOWED_ORIGINS", "https://*.app.example"],
     ["MCP_ALLOWED_ORIGINS", "https://app.example, *"],
     ["MCP_ALLOWED_ORIGINS", " , "],
   ])("rejects %s=%s, naming the variable and the value", (name, value) => {
