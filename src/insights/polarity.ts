@@ -29,13 +29,15 @@ import { isComparative, wishAt } from "./wishes.ts";
  * 1. Every word gets a value: the domain lexicon of `sentiment.yaml` first (opinion words, outcome
  *    words, neutralised words, condition words), else wink's general lexicon. Condition words
  *    ("sciatica") are worth nothing by themselves; outcome words ("gone", "came back") count only in a
- *    clause that names a condition, and count for that condition's aspect.
+ *    clause that names a condition, and count for that condition's aspect, or, when the outcome is an
+ *    aspect's own term ("much better"), in a clause that names no other aspect.
  * 2. A negator ("not", "no", "never", "without", "nobody", "anything but") flips the words after it
- *    up to the next punctuation mark or "and"; "no" before a noun reaches only its noun phrase ("no
- *    warning, just yanked"), and "not perfect, but…" concedes a flaw. A negated condition is an absent symptom, so it reads
- *    as a good outcome ("no more headaches"), unless it is a general one ("no issues") in a clause
- *    that names another aspect, which then went well. After "could not"/"can't", a comparative or
- *    "enough" is praise, not a flip ("could not be happier", "can't say enough").
+ *    up to the next punctuation mark or "and"; "no" before a noun reaches its noun phrase and what
+ *    that phrase is the subject of ("no adjustment helped"), not a new clause ("no warning he just
+ *    yanked"), and "not perfect, but…" concedes a flaw. A negated condition is an absent symptom, so
+ *    it reads as a good outcome ("no more headaches"), unless it is a general one ("no issues") in a
+ *    clause that names another aspect, which then went well. After "could not"/"can't", a comparative
+ *    or "enough" is praise, not a flip ("could not be happier", "can't say enough").
  * 3. Each polar word is credited to one aspect: its own aspect when the word is an aspect term
  *    ("rude"), else the nearest aspect mention within its segment of the clause (segments end at
  *    commas, "and", "with"), else the nearest mention in the clause.
