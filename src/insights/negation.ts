@@ -18,10 +18,13 @@ export const NOT_NEGATED = new Set(
 
 /**
  * Whether the negator at `p` negates nothing. "not to" asks for something ("I asked him not to adjust
- * my neck"), not says it is absent; "nothing to complain about", "never to blame" still negate.
+ * my neck"), not says it is absent; "nothing to complain about", "never to blame" still negate. A
+ * "no" after a determiner is a word of a noun ("the no show fee"), and one wink tags a noun is an
+ * answer it took for "No." (number) and read on from ("no. just no. doc ignored me").
  */
-export function negatesNothing(normals: readonly string[], p: number): boolean {
+export function negatesNothing(normals: readonly string[], pos: readonly string[], p: number): boolean {
   const next = normals[p + 1] as string;
+  if (normals[p] === "no" && (pos[p] === "NOUN" || pos[p - 1] === "DET")) return true;
   return NOT_NEGATED.has(next) || (next === "to" && normals[p] === "not");
 }
 const NOUNS = new Set(["NOUN", "PROPN"]);

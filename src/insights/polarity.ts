@@ -239,7 +239,7 @@ export function readClause(
       value[wish - start] = 0;
       p = wish;
     } else if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
-    if (negatesNothing(normals, p) || ratesStars(normals, p + 1)) continue;
+    if (negatesNothing(normals, pos, p) || ratesStars(normals, p + 1)) continue;
     // "could not be happier" is praise; "could be happier" is a wish (wishes.ts), flipped below.
     const modal = wish < 0 && (MODALS.has(normals[p - 1] as string) || MODALS.has(normals[p - 2] as string));
     let praise = false;

@@ -40,6 +40,15 @@ describe("what a review asks or asks for", () => {
     expect(read("I have no reason to complain about the staff").aspects).toEqual(["staff:positive"]);
   });
 
+  it('takes no "no" for a negator where it is a word of a noun or an answer on its own', () => {
+    // "the no show fee" is a fee; "no." is an answer (wink reads it as "No.", number, and goes on).
+    expect(read("online booking is slick, the no show fee is steep tho").aspects).toEqual([
+      "billing:negative",
+      "scheduling:positive",
+    ]);
+    expect(read("no. just no. doc ignored me when i said stop", 1).aspects).toEqual(["care:negative"]);
+  });
+
   it('reads "not perfect, but…" as a flaw granted to praise what follows, not as a complaint', () => {
     expect(read("My knee is not perfect but definitely better than it was.").aspects).not.toContain(
       "pain-relief:negative",
