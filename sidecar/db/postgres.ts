@@ -44,7 +44,8 @@ const MIGRATION_LOCK = "public-reviews:migrations";
 /**
  * Applies the migrations this database has not seen, in order, each in its own transaction, under
  * a session advisory lock so concurrent starts never run one twice. Idempotent: a second call
- * applies nothing. Returns the ids it applied.
+ * applies nothing. Refuses a database holding a migration this version does not know. Returns the
+ * ids it applied.
  */
 export async function migrate(pool: pg.Pool, log: Logger): Promise<string[]> {
   const client = await pool.connect();
@@ -56,6 +57,15 @@ export async function migrate(pool: pg.Pool, log: Logger): Promise<string[]> {
     );
     const { rows } = await client.query<{ id: string }>("SELECT id FROM schema_migrations");
     const done = new Set(rows.map((r) => r.id));
+    // A newer version's migrations added what this one would write around (docs/deployment.md).
+    const known = new Set(MIGRATIONS.map((m) => m.id));
+    const unknown = [...done].filter((id) => !known.has(id)).sort();
+    if (unknown.length > 0) {
+      const [it, them] = unknown.length === 1 ? ["migration", "it"] : ["migrations", "them"];
+      throw new Error(
+        `its schema is newer than this version: it has ${it} ${unknown.join(", ")}, which this version does not know; run the version that applied ${them} on every instance`,
+      );
+    }
     for (const m of MIGRATIONS) {
       if (done.has(m.id)) continue;
       await client.query("BEGIN");
