@@ -87,8 +87,11 @@ export async function migrate(pool: pg.Pool, log: Logger): Promise<string[]> {
   return applied;
 }
 
+/** How long readiness, and what keeps serving through an outage, wait for the database. */
+export const ANSWER_WITHIN_MS = 2_000;
+
 /** True when the database answers a trivial query within `timeoutMs`. */
-export async function databaseReachable(pool: pg.Pool, timeoutMs = 2_000): Promise<boolean> {
+export async function databaseReachable(pool: pg.Pool, timeoutMs = ANSWER_WITHIN_MS): Promise<boolean> {
   let timer: NodeJS.Timeout | undefined;
   const timeout = new Promise<boolean>((resolve) => {
     timer = setTimeout(() => resolve(false), timeoutMs);

@@ -1,6 +1,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { Logger } from "pino";
+import { ANSWER_WITHIN_MS } from "../db/postgres.ts";
 import { expiryAfterUse, type SessionRecord, type SessionStore } from "./session-store.ts";
 import { systemWallClock, type WallClock } from "./session-token.ts";
 
@@ -11,6 +12,8 @@ export interface PgSessionStoreOptions {
   maxEntries?: number;
   /** How often expired rows are deleted (default 60 s; 0 = only when `prune()` is called). */
   pruneIntervalMs?: number;
+  /** A use or an end waits this long for the database (default 2 s, as readiness does). */
+  answerWithinMs?: number;
   clock?: WallClock;
   logger?: Logger;
 }
@@ -32,7 +35,8 @@ const WRITE_STEP_MS = 60_000;
  * While PostgreSQL is unreachable a use answers "live" (and logs), so MCP keeps serving like the
  * other reads do: at worst an idle or ended session is served, which grants nothing on a
  * read-only public service. `end` rejects instead, so the DELETE is not acknowledged as if it had
- * been recorded.
+ * been recorded. A database that does not answer at all (a partition) counts as unreachable after
+ * `answerWithinMs`, rather than holding each request for the pool's connect or query timeout.
  */
 export class PgSessionStore implements SessionStore {
   readonly #pool: pg.Pool;
@@ -42,6 +46,7 @@ export class PgSessionStore implements SessionStore {
   readonly #clock: WallClock;
   readonly #log: Logger | undefined;
   readonly #timer: NodeJS.Timeout | undefined;
+  readonly #answerWithin: number;
 
   constructor(pool: pg.Pool, opts: PgSessionStoreOptions) {
     this.#pool = pool;
@@ -50,6 +55,7 @@ export class PgSessionStore implements SessionStore {
     this.#max = opts.maxEntries ?? 10_000;
     this.#clock = opts.clock ?? systemWallClock;
     this.#log = opts.logger;
+    this.#answerWithin = opts.answerWithinMs ?? ANSWER_WITHIN_MS;
     const every = opts.pruneIntervalMs ?? 60_000;
     if (every > 0) {
       this.#timer = setInterval(() => {
@@ -63,9 +69,11 @@ export class PgSessionStore implements SessionStore {
     const now = this.#clock.now();
     let record: SessionRecord | undefined;
     try {
-      const { rows } = await this.#pool.query<{ expires_at: string; ended: boolean }>(
-        "SELECT expires_at, ended FROM mcp_sessions WHERE id_hash = $1",
-        [key(id)],
+      const { rows } = await this.#within(
+        this.#pool.query<{ expires_at: string; ended: boolean }>(
+          "SELECT expires_at, ended FROM mcp_sessions WHERE id_hash = $1",
+          [key(id)],
+        ),
       );
       const row = rows[0];
       record = row && { expiresAt: Number(row.expires_at), ended: row.ended };
@@ -79,11 +87,13 @@ export class PgSessionStore implements SessionStore {
     if (next - known <= this.#step) return known;
     try {
       // Never revives an ended row, even one ended between the read and this write.
-      await this.#pool.query(
-        `INSERT INTO mcp_sessions (id_hash, expires_at) VALUES ($1, $2)
-         ON CONFLICT (id_hash) DO UPDATE SET expires_at = GREATEST(mcp_sessions.expires_at, EXCLUDED.expires_at)
-         WHERE NOT mcp_sessions.ended`,
-        [key(id), next],
+      await this.#within(
+        this.#pool.query(
+          `INSERT INTO mcp_sessions (id_hash, expires_at) VALUES ($1, $2)
+           ON CONFLICT (id_hash) DO UPDATE SET expires_at = GREATEST(mcp_sessions.expires_at, EXCLUDED.expires_at)
+           WHERE NOT mcp_sessions.ended`,
+          [key(id), next],
+        ),
       );
     } catch (err) {
       this.#log?.warn({ err: (err as Error).message }, "session use not recorded");
@@ -93,11 +103,26 @@ export class PgSessionStore implements SessionStore {
 
   async end(id: string, until: number): Promise<void> {
     if (until <= this.#clock.now()) return;
-    await this.#pool.query(
-      `INSERT INTO mcp_sessions (id_hash, expires_at, ended) VALUES ($1, $2, true)
-       ON CONFLICT (id_hash) DO UPDATE SET ended = true, expires_at = GREATEST(mcp_sessions.expires_at, EXCLUDED.expires_at)`,
-      [key(id), until],
+    await this.#within(
+      this.#pool.query(
+        `INSERT INTO mcp_sessions (id_hash, expires_at, ended) VALUES ($1, $2, true)
+         ON CONFLICT (id_hash) DO UPDATE SET ended = true, expires_at = GREATEST(mcp_sessions.expires_at, EXCLUDED.expires_at)`,
+        [key(id), until],
+      ),
     );
+  }
+
+  /** `query`, or a rejection once it has not answered within `answerWithinMs` (it then settles unheard). */
+  #within<T>(query: Promise<T>): Promise<T> {
+    let timer: NodeJS.Timeout | undefined;
+    const late = new Promise<never>((_, reject) => {
+      timer = setTimeout(
+        () => reject(new Error(`the database did not answer within ${this.#answerWithin} ms`)),
+        this.#answerWithin,
+      );
+    });
+    query.catch(() => undefined);
+    return Promise.race([query, late]).finally(() => clearTimeout(timer));
   }
 
   /**
