@@ -14,6 +14,7 @@ import { resultBytesFor } from "./build/result-store.ts";
 import { SiteBuilds } from "./build/site-build.ts";
 import { BuildReport, startFailure } from "./build-report.ts";
 import { systemClock } from "./clock.ts";
+import { closeInOrder } from "./close-in-order.ts";
 import { createApp } from "./http/app.ts";
 import { listen, reservePort } from "./http/server.ts";
 import { Hub } from "./hub/hub.ts";
@@ -262,11 +263,8 @@ export async function main(opts: MainOptions): Promise<Service> {
       await running.drain();
       await mcp.close();
       await running.close();
-      await sync.close();
-      // No publish job may start on a hub that is closing; shared.close() also ends the listener.
-      await queue?.close();
-      await hub.close();
-      await shared?.close();
+      // No publish job may start on a hub that is closing; shared's close also ends the listener.
+      await closeInOrder([sync, queue, hub, shared]);
       await buildsClosed;
     })();
     return closing;

@@ -1,5 +1,4 @@
 import { rm } from "node:fs/promises";
-import net from "node:net";
 import path from "node:path";
 import type pg from "pg";
 import pino from "pino";
@@ -10,6 +9,7 @@ import { buildSite } from "../../helpers/build-site.ts";
 import { type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
 import { createDatabase, type PgServer, postgresSuitesMissing, startPgServer } from "../../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
+import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
 
 /**
  * A database that stops answering without refusing (a network partition, a stalled server) is the
@@ -24,42 +24,10 @@ const BASE = "https://reviews.test";
 const silent = pino({ level: "silent" });
 const unavailable = await postgresSuitesMissing();
 
-/** Forwards to `port` until `hang()`: from then on bytes go nowhere and new connections get no answer. */
-async function relay(port: number): Promise<{ port: number; hang(): void; close(): Promise<void> }> {
-  let hung = false;
-  const sockets = new Set<net.Socket>();
-  const server = net.createServer((client) => {
-    sockets.add(client);
-    if (hung) return;
-    const upstream = net.connect(port, "127.0.0.1");
-    sockets.add(upstream);
-    client.on("data", (d) => hung || upstream.write(d));
-    upstream.on("data", (d) => hung || client.write(d));
-    for (const [a, b] of [
-      [client, upstream],
-      [upstream, client],
-    ] as const) {
-      a.on("error", () => b.destroy());
-      a.on("close", () => b.destroy());
-    }
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  return {
-    port: (server.address() as net.AddressInfo).port,
-    hang: () => {
-      hung = true;
-    },
-    close: async () => {
-      for (const s of sockets) s.destroy();
-      await new Promise((resolve) => server.close(resolve));
-    },
-  };
-}
-
 describeWithPackage(unavailable, "MCP sessions while PostgreSQL hangs", () => {
   let server: PgServer;
   let dist: string;
-  let proxy: Awaited<ReturnType<typeof relay>>;
+  let proxy: TcpRelay;
   let pool: pg.Pool;
   let app: McpTestApp;
   let sessions: PgSessionStore;
@@ -69,10 +37,9 @@ describeWithPackage(unavailable, "MCP sessions while PostgreSQL hangs", () => {
     expect(build.code, build.stderr).toBe(0);
     dist = build.distDir;
     server = await startPgServer();
-    const url = new URL(await createDatabase(server));
-    proxy = await relay(Number(url.port));
-    url.port = String(proxy.port);
-    pool = createPool(url.href, silent);
+    const relayed = await relayedUrl(await createDatabase(server));
+    proxy = relayed.relay;
+    pool = createPool(relayed.url, silent);
     await migrate(pool, silent);
     sessions = new PgSessionStore(pool, { idleMs: 86_400_000, pruneIntervalMs: 0 });
     app = await startMcpApp(dist, { env: { BASE_URL: BASE }, sessions });

@@ -1,0 +1,71 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { buildSite } from "../../helpers/build-site.ts";
+import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
+import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
+import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
+import { describeWithPackage } from "../../helpers/system-packages.ts";
+import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
+
+/**
+ * SIGTERM stops `npm run sidecar` and exits 0 (docs/deployment.md, Shutdown) even when PostgreSQL
+ * has stopped answering without refusing (a partition, a stalled server): the job queues' shutdown
+ * waits on the database, and must not hold the process past its bound. A TCP relay in front of a
+ * real PostgreSQL stops forwarding to make the partition.
+ */
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE_URL = "http://localhost:4321";
+if (POSTGRES_UNAVAILABLE && process.env.CI) throw new Error(POSTGRES_UNAVAILABLE);
+
+describeWithPackage(POSTGRES_UNAVAILABLE, "shutdown while PostgreSQL hangs", () => {
+  let server: PgServer;
+  let relay: TcpRelay;
+  let dist: string;
+  let dataDir: string;
+  let sidecar: SidecarProcess;
+
+  beforeAll(async () => {
+    const built = await buildSite(FIXTURE, { BASE_URL });
+    expect(built.code, built.stderr).toBe(0);
+    dist = built.distDir;
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-hung-shutdown-data-"));
+    server = await startPgServer();
+    const relayed = await relayedUrl(await createDatabase(server));
+    relay = relayed.relay;
+    sidecar = await startSidecar({
+      BASE_URL,
+      DIST_DIR: dist,
+      DATA_DIR: dataDir,
+      DATABASE_URL: relayed.url,
+      HUB_QUEUE_SUPERVISE_SECONDS: "1",
+      LOG_LEVEL: "warn",
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    if (sidecar?.child.exitCode === null && sidecar.child.signalCode === null) sidecar.child.kill("SIGKILL");
+    await relay?.close();
+    await server?.close();
+    await rm(dist, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("exits 0 within 15 s of SIGTERM", { timeout: 90_000 }, async () => {
+    expect((await fetch(`${sidecar.url}/healthz`)).status).toBe(200);
+    relay.hang();
+    // The queues' workers are polling the database when it stops answering.
+    await new Promise((r) => setTimeout(r, 2_000));
+    const started = Date.now();
+    const exited = new Promise<number | null>((resolve) => sidecar.child.once("exit", (code) => resolve(code)));
+    sidecar.child.kill("SIGTERM");
+    const code = await Promise.race([
+      exited,
+      new Promise<"still running">((r) => setTimeout(r, 60_000, "still running")),
+    ]);
+    expect(code, sidecar.output.join("").slice(-2_000)).toBe(0);
+    expect(Date.now() - started).toBeLessThan(15_000);
+  });
+});
