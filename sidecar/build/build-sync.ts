@@ -70,13 +70,14 @@ export class BuildSync {
   }
 
   /**
-   * Subscribes to the live build and arms the timer. A build this process made at start-up
-   * (`LiveBuild.started`) is owed and distributed by the first check, which also records a build
-   * when the database has none yet.
+   * Subscribes to the live build and arms the timer. The build served from the start is owed and
+   * distributed by the first check when this process made it (`LiveBuild.started`), or with a
+   * shared database: the hub has just offered its topics (`Hub.start`), so it is live, and it is
+   * recorded too (a deployment that restarts the instances sends no ping).
    */
   start(): Promise<void> {
     this.#unsubscribe = this.#live.onLive(DISTRIBUTE, (e) => this.#onLive(e));
-    if (this.#live.started === "rebuild") this.#owed = this.#live.current;
+    if (this.#live.started === "rebuild" || this.#cluster) this.#owed = this.#live.current;
     this.#arm();
     return this.check();
   }
