@@ -23,6 +23,17 @@ export interface PoolOptions {
   connectTimeoutMs?: number;
 }
 
+/**
+ * The bound of each query on pg-boss's own pools (the job queues). A connection a partition caught
+ * may stay silent after it heals (a lost NAT or firewall state drops its packets); without a bound
+ * its query waited for TCP to give up, and the queue's few connections with it. Longer than the
+ * app pool's 15 s: pg-boss's maintenance deletes and reindexes in statements that may take seconds.
+ */
+export const QUEUE_QUERY_TIMEOUT_MS = 30_000;
+
+/** Spread into pg-boss's options, which it hands to its `pg.Pool` whole (its types omit `query_timeout`). */
+export const QUEUE_POOL_OPTIONS: Pick<pg.PoolConfig, "query_timeout"> = { query_timeout: QUEUE_QUERY_TIMEOUT_MS };
+
 export function createPool(url: string, log: Logger, opts: PoolOptions = {}): pg.Pool {
   const pool = new pg.Pool({
     connectionString: url,

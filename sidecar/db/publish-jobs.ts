@@ -1,5 +1,6 @@
 import { type Db, PgBoss } from "pg-boss";
 import type { Logger } from "pino";
+import { QUEUE_POOL_OPTIONS } from "./postgres.ts";
 import { queueErrorLog } from "./queue-errors.ts";
 
 /**
@@ -48,6 +49,7 @@ export async function openPublishQueue(opts: {
   const boss = new PgBoss({
     connectionString: opts.url,
     max: 2,
+    ...QUEUE_POOL_OPTIONS,
     application_name: "public-reviews-publish",
     useListenNotify: true,
     schedule: false,

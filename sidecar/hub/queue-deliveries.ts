@@ -1,4 +1,5 @@
 import { type Job, PgBoss } from "pg-boss";
+import { QUEUE_POOL_OPTIONS } from "../db/postgres.ts";
 import { queueErrorLog } from "../db/queue-errors.ts";
 import { type AttemptDeps, attemptDelivery, type CurrentTopic, type Deliveries, type Offer } from "./deliveries.ts";
 import { latestVersion, publishVersion, type StoredVersion } from "./topic-versions.ts";
@@ -55,6 +56,7 @@ export class QueueDeliveries implements Deliveries {
     const boss = new PgBoss({
       connectionString: deps.url,
       max: 4,
+      ...QUEUE_POOL_OPTIONS,
       application_name: "public-reviews-queue",
       useListenNotify: true,
       schedule: false,

@@ -1,0 +1,103 @@
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import pg from "pg";
+import { afterAll, beforeAll, expect, it } from "vitest";
+import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
+import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
+import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
+import { describeWithPackage } from "../../helpers/system-packages.ts";
+import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
+
+/**
+ * After a partition heals, the connections it caught may stay silent (their packets dropped by a
+ * lost NAT or firewall state), while new ones work. The instance must recover without a restart
+ * (docs/deployment.md, Failure modes): a publish ping, sent again until it is answered, is queued
+ * and run, and its build goes live.
+ */
+
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE_URL = "http://localhost:4321";
+const FEED = `${BASE_URL}/feed.xml`;
+if (POSTGRES_UNAVAILABLE && process.env.CI) throw new Error(POSTGRES_UNAVAILABLE);
+
+describeWithPackage(POSTGRES_UNAVAILABLE, "recovery after a partition", () => {
+  let server: PgServer;
+  let relay: TcpRelay;
+  let dist: string;
+  let dataDir: string;
+  let sidecar: SidecarProcess;
+  let pool: pg.Pool;
+
+  beforeAll(async () => {
+    const built = await buildSite(FIXTURE, { BASE_URL });
+    expect(built.code, built.stderr).toBe(0);
+    dist = built.distDir;
+    dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-partition-data-"));
+    server = await startPgServer();
+    const url = await createDatabase(server);
+    pool = new pg.Pool({ connectionString: url });
+    const relayed = await relayedUrl(url);
+    relay = relayed.relay;
+    sidecar = await startSidecar({
+      BASE_URL,
+      DIST_DIR: dist,
+      DATA_DIR: dataDir,
+      DATABASE_URL: relayed.url,
+      HUB_QUEUE_SUPERVISE_SECONDS: "1",
+      BUILD_SYNC_SECONDS: "3600",
+      LOG_LEVEL: "warn",
+    });
+  }, 300_000);
+
+  afterAll(async () => {
+    await sidecar?.stop();
+    await pool?.end();
+    await relay?.close();
+    await server?.close();
+    await rm(dist, { recursive: true, force: true });
+    await rm(dataDir, { recursive: true, force: true });
+  });
+
+  it("queues and runs a publish ping once the partition heals", { timeout: 180_000 }, async () => {
+    const health = async () => (await fetch(`${sidecar.url}/healthz`)).json();
+    const before = (await health()).build;
+    relay.hang();
+    const end = Date.now() + 30_000;
+    while ((await fetch(`${sidecar.url}/healthz`)).status !== 503 && Date.now() < end);
+    relay.heal();
+    while ((await fetch(`${sidecar.url}/healthz`)).status !== 200 && Date.now() < end);
+
+    const file = path.join(dist, "feed.xml");
+    const body = (await readFile(file, "utf8")).replace("</feed>", "<!-- after the partition --></feed>");
+    const manifest = JSON.parse(await readFile(path.join(dist, MANIFEST_FILE), "utf8"));
+    manifest.files["/feed.xml"].etag = strongEtag(body);
+    await writeFile(file, body);
+    await writeFile(path.join(dist, MANIFEST_FILE), JSON.stringify(manifest));
+    // Sent again until it is queued (202), for up to 90 s.
+    const queuedBy = Date.now() + 90_000;
+    let status = 0;
+    while (status !== 202 && Date.now() < queuedBy) {
+      const ping = await fetch(`${sidecar.url}/api/websub/hub`, {
+        method: "POST",
+        body: new URLSearchParams({ "hub.mode": "publish", "hub.url": FEED }),
+        signal: AbortSignal.timeout(30_000),
+      }).catch(() => undefined);
+      status = ping?.status ?? 0;
+      if (status !== 202) await new Promise((r) => setTimeout(r, 2_000));
+    }
+    expect(status, sidecar.output.join("").slice(-3_000)).toBe(202);
+
+    const live = Date.now() + 30_000;
+    let served = before;
+    while (served === before && Date.now() < live) {
+      await new Promise((r) => setTimeout(r, 200));
+      served = (await health()).build;
+    }
+    expect(served, sidecar.output.join("").slice(-3_000)).not.toBe(before);
+    const { rows } = await pool.query("SELECT version FROM live_build");
+    expect(rows[0]?.version).toBe(served);
+  });
+});
