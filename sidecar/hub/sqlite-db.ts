@@ -1,6 +1,6 @@
-import { chmodSync, closeSync, existsSync, mkdirSync, openSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { ownerOnly } from "./owner-only.ts";
 import {
   type Subscription,
   type SubscriptionInput,
@@ -87,17 +87,6 @@ function record<T>(keys: readonly string[], values: unknown[]): T {
 
 export const STORE_FILE = "hub.sqlite";
 
-/**
- * The database holds subscribers' `hub.secret` values: it is created readable by its owner only
- * (0600), and one made by an earlier version is narrowed. SQLite gives its -wal and -shm files the
- * database file's mode; existing ones are narrowed too.
- */
-function ownerOnly(file: string): void {
-  mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
-  closeSync(openSync(file, "a", 0o600));
-  for (const f of [file, `${file}-wal`, `${file}-shm`]) if (existsSync(f)) chmodSync(f, 0o600);
-}
-
 export class SqliteHubDb {
   readonly #db: DatabaseSync;
   /**
@@ -108,6 +97,8 @@ export class SqliteHubDb {
   readonly #statements = new Map<string, StatementSync>();
   readonly #subColumns: string;
   readonly #verColumns: string;
+  /** The last verification id given: never given again while this process runs (see addVerification). */
+  #lastVerification = 0;
 
   constructor(file: string, opts: { readOnly?: boolean } = {}) {
     if (!opts.readOnly && file !== ":memory:") ownerOnly(file);
@@ -260,19 +251,26 @@ export class SqliteHubDb {
     ).run(failures, nextAttemptAt, now, id);
   }
 
-  /** Records an accepted request; a newer request for the same (topic, callback) replaces an older one. */
+  /**
+   * Records an accepted request; a newer request for the same (topic, callback) replaces an older one.
+   * Its id is new: SQLite would give it the id of a row just removed, which a verification still in
+   * flight goes by (it would take the new request for its own, or skip it as already queued).
+   */
   addVerification(input: VerificationInput): Verification {
     const v = { ...input, givenCallback: input.givenCallback ?? null };
     return this.transaction(() => {
       this.#prepare("DELETE FROM verifications WHERE topic = ? AND callback = ?").run(v.topic, v.callback);
-      const { lastInsertRowid } = this.#prepare(
-        `INSERT INTO verifications (mode, topic, given_topic, callback, given_callback, callback_host, secret,
-             lease_seconds, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)`,
+      const top = this.#prepare("SELECT coalesce(max(id), 0) AS n FROM verifications").get() as { n: number };
+      const id = Math.max(top.n, this.#lastVerification) + 1;
+      this.#prepare(
+        `INSERT INTO verifications (id, mode, topic, given_topic, callback, given_callback, callback_host, secret,
+             lease_seconds, requested_at) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)`,
       ).run(
-        ...[v.mode, v.topic, v.givenTopic, v.callback, v.givenCallback, v.callbackHost, v.secret, v.leaseSeconds],
+        ...[id, v.mode, v.topic, v.givenTopic, v.callback, v.givenCallback, v.callbackHost, v.secret, v.leaseSeconds],
         v.requestedAt,
       );
-      return { ...v, id: Number(lastInsertRowid) };
+      this.#lastVerification = id;
+      return { ...v, id };
     });
   }
 
