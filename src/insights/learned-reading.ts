@@ -77,8 +77,8 @@ export interface LearnedOptions {
    * In a review of one or two stars whose other sentences complain, the probability at which the
    * polarity model, with the review around the clause, overrules explicit praise without the
    * clause's words alone: sarcasm ("Wow, what a great deal") and praise taken back ("felt amazing
-   * walking out, lasted til dinner"). Praise only: a complaint in a 4- or 5-star review is usually
-   * meant (twenty-fourth round).
+   * walking out, lasted til dinner"), not praise followed by a "but". Praise only: a complaint in a
+   * 4- or 5-star review is usually meant (docs/insights.md).
    */
   ironyConfidence: number;
   /**
@@ -151,12 +151,14 @@ export function learnedReadings(
     // The rating and the rest of the review are a prior, not evidence against explicit words: to
     // overrule them the clause's words alone (read as in a 3-star review) must point the same way,
     // save for praise in a review of one or two stars whose other sentences complain, which the
-    // model is sure is not meant: the rating and the contrast read sarcasm, the rating alone does not.
+    // model is sure is not meant: the rating and the contrast read sarcasm, the rating alone does
+    // not; praise the writer turns from ("Dr. Kim was great. But the billing…") is meant.
     const ironic =
       strong &&
       rating <= 2 &&
       ruleClass === 2 &&
       (context[k] as string[]).some((f) => f.startsWith("rest:-")) &&
+      !turnsAfter(clauses, k) &&
       (p[c] as number) >= options.ironyConfidence;
     const wordsOnly =
       strong && !ironic && (p[c] as number) >= need
@@ -202,4 +204,14 @@ export function learnedReadings(
     });
   }
   return about;
+}
+
+const TURNS = new Set(["but", "however", "though", "although", "yet", "except", "still"]);
+/** Whether the clause after clause k, in its sentence or the next, opens with a turn ("But the billing…"). */
+function turnsAfter(clauses: readonly Clause[], k: number): boolean {
+  const [c, next] = [clauses[k] as Clause, clauses[k + 1]];
+  if (!next || next.sentenceIndex > c.sentenceIndex + 1) return false;
+  let i = next.start;
+  while (i < next.end && !next.tokens.words[i]) i++;
+  return TURNS.has(next.tokens.normals[i] as string);
 }

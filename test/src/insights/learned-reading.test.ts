@@ -91,6 +91,9 @@ describe("the learned models beside the rules", () => {
     expect(side(1, sarcasm, "pain-relief")).toBe("negative");
     // The same words in a glad review are meant; the rating alone does not turn them.
     expect(side(5, "Brilliant value at ninety dollars a visit. My shoulder feels better.", "billing")).toBe("positive");
+    // Praise the writer turns from ("But…") is meant, however low the rating.
+    const turned = "Dr. Kim was great. But the billing was a nightmare and I was charged twice.";
+    expect(side(1, turned, "care")).toBe("positive");
     const said = explainReview(both, projectAspects, {
       id: "x",
       title: null,
