@@ -78,21 +78,17 @@ describe("npm run hub:list", () => {
     }
   });
 
-  it("says so when the hub has never run", async () => {
+  it("says so when the hub has never run, and prints an empty listing with --json, saying why on stderr", async () => {
     const empty = await mkdtemp(path.join(os.tmpdir(), "pr-hub-none-"));
-    const { stdout } = await hubList(empty);
-    expect(stdout).toBe(
-      `No hub database at ${path.join(empty, "hub.sqlite")}: the hub has never run with this DATA_DIR.\n`,
-    );
-  });
-
-  it("prints an empty listing with --json when the hub has never run, and says why on stderr", async () => {
-    const empty = await mkdtemp(path.join(os.tmpdir(), "pr-hub-none-"));
-    const { stdout, stderr } = await hubList(empty, "--json");
-    expect(JSON.parse(stdout)).toEqual({ subscriptions: [], pending: [] });
-    expect(stderr).toBe(
-      `No hub database at ${path.join(empty, "hub.sqlite")}: the hub has never run with this DATA_DIR.\n`,
-    );
+    try {
+      const never = `No hub database at ${path.join(empty, "hub.sqlite")}: the hub has never run with this DATA_DIR.\n`;
+      expect((await hubList(empty)).stdout).toBe(never);
+      const { stdout, stderr } = await hubList(empty, "--json");
+      expect(JSON.parse(stdout)).toEqual({ subscriptions: [], pending: [] });
+      expect(stderr).toBe(never);
+    } finally {
+      await rm(empty, { recursive: true, force: true });
+    }
   });
 });
 
