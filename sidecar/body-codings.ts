@@ -1,5 +1,5 @@
 import zlib from "node:zlib";
-import type { RequestHandler } from "express";
+import type { Request, RequestHandler } from "express";
 
 /**
  * The content codings of request bodies, shared by the two edges that read one (`/mcp` and the
@@ -24,3 +24,15 @@ export const xGzipAsGzip: RequestHandler = (req, _res, next) => {
   }
   next();
 };
+
+/**
+ * The `Content-Encoding` a body did not decode as, when body-parser's error `err` is a
+ * decompressor's (zlib's "incorrect header check", passed on with status 400 and no type).
+ */
+export function undecodedCoding(
+  err: { status?: unknown; type?: unknown } | undefined,
+  req: Request,
+): string | undefined {
+  const coding = req.headers["content-encoding"];
+  return err?.status === 400 && err.type === undefined ? coding : undefined;
+}

@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { hubErrorBody, hubRefusal, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
-import { REQUEST_BODY_CODINGS, xGzipAsGzip } from "../body-codings.ts";
+import { REQUEST_BODY_CODINGS, undecodedCoding, xGzipAsGzip } from "../body-codings.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
@@ -169,9 +169,8 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
     }
     // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
     if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", REQUEST_BODY_CODINGS);
-    // body-parser passes a decompressor's error (zlib's "incorrect header check") on untyped.
-    const coding = req.headers["content-encoding"];
-    if (status === 400 && err.type === undefined && coding !== undefined) {
+    const coding = undecodedCoding(err, req);
+    if (coding !== undefined) {
       const { reason, issue } = hubRefusal(
         "Content-Encoding",
         "the request body does not decode as this coding",

@@ -2,7 +2,7 @@ import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { REQUEST_BODY_CODINGS } from "../body-codings.ts";
+import { REQUEST_BODY_CODINGS, undecodedCoding } from "../body-codings.ts";
 import type { CorsPolicy } from "../cors.ts";
 import { rpcError } from "./rpc-error.ts";
 
@@ -124,8 +124,8 @@ export function mcpCorsPolicy(allowed: "*" | string[]): CorsPolicy {
  */
 export function bodyErrors(limitBytes: number): ErrorRequestHandler {
   return (err, req, res, next) => {
-    const coding = req.headers["content-encoding"];
-    if (err?.status === 400 && err.type === undefined && coding !== undefined) {
+    const coding = undecodedCoding(err, req);
+    if (coding !== undefined) {
       rpcError(
         res,
         400,
