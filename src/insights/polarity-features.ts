@@ -96,9 +96,8 @@ export function highest<T>(items: readonly T[], score: (item: T) => number): T {
 /**
  * The features the polarity model reads for an aspect in a clause: the clause's, and when the
  * clause has several segments ("Warm room, skilled hands, cold reception"), also those of the
- * segment the aspect model finds most about the aspect, marked `g:`. The segment alone lost the
- * context of one-aspect clauses cut at a comma (0.763 against 0.808 on the validation sets); both
- * together read best (0.815).
+ * segment the aspect model finds most about the aspect, marked `g:`: the segment alone loses the
+ * context of a one-aspect clause cut at a comma (docs/insights.md, "Learned models").
  */
 export function aspectSegment(
   clause: Clause,
