@@ -158,7 +158,10 @@ export function pageProblems(html: string, record: ServedRecord, url: string): s
       `${id}: ${url} shows the review more than once (${articles} elements with its id, ${lds.all} JSON-LD Reviews); a page shows one copy`,
     );
   const shown = bodyParagraphs(html, id);
+  // The check reads the first body: a second in the article could show another text.
+  const bodies = (articleOf(html, id) ?? "").match(/<div class="review__body"/g)?.length ?? 0;
   if (!shown) problems.push(`${id}: ${url} does not show the review's text`);
+  else if (bodies > 1) problems.push(`${id}: ${url} shows ${bodies} bodies of text in the review; a page shows one`);
   else if (shown.join("\n") !== paragraphs(text).map(collapse).join("\n"))
     problems.push(`${id}: ${url} shows other text than the record the log vouches for (rewritten after the build?)`);
   // The stars and the name a visitor reads, not only the JSON-LD a search engine reads.

@@ -57,6 +57,13 @@ describe("a review's page against its record (page-check.ts)", () => {
     ]);
   });
 
+  it("names a second body of text in the review's article, which the text check would not read", () => {
+    const second = `${SHOWN}</div><div class="review__body" data-x><p>Worst clinic in town.</p>`;
+    expect(pageProblems(page(second), record, URL)).toEqual([
+      `${record.id}: ${URL} shows 2 bodies of text in the review; a page shows one`,
+    ]);
+  });
+
   it("names a header rewritten to show other stars, another author or another title, with the JSON-LD left alone", () => {
     const low = { ...record, rating: 1, title: "Rude staff" };
     const built = HEADER.replace("5-star review by Ana", "Rude staff")
