@@ -77,6 +77,12 @@ export const dir = <F extends string | undefined>(name: string, fallback: F) =>
 /** A host name whose last label is not all digits (`999.1.1.1` is no name, and no IPv4 address either). */
 const HOST_NAME = /^(?:[A-Za-z0-9-]+\.)*[A-Za-z0-9-]*[A-Za-z-][A-Za-z0-9-]*\.?$/;
 
+/** Whether `h` is a host as a URL writes one: a host name, an IPv4 address, or an IPv6 address in brackets. */
+function urlHost(h: string): boolean {
+  const v6 = /^\[(.*)\]$/.exec(h)?.[1];
+  return v6 === undefined ? isIP(h) === 4 || HOST_NAME.test(h) : isIPv6(v6);
+}
+
 /**
  * An IP address, an IPv6 address in brackets as a URL writes it (listen takes it bare), or a host
  * name whose last label is not all digits: `999.1.1.1` is no IPv4 address, and would be looked up
@@ -87,12 +93,11 @@ export const host = z
   .optional()
   .transform((v, ctx) => {
     const h = v === undefined || v === "" ? "127.0.0.1" : v;
-    const bare = /^\[(.*)\]$/.exec(h)?.[1] ?? h;
-    if (bare === h ? isIP(h) === 0 && !HOST_NAME.test(h) : !isIPv6(bare)) {
+    if (!urlHost(h) && !isIPv6(h)) {
       ctx.addIssue({ code: "custom", message: `HOST must be a host name or IP address, got ${JSON.stringify(h)}` });
       return z.NEVER;
     }
-    return bare;
+    return /^\[(.*)\]$/.exec(h)?.[1] ?? h;
   });
 
 export const logLevel = z
@@ -116,13 +121,12 @@ function namesOrigin(entry: string): boolean {
   if (/^https?:\/\//i.test(entry)) {
     // The URL parser keeps a `*` in a host ("https://*.app.example"), which no browser's Origin has.
     try {
-      const { hostname } = new URL(entry);
-      return HOST_NAME.test(hostname) || isIP(hostname) !== 0 || isIPv6(hostname.slice(1, -1));
+      return urlHost(new URL(entry).hostname);
     } catch {
       return false;
     }
   }
-  return /^[A-Za-z0-9.-]+$/.test(entry) || (/^\[.*\]$/.test(entry) && isIPv6(entry.slice(1, -1)));
+  return urlHost(entry);
 }
 
 /**
