@@ -3,7 +3,7 @@ import type { Business, ReviewRecord } from "../content/records.ts";
 import { renderAtomFeed } from "../feeds/atom.ts";
 import { hrefOf, siteUrls } from "../urls.ts";
 import type { LogEntry } from "./entries.ts";
-import { collapse } from "./page-check.ts";
+import { collapse, htmlText } from "./page-check.ts";
 import { changedOnDays, latestEntries } from "./plan.ts";
 import type { ServedRecord } from "./site-check.ts";
 
@@ -18,7 +18,6 @@ import type { ServedRecord } from "./site-check.ts";
 const ENTRY = /<entry\b[^>]*>([\s\S]*?)<\/entry\s*>/g;
 /** An element and its content, `<name …/>` or `<name …>…</name>` (an entry's children do not nest themselves). */
 const CHILD = /<([A-Za-z][\w:.-]*)\b[^>]*?(?:\/>|>[\s\S]*?<\/\1\s*>)/g;
-const XML_ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'" };
 
 /** An entry's child elements by name, each written with its spaces collapsed. */
 function children(entry: string): Map<string, string[]> {
@@ -33,9 +32,7 @@ function children(entry: string): Map<string, string[]> {
 /** The `href` of an entry's first link, its character references decoded. */
 function linkOf(entry: string): string | undefined {
   const href = /<link\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(entry);
-  return href
-    ? (href[1] ?? href[2] ?? "").replace(/&(amp|lt|gt|quot|apos);/g, (_, e: string) => XML_ENTITIES[e] ?? "")
-    : undefined;
+  return href ? htmlText(href[1] ?? href[2] ?? "") : undefined;
 }
 
 export function atomProblems(
