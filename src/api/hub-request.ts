@@ -160,9 +160,7 @@ export function undecodableParameter(body: string): { reason: string; issues: Qu
     const size = `${raw.length} bytes as sent`;
     found.push(field === "hub.secret" ? hubRefusal(field, NOT_UTF8, size, size) : hubRefusal(field, NOT_UTF8, raw));
   }
-  if (found.length === 0) return undefined;
-  const { reason, issues } = refused(found);
-  return { reason, issues };
+  return found.length === 0 ? undefined : refused(found);
 }
 
 function show(value: unknown): string {
