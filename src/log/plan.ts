@@ -86,12 +86,20 @@ export function changedOnDays(latest: ReadonlyMap<string, { entry: LogEntry }>):
 }
 
 /**
- * How many different reviews were ever published: any entry but a withdrawal puts a review on the
- * list, so a log that logged a first appearance as `restored` (before it was logged as
- * `published`) counts it too.
+ * A log's entries counted: by event, every withdrawal in log order, and how many different reviews
+ * were ever published (any entry but a withdrawal puts a review on the list, so a log that logged a
+ * first appearance as `restored`, before it was logged as `published`, counts it too).
  */
-export function everPublishedOf(entries: readonly LogEntry[]): number {
-  return new Set(entries.filter((e) => e.event !== "withdrawn").map((e) => e.id)).size;
+export function tallyEntries(entries: readonly LogEntry[]): Pick<LogPlan, "counts" | "withdrawals" | "everPublished"> {
+  const counts: Record<LogEvent, number> = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
+  const withdrawals: LogPlan["withdrawals"] = [];
+  const listed = new Set<string>();
+  entries.forEach((e, index) => {
+    counts[e.event]++;
+    if (e.event === "withdrawn") withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
+    else listed.add(e.id);
+  });
+  return { counts, withdrawals, everPublished: listed.size };
 }
 
 /** Logged reviews whose latest entry is not a withdrawal and that are not in `present`. */
@@ -181,18 +189,12 @@ export function planLog(
     positions.set(r.id, { index: l.index, nonce: b64(l.index) });
   }
   const changedOn = changedOnDays(new Map(current.reviews.map((r) => [r.id, after.get(r.id) as { entry: LogEntry }])));
-  const counts: Record<LogEvent, number> = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
-  const withdrawals: LogPlan["withdrawals"] = [];
   // null while on the list; the day it left once withdrawn (a changed reason does not move it).
   const left = new Map<string, string | null>();
-  all.forEach((e, index) => {
-    counts[e.event]++;
+  for (const e of all) {
     if (e.event !== "withdrawn") left.set(e.id, null);
-    else {
-      withdrawals.push({ id: e.id, reason: e.reason, date: e.date, index });
-      if (left.get(e.id) === null) left.set(e.id, e.logged);
-    }
-  });
+    else if (left.get(e.id) === null) left.set(e.id, e.logged);
+  }
   const withdrawnNow = [...after.values()].flatMap(({ entry: e, index }) => {
     if (e.event !== "withdrawn") return [];
     const leftOn = left.get(e.id) ?? undefined;
@@ -202,11 +204,9 @@ export function planLog(
     added: entries.map(encodeEntry),
     positions,
     deleted: deletedReviews(prior, present),
-    withdrawals,
+    ...tallyEntries(all),
     withdrawnNow,
     changedOn,
-    everPublished: everPublishedOf(all),
-    counts,
     size: all.length,
     lastLogged: all.at(-1)?.logged,
   };

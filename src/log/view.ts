@@ -1,6 +1,6 @@
 import { WITHDRAWAL_REASONS, type WithdrawalReason } from "../content/schema.ts";
 import type { LogEntry } from "./entries.ts";
-import { everPublishedOf, type LogPlan, latestEntries } from "./plan.ts";
+import { type LogPlan, latestEntries, tallyEntries } from "./plan.ts";
 
 /**
  * What the pages show of the review log: the home page's counts, the `/log/` page and the page a
@@ -73,6 +73,10 @@ function byReason(withdrawnNow: readonly { reason: WithdrawalReason }[]): LogVie
   });
 }
 
+/** The withdrawals as the `/log/` page lists them: the newest entry first. */
+const newestFirst = (withdrawals: LogPlan["withdrawals"]): LogView["withdrawals"] =>
+  withdrawals.map((w) => ({ index: w.index, reason: w.reason, date: w.date })).sort((a, b) => b.index - a.index);
+
 type SummaryCounts = Pick<LogView, "everPublished" | "withdrawnNow" | "withdrawnByReason">;
 type LogCounts = SummaryCounts & Pick<LogView, "size" | "counts" | "withdrawals">;
 
@@ -81,19 +85,14 @@ export function logCountsOf(entries: readonly LogEntry[]): LogCounts {
   const withdrawn = [...latestEntries(entries).values()].flatMap(({ entry: e }) =>
     e.event === "withdrawn" ? [e] : [],
   );
-  const counts: LogCounts["counts"] = { published: 0, amended: 0, withdrawn: 0, restored: 0 };
-  const withdrawals: LogCounts["withdrawals"] = [];
-  entries.forEach((e, index) => {
-    counts[e.event]++;
-    if (e.event === "withdrawn") withdrawals.unshift({ index, reason: e.reason, date: e.date });
-  });
+  const { counts, withdrawals, everPublished } = tallyEntries(entries);
   return {
     size: entries.length,
     counts,
-    everPublished: everPublishedOf(entries),
+    everPublished,
     withdrawnNow: withdrawn.length,
     withdrawnByReason: byReason(withdrawn),
-    withdrawals,
+    withdrawals: newestFirst(withdrawals),
   };
 }
 
@@ -131,9 +130,7 @@ export function logView(log: { origin: string; vkey: string; checkpoint: string;
     everPublished: plan.everPublished,
     withdrawnNow: plan.withdrawnNow.length,
     withdrawnByReason: byReason(plan.withdrawnNow),
-    withdrawals: plan.withdrawals
-      .map((w) => ({ index: w.index, reason: w.reason, date: w.date }))
-      .sort((a, b) => b.index - a.index),
+    withdrawals: newestFirst(plan.withdrawals),
     gone: [...plan.withdrawnNow].sort((a, b) => (a.id < b.id ? -1 : 1)),
   };
 }
