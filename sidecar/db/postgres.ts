@@ -101,17 +101,23 @@ export async function migrate(pool: pg.Pool, log: Logger): Promise<string[]> {
 /** How long readiness, and what keeps serving through an outage, wait for the database. */
 export const ANSWER_WITHIN_MS = 2_000;
 
+/**
+ * `query`, or a rejection once it has not answered within `ms` (it then settles unheard): a database
+ * that stopped answering without refusing (a partition) holds a query for the pool's timeouts.
+ */
+export function answerWithin<T>(query: Promise<T>, ms = ANSWER_WITHIN_MS): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  const late = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => reject(new Error(`the database did not answer within ${ms} ms`)), ms);
+  });
+  query.catch(() => undefined);
+  return Promise.race([query, late]).finally(() => clearTimeout(timer));
+}
+
 /** True when the database answers a trivial query within `timeoutMs`. */
 export async function databaseReachable(pool: pg.Pool, timeoutMs = ANSWER_WITHIN_MS): Promise<boolean> {
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<boolean>((resolve) => {
-    timer = setTimeout(() => resolve(false), timeoutMs);
-  });
-  try {
-    return await Promise.race([pool.query("SELECT 1").then(() => true), timeout]);
-  } catch {
-    return false;
-  } finally {
-    clearTimeout(timer);
-  }
+  return answerWithin(pool.query("SELECT 1"), timeoutMs).then(
+    () => true,
+    () => false,
+  );
 }

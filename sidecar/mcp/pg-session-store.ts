@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type pg from "pg";
 import type { Logger } from "pino";
-import { ANSWER_WITHIN_MS } from "../db/postgres.ts";
+import { ANSWER_WITHIN_MS, answerWithin } from "../db/postgres.ts";
 import { expiryAfterUse, type SessionRecord, type SessionStore } from "./session-store.ts";
 import { systemWallClock, type WallClock } from "./session-token.ts";
 
@@ -69,11 +69,12 @@ export class PgSessionStore implements SessionStore {
     const now = this.#clock.now();
     let record: SessionRecord | undefined;
     try {
-      const { rows } = await this.#within(
+      const { rows } = await answerWithin(
         this.#pool.query<{ expires_at: string; ended: boolean }>(
           "SELECT expires_at, ended FROM mcp_sessions WHERE id_hash = $1",
           [key(id)],
         ),
+        this.#answerWithin,
       );
       const row = rows[0];
       record = row && { expiresAt: Number(row.expires_at), ended: row.ended };
@@ -87,13 +88,14 @@ export class PgSessionStore implements SessionStore {
     if (next - known <= this.#step) return known;
     try {
       // Never revives an ended row, even one ended between the read and this write.
-      await this.#within(
+      await answerWithin(
         this.#pool.query(
           `INSERT INTO mcp_sessions (id_hash, expires_at) VALUES ($1, $2)
            ON CONFLICT (id_hash) DO UPDATE SET expires_at = GREATEST(mcp_sessions.expires_at, EXCLUDED.expires_at)
            WHERE NOT mcp_sessions.ended`,
           [key(id), next],
         ),
+        this.#answerWithin,
       );
     } catch (err) {
       this.#log?.warn({ err: (err as Error).message }, "session use not recorded");
@@ -103,26 +105,14 @@ export class PgSessionStore implements SessionStore {
 
   async end(id: string, until: number): Promise<void> {
     if (until <= this.#clock.now()) return;
-    await this.#within(
+    await answerWithin(
       this.#pool.query(
         `INSERT INTO mcp_sessions (id_hash, expires_at, ended) VALUES ($1, $2, true)
          ON CONFLICT (id_hash) DO UPDATE SET ended = true, expires_at = GREATEST(mcp_sessions.expires_at, EXCLUDED.expires_at)`,
         [key(id), until],
       ),
+      this.#answerWithin,
     );
-  }
-
-  /** `query`, or a rejection once it has not answered within `answerWithinMs` (it then settles unheard). */
-  #within<T>(query: Promise<T>): Promise<T> {
-    let timer: NodeJS.Timeout | undefined;
-    const late = new Promise<never>((_, reject) => {
-      timer = setTimeout(
-        () => reject(new Error(`the database did not answer within ${this.#answerWithin} ms`)),
-        this.#answerWithin,
-      );
-    });
-    query.catch(() => undefined);
-    return Promise.race([query, late]).finally(() => clearTimeout(timer));
   }
 
   /**
