@@ -2,7 +2,14 @@ import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { compileMentions } from "./aspects.ts";
-import { abilityFocus, contrastUnjudged, expectationContrast, treatmentCare, undecidedResult } from "./clause-rules.ts";
+import {
+  abilityFocus,
+  contrastUnjudged,
+  expectationContrast,
+  faintVerdicts,
+  treatmentCare,
+  undecidedResult,
+} from "./clause-rules.ts";
 import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileModel } from "./learned.ts";
@@ -183,6 +190,7 @@ export function createAnnotator(
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
       const about =
         learned && learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided);
+      faintVerdicts(clauses, readings, spansOfClause, shapes.abilityAspect);
       // After the models: the review's own word that the result is not known yet outweighs theirs, and
       // neither the rating nor the review model (below) gives that aspect a side.
       const open = undecidedResult(clauses, readings, shapes) ? shapes.undecidedAspect : -1;
@@ -193,7 +201,7 @@ export function createAnnotator(
         // says why someone came) but carries no polar word may take the rating's side, unless it asks.
         const asks = asksQuestion(clause);
         for (const r of found) {
-          if (!r.polar && !asks && named(k, r.aspect)) rated.add(r.aspect);
+          if (!r.polar && !asks && !r.faint && named(k, r.aspect)) rated.add(r.aspect);
           mentions.push({
             aspect: r.aspect,
             sentence: clause.sentence,

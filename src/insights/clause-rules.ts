@@ -143,3 +143,74 @@ export function undecidedResult(
   });
   return true;
 }
+
+/** Words that rate a thing as adequate and no more. */
+const FAINT = new Set(["fine", "ok", "okay", "alright", "standard", "basic", "average", "normal", "adequate"]);
+const LINKING = new Set(["is", "was", "are", "were", "'s", "’s", "be", "been", "seems", "seemed", "looks", "looked"]);
+const HEDGES = new Set(["pretty", "just", "perfectly", "totally", "quite", "fairly", "kinda", "mostly"]);
+/** What may follow the verdict in its clause: a shrug, not a reason ("fine I guess", "ok, nothing special"). */
+const SHRUG_TAIL = new Set(
+  ["i", "guess", "suppose", "honestly", "tho", "though", "really", "too", "overall", "anyway", "for", "me"].concat([
+    "nothing",
+    "special",
+    "fancy",
+    "either",
+    "way",
+    "enough",
+    "lol",
+  ]),
+);
+
+/**
+ * "The waiting room is fine.", "Reception is ok", "Rooms are standard": a place, a person or a service
+ * said to be adequate, in a sentence that sets it against nothing, is rated neither up nor down.
+ * Against a complaint it is praise ("The doctor is fine but the office is dirty"), and beside praise
+ * it joins it ("dr is fine, knows what hes doing"); a result said to be fine is a good one ("my back
+ * is fine now"). Such readings become neutral and `faint`.
+ */
+export function faintVerdicts(
+  clauses: readonly Clause[],
+  readings: AspectReading[][],
+  spansOfClause: readonly AspectSpan[][],
+  resultAspect: number,
+): void {
+  readings.forEach((found, k) => {
+    const clause = clauses[k] as Clause;
+    const set = (j: number) =>
+      j !== k &&
+      clauses[j]?.sentenceIndex === clause.sentenceIndex &&
+      (readings[j] as AspectReading[]).some((r) => r.polar && r.score < 0);
+    if (clauses.some((_, j) => set(j))) return;
+    for (const r of found) {
+      // The rules' praise, or that praise the model read as neutral in a bitter review.
+      const praise = r.polar ? r.score > 0 : r.learned === "overruled" && r.score === 0;
+      if (!praise || r.aspect === resultAspect || (r.inferred && !r.learned) || r.shape || r.absent) continue;
+      const faint = (w: string) =>
+        w.endsWith("+") && (FAINT.has(w.slice(0, -1).toLowerCase()) || HEDGES.has(w.slice(0, -1).toLowerCase()));
+      if (r.words.length === 0 || !r.words.every(faint)) continue;
+      if (!ratedAdequate(clause, r.aspect, spansOfClause[k] ?? [])) continue;
+      r.score = 0;
+      r.polar = false;
+      r.faint = true;
+    }
+  });
+}
+
+/** Whether the clause says the aspect, named by its own terms, is (hedged) one of the `FAINT` words. */
+function ratedAdequate(clause: Clause, aspect: number, spans: readonly AspectSpan[]): boolean {
+  const { normals } = clause.tokens;
+  for (let i = clause.start; i < clause.end; i++) {
+    if (!FAINT.has(normals[i] as string)) continue;
+    let j = i - 1;
+    while (j > clause.start && HEDGES.has(normals[j] as string)) j--;
+    if (!LINKING.has(normals[j] as string)) continue;
+    // Its subject is the aspect's term ("The front desk is fine", "the adjustment itself was fine"),
+    // not a patient asked about ("checked that I was okay", "asked if the pressure was okay").
+    if (normals.slice(clause.start, j).some((n) => n === "if" || n === "whether")) continue;
+    const { words } = clause.tokens;
+    const tail = normals.slice(i + 1, clause.end).filter((n, t) => words[i + 1 + t] && !SHRUG_TAIL.has(n));
+    if (tail.length > 0) continue;
+    if (spans.some((m) => m.aspect === aspect && !m.condition && m.end <= j && m.end >= j - 1)) return true;
+  }
+  return false;
+}

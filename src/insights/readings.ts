@@ -50,6 +50,11 @@ export interface AspectReading {
   disputed?: boolean;
   /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
   words: string[];
+  /**
+   * Its only word rated the aspect adequate, no more ("The waiting room is fine."): neutral, and no
+   * model or rating gives it a side (clause-rules.ts).
+   */
+  faint?: boolean;
   /** A construction (a delay, an ability: constructions.ts) gave the side, not an opinion word. */
   shape?: boolean;
   /**

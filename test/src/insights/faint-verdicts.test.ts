@@ -1,0 +1,47 @@
+import { describe, expect, it } from "vitest";
+import { createAnnotator } from "../../../src/insights/annotate.ts";
+import { explainReview } from "../../../src/insights/explain.ts";
+import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
+
+/**
+ * "The waiting room is fine.": a place, a person or a service said to be adequate, and no more, is
+ * rated neither up nor down (issue 31), unless the sentence sets it against a complaint or gives a
+ * reason; a result said to be fine is a good one. Sentences written for this test.
+ */
+const { insights, business, analyzer } = await rulesOnly();
+const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
+const project = await projectInsights();
+const both = createAnnotator(project.insights, project.content.business, analyzer);
+
+const read = (text: string, rating = 3, annotator = rules) =>
+  annotator.annotate(plainReview(text, rating)).aspects.map((a) => `${a.id}:${a.sentiment}`);
+
+describe("a bare verdict of adequate", () => {
+  it("reads a place, the desk or the doctor said to be fine, ok or standard as neutral", () => {
+    expect(read("The waiting room is fine.")).toEqual(["facility:neutral"]);
+    expect(read("Reception was ok, I guess.")).toEqual(["staff:neutral"]);
+    expect(read("The treatment rooms are pretty standard.")).toEqual(["facility:neutral"]);
+  });
+
+  it("gives it no side from the rating or the models, in a glowing review or a bitter one", () => {
+    const glowing = "Dr. Kim fixed my neck in two visits. The waiting room is fine.";
+    expect(read(glowing, 5, both)).toContain("facility:neutral");
+    const bitter = "Three months of visits and my hip is no better. The front desk is fine.";
+    expect(read(bitter, 1, both)).toContain("staff:neutral");
+  });
+
+  it("keeps it praise against a complaint in its sentence, or with a reason after it", () => {
+    expect(read("The doctor is fine but the office is filthy.")).toContain("care:positive");
+    expect(read("The front desk is fine, always quick to call back.")).toEqual(["staff:positive"]);
+  });
+
+  it("keeps a result said to be fine a good result, and a patient asked after no verdict on anyone", () => {
+    expect(read("My lower back has been fine since the second visit.")).toEqual(["pain-relief:positive"]);
+    expect(read("She stopped to ask if the pressure on my shoulder was okay.")).not.toContain("care:neutral");
+  });
+
+  it("says why in --explain", () => {
+    const lines = explainReview(rules, insights.aspects, plainReview("The waiting room is fine.", 3)).join("\n");
+    expect(lines).toMatch(/facility +neutral +0\.00 +rated adequate, no more \(fine\+\): neutral/);
+  });
+});
