@@ -6,6 +6,7 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { EnvSchema } from "../../src/config.ts";
+import { HEAVY_TESTS } from "../../vitest.config.ts";
 import { tempDistDir } from "../helpers/build-site.ts";
 import { headingAnchors, markdownFiles, relativeLinks, shellBlocks } from "../helpers/markdown.ts";
 import { PROJECT_CONTENT } from "../helpers/project-content.ts";
@@ -92,6 +93,13 @@ describe("documentation", () => {
       (name) => !firstCells.some((cell) => cell.includes(`\`${name}\``)),
     );
     expect(undocumented).toEqual([]);
+  });
+
+  it("docs/development.md's table of heavy files is vitest.config.ts's heavy list, no more and no less", () => {
+    const rows = readFileSync(path.join(ROOT, "docs/development.md"), "utf8").matchAll(
+      /^\| `(test\/\S+\.test\.ts)` \|/gm,
+    );
+    expect([...rows].map((m) => m[1]).sort()).toEqual([...HEAVY_TESTS].sort());
   });
 
   it.each(files)("%s links only to files and headings that exist", (file) => {
