@@ -134,6 +134,20 @@ describe("reference docs match the running service", () => {
       paths: Record<string, Record<string, Operation>>;
     };
 
+  type Served = { reviews: Array<Record<string, unknown> & { aspects: object[] }> };
+  const servedRecords = async () => ((await (await fetch(`${server.url}/reviews.json`)).json()) as Served).reviews;
+
+  it("README.md's review record names every field of a served record, and of its aspects", async () => {
+    const readme = readFileSync(path.join(ROOT, "README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("### The review record"), readme.indexOf("\n## What is behind it"));
+    const record = (await servedRecords()).find((r) => r.aspects.length > 0);
+    const aspect = record?.aspects[0] ?? {};
+    expect(record).toBeDefined();
+    expect(Object.keys(record ?? {}).filter((k) => !section.includes(`\`${k}\``))).toEqual([]);
+    const listed = /`aspects`, one `\{([^}]*)\}`/.exec(section)?.[1]?.split(/,\s*/) ?? [];
+    expect(listed.sort()).toEqual(Object.keys(aspect).sort());
+  });
+
   it("docs/api.md names the OpenAPI version the server serves, and no other", async () => {
     const { version } = (await openapi()).info;
     const named = doc("api.md")
