@@ -148,6 +148,20 @@ describe("reference docs match the running service", () => {
     expect(listed.sort()).toEqual(Object.keys(aspect).sort());
   });
 
+  it("docs/api.md's example record is the one served for its id, but for the text it cuts short, the nonce and the aspects' values", async () => {
+    const text = doc("api.md");
+    const at = text.indexOf("## The review record");
+    const shown = JSON.parse(/```json\n([\s\S]*?)```/.exec(text.slice(at))?.[1] ?? "null");
+    const served = (await servedRecords()).find((r) => r.id === shown.id);
+    const { text: shownText, log_nonce, aspects, url, ...rest } = shown;
+    expect(served).toMatchObject({ ...rest, url: url.replace("http://localhost:4321", baseUrl) });
+    expect(Object.keys(shown).sort()).toEqual(Object.keys(served ?? {}).sort());
+    expect(served?.text).toContain(shownText.replace(/…$/, ""));
+    expect(Buffer.from(log_nonce, "base64")).toHaveLength(32);
+    const keys = (list: object[]) => list.map((a) => Object.keys(a).sort().join());
+    expect(keys(aspects)).toEqual(keys(served?.aspects ?? []).slice(0, aspects.length));
+  });
+
   it("docs/api.md names the OpenAPI version the server serves, and no other", async () => {
     const { version } = (await openapi()).info;
     const named = doc("api.md")
