@@ -97,7 +97,7 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
         tag: "feeds",
         summary: "JSON Feed 1.1 of the 50 most recently published reviews",
         description:
-          "See https://jsonfeed.org/version/1.1. Newest `published_at` first, so a review added late is listed. Items carry a `_review` extension with rating, technicians, services, service_areas and aspects. A WebSub topic.",
+          "See https://jsonfeed.org/version/1.1. Newest `published_at` first, so a review added late is listed. Items carry a `_review` extension: `about` (this document), and the review record's rating, technicians, services, service_areas, aspects, log_index and log_nonce (its latest entry in the review log at /log/, and that entry's nonce). A WebSub topic.",
       },
       body(ref("JsonFeed"), ex.jsonFeed),
       topic,

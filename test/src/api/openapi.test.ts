@@ -53,6 +53,14 @@ describe("/openapi.json", () => {
     expect(API_VERSION).toBe("1.6.0");
   });
 
+  it("says in the JSON Feed's description every member its items' `_review` extension carries", () => {
+    const feed = doc.paths["/api/feed.json"]?.get as { description?: string } | undefined;
+    const item = doc.components.schemas.JsonFeedItem?.properties?._review as { properties?: object } | undefined;
+    const members = Object.keys(item?.properties ?? {});
+    expect(members).toContain("log_index");
+    expect(members.filter((m) => !new RegExp(`\\b${m}\\b`).test(feed?.description ?? ""))).toEqual([]);
+  });
+
   it("declares 414 and 431 on every operation: any URL is bounded, and over 16 KiB refused by the parser", () => {
     const operations = Object.entries(doc.paths).flatMap(([p, item]) =>
       Object.entries(item as Record<string, { responses?: Record<string, unknown> }>)
