@@ -1,5 +1,5 @@
 import { execFileSync } from "node:child_process";
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -101,6 +101,33 @@ describe("documentation", () => {
     );
     expect([...rows].map((m) => m[1]).sort()).toEqual([...HEAVY_TESTS].sort());
   });
+
+  it.each(["README.md", "docs/development.md"])(
+    "%s's layout names every folder of src/ and sidecar/, and every npm script of scripts/",
+    (file) => {
+      const lines = readFileSync(path.join(ROOT, file), "utf8").split("\n");
+      const start = lines.findIndex((l) => l.startsWith("src/ "));
+      const section = (top: string) => {
+        const from = lines.findIndex((l, i) => i >= start && l.startsWith(`${top}/ `));
+        const to = lines.findIndex((l, i) => i > from && /^\S/.test(l));
+        return lines.slice(from + 1, to).join("\n");
+      };
+      const unnamed = ["src", "sidecar"].flatMap((top) =>
+        readdirSync(path.join(ROOT, top), { withFileTypes: true })
+          .filter((d) => d.isDirectory() && !new RegExp(`(^|\\s)${d.name}/`).test(section(top)))
+          .map((d) => `${top}/${d.name}/`),
+      );
+      const pkg = JSON.parse(readFileSync(path.join(ROOT, "package.json"), "utf8")) as {
+        scripts: Record<string, string>;
+      };
+      const toolsLine = lines.find((l, i) => i > start && l.startsWith("scripts/ ")) ?? "";
+      const tools = Object.entries(pkg.scripts)
+        .filter(([name, run]) => / scripts\//.test(run) && !new RegExp(`[ :,]${name}(,|$)`).test(toolsLine))
+        .map(([name]) => `npm run ${name}`);
+      expect(start).toBeGreaterThan(-1);
+      expect([...unnamed, ...tools]).toEqual([]);
+    },
+  );
 
   it.each(files)("%s links only to files and headings that exist", (file) => {
     const text = readFileSync(path.join(ROOT, file), "utf8");
