@@ -2,7 +2,13 @@ import querystring from "node:querystring";
 import type { Request, RequestHandler, Response } from "express";
 import type { QueryIssue } from "../../src/search/query.ts";
 import type { SinceQuery } from "../../src/search/query-service.ts";
-import { invalidQueryBody, parseSince, runSearch, runSince } from "../../src/search/query-service.ts";
+import {
+  invalidQueryBody,
+  parseSince,
+  runSearch,
+  runSince,
+  sinceParameterIssues,
+} from "../../src/search/query-service.ts";
 import { type Holding, ownCopy, searchResultJson, sinceFrame, sinceResultJson } from "../../src/search/result-json.ts";
 import { codeIdentity } from "../build/code-identity.ts";
 import { searchEtag, sinceEtag } from "../build/result-store.ts";
@@ -182,12 +188,16 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
       decodeURIComponent(raw);
     } catch {
       const hint = "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
-      if (/%(?![0-9A-Fa-f]{2})/.test(raw))
-        throw invalidQuery([{ path: "date", value: raw, message: `${hint}; "${raw}" is not valid percent-encoding` }]);
+      // The query parameters are reported too, as the route reports them beside any other bad date.
+      const extra = sinceParameterIssues(rawQuery(req.originalUrl));
+      if (/%(?![0-9A-Fa-f]{2})/.test(raw)) {
+        const message = `${hint}; "${raw}" is not valid percent-encoding`;
+        throw invalidQuery([{ path: "date", value: raw, message }, ...extra]);
+      }
       // Well-formed escapes of bytes that are not UTF-8: decoded by Express's own query parser's
       // `unescape`, so they are echoed with U+FFFD exactly as search echoes them.
       const value = querystring.unescape(raw);
-      throw invalidQuery([{ path: "date", value, message: `${hint}; "${value}" is not valid UTF-8` }]);
+      throw invalidQuery([{ path: "date", value, message: `${hint}; "${value}" is not valid UTF-8` }, ...extra]);
     }
     next();
   };

@@ -83,10 +83,9 @@ export const SinceQuerySchema = z.object({
 export type SinceQuery = z.infer<typeof SinceQuerySchema>;
 
 /**
- * Validates `since/{date}`. `extra` holds any other parameters the transport received; since takes
- * none, so each is reported rather than ignored.
+ * What is wrong with a since/{date} request: its date, and `extra`, any other parameters the
+ * transport received; since takes none, so each is reported rather than ignored.
  */
-/** What is wrong with a since/{date} request: its date, and any query parameter (it takes none). */
 export function sinceIssues(date: unknown, extra: Record<string, unknown> = {}): QueryIssue[] {
   const issues: QueryIssue[] = [];
   if (typeof date !== "string" || !isCalendarDate(date)) {
@@ -96,10 +95,16 @@ export function sinceIssues(date: unknown, extra: Record<string, unknown> = {}):
       : "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05";
     issues.push({ path: "date", value: date, message });
   }
-  for (const [path, value] of Object.entries(extra)) {
-    issues.push({ path, value, message: "unknown parameter; since takes no query parameters" });
-  }
-  return issues;
+  return [...issues, ...sinceParameterIssues(extra)];
+}
+
+/** One issue per query parameter given to since/{date}, which takes none. */
+export function sinceParameterIssues(extra: Record<string, unknown>): QueryIssue[] {
+  return Object.entries(extra).map(([path, value]) => ({
+    path,
+    value,
+    message: "unknown parameter; since takes no query parameters",
+  }));
 }
 
 export function parseSince(
