@@ -213,13 +213,11 @@ export function parseSearchParams(
       });
     }
   }
-  // Raw values: an invalid sentiment must not hide an unknown aspect, nor a lone sentiment.
-  const aspect = parseAspect(
-    typeof single.aspect === "string" ? single.aspect : p.aspect,
-    single.sentiment,
-    aspects,
-    issues,
-  );
+  // Raw values: an invalid sentiment must not hide an unknown aspect, nor a lone sentiment; a refused
+  // aspect (repeated, not a string) has its own issue, and was still sent.
+  const givenAspect = typeof single.aspect === "string" ? single.aspect : p.aspect;
+  const aspectSent = Object.hasOwn(input, "aspect") && input.aspect != null;
+  const aspect = parseAspect(givenAspect, aspectSent, single.sentiment, aspects, issues);
   if (issues.length > 0 || !parsed.success) return { ok: false, issues };
 
   return {
@@ -273,14 +271,15 @@ export function buildQuery(f: QueryFields): SearchQuery {
   };
 }
 
-/** `aspect` must name one of the dataset's aspects; `sentiment` only narrows an `aspect` filter. */
+/** `aspect` must name one of the dataset's aspects; `sentiment` only narrows one `sent`, valid or not. */
 function parseAspect(
   given: string | undefined,
+  sent: boolean,
   sentiment: unknown,
   aspects: readonly AspectRef[],
   issues: QueryIssue[],
 ): string | undefined {
-  if (sentiment !== undefined && given === undefined) {
+  if (sentiment !== undefined && !sent) {
     issues.push({
       path: "sentiment",
       value: sentiment,

@@ -1,8 +1,9 @@
 import { rm } from "node:fs/promises";
 import path from "node:path";
+import type { CallToolResult, Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../../helpers/build-site.ts";
-import { type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
+import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
 
 /**
  * A 400 names every wrong parameter, and only wrong ones (docs/api.md: "answers the rest with a 400
@@ -13,15 +14,18 @@ const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content"
 const BASE = "https://reviews.test";
 let dist: string | undefined;
 let app: McpTestApp;
+let client: Client;
 
 beforeAll(async () => {
   const build = await buildSite(FIXTURE, { BASE_URL: BASE });
   expect(build.code, build.stderr).toBe(0);
   dist = build.distDir;
   app = await startMcpApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
+  client = (await connectClient(app.endpoint)).client;
 }, 600_000);
 
 afterAll(async () => {
+  await client?.close().catch(() => undefined);
   await app?.close();
   if (dist) await rm(dist, { recursive: true, force: true });
 });
@@ -34,6 +38,13 @@ async function issues(target: string): Promise<Issue[]> {
   return ((await res.json()) as { issues: Issue[] }).issues;
 }
 
+async function toolIssues(name: string, args: Record<string, unknown>): Promise<Issue[]> {
+  const result = (await client.callTool({ name, arguments: args })) as CallToolResult;
+  expect(result.isError).toBe(true);
+  const [block] = result.content as { type: "text"; text: string }[];
+  return (JSON.parse(block?.text ?? "") as { issues: Issue[] }).issues;
+}
+
 describe("since/{date} with a date that does not decode", () => {
   it.each([
     ["%zz", "not valid percent-encoding"],
@@ -44,5 +55,25 @@ describe("since/{date} with a date that does not decode", () => {
       { path: "limit", value: "3", message: "unknown parameter; since takes no query parameters" },
       { path: "x", value: "1", message: "unknown parameter; since takes no query parameters" },
     ]);
+  });
+});
+
+describe("sentiment beside an aspect that is given but wrong", () => {
+  it("is not said to need the aspect when aspect is repeated in the query string", async () => {
+    expect(await issues("/api/reviews/search?aspect=billing&aspect=care&sentiment=positive")).toEqual([
+      { path: "aspect", value: ["billing", "care"], message: "given 2 times; give it at most once" },
+    ]);
+  });
+
+  it.each([5, ["billing"]])("is not said to need the aspect when search_reviews gets aspect %j", async (aspect) => {
+    expect(await toolIssues("search_reviews", { aspect, sentiment: "positive" })).toEqual([
+      { path: "aspect", value: aspect, message: "expected an aspect id as a string" },
+    ]);
+  });
+
+  it("still needs the aspect when none is given, or only null", async () => {
+    const needs = { path: "sentiment", value: "positive", message: expect.stringContaining("needs the aspect") };
+    expect(await issues("/api/reviews/search?sentiment=positive")).toEqual([needs]);
+    expect(await toolIssues("search_reviews", { aspect: null, sentiment: "positive" })).toEqual([needs]);
   });
 });
