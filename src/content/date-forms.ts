@@ -35,7 +35,8 @@ export function isoDateFor(written: unknown): { iso: string; alt?: string } | un
   let m = /^(\d{4})[-/.](\d{1,2})[-/.](\d{1,2})(?:[T ].*)?$/.exec(s);
   if (m) {
     const found = day(Number(m[1]), Number(m[2]), Number(m[3]));
-    return found && found !== s ? { iso: found } : undefined;
+    // Compared with the date as written: the right date with a space around it is told to drop it.
+    return found && found !== written ? { iso: found } : undefined;
   }
   // Dots are written day first (28.11.2026).
   m = /^(\d{1,2})\.(\d{1,2})\.(\d{4})$/.exec(s);

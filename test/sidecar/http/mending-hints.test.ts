@@ -76,6 +76,15 @@ describe("since/{date} in another form than YYYY-MM-DD", () => {
     expect(hint).toBe(await dateIssue(`/api/reviews/search?since=${encodeURIComponent(date)}`));
   });
 
+  it.each([" 2026-01-05", "2026-01-05\n", "2026-01-05 "])(
+    "%j, the right date with space around it, is told to write it alone",
+    async (date) => {
+      const hint = await dateIssue(`/api/reviews/since/${encodeURIComponent(date)}`);
+      expect(hint).toBe("expected a date as YYYY-MM-DD — write 2026-01-05 instead");
+      expect(hint).toBe(await dateIssue(`/api/reviews/search?since=${encodeURIComponent(date)}`));
+    },
+  );
+
   it("says what a real date is when nothing can be told", async () => {
     expect(await dateIssue("/api/reviews/since/yesterday")).toBe(
       "expected a real calendar date as YYYY-MM-DD, e.g. 2024-01-05",
