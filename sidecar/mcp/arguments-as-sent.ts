@@ -28,16 +28,21 @@ export class ArgumentsAsSent {
     return this.#sent;
   }
 
-  /** `handler`, given the parsed arguments, run only when the arguments as sent pass `schema`. */
+  /**
+   * `handler`, given the parsed arguments, run only when the arguments as sent pass `schema`.
+   * `checked` lists what the handler itself would refuse in arguments `schema` takes, so that a
+   * refusal for another argument names those too, first, as the HTTP route names them.
+   */
   guard<S extends z.ZodObject, R extends CallToolResult | Promise<CallToolResult>>(
     schema: S,
     handler: (args: z.output<S>) => R,
+    checked: (sent: Record<string, unknown>) => QueryIssue[] = () => [],
   ): (args: Record<string, unknown>) => R | CallToolResult {
     return (args) => {
       const sent = this.#sent ?? args;
       const parsed = schema.safeParse(sent);
       if (parsed.success) return handler(parsed.data);
-      return invalidArguments(argumentIssues(schema, sent, parsed.error.issues));
+      return invalidArguments([...checked(sent), ...argumentIssues(schema, sent, parsed.error.issues)]);
     };
   }
 }

@@ -6,7 +6,7 @@ import {
 } from "../../src/api/schemas.ts";
 import { AggregateRatingSchema, BusinessSchema, ReviewRecordSchema } from "../../src/content/records.ts";
 import { SearchParamsSchema } from "../../src/search/query.ts";
-import { invalidQueryBody, type Outcome } from "../../src/search/query-service.ts";
+import { invalidQueryBody, type Outcome, sinceIssues } from "../../src/search/query-service.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import { type ArgumentsAsSent, advertisedInput } from "./arguments-as-sent.ts";
 import { cachedSearch, cachedSince, type JsonValue } from "./cached-results.ts";
@@ -178,6 +178,11 @@ export function registerReviewTools(server: McpServer, { snapshot, baseUrl, asSe
       outputSchema: SinceResultSchema,
       annotations: READ_ONLY,
     },
-    asSent.guard(SinceArgs, ({ date }) => asTool(SinceResultSchema, cachedSince(snapshot, date))),
+    asSent.guard(
+      SinceArgs,
+      ({ date }) => asTool(SinceResultSchema, cachedSince(snapshot, date)),
+      // A date of the right type that since refuses: zod takes it, so only since can name it.
+      ({ date }) => (typeof date === "string" ? sinceIssues(date) : []),
+    ),
   );
 }

@@ -77,3 +77,22 @@ describe("sentiment beside an aspect that is given but wrong", () => {
     expect(await toolIssues("search_reviews", { aspect: null, sentiment: "positive" })).toEqual([needs]);
   });
 });
+
+describe("get_reviews_since with an unknown argument", () => {
+  it.each(["2024-02-30", "yesterday", "2024-1-5"])(
+    "names the date %s as well, in the order since/{date}?limit=3 does",
+    async (date) => {
+      const http = await issues(`/api/reviews/since/${date}?limit=3`);
+      const tool = await toolIssues("get_reviews_since", { date, limit: 3 });
+      expect(tool.map((i) => i.path)).toEqual(["date", "limit"]);
+      expect(tool[0]).toEqual(http[0]);
+      expect(tool[1]).toMatchObject({ path: "limit", value: 3, message: expect.stringContaining("unknown argument") });
+    },
+  );
+
+  it("names only the unknown argument beside a right date", async () => {
+    expect((await toolIssues("get_reviews_since", { date: "2024-02-29", limit: 3 })).map((i) => i.path)).toEqual([
+      "limit",
+    ]);
+  });
+});
