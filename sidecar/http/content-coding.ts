@@ -85,7 +85,9 @@ export function negotiateCoding(header: string | undefined, preference: readonly
   }
   const known = memo.get(header);
   if (known) return known;
-  const coding = (acceptedCodings(header, [...preference, "identity"])[0] ?? "identity") as Coding;
+  // RFC 9110 §8.4.1.3: a recipient should read "x-gzip" as "gzip".
+  const read = header.replace(/(^|[\s,])x-gzip(?=[\s;,]|$)/gi, "$1gzip");
+  const coding = (acceptedCodings(read, [...preference, "identity"])[0] ?? "identity") as Coding;
   memo.set(header, coding);
   return coding;
 }

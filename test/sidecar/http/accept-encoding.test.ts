@@ -1,0 +1,55 @@
+import { rm } from "node:fs/promises";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { startApp, type TestApp } from "../../helpers/app-server.ts";
+import { buildSite } from "../../helpers/build-site.ts";
+
+/**
+ * RFC 9110 §8.4.1.3: a recipient SHOULD consider "x-gzip" equivalent to "gzip". The server reads a
+ * body so coded as gzip (sidecar/body-codings.ts); a client that names it in Accept-Encoding is
+ * answered in gzip as well, on search, since and the files.
+ */
+const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
+const BASE = "https://reviews.example";
+let dist: string | undefined;
+let app: TestApp;
+
+beforeAll(async () => {
+  const build = await buildSite(FIXTURE, { BASE_URL: BASE });
+  expect(build.code, build.stderr).toBe(0);
+  dist = build.distDir;
+  app = await startApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
+}, 600_000);
+
+afterAll(async () => {
+  await app?.close();
+  if (dist) await rm(dist, { recursive: true, force: true });
+});
+
+async function coded(target: string, acceptEncoding: string) {
+  const res = await fetch(`${app.url}${target}`, { headers: { "accept-encoding": acceptEncoding } });
+  expect(res.status).toBe(200);
+  return { coding: res.headers.get("content-encoding"), etag: res.headers.get("etag"), body: await res.bytes() };
+}
+
+describe("Accept-Encoding: x-gzip", () => {
+  it.each(["/api/reviews/search?limit=5", "/api/reviews/since/2024-01-01", "/reviews.json"])(
+    "%s is sent in gzip, the same bytes and ETag as for gzip",
+    async (target) => {
+      const identity = await coded(target, "identity");
+      const gzip = await coded(target, "gzip");
+      expect(gzip.coding).toBe("gzip");
+      for (const header of ["x-gzip", "X-GZIP", "br;q=0.1, x-gzip;q=0.9"]) {
+        const got = await coded(target, header);
+        expect(got.coding, header).toBe("gzip");
+        expect(got.etag, header).toBe(gzip.etag);
+        // fetch decodes the gzip it is sent.
+        expect(Buffer.from(got.body).equals(Buffer.from(identity.body)), header).toBe(true);
+      }
+    },
+  );
+
+  it("is refused as gzip is: x-gzip;q=0 leaves the body as it is", async () => {
+    expect((await coded("/api/reviews/search?limit=5", "x-gzip;q=0")).coding).toBeNull();
+  });
+});
