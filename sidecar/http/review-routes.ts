@@ -22,6 +22,7 @@ import {
   variantEtag,
 } from "./content-coding.ts";
 import { HttpError } from "./error.ts";
+import { readOnly } from "./methods.ts";
 import { parseSearchQuery, rawQuery } from "./query-string.ts";
 import { writeRepresentation } from "./representation.ts";
 
@@ -180,10 +181,13 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
   };
   // Express would answer a date that is not valid percent-encoding (`%`, `%zz`) with its own 400
   // before the route runs; report it like any other bad date instead.
-  const guard: RequestHandler = (req, _res, next) => {
+  const guard: RequestHandler = (req, res, next) => {
     const prefix = "/api/reviews/since/";
-    if (!req.path.startsWith(prefix)) return next();
     const raw = req.path.slice(prefix.length);
+    // Only the route's own paths (one segment, as `:date` matches); below one is an unknown path.
+    if (!req.path.startsWith(prefix) || !/^[^/]+\/?$/.test(raw)) return next();
+    // Only a GET or HEAD reads the date: any other method gets the 405 (OPTIONS its 204) of every date.
+    if (req.method !== "GET" && req.method !== "HEAD") return readOnly(req, res, next);
     try {
       decodeURIComponent(raw);
     } catch {
