@@ -11,14 +11,24 @@
 const CONTROL = /[\u0000-\u0008\u000B-\u001F\u007F-\u009F]/;
 /** Bidirectional embeddings, overrides and isolates (the marks LRM/RLM stay allowed: RTL text needs them). */
 const BIDI = /[\u202A-\u202E\u2066-\u2069]/;
+/** Tag characters, which are text only inside an emoji tag sequence (🏴 and tags up to U+E007F: a flag). */
+const TAG = "[\\u{E0020}-\\u{E007E}]";
 /**
- * Invisible characters that make two names that look alike differ, or a name that looks blank: zero
- * widths, the soft hyphen, the combining grapheme joiner, the Hangul fillers and the blank braille
- * pattern, which fonts draw as nothing. A zero-width joiner between two pictographs is part of an
- * emoji (👨‍👩‍👧) and stays allowed, as do variation selectors (❤️) and the direction marks.
+ * Invisible characters that make two names that look alike differ, or a name that looks blank:
+ * Unicode's default-ignorable characters (zero widths, the soft hyphen, invisible operators, tags,
+ * fillers), and the blank braille pattern, which fonts draw as nothing too. What emoji and scripts
+ * need stays allowed: a zero-width joiner between two pictographs (👨‍👩‍👧), a variation selector
+ * after the character it varies (❤️), a flag's tag sequence, and the direction marks.
  */
-const ZERO_WIDTH =
-  /\u034F|[\u00AD\u115F\u1160\u180E\u200B\u200C\u2060\u2800\u3164\uFEFF\uFFA0]|(?<!\p{Extended_Pictographic}\uFE0F?)\u200D|\u200D(?!\p{Extended_Pictographic})/u;
+const ZERO_WIDTH = new RegExp(
+  [
+    "[\\u00AD\\u034F\\u115F\\u1160\\u17B4\\u17B5\\u180E\\u200B\\u200C\\u2060-\\u206F\\u2800\\u3164\\uFEFF\\uFFA0\\uFFF0-\\uFFF8\\u{1BCA0}-\\u{1BCA3}\\u{1D173}-\\u{1D17A}\\u{E0000}-\\u{E001F}\\u{E0080}-\\u{E00FF}\\u{E01F0}-\\u{E0FFF}]",
+    "(?<!\\p{Extended_Pictographic}\\uFE0F?)\\u200D|\\u200D(?!\\p{Extended_Pictographic})",
+    "(?<=^|[\\s\\p{Default_Ignorable_Code_Point}])\\p{Variation_Selector}",
+    `(?<!\\u{1F3F4}${TAG}*)${TAG}|${TAG}(?!${TAG}*\\u{E007F})|(?<!\\u{1F3F4}${TAG}+)\\u{E007F}`,
+  ].join("|"),
+  "u",
+);
 /** One pass that most text passes: any character the checks below could refuse (surrogates, paired or not). */
 const SUSPECT =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
@@ -66,6 +76,14 @@ const NAMES: Record<number, string> = {
   10240: "BRAILLE PATTERN BLANK",
   12644: "HANGUL FILLER",
   65440: "HALFWIDTH HANGUL FILLER",
+  6068: "KHMER VOWEL INHERENT AQ",
+  6069: "KHMER VOWEL INHERENT AA",
+  8289: "FUNCTION APPLICATION",
+  8290: "INVISIBLE TIMES",
+  8291: "INVISIBLE SEPARATOR",
+  8292: "INVISIBLE PLUS",
+  65038: "VARIATION SELECTOR-15",
+  65039: "VARIATION SELECTOR-16",
   // Spaces that are no space to YAML (yaml-mistakes.ts names them at the start of a line).
   160: "NO-BREAK SPACE",
   8194: "EN SPACE",
@@ -126,7 +144,7 @@ export function badCharacter(s: string, opts: { names?: boolean } = {}): Charact
   if (zero) {
     return {
       index: zero.index,
-      message: `holds an invisible character (${named(s.charCodeAt(zero.index))}), which makes a name differ from one that looks the same — ${HOW}`,
+      message: `holds an invisible character (${named(s.codePointAt(zero.index) as number)}), which makes a name differ from one that looks the same — ${HOW}`,
     };
   }
   return undefined;
@@ -140,7 +158,7 @@ export function badCharacter(s: string, opts: { names?: boolean } = {}): Charact
  */
 const UNPRINTABLE =
   // biome-ignore lint/suspicious/noControlCharactersInRegex: finding them is the point
-  /\u034F|[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u2800\u3164\uFEFF\uFFA0\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
+  /\u034F|[\u0000-\u001F\u007F-\u009F\u00AD\u061C\u115F\u1160\u17B4\u17B5\u180E\u200B-\u200F\u2028-\u202E\u2060-\u206F\u2800\u3164\uFEFF\uFFA0\uFFF0-\uFFF8\uFDD0-\uFDEF\uFFFE\uFFFF]|[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/g;
 
 const escaped = (c: string) => `\\u${hex(c.charCodeAt(0)).toLowerCase()}`;
 
