@@ -1,4 +1,5 @@
 import path from "node:path";
+import { fileLabel } from "../content/characters.ts";
 import { buildRecords } from "../content/dataset.ts";
 import { problem } from "../content/errors.ts";
 import { createAnnotator } from "../insights/annotate.ts";
@@ -8,17 +9,25 @@ import { checkContentDir } from "./content-check.ts";
 
 /**
  * `--explain <file>`: the machine's reading of one review file of `dir`, after the same checks as
- * the build. Returns the lines to print, or the problems that stop it (the content's, or a file that
- * is not one of its reviews).
+ * the build, but for the other reviews still scaffolds (text empty). Returns the lines to print, or
+ * the problems that stop it (the content's, the file's own when it is a scaffold, or a file that is
+ * not one of its reviews).
  */
 export async function explainContentFile(
   dir: string,
   file: string,
   now: Date,
 ): Promise<{ lines: string[] } | { problems: string[] }> {
-  const report = await checkContentDir(dir, { now, unfinished: "error" });
+  // Another review still a scaffold has no bearing on this one's reading: left out, as npm start does.
+  const report = await checkContentDir(dir, { now, unfinished: "skip" });
   if (!report.ok) return { problems: report.problems };
   const want = path.resolve(file);
+  const scaffold = report.skipped.find((f) => path.resolve(f) === want);
+  if (scaffold !== undefined) {
+    const full = await checkContentDir(dir, { now, unfinished: "error" });
+    const own = `${fileLabel(scaffold)}: `;
+    return { problems: full.ok ? [] : full.problems.filter((p) => p.startsWith(own)) };
+  }
   const entry = report.content.reviews.find((r) => path.resolve(r.file) === want);
   if (!entry) {
     // A withdrawn review is a review file all the same: say why it has no reading, not that it is none.
