@@ -1,6 +1,6 @@
 import type { z } from "zod";
 import { fileLabel, printableLine, quoteValue } from "./characters.ts";
-import { fieldLine, fieldNamePattern } from "./field-lines.ts";
+import { afterFieldName, fieldLine } from "./field-lines.ts";
 import { knownKeys, mayBeLeftOut, nearest } from "./known-keys.ts";
 
 /**
@@ -179,8 +179,9 @@ function notText(
 /** The value written after `key:` on the 1-based `line` of `text`, without a comment; undefined when not there. */
 function writtenValue(text: string | undefined, line: number | undefined, key: string): string | undefined {
   const l = line === undefined ? undefined : text?.split(/\r?\n/)[line - 1];
-  const m = l === undefined ? null : new RegExp(`${fieldNamePattern(key)}\\s+(.*)$`).exec(l);
-  const v = m?.[2]?.replace(/\s+#.*$/, "").trim();
+  const end = l === undefined ? undefined : afterFieldName(l, key);
+  const m = end === undefined ? null : /^\s+(.*)$/.exec((l as string).slice(end));
+  const v = m?.[1]?.replace(/\s+#.*$/, "").trim();
   return v && !/^[[{!&*]/.test(v) ? v : undefined;
 }
 

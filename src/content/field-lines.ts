@@ -4,7 +4,6 @@
  * positions, and a content file is simple enough (fields, nested fields, lists) to find a path in.
  */
 
-import { escapeRegex } from "./regex.ts";
 import { isFlowDocument } from "./yaml-flow-mistakes.ts";
 
 /** The 1-based line of `path` in `text`; the nearest written parent's line when the field itself is missing. */
@@ -38,16 +37,45 @@ export function fieldLine(text: string, path: readonly PropertyKey[]): number | 
 function flowKeyLine(lines: readonly string[], path: readonly PropertyKey[]): number | undefined {
   const key = [...path].reverse().find((k) => typeof k === "string");
   if (key === undefined) return undefined;
-  const re = new RegExp(`(?:^|[\\s{,])(["']?)${escapeRegex(key)}\\1\\s*:`);
-  const at = lines.findIndex((l) => re.test(l));
+  const at = lines.findIndex((l) => {
+    for (let i = l.indexOf(key); i >= 0; i = l.indexOf(key, i + 1)) {
+      // The name may be quoted: its start is then the quote's.
+      const start = i > 0 && (l[i - 1] === '"' || l[i - 1] === "'") ? i - 1 : i;
+      if ((start === 0 || /[\s{,]/.test(l[start - 1] as string)) && nameEnd(l, start, key) !== undefined) return true;
+    }
+    return false;
+  });
   return at < 0 ? undefined : at + 1;
 }
 
+const COLON = /\s*:/y;
+
 /**
- * A block-style field's name at the start of a line (or of a list item), as written plain or quoted
- * (`"rating": 5`), which YAML reads alike: the source of a pattern, to which a caller may add.
+ * Where `line` goes on after the field name `key` written at `at`, plain or quoted (`"rating": 5`),
+ * which YAML reads alike, and its colon; undefined when `key:` is not written there. Compared as
+ * text, not with a regular expression made of the name: a name pasted tens of thousands of
+ * characters long is more than a regular expression may hold.
  */
-export const fieldNamePattern = (key: string) => `^\\s*(?:-\\s+)?(["']?)${escapeRegex(key)}\\1\\s*:`;
+function nameEnd(line: string, at: number, key: string): number | undefined {
+  for (const quote of ['"', "'", ""]) {
+    let i = at;
+    if (quote !== "" && line[i++] !== quote) continue;
+    if (!line.startsWith(key, i)) continue;
+    i += key.length;
+    if (quote !== "" && line[i++] !== quote) continue;
+    COLON.lastIndex = i;
+    if (COLON.exec(line)) return COLON.lastIndex;
+  }
+  return undefined;
+}
+
+/**
+ * Where `line` goes on after the colon when it is a block-style field `key` (at the start of the
+ * line or of a list item); undefined when it is not.
+ */
+export function afterFieldName(line: string, key: string): number | undefined {
+  return nameEnd(line, (/^\s*(?:-\s+)?/.exec(line) as RegExpExecArray)[0].length, key);
+}
 
 const indentOf = (line: string) => line.length - line.trimStart().length;
 const ignored = (line: string) => line.trim() === "" || line.trimStart().startsWith("#");
@@ -62,11 +90,10 @@ function blockEnd(lines: readonly string[], from: number, indent: number): numbe
 }
 
 function keyLine(lines: readonly string[], from: number, to: number, key: string): number | undefined {
-  const re = new RegExp(fieldNamePattern(key));
   let shallowest: number | undefined;
   for (let i = from; i < to; i++) {
     const line = lines[i] as string;
-    if (ignored(line) || !re.test(line)) continue;
+    if (ignored(line) || afterFieldName(line, key) === undefined) continue;
     // The field itself, not one of the same name nested deeper (a response's `date`).
     if (shallowest === undefined || indentOf(line) < indentOf(lines[shallowest] as string)) shallowest = i;
   }

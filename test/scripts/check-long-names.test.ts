@@ -1,0 +1,70 @@
+import { execFile } from "node:child_process";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { promisify } from "node:util";
+import { afterAll, describe, expect, it } from "vitest";
+
+/**
+ * `npm run check` on a field name pasted far too long (a review's text where a name goes): the file
+ * gets the check's own message about that field, on its line, like any unknown field.
+ */
+
+const ROOT = path.resolve(import.meta.dirname, "../..");
+const FIXTURE = path.join(ROOT, "test/fixtures/insights-content");
+const NECK = "reviews/2024/2024-04-10-neck-pain.yaml";
+const run = promisify(execFile);
+
+const temp: string[] = [];
+afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+
+/** `npm run check` on the fixture with the neck-pain review's text changed by `edit`. */
+async function checkEdited(edit: (text: string) => string) {
+  const root = await mkdtemp(path.join(os.tmpdir(), "pr-long-name-"));
+  temp.push(root);
+  await cp(FIXTURE, path.join(root, "content"), { recursive: true });
+  const file = path.join(root, "content", NECK);
+  await writeFile(file, edit(await readFile(file, "utf8")));
+  const env = { ...process.env, CONTENT_DIR: "content", BASE_URL: "", LOG_DIR: path.join(root, "log") };
+  try {
+    await run(path.join(ROOT, "node_modules/.bin/node"), [path.join(ROOT, "scripts/check-content.ts")], {
+      cwd: root,
+      env,
+    });
+    return { code: 0, stderr: "" };
+  } catch (err) {
+    const e = err as { code: number; stderr: string };
+    return { code: e.code, stderr: e.stderr };
+  }
+}
+
+const LONG = "k".repeat(40_000);
+
+describe("npm run check: a field name of tens of thousands of characters", () => {
+  it.each([
+    ["at the top", (t: string) => `${t}${LONG}: 1\n`, 12, LONG],
+    ["quoted", (t: string) => `${t}"${LONG}": 1\n`, 12, LONG],
+    [
+      "under source",
+      (t: string) => t.replace("  platform: direct\n", `  platform: direct\n  ${LONG}: 1\n`),
+      9,
+      `source.${LONG}`,
+    ],
+  ])("%s is named as an unknown field on its line, not as a fault of the check", async (_, edit, line, field) => {
+    const { code, stderr } = await checkEdited(edit);
+    expect(code).toBe(1);
+    expect(stderr).not.toContain("unexpected error");
+    expect(stderr).toContain(`content/${NECK}: line ${line}: ${field.slice(0, 60)}`);
+  });
+
+  it("in a file written as one flow mapping", async () => {
+    const { code, stderr } = await checkEdited(
+      () =>
+        '{date: 2024-04-10, published_at: "2024-04-10T12:00:00Z", rating: 4, author: Gus L., text: Fine.,\n' +
+        ` source: {platform: direct}, verification: {method: invoice, verified_on: 2024-04-10}, ${LONG}: 1}\n`,
+    );
+    expect(code).toBe(1);
+    expect(stderr).not.toContain("unexpected error");
+    expect(stderr).toContain(`content/${NECK}: line 2: ${LONG.slice(0, 60)}`);
+  });
+});
