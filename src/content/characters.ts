@@ -93,6 +93,16 @@ const NAMES: Record<number, string> = {
   12288: "IDEOGRAPHIC SPACE",
 };
 
+/**
+ * `s` cut to `max` characters (code points, never half of one), "..." in place of the rest: a
+ * name a message repeats, which an editor may have pasted thousands of characters long.
+ */
+export function shortened(s: string, max = 60): string {
+  if (s.length <= max) return s;
+  const chars = [...s];
+  return chars.length > max ? `${chars.slice(0, max - 3).join("")}...` : s;
+}
+
 const hex = (c: number) => c.toString(16).toUpperCase().padStart(4, "0");
 /** `U+2003 EM SPACE`: a code point as messages name it, with its Unicode name when it is one of the above. */
 export const named = (c: number) => `U+${hex(c)}${NAMES[c] ? ` ${NAMES[c]}` : ""}`;

@@ -1,5 +1,5 @@
 import type { z } from "zod";
-import { fileLabel, printableLine, quoteValue } from "./characters.ts";
+import { fileLabel, printableLine, quoteValue, shortened } from "./characters.ts";
 import { afterFieldName, fieldLine } from "./field-lines.ts";
 import { knownKeys, mayBeLeftOut, nearest } from "./known-keys.ts";
 
@@ -211,7 +211,8 @@ export function problem(file: string, field: string, message: string, got: unkno
 
 export function fieldPath(path: readonly PropertyKey[]): string {
   return path.reduce<string>(
-    (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${String(key)}` : String(key)),
+    (acc, key) =>
+      typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${shortened(String(key))}` : shortened(String(key)),
     "",
   );
 }

@@ -13,7 +13,7 @@
  * what can be wrong inside one field's value is in yaml-value-mistakes.ts.
  */
 
-import { named } from "./characters.ts";
+import { named, shortened } from "./characters.ts";
 import { inlineFlowComments } from "./yaml-flow-mistakes.ts";
 import {
   closes,
@@ -108,7 +108,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     if (first !== undefined) {
       found.push({
         line: n,
-        message: `${key} appears twice (also on line ${first}) — keep the one you mean and delete the other`,
+        message: `${shortened(key)} appears twice (also on line ${first}) — keep the one you mean and delete the other`,
       });
     } else level.keys.set(key, n);
   };
@@ -153,7 +153,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       if (flow && !blank) flow.depth += depth(line);
       else if (running.kind === "plain" && !blank && /: |:$|[ \t]#/.test(line.trim())) {
         const { key } = running;
-        const field = /^([a-z_]+):(?: |$)/.exec(line.trim());
+        const field = /^([a-z_]+):(?: |$)/.exec(line.trim())?.map((m) => shortened(m));
         found.push({
           line: n,
           message: field
@@ -193,7 +193,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       const [, , dash = "", key = "", rest = ""] = noSpace;
       found.push({
         line: n,
-        message: `put a space after the colon: ${dash}${key}: ${rest}`,
+        message: `put a space after the colon: ${dash}${shortened(key)}: ${shortened(rest)}`,
       });
       return;
     }
@@ -221,7 +221,8 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       return;
     }
     const [, spaces = "", dash, doubleQuoted, singleQuoted, plain, value = ""] = entry;
-    const key = doubleQuoted ?? singleQuoted ?? plain ?? "";
+    const written = doubleQuoted ?? singleQuoted ?? plain ?? "";
+    const key = shortened(written); // as messages name it; the whole name only tells repeats apart
     const keyIndent = spaces.length + (dash?.length ?? 0);
     // Field names are lower case: a capitalised "name:" right below a text block is a line of it.
     if (wasRunning?.kind === "block" && !dash && keyIndent <= wasRunning.indent && /[A-Z]/.test(key)) {
@@ -230,7 +231,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       return;
     }
     if (dash) while (levels.length > 0 && (levels.at(-1) as Level).indent >= keyIndent) levels.pop();
-    duplicate(keyIndent, key, n);
+    duplicate(keyIndent, written, n);
     // Spaces and tabs only, as YAML strips them: a no-break or em space starts the value itself.
     const v = yamlTrim(value);
     if (v === "") {
@@ -286,7 +287,7 @@ const MERGE_MESSAGE =
 
 function oddSpaceMessage(line: string, space: string): string {
   const key = /^[\s\u1680\u2000-\u200B\u202F\u205F\u2060\u3000\uFEFF]*(?:- +)?([^\s:#]+):(?:\s|$)/.exec(line)?.[1];
-  return `${key === undefined ? "" : `${key}: `}this line starts with an unusual space character (${named(space.codePointAt(0) as number)}, pasted from a word processor?), which YAML does not count as a space — delete the spaces at the start of the line and type them again`;
+  return `${key === undefined ? "" : `${shortened(key)}: `}this line starts with an unusual space character (${named(space.codePointAt(0) as number)}, pasted from a word processor?), which YAML does not count as a space — delete the spaces at the start of the line and type them again`;
 }
 
 const yamlTrim = (s: string) => s.replace(/^[ \t]+|[ \t]+$/g, "");

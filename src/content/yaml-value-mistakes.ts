@@ -12,10 +12,15 @@ const CURLY_QUOTED = /^(?:\u201c.*\u201d|\u2018.*\u2019|\u201e.*[\u201c\u201d]|\
 /** Values a comment may follow on purpose: numbers, true/false, empty, dates. */
 const NOT_TEXT = /^(?:[-+]?\d[\d_.]*|true|false|null|~|\d{4}-\d\d-\d\d(?:[Tt ][\d:.]+(?:[Zz]|[-+]\d\d:?\d\d)?)?)$/i;
 
-/** How a value can be written on one line so YAML reads all of it as text. */
+/**
+ * How a value can be written on one line so YAML reads all of it as text; a long one (a review
+ * pasted on one line) shown by its two ends, where the quotes go, not repeated whole.
+ */
 export function quoted(value: string): string {
-  if (!value.includes('"') && !value.includes("\\")) return `"${value}"`;
-  return `'${value.replaceAll("'", "''")}'`;
+  const q = !value.includes('"') && !value.includes("\\") ? `"${value}"` : `'${value.replaceAll("'", "''")}'`;
+  if (q.length <= 80) return q;
+  const chars = [...q];
+  return chars.length <= 80 ? q : `${chars.slice(0, 50).join("")} ... ${chars.slice(-25).join("")}`;
 }
 
 export const the = (key: string) => `the ${key}`;

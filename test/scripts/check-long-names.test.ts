@@ -54,7 +54,7 @@ describe("npm run check: a field name of tens of thousands of characters", () =>
     const { code, stderr } = await checkEdited(edit);
     expect(code).toBe(1);
     expect(stderr).not.toContain("unexpected error");
-    expect(stderr).toContain(`content/${NECK}: line ${line}: ${field.slice(0, 60)}`);
+    expect(stderr).toContain(`content/${NECK}: line ${line}: ${field.slice(0, 50)}`);
   });
 
   it("in a file written as one flow mapping", async () => {
@@ -65,6 +65,43 @@ describe("npm run check: a field name of tens of thousands of characters", () =>
     );
     expect(code).toBe(1);
     expect(stderr).not.toContain("unexpected error");
-    expect(stderr).toContain(`content/${NECK}: line 2: ${LONG.slice(0, 60)}`);
+    expect(stderr).toContain(`content/${NECK}: line 2: ${LONG.slice(0, 50)}`);
+  });
+});
+
+describe("npm run check: no message line repeats a long name or value whole", () => {
+  const TEXT = "Great visit. ".repeat(300).trim();
+  it.each([
+    ["an unknown field", (t: string) => `${t}${"k".repeat(10_000)}: 1\n`, "line 12: kkkkkkkkkk"],
+    [
+      "a field written twice",
+      (t: string) => `${t}${"k".repeat(10_000)}: 1\n${"k".repeat(10_000)}: 2\n`,
+      "appears twice",
+    ],
+    [
+      "an unknown nested field",
+      (t: string) => t.replace("  platform: direct\n", `  platform: direct\n  ${"k".repeat(10_000)}: 1\n`),
+      "line 9: source.kkkkk",
+    ],
+    [
+      "no space after a colon",
+      (t: string) => t.replace("author: Gus L.", `author:${"x".repeat(10_000)}`),
+      "put a space after the colon: author: xxxx",
+    ],
+    [
+      "a text with an unquoted colon",
+      (t: string) => t.replace(/text: \|\n.*\n/, `text: ${TEXT}: really\n`),
+      'the text contains ": "',
+    ],
+    [
+      "a text with an unquoted #",
+      (t: string) => t.replace(/text: \|\n.*\n/, `text: ${TEXT} #1 clinic\n`),
+      'from " #" on is ignored',
+    ],
+  ])("%s: the message names it, shortened", async (_, edit, says) => {
+    const { code, stderr } = await checkEdited(edit);
+    expect(code).toBe(1);
+    expect(stderr).toContain(says);
+    for (const line of stderr.split("\n")) expect(line.length).toBeLessThan(400);
   });
 });
