@@ -124,6 +124,12 @@ export function formatIssues(
     if (got === undefined && misspelt.has(field)) return [];
     // A file that is not a list of fields at all: its first line says so.
     const line = issue.path.length ? lineOf(issue.path) : source.text === undefined ? undefined : 1;
+    const key = issue.path.at(-1);
+    if (issue.code === "invalid_key" && typeof key === "string") {
+      // The key is what is wrong, not its value; a name over its limit is told by its length.
+      const tooLong = issue.issues[0]?.code === "too_big";
+      return `${messageStart(file, line)}${field}: ${issue.message}, got ${tooLong ? `${[...key].length} characters` : showValue(key)}`;
+    }
     if (issue.code === "too_big" && issue.origin === "string" && typeof got === "string") {
       // Code points, as the limit counts them: an emoji is one character, not its two UTF-16 units.
       return `${messageStart(file, line)}${field}: ${issue.message}, got ${[...got.trim()].length} characters`;
@@ -134,7 +140,6 @@ export function formatIssues(
     }
     // `author: Null` (a name) reads as nothing: said as written, not as an empty field. A written
     // `null` or `~` means empty, and is told so below.
-    const key = issue.path.at(-1);
     const nothing = got === null && typeof key === "string" ? writtenValue(source.text, line, key) : undefined;
     if (issue.code === "invalid_type" && issue.expected === "string" && (nothing === "Null" || nothing === "NULL")) {
       return `${messageStart(file, line)}${field}: YAML reads ${nothing} as nothing, not as text — put it in quotes: ${String(key)}: ${quoteValue(nothing)}`;

@@ -117,7 +117,13 @@ const EditorAspects = z
   .record(
     z.string().max(MAX_ID_LENGTH, { error: `expected an aspect id of at most ${MAX_ID_LENGTH} characters` }),
     z.enum(SENTIMENTS, { error: `expected one of ${SENTIMENTS.join(", ")}` }),
-    { error: "expected a mapping of aspect id to positive, neutral or negative" },
+    {
+      // A key the id schema refuses (too long) is told in the id's words, not as no mapping at all.
+      error: (iss) =>
+        iss.code === "invalid_key"
+          ? iss.issues[0]?.message
+          : "expected a mapping of aspect id to positive, neutral or negative",
+    },
   )
   .refine((labels) => Object.keys(labels).length <= MAX_IDS, {
     error: `expected at most ${MAX_IDS} aspect labels`,

@@ -105,3 +105,15 @@ describe("npm run check: no message line repeats a long name or value whole", ()
     for (const line of stderr.split("\n")) expect(line.length).toBeLessThan(400);
   });
 });
+
+describe("npm run check: an aspects label whose id is over the length limit", () => {
+  it("is told the limit and the id's length, not that aspects is no mapping", async () => {
+    const id = "a".repeat(101);
+    const { code, stderr } = await checkEdited((t) => `${t}aspects: {care: positive, ${id}: negative}\n`);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 12: aspects.${"a".repeat(57)}...: expected an aspect id of at most 100 characters, got 101 characters`,
+    );
+    expect(stderr).not.toContain("expected a mapping");
+  });
+});
