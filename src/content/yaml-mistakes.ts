@@ -19,6 +19,7 @@ import {
   closes,
   depth,
   indicatorMistake,
+  isData,
   plainValueMistake,
   startsWithIndicator,
   textAfterQuote,
@@ -87,8 +88,8 @@ export function findYamlMistakes(text: string): YamlMistake[] {
   const lines = text.split(/\r?\n/);
   const found: YamlMistake[] = [];
   const levels: Level[] = [];
-  /** A `|`/`>` block or a plain value going on over the next lines, more indented than `indent`. */
-  let running: { indent: number; key: string; kind: "block" | "plain" | "reported" } | undefined;
+  /** A `|`/`>` block or plain value going on below, more indented than `indent`; `data`: a date, number or list. */
+  let running: { indent: number; key: string; kind: "block" | "plain" | "reported"; data?: boolean } | undefined;
   /** A quoted value left open: its quote, where it started and how far its field is indented. */
   let open: { quote: string; line: number; key: string; indent: number } | undefined;
   /** A list or mapping written inline (`[a, b]`), while its brackets are still open. */
@@ -179,7 +180,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     if (flow && flow.depth > 0) found.push(unclosed(flow));
     flow = undefined;
     if (/^ *\t/.test(raw)) {
-      found.push({ line: n, message: tabMessage() });
+      found.push({ line: n, message: TAB_MESSAGE });
       // How deep the line was meant to be is unknown, so the fields below it are no repeats of those above.
       levels.length = 0;
       return;
@@ -208,7 +209,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
         } else running = { indent, key: "item", kind: /^[|>]/.test(v) ? "block" : "plain" };
         return;
       }
-      if (wasRunning) {
+      if (wasRunning && !wasRunning.data) {
         found.push({ line: n, message: LOST_INDENT });
         // The lines after it belong to the same text: one message for the whole mistake.
         running = wasRunning;
@@ -249,7 +250,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
     // A list or mapping written inline may go on over the next, more indented, lines.
     if (v.startsWith("[") || v.startsWith("{")) {
       found.push(...inlineFlowComments(lines, i, keyIndent, v));
-      running = { indent: keyIndent, key, kind: "plain" };
+      running = { indent: keyIndent, key, kind: "plain", data: true };
       flow = { line: n, key, close: v.startsWith("[") ? "]" : "}", depth: depth(v) };
       if (flow.depth <= 0) flow = undefined;
       return;
@@ -272,7 +273,7 @@ export function findYamlMistakes(text: string): YamlMistake[] {
       found.push({ line: n, message });
       return;
     }
-    running = { indent: keyIndent, key, kind: "plain" };
+    running = { indent: keyIndent, key, kind: "plain", data: isData(v) };
   });
   if (flow && flow.depth > 0) found.push(unclosed(flow));
   if (open) found.push(unclosedQuote(open));
@@ -295,6 +296,4 @@ const yamlTrim = (s: string) => s.replace(/^[ \t]+|[ \t]+$/g, "");
 const LOST_INDENT =
   "this line belongs to the text above but is not indented — indent every line of the text by two spaces";
 
-function tabMessage(): string {
-  return "this line is indented with a tab — YAML needs spaces: replace the tab with two spaces";
-}
+const TAB_MESSAGE = "this line is indented with a tab — YAML needs spaces: replace the tab with two spaces";

@@ -103,6 +103,9 @@ export function plainValueMistake(key: string, v: string): string | undefined {
   return undefined;
 }
 
+/** Whether a plain value is a number, a date or a yes/no (a comment after it aside), not text. */
+export const isData = (v: string): boolean => NOT_TEXT.test(v.replace(/[ \t]#.*$/, "").trim());
+
 /** Brackets opened minus closed on a line, outside quotes. */
 export function depth(line: string): number {
   let d = 0;
