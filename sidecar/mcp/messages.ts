@@ -74,7 +74,11 @@ export function batchRefusal(body: unknown[], protocolVersion: string | undefine
     protocolVersion !== undefined && protocolVersion >= "2025-06-18"
       ? `protocol version ${version} does not allow JSON-RPC batches`
       : "this server does not accept JSON-RPC batches (each message costs a search; see docs/mcp.md)";
-  return `${why}; send each of the ${body.length} messages in its own POST`;
+  const how =
+    body.length === 1
+      ? "send the message on its own, not in an array"
+      : `send each of the ${body.length} messages in its own POST`;
+  return `${why}; ${how}`;
 }
 
 /**

@@ -127,6 +127,8 @@ describe("the 2025 era", () => {
       expect(res.body.error.message).toMatch(/send each of the 2 messages in its own POST/);
       if (version === "2025-06-18") expect(res.body.error.message).toMatch(/2025-06-18 does not allow/);
     }
+    const single = await postRpc(app.endpoint, [call(3)], { "mcp-protocol-version": MODERN });
+    expect(single.body.error.message).toMatch(/; send the message on its own, not in an array$/);
     const modernBatch = await postRpc(app.endpoint, batch, { "mcp-protocol-version": MODERN });
     expect([modernBatch.status, modernBatch.body.error.code]).toEqual([400, -32600]);
   });
