@@ -58,7 +58,7 @@ export function registerInsights(server: McpServer, { snapshot, baseUrl, asSent 
       title: "Review insights",
       description:
         "What the reviews say overall, computed from every review at build time: sentiment per aspect (for " +
-        "example wait times, billing, quality of care) with trends and example quotes, the most mentioned " +
+        "example scheduling, billing, care; the ids search_reviews takes) with trends and example quotes, the most mentioned " +
         "technicians, services and areas, recurring topics, the practice's FAQ and a summary with the rating " +
         `trend. Pass \`section\` to get only one part; omit it for everything. ${REVIEW_TEXT_NOTE}`,
       inputSchema: InsightsInput,

@@ -21,7 +21,7 @@ Which tool to use:
 - search_reviews: reviews filtered by rating, min_rating, since/until (YYYY-MM-DD), query (text substring), mentions_technician (name or alias), mentions_service (service id) and aspect (an aspect id such as billing, optionally with sentiment: positive, neutral or negative), paged with limit/offset. Use it for "what do people say about X", "recent low ratings", and similar questions; "total" gives counts.
 - get_review: one review by id, e.g. to quote it in full (also the resource reviews://{id}).
 - get_reviews_since: everything dated on or after a day, to catch up on what is new.
-- get_insights: the overall picture computed from all reviews: sentiment per aspect (wait times, billing, care...) with trends and quotes, most mentioned technicians and services, recurring topics, FAQ and summary. Use it for "what are the strengths and weaknesses" or "is it getting better"; then search_reviews for the underlying reviews.
+- get_insights: the overall picture computed from all reviews: sentiment per aspect (scheduling, billing, care...: the ids search_reviews' aspect takes) with trends and quotes, most mentioned technicians and services, recurring topics, FAQ and summary. Use it for "what are the strengths and weaknesses" or "is it getting better"; then search_reviews for the underlying reviews.
 - get_log_checkpoint: the signed checkpoint of the append-only review log, to show how anyone can verify that no review was silently removed or rewritten.
 
 Cite reviews by their "url". Ratings are 1 to 5 stars. ${REVIEW_TEXT_NOTE} An invalid argument gives an error naming the parameter, the value received and what is valid: fix it and retry.`;
