@@ -39,6 +39,13 @@ const STOPS = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", "
  * opinion word itself ("friendlier", "clearer", "better"): the word before it, so the word is flipped.
  */
 export function wishAt(normals: readonly string[], lemmas: readonly string[], i: number, end: number): number {
+  // "wish the visits were cheaper", "I wish they were more organised": a wished-for comparative.
+  if (normals[i] === "wish") {
+    for (let k = i + 1; k < Math.min(end, i + 1 + REACH) && !STOPS.has(normals[k] as string); k++) {
+      if (BEING.has(normals[k] as string)) return wishedComparative(normals, lemmas, k + 1, k + 1 + REACH, end);
+    }
+    return -1;
+  }
   if (!WISHING.has(normals[i] as string)) return -1;
   // "wish I could say the same for my results": what follows "same" is what fell short.
   if (normals[i - 2] === "wish" && normals[i + 1] === "say" && normals[i + 2] === "the" && normals[i + 3] === "same")
@@ -49,7 +56,20 @@ export function wishAt(normals: readonly string[], lemmas: readonly string[], i:
   let from = m + 2;
   if (normals[m + 1] === "have" && normals[m + 2] === "been") from = m + 3;
   else if (normals[m + 1] !== "be") return -1;
-  for (let k = from; k < Math.min(end, m + 1 + REACH); k++) {
+  return wishedComparative(normals, lemmas, from, m + 1 + REACH, end);
+}
+
+const BEING = new Set(["was", "were", "be", "been"]);
+
+/** The wish's reach from `from` (before `reach`): "more" or "less", else the word before a comparative. */
+function wishedComparative(
+  normals: readonly string[],
+  lemmas: readonly string[],
+  from: number,
+  reach: number,
+  end: number,
+): number {
+  for (let k = from; k < Math.min(end, reach); k++) {
     const n = normals[k] as string;
     if (STOPS.has(n)) return -1;
     if (n === "more" || n === "less") return k;

@@ -81,6 +81,13 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("Wish I could say the same for the billing statements.", "billing")).toBe("negative");
   });
 
+  it("reads a wish for what they would do or for a comparative as a complaint, with or without its 'I'", () => {
+    expect(governsAfter("I wish the visits were a bit cheaper.")).toBe("bit");
+    expect(sideOf("Handy spot, but I wish the visits were cheaper.", "billing")).toBe("negative");
+    expect(sideOf("Wish they'd stop raising the prices every year.", "billing")).toBe("negative");
+    expect(sideOf("Wish the parking lot was bigger.", "location")).toBe("negative");
+  });
+
   it("marks what it governs as negated in the learned models' features", () => {
     const c = clauseOf("The front desk could be friendlier.");
     const f = features(c.tokens, c.start, c.end);
