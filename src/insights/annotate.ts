@@ -9,6 +9,7 @@ import {
   faintVerdicts,
   treatmentCare,
   undecidedResult,
+  wavesAway,
 } from "./clause-rules.ts";
 import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
@@ -140,7 +141,8 @@ export function createAnnotator(
         }
         // "The front desk was polite enough, but clearly overwhelmed": a contrast clause naming no aspect
         // is about the aspects of the clause before it in its sentence (quoted on stricter terms).
-        if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex) {
+        // One that waves it away ("…kinda chilly but whatever, thank u") says nothing more of them.
+        if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex && !wavesAway(clause)) {
           spans = previous.spans.filter((m) => !m.weak);
           if (spans.length > 0) borrowed.add(spansOfClause.length);
         }

@@ -144,6 +144,21 @@ export function undecidedResult(
   return true;
 }
 
+/** What a clause may open with to wave away the complaint before it: "…kinda chilly but whatever, thank u". */
+const WAVES = new Set(["whatever", "anyway", "anyways", "meh"]);
+const OPENERS = new Set(["but", "though", "tho", "oh", "well", "so"]);
+
+/** Whether the clause opens by waving away what its sentence said before ("but whatever", "oh well"). */
+export function wavesAway(clause: Clause): boolean {
+  const { normals, words } = clause.tokens;
+  let i = clause.start;
+  while (i < clause.end && (!words[i] || OPENERS.has(normals[i] as string))) {
+    if (normals[i] === "well" && normals[i - 1] === "oh") return true;
+    i++;
+  }
+  return WAVES.has(normals[i] as string);
+}
+
 /** Words that rate a thing as adequate and no more. */
 const FAINT = new Set(["fine", "ok", "okay", "alright", "standard", "basic", "average", "normal", "adequate"]);
 const LINKING = new Set(["is", "was", "are", "were", "'s", "’s", "be", "been", "seems", "seemed", "looks", "looked"]);

@@ -3,7 +3,7 @@ import { createAnnotator } from "../../../src/insights/annotate.ts";
 import { plainReview, rulesOnly } from "../../helpers/project-insights.ts";
 
 /**
- * Words of the domain lexicon (content/insights/sentiment.yaml, aspects.yaml) that wink's general
+ * Words of the domain lexicon (and what a clause without an aspect of its own borrows) (content/insights/sentiment.yaml, aspects.yaml) that wink's general
  * one reads otherwise or not at all, in 3-star reviews so the rating cannot decide; sentences
  * written for this test.
  */
@@ -16,5 +16,20 @@ describe("price compared", () => {
     expect(read("Cheapest chiropractor in the county.")).toEqual(["billing:positive"]);
     expect(read("The ten-visit plan came out cheaper than my physio.")).toEqual(["billing:positive"]);
     expect(read("They are not the cheapest around.")).toEqual(["billing:negative"]);
+  });
+});
+
+describe("the room's temperature", () => {
+  it("reads a chilly room as a complaint about the facility", () => {
+    expect(read("The treatment room was chilly all winter.")).toEqual(["facility:negative"]);
+  });
+});
+
+describe("a clause that waves away the complaint before it", () => {
+  it("borrows none of its aspects: its thanks are no praise of the room", () => {
+    expect(read("The waiting room was kinda chilly but whatever, thank you!!")).toEqual(["facility:negative"]);
+    expect(read("The waiting room was dusty, but oh well, thanks.")).toEqual(["facility:negative"]);
+    // A contrast that says something of the same aspect still borrows it.
+    expect(read("The waiting room was dusty, but so pleasant.")).toEqual(["facility:neutral"]);
   });
 });
