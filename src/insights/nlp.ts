@@ -78,6 +78,20 @@ function contrastAt(normals: readonly string[], i: number): boolean {
   return true;
 }
 
+const BEFORE_WISH = new Set(["just", "only", "really", "also", "do"]);
+/**
+ * Does a wish start a new thought at `i`, unpunctuated? "neck feels way better just wish it wasnt so
+ * hard to get an appt": "(i) (just) wish" after anything but "and" or a contrast that already cut.
+ */
+function wishOpensAt(normals: readonly string[], i: number): boolean {
+  let j = i;
+  if (normals[j] === "i") j++;
+  if (BEFORE_WISH.has(normals[j] as string)) j++;
+  if (normals[j] !== "wish") return false;
+  const prev = normals[i - 1] as string;
+  return prev !== "i" && prev !== "and" && !BEFORE_WISH.has(prev) && !CONTRASTIVE.has(prev);
+}
+
 /**
  * Short forms patients type, read as the word they stand for: the lemma changes, the text does not,
  * so an editor's term ("appointment") and the models' features meet "appt" too. Only forms that mean
@@ -125,7 +139,7 @@ export function clauseRanges(
   for (let i = begin; i < end; i++) {
     if (types[i] !== "word") continue;
     if (firstWord < 0) firstWord = i;
-    else if (contrastAt(normals, i)) cuts.push(i);
+    else if (contrastAt(normals, i) || wishOpensAt(normals, i)) cuts.push(i);
   }
   if (firstWord >= 0 && OPENING_CONTRASTIVE.has(normals[firstWord] as string)) {
     if (normals[firstWord] !== "even" || normals[firstWord + 1] === "though") {

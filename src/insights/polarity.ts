@@ -240,6 +240,8 @@ export function readClause(
       p = wish;
     } else if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
     if (negatesNothing(normals, pos, p) || ratesStars(normals, p + 1)) continue;
+    // "wish it wasn't so hard", "wish I didn't have to wait": what is wished away is what is.
+    if (wish < 0 && normals.slice(Math.max(start, p - 4), p).includes("wish")) continue;
     // "could not be happier" is praise; "could be happier" is a wish (wishes.ts), flipped below.
     const modal = wish < 0 && (MODALS.has(normals[p - 1] as string) || MODALS.has(normals[p - 2] as string));
     let praise = false;

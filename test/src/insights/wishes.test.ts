@@ -88,6 +88,15 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("Wish the parking lot was bigger.", "location")).toBe("negative");
   });
 
+  it("cuts an unpunctuated wish from what came before, and reads what it wishes away as a complaint", () => {
+    const sides = (text: string) => ["pain-relief", "scheduling"].map((a) => sideOf(text, a));
+    expect(sides("neck feels way better just wish it wasnt so hard to get an appt")).toEqual(["positive", "negative"]);
+    expect(sides("My neck is loads better, I just wish I didn't have to wait three weeks between visits.")).toEqual([
+      "positive",
+      "negative",
+    ]);
+  });
+
   it("marks what it governs as negated in the learned models' features", () => {
     const c = clauseOf("The front desk could be friendlier.");
     const f = features(c.tokens, c.start, c.end);
