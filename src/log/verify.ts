@@ -5,8 +5,8 @@ import { checkTree, equalHash, proveTree } from "./merkle.ts";
 import { parseVerifierKey } from "./note-keys.ts";
 import { decodeEntries } from "./plan.ts";
 import { LogReadError, type LogReader, type ReadLog, readTiledLog } from "./read.ts";
-import { tileHashReader, tilePath, treeTiles } from "./tiles.ts";
-import { tileBytes } from "./tree.ts";
+import { entryBundles, TILE_WIDTH, type Tile, tileHashReader, tilePath, treeTiles } from "./tiles.ts";
+import { type LogTree, tileBytes } from "./tree.ts";
 
 export type { LogReader } from "./read.ts";
 
@@ -108,6 +108,7 @@ export async function verifyLog(
         : prev.size === 0 || checkTree(proveTree(size, prev.size, hashes), size, checkpoint.root, prev.size, oldRoot);
     if (!consistent)
       throw new LogVerifyError(`the log of size ${size} is not an extension of ${was}: its history was rewritten`);
+    await checkOlderPartials(reader, tree, prev.size, was);
   }
   const seen = {
     origin: checkpoint.origin,
@@ -116,4 +117,27 @@ export async function verifyLog(
     seen_at: opts.now.toISOString(),
   };
   return { checkpoint, entries, seen };
+}
+
+/**
+ * The partial tiles of the checkpoint of `oldSize` entries seen last (`was`), which a reader still
+ * holding it fetches: whenever one is served (tlog-tiles: until the full tile exists), its bytes
+ * are the start of the tile the log has now, or that reader is shown another log.
+ */
+async function checkOlderPartials(reader: LogReader, tree: LogTree, oldSize: number, was: string): Promise<void> {
+  const size = tree.entries.length;
+  const older = [...treeTiles(oldSize), ...entryBundles(oldSize)].filter((t) => t.width < TILE_WIDTH);
+  for (const t of older) {
+    const levelSize = Math.floor(size / TILE_WIDTH ** (t.level === "entries" ? 0 : t.level));
+    const now: Tile = { ...t, width: Math.min(TILE_WIDTH, levelSize - t.n * TILE_WIDTH) };
+    if (now.width === t.width) continue;
+    const path = tilePath(t);
+    const bytes = await reader.read(path);
+    // Absent is no failure: a log continued from the site with an empty LOG_DIR serves only the
+    // latest published checkpoint's partial tiles (the deviation docs/log.md states).
+    if (bytes && !Buffer.from(bytes).equals(Buffer.from(tileBytes(tree, t))))
+      throw new LogVerifyError(
+        `${reader.where}/${path} is a partial tile of ${was}, but does not hold the start of the tile the log has now (${tilePath(now)}): a reader holding that checkpoint is shown another log`,
+      );
+  }
 }

@@ -1,9 +1,9 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { commitLogDir, folderReader } from "../../../src/io/log-dir.ts";
-import { encodeEntry } from "../../../src/log/entries.ts";
+import { encodeBundle, encodeEntry } from "../../../src/log/entries.ts";
 import { signNote } from "../../../src/log/note.ts";
 import { generateKeyPair, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
@@ -148,5 +148,61 @@ describe("an entry written two ways at once (verify.ts, entries.ts)", () => {
         "log entry 1 is not an entry of this log (its bytes are not the entry as this log writes it",
       );
     }
+  });
+});
+
+describe("the partial tiles of the checkpoint a monitor saw last (verify.ts)", () => {
+  const entry = (i: number) =>
+    encodeEntry({ event: "published", id: `2026-01-01-r${i}`, logged: "2026-01-02", commitment: `${"A".repeat(43)}=` });
+
+  /** A log committed at 5 entries, then at `size`: what a monitor that saw the first checkpoint reads next. */
+  async function grown(size: number) {
+    const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
+    temp.push(d);
+    const signer = signerFromKey(KEY.skey);
+    const first = appendEntries(
+      EMPTY_LOG,
+      Array.from({ length: 5 }, (_, i) => entry(i)),
+    );
+    await commitLogDir(d, first, signedCheckpoint(first, ORIGIN, signer), { note: undefined, size: 0 });
+    const seen = (await verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).seen;
+    const note = await readFile(path.join(d, "checkpoint"));
+    const tree = appendEntries(
+      first,
+      Array.from({ length: size - 5 }, (_, i) => entry(5 + i)),
+    );
+    await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signer), { note, size: 5 });
+    const verify = () => verifyLog(folderReader(d), KEY.vkey, { previous: seen, now: new Date(0) });
+    return { d, verify };
+  }
+
+  it("fails an older checkpoint's partial tile, hash tile or entry bundle, that disagrees with the tile it is the start of", async () => {
+    const { d, verify } = await grown(10);
+    expect((await verify()).checkpoint.size).toBe(10);
+    const was = "the checkpoint of size 5 seen on 1970-01-01";
+    const hashes = path.join(d, "tile/0/000.p/5");
+    const bytes = await readFile(hashes);
+    await writeFile(hashes, Buffer.concat([Buffer.alloc(32), bytes.subarray(32)]));
+    await expect(verify()).rejects.toThrow(
+      `${d}/tile/0/000.p/5 is a partial tile of ${was}, but does not hold the start of the tile the log has now (tile/0/000.p/10): a reader holding that checkpoint is shown another log`,
+    );
+    await writeFile(hashes, bytes);
+    await writeFile(
+      path.join(d, "tile/entries/000.p/5"),
+      encodeBundle([entry(0), entry(1), entry(2), entry(4), entry(3)]),
+    );
+    await expect(verify()).rejects.toThrow(
+      `${d}/tile/entries/000.p/5 is a partial tile of ${was}, but does not hold the start of the tile the log has now (tile/entries/000.p/10)`,
+    );
+  });
+
+  it("accepts an older partial tile deleted once the full tile exists, but not one served that disagrees with it", async () => {
+    const { d, verify } = await grown(300);
+    await rm(path.join(d, "tile/entries/000.p/5"));
+    expect((await verify()).checkpoint.size).toBe(300);
+    await writeFile(path.join(d, "tile/0/000.p/5"), Buffer.alloc(5 * 32));
+    await expect(verify()).rejects.toThrow(
+      `${d}/tile/0/000.p/5 is a partial tile of the checkpoint of size 5 seen on 1970-01-01, but does not hold the start of the tile the log has now (tile/0/000)`,
+    );
   });
 });
