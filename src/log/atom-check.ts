@@ -15,7 +15,10 @@ import type { ServedRecord } from "./site-check.ts";
  * log never saw. Pure: the caller fetches both files.
  */
 
-const ENTRY = /<entry\b[^>]*>([\s\S]*?)<\/entry\s*>/g;
+/** An entry, its name with or without a namespace prefix (`<a:entry xmlns:a="…Atom">` is one to a reader too). */
+const ENTRY = /<((?:[A-Za-z_][\w.-]*:)?entry)\b[^>]*>([\s\S]*?)<\/\1\s*>/g;
+/** A CDATA section, kept whole, or a comment, which a reader skips: its `</entry>` ends nothing. */
+const CDATA_OR_COMMENT = /<!\[CDATA\[[\s\S]*?\]\]>|<!--[\s\S]*?-->/g;
 /** An element and its content, `<name …/>` or `<name …>…</name>` (an entry's children do not nest themselves). */
 const CHILD = /<([A-Za-z][\w:.-]*)\b[^>]*?(?:\/>|>[\s\S]*?<\/\1\s*>)/g;
 
@@ -31,7 +34,7 @@ function children(entry: string): Map<string, string[]> {
 
 /** The `href` of an entry's first link, its character references decoded. */
 function linkOf(entry: string): string | undefined {
-  const href = /<link\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(entry);
+  const href = /<(?:[A-Za-z_][\w.-]*:)?link\b[^>]*?\bhref\s*=\s*(?:"([^"]*)"|'([^']*)')/.exec(entry);
   return href ? htmlText(href[1] ?? href[2] ?? "") : undefined;
 }
 
@@ -48,7 +51,8 @@ export function atomProblems(
   const changes = { changedOn: changedOnDays(latestEntries(entries)), withdrawn: [] };
   const byUrl = new Map(records.map((r) => [hrefOf(permalink(r.id)), r]));
   const problems: string[] = [];
-  for (const [, served] of xml.matchAll(ENTRY)) {
+  const read = xml.replace(CDATA_OR_COMMENT, (m) => (m.startsWith("<!--") ? "" : m));
+  for (const [, , served] of read.matchAll(ENTRY)) {
     const href = linkOf(served as string);
     const r = href === undefined ? undefined : byUrl.get(hrefOf(href));
     if (!r) {
@@ -62,7 +66,7 @@ export function atomProblems(
       // The entry the build writes for this record alone, at its permalink (its url is checked apart).
       const record = { ...r, url: permalink(r.id) } as unknown as ReviewRecord;
       const one = renderAtomFeed(business as Business, [record], siteUrls(site), changes);
-      want = children([...one.matchAll(ENTRY)][0]?.[1] ?? "");
+      want = children([...one.matchAll(ENTRY)][0]?.[2] ?? "");
     } catch (err) {
       problems.push(`${r.id}: ${where}'s entry cannot be checked: ${(err as Error).message}`);
       continue;

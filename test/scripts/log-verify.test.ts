@@ -273,6 +273,32 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     );
   });
 
+  it("fails an Atom entry written with a namespace prefix, or one whose elements go on past a comment", async () => {
+    const atom = await (await fetch(`${base}/feed.xml`)).text();
+    const carlos = [...atom.matchAll(/<entry>[\s\S]*?<\/entry>/g)]
+      .map((m) => m[0])
+      .find((e) => e.includes(`${base}/reviews/${CARLOS}/`)) as string;
+    // A feed reader shows both: the prefix names the Atom namespace, and a comment is no end of an entry.
+    const prefixed = `<a:entry xmlns:a="http://www.w3.org/2005/Atom"><a:title>Waited fifty minutes</a:title><a:link href="${base}/reviews/${MIKE}/"/><a:content type="text">I waited fifty minutes past my appointment.</a:content></a:entry>`;
+    rewrite = (url) =>
+      url === "/feed.xml"
+        ? atom
+            .replace(
+              carlos,
+              carlos.replace("</entry>", "<!--</entry>--><summary>Avoid this practice.</summary></entry>"),
+            )
+            .replace("</feed>", `${prefixed}</feed>`)
+        : undefined;
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n").sort()).toEqual(
+      [
+        `log:verify: ${CARLOS}: ${base}/feed.xml gives another summary than the record the log vouches for (rewritten after the build?)`,
+        `log:verify: ${base}/feed.xml carries an entry for "${base}/reviews/${MIKE}/", a review /reviews.json does not serve (withdrawn, or never logged?)`,
+      ].sort(),
+    );
+  });
+
   it("fails a home page whose counts of reviews published and withdrawn are not the log's", async () => {
     const logged = "7 reviews have been published here; 1 withdrawn (1 at the author's request).";
     expect(await (await fetch(`${base}/`)).text()).toContain(logged.replace("'", "&#39;"));
