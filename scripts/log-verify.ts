@@ -56,6 +56,9 @@ const DatasetSchema = z.object({
 
 const plural = (n: number, one: string, many = `${one}s`) => `${n} ${n === 1 ? one : many}`;
 
+const notIJson = (url: string, name: string) =>
+  `${url} is not I-JSON: ${name} is a member name given twice in one object, and readers differ on which they keep (RFC 7493 section 2.3)`;
+
 async function servedDataset(
   site: string,
   fetchImpl?: typeof fetch,
@@ -72,9 +75,7 @@ async function servedDataset(
   }
   const twice = duplicateName(text);
   if (twice !== undefined)
-    throw new LogVerifyError(
-      `${url} is not I-JSON: ${twice} is a member name given twice in one object, and readers differ on which they keep (RFC 7493 section 2.3), so its records are not one reading the log could vouch for`,
-    );
+    throw new LogVerifyError(`${notIJson(url, twice)}, so its records are not one reading the log could vouch for`);
   const parsed = DatasetSchema.safeParse(json);
   if (!parsed.success) throw new LogVerifyError(`${url} is not a list of review records with log_index and log_nonce`);
   const { business, aggregate_rating: aggregate, reviews } = parsed.data;
@@ -192,8 +193,11 @@ export async function main(deps: {
     if (summary) check.problems.push(summary);
     // The feeds and the insights, against the records just checked (a site without one has nothing to check).
     const { business } = dataset;
-    const json = (check: (j: unknown, u: string) => string[]) => (b: Uint8Array, u: string) =>
-      check(parsedOrUndefined(b), u);
+    const json = (check: (j: unknown, u: string) => string[]) => (b: Uint8Array, u: string) => {
+      const twice = duplicateName(Buffer.from(b).toString("utf8"));
+      // JSON.parse keeps the last copy: what a reader keeping the first one shows would go unchecked.
+      return twice === undefined ? check(parsedOrUndefined(b), u) : [notIJson(u, twice)];
+    };
     const against: [string, (bytes: Uint8Array, url: string) => string[]][] = [
       ["api/feed.json", json((j, u) => feedProblems(u, j, records, business, permalink, verified.entries))],
       [

@@ -214,6 +214,22 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     );
   });
 
+  it("fails a JSON Feed or /insights.json that holds a member twice, whichever copy JSON.parse keeps", async () => {
+    // JSON.parse keeps the last, the build's text; a first-wins feed reader shows the words before it.
+    rewrite = (url, body) => {
+      if (url === "/api/feed.json")
+        return body.replace('"content_text":', '"content_text": "Avoid this practice.", $&');
+      if (url === "/insights.json") return body.replace(/^\{/, '{"summary": "Avoid this practice.", ');
+      return undefined;
+    };
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n")).toEqual([
+      `log:verify: ${base}/api/feed.json is not I-JSON: $.items[0].content_text is a member name given twice in one object, and readers differ on which they keep (RFC 7493 section 2.3)`,
+      `log:verify: ${base}/insights.json is not I-JSON: $.summary is a member name given twice in one object, and readers differ on which they keep (RFC 7493 section 2.3)`,
+    ]);
+  });
+
   it("fails a JSON Feed item whose words or id are not its record's, or that carries a withdrawn review", async () => {
     const feed = JSON.parse(await (await fetch(`${base}/api/feed.json`)).text()) as {
       items: Record<string, unknown>[];
