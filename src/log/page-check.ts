@@ -65,13 +65,33 @@ function idCount(html: string, id: string): number {
   return [...html.matchAll(new RegExp(`\\sid\\s*=\\s*(?:"${name}"|'${name}'|${name}(?=[\\s/>]))`, "gi"))].length;
 }
 
+/**
+ * The content of the element whose start tag `start` finds in `html`, up to its own end tag:
+ * elements of its name nest (an empty `<div></div>` in the body ends nothing), and comments, which
+ * a browser skips, are dropped first (a `</div>` in one ends nothing either).
+ */
+function elementContent(html: string, start: RegExp, name: string): string | undefined {
+  const text = html.replace(/<!--[\s\S]*?-->/g, "");
+  const open = start.exec(text);
+  if (!open) return undefined;
+  const from = open.index + open[0].length;
+  const tags = new RegExp(`<(/?)${name}\\b[^>]*>`, "gi");
+  tags.lastIndex = from;
+  let depth = 1;
+  for (let m = tags.exec(text); m; m = tags.exec(text)) {
+    depth += m[1] ? -1 : 1;
+    if (depth === 0) return text.slice(from, m.index);
+  }
+  return undefined;
+}
+
 /** The paragraphs of the review's body on its page (the `<article>` anchored at its id). */
 function bodyParagraphs(html: string, id: string): string[] | undefined {
   const article = html.indexOf(`id="review-${id}"`);
   if (article < 0) return undefined;
-  const body = /<div class="review__body"[^>]*>([\s\S]*?)<\/div>/.exec(html.slice(article));
-  if (!body) return undefined;
-  return (body[1] as string)
+  const body = elementContent(html.slice(article), /<div class="review__body"[^>]*>/, "div");
+  if (body === undefined) return undefined;
+  return body
     .split(/<\/p>/)
     .map(htmlText)
     .filter((p) => p.length > 0);
@@ -122,7 +142,7 @@ function otherFieldsShown(html: string, record: ServedRecord): string[] {
   const verified = /Verified by ([^<]*?) on <time datetime="([^"]*)"[^>]*>([\s\S]*?)<\/time>/.exec(footer);
   const v = record.verification as { method?: string; verified_on?: unknown } | undefined;
   const wantVerified = `${VERIFICATION_NAMES[v?.method as keyof typeof VERIFICATION_NAMES]} ${timeOf(v?.verified_on)}`;
-  const reply = /<section class="reply"[^>]*>([\s\S]*?)<\/section>/.exec(article)?.[1];
+  const reply = elementContent(article, /<section class="reply"[^>]*>/, "section");
   const response = record.response as { date?: unknown; text?: unknown } | null | undefined;
   const replyShown = reply
     ? [

@@ -201,6 +201,35 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     ]);
   });
 
+  it("--pages fails a page whose review text or reply goes on past a nested element's end or a comment holding </div>", async () => {
+    const LAUREN = "2025-03-10-lauren-m";
+    const GREG = "2024-05-17-greg-h";
+    const added = "<p>Avoid this practice.</p>";
+    // Both paragraphs are in the review's text box to a browser: an empty div nests, a comment ends nothing.
+    const extend = (body: string, inserted: string) => {
+      const at = body.indexOf("</div>", body.indexOf('<div class="review__body"'));
+      return `${body.slice(0, at)}${inserted}${body.slice(at)}`;
+    };
+    rewrite = (url, body) => {
+      if (url === `/reviews/${CARLOS}/`) return extend(body, `<div></div>${added}`);
+      if (url === `/reviews/${LAUREN}/`) return extend(body, `<!-- </div> -->${added}`);
+      if (url === `/reviews/${GREG}/`) {
+        const end = body.indexOf("</section>", body.indexOf('<section class="reply"'));
+        return `${body.slice(0, end)}<section></section>${added}${body.slice(end)}`;
+      }
+      return undefined;
+    };
+    const r = await verify();
+    expect(r.code).toBe(1);
+    expect(r.err.split("\n").sort()).toEqual([
+      `log:verify: ${GREG}: ${base}/reviews/${GREG}/ shows another reply than the record the log vouches for (rewritten after the build?)`,
+      ...[CARLOS, LAUREN].map(
+        (id) =>
+          `log:verify: ${id}: ${base}/reviews/${id}/ shows other text than the record the log vouches for (rewritten after the build?)`,
+      ),
+    ]);
+  });
+
   it("fails a /reviews.json whose record holds a member twice: readers differ on which one they keep", async () => {
     // A first-wins reader sees 1 star; JSON.parse keeps the last, the logged rating.
     rewrite = (url, body) =>
