@@ -1,5 +1,5 @@
 import type { LogEntry } from "./entries.ts";
-import { htmlText } from "./page-check.ts";
+import { htmlText, withoutComments } from "./page-check.ts";
 import { LOG_SUMMARY_LINK, LOG_SUMMARY_TAIL, logCountsOf, logSummary } from "./view.ts";
 
 /**
@@ -12,7 +12,7 @@ import { LOG_SUMMARY_LINK, LOG_SUMMARY_TAIL, logCountsOf, logSummary } from "./v
 const SUMMARY = /<p\b[^>]*\bclass\s*=\s*["']?log-summary\b[^>]*>([\s\S]*?)<\/p\s*>/gi;
 
 export function homeProblems(where: string, html: string, entries: readonly LogEntry[]): string[] {
-  const shown = [...html.matchAll(SUMMARY)].map((m) => htmlText(m[1] as string));
+  const shown = [...withoutComments(html).matchAll(SUMMARY)].map((m) => htmlText(m[1] as string));
   const sentence = logSummary(logCountsOf(entries));
   if (shown.length === 0) return [`${where} does not show the log's counts (${JSON.stringify(sentence)})`];
   if (shown.length > 1) return [`${where} shows the log's counts ${shown.length} times; the page shows them once`];

@@ -1,5 +1,5 @@
 import type { LogEntry } from "./entries.ts";
-import { htmlText } from "./page-check.ts";
+import { htmlText, withoutComments } from "./page-check.ts";
 import { type LogView, logCountsOf, logPageCounts } from "./view.ts";
 
 /**
@@ -30,7 +30,8 @@ function rowsOf(table: string): string[] {
 
 const rowOf = (w: LogView["withdrawals"][number]) => `${w.date} ${w.reason} ${w.index}`;
 
-export function logPageProblems(where: string, html: string, entries: readonly LogEntry[]): string[] {
+export function logPageProblems(where: string, served: string, entries: readonly LogEntry[]): string[] {
+  const html = withoutComments(served);
   const log = logCountsOf(entries);
   const problems: string[] = [];
   const counts = section(html, "counts");

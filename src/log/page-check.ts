@@ -13,6 +13,9 @@ import type { ServedRecord } from "./site-check.ts";
 
 const ENTITIES: Record<string, string> = { amp: "&", lt: "<", gt: ">", quot: '"', apos: "'", nbsp: "\u00a0" };
 
+/** `html` without its comments, which a browser shows nothing of: a check reads what a visitor can. */
+export const withoutComments = (html: string) => html.replace(/<!--[\s\S]*?-->/g, "");
+
 /** Runs of white space as one space, none at either end: text compared as a reader sees it. */
 export const collapse = (s: string) => s.replace(/\s+/g, " ").trim();
 
@@ -71,7 +74,7 @@ function idCount(html: string, id: string): number {
  * a browser skips, are dropped first (a `</div>` in one ends nothing either).
  */
 function elementContent(html: string, start: RegExp, name: string): string | undefined {
-  const text = html.replace(/<!--[\s\S]*?-->/g, "");
+  const text = withoutComments(html);
   const open = start.exec(text);
   if (!open) return undefined;
   const from = open.index + open[0].length;
@@ -165,7 +168,8 @@ function otherFieldsShown(html: string, record: ServedRecord): string[] {
 }
 
 /** What the page at `url` shows unlike `record`: one sentence per difference, naming the review. */
-export function pageProblems(html: string, record: ServedRecord, url: string): string[] {
+export function pageProblems(served: string, record: ServedRecord, url: string): string[] {
+  const html = withoutComments(served);
   const id = record.id;
   const text = typeof record.text === "string" ? record.text : "";
   const problems: string[] = [];

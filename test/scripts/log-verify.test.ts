@@ -362,6 +362,33 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     );
   });
 
+  it("fails a home page, /log/ page or review page that shows what the log says only inside a comment", async () => {
+    // A browser shows nothing of a comment: the counts and the list are hidden from every visitor.
+    const hide = (body: string, start: RegExp, end: string) => {
+      const at = body.search(start);
+      const to = body.indexOf(end, at) + end.length;
+      return `${body.slice(0, at)}<!--${body.slice(at, to)}-->${body.slice(to)}`;
+    };
+    rewrite = (url, body) => {
+      if (url === "/") return hide(body, /<p class="log-summary/, "</p>");
+      if (url === "/log/") return hide(body, /<section class="section" id="withdrawals"/, "</section>");
+      // The honest header in a comment, a visitor shown another title by the header after it.
+      if (url === `/reviews/${CARLOS}/`) {
+        const header = /<header class="review__header"[\s\S]*?<\/header>/.exec(body)?.[0] ?? "";
+        return body.replace(header, `<!--${header}-->${header.replace("Back on the trail", "Never again")}`);
+      }
+      return undefined;
+    };
+    const r = await verify();
+    expect(r.code).toBe(1);
+    const logged = "7 reviews have been published here; 1 withdrawn (1 at the author's request).";
+    expect(r.err.split("\n")).toEqual([
+      `log:verify: ${base}/ does not show the log's counts (${JSON.stringify(logged)})`,
+      `log:verify: ${base}/log/ lists 0 withdrawals, where the log holds 1 (not listed: entry 7, 2026-11-20, author-request): its list is not the log's (rewritten after the build?)`,
+      `log:verify: ${CARLOS}: ${base}/reviews/${CARLOS}/ shows another title than the record the log vouches for (rewritten after the build?)`,
+    ]);
+  });
+
   it("fails a /log/ page whose counts or list of withdrawals are not the log's", async () => {
     const counts = "The log has 8 entries: 7 published, 0 amended, 1 withdrawn and 0 restored.";
     const reviews = "7 different reviews have been published here; 1 is withdrawn now.";
