@@ -12,14 +12,15 @@ import { ownRecord, parseRecord, recordAlive } from "./process-alive.ts";
  * it, a short stretch (no pages are rendered meanwhile), so a second build waits for it. A lock whose
  * process is gone (on this host) is stale, from a build killed mid-commit, and is taken over
  * (`breakStale`); so is one whose PID a process started later now has (a restarted container
- * numbers its processes as before).
+ * numbers its processes as before), and one still empty well after it was made (its builder was
+ * killed between creating it and writing its PID).
  */
 
 export const LOCK_FILE = ".lock";
 /** Beside the lock while a waiter breaks a stale one (`breakStale`). */
 const BREAK_FILE = ".break";
-/** A break file still without its writer's PID this long after it was made was left by a crash. */
-const BREAK_STALE_MS = 10_000;
+/** A lock or break file still without its writer's PID this long after it was made was left by a crash. */
+const EMPTY_STALE_MS = 10_000;
 
 /** How long a build waits for another one's commit before it refuses. */
 const WAIT_MS = 120_000;
@@ -46,6 +47,11 @@ async function holderOf(file: string): Promise<Holder | undefined> {
   }
 }
 
+/** How long ago `file` was last written; 0 when it is gone. */
+async function ageMs(file: string): Promise<number> {
+  return Date.now() - ((await stat(file).catch(() => undefined))?.mtimeMs ?? Date.now());
+}
+
 /**
  * Removes the stale lock whose text is `stale`, and no other. Between reading a lock and removing
  * it, another waiter may have removed it and locked anew; a plain removal would then delete a live
@@ -54,7 +60,7 @@ async function holderOf(file: string): Promise<Holder | undefined> {
  * stale one, which nothing else can remove or replace meanwhile. A breaker that died holding it
  * leaves it behind; it is removed as a stale lock is. Returns whether this waiter broke it.
  */
-async function breakStale(file: string, stale: string): Promise<boolean> {
+async function breakStale(file: string, stale: string, unfilled: boolean): Promise<boolean> {
   const mutex = `${file}${BREAK_FILE}`;
   let fh: Awaited<ReturnType<typeof open>>;
   try {
@@ -64,14 +70,15 @@ async function breakStale(file: string, stale: string): Promise<boolean> {
     // Another waiter is breaking it: wait. Its breaker gone (or gone before it wrote its PID, so
     // the file is old and empty): remove its file, as a stale lock.
     const breaker = parseRecord(await readFile(mutex, "utf8").catch(() => ""));
-    const age = Date.now() - ((await stat(mutex).catch(() => undefined))?.mtimeMs ?? Date.now());
-    if (breaker ? !recordAlive(breaker) : age > BREAK_STALE_MS) await rm(mutex, { force: true });
+    if (breaker ? !recordAlive(breaker) : (await ageMs(mutex)) > EMPTY_STALE_MS) await rm(mutex, { force: true });
     return false;
   }
   try {
     await fh.writeFile(ownRecord());
     await fh.close();
-    if ((await readFile(file, "utf8").catch(() => undefined)) === stale) await rm(file, { force: true });
+    // An unfilled lock reads as a new holder's does in its first instant: it must still be an old one.
+    const still = (await readFile(file, "utf8").catch(() => undefined)) === stale;
+    if (still && (!unfilled || (await ageMs(file)) > EMPTY_STALE_MS)) await rm(file, { force: true });
   } finally {
     await rm(mutex, { force: true });
   }
@@ -108,11 +115,12 @@ export async function withLogLock<T>(
       if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     }
     const holder = await holderOf(file);
-    // Written but not yet filled in: its writer is between open and write.
+    // Written but not yet filled in: its writer is between open and write, or was killed there.
     const filling = holder === undefined || holder.pid === 0;
-    if (!filling && holder.host === hostname() && !recordAlive(holder)) {
-      if (await breakStale(file, holder.text)) continue;
-    }
+    const stale = filling
+      ? holder !== undefined && (await ageMs(file)) > EMPTY_STALE_MS
+      : holder.host === hostname() && !recordAlive(holder);
+    if (stale && holder && (await breakStale(file, holder.text, filling))) continue;
     if (Date.now() > deadline) {
       const who = filling ? "another process" : `process ${holder.pid} on ${holder.host} since ${holder.since}`;
       throw new LogStateError(

@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
 import os, { hostname } from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -178,6 +178,20 @@ describe("one writer (log-lock.ts)", () => {
     await expect(withLogLock(d, async () => "ran", { waitMs: 0 })).rejects.toThrow(
       new RegExp(`is locked by process ${process.ppid} on .* since 2026-01-01T00:00:00.000Z`),
     );
+  });
+
+  it("takes over a lock left empty by a build killed between creating it and writing its PID", async () => {
+    const d = await dir();
+    const file = path.join(d, LOCK_FILE);
+    // Killed right after the exclusive create, as an OOM kill or a power cut can take it.
+    const killed = `require("node:fs").openSync(${JSON.stringify(file)}, "wx"); process.kill(process.pid, "SIGKILL");`;
+    expect(spawnSync(process.execPath, ["-e", killed]).signal).toBe("SIGKILL");
+    expect(await readFile(file, "utf8")).toBe("");
+    // A holder fills its lock in at once; one still empty a minute on was left by a crash.
+    const minuteAgo = new Date(Date.now() - 60_000);
+    await utimes(file, minuteAgo, minuteAgo);
+    expect(await withLogLock(d, async () => "ran", { waitMs: 2_000 })).toBe("ran");
+    await expect(readFile(file)).rejects.toThrow(/ENOENT/);
   });
 
   it("takes over the lock of a killed build whose PID a later process has (a restarted container)", async (ctx) => {
