@@ -1,4 +1,5 @@
-import { mkdir, readFile, writeFile } from "node:fs/promises";
+import { randomUUID } from "node:crypto";
+import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../config.ts";
 import { type NonceSource, nonceSource } from "../log/commitment.ts";
@@ -64,12 +65,17 @@ export async function logSigningKey(
   if (kept !== undefined) return keyOf(kept.trim(), origin, file);
   const { skey } = generateKeyPair(origin);
   await mkdir(path.dirname(file), { recursive: true });
+  // Written whole beside it, then linked into place: two builds starting at once keep the first key
+  // linked, never two, and neither ever reads the file half written.
+  const draft = `${file}.${process.pid}.${randomUUID()}`;
+  await writeFile(draft, `${skey}\n`, { flag: "wx", mode: 0o600 });
   try {
-    // `wx`: two builds starting at once keep the first key written, never two.
-    await writeFile(file, `${skey}\n`, { flag: "wx", mode: 0o600 });
+    await link(draft, file);
   } catch (err) {
     if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
     return keyOf((await readFile(file, "utf8")).trim(), origin, file);
+  } finally {
+    await rm(draft, { force: true });
   }
   const key = keyOf(skey, origin, file);
   notice(

@@ -1,4 +1,4 @@
-import { mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
@@ -26,6 +26,20 @@ describe("the review log's key (log-key.ts)", () => {
     expect(notices[0]).toContain(first.vkey);
     const file = generatedKeyFile(data, "localhost:4321/log");
     expect(await readFile(file, "utf8")).toMatch(/^PRIVATE\+KEY\+localhost:4321\/log\+[0-9a-f]{8}\+/);
+  });
+
+  it("gives builds that start at once the one key, never a half-written file", async () => {
+    for (let round = 0; round < 20; round++) {
+      const data = await mkdtemp(path.join(os.tmpdir(), "pr-log-key-"));
+      temp.push(data);
+      const config = { DATA_DIR: data, LOG_SIGNING_KEY: undefined };
+      const keys = await Promise.all(
+        Array.from({ length: 16 }, () => logSigningKey(config, "localhost:4321/log", () => {})),
+      );
+      expect(new Set(keys.map((k) => k.vkey)).size).toBe(1);
+      const file = generatedKeyFile(data, "localhost:4321/log");
+      expect(await readdir(path.dirname(file))).toEqual([path.basename(file)]);
+    }
   });
 
   it("refuses a kept key file that holds no key as a LogKeyError naming the file, not echoing it", async () => {
