@@ -16,7 +16,7 @@ export const flag = <T extends boolean | undefined>(name: string, fallback: T) =
       if (v === undefined || v === "") return fallback;
       if (v === "true" || v === "1") return true;
       if (v === "false" || v === "0") return false;
-      ctx.addIssue({ code: "custom", message: `${name} must be true or false, got ${JSON.stringify(v)}` });
+      ctx.addIssue({ code: "custom", message: `${name} must be true or 1, false or 0, got ${JSON.stringify(v)}` });
       return z.NEVER;
     });
 export const bool = (name: string) => flag(name, false);

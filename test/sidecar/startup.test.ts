@@ -87,6 +87,10 @@ describe("configuration", () => {
     );
   });
 
+  it("names both spellings a flag takes, as the docs write LOG_NEW=1", () => {
+    expect(() => loadConfig({ LOG_NEW: "yes" })).toThrow('LOG_NEW must be true or 1, false or 0, got "yes"');
+  });
+
   it("rejects a BASE_URL with a password without echoing the password", () => {
     expect(() => loadConfig({ BASE_URL: "https://u:s3cret@reviews.example" })).toThrow(
       'BASE_URL must be an http(s) URL without query, fragment or credentials, got "https://u:***@reviews.example/"',
