@@ -33,3 +33,11 @@ describe("a clause that waves away the complaint before it", () => {
     expect(read("The waiting room was dusty, but so pleasant.")).toEqual(["facility:neutral"]);
   });
 });
+
+describe("the patient said to be better, naming no condition", () => {
+  it("reads a share of recovery or a feeling of it as a result", () => {
+    expect(read("I'm 90% better.")).toEqual(["pain-relief:positive"]);
+    expect(read("Three weeks in and I am eighty percent better.")).toEqual(["pain-relief:positive"]);
+    expect(read("Feeling better already.")).toEqual(["pain-relief:positive"]);
+  });
+});
