@@ -4,8 +4,9 @@ import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
-import { MANIFEST_FILE, strongEtag } from "../../src/http-headers/manifest.ts";
+import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { buildSite, tempDistDir } from "../helpers/build-site.ts";
+import { deployFile } from "../helpers/deploy-file.ts";
 import { isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
@@ -144,10 +145,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "two sidecars sharing PostgreSQL and D
       // A deployment step: the new feed, then the header manifest naming its ETag.
       const marker = "after-the-kill";
       const feed = `${await readFile(path.join(distDir, "feed.xml"), "utf8")}<!-- ${marker} -->`;
-      const manifest = JSON.parse(await readFile(path.join(distDir, MANIFEST_FILE), "utf8"));
-      manifest.files["/feed.xml"].etag = strongEtag(feed);
-      await writeFile(path.join(distDir, "feed.xml"), feed);
-      await writeFile(path.join(distDir, MANIFEST_FILE), JSON.stringify(manifest));
+      await deployFile(distDir, "/feed.xml", feed);
       const version = await builtVersion();
 
       const answer = await ping(a, topic);

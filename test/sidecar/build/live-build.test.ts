@@ -4,8 +4,9 @@ import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { LiveBuild, type LiveEvent } from "../../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
-import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
+import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
 import { buildSite } from "../../helpers/build-site.ts";
+import { deployFile } from "../../helpers/deploy-file.ts";
 
 /** The one owner of "a new build is live": what it announces, to whom, and what a failure leaves. */
 
@@ -45,11 +46,7 @@ describe("LiveBuild", () => {
     // An insights-only change: the dataset's ETag stays, the build's version does not.
     const insights = JSON.parse(await readFile(path.join(dist, "insights.json"), "utf8"));
     insights.summary = { ...insights.summary, text: "A new summary." };
-    const bytes = JSON.stringify(insights);
-    const manifest = JSON.parse(await readFile(path.join(dist, MANIFEST_FILE), "utf8"));
-    manifest.files["/insights.json"].etag = strongEtag(bytes);
-    await writeFile(path.join(dist, "insights.json"), bytes);
-    await writeFile(path.join(dist, MANIFEST_FILE), JSON.stringify(manifest));
+    await deployFile(dist, "/insights.json", JSON.stringify(insights));
 
     const { snapshot, changed, failed } = await live.goLive("publish", { topics: ["t"] });
     expect(changed).toBe(true);

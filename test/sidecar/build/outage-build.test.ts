@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -7,9 +7,9 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { main, type Service } from "../../../sidecar/main.ts";
 import { loadConfig } from "../../../src/config.ts";
-import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
 import { pingHub } from "../../../src/integrations/hub-ping.ts";
 import { buildSite } from "../../helpers/build-site.ts";
+import { deployMarkedFeed } from "../../helpers/deploy-file.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
 import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
@@ -35,17 +35,6 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database ou
   let dataDir: string;
   let service: Service;
   let pool: pg.Pool;
-
-  /** What a deployment does: a new feed in DIST_DIR, with its ETag in the header manifest. */
-  async function deployFeed(marker: string): Promise<string> {
-    const file = path.join(dist, "feed.xml");
-    const body = (await readFile(file, "utf8")).replace("</feed>", `<!-- ${marker} --></feed>`);
-    const manifest = JSON.parse(await readFile(path.join(dist, MANIFEST_FILE), "utf8"));
-    manifest.files["/feed.xml"].etag = strongEtag(body);
-    await writeFile(file, body);
-    await writeFile(path.join(dist, MANIFEST_FILE), JSON.stringify(manifest));
-    return body;
-  }
 
   const announced = async () => (await pool.query("SELECT version FROM live_build")).rows[0]?.version;
   const distributed = async (body: string) =>
@@ -98,7 +87,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database ou
   it("is served once the ping, refused with 503 meanwhile, is tried again after the database is back", async () => {
     const before = service.live.current.build;
     await server.pause();
-    const body = await deployFeed("pinged");
+    const body = await deployMarkedFeed(dist, "pinged");
     const waits: number[] = [];
     const ping = pingHub(`${service.url}/api/websub/hub`, [FEED], {
       retryForMs: 60_000,
@@ -122,7 +111,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database ou
   it("is found by the regular check when the ping gave up before the database was back", async () => {
     const before = service.live.current.build;
     await server.pause();
-    const body = await deployFeed("unpinged");
+    const body = await deployMarkedFeed(dist, "unpinged");
     const outcome = await pingHub(`${service.url}/api/websub/hub`, [FEED]);
     expect(outcome).toMatchObject({ ok: false, reason: expect.stringMatching(/^the hub answered 503/) });
     // A check during the outage serves nothing new: DIST_DIR is read only once the database answers.

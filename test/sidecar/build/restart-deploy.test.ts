@@ -1,4 +1,4 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { Writable } from "node:stream";
@@ -6,8 +6,8 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { main, type Service } from "../../../sidecar/main.ts";
 import { loadConfig } from "../../../src/config.ts";
-import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
 import { buildSite } from "../../helpers/build-site.ts";
+import { deployMarkedFeed } from "../../helpers/deploy-file.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
 import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
@@ -77,12 +77,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed by restarting the in
     await first.close();
 
     // The deployment: a new feed in DIST_DIR, with its ETag in the header manifest; then a restart.
-    const file = path.join(dist, "feed.xml");
-    const body = (await readFile(file, "utf8")).replace("</feed>", "<!-- deployed --></feed>");
-    const manifest = JSON.parse(await readFile(path.join(dist, MANIFEST_FILE), "utf8"));
-    manifest.files["/feed.xml"].etag = strongEtag(body);
-    await writeFile(file, body);
-    await writeFile(path.join(dist, MANIFEST_FILE), JSON.stringify(manifest));
+    await deployMarkedFeed(dist, "deployed");
     const second = await start();
     const served = second.live.current.build;
     expect(served).not.toBe(old);

@@ -1,10 +1,10 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
 import { buildSite } from "../../helpers/build-site.ts";
+import { deployMarkedFeed } from "../../helpers/deploy-file.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
 import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
 import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
@@ -70,12 +70,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "recovery after a partition", () => {
     relay.heal();
     while ((await fetch(`${sidecar.url}/healthz`)).status !== 200 && Date.now() < end);
 
-    const file = path.join(dist, "feed.xml");
-    const body = (await readFile(file, "utf8")).replace("</feed>", "<!-- after the partition --></feed>");
-    const manifest = JSON.parse(await readFile(path.join(dist, MANIFEST_FILE), "utf8"));
-    manifest.files["/feed.xml"].etag = strongEtag(body);
-    await writeFile(file, body);
-    await writeFile(path.join(dist, MANIFEST_FILE), JSON.stringify(manifest));
+    await deployMarkedFeed(dist, "after the partition");
     // Sent again until it is queued (202), for up to 90 s.
     const queuedBy = Date.now() + 90_000;
     let status = 0;
