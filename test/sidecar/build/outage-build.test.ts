@@ -1,17 +1,12 @@
 import { createHash } from "node:crypto";
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { main, type Service } from "../../../sidecar/main.ts";
-import { loadConfig } from "../../../src/config.ts";
+import type { Service } from "../../../sidecar/main.ts";
 import { pingHub } from "../../../src/integrations/hub-ping.ts";
-import { buildSite } from "../../helpers/build-site.ts";
 import { deployMarkedFeed } from "../../helpers/deploy-file.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
-import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
+import { createDatabase } from "../../helpers/pg-cluster.ts";
+import { BASE_URL, type PgDeployment, startInProcess, startPgDeployment } from "../../helpers/pg-deployment.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /**
@@ -20,19 +15,11 @@ import { describeWithPackage } from "../../helpers/system-packages.ts";
  * when they do not. `npm run sidecar` runs in this process (`main()`), on a real PostgreSQL.
  */
 
-const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
-const BASE_URL = "http://localhost:4321";
 const FEED = `${BASE_URL}/feed.xml`;
-if (POSTGRES_UNAVAILABLE && process.env.CI) throw new Error(POSTGRES_UNAVAILABLE);
-
-const discard = new Writable({ write: (_chunk, _enc, done) => done() });
 const sha256 = (bytes: string) => createHash("sha256").update(bytes).digest("hex");
 
 describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database outage", () => {
-  let server: PgServer;
-  let url: string;
-  let dist: string;
-  let dataDir: string;
+  let deployment: PgDeployment;
   let service: Service;
   let pool: pg.Pool;
 
@@ -51,25 +38,13 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database ou
   }
 
   beforeAll(async () => {
-    const built = await buildSite(FIXTURE, { BASE_URL });
-    expect(built.code, built.stderr).toBe(0);
-    dist = built.distDir;
-    dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-outage-build-data-"));
-    server = await startPgServer();
-    url = await createDatabase(server);
-    const config = loadConfig({
-      PORT: "0",
-      HOST: "127.0.0.1",
-      BASE_URL,
-      DIST_DIR: dist,
-      DATA_DIR: dataDir,
-      DATABASE_URL: url,
-      LOG_LEVEL: "silent",
+    deployment = await startPgDeployment("outage-build");
+    const url = await createDatabase(deployment.server);
+    service = await startInProcess(deployment, url, {
       // The test runs each check itself, as the timer would.
       BUILD_SYNC_SECONDS: "3600",
       HUB_QUEUE_SUPERVISE_SECONDS: "1",
     });
-    service = await main({ config, sidecarOnly: true, env: {}, out: discard });
     pool = new pg.Pool({ connectionString: url });
     // Its idle connections die with each outage; the next query opens new ones.
     pool.on("error", () => undefined);
@@ -79,15 +54,13 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database ou
   afterAll(async () => {
     await pool?.end();
     await service?.close();
-    await server?.close();
-    await rm(dist, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
+    await deployment?.close();
   });
 
   it("is served once the ping, refused with 503 meanwhile, is tried again after the database is back", async () => {
     const before = service.live.current.build;
-    await server.pause();
-    const body = await deployMarkedFeed(dist, "pinged");
+    await deployment.server.pause();
+    const body = await deployMarkedFeed(deployment.dist, "pinged");
     const waits: number[] = [];
     const ping = pingHub(`${service.url}/api/websub/hub`, [FEED], {
       retryForMs: 60_000,
@@ -95,7 +68,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database ou
         waits.push(ms);
         // The database comes back while the build hook waits (for the hub's Retry-After, 30 s).
         if (waits.length === 1) {
-          await server.resume();
+          await deployment.server.resume();
           await until("the instance ready again", async () => (await fetch(`${service.url}/healthz`)).ok);
         }
       },
@@ -110,14 +83,14 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a build deployed during a database ou
 
   it("is found by the regular check when the ping gave up before the database was back", async () => {
     const before = service.live.current.build;
-    await server.pause();
-    const body = await deployMarkedFeed(dist, "unpinged");
+    await deployment.server.pause();
+    const body = await deployMarkedFeed(deployment.dist, "unpinged");
     const outcome = await pingHub(`${service.url}/api/websub/hub`, [FEED]);
     expect(outcome).toMatchObject({ ok: false, reason: expect.stringMatching(/^the hub answered 503/) });
     // A check during the outage serves nothing new: DIST_DIR is read only once the database answers.
     await service.sync.check();
     expect(await served()).toBe(before);
-    await server.resume();
+    await deployment.server.resume();
     await until("the found build recorded", async () => {
       await service.sync.check();
       return service.live.current.build !== before && (await announced()) === service.live.current.build;

@@ -1,12 +1,9 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import pg from "pg";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildSite } from "../../helpers/build-site.ts";
 import { deployMarkedFeed } from "../../helpers/deploy-file.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
-import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
+import { createDatabase } from "../../helpers/pg-cluster.ts";
+import { BASE_URL, type PgDeployment, startPgDeployment } from "../../helpers/pg-deployment.ts";
 import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
 import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
@@ -18,33 +15,24 @@ import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
  * and run, and its build goes live.
  */
 
-const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
-const BASE_URL = "http://localhost:4321";
 const FEED = `${BASE_URL}/feed.xml`;
-if (POSTGRES_UNAVAILABLE && process.env.CI) throw new Error(POSTGRES_UNAVAILABLE);
 
 describeWithPackage(POSTGRES_UNAVAILABLE, "recovery after a partition", () => {
-  let server: PgServer;
+  let deployment: PgDeployment;
   let relay: TcpRelay;
-  let dist: string;
-  let dataDir: string;
   let sidecar: SidecarProcess;
   let pool: pg.Pool;
 
   beforeAll(async () => {
-    const built = await buildSite(FIXTURE, { BASE_URL });
-    expect(built.code, built.stderr).toBe(0);
-    dist = built.distDir;
-    dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-partition-data-"));
-    server = await startPgServer();
-    const url = await createDatabase(server);
+    deployment = await startPgDeployment("partition");
+    const url = await createDatabase(deployment.server);
     pool = new pg.Pool({ connectionString: url });
     const relayed = await relayedUrl(url);
     relay = relayed.relay;
     sidecar = await startSidecar({
       BASE_URL,
-      DIST_DIR: dist,
-      DATA_DIR: dataDir,
+      DIST_DIR: deployment.dist,
+      DATA_DIR: deployment.dataDir,
       DATABASE_URL: relayed.url,
       HUB_QUEUE_SUPERVISE_SECONDS: "1",
       BUILD_SYNC_SECONDS: "3600",
@@ -56,9 +44,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "recovery after a partition", () => {
     await sidecar?.stop();
     await pool?.end();
     await relay?.close();
-    await server?.close();
-    await rm(dist, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
+    await deployment?.close();
   });
 
   it("queues and runs a publish ping once the partition heals", { timeout: 180_000 }, async () => {
@@ -70,7 +56,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "recovery after a partition", () => {
     relay.heal();
     while ((await fetch(`${sidecar.url}/healthz`)).status !== 200 && Date.now() < end);
 
-    await deployMarkedFeed(dist, "after the partition");
+    await deployMarkedFeed(deployment.dist, "after the partition");
     // Sent again until it is queued (202), for up to 90 s.
     const queuedBy = Date.now() + 90_000;
     let status = 0;

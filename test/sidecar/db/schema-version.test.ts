@@ -1,16 +1,11 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
-import { Writable } from "node:stream";
 import pino from "pino";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { MIGRATIONS } from "../../../sidecar/db/migrations.ts";
 import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
-import { main, type Service } from "../../../sidecar/main.ts";
-import { loadConfig } from "../../../src/config.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import type { Service } from "../../../sidecar/main.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
-import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
+import { createDatabase } from "../../helpers/pg-cluster.ts";
+import { type PgDeployment, startInProcess, startPgDeployment } from "../../helpers/pg-deployment.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /**
@@ -20,51 +15,29 @@ import { describeWithPackage } from "../../helpers/system-packages.ts";
  * instances misread. `npm run sidecar` runs in this process (`main()`), on a real PostgreSQL.
  */
 
-const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
-const BASE_URL = "http://localhost:4321";
-if (POSTGRES_UNAVAILABLE && process.env.CI) throw new Error(POSTGRES_UNAVAILABLE);
-
-const discard = new Writable({ write: (_chunk, _enc, done) => done() });
 const silent = pino({ level: "silent" });
 
 describeWithPackage(POSTGRES_UNAVAILABLE, "a database whose schema is newer than this version", () => {
-  let server: PgServer;
-  let dist: string;
-  let dataDir: string;
+  let deployment: PgDeployment;
   const started: Service[] = [];
 
   beforeAll(async () => {
-    const built = await buildSite(FIXTURE, { BASE_URL });
-    expect(built.code, built.stderr).toBe(0);
-    dist = built.distDir;
-    dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-schema-version-data-"));
-    server = await startPgServer();
+    deployment = await startPgDeployment("schema-version");
   }, 300_000);
 
   afterAll(async () => {
     await Promise.all(started.map((s) => s.close()));
-    await server?.close();
-    await rm(dist, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
+    await deployment?.close();
   });
 
   const start = async (url: string) => {
-    const config = loadConfig({
-      PORT: "0",
-      HOST: "127.0.0.1",
-      BASE_URL,
-      DIST_DIR: dist,
-      DATA_DIR: dataDir,
-      DATABASE_URL: url,
-      LOG_LEVEL: "silent",
-    });
-    const service = await main({ config, sidecarOnly: true, env: {}, out: discard });
+    const service = await startInProcess(deployment, url);
     started.push(service);
     return service;
   };
 
   it("refuses to start, naming the migrations it does not know", async () => {
-    const url = await createDatabase(server);
+    const url = await createDatabase(deployment.server);
     const pool = createPool(url, silent);
     try {
       await migrate(pool, silent);
@@ -79,7 +52,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "a database whose schema is newer than
   });
 
   it("still starts on a database this version migrated", async () => {
-    const url = await createDatabase(server);
+    const url = await createDatabase(deployment.server);
     const pool = createPool(url, silent);
     try {
       await migrate(pool, silent);

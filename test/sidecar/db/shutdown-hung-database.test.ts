@@ -1,10 +1,7 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
-import { buildSite } from "../../helpers/build-site.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
-import { createDatabase, type PgServer, startPgServer } from "../../helpers/pg-cluster.ts";
+import { createDatabase } from "../../helpers/pg-cluster.ts";
+import { BASE_URL, type PgDeployment, startPgDeployment } from "../../helpers/pg-deployment.ts";
 import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
 import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
@@ -16,29 +13,19 @@ import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
  * real PostgreSQL stops forwarding to make the partition.
  */
 
-const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
-const BASE_URL = "http://localhost:4321";
-if (POSTGRES_UNAVAILABLE && process.env.CI) throw new Error(POSTGRES_UNAVAILABLE);
-
 describeWithPackage(POSTGRES_UNAVAILABLE, "shutdown while PostgreSQL hangs", () => {
-  let server: PgServer;
+  let deployment: PgDeployment;
   let relay: TcpRelay;
-  let dist: string;
-  let dataDir: string;
   let sidecar: SidecarProcess;
 
   beforeAll(async () => {
-    const built = await buildSite(FIXTURE, { BASE_URL });
-    expect(built.code, built.stderr).toBe(0);
-    dist = built.distDir;
-    dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-hung-shutdown-data-"));
-    server = await startPgServer();
-    const relayed = await relayedUrl(await createDatabase(server));
+    deployment = await startPgDeployment("hung-shutdown");
+    const relayed = await relayedUrl(await createDatabase(deployment.server));
     relay = relayed.relay;
     sidecar = await startSidecar({
       BASE_URL,
-      DIST_DIR: dist,
-      DATA_DIR: dataDir,
+      DIST_DIR: deployment.dist,
+      DATA_DIR: deployment.dataDir,
       DATABASE_URL: relayed.url,
       HUB_QUEUE_SUPERVISE_SECONDS: "1",
       LOG_LEVEL: "warn",
@@ -48,9 +35,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "shutdown while PostgreSQL hangs", () 
   afterAll(async () => {
     if (sidecar?.child.exitCode === null && sidecar.child.signalCode === null) sidecar.child.kill("SIGKILL");
     await relay?.close();
-    await server?.close();
-    await rm(dist, { recursive: true, force: true });
-    await rm(dataDir, { recursive: true, force: true });
+    await deployment?.close();
   });
 
   it("exits 0 within 15 s of SIGTERM", { timeout: 90_000 }, async () => {
