@@ -1,13 +1,11 @@
 import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as logVerify } from "../../scripts/log-verify.ts";
-import { startApp } from "../helpers/app-server.ts";
 import { buildSite, testLogKey } from "../helpers/build-site.ts";
 import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
+import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
 
 /**
  * A site with no reviews yet: its log has no entries and the root RFC 6962 gives the empty tree,
@@ -22,27 +20,18 @@ const GO = goUnavailable();
 
 const temp: string[] = [];
 let go: GoVerifier | undefined;
-/** The site at BASE_URL, so records name their permalinks there: forwards to the app being served. */
-let target: string | undefined;
-const proxy = http.createServer(async (req, res) => {
-  if (!target) {
-    res.writeHead(404).end();
-    return;
-  }
-  const upstream = await fetch(`${target}${req.url}`, { redirect: "manual" });
-  res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "text/plain" });
-  res.end(Buffer.from(await upstream.arrayBuffer()));
-});
+/** The site at BASE_URL, so records name their permalinks there. */
+let site: SiteProxy;
 let BASE: string;
 
 beforeAll(async () => {
-  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-  BASE = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+  site = await startSiteProxy();
+  BASE = site.base;
   if (!GO) go = await buildGoVerifier();
 });
 
 afterAll(async () => {
-  proxy.close();
+  await site?.close();
   await go?.remove();
   await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
@@ -59,8 +48,7 @@ async function verifyBuild(content: string, logDir: string, state: string, old?:
   const b = await buildSite(content, { BASE_URL: BASE, LOG_DIR: logDir, LOG_SIGNING_KEY: KEY.skey });
   temp.push(b.distDir);
   expect(b.code, b.stderr).toBe(0);
-  const app = await startApp(b.distDir, { env: { BASE_URL: BASE } });
-  target = app.url;
+  const app = await site.serve(b.distDir);
   try {
     const out: string[] = [];
     const err: string[] = [];
@@ -73,7 +61,6 @@ async function verifyBuild(content: string, logDir: string, state: string, old?:
     const g = go ? await go.run([`${BASE}/log`, KEY.vkey, BASE, ...(old ? [old] : [])]) : undefined;
     return { code, out: out.join("\n"), err: err.join("\n"), go: g };
   } finally {
-    target = undefined;
     await app.close();
   }
 }

@@ -1,7 +1,5 @@
 import { createHash } from "node:crypto";
 import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import canonicalize from "canonicalize";
@@ -12,11 +10,11 @@ import { runAstroBuild } from "../../src/build/astro-build.ts";
 import type { ReviewsDataset } from "../../src/content/records.ts";
 import { readDistFiles } from "../../src/io/dist-files.ts";
 import { decodeBundle, decodeEntry, type LogEntry } from "../../src/log/entries.ts";
-import { startApp, type TestApp } from "../helpers/app-server.ts";
 import { buildSite, HEADER_FILES, tempDistDir, testLogKey, undatedHeaders } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
 import { nginxUnavailable, startNginx } from "../helpers/nginx.ts";
+import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
 
 /**
  * The review log end to end: real builds of a content folder that an editor changes between
@@ -41,31 +39,13 @@ let go: GoVerifier | undefined;
 /** The output of the last build that succeeded, served by the next test that needs the site as it is. */
 let lastDist: string;
 
-/** The site at BASE_URL: forwards to the app being served, and can tamper with /reviews.json. */
-let target: string | undefined;
-let tamper: ((d: ReviewsDataset) => ReviewsDataset) | undefined;
-/** Rewrites any other answer: a page edited after the build, a withdrawn page served again. */
-let rewrite: ((url: string, status: number, body: Buffer) => { status: number; body: Buffer }) | undefined;
-const proxy = http.createServer(async (req, res) => {
-  if (!target) {
-    res.writeHead(502).end();
-    return;
-  }
-  const upstream = await fetch(`${target}${req.url}`, { method: req.method, redirect: "manual" });
-  let body: Buffer = Buffer.from(await upstream.arrayBuffer());
-  let status = upstream.status;
-  if (tamper && req.url === "/reviews.json") body = Buffer.from(JSON.stringify(tamper(JSON.parse(body.toString()))));
-  if (rewrite) ({ status, body } = rewrite(req.url ?? "", status, body));
-  res.writeHead(status, {
-    "content-type": upstream.headers.get("content-type") ?? "application/octet-stream",
-  });
-  res.end(body);
-});
+/** The site at BASE_URL, which can tamper with what the app serves. */
+let site: SiteProxy;
 let BASE: string;
 let KEY: { skey: string; vkey: string };
 
 afterAll(async () => {
-  proxy.close();
+  await site?.close();
   await go?.remove();
   await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
@@ -77,8 +57,8 @@ async function tempDir(prefix: string): Promise<string> {
 }
 
 beforeAll(async () => {
-  await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-  BASE = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+  site = await startSiteProxy();
+  BASE = site.base;
   KEY = testLogKey(BASE);
   content = await tempDir("pr-log-content-");
   await cp(FIXTURE, content, { recursive: true });
@@ -93,19 +73,6 @@ async function build(dir = content, log = logDir, env: Record<string, string> = 
   const result = await buildSite(dir, { BASE_URL: BASE, LOG_DIR: log, LOG_SIGNING_KEY: KEY.skey, ...env });
   temp.push(result.distDir);
   return result;
-}
-
-/** Serves `dist` at BASE_URL (through the proxy) until `close`. */
-async function serve(dist: string): Promise<TestApp> {
-  const app = await startApp(dist, { env: { BASE_URL: BASE } });
-  target = app.url;
-  return {
-    ...app,
-    close: async () => {
-      target = undefined;
-      await app.close();
-    },
-  };
 }
 
 async function monitor(argv: string[] = []): Promise<{ code: number; out: string; err: string }> {
@@ -151,7 +118,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
   it("a first build logs every review as a commitment, and both verifiers accept the log and the records", async () => {
     const b = await build();
     expect(b.code, b.stderr).toBe(0);
-    const app = await serve(b.distDir);
+    const app = await site.serve(b.distDir);
     try {
       const v = await monitor();
       expect(v.err).toBe("");
@@ -191,7 +158,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
     const b = await build();
     expect(b.code, b.stderr).toBe(0);
     lastDist = b.distDir;
-    const app = await serve(b.distDir);
+    const app = await site.serve(b.distDir);
     try {
       const v = await monitor();
       expect(v.code, v.err).toBe(0);
@@ -222,13 +189,14 @@ describe("the review log", { timeout: 1_500_000 }, () => {
   });
 
   it("a proxy that drops a review and changes a rating fails log:verify, naming both", async () => {
-    const app = await serve(lastDist);
-    tamper = (d) => ({
+    const app = await site.serve(lastDist);
+    const tamper = (d: ReviewsDataset): ReviewsDataset => ({
       ...d,
       reviews: d.reviews
         .filter((r) => r.id !== MIKE)
         .map((r) => (r.id === CARLOS ? { ...r, rating: r.rating === 1 ? 5 : 1 } : r)),
     });
+    site.rewrite = (url, body) => (url === "/reviews.json" ? JSON.stringify(tamper(JSON.parse(body))) : undefined);
     try {
       const v = await monitor();
       expect(v.code).toBe(1);
@@ -239,7 +207,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       );
       expect((await goVerify()).code).toBe(go ? 1 : 0);
     } finally {
-      tamper = undefined;
+      site.reset();
       await app.close();
     }
   });
@@ -248,7 +216,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
     const before = await readFile(path.join(logDir, "checkpoint"), "utf8");
     const text = await readFile(file(MIKE), "utf8");
     await rm(file(MIKE));
-    const app = await serve(lastDist);
+    const app = await site.serve(lastDist);
     try {
       const b = await build();
       expect(b.code).toBe(1);
@@ -281,7 +249,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
     const b = await build();
     expect(b.code, b.stderr).toBe(0);
     lastDist = b.distDir;
-    const app = await serve(b.distDir);
+    const app = await site.serve(b.distDir);
     try {
       expect((await monitor()).code).toBe(0);
       expect((await goVerify()).code).toBe(0);
@@ -344,7 +312,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
   });
 
   it("log:verify --pages reads every review's page: one rewritten after the build, or a withdrawn one served again, fails it", async () => {
-    const app = await serve(lastDist);
+    const app = await site.serve(lastDist);
     try {
       const v = await monitor(["--pages"]);
       expect(v.code, v.err).toBe(0);
@@ -353,12 +321,11 @@ describe("the review log", { timeout: 1_500_000 }, () => {
         /\n {2}7 review pages: each shows its record's title, stars, author and text, and its JSON-LD says the same$/,
       );
       const carlos = await (await fetch(`${BASE}/reviews/${CARLOS}/`)).text();
-      rewrite = (url, status, body) => {
+      site.rewrite = (url, body) => {
         if (url === `/reviews/${MIKE}/`) return { status: 200, body };
-        if (url !== `/reviews/${CARLOS}/`) return { status, body };
+        if (url !== `/reviews/${CARLOS}/`) return undefined;
         // The visible text only: the JSON-LD still says what the record says.
-        const html = body.toString().replace(/(<div class="review__body"[^>]*><p[^>]*>)Twisted/, "$1Broke");
-        return { status, body: Buffer.from(html) };
+        return body.replace(/(<div class="review__body"[^>]*><p[^>]*>)Twisted/, "$1Broke");
       };
       expect(carlos).toMatch(/<div class="review__body"[^>]*><p[^>]*>Twisted/);
       const t = await monitor(["--pages"]);
@@ -371,13 +338,13 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       );
       expect(t.err.split("\n")).toHaveLength(2);
     } finally {
-      rewrite = undefined;
+      site.reset();
       await app.close();
     }
   });
 
   it("a build with an empty LOG_DIR against the running site continues its log", async () => {
-    const app = await serve(lastDist);
+    const app = await site.serve(lastDist);
     const [, size] = await checkpointOf();
     await writeFile(file(MIKE), (await readFile(file(MIKE), "utf8")).replace(/withdrawn:[\s\S]*$/, ""));
     try {
@@ -386,7 +353,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       expect(b.code, b.stderr).toBe(0);
       expect(b.stderr).toContain(`continuing the log published at ${BASE}/log (${size} entries)`);
       await app.close();
-      const next = await serve(b.distDir);
+      const next = await site.serve(b.distDir);
       try {
         const v = await monitor();
         expect(v.code, v.err).toBe(0);
@@ -412,7 +379,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
     }
     const b = await build(rewritten, await tempDir("pr-log-fresh-"));
     expect(b.code, b.stderr).toBe(0);
-    const app = await serve(b.distDir);
+    const app = await site.serve(b.distDir);
     const v = await monitor();
     await app.close();
     expect(v.code).toBe(1);
@@ -462,7 +429,7 @@ describe("two builds at once on one LOG_DIR", { timeout: 1_500_000 }, () => {
     const order = ok.map((r, i) => ({ r, size: sizes[i] as number })).sort((p, q) => p.size - q.size);
     const monitorState = path.join(await tempDir("pr-log-monitor2-"), "state.json");
     for (const { r } of order) {
-      const app = await serve(r.distDir);
+      const app = await site.serve(r.distDir);
       try {
         const v = await monitor(["--state", monitorState]);
         expect(v.code, v.err).toBe(0);

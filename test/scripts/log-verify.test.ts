@@ -1,14 +1,13 @@
 import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import http from "node:http";
-import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import { main } from "../../scripts/log-verify.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
 import type { ServedRecord } from "../../src/log/site-check.ts";
-import { startApp, type TestApp } from "../helpers/app-server.ts";
+import type { TestApp } from "../helpers/app-server.ts";
 import { buildSite, testLogKey } from "../helpers/build-site.ts";
+import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
 
 async function run(argv: string[], fetch?: typeof globalThis.fetch) {
   const out: string[] = [];
@@ -114,34 +113,15 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
   const MIKE = "2024-11-21-mike";
   const CARLOS = "2025-03-10-carlos-d";
   const temp: string[] = [];
-  let target = "";
-  let answer:
-    | ((url: string) => { status: number; body?: string; location?: string; retryAfter?: string } | undefined)
-    | undefined;
-  let rewrite: ((url: string, body: string) => string | undefined) | undefined;
-  const proxy = http.createServer(async (req, res) => {
-    // Before the app is up (the build asks for a published log to continue): nothing published.
-    const special = target ? answer?.(req.url ?? "") : { status: 404 };
-    if (special) {
-      const headers = {
-        ...(special.location ? { location: special.location } : {}),
-        ...(special.retryAfter ? { "retry-after": special.retryAfter } : {}),
-      };
-      res.writeHead(special.status, headers).end(special.body);
-      return;
-    }
-    const upstream = await fetch(`${target}${req.url}`, { redirect: "manual" });
-    const body = Buffer.from(await upstream.arrayBuffer());
-    res.writeHead(upstream.status, { "content-type": upstream.headers.get("content-type") ?? "text/plain" });
-    res.end(rewrite?.(req.url ?? "", body.toString()) ?? body);
-  });
+  let site: SiteProxy;
   let base: string;
   let vkey: string;
   let app: TestApp | undefined;
 
   beforeAll(async () => {
-    await new Promise<void>((r) => proxy.listen(0, "127.0.0.1", r));
-    base = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+    // Before the app is up (the build asks for a published log to continue), nothing is published.
+    site = await startSiteProxy();
+    base = site.base;
     const content = await mkdtemp(path.join(os.tmpdir(), "pr-log-verify-content-"));
     temp.push(content);
     await cp(path.resolve(import.meta.dirname, "../fixtures/basic-content"), content, { recursive: true });
@@ -151,20 +131,16 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     temp.push(b.distDir);
     expect(b.code, b.stderr).toBe(0);
     vkey = testLogKey(base).vkey;
-    app = await startApp(b.distDir, { env: { BASE_URL: base } });
-    target = app.url;
+    app = await site.serve(b.distDir);
   });
 
   afterAll(async () => {
-    proxy.close();
     await app?.close();
+    await site?.close();
     await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
   });
 
-  afterEach(() => {
-    answer = undefined;
-    rewrite = undefined;
-  });
+  afterEach(() => site?.reset());
 
   const verify = () => run(["--url", `${base}/log`, "--key", vkey, "--pages"]);
 
@@ -182,7 +158,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
 
   it("reads each review's permalink, not the url its record names, and fails a record whose url is another", async () => {
     const genuine = `/reviews/${CARLOS}/?faithful`;
-    rewrite = (url, body) => {
+    site.rewrite = (url, body) => {
       if (url === "/reviews.json") {
         const d = JSON.parse(body) as { reviews: { id: string; url: string }[] };
         for (const r of d.reviews) if (r.id === CARLOS) r.url = `${base}${genuine}`;
@@ -232,7 +208,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
 
   it("fails a /reviews.json whose record holds a member twice: readers differ on which one they keep", async () => {
     // A first-wins reader sees 1 star; JSON.parse keeps the last, the logged rating.
-    rewrite = (url, body) =>
+    site.rewrite = (url, body) =>
       url === "/reviews.json" ? body.replace(/"id": "2025-03-10-carlos-d",/, `$&"rating":1,`) : undefined;
     expect(await (await fetch(`${base}/reviews.json`)).text()).toContain(`"id": "${CARLOS}","rating":1,`);
     const r = await verify();
@@ -266,7 +242,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     const carlos = feed.items.find((i) => i.url === `${base}/reviews/${CARLOS}/`) as Record<string, unknown>;
     const idOf = (i: Record<string, unknown> | undefined) => String(i?.url).split("/").at(-2);
     expect(idOf(feed.items[1])).not.toBe(CARLOS);
-    rewrite = (url) => {
+    site.rewrite = (url) => {
       if (url !== "/api/feed.json") return undefined;
       const items = feed.items.map((i) =>
         i === carlos ? { ...i, content_text: String(i.content_text).replace("Sprained", "Broke") } : i,
@@ -298,7 +274,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     const carlos = entries.find((e) => e.includes(`${base}/reviews/${CARLOS}/`)) as string;
     const other = entries.find((e) => e !== carlos) as string;
     const otherId = /\/reviews\/([^/]+)\//.exec(other)?.[1];
-    rewrite = (url) => {
+    site.rewrite = (url) => {
       if (url !== "/feed.xml") return undefined;
       // The withdrawn review back in the feed, under its own permalink.
       const mike = carlos.replace(`${base}/reviews/${CARLOS}/`, `${base}/reviews/${MIKE}/`);
@@ -348,7 +324,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     const logged = "7 reviews have been published here; 1 withdrawn (1 at the author's request).";
     expect(await (await fetch(`${base}/`)).text()).toContain(logged.replace("'", "&#39;"));
     const hidden = "7 reviews have been published here; none has been withdrawn.";
-    rewrite = (url, body) => (url === "/" ? body.replace(logged.replace("'", "&#39;"), hidden) : undefined);
+    site.rewrite = (url, body) => (url === "/" ? body.replace(logged.replace("'", "&#39;"), hidden) : undefined);
     const r = await verify();
     expect(r.code).toBe(1);
     const tail =
@@ -356,7 +332,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     expect(r.err).toBe(
       `log:verify: ${base}/ says ${JSON.stringify(`${hidden} ${tail}`)}, where the log says ${JSON.stringify(logged)} (rewritten after the build?)`,
     );
-    rewrite = (url, body) => (url === "/" ? body.replace(/class="log-summary/, 'class="summary') : undefined);
+    site.rewrite = (url, body) => (url === "/" ? body.replace(/class="log-summary/, 'class="summary') : undefined);
     expect((await verify()).err).toBe(
       `log:verify: ${base}/ does not show the log's counts (${JSON.stringify(logged)})`,
     );
@@ -395,7 +371,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     const page = await (await fetch(`${base}/log/`)).text();
     expect(page).toContain(counts);
     expect(page).toContain("author-request</code>");
-    rewrite = (url, body) =>
+    site.rewrite = (url, body) =>
       url === "/log/"
         ? body
             .replace(/<tbody\b[^>]*>[\s\S]*?<\/tbody>/, "<tbody></tbody>")
@@ -417,7 +393,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     // A genuine quote passes; one of words the review never said, and a withdrawn review quoted, fail.
     const examples = { positive: [quote(CARLOS, text.split(". ")[0]), quote(CARLOS, "Best chiropractor in Oregon.")] };
     const aspects = [{ id: "care", examples: { ...examples, negative: [quote(MIKE, "It hurt.")] } }];
-    rewrite = (url) => (url === "/insights.json" ? JSON.stringify({ ...insights, aspects }) : undefined);
+    site.rewrite = (url) => (url === "/insights.json" ? JSON.stringify({ ...insights, aspects }) : undefined);
     const r = await verify();
     expect(r.code).toBe(1);
     expect(r.err.split("\n")).toEqual([
@@ -427,7 +403,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
   });
 
   it("fails an aggregate_rating that is not the one of the records served beside it", async () => {
-    rewrite = (url, body) => {
+    site.rewrite = (url, body) => {
       if (url !== "/reviews.json") return undefined;
       const d = JSON.parse(body) as { aggregate_rating: { rating_value: number; review_count: number } };
       d.aggregate_rating.rating_value = 4.9;
@@ -442,27 +418,28 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
 
   it("fails a withdrawn review's page that redirects, or answers anything but 404 or 410", async () => {
     const page = `${base}/reviews/${MIKE}/`;
-    answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 302, location: `/reviews/${CARLOS}/` } : undefined);
+    site.answer = (url) =>
+      url === `/reviews/${MIKE}/` ? { status: 302, headers: { location: `/reviews/${CARLOS}/` } } : undefined;
     const redirect = await verify();
     expect(redirect.code).toBe(1);
     expect(redirect.err).toBe(
       `log:verify: ${MIKE} was withdrawn (log entry 7), but ${page} answers 302, a redirect to /reviews/${CARLOS}/, not 404 or 410: a redirect may lead to the withdrawn text`,
     );
-    answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 403, body: "no" } : undefined);
+    site.answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 403, body: "no" } : undefined);
     expect((await verify()).err).toBe(
       `log:verify: ${MIKE} was withdrawn (log entry 7), but ${page} answers 403, not 404 or 410`,
     );
-    answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 404, body: "gone" } : undefined);
+    site.answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 404, body: "gone" } : undefined);
     expect((await verify()).code).toBe(0);
   });
 
   it("waits out a rate limit (429 with Retry-After) on any file, a withdrawn review's page among them, and passes", async () => {
     const limited = new Set<string>();
     // Each path answers 429 the first time, as the service's own limiter does past 600 a minute.
-    answer = (url) => {
+    site.answer = (url) => {
       if (limited.has(url)) return undefined;
       limited.add(url);
-      return { status: 429, body: "slow down", retryAfter: "0" };
+      return { status: 429, body: "slow down", headers: { "retry-after": "0" } };
     };
     const r = await verify();
     expect(r.code, r.err).toBe(0);
