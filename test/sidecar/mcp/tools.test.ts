@@ -227,7 +227,7 @@ describe("MCP server over streamable HTTP", () => {
     expect(missing.isError).toBe(true);
     expect(missing.json).toMatchObject({ error: "not_found", id: "1999-01-01-nobody" });
     expect(missing.json.message).toContain('"1999-01-01-nobody"');
-    // What I-JSON forbids never reaches a tool: the message is refused (transport.test.ts).
+    // What I-JSON forbids never reaches a tool: the message is refused (json-rpc-errors.test.ts).
     await expect(call("get_review", { id: "x\uFFFF" })).rejects.toThrow(/I-JSON/);
   });
 

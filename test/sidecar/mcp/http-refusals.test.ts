@@ -1,0 +1,99 @@
+import { beforeAll, describe, expect, it } from "vitest";
+import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, openSession, postRpc } from "../../helpers/mcp-app.ts";
+import { exposed, listTools, MCP_EXPOSED, send, servedMcpBuild, session } from "../../helpers/mcp-transport.ts";
+
+/**
+ * What /mcp refuses at the HTTP layer (Accept, rate, URL and body size, media type), each answered
+ * as a JSON-RPC error.
+ */
+
+const { start } = servedMcpBuild();
+let app: McpTestApp;
+
+beforeAll(async () => {
+  app = await start();
+});
+
+describe("JSON-RPC errors", () => {
+  it("answers a missing Accept type with 406 and too many requests with 429, both JSON-RPC errors", async () => {
+    const id = await openSession(app.endpoint);
+    const json = await postRpc(app.endpoint, listTools(), { ...session(id), accept: "application/json" });
+    expect([json.status, json.body.jsonrpc, json.body.error.code]).toEqual([406, "2.0", -32000]);
+    const stream = await send(app.endpoint, "GET", { ...session(id), accept: "application/json" });
+    expect(stream.status).toBe(406);
+    const limited = await start({ RATE_LIMIT_PER_MINUTE: "2" });
+    const origin = { origin: "https://any.example" };
+    for (let i = 0; i < 2; i++) await postRpc(limited.endpoint, initializeRequest(), origin);
+    const refused = await postRpc(limited.endpoint, initializeRequest(), origin);
+    expect(refused.status).toBe(429);
+    expect(refused.headers.get("retry-after")).toMatch(/^\d+$/);
+    expect(refused.body).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
+    expect(refused.body.error.message).toMatch(/Too many requests/);
+    // MCP's CORS, not the public policy: a browser client can read the refusal and when to retry.
+    expect(refused.headers.get("access-control-allow-origin")).toBe("*");
+    expect(exposed(refused.headers)).toEqual(MCP_EXPOSED);
+  });
+
+  it("reads Accept's media types in any letter case, as RFC 9110 §8.3.1 has them (no 406 for Application/JSON)", async () => {
+    const accept = "Application/JSON, Text/Event-Stream;q=0.5";
+    const init = await postRpc(app.endpoint, initializeRequest(), { accept });
+    expect(init.status).toBe(200);
+    const id = init.headers.get("mcp-session-id") as string;
+    expect(id).toBeTruthy();
+    const listed = await postRpc(app.endpoint, listTools(), { ...session(id), accept });
+    expect(listed.status).toBe(200);
+    expect(listed.body.result.tools.length).toBeGreaterThan(0);
+    const stream = await send(app.endpoint, "GET", { ...session(id), accept: "TEXT/EVENT-STREAM" });
+    expect(stream.status).toBe(200);
+    expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    await stream.body?.cancel();
+  });
+
+  it("answers a URL over 4 KB with 414 as a JSON-RPC error with id null, as every /mcp refusal", async () => {
+    const long = `${app.endpoint}?${"x".repeat(5000)}`;
+    const post = await postRpc(long, initializeRequest(), { origin: "https://any.example" });
+    expect([post.status, post.headers.get("content-type")]).toEqual([414, "application/json; charset=utf-8"]);
+    expect(post.body).toEqual({
+      jsonrpc: "2.0",
+      id: null,
+      error: { code: -32000, message: "URI Too Long: The URL is 5005 characters; the limit is 4096." },
+    });
+    expect(post.headers.get("access-control-allow-origin")).toBe("*");
+    const get = await send(long, "GET");
+    expect([get.status, (await get.json()).error.code]).toEqual([414, -32000]);
+  });
+
+  it("bounds the body size and requires a JSON content type", async () => {
+    const big = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(70_000) });
+    const tooBig = await postRpc(app.endpoint, big);
+    expect([tooBig.status, tooBig.body.error.code]).toEqual([413, -32000]);
+    const text = await postRpc(app.endpoint, JSON.stringify(initializeRequest()), { "content-type": "text/plain" });
+    expect(text.status).toBe(415);
+    const coded = await postRpc(app.endpoint, JSON.stringify(initializeRequest()), { "content-encoding": "compress" });
+    expect([coded.status, coded.body.error.code]).toEqual([415, -32000]);
+    expect(coded.headers.get("accept-encoding")).toMatch(/^gzip, deflate, br(, zstd)?$/);
+  });
+
+  it("refuses a body in UTF-16 with 415 as any charset but UTF-8 (RFC 8259 §8.1), whatever its characters", async () => {
+    const id = await openSession(app.endpoint);
+    const call = (query: string) => ({
+      jsonrpc: "2.0",
+      id: 4,
+      method: "tools/call",
+      params: { name: "search_reviews", arguments: { query } },
+    });
+    for (const charset of ["utf-16", "utf-16le"]) {
+      // ASCII text and text with an é, which in UTF-16 is not valid UTF-8 either: one answer for both.
+      for (const query of ["back", "café"]) {
+        const res = await fetch(app.endpoint, {
+          method: "POST",
+          headers: { ...JSON_RPC_HEADERS, ...session(id), "content-type": `application/json; charset=${charset}` },
+          body: Buffer.from(JSON.stringify(call(query)), "utf16le"),
+        });
+        const answer = await res.json();
+        expect([res.status, answer.error?.code], `${charset} ${query}`).toEqual([415, -32000]);
+        expect(answer.error.message).toContain(charset.toUpperCase());
+      }
+    }
+  });
+});
