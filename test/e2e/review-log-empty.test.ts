@@ -2,9 +2,9 @@ import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { main as logVerify } from "../../scripts/log-verify.ts";
 import { buildSite, testLogKey } from "../helpers/build-site.ts";
 import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
+import { runLogVerify } from "../helpers/log-verify-run.ts";
 import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
 
 /**
@@ -50,16 +50,10 @@ async function verifyBuild(content: string, logDir: string, state: string, old?:
   expect(b.code, b.stderr).toBe(0);
   const app = await site.serve(b.distDir);
   try {
-    const out: string[] = [];
-    const err: string[] = [];
-    const code = await logVerify({
-      argv: ["--url", `${BASE}/log`, "--key", KEY.vkey, "--state", state],
-      now: new Date("2026-11-27T00:00:00Z"),
-      out: (l) => out.push(l),
-      err: (l) => err.push(l),
-    });
+    const argv = ["--url", `${BASE}/log`, "--key", KEY.vkey, "--state", state];
+    const run = await runLogVerify(argv, { now: new Date("2026-11-27T00:00:00Z") });
     const g = go ? await go.run([`${BASE}/log`, KEY.vkey, BASE, ...(old ? [old] : [])]) : undefined;
-    return { code, out: out.join("\n"), err: err.join("\n"), go: g };
+    return { ...run, go: g };
   } finally {
     await app.close();
   }

@@ -5,7 +5,6 @@ import path from "node:path";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { main as check } from "../../scripts/check-content.ts";
-import { main as logVerify } from "../../scripts/log-verify.ts";
 import { runAstroBuild } from "../../src/build/astro-build.ts";
 import type { ReviewsDataset } from "../../src/content/records.ts";
 import { readDistFiles } from "../../src/io/dist-files.ts";
@@ -13,6 +12,7 @@ import { decodeBundle, decodeEntry, type LogEntry } from "../../src/log/entries.
 import { buildSite, HEADER_FILES, tempDistDir, testLogKey, undatedHeaders } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
+import { runLogVerify } from "../helpers/log-verify-run.ts";
 import { nginxUnavailable, startNginx } from "../helpers/nginx.ts";
 import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
 
@@ -75,17 +75,8 @@ async function build(dir = content, log = logDir, env: Record<string, string> = 
   return result;
 }
 
-async function monitor(argv: string[] = []): Promise<{ code: number; out: string; err: string }> {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await logVerify({
-    argv: ["--url", `${BASE}/log`, "--key", KEY.vkey, "--state", state, ...argv],
-    now: NOW,
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-  });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const monitor = (argv: string[] = []) =>
+  runLogVerify(["--url", `${BASE}/log`, "--key", KEY.vkey, "--state", state, ...argv], { now: NOW });
 
 /** The Go verifier against the site at BASE_URL; `old` is "size:root" of a checkpoint it must extend. */
 async function goVerify(old?: string) {

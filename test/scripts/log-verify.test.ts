@@ -2,19 +2,14 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
-import { main } from "../../scripts/log-verify.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
 import type { ServedRecord } from "../../src/log/site-check.ts";
 import type { TestApp } from "../helpers/app-server.ts";
 import { buildSite, testLogKey } from "../helpers/build-site.ts";
+import { runLogVerify } from "../helpers/log-verify-run.ts";
 import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
 
-async function run(argv: string[], fetch?: typeof globalThis.fetch) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main({ argv, now: new Date(0), out: (l) => out.push(l), err: (l) => err.push(l), fetch });
-  return { code, out: out.join("\n"), err: err.join("\n") };
-}
+const run = (argv: string[], fetch?: typeof globalThis.fetch) => runLogVerify(argv, { now: new Date(0), fetch });
 
 describe("npm run log:verify (arguments)", () => {
   it("--help says what each option does and exits 0", async () => {
