@@ -3,7 +3,7 @@ import { Validator } from "@seriousme/openapi-schema-validator";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MemorySessionStore } from "../../sidecar/mcp/session-store.ts";
-import { buildSite } from "../helpers/build-site.ts";
+import { buildBeforeAll } from "../helpers/build-site.ts";
 import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, openSession, startMcpApp } from "../helpers/mcp-app.ts";
 import {
   DocumentOracle,
@@ -30,15 +30,13 @@ const RUNS = 300;
 const MAX_URL = 4096;
 
 let app: McpTestApp;
-let dist: string;
 let oracle: DocumentOracle;
 let doc: OpenApiDoc;
 
+const built = buildBeforeAll(FIXTURE, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(FIXTURE, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
   doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as OpenApiDoc;
   oracle = new DocumentOracle(doc);
 });
@@ -371,7 +369,7 @@ describe("/mcp past its limits, against the document", () => {
   const mcp = (method: string) => doc.paths["/mcp"]?.[method] as Operation;
 
   it("declares the 413, the stream cap's 503 on GET and subscriptions/listen, and DELETE's 503", async () => {
-    const limited = await startMcpApp(dist, {
+    const limited = await startMcpApp(built.distDir, {
       env: { BASE_URL: BASE, MCP_MAX_STREAMS: "1" },
       sessions: new UnreachableEnds({ idleMs: 60_000 }),
     });

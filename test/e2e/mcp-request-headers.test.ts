@@ -1,7 +1,6 @@
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../helpers/build-site.ts";
+import { buildBeforeAll } from "../helpers/build-site.ts";
 import { type McpTestApp, MODERN_VERSION, startMcpApp } from "../helpers/mcp-app.ts";
 import type { OpenApiDoc, Parameter } from "../helpers/openapi-oracle.ts";
 
@@ -12,22 +11,19 @@ import type { OpenApiDoc, Parameter } from "../helpers/openapi-oracle.ts";
 
 const CONTENT = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const BASE = "https://reviews.test";
-let dist: string;
 let app: McpTestApp;
 let declared: Parameter[];
 
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
   const doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as OpenApiDoc;
   declared = (doc.paths["/mcp"]?.post?.parameters ?? []).filter((p) => p.in === "header");
 });
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 const META = {

@@ -1,10 +1,10 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { CallToolResult } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewsDataset } from "../../src/content/records.ts";
 import type { Insights } from "../../src/insights/schema.ts";
-import { buildSite } from "../helpers/build-site.ts";
+import { buildBeforeAll } from "../helpers/build-site.ts";
 import { connectClient, type McpTestApp, startMcpApp } from "../helpers/mcp-app.ts";
 import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 
@@ -16,25 +16,22 @@ import { PROJECT_CONTENT } from "../helpers/project-content.ts";
 const CONTENT = PROJECT_CONTENT;
 const BASE = "https://reviews.test";
 let app: McpTestApp;
-let dist: string;
 let dataset: ReviewsDataset;
 let insights: Insights;
 let client: Awaited<ReturnType<typeof connectClient>>["client"];
 
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
-  insights = JSON.parse(await readFile(path.join(dist, "insights.json"), "utf8"));
-  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  dataset = JSON.parse(await readFile(path.join(built.distDir, "reviews.json"), "utf8"));
+  insights = JSON.parse(await readFile(path.join(built.distDir, "insights.json"), "utf8"));
+  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
   ({ client } = await connectClient(app.endpoint));
 });
 
 afterAll(async () => {
   await client?.close();
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 const search = async (qs: string) => {
@@ -84,7 +81,7 @@ describe("per-review aspects", () => {
     expect(body.reviews).toEqual(expected);
     const since = await (await fetch(`${app.url}/api/reviews/since/${dataset.reviews[0]?.date}`)).json();
     expect(since.reviews[0].aspects).toEqual(dataset.reviews[0]?.aspects);
-    const feed = JSON.parse(await readFile(path.join(dist, "api/feed.json"), "utf8"));
+    const feed = JSON.parse(await readFile(path.join(built.distDir, "api/feed.json"), "utf8"));
     expect(feed.items[0]._review.aspects).toEqual(dataset.reviews[0]?.aspects);
   });
 
@@ -130,7 +127,7 @@ describe("per-review aspects", () => {
 
   it("lists on each aspect's evidence page exactly the reviews the search finds for it", async () => {
     for (const a of insights.aspects) {
-      const html = await readFile(path.join(dist, "insights", a.id, "negative", "index.html"), "utf8");
+      const html = await readFile(path.join(built.distDir, "insights", a.id, "negative", "index.html"), "utf8");
       const listed = [...html.matchAll(/<li class="evidence-item"[^>]*>\s*<a[^>]*href="\/reviews\/([a-z0-9-]+)\/"/g)];
       const { body } = await search(`aspect=${a.id}&sentiment=negative&limit=100`);
       expect(

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../helpers/build-site.ts";
+import { buildBeforeAll } from "../helpers/build-site.ts";
 import { descendants, isAlive, type NpmProcess, portClosed, startNpm } from "../helpers/npm-process.ts";
 
 /**
@@ -13,14 +13,12 @@ import { descendants, isAlive, type NpmProcess, portClosed, startNpm } from "../
  */
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
-let dist: string;
 let data: string;
 const started: NpmProcess[] = [];
 
+const built = buildBeforeAll(FIXTURE);
+
 beforeAll(async () => {
-  const build = await buildSite(FIXTURE);
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
   data = await mkdtemp(path.join(os.tmpdir(), "pr-signals-data-"));
 });
 
@@ -29,13 +27,12 @@ afterAll(async () => {
     for (const pid of [p.pid, ...descendants(p.pid)]) if (isAlive(pid)) process.kill(pid, "SIGKILL");
   }
   await rm(data, { recursive: true, force: true });
-  await rm(dist, { recursive: true, force: true });
 });
 
 async function sidecar(): Promise<NpmProcess> {
   const p = await startNpm(
     ["run", "sidecar"],
-    { DIST_DIR: dist, DATA_DIR: data, LOG_LEVEL: "info", BASE_URL: "http://localhost:4321" },
+    { DIST_DIR: built.distDir, DATA_DIR: data, LOG_LEVEL: "info", BASE_URL: "http://localhost:4321" },
     120_000,
   );
   started.push(p);

@@ -1,7 +1,7 @@
 import { constants, rmSync } from "node:fs";
 import { appendFile, cp, mkdir, mkdtemp, readdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { expect, inject } from "vitest";
+import { afterAll, beforeAll, expect, inject } from "vitest";
 import { astroCacheDir, runAstroBuild } from "../../src/build/astro-build.ts";
 import { processAlive, readPidFile } from "../../src/io/process-alive.ts";
 import { logOrigin } from "../../src/log/checkpoint.ts";
@@ -52,6 +52,29 @@ export async function builtPages(
     if (file.endsWith(".html")) pages.set(file, await readFile(path.join(result.distDir, file), "utf8"));
   }
   return { distDir: result.distDir, pages };
+}
+
+/**
+ * For a test file or suite: a `buildSite` of `contentDir` for `env`, which must succeed, made in a
+ * `beforeAll` and removed in an `afterAll`. `distDir` is there in its tests and in any `beforeAll`
+ * registered after this call; an `afterAll` registered after it runs before the removal.
+ */
+export function buildBeforeAll(contentDir: string, env: Record<string, string> = {}): { readonly distDir: string } {
+  let distDir: string | undefined;
+  beforeAll(async () => {
+    const result = await buildSite(contentDir, env);
+    expect(result.code, result.stderr).toBe(0);
+    distDir = result.distDir;
+  });
+  afterAll(async () => {
+    if (distDir) await rm(distDir, { recursive: true, force: true });
+  });
+  return {
+    get distDir() {
+      if (!distDir) throw new Error(`no build of ${contentDir} yet: distDir is read before its beforeAll ran`);
+      return distDir;
+    },
+  };
 }
 
 async function coldBuild(contentDir: string, env: Record<string, string>, out: string): Promise<BuildResult> {

@@ -1,9 +1,8 @@
-import { rm } from "node:fs/promises";
 import { request } from "node:http";
 import path from "node:path";
-import { afterAll, beforeAll, expect } from "vitest";
+import { afterAll } from "vitest";
 import type { MemorySessionStore } from "../../sidecar/mcp/session-store.ts";
-import { buildSite } from "./build-site.ts";
+import { buildBeforeAll } from "./build-site.ts";
 import type { ManualClock } from "./manual-clock.ts";
 import { initializeRequest, type McpTestApp, startMcpApp } from "./mcp-app.ts";
 
@@ -22,21 +21,14 @@ const CONTENT = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 export function servedMcpBuild(): {
   start(env?: Record<string, string>, clock?: ManualClock, sessions?: MemorySessionStore): Promise<McpTestApp>;
 } {
-  let dist: string | undefined;
+  const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
   const started: McpTestApp[] = [];
-  beforeAll(async () => {
-    const build = await buildSite(CONTENT, { BASE_URL: BASE });
-    expect(build.code, build.stderr).toBe(0);
-    dist = build.distDir;
-  });
   afterAll(async () => {
     for (const a of started) await a.close();
-    if (dist) await rm(dist, { recursive: true, force: true });
   });
   return {
     async start(env = {}, clock, sessions) {
-      if (!dist) throw new Error("servedMcpBuild: start() before the build was made");
-      const a = await startMcpApp(dist, { env: { BASE_URL: BASE, ...env }, clock, sessions });
+      const a = await startMcpApp(built.distDir, { env: { BASE_URL: BASE, ...env }, clock, sessions });
       started.push(a);
       return a;
     },

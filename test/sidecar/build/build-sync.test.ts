@@ -1,13 +1,13 @@
-import { appendFile, rm } from "node:fs/promises";
+import { appendFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { BuildSync, type ClusterBuilds, DISTRIBUTE } from "../../../sidecar/build/build-sync.ts";
 import { LiveBuild } from "../../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
 import type { Offer } from "../../../sidecar/hub/deliveries.ts";
 import { createLogger } from "../../../sidecar/logger.ts";
 import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 
 /**
@@ -19,16 +19,8 @@ import { ManualClock } from "../../helpers/manual-clock.ts";
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const INTERVAL = 15_000;
 const logger = createLogger("silent");
-let dist: string;
 
-beforeAll(async () => {
-  const built = await buildSite(FIXTURE);
-  expect(built.code, built.stderr).toBe(0);
-  dist = built.distDir;
-});
-afterAll(async () => {
-  await rm(dist, { recursive: true, force: true });
-});
+const built = buildBeforeAll(FIXTURE);
 
 /** The shared record of the live build, with a switch for the outage. */
 class MemoryCluster implements ClusterBuilds {
@@ -65,7 +57,7 @@ function hubOn(cluster: MemoryCluster) {
 }
 
 async function instance(cluster: MemoryCluster, clock: ManualClock) {
-  const store = await SnapshotStore.open(dist);
+  const store = await SnapshotStore.open(built.distDir);
   const live = new LiveBuild({ store, logger });
   const hub = hubOn(cluster);
   const sync = new BuildSync({ live, hub, cluster, clock, intervalMs: INTERVAL, logger });
@@ -74,7 +66,7 @@ async function instance(cluster: MemoryCluster, clock: ManualClock) {
 }
 
 /** What a deployment does to DIST_DIR: any change to the header manifest is a new build version. */
-const deploy = () => appendFile(path.join(dist, MANIFEST_FILE), "\n");
+const deploy = () => appendFile(path.join(built.distDir, MANIFEST_FILE), "\n");
 
 describe("BuildSync", () => {
   it("records the first version when the database has none, and announces each build made live", async () => {

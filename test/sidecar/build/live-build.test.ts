@@ -1,26 +1,18 @@
-import { appendFile, readFile, rm, writeFile } from "node:fs/promises";
+import { appendFile, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { LiveBuild, type LiveEvent } from "../../../sidecar/build/live-build.ts";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
 import { MANIFEST_FILE } from "../../../src/http-headers/manifest.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { deployFile } from "../../helpers/deploy-file.ts";
 
 /** The one owner of "a new build is live": what it announces, to whom, and what a failure leaves. */
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
-let dist: string;
 
-beforeAll(async () => {
-  const built = await buildSite(FIXTURE);
-  expect(built.code, built.stderr).toBe(0);
-  dist = built.distDir;
-});
-afterAll(async () => {
-  await rm(dist, { recursive: true, force: true });
-});
+const built = buildBeforeAll(FIXTURE);
 
 function logged() {
   const lines: { msg: string; listener?: string; reason?: string }[] = [];
@@ -31,7 +23,7 @@ function logged() {
 describe("LiveBuild", () => {
   it("announces a new build to every listener in order, each awaited, with the build's version", async () => {
     const { logger } = logged();
-    const live = new LiveBuild({ store: await SnapshotStore.open(dist), logger });
+    const live = new LiveBuild({ store: await SnapshotStore.open(built.distDir), logger });
     const seen: string[] = [];
     const events: LiveEvent[] = [];
     live.onLive("first", async (e) => {
@@ -44,9 +36,9 @@ describe("LiveBuild", () => {
     });
     const before = live.current;
     // An insights-only change: the dataset's ETag stays, the build's version does not.
-    const insights = JSON.parse(await readFile(path.join(dist, "insights.json"), "utf8"));
+    const insights = JSON.parse(await readFile(path.join(built.distDir, "insights.json"), "utf8"));
     insights.summary = { ...insights.summary, text: "A new summary." };
-    await deployFile(dist, "/insights.json", JSON.stringify(insights));
+    await deployFile(built.distDir, "/insights.json", JSON.stringify(insights));
 
     const { snapshot, changed, failed } = await live.goLive("publish", { topics: ["t"] });
     expect(changed).toBe(true);
@@ -64,7 +56,7 @@ describe("LiveBuild", () => {
 
   it("keeps the build live when a listener fails, runs the others, and names the failure", async () => {
     const { lines, logger } = logged();
-    const live = new LiveBuild({ store: await SnapshotStore.open(dist), logger });
+    const live = new LiveBuild({ store: await SnapshotStore.open(built.distDir), logger });
     const ran: string[] = [];
     live.onLive("distributing it", () => {
       throw new Error("connect ECONNREFUSED");
@@ -72,7 +64,7 @@ describe("LiveBuild", () => {
     live.onLive("notifying MCP subscribers", () => {
       ran.push("mcp");
     });
-    await appendFile(path.join(dist, MANIFEST_FILE), "\n");
+    await appendFile(path.join(built.distDir, MANIFEST_FILE), "\n");
     const { snapshot, failed } = await live.goLive("rebuild");
     expect(live.current).toBe(snapshot);
     expect(failed).toEqual(["distributing it"]);
@@ -87,13 +79,13 @@ describe("LiveBuild", () => {
 
   it("announces nothing and keeps the last good build when the new one cannot be loaded", async () => {
     const { logger } = logged();
-    const live = new LiveBuild({ store: await SnapshotStore.open(dist), logger });
+    const live = new LiveBuild({ store: await SnapshotStore.open(built.distDir), logger });
     const events: LiveEvent[] = [];
     live.onLive("recording", (e) => {
       events.push(e);
     });
     const good = live.current;
-    const manifestPath = path.join(dist, MANIFEST_FILE);
+    const manifestPath = path.join(built.distDir, MANIFEST_FILE);
     const manifest = JSON.parse(await readFile(manifestPath, "utf8"));
     manifest.files["/feed.xml"].etag = '"not-the-feed"';
     await writeFile(manifestPath, JSON.stringify(manifest));

@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SnapshotStore } from "../../../sidecar/build/snapshot-store.ts";
 import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
-import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
+import { buildBeforeAll, tempDistDir } from "../../helpers/build-site.ts";
 
 /**
  * `reload(dir, { ifChanged })`, the path of a publish ping and of an instance catching up with an announced build: a
@@ -12,19 +12,16 @@ import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
  */
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
-let dist: string;
 let copy: string;
 
+const built = buildBeforeAll(FIXTURE);
+
 beforeAll(async () => {
-  const built = await buildSite(FIXTURE);
-  expect(built.code, built.stderr).toBe(0);
-  dist = built.distDir;
   copy = await tempDistDir("pr-snapshot-copy-");
-  await cp(dist, copy, { recursive: true });
+  await cp(built.distDir, copy, { recursive: true });
 });
 
 afterAll(async () => {
-  await rm(dist, { recursive: true, force: true });
   await rm(copy, { recursive: true, force: true });
   await Promise.all(edited.map((d) => rm(d, { recursive: true, force: true })));
 });
@@ -34,7 +31,7 @@ const edited: string[] = [];
 async function editedBuild(text: string): Promise<{ dir: string; file: string; bytes: Buffer }> {
   const dir = await tempDistDir("pr-snapshot-edited-");
   edited.push(dir);
-  await cp(dist, dir, { recursive: true });
+  await cp(built.distDir, dir, { recursive: true });
   const file = path.join(dir, "reviews.json");
   const dataset = JSON.parse(await readFile(file, "utf8"));
   dataset.reviews[0].text = text;
@@ -49,7 +46,7 @@ async function editedBuild(text: string): Promise<{ dir: string; file: string; b
 
 describe("SnapshotStore.reload with ifChanged", () => {
   it("loads nothing and swaps nothing when the folder still holds the loaded build", async () => {
-    const store = await SnapshotStore.open(dist);
+    const store = await SnapshotStore.open(built.distDir);
     const first = store.current;
     expect(await store.reload(undefined, { ifChanged: true })).toBe(first);
     expect(store.current).toBe(first);
@@ -60,7 +57,7 @@ describe("SnapshotStore.reload with ifChanged", () => {
   });
 
   it("loads another folder, and the same folder once its header manifest has changed", async () => {
-    const store = await SnapshotStore.open(dist);
+    const store = await SnapshotStore.open(built.distDir);
     const first = store.current;
     const moved = await store.reload(copy, { ifChanged: true });
     expect(moved).not.toBe(first);
@@ -79,7 +76,7 @@ describe("SnapshotStore.reload with ifChanged", () => {
 
 describe("SnapshotStore.prepare: the dataset of a build read before the build ends", () => {
   it("stands for the build's reviews.json when its ETag is the manifest's", async () => {
-    const store = await SnapshotStore.open(dist);
+    const store = await SnapshotStore.open(built.distDir);
     const reviews = store.current.index.size;
     const next = await editedBuild("Read ahead of the build's end.");
     await store.prepare(next.file);
@@ -94,7 +91,7 @@ describe("SnapshotStore.prepare: the dataset of a build read before the build en
   });
 
   it("is not used by a build whose manifest names other bytes, nor after a failed build lets it go", async () => {
-    const store = await SnapshotStore.open(dist);
+    const store = await SnapshotStore.open(built.distDir);
     const other = await editedBuild("Another build's dataset.");
     const next = await editedBuild("The build that goes live.");
     await store.prepare(other.file);

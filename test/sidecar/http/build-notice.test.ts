@@ -1,28 +1,24 @@
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { NOTICE_CSS_PATH, type PageNotice, pageNotice } from "../../../sidecar/http/build-notice.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 
 /** The app as npm start runs it, with the notice of a failed build switched on and off by the test. */
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const FILE = "content/reviews/2026/2026-03-14-maria-g.yaml";
 let app: TestApp;
-let dist: string;
 let notice: PageNotice | undefined;
 
+const built = buildBeforeAll(FIXTURE);
+
 beforeAll(async () => {
-  const build = await buildSite(FIXTURE);
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startApp(dist, { routers: () => ({ buildNotice: () => notice }) });
+  app = await startApp(built.distDir, { routers: () => ({ buildNotice: () => notice }) });
 }, 300_000);
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 const get = (p: string, headers: Record<string, string> = {}) =>

@@ -7,29 +7,26 @@ import { Router } from "express";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll, buildSite } from "../../helpers/build-site.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 import { rawRequest } from "../../helpers/raw-http.ts";
 
 const CONTENT = PROJECT_CONTENT;
 let app: TestApp;
-let dist: string;
 let manifest: HeadersManifest;
 
+const built = buildBeforeAll(CONTENT);
+
 beforeAll(async () => {
-  const build = await buildSite(CONTENT);
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  manifest = JSON.parse(await readFile(path.join(dist, "_headers.json"), "utf8"));
-  app = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
+  manifest = JSON.parse(await readFile(path.join(built.distDir, "_headers.json"), "utf8"));
+  app = await startApp(built.distDir, { env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
 });
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
-const manifestBytes = (p: string) => readFileSync(path.join(dist, p)).length;
+const manifestBytes = (p: string) => readFileSync(path.join(built.distDir, p)).length;
 
 const req = (p: string, headers: Record<string, string> = {}, method = "GET") =>
   fetch(`${app.url}${p}`, { method, headers: { "accept-encoding": "identity", ...headers } });
@@ -115,7 +112,7 @@ conditionalMatrix("/feed.xml", () => "/feed.xml");
 
 describe("since/{date}", () => {
   it("returns the reviews dated on or after the date, newest first", async () => {
-    const dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
+    const dataset = JSON.parse(await readFile(path.join(built.distDir, "reviews.json"), "utf8"));
     const body = await (await req("/api/reviews/since/2026-06-01")).json();
     const expected = dataset.reviews.filter((r: { date: string }) => r.date >= "2026-06-01");
     expect(body).toEqual({ since: "2026-06-01", count: expected.length, reviews: expected });
@@ -155,7 +152,7 @@ describe("static files from the single origin", () => {
     // fetch decodes gzip itself; either way the JSON must be the file's.
     const text =
       res.headers.get("content-encoding") === "gzip" && raw[0] === 0x1f ? gunzipSync(raw).toString() : raw.toString();
-    expect(text).toBe(await readFile(path.join(dist, "reviews.json"), "utf8"));
+    expect(text).toBe(await readFile(path.join(built.distDir, "reviews.json"), "utf8"));
   });
   it("answers a HEAD without compressing: the coded length only once a GET has made that body", async () => {
     const head = () => req("/api/feed.json", { "accept-encoding": "zstd" }, "HEAD");
@@ -300,7 +297,7 @@ describe("reload", () => {
 
 describe("rate limit", () => {
   it("answers 429 with Retry-After once a client exceeds its per-minute budget, but never on /healthz", async () => {
-    const limited = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "3" } });
+    const limited = await startApp(built.distDir, { env: { RATE_LIMIT_PER_MINUTE: "3" } });
     try {
       const statuses: number[] = [];
       for (let i = 0; i < 4; i++) statuses.push((await fetch(`${limited.url}/api/reviews/since/2026-01-01`)).status);
@@ -320,7 +317,7 @@ describe("rate limit", () => {
     const hub = Router().post("/", (_req, res) => {
       res.status(202).end();
     });
-    const limited = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "2" }, routers: () => ({ hub }) });
+    const limited = await startApp(built.distDir, { env: { RATE_LIMIT_PER_MINUTE: "2" }, routers: () => ({ hub }) });
     try {
       const hubStatuses: number[] = [];
       for (let i = 0; i < 4; i++) {

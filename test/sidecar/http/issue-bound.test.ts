@@ -1,9 +1,8 @@
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import type { Client } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { MAX_LISTED_ISSUES } from "../../../src/search/query-service.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
 
 /**
@@ -13,22 +12,19 @@ import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-a
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
-let dist: string | undefined;
 let app: McpTestApp;
 let client: Client;
 
+const built = buildBeforeAll(FIXTURE, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(FIXTURE, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startMcpApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
+  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
   client = (await connectClient(app.endpoint, "legacy")).client;
 }, 600_000);
 
 afterAll(async () => {
   await client?.close().catch(() => undefined);
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 type Issue = { path: string; value: unknown; message: string };

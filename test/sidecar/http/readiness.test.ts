@@ -1,7 +1,6 @@
-import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
 /**
@@ -11,7 +10,6 @@ import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
  */
 
 let app: TestApp;
-let dist: string;
 let calls = 0;
 /** The probes waiting for the database's answer. */
 const waiting: ((up: boolean) => void)[] = [];
@@ -19,11 +17,10 @@ const answer = (up: boolean) => {
   for (const resolve of waiting.splice(0)) resolve(up);
 };
 
+const built = buildBeforeAll(PROJECT_CONTENT);
+
 beforeAll(async () => {
-  const build = await buildSite(PROJECT_CONTENT);
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startApp(dist, {
+  app = await startApp(built.distDir, {
     routers: () => ({
       databaseReachable: () => {
         calls++;
@@ -35,7 +32,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 describe("GET /healthz with a shared database", () => {

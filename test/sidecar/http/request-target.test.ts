@@ -1,24 +1,20 @@
-import { rm } from "node:fs/promises";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 import { rawRequest } from "../../helpers/raw-http.ts";
 
 // Requests fetch cannot send: the asterisk-form request target (RFC 9112 §3.2.4), an Expect.
 let app: TestApp;
-let dist: string;
+
+const built = buildBeforeAll(PROJECT_CONTENT);
 
 beforeAll(async () => {
-  const build = await buildSite(PROJECT_CONTENT);
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startApp(dist);
+  app = await startApp(built.distDir);
 });
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 const raw = (text: string) => rawRequest(app.url, text);

@@ -1,4 +1,4 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import http from "node:http";
 import path from "node:path";
 import { brotliDecompressSync, gunzipSync, zstdDecompressSync } from "node:zlib";
@@ -6,7 +6,7 @@ import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewRecord, ReviewsDataset } from "../../../src/content/records.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 import { referenceSearch, searchParamsArbitrary } from "../../helpers/search-reference.ts";
 
@@ -16,15 +16,13 @@ let app: TestApp;
 /** The same build with the result store off (RESPONSE_CACHE_MB=0): what the uncached path sends. */
 let uncached: TestApp;
 let dataset: ReviewsDataset;
-let dist: string;
+
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
 
 beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
-  app = await startApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000" } });
-  uncached = await startApp(dist, {
+  dataset = JSON.parse(await readFile(path.join(built.distDir, "reviews.json"), "utf8"));
+  app = await startApp(built.distDir, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000" } });
+  uncached = await startApp(built.distDir, {
     env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000", RESPONSE_CACHE_MB: "0" },
   });
 });
@@ -32,7 +30,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await app?.close();
   await uncached?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 const get = async (qs: string) => {

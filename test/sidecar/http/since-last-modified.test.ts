@@ -1,10 +1,10 @@
-import { readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { codeSinceMs } from "../../../sidecar/build/code-identity.ts";
 import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
 /**
@@ -15,24 +15,21 @@ import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
  */
 const DATASET_DATE = "Wed, 01 Jan 2020 00:00:00 GMT";
 let app: TestApp;
-let dist: string;
+
+const built = buildBeforeAll(PROJECT_CONTENT);
 
 beforeAll(async () => {
-  const build = await buildSite(PROJECT_CONTENT);
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  const file = path.join(dist, "_headers.json");
+  const file = path.join(built.distDir, "_headers.json");
   const manifest = JSON.parse(await readFile(file, "utf8")) as HeadersManifest;
   const dataset = manifest.files["/reviews.json"];
   if (dataset === undefined) throw new Error("the build has no /reviews.json");
   dataset.last_modified = DATASET_DATE;
   await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
-  app = await startApp(dist);
+  app = await startApp(built.distDir);
 });
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 describe("since/{date} Last-Modified", () => {

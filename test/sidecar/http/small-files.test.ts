@@ -1,9 +1,9 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { brotliCompressSync, gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
 /**
@@ -14,24 +14,21 @@ import { PROJECT_CONTENT } from "../../helpers/project-content.ts";
 
 const ALL = "br, zstd, gzip";
 let app: TestApp;
-let dist: string;
+
+const built = buildBeforeAll(PROJECT_CONTENT);
 
 beforeAll(async () => {
-  const build = await buildSite(PROJECT_CONTENT);
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startApp(dist, { env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
+  app = await startApp(built.distDir, { env: { RATE_LIMIT_PER_MINUTE: "1000000" } });
 });
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 describe("content coding of small files", () => {
   it("sends a file under 1 KB as it is, without Vary, whatever the client accepts", async () => {
     for (const p of ["/robots.txt", "/log/key"]) {
-      const bytes = await readFile(path.join(dist, p));
+      const bytes = await readFile(path.join(built.distDir, p));
       expect(bytes.length, p).toBeLessThan(1024);
       // What a coding would cost: more bytes than the file itself.
       expect(gzipSync(bytes).length, p).toBeGreaterThan(bytes.length);
@@ -48,7 +45,7 @@ describe("content coding of small files", () => {
   });
 
   it("still compresses a larger file for a client that accepts it", async () => {
-    const bytes = await readFile(path.join(dist, "reviews.json"));
+    const bytes = await readFile(path.join(built.distDir, "reviews.json"));
     expect(brotliCompressSync(bytes).length).toBeLessThan(bytes.length);
     const res = await fetch(`${app.url}/reviews.json`, { headers: { "accept-encoding": ALL } });
     expect(res.headers.get("content-encoding")).toBe("br");

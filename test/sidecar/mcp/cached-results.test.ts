@@ -1,11 +1,11 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import { gunzipSync } from "node:zlib";
 import type { CallToolResult, Client } from "@modelcontextprotocol/client";
 import fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-app.ts";
 
 /**
@@ -18,7 +18,6 @@ import { connectClient, type McpTestApp, startMcpApp } from "../../helpers/mcp-a
 
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
-let dist: string;
 let dataset: ReviewsDataset;
 /** The default result store, shared by the route and the tools. */
 let cached: McpTestApp;
@@ -29,13 +28,12 @@ const clients: Record<"cached" | "uncached", Record<"legacy" | "modern", Client>
   uncached: {} as Record<"legacy" | "modern", Client>,
 };
 
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
-  cached = await startMcpApp(dist, { env: { BASE_URL: BASE } });
-  uncached = await startMcpApp(dist, { env: { BASE_URL: BASE, RESPONSE_CACHE_MB: "0" } });
+  dataset = JSON.parse(await readFile(path.join(built.distDir, "reviews.json"), "utf8"));
+  cached = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
+  uncached = await startMcpApp(built.distDir, { env: { BASE_URL: BASE, RESPONSE_CACHE_MB: "0" } });
   for (const [name, app] of [
     ["cached", cached],
     ["uncached", uncached],
@@ -55,7 +53,6 @@ afterAll(async () => {
     for (const c of Object.values(side)) await c.close().catch(() => undefined);
   await cached?.close();
   await uncached?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 type Params = Readonly<Record<string, string | readonly string[] | undefined>>;

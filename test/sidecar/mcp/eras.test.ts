@@ -1,9 +1,9 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import type { CallToolResult, Client, ResourceUpdatedNotification } from "@modelcontextprotocol/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import {
   connectClient,
   initializeRequest,
@@ -23,23 +23,20 @@ import {
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
 const MODERN = "2026-07-28";
-let dist: string;
 let app: McpTestApp;
 let dataset: ReviewsDataset;
 const clients: Client[] = [];
 
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
-  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  dataset = JSON.parse(await readFile(path.join(built.distDir, "reviews.json"), "utf8"));
+  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
 }, 600_000);
 
 afterAll(async () => {
   for (const c of clients) await c.close().catch(() => undefined);
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 async function client(era: "legacy" | "modern"): Promise<Client> {

@@ -1,9 +1,8 @@
-import { rm } from "node:fs/promises";
 import { connect } from "node:net";
 import path from "node:path";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import {
   initializeRequest,
   type McpTestApp,
@@ -22,21 +21,18 @@ import { rawRequest } from "../../helpers/raw-http.ts";
 
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
-let dist: string;
 let app: McpTestApp;
 let sessionId: string;
 
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
   sessionId = await openSession(app.endpoint);
 });
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 const session = (version = "2025-06-18") => ({ "mcp-session-id": sessionId, "mcp-protocol-version": version });

@@ -3,10 +3,10 @@ import os from "node:os";
 import path from "node:path";
 import pg from "pg";
 import pino from "pino";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
 import { MemorySessionStore, type SessionStore } from "../../../sidecar/mcp/session-store.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
 import { migratedPools, postgresSuitesMissing } from "../../helpers/pg-cluster.ts";
 import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
@@ -26,26 +26,20 @@ const IDLE = 86_400_000;
 const silent = pino({ level: "silent" });
 const unavailable = await postgresSuitesMissing();
 
-let dist: string;
 const databases = migratedPools(silent);
 const pools: pg.Pool[] = [];
 const started: McpTestApp[] = [];
 
-beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-}, 120_000);
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
 
 afterAll(async () => {
   for (const a of started) await a.close();
   await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
   await databases.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 async function start(sessions?: SessionStore, secret = SECRET): Promise<McpTestApp> {
-  const app = await startMcpApp(dist, { env: { BASE_URL: BASE, MCP_SESSION_SECRET: secret }, sessions });
+  const app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE, MCP_SESSION_SECRET: secret }, sessions });
   started.push(app);
   return app;
 }
@@ -129,7 +123,7 @@ describe("a session id after a restart", () => {
     const dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-mcp-restart-"));
     const env = (secret: string) => ({
       BASE_URL: BASE,
-      DIST_DIR: dist,
+      DIST_DIR: built.distDir,
       DATA_DIR: dataDir,
       LOG_LEVEL: "warn",
       MCP_SESSION_SECRET: secret,

@@ -1,7 +1,6 @@
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { connectClient, initializeRequest, type McpTestApp, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
 
 /**
@@ -11,19 +10,16 @@ import { connectClient, initializeRequest, type McpTestApp, postRpc, startMcpApp
 
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
-let dist: string;
 let app: McpTestApp;
 
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
 });
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 describe("initialize within a session", () => {

@@ -1,4 +1,4 @@
-import { readFile, rm } from "node:fs/promises";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
 import {
   type CallToolResult,
@@ -12,23 +12,21 @@ import { REVIEW_TEXT_NOTE } from "../../../sidecar/mcp/instructions.ts";
 import { MCP_TOOLS, mcpPathItem } from "../../../src/api/openapi-mcp.ts";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { SEARCH_PARAMS } from "../../../src/search/query.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 import { connectClient, type McpTestApp, openSession, postRpc, startMcpApp } from "../../helpers/mcp-app.ts";
 
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
 let app: McpTestApp;
-let dist: string;
 let dataset: ReviewsDataset;
 let client: Client;
 let transport: StreamableHTTPClientTransport;
 
+const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(CONTENT, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  dataset = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8"));
-  app = await startMcpApp(dist, { env: { BASE_URL: BASE } });
+  dataset = JSON.parse(await readFile(path.join(built.distDir, "reviews.json"), "utf8"));
+  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
   ({ client, transport } = await connectClient(app.endpoint));
   // Caches the output schemas, so every callTool below is also validated by the client.
   await client.listTools();
@@ -37,7 +35,6 @@ beforeAll(async () => {
 afterAll(async () => {
   await client?.close();
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 const httpJson = async (p: string) => {
