@@ -1,11 +1,11 @@
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { cp, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { buildSite, testLogKey } from "../helpers/build-site.ts";
 import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
 import { runLogVerify } from "../helpers/log-verify-run.ts";
 import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 /**
  * A site with no reviews yet: its log has no entries and the root RFC 6962 gives the empty tree,
@@ -18,7 +18,7 @@ const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const EMPTY_ROOT = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
 const GO = goUnavailable();
 
-const temp: string[] = [];
+const temp = tempFolders();
 let go: GoVerifier | undefined;
 /** The site at BASE_URL, so records name their permalinks there. */
 let site: SiteProxy;
@@ -33,20 +33,13 @@ beforeAll(async () => {
 afterAll(async () => {
   await site?.close();
   await go?.remove();
-  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
-
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  temp.push(dir);
-  return dir;
-}
 
 /** Builds `content` on `logDir`, serves it, and runs both verifiers (the Go one from `old`, "size:root"). */
 async function verifyBuild(content: string, logDir: string, state: string, old?: string) {
   const KEY = testLogKey(BASE);
   const b = await buildSite(content, { BASE_URL: BASE, LOG_DIR: logDir, LOG_SIGNING_KEY: KEY.skey });
-  temp.push(b.distDir);
+  temp.add(b.distDir);
   expect(b.code, b.stderr).toBe(0);
   const app = await site.serve(b.distDir);
   try {
@@ -63,14 +56,14 @@ describe("an empty review log", { timeout: 600_000 }, () => {
   it.skipIf(GO)(`(the Go verifier: ${GO ?? "available"})`, () => {});
 
   it("is signed with the empty tree's root, both verifiers accept it, and the first reviews' log extends it", async () => {
-    const content = await tempDir("pr-log-empty-content-");
+    const content = await temp.make("pr-log-empty-content-");
     await cp(FIXTURE, content, { recursive: true });
     const reviews = path.join(content, "reviews");
-    const kept = await tempDir("pr-log-empty-reviews-");
+    const kept = await temp.make("pr-log-empty-reviews-");
     await cp(reviews, kept, { recursive: true });
     await rm(reviews, { recursive: true });
-    const logDir = await tempDir("pr-log-empty-state-");
-    const state = path.join(await tempDir("pr-log-empty-monitor-"), "state.json");
+    const logDir = await temp.make("pr-log-empty-state-");
+    const state = path.join(await temp.make("pr-log-empty-monitor-"), "state.json");
 
     const empty = await verifyBuild(content, logDir, state);
     expect((await readFile(path.join(logDir, "checkpoint"), "utf8")).split("\n").slice(1, 3)).toEqual([

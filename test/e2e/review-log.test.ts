@@ -1,6 +1,5 @@
 import { createHash } from "node:crypto";
-import { cp, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import canonicalize from "canonicalize";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -15,6 +14,7 @@ import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-l
 import { runLogVerify } from "../helpers/log-verify-run.ts";
 import { nginxUnavailable, startNginx } from "../helpers/nginx.ts";
 import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 /**
  * The review log end to end: real builds of a content folder that an editor changes between
@@ -31,7 +31,7 @@ const CARLOS = "2025-03-10-carlos-d";
 const NOW = new Date("2026-11-27T00:00:00Z");
 const GO = goUnavailable();
 
-const temp: string[] = [];
+const temp = tempFolders();
 let content: string;
 let logDir: string;
 let state: string;
@@ -47,23 +47,16 @@ let KEY: { skey: string; vkey: string };
 afterAll(async () => {
   await site?.close();
   await go?.remove();
-  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
-
-async function tempDir(prefix: string): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), prefix));
-  temp.push(dir);
-  return dir;
-}
 
 beforeAll(async () => {
   site = await startSiteProxy();
   BASE = site.base;
   KEY = testLogKey(BASE);
-  content = await tempDir("pr-log-content-");
+  content = await temp.make("pr-log-content-");
   await cp(FIXTURE, content, { recursive: true });
-  logDir = await tempDir("pr-log-state-");
-  state = path.join(await tempDir("pr-log-monitor-"), "state.json");
+  logDir = await temp.make("pr-log-state-");
+  state = path.join(await temp.make("pr-log-monitor-"), "state.json");
   if (!GO) go = await buildGoVerifier();
 });
 
@@ -71,7 +64,7 @@ const file = (id: string, dir = content) => path.join(dir, "reviews", id.slice(0
 
 async function build(dir = content, log = logDir, env: Record<string, string> = {}) {
   const result = await buildSite(dir, { BASE_URL: BASE, LOG_DIR: log, LOG_SIGNING_KEY: KEY.skey, ...env });
-  temp.push(result.distDir);
+  temp.add(result.distDir);
   return result;
 }
 
@@ -219,7 +212,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       // No LOG_DIR, an empty DATA_DIR, no key: the published log at BASE_URL is enough.
       const lines: string[] = [];
       const code = await check({
-        env: { CONTENT_DIR: content, BASE_URL: BASE, DATA_DIR: await tempDir("pr-log-nodata-") },
+        env: { CONTENT_DIR: content, BASE_URL: BASE, DATA_DIR: await temp.make("pr-log-nodata-") },
         now: NOW,
         out: (l) => lines.push(l),
         err: (l) => lines.push(l),
@@ -339,7 +332,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
     const [, size] = await checkpointOf();
     await writeFile(file(MIKE), (await readFile(file(MIKE), "utf8")).replace(/withdrawn:[\s\S]*$/, ""));
     try {
-      const fresh = await tempDir("pr-log-ci-");
+      const fresh = await temp.make("pr-log-ci-");
       const b = await build(content, fresh);
       expect(b.code, b.stderr).toBe(0);
       expect(b.stderr).toContain(`continuing the log published at ${BASE}/log (${size} entries)`);
@@ -361,14 +354,14 @@ describe("the review log", { timeout: 1_500_000 }, () => {
   });
 
   it("a history rewritten under the same key is rejected: not an extension of the checkpoint seen", async () => {
-    const rewritten = await tempDir("pr-log-rewritten-");
+    const rewritten = await temp.make("pr-log-rewritten-");
     await cp(content, rewritten, { recursive: true });
     await rm(file(MIKE, rewritten));
     for (let i = 0; i < 4; i++) {
       const extra = (await readFile(file(CARLOS), "utf8")).replace(/^author: .*$/m, `author: Filler ${i}`);
       await writeFile(path.join(rewritten, "reviews", "2025", `2025-03-10-filler-${i}.yaml`), extra);
     }
-    const b = await build(rewritten, await tempDir("pr-log-fresh-"));
+    const b = await build(rewritten, await temp.make("pr-log-fresh-"));
     expect(b.code, b.stderr).toBe(0);
     const app = await site.serve(b.distDir);
     const v = await monitor();
@@ -383,9 +376,9 @@ describe("the review log", { timeout: 1_500_000 }, () => {
 
 describe("two builds at once on one LOG_DIR", { timeout: 1_500_000 }, () => {
   it("leave checkpoints of which one extends the other, or one refuses", async () => {
-    const shared = await tempDir("pr-log-shared-");
-    const a = await tempDir("pr-log-copy-a-");
-    const c = await tempDir("pr-log-copy-b-");
+    const shared = await temp.make("pr-log-shared-");
+    const a = await temp.make("pr-log-copy-a-");
+    const c = await temp.make("pr-log-copy-b-");
     await cp(FIXTURE, a, { recursive: true });
     await cp(FIXTURE, c, { recursive: true });
     const carlos = await readFile(file(CARLOS, c), "utf8");
@@ -418,7 +411,7 @@ describe("two builds at once on one LOG_DIR", { timeout: 1_500_000 }, () => {
     );
     // Each build's log, served in turn from the smaller: each must extend the one before.
     const order = ok.map((r, i) => ({ r, size: sizes[i] as number })).sort((p, q) => p.size - q.size);
-    const monitorState = path.join(await tempDir("pr-log-monitor2-"), "state.json");
+    const monitorState = path.join(await temp.make("pr-log-monitor2-"), "state.json");
     for (const { r } of order) {
       const app = await site.serve(r.distDir);
       try {

@@ -1,5 +1,4 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ServedRecord } from "../../src/log/site-check.ts";
@@ -7,6 +6,7 @@ import type { TestApp } from "../helpers/app-server.ts";
 import { buildSite, testLogKey } from "../helpers/build-site.ts";
 import { runLogVerify } from "../helpers/log-verify-run.ts";
 import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 const run = (argv: string[], fetch?: typeof globalThis.fetch) => runLogVerify(argv, { now: new Date(0), fetch });
 
@@ -17,7 +17,7 @@ const run = (argv: string[], fetch?: typeof globalThis.fetch) => runLogVerify(ar
 describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
   const MIKE = "2024-11-21-mike";
   const CARLOS = "2025-03-10-carlos-d";
-  const temp: string[] = [];
+  const temp = tempFolders();
   let site: SiteProxy;
   let base: string;
   let vkey: string;
@@ -27,13 +27,12 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     // Before the app is up (the build asks for a published log to continue), nothing is published.
     site = await startSiteProxy();
     base = site.base;
-    const content = await mkdtemp(path.join(os.tmpdir(), "pr-log-verify-content-"));
-    temp.push(content);
+    const content = await temp.make("pr-log-verify-content-");
     await cp(path.resolve(import.meta.dirname, "../fixtures/basic-content"), content, { recursive: true });
     const mike = path.join(content, "reviews/2024", `${MIKE}.yaml`);
     await writeFile(mike, `${await readFile(mike, "utf8")}withdrawn:\n  reason: author-request\n  date: 2026-11-20\n`);
     const b = await buildSite(content, { BASE_URL: base });
-    temp.push(b.distDir);
+    temp.add(b.distDir);
     expect(b.code, b.stderr).toBe(0);
     vkey = testLogKey(base).vkey;
     app = await site.serve(b.distDir);
@@ -42,7 +41,6 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
   afterAll(async () => {
     await app?.close();
     await site?.close();
-    await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
   });
 
   afterEach(() => site?.reset());

@@ -1,9 +1,9 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { cp, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { decodeBundle, decodeEntry } from "../../../src/log/entries.ts";
 import { buildSite, testLogKey } from "../../helpers/build-site.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 /**
  * The review log as real builds write it, two builds on one LOG_DIR: a review withdrawn before it
@@ -14,30 +14,23 @@ const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content"
 // Port 9 (discard): a loopback origin with no published log to continue.
 const BASE = "http://127.0.0.1:9";
 const MIKE = "2024-11-21-mike";
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
-
-async function tempDir(prefix: string) {
-  const d = await mkdtemp(path.join(os.tmpdir(), prefix));
-  temp.push(d);
-  return d;
-}
+const temp = tempFolders();
 
 describe("the review log of a build (review-log.ts)", { timeout: 600_000 }, () => {
   it("logs a review withdrawn before it was ever published, then put on the list, as published", async () => {
-    const content = await tempDir("pr-log-first-");
+    const content = await temp.make("pr-log-first-");
     await cp(FIXTURE, content, { recursive: true });
-    const logDir = await tempDir("pr-log-dir-");
+    const logDir = await temp.make("pr-log-dir-");
     const env = { BASE_URL: BASE, LOG_DIR: logDir, LOG_SIGNING_KEY: testLogKey(BASE).skey };
     const file = path.join(content, "reviews/2024", `${MIKE}.yaml`);
     const yaml = await readFile(file, "utf8");
     await writeFile(file, `${yaml}withdrawn:\n  reason: false-or-fake\n  date: 2026-11-20\n`);
     const first = await buildSite(content, env);
-    temp.push(first.distDir);
+    temp.add(first.distDir);
     expect(first.code, first.stderr).toBe(0);
     await writeFile(file, yaml);
     const second = await buildSite(content, env);
-    temp.push(second.distDir);
+    temp.add(second.distDir);
     expect(second.code, second.stderr).toBe(0);
 
     const bundle = await readFile(path.join(second.distDir, "log/tile/entries/000.p/9"));

@@ -1,7 +1,6 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readdir, readFile, rm, stat, truncate, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commitLogDir } from "../../../src/io/log-dir.ts";
 import { keyOf } from "../../../src/io/log-key.ts";
 import { updateLog } from "../../../src/io/review-log.ts";
@@ -10,9 +9,9 @@ import { generateKeyPair, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { reviewRecord } from "../../helpers/review-record.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const ORIGIN = "localhost:4321/log";
@@ -42,8 +41,7 @@ const update = (dir: string, reviews: LoggedReview[], warn: (m: string) => void 
 
 describe("a build's update of the log (review-log.ts)", () => {
   it("refuses a LOG_DIR of the earlier entry format, saying what to do, and leaves no lock behind", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-old-log-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-old-log-");
     const old = appendEntries(EMPTY_LOG, [Buffer.from('{"event":"published","id":"2024-01-01-a","review":{}}')]);
     await commitLogDir(dir, old, signedCheckpoint(old, ORIGIN, signerFromKey(KEY.skey)), { note: undefined, size: 0 });
     await expect(
@@ -62,8 +60,7 @@ describe("a build's update of the log (review-log.ts)", () => {
   });
 
   it("repairs a damaged hash tile of LOG_DIR from the entries, saying so, and serves the same log", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-damaged-log-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-damaged-log-");
     const reviews = Array.from({ length: 130 }, (_, i) => review(i));
     const first = await update(dir, reviews);
     const tile = path.join(dir, "tile/0/000.p/130");
@@ -85,8 +82,7 @@ describe("a build's update of the log (review-log.ts)", () => {
   });
 
   it("refuses a LOG_DIR with tiles but no checkpoint, naming it, and changes nothing in it", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-headless-log-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-headless-log-");
     await update(
       dir,
       Array.from({ length: 130 }, (_, i) => review(i)),
@@ -107,8 +103,7 @@ describe("a build's update of the log (review-log.ts)", () => {
 
 describe("a local preview's LOG_DIR a first commit left without its checkpoint (npm start stopped in its first build)", () => {
   it("is written again when its tiles are exactly this build's, giving the same checkpoint", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-interrupted-log-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-interrupted-log-");
     const reviews = Array.from({ length: 130 }, (_, i) => review(i));
     await update(dir, reviews);
     const checkpoint = await readFile(path.join(dir, "checkpoint"), "utf8");
@@ -119,8 +114,7 @@ describe("a local preview's LOG_DIR a first commit left without its checkpoint (
   });
 
   it("takes a folder that holds no log's files (lost+found of a fresh volume, .DS_Store) for an empty one", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-volume-log-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-volume-log-");
     await mkdir(path.join(dir, "lost+found"));
     await writeFile(path.join(dir, ".DS_Store"), "");
     await update(dir, [review(1)]);
@@ -141,8 +135,7 @@ async function snapshot(dir: string): Promise<Record<string, string>> {
 
 describe("a build whose LOG_DIR cannot be used", () => {
   it("stops naming LOG_DIR and what the system said, with no stack trace, when LOG_DIR is a file", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-log-file-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-log-file-");
     const file = path.join(dir, "not-a-folder");
     await writeFile(file, "kept\n");
     const result = await buildSite(FIXTURE, { BASE_URL: "https://reviews.example", LOG_DIR: file, LOG_NEW: "1" });

@@ -1,23 +1,21 @@
-import { mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commitLogDir, folderReader } from "../../../src/io/log-dir.ts";
 import { encodeBundle, encodeEntry } from "../../../src/log/entries.ts";
 import { signNote } from "../../../src/log/note.ts";
 import { generateKeyPair, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
 import { verifyLog } from "../../../src/log/verify.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 /** The monitor's check of a log's files (`npm run log:verify`), over a folder in tlog-tiles layout. */
 const ORIGIN = "reviews.test/log";
 const KEY = generateKeyPair(ORIGIN, new Uint8Array(32).fill(3));
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 async function logOf(n: number): Promise<string> {
-  const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
-  temp.push(d);
+  const d = await temp.make("pr-verify-");
   const entries = Array.from({ length: n }, (_, i) =>
     encodeEntry({ event: "published", id: `2026-01-01-r${i}`, logged: "2026-01-02", commitment: `${"A".repeat(43)}=` }),
   );
@@ -54,8 +52,7 @@ describe("a signed checkpoint whose size the tiles do not back (verify.ts, read.
 
 describe("a log whose days go back (verify.ts)", () => {
   it("fails, naming the entry logged on a day before the one ahead of it: a backdated entry", async () => {
-    const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
-    temp.push(d);
+    const d = await temp.make("pr-verify-");
     const commitment = `${"A".repeat(43)}=`;
     const entries = ["2026-01-03", "2026-01-05", "2026-01-04"].map((logged, i) =>
       encodeEntry({ event: "published", id: `2026-01-01-r${i}`, logged, commitment }),
@@ -78,8 +75,7 @@ describe("a log whose events are not its reviews' history (verify.ts, history.ts
   const B = "2026-01-01-bo";
 
   async function verifyEntries(entries: Parameters<typeof encodeEntry>[0][]) {
-    const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
-    temp.push(d);
+    const d = await temp.make("pr-verify-");
     const tree = appendEntries(EMPTY_LOG, entries.map(encodeEntry));
     await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(KEY.skey)), { note: undefined, size: 0 });
     return verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) });
@@ -137,8 +133,7 @@ describe("an entry written two ways at once (verify.ts, entries.ts)", () => {
       Buffer.from(String(good).replace(",", ", ")),
       Buffer.from(String(good).replace("a", "\\u0061")),
     ]) {
-      const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
-      temp.push(d);
+      const d = await temp.make("pr-verify-");
       const tree = appendEntries(EMPTY_LOG, [good, entry]);
       await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signerFromKey(KEY.skey)), {
         note: undefined,
@@ -157,8 +152,7 @@ describe("the partial tiles of the checkpoint a monitor saw last (verify.ts)", (
 
   /** A log committed at 5 entries, then at `size`: what a monitor that saw the first checkpoint reads next. */
   async function grown(size: number) {
-    const d = await mkdtemp(path.join(os.tmpdir(), "pr-verify-"));
-    temp.push(d);
+    const d = await temp.make("pr-verify-");
     const signer = signerFromKey(KEY.skey);
     const first = appendEntries(
       EMPTY_LOG,
