@@ -18,6 +18,7 @@ export const HEAVY_TESTS = [
   "test/e2e/outage.test.ts",
   "test/e2e/page-browser.test.ts",
   "test/e2e/review-log.test.ts",
+  "test/e2e/review-log-concurrent.test.ts",
   "test/e2e/scale-out.test.ts",
   "test/scripts/train-insights.test.ts",
   "test/sidecar/mcp/conformance.test.ts",

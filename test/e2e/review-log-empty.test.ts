@@ -1,10 +1,7 @@
 import { cp, readFile, rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildSite, testLogKey } from "../helpers/build-site.ts";
-import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
-import { runLogVerify } from "../helpers/log-verify-run.ts";
-import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
+import { describe, expect, it } from "vitest";
+import { GO_MISSING, loggedSite } from "../helpers/logged-site.ts";
 import { tempFolders } from "../helpers/temp-folders.ts";
 
 /**
@@ -16,44 +13,25 @@ import { tempFolders } from "../helpers/temp-folders.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const EMPTY_ROOT = "47DEQpj8HBSa+/TImW+5JCeuQeRkm5NMpJWZG3hSuFU=";
-const GO = goUnavailable();
 
-const temp = tempFolders();
-let go: GoVerifier | undefined;
 /** The site at BASE_URL, so records name their permalinks there. */
-let site: SiteProxy;
-let BASE: string;
-
-beforeAll(async () => {
-  site = await startSiteProxy();
-  BASE = site.base;
-  if (!GO) go = await buildGoVerifier();
-});
-
-afterAll(async () => {
-  await site?.close();
-  await go?.remove();
-});
+const logged = loggedSite(new Date("2026-11-27T00:00:00Z"));
+const temp = tempFolders();
 
 /** Builds `content` on `logDir`, serves it, and runs both verifiers (the Go one from `old`, "size:root"). */
 async function verifyBuild(content: string, logDir: string, state: string, old?: string) {
-  const KEY = testLogKey(BASE);
-  const b = await buildSite(content, { BASE_URL: BASE, LOG_DIR: logDir, LOG_SIGNING_KEY: KEY.skey });
-  temp.add(b.distDir);
+  const b = await logged.build(content, logDir);
   expect(b.code, b.stderr).toBe(0);
-  const app = await site.serve(b.distDir);
+  const app = await logged.site.serve(b.distDir);
   try {
-    const argv = ["--url", `${BASE}/log`, "--key", KEY.vkey, "--state", state];
-    const run = await runLogVerify(argv, { now: new Date("2026-11-27T00:00:00Z") });
-    const g = go ? await go.run([`${BASE}/log`, KEY.vkey, BASE, ...(old ? [old] : [])]) : undefined;
-    return { ...run, go: g };
+    return { ...(await logged.monitor(state)), go: await logged.goVerify(old) };
   } finally {
     await app.close();
   }
 }
 
 describe("an empty review log", { timeout: 600_000 }, () => {
-  it.skipIf(GO)(`(the Go verifier: ${GO ?? "available"})`, () => {});
+  it.skipIf(GO_MISSING)(`(the Go verifier: ${GO_MISSING ?? "available"})`, () => {});
 
   it("is signed with the empty tree's root, both verifiers accept it, and the first reviews' log extends it", async () => {
     const content = await temp.make("pr-log-empty-content-");

@@ -1,19 +1,17 @@
 import { createHash } from "node:crypto";
-import { cp, readdir, readFile, rm, writeFile } from "node:fs/promises";
+import { cp, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import canonicalize from "canonicalize";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { main as check } from "../../scripts/check-content.ts";
-import { runAstroBuild } from "../../src/build/astro-build.ts";
 import type { ReviewsDataset } from "../../src/content/records.ts";
 import { readDistFiles } from "../../src/io/dist-files.ts";
 import { decodeBundle, decodeEntry, type LogEntry } from "../../src/log/entries.ts";
-import { buildSite, HEADER_FILES, tempDistDir, testLogKey, undatedHeaders } from "../helpers/build-site.ts";
+import { HEADER_FILES, undatedHeaders } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { buildGoVerifier, type GoVerifier, goUnavailable } from "../helpers/go-log-verifier.ts";
-import { runLogVerify } from "../helpers/log-verify-run.ts";
+import { GO_MISSING, loggedSite } from "../helpers/logged-site.ts";
 import { nginxUnavailable, startNginx } from "../helpers/nginx.ts";
-import { type SiteProxy, startSiteProxy } from "../helpers/site-proxy.ts";
+import type { SiteProxy } from "../helpers/site-proxy.ts";
 import { tempFolders } from "../helpers/temp-folders.ts";
 
 /**
@@ -29,53 +27,35 @@ const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 const MIKE = "2024-11-21-mike";
 const CARLOS = "2025-03-10-carlos-d";
 const NOW = new Date("2026-11-27T00:00:00Z");
-const GO = goUnavailable();
 
+const logged = loggedSite(NOW);
 const temp = tempFolders();
 let content: string;
 let logDir: string;
 let state: string;
-let go: GoVerifier | undefined;
 /** The output of the last build that succeeded, served by the next test that needs the site as it is. */
 let lastDist: string;
 
 /** The site at BASE_URL, which can tamper with what the app serves. */
 let site: SiteProxy;
 let BASE: string;
-let KEY: { skey: string; vkey: string };
-
-afterAll(async () => {
-  await site?.close();
-  await go?.remove();
-});
+let _KEY: { skey: string; vkey: string };
 
 beforeAll(async () => {
-  site = await startSiteProxy();
-  BASE = site.base;
-  KEY = testLogKey(BASE);
+  ({ site, base: BASE, key: _KEY } = logged);
   content = await temp.make("pr-log-content-");
   await cp(FIXTURE, content, { recursive: true });
   logDir = await temp.make("pr-log-state-");
   state = path.join(await temp.make("pr-log-monitor-"), "state.json");
-  if (!GO) go = await buildGoVerifier();
 });
 
 const file = (id: string, dir = content) => path.join(dir, "reviews", id.slice(0, 4), `${id}.yaml`);
 
-async function build(dir = content, log = logDir, env: Record<string, string> = {}) {
-  const result = await buildSite(dir, { BASE_URL: BASE, LOG_DIR: log, LOG_SIGNING_KEY: KEY.skey, ...env });
-  temp.add(result.distDir);
-  return result;
-}
-
-const monitor = (argv: string[] = []) =>
-  runLogVerify(["--url", `${BASE}/log`, "--key", KEY.vkey, "--state", state, ...argv], { now: NOW });
+const build = (dir = content, log = logDir, env: Record<string, string> = {}) => logged.build(dir, log, env);
+const monitor = (argv: string[] = []) => logged.monitor(state, argv);
 
 /** The Go verifier against the site at BASE_URL; `old` is "size:root" of a checkpoint it must extend. */
-async function goVerify(old?: string) {
-  if (!go) return { code: 0, out: "skipped", err: "" };
-  return go.run([`${BASE}/log`, KEY.vkey, BASE, ...(old ? [old] : [])]);
-}
+const goVerify = async (old?: string) => (await logged.goVerify(old)) ?? { code: 0, out: "skipped", err: "" };
 
 /** Every entry of the served log, parsed. */
 async function entries(): Promise<LogEntry[]> {
@@ -97,7 +77,7 @@ async function dataset(): Promise<ReviewsDataset> {
 const checkpointOf = async () => (await (await fetch(`${BASE}/log/checkpoint`)).text()).split("\n");
 
 describe("the review log", { timeout: 1_500_000 }, () => {
-  it.skipIf(GO)(`(the Go verifier: ${GO ?? "available"})`, () => {});
+  it.skipIf(GO_MISSING)(`(the Go verifier: ${GO_MISSING ?? "available"})`, () => {});
 
   it("a first build logs every review as a commitment, and both verifiers accept the log and the records", async () => {
     const b = await build();
@@ -189,7 +169,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       expect(v.err).toMatch(
         new RegExp(`log:verify: ${CARLOS} \\(served with rating \\d\\) does not match log entry 8`),
       );
-      expect((await goVerify()).code).toBe(go ? 1 : 0);
+      expect((await goVerify()).code).toBe(GO_MISSING ? 0 : 1);
     } finally {
       site.reset();
       await app.close();
@@ -371,58 +351,5 @@ describe("the review log", { timeout: 1_500_000 }, () => {
       /^log:verify: the log of size 11 is not an extension of the checkpoint of size 11 seen on 2026-11-27: its history was rewritten$/,
     );
     expect(JSON.parse(await readFile(state, "utf8"))).toMatchObject({ size: 11 });
-  });
-});
-
-describe("two builds at once on one LOG_DIR", { timeout: 1_500_000 }, () => {
-  it("leave checkpoints of which one extends the other, or one refuses", async () => {
-    const shared = await temp.make("pr-log-shared-");
-    const a = await temp.make("pr-log-copy-a-");
-    const c = await temp.make("pr-log-copy-b-");
-    await cp(FIXTURE, a, { recursive: true });
-    await cp(FIXTURE, c, { recursive: true });
-    const carlos = await readFile(file(CARLOS, c), "utf8");
-    await writeFile(file(CARLOS, c), carlos.replace("Sprained my ankle", "Twisted my ankle"));
-    // Not through buildSite, which serialises builds: these two must overlap.
-    const unlocked = async (dir: string) => {
-      const distDir = await tempDistDir();
-      const r = await runAstroBuild({
-        distDir,
-        contentDir: dir,
-        env: {
-          ...process.env,
-          BASE_URL: BASE,
-          LOG_DIR: shared,
-          LOG_SIGNING_KEY: KEY.skey,
-          HUB_URL: "http://127.0.0.1:9/",
-        },
-        silent: true,
-        dropCache: true,
-      });
-      return { ...r, distDir };
-    };
-    const [x, y] = await Promise.all([unlocked(a), unlocked(c)]);
-    const ok = [x, y].filter((r) => r.code === 0);
-    for (const r of [x, y].filter((r) => r.code !== 0))
-      expect(r.stdout + r.stderr).toMatch(/is locked by|changed while this build/);
-    expect(ok.length).toBeGreaterThan(0);
-    const sizes = await Promise.all(
-      ok.map(async (r) => Number((await readFile(path.join(r.distDir, "log/checkpoint"), "utf8")).split("\n")[1])),
-    );
-    // Each build's log, served in turn from the smaller: each must extend the one before.
-    const order = ok.map((r, i) => ({ r, size: sizes[i] as number })).sort((p, q) => p.size - q.size);
-    const monitorState = path.join(await temp.make("pr-log-monitor2-"), "state.json");
-    for (const { r } of order) {
-      const app = await site.serve(r.distDir);
-      try {
-        const v = await monitor(["--state", monitorState]);
-        expect(v.code, v.err).toBe(0);
-      } finally {
-        await app.close();
-      }
-    }
-    const last = order.at(-1) as { size: number };
-    expect((await readFile(path.join(shared, "checkpoint"), "utf8")).split("\n")[1]).toBe(String(last.size));
-    expect(await readdir(shared)).not.toContain(".lock");
   });
 });
