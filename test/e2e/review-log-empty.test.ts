@@ -34,11 +34,9 @@ describe("an empty review log", { timeout: 600_000 }, () => {
   it.skipIf(GO_MISSING)(`(the Go verifier: ${GO_MISSING ?? "available"})`, () => {});
 
   it("is signed with the empty tree's root, both verifiers accept it, and the first reviews' log extends it", async () => {
-    const content = await temp.make("pr-log-empty-content-");
-    await cp(FIXTURE, content, { recursive: true });
+    const content = await temp.copy(FIXTURE, "pr-log-empty-content-");
     const reviews = path.join(content, "reviews");
-    const kept = await temp.make("pr-log-empty-reviews-");
-    await cp(reviews, kept, { recursive: true });
+    const kept = await temp.copy(reviews, "pr-log-empty-reviews-");
     await rm(reviews, { recursive: true });
     const logDir = await temp.make("pr-log-empty-state-");
     const state = path.join(await temp.make("pr-log-empty-monitor-"), "state.json");

@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { cp, readFile, rm, writeFile } from "node:fs/promises";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import canonicalize from "canonicalize";
 import { beforeAll, describe, expect, it } from "vitest";
@@ -43,8 +43,7 @@ let _KEY: { skey: string; vkey: string };
 
 beforeAll(async () => {
   ({ site, base: BASE, key: _KEY } = logged);
-  content = await temp.make("pr-log-content-");
-  await cp(FIXTURE, content, { recursive: true });
+  content = await temp.copy(FIXTURE, "pr-log-content-");
   logDir = await temp.make("pr-log-state-");
   state = path.join(await temp.make("pr-log-monitor-"), "state.json");
 });
@@ -334,8 +333,7 @@ describe("the review log", { timeout: 1_500_000 }, () => {
   });
 
   it("a history rewritten under the same key is rejected: not an extension of the checkpoint seen", async () => {
-    const rewritten = await temp.make("pr-log-rewritten-");
-    await cp(content, rewritten, { recursive: true });
+    const rewritten = await temp.copy(content, "pr-log-rewritten-");
     await rm(file(MIKE, rewritten));
     for (let i = 0; i < 4; i++) {
       const extra = (await readFile(file(CARLOS), "utf8")).replace(/^author: .*$/m, `author: Filler ${i}`);

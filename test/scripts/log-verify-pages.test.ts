@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
 import type { ServedRecord } from "../../src/log/site-check.ts";
@@ -27,8 +27,8 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     // Before the app is up (the build asks for a published log to continue), nothing is published.
     site = await startSiteProxy();
     base = site.base;
-    const content = await temp.make("pr-log-verify-content-");
-    await cp(path.resolve(import.meta.dirname, "../fixtures/basic-content"), content, { recursive: true });
+    const fixture = path.resolve(import.meta.dirname, "../fixtures/basic-content");
+    const content = await temp.copy(fixture, "pr-log-verify-content-");
     const mike = path.join(content, "reviews/2024", `${MIKE}.yaml`);
     await writeFile(mike, `${await readFile(mike, "utf8")}withdrawn:\n  reason: author-request\n  date: 2026-11-20\n`);
     const b = await buildSite(content, { BASE_URL: base });

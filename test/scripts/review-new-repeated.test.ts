@@ -1,13 +1,12 @@
-import { cp, mkdtemp, readdir, rm } from "node:fs/promises";
-import os from "node:os";
+import { readdir } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main } from "../../scripts/review-new.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 describe("npm run review:new with an option given twice", () => {
   it.each([
@@ -18,9 +17,7 @@ describe("npm run review:new with an option given twice", () => {
     [["--author", "Maria G.", "--rating", "5", "--rating=1"], '--rating: given twice ("5" and "1")'],
     [["--author", "Maria G.", "--verified-by", "invoice", "--verified-by", "email"], "--verified-by: given twice"],
   ])("refuses %j, since one value would be dropped without a word, and writes nothing", async (argv, message) => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-review-new-"));
-    temp.push(dir);
-    await cp(FIXTURE, dir, { recursive: true });
+    const dir = await temp.copy(FIXTURE, "pr-review-new-");
     const err: string[] = [];
     const code = await main(argv, {
       contentDir: dir,

@@ -4,7 +4,7 @@ import os from "node:os";
 import path from "node:path";
 import { promisify } from "node:util";
 import jsYaml from "js-yaml";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 
 /** A scaffold as its YAML says; `published_at` is what the assertions read. */
 const parse = (text: string) =>
@@ -20,20 +20,15 @@ import { loadContent } from "../../src/io/content-dir.ts";
 import { keyOf } from "../../src/io/log-key.ts";
 import { updateLog, withdrawalsOf } from "../../src/io/review-log.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURE = path.join(ROOT, "test/fixtures/basic-content");
 const run = promisify(execFile);
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
-async function contentDir(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-review-new-"));
-  temp.push(dir);
-  await cp(FIXTURE, dir, { recursive: true });
-  return dir;
-}
+const contentDir = () => temp.copy(FIXTURE, "pr-review-new-");
 
 /**
  * Where review:new looks for review logs: none but what a test writes under `dir`. Port 9
@@ -350,8 +345,7 @@ describe("npm run review:new", () => {
   });
 
   it("given the text and rating, writes a complete review and prints the machine's reading of it", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-review-new-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-review-new-");
     await cp(path.join(ROOT, "test/fixtures/insights-content"), dir, { recursive: true });
     const text = "The front desk was lovely, but the wait was over an hour.";
     const { code, out } = await runAt("2025-12-01T12:00:00Z", dir, [

@@ -1,4 +1,4 @@
-import { cp, mkdir, readFile, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import jsYaml from "js-yaml";
 import { describe, expect, it } from "vitest";
@@ -16,15 +16,9 @@ const DANA = "2024-02-29-dana-k";
 
 const temp = tempFolders();
 
-async function fixtureCopy(prefix: string): Promise<string> {
-  const dir = await temp.make(prefix);
-  await cp(FIXTURE, dir, { recursive: true });
-  return dir;
-}
-
 describe("loadContent on a folder", () => {
   it("rejects the same file name in two year folders and files outside <year>/<id>.yaml", async () => {
-    const dir = await fixtureCopy("pr-dup-");
+    const dir = await temp.copy(FIXTURE, "pr-dup-");
     const original = jsYaml.load(await readFile(path.join(dir, "reviews/2024", `${DANA}.yaml`), "utf8"), {
       schema: jsYaml.CORE_SCHEMA,
     }) as Record<string, unknown>;
@@ -45,7 +39,7 @@ describe("loadContent on a folder", () => {
 
 describe("astro build of invalid content", () => {
   it("exits non-zero and prints the file, the field and the reason", async () => {
-    const dir = await fixtureCopy("pr-bad-");
+    const dir = await temp.copy(FIXTURE, "pr-bad-");
     const file = path.join(dir, "reviews/2024", `${DANA}.yaml`);
     await writeFile(file, (await readFile(file, "utf8")).replace("rating: 5", "rating: 6"));
 

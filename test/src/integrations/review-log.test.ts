@@ -1,4 +1,4 @@
-import { cp, readFile, writeFile } from "node:fs/promises";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { decodeBundle, decodeEntry } from "../../../src/log/entries.ts";
@@ -18,8 +18,7 @@ const temp = tempFolders();
 
 describe("the review log of a build (review-log.ts)", { timeout: 600_000 }, () => {
   it("logs a review withdrawn before it was ever published, then put on the list, as published", async () => {
-    const content = await temp.make("pr-log-first-");
-    await cp(FIXTURE, content, { recursive: true });
+    const content = await temp.copy(FIXTURE, "pr-log-first-");
     const logDir = await temp.make("pr-log-dir-");
     const env = { BASE_URL: BASE, LOG_DIR: logDir, LOG_SIGNING_KEY: testLogKey(BASE).skey };
     const file = path.join(content, "reviews/2024", `${MIKE}.yaml`);

@@ -1,26 +1,20 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
 import { ReviewFileSchema } from "../../../src/content/schema.ts";
 import { checkContentDir } from "../../../src/io/content-check.ts";
 import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
 /** After every fixture review: "the future" starts well after them. */
 const NOW = new Date("2025-12-01T12:00:00Z");
 const NECK = "2024-04-10-neck-pain";
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
-async function fixtureCopy(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-check-"));
-  temp.push(dir);
-  await cp(FIXTURE, dir, { recursive: true });
-  return dir;
-}
+const fixtureCopy = () => temp.copy(FIXTURE, "pr-check-");
 
 async function edit(file: string, change: (text: string) => string): Promise<void> {
   await writeFile(file, change(await readFile(file, "utf8")));
@@ -286,7 +280,7 @@ describe("content check", () => {
     const { dir } = await brokenCopy();
     const expected = (await runCheck({ CONTENT_DIR: dir })).err;
     const build = await buildSite(dir, { BASE_URL: "https://reviews.example" });
-    temp.push(build.distDir);
+    temp.add(build.distDir);
     expect(build.code).toBe(1);
     const output = build.stdout + build.stderr;
     expect(output).toContain(expected);

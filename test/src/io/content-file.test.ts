@@ -1,11 +1,11 @@
 import { execFile, execFileSync } from "node:child_process";
-import { cp, mkdir, mkdtemp, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readdir, readFile, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { promisify } from "node:util";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { checkContentDir } from "../../../src/io/content-check.ts";
 import { buildSite } from "../../helpers/build-site.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 /**
  * Content never leaves content/: a symbolic link out of the folder, or a special file, is refused
@@ -37,13 +37,11 @@ verification:
 /** Not a review at all: what a link to /etc/passwd would be read as. */
 const NOT_YAML = `root:x:0:0:${MARKER}:/root:/bin/bash\n{{ [ not: yaml\n`;
 
-const temp: string[] = [];
+const temp = tempFolders();
 let outside: string;
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
 beforeAll(async () => {
-  outside = await mkdtemp(path.join(os.tmpdir(), "pr-outside-"));
-  temp.push(outside);
+  outside = await temp.make("pr-outside-");
   await writeFile(path.join(outside, "review.yaml"), REVIEW);
   await writeFile(path.join(outside, "passwd"), NOT_YAML);
   await mkdir(path.join(outside, "2026"));
@@ -52,9 +50,7 @@ beforeAll(async () => {
 
 /** A copy of the fixture with a reviews/2026/ folder, changed by `arrange`. */
 async function contentWith(arrange: (dir: string) => Promise<void>): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-links-"));
-  temp.push(dir);
-  await cp(FIXTURE, dir, { recursive: true });
+  const dir = await temp.copy(FIXTURE, "pr-links-");
   await mkdir(path.join(dir, "reviews/2026"), { recursive: true });
   await arrange(dir);
   return dir;
@@ -158,7 +154,7 @@ describe("a symbolic link out of the content folder", () => {
       await symlink(path.join(outside, "review.yaml"), path.join(d, "reviews/2026/2026-01-15-outside-o.yaml"));
     });
     const build = await buildSite(dir, { BASE_URL: "https://reviews.test" });
-    temp.push(build.distDir);
+    temp.add(build.distDir);
     expect(build.code).not.toBe(0);
     expect(build.stderr).toContain("reviews/2026/2026-01-15-outside-o.yaml: (file): is a symbolic link");
     expect(build.stdout + build.stderr).not.toContain(MARKER);

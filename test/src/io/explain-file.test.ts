@@ -1,20 +1,17 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { explainContentFile } from "../../../src/io/explain-file.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
 const NOW = new Date("2025-12-01T12:00:00Z");
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 describe("--explain of a file that has no reading", () => {
   it("says a withdrawn review is withdrawn, not that it is no review file", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-explain-"));
-    temp.push(dir);
-    await cp(FIXTURE, dir, { recursive: true });
+    const dir = await temp.copy(FIXTURE, "pr-explain-");
     const file = path.join(dir, "reviews/2025/2025-03-15-waiting-room.yaml");
     await writeFile(file, `${await readFile(file, "utf8")}withdrawn: {reason: author-request, date: 2025-11-30}\n`);
     expect(await explainContentFile(dir, file, NOW)).toEqual({

@@ -1,11 +1,11 @@
-import { cp, mkdtemp, readFile, rm } from "node:fs/promises";
-import os from "node:os";
+import { readFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main as reviewNew } from "../../../scripts/review-new.ts";
 import { runAstroBuild } from "../../../src/build/astro-build.ts";
 import { checkContentDir, skippedNotice } from "../../../src/io/content-check.ts";
 import { freshLogEnv, tempDistDir } from "../../helpers/build-site.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 /** A review file npm run review:new made and nobody filled in yet: UNFINISHED_REVIEWS (src/io/content-check.ts). */
 
@@ -13,15 +13,9 @@ const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-conte
 /** After every fixture review: "the future" starts well after them. */
 const NOW = new Date("2025-12-01T12:00:00Z");
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
-async function fixtureCopy(): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-scaffold-"));
-  temp.push(dir);
-  await cp(FIXTURE, dir, { recursive: true });
-  return dir;
-}
+const fixtureCopy = () => temp.copy(FIXTURE, "pr-scaffold-");
 
 /** `npm run review:new` for Maria G. on 2025-11-30, with no review log to read (port 9 is discard). */
 async function newScaffold(dir: string, say: (line: string) => void = () => {}): Promise<void> {
