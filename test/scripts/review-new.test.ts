@@ -20,6 +20,7 @@ import { loadContent } from "../../src/io/content-dir.ts";
 import { keyOf } from "../../src/io/log-key.ts";
 import { updateLog, withdrawalsOf } from "../../src/io/review-log.ts";
 import { generateKeyPair } from "../../src/log/note-keys.ts";
+import { noLogs, reviewNew, runAt } from "../helpers/review-new-run.ts";
 import { tempFolders } from "../helpers/temp-folders.ts";
 
 const ROOT = path.resolve(import.meta.dirname, "../..");
@@ -29,24 +30,6 @@ const run = promisify(execFile);
 const temp = tempFolders();
 
 const contentDir = () => temp.copy(FIXTURE, "pr-review-new-");
-
-/**
- * Where review:new looks for review logs: none but what a test writes under `dir`. Port 9
- * (discard): nothing is published at BASE_URL (vitest sets BASE_URL to "/" for Vite).
- */
-const noLogs = (dir: string) => ({
-  BASE_URL: "http://127.0.0.1:9",
-  DATA_DIR: path.join(dir, ".data"),
-  LOG_DIR: path.join(dir, ".log"),
-});
-
-/** The script as an editor runs it: Node 24, CONTENT_DIR in the environment. */
-function reviewNew(dir: string, args: string[]) {
-  return run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/review-new.ts", ...args], {
-    cwd: ROOT,
-    env: { ...process.env, CONTENT_DIR: dir, ...noLogs(dir) },
-  });
-}
 
 /**
  * `npm run check` on `dir`, as a child process with no review log to compare against: neither
@@ -69,20 +52,6 @@ function checkContent(dir: string) {
 async function fillText(file: string): Promise<void> {
   const text = await readFile(file, "utf8");
   await writeFile(file, text.replace('text: ""', "text: |\n  Dr. Patel sorted out my neck in one visit."));
-}
-
-/** Runs `main` in-process with a fixed clock, collecting what it prints. */
-async function runAt(now: string, dir: string, argv: string[]) {
-  const out: string[] = [];
-  const err: string[] = [];
-  const code = await main(argv, {
-    contentDir: dir,
-    env: { ...process.env, CONTENT_DIR: dir, ...noLogs(dir) },
-    now: new Date(now),
-    out: (l) => out.push(l),
-    err: (l) => err.push(l),
-  });
-  return { code, out: out.join("\n"), err: err.join("\n") };
 }
 
 describe("npm run review:new", () => {
@@ -128,49 +97,6 @@ describe("npm run review:new", () => {
         await rm(dir, { recursive: true, force: true });
       }
     }
-  });
-
-  it("refuses a malformed variable by naming it, without a stack trace, writing nothing", async () => {
-    const dir = await contentDir();
-    const failed = await run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/review-new.ts", "--author", "X"], {
-      cwd: ROOT,
-      env: { ...process.env, CONTENT_DIR: dir, BASE_URL: "", PORT: "abc" },
-    }).catch((e: { code: number; stderr: string }) => e);
-    expect(failed).toMatchObject({ code: 1 });
-    const { stderr } = failed as { stderr: string };
-    expect(stderr).toContain('PORT must be an integer from 0 to 65535, got "abc"');
-    expect(stderr).not.toMatch(/\n\s+at |file:\/\/|ConfigError/);
-    expect(await readdir(path.join(dir, "reviews/2026")).catch(() => [])).not.toContainEqual(
-      expect.stringMatching(/-x\.yaml$/),
-    );
-  });
-
-  it("refuses a CONTENT_DIR that is no content folder, creating nothing there", async () => {
-    const dir = await contentDir();
-    const typo = path.join(dir, "contnet");
-    const failed = await run(path.join(ROOT, "node_modules/.bin/node"), ["scripts/review-new.ts", "--author", "X"], {
-      cwd: ROOT,
-      env: { ...process.env, CONTENT_DIR: typo, ...noLogs(dir) },
-    }).catch((e: { code: number; stderr: string }) => e);
-    expect(failed).toMatchObject({ code: 1 });
-    expect((failed as { stderr: string }).stderr).toContain(
-      `review:new: CONTENT_DIR must be the content folder, the one holding business.yaml and reviews/ (unset: content), got ${JSON.stringify(typo)}, which does not exist`,
-    );
-    await expect(readdir(typo)).rejects.toThrow(/ENOENT/);
-  });
-
-  it("a file where the year folder goes is named in words, without a stack trace", async () => {
-    const dir = await contentDir();
-    await writeFile(path.join(dir, "reviews/2023"), "");
-    const failed = await reviewNew(dir, ["--author", "Maria G.", "--date", "2023-05-01"]).catch(
-      (e: { code: number; stderr: string }) => e,
-    );
-    expect(failed).toMatchObject({ code: 1 });
-    const { stderr } = failed as { stderr: string };
-    expect(stderr).toContain(
-      `review:new: could not write the new review: ${JSON.stringify(path.join(dir, "reviews/2023"))} is a file, not a folder (EEXIST) — content/reviews/<year>/ must be folders you can write to; nothing was written`,
-    );
-    expect(stderr).not.toMatch(/\n\s+at /);
   });
 
   it("writes a title ending in an em space as the text it is, not as a number", async () => {
@@ -299,49 +225,6 @@ describe("npm run review:new", () => {
     expect((error as ContentError).problems).toEqual([
       `${file}: line 10: the rating is empty — write a whole number from 1 to 5`,
     ]);
-  });
-
-  it.each([
-    [["--rating", "5"], '--author: expected a non-empty author name, got ""'],
-    [["--author", "Maria G.", "--rating", "6"], '--rating: expected an integer from 1 to 5, got "6"'],
-    [
-      ["--author", "Maria G.", "--date", "2025-02-30"],
-      '--date: expected a real calendar date as YYYY-MM-DD, got "2025-02-30"',
-    ],
-    [
-      ["--author", "Maria G.", "--date", "2025-03-12"],
-      '--date: must not be in the future (today is 2025-03-11), got "2025-03-12"',
-    ],
-    [
-      ["--author", "Maria G.", "--verified-by", "checked"],
-      '--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got "checked"',
-    ],
-    // Names every object has: looked up as they were, they wrote `method: function Object() …`.
-    ...["constructor", "__proto__", "toString"].map((by): [string[], string] => [
-      ["--author", "Maria G.", "--verified-by", by],
-      `--verified-by: expected how you verified the review: appointment_record, invoice, platform or email, got "${by}"`,
-    ]),
-    [["--author", "Maria G.", "--platform", "tiktok"], "--platform: expected one of google, yelp, facebook"],
-    // Contact details would be published, and the email would become part of the permanent id.
-    [
-      ["--author", "maria.gonzalez@mail.example"],
-      '--author: expected the name the reviewer signs with (first name and last initial, or initials), not an email address or a link, which would be published, got "maria.gonzalez@mail.example"',
-    ],
-    [
-      ["--author", "Maria\u001b[2J G."],
-      '--author: holds a control character (U+001B ESC, which starts terminal escape sequences) — delete it (it may be invisible: retype the words around it), got "Maria\\u001b[2J G."',
-    ],
-    [
-      ["--author", "Maria G.", "--platform", "direct", "--verified-by", "platform"],
-      "--verified-by platform: a review sent to the practice (--platform direct) was not verified by a platform",
-    ],
-  ])("refuses %j, naming the option and value, and writes nothing", async (argv, message) => {
-    const dir = await contentDir();
-    const { code, err } = await runAt("2025-03-11T09:00:00Z", dir, argv);
-    expect(code).toBe(2);
-    expect(err).toContain(`review:new: ${message}`);
-    expect(await readdir(path.join(dir, "reviews"))).toEqual(["2024", "2025"]);
-    expect(await readdir(path.join(dir, "reviews/2025"))).toHaveLength(4);
   });
 
   it("given the text and rating, writes a complete review and prints the machine's reading of it", async () => {
