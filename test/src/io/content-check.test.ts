@@ -1,10 +1,10 @@
-import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
 import { ReviewFileSchema } from "../../../src/content/schema.ts";
 import { checkContentDir } from "../../../src/io/content-check.ts";
 import { buildSite, tempDistDir } from "../../helpers/build-site.ts";
+import { edit } from "../../helpers/check-content-run.ts";
 import { tempFolders } from "../../helpers/temp-folders.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/insights-content");
@@ -15,10 +15,6 @@ const NECK = "2024-04-10-neck-pain";
 const temp = tempFolders();
 
 const fixtureCopy = () => temp.copy(FIXTURE, "pr-check-");
-
-async function edit(file: string, change: (text: string) => string): Promise<void> {
-  await writeFile(file, change(await readFile(file, "utf8")));
-}
 
 /** A copy with several problems in one review file and one in the FAQ. */
 async function brokenCopy(): Promise<{ dir: string; review: string; faq: string }> {
