@@ -3,7 +3,7 @@ import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { ReviewRecord, ReviewsDataset } from "../../src/content/records.ts";
 import { verificationSentence } from "../../src/site/html-view.ts";
-import { builtPages } from "../helpers/build-site.ts";
+import { builtPages, text } from "../helpers/build-site.ts";
 
 // A BASE_URL below a folder checks that site-internal links carry the prefix.
 const BASE = "https://reviews.example.org/willow";
@@ -40,16 +40,6 @@ function jsonLd(html: string): Record<string, unknown> {
   expect(m, "JSON-LD script").not.toBeNull();
   return JSON.parse(m?.[1] ?? "null");
 }
-
-/** Text of an element with HTML tags dropped and the few entities Astro emits decoded. */
-const text = (html: string) =>
-  html
-    .replace(/<[^>]+>/g, "")
-    .replace(/&lt;/g, "<")
-    .replace(/&gt;/g, ">")
-    .replace(/&quot;/g, '"')
-    .replace(/&#39;/g, "'")
-    .replace(/&amp;/g, "&");
 
 describe("HTML pages", () => {
   it("builds the home page, one page per month with reviews, one per review and the evidence pages", () => {
@@ -255,47 +245,6 @@ describe("HTML pages", () => {
       "Every review is checked against an appointment record or a confirmation by email before it is published.",
     );
     expect(only()).toBe("Every review is verified before it is published.");
-  });
-
-  it("links every GET endpoint, and every card's name to that endpoint's documentation", () => {
-    for (const url of [
-      "/reviews.json",
-      "/insights.json",
-      "/api/feed.json",
-      "/feed.xml",
-      "/openapi.json",
-      "/api/reviews/search",
-      "/api/reviews/since/2025-03-01",
-    ]) {
-      expect(home).toContain(`href="${BASE}${url}"`);
-    }
-    // A browser cannot use the MCP endpoint or the hub: no card opens them, only their documentation.
-    const data = home.slice(home.indexOf('id="data"'));
-    expect(data).not.toContain(`href="${BASE}/mcp"`);
-    expect(data).not.toContain(`href="${BASE}/api/websub/hub"`);
-    const reference = pages.get("api/index.html") ?? "";
-    const cards = [...home.matchAll(/<p class="data__name"[^>]*><a href="([^"]+)"/g)].map((m) => m[1] as string);
-    expect(cards.length).toBe(9);
-    for (const href of cards) {
-      expect(href.startsWith(`${BASE}/api/#`), href).toBe(true);
-      const id = href.slice(href.indexOf("#") + 1);
-      expect(reference, id).toContain(`id="${id}"`);
-    }
-    expect(cards).toEqual(expect.arrayContaining([`${BASE}/api/#postMcp`, `${BASE}/api/#postWebSubHub`]));
-    expect(text(home)).toContain("Model Context Protocol");
-  });
-
-  it("documents every operation of /openapi.json on the API reference page", async () => {
-    const doc = JSON.parse(await readFile(path.join(dist, "openapi.json"), "utf8")) as {
-      paths: Record<string, Record<string, { operationId: string; summary: string }>>;
-    };
-    const reference = pages.get("api/index.html") ?? "";
-    for (const item of Object.values(doc.paths)) {
-      for (const op of Object.values(item)) {
-        expect(reference, op.operationId).toContain(`id="${op.operationId}"`);
-        expect(text(reference)).toContain(op.summary);
-      }
-    }
   });
 
   it("places the insights section between the rating and the newest reviews", () => {

@@ -54,6 +54,16 @@ export async function builtPages(
   return { distDir: result.distDir, pages };
 }
 
+/** Text of an element of a built page with HTML tags dropped and the few entities Astro emits decoded. */
+export const text = (html: string) =>
+  html
+    .replace(/<[^>]+>/g, "")
+    .replace(/&lt;/g, "<")
+    .replace(/&gt;/g, ">")
+    .replace(/&quot;/g, '"')
+    .replace(/&#39;/g, "'")
+    .replace(/&amp;/g, "&");
+
 /**
  * For a test file or suite: a `buildSite` of `contentDir` for `env`, which must succeed, made in a
  * `beforeAll` and removed in an `afterAll`. `distDir` is there in its tests and in any `beforeAll`
