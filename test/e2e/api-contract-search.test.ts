@@ -1,9 +1,13 @@
 import fc from "fast-check";
-import { beforeAll, describe, expect, it } from "vitest";
-import type { McpTestApp } from "../helpers/mcp-app.ts";
+import { describe, expect, it } from "vitest";
 import { conforms as conformsTo, type Exchange, send, servedDocument } from "../helpers/openapi-contract.ts";
-import type { DocumentOracle, OpenApiDoc, Operation } from "../helpers/openapi-oracle.ts";
-import { type Parameter, queryArbitrary, type Schema, valueArbitrary } from "../helpers/openapi-oracle.ts";
+import {
+  type Operation,
+  type Parameter,
+  queryArbitrary,
+  type Schema,
+  valueArbitrary,
+} from "../helpers/openapi-oracle.ts";
 import { rawRequest } from "../helpers/raw-http.ts";
 
 /**
@@ -17,17 +21,9 @@ const RUNS = 300;
 const MAX_URL = 4096;
 
 const served = servedDocument();
-let app: McpTestApp;
-let oracle: DocumentOracle;
-let doc: OpenApiDoc;
+const conforms = (o: Operation, ex: Exchange, context: string) => conformsTo(served.oracle, o, ex, context);
 
-beforeAll(() => {
-  ({ app, doc, oracle } = served);
-});
-
-const conforms = (o: Operation, ex: Exchange, context: string) => conformsTo(oracle, o, ex, context);
-
-const op = (p: string): Operation => doc.paths[p]?.get as Operation;
+const op = (p: string): Operation => served.doc.paths[p]?.get as Operation;
 /**
  * The query an operation takes, as one JSON Schema object: each `in: query` parameter a property,
  * plus the cross-parameter rules the operation states in `x-query-constraints` (no other
@@ -52,7 +48,7 @@ async function exercise(
   await fc.assert(
     fc.asyncProperty(request, async ({ url, valid }) => {
       const ex = await send(url);
-      const expected = url.length - app.url.length > MAX_URL ? 414 : valid ? 200 : 400;
+      const expected = url.length - served.app.url.length > MAX_URL ? 414 : valid ? 200 : 400;
       expect(ex.status, `${url}: ${JSON.stringify(ex.body).slice(0, 300)}`).toBe(expected);
       conforms(o, ex, url);
       seen[valid ? "valid" : "invalid"]++;
@@ -66,7 +62,7 @@ describe("search, since and the files, against the document", () => {
   it("gives the 412 example as the server's own answer, but for the ETag it names", async () => {
     for (const p of ["/reviews.json", "/api/reviews/since/{date}", "/api/reviews/search"]) {
       const example = op(p).responses["412"]?.content?.["application/json"]?.example as { message: string };
-      const ex = await send(`${app.url}${p.replace("{date}", "2026-01-01")}`, { "if-match": '"stale"' });
+      const ex = await send(`${served.app.url}${p.replace("{date}", "2026-01-01")}`, { "if-match": '"stale"' });
       expect(ex.status, p).toBe(412);
       const sent = (ex.body as { message: string }).message;
       const named = (s: string) => s.match(/"[^"]*"/g) ?? [];
@@ -83,7 +79,7 @@ describe("search, since and the files, against the document", () => {
       // The request the example's issues name: the path parameter, then each query parameter.
       const date = example.issues.find((i) => i.path === "date")?.value ?? "";
       const query = new URLSearchParams(example.issues.filter((i) => i.path !== "date").map((i) => [i.path, i.value]));
-      const ex = await send(`${app.url}${p.replace("{date}", encodeURIComponent(date))}?${query}`);
+      const ex = await send(`${served.app.url}${p.replace("{date}", encodeURIComponent(date))}?${query}`);
       expect(ex.status, p).toBe(400);
       expect(ex.body, p).toEqual(example);
     }
@@ -96,7 +92,7 @@ describe("search, since and the files, against the document", () => {
     ] as const) {
       const described = op(p).responses["200"]?.headers?.ETag?.description ?? "";
       for (const coding of ["br", "zstd", "gzip"]) {
-        const res = await fetch(`${app.url}${url}`, { headers: { "accept-encoding": coding } });
+        const res = await fetch(`${served.app.url}${url}`, { headers: { "accept-encoding": coding } });
         await res.body?.cancel();
         expect(res.headers.get("content-encoding"), `${url} ${coding}`).toBe(coding);
         const suffix = /-([a-z]+)"$/.exec(res.headers.get("etag") ?? "")?.[1];
@@ -109,8 +105,8 @@ describe("search, since and the files, against the document", () => {
     const o = op("/api/reviews/search");
     const schema = querySchema(o);
     const request = queryArbitrary(schema).map((qs) => ({
-      url: `${app.url}/api/reviews/search${qs ? `?${qs}` : ""}`,
-      valid: oracle.errors(schema, oracle.queryObject(qs, schema)).length === 0,
+      url: `${served.app.url}/api/reviews/search${qs ? `?${qs}` : ""}`,
+      valid: served.oracle.errors(schema, served.oracle.queryObject(qs, schema)).length === 0,
     }));
     const seen = await exercise(o, request);
     // Both sides of the contract were exercised, not just refusals.
@@ -127,10 +123,10 @@ describe("search, since and the files, against the document", () => {
     const request = fc
       .tuple(date, fc.oneof({ weight: 4, arbitrary: fc.constant("") }, queryArbitrary(query)))
       .map(([d, qs]) => ({
-        url: `${app.url}/api/reviews/since/${encodeURIComponent(d)}${qs ? `?${qs}` : ""}`,
+        url: `${served.app.url}/api/reviews/since/${encodeURIComponent(d)}${qs ? `?${qs}` : ""}`,
         valid:
-          oracle.errors(dateParam.schema, d).length === 0 &&
-          oracle.errors(query, oracle.queryObject(qs, query)).length === 0,
+          served.oracle.errors(dateParam.schema, d).length === 0 &&
+          served.oracle.errors(query, served.oracle.queryObject(qs, query)).length === 0,
       }));
     const seen = await exercise(o, request);
     expect(seen.valid).toBeGreaterThan(RUNS / 10);
@@ -141,7 +137,7 @@ describe("search, since and the files, against the document", () => {
     "GET %s: 200 with the declared body and headers, 304 exactly when If-None-Match matches",
     async (p) => {
       const o = op(p);
-      const first = await send(`${app.url}${p}`);
+      const first = await send(`${served.app.url}${p}`);
       conforms(o, first, p);
       const etag = first.headers.get("etag") as string;
       const inm = fc.oneof(
@@ -151,7 +147,7 @@ describe("search, since and the files, against the document", () => {
       await fc.assert(
         fc.asyncProperty(fc.option(inm), fc.string({ maxLength: 8 }), async (tag, junk) => {
           const headers: Record<string, string> = tag === null ? {} : { "If-None-Match": tag };
-          const ex = await send(`${app.url}${p}?${new URLSearchParams({ junk })}`, headers);
+          const ex = await send(`${served.app.url}${p}?${new URLSearchParams({ junk })}`, headers);
           const matches =
             tag !== null && (tag === "*" || tag.split(",").some((t) => t.trim().replace(/^W\//, "") === etag));
           expect(ex.status).toBe(matches ? 304 : 200);
@@ -163,16 +159,16 @@ describe("search, since and the files, against the document", () => {
   );
 
   it.each(["/healthz", "/livez"])("GET %s answers with its declared body", async (p) => {
-    conforms(op(p), await send(`${app.url}${p}`), p);
+    conforms(op(p), await send(`${served.app.url}${p}`), p);
   });
 
   // RFC 9110 §13.1.2: `If-None-Match: *` is false whenever there is a representation, so a GET
   // with it is a 304, on the probes too; a client generated from the document must expect it.
   // Sent raw: fetch adds `Cache-Control: no-cache` to a conditional request, which Express reads.
   it.each(["/healthz", "/livez"])("GET %s answers If-None-Match: * with a declared 304", async (p) => {
-    const host = new URL(app.url).host;
+    const host = new URL(served.app.url).host;
     const raw = await rawRequest(
-      app.url,
+      served.app.url,
       `GET ${p} HTTP/1.1\r\nHost: ${host}\r\nIf-None-Match: *\r\nConnection: close\r\n\r\n`,
     );
     expect(raw.status).toBe(304);
@@ -189,9 +185,9 @@ describe("search, since and the files, against the document", () => {
     ["/api/reviews/search", "/api/reviews/search?min_rating=4&limit=2"],
     ["/api/reviews/since/{date}", "/api/reviews/since/2025-01-01"],
   ])("GET %s: 304 with the declared headers when the ETag is sent back", async (p, url) => {
-    const first = await send(`${app.url}${url}`);
+    const first = await send(`${served.app.url}${url}`);
     conforms(op(p), first, url);
-    const again = await send(`${app.url}${url}`, { "If-None-Match": first.headers.get("etag") as string });
+    const again = await send(`${served.app.url}${url}`, { "If-None-Match": first.headers.get("etag") as string });
     expect(again.status).toBe(304);
     conforms(op(p), again, `${url} revalidated`);
   });
