@@ -85,3 +85,33 @@ export function subscriptionBench(): SubscriptionBench {
   };
   return bench;
 }
+
+/**
+ * For a test file whose tests start their own hubs and subscribers: `harness` and `subscriber`
+ * start one, `closeAfter` takes anything else to close, and each is closed after its test.
+ */
+export function perTestHubs(): {
+  harness(opts?: Parameters<typeof startHarness>[0]): Promise<Harness>;
+  subscriber(): Promise<Subscriber>;
+  closeAfter(x: { close(): Promise<unknown> }): void;
+} {
+  const open: { close(): Promise<unknown> }[] = [];
+  afterEach(async () => {
+    await Promise.all(open.splice(0).map((x) => x.close()));
+  });
+  return {
+    async harness(opts = {}) {
+      const h = await startHarness(opts);
+      open.push(h);
+      return h;
+    },
+    async subscriber() {
+      const s = await startSubscriber(inject("testTls").trusted);
+      open.push(s);
+      return s;
+    },
+    closeAfter(x) {
+      open.push(x);
+    },
+  };
+}

@@ -1,30 +1,17 @@
 import type dns from "node:dns";
 import { request } from "undici";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { forbiddenCategory, guardedLookup } from "../../../sidecar/hub/callback-guard.ts";
 import { createHubAgent } from "../../../sidecar/hub/http-client.ts";
-import { startSubscriber } from "../../helpers/https-subscriber.ts";
-import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
+import { type Harness, TOPICS } from "../../helpers/hub-harness.ts";
+import { perTestHubs } from "../../helpers/hub-subscriptions.ts";
 
-const tls = inject("testTls");
-const open: { close(): Promise<unknown> }[] = [];
 const GUARD_ON = { HUB_ALLOW_PRIVATE_CALLBACKS: "false" };
 
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((x) => x.close()));
-});
-
-async function harness(env: Record<string, string>, more: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const h = await startHarness({ env, ...more });
-  open.push(h);
-  return h;
-}
-
-async function subscriber() {
-  const s = await startSubscriber(tls.trusted);
-  open.push(s);
-  return s;
-}
+const hubs = perTestHubs();
+const { subscriber } = hubs;
+const harness = (env: Record<string, string>, more: Parameters<typeof hubs.harness>[0] = {}): Promise<Harness> =>
+  hubs.harness({ env, ...more });
 
 describe("address classification", () => {
   it.each([
@@ -167,7 +154,7 @@ describe("connect-time checks", () => {
     expect(second).toBe("rebind.test resolves to 127.0.0.1, a loopback address");
 
     const agent = createHubAgent({ timeoutMs: 2000, allowPrivate: false, resolve, baseUrl: "https://reviews.test" });
-    open.push({ close: () => agent.destroy() });
+    hubs.closeAfter({ close: () => agent.destroy() });
     const port = new URL(sub.origin).port;
     await expect(request(`https://rebind.test:${port}/`, { dispatcher: agent })).rejects.toThrow(
       /rebind\.test resolves to 127\.0\.0\.1/,

@@ -1,31 +1,15 @@
 import { once } from "node:events";
 import { stat } from "node:fs/promises";
 import path from "node:path";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { STORE_FILE } from "../../../sidecar/hub/sqlite-db.ts";
-import { cooperative, isDelivery, isVerification, startSubscriber } from "../../helpers/https-subscriber.ts";
+import { cooperative, isDelivery, isVerification } from "../../helpers/https-subscriber.ts";
 import { forEachHubStore } from "../../helpers/hub-backends.ts";
-import { type Harness, startHarness, startHubChild, TOPICS } from "../../helpers/hub-harness.ts";
+import { startHubChild, TOPICS } from "../../helpers/hub-harness.ts";
+import { perTestHubs } from "../../helpers/hub-subscriptions.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 
-const tls = inject("testTls");
-const open: { close(): Promise<unknown> }[] = [];
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((x) => x.close()));
-});
-
-async function harness(opts: Parameters<typeof startHarness>[0] = {}): Promise<Harness> {
-  const h = await startHarness(opts);
-  open.push(h);
-  return h;
-}
-
-async function subscriber() {
-  const s = await startSubscriber(tls.trusted);
-  open.push(s);
-  return s;
-}
+const { harness, subscriber } = perTestHubs();
 
 forEachHubStore((backend) => {
   describe("persistence across restarts", () => {
