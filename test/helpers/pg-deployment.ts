@@ -7,6 +7,8 @@ import { main, type Service } from "../../sidecar/main.ts";
 import { loadConfig } from "../../src/config.ts";
 import { buildSite } from "./build-site.ts";
 import { type PgServer, startPgServer } from "./pg-cluster.ts";
+import { type SidecarProcess, startSidecar } from "./sidecar-process.ts";
+import { relayedUrl, type TcpRelay } from "./tcp-relay.ts";
 
 /** The public origin the deployment's build is made for. */
 export const BASE_URL = "http://localhost:4321";
@@ -71,4 +73,30 @@ export async function startInProcess(
     ...env,
   });
   return main({ config, sidecarOnly: true, env: {}, out: discard });
+}
+
+/**
+ * `npm run sidecar` as a child process over the deployment's build and DATA_DIR, reaching the
+ * database at `databaseUrl` through a TCP relay a test can hang (a partition) and heal, its hub
+ * queues supervised every second, logging warnings; `env` adds or overrides settings.
+ */
+export async function startRelayedSidecar(
+  deployment: PgDeployment,
+  databaseUrl: string,
+  env: Record<string, string> = {},
+): Promise<{ relay: TcpRelay; sidecar: SidecarProcess }> {
+  const relayed = await relayedUrl(databaseUrl);
+  const sidecar = await startSidecar({
+    BASE_URL,
+    DIST_DIR: deployment.dist,
+    DATA_DIR: deployment.dataDir,
+    DATABASE_URL: relayed.url,
+    HUB_QUEUE_SUPERVISE_SECONDS: "1",
+    LOG_LEVEL: "warn",
+    ...env,
+  }).catch(async (err: unknown) => {
+    await relayed.relay.close();
+    throw err;
+  });
+  return { relay: relayed.relay, sidecar };
 }

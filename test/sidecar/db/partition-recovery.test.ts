@@ -3,10 +3,10 @@ import { afterAll, beforeAll, expect, it } from "vitest";
 import { deployMarkedFeed } from "../../helpers/deploy-file.ts";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
 import { createDatabase } from "../../helpers/pg-cluster.ts";
-import { BASE_URL, type PgDeployment, startPgDeployment } from "../../helpers/pg-deployment.ts";
-import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
+import { BASE_URL, type PgDeployment, startPgDeployment, startRelayedSidecar } from "../../helpers/pg-deployment.ts";
+import type { SidecarProcess } from "../../helpers/sidecar-process.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
-import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
+import type { TcpRelay } from "../../helpers/tcp-relay.ts";
 
 /**
  * After a partition heals, the connections it caught may stay silent (their packets dropped by a
@@ -27,17 +27,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "recovery after a partition", () => {
     deployment = await startPgDeployment("partition");
     const url = await createDatabase(deployment.server);
     pool = new pg.Pool({ connectionString: url });
-    const relayed = await relayedUrl(url);
-    relay = relayed.relay;
-    sidecar = await startSidecar({
-      BASE_URL,
-      DIST_DIR: deployment.dist,
-      DATA_DIR: deployment.dataDir,
-      DATABASE_URL: relayed.url,
-      HUB_QUEUE_SUPERVISE_SECONDS: "1",
-      BUILD_SYNC_SECONDS: "3600",
-      LOG_LEVEL: "warn",
-    });
+    ({ relay, sidecar } = await startRelayedSidecar(deployment, url, { BUILD_SYNC_SECONDS: "3600" }));
   }, 300_000);
 
   afterAll(async () => {

@@ -1,10 +1,10 @@
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { POSTGRES_UNAVAILABLE } from "../../helpers/hub-backends.ts";
 import { createDatabase } from "../../helpers/pg-cluster.ts";
-import { BASE_URL, type PgDeployment, startPgDeployment } from "../../helpers/pg-deployment.ts";
-import { type SidecarProcess, startSidecar } from "../../helpers/sidecar-process.ts";
+import { type PgDeployment, startPgDeployment, startRelayedSidecar } from "../../helpers/pg-deployment.ts";
+import type { SidecarProcess } from "../../helpers/sidecar-process.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
-import { relayedUrl, type TcpRelay } from "../../helpers/tcp-relay.ts";
+import type { TcpRelay } from "../../helpers/tcp-relay.ts";
 
 /**
  * SIGTERM stops `npm run sidecar` and exits 0 (docs/deployment.md, Shutdown) even when PostgreSQL
@@ -20,16 +20,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "shutdown while PostgreSQL hangs", () 
 
   beforeAll(async () => {
     deployment = await startPgDeployment("hung-shutdown");
-    const relayed = await relayedUrl(await createDatabase(deployment.server));
-    relay = relayed.relay;
-    sidecar = await startSidecar({
-      BASE_URL,
-      DIST_DIR: deployment.dist,
-      DATA_DIR: deployment.dataDir,
-      DATABASE_URL: relayed.url,
-      HUB_QUEUE_SUPERVISE_SECONDS: "1",
-      LOG_LEVEL: "warn",
-    });
+    ({ relay, sidecar } = await startRelayedSidecar(deployment, await createDatabase(deployment.server)));
   }, 300_000);
 
   afterAll(async () => {
