@@ -5,7 +5,13 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { MANIFEST_FILE, strongEtag } from "../../src/http-headers/manifest.ts";
 import { buildSite, tempDistDir } from "../helpers/build-site.ts";
-import { cooperative, isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
+import {
+  cooperative,
+  isDelivery,
+  LOCAL_SUBSCRIBERS_HUB_ENV,
+  type Subscriber,
+  startSubscriber,
+} from "../helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { nginxUnavailable, type RunningNginx, startNginx } from "../helpers/nginx.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
@@ -71,13 +77,8 @@ describeWithPackage(skip, "two instances behind nginx sharing PostgreSQL", () =>
       DATABASE_URL: url,
       LOG_LEVEL: "warn",
       TRUST_PROXY: "1",
-      HUB_ALLOW_PRIVATE_CALLBACKS: "true",
-      HUB_MAX_PER_HOST: "1000",
-      HUB_RATE_LIMIT_PER_MINUTE: "100000",
+      ...LOCAL_SUBSCRIBERS_HUB_ENV,
       RATE_LIMIT_PER_MINUTE: "100000",
-      HUB_DELIVERY_TIMEOUT_MS: "2000",
-      HUB_RETRY_BASE_MS: "1000",
-      HUB_QUEUE_SUPERVISE_SECONDS: "1",
       // What makes a session id issued by one instance valid on the other.
       MCP_SESSION_SECRET: "a-secret-both-instances-share-0000",
     };

@@ -5,7 +5,12 @@ import pg from "pg";
 import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { tempDistDir } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
-import { isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
+import {
+  isDelivery,
+  LOCAL_SUBSCRIBERS_HUB_ENV,
+  type Subscriber,
+  startSubscriber,
+} from "../helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { killTree, type NpmProcess, startNpm } from "../helpers/npm-process.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
@@ -61,12 +66,7 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "npm start through a database outage",
       DATABASE_URL: url,
       LOG_LEVEL: "info",
       NODE_EXTRA_CA_CERTS: process.env.NODE_EXTRA_CA_CERTS ?? "",
-      HUB_ALLOW_PRIVATE_CALLBACKS: "true",
-      HUB_MAX_PER_HOST: "1000",
-      HUB_RATE_LIMIT_PER_MINUTE: "100000",
-      HUB_DELIVERY_TIMEOUT_MS: "2000",
-      HUB_RETRY_BASE_MS: "1000",
-      HUB_QUEUE_SUPERVISE_SECONDS: "1",
+      ...LOCAL_SUBSCRIBERS_HUB_ENV,
       BUILD_SYNC_SECONDS: "1",
     });
     sub = await startSubscriber(tls.trusted);

@@ -7,7 +7,12 @@ import { afterAll, beforeAll, expect, inject, it } from "vitest";
 import { MANIFEST_FILE } from "../../src/http-headers/manifest.ts";
 import { buildSite, tempDistDir } from "../helpers/build-site.ts";
 import { deployFile } from "../helpers/deploy-file.ts";
-import { isDelivery, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
+import {
+  isDelivery,
+  LOCAL_SUBSCRIBERS_HUB_ENV,
+  type Subscriber,
+  startSubscriber,
+} from "../helpers/https-subscriber.ts";
 import { POSTGRES_UNAVAILABLE } from "../helpers/hub-backends.ts";
 import { createDatabase, type PgServer, startPgServer } from "../helpers/pg-cluster.ts";
 import { freePort, type SidecarProcess, startSidecar, untilInstances } from "../helpers/sidecar-process.ts";
@@ -80,13 +85,8 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "two sidecars sharing PostgreSQL and D
       DIST_DIR: distDir,
       DATABASE_URL: url,
       LOG_LEVEL: "info",
-      HUB_ALLOW_PRIVATE_CALLBACKS: "true",
-      HUB_MAX_PER_HOST: "1000",
-      HUB_RATE_LIMIT_PER_MINUTE: "100000",
+      ...LOCAL_SUBSCRIBERS_HUB_ENV,
       RATE_LIMIT_PER_MINUTE: "100000",
-      HUB_DELIVERY_TIMEOUT_MS: "2000",
-      HUB_RETRY_BASE_MS: "1000",
-      HUB_QUEUE_SUPERVISE_SECONDS: "1",
       // Convergence below comes from the announcement, not from the timer.
       BUILD_SYNC_SECONDS: "3600",
     };

@@ -25,6 +25,20 @@ export const cooperative: Responder = (req) => {
   return { status: 204 };
 };
 
+/**
+ * The hub settings of a deployment under test with many subscribers on this machine: loopback
+ * callbacks allowed, no per-host or rate cap they would reach, and deliveries that time out,
+ * retry and are supervised within seconds.
+ */
+export const LOCAL_SUBSCRIBERS_HUB_ENV = {
+  HUB_ALLOW_PRIVATE_CALLBACKS: "true",
+  HUB_MAX_PER_HOST: "1000",
+  HUB_RATE_LIMIT_PER_MINUTE: "100000",
+  HUB_DELIVERY_TIMEOUT_MS: "2000",
+  HUB_RETRY_BASE_MS: "1000",
+  HUB_QUEUE_SUPERVISE_SECONDS: "1",
+};
+
 export interface Subscriber {
   origin: string;
   requests: SeenRequest[];
