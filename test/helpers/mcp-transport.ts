@@ -1,6 +1,6 @@
 import { request } from "node:http";
 import path from "node:path";
-import { afterAll } from "vitest";
+import { afterAll, beforeAll } from "vitest";
 import type { MemorySessionStore } from "../../sidecar/mcp/session-store.ts";
 import { buildBeforeAll } from "./build-site.ts";
 import type { ManualClock } from "./manual-clock.ts";
@@ -15,23 +15,34 @@ export const BASE = "https://reviews.test";
 const CONTENT = path.resolve(import.meta.dirname, "../fixtures/basic-content");
 
 /**
- * For a test file: the build, made before its tests, and `start`, which serves it with the MCP
- * router (`env` over BASE_URL); every app started is closed and the build removed after them.
+ * For a test file: the build, made before its tests, `app`, which serves it with the MCP router
+ * and no other settings, and `start`, which serves it with `env` over BASE_URL; every app started
+ * is closed and the build removed after them.
  */
 export function servedMcpBuild(): {
+  readonly app: McpTestApp;
   start(env?: Record<string, string>, clock?: ManualClock, sessions?: MemorySessionStore): Promise<McpTestApp>;
 } {
   const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
   const started: McpTestApp[] = [];
+  const start = async (env: Record<string, string> = {}, clock?: ManualClock, sessions?: MemorySessionStore) => {
+    const a = await startMcpApp(built.distDir, { env: { BASE_URL: BASE, ...env }, clock, sessions });
+    started.push(a);
+    return a;
+  };
+  let app: McpTestApp | undefined;
+  beforeAll(async () => {
+    app = await start();
+  });
   afterAll(async () => {
     for (const a of started) await a.close();
   });
   return {
-    async start(env = {}, clock, sessions) {
-      const a = await startMcpApp(built.distDir, { env: { BASE_URL: BASE, ...env }, clock, sessions });
-      started.push(a);
-      return a;
+    get app() {
+      if (!app) throw new Error("servedMcpBuild: app read before its beforeAll ran");
+      return app;
     },
+    start,
   };
 }
 

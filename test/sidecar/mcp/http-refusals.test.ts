@@ -1,5 +1,5 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, openSession, postRpc } from "../../helpers/mcp-app.ts";
+import { describe, expect, it } from "vitest";
+import { initializeRequest, JSON_RPC_HEADERS, openSession, postRpc } from "../../helpers/mcp-app.ts";
 import { exposed, listTools, MCP_EXPOSED, send, servedMcpBuild, session } from "../../helpers/mcp-transport.ts";
 
 /**
@@ -7,19 +7,15 @@ import { exposed, listTools, MCP_EXPOSED, send, servedMcpBuild, session } from "
  * as a JSON-RPC error.
  */
 
-const { start } = servedMcpBuild();
-let app: McpTestApp;
-
-beforeAll(async () => {
-  app = await start();
-});
+const served = servedMcpBuild();
+const { start } = served;
 
 describe("JSON-RPC errors", () => {
   it("answers a missing Accept type with 406 and too many requests with 429, both JSON-RPC errors", async () => {
-    const id = await openSession(app.endpoint);
-    const json = await postRpc(app.endpoint, listTools(), { ...session(id), accept: "application/json" });
+    const id = await openSession(served.app.endpoint);
+    const json = await postRpc(served.app.endpoint, listTools(), { ...session(id), accept: "application/json" });
     expect([json.status, json.body.jsonrpc, json.body.error.code]).toEqual([406, "2.0", -32000]);
-    const stream = await send(app.endpoint, "GET", { ...session(id), accept: "application/json" });
+    const stream = await send(served.app.endpoint, "GET", { ...session(id), accept: "application/json" });
     expect(stream.status).toBe(406);
     const limited = await start({ RATE_LIMIT_PER_MINUTE: "2" });
     const origin = { origin: "https://any.example" };
@@ -36,21 +32,21 @@ describe("JSON-RPC errors", () => {
 
   it("reads Accept's media types in any letter case, as RFC 9110 §8.3.1 has them (no 406 for Application/JSON)", async () => {
     const accept = "Application/JSON, Text/Event-Stream;q=0.5";
-    const init = await postRpc(app.endpoint, initializeRequest(), { accept });
+    const init = await postRpc(served.app.endpoint, initializeRequest(), { accept });
     expect(init.status).toBe(200);
     const id = init.headers.get("mcp-session-id") as string;
     expect(id).toBeTruthy();
-    const listed = await postRpc(app.endpoint, listTools(), { ...session(id), accept });
+    const listed = await postRpc(served.app.endpoint, listTools(), { ...session(id), accept });
     expect(listed.status).toBe(200);
     expect(listed.body.result.tools.length).toBeGreaterThan(0);
-    const stream = await send(app.endpoint, "GET", { ...session(id), accept: "TEXT/EVENT-STREAM" });
+    const stream = await send(served.app.endpoint, "GET", { ...session(id), accept: "TEXT/EVENT-STREAM" });
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toMatch(/^text\/event-stream/);
     await stream.body?.cancel();
   });
 
   it("answers a URL over 4 KB with 414 as a JSON-RPC error with id null, as every /mcp refusal", async () => {
-    const long = `${app.endpoint}?${"x".repeat(5000)}`;
+    const long = `${served.app.endpoint}?${"x".repeat(5000)}`;
     const post = await postRpc(long, initializeRequest(), { origin: "https://any.example" });
     expect([post.status, post.headers.get("content-type")]).toEqual([414, "application/json; charset=utf-8"]);
     expect(post.body).toEqual({
@@ -65,17 +61,21 @@ describe("JSON-RPC errors", () => {
 
   it("bounds the body size and requires a JSON content type", async () => {
     const big = JSON.stringify({ ...initializeRequest(), padding: "x".repeat(70_000) });
-    const tooBig = await postRpc(app.endpoint, big);
+    const tooBig = await postRpc(served.app.endpoint, big);
     expect([tooBig.status, tooBig.body.error.code]).toEqual([413, -32000]);
-    const text = await postRpc(app.endpoint, JSON.stringify(initializeRequest()), { "content-type": "text/plain" });
+    const text = await postRpc(served.app.endpoint, JSON.stringify(initializeRequest()), {
+      "content-type": "text/plain",
+    });
     expect(text.status).toBe(415);
-    const coded = await postRpc(app.endpoint, JSON.stringify(initializeRequest()), { "content-encoding": "compress" });
+    const coded = await postRpc(served.app.endpoint, JSON.stringify(initializeRequest()), {
+      "content-encoding": "compress",
+    });
     expect([coded.status, coded.body.error.code]).toEqual([415, -32000]);
     expect(coded.headers.get("accept-encoding")).toMatch(/^gzip, deflate, br(, zstd)?$/);
   });
 
   it("refuses a body in UTF-16 with 415 as any charset but UTF-8 (RFC 8259 §8.1), whatever its characters", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     const call = (query: string) => ({
       jsonrpc: "2.0",
       id: 4,
@@ -85,7 +85,7 @@ describe("JSON-RPC errors", () => {
     for (const charset of ["utf-16", "utf-16le"]) {
       // ASCII text and text with an é, which in UTF-16 is not valid UTF-8 either: one answer for both.
       for (const query of ["back", "café"]) {
-        const res = await fetch(app.endpoint, {
+        const res = await fetch(served.app.endpoint, {
           method: "POST",
           headers: { ...JSON_RPC_HEADERS, ...session(id), "content-type": `application/json; charset=${charset}` },
           body: Buffer.from(JSON.stringify(call(query)), "utf16le"),

@@ -1,30 +1,28 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, postRpc } from "../../helpers/mcp-app.ts";
+import { describe, expect, it } from "vitest";
+import { initializeRequest, JSON_RPC_HEADERS, postRpc } from "../../helpers/mcp-app.ts";
 import { exposed, MCP_EXPOSED, servedMcpBuild, session, withHost } from "../../helpers/mcp-transport.ts";
 
 /** /mcp's Host and Origin checks, CORS, and what it ignores (Authorization) or leaves to the REST paths. */
 
-const { start } = servedMcpBuild();
-let app: McpTestApp;
-
-beforeAll(async () => {
-  app = await start();
-});
+const served = servedMcpBuild();
+const { start } = served;
 
 describe("security", () => {
   it("refuses a Host other than the BASE_URL host or loopback with 403", async () => {
-    const port = new URL(app.url).port;
-    expect((await withHost(app.endpoint, "evil.com")).status).toBe(403);
-    expect(JSON.parse((await withHost(app.endpoint, `evil.com:${port}`)).body).error.message).toMatch(/evil\.com/);
+    const port = new URL(served.app.url).port;
+    expect((await withHost(served.app.endpoint, "evil.com")).status).toBe(403);
+    expect(JSON.parse((await withHost(served.app.endpoint, `evil.com:${port}`)).body).error.message).toMatch(
+      /evil\.com/,
+    );
     for (const host of [`localhost:${port}`, `127.0.0.1:${port}`, `[::1]:${port}`, "reviews.test"]) {
-      expect((await withHost(app.endpoint, host)).status, host).toBe(200);
+      expect((await withHost(served.app.endpoint, host)).status, host).toBe(200);
     }
   });
 
   it("lets a page of an allowed origin read the Host check's 403, and a refused origin read nothing", async () => {
     // The CORS spec hides an answer without Access-Control-Allow-Origin from the page; a
     // DNS-rebinding page is same-origin and reads it anyway, so the headers give it nothing.
-    const any = await withHost(app.endpoint, "evil.com", { origin: "https://any.example" });
+    const any = await withHost(served.app.endpoint, "evil.com", { origin: "https://any.example" });
     expect([any.status, any.headers["access-control-allow-origin"]]).toEqual([403, "*"]);
     expect(JSON.parse(any.body)).toMatchObject({ jsonrpc: "2.0", id: null, error: { code: -32000 } });
     const listed = await start({ MCP_ALLOWED_ORIGINS: "https://app.example" });
@@ -38,11 +36,11 @@ describe("security", () => {
 
   it("ignores Authorization", async () => {
     const auth = { authorization: "Bearer not-a-real-token" };
-    const init = await postRpc(app.endpoint, initializeRequest(), auth);
+    const init = await postRpc(served.app.endpoint, initializeRequest(), auth);
     expect(init.status).toBe(200);
     const id = init.headers.get("mcp-session-id") as string;
     const res = await postRpc(
-      app.endpoint,
+      served.app.endpoint,
       { jsonrpc: "2.0", id: 2, method: "tools/call", params: { name: "get_business", arguments: {} } },
       { ...session(id), ...auth },
     );
@@ -54,8 +52,8 @@ describe("security", () => {
     // A browser sends nothing until the preflight allows every header the page set: a client that
     // adds a token it was configured with was refused by the browser before the server could ignore it.
     for (const [url, method] of [
-      [app.endpoint, "POST"],
-      [`${app.url}/api/reviews/search`, "GET"],
+      [served.app.endpoint, "POST"],
+      [`${served.app.url}/api/reviews/search`, "GET"],
     ] as const) {
       const pre = await fetch(url, {
         method: "OPTIONS",
@@ -72,7 +70,7 @@ describe("security", () => {
   });
 
   it("allows any Origin by default and answers preflights with the MCP headers", async () => {
-    const pre = await fetch(app.endpoint, {
+    const pre = await fetch(served.app.endpoint, {
       method: "OPTIONS",
       headers: {
         origin: "https://any.example",
@@ -97,7 +95,7 @@ describe("security", () => {
     // A browser client reads the session id from the initialize answer only if it is exposed.
     expect(pre.headers.get("access-control-expose-headers")).toMatch(/(^|,\s*)Mcp-Session-Id(,|$)/i);
     expect(pre.headers.get("access-control-allow-methods")).toMatch(/DELETE/);
-    const init = await postRpc(app.endpoint, initializeRequest(), { origin: "https://any.example" });
+    const init = await postRpc(served.app.endpoint, initializeRequest(), { origin: "https://any.example" });
     expect(init.status).toBe(200);
     expect(init.headers.get("access-control-allow-origin")).toBe("*");
     expect(init.headers.get("access-control-expose-headers")).toMatch(/Mcp-Session-Id/);

@@ -1,27 +1,22 @@
-import { beforeAll, describe, expect, it } from "vitest";
-import { initializeRequest, JSON_RPC_HEADERS, type McpTestApp, openSession, postRpc } from "../../helpers/mcp-app.ts";
+import { describe, expect, it } from "vitest";
+import { initializeRequest, JSON_RPC_HEADERS, openSession, postRpc } from "../../helpers/mcp-app.ts";
 import { listTools, servedMcpBuild, session } from "../../helpers/mcp-transport.ts";
 
 /** What /mcp answers a message it cannot read or run: the JSON-RPC error, and its HTTP status. */
 
-const { start } = servedMcpBuild();
-let app: McpTestApp;
-
-beforeAll(async () => {
-  app = await start();
-});
+const served = servedMcpBuild();
 
 describe("JSON-RPC errors", () => {
   it("gives -32700 for a body that is not JSON", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     for (const headers of [{}, session(id)]) {
-      const res = await postRpc(app.endpoint, '{"jsonrpc":"2.0","id":1,', headers);
+      const res = await postRpc(served.app.endpoint, '{"jsonrpc":"2.0","id":1,', headers);
       expect([res.status, res.body.error.code, res.body.id]).toEqual([400, -32700, null]);
     }
   });
 
   it("gives -32700 for a body that is not UTF-8 (RFC 8259 §8.1), in both eras, rather than reading U+FFFD", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     const search = { name: "search_reviews", arguments: { query: "café" } };
     const _meta = {
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
@@ -37,7 +32,11 @@ describe("JSON-RPC errors", () => {
       // Encoded as ISO-8859-1, as a client that ignores the charset does: the é is the lone byte 0xE9.
       const body = Buffer.from(JSON.stringify({ jsonrpc: "2.0", id: 9, method: "tools/call", params }), "latin1");
       expect(body.includes(0xe9)).toBe(true);
-      const res = await fetch(app.endpoint, { method: "POST", headers: { ...JSON_RPC_HEADERS, ...headers }, body });
+      const res = await fetch(served.app.endpoint, {
+        method: "POST",
+        headers: { ...JSON_RPC_HEADERS, ...headers },
+        body,
+      });
       const answer = await res.json();
       expect([res.status, answer.jsonrpc, answer.id, answer.error?.code]).toEqual([400, "2.0", null, -32700]);
       expect(answer.error.message).toContain("UTF-8");
@@ -47,7 +46,7 @@ describe("JSON-RPC errors", () => {
   it("reads a body sent with Content-Encoding x-gzip as gzip (RFC 9110 §8.4.1.3), not as an unknown coding", async () => {
     const { gzipSync } = await import("node:zlib");
     for (const coding of ["x-gzip", "X-GZip"]) {
-      const res = await fetch(app.endpoint, {
+      const res = await fetch(served.app.endpoint, {
         method: "POST",
         headers: { ...JSON_RPC_HEADERS, "content-encoding": coding },
         body: gzipSync(JSON.stringify(initializeRequest())),
@@ -59,10 +58,10 @@ describe("JSON-RPC errors", () => {
   });
 
   it("gives -32700 for a body that does not decode as its Content-Encoding says", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     for (const coding of ["gzip", "deflate", "br"]) {
       for (const headers of [{}, session(id)]) {
-        const res = await postRpc(app.endpoint, JSON.stringify(listTools()), {
+        const res = await postRpc(served.app.endpoint, JSON.stringify(listTools()), {
           ...headers,
           "content-encoding": coding,
         });
@@ -78,7 +77,7 @@ describe("JSON-RPC errors", () => {
   });
 
   it("gives -32600 for JSON that is not a JSON-RPC message, echoing a usable id", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     const cases: [unknown, string | number | null][] = [
       [[], null],
       [5, null],
@@ -87,44 +86,44 @@ describe("JSON-RPC errors", () => {
       [{ jsonrpc: "2.0", id: 3, method: 12 }, 3],
     ];
     for (const [body, echoed] of cases) {
-      const res = await postRpc(app.endpoint, JSON.stringify(body), session(id));
+      const res = await postRpc(served.app.endpoint, JSON.stringify(body), session(id));
       expect([res.status, res.body.error.code, res.body.id], JSON.stringify(body)).toEqual([400, -32600, echoed]);
     }
   });
 
   it("gives -32601 for an unknown method and -32602 for invalid params", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     const call = async (method: string, params?: unknown) =>
-      (await postRpc(app.endpoint, { jsonrpc: "2.0", id: 9, method, params }, session(id))).body;
+      (await postRpc(served.app.endpoint, { jsonrpc: "2.0", id: 9, method, params }, session(id))).body;
     expect((await call("reviews/delete")).error).toMatchObject({ code: -32601 });
     expect((await call("tools/call", {})).error).toMatchObject({ code: -32602, message: /tools\/call: params\.name/ });
     expect((await call("tools/call", { name: "search_reviews", arguments: "rating=5" })).error.code).toBe(-32602);
     expect((await call("resources/read", { uri: "reviews://nothing" })).error.code).toBe(-32602);
-    const init = await postRpc(app.endpoint, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
+    const init = await postRpc(served.app.endpoint, { jsonrpc: "2.0", id: 1, method: "initialize", params: {} });
     expect([init.status, init.body.error.code]).toEqual([400, -32602]);
     expect(init.body.error.message).toMatch(/clientInfo/);
   });
 
   it("answers a body nested deeper than 64 levels with 400 and -32700, before anything walks it", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     const nested = (levels: number) => `${"[".repeat(levels)}${"]".repeat(levels)}`;
     for (const headers of [{}, session(id)]) {
-      const deep = await postRpc(app.endpoint, nested(30_000), headers);
+      const deep = await postRpc(served.app.endpoint, nested(30_000), headers);
       expect([deep.status, deep.body.error.code, deep.body.id]).toEqual([400, -32700, null]);
       expect(deep.body.error.message).toMatch(/nests deeper than 64 levels/);
       const args = JSON.parse(`{"a":${nested(65)}}`);
       const call = { jsonrpc: "2.0", id: 4, method: "tools/call", params: { name: "get_business", arguments: args } };
-      expect((await postRpc(app.endpoint, call, headers)).body.error.code).toBe(-32700);
+      expect((await postRpc(served.app.endpoint, call, headers)).body.error.code).toBe(-32700);
     }
     // Within the bound the message reaches the server and is answered on its merits.
     const shallow = JSON.parse(`{"a":${nested(60)}}`);
     const call = { jsonrpc: "2.0", id: 5, method: "tools/call", params: { name: "get_business", arguments: shallow } };
-    const reply = await postRpc(app.endpoint, call, session(id));
+    const reply = await postRpc(served.app.endpoint, call, session(id));
     expect([reply.status, reply.body.result.isError]).toEqual([200, true]);
   });
 
   it("refuses a message with a lone surrogate or a noncharacter anywhere with 400 and -32600, echoing none", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     // JSON escapes, written by hand (a lone surrogate cannot travel as UTF-8), and one raw character.
     const bodies = [
       '{"jsonrpc":"\\uffff","id":1,"method":"ping"}',
@@ -134,7 +133,11 @@ describe("JSON-RPC errors", () => {
       '{"jsonrpc":"2.0","id":4,"method":"resources/read","params":{"uri":"reviews://a","\\ufdd0":1}}',
     ];
     for (const body of bodies) {
-      const res = await fetch(app.endpoint, { method: "POST", headers: { ...JSON_RPC_HEADERS, ...session(id) }, body });
+      const res = await fetch(served.app.endpoint, {
+        method: "POST",
+        headers: { ...JSON_RPC_HEADERS, ...session(id) },
+        body,
+      });
       const text = await res.text();
       expect(res.status, body).toBe(400);
       expect(/[\uFDD0-\uFDEF\uFFFE\uFFFF]|\u{10FFFF}|\\ud8/iu.test(text), text).toBe(false);
@@ -142,7 +145,7 @@ describe("JSON-RPC errors", () => {
       expect(JSON.parse(text).error.message).toMatch(/^Invalid Request: \$\S* .*I-JSON/);
     }
     // The SDK decodes an Mcp-Name header's =?base64?…?= form and quotes it in its errors.
-    const named = await fetch(app.endpoint, {
+    const named = await fetch(served.app.endpoint, {
       method: "POST",
       headers: {
         ...JSON_RPC_HEADERS,
@@ -158,7 +161,7 @@ describe("JSON-RPC errors", () => {
   });
 
   it("refuses a number beyond a double's range with 400 and -32600 naming it, in both eras, rather than echoing null", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     const _meta = JSON.stringify({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientInfo": { name: "big", version: "0" },
@@ -173,14 +176,18 @@ describe("JSON-RPC errors", () => {
     ];
     for (const [args, headers] of cases) {
       const body = `{"jsonrpc":"2.0","id":7,"method":"tools/call","params":{"name":"search_reviews","arguments":${args}}}`;
-      const res = await fetch(app.endpoint, { method: "POST", headers: { ...JSON_RPC_HEADERS, ...headers }, body });
+      const res = await fetch(served.app.endpoint, {
+        method: "POST",
+        headers: { ...JSON_RPC_HEADERS, ...headers },
+        body,
+      });
       const answer = await res.json();
       expect([res.status, answer.error?.code], args).toEqual([400, -32600]);
       expect(answer.error.message).toMatch(/^Invalid Request: \$\.params\.arguments\.(min_rating|offset) .*I-JSON/);
     }
     // A number a double holds, however odd its spelling, is read as usual.
     const fine = await postRpc(
-      app.endpoint,
+      served.app.endpoint,
       '{"jsonrpc":"2.0","id":8,"method":"tools/call","params":{"name":"search_reviews","arguments":{"limit":1E1}}}',
       session(id),
     );
@@ -188,7 +195,7 @@ describe("JSON-RPC errors", () => {
   });
 
   it("refuses a name given twice in one object with 400 and -32600 naming it, in both eras, rather than keeping the last", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     const _meta = JSON.stringify({
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientInfo": { name: "twice", version: "0" },
@@ -202,7 +209,11 @@ describe("JSON-RPC errors", () => {
     ];
     for (const [args, headers] of cases) {
       const body = `{"jsonrpc":"2.0","id":9,"method":"tools/call","params":{"name":"search_reviews","arguments":${args}}}`;
-      const res = await fetch(app.endpoint, { method: "POST", headers: { ...JSON_RPC_HEADERS, ...headers }, body });
+      const res = await fetch(served.app.endpoint, {
+        method: "POST",
+        headers: { ...JSON_RPC_HEADERS, ...headers },
+        body,
+      });
       const answer = await res.json();
       expect([res.status, answer.error?.code, answer.id], args).toEqual([400, -32600, null]);
       expect(answer.error.message).toMatch(
@@ -211,7 +222,7 @@ describe("JSON-RPC errors", () => {
     }
     // The same name in two objects is no duplicate.
     const fine = await postRpc(
-      app.endpoint,
+      served.app.endpoint,
       '{"jsonrpc":"2.0","id":10,"method":"tools/call","params":{"name":"search_reviews","arguments":{"limit":1},"_meta":{"limit":2}}}',
       session(id),
     );

@@ -1,7 +1,7 @@
 import { request } from "node:http";
 import { Client, StreamableHTTPClientTransport } from "@modelcontextprotocol/client";
-import { beforeAll, describe, expect, it } from "vitest";
-import { connectClient, initializeRequest, type McpTestApp, openSession, postRpc } from "../../helpers/mcp-app.ts";
+import { describe, expect, it } from "vitest";
+import { connectClient, initializeRequest, openSession, postRpc } from "../../helpers/mcp-app.ts";
 import { listTools, send, servedMcpBuild, session, streamEnds } from "../../helpers/mcp-transport.ts";
 
 /**
@@ -9,25 +9,25 @@ import { listTools, send, servedMcpBuild, session, streamEnds } from "../../help
  * test/helpers/mcp-transport.ts holds what the transport suites share.
  */
 
-const { start } = servedMcpBuild();
-let app: McpTestApp;
-
-beforeAll(async () => {
-  app = await start();
-});
+const served = servedMcpBuild();
+const { start } = served;
 
 describe("streamable HTTP sessions", () => {
   it("initializes on 2025-06-18 and returns the session id in Mcp-Session-Id", async () => {
-    const init = await postRpc(app.endpoint, initializeRequest("2025-06-18"));
+    const init = await postRpc(served.app.endpoint, initializeRequest("2025-06-18"));
     expect(init.status).toBe(200);
     expect(init.headers.get("content-type")).toMatch(/^application\/json/);
     expect(init.headers.get("mcp-session-id")).toMatch(/^[\w-]+\.[\w-]{43}$/);
     expect(init.body.result.protocolVersion).toBe("2025-06-18");
     const id = init.headers.get("mcp-session-id") as string;
-    const ack = await postRpc(app.endpoint, { jsonrpc: "2.0", method: "notifications/initialized" }, session(id));
+    const ack = await postRpc(
+      served.app.endpoint,
+      { jsonrpc: "2.0", method: "notifications/initialized" },
+      session(id),
+    );
     expect(ack.status).toBe(202);
     // The id records the version the SDK answered with, also when the client asked for another.
-    const other = await postRpc(app.endpoint, initializeRequest("2099-01-01"));
+    const other = await postRpc(served.app.endpoint, initializeRequest("2099-01-01"));
     const answered = other.body.result.protocolVersion;
     expect(answered).not.toBe("2099-01-01");
     const payload = (other.headers.get("mcp-session-id") as string).split(".")[0] as string;
@@ -35,14 +35,14 @@ describe("streamable HTTP sessions", () => {
   });
 
   it("answers a request without a session id with 400", async () => {
-    const post = await postRpc(app.endpoint, listTools());
+    const post = await postRpc(served.app.endpoint, listTools());
     expect([post.status, post.body.error.code]).toEqual([400, -32000]);
     expect(post.body.error.message).toMatch(/Mcp-Session-Id header is required/);
-    for (const method of ["GET", "DELETE"]) expect((await send(app.endpoint, method)).status).toBe(400);
+    for (const method of ["GET", "DELETE"]) expect((await send(served.app.endpoint, method)).status).toBe(400);
   });
 
   it("answers an unknown, forged or foreign session id with 404 so the client re-initializes", async () => {
-    const real = await openSession(app.endpoint);
+    const real = await openSession(served.app.endpoint);
     const [payload, signature] = real.split(".") as [string, string];
     const other = await start({ MCP_SESSION_SECRET: "another-secret-of-at-least-32-characters" });
     const claims = JSON.parse(Buffer.from(payload, "base64url").toString());
@@ -54,9 +54,10 @@ describe("streamable HTTP sessions", () => {
       await openSession(other.endpoint),
     ];
     for (const id of ids) {
-      const post = await postRpc(app.endpoint, listTools(), session(id));
+      const post = await postRpc(served.app.endpoint, listTools(), session(id));
       expect([post.status, post.body.error.code], id).toEqual([404, -32001]);
-      for (const method of ["GET", "DELETE"]) expect((await send(app.endpoint, method, session(id))).status).toBe(404);
+      for (const method of ["GET", "DELETE"])
+        expect((await send(served.app.endpoint, method, session(id))).status).toBe(404);
     }
   });
 
@@ -71,17 +72,17 @@ describe("streamable HTTP sessions", () => {
   });
 
   it("ends a session on DELETE: its SSE stream closes and the id is then unknown", async () => {
-    const id = await openSession(app.endpoint);
-    const stream = await send(app.endpoint, "GET", session(id));
+    const id = await openSession(served.app.endpoint);
+    const stream = await send(served.app.endpoint, "GET", session(id));
     expect(stream.status).toBe(200);
     expect(stream.headers.get("content-type")).toBe("text/event-stream");
     const ended = streamEnds(stream);
-    expect((await send(app.endpoint, "DELETE", session(id))).status).toBe(200);
+    expect((await send(served.app.endpoint, "DELETE", session(id))).status).toBe(200);
     await expect(ended).resolves.toBe(true);
-    expect((await postRpc(app.endpoint, listTools(), session(id))).status).toBe(404);
+    expect((await postRpc(served.app.endpoint, listTools(), session(id))).status).toBe(404);
     // An SDK client resuming the deleted session (no initialize, since it has an id) is told 404.
     const resumed = new Client({ name: "resume", version: "0" });
-    await resumed.connect(new StreamableHTTPClientTransport(new URL(app.endpoint), { sessionId: id }));
+    await resumed.connect(new StreamableHTTPClientTransport(new URL(served.app.endpoint), { sessionId: id }));
     await expect(resumed.callTool({ name: "get_business", arguments: {} })).rejects.toMatchObject({
       data: { status: 404 },
     });
@@ -89,17 +90,17 @@ describe("streamable HTTP sessions", () => {
   });
 
   it("lets the SDK client end its own session", async () => {
-    const { client, transport } = await connectClient(app.endpoint);
+    const { client, transport } = await connectClient(served.app.endpoint);
     const id = transport.sessionId as string;
-    expect((await postRpc(app.endpoint, listTools(), session(id))).status).toBe(200);
+    expect((await postRpc(served.app.endpoint, listTools(), session(id))).status).toBe(200);
     await transport.terminateSession();
     expect(transport.sessionId).toBeUndefined();
-    expect((await postRpc(app.endpoint, listTools(), session(id))).status).toBe(404);
+    expect((await postRpc(served.app.endpoint, listTools(), session(id))).status).toBe(404);
     await client.close();
   });
 
   it("answers every JSON request with one complete JSON body, in both eras (the SDK's Node adapter)", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(served.app.endpoint);
     const modernMeta = {
       "io.modelcontextprotocol/protocolVersion": "2026-07-28",
       "io.modelcontextprotocol/clientInfo": { name: "raw-http-test", version: "0.0.0" },
@@ -122,7 +123,7 @@ describe("streamable HTTP sessions", () => {
     for (const { headers, body } of exchanges) {
       const raw = await new Promise<{ headers: Record<string, unknown>; bytes: Buffer }>((resolve, reject) => {
         const req = request(
-          app.endpoint,
+          served.app.endpoint,
           {
             method: "POST",
             headers: { "content-type": "application/json", accept: "application/json, text/event-stream", ...headers },
@@ -142,9 +143,9 @@ describe("streamable HTTP sessions", () => {
   });
 
   it("rejects an unsupported Mcp-Protocol-Version header and other HTTP methods", async () => {
-    const id = await openSession(app.endpoint);
-    expect((await postRpc(app.endpoint, listTools(), session(id, "1999-01-01"))).status).toBe(400);
-    const put = await send(app.endpoint, "PUT", session(id));
+    const id = await openSession(served.app.endpoint);
+    expect((await postRpc(served.app.endpoint, listTools(), session(id, "1999-01-01"))).status).toBe(400);
+    const put = await send(served.app.endpoint, "PUT", session(id));
     expect(put.status).toBe(405);
     expect(put.headers.get("allow")).toBe("GET, POST, DELETE, OPTIONS");
   });
