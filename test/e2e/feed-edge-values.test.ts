@@ -1,12 +1,12 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { extractFromXml } from "@extractus/feed-extractor";
 import { Ajv2020 } from "ajv/dist/2020.js";
 import addFormats from "ajv-formats";
 import { XMLParser } from "fast-xml-parser";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { buildSite } from "../helpers/build-site.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 /**
  * One real build of the fixture with values the content schema accepts but a feed must still
@@ -20,7 +20,7 @@ const FRACTION = "2025-03-12T17:45:00.750Z";
 const AUTHOR = "Tom &amp; Jerry &lt;3";
 const BUSINESS = "Willow Creek &amp; Co";
 
-const temp: string[] = [];
+const temp = tempFolders();
 let json: {
   title: string;
   authors: { url?: string }[];
@@ -31,9 +31,7 @@ let home: string;
 let gregPage: string;
 
 beforeAll(async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-feed-edge-"));
-  temp.push(dir);
-  await cp(FIXTURE, dir, { recursive: true });
+  const dir = await temp.copy(FIXTURE, "pr-feed-edge-");
   const business = path.join(dir, "business.yaml");
   const yaml = await readFile(business, "utf8");
   await writeFile(
@@ -56,13 +54,12 @@ beforeAll(async () => {
   );
   const result = await buildSite(dir, { BASE_URL: BASE });
   if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
-  temp.push(result.distDir);
+  temp.add(result.distDir);
   json = JSON.parse(await readFile(path.join(result.distDir, "api/feed.json"), "utf8"));
   atom = await readFile(path.join(result.distDir, "feed.xml"), "utf8");
   home = await readFile(path.join(result.distDir, "index.html"), "utf8");
   gregPage = await readFile(path.join(result.distDir, "reviews/2024-05-17-greg-h/index.html"), "utf8");
 });
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
 
 describe("JSON Feed values the content schema allows", () => {
   it("never dates an item's change before its publication, fraction of a second included", () => {

@@ -1,16 +1,14 @@
-import { mkdir, mkdtemp, readdir, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { removeTree } from "../../../sidecar/build/remove-tree.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 describe("removeTree", () => {
   it("removes the named file first, then waits on ready() before each folder", async () => {
-    const root = await mkdtemp(path.join(os.tmpdir(), "pr-remove-tree-"));
-    temp.push(root);
+    const root = await temp.make("pr-remove-tree-");
     const site = path.join(root, "site");
     await mkdir(path.join(site, "reviews", "a"), { recursive: true });
     await writeFile(path.join(site, "_headers.json"), "{}");

@@ -1,20 +1,19 @@
-import { mkdir, mkdtemp, readdir, readFile, realpath, rm, symlink, utimes, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readdir, readFile, realpath, rm, symlink, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { SiteBuilds } from "../../../sidecar/build/site-build.ts";
 import { astroCacheDir } from "../../../src/build/astro-build.ts";
 import type { AstroBuildWorker } from "../../../src/build/astro-worker.ts";
 import { recordLastBuild } from "../../../src/integrations/out-dir.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 /** A fresh DIST_DIR in a temp folder, and its Astro cache: both removed after the file. */
 async function tempDist(): Promise<{ distDir: string; cache: string }> {
-  const distDir = path.join(await mkdtemp(path.join(os.tmpdir(), "pr-site-builds-")), "dist");
+  const distDir = path.join(await temp.make("pr-site-builds-"), "dist");
   const cache = astroCacheDir(distDir);
-  temp.push(path.dirname(distDir), cache);
+  temp.add(cache);
   return { distDir, cache };
 }
 

@@ -1,10 +1,11 @@
 import { spawn } from "node:child_process";
-import { mkdtemp, rm, stat } from "node:fs/promises";
+import { mkdtemp, stat } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, inject, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { ASTRO_BIN, BUILD_NODE_FLAGS, PROJECT_ROOT } from "../../../src/build/astro-build.ts";
 import { acquireBuildLock } from "../../../src/build/build-lock.ts";
 import { freshLogEnv } from "../../helpers/build-site.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 /**
  * `npm run build` into a DIST_DIR outside the project shares Astro's `.astro/.prerender/` with
@@ -14,13 +15,12 @@ import { freshLogEnv } from "../../helpers/build-site.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE_URL = "https://reviews.example";
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 describe("npm run build and the checkout's build lock", () => {
   it("waits while another build holds the lock, then builds", async () => {
     const outside = await mkdtemp(path.join(inject("testRun").outside, "pr-cli-lock-"));
-    temp.push(outside);
+    temp.add(outside);
     const distDir = path.join(outside, "dist");
     const release = await acquireBuildLock();
     let released = false;

@@ -1,17 +1,15 @@
-import { mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { strongEtag } from "../../../src/http-headers/manifest.ts";
 import { etagDistFiles, readDistFiles } from "../../../src/io/dist-files.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 describe("etagDistFiles", () => {
   it("gives every file the strongEtag of its whole bytes, small or read in several 1 MiB pieces, in path order", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-dist-etags-");
     await mkdir(path.join(dir, "reviews/2024/03"), { recursive: true });
     // Empty, small, and larger than one read, with a multi-byte character across the 1 MiB boundary.
     const big = Buffer.concat([Buffer.alloc(65_535, "a"), Buffer.from("é✓"), Buffer.alloc(300_000, "b")]);
@@ -37,8 +35,7 @@ describe("etagDistFiles", () => {
   });
 
   it("takes a file's ETag from the memo while the file is as it was hashed, and hashes it again once written", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-dist-etags-");
     const page = path.join(dir, "index.html");
     await writeFile(page, "<p>one</p>");
     await utimes(page, new Date(1_000), new Date(1_000));
@@ -56,8 +53,7 @@ describe("etagDistFiles", () => {
   });
 
   it("is empty for an empty build", async () => {
-    const dir = await mkdtemp(path.join(os.tmpdir(), "pr-dist-etags-"));
-    temp.push(dir);
+    const dir = await temp.make("pr-dist-etags-");
     expect(etagDistFiles(dir)).toEqual([]);
   });
 });

@@ -1,19 +1,17 @@
-import { mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { readEtagMemo, SETTLED_MS, saveEtagMemo } from "../../../src/io/etag-memo.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 /** A file written long before the memo is saved. */
 const file = (key: string, etag: string) => ({ key, etag, writtenMs: 0 });
 
 describe("etag memo", () => {
   it("knows the last two builds' files, and forgets the third", async () => {
-    const cache = await mkdtemp(path.join(os.tmpdir(), "pr-etag-memo-"));
-    temp.push(cache);
+    const cache = await temp.make("pr-etag-memo-");
     expect(readEtagMemo(cache).known.size).toBe(0);
     saveEtagMemo(cache, readEtagMemo(cache), [file("/a\n1:1:1", '"a1"')]);
     saveEtagMemo(cache, readEtagMemo(cache), [file("/a\n2:2:2", '"a2"')]);
@@ -26,8 +24,7 @@ describe("etag memo", () => {
   });
 
   it("leaves out a file written less than two seconds before it is saved", async () => {
-    const cache = await mkdtemp(path.join(os.tmpdir(), "pr-etag-memo-"));
-    temp.push(cache);
+    const cache = await temp.make("pr-etag-memo-");
     const now = 1_000_000;
     saveEtagMemo(
       cache,
@@ -42,8 +39,7 @@ describe("etag memo", () => {
   });
 
   it("is empty when its file is not what it writes", async () => {
-    const cache = await mkdtemp(path.join(os.tmpdir(), "pr-etag-memo-"));
-    temp.push(cache);
+    const cache = await temp.make("pr-etag-memo-");
     await writeFile(path.join(cache, "etag-memo.json"), '{"version":1,"builds":[[["/a"]]]}');
     expect(readEtagMemo(cache).known.size).toBe(0);
     await writeFile(path.join(cache, "etag-memo.json"), "{");

@@ -1,20 +1,18 @@
-import { chmod, copyFile, cp, mkdir, mkdtemp, rm, utimes, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { chmod, copyFile, cp, mkdir, rm, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
 import { etagDistFiles } from "../../../src/io/dist-files.ts";
 import { readFolderManifest } from "../../../src/io/folder-manifest.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 const headers = (etag: string) => ({ etag, content_type: "text/html", cache_control: "no-cache" });
 
 /** A built folder: its files, then a manifest listing `etags` (by default each file's own), made last as a build makes it. */
 async function built(files: Record<string, string>, etags: Record<string, string> = {}): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-folder-manifest-"));
-  temp.push(dir);
+  const dir = await temp.make("pr-folder-manifest-");
   for (const [p, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
     await writeFile(path.join(dir, p), text);
@@ -77,7 +75,7 @@ describe("the ETags an output folder's manifest vouches for (folder-manifest.ts)
   it("vouch for a copy of a build whose manifest is copied last, as npm start's spare folder is", async () => {
     const from = await built({ "r/1/index.html": "one", "r/2/index.html": "two" }, { "r/2/index.html": '"listed"' });
     const to = `${from}-copy`;
-    temp.push(to);
+    temp.add(to);
     await cp(from, to, { recursive: true, filter: (src) => path.basename(src) !== MANIFEST_FILE });
     await new Promise((r) => setTimeout(r, 20));
     await copyFile(path.join(from, MANIFEST_FILE), path.join(to, MANIFEST_FILE));

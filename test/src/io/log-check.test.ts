@@ -1,13 +1,13 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { main as check } from "../../../scripts/check-content.ts";
 import { reviewFields } from "../../../src/content/dataset.ts";
 import { checkContentDir } from "../../../src/io/content-check.ts";
 import { keyOf } from "../../../src/io/log-key.ts";
 import { updateLog, withdrawalsOf } from "../../../src/io/review-log.ts";
 import { generateKeyPair } from "../../../src/log/note-keys.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 /**
  * `npm run check` refuses a deleted logged review with no key and no LOG_DIR of its own: here the
@@ -16,13 +16,8 @@ import { generateKeyPair } from "../../../src/log/note-keys.ts";
 
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const NOW = new Date("2026-11-27T00:00:00Z");
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
-const dir = async (prefix: string) => {
-  const d = await mkdtemp(path.join(os.tmpdir(), prefix));
-  temp.push(d);
-  return d;
-};
+const temp = tempFolders();
+const dir = (prefix: string) => temp.make(prefix);
 
 /** The log `npm start` would keep for `origin` under DATA_DIR/log/, of `content` as it is. */
 async function keptLog(
@@ -62,8 +57,7 @@ async function checkAfterDeleting(content: string, data: string) {
 
 describe("npm run check and the review logs it finds", () => {
   it("refuses a deletion that a public origin's log under DATA_DIR holds", async () => {
-    const content = await dir("pr-check-content-");
-    await cp(FIXTURE, content, { recursive: true });
+    const content = await temp.copy(FIXTURE, "pr-check-content-");
     const data = await dir("pr-check-data-");
     await keptLog(content, data, "reviews.example/log", "reviews.example_log");
     const r = await checkAfterDeleting(content, data);
@@ -75,8 +69,7 @@ describe("npm run check and the review logs it finds", () => {
   });
 
   it("only warns of a deletion that npm start's local preview log holds: nobody else read it", async () => {
-    const content = await dir("pr-check-content-");
-    await cp(FIXTURE, content, { recursive: true });
+    const content = await temp.copy(FIXTURE, "pr-check-content-");
     const data = await dir("pr-check-data-");
     const preview = path.join(data, "log", "localhost_4601_log");
     await keptLog(content, data, "localhost:4601/log", "localhost_4601_log");
@@ -99,8 +92,7 @@ async function addReview(content: string, id: string, publishedAt: string) {
 
 describe("a review published after others with an earlier published_at (review:new stamps the moment it makes the file)", () => {
   it("is refused by npm run check against the public log, naming file, line and field", async () => {
-    const content = await dir("pr-check-content-");
-    await cp(FIXTURE, content, { recursive: true });
+    const content = await temp.copy(FIXTURE, "pr-check-content-");
     const data = await dir("pr-check-data-");
     await keptLog(content, data, "reviews.example/log", "reviews.example_log");
     await addReview(content, "2024-11-21-late-l", "2025-03-01T09:00:00Z");
@@ -118,8 +110,7 @@ describe("a review published after others with an earlier published_at (review:n
   });
 
   it("is refused by the build's log, which commits nothing; a review put back after a withdrawal keeps its date", async () => {
-    const content = await dir("pr-check-content-");
-    await cp(FIXTURE, content, { recursive: true });
+    const content = await temp.copy(FIXTURE, "pr-check-content-");
     const data = await dir("pr-check-data-");
     const logDir = path.join(data, "log", "reviews.example_log");
     const { skey } = generateKeyPair("reviews.example/log");
@@ -142,8 +133,7 @@ describe("a review published after others with an earlier published_at (review:n
   });
 
   it("is only a warning in npm start's local preview, whose feeds nobody else reads", async () => {
-    const content = await dir("pr-check-content-");
-    await cp(FIXTURE, content, { recursive: true });
+    const content = await temp.copy(FIXTURE, "pr-check-content-");
     const data = await dir("pr-check-data-");
     const { skey } = generateKeyPair("localhost:4601/log");
     await keptLog(content, data, "localhost:4601/log", "localhost_4601_log", skey);
@@ -158,8 +148,7 @@ describe("a review published after others with an earlier published_at (review:n
   });
 
   it("is a warning from npm run check too for a loopback origin's log, as in that log's build", async () => {
-    const content = await dir("pr-check-content-");
-    await cp(FIXTURE, content, { recursive: true });
+    const content = await temp.copy(FIXTURE, "pr-check-content-");
     const data = await dir("pr-check-data-");
     await keptLog(content, data, "127.0.0.1:9/log", "127.0.0.1_9_log");
     await addReview(content, "2024-11-21-late-l", "2024-12-01T09:00:00Z");

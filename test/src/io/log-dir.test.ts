@@ -1,13 +1,14 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdir, mkdtemp, readFile, rm, utimes, writeFile } from "node:fs/promises";
-import os, { hostname } from "node:os";
+import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { hostname } from "node:os";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commitLogDir, folderReader, keptPartials, LogStateError, repairTiles } from "../../../src/io/log-dir.ts";
 import { LOCK_FILE, withLogLock } from "../../../src/io/log-lock.ts";
 import { generateKeyPair, parseVerifierKey, signerFromKey } from "../../../src/log/note-keys.ts";
 import { readTiledLog } from "../../../src/log/read.ts";
 import { appendEntries, EMPTY_LOG, type LogTree, rootOf, signedCheckpoint, tileFiles } from "../../../src/log/tree.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 const ORIGIN = "reviews.test/log";
 const KEY = generateKeyPair(ORIGIN, new Uint8Array(32).fill(1));
@@ -15,11 +16,9 @@ const signer = signerFromKey(KEY.skey);
 const verifier = parseVerifierKey(KEY.vkey);
 const entries = (n: number, from = 0) => Array.from({ length: n }, (_, i) => Buffer.from(`{"entry":${from + i}}`));
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 async function dir(): Promise<string> {
-  const d = await mkdtemp(path.join(os.tmpdir(), "pr-log-dir-"));
-  temp.push(d);
+  const d = await temp.make("pr-log-dir-");
   return d;
 }
 

@@ -1,18 +1,16 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config.ts";
 import { generatedKeyFile, LogKeyError, logSigningKey } from "../../../src/io/log-key.ts";
 import { generateKeyPair } from "../../../src/log/note-keys.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 describe("the review log's key (log-key.ts)", () => {
   it("generates a key into DATA_DIR once, says so once, and keeps using it", async () => {
-    const data = await mkdtemp(path.join(os.tmpdir(), "pr-log-key-"));
-    temp.push(data);
+    const data = await temp.make("pr-log-key-");
     const notices: string[] = [];
     const first = await logSigningKey({ DATA_DIR: data, LOG_SIGNING_KEY: undefined }, "localhost:4321/log", (m) =>
       notices.push(m),
@@ -30,8 +28,7 @@ describe("the review log's key (log-key.ts)", () => {
 
   it("gives builds that start at once the one key, never a half-written file", async () => {
     for (let round = 0; round < 20; round++) {
-      const data = await mkdtemp(path.join(os.tmpdir(), "pr-log-key-"));
-      temp.push(data);
+      const data = await temp.make("pr-log-key-");
       const config = { DATA_DIR: data, LOG_SIGNING_KEY: undefined };
       const keys = await Promise.all(
         Array.from({ length: 16 }, () => logSigningKey(config, "localhost:4321/log", () => {})),
@@ -43,8 +40,7 @@ describe("the review log's key (log-key.ts)", () => {
   });
 
   it("refuses a kept key file that holds no key as a LogKeyError naming the file, not echoing it", async () => {
-    const data = await mkdtemp(path.join(os.tmpdir(), "pr-log-key-"));
-    temp.push(data);
+    const data = await temp.make("pr-log-key-");
     const file = generatedKeyFile(data, "localhost:4321/log");
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, "PRIVATE+KEY+localhost:4321/log+0000+c2VjcmV0\n");

@@ -1,22 +1,20 @@
-import { mkdtemp, rm } from "node:fs/promises";
-import os from "node:os";
+import { rm } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { commitLogDir, LogStateError } from "../../../src/io/log-dir.ts";
 import { isLoopbackOrigin, priorLog } from "../../../src/io/log-state.ts";
 import { generateKeyPair, parseVerifierKey, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 /**
  * Which log a build continues when LOG_DIR is empty. The published site is a fetch over a folder
  * in tlog-tiles layout (a real LOG_DIR), or a network failure.
  */
 
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 const dir = async () => {
-  const d = await mkdtemp(path.join(os.tmpdir(), "pr-log-state-"));
-  temp.push(d);
+  const d = await temp.make("pr-log-state-");
   return d;
 };
 
