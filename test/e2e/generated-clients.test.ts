@@ -1,5 +1,4 @@
-import { mkdir, mkdtemp, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, mkdtemp, writeFile } from "node:fs/promises";
 import path from "node:path";
 import openapiTS, { astToString } from "openapi-typescript";
 import ts from "typescript";
@@ -13,6 +12,7 @@ import { PROJECT_ROOT } from "../../src/build/astro-build.ts";
 import { startApp, type TestApp } from "../helpers/app-server.ts";
 import { buildSite } from "../helpers/build-site.ts";
 import type { OpenApiDoc } from "../helpers/openapi-oracle.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 /**
  * Clients generated from the SERVED `/openapi.json` by three generators (openapi-typescript types
@@ -31,7 +31,7 @@ let mcp: McpRouter;
 let doc: OpenApiDoc;
 /** Inside the project, so the generated code resolves openapi-fetch from its node_modules. */
 let out: string;
-const temp: string[] = [];
+const temp = tempFolders();
 
 /** What each driver returns: operationId → the HTTP status it got. */
 type Statuses = Record<string, number>;
@@ -39,9 +39,8 @@ type Statuses = Record<string, number>;
 beforeAll(async () => {
   const build = await buildSite(FIXTURE, { BASE_URL: BASE });
   expect(build.code, build.stderr).toBe(0);
-  temp.push(build.distDir);
-  const data = await mkdtemp(path.join(os.tmpdir(), "pr-clients-data-"));
-  temp.push(data);
+  temp.add(build.distDir);
+  const data = await temp.make("pr-clients-data-");
   app = await startApp(build.distDir, {
     env: { BASE_URL: BASE, DATA_DIR: data, RATE_LIMIT_PER_MINUTE: "1000000", HUB_RATE_LIMIT_PER_MINUTE: "1000" },
     routers: async ({ config, store, live }) => {
@@ -63,7 +62,7 @@ beforeAll(async () => {
   doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as OpenApiDoc;
   await mkdir(path.join(PROJECT_ROOT, ".tmp"), { recursive: true });
   out = await mkdtemp(path.join(PROJECT_ROOT, ".tmp", "pr-clients-"));
-  temp.push(out);
+  temp.add(out);
   await writeFile(path.join(out, "openapi.json"), JSON.stringify(doc));
 }, 600_000);
 
@@ -71,7 +70,6 @@ afterAll(async () => {
   await mcp?.close();
   await app?.close();
   await hub?.close();
-  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
 
 /** The operations of the served document, by id, with the statuses each declares. */

@@ -1,11 +1,11 @@
-import { cp, mkdir, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import { mkdir, readFile, writeFile } from "node:fs/promises";
 import { connect } from "node:net";
-import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import type { HeadersManifest } from "../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../helpers/app-server.ts";
 import { buildSite, tempDistDir } from "../helpers/build-site.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 /**
  * Two real builds into one DIST_DIR, the second after an amended review and a backfilled one (an
@@ -19,7 +19,7 @@ const BASE = "https://reviews.caching.test";
 const AMENDED = { file: "reviews/2024/2024-05-17-greg-h.yaml", from: "patiently", to: "very patiently" };
 const BACKFILLED = "2023-06-01-late-l";
 
-const temp: string[] = [];
+const temp = tempFolders();
 let first: HeadersManifest;
 let second: HeadersManifest;
 let app: TestApp;
@@ -28,11 +28,9 @@ const manifestOf = async (dist: string) =>
   JSON.parse(await readFile(path.join(dist, "_headers.json"), "utf8")) as HeadersManifest;
 
 beforeAll(async () => {
-  const content = await mkdtemp(path.join(os.tmpdir(), "pr-caching-"));
-  temp.push(content);
-  await cp(FIXTURE, content, { recursive: true });
+  const content = await temp.copy(FIXTURE, "pr-caching-");
   const dist = await tempDistDir();
-  temp.push(dist);
+  temp.add(dist);
   const build = async () => {
     const b = await buildSite(content, { BASE_URL: BASE }, dist);
     if (b.code !== 0) throw new Error(`build failed:\n${b.stdout}\n${b.stderr}`);
@@ -66,7 +64,6 @@ beforeAll(async () => {
 
 afterAll(async () => {
   await app?.close();
-  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
 
 const get = (p: string, headers: Record<string, string> = {}, method = "GET") =>

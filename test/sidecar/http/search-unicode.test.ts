@@ -1,9 +1,9 @@
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
 import { buildSite } from "../../helpers/build-site.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 /**
  * Text search over text that is not ASCII: a review written "Café Müller" (precomposed, NFC, as
@@ -16,25 +16,22 @@ const BASE = "https://reviews.example";
 const REVIEW = "2025-03-10-lauren-m";
 const NFC = "Caf\u00e9 M\u00fcller";
 
-const temp: string[] = [];
+const temp = tempFolders();
 let app: TestApp;
 
 beforeAll(async () => {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-search-unicode-"));
-  temp.push(dir);
-  await cp(FIXTURE, dir, { recursive: true });
+  const dir = await temp.copy(FIXTURE, "pr-search-unicode-");
   const file = path.join(dir, `reviews/2025/${REVIEW}.yaml`);
   const yaml = await readFile(file, "utf8");
   await writeFile(file, yaml.replace("Only gripe: the waiting room chairs.", `Only gripe: the ${NFC} chairs.`));
   const result = await buildSite(dir, { BASE_URL: BASE });
   if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
-  temp.push(result.distDir);
+  temp.add(result.distDir);
   app = await startApp(result.distDir, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "1000000" } });
 });
 
 afterAll(async () => {
   await app?.close();
-  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
 
 const ids = async (query: string) => {

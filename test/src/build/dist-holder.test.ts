@@ -1,16 +1,15 @@
 import { type ChildProcess, spawn } from "node:child_process";
-import { mkdir, mkdtemp, rm, symlink, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, rm, symlink, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { distHolder } from "../../../src/build/dist-holder.ts";
 import { processStart } from "../../../src/io/process-alive.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
 const children: ChildProcess[] = [];
-const temp: string[] = [];
+const temp = tempFolders();
 afterAll(async () => {
   for (const c of children) c.kill();
-  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
 });
 
 /** A process that idles: a stand-in for an npm start. */
@@ -22,8 +21,7 @@ function idle(): number {
 
 /** DIST_DIR as npm start leaves it: a link into its builds, `record` beside it. */
 async function servedDist(record: string): Promise<string> {
-  const outside = await mkdtemp(path.join(os.tmpdir(), "pr-holder-"));
-  temp.push(outside);
+  const outside = await temp.make("pr-holder-");
   const dist = path.join(outside, "dist");
   await mkdir(path.join(`${dist}.builds`, "served"), { recursive: true });
   await symlink(path.join("dist.builds", "served"), dist);

@@ -1,15 +1,12 @@
-import { mkdir, mkdtemp, readdir, readFile, rm, stat, utimes, writeFile } from "node:fs/promises";
-import os from "node:os";
+import { mkdir, readdir, readFile, stat, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import fc from "fast-check";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { MANIFEST_FILE, strongEtag } from "../../../src/http-headers/manifest.ts";
 import { mirrorBuild } from "../../../src/io/mirror-build.ts";
+import { tempFolders } from "../../helpers/temp-folders.ts";
 
-const temp: string[] = [];
-afterAll(async () => {
-  await Promise.all(temp.map((d) => rm(d, { recursive: true, force: true })));
-});
+const temp = tempFolders();
 
 /**
  * A build's folder: `files` (site path → text), its header manifest and `_headers`. `settled`: a
@@ -17,8 +14,7 @@ afterAll(async () => {
  * a page reads as unchanged since the manifest was made (only `edited` mirroring asks).
  */
 async function build(files: Record<string, string>, settled = false): Promise<string> {
-  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-mirror-"));
-  temp.push(dir);
+  const dir = await temp.make("pr-mirror-");
   const manifest: { version: 1; files: Record<string, object> } = { version: 1, files: {} };
   for (const [p, text] of Object.entries(files)) {
     await mkdir(path.dirname(path.join(dir, p)), { recursive: true });
