@@ -14,6 +14,7 @@ export const HEAVY_TESTS = [
   "test/e2e/incremental-build.test.ts",
   "test/e2e/insights.test.ts",
   "test/e2e/long-lists.test.ts",
+  "test/e2e/long-words-browser.test.ts",
   "test/e2e/mcp-heap-cap.test.ts",
   "test/e2e/outage.test.ts",
   "test/e2e/page-browser.test.ts",
