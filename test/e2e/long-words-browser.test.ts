@@ -1,4 +1,4 @@
-import { cp, mkdtemp, rm, writeFile } from "node:fs/promises";
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
@@ -11,7 +11,8 @@ import { describeWithPackage } from "../helpers/system-packages.ts";
 /**
  * Reviewers paste links and write long unbroken words. Such a review, in its card (home, month and
  * its own page) and on the evidence pages that list it, must wrap inside the page in Chromium
- * rather than make it scroll sideways (docs/site.md, "Layout from 360 to 1440 px").
+ * rather than make it scroll sideways (docs/site.md, "Layout from 360 to 1440 px"); so must a link
+ * in the practice's own summary and FAQ answers.
  */
 
 const LINK = `https://www.example.com/${"a".repeat(120)}/photos?id=${"b".repeat(60)}`;
@@ -31,6 +32,9 @@ verification:
   verified_on: 2026-11-22
 `;
 
+/** A link as the practice would write it in its summary or an FAQ answer: 90 characters. */
+const EDITORIAL_LINK = "https://willowcreekchiro.example/patients/insurance-and-billing/frequently-asked-questions";
+
 const chromiumPath = findChromium();
 const inCi = Boolean(process.env.CI) && process.env.CI !== "false";
 const noChromium =
@@ -49,6 +53,17 @@ describeWithPackage(noChromium, "a review with a long link or word in Chromium",
     content = await mkdtemp(path.join(os.tmpdir(), "pr-long-words-"));
     await cp(PROJECT_CONTENT, content, { recursive: true });
     await writeFile(path.join(content, "reviews/2026/2026-11-21-rosa-l.yaml"), REVIEW);
+    for (const name of ["insights/summary.md", "insights/faq.yaml"]) {
+      const file = path.join(content, name);
+      const text = await readFile(file, "utf8");
+      // The last sentence of the summary and of the first answer end on the link.
+      const edited = text.replace(
+        /(ask the front desk for a benefits check and a written estimate|until the road work ends)\./,
+        `$1: ${EDITORIAL_LINK}.`,
+      );
+      expect(edited, name).not.toBe(text);
+      await writeFile(file, edited);
+    }
     const build = await buildSite(content);
     if (build.code !== 0) throw new Error(`build failed:\n${build.stdout}\n${build.stderr}`);
     dist = build.distDir;
@@ -90,5 +105,31 @@ describeWithPackage(noChromium, "a review with a long link or word in Chromium",
       shown.filter((u) => u.startsWith("/insights/") && !u.startsWith("/insights/ratings/")).length,
     ).toBeGreaterThan(0);
     expect(shown).toEqual(expect.arrayContaining(["/", "/reviews/2026/11/", "/reviews/2026-11-21-rosa-l/"]));
+  });
+
+  it("wraps a link in the practice's summary and FAQ answers on a phone", async () => {
+    const page = await browser.context.newPage();
+    try {
+      await page.setViewportSize({ width: 360, height: 900 });
+      await page.goto(`${app.url}/`, { waitUntil: "load" });
+      await page.evaluate(() => {
+        for (const d of document.querySelectorAll("details")) d.open = true;
+      });
+      // Text that runs past its box widens no element, so each paragraph holding the link is measured itself.
+      const widths = await page.evaluate((link) => {
+        const width = document.documentElement.clientWidth;
+        return [...document.querySelectorAll("p")]
+          .filter((p) => p.textContent?.includes(link))
+          .map((p) => ({
+            text: p.textContent?.slice(0, 40),
+            fits: p.scrollWidth <= p.clientWidth && p.getBoundingClientRect().right <= width,
+          }));
+      }, EDITORIAL_LINK);
+      expect(widths).toHaveLength(2);
+      for (const w of widths) expect(w, w.text).toMatchObject({ fits: true });
+      expect(await page.evaluate(() => document.documentElement.scrollWidth)).toBeLessThanOrEqual(360);
+    } finally {
+      await page.close();
+    }
   });
 });
