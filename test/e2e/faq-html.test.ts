@@ -1,0 +1,52 @@
+import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { builtPages } from "../helpers/build-site.ts";
+import { PROJECT_CONTENT } from "../helpers/project-content.ts";
+
+/** The FAQ on the home page as the practice wrote it in content/insights/faq.yaml (docs/insights.md). */
+
+const ANSWER = [
+  "It has improved. Throughout 2025 reviewers waited 20 to 40 minutes.",
+  "Online booking launched in January 2026, and most recent reviewers were seen on time.",
+];
+
+let content: string;
+let dist: string;
+let home = "";
+
+beforeAll(async () => {
+  content = await mkdtemp(path.join(os.tmpdir(), "pr-faq-"));
+  await cp(PROJECT_CONTENT, content, { recursive: true });
+  const file = path.join(content, "insights/faq.yaml");
+  const faq = await readFile(file, "utf8");
+  // The second question's answer becomes two paragraphs, as a literal block with a blank line between.
+  const start = faq.indexOf("  - question: How long is the wait?");
+  const end = faq.indexOf("    evidence:", start);
+  expect(start).toBeGreaterThan(0);
+  const answer = `    answer: |\n      ${ANSWER[0]}\n\n      ${ANSWER[1]}\n`;
+  await writeFile(file, `${faq.slice(0, start)}  - question: How long is the wait?\n${answer}${faq.slice(end)}`);
+  let pages: Map<string, string>;
+  ({ distDir: dist, pages } = await builtPages(content, { BASE_URL: "http://localhost:4321" }));
+  home = pages.get("index.html") ?? "";
+});
+
+afterAll(async () => {
+  if (dist) await rm(dist, { recursive: true, force: true });
+  if (content) await rm(content, { recursive: true, force: true });
+});
+
+/** The markup of the FAQ entry whose question is `question`. */
+function entry(question: string): string {
+  const at = home.indexOf(`>${question}</summary>`);
+  expect(at, question).toBeGreaterThan(0);
+  return home.slice(at, home.indexOf("</details>", at));
+}
+
+describe("the FAQ on the home page", () => {
+  it("shows an answer's paragraphs as paragraphs", () => {
+    const paragraphs = [...entry("How long is the wait?").matchAll(/<p\b[^>]*>([\s\S]*?)<\/p>/g)].map((m) => m[1]);
+    expect(paragraphs.slice(0, 2)).toEqual(ANSWER);
+  });
+});
