@@ -15,6 +15,7 @@ const ANSWER = [
 let content: string;
 let dist: string;
 let home = "";
+let reviews: { id: string; author: string; date: string }[] = [];
 
 beforeAll(async () => {
   content = await mkdtemp(path.join(os.tmpdir(), "pr-faq-"));
@@ -30,6 +31,7 @@ beforeAll(async () => {
   let pages: Map<string, string>;
   ({ distDir: dist, pages } = await builtPages(content, { BASE_URL: "http://localhost:4321" }));
   home = pages.get("index.html") ?? "";
+  reviews = JSON.parse(await readFile(path.join(dist, "reviews.json"), "utf8")).reviews;
 });
 
 afterAll(async () => {
@@ -48,5 +50,19 @@ describe("the FAQ on the home page", () => {
   it("shows an answer's paragraphs as paragraphs", () => {
     const paragraphs = [...entry("How long is the wait?").matchAll(/<p\b[^>]*>([\s\S]*?)<\/p>/g)].map((m) => m[1]);
     expect(paragraphs.slice(0, 2)).toEqual(ANSWER);
+  });
+
+  it("names each review an answer is based on by its author and date, not by its id", () => {
+    const links = [
+      ...entry("Is parking easy?").matchAll(/<a href="[^"]*\/reviews\/([a-z0-9-]+)\/"[^>]*>([^<]*)<\/a>/g),
+    ];
+    expect(links.length).toBeGreaterThan(1);
+    for (const [, id, text] of links) {
+      const r = reviews.find((x) => x.id === id);
+      expect(r, id).toBeDefined();
+      const [y, m, d] = (r?.date ?? "").split("-").map(Number) as [number, number, number];
+      const day = new Date(Date.UTC(y, m - 1, d)).toLocaleDateString("en-US", { timeZone: "UTC", dateStyle: "long" });
+      expect(text).toBe(`${r?.author}, ${day}`);
+    }
   });
 });
