@@ -118,6 +118,14 @@ describe("a month with more reviews than a page", () => {
       expect([...html.matchAll(/<article[^>]*id="review-/g)].length).toBeLessThanOrEqual(MONTH_PART_SIZE);
     }
   });
+
+  it("marks its month in the month list on every page, as the current page only on the page it links", () => {
+    for (const at of [`/reviews/${MONTH}/`, `/reviews/${MONTH}/page/2/`]) {
+      const nav = /<nav class="archive"[\s\S]*?<\/nav>/.exec(page(at) ?? "")?.[0] ?? "";
+      const marked = [...nav.matchAll(/<a href="([^"]+)"[^>]*aria-current="([^"]+)"/g)].map((m) => [m[1], m[2]]);
+      expect(marked, at).toEqual([[`/reviews/${MONTH}/`, at === `/reviews/${MONTH}/` ? "page" : "true"]]);
+    }
+  });
 });
 
 describe("evidence lists longer than a page", () => {
