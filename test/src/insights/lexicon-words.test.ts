@@ -41,3 +41,16 @@ describe("the patient said to be better, naming no condition", () => {
     expect(read("Feeling better already.")).toEqual(["pain-relief:positive"]);
   });
 });
+
+describe("words a clinic's reviews use in their own sense", () => {
+  it("reads an apology as good service, and none as a complaint (wink reads 'apology' as a sad word)", () => {
+    expect(read("The receptionist apologized and offered me tea.")).toEqual(["staff:positive"]);
+    expect(read("The front desk gave not one apology.")).toEqual(["staff:negative"]);
+  });
+
+  it("reads 'legit' as praise, a clinic in the middle of nowhere as badly placed, and names the air conditioning", () => {
+    expect(read("The doctor is legit.")).toEqual(["care:positive"]);
+    expect(read("Lovely people, but it's in the middle of nowhere.")).toContain("location:negative");
+    expect(read("The A/C was broken all August.")).toEqual(["facility:negative"]);
+  });
+});
