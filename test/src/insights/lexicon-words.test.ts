@@ -54,3 +54,11 @@ describe("words a clinic's reviews use in their own sense", () => {
     expect(read("The A/C was broken all August.")).toEqual(["facility:negative"]);
   });
 });
+
+describe("a question asking why", () => {
+  it("reads 'why can I only…', 'why is it always…' as a complaint, and 'that's why' as none", () => {
+    expect(read("Why can I only cancel by phone?")).toEqual(["scheduling:negative"]);
+    expect(read("Why is it always so hot in the treatment rooms?")).toEqual(["facility:negative"]);
+    expect(read("That's why I keep coming back to the front desk team.")).not.toContain("staff:negative");
+  });
+});
