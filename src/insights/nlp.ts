@@ -1,5 +1,6 @@
 import model from "wink-eng-lite-web-model";
 import winkNLP, { type ItsFunction } from "wink-nlp";
+import { clauseRanges } from "./clause-cuts.ts";
 
 /**
  * The NLP edge of the insights: wink-nlp with its English lite model does tokenising, sentence
@@ -55,43 +56,6 @@ export interface Analyzer {
   wordScore(normal: string): number;
 }
 
-/** Words that join two clauses of opposite polarity: "Dr. Patel was great but billing was a mess". */
-const CONTRASTIVE = new Set(["but", "however", "although", "though", "whereas", "yet"]);
-/** Of those, the ones that can open a sentence and contrast its two halves: "Although X, Y". */
-const OPENING_CONTRASTIVE = new Set(["although", "though", "whereas", "even"]);
-/** "anything but friendly" and "nothing but praise" are one thought, not a contrast. */
-const NOT_BEFORE_BUT = new Set(["anything", "nothing", "all", "only"]);
-
-/**
- * Is the word at `i` a contrastive conjunction? "yet" only after a comma or "and" ("not yet" is
- * not a contrast), "even" only as "even though", "but" not after "anything"/"nothing".
- */
-function contrastAt(normals: readonly string[], i: number): boolean {
-  const w = normals[i] as string;
-  const prev = normals[i - 1];
-  if (w === "even") return normals[i + 1] === "though";
-  if (!CONTRASTIVE.has(w)) return false;
-  if (w === "yet") return prev === "," || prev === "and";
-  if (w === "but") return !NOT_BEFORE_BUT.has(prev as string);
-  // "even though" is cut at "even".
-  if (w === "though") return prev !== "even";
-  return true;
-}
-
-const BEFORE_WISH = new Set(["just", "only", "really", "also", "do"]);
-/**
- * Does a wish start a new thought at `i`, unpunctuated? "neck feels way better just wish it wasnt so
- * hard to get an appt": "(i) (just) wish" after anything but "and" or a contrast that already cut.
- */
-function wishOpensAt(normals: readonly string[], i: number): boolean {
-  let j = i;
-  if (normals[j] === "i") j++;
-  if (BEFORE_WISH.has(normals[j] as string)) j++;
-  if (normals[j] !== "wish") return false;
-  const prev = normals[i - 1] as string;
-  return prev !== "i" && prev !== "and" && !BEFORE_WISH.has(prev) && !CONTRASTIVE.has(prev);
-}
-
 /**
  * Short forms patients type, read as the word they stand for: the lemma changes, the text does not,
  * so an editor's term ("appointment") and the models' features meet "appt" too. Only forms that mean
@@ -120,50 +84,6 @@ const SHORT_FORMS = new Map(
 /** "Dr." and "Dr", "Blvd." and "Blvd" are the same word to an editor. */
 const form = (s: string) => (s.length > 1 && s.endsWith(".") ? s.slice(0, -1) : s);
 const isSpace = (type: string) => type === "tabCRLF" || type === "spaces";
-
-/**
- * Token ranges `[start, end)` of the clauses of the sentence spanning tokens `[begin, end)`. A
- * contrastive conjunction (but, however, although, though, even though, whereas, ", yet") starts a
- * new clause (the conjunction belongs to the clause it introduces); a sentence that opens with
- * although/though/even though/whereas is cut after its first comma instead. A piece with no word
- * besides its conjunction is merged into the clause before it ("…, but." stays whole).
- */
-export function clauseRanges(
-  normals: readonly string[],
-  types: readonly string[],
-  begin = 0,
-  end = normals.length,
-): [number, number][] {
-  let firstWord = -1;
-  const cuts: number[] = [];
-  for (let i = begin; i < end; i++) {
-    if (types[i] !== "word") continue;
-    if (firstWord < 0) firstWord = i;
-    else if (contrastAt(normals, i) || wishOpensAt(normals, i)) cuts.push(i);
-  }
-  if (firstWord >= 0 && OPENING_CONTRASTIVE.has(normals[firstWord] as string)) {
-    if (normals[firstWord] !== "even" || normals[firstWord + 1] === "though") {
-      const comma = normals.indexOf(",", firstWord);
-      while (cuts.length > 0 && (cuts[0] as number) <= firstWord + 1) cuts.shift();
-      if (comma > 0 && comma < end - 1 && (cuts.length === 0 || comma < (cuts[0] as number))) cuts.unshift(comma + 1);
-    }
-  }
-  if (cuts.length === 0) return [[begin, end]];
-  const ranges: [number, number][] = [];
-  let start = begin;
-  for (const cut of [...cuts, end]) {
-    // The conjunction that opens a clause does not count: "…, but." is not a clause of its own.
-    let hasWord = false;
-    for (let i = start; i < cut && !hasWord; i++) {
-      hasWord = types[i] === "word" && !(i === start && CONTRASTIVE.has(normals[i] as string));
-    }
-    // Every cut lies after the first word, so the first range always has one and the merge is safe.
-    if (hasWord || ranges.length === 0) ranges.push([start, cut]);
-    else (ranges[ranges.length - 1] as [number, number])[1] = cut;
-    start = cut;
-  }
-  return ranges;
-}
 
 /** Where the process's wink instances are kept (see `winkInstances`). */
 const WINK = Symbol.for("public-reviews.wink");

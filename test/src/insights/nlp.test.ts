@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { excerpt } from "../../../src/insights/aspect-stats.ts";
 import { compileTerms } from "../../../src/insights/aspects.ts";
-import { clauseRanges, createAnalyzer } from "../../../src/insights/nlp.ts";
+import { clauseRanges } from "../../../src/insights/clause-cuts.ts";
+import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { mean, periodOf, round, trendPeriods } from "../../../src/insights/numbers.ts";
 import { INSIGHTS_SECTIONS, InsightsSelectionSchema, selectSection } from "../../../src/insights/publish.ts";
 import type { Insights } from "../../../src/insights/schema.ts";
