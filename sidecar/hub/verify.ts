@@ -11,7 +11,10 @@ import { failureReason, withDeadline } from "./http-client.ts";
 /** A 32-byte challenge, far above the 128 bits required, in URL-safe characters. */
 export const CHALLENGE_BYTES = 32;
 
-/** The body of a verification answer is read up to this size and no further. */
+/**
+ * The body of a verification or denial answer is read up to this size and no further: past it the
+ * connection is dropped (undici's `dump` would read 128 KiB by default).
+ */
 export const MAX_VERIFY_BODY_BYTES = 1024;
 
 export interface IntentCheck {
@@ -62,7 +65,7 @@ export async function verifyIntent(
       const target = requestTarget(withParams(check.callback, params));
       const res = await dispatcher.request({ ...target, method: "GET", signal });
       if (res.statusCode < 200 || res.statusCode >= 300) {
-        await res.body.dump();
+        await res.body.dump({ limit: MAX_VERIFY_BODY_BYTES });
         return { ok: false, reason: statusReason(res.statusCode) };
       }
       const body = await readAtMost(res.body, MAX_VERIFY_BODY_BYTES);
@@ -92,7 +95,7 @@ export async function sendDenied(
   try {
     return await withDeadline(opts.signal, opts.timeoutMs, async (signal) => {
       const res = await dispatcher.request({ ...requestTarget(url), method: "GET", signal });
-      await res.body.dump();
+      await res.body.dump({ limit: MAX_VERIFY_BODY_BYTES });
       return `callback answered ${res.statusCode}`;
     });
   } catch (err) {

@@ -42,6 +42,8 @@ export const LOCAL_SUBSCRIBERS_HUB_ENV = {
 export interface Subscriber {
   origin: string;
   requests: SeenRequest[];
+  /** TLS connections the hub has opened so far: a kept-alive connection serves several requests. */
+  connections: number;
   /** How the server answers from now on. */
   respond: Responder;
   callback(pathAndQuery?: string): string;
@@ -62,6 +64,7 @@ export async function startSubscriber(tls: { key: string; cert: string }, respon
   const sub: Subscriber = {
     origin: "",
     requests,
+    connections: 0,
     respond,
     callback: (p = "/callback") => `${sub.origin}${p}`,
     waitFor(pred, count = 1) {
@@ -99,6 +102,7 @@ export async function startSubscriber(tls: { key: string; cert: string }, respon
     res.writeHead(reply.status, reply.headers);
     res.end(reply.body ?? "");
   });
+  server.on("secureConnection", () => sub.connections++);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   sub.origin = `https://127.0.0.1:${(server.address() as AddressInfo).port}`;
   return sub;
