@@ -31,7 +31,10 @@ export const CallbackSchema = z
       return;
     }
     if (url.protocol !== "https:") ctx.addIssue({ code: "custom", message: "must be an https URL" });
-    else if (!/^https:\/\//i.test(value)) ctx.addIssue({ code: "custom", message: "must be an absolute https URL" });
+    // `https:///host/cb` has an empty authority, which RFC 9110 §4.2.2 says to reject; the URL
+    // parser would read `host` as the host and leave the path the hub sends, `/host/cb`, wrong.
+    else if (!/^https:\/\/[^/?#]/i.test(value))
+      ctx.addIssue({ code: "custom", message: "must be an absolute https URL" });
     else if (!URI_CHARACTERS.test(value)) ctx.addIssue({ code: "custom", message: NOT_A_URI });
     else if (value.includes("#")) ctx.addIssue({ code: "custom", message: "must not contain a fragment" });
     else if (url.username || url.password) ctx.addIssue({ code: "custom", message: "must not contain user info" });
