@@ -44,8 +44,17 @@ export const CallbackSchema = z
       "The subscriber's callback: an absolute https URI (RFC 3986 characters only) without fragment or user info. Its path and query are used exactly as given.",
   });
 
-const TopicSchema = z.string().min(1, "is required").meta({
+/**
+ * PostgreSQL's text cannot hold U+0000, so with DATABASE_URL a request whose topic or secret has
+ * one could not be recorded, while SQLite would keep it: both refuse it alike, naming the parameter.
+ */
+const NO_NUL = "must not contain U+0000 (NUL, %00)";
+const withoutNul = (s: string) => !s.includes("\u0000");
+const NO_NUL_PATTERN = "^[^\\u0000]*$";
+
+const TopicSchema = z.string().min(1, "is required").refine(withoutNul, NO_NUL).meta({
   description: "One of the hub's topics: {BASE_URL}/feed.xml, {BASE_URL}/api/feed.json, {BASE_URL}/reviews.json.",
+  pattern: NO_NUL_PATTERN,
 });
 
 export const SubscriptionRequestSchema = z.object({
@@ -64,9 +73,11 @@ export const SubscriptionRequestSchema = z.object({
   "hub.secret": z
     .string()
     .refine((s) => Buffer.byteLength(s, "utf8") < MAX_SECRET_BYTES, `must be shorter than ${MAX_SECRET_BYTES} bytes`)
+    .refine(withoutNul, NO_NUL)
     .optional()
     .meta({
-      description: `When given, each notification carries X-Hub-Signature: sha256=<hex HMAC of the body>. Must be shorter than ${MAX_SECRET_BYTES} bytes (UTF-8); a longer one is refused with 400.`,
+      description: `When given, each notification carries X-Hub-Signature: sha256=<hex HMAC of the body>. Must be shorter than ${MAX_SECRET_BYTES} bytes (UTF-8), without U+0000; a longer one is refused with 400.`,
+      pattern: NO_NUL_PATTERN,
     }),
 });
 
