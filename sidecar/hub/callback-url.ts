@@ -1,3 +1,4 @@
+import ipaddr from "ipaddr.js";
 import { decodeUnreserved } from "./topic-url.ts";
 
 /**
@@ -39,6 +40,20 @@ export function earlierKeys(raw: string): string[] {
   const { key, sent } = callbackParts(raw);
   const decoded = `${origin}${decodeUnreserved(sent.slice(origin.length), false)}`;
   return [...new Set([sent, decoded])].filter((k) => k !== key);
+}
+
+/**
+ * The host a callback's subscriptions and pending requests are counted under (HUB_MAX_PER_HOST):
+ * its hostname, an IPv4-mapped IPv6 literal as the IPv4 address it maps and an absolute domain
+ * name (`reader.example.net.`) without its final dot, so another spelling of a host is not another host.
+ */
+export function callbackHost(raw: string): string {
+  const host = new URL(raw).hostname;
+  if (host.startsWith("[")) {
+    const ip = ipaddr.IPv6.parse(host.slice(1, -1));
+    return ip.isIPv4MappedAddress() ? ip.toIPv4Address().toString() : host;
+  }
+  return host.endsWith(".") ? host.slice(0, -1) : host;
 }
 
 /** A request's `callback` (its key) and `givenCallback` (where the hub's requests go). */

@@ -7,7 +7,7 @@ import { TOPIC_PATHS } from "../../src/urls.ts";
 import { type Clock, systemClock } from "../clock.ts";
 import { type HubBackend, openHubBackend } from "./backend.ts";
 import { describeRefusal, forbiddenCategory } from "./callback-guard.ts";
-import { callbackForms } from "./callback-url.ts";
+import { callbackForms, callbackHost } from "./callback-url.ts";
 import { logUrl, type Offer } from "./deliveries.ts";
 import { sentTo, type Verification } from "./store.ts";
 import { applyVerified, grantLease, type Limits, pendingRefusal, refusalFor } from "./subscription-rules.ts";
@@ -133,8 +133,8 @@ export class Hub {
     }
     const why = this.callbackRefusal(req["hub.callback"]);
     if (why) return { accepted: false, status: 400, ...hubRefusal("hub.callback", why, req["hub.callback"]) };
-    const url = new URL(req["hub.callback"]);
-    const busy = await pendingRefusal(run.store, url.hostname, this.#limits);
+    const host = callbackHost(req["hub.callback"]);
+    const busy = await pendingRefusal(run.store, host, this.#limits);
     if (busy)
       return { accepted: false, status: 503, reason: busy, retryAfterSeconds: verificationSeconds(this.#config) };
     const asked = req["hub.lease_seconds"] === undefined ? undefined : Number(req["hub.lease_seconds"]);
@@ -144,7 +144,7 @@ export class Hub {
       topic,
       givenTopic: req["hub.topic"],
       ...callbackForms(req["hub.callback"]),
-      callbackHost: url.hostname,
+      callbackHost: host,
       secret: req["hub.secret"] ?? null,
       leaseSeconds: req["hub.mode"] === "subscribe" ? lease : null,
       requestedAt: this.#clock.now(),
