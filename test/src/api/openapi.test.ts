@@ -1,3 +1,4 @@
+import { readFile } from "node:fs/promises";
 import { Validator } from "@seriousme/openapi-schema-validator";
 import openapiTS, { astToString } from "openapi-typescript";
 import { describe, expect, it } from "vitest";
@@ -59,6 +60,18 @@ describe("/openapi.json", () => {
     const members = Object.keys(item?.properties ?? {});
     expect(members).toContain("log_index");
     expect(members.filter((m) => !new RegExp(`\\b${m}\\b`).test(feed?.description ?? ""))).toEqual([]);
+  });
+
+  it("names in the hub's description every difference from the WebSub Recommendation docs/websub.md lists", async () => {
+    const docs = await readFile(new URL("../../../docs/websub.md", import.meta.url), "utf8");
+    const section = docs.split("## Differences from the W3C WebSub Recommendation")[1]?.split("\n## ")[0] ?? "";
+    const titles = [...section.matchAll(/^- \*\*(.+?)\*\*/gm)].map((m) =>
+      (m[1] ?? "").replace(/`/g, "").replace(/[.:]+$/, ""),
+    );
+    expect(titles.length).toBeGreaterThan(1);
+    const hub = doc.paths["/api/websub/hub"]?.post as { description?: string } | undefined;
+    const description = (hub?.description ?? "").replace(/`/g, "").toLowerCase();
+    expect(titles.filter((t) => !description.includes(t.toLowerCase()))).toEqual([]);
   });
 
   it("declares 414 and 431 on every operation: any URL is bounded, and over 16 KiB refused by the parser", () => {
