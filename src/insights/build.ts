@@ -36,7 +36,8 @@ export interface Analysis {
   /**
    * Per review id and aspect id, the sentence its reading of the aspect rests on (quotes.ts
    * `countedMention`): what an evidence page shows under the review. An aspect is absent when no
-   * sentence of the review leans the way an editor labelled it.
+   * sentence of the review leans the way an editor labelled it, nor, for the machine's reading, when
+   * every sentence about it leans the other way.
    */
   counted: Map<string, Map<string, CountedSentence>>;
 }

@@ -73,8 +73,9 @@ export function quotable(m: AspectMention, side: Side, rating: number): boolean 
 /**
  * The clause of `mentions` (one review's, for one aspect) that most strongly says `sentiment`, the
  * review's reading of the aspect: the highest score for positive, the lowest for negative, the first
- * clause for neutral or when no clause leans that way (the rating broke a tie, or an editor's label
- * overruled the machine). Undefined when the review has no clause about the aspect.
+ * clause for neutral or, when no clause leans that way (the rating broke a tie, the review model read
+ * the whole review), the first that does not lean the other way. Undefined when the review has no
+ * such clause: a sentence of praise is no evidence of a complaint.
  */
 export function countedMention(
   sentiment: Sentiment,
@@ -89,7 +90,9 @@ export function countedMention(
     )
       best = m;
   }
-  return best ?? mentions.find(keep);
+  if (best) return best;
+  const against = sentiment === "positive" ? "negative" : sentiment === "negative" ? "positive" : undefined;
+  return mentions.find((m) => keep(m) && (against === undefined || polarity(m.score) !== against));
 }
 
 /** Keeps the clauses that lean `sentiment`'s way (read neutral, for neutral): an editor's label is

@@ -1,0 +1,68 @@
+import { describe, expect, it } from "vitest";
+import { buildDataset } from "../../../src/content/dataset.ts";
+import { analyzeReviews } from "../../../src/insights/build.ts";
+import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import { polarity } from "../../../src/insights/numbers.ts";
+import { countedMention } from "../../../src/insights/quotes.ts";
+import type { AspectMention } from "../../../src/insights/readings.ts";
+import { createSummariser } from "../../../src/insights/review-summary.ts";
+import { projectInsights } from "../../helpers/project-insights.ts";
+
+/** The sentence an evidence page shows under a review is evidence of the reading it is listed under. */
+const { content, insights } = await projectInsights();
+const dataset = buildDataset(content, "https://reviews.example");
+const analyzer = createAnalyzer();
+const summarise = createSummariser(insights, dataset.business, analyzer);
+const analysis = analyzeReviews({
+  reviews: dataset.reviews,
+  business: dataset.business,
+  content: insights,
+  analyzer,
+});
+
+const mention = (score: number, sentence: string): AspectMention => ({
+  aspect: 0,
+  sentence,
+  sentenceIndex: 0,
+  score,
+  span: [0, sentence.length],
+  confident: true,
+});
+
+describe("the sentence an evidence page shows for a review's reading", () => {
+  it("never shows praise under a complaint, nor a complaint under praise", () => {
+    // "Decompression did nothing for me" (1 star): care is negative from the whole review, and its
+    // one care clause, "Dr. Patel herself was nice…", is praise: it was highlighted under "care: negative".
+    const paul = analysis.reviews.find((r) => r.id === "2026-04-03-paul-w");
+    expect(paul?.aspects.find((a) => a.id === "care")?.sentiment).toBe("negative");
+    expect(analysis.counted.get("2026-04-03-paul-w")?.get("care")?.sentence ?? "").not.toMatch(/herself was nice/);
+    let checked = 0;
+    for (const review of analysis.reviews) {
+      for (const a of review.aspects) {
+        const said = analysis.counted.get(review.id)?.get(a.id);
+        if (!said || a.sentiment === "neutral") continue;
+        checked++;
+        const i = insights.aspects.findIndex((x) => x.id === a.id);
+        const m = summarise(review).mentions.find(
+          (x) => x.aspect === i && x.sentence === said.sentence && x.span.join() === said.span.join(),
+        );
+        const against = a.sentiment === "positive" ? "negative" : "positive";
+        expect([review.id, a.id, a.sentiment, said.sentence.slice(...said.span)], "leans the other way").not.toEqual(
+          polarity(m?.score ?? 0) === against ? [review.id, a.id, a.sentiment, said.sentence.slice(...said.span)] : [],
+        );
+      }
+    }
+    expect(checked).toBeGreaterThan(100);
+  });
+
+  it("falls back to a clause that does not lean the other way, or to none", () => {
+    const praise = mention(0.7, "Dr. Patel herself was nice.");
+    const plain = mention(0, "I saw Dr. Patel twice.");
+    expect(countedMention("negative", [praise, plain])).toBe(plain);
+    expect(countedMention("negative", [praise])).toBeUndefined();
+    expect(countedMention("positive", [mention(-0.7, "Rushed."), plain])).toBe(plain);
+    // Neutral readings still show their first clause; a leaning clause is shown under its own side.
+    expect(countedMention("neutral", [praise, plain])).toBe(praise);
+    expect(countedMention("positive", [plain, praise])).toBe(praise);
+  });
+});
