@@ -31,7 +31,7 @@ const MAX_IDS = 100;
 const MAX_CANDIDATES = 200_000;
 
 const CONTENT_POS = new Set(["ADJ", "NOUN", "PROPN"]);
-/** Adjectives that order, count or date a noun rather than describe it. */
+/** Adjectives that order, count or date a noun, or only praise it, rather than describe it; any degree ("nicest", "better"). */
 const NON_DESCRIPTIVE = new Set([
   "new",
   "first",
@@ -64,6 +64,11 @@ const NON_DESCRIPTIVE = new Set([
 const TIME_HEADS = new Set(["day", "week", "month", "year", "minute", "hour", "time", "visit", "session", "today"]);
 const HYPHENS = new Set(["-", "–", "—"]);
 const HEAD_POS = new Set(["NOUN", "PROPN"]);
+
+/** Whether word `k` of `t` only orders, counts or praises (`NON_DESCRIPTIVE`), by its form or its lemma. */
+function nonDescriptive(t: Clause["tokens"], k: number): boolean {
+  return NON_DESCRIPTIVE.has(t.normals[k] as string) || NON_DESCRIPTIVE.has(t.lemmas[k] as string);
+}
 
 interface Entry {
   count: number;
@@ -100,7 +105,7 @@ export function topicCandidates(clauses: readonly Clause[], excluded: ReadonlySe
       let head = -1;
       for (let k = i; k < j; k++) if (HEAD_POS.has(t.pos[k] as string)) head = k;
       let opening = i;
-      while (opening < j && NON_DESCRIPTIVE.has(t.normals[opening] as string)) opening++;
+      while (opening < j && nonDescriptive(t, opening)) opening++;
       // A describing word that wink lists as a stop word ("front" in "front desk staff") ends the run
       // but not the noun phrase: what follows it is a fragment, never used whole here.
       const prev = i - 1;
@@ -109,13 +114,13 @@ export function topicCandidates(clauses: readonly Clause[], excluded: ReadonlySe
         prev >= start &&
         t.words[prev] === true &&
         CONTENT_POS.has(t.pos[prev] as string) &&
-        !NON_DESCRIPTIVE.has(t.normals[prev] as string);
+        !nonDescriptive(t, prev);
       for (let last = i + 1; last < j; last++) {
         if (!HEAD_POS.has(t.pos[last] as string) || TIME_HEADS.has(t.lemmas[last] as string)) continue;
         if (HYPHENS.has(t.values[last + 1] as string)) continue;
         for (let size = 2; size <= 3 && last - size + 1 >= i; size++) {
           const from = last - size + 1;
-          if (HYPHENS.has(t.values[from - 1] as string) || NON_DESCRIPTIVE.has(t.normals[from] as string)) continue;
+          if (HYPHENS.has(t.values[from - 1] as string) || nonDescriptive(t, from)) continue;
           // "same day appointment": a unit of time opening a phrase dates it, as one closing it does.
           if (TIME_HEADS.has(t.lemmas[from] as string)) continue;
           const key = t.lemmas.slice(from, last + 1).join(" ");
