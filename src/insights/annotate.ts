@@ -210,7 +210,8 @@ export function createAnnotator(
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
             span: spansInSentence[k] as [number, number],
-            confident: !asks && explicitEvidence(r, borrowed.has(k) ? clause : undefined),
+            confident:
+              !asks && explicitEvidence(r, borrowed.has(k) ? clause : undefined, !aspects[r.aspect]?.technician_names),
           });
         }
       });

@@ -23,9 +23,13 @@ export interface CountedSentence {
  * not doubted by the models, and more than a noun of wink's lexicon in a compound. A clause that
  * names no aspect and takes the clause before's (`borrowed`) needs one of the project's own words
  * and nothing that may point at someone else ("…, but I'm tired of catching their mistakes").
+ * Where `symptoms` (an aspect named by conditions, not by practitioners' names), a clause naming it
+ * only by a condition tells why someone came: wink's general words there describe the symptom or
+ * the story ("figured I was fine until…"), so only the project's own words make it a quote.
  */
-export function explicitEvidence(r: AspectReading, borrowed?: Clause): boolean {
+export function explicitEvidence(r: AspectReading, borrowed?: Clause, symptoms = false): boolean {
   if (!r.polar || r.inferred || r.disputed || r.wink === "names" || r.score === 0) return false;
+  if (symptoms && r.byCondition && r.wink !== undefined) return false;
   return borrowed === undefined || (r.wink === undefined && !mayReferElsewhere(borrowed));
 }
 
