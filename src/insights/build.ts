@@ -2,11 +2,12 @@ import { compareReviews } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
 import { createAspectStats } from "./aspect-stats.ts";
 import type { InsightsContent } from "./content-schema.ts";
+import { createCountedSentences } from "./counted.ts";
 import { withEditorLabels } from "./editor-labels.ts";
 import { createEntityStats } from "./entities.ts";
 import { type Analyzer, createAnalyzer } from "./nlp.ts";
 import { periodOf, type TrendPeriods, trendPeriods } from "./numbers.ts";
-import { type CountedSentence, countedMention, leansTo } from "./quotes.ts";
+import type { CountedSentence } from "./quotes.ts";
 import { createSummariser, type Summariser } from "./review-summary.ts";
 import type { Insights } from "./schema.ts";
 import { buildFaq, buildSummary, type RatingTotals, ratingTrend } from "./summary.ts";
@@ -37,9 +38,10 @@ export interface Analysis {
    * Per review id and aspect id, the sentence its reading of the aspect rests on (quotes.ts
    * `countedMention`): what an evidence page shows under the review. An aspect is absent when no
    * sentence of the review leans the way an editor labelled it, nor, for the machine's reading, when
-   * every sentence about it leans the other way.
+   * every sentence about it leans the other way. An entity's pages read theirs with `countedSentence`
+   * (counted.ts): a sentence that names the entity, or none that names another of its kind.
    */
-  counted: Map<string, Map<string, CountedSentence>>;
+  counted: Map<string, Map<string, CountedSentence | null>>;
 }
 
 /** The aspects of the content as the dataset lists them: id and label, in aspects.yaml order. */
@@ -65,7 +67,8 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
   const rating: RatingTotals = { recent: { n: 0, sum: 0 }, previous: { n: 0, sum: 0 } };
   const indexOf = new Map(content.aspects.map((a, i) => [a.id, i]));
   let sentences = 0;
-  const counted = new Map<string, Map<string, CountedSentence>>();
+  const counted = new Map<string, Map<string, CountedSentence | null>>();
+  const countedOf = createCountedSentences(business, indexOf);
 
   const annotated = sorted.map((review, order) => {
     const labels = review.aspects.filter((a) => a.source === "editor");
@@ -76,15 +79,12 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
       rating[period].n++;
       rating[period].sum += review.rating;
     }
-    const said = new Map<string, CountedSentence>();
     for (const a of annotation.aspects) {
       const i = indexOf.get(a.id) as number;
       const mentions = annotation.mentions.filter((m) => m.aspect === i);
       aspects.add(i, order, review, a, mentions, period);
-      const m = countedMention(a.sentiment, mentions, a.source === "editor" ? leansTo(a.sentiment) : undefined);
-      if (m) said.set(a.id, { sentence: m.sentence, span: m.span });
     }
-    counted.set(review.id, said);
+    counted.set(review.id, countedOf(review, annotation.aspects, annotation.mentions));
     const record: ReviewRecord = { ...review, aspects: annotation.aspects };
     entities.add(record, annotation);
     topics.add(order, annotation.topics);

@@ -33,6 +33,8 @@ export interface EvidencePage {
   reviews: ReviewRecord[];
   /** When set, each listed review shows its reading of this aspect. */
   aspect?: string;
+  /** On an entity's "Discussed with" page, the entity ("technicians:marcus-bell"): the sentence shown is about it. */
+  entity?: string;
 }
 
 const KINDS = Object.keys(ENTITY_SEGMENTS) as EntityKind[];
@@ -140,6 +142,7 @@ function entityPages(kind: EntityKind, e: EntityInsight, lists: Map<string, Revi
       ],
       reviews: list,
       aspect: x.id,
+      entity: `${kind}:${e.id}`,
     });
   }
   return pages;

@@ -1,6 +1,7 @@
 import { createHash, hash } from "node:crypto";
 import { archivePath } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
+import { countedKey, countedSentence } from "../insights/counted.ts";
 import type { CountedSentence } from "../insights/quotes.ts";
 import type { SiteUrls } from "../urls.ts";
 import type { EvidencePage } from "./evidence.ts";
@@ -94,7 +95,7 @@ export function reviewPageEntries(site: SiteData): Entry<ReviewPageProps>[] {
 
 /** The items an evidence page lists (its `part` of the figure's list): what it shows of each review, and its reading of the page's aspect. */
 export function evidenceItems(
-  page: Pick<EvidencePage, "reviews" | "aspect">,
+  page: Pick<EvidencePage, "reviews" | "aspect" | "entity">,
   part: Pick<ListPart, "from" | "to">,
   counted?: SiteData["counted"],
 ): EvidenceItem[] {
@@ -104,7 +105,7 @@ export function evidenceItems(
     if (aspect === undefined) return item;
     const reading = readingOf(r, aspect);
     if (reading) item.reading = reading;
-    const sentence = counted?.get(r.id)?.get(aspect);
+    const sentence = countedSentence(counted?.get(r.id), aspect, page.entity);
     if (sentence) item.said = sentence;
     return item;
   });
@@ -116,24 +117,34 @@ const readingOf = (r: ReviewRecord, aspect: string) => r.aspects.find((a) => a.i
 const PIECE = 65_536;
 
 /**
- * Per record and aspect, the text an evidence key hashes for it: what every list of that aspect
- * shows of the record (its byline, its reading, the sentence counted), made once for all the lists
- * it is on ("" for the lists of no aspect; a review is on about 15). Kept only while the keys are
- * made, not as long as the records: each holds the sentence counted.
+ * Per record and aspect (with the entity, on its "Discussed with" pages), the text an evidence key
+ * hashes for it: what every list of that aspect shows of the record (its byline, its reading, the
+ * sentence counted), made once for all the lists it is on ("" for the lists of no aspect; a review
+ * is on about 15). Kept only while the keys are made, not as long as the records: each holds the
+ * sentence counted.
  */
 type Listed = Map<ReviewRecord, Map<string, string>>;
-function listedJson(memo: Listed, r: ReviewRecord, aspect: string | undefined, counted: SiteData["counted"]): string {
+function listedJson(
+  memo: Listed,
+  r: ReviewRecord,
+  { aspect, entity }: Pick<EvidencePage, "aspect" | "entity">,
+  counted: SiteData["counted"],
+): string {
   let byAspect = memo.get(r);
   if (byAspect === undefined) {
     byAspect = new Map();
     memo.set(r, byAspect);
   }
-  let json = byAspect.get(aspect ?? "");
+  const key = aspect === undefined ? "" : countedKey(aspect, entity);
+  let json = byAspect.get(key);
   if (json === undefined) {
     json = `\n${JSON.stringify([r.id, r.title, r.rating, r.author, r.date])}`;
     if (aspect !== undefined)
-      json += JSON.stringify([readingOf(r, aspect) ?? null, counted.get(r.id)?.get(aspect) ?? null]);
-    byAspect.set(aspect ?? "", json);
+      json += JSON.stringify([
+        readingOf(r, aspect) ?? null,
+        countedSentence(counted.get(r.id), aspect, entity) ?? null,
+      ]);
+    byAspect.set(key, json);
   }
   return json;
 }
@@ -155,7 +166,7 @@ function evidenceKey(
   const sha = createHash("sha256").update(JSON.stringify([meta, part]));
   let piece = "";
   for (let i = part.from; i < part.to; i++) {
-    piece += listedJson(memo, reviews[i] as ReviewRecord, meta.aspect, counted);
+    piece += listedJson(memo, reviews[i] as ReviewRecord, meta, counted);
     if (piece.length >= PIECE) {
       sha.update(piece);
       piece = "";
