@@ -18,7 +18,7 @@ import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learne
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
-import { asksQuestion, explicitEvidence } from "./quotes.ts";
+import { asksQuestion, explicitEvidence, inOthersWords } from "./quotes.ts";
 import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
 import { absentAspects } from "./review-presence.ts";
 import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
@@ -211,7 +211,9 @@ export function createAnnotator(
             score: r.score,
             span: spansInSentence[k] as [number, number],
             confident:
-              !asks && explicitEvidence(r, borrowed.has(k) ? clause : undefined, !aspects[r.aspect]?.technician_names),
+              !asks &&
+              !inOthersWords(clause.text, r) &&
+              explicitEvidence(r, borrowed.has(k) ? clause : undefined, !aspects[r.aspect]?.technician_names),
           });
         }
       });

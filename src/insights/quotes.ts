@@ -52,6 +52,31 @@ export function asksQuestion(clause: Clause): boolean {
 }
 
 /**
+ * A span in single quotation marks: a mark that no letter or digit precedes (not the apostrophe of
+ * "doctors'" or "it's"), words, and a mark that none follows. `quotedTokens` (quoted.ts) reads double
+ * marks only, since a single one is more often an apostrophe.
+ */
+const SINGLE_QUOTED = /(?<![\p{L}\p{N}])['‘](?=\S)[^'‘’"“”]{1,120}?(?<=\S)['’](?![\p{L}\p{N}])/gu;
+
+/**
+ * Whether a word the reading credits stands only in single quotation marks in the clause: someone
+ * else's words ("My friend said 'Dr. Patel is amazing'"), which the writer reports, not says.
+ */
+export function inOthersWords(text: string, r: Pick<AspectReading, "words">): boolean {
+  const quoted = text.match(SINGLE_QUOTED);
+  if (!quoted || r.words.length === 0) return false;
+  const rest = text.replace(SINGLE_QUOTED, " ");
+  const has = (haystack: string, word: string) =>
+    new RegExp(`(?<![\\p{L}\\p{N}])${word.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?![\\p{L}\\p{N}])`, "iu").test(
+      haystack,
+    );
+  return r.words.some((w) => {
+    const word = w.slice(0, -1);
+    return quoted.some((q) => has(q, word)) && !has(rest, word);
+  });
+}
+
+/**
  * Characters a quote shows at most, "…" included (aspect-stats.ts `excerpt`). A clause longer than
  * that is never quoted: no cut of it shows a visitor what it is quoted for.
  */
