@@ -17,6 +17,8 @@ const EXAMPLES = 3;
 
 interface Candidate {
   order: number;
+  /** The quote's words, case, digits and punctuation aside (`wordsOf`): one wording is shown once. */
+  words: string;
   sentenceIndex: number;
   example: InsightsExample;
   /** Unrounded score, so ranking is not decided by rounding ties. */
@@ -59,14 +61,27 @@ export function excerpt(sentence: string, [start, end]: readonly [number, number
   return `${from > 0 ? "…" : ""}${sentence.slice(from, to).trimEnd()}${to < sentence.length ? "…" : ""}`;
 }
 
-/** Keeps the top `EXAMPLES` candidates from distinct reviews; `better(a, b)` < 0 when a ranks first. */
+/** A quote's words for comparing wordings: "Seen on time; never waited more than 5 minutes" is one with "…4 minutes". */
+const wordsOf = (sentence: string) =>
+  sentence
+    .toLowerCase()
+    .replace(/[^\p{L}]+/gu, " ")
+    .trim();
+
+/** Whether one wording holds the other whole: "That said, easy parking right out front" says "Easy parking right out front". */
+const sameWording = (a: string, b: string) => ` ${a} `.includes(` ${b} `) || ` ${b} `.includes(` ${a} `);
+
+/**
+ * Keeps the top `EXAMPLES` candidates from distinct reviews and of distinct wordings, so three
+ * reviews that say the same words show once; `better(a, b)` < 0 when a ranks first.
+ */
 function offer(list: Candidate[], c: Candidate, better: (a: Candidate, b: Candidate) => number): void {
-  const same = list.findIndex((x) => x.order === c.order);
-  if (same >= 0) {
-    if (better(c, list[same] as Candidate) < 0) list[same] = c;
-  } else list.push(c);
-  list.sort(better);
-  if (list.length > EXAMPLES) list.length = EXAMPLES;
+  const rivals = list.filter((x) => x.order === c.order || sameWording(x.words, c.words));
+  if (rivals.some((x) => better(c, x) >= 0)) return;
+  const kept = list.filter((x) => !rivals.includes(x));
+  kept.push(c);
+  kept.sort(better);
+  list.splice(0, list.length, ...kept.slice(0, EXAMPLES));
 }
 
 const tieBreak = (a: Candidate, b: Candidate) => a.order - b.order || a.sentenceIndex - b.sentenceIndex;
@@ -122,14 +137,16 @@ export function createAspectStats(aspects: readonly AspectDefinition[]): AspectS
       // every reader of the review supports (quotes.ts): fewer quotes, none wrong.
       const best = quoteOf(p, mentions, review.rating);
       if (!best) return;
+      const sentence = excerpt(best.sentence, best.span);
       const candidate: Candidate = {
         order,
+        words: wordsOf(sentence),
         sentenceIndex: best.sentenceIndex,
         raw: best.score,
         example: {
           review_id: review.id,
           url: review.url,
-          sentence: excerpt(best.sentence, best.span),
+          sentence,
           score: round(best.score),
         },
       };

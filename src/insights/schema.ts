@@ -69,8 +69,14 @@ export const AspectInsightSchema = z
     ),
     trend: AspectTrendSchema.nullable().describe("Null only when there are no reviews at all."),
     examples: z.object({
-      positive: z.array(InsightsExampleSchema).max(3).describe("Up to 3 most positive mentions, distinct reviews."),
-      negative: z.array(InsightsExampleSchema).max(3).describe("Up to 3 most negative mentions, distinct reviews."),
+      positive: z
+        .array(InsightsExampleSchema)
+        .max(3)
+        .describe("Up to 3 most positive mentions, distinct reviews and wordings."),
+      negative: z
+        .array(InsightsExampleSchema)
+        .max(3)
+        .describe("Up to 3 most negative mentions, distinct reviews and wordings."),
     }),
   })
   .meta({ id: "InsightsAspect" });

@@ -96,6 +96,25 @@ describe("quotes a visitor can trust", () => {
     const { quoted } = quotes([mixed], "staff");
     expect(quoted).toEqual(["The front desk staff were friendly and so helpful."]);
   });
+
+  it("shows one wording once, however many reviews use it", () => {
+    // 2,000 generated reviews showed "Real results, not just a day of relief." three times over.
+    const same = [
+      "Always on time, never waited more than 5 minutes.",
+      "Always on time, never waited more than 4 minutes.",
+    ];
+    const reviews = [
+      review("a", 5, same[0] as string),
+      review("b", 5, same[0] as string),
+      review("c", 5, same[1] as string),
+      review("d", 4, "The online booking is easy."),
+      review("e", 3, `That said, ${(same[0] as string).toLowerCase()}`),
+    ];
+    const { counts, quoted } = quotes(reviews, "scheduling");
+    expect(counts).toEqual([5, 0]);
+    expect(quoted).toHaveLength(2);
+    expect(quoted).toContain("The online booking is easy.");
+  });
 });
 
 describe("the sentence each review's reading rests on", () => {
