@@ -18,7 +18,7 @@ import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learne
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
-import { asksQuestion, explicitEvidence, inOthersWords } from "./quotes.ts";
+import { asksQuestion, explicitEvidence, inOthersWords, questionClauses } from "./quotes.ts";
 import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
 import { absentAspects } from "./review-presence.ts";
 import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
@@ -197,6 +197,7 @@ export function createAnnotator(
       // neither the rating nor the review model (below) gives that aspect a side.
       const open = undecidedResult(clauses, readings, shapes) ? shapes.undecidedAspect : -1;
       const spansInSentence = clauseSpans(clauses);
+      const questions = questionClauses(clauses);
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
         // A clause that names the aspect by one of its own terms (not only by a condition word, which
@@ -211,7 +212,7 @@ export function createAnnotator(
             score: r.score,
             span: spansInSentence[k] as [number, number],
             confident:
-              !asks &&
+              !questions.has(k) &&
               !inOthersWords(clause.text, r) &&
               explicitEvidence(r, borrowed.has(k) ? clause : undefined, !aspects[r.aspect]?.technician_names),
           });

@@ -51,6 +51,37 @@ export function asksQuestion(clause: Clause): boolean {
   return normals[k] === "?" && !quotedTokens(clause.tokens)[k];
 }
 
+/** Words that open a question: "why are…", "how can…" (an auxiliary first does too: "is it…", "was the price…"). */
+const INTERROGATIVES = new Set(["why", "how", "what", "who", "whom", "whose", "where", "when", "which"]);
+/** What may come before a clause's first word: the conjunction it was cut at, punctuation. */
+const LEAD = new Set(["CCONJ", "SCONJ", "ADP", "PUNCT"]);
+
+/** Whether a clause opens a question: its first word, after the conjunction it was cut at, asks. */
+function opensQuestion({ tokens, start, end }: Clause): boolean {
+  let k = start;
+  while (k < end && (LEAD.has(tokens.pos[k] as string) || !tokens.words[k])) k++;
+  return k < end && (tokens.pos[k] === "AUX" || INTERROGATIVES.has(tokens.normals[k] as string));
+}
+
+/**
+ * The clauses (indexes into `clauses`) that a question spans. A sentence that ends asking
+ * (`asksQuestion`) asks back to the clause that opens the question, all of it when none does:
+ * "Why are the staff so friendly but the billing such a mess?" asserts no praise, while in "Dr.
+ * Patel is great, but is the billing office ever going to answer?" the question opens at "is".
+ */
+export function questionClauses(clauses: readonly Clause[]): Set<number> {
+  const asking = new Set<number>();
+  clauses.forEach((clause, last) => {
+    const next = clauses[last + 1];
+    if (next?.sentenceIndex === clause.sentenceIndex || !asksQuestion(clause)) return;
+    for (let k = last; k >= 0 && (clauses[k] as Clause).sentenceIndex === clause.sentenceIndex; k--) {
+      asking.add(k);
+      if (opensQuestion(clauses[k] as Clause)) break;
+    }
+  });
+  return asking;
+}
+
 /**
  * A span in single quotation marks: a mark that no letter or digit precedes (not the apostrophe of
  * "doctors'" or "it's"), words, and a mark that none follows. `quotedTokens` (quoted.ts) reads double

@@ -77,6 +77,29 @@ describe("what a review asks or asks for", () => {
     expect(read('The kind receptionist asked "have you paid?"', 5).quotable).toBe(true);
   });
 
+  it("quotes no clause of a question cut at a contrast, back to where the question opens", () => {
+    const quoted = (text: string, rating = 3) => {
+      const a = annotator.annotate(plainReview(text, rating));
+      return a.mentions.filter((m) => m.confident).map((m) => m.sentence.slice(...m.span));
+    };
+    // Each first clause was quoted as praise, its sentence shown whole on the home page.
+    for (const text of [
+      "Why are the front desk staff so friendly but the billing office such a mess?",
+      "Was the price fair, though, given how little was done?",
+      "Is the staff friendly although the wait is long?",
+      "The front desk is lovely, although the wait is long?",
+    ]) {
+      expect(quoted(text), text).toEqual([]);
+    }
+    // A question that opens in a later clause leaves the statement before it a quote.
+    expect(quoted("Dr. Patel is great, but is the billing office ever going to answer?")).toEqual([
+      "Dr. Patel is great,",
+    ]);
+    expect(quoted("Could not be happier with the front desk, but why is parking so bad?", 4)).toEqual([
+      "Could not be happier with the front desk,",
+    ]);
+  });
+
   it("reads no worse result into a comparison: what something felt more like", () => {
     // "more" after a condition is a worse result ("more pain"); "more like" compares.
     const read3 = read("The posture scan felt more like a sales tool than a health assessment.").aspects;
