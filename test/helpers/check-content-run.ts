@@ -36,3 +36,15 @@ export async function checkIn(root: string, args: string[] = [], vars: Record<st
     return { code: e.code, stdout: e.stdout, stderr: e.stderr };
   }
 }
+
+/** `npm run check` on a copy of the content folder `source` whose file `file` (a path in it) `change` rewrote. */
+export async function checkEditedCopy(
+  temp: ReturnType<typeof tempFolders>,
+  source: string,
+  file: string,
+  change: (text: string) => string,
+) {
+  const root = await checkoutOf(temp, source);
+  await edit(path.join(root, "content", file), change);
+  return checkIn(root);
+}

@@ -1,9 +1,7 @@
-import { execFile } from "node:child_process";
-import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
-import os from "node:os";
 import path from "node:path";
-import { promisify } from "node:util";
-import { afterAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
+import { checkEditedCopy } from "../helpers/check-content-run.ts";
+import { tempFolders } from "../helpers/temp-folders.ts";
 
 /**
  * `npm run check` on an author or a title that fonts draw as nothing: every default-ignorable
@@ -12,33 +10,13 @@ import { afterAll, describe, expect, it } from "vitest";
  * some of them still pass. Messages name the character, since a terminal shows it as nothing.
  */
 
-const ROOT = path.resolve(import.meta.dirname, "../..");
-const FIXTURE = path.join(ROOT, "test/fixtures/insights-content");
+const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/insights-content");
 const NECK = "reviews/2024/2024-04-10-neck-pain.yaml";
-const run = promisify(execFile);
-
-const temp: string[] = [];
-afterAll(() => Promise.all(temp.map((d) => rm(d, { recursive: true, force: true }))));
+const temp = tempFolders();
 
 /** `npm run check` on the fixture with the neck-pain review's author written as `author` (a YAML scalar). */
-async function checkAuthor(author: string) {
-  const root = await mkdtemp(path.join(os.tmpdir(), "pr-blank-name-"));
-  temp.push(root);
-  await cp(FIXTURE, path.join(root, "content"), { recursive: true });
-  const file = path.join(root, "content", NECK);
-  await writeFile(file, (await readFile(file, "utf8")).replace("author: Gus L.", `author: ${author}`));
-  const env = { ...process.env, CONTENT_DIR: "content", BASE_URL: "", LOG_DIR: path.join(root, "log") };
-  try {
-    await run(path.join(ROOT, "node_modules/.bin/node"), [path.join(ROOT, "scripts/check-content.ts")], {
-      cwd: root,
-      env,
-    });
-    return { code: 0, stderr: "" };
-  } catch (err) {
-    const e = err as { code: number; stderr: string };
-    return { code: e.code, stderr: e.stderr };
-  }
-}
+const checkAuthor = (author: string) =>
+  checkEditedCopy(temp, FIXTURE, NECK, (t) => t.replace("author: Gus L.", `author: ${author}`));
 
 describe("npm run check: a name that looks blank", () => {
   it.each([
@@ -62,7 +40,7 @@ describe("npm run check: a name that looks blank", () => {
       "Gus 1\uFE0F\u20E3",
       "Gus ❤\uFE0F",
     ]) {
-      expect(await checkAuthor(JSON.stringify(name))).toEqual({ code: 0, stderr: "" });
+      expect(await checkAuthor(JSON.stringify(name))).toMatchObject({ code: 0, stderr: "" });
     }
   });
 });

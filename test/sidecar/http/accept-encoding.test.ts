@@ -1,8 +1,7 @@
-import { rm } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildSite } from "../../helpers/build-site.ts";
+import { buildBeforeAll } from "../../helpers/build-site.ts";
 
 /**
  * RFC 9110 §8.4.1.3: a recipient SHOULD consider "x-gzip" equivalent to "gzip". The server reads a
@@ -11,19 +10,16 @@ import { buildSite } from "../../helpers/build-site.ts";
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.example";
-let dist: string | undefined;
 let app: TestApp;
 
+const built = buildBeforeAll(FIXTURE, { BASE_URL: BASE });
+
 beforeAll(async () => {
-  const build = await buildSite(FIXTURE, { BASE_URL: BASE });
-  expect(build.code, build.stderr).toBe(0);
-  dist = build.distDir;
-  app = await startApp(dist, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
-}, 600_000);
+  app = await startApp(built.distDir, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
+});
 
 afterAll(async () => {
   await app?.close();
-  if (dist) await rm(dist, { recursive: true, force: true });
 });
 
 async function coded(target: string, acceptEncoding: string) {
