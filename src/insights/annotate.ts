@@ -7,6 +7,7 @@ import {
   contrastUnjudged,
   expectationContrast,
   faintVerdicts,
+  praisingWishes,
   treatmentCare,
   undecidedResult,
   wavesAway,
@@ -178,6 +179,7 @@ export function createAnnotator(
         }
         return abilities.length > 0 ? abilityFocus(found, shapes) : found;
       });
+      praisingWishes(clauses, readings, borrowed);
       const voided = expectationContrast(clauses, readings, spansOfClause, shapes);
       // "The walk-in clinic told me it was a four-month wait": other providers' story, no aspect of this practice.
       clauses.forEach((clause, k) => {

@@ -1,6 +1,7 @@
 import type { Constructions } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
+import { praisingWish } from "./wishes.ts";
 
 /**
  * Rules over the clauses of one sentence, applied to their readings after each clause is read on
@@ -142,6 +143,32 @@ export function undecidedResult(
     readings[k] = kept;
   });
   return true;
+}
+
+/**
+ * "I only wish I had found Dr. Kim sooner", "wish there were more doctors like her": a wish that
+ * praises (wishes.ts) is no complaint, so a negative reading that rests on its words alone becomes an
+ * unjudged one, which the rating may side; in a clause that borrowed its aspects (`borrowed`), which
+ * the wish does not judge, it goes.
+ */
+export function praisingWishes(
+  clauses: readonly Clause[],
+  readings: AspectReading[][],
+  borrowed: ReadonlySet<number>,
+): void {
+  clauses.forEach((clause, k) => {
+    const { normals, values } = clause.tokens;
+    const words = new Set<string>();
+    for (let i = clause.start; i < clause.end; i++) {
+      const span = normals[i] === "wish" ? praisingWish(normals, i, clause.start, clause.end) : null;
+      for (let j = span?.[0] ?? 0; span && j <= span[1]; j++) words.add(`${values[j]}-`);
+    }
+    const praised = (r: AspectReading) => r.polar && r.score < 0 && r.words.every((w) => words.has(w));
+    if (borrowed.has(k)) readings[k] = (readings[k] as AspectReading[]).filter((r) => !praised(r));
+    else
+      for (const r of readings[k] as AspectReading[])
+        if (praised(r)) Object.assign(r, { score: 0, polar: false, words: [] });
+  });
 }
 
 /** What a clause may open with to wave away the complaint before it: "…kinda chilly but whatever, thank u". */

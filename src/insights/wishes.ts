@@ -77,3 +77,37 @@ function wishedComparative(
   }
   return -1;
 }
+
+/** How far a wish that looks back may reach late: "found her sooner", "years ago", "put it off for years". */
+const LATE = new Set(["sooner", "earlier", "ago", "long", "years"]);
+const BEFORE_WISH = new Set(["i", "just", "only", "really", "also", "do"]);
+const OTHERS = new Set(["more", "all", "every", "other"]);
+/** Learning late is not being told: "wish I had known sooner that they don't take my insurance". */
+const LEARNT = new Set(["known", "knew", "told", "realized", "realised", "informed", "warned"]);
+
+/**
+ * The tokens `[from, to]` of a wish that praises, at the "wish" at `i`, or null: the writer's regret at
+ * coming late ("I only wish I had found her sooner", "wish I'd come years ago", "wish I hadn't waited
+ * so long"; not "wish I hadn't had to wait so long" or "wish I'd known sooner"), or a wish for more like the practice ("wish
+ * there were more doctors like her", "wish every doctor was like Dr. Kim").
+ */
+export function praisingWish(
+  normals: readonly string[],
+  i: number,
+  start: number,
+  end: number,
+): [number, number] | null {
+  let from = i;
+  while (from > start && BEFORE_WISH.has(normals[from - 1] as string)) from--;
+  let j = normals[i + 1] === "that" ? i + 2 : i + 1;
+  const regret = normals[j] === "i" && (normals[j + 1] === "had" || normals[j + 1] === "would");
+  let others = false;
+  for (; j < end && !STOPS.has(normals[j] as string); j++) {
+    const n = normals[j] as string;
+    if ((n === "to" && (normals[j - 1] === "had" || normals[j - 1] === "have")) || LEARNT.has(n)) return null;
+    if (regret && LATE.has(n)) return [from, j];
+    if (OTHERS.has(n)) others = true;
+    if (others && n === "like") return [from, j];
+  }
+  return null;
+}

@@ -1,0 +1,36 @@
+import { describe, expect, it } from "vitest";
+import { createAnnotator } from "../../../src/insights/annotate.ts";
+import { plainReview, rulesOnly } from "../../helpers/project-insights.ts";
+
+/**
+ * A wish can praise: "I only wish I had found Dr. Kim sooner" regrets the writer's own delay, and
+ * "wish there were more doctors like her" wants more of what the practice is. Neither is a complaint
+ * about the aspect it names, while a wish for what is ("wish they had more evening hours", "wish I
+ * didn't have to wait so long") still is. Sentences written for this test.
+ */
+const { insights, business, analyzer } = await rulesOnly();
+const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
+const sides = (text: string) => rules.annotate(plainReview(text, 5)).aspects.map((a) => `${a.id}:${a.sentiment}`);
+
+describe("a wish that praises", () => {
+  it("reads the writer's regret at coming late as no complaint about what they came to", () => {
+    expect(sides("I only wish I had found Dr. Kim sooner.")).toEqual(["care:positive"]);
+    expect(sides("I wish I had found Dr. Kim sooner.")).toEqual(["care:positive"]);
+    expect(sides("I wish I'd found this clinic years ago.")).not.toContain("facility:negative");
+    expect(sides("I wish I hadn't waited so long to see Dr. Kim.")).not.toContain("scheduling:negative");
+    expect(sides("Dr Kim fixed my back, I just wish I hadn't put it off for years.")).not.toContain("care:negative");
+  });
+
+  it("reads a wish for more like the practice as no complaint about it", () => {
+    expect(sides("Wish there were more doctors like her.")).not.toContain("care:negative");
+    expect(sides("I wish there were more chiropractors like Dr. Kim.")).toEqual(["care:positive"]);
+    expect(sides("I wish every doctor was like Dr. Kim.")).toEqual(["care:positive"]);
+  });
+
+  it("keeps a wish for what is a complaint", () => {
+    expect(sides("Dr Kim is great I do wish they had more evening hours.")).toContain("scheduling:negative");
+    expect(sides("I wish I didn't have to wait three weeks between visits.")).toContain("scheduling:negative");
+    expect(sides("I wish I had known sooner that they don't take my insurance.")).toContain("billing:negative");
+    expect(sides("Wish there was more parking.")).toContain("location:negative");
+  });
+});
