@@ -175,15 +175,22 @@ export function praisingWishes(
 const WAVES = new Set(["whatever", "anyway", "anyways", "meh"]);
 const OPENERS = new Set(["but", "though", "tho", "oh", "well", "so"]);
 
-/** Whether the clause opens by waving away what its sentence said before ("but whatever", "oh well"). */
+/** Words by which a clause goes on about what came before: "but anyway they sorted it quickly". */
+const BACK = new Set(["they", "them", "their", "it", "its", "she", "her", "he", "him", "his"]);
+
+/**
+ * Whether the clause opens by waving away what its sentence said before ("but whatever", "oh well")
+ * and says nothing more of it ("but whatever, they were lovely about it" does).
+ */
 export function wavesAway(clause: Clause): boolean {
   const { normals, words } = clause.tokens;
   let i = clause.start;
   while (i < clause.end && (!words[i] || OPENERS.has(normals[i] as string))) {
-    if (normals[i] === "well" && normals[i - 1] === "oh") return true;
+    if (normals[i] === "well" && normals[i - 1] === "oh") break;
     i++;
   }
-  return WAVES.has(normals[i] as string);
+  if (i >= clause.end || (normals[i] !== "well" && !WAVES.has(normals[i] as string))) return false;
+  return !normals.slice(i + 1, clause.end).some((n) => BACK.has(n));
 }
 
 /** Words that rate a thing as adequate and no more. */

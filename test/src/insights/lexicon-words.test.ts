@@ -32,6 +32,15 @@ describe("a clause that waves away the complaint before it", () => {
     // A contrast that says something of the same aspect still borrows it.
     expect(read("The waiting room was dusty, but so pleasant.")).toEqual(["facility:neutral"]);
   });
+
+  it("borrows them when it goes on to say something of them, as the contrast without the wave does", () => {
+    const plain = read("The front desk lost my forms but they sorted it quickly and were lovely.");
+    expect(plain).toEqual(["staff:positive"]);
+    expect(read("The front desk lost my forms but anyway they sorted it quickly and were lovely.")).toEqual(plain);
+    expect(read("The front desk lost my forms, but whatever, they were lovely about it.")).toEqual(
+      read("The front desk lost my forms, but they were lovely about it."),
+    );
+  });
 });
 
 describe("the patient said to be better, naming no condition", () => {
