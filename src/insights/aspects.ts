@@ -118,6 +118,14 @@ export function adverbialBack(tokens: TokenTable, start: number, end: number): b
   return (before === "VERB" || before === "AUX") && tokens.pos[start + 1] !== "NOUN";
 }
 
+/**
+ * Whether tokens `start`…`end` are "out of the way" after "go" ("went out of the way to fit me in"):
+ * going to trouble for someone, not a place out of the way.
+ */
+function goesOutOfTheWay(tokens: TokenTable, start: number, end: number): boolean {
+  return tokens.lemmas[start - 1] === "go" && tokens.normals.slice(start, end).join(" ") === "out of the way";
+}
+
 /** Parts of speech of a mention that names someone: "the doctor", "Dr. Patel", "him". */
 const PERSON = new Set(["NOUN", "PROPN", "PRON"]);
 
@@ -170,6 +178,7 @@ export function compileMentions(
       matcher.spans(clause).flatMap((m) => {
         const k = m.group - 3 * aspects.length;
         if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
+        if (goesOutOfTheWay(clause.tokens, m.start, m.end)) return [];
         // Only an aspect's own terms let a clause without polar words take the rating's side: a
         // condition or neutral term says why someone came, a name alone says who was there.
         return k >= 0

@@ -62,6 +62,12 @@ describe("words a clinic's reviews use in their own sense", () => {
     expect(read("Lovely people, but it's in the middle of nowhere.")).toContain("location:negative");
     expect(read("The A/C was broken all August.")).toEqual(["facility:negative"]);
   });
+
+  it("reads a clinic out of the way as badly placed, and going out of the way to help as no place at all", () => {
+    expect(read("It's a bit out of the way.")).toEqual(["location:negative"]);
+    expect(read("The staff went out of the way to fit me in.")).toEqual(read("The staff fit me in."));
+    expect(read("Dr. Kim went out of the way to help me.")).toEqual(["care:positive"]);
+  });
 });
 
 describe("a question asking why", () => {
