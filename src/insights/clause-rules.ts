@@ -213,7 +213,8 @@ const SHRUG_TAIL = new Set(
 /**
  * "The waiting room is fine.", "Reception is ok", "Rooms are standard": a place, a person or a service
  * said to be adequate, in a sentence that sets it against nothing, is rated neither up nor down.
- * Against a complaint it is praise ("The doctor is fine but the office is dirty"), and beside praise
+ * Against a complaint about something else it is praise ("The doctor is fine but the office is
+ * dirty"), against one about itself no praise ("fine but could be friendlier"), and beside praise
  * it joins it ("dr is fine, knows what hes doing"); a result said to be fine is a good one ("my back
  * is fine now"). Such readings become neutral and `faint`.
  */
@@ -225,12 +226,14 @@ export function faintVerdicts(
 ): void {
   readings.forEach((found, k) => {
     const clause = clauses[k] as Clause;
-    const set = (j: number) =>
+    // Set against a complaint about another aspect; one about its own ("fine but could be
+    // friendlier") is conceded to, and decides.
+    const set = (j: number, aspect: number) =>
       j !== k &&
       clauses[j]?.sentenceIndex === clause.sentenceIndex &&
-      (readings[j] as AspectReading[]).some((r) => r.polar && r.score < 0);
-    if (clauses.some((_, j) => set(j))) return;
+      (readings[j] as AspectReading[]).some((r) => r.polar && r.score < 0 && r.aspect !== aspect);
     for (const r of found) {
+      if (clauses.some((_, j) => set(j, r.aspect))) continue;
       // The rules' praise, or that praise the model read as neutral in a bitter review.
       const praise = r.polar ? r.score > 0 : r.learned === "overruled" && r.score === 0;
       if (!praise || r.aspect === resultAspect || (r.inferred && !r.learned) || r.shape || r.absent) continue;

@@ -35,6 +35,11 @@ describe("a bare verdict of adequate", () => {
     expect(read("The front desk is fine, always quick to call back.")).toEqual(["staff:positive"]);
   });
 
+  it("leaves it no praise against a complaint about the same aspect: the complaint decides", () => {
+    expect(read("The front desk is fine but could be friendlier.")).toEqual(["staff:negative"]);
+    expect(read("The waiting room is fine but it is never clean.")).toEqual(["facility:negative"]);
+  });
+
   it("keeps a result said to be fine a good result, and a patient asked after no verdict on anyone", () => {
     expect(read("My lower back has been fine since the second visit.")).toEqual(["pain-relief:positive"]);
     expect(read("She stopped to ask if the pressure on my shoulder was okay.")).not.toContain("care:neutral");
