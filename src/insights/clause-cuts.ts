@@ -1,3 +1,5 @@
+import { NEGATORS } from "./negation.ts";
+
 /**
  * Where a sentence is cut into clauses: at a contrast ("…, but the billing was a mess"), after an
  * opening one's comma ("Although X, Y"), and before an unpunctuated wish ("…way better just wish…").
@@ -28,9 +30,12 @@ function contrastAt(normals: readonly string[], i: number): boolean {
 }
 
 const BEFORE_WISH = new Set(["just", "only", "really", "also", "do"]);
+/** A wish these govern is theirs: "wouldn't wish it on anyone", "you could wish for". */
+const GOVERNS_WISH = new Set(["could", "can", "would", "should", "will", "might", "may"]);
 /**
  * Does a wish start a new thought at `i`, unpunctuated? "neck feels way better just wish it wasnt so
- * hard to get an appt": "(i) (just) wish" after anything but "and" or a contrast that already cut.
+ * hard to get an appt": "(i) (just) wish" after anything but "and", a contrast that already cut, a
+ * negator or a modal.
  */
 function wishOpensAt(normals: readonly string[], i: number): boolean {
   let j = i;
@@ -38,7 +43,8 @@ function wishOpensAt(normals: readonly string[], i: number): boolean {
   if (BEFORE_WISH.has(normals[j] as string)) j++;
   if (normals[j] !== "wish") return false;
   const prev = normals[i - 1] as string;
-  return prev !== "i" && prev !== "and" && !BEFORE_WISH.has(prev) && !CONTRASTIVE.has(prev);
+  const governed = NEGATORS.has(prev) || GOVERNS_WISH.has(prev);
+  return prev !== "i" && prev !== "and" && !BEFORE_WISH.has(prev) && !CONTRASTIVE.has(prev) && !governed;
 }
 
 /**

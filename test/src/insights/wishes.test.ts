@@ -97,6 +97,13 @@ describe("a wish in the rules and the models", () => {
     ]);
   });
 
+  it("cuts no wish from its negator or modal: 'wouldn't wish it on anyone' is one thought", () => {
+    expect(analyzer.clauses("You couldn't wish for nicer staff.")).toHaveLength(1);
+    expect(analyzer.clauses("I would never wish sciatica on anyone.")).toHaveLength(1);
+    const text = "Wouldn't wish sciatica on my worst enemy but Dr. Kim got rid of mine.";
+    expect(sideOf(text, "pain-relief")).toBe("positive");
+  });
+
   it("marks what it governs as negated in the learned models' features", () => {
     const c = clauseOf("The front desk could be friendlier.");
     const f = features(c.tokens, c.start, c.end);
