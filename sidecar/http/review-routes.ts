@@ -183,9 +183,11 @@ export function reviewRoutes({ current, baseUrl }: ReviewRoutesDeps): {
   // before the route runs; report it like any other bad date instead.
   const guard: RequestHandler = (req, res, next) => {
     const prefix = "/api/reviews/since/";
-    const raw = req.path.slice(prefix.length);
+    const rest = req.path.slice(prefix.length);
     // Only the route's own paths (one segment, as `:date` matches); below one is an unknown path.
-    if (!req.path.startsWith(prefix) || !/^[^/]+\/?$/.test(raw)) return next();
+    if (!req.path.startsWith(prefix) || !/^[^/]+\/?$/.test(rest)) return next();
+    // `:date` leaves out a closing slash (since/2024-02-30/ echoes 2024-02-30), so the echo here does.
+    const raw = rest.replace(/\/$/, "");
     // Only a GET or HEAD reads the date: any other method gets the 405 (OPTIONS its 204) of every date.
     if (req.method !== "GET" && req.method !== "HEAD") return readOnly(req, res, next);
     try {

@@ -56,6 +56,15 @@ describe("since/{date} with a date that does not decode", () => {
       { path: "x", value: "1", message: "unknown parameter; since takes no query parameters" },
     ]);
   });
+
+  it.each([
+    ["%zz", "%zz"],
+    ["%E9", "\uFFFD"],
+  ])("since/%s/ echoes the date without the path's closing slash, as since/2024-02-30/ does", async (date, value) => {
+    expect((await issues("/api/reviews/since/2024-02-30/"))[0]).toMatchObject({ value: "2024-02-30" });
+    const [issue] = await issues(`/api/reviews/since/${date}/`);
+    expect(issue).toMatchObject({ path: "date", value, message: expect.stringContaining(`"${value}" is not valid`) });
+  });
 });
 
 describe("sentiment beside an aspect that is given but wrong", () => {
