@@ -38,7 +38,8 @@ function flowKeyLine(lines: readonly string[], path: readonly PropertyKey[]): nu
   const key = [...path].reverse().find((k) => typeof k === "string");
   if (key === undefined) return undefined;
   const at = lines.findIndex((l) => {
-    for (let i = l.indexOf(key); i >= 0; i = l.indexOf(key, i + 1)) {
+    // Past the line's end: indexOf of an empty name ("": 1) would find its end again and again.
+    for (let i = l.indexOf(key); i >= 0; i = i < l.length ? l.indexOf(key, i + 1) : -1) {
       // The name may be quoted: its start is then the quote's.
       const start = i > 0 && (l[i - 1] === '"' || l[i - 1] === "'") ? i - 1 : i;
       if ((start === 0 || /[\s{,]/.test(l[start - 1] as string)) && nameEnd(l, start, key) !== undefined) return true;

@@ -21,14 +21,18 @@ export async function checkoutOf(temp: ReturnType<typeof tempFolders>, source: s
   return root;
 }
 
-/** `npm run check [args]` in `root`, content in `root/content`; never throws, returns what it printed. */
+/**
+ * `npm run check [args]` in `root`, content in `root/content`, stopped after 30 seconds; never throws,
+ * returns what it printed (a stopped check's code is null).
+ */
 export async function checkIn(root: string, args: string[] = [], vars: Record<string, string> = {}) {
   const env = { ...process.env, CONTENT_DIR: "content", BASE_URL: "", LOG_DIR: path.join(root, "log"), ...vars };
   try {
     const { stdout, stderr } = await run(
       path.join(ROOT, "node_modules/.bin/node"),
       [path.join(ROOT, "scripts/check-content.ts"), ...args],
-      { cwd: root, env },
+      // A check that never ends fails its test rather than outliving it.
+      { cwd: root, env, timeout: 30_000 },
     );
     return { code: 0, stdout, stderr };
   } catch (err) {

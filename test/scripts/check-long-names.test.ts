@@ -44,6 +44,16 @@ describe("npm run check: a field name of tens of thousands of characters", () =>
     expect(stderr).not.toContain("unexpected error");
     expect(stderr).toContain(`content/${NECK}: line 2: ${LONG.slice(0, 50)}`);
   });
+
+  it("an empty name in a flow mapping, after another field on its line, is found there too", async () => {
+    const { code, stderr } = await checkEdited(
+      () =>
+        '{\n date: 2024-04-10, published_at: "2024-04-10T12:00:00Z", rating: 4, author: Gus L., "": 5,\n' +
+        " text: Fine., source: {platform: direct}, verification: {method: invoice, verified_on: 2024-04-10}}\n",
+    );
+    expect(code).toBe(1);
+    expect(stderr).toContain(`content/${NECK}: line 2: `);
+  });
 });
 
 describe("npm run check: no message line repeats a long name or value whole", () => {
