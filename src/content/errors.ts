@@ -215,9 +215,10 @@ export function problem(file: string, field: string, message: string, got: unkno
 }
 
 export function fieldPath(path: readonly PropertyKey[]): string {
+  // An empty name ("": 1) is shown as written, not as nothing.
+  const name = (key: PropertyKey) => (key === "" ? '""' : shortened(String(key)));
   return path.reduce<string>(
-    (acc, key) =>
-      typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${shortened(String(key))}` : shortened(String(key)),
+    (acc, key) => (typeof key === "number" ? `${acc}[${key}]` : acc ? `${acc}.${name(key)}` : name(key)),
     "",
   );
 }
