@@ -82,6 +82,8 @@ function wishedComparative(
 const LATE = new Set(["sooner", "earlier", "ago", "long", "years"]);
 const BEFORE_WISH = new Set(["i", "just", "only", "really", "also", "do"]);
 const OTHERS = new Set(["more", "all", "every", "other"]);
+/** What a wish wishes someone: "wish Dr. Kim and her staff nothing but the best", "wish them luck". */
+const GOOD = new Set(["best", "luck", "success"]);
 /** Learning late is not being told: "wish I had known sooner that they don't take my insurance". */
 const LEARNT = new Set(["known", "knew", "told", "realized", "realised", "informed", "warned"]);
 
@@ -89,7 +91,8 @@ const LEARNT = new Set(["known", "knew", "told", "realized", "realised", "inform
  * The tokens `[from, to]` of a wish that praises, at the "wish" at `i`, or null: the writer's regret at
  * coming late ("I only wish I had found her sooner", "wish I'd come years ago", "wish I hadn't waited
  * so long"; not "wish I hadn't had to wait so long" or "wish I'd known sooner"), or a wish for more like the practice ("wish
- * there were more doctors like her", "wish every doctor was like Dr. Kim").
+ * there were more doctors like her", "wish every doctor was like Dr. Kim"), or good wishes ("wish
+ * them all the best").
  */
 export function praisingWish(
   normals: readonly string[],
@@ -108,6 +111,11 @@ export function praisingWish(
     if (regret && LATE.has(n)) return [from, j];
     if (OTHERS.has(n)) others = true;
     if (others && n === "like") return [from, j];
+  }
+  // Good wishes to others reach past "and" and "but": "wish Dr. Kim and her staff nothing but the
+  // best"; not "wish I'd had better luck with my claim".
+  for (let k = i + 1; normals[i + 1] !== "i" && k < end && !/^[,;:.!?()—]$/.test(normals[k] as string); k++) {
+    if (GOOD.has(normals[k] as string)) return [from, k];
   }
   return null;
 }

@@ -27,6 +27,11 @@ describe("a wish that praises", () => {
     expect(sides("I wish every doctor was like Dr. Kim.")).toEqual(["care:positive"]);
   });
 
+  it("reads good wishes to the practice as no complaint about it", () => {
+    expect(sides("I wish Dr. Kim and her staff nothing but the best.")).not.toContain("care:negative");
+    expect(sides("I wish Dr. Kim luck with the new clinic.")).toEqual(["care:positive"]);
+  });
+
   it("keeps a wish for what is a complaint", () => {
     expect(sides("Dr Kim is great I do wish they had more evening hours.")).toContain("scheduling:negative");
     expect(sides("I wish I didn't have to wait three weeks between visits.")).toContain("scheduling:negative");
