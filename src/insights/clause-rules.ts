@@ -146,7 +146,7 @@ export function undecidedResult(
 }
 
 /**
- * "I only wish I had found Dr. Kim sooner", "wish there were more doctors like her": a wish that
+ * "I only wish I had found Dr. Kim sooner", "why can't all doctors be like her?": a wish that
  * praises (wishes.ts) is no complaint, so a negative reading that rests on its words alone becomes an
  * unjudged one, which the rating may side; in a clause that borrowed its aspects (`borrowed`), which
  * the wish does not judge, it goes.
@@ -160,7 +160,8 @@ export function praisingWishes(
     const { normals, values } = clause.tokens;
     const words = new Set<string>();
     for (let i = clause.start; i < clause.end; i++) {
-      const span = normals[i] === "wish" ? praisingWish(normals, i, clause.start, clause.end) : null;
+      const asks = normals[i] === "wish" || normals[i] === "why";
+      const span = asks ? praisingWish(normals, i, clause.start, clause.end) : null;
       for (let j = span?.[0] ?? 0; span && j <= span[1]; j++) words.add(`${values[j]}-`);
     }
     const praised = (r: AspectReading) => r.polar && r.score < 0 && r.words.every((w) => words.has(w));

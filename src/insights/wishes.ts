@@ -88,11 +88,12 @@ const GOOD = new Set(["best", "luck", "success"]);
 const LEARNT = new Set(["known", "knew", "told", "realized", "realised", "informed", "warned"]);
 
 /**
- * The tokens `[from, to]` of a wish that praises, at the "wish" at `i`, or null: the writer's regret at
+ * The tokens `[from, to]` of a wish that praises, at the "wish" (or the question's "why") at `i`, or
+ * null: the writer's regret at
  * coming late ("I only wish I had found her sooner", "wish I'd come years ago", "wish I hadn't waited
  * so long"; not "wish I hadn't had to wait so long" or "wish I'd known sooner"), or a wish for more like the practice ("wish
- * there were more doctors like her", "wish every doctor was like Dr. Kim"), or good wishes ("wish
- * them all the best").
+ * there were more doctors like her", "wish every doctor was this thorough", "why can't all doctors be
+ * like Dr. Kim?"), or good wishes ("wish them all the best").
  */
 export function praisingWish(
   normals: readonly string[],
@@ -110,11 +111,12 @@ export function praisingWish(
     if ((n === "to" && (normals[j - 1] === "had" || normals[j - 1] === "have")) || LEARNT.has(n)) return null;
     if (regret && LATE.has(n)) return [from, j];
     if (OTHERS.has(n)) others = true;
-    if (others && n === "like") return [from, j];
+    if (others && (n === "like" || n === "this")) return [from, j];
   }
   // Good wishes to others reach past "and" and "but": "wish Dr. Kim and her staff nothing but the
   // best"; not "wish I'd had better luck with my claim".
-  for (let k = i + 1; normals[i + 1] !== "i" && k < end && !/^[,;:.!?()—]$/.test(normals[k] as string); k++) {
+  const toOthers = normals[i] === "wish" && normals[i + 1] !== "i";
+  for (let k = i + 1; toOthers && k < end && !/^[,;:.!?()—]$/.test(normals[k] as string); k++) {
     if (GOOD.has(normals[k] as string)) return [from, k];
   }
   return null;

@@ -27,6 +27,13 @@ describe("a wish that praises", () => {
     expect(sides("I wish every doctor was like Dr. Kim.")).toEqual(["care:positive"]);
   });
 
+  it("reads a question why not all are like the practice as no complaint about it", () => {
+    expect(sides("Why can't all doctors be like Dr. Kim?")).not.toContain("care:negative");
+    expect(sides("Why don't more doctors listen like Dr. Kim?")).not.toContain("care:negative");
+    expect(sides("I wish every doctor was this thorough.")).toEqual(["care:positive"]);
+    expect(sides("Why can't the front desk call back for once?")).toContain("staff:negative");
+  });
+
   it("reads good wishes to the practice as no complaint about it", () => {
     expect(sides("I wish Dr. Kim and her staff nothing but the best.")).not.toContain("care:negative");
     expect(sides("I wish Dr. Kim luck with the new clinic.")).toEqual(["care:positive"]);
