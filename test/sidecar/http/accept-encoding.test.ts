@@ -1,7 +1,6 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildBeforeAll } from "../../helpers/build-site.ts";
+import { describe, expect, it } from "vitest";
+import { servedBuild } from "../../helpers/served-build.ts";
 
 /**
  * RFC 9110 §8.4.1.3: a recipient SHOULD consider "x-gzip" equivalent to "gzip". The server reads a
@@ -10,20 +9,10 @@ import { buildBeforeAll } from "../../helpers/build-site.ts";
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.example";
-let app: TestApp;
-
-const built = buildBeforeAll(FIXTURE, { BASE_URL: BASE });
-
-beforeAll(async () => {
-  app = await startApp(built.distDir, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const served = servedBuild(FIXTURE, BASE);
 
 async function coded(target: string, acceptEncoding: string) {
-  const res = await fetch(`${app.url}${target}`, { headers: { "accept-encoding": acceptEncoding } });
+  const res = await fetch(`${served.app.url}${target}`, { headers: { "accept-encoding": acceptEncoding } });
   expect(res.status).toBe(200);
   return { coding: res.headers.get("content-encoding"), etag: res.headers.get("etag"), body: await res.bytes() };
 }

@@ -1,7 +1,6 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildBeforeAll } from "../../helpers/build-site.ts";
+import { describe, expect, it } from "vitest";
+import { servedBuild } from "../../helpers/served-build.ts";
 
 /**
  * A refusal that can tell how to mend the value says so: a number in the query string is a JSON
@@ -11,20 +10,10 @@ import { buildBeforeAll } from "../../helpers/build-site.ts";
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.example";
-let app: TestApp;
-
-const built = buildBeforeAll(FIXTURE, { BASE_URL: BASE });
-
-beforeAll(async () => {
-  app = await startApp(built.distDir, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
-}, 600_000);
-
-afterAll(async () => {
-  await app?.close();
-});
+const served = servedBuild(FIXTURE, BASE);
 
 async function issues(query: string) {
-  const res = await fetch(`${app.url}/api/reviews/search?${query}`);
+  const res = await fetch(`${served.app.url}/api/reviews/search?${query}`);
   expect(res.status).toBe(400);
   return ((await res.json()) as { issues: { path: string; value: unknown; message: string }[] }).issues;
 }
@@ -59,7 +48,7 @@ describe("a search number written as no JSON number", () => {
 });
 
 async function dateIssue(url: string) {
-  const res = await fetch(`${app.url}${url}`);
+  const res = await fetch(`${served.app.url}${url}`);
   expect(res.status).toBe(400);
   const body = (await res.json()) as { issues: { path: string; message: string }[] };
   return body.issues.find((i) => i.path === "date" || i.path === "since")?.message;

@@ -1,7 +1,6 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startApp, type TestApp } from "../../helpers/app-server.ts";
-import { buildBeforeAll } from "../../helpers/build-site.ts";
+import { describe, expect, it } from "vitest";
+import { servedBuild } from "../../helpers/served-build.ts";
 
 /**
  * since/{date} takes GET and HEAD whatever the date (docs/api.md, "Behaviour of every endpoint"):
@@ -10,23 +9,13 @@ import { buildBeforeAll } from "../../helpers/build-site.ts";
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.example";
-let app: TestApp;
-
-const built = buildBeforeAll(FIXTURE, { BASE_URL: BASE });
-
-beforeAll(async () => {
-  app = await startApp(built.distDir, { env: { BASE_URL: BASE, RATE_LIMIT_PER_MINUTE: "100000" } });
-});
-
-afterAll(async () => {
-  await app?.close();
-});
+const served = servedBuild(FIXTURE, BASE);
 
 describe("since/{date} under a method it does not take", () => {
   it.each(["2024-01-01", "2024-13-45", "%zz", "%E9"])(
     "since/%s: 405 for PUT, DELETE and POST, 204 for OPTIONS",
     async (date) => {
-      const url = `${app.url}/api/reviews/since/${date}`;
+      const url = `${served.app.url}/api/reviews/since/${date}`;
       for (const method of ["PUT", "DELETE", "POST"]) {
         const res = await fetch(url, { method });
         expect(res.status, method).toBe(405);
@@ -41,13 +30,13 @@ describe("since/{date} under a method it does not take", () => {
 
   it("leaves a path below a date unknown, whatever the method", async () => {
     for (const method of ["GET", "PUT"]) {
-      expect((await fetch(`${app.url}/api/reviews/since/%zz/x`, { method })).status, method).toBe(404);
+      expect((await fetch(`${served.app.url}/api/reviews/since/%zz/x`, { method })).status, method).toBe(404);
     }
   });
 
   it("still reads the date of a GET and a HEAD", async () => {
     for (const method of ["GET", "HEAD"]) {
-      expect((await fetch(`${app.url}/api/reviews/since/%zz`, { method })).status, method).toBe(400);
+      expect((await fetch(`${served.app.url}/api/reviews/since/%zz`, { method })).status, method).toBe(400);
     }
   });
 });
