@@ -15,7 +15,12 @@ import { type Config, ConfigError, loadConfig } from "../src/config.ts";
  * never printed; only whether one is set.
  */
 
-export interface ListedSubscription extends Omit<Subscription, "secret"> {
+/**
+ * `expired`: the lease has ended, so the hub notifies it no more; the row stays until the hub's
+ * next sweep (a hub that is stopped does not sweep).
+ */
+export interface ListedSubscription extends Omit<Subscription, "secret" | "state"> {
+  state: Subscription["state"] | "expired";
   hasSecret: boolean;
 }
 export interface ListedVerification extends Omit<Verification, "secret"> {
@@ -27,22 +32,38 @@ export interface Listing {
   pending: ListedVerification[];
 }
 
-/** The subscriptions and verifications of either store, each secret replaced by whether there is one. */
-export async function withoutSecrets(store: {
-  subscriptions(): Subscription[] | Promise<Subscription[]>;
-  verifications(): Verification[] | Promise<Verification[]>;
-}): Promise<Listing> {
+/**
+ * The subscriptions and verifications of either store, each secret replaced by whether there is one,
+ * and each subscription whose lease ended at or before `now` (ms) marked `expired`.
+ */
+export async function withoutSecrets(
+  store: {
+    subscriptions(): Subscription[] | Promise<Subscription[]>;
+    verifications(): Verification[] | Promise<Verification[]>;
+  },
+  now = Date.now(),
+): Promise<Listing> {
   const strip = <T extends { secret: string | null }>({ secret, ...rest }: T) => ({
     ...rest,
     hasSecret: secret !== null,
   });
+  const lease = (s: Subscription): ListedSubscription => {
+    const listed = strip(s);
+    return s.expiresAt <= now ? { ...listed, state: "expired" } : listed;
+  };
   return {
-    subscriptions: (await store.subscriptions()).map(strip),
+    subscriptions: (await store.subscriptions()).map(lease),
     pending: (await store.verifications()).map(strip),
   };
 }
 
 const iso = (ms: number | null) => (ms === null ? "-" : new Date(ms).toISOString());
+
+function stateLine(s: ListedSubscription): string {
+  if (s.state === "expired") return `expired (lease ended ${iso(s.expiresAt)}; removed when the hub next sweeps)`;
+  const failing = s.failures ? ` (${s.failures} consecutive failure(s), next attempt ${iso(s.nextAttemptAt)})` : "";
+  return `${s.state}${failing}`;
+}
 
 export function formatListing(list: Listing): string {
   const lines = [`${list.subscriptions.length} subscription(s)`];
@@ -51,7 +72,7 @@ export function formatListing(list: Listing): string {
       `  ${s.topic}`,
       // Where the hub sends requests; `--json` has the key (`callback`) as well.
       `    callback   ${s.givenCallback ?? s.callback}`,
-      `    state      ${s.state}${s.failures ? ` (${s.failures} consecutive failure(s), next attempt ${iso(s.nextAttemptAt)})` : ""}`,
+      `    state      ${stateLine(s)}`,
       `    lease      ${s.leaseSeconds} s, expires ${iso(s.expiresAt)}`,
       `    secret     ${s.hasSecret ? "set" : "none"}`,
       `    delivered  ${s.deliveredHash ? `sha256 ${s.deliveredHash.slice(0, 16)}…` : "nothing yet"}`,

@@ -9,6 +9,7 @@ import { PgHubStore } from "../../sidecar/hub/pg-store.ts";
 import { createLogger } from "../../sidecar/logger.ts";
 import { isVerification, type Subscriber, startSubscriber } from "../helpers/https-subscriber.ts";
 import { type Harness, startHarness, TOPICS } from "../helpers/hub-harness.ts";
+import { ManualClock } from "../helpers/manual-clock.ts";
 import { createDatabase, postgresUnavailable, startPgServer } from "../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../helpers/system-packages.ts";
 
@@ -26,7 +27,8 @@ function hubList(dataDir: string, ...args: string[]) {
 
 beforeAll(async () => {
   // The pending verification must outlive every listing below, however loaded the machine is.
-  h = await startHarness({ env: { HUB_DELIVERY_TIMEOUT_MS: "120000" } });
+  // On the real time: hub:list judges leases by the system clock.
+  h = await startHarness({ env: { HUB_DELIVERY_TIMEOUT_MS: "120000" }, clock: new ManualClock(Date.now()) });
   sub = await startSubscriber(tls.trusted);
   await h.post({
     "hub.mode": "subscribe",
@@ -88,6 +90,29 @@ describe("npm run hub:list", () => {
       expect(stderr).toBe(never);
     } finally {
       await rm(empty, { recursive: true, force: true });
+    }
+  });
+});
+
+describe("npm run hub:list, for a lease that has ended", () => {
+  it("shows the subscription as expired, not active, in both outputs", async () => {
+    const clock = new ManualClock(Date.now() - 20 * 86_400_000);
+    const old = await startHarness({ clock });
+    const subscriber = await startSubscriber(tls.trusted);
+    try {
+      const form = { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": subscriber.callback() };
+      expect((await old.post({ ...form, "hub.lease_seconds": "86400" })).status).toBe(202);
+      await old.hub.idle();
+      // The hub stops before its sweep would remove the row, as after a crash or a pause.
+      await old.close();
+      const ended = new Date(clock.now() + 86_400_000).toISOString();
+      const { stdout } = await hubList(old.dataDir);
+      expect(stdout).toContain(`    state      expired (lease ended ${ended}; removed when the hub next sweeps)\n`);
+      expect(stdout).not.toContain("state      active");
+      const listed = JSON.parse((await hubList(old.dataDir, "--json")).stdout);
+      expect(listed.subscriptions).toMatchObject([{ callback: subscriber.callback(), state: "expired" }]);
+    } finally {
+      await subscriber.close();
     }
   });
 });
