@@ -9,6 +9,8 @@ import type { QueryIssue } from "../search/query.ts";
  */
 
 export const MAX_CALLBACK_LENGTH = 2048;
+/** A topic URL's bound, as a callback's: every verification and denial request echoes it as sent. */
+export const MAX_TOPIC_LENGTH = 2048;
 /** `hub.secret` must be shorter than this many bytes (W3C §5.1). */
 export const MAX_SECRET_BYTES = 200;
 
@@ -52,10 +54,15 @@ const NO_NUL = "must not contain U+0000 (NUL, %00)";
 const withoutNul = (s: string) => !s.includes("\u0000");
 const NO_NUL_PATTERN = "^[^\\u0000]*$";
 
-const TopicSchema = z.string().min(1, "is required").refine(withoutNul, NO_NUL).meta({
-  description: "One of the hub's topics: {BASE_URL}/feed.xml, {BASE_URL}/api/feed.json, {BASE_URL}/reviews.json.",
-  pattern: NO_NUL_PATTERN,
-});
+const TopicSchema = z
+  .string()
+  .min(1, "is required")
+  .max(MAX_TOPIC_LENGTH, `must be at most ${MAX_TOPIC_LENGTH} characters`)
+  .refine(withoutNul, NO_NUL)
+  .meta({
+    description: `One of the hub's topics: {BASE_URL}/feed.xml, {BASE_URL}/api/feed.json, {BASE_URL}/reviews.json, at most ${MAX_TOPIC_LENGTH} characters.`,
+    pattern: NO_NUL_PATTERN,
+  });
 
 export const SubscriptionRequestSchema = z.object({
   "hub.mode": z.enum(["subscribe", "unsubscribe"]),

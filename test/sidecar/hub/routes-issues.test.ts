@@ -82,3 +82,28 @@ describe("an empty value among repeated ones", () => {
     expect([none.status, await none.text()]).toEqual([400, "hub.url: is required (or hub.topic), got nothing\n"]);
   });
 });
+
+describe("a hub.topic longer than 2048 characters", () => {
+  // Another spelling of the Atom topic: the hub would echo all of it in every verification request.
+  const long = `https://reviews.example.test/${"./".repeat(1100)}feed.xml`;
+  const shown = `${JSON.stringify(long).slice(0, 117)}...`;
+
+  it("is refused with 400 naming hub.topic and the value, as a long hub.callback is", async () => {
+    const res = await h.post({ ...valid, "hub.topic": long });
+    expect([res.status, await res.text()]).toEqual([400, `hub.topic: must be at most 2048 characters, got ${shown}\n`]);
+    const json = await h.post({ ...valid, "hub.topic": long }, undefined, undefined, { accept: "application/json" });
+    expect((await json.json()).issues).toEqual([
+      { path: "hub.topic", value: long, message: "must be at most 2048 characters" },
+    ]);
+  });
+
+  it("is refused in a publish ping too, in hub.url or hub.topic", async () => {
+    for (const field of ["hub.url", "hub.topic"]) {
+      const res = await h.post({ "hub.mode": "publish", [field]: [TOPICS.json, long] });
+      expect([res.status, await res.text()]).toEqual([
+        400,
+        `${field}: must be at most 2048 characters, got ${JSON.stringify([TOPICS.json, long]).slice(0, 117)}...\n`,
+      ]);
+    }
+  });
+});
