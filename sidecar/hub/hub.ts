@@ -134,7 +134,8 @@ export class Hub {
     const why = this.callbackRefusal(req["hub.callback"]);
     if (why) return { accepted: false, status: 400, ...hubRefusal("hub.callback", why, req["hub.callback"]) };
     const host = callbackHost(req["hub.callback"]);
-    const busy = await pendingRefusal(run.store, host, this.#limits);
+    const forms = callbackForms(req["hub.callback"]);
+    const busy = await pendingRefusal(run.store, host, { topic, callback: forms.callback }, this.#limits);
     if (busy)
       return { accepted: false, status: 503, reason: busy, retryAfterSeconds: verificationSeconds(this.#config) };
     const asked = req["hub.lease_seconds"] === undefined ? undefined : Number(req["hub.lease_seconds"]);
@@ -143,7 +144,7 @@ export class Hub {
       mode: req["hub.mode"],
       topic,
       givenTopic: req["hub.topic"],
-      ...callbackForms(req["hub.callback"]),
+      ...forms,
       callbackHost: host,
       secret: req["hub.secret"] ?? null,
       leaseSeconds: req["hub.mode"] === "subscribe" ? lease : null,

@@ -1,6 +1,8 @@
 import type pg from "pg";
 import {
   type HubStore,
+  pendingFilter,
+  type RequestKey,
   type Subscription,
   type SubscriptionInput,
   SubscriptionSchema,
@@ -210,9 +212,10 @@ export class PgHubStore implements HubStore {
     return rows.map((r) => Number(r.id));
   }
 
-  countVerifications(host?: string): Promise<number> {
-    if (host !== undefined) return this.#count("hub_verifications WHERE callback_host = $1", host);
-    return this.#count("hub_verifications");
+  countVerifications(host?: string, besides?: RequestKey): Promise<number> {
+    const { where, params } = pendingFilter(host, besides);
+    let n = 0;
+    return this.#count(`hub_verifications ${where.replace(/\?/g, () => `$${++n}`)}`, ...params);
   }
 
   async removeVerification(id: number): Promise<void> {

@@ -2,6 +2,8 @@ import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
 import { ownerOnly } from "./owner-only.ts";
 import {
+  pendingFilter,
+  type RequestKey,
   type Subscription,
   type SubscriptionInput,
   SubscriptionSchema,
@@ -282,9 +284,9 @@ export class SqliteHubDb {
     return this.#vers("ORDER BY id");
   }
 
-  countVerifications(host?: string): number {
-    if (host !== undefined) return this.#count("verifications WHERE callback_host = ?", host);
-    return this.#count("verifications");
+  countVerifications(host?: string, besides?: RequestKey): number {
+    const { where, params } = pendingFilter(host, besides);
+    return this.#count(`verifications ${where}`, ...params);
   }
 
   removeVerification(id: number): void {

@@ -1,5 +1,12 @@
 import { SqliteHubDb } from "./sqlite-db.ts";
-import type { HubStore, Subscription, SubscriptionInput, Verification, VerificationInput } from "./store.ts";
+import type {
+  HubStore,
+  RequestKey,
+  Subscription,
+  SubscriptionInput,
+  Verification,
+  VerificationInput,
+} from "./store.ts";
 
 interface PendingSuccess {
   id: number;
@@ -138,8 +145,8 @@ export class SqliteHubStore implements HubStore {
   async unclaimedVerifications(): Promise<number[]> {
     return (await this.verifications()).map((v) => v.id);
   }
-  countVerifications(host?: string): Promise<number> {
-    return this.#run((db) => db.countVerifications(host));
+  countVerifications(host?: string, besides?: RequestKey): Promise<number> {
+    return this.#run((db) => db.countVerifications(host, besides));
   }
   removeVerification(id: number): Promise<void> {
     return this.#run((db) => db.removeVerification(id));

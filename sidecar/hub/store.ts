@@ -61,6 +61,27 @@ export type SubscriptionInput = Omit<
 /** An accepted request as recorded; without `givenCallback`, requests go to `callback`. */
 export type VerificationInput = Omit<Verification, "id" | "givenCallback"> & { givenCallback?: string | null };
 
+/** What names a request (and a subscription): the canonical topic and the callback's key. */
+export interface RequestKey {
+  topic: string;
+  callback: string;
+}
+
+/** `countVerifications`'s filter: SQL with `?` placeholders (empty when it counts all) and their values. */
+export function pendingFilter(host?: string, besides?: RequestKey): { where: string; params: string[] } {
+  const clauses: string[] = [];
+  const params: string[] = [];
+  if (host !== undefined) {
+    clauses.push("callback_host = ?");
+    params.push(host);
+  }
+  if (besides) {
+    clauses.push("NOT (topic = ? AND callback = ?)");
+    params.push(besides.topic, besides.callback);
+  }
+  return { where: clauses.length === 0 ? "" : `WHERE ${clauses.join(" AND ")}`, params };
+}
+
 export interface HubStore {
   /**
    * Runs `fn` in one write transaction on `tx` (the same interface), so check-then-write sequences
@@ -95,8 +116,11 @@ export interface HubStore {
   releaseVerification(id: number): Promise<void>;
   /** Ids of the requests no instance holds at `now`. */
   unclaimedVerifications(now: number): Promise<number[]>;
-  /** Requests awaiting verification, all or those whose callback is on `host`. */
-  countVerifications(host?: string): Promise<number>;
+  /**
+   * Requests awaiting verification, all or those whose callback is on `host`, leaving out the one
+   * for `besides` (a topic and callback key), which a new request for the pair would replace.
+   */
+  countVerifications(host?: string, besides?: RequestKey): Promise<number>;
   removeVerification(id: number): Promise<void>;
   close(): Promise<void>;
 }

@@ -1,5 +1,5 @@
 import { earlierKeys, storedCallback } from "./callback-url.ts";
-import { type HubStore, sentTo, type Verification } from "./store.ts";
+import { type HubStore, type RequestKey, sentTo, type Verification } from "./store.ts";
 
 /**
  * The rules that decide whether and how a verified request changes the subscriptions. Called
@@ -60,13 +60,19 @@ async function limitRefusal(store: HubStore, host: string, limits: Limits): Prom
  * Why a new request cannot wait for verification now (a 503): the hub holds as many pending requests
  * as it allows subscriptions, or the callback's host as many as it may have subscriptions. Without
  * the second, one host with a slow callback could hold every pending slot, and every other
- * subscriber would be refused until its requests timed out.
+ * subscriber would be refused until its requests timed out. A request pending for the same `key`
+ * is not counted: the new one replaces it, so it adds no pending work.
  */
-export async function pendingRefusal(store: HubStore, host: string, limits: Limits): Promise<string | undefined> {
-  if ((await store.countVerifications()) >= limits.maxSubscriptions) {
+export async function pendingRefusal(
+  store: HubStore,
+  host: string,
+  key: RequestKey,
+  limits: Limits,
+): Promise<string | undefined> {
+  if ((await store.countVerifications(undefined, key)) >= limits.maxSubscriptions) {
     return "too many verifications are pending; try again later";
   }
-  if ((await store.countVerifications(host)) >= limits.maxPerHost) {
+  if ((await store.countVerifications(host, key)) >= limits.maxPerHost) {
     return `too many verifications are pending for callbacks on ${host}; try again later`;
   }
   return undefined;

@@ -43,4 +43,35 @@ forEachHubStore(() => {
       ]);
     });
   });
+
+  describe("a request repeating one still pending (same topic and callback)", () => {
+    it.each([
+      ["HUB_MAX_PER_HOST", "for callbacks on 127.0.0.1"],
+      ["HUB_MAX_SUBSCRIPTIONS", ""],
+    ])(
+      "is accepted at the %s limit, replacing the pending one, while another callback is still refused",
+      async (limit, where) => {
+        const small = await startHarness({ env: { [limit]: "1" } });
+        extra.push(small);
+        const release = holdVerifications();
+        expect((await small.post(form("subscribe", on("127.0.0.1", "/a"), { "hub.secret": "first" }))).status).toBe(
+          202,
+        );
+        // The same callback (`%61` is `a`) and topic: it replaces the pending request, as a renewal would.
+        const again = await small.post(form("subscribe", on("127.0.0.1", "/%61"), { "hub.secret": "second" }));
+        expect([again.status, (await again.text()).trim()]).toEqual([
+          202,
+          "Accepted: verification of intent for subscribe will follow.",
+        ]);
+        expect((await small.pending()).map((v) => v.secret)).toEqual(["second"]);
+        // Another callback on the host is still refused: the limit holds for new work.
+        const other = await small.post(form("subscribe", on("127.0.0.1", "/b")));
+        expect(other.status).toBe(503);
+        expect(await other.text()).toContain(`too many verifications are pending${where ? ` ${where}` : ""}`);
+        release();
+        await small.hub.idle();
+        expect((await small.stored()).map((s) => [s.callback, s.secret])).toEqual([[on("127.0.0.1", "/a"), "second"]]);
+      },
+    );
+  });
 });
