@@ -47,9 +47,10 @@ export async function openHubBackend(opts: {
     timeoutMs,
     retryBaseMs: config.HUB_RETRY_BASE_MS,
     signal: opts.signal,
+    queue: opts.queue,
   };
   const deliveries = db
     ? await QueueDeliveries.start({ ...common, ...db, concurrency: config.HUB_CONCURRENCY })
-    : new Distributor({ ...common, queue: opts.queue, track: opts.track });
+    : new Distributor({ ...common, track: opts.track });
   return { store, agent, deliveries };
 }

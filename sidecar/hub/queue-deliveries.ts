@@ -1,3 +1,4 @@
+import type PQueue from "p-queue";
 import { type Job, PgBoss } from "pg-boss";
 import { QUEUE_POOL_OPTIONS } from "../db/postgres.ts";
 import { queueErrorLog } from "../db/queue-errors.ts";
@@ -37,7 +38,15 @@ export interface QueueDeliveriesDeps extends HubDatabase, AttemptDeps {
   signal: AbortSignal;
   /** Jobs this instance runs at once. */
   concurrency: number;
+  /**
+   * The hub's queue of outbound requests, which verifications share: each attempt takes one of its
+   * slots, ahead of the verifications waiting, so the two together stay within its concurrency.
+   */
+  queue: PQueue;
 }
+
+/** An attempt's place in the hub's queue: before verifications (0), whose wait costs no job expiry. */
+const DELIVERY_PRIORITY = 1;
 
 /** Crash-recovery retries (expired jobs) also count here, so it is well above the 3-failure rule. */
 const RETRY_LIMIT = 10;
@@ -68,8 +77,10 @@ export class QueueDeliveries implements Deliveries {
       retryLimit: RETRY_LIMIT,
       retryDelay: Math.max(1, Math.round(deps.retryBaseMs / 1000)),
       retryBackoff: true,
-      // A job is bounded by the delivery timeout; past this its instance is presumed dead and it runs again.
-      expireInSeconds: Math.ceil(deps.timeoutMs / 1000) + 10,
+      // A job waits for a slot at most as long as a verification runs (its challenge and a denial,
+      // each within the timeout), then sends within the timeout; past this its instance is presumed
+      // dead and it runs again.
+      expireInSeconds: Math.ceil((3 * deps.timeoutMs) / 1000) + 10,
       deleteAfterSeconds: 86_400,
       notify: true,
     };
@@ -125,10 +136,14 @@ export class QueueDeliveries implements Deliveries {
 
   async #attempt(job: Job<DeliveryJob>): Promise<void> {
     const signal = AbortSignal.any([this.#d.signal, job.signal]);
-    const end = await attemptDelivery(this.#d, job.data.subscription, (topic) => this.#latest(topic), signal, {
-      job: job.id,
-      retry: job.retryCount,
-    });
+    const fields = { job: job.id, retry: job.retryCount };
+    const end = await this.#d.queue.add(
+      () =>
+        signal.aborted
+          ? ({ kind: "aborted" } as const)
+          : attemptDelivery(this.#d, job.data.subscription, (topic) => this.#latest(topic), signal, fields),
+      { priority: DELIVERY_PRIORITY },
+    );
     if (end.kind === "aborted") throw new Error("delivery interrupted by shutdown; the job runs again");
     // A failure to retry throws, so pg-boss schedules the next attempt.
     if (end.kind === "recorded" && end.retryInMs !== undefined && end.outcome.kind === "failed") {
