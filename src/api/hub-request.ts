@@ -75,7 +75,7 @@ export const SubscriptionRequestSchema = z.object({
     .optional()
     .meta({
       description:
-        "Requested lease in whole seconds (at most 10 digits). Default 864000 (10 days). A lease outside the hub's bounds (HUB_LEASE_MIN_SECONDS to HUB_LEASE_MAX_SECONDS, 1 hour to 30 days by default) is not refused: it is clamped, and the verification request's hub.lease_seconds is the lease granted.",
+        "Requested lease in whole seconds (at most 10 digits); ignored in an unsubscription, as W3C WebSub §5.1 asks. Default 864000 (10 days). A lease outside the hub's bounds (HUB_LEASE_MIN_SECONDS to HUB_LEASE_MAX_SECONDS, 1 hour to 30 days by default) is not refused: it is clamped, and the verification request's hub.lease_seconds is the lease granted.",
     }),
   "hub.secret": z
     .string()
@@ -168,15 +168,19 @@ function percentDecoded(text: string): string | undefined {
  * UTF-8 (`%FF`, a lone `%`, a byte sent unescaped that is not UTF-8), as one, or undefined. The form
  * parser keeps such a value as its literal text, so a secret sent as `%FF%FE` would key the
  * signatures with those six characters; the hub cannot tell what was meant, so it refuses. A secret
- * is not echoed, only the length of what was sent.
+ * is not echoed, only the length of what was sent. An unsubscription's `hub.lease_seconds` is
+ * ignored (`parseHubRequest`), so it is not refused either.
  */
 export function undecodableParameter(body: string): { reason: string; issues: QueryIssue[] } | undefined {
   const found: Refusal[] = [];
-  for (const pair of body.split("&")) {
+  const pairs = body.split("&").map((pair) => {
     const eq = pair.indexOf("=");
-    const field = percentDecoded(eq < 0 ? pair : pair.slice(0, eq));
+    return { field: percentDecoded(eq < 0 ? pair : pair.slice(0, eq)), raw: eq < 0 ? "" : pair.slice(eq + 1) };
+  });
+  const unsubscribe = pairs.some((p) => p.field === "hub.mode" && percentDecoded(p.raw) === "unsubscribe");
+  for (const { field, raw } of pairs) {
     if (field === undefined || !HUB_FIELDS.has(field)) continue;
-    const raw = eq < 0 ? "" : pair.slice(eq + 1);
+    if (unsubscribe && field === "hub.lease_seconds") continue;
     if (percentDecoded(raw) !== undefined) continue;
     const size = `${raw.length} bytes as sent`;
     found.push(field === "hub.secret" ? hubRefusal(field, NOT_UTF8, size, size) : hubRefusal(field, NOT_UTF8, raw));
@@ -206,6 +210,8 @@ export function parseHubRequest(body: unknown, checks?: HubChecks): ParsedHubReq
     } else if (value !== "") form[key] = value;
   }
   const mode = form["hub.mode"];
+  // W3C §5.1: "Hubs MUST ignore this parameter for unsubscription requests."
+  if (mode === "unsubscribe") delete form["hub.lease_seconds"];
   const repeated: Refusal[] = [];
   for (const field of SINGLE_FIELDS) {
     if (field === "hub.topic" && mode === "publish") continue;

@@ -151,6 +151,22 @@ forEachHubStore(() => {
       expect(await h.stored()).toEqual([]);
     });
 
+    it("ignores hub.lease_seconds, as W3C WebSub §5.1 says hubs MUST, whatever its value", async () => {
+      await subscribed(sub.callback());
+      const unsubscribe = new URLSearchParams(form("unsubscribe", sub.callback())).toString();
+      const undecodable = await h.post({}, undefined, `${unsubscribe}&hub.lease_seconds=%FF`);
+      expect(undecodable.status).toBe(202);
+      for (const lease of ["forever", ["60", "120"]]) {
+        const res = await h.post({ ...form("unsubscribe", sub.callback()), "hub.lease_seconds": lease });
+        expect([res.status, await res.text()]).toEqual([
+          202,
+          "Accepted: verification of intent for unsubscribe will follow.\n",
+        ]);
+      }
+      await h.hub.idle();
+      expect(await h.stored()).toEqual([]);
+    });
+
     it("keeps the subscription when the unsubscribe is not confirmed", async () => {
       await subscribed(sub.callback());
       const before = await h.stored();
