@@ -29,6 +29,11 @@ const FORM = "application/x-www-form-urlencoded";
 /** Parameters a form body may have; the hub reads six. */
 const MAX_PARAMETERS = 64;
 
+/** The 415 of a form body in another charset than UTF-8, whichever part of the parser finds it. */
+function charsetRefusal(charset: string): string {
+  return `The hub reads ${FORM} bodies as UTF-8 only, got charset ${charset}.`;
+}
+
 function text(res: Response, status: number, body: string): void {
   res
     .status(status)
@@ -79,8 +84,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       // WHATWG URL: a form body is UTF-8, whatever its charset says; read as Latin-1, %FF%FE in a
       // secret became "ÿþ", whose UTF-8 bytes a subscriber signing with FF FE never matches.
       if (encoding !== "utf-8") {
-        const reason = `The hub reads ${FORM} bodies as UTF-8 only, got charset ${encoding}.`;
-        throw Object.assign(new Error(reason), { status: 415, type: "hub.charset" });
+        throw Object.assign(new Error(charsetRefusal(encoding)), { status: 415, type: "hub.charset" });
       }
       const bad = undecodableParameter(body.toString("latin1"));
       if (bad) throw Object.assign(new Error(bad.reason), { status: 400, type: "hub.undecodable", issues: bad.issues });
@@ -179,12 +183,15 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       refuse(req, res, 400, reason, [issue]);
       return;
     }
+    // The parser refuses what it cannot decode (all but UTF-8 and ISO-8859-1) before `verify` runs.
     const reason =
-      err.type === "entity.too.large"
-        ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.`
-        : err.type === "parameters.too.many"
-          ? `The request body has more than ${MAX_PARAMETERS} parameters.`
-          : String(err.message);
+      err.type === "charset.unsupported"
+        ? charsetRefusal(String(err.charset))
+        : err.type === "entity.too.large"
+          ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.`
+          : err.type === "parameters.too.many"
+            ? `The request body has more than ${MAX_PARAMETERS} parameters.`
+            : String(err.message);
     refuse(
       req,
       res,

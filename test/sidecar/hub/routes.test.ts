@@ -227,6 +227,18 @@ describe("request validation", () => {
     expect(utf8.status).toBe(202);
   });
 
+  it("415 for any other charset in the hub's own words, as for ISO-8859-1, in text and JSON", async () => {
+    const body = new URLSearchParams(valid).toString();
+    for (const charset of ["windows-1252", "utf-16"]) {
+      const type = `application/x-www-form-urlencoded; charset=${charset}`;
+      const message = `The hub reads application/x-www-form-urlencoded bodies as UTF-8 only, got charset ${charset}.`;
+      const res = await answer(await h.post({}, type, body));
+      expect([res.status, res.text]).toEqual([415, `${message}\n`]);
+      const json = await h.post({}, type, body, { accept: "application/json" });
+      expect([json.status, await json.json()]).toEqual([415, { error: "unsupported_media_type", message }]);
+    }
+  });
+
   it("413 for a body over the limit", async () => {
     const res = await answer(await h.post({ ...valid, padding: "x".repeat(20_000) }));
     expect(res.status).toBe(413);
