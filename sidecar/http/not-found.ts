@@ -5,8 +5,8 @@ import { type PageNotice, withNotice } from "./build-notice.ts";
 
 /** The built 404 page's manifest key. */
 const PAGE = "/404.html";
-/** A review's permalink (src/content/dataset.ts `permalink`): `/reviews/<id>/`. */
-const WITHDRAWN = /^\/reviews\/([a-z0-9][a-z0-9-]*)\/?$/;
+/** A review's page (src/content/dataset.ts `permalink`): `/reviews/<id>/`, without its slash, or its file. */
+const WITHDRAWN = /^\/reviews\/([a-z0-9][a-z0-9-]*)(?:\/|\/index\.html)?$/;
 const FALLBACK =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>Nothing lives at this address. Go to the <a href="/">home page</a>.</p></main></body></html>';
 
