@@ -27,7 +27,7 @@ export function sitemap(): AstroIntegration {
         const out = fileURLToPath(dir);
         for (const f of sitemapFiles(site.urls.base, sitemapEntries(site)))
           await writeFile(path.join(out, f.name), f.body, "utf8");
-        await writeFile(path.join(out, "robots.txt"), robotsTxt(site.urls.sitemap), "utf8");
+        await writeFile(path.join(out, "robots.txt"), robotsTxt(site.urls.base, site.urls.sitemap), "utf8");
       },
     },
   };

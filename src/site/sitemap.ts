@@ -42,7 +42,16 @@ export function sitemapFiles(base: string, entries: readonly SitemapEntry[]): { 
   ];
 }
 
-/** `/robots.txt`: everything may be crawled, and this is where the sitemap is. */
-export function robotsTxt(sitemapUrl: string): string {
-  return `User-agent: *\nAllow: /\nSitemap: ${sitemapUrl}\n`;
+/**
+ * `/robots.txt`: the site may be crawled, and this is where the sitemap is. Crawlers read it only
+ * at the root of the host (RFC 9309 §2.3), so for a site below a folder (`base` with a path) its
+ * rule names that folder and a comment says to add the lines to the host's own `/robots.txt`.
+ */
+export function robotsTxt(base: string, sitemapUrl: string): string {
+  const url = new URL(base);
+  const folder = url.pathname.replace(/\/*$/, "/");
+  const rules = `User-agent: *\nAllow: ${folder}\nSitemap: ${sitemapUrl}\n`;
+  if (folder === "/") return rules;
+  const root = new URL("/robots.txt", url).href;
+  return `# Crawlers read robots.txt only at ${root} (RFC 9309).\n# This site lives below ${folder}: add the lines below to that file.\n${rules}`;
 }

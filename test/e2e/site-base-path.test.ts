@@ -1,4 +1,4 @@
-import { rm, stat } from "node:fs/promises";
+import { readFile, rm, stat } from "node:fs/promises";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { builtPages } from "../helpers/build-site.ts";
@@ -41,5 +41,17 @@ describe("a BASE_URL below a folder", () => {
     }
     expect([...stylesheets].some((s) => s.endsWith(".css"))).toBe(true);
     for (const address of stylesheets) expect(await fileOf(address), address).toBe(true);
+  });
+});
+
+describe("robots.txt below a folder", () => {
+  it("is written for the host's root, the only place crawlers read it (RFC 9309 §2.3): its rule and sitemap name the folder, and it says where it goes", async () => {
+    const robots = await readFile(path.join(dist, "robots.txt"), "utf8");
+    const lines = robots.split("\n").filter((l) => l && !l.startsWith("#"));
+    expect(lines).toEqual(["User-agent: *", `Allow: ${PREFIX}/`, `Sitemap: ${BASE}/sitemap.xml`]);
+    const comments = robots.split("\n").filter((l) => l.startsWith("#"));
+    expect(comments.join(" ")).toContain("https://reviews.example.org/robots.txt");
+    // Every comment comes before the group, so the file can be appended to the host's own as it is.
+    expect(robots.startsWith(comments.join("\n"))).toBe(true);
   });
 });
