@@ -40,10 +40,12 @@ export function notFound(
     // A withdrawn review's URL is gone, not unknown: its page says when and why (src/pages/withdrawn/).
     const gone = WITHDRAWN.exec(req.path);
     const goneKey = gone ? `/withdrawn/${gone[1]}/index.html` : undefined;
-    if (serveStatic && goneKey && snapshot.manifest.files[goneKey]) {
+    const goneFile = goneKey ? snapshot.manifest.files[goneKey] : undefined;
+    if (serveStatic && goneKey && goneFile) {
       const page = await readDistFile(snapshot.dir, goneKey).catch(() => undefined);
       if (page) {
-        res.status(410).setHeader("Cache-Control", "public, max-age=300");
+        // The page's own lifetime, as nginx and a CDN send it with the 410.
+        res.status(410).setHeader("Cache-Control", goneFile.cache_control);
         const n = notice?.();
         res.type("html").send(n ? withNotice(page, n) : page);
         return;

@@ -2,6 +2,7 @@ import { cp, mkdtemp, readFile, rm, writeFile } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import type { HeadersManifest } from "../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../helpers/app-server.ts";
 import { buildSite } from "../helpers/build-site.ts";
 import { freePort } from "../helpers/free-port.ts";
@@ -24,6 +25,8 @@ let content: string;
 let dist: string;
 let app: TestApp;
 let nginx: RunningNginx | undefined;
+/** The Cache-Control the build gives the withdrawal page, which its 410s must carry too. */
+let pageCacheControl: string;
 
 beforeAll(async () => {
   content = await mkdtemp(path.join(os.tmpdir(), "pr-withdrawn-addresses-"));
@@ -33,6 +36,9 @@ beforeAll(async () => {
   const built = await buildSite(content, { BASE_URL: "https://reviews.example" });
   expect(built.code, built.stderr).toBe(0);
   dist = built.distDir;
+  const manifest = JSON.parse(await readFile(path.join(dist, "_headers.json"), "utf8")) as HeadersManifest;
+  pageCacheControl = manifest.files[`/withdrawn/${MIKE}/index.html`]?.cache_control ?? "";
+  expect(pageCacheControl).toMatch(/max-age=\d+/);
   app = await startApp(dist, { env: { BASE_URL: "https://reviews.example" } });
   if (!nginxUnavailable()) nginx = await startNginx({ port: await freePort(), upstreams: [9, 9], distDir: dist });
 });
@@ -53,6 +59,9 @@ describe("a withdrawn review's addresses", () => {
         expect(res.status, `${door} ${p}`).toBe(410);
         expect(res.headers.get("content-type"), `${door} ${p}`).toMatch(/^text\/html/);
         expect(await res.text(), `${door} ${p}`).toContain("This review was withdrawn");
+        // A 410 is cacheable by heuristics (RFC 9111 §4.2.2): without a lifetime of its own, a
+        // cache may keep it long after the review is restored.
+        expect(res.headers.get("cache-control"), `${door} ${p}`).toBe(pageCacheControl);
         const head = await fetch(`${url}${p}`, { method: "HEAD", redirect: "manual" });
         expect(head.status, `${door} HEAD ${p}`).toBe(410);
       }
