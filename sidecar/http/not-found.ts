@@ -10,6 +10,14 @@ const WITHDRAWN = /^\/reviews\/([a-z0-9][a-z0-9-]*)(?:\/|\/index\.html)?$/;
 const FALLBACK =
   '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>Nothing lives at this address. Go to the <a href="/">home page</a>.</p></main></body></html>';
 
+function decodedPath(p: string): string {
+  try {
+    return decodeURIComponent(p);
+  } catch {
+    return p;
+  }
+}
+
 /**
  * The last handler: API paths get the JSON error every client of the API expects; everything else
  * gets the site's own 404 page from the build the request holds (`404.html`, in the site's chrome
@@ -38,7 +46,8 @@ export function notFound(
     }
     const snapshot = snapshotOf(res);
     // A withdrawn review's URL is gone, not unknown: its page says when and why (src/pages/withdrawn/).
-    const gone = WITHDRAWN.exec(req.path);
+    // Decoded as the static files are looked up: `mik%65` is the same address as `mike`.
+    const gone = WITHDRAWN.exec(decodedPath(req.path));
     const goneKey = gone ? `/withdrawn/${gone[1]}/index.html` : undefined;
     const goneFile = goneKey ? snapshot.manifest.files[goneKey] : undefined;
     if (serveStatic && goneKey && goneFile) {

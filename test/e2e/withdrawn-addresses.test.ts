@@ -18,8 +18,15 @@ import { nginxUnavailable, type RunningNginx, startNginx } from "../helpers/ngin
 const MIKE = "2024-11-21-mike";
 const CARLOS = "2025-03-10-carlos-d";
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
-const GONE = [`/reviews/${MIKE}/`, `/reviews/${MIKE}`, `/reviews/${MIKE}/index.html`];
-const LIVE = [`/reviews/${CARLOS}/`, `/reviews/${CARLOS}/index.html`];
+/** `%65` is `e` and `%2E` is `.`: a percent-encoded unreserved character names the same URI (RFC 3986 §6.2.2.2). */
+const GONE = [
+  `/reviews/${MIKE}/`,
+  `/reviews/${MIKE}`,
+  `/reviews/${MIKE}/index.html`,
+  "/reviews/2024-11-21-mik%65/",
+  `/reviews/${MIKE}/index%2Ehtml`,
+];
+const LIVE = [`/reviews/${CARLOS}/`, `/reviews/${CARLOS}/index.html`, "/reviews/2025-03-10-carlos-%64/"];
 
 let content: string;
 let dist: string;
