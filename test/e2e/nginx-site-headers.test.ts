@@ -28,6 +28,7 @@ const FILES: [url: string, file: string][] = [
   ["/insights/care/", "/insights/care/index.html"],
   ["/_astro/site.Bx1c2d3e.css", "/_astro/site.Bx1c2d3e.css"],
   ["/log/key", "/log/key"],
+  ["/log/verifier/src/log/note.ts.txt", "/log/verifier/src/log/note.ts.txt"],
 ];
 
 describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
@@ -56,6 +57,15 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
     await res.arrayBuffer();
     expect(res.status).toBe(200);
     expect(res.headers.get("cache-control")).toBe(cacheControlFor(file));
+  });
+
+  // The build's text is UTF-8 (the verifier's sources served under /log/verifier/ hold "§" and
+  // "—"): text/plain without a charset is US-ASCII (RFC 2046 §4.1.2), which a browser shows garbled.
+  it.each(FILES)("serves %s with the manifest's Content-Type", async (url, file) => {
+    const res = await fetch(`${nginx.url}${url}`);
+    await res.arrayBuffer();
+    expect(res.status).toBe(200);
+    expect(res.headers.get("content-type")).toBe(contentTypeFor(file));
   });
 
   // WebSub §4: the answer to a topic MUST carry Link rel="hub" and rel="self", the only way to
