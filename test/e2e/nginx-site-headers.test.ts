@@ -3,6 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { cacheControlFor, contentTypeFor, topicLink } from "../../src/http-headers/manifest.ts";
+import { SECURITY_HEADERS } from "../../src/http-headers/security.ts";
 import { siteUrls, TOPIC_PATHS } from "../../src/urls.ts";
 import { freePort } from "../helpers/free-port.ts";
 import { nginxUnavailable, type RunningNginx, startNginx } from "../helpers/nginx.ts";
@@ -108,6 +109,27 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
       expect(res.headers.get("content-type"), url).toMatch(/^text\/html/);
       expect(res.headers.get("cache-control"), url).toBe("no-store");
       expect(res.headers.get("access-control-allow-origin"), url).toBe("*");
+    }
+  });
+
+  // docs/site.md: the pages show customers' text, and the policy keeps injected markup from running
+  // script, loading or framing anything, whichever door serves them (the sidecar through helmet, a
+  // CDN from _headers' `/*` rule); a 404 and a withdrawn review's 410 carry them too.
+  it("sends the security headers on every file, the 404 and 410 pages included", async () => {
+    await writeFile(path.join(dist, "404.html"), "<!doctype html><title>Not found</title>\n");
+    await mkdir(path.join(dist, "withdrawn/2026-01-01-gone"), { recursive: true });
+    await writeFile(path.join(dist, "withdrawn/2026-01-01-gone/index.html"), "<!doctype html><title>Gone</title>\n");
+    const answers: [string, number][] = [
+      ...FILES.map(([url]): [string, number] => [url, 200]),
+      ["/nowhere/", 404],
+      ["/reviews/2026-01-01-gone/", 410],
+    ];
+    for (const [url, status] of answers) {
+      const res = await fetch(`${nginx.url}${url}`);
+      await res.arrayBuffer();
+      expect(res.status, url).toBe(status);
+      for (const [name, value] of Object.entries(SECURITY_HEADERS))
+        expect(res.headers.get(name), `${url} ${name}`).toBe(value);
     }
   });
 
