@@ -1,6 +1,7 @@
 import { randomUUID } from "node:crypto";
-import { link, mkdir, readFile, rm, writeFile } from "node:fs/promises";
+import { link, mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../config.ts";
 import { type NonceSource, nonceSource } from "../log/commitment.ts";
 import { generateKeyPair, type Signer, signerFromKey, signerSeed, verifierKeyOf } from "../log/note-keys.ts";
@@ -22,6 +23,10 @@ export interface LogKey {
 export class LogKeyError extends Error {
   override name = "LogKeyError";
 }
+
+/** The file operations a generated key is kept with: the system's, or a test's (a volume without hard links). */
+export const keyFileSystem = { link, mkdir, open, readFile, rm, writeFile };
+export type KeyFileSystem = typeof keyFileSystem;
 
 /** Where a generated key for `origin` is kept. */
 export function generatedKeyFile(dataDir: string, origin: string): string {
@@ -47,6 +52,76 @@ export function keyOf(skey: string, origin: string, from: string): LogKey {
   return { signer, vkey: verifierKeyOf(skey), nonce: nonceSource(signerSeed(skey)) };
 }
 
+/** How long a key file written in place (below) may read as unfinished: its one write lands within it. */
+const WRITING_MS = 2_000;
+
+/** The key kept in `file`, or undefined when there is none. */
+async function readKept(fs: KeyFileSystem, file: string, origin: string): Promise<LogKey | undefined> {
+  for (const started = Date.now(); ; await sleep(20)) {
+    const text = await fs.readFile(file, "utf8").catch((err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") return undefined;
+      throw err;
+    });
+    if (text === undefined) return undefined;
+    try {
+      return keyOf(text.trim(), origin, file);
+    } catch (err) {
+      // Written in place, a key file exists, empty, a moment before its text (which ends in a newline).
+      if (text.endsWith("\n") || Date.now() - started > WRITING_MS) throw err;
+    }
+  }
+}
+
+function cannotWrite(file: string, err: unknown): LogKeyError {
+  return new LogKeyError(
+    `the review log's key could not be written to ${file} (${(err as Error).message}): set LOG_SIGNING_KEY, or give DATA_DIR a folder this build can write`,
+  );
+}
+
+/**
+ * Where hard links are not to be had (FAT and exFAT, some network and FUSE volumes): `file` created
+ * exclusively, so a key already there is never replaced, and written in one write. Returns false when
+ * `file` exists.
+ */
+async function writeInPlace(fs: KeyFileSystem, file: string, text: string): Promise<boolean> {
+  let fh: Awaited<ReturnType<typeof open>>;
+  try {
+    fh = await fs.open(file, "wx", 0o600);
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    throw cannotWrite(file, err);
+  }
+  try {
+    await fh.writeFile(text);
+    await fh.sync();
+    await fh.close();
+  } catch (err) {
+    // Nothing was signed with a key not yet returned: the unfinished file goes.
+    await fh.close().catch(() => {});
+    await fs.rm(file, { force: true });
+    throw cannotWrite(file, err);
+  }
+  return true;
+}
+
+/** Puts the key `text` in `file` unless a key is there already; returns whether it did. */
+async function place(fs: KeyFileSystem, file: string, text: string): Promise<boolean> {
+  await fs.mkdir(path.dirname(file), { recursive: true });
+  // Written whole beside it, then linked into place: two builds starting at once keep the first key
+  // linked, never two, and neither ever reads the file half written.
+  const draft = `${file}.${process.pid}.${randomUUID()}`;
+  await fs.writeFile(draft, text, { flag: "wx", mode: 0o600 });
+  try {
+    await fs.link(draft, file);
+    return true;
+  } catch (err) {
+    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    return await writeInPlace(fs, file, text);
+  } finally {
+    await fs.rm(draft, { force: true });
+  }
+}
+
 /**
  * The key of the log named `origin`. `notice` hears, once per generated key, where it was written
  * and that a public deployment must set LOG_SIGNING_KEY.
@@ -55,31 +130,19 @@ export async function logSigningKey(
   config: Pick<Config, "LOG_SIGNING_KEY" | "DATA_DIR">,
   origin: string,
   notice: (message: string) => void,
+  fs: KeyFileSystem = keyFileSystem,
 ): Promise<LogKey> {
   if (config.LOG_SIGNING_KEY) return keyOf(config.LOG_SIGNING_KEY, origin, "LOG_SIGNING_KEY");
   const file = generatedKeyFile(config.DATA_DIR, origin);
-  const kept = await readFile(file, "utf8").catch((err: NodeJS.ErrnoException) => {
-    if (err.code === "ENOENT") return undefined;
-    throw err;
-  });
-  if (kept !== undefined) return keyOf(kept.trim(), origin, file);
-  const { skey } = generateKeyPair(origin);
-  await mkdir(path.dirname(file), { recursive: true });
-  // Written whole beside it, then linked into place: two builds starting at once keep the first key
-  // linked, never two, and neither ever reads the file half written.
-  const draft = `${file}.${process.pid}.${randomUUID()}`;
-  await writeFile(draft, `${skey}\n`, { flag: "wx", mode: 0o600 });
-  try {
-    await link(draft, file);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
-    return keyOf((await readFile(file, "utf8")).trim(), origin, file);
-  } finally {
-    await rm(draft, { force: true });
+  for (;;) {
+    const kept = await readKept(fs, file, origin);
+    if (kept) return kept;
+    const { skey } = generateKeyPair(origin);
+    if (!(await place(fs, file, `${skey}\n`))) continue;
+    const key = keyOf(skey, origin, file);
+    notice(
+      `Created a signing key for the review log ${origin} in ${file}. Fine for trying it out; a public deployment must set LOG_SIGNING_KEY to its own key and keep it (docs/log.md). Verifier key: ${key.vkey}`,
+    );
+    return key;
   }
-  const key = keyOf(skey, origin, file);
-  notice(
-    `Created a signing key for the review log ${origin} in ${file}. Fine for trying it out; a public deployment must set LOG_SIGNING_KEY to its own key and keep it (docs/log.md). Verifier key: ${key.vkey}`,
-  );
-  return key;
 }

@@ -1,8 +1,9 @@
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout } from "node:timers/promises";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config.ts";
-import { generatedKeyFile, LogKeyError, logSigningKey } from "../../../src/io/log-key.ts";
+import { generatedKeyFile, keyFileSystem, LogKeyError, logSigningKey } from "../../../src/io/log-key.ts";
 import { generateKeyPair } from "../../../src/log/note-keys.ts";
 import { tempFolders } from "../../helpers/temp-folders.ts";
 
@@ -37,6 +38,72 @@ describe("the review log's key (log-key.ts)", () => {
       const file = generatedKeyFile(data, "localhost:4321/log");
       expect(await readdir(path.dirname(file))).toEqual([path.basename(file)]);
     }
+  });
+
+  for (const code of ["EPERM", "ENOTSUP", "EXDEV", "ENOSYS"]) {
+    it(`keeps one key, written whole, on a volume without hard links (link fails with ${code})`, async () => {
+      const noLinks: typeof keyFileSystem = {
+        ...keyFileSystem,
+        link: async () => {
+          throw Object.assign(new Error(`${code}: hard links not supported`), { code, syscall: "link" });
+        },
+        // A slow volume: the key file exists, empty, for a while before its text lands.
+        open: (async (...args: Parameters<typeof keyFileSystem.open>) => {
+          const fh = await keyFileSystem.open(...args);
+          const write = fh.writeFile.bind(fh);
+          fh.writeFile = async (...w: Parameters<typeof fh.writeFile>) => {
+            await setTimeout(30);
+            return write(...w);
+          };
+          return fh;
+        }) as typeof keyFileSystem.open,
+      };
+      for (let round = 0; round < 10; round++) {
+        const data = await temp.make("pr-log-key-");
+        const config = { DATA_DIR: data, LOG_SIGNING_KEY: undefined };
+        const notices: string[] = [];
+        const keys = await Promise.all(
+          Array.from({ length: 8 }, () => logSigningKey(config, "localhost:4321/log", (m) => notices.push(m), noLinks)),
+        );
+        expect(new Set(keys.map((k) => k.vkey)).size).toBe(1);
+        expect(notices).toHaveLength(1);
+        const file = generatedKeyFile(data, "localhost:4321/log");
+        expect(await readdir(path.dirname(file))).toEqual([path.basename(file)]);
+        const again = await logSigningKey(config, "localhost:4321/log", () => {}, noLinks);
+        expect(again.vkey).toBe(keys[0]?.vkey);
+      }
+    });
+  }
+
+  it("never overwrites a kept key when it cannot link, and says plainly when it cannot write one", async () => {
+    const data = await temp.make("pr-log-key-");
+    const config = { DATA_DIR: data, LOG_SIGNING_KEY: undefined };
+    const first = await logSigningKey(config, "localhost:4321/log", () => {});
+    const eperm = async () => {
+      throw Object.assign(new Error("EPERM: operation not permitted"), { code: "EPERM", syscall: "link" });
+    };
+    const again = await logSigningKey(config, "localhost:4321/log", () => {}, { ...keyFileSystem, link: eperm });
+    expect(again.vkey).toBe(first.vkey);
+
+    const readOnly = await temp.make("pr-log-key-");
+    const erofs = async () => {
+      throw Object.assign(new Error("EROFS: read-only file system"), { code: "EROFS", syscall: "open" });
+    };
+    const err = await logSigningKey(
+      { DATA_DIR: readOnly, LOG_SIGNING_KEY: undefined },
+      "localhost:4321/log",
+      () => {},
+      {
+        ...keyFileSystem,
+        link: eperm,
+        open: erofs,
+      },
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LogKeyError);
+    const file = generatedKeyFile(readOnly, "localhost:4321/log");
+    expect((err as Error).message).toBe(
+      `the review log's key could not be written to ${file} (EROFS: read-only file system): set LOG_SIGNING_KEY, or give DATA_DIR a folder this build can write`,
+    );
   });
 
   it("refuses a kept key file that holds no key as a LogKeyError naming the file, not echoing it", async () => {
