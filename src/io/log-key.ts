@@ -1,10 +1,11 @@
 import { randomUUID } from "node:crypto";
-import { link, mkdir, open, readFile, rm, writeFile } from "node:fs/promises";
+import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../config.ts";
 import { type NonceSource, nonceSource } from "../log/commitment.ts";
 import { generateKeyPair, type Signer, signerFromKey, signerSeed, verifierKeyOf } from "../log/note-keys.ts";
+import { processAlive } from "./process-alive.ts";
 
 /**
  * The review log's signing key: LOG_SIGNING_KEY, or else a key kept in DATA_DIR, made on first
@@ -25,7 +26,7 @@ export class LogKeyError extends Error {
 }
 
 /** The file operations a generated key is kept with: the system's, or a test's (a volume without hard links). */
-export const keyFileSystem = { link, mkdir, open, readFile, rm, writeFile };
+export const keyFileSystem = { link, mkdir, open, readdir, readFile, rm, stat, writeFile };
 export type KeyFileSystem = typeof keyFileSystem;
 
 /** Where a generated key for `origin` is kept. */
@@ -104,6 +105,27 @@ async function writeInPlace(fs: KeyFileSystem, file: string, text: string): Prom
   return true;
 }
 
+/** A draft older than this was left behind: its writer links it a moment after writing it. */
+const DRAFT_LEFT_MS = 60_000;
+
+/**
+ * Removes the drafts of `file` (below) that builds killed before linking them left behind, or after
+ * linking and before removing them. No key of theirs was ever used, or it is the one in `file`, so
+ * removing them starts no second key; a draft counts as left when the PID its name holds is gone or
+ * it is older than a minute. A writer whose draft was taken all the same tries again (`place`).
+ */
+async function removeLeftDrafts(fs: KeyFileSystem, file: string): Promise<void> {
+  const dir = path.dirname(file);
+  const prefix = `${path.basename(file)}.`;
+  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
+    const pid = name.startsWith(prefix) && /^(\d+)\.[0-9a-f-]{36}$/.exec(name.slice(prefix.length))?.[1];
+    if (!pid) continue;
+    const draft = path.join(dir, name);
+    const modified = (await fs.stat(draft).catch(() => undefined))?.mtimeMs ?? Date.now();
+    if (!processAlive(Number(pid)) || Date.now() - modified > DRAFT_LEFT_MS) await fs.rm(draft, { force: true });
+  }
+}
+
 /** Puts the key `text` in `file` unless a key is there already; returns whether it did. */
 async function place(fs: KeyFileSystem, file: string, text: string): Promise<boolean> {
   await fs.mkdir(path.dirname(file), { recursive: true });
@@ -115,7 +137,9 @@ async function place(fs: KeyFileSystem, file: string, text: string): Promise<boo
     await fs.link(draft, file);
     return true;
   } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
+    const code = (err as NodeJS.ErrnoException).code;
+    // EEXIST: another build's key is in place. ENOENT: this draft was taken for a left one.
+    if (code === "EEXIST" || code === "ENOENT") return false;
     return await writeInPlace(fs, file, text);
   } finally {
     await fs.rm(draft, { force: true });
@@ -134,6 +158,7 @@ export async function logSigningKey(
 ): Promise<LogKey> {
   if (config.LOG_SIGNING_KEY) return keyOf(config.LOG_SIGNING_KEY, origin, "LOG_SIGNING_KEY");
   const file = generatedKeyFile(config.DATA_DIR, origin);
+  await removeLeftDrafts(fs, file);
   for (;;) {
     const kept = await readKept(fs, file, origin);
     if (kept) return kept;

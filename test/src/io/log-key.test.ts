@@ -1,6 +1,8 @@
+import { spawn } from "node:child_process";
 import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout } from "node:timers/promises";
+import { pathToFileURL } from "node:url";
 import { describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config.ts";
 import { generatedKeyFile, keyFileSystem, LogKeyError, logSigningKey } from "../../../src/io/log-key.ts";
@@ -104,6 +106,35 @@ describe("the review log's key (log-key.ts)", () => {
     expect((err as Error).message).toBe(
       `the review log's key could not be written to ${file} (EROFS: read-only file system): set LOG_SIGNING_KEY, or give DATA_DIR a folder this build can write`,
     );
+  });
+
+  it("removes the draft key a killed build left unlinked, and keeps one key from then on", async () => {
+    const data = await temp.make("pr-log-key-");
+    const keys = path.dirname(generatedKeyFile(data, "localhost:4321/log"));
+    // A build killed between writing its draft and linking it: the link never returns.
+    const child = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { keyFileSystem, logSigningKey } from ${JSON.stringify(pathToFileURL(path.resolve("src/io/log-key.ts")).href)};
+         const link = () => { process.stdout.write("drafted\\n"); return new Promise(() => {}); };
+         await logSigningKey({ DATA_DIR: ${JSON.stringify(data)} }, "localhost:4321/log", () => {}, { ...keyFileSystem, link });`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    await Promise.race([new Promise((resolve) => child.stdout.on("data", resolve)), exited]);
+    child.kill("SIGKILL");
+    await exited;
+    const [draft] = await readdir(keys);
+    expect(draft).toMatch(/^localhost_4321_log\.key\.\d+\./);
+
+    const config = { DATA_DIR: data, LOG_SIGNING_KEY: undefined };
+    const first = await logSigningKey(config, "localhost:4321/log", () => {});
+    expect(await readdir(keys)).toEqual(["localhost_4321_log.key"]);
+    const again = await logSigningKey(config, "localhost:4321/log", () => {});
+    expect(again.vkey).toBe(first.vkey);
   });
 
   it("refuses a kept key file that holds no key as a LogKeyError naming the file, not echoing it", async () => {
