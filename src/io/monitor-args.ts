@@ -23,8 +23,10 @@ export function urlProblem(value: string): string | undefined {
   const url = URL.parse(value);
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
     return `${JSON.stringify(value)} is not an http(s) URL`;
-  // The files are read below it (<url>/checkpoint), which a query or fragment would swallow.
-  if (url.search || url.hash) return `${JSON.stringify(value)} has a query or fragment; give the prefix alone`;
+  // The files are read below it (<url>/checkpoint), which a query or fragment would swallow, an empty one too.
+  if (/[?#]/.test(value)) return `${JSON.stringify(value)} has a query or fragment; give the prefix alone`;
+  if (url.username || url.password)
+    return "the URL holds a user name or password, which fetch never sends; give the prefix alone";
   return undefined;
 }
 

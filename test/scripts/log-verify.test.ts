@@ -76,12 +76,19 @@ describe("npm run log:verify (arguments)", () => {
       [["--url", "ftp://x.example/log"], `--url: "ftp://x.example/log" is not an http(s) URL`],
       [["--url", "https://x.example/log?v=1"], `--url: "https://x.example/log?v=1" has a query or fragment`],
       [["--url", "https://x.example/log", "--site", "::"], `--site: "::" is not an http(s) URL`],
+      // Empty, they read as none to URL, yet swallow every path put after them.
+      [["--url", "https://x.example/log?"], `--url: "https://x.example/log?" has a query or fragment`],
+      [["--url", "https://x.example/log#"], `--url: "https://x.example/log#" has a query or fragment`],
+      [["--url", "https://x.example/log", "--site", "https://x.example?"], `--site: "https://x.example?" has a query`],
+      // fetch refuses every request to it; the password is not echoed.
+      [["--url", "https://me:secret@x.example/log"], `--url: the URL holds a user name or password`],
     ];
     for (const [args, says] of cases) {
       const r = await run([...args, "--key", vkey], fetch as typeof globalThis.fetch);
       expect(r.code, r.err).toBe(2);
       expect(r.err).toMatch(/^log:verify: [^\n]+$/);
       expect(r.err).toContain(`log:verify: ${says}`);
+      expect(r.err).not.toContain("secret");
     }
     expect(asked).toEqual([]);
   });
