@@ -35,12 +35,16 @@ export interface ReadLog {
  * The log at `reader`, or undefined when it has no checkpoint. With `verifier`, the checkpoint
  * must be signed by it; with `origin`, it must name that log. Throws `LogReadError` saying what
  * does not hold. `authenticate` sees the checkpoint's bytes once its origin matched and before
- * any tile is read (tlog-tiles: no tile is fetched before a checkpoint that needs it verified);
- * what it throws is thrown as it is.
+ * any tile is read (tlog-tiles: no tile is fetched before a checkpoint that needs it verified),
+ * with the checkpoint it parsed; what it throws is thrown as it is.
  */
 export async function readTiledLog(
   reader: LogReader,
-  opts: { verifier?: Verifier; origin?: string; authenticate?: (note: Uint8Array) => void } = {},
+  opts: {
+    verifier?: Verifier;
+    origin?: string;
+    authenticate?: (note: Uint8Array, checkpoint: Checkpoint) => void;
+  } = {},
 ): Promise<ReadLog | undefined> {
   const note = await reader.read("checkpoint");
   if (!note) return undefined;
@@ -58,7 +62,7 @@ export async function readTiledLog(
   if (opts.origin !== undefined && checkpoint.origin !== opts.origin) {
     throw new LogReadError(`${where} is the log of ${checkpoint.origin}, not ${opts.origin}`);
   }
-  opts.authenticate?.(note);
+  opts.authenticate?.(note, checkpoint);
   const entries: Uint8Array[] = [];
   // Bundle by bundle, not a list of all of them first: a signed size the tiles do not back (2^53
   // entries) fails at its first missing bundle instead of exhausting memory listing them.

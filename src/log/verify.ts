@@ -49,18 +49,27 @@ export async function verifyLog(
   opts: { previous?: SeenCheckpoint; now: Date },
 ): Promise<VerifiedLog> {
   const verifier = parseVerifierKey(vkey);
+  const prev = opts.previous;
+  const was = prev && `the checkpoint of size ${prev.size} seen on ${day(prev.seen_at)}`;
+  // Before any tile is read: a log rolled back to a size whose partial tiles are gone would
+  // otherwise fail on a missing tile, not as what it is.
+  const early = (_note: Uint8Array, cp: Checkpoint) => {
+    if (cp.origin !== verifier.name)
+      throw new LogVerifyError(`the checkpoint is for the log ${cp.origin}, but the key is for ${verifier.name}`);
+    if (prev && prev.origin !== cp.origin)
+      throw new LogVerifyError(`the state file is for the log ${prev.origin}, not ${cp.origin}`);
+    if (prev && cp.size < prev.size)
+      throw new LogVerifyError(`the log has ${cp.size} entries: not an extension of ${was}, which had more`);
+  };
   let read: ReadLog | undefined;
   try {
-    read = await readTiledLog(reader, { verifier });
+    read = await readTiledLog(reader, { verifier, authenticate: early });
   } catch (err) {
     if (err instanceof LogReadError) throw new LogVerifyError(err.message);
     throw err;
   }
   if (!read) throw new LogVerifyError(`${reader.where}/checkpoint is missing: there is no log there`);
   const { checkpoint, tree } = read;
-  if (checkpoint.origin !== verifier.name) {
-    throw new LogVerifyError(`the checkpoint is for the log ${checkpoint.origin}, but the key is for ${verifier.name}`);
-  }
   const { size } = checkpoint;
   let entries: LogEntry[];
   try {
@@ -94,13 +103,7 @@ export async function verifyLog(
   }
   const hashes = tileHashReader((level, n) => tiles.get(`${level}/${n}`));
 
-  const prev = opts.previous;
-  if (prev) {
-    const was = `the checkpoint of size ${prev.size} seen on ${day(prev.seen_at)}`;
-    if (prev.origin !== checkpoint.origin)
-      throw new LogVerifyError(`the state file is for the log ${prev.origin}, not ${checkpoint.origin}`);
-    if (size < prev.size)
-      throw new LogVerifyError(`the log has ${size} entries: not an extension of ${was}, which had more`);
+  if (prev && was) {
     const oldRoot = Buffer.from(prev.root, "base64");
     const consistent =
       size === prev.size

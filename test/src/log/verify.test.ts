@@ -200,3 +200,45 @@ describe("the partial tiles of the checkpoint a monitor saw last (verify.ts)", (
     );
   });
 });
+
+describe("a log rolled back to a checkpoint older than the one a monitor saw (verify.ts)", () => {
+  it("says so before reading a tile, though the older checkpoint's partial tiles are gone", async () => {
+    const d = await temp.make("pr-verify-");
+    const signer = signerFromKey(KEY.skey);
+    const entry = (i: number) =>
+      encodeEntry({
+        event: "published",
+        id: `2026-01-01-r${i}`,
+        logged: "2026-01-02",
+        commitment: `${"A".repeat(43)}=`,
+      });
+    const first = appendEntries(
+      EMPTY_LOG,
+      Array.from({ length: 5 }, (_, i) => entry(i)),
+    );
+    await commitLogDir(d, first, signedCheckpoint(first, ORIGIN, signer), { note: undefined, size: 0 });
+    const old = await readFile(path.join(d, "checkpoint"));
+    const tree = appendEntries(
+      first,
+      Array.from({ length: 295 }, (_, i) => entry(5 + i)),
+    );
+    await commitLogDir(d, tree, signedCheckpoint(tree, ORIGIN, signer), { note: old, size: 5 });
+    const seen = (await verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).seen;
+    // The old checkpoint served again; its partial tiles went once the full ones existed.
+    await writeFile(path.join(d, "checkpoint"), old);
+    await rm(path.join(d, "tile/entries/000.p"), { recursive: true });
+    await rm(path.join(d, "tile/0/000.p"), { recursive: true });
+    const read: string[] = [];
+    const reader = {
+      where: d,
+      read: (p: string) => {
+        read.push(p);
+        return folderReader(d).read(p);
+      },
+    };
+    await expect(verifyLog(reader, KEY.vkey, { previous: seen, now: new Date(0) })).rejects.toThrow(
+      "the log has 5 entries: not an extension of the checkpoint of size 300 seen on 1970-01-01, which had more",
+    );
+    expect(read).toEqual(["checkpoint"]);
+  });
+});
