@@ -20,7 +20,7 @@ import { type LogTree, tileBytes, tileFiles } from "../log/tree.ts";
  * such a path with other bytes can only come from a commit that was interrupted before its
  * rename; no checkpoint names it and no build served it (a build commits before it writes its
  * `log/`), so it is replaced, and such a commit's partial tiles wider than any checkpoint's are
- * removed (`removeUnnamedPartials`). A folder with tiles and no checkpoint at all is refused, unless it
+ * removed, with any temporary file of it (`removeUnnamedPartials`). A folder with tiles and no checkpoint at all is refused, unless it
  * is a local preview's whose tiles are all the new log's own (`onlyTilesOf`). A tile a checkpoint
  * names that is damaged on disk gets back the bytes the checkpoint allows (`repairTiles`).
  */
@@ -129,15 +129,29 @@ export async function commitLogDir(
   }
 }
 
+/** A file `writeSynced` wrote and had not renamed yet: under the lock, only a killed commit's. */
+const TEMPORARY = /\.tmp-\d+-[0-9a-f]{8}$/;
+
 /**
- * Removes the partial tiles in `dir` that no checkpoint of a log of `size` entries (or of a
- * smaller one) names: those a commit interrupted before its checkpoint left for a larger tree.
- * Left there, a later build would take them for an older checkpoint's, serve them, and report
- * them as damaged once its own tree covered them.
+ * Removes what a commit interrupted before its checkpoint left in `dir`: its temporary files (a
+ * signed checkpoint no log state names among them), and the partial tiles that no checkpoint of a
+ * log of `size` entries (or of a smaller one) names, which it wrote for a larger tree. Left
+ * there, a later build would take those for an older checkpoint's, serve them, and report them as
+ * damaged once its own tree covered them.
  */
 async function removeUnnamedPartials(dir: string, size: number, held: () => Promise<void>): Promise<void> {
+  for (const name of await readdir(dir).catch(() => [] as string[])) {
+    if (!TEMPORARY.test(name)) continue;
+    await held();
+    await rm(path.join(dir, name), { force: true });
+  }
   const files = await readdir(path.join(dir, "tile"), { recursive: true }).catch(() => [] as string[]);
   for (const rel of files) {
+    if (TEMPORARY.test(rel)) {
+      await held();
+      await rm(path.join(dir, "tile", rel), { force: true });
+      continue;
+    }
     const t = parseTilePath(`tile/${rel.split(path.sep).join("/")}`);
     if (!t || t.width === TILE_WIDTH) continue;
     // The partial tile at (L, n) of width w is a tree's of floor(size / 256^L) = 256n + w.

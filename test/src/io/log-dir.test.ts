@@ -1,5 +1,5 @@
 import { spawn, spawnSync } from "node:child_process";
-import { mkdir, readFile, utimes, writeFile } from "node:fs/promises";
+import { mkdir, readdir, readFile, utimes, writeFile } from "node:fs/promises";
 import { hostname } from "node:os";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
@@ -54,6 +54,21 @@ describe("LOG_DIR (log-dir.ts)", () => {
     expect((await read(d))?.tree.entries.length).toBe(10);
     const next = await commit(d, 1, first);
     expect(Buffer.from(rootOf((await read(d))?.tree ?? EMPTY_LOG))).toEqual(Buffer.from(rootOf(next)));
+  });
+
+  it("removes the temporary files of a commit killed before their rename, the signed checkpoint's among them", async () => {
+    const d = await dir();
+    const first = await commit(d, 10);
+    // What writeSynced leaves when its build is killed between writing a file and renaming it.
+    const abandoned = appendEntries(first, [Buffer.from('{"never":"live"}')]);
+    const left = ["tile/0/000.p/11.tmp-999999-0a1b2c3d", "checkpoint.tmp-999999-4e5f6a7b"];
+    await mkdir(path.join(d, "tile/0/000.p"), { recursive: true });
+    await writeFile(path.join(d, left[0] as string), tileFiles(abandoned, 10).get("tile/0/000.p/11") as Uint8Array);
+    await writeFile(path.join(d, left[1] as string), signedCheckpoint(abandoned, ORIGIN, signer));
+    await commit(d, 1, first);
+    const files = await readdir(d, { recursive: true });
+    expect(files.filter((f) => f.includes(".tmp-"))).toEqual([]);
+    expect((await read(d))?.tree.entries.length).toBe(11);
   });
 
   it("refuses to commit when the checkpoint changed since it was read, and commits nothing", async () => {
