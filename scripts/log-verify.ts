@@ -158,8 +158,9 @@ export async function main(deps: {
       return 2;
     }
   }
+  let logName: string;
   try {
-    parseVerifierKey(args.key);
+    logName = parseVerifierKey(args.key).name;
   } catch (err) {
     deps.err(`log:verify: --key: ${(err as Error).message}`);
     return 2;
@@ -169,6 +170,12 @@ export async function main(deps: {
     const state = await readState(args.state);
     if (state && "problem" in state) {
       deps.err(`log:verify: --state: ${state.problem}`);
+      return 2;
+    }
+    if (state && state.origin !== logName) {
+      deps.err(
+        `log:verify: --state: ${args.state} keeps a checkpoint of the log ${state.origin}, and --key is the key of ${logName}: give this log's state file, or a new one`,
+      );
       return 2;
     }
     previous = state;

@@ -59,6 +59,14 @@ describe("npm run log:verify (arguments)", () => {
           err: `log:verify: --state: ${file} is not a state file written by log:verify`,
         });
       }
+      // Another log's state is the wrong file, not a log that rewrote its history: nothing is read.
+      const other = path.join(d, "other.json");
+      await writeFile(other, JSON.stringify({ ...seen, origin: "y.example/log" }));
+      const r = await run(["--url", "https://x.example/log", "--key", vkey, "--state", other], offline);
+      expect(r).toMatchObject({
+        code: 2,
+        err: `log:verify: --state: ${other} keeps a checkpoint of the log y.example/log, and --key is the key of x.example/log: give this log's state file, or a new one`,
+      });
     } finally {
       await rm(d, { recursive: true, force: true });
     }
