@@ -4,7 +4,7 @@ import { z } from "zod";
 import { reviewPath } from "../src/content/dataset.ts";
 import { duplicateName } from "../src/content/json-names.ts";
 import { failureCause, fetchBytes, fetchPolitely, httpReader, LogFetchError } from "../src/io/log-http.ts";
-import { readState, urlProblem, writeState } from "../src/io/monitor-args.ts";
+import { parentSite, readState, urlProblem, writeState } from "../src/io/monitor-args.ts";
 import { atomProblems } from "../src/log/atom-check.ts";
 import { feedProblems } from "../src/log/feed-check.ts";
 import { homeProblems } from "../src/log/home-check.ts";
@@ -152,7 +152,7 @@ export async function main(deps: {
     ["url", args.url],
     ["site", args.site],
   ] as const) {
-    const problem = value === undefined ? undefined : urlProblem(value);
+    const problem = value === undefined ? undefined : urlProblem(value, name === "url" && !args.site);
     if (problem) {
       deps.err(`log:verify: --${name}: ${problem}`);
       return 2;
@@ -180,7 +180,7 @@ export async function main(deps: {
     }
     previous = state;
   }
-  const site = hrefOf(args.site ?? args.url.replace(/\/+$/, "").replace(/\/[^/]*$/, "")).replace(/\/+$/, "");
+  const site = args.site ? hrefOf(args.site).replace(/\/+$/, "") : (parentSite(args.url) ?? "");
   // Each review's page is the permalink derived here, never the `url` a record names.
   const permalink = (id: string) => `${site}${reviewPath(id)}`;
   try {

@@ -18,8 +18,11 @@ const SeenSchema = z.object({
   seen_at: z.iso.datetime(),
 });
 
-/** Why `value` cannot be the --url or --site to read: a wrong argument (exit 2), not a failure of the site. */
-export function urlProblem(value: string): string | undefined {
+/**
+ * Why `value` cannot be the --url or --site to read: a wrong argument (exit 2), not a failure of the
+ * site. `needsParent`: the site is to be its parent (`parentSite`).
+ */
+export function urlProblem(value: string, needsParent = false): string | undefined {
   const url = URL.parse(value);
   if (!url || (url.protocol !== "http:" && url.protocol !== "https:"))
     return `${JSON.stringify(value)} is not an http(s) URL`;
@@ -27,7 +30,21 @@ export function urlProblem(value: string): string | undefined {
   if (/[?#]/.test(value)) return `${JSON.stringify(value)} has a query or fragment; give the prefix alone`;
   if (url.username || url.password)
     return "the URL holds a user name or password, which fetch never sends; give the prefix alone";
+  if (needsParent && parentSite(value) === undefined)
+    return `${JSON.stringify(value)} is at the root of its host: give --site, the site it is the log of`;
   return undefined;
+}
+
+/**
+ * The site whose records a log at `url` vouches for, by default: the parent of the log's prefix
+ * (`https://x.example/log` gives `https://x.example`); undefined for a prefix at its host's root.
+ */
+export function parentSite(url: string): string | undefined {
+  const parsed = new URL(url);
+  const path = parsed.pathname.replace(/\/+$/, "");
+  if (path === "") return undefined;
+  parsed.pathname = path.replace(/\/[^/]*$/, "") || "/";
+  return parsed.href.replace(/\/+$/, "");
 }
 
 /** The state file's checkpoint, undefined before the first run, or why it cannot be used. */

@@ -88,6 +88,9 @@ describe("npm run log:verify (arguments)", () => {
       [["--url", "https://x.example/log?"], `--url: "https://x.example/log?" has a query or fragment`],
       [["--url", "https://x.example/log#"], `--url: "https://x.example/log#" has a query or fragment`],
       [["--url", "https://x.example/log", "--site", "https://x.example?"], `--site: "https://x.example?" has a query`],
+      // A log at a host's root has no parent to be the site: "http:/reviews.json" was read.
+      [["--url", "https://x.example"], `--url: "https://x.example" is at the root of its host`],
+      [["--url", "https://x.example//"], `--url: "https://x.example//" is at the root of its host`],
       // fetch refuses every request to it; the password is not echoed.
       [["--url", "https://me:secret@x.example/log"], `--url: the URL holds a user name or password`],
     ];
@@ -99,6 +102,13 @@ describe("npm run log:verify (arguments)", () => {
       expect(r.err).not.toContain("secret");
     }
     expect(asked).toEqual([]);
+  });
+
+  it("reads a log at a host's root when --site names the site", async () => {
+    const vkey = generateKeyPair("log.example").vkey;
+    const offline = async () => new Response("down", { status: 500 });
+    const r = await run(["--url", "https://log.example", "--site", "https://x.example", "--key", vkey], offline);
+    expect(r).toMatchObject({ code: 1, err: "log:verify: GET https://log.example/checkpoint answered 500" });
   });
 
   it("exits 1 naming the URL when the log cannot be fetched", async () => {
