@@ -7,6 +7,7 @@ import {
   contrastUnjudged,
   expectationContrast,
   faintVerdicts,
+  nothingSpecial,
   praisingWishes,
   treatmentCare,
   undecidedResult,
@@ -205,8 +206,11 @@ export function createAnnotator(
         // A clause that names the aspect by one of its own terms (not only by a condition word, which
         // says why someone came) but carries no polar word may take the rating's side, unless it asks.
         const asks = asksQuestion(clause);
+        const shrug = nothingSpecial(clause);
         for (const r of found) {
-          if (!r.polar && !asks && !r.faint && named(k, r.aspect)) rated.add(r.aspect);
+          // "Inside it's basic, nothing fancy": a shrug, whatever side the model read into it.
+          if (shrug && r.score > 0 && r.words.length === 0) Object.assign(r, { score: 0, polar: false, faint: true });
+          if (!r.polar && !asks && !r.faint && !shrug && named(k, r.aspect)) rated.add(r.aspect);
           mentions.push({
             aspect: r.aspect,
             sentence: clause.sentence,

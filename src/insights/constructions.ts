@@ -203,7 +203,9 @@ export function compileConstructions(
         // "Took a week off work" is leave taken, not a wait; "the next opening is two weeks off" waits.
         if (next === "off" && takenOff(clause, i)) continue;
         const late = !LONG_UNITS.has(unit) && LATE_CUES.has(next);
-        if (long && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
+        // "15 minutes late" is lateness however short; "called back after ten minutes" is no wait.
+        const behind = late && (next === "late" || next === "behind");
+        if ((long || behind) && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
       }
       return out;
     },

@@ -60,6 +60,29 @@ const STAR_COUNTS = new Set(["1", "2", "3", "4", "5", "one", "two", "three", "fo
 export const ratesStars = (normals: readonly string[], i: number) =>
   STAR_COUNTS.has(normals[i] as string) &&
   (normals[i + 1] === "stars" || (normals[i + 1] === "star" && !/^[a-z]/.test(normals[i + 2] ?? "")));
+/** Present forms of telling someone: a practice's habit ("they text you when…"), not one night's call. */
+const TOLD = new Set(
+  ["text", "texts", "msg", "message", "messages", "send", "sends", "call", "calls", "email", "emails"].concat([
+    "notify",
+    "notifies",
+    "warn",
+    "warns",
+    "know",
+    "let",
+    "lets",
+  ]),
+);
+/**
+ * Whether the complaint word at `at` is what patients are told of beforehand ("they text you when
+ * the doctor is running late", "let you know if they're running behind"): a courtesy, no complaint.
+ */
+export function forewarned(normals: readonly string[], at: number, from: number): boolean {
+  for (let k = at - 1; k >= Math.max(from, at - 6); k--) {
+    if (normals[k] !== "if" && normals[k] !== "when" && normals[k] !== "whenever") continue;
+    return normals.slice(Math.max(from, k - 3), k).some((w) => TOLD.has(w));
+  }
+  return false;
+}
 /** Interjections that open a clause without judging: "okay the wait is LONG". */
 export const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah"]);
 /** Adverbs that turn the adjective after them towards its opposite: "less convenient". */

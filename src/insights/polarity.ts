@@ -7,6 +7,7 @@ import {
   concedes,
   DIMINISHERS,
   DISCOURSE,
+  forewarned,
   LINKS,
   MODALS,
   MODIFIES,
@@ -38,9 +39,8 @@ import { isComparative, wishAt } from "./wishes.ts";
  *    it reads as a good outcome ("no more headaches"), unless it is a general one ("no issues") in a
  *    clause that names another aspect, which then went well. After "could not"/"can't", a comparative
  *    or "enough" is praise, not a flip ("could not be happier", "can't say enough").
- * 3. Each polar word is credited to one aspect: its own aspect when the word is an aspect term
- *    ("rude"), else the nearest aspect mention within its segment of the clause (segments end at
- *    commas, "and", "with"), else the nearest mention in the clause.
+ * 3. Each polar word is credited to one aspect: its own when the word is an aspect term ("rude"), else
+ *    the nearest mention in its segment (segments end at commas, "and", "with"), else in the clause.
  */
 
 /** Constructions found in a clause (constructions.ts), with the aspects they speak for. */
@@ -145,7 +145,7 @@ export function readClause(
     for (let i = s.start; i < s.end; i++) covered[i - start] = 1;
     const k = s.start - start;
     if (s.group === POSITIVE) value[k] = WORD_WEIGHT;
-    else if (s.group === NEGATIVE) value[k] = -WORD_WEIGHT;
+    else if (s.group === NEGATIVE) value[k] = forewarned(normals, s.start, start) ? 0 : -WORD_WEIGHT;
     else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {
       // With no condition in the clause, an outcome that is itself a term of an aspect speaks for
       // it ("…, but much better"); not beside another aspect's own term ("parking is much better").

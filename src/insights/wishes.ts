@@ -39,8 +39,11 @@ const STOPS = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", "
  * opinion word itself ("friendlier", "clearer", "better"): the word before it, so the word is flipped.
  */
 export function wishAt(normals: readonly string[], lemmas: readonly string[], i: number, end: number): number {
-  // "wish the visits were cheaper", "I wish they were more organised": a wished-for comparative.
-  if (normals[i] === "wish") {
+  // "wish the visits were cheaper", "I wish they were more organised": a wished-for comparative; so
+  // is the condition for more ("would be 5 stars if they were clearer", "if only it were closer").
+  const condition =
+    normals[i] === "if" && (normals[i + 1] === "only" || normals.slice(Math.max(0, i - 6), i).includes("would"));
+  if (normals[i] === "wish" || condition) {
     for (let k = i + 1; k < Math.min(end, i + 1 + REACH) && !STOPS.has(normals[k] as string); k++) {
       if (BEING.has(normals[k] as string)) return wishedComparative(normals, lemmas, k + 1, k + 1 + REACH, end);
     }

@@ -45,6 +45,15 @@ describe("a bare verdict of adequate", () => {
     expect(read("She stopped to ask if the pressure on my shoulder was okay.")).not.toContain("care:neutral");
   });
 
+  it("gives a sentence that shrugs ('nothing fancy') no side from the rating or the models", () => {
+    const ordinary = "Really friendly doctor. The office is an ordinary office, nothing to write home about.";
+    expect(read(ordinary, 5, both)).toContain("facility:neutral");
+    expect(read("Treatment did help my stiffness. Inside it's basic, nothing fancy.", 4, both)).toContain(
+      "facility:neutral",
+    );
+    expect(read("Nothing fancy, just solid care from Dr. Kim.", 4, both)).toContain("care:positive");
+  });
+
   it("says why in --explain", () => {
     const lines = explainReview(rules, insights.aspects, plainReview("The waiting room is fine.", 3)).join("\n");
     expect(lines).toMatch(/facility +neutral +0\.00 +rated adequate, no more \(fine\+\): neutral/);

@@ -77,3 +77,25 @@ describe("a question asking why", () => {
     expect(read("That's why I keep coming back to the front desk team.")).not.toContain("staff:negative");
   });
 });
+
+describe("a star taken off", () => {
+  it("reads the reason a star was docked as a complaint, never the star as praise", () => {
+    expect(read("Minus one star because the cost adds up quickly.")).toEqual(["billing:negative"]);
+    expect(read("Knocked off a star for the decor.")).toEqual(["facility:negative"]);
+    expect(read("One star off for the parking.")).toEqual(["location:negative"]);
+  });
+});
+
+describe("words of results, prices and people", () => {
+  it("reads pain that went down or dropped as a result, and a ball dropped as a complaint", () => {
+    expect(read("My low back pain is way down.")).toEqual(["pain-relief:positive"]);
+    expect(read("My headaches dropped from four a week to one.")).toEqual(["pain-relief:positive"]);
+    expect(read("The front desk dropped the ball on my referral.")).toEqual(["staff:negative"]);
+  });
+
+  it("reads a price that can't be beat, a sweetheart at the desk and booking whenever wanted as praise", () => {
+    expect(read("The price can't be beat.")).toEqual(["billing:positive"]);
+    expect(read("Ashley at reception is a sweetheart.")).toEqual(["staff:positive"]);
+    expect(read("I got appointments whenever I wanted.")).toEqual(["scheduling:positive"]);
+  });
+});

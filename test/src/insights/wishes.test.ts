@@ -42,7 +42,9 @@ describe("wishAt", () => {
     expect(governsAfter("The doctor could maybe not be kinder.")).toBeNull();
   });
 
-  it("reads no wish in 'would be … if': the condition may be anything", () => {
+  it("reads a wish in 'would be … if' only where the condition wishes a comparative of what is", () => {
+    expect(governsAfter("Would be 5 stars if they were clearer on insurance.")).toBe("were");
+    expect(governsAfter("If only the waiting room was warmer.")).toBe("was");
     // "would be perfect if I could ever get an appointment" is a complaint, but "It would be great if
     // more chiropractors were like Dr. Kim" and "would be worth it even if he charged double" praise.
     expect(governsAfter("It would be great if more chiropractors were like Dr. Kim.")).toBeNull();
