@@ -17,23 +17,36 @@ export function allowedHostnames(baseUrl: string): string[] {
   return [...new Set([new URL(baseUrl).hostname, "localhost", "127.0.0.1", "[::1]"])];
 }
 
+/** The media types `/mcp` answers in. */
+const MCP_MEDIA_TYPES = ["application/json", "text/event-stream"];
+
 /**
- * `Accept` with each media range's type and subtype in lower case, its parameters as sent. RFC
- * 9110 §8.3.1 makes them case-insensitive, but the SDK's transport looks for `application/json`
- * and `text/event-stream` as written, so `Application/JSON, Text/Event-Stream`, which lists both,
- * got 406.
+ * The media types of `/mcp` that `accept` lists and does not refuse: each range's type and
+ * subtype compared in any letter case (RFC 9110 §8.3.1), and one weighted `q=0` left out, as
+ * that means "not acceptable" (§12.4.2). Wildcards are not listings: MCP asks for both types by name.
  */
-export const acceptInLowerCase: RequestHandler = (req, _res, next) => {
-  const accept = req.headers.accept;
-  if (accept !== undefined && /[A-Z]/.test(accept)) {
-    req.headers.accept = accept
-      .split(",")
-      .map((range) => {
-        const at = range.indexOf(";");
-        return at < 0 ? range.toLowerCase() : `${range.slice(0, at).toLowerCase()}${range.slice(at)}`;
-      })
-      .join(",");
+export function listedMediaTypes(accept: string): string[] {
+  const listed = new Set<string>();
+  for (const range of accept.split(",")) {
+    const [type = "", ...params] = range.split(";");
+    const name = type.trim().toLowerCase();
+    if (!MCP_MEDIA_TYPES.includes(name)) continue;
+    const q = params.map((p) => p.trim().toLowerCase()).find((p) => p.startsWith("q="));
+    if (q !== undefined && Number(q.slice(2)) === 0) continue;
+    listed.add(name);
   }
+  return [...listed];
+}
+
+/**
+ * `Accept` rewritten as the list of `/mcp`'s media types it accepts (`listedMediaTypes`), for the
+ * SDK's 2025-era transport, which looks for `application/json` and `text/event-stream` as
+ * substrings: it took `Application/JSON` for no match, and `application/jsonx` or
+ * `application/json;q=0` for one. 2026-07-28 serving does not read `Accept`.
+ */
+export const acceptAsListed: RequestHandler = (req, _res, next) => {
+  const accept = req.headers.accept;
+  if (accept !== undefined) req.headers.accept = listedMediaTypes(accept).join(", ");
   next();
 };
 

@@ -18,7 +18,7 @@ import type { Logger } from "../logger.ts";
 import { ChangeNotices, changedUris } from "./change-notices.ts";
 import { ClientStreams } from "./client-streams.ts";
 import {
-  acceptInLowerCase,
+  acceptAsListed,
   allowedHostnames,
   bodyErrors,
   emptyBodies,
@@ -246,7 +246,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     hostGuard(allowedHostnames(config.BASE_URL)),
   );
   const router = Router();
-  router.use(open, acceptInLowerCase, xGzipAsGzip);
+  router.use(open, acceptAsListed, xGzipAsGzip);
   const verify = (req: IncomingMessage, res: unknown, buf: Buffer, charset: string) => {
     empty.verify(req, res, buf);
     utf8Only(buf, charset);

@@ -45,6 +45,28 @@ describe("JSON-RPC errors", () => {
     await stream.body?.cancel();
   });
 
+  it("answers 406 when Accept refuses a type with q=0 or lists only a look-alike (RFC 9110 §12.4.2, §12.5.1)", async () => {
+    const id = await openSession(served.app.endpoint);
+    for (const accept of [
+      "application/json;q=0, text/event-stream",
+      "application/json, text/event-stream; Q=0.000",
+      "application/jsonx, text/event-stream",
+      "application/json, text/event-streams",
+      "text/plain;x=application/json, text/event-stream",
+    ]) {
+      const listed = await postRpc(served.app.endpoint, listTools(), { ...session(id), accept });
+      expect([listed.status, listed.body.error?.code], accept).toEqual([406, -32000]);
+    }
+    for (const accept of ["text/event-stream;q=0", "text/event-streamx", "application/json;x=text/event-stream"]) {
+      const stream = await send(served.app.endpoint, "GET", { ...session(id), accept });
+      expect(stream.status, accept).toBe(406);
+      await stream.body?.cancel();
+    }
+    // A q-value that is not zero, or parameters on the listed types, still accept them.
+    const weighted = "application/json;q=0.001, text/event-stream;charset=utf-8;q=1";
+    expect((await postRpc(served.app.endpoint, listTools(), { ...session(id), accept: weighted })).status).toBe(200);
+  });
+
   it("answers a URL over 4 KB with 414 as a JSON-RPC error with id null, as every /mcp refusal", async () => {
     const long = `${served.app.endpoint}?${"x".repeat(5000)}`;
     const post = await postRpc(long, initializeRequest(), { origin: "https://any.example" });
