@@ -24,7 +24,12 @@ import { streamLimitResponse } from "./stream-limit.ts";
  * session may open up to `MAX_STREAMS_PER_SESSION` GET streams and each notice goes to its newest.
  */
 
-const MAX_URIS_PER_SESSION = 64;
+/**
+ * URIs one 2025 session may subscribe to, and one `subscriptions/listen` may name: the SDK's
+ * notifier scans each listen's list for every changed URI, so a publish costs changed URIs times
+ * open listens times this.
+ */
+export const MAX_SUBSCRIBED_URIS = 64;
 
 /**
  * GET streams one session may hold. One more GET closes the session's oldest stream rather than
@@ -129,7 +134,7 @@ export class ChangeNotices {
       if (this.#subs.size >= this.#subs.max) this.#subs.purgeStale();
       this.#subs.set(sessionId, sub, { ttl: this.#opts.idleMs });
     }
-    if (!sub.uris.has(uri) && sub.uris.size >= MAX_URIS_PER_SESSION) return false;
+    if (!sub.uris.has(uri) && sub.uris.size >= MAX_SUBSCRIBED_URIS) return false;
     sub.uris.add(uri);
     return true;
   }

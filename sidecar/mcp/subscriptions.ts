@@ -1,7 +1,7 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { Id, MAX_ID_LENGTH } from "../../src/content/schema.ts";
 import type { Snapshot } from "../build/snapshot.ts";
-import type { ChangeNotices } from "./change-notices.ts";
+import { type ChangeNotices, MAX_SUBSCRIBED_URIS } from "./change-notices.ts";
 import { insightsUri } from "./insights.ts";
 import { idOf } from "./messages.ts";
 import { datasetUri, REVIEW_URI_TEMPLATE, reviewUri, reviewUriId } from "./resources.ts";
@@ -55,14 +55,20 @@ export function unsubscribable(
 
 /**
  * The refusal of a 2026-07-28 `subscriptions/listen` (-32602, as the SDK answers its own params
- * errors, with HTTP 200), or undefined: its first resource URI that
- * `unsubscribable` refuses. The SDK acknowledges every URI it is given, so a typo was answered
- * with a stream, and an acknowledgement naming it, on which no notice would ever come.
+ * errors, with HTTP 200), or undefined: more URIs than a 2025 session may subscribe to, or its
+ * first URI that `unsubscribable` refuses. The SDK acknowledges every URI it is given, so a typo
+ * was answered with a stream, and an acknowledgement naming it, on which no notice would ever come.
  */
 export function listenRefusal(body: unknown, snapshot: Snapshot, baseUrl: string): Response | undefined {
   const uris = (body as { params?: { notifications?: { resourceSubscriptions?: unknown } } } | undefined)?.params
     ?.notifications?.resourceSubscriptions;
   if (!Array.isArray(uris)) return undefined; // not an array: the SDK's own params check refuses it
+  if (uris.length > MAX_SUBSCRIBED_URIS) {
+    const message =
+      `Invalid params for subscriptions/listen: params.notifications.resourceSubscriptions: at most ` +
+      `${MAX_SUBSCRIBED_URIS} URIs, got ${uris.length}; listen to ${datasetUri(baseUrl)} to hear of every change`;
+    return rpcErrorResponse(200, -32602, message, idOf(body));
+  }
   for (const [i, uri] of uris.entries()) {
     if (typeof uri !== "string") return undefined;
     const where = `subscriptions/listen: params.notifications.resourceSubscriptions[${i}]`;
@@ -82,7 +88,10 @@ export function addSubscribeHandlers(
     const refused = unsubscribable(request.params.uri, snapshot, baseUrl);
     if (refused) throw refused;
     if (!notices.subscribe(sessionId, request.params.uri)) {
-      throw new ProtocolError(ProtocolErrorCode.InvalidParams, "Too many subscriptions: at most 64 URIs a session");
+      throw new ProtocolError(
+        ProtocolErrorCode.InvalidParams,
+        `Too many subscriptions: at most ${MAX_SUBSCRIBED_URIS} URIs a session`,
+      );
     }
     return {};
   });

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { MAX_STREAMS_PER_SESSION } from "../../../sidecar/mcp/change-notices.ts";
+import { MAX_STREAMS_PER_SESSION, MAX_SUBSCRIBED_URIS } from "../../../sidecar/mcp/change-notices.ts";
 import { MemorySessionStore } from "../../../sidecar/mcp/session-store.ts";
 import { STREAM_LIMIT_CODE, STREAM_RETRY_AFTER_S } from "../../../sidecar/mcp/stream-limit.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
@@ -141,23 +141,7 @@ describe("bounded sessions", () => {
 
   it("answers subscriptions/listen past MCP_MAX_STREAMS as the 2025 GET: 503, Retry-After, the same code", async () => {
     const capped = await start({ MCP_MAX_STREAMS: "1" });
-    const listen = (id: number) => {
-      const _meta = {
-        "io.modelcontextprotocol/protocolVersion": "2026-07-28",
-        "io.modelcontextprotocol/clientInfo": { name: "raw-http-test", version: "0.0.0" },
-        "io.modelcontextprotocol/clientCapabilities": {},
-      };
-      const notifications = { resourceSubscriptions: [`${BASE}/reviews.json`] };
-      return fetch(capped.endpoint, {
-        method: "POST",
-        headers: {
-          ...JSON_RPC_HEADERS,
-          "mcp-protocol-version": "2026-07-28",
-          "mcp-method": "subscriptions/listen",
-        },
-        body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta } }),
-      });
-    };
+    const listen = (id: number) => rawListen(capped.endpoint, id);
     const first = await listen(1);
     expect([first.status, first.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
     const refused = await listen(2);
@@ -170,6 +154,20 @@ describe("bounded sessions", () => {
     const again = await listen(3);
     expect(again.status).toBe(200);
     await again.body?.cancel();
+  });
+
+  it("holds a subscriptions/listen to 64 URIs, as a 2025 session's subscriptions", async () => {
+    const app = await start({});
+    const uris = (n: number) => Array.from({ length: n }, () => `${BASE}/reviews.json`);
+    const refused = await rawListen(app.endpoint, 7, uris(MAX_SUBSCRIBED_URIS + 1));
+    expect([refused.status, refused.headers.get("content-type")]).toEqual([200, "application/json"]);
+    const body = await refused.json();
+    expect(body).toMatchObject({ jsonrpc: "2.0", id: 7, error: { code: -32602 } });
+    expect(body.error.message).toMatch(/resourceSubscriptions: at most 64 URIs, got 65/);
+    expect(app.mcp.openListens).toBe(0);
+    const held = await rawListen(app.endpoint, 8, uris(MAX_SUBSCRIBED_URIS));
+    expect([held.status, held.headers.get("content-type")]).toEqual([200, "text/event-stream"]);
+    await held.body?.cancel();
   });
 
   it("closes every stream of both eras on shutdown and refuses new requests", async () => {
@@ -188,3 +186,18 @@ describe("bounded sessions", () => {
     expect((await postRpc(closing.endpoint, initializeRequest())).status).toBe(503);
   });
 });
+
+/** A raw 2026-07-28 `subscriptions/listen` for `uris` (the reviews dataset by default). */
+function rawListen(endpoint: string, id: number, uris = [`${BASE}/reviews.json`]): Promise<Response> {
+  const _meta = {
+    "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+    "io.modelcontextprotocol/clientInfo": { name: "raw-http-test", version: "0.0.0" },
+    "io.modelcontextprotocol/clientCapabilities": {},
+  };
+  const notifications = { resourceSubscriptions: uris };
+  return fetch(endpoint, {
+    method: "POST",
+    headers: { ...JSON_RPC_HEADERS, "mcp-protocol-version": "2026-07-28", "mcp-method": "subscriptions/listen" },
+    body: JSON.stringify({ jsonrpc: "2.0", id, method: "subscriptions/listen", params: { notifications, _meta } }),
+  });
+}
