@@ -22,6 +22,7 @@ import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger, defaultLogFormat, type Logger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/router.ts";
+import { sessionSecret } from "./mcp/session-secret.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
 
 /** A start-up failure an operator can act on: start.ts prints the message alone and exits 1. */
@@ -178,7 +179,8 @@ export async function main(opts: MainOptions): Promise<Service> {
 
   // Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
   // in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
-  const mcp = createMcpRouter({ config, store, builds: live, logger, sessions: shared?.mcpSessions });
+  const mcpConfig = { ...config, MCP_SESSION_SECRET: await sessionSecret(config, logger) };
+  const mcp = createMcpRouter({ config: mcpConfig, store, builds: live, logger, sessions: shared?.mcpSessions });
   const hub = new Hub({ config, logger, database: shared?.hub, readTopic: snapshotTopicReader(() => live.current) });
   await hub.start();
   // Takes each build made live here to the hub's subscribers and the other instances, and brings

@@ -1,4 +1,3 @@
-import { randomBytes } from "node:crypto";
 import { z } from "zod";
 import { bool, dir, flag, host, int, logLevel, oneOf, origins } from "./env-values.ts";
 import { LogDirEnv, LogSigningKeyEnv } from "./log/key-env.ts";
@@ -91,14 +90,14 @@ const hubPingUrl = z
 
 /**
  * Key for the MCP session ids (HMAC-SHA256). Instances behind one load balancer share it so an id
- * from one is valid on the others; unset, each process draws its own, which is right for one
- * instance (its sessions end with it, and clients re-initialize).
+ * from one is valid on the others; unset (undefined here), the sidecar keeps one in DATA_DIR
+ * (sidecar/mcp/session-secret.ts), so a restart does not end the sessions of one instance.
  */
 const sessionSecret = z
   .string()
   .optional()
   .transform((v, ctx) => {
-    if (v === undefined || v === "") return randomBytes(32).toString("base64url");
+    if (v === undefined || v === "") return undefined;
     if (v.length < 32) {
       ctx.addIssue({
         code: "custom",

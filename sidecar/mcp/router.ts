@@ -1,3 +1,4 @@
+import { randomBytes } from "node:crypto";
 import type { IncomingMessage } from "node:http";
 import { toNodeHandler } from "@modelcontextprotocol/node";
 import {
@@ -101,7 +102,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   const onerror = (err: Error) => log.debug({ err }, "mcp request refused");
   // Logs name a session by the end of its signature: unique, and useless without the whole id.
   const tokens = new SessionTokens({
-    secret: config.MCP_SESSION_SECRET,
+    // Unset here only in-process (tests); `npm start` and the sidecar pass the one kept in DATA_DIR.
+    secret: config.MCP_SESSION_SECRET ?? randomBytes(32),
     ttlMs: config.MCP_SESSION_TTL_MS,
     clock: deps.clock,
   });

@@ -1,4 +1,4 @@
-import { mkdtemp, rm } from "node:fs/promises";
+import { mkdtemp, rm, stat } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
 import pg from "pg";
@@ -16,7 +16,7 @@ import { describeWithPackage } from "../../helpers/system-packages.ts";
  * What a session id is worth once ended or once the server restarts: every other spelling of a
  * DELETEd id is refused like the id itself (memory and PostgreSQL session stores), a DELETE the
  * store cannot record is a 503 the client can retry, and an id outlives a restart only under the
- * same `MCP_SESSION_SECRET`.
+ * same secret: `MCP_SESSION_SECRET`, or unset the one kept in DATA_DIR.
  */
 
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
@@ -148,6 +148,37 @@ describe("a session id after a restart", () => {
       await same.stop();
       const other = await start(`${SECRET}-rotated`);
       expect((await post(other.url, id)).status).toBe(404);
+    } finally {
+      await Promise.all(running.map((p) => p.stop()));
+      await rm(dataDir, { recursive: true, force: true });
+    }
+  }, 120_000);
+
+  it("is served by a restarted process without MCP_SESSION_SECRET, whose secret is kept in DATA_DIR", async () => {
+    // The official SDK clients do not re-initialize after a 404: a secret drawn per process
+    // broke every connected client at each restart.
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-mcp-kept-secret-"));
+    const env = {
+      BASE_URL: BASE,
+      DIST_DIR: built.distDir,
+      DATA_DIR: dataDir,
+      LOG_LEVEL: "warn",
+      MCP_SESSION_SECRET: "",
+    };
+    const running: SidecarProcess[] = [];
+    try {
+      const first = await startSidecar(env);
+      running.push(first);
+      const id = await openSession(`${first.url}/mcp`);
+      await first.stop();
+      const again = await startSidecar(env);
+      running.push(again);
+      const reply = await postRpc(`${again.url}/mcp`, listTools, {
+        "mcp-session-id": id,
+        "mcp-protocol-version": "2025-06-18",
+      });
+      expect(reply.status).toBe(200);
+      expect((await stat(path.join(dataDir, "mcp-session-secret"))).mode & 0o777).toBe(0o600);
     } finally {
       await Promise.all(running.map((p) => p.stop()));
       await rm(dataDir, { recursive: true, force: true });

@@ -1,0 +1,62 @@
+import { randomBytes } from "node:crypto";
+import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import path from "node:path";
+import type { Config } from "../../src/config.ts";
+import type { Logger } from "../logger.ts";
+
+/**
+ * The MCP session secret when `MCP_SESSION_SECRET` is unset: one kept in `DATA_DIR`, made on
+ * first start. A secret drawn per process ended every 2025-era session at each restart, and the
+ * official SDK clients do not re-initialize after the 404 that follows.
+ */
+
+/** Where the generated secret is kept, readable by its owner only. */
+export function sessionSecretFile(dataDir: string): string {
+  return path.join(dataDir, "mcp-session-secret");
+}
+
+/** Shorter than this is not a secret `config.ts` would take from the environment either. */
+const MIN_LENGTH = 32;
+
+/**
+ * The kept secret, made (and kept) when the file is missing or holds less than a secret. Throws
+ * when `DATA_DIR` cannot be read or written; the caller then draws one for this process.
+ */
+export async function keptSessionSecret(dataDir: string): Promise<string> {
+  const file = sessionSecretFile(dataDir);
+  const kept = await readFile(file, "utf8").then(
+    (text) => text.trim(),
+    (err: NodeJS.ErrnoException) => {
+      if (err.code === "ENOENT") return "";
+      throw err;
+    },
+  );
+  if (kept.length >= MIN_LENGTH) return kept;
+  const secret = randomBytes(32).toString("base64url");
+  // Written whole or not at all: a half-written file would be a different secret after a crash.
+  const temp = `${file}.${process.pid}.tmp`;
+  await mkdir(dataDir, { recursive: true, mode: 0o700 });
+  await writeFile(temp, `${secret}\n`, { mode: 0o600 });
+  await rename(temp, file);
+  return secret;
+}
+
+/**
+ * `MCP_SESSION_SECRET`, or else the one kept in `DATA_DIR`; undefined (the router then draws one
+ * for this process, whose sessions end with it) when `DATA_DIR` cannot hold it, with a warning.
+ */
+export async function sessionSecret(
+  config: Pick<Config, "MCP_SESSION_SECRET" | "DATA_DIR">,
+  logger: Logger,
+): Promise<string | undefined> {
+  if (config.MCP_SESSION_SECRET !== undefined) return config.MCP_SESSION_SECRET;
+  try {
+    return await keptSessionSecret(config.DATA_DIR);
+  } catch (err) {
+    logger.warn(
+      { err: (err as Error).message, file: sessionSecretFile(config.DATA_DIR) },
+      "MCP session secret not kept: sessions end at the next restart; set MCP_SESSION_SECRET",
+    );
+    return undefined;
+  }
+}
