@@ -22,7 +22,7 @@ import { createHubRouter } from "./hub/routes.ts";
 import { snapshotTopicReader } from "./hub/topic-source.ts";
 import { createLogger, defaultLogFormat, type Logger } from "./logger.ts";
 import { createMcpRouter } from "./mcp/router.ts";
-import { sessionSecret } from "./mcp/session-secret.ts";
+import { sessionDeps } from "./mcp/session-deps.ts";
 import { openSharedState, type SharedState } from "./shared-state.ts";
 
 /** A start-up failure an operator can act on: start.ts prints the message alone and exits 1. */
@@ -178,9 +178,9 @@ export async function main(opts: MainOptions): Promise<Service> {
   report.follow(() => live.current);
 
   // Signed session ids are valid on every instance sharing MCP_SESSION_SECRET; a DELETE is recorded
-  // in PostgreSQL so it holds on all of them (in memory without DATABASE_URL: one instance).
-  const mcpConfig = { ...config, MCP_SESSION_SECRET: await sessionSecret(config, logger) };
-  const mcp = createMcpRouter({ config: mcpConfig, store, builds: live, logger, sessions: shared?.mcpSessions });
+  // in PostgreSQL so it holds on all of them (in SQLite without DATABASE_URL: one instance).
+  const sessions = await sessionDeps(config, logger, shared?.mcpSessions);
+  const mcp = createMcpRouter({ ...sessions, store, builds: live, logger });
   const hub = new Hub({ config, logger, database: shared?.hub, readTopic: snapshotTopicReader(() => live.current) });
   await hub.start();
   // Takes each build made live here to the hub's subscribers and the other instances, and brings

@@ -52,11 +52,12 @@ export interface MemorySessionStoreOptions {
 }
 
 /**
- * The one-process store: an LRU of at most `maxEntries` sessions, each kept until its expiry. At
- * the cap, expired entries go first, then the least recently used: that session falls back to its
- * signed first expiry (so a long-idle one gets 404 and re-initializes), or an ended id becomes
- * usable again until then, which on a public read-only service grants nothing. The cap is what
- * keeps a loop of initialize + DELETE from growing memory.
+ * The store of a router given none (in-process use; the service keeps its sessions in SQLite or
+ * PostgreSQL, so they outlive a restart): an LRU of at most `maxEntries` sessions, each kept
+ * until its expiry. At the cap, expired entries go first, then the least recently used: that
+ * session falls back to its signed first expiry (so a long-idle one gets 404), or an ended id
+ * becomes usable again until then, which on a public read-only service grants nothing. The cap is
+ * what keeps a loop of initialize + DELETE from growing memory.
  */
 export class MemorySessionStore implements SessionStore {
   #entries: LRUCache<string, SessionRecord>;

@@ -1,4 +1,5 @@
-import { readFile, rm } from "node:fs/promises";
+import { mkdtemp, readFile, rm } from "node:fs/promises";
+import os from "node:os";
 import path from "node:path";
 import { Client as ClientV2, StreamableHTTPClientTransport as TransportV2 } from "@modelcontextprotocol/client";
 import { Client as ClientV1 } from "mcp-sdk-v1/client";
@@ -6,6 +7,7 @@ import { StreamableHTTPClientTransport as TransportV1 } from "mcp-sdk-v1/client/
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
+import { SqliteSessionStore } from "../../../sidecar/mcp/sqlite-session-store.ts";
 import type { ReviewsDataset } from "../../../src/content/records.ts";
 import { buildSite } from "../../helpers/build-site.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
@@ -135,6 +137,40 @@ describe("sessions expire after idleness", () => {
     expect((await fetch(app.endpoint, { method: "DELETE", headers: headers(id) })).status).toBe(200);
     for (let chunk = await reader.read(); !chunk.done; chunk = await reader.read());
     expect(await status(app, id)).toBe(404);
+  }, 60_000);
+});
+
+describe("idle expiry across a restart of one instance (SQLite in DATA_DIR)", () => {
+  it("keeps a session used past its signed first expiry through a restart, and its DELETE through another", async () => {
+    const clock = new ManualClock();
+    const dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-mcp-sessions-"));
+    // Each instance in turn, closed before the next starts, as a restart does.
+    const instance = () =>
+      startMcpApp(dist, {
+        env: { BASE_URL: BASE, MCP_SESSION_SECRET: SECRET, MCP_SESSION_TTL_MS: String(TTL) },
+        clock,
+        sessions: SqliteSessionStore.open(dataDir, { idleMs: TTL, clock, pruneIntervalMs: 0 }),
+      });
+    try {
+      const first = await instance();
+      const id = await openSession(first.endpoint);
+      for (let i = 0; i < 6; i++) {
+        clock.advance(TTL / 2);
+        expect(await status(first, id), `request ${i}`).toBe(200);
+      }
+      await first.close();
+      const second = await instance();
+      clock.advance(TTL / 2);
+      // Three timeouts past its initialize, used within one: live after the restart.
+      expect(await status(second, id)).toBe(200);
+      expect((await fetch(second.endpoint, { method: "DELETE", headers: headers(id) })).status).toBe(200);
+      await second.close();
+      const third = await instance();
+      expect(await status(third, id)).toBe(404);
+      await third.close();
+    } finally {
+      await rm(dataDir, { recursive: true, force: true });
+    }
   }, 60_000);
 });
 

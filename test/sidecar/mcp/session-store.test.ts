@@ -1,17 +1,21 @@
+import { mkdtemp, rm } from "node:fs/promises";
+import os from "node:os";
+import path from "node:path";
 import pg from "pg";
 import pino from "pino";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPool } from "../../../sidecar/db/postgres.ts";
 import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
 import { MemorySessionStore, type SessionStore } from "../../../sidecar/mcp/session-store.ts";
+import { SqliteSessionStore } from "../../../sidecar/mcp/sqlite-session-store.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import { migratedPools, postgresSuitesMissing } from "../../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
 
 /**
  * The SessionStore contract (sessions expire after idleness; DELETE ends them), run against the
- * one-process store and the PostgreSQL one that `DATABASE_URL` turns on, then what only the shared
- * store does: one table for every instance, bounded writes, pruning, and staying usable while the
+ * in-memory store, the SQLite one of a single instance and the PostgreSQL one that `DATABASE_URL`
+ * turns on, then what only the SQLite store does (pruning), and the shared store: one table for every instance, bounded writes, pruning, and staying usable while the
  * database is down.
  */
 
@@ -22,14 +26,23 @@ const unavailable = await postgresSuitesMissing();
 const databases = migratedPools(silent);
 const freshPool = () => databases.fresh();
 const pools: pg.Pool[] = [];
+const folders: string[] = [];
 afterAll(async () => {
   await Promise.all(pools.map((p) => p.end().catch(() => undefined)));
   await databases.close();
+  await Promise.all(folders.map((f) => rm(f, { recursive: true, force: true })));
 });
+
+async function sqliteStore(clock: ManualClock, maxEntries?: number): Promise<SqliteSessionStore> {
+  const dir = await mkdtemp(path.join(os.tmpdir(), "pr-session-store-"));
+  folders.push(dir);
+  return SqliteSessionStore.open(dir, { idleMs: IDLE, clock, maxEntries, pruneIntervalMs: 0 });
+}
 
 type Make = (clock: ManualClock) => Promise<SessionStore>;
 const stores: { name: string; make: Make; skip: boolean }[] = [
   { name: "memory", make: async (clock) => new MemorySessionStore({ idleMs: IDLE, clock }), skip: false },
+  { name: "sqlite", make: (clock) => sqliteStore(clock), skip: false },
   {
     name: "postgres",
     make: async (clock) => new PgSessionStore(await freshPool(), { idleMs: IDLE, clock, pruneIntervalMs: 0 }),
@@ -79,6 +92,28 @@ for (const { name, make, skip } of stores) {
     }, 60_000);
   });
 }
+
+describe("sqlite session store only", () => {
+  it("prunes expired rows, then the rows past the cap closest to expiry", async () => {
+    const clock = new ManualClock();
+    const store = await sqliteStore(clock, 3);
+    await store.end("soon", clock.now() + 10);
+    for (const [id, n] of [
+      ["mid", 2],
+      ["late", 3],
+      ["new", 3],
+      ["newest", 4],
+    ] as const) {
+      await store.end(id, clock.now() + n * IDLE);
+    }
+    clock.advance(20);
+    // "soon" expired; of the 4 left, "mid" is closest to its expiry and goes over the cap.
+    expect(store.prune()).toBe(2);
+    expect(await store.use("newest", clock.now() + IDLE)).toBeUndefined();
+    expect(await store.use("mid", clock.now() + IDLE)).toBe(clock.now() + IDLE);
+    await store.close();
+  });
+});
 
 describe("memory session store only", () => {
   it("at the cap, forgets expired entries first, then the least recently used", async () => {
