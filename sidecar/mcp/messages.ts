@@ -41,6 +41,10 @@ function messageKind(body: object): { type: SpecTypeName; noun: string } | undef
 
 /** The SDK says only "Invalid input" of an id; MCP's is a string or an integer, never null. Not echoed whole: it may be 60 KB. */
 function badId(id: unknown): string {
+  // JSON.parse rounds such an integer (9007199254740993 reads as ...992): quoting it would name an id never sent.
+  if (typeof id === "number" && Number.isInteger(id) && !Number.isSafeInteger(id)) {
+    return `id: an integer beyond ±${Number.MAX_SAFE_INTEGER} cannot be read exactly (I-JSON, RFC 7493 §2.2); send it as a string`;
+  }
   const got =
     typeof id === "number"
       ? String(id)
@@ -54,10 +58,13 @@ function badId(id: unknown): string {
   return `id: expected a string or an integer, got ${got}`;
 }
 
-/** The id to echo in an error about this body, when it has a usable one. */
+/**
+ * The id to echo in an error about this body, when it has a usable one: a string, or an integer
+ * read exactly (JSON.parse rounds one beyond 2^53-1, and the client would not know the answer as its own).
+ */
 export function idOf(body: unknown): string | number | null {
   const id = body && typeof body === "object" && !Array.isArray(body) ? (body as { id?: unknown }).id : null;
-  return typeof id === "string" || typeof id === "number" ? id : null;
+  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : null;
 }
 
 /**

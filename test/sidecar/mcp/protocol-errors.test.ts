@@ -271,6 +271,18 @@ describe("a body that is no JSON-RPC message", () => {
     }
   });
 
+  it("refuses an integer id that JSON.parse cannot read exactly, saying so, and echoes no id it was not sent", async () => {
+    for (const id of ["9007199254740993", "12345678901234567890", "1e20", "-9007199254740993"]) {
+      const res = await postRpc(app.endpoint, `{"jsonrpc":"2.0","id":${id},"method":"ping"}`, session());
+      expect([res.status, res.body.error.code, res.body.id], id).toEqual([400, -32600, null]);
+      expect(res.body.error.message, id).toMatch(/id: an integer beyond ±9007199254740991 .*I-JSON.*as a string/);
+      expect(res.body.error.message, id).not.toMatch(/expected a string or an integer/);
+    }
+    // The largest exact one is an id like any other.
+    const exact = await postRpc(app.endpoint, '{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}', session());
+    expect([exact.status, exact.body.id]).toEqual([200, 9007199254740991]);
+  });
+
   it("names a member of no message without echoing a long name whole, as it names no long path whole", async () => {
     const long = "k".repeat(5000);
     for (const extra of [{ [long]: 1 }, Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`key${i}`, 1]))]) {
