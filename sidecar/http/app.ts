@@ -16,6 +16,7 @@ import type { Logger } from "../logger.ts";
 import { rpcError } from "../mcp/rpc-error.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
+import { matchesAnyRepresentation } from "./conditional.ts";
 import { HttpError } from "./error.ts";
 import { readOnly } from "./methods.ts";
 import { asteriskForm, boundedUrl, PUBLIC_CORS, requestLog, requireHost, urlTooLong } from "./middleware.ts";
@@ -98,24 +99,27 @@ export function createApp(deps: AppDeps): Express {
       probing = undefined;
     }));
   // Readiness: a load balancer sends traffic here only while this instance can serve all of it.
-  app.get("/healthz", async (_req, res) => {
+  app.get("/healthz", async (req, res) => {
     res.setHeader("Cache-Control", "no-store");
     // `build` is the same on every instance serving the same build: a deployment can compare them.
     const { index, version, build } = store.current;
     const snapshot = { reviews: index.size, version, build };
     // Typed by the schema /openapi.json declares, so the two cannot drift.
     if (!deps.databaseReachable) {
+      if (matchesAnyRepresentation(req.headers)) return void res.status(304).end();
       res.json({ status: "ok", ...snapshot } satisfies Readiness);
       return;
     }
     const up = await databaseReachable(deps.databaseReachable);
+    if (up && matchesAnyRepresentation(req.headers)) return void res.status(304).end();
     res
       .status(up ? 200 : 503)
       .json({ status: up ? "ok" : "degraded", database: up ? "ok" : "unreachable", ...snapshot } satisfies Readiness);
   });
   // Liveness: the process answers. A database outage must not make a supervisor restart every instance.
-  app.get("/livez", (_req, res) => {
+  app.get("/livez", (req, res) => {
     res.setHeader("Cache-Control", "no-store");
+    if (matchesAnyRepresentation(req.headers)) return void res.status(304).end();
     res.json({ status: "ok" } satisfies Liveness);
   });
   app.all(["/healthz", "/livez"], readOnly);

@@ -144,3 +144,12 @@ export function isConditional(h: ConditionalHeaders): boolean {
     h["if-unmodified-since"] !== undefined
   );
 }
+
+/**
+ * Whether a GET of a resource that has a representation but no validators (the probes) is a 304:
+ * only `If-None-Match: *` makes it one (§13.1.2), whatever the request's Cache-Control, which
+ * Express's own freshness check would read as "send it all".
+ */
+export function matchesAnyRepresentation(h: Pick<ConditionalHeaders, "if-none-match">): boolean {
+  return h["if-none-match"] !== undefined && parseEtagList(h["if-none-match"]).includes("*");
+}

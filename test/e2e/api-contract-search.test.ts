@@ -164,7 +164,7 @@ describe("search, since and the files, against the document", () => {
 
   // RFC 9110 §13.1.2: `If-None-Match: *` is false whenever there is a representation, so a GET
   // with it is a 304, on the probes too; a client generated from the document must expect it.
-  // Sent raw: fetch adds `Cache-Control: no-cache` to a conditional request, which Express reads.
+  // Sent raw, with no Cache-Control (fetch adds `no-cache`: conditional-requests.test.ts sends both).
   it.each(["/healthz", "/livez"])("GET %s answers If-None-Match: * with a declared 304", async (p) => {
     const host = new URL(served.app.url).host;
     const raw = await rawRequest(

@@ -242,6 +242,25 @@ describe("static files from the single origin", () => {
   });
 });
 
+describe("the probes, which have no validators", () => {
+  it("answer If-None-Match: * with 304 whatever the request's Cache-Control (RFC 9110 §13.1.2)", async () => {
+    for (const p of ["/healthz", "/livez"]) {
+      // fetch adds `Cache-Control: no-cache` to a conditional request; the header is sent here too.
+      const sent: Record<string, string>[] = [
+        { "if-none-match": "*" },
+        { "if-none-match": "*", "cache-control": "no-cache" },
+      ];
+      for (const headers of sent) {
+        const res = await req(p, headers);
+        expect(res.status, `${p} ${JSON.stringify(headers)}`).toBe(304);
+        expect(await res.text()).toBe("");
+        expect(res.headers.get("cache-control")).toBe("no-store");
+      }
+      for (const field of ['"a"', "W/*", "1*2"]) expect((await req(p, { "if-none-match": field })).status).toBe(200);
+    }
+  });
+});
+
 describe("rate limit", () => {
   it("answers 429 with Retry-After once a client exceeds its per-minute budget, but never on /healthz", async () => {
     const limited = await startApp(built.distDir, { env: { RATE_LIMIT_PER_MINUTE: "3" } });
