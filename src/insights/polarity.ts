@@ -22,7 +22,7 @@ import {
 import type { Analyzer, Clause } from "./nlp.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
-import { isComparative, wishAt } from "./wishes.ts";
+import { hypothetical, isComparative, wishAt } from "./wishes.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -33,12 +33,11 @@ import { isComparative, wishAt } from "./wishes.ts";
  *    clause that names a condition, and count for that condition's aspect, or, when the outcome is an
  *    aspect's own term ("much better"), in a clause that names no other aspect.
  * 2. A negator ("not", "no", "never", "without", "nobody", "anything but") flips the words after it
- *    up to the next punctuation mark or "and"; "no" before a noun reaches its noun phrase and what
- *    that phrase is the subject of ("no adjustment helped"), not a new clause ("no warning he just
- *    yanked"), and "not perfect, but…" concedes a flaw. A negated condition is an absent symptom, so
- *    it reads as a good outcome ("no more headaches"), unless it is a general one ("no issues") in a
- *    clause that names another aspect, which then went well. After "could not"/"can't", a comparative
- *    or "enough" is praise, not a flip ("could not be happier", "can't say enough").
+ *    up to the next punctuation mark or "and" ("no" before a noun: its noun phrase and what that is
+ *    the subject of); "not perfect, but…" concedes a flaw. A negated condition is an absent symptom,
+ *    a good outcome ("no more headaches"), unless a general one ("no issues") beside another aspect,
+ *    which then went well. After "can't", a comparative is praise ("could not be happier"). Praise
+ *    "would be" given "if" something were so is none; what it needs is wished for (wishes.ts).
  * 3. Each polar word is credited to one aspect: its own when the word is an aspect term ("rude"), else
  *    the nearest mention in its segment (segments end at commas, "and", "with"), else in the clause.
  */
@@ -229,6 +228,7 @@ export function readClause(
     }
   }
 
+  value.fill(0, ...hypothetical(normals, start, end).map((k) => k - start));
   const quoted = quotedTokens(clause.tokens);
   // Negation: flip what follows a negator, up to the end of its scope.
   for (let p = start; p < end; p++) {

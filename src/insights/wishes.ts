@@ -41,8 +41,7 @@ const STOPS = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", "
 export function wishAt(normals: readonly string[], lemmas: readonly string[], i: number, end: number): number {
   // "wish the visits were cheaper", "I wish they were more organised": a wished-for comparative; so
   // is the condition for more ("would be 5 stars if they were clearer", "if only it were closer").
-  const condition =
-    normals[i] === "if" && (normals[i + 1] === "only" || normals.slice(Math.max(0, i - 6), i).includes("would"));
+  const condition = normals[i] === "if" && (normals[i + 1] === "only" || wouldBeBefore(normals, i) >= 0);
   if (normals[i] === "wish" || condition) {
     for (let k = i + 1; k < Math.min(end, i + 1 + REACH) && !STOPS.has(normals[k] as string); k++) {
       if (BEING.has(normals[k] as string)) return wishedComparative(normals, lemmas, k + 1, k + 1 + REACH, end);
@@ -63,6 +62,30 @@ export function wishAt(normals: readonly string[], lemmas: readonly string[], i:
 }
 
 const BEING = new Set(["was", "were", "be", "been"]);
+
+/** Where "would be" or "would have been" stands within the few words before "if" at `i`, or -1; not before "even if". */
+function wouldBeBefore(normals: readonly string[], i: number): number {
+  if (normals[i - 1] === "even") return -1;
+  for (let k = i - 1; k >= Math.max(0, i - 7); k--) {
+    if (normals[k] !== "would" && normals[k] !== "'d") continue;
+    const next = normals[k + 1] === "have" || normals[k + 1] === "'ve" ? k + 2 : k + 1;
+    return normals[next] === "be" || normals[next] === "been" ? k : -1;
+  }
+  return -1;
+}
+
+/**
+ * Tokens of the clause `start`…`end` praising what "would be" ("would be five stars if…", "would
+ * have been perfect if…"): said of what is not, they praise nothing. [from, to), or an empty range.
+ */
+export function hypothetical(normals: readonly string[], start: number, end: number): [number, number] {
+  for (let i = start; i < end; i++) {
+    if (normals[i] !== "if") continue;
+    const k = wouldBeBefore(normals, i);
+    if (k >= start) return [k, i];
+  }
+  return [start, start];
+}
 
 /** The wish's reach from `from` (before `reach`): "more" or "less", else the word before a comparative. */
 function wishedComparative(

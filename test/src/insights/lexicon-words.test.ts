@@ -99,3 +99,12 @@ describe("words of results, prices and people", () => {
     expect(read("I got appointments whenever I wanted.")).toEqual(["scheduling:positive"]);
   });
 });
+
+describe("insurance taken or not", () => {
+  it("reads insurance not taken, not billed or not afforded as a complaint about the price, and taken as praise", () => {
+    expect(read("They don't take my insurance.")).toEqual(["billing:negative"]);
+    expect(read("No insurance accepted.")).toEqual(["billing:negative"]);
+    expect(read("Can't afford to keep going.")).toEqual(["billing:negative"]);
+    expect(read("They take insurance, which is rare around here.")).toEqual(["billing:positive"]);
+  });
+});

@@ -90,6 +90,12 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("Wish the parking lot was bigger.", "location")).toBe("negative");
   });
 
+  it("reads praise of what would be, given an if, as none, and what the if wants as wished for", () => {
+    expect(sideOf("It would have been perfect if the rooms were bigger.", "facility")).toBe("negative");
+    expect(sideOf("Would be 5 stars if they were clearer on insurance.", "billing")).toBe("negative");
+    expect(sideOf("Dr. Kim would be worth it even if he charged double.", "care")).toBe("positive");
+  });
+
   it("cuts an unpunctuated wish from what came before, and reads what it wishes away as a complaint", () => {
     const sides = (text: string) => ["pain-relief", "scheduling"].map((a) => sideOf(text, a));
     expect(sides("neck feels way better just wish it wasnt so hard to get an appt")).toEqual(["positive", "negative"]);
