@@ -2,7 +2,7 @@ import path from "node:path";
 import { fileLabel, printableLine } from "../content/characters.ts";
 import { type MentionsCache, reviewFields } from "../content/dataset.ts";
 import { utcDate } from "../content/dates.ts";
-import { ContentError, messageStart, problem } from "../content/errors.ts";
+import { ContentError, fieldPath, messageStart, problem } from "../content/errors.ts";
 import { fieldLine } from "../content/field-lines.ts";
 import { inspectContent, type ValidatedContent, type ValidateOptions } from "../content/validate.ts";
 import type { InsightsContent } from "../insights/content-schema.ts";
@@ -111,7 +111,7 @@ export function editorLabelProblems(
       .map((id) => {
         const text = textOf(r.file);
         const line = text === undefined ? undefined : fieldLine(text, ["aspects", id]);
-        return problem(r.file, `aspects.${id}`, `unknown aspect id; ${valid}`, id, line);
+        return problem(r.file, fieldPath(["aspects", id]), `unknown aspect id; ${valid}`, id, line);
       }),
   );
 }

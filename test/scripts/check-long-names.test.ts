@@ -104,3 +104,22 @@ describe("npm run check: an aspects label whose id is over the length limit", ()
     expect(stderr).not.toContain("expected a mapping");
   });
 });
+
+describe("npm run check: an unknown aspect id in an editor's aspects labels", () => {
+  it("a long one is named shortened, as every other field name is", async () => {
+    const id = "a".repeat(90);
+    const { code, stderr } = await checkEdited((t) => `${t}aspects: {care: positive, ${id}: negative}\n`);
+    expect(code).toBe(1);
+    expect(stderr).toContain(
+      `content/${NECK}: line 12: aspects.${"a".repeat(57)}...: unknown aspect id; valid ids are`,
+    );
+    for (const line of stderr.split("\n")) expect(line.length).toBeLessThan(400);
+  });
+
+  it("an empty one is named by its quotes, not as nothing", async () => {
+    const { code, stderr } = await checkEdited((t) => `${t}aspects: {care: positive, "": negative}\n`);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`content/${NECK}: line 12: aspects."": unknown aspect id; valid ids are`);
+    expect(stderr).not.toContain("aspects.:");
+  });
+});
