@@ -1,4 +1,4 @@
-import { mkdir, readdir, readFile, writeFile } from "node:fs/promises";
+import { type FileHandle, mkdir, open, readdir, readFile, rm } from "node:fs/promises";
 import path from "node:path";
 import jsYaml from "js-yaml";
 import { loadConfig } from "../src/config.ts";
@@ -105,11 +105,22 @@ export async function scaffoldReview(o: ReviewNewOptions): Promise<string> {
       verifiedBy: o.verifiedBy,
       hint,
     });
+    let handle: FileHandle;
     try {
-      await writeFile(file, text, { flag: "wx" });
+      handle = await open(file, "wx");
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code === "EEXIST") continue;
+      throw err;
+    }
+    try {
+      await handle.writeFile(text);
+      await handle.close();
       return file;
     } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST") throw err;
+      // The file is this run's own (wx made it): a write cut short (a full disk) must not leave half a review.
+      await handle.close().catch(() => {});
+      await rm(file, { force: true });
+      throw err;
     }
   }
 }
@@ -130,6 +141,8 @@ const DISK_REFUSALS: Readonly<Record<string, string>> = {
   EPERM: "may not be written to (permission denied)",
   EROFS: "is on a read-only disk",
   ENOSPC: "is on a full disk",
+  EFBIG: "may not hold a file this large (a file size limit)",
+  EDQUOT: "is on a disk whose quota is used up",
 };
 
 /** The command: returns the exit code so tests can run it in-process with their own clock. */

@@ -1,12 +1,16 @@
+import { execFile } from "node:child_process";
 import { readdir, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { promisify } from "node:util";
 import { describe, expect, it } from "vitest";
 import { noLogs, reviewNew, reviewNewProcess, runAt } from "../helpers/review-new-run.ts";
 import { tempFolders } from "../helpers/temp-folders.ts";
 
 /** What `npm run review:new` refuses, its environment or its options, saying why and writing nothing. */
 
+const ROOT = path.resolve(import.meta.dirname, "../..");
 const FIXTURE = path.resolve(import.meta.dirname, "../fixtures/basic-content");
+const run = promisify(execFile);
 
 const temp = tempFolders();
 const contentDir = () => temp.copy(FIXTURE, "pr-review-new-");
@@ -56,6 +60,24 @@ describe("npm run review:new", () => {
       `review:new: could not write the new review: ${JSON.stringify(path.join(dir, "reviews/2023"))} is a file, not a folder (EEXIST) — content/reviews/<year>/ must be folders you can write to; nothing was written`,
     );
     expect(stderr).not.toMatch(/\n\s+at /);
+  });
+
+  it("a write the disk cuts short leaves no part of the file, as its message says", async () => {
+    const dir = await contentDir();
+    const before = await readdir(path.join(dir, "reviews/2025"));
+    // A file size limit fails the write after the file is made, as a full disk does.
+    const node = path.join(ROOT, "node_modules/.bin/node");
+    const failed = await run(
+      "sh",
+      ["-c", 'ulimit -f 1 && exec "$0" scripts/review-new.ts --author "Maria G." --date 2025-06-01', node],
+      {
+        cwd: ROOT,
+        env: { ...process.env, CONTENT_DIR: dir, ...noLogs(dir) },
+      },
+    ).catch((e: { code: number; stderr: string }) => e);
+    expect(failed).toMatchObject({ code: 1 });
+    expect((failed as { stderr: string }).stderr).toContain("nothing was written");
+    expect(await readdir(path.join(dir, "reviews/2025"))).toEqual(before);
   });
 
   it.each([
