@@ -161,6 +161,10 @@ export function inspectContent(
   for (const { file, text } of raw.reviews) {
     const base = path.basename(file, ".yaml");
     const idOk = Id.safeParse(base);
+    const prior = seen.get(base);
+    // A file whose name is no id (or another file's) is still read, so its other problems show in
+    // the same run; it is not published, whatever it holds.
+    const named = idOk.success && prior === undefined;
     if (!idOk.success) {
       // A kebab-case name that is only too long is told so, with its length, not to change its letters.
       const tooLong = idOk.error.issues.every((i) => i.code === "too_big");
@@ -169,16 +173,13 @@ export function inspectContent(
           ? `${messageStart(file)}id: the file name is the review id and must be at most ${MAX_ID_LENGTH} characters before .yaml — shorten it, got ${[...base].length} characters`
           : problem(file, "id", "the file name is the review id and must be kebab-case a-z, 0-9 and hyphens", base),
       );
-      continue;
-    }
-    const prior = seen.get(base);
-    if (prior) {
+    } else if (prior !== undefined) {
       problems.push(problem(file, "id", `duplicate review id, already used by ${prior}`, base));
-      continue;
-    }
-    seen.set(base, file);
-    const add = (review: ReviewFile) => (review.withdrawn ? withdrawn : reviews).push({ id: base, file, ...review });
-    const kept = memo?.get(file, text);
+    } else seen.set(base, file);
+    const add = (review: ReviewFile) => {
+      if (named) (review.withdrawn ? withdrawn : reviews).push({ id: base, file, ...review });
+    };
+    const kept = named ? memo?.get(file, text) : undefined;
     if (kept) {
       add(kept);
       if (kept.aspects) labelled.push({ file, ids: Object.keys(kept.aspects) });
@@ -194,7 +195,7 @@ export function inspectContent(
       if (outcome === "skipped") skipped.push(file);
       else if (outcome) {
         add(outcome.review);
-        if (problems.length === before) memo?.put(file, text, outcome.review);
+        if (named && problems.length === before) memo?.put(file, text, outcome.review);
       }
     } catch (err) {
       // A fault of this program, not of the file as far as it can tell: named, never a stack trace.

@@ -103,6 +103,21 @@ describe("npm run check", () => {
     );
   });
 
+  it.each([
+    ["the id of a review in another year folder", "reviews/2025/2024-04-10-neck-pain.yaml"],
+    ["no id (not kebab-case)", "reviews/2025/2025-04-10-Neck-Pain.yaml"],
+  ])("a file whose name is %s has its other problems named in the same run", async (_, name) => {
+    const root = await copy();
+    const file = path.join(root, "content", name);
+    await cp(path.join(root, "content", NECK), file);
+    await edit(file, (t) => t.replace(/^rating: \d/m, "rating: 6"));
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain(`content/${name}: id: `);
+    expect(stderr).toContain(`content/${name}: line 3: rating: expected a whole number from 1 to 5, got 6`);
+    expect(stderr).toContain(`content/${name}: line 1: date: must fall in 2025, the year folder the file is in`);
+  });
+
   it("business.yaml's coordinates and lists are refused in plain words, not in the schema library's", async () => {
     const root = await copy();
     await edit(path.join(root, "content/business.yaml"), (t) =>

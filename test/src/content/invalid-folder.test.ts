@@ -22,7 +22,12 @@ describe("loadContent on a folder", () => {
     const original = jsYaml.load(await readFile(path.join(dir, "reviews/2024", `${DANA}.yaml`), "utf8"), {
       schema: jsYaml.CORE_SCHEMA,
     }) as Record<string, unknown>;
-    const moved = { ...original, date: "2025-01-02", verification: { method: "invoice", verified_on: "2025-01-02" } };
+    const moved = {
+      ...original,
+      date: "2025-01-02",
+      published_at: "2025-01-02T10:00:00Z",
+      verification: { method: "invoice", verified_on: "2025-01-02" },
+    };
     await writeFile(path.join(dir, "reviews/2025", `${DANA}.yaml`), jsYaml.dump(moved));
     await writeFile(path.join(dir, "reviews/2025/notes.txt"), "todo");
     await mkdir(path.join(dir, "reviews/misc"));
