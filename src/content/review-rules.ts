@@ -2,7 +2,7 @@ import path from "node:path";
 import type { z } from "zod";
 import { problem } from "./errors.ts";
 import { fieldLine } from "./field-lines.ts";
-import type { BusinessFile } from "./schema.ts";
+import { type BusinessFile, BusinessFileSchema } from "./schema.ts";
 
 /**
  * The rules of a review file that its schema cannot express: dates against the clock, the folder and
@@ -15,8 +15,8 @@ export interface RuleContext {
   /** Today as YYYY-MM-DD (UTC) and the clock in ms: what "in the future" means. */
   today: string;
   nowMs: number;
-  /** Absent when business.yaml itself is invalid; the id checks are then skipped. */
-  business?: BusinessFile;
+  /** The catalogues of business.yaml that are valid; the id checks of one that is not are skipped. */
+  catalogues: Catalogues;
   /** The file's text, to name the line of each problem. */
   text?: string;
 }
@@ -24,6 +24,23 @@ export interface RuleContext {
 /** Where a rule reports a problem: the field, what is wrong and the value, located by the caller. */
 interface ProblemSink {
   push(p: { field: string; message: string; got: unknown }): void;
+}
+
+const CATALOGUES = ["technicians", "services", "service_areas"] as const;
+export type Catalogues = Partial<Pick<BusinessFile, (typeof CATALOGUES)[number]>>;
+
+/**
+ * The catalogues of business.yaml (as read, valid or not) that are valid on their own: a problem
+ * elsewhere in the file (its telephone) must not hide a review's unknown id.
+ */
+export function validCatalogues(input: unknown): Catalogues {
+  if (input === null || typeof input !== "object") return {};
+  const found: Catalogues = {};
+  for (const field of CATALOGUES) {
+    const parsed = BusinessFileSchema.shape[field].safeParse((input as Record<string, unknown>)[field]);
+    if (parsed.success) Object.assign(found, { [field]: parsed.data });
+  }
+  return found;
 }
 
 export function reviewRuleProblems(
@@ -100,11 +117,10 @@ export function reviewRuleProblems(
       problems.push({ field, message: `must not be before the review date ${date}`, got: day });
     }
   }
-  if (ctx.business) {
-    for (const field of ["technicians", "services", "service_areas"] as const) {
-      const ids = get(field);
-      if (Array.isArray(ids)) checkRefs(field, ids as string[], ctx.business[field], problems);
-    }
+  for (const field of CATALOGUES) {
+    const ids = get(field);
+    const catalogue = ctx.catalogues[field];
+    if (Array.isArray(ids) && catalogue) checkRefs(field, ids as string[], catalogue, problems);
   }
   return found;
 }

@@ -4,7 +4,7 @@ import { catalogueProblems } from "./catalogues.ts";
 import { utcDate } from "./dates.ts";
 import { ContentError, formatIssues, messageStart, problem } from "./errors.ts";
 import { fieldLine } from "./field-lines.ts";
-import { type RuleContext, reviewRuleProblems } from "./review-rules.ts";
+import { type RuleContext, reviewRuleProblems, validCatalogues } from "./review-rules.ts";
 import {
   type BusinessFile,
   BusinessFileSchema,
@@ -147,6 +147,7 @@ export function inspectContent(
     problems.push(...characterProblems(businessFile, businessInput, businessText));
   }
   const business = bParsed?.success ? bParsed.data : undefined;
+  const catalogues = business ?? validCatalogues(businessInput);
   if (business) problems.push(...catalogueProblems(businessFile, business, businessText));
 
   const today = utcDate(now);
@@ -189,7 +190,7 @@ export function inspectContent(
     try {
       const outcome = inspectReview(
         { file, text },
-        { ctx: { today, nowMs: now.getTime(), business, text }, unfinished, parse, labelled },
+        { ctx: { today, nowMs: now.getTime(), catalogues, text }, unfinished, parse, labelled },
         problems,
       );
       if (outcome === "skipped") skipped.push(file);

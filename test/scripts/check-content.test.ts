@@ -118,6 +118,17 @@ describe("npm run check", () => {
     expect(stderr).toContain(`content/${name}: line 1: date: must fall in 2025, the year folder the file is in`);
   });
 
+  it("a problem elsewhere in business.yaml does not hide a review's unknown catalogue id", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content/business.yaml"), (t) => t.replace(/^telephone: .*/m, 'telephone: ""'));
+    await edit(path.join(root, "content", NECK), (t) => `${t}technicians: [dr-nobody]\n`);
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain("content/business.yaml: line 5: the telephone is empty");
+    expect(stderr).toContain(`content/${NECK}: line 12: technicians[0]: unknown id; expected one of`);
+    expect(stderr).toContain('(see business.yaml), got "dr-nobody"');
+  });
+
   it("business.yaml's coordinates and lists are refused in plain words, not in the schema library's", async () => {
     const root = await copy();
     await edit(path.join(root, "content/business.yaml"), (t) =>
