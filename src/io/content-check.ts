@@ -53,13 +53,13 @@ export async function checkContentDir(
   const insights =
     rawInsights instanceof ContentError ? rawInsights : insightsOf(rawInsights, ids, gone, utcDate(opts.now));
   if (insights instanceof ContentError) problems.push(...insights.problems);
-  else {
+  const aspectIds =
+    insights instanceof ContentError
+      ? validAspectIds(rawInsights, utcDate(opts.now))
+      : insights.aspects.map((a) => a.id);
+  if (aspectIds !== undefined) {
     problems.push(
-      ...editorLabelProblems(
-        labelled,
-        insights.aspects.map((a) => a.id),
-        (file) => raw.reviews.find((r) => r.file === file)?.text,
-      ),
+      ...editorLabelProblems(labelled, aspectIds, (file) => raw.reviews.find((r) => r.file === file)?.text),
     );
   }
   const content = business ? { business, reviews, skipped, withdrawn } : undefined;
@@ -139,6 +139,16 @@ function insightsOf(
   } catch (err) {
     return rethrowUnlessContentError(err);
   }
+}
+
+/**
+ * The ids of aspects.yaml when it is valid on its own though another insights file is not: a
+ * problem in faq.yaml must not hide a review's unknown aspect label.
+ */
+function validAspectIds(raw: RawInsightsContent | ContentError, today: string): string[] | undefined {
+  if (raw instanceof ContentError) return undefined;
+  const alone = insightsOf({ files: { "aspects.yaml": raw.files["aspects.yaml"] }, strays: [] }, [], new Set(), today);
+  return alone instanceof ContentError ? undefined : alone.aspects.map((a) => a.id);
 }
 
 function rethrowUnlessContentError(err: unknown): ContentError {

@@ -129,6 +129,16 @@ describe("npm run check", () => {
     expect(stderr).toContain('(see business.yaml), got "dr-nobody"');
   });
 
+  it("a problem in faq.yaml does not hide a review's aspects label with an unknown aspect id", async () => {
+    const root = await copy();
+    await edit(path.join(root, "content/insights/faq.yaml"), (t) => `bogus: 1\n${t}`);
+    await edit(path.join(root, "content", NECK), (t) => `${t}aspects: {parkng: negative}\n`);
+    const { code, stderr } = await check(root);
+    expect(code).toBe(1);
+    expect(stderr).toContain("content/insights/faq.yaml: line 1: bogus is not a known field");
+    expect(stderr).toContain(`content/${NECK}: line 12: aspects.parkng: unknown aspect id; valid ids are`);
+  });
+
   it("business.yaml's coordinates and lists are refused in plain words, not in the schema library's", async () => {
     const root = await copy();
     await edit(path.join(root, "content/business.yaml"), (t) =>
