@@ -19,9 +19,10 @@ import { scaffoldText, wrapComment } from "./review-new/template.ts";
  * Scaffolds `content/reviews/<year>/<date>-<author-slug>.yaml` with every required field present
  * and commented, so adding a review is one file and one commit. The text is left empty (and the
  * rating too unless given) on purpose: the build refuses the file until an editor fills them, so a
- * half-done scaffold can never be published. Given `--text` and `--rating`, the file is complete and
- * the machine's reading of it is printed sentence by sentence (as `npm run check -- --explain`), so
- * the editor can confirm or correct it with `aspects:` before committing.
+ * half-done scaffold can never be published. Given `--text`, `--rating`, `--platform` and
+ * `--verified-by`, the file is complete and the machine's reading of it is printed sentence by
+ * sentence (as `npm run check -- --explain`), so the editor can confirm or correct it with
+ * `aspects:` before committing.
  *
  * It never states a verification or a platform on its own: "verified by …" is a public claim, so
  * `verification.method` and `source.platform` are written only as told (`--verified-by`,
