@@ -63,12 +63,14 @@ export async function checkContentDir(
     );
   }
   const content = business ? { business, reviews, skipped, withdrawn } : undefined;
-  if (problems.length > 0 || !content || insights instanceof ContentError) {
+  // Measured on the reviews that are valid, whatever else is wrong: a problem in another file must not hide it.
+  const fields = content && reviewFields(content, opts.mentions?.(content.business));
+  if (content && fields) {
+    problems.push(...oversizedProblems(content, fields, (file) => raw.reviews.find((r) => r.file === file)?.text));
+  }
+  if (problems.length > 0 || !content || !fields || insights instanceof ContentError) {
     return { ok: false, problems: problems.map(printableLine), skipped };
   }
-  const fields = reviewFields(content, opts.mentions?.(content.business));
-  const oversized = oversizedProblems(content, fields, (file) => raw.reviews.find((r) => r.file === file)?.text);
-  if (oversized.length > 0) return { ok: false, problems: oversized.map(printableLine), skipped };
   return { ok: true, content, insights, skipped, fields };
 }
 
