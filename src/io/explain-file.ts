@@ -1,3 +1,4 @@
+import { existsSync } from "node:fs";
 import path from "node:path";
 import { fileLabel } from "../content/characters.ts";
 import { buildRecords } from "../content/dataset.ts";
@@ -18,6 +19,11 @@ export async function explainContentFile(
   file: string,
   now: Date,
 ): Promise<{ lines: string[] } | { problems: string[] }> {
+  // A misspelt name is told so first, not as "not a review file", nor behind other files' problems.
+  if (!existsSync(file)) {
+    const why = "does not exist — give the path of a review file, content/reviews/<year>/<id>.yaml";
+    return { problems: [problem(file, "(file)", why, file)] };
+  }
   // Another review still a scaffold has no bearing on this one's reading: left out, as npm start does.
   const report = await checkContentDir(dir, { now, unfinished: "skip" });
   if (!report.ok) return { problems: report.problems };

@@ -139,6 +139,16 @@ describe("npm run check", () => {
     expect(stderr).toContain(`content/${NECK}: line 12: aspects.parkng: unknown aspect id; valid ids are`);
   });
 
+  it("--explain of a review file name that is misspelt says there is no such file", async () => {
+    const root = await copy();
+    const typo = "content/reviews/2024/2024-04-10-neck-pian.yaml";
+    const { code, stderr } = await check(root, ["--explain", typo]);
+    expect(code).toBe(1);
+    expect(stderr).toBe(
+      `Invalid content: ${typo}: (file): does not exist — give the path of a review file, content/reviews/<year>/<id>.yaml, got "${typo}"\n`,
+    );
+  });
+
   it("business.yaml's coordinates and lists are refused in plain words, not in the schema library's", async () => {
     const root = await copy();
     await edit(path.join(root, "content/business.yaml"), (t) =>
