@@ -20,6 +20,7 @@ import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learne
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
+import { writersClaim } from "./quote-claims.ts";
 import { asksQuestion, explicitEvidence, inOthersWords, questionClauses } from "./quotes.ts";
 import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
 import { absentAspects } from "./review-presence.ts";
@@ -220,6 +221,7 @@ export function createAnnotator(
             confident:
               !questions.has(k) &&
               !inOthersWords(clause.text, r) &&
+              writersClaim(clause, r) &&
               explicitEvidence(r, borrowed.has(k) ? clause : undefined, !aspects[r.aspect]?.technician_names),
           });
         }

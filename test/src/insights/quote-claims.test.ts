@@ -1,0 +1,48 @@
+import { describe, expect, it } from "vitest";
+import { createAnnotator } from "../../../src/insights/annotate.ts";
+import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import { quoteOf } from "../../../src/insights/quotes.ts";
+import { plainReview, projectInsights } from "../../helpers/project-insights.ts";
+
+/**
+ * A sentence quoted "in their words" must be the writer's own claim of what it is quoted for, with
+ * the project's own content and models. Each text below was quoted on a side it does not say; the
+ * review still counts, it is only not quoted.
+ */
+const { content, insights } = await projectInsights();
+const annotator = createAnnotator(insights, content.business, createAnalyzer());
+
+/** What the site would quote for each aspect of `text` at `rating` (quotes.ts `quoteOf`), as "aspect± clause". */
+const quotes = (text: string, rating = 5) => {
+  const a = annotator.annotate(plainReview(text, rating));
+  return a.aspects.flatMap((x) => {
+    const i = insights.aspects.findIndex((d) => d.id === x.id);
+    const q = quoteOf(
+      x.sentiment,
+      a.mentions.filter((m) => m.aspect === i),
+      rating,
+    );
+    return q ? [`${x.id}${q.score > 0 ? "+" : "-"} ${q.sentence.slice(...q.span)}`] : [];
+  });
+};
+
+describe("quotes that are the writer's own claim", () => {
+  it("does not quote 'finally' before a body giving way as praise: it tells how the story began", () => {
+    for (const text of [
+      // From a training set's whole review of 5 stars, where it was the review's quote for pain relief.
+      "This spring my lower back finally quit and my son had to do the milking for three weeks.",
+      "My back finally gave out last spring.",
+      "My knee finally gave way on the stairs.",
+      "My back finally went out completely in March.",
+    ]) {
+      expect(quotes(text), text).toEqual([]);
+    }
+    expect(quotes("My neck finally turns again.")).toEqual(["pain-relief+ My neck finally turns again."]);
+    expect(quotes("My frozen shoulder finally moves above my head.")).toEqual([
+      "pain-relief+ My frozen shoulder finally moves above my head.",
+    ]);
+    expect(quotes("I finally found relief after years of back pain.")).toEqual([
+      "pain-relief+ I finally found relief after years of back pain.",
+    ]);
+  });
+});
