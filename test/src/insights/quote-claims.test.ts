@@ -45,4 +45,33 @@ describe("quotes that are the writer's own claim", () => {
       "pain-relief+ I finally found relief after years of back pain.",
     ]);
   });
+
+  it("does not quote a hypothetical as praise: it tells what the writer lacks", () => {
+    for (const text of [
+      "Would love later hours.",
+      "Would love it if they had later hours.",
+      "It would be great if they had evening appointments.",
+      "Would be amazing to have parking.",
+      // From a validation set, labelled a complaint about the wait.
+      "I live about twenty minutes away by car, which would be fine if I weren't kept waiting half an hour once I arrived.",
+      "If I wanted to see Dr. Hughes specifically, I'd have to wait until mid-December.",
+    ]) {
+      expect(
+        quotes(text, 4).filter((q) => q.includes("+ ")),
+        text,
+      ).toEqual([]);
+    }
+    expect(quotes("I would recommend Dr. Patel to anyone.", 4)).toEqual([
+      "care+ I would recommend Dr. Patel to anyone.",
+    ]);
+    expect(quotes("Never thought I'd be pain-free again.")).toEqual([
+      "pain-relief+ Never thought I'd be pain-free again.",
+    ]);
+    expect(quotes("If you call before nine they'll usually fit you in the same day.", 4)).toEqual([
+      "scheduling+ If you call before nine they'll usually fit you in the same day.",
+    ]);
+    expect(quotes("Would love more evening hours, great staff though.", 4)).toContain(
+      "staff+ Would love more evening hours, great staff though.",
+    );
+  });
 });
