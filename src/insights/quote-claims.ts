@@ -181,7 +181,49 @@ function praiseOnlyReported(clause: Clause, r: AspectReading): boolean {
   return words.every((at) => at.length > 0 && at.every((i) => reported[i - clause.start] === 1));
 }
 
+/** Negators the reading does not turn by, each word alone or before the next: "hardly", "far from". */
+const UNREAD_NEGATORS = new Set(["hardly", "scarcely", "barely", "rarely", "seldom"]);
+const UNREAD_NEGATOR_PAIRS: Record<string, string> = { far: "from", nowhere: "near", no: "longer" };
+/** How far after such a negator a word may stand in its reach: "far from what I'd call clean". */
+const NEGATOR_REACH = 5;
+
+/** Where the reach of a negator the reading does not turn by starts at token `i`, or -1. */
+function unreadNegatorAt(clause: Clause, i: number): number {
+  const { normals, lemmas } = clause.tokens;
+  const n = normals[i] as string;
+  if (UNREAD_NEGATORS.has(n)) return i + 1;
+  if (UNREAD_NEGATOR_PAIRS[n] === normals[i + 1] || (lemmas[i] === "fail" && normals[i + 1] === "to")) return i + 2;
+  return -1;
+}
+
+/**
+ * A reading with a word of its side in the reach of a negator the rules do not turn by ("The
+ * office is far from clean", "The staff are rarely friendly", "The front desk failed to be helpful",
+ * "no longer as gentle", "hardly rude"): the reading may be right by other words, but the sentence
+ * may say the opposite of what it would be quoted for. A negator the reading credited to its side
+ * was read ("I hardly notice my back pain anymore": an outcome of sentiment.yaml).
+ */
+function turnedUnread(clause: Clause, r: AspectReading): boolean {
+  const { normals, values } = clause.tokens;
+  const sign = r.score > 0 ? "+" : "-";
+  const read = new Set(r.words.filter((w) => w.endsWith(sign)).map((w) => w.slice(0, -1)));
+  const reach = new Uint8Array(clause.end - clause.start);
+  for (let i = clause.start; i < clause.end; i++) {
+    const from = read.has(values[i] as string) ? -1 : unreadNegatorAt(clause, i);
+    for (let k = from; from >= 0 && k < Math.min(clause.end, from + NEGATOR_REACH); k++) {
+      if (SCOPE_END.has(normals[k] as string)) break;
+      reach[k - clause.start] = 1;
+    }
+  }
+  return credited(clause, r, sign).some((at) => at.some((i) => reach[i - clause.start] === 1));
+}
+
 /** Whether the writer claims what `r` read in `clause` (see above). */
 export function writersClaim(clause: Clause, r: AspectReading): boolean {
-  return !finallyGaveWay(clause, r) && !praiseOnlyWished(clause, r) && !praiseOnlyReported(clause, r);
+  return (
+    !finallyGaveWay(clause, r) &&
+    !praiseOnlyWished(clause, r) &&
+    !praiseOnlyReported(clause, r) &&
+    !turnedUnread(clause, r)
+  );
 }

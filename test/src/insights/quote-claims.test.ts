@@ -96,4 +96,22 @@ describe("quotes that are the writer's own claim", () => {
       ["facility+ You can tell they clean between every patient, the whole place smells of disinfectant."],
     );
   });
+
+  it("does not quote a clause whose words a negator the reading missed may turn", () => {
+    for (const [text, rating] of [
+      ["Hardly what I'd call friendly staff.", 3],
+      ["The office is far from clean.", 3],
+      ["The front desk failed to be helpful.", 3],
+      ["Dr. Patel is no longer as gentle as she used to be.", 3],
+      ["The staff are rarely friendly.", 2],
+      ["The staff were hardly rude, just busy.", 4],
+    ] as const) {
+      expect(quotes(text, rating), text).toEqual([]);
+    }
+    // A negator the reading read is no missed one.
+    expect(quotes("I hardly notice my back pain anymore.")).toEqual([
+      "pain-relief+ I hardly notice my back pain anymore.",
+    ]);
+    expect(quotes("My back no longer hurts.")).toEqual(["pain-relief+ My back no longer hurts."]);
+  });
 });
