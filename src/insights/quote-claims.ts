@@ -218,12 +218,34 @@ function turnedUnread(clause: Clause, r: AspectReading): boolean {
   return credited(clause, r, sign).some((at) => at.some((i) => reach[i - clause.start] === 1));
 }
 
+/** Abbreviations a capitalised name follows inside a sentence: "Dr. Patel", "Main St. Clinic", "vs. Dr. Kim". */
+const BEFORE_NAMES = new Set(["dr", "mr", "mrs", "ms", "mx", "st", "mt", "jr", "sr", "prof", "vs", "no"]);
+
+/**
+ * Whether a clause runs over a sentence end the sentence splitter missed after a word it took for
+ * an abbreviation: "I came in. Dr. Patel was great.", "around 10am. Dr. Patel was so kind.", "which
+ * I knew going in. Three stars because…". Quoted, it would show two sentences as one claim, with
+ * the first read as part of the second. An initial ("J. Smith"), a title or an ellipsis ("again...
+ * NOT") is no sentence end.
+ */
+export function runsOnUnsplit({ tokens, start, end }: Clause): boolean {
+  const { values, normals } = tokens;
+  for (let i = start; i < end - 1; i++) {
+    const v = values[i] as string;
+    const n = normals[i] as string;
+    if (!/[\p{L}\p{N}]\.$/u.test(v) || BEFORE_NAMES.has(n) || /^\p{L}$/u.test(n)) continue;
+    if (/^\p{Lu}/u.test(values[i + 1] as string)) return true;
+  }
+  return false;
+}
+
 /** Whether the writer claims what `r` read in `clause` (see above). */
 export function writersClaim(clause: Clause, r: AspectReading): boolean {
   return (
     !finallyGaveWay(clause, r) &&
     !praiseOnlyWished(clause, r) &&
     !praiseOnlyReported(clause, r) &&
-    !turnedUnread(clause, r)
+    !turnedUnread(clause, r) &&
+    !runsOnUnsplit(clause)
   );
 }

@@ -114,4 +114,27 @@ describe("quotes that are the writer's own claim", () => {
     ]);
     expect(quotes("My back no longer hurts.")).toEqual(["pain-relief+ My back no longer hurts."]);
   });
+
+  it("does not quote a clause that runs over a sentence end the splitter missed", () => {
+    for (const text of [
+      "I came in. Dr. Patel was great.",
+      "We arrived around 10am. Dr. Patel was so kind.",
+      "Got there at 5 p.m. Dr. Patel was great.",
+      // From the sample content (2023-04-17-beth-a), 'in.' taken for inches.
+      "Insurance didn't cover the decompression table at all, which I knew going in. Three stars because the people are lovely.",
+    ]) {
+      expect(
+        quotes(text, 4).filter((q) => q.includes("+ ")),
+        text,
+      ).toEqual([]);
+    }
+    // Titles, initials, times before lower case and an ellipsis end no sentence.
+    expect(quotes("They open at 7 a.m. and the staff are lovely.", 4)).toContain(
+      "staff+ They open at 7 a.m. and the staff are lovely.",
+    );
+    expect(quotes("Dr. Patel on Main St. is great.", 4)).toEqual(["care+ Dr. Patel on Main St. is great."]);
+    expect(quotes("10/10 would get my neck yanked without warning again... NOT", 1)).toEqual([
+      "care- 10/10 would get my neck yanked without warning again... NOT",
+    ]);
+  });
 });
