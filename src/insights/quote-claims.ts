@@ -239,10 +239,30 @@ export function runsOnUnsplit({ tokens, start, end }: Clause): boolean {
   return false;
 }
 
+/**
+ * Praise of what was done, told as coming at last, after a wait: "They finally got me in after I
+ * called five times", "The front desk finally called me back after a week". The praised act came
+ * late, which is the complaint. Only acts (verbs): "Finally some relief after years of suffering"
+ * is an outcome, as is any reading of "finally" itself ("I finally got relief after years of pain"),
+ * and without "after" a search ended well ("Finally found a chiropractor who listens").
+ */
+function praiseCameLate(clause: Clause, r: AspectReading): boolean {
+  if (r.score <= 0 || r.words.some((w) => bare(w) === "finally")) return false;
+  const { normals } = clause.tokens;
+  const inClause = (n: string) => normals.slice(clause.start, clause.end).indexOf(n);
+  const at = inClause("finally");
+  if (at < 0 || inClause("after") < 0) return false;
+  const { pos } = clause.tokens;
+  const praise = credited(clause, r, "+");
+  const lateAct = (i: number) => i > clause.start + at && pos[i] === "VERB";
+  return praise.length > 0 && praise.every((found) => found.length > 0 && found.every(lateAct));
+}
+
 /** Whether the writer claims what `r` read in `clause` (see above). */
 export function writersClaim(clause: Clause, r: AspectReading): boolean {
   return (
     !finallyGaveWay(clause, r) &&
+    !praiseCameLate(clause, r) &&
     !praiseOnlyWished(clause, r) &&
     !praiseOnlyReported(clause, r) &&
     !turnedUnread(clause, r) &&

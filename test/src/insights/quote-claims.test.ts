@@ -137,4 +137,21 @@ describe("quotes that are the writer's own claim", () => {
       "care- 10/10 would get my neck yanked without warning again... NOT",
     ]);
   });
+
+  it("does not quote an act that 'finally' came after a wait as praise: the wait is the point", () => {
+    for (const text of [
+      "They finally got me in after I called five times.",
+      "The front desk finally called me back after a week.",
+    ]) {
+      expect(quotes(text, 4), text).toEqual([]);
+    }
+    // An outcome, and a search that ended well, are still praise.
+    for (const text of [
+      "Finally some relief after years of suffering.",
+      "After years of pain I finally got relief.",
+      "Finally found a chiropractor who listens.",
+    ]) {
+      expect(quotes(text), text).toHaveLength(1);
+    }
+  });
 });
