@@ -1,3 +1,4 @@
+import { hypotheticals, reportedSpeech, SCOPE_END, toldAsPast } from "./claim-scopes.ts";
 import type { Clause } from "./nlp.ts";
 import type { AspectReading } from "./readings.ts";
 
@@ -37,13 +38,6 @@ function finallyGaveWay(clause: Clause, r: AspectReading): boolean {
   return false;
 }
 
-/** Where a clause's words end a governing word's reach. */
-const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "—", "(", ")"]);
-/** Marks that close a condition inside its sentence. */
-const INNER_STOPS = new Set([",", ";", ":", "—"]);
-/** Verbs a conditional wishes with, by lemma: "would love", "'d like", "would be nice", "might have". */
-const WISHED = new Set(["love", "like", "be", "appreciate", "prefer", "enjoy", "have"]);
-
 /** Token indexes of the clause holding a word credited to `r`, of the sign given ("+" or "-"). */
 function credited(clause: Clause, r: AspectReading, sign: "+" | "-"): number[][] {
   const { values } = clause.tokens;
@@ -54,35 +48,6 @@ function credited(clause: Clause, r: AspectReading, sign: "+" | "-"): number[][]
       for (let i = clause.start; i < clause.end; i++) if (values[i] === w.slice(0, -1)) at.push(i);
       return at;
     });
-}
-
-/** What the writer "never thought" would be came true: "Never thought I'd be pain-free again". */
-const DOUBTED = new Set(["think", "imagine", "dream", "expect", "believe"]);
-
-/**
- * The tokens of a clause that tell what would be, not what is: from the verb a conditional wishes
- * with ("would love", "it'd be great", "would be fine if…"; not "wouldn't", not "would recommend")
- * to the next punctuation mark, and the condition an opening "if" sets up to its comma ("If I
- * wanted to see Dr. Hughes specifically, I'd have to wait"; not "if only", a wish read as a lack).
- */
-function hypotheticals(clause: Clause): Uint8Array {
-  const { normals, lemmas, pos } = clause.tokens;
-  const out = new Uint8Array(clause.end - clause.start);
-  if (normals[clause.start] === "if" && normals[clause.start + 1] !== "only") {
-    const comma = normals.findIndex((n, k) => k > clause.start && k < clause.end && INNER_STOPS.has(n));
-    for (let k = clause.start; k < comma; k++) out[k - clause.start] = 1;
-  }
-  for (let i = clause.start; i < clause.end; i++) {
-    if (normals[i] !== "would" && normals[i] !== "might") continue;
-    const before = normals.slice(Math.max(clause.start, i - 4), i);
-    if (before.includes("never") && lemmas.slice(Math.max(clause.start, i - 4), i).some((l) => DOUBTED.has(l)))
-      continue;
-    let j = i + 1;
-    while (j < clause.end && pos[j] === "ADV") j++;
-    if (j >= clause.end || !WISHED.has(lemmas[j] as string)) continue;
-    for (let k = j; k < clause.end && !SCOPE_END.has(normals[k] as string); k++) out[k - clause.start] = 1;
-  }
-  return out;
 }
 
 /**
@@ -96,76 +61,6 @@ function praiseOnlyWished(clause: Clause, r: AspectReading): boolean {
   if (words.length === 0) return false;
   const wished = hypotheticals(clause);
   return words.every((at) => at.length > 0 && at.every((i) => wished[i - clause.start] === 1));
-}
-
-/** Verbs that report what someone said, by lemma: "my friend told me…", "the receptionist said…". */
-const REPORTING = new Set(["say", "tell", "claim", "promise", "assure", "insist", "swear"]);
-/** Who is the writer, as the subject of a verb. */
-const WRITER = new Set(["i", "we"]);
-/** Forms of "be" and "get" that make "told" passive: "I was told", "we got told". */
-const PASSIVE = new Set(["be", "get"]);
-/** What may stand between a subject and its verb: "she has always said", "he kept telling me". */
-const BETWEEN = new Set(["ADV", "AUX", "PART"]);
-/** Whom something is told, and "that", before what was said: "told me (that) …". */
-const TOLD = new Set(["me", "us", "him", "her", "them", "you", "that"]);
-/** Where what was said ends: a mark inside the sentence, or a conjunction that goes on with the writer's own. */
-const SAID_ENDS = new Set([",", ";", ":", "—", "(", ")", ".", "!", "?"]);
-
-/** The words of a speaker before a reporting verb: "my best friend", "a nurse I know". */
-const SPEAKER = new Set(["NOUN", "PROPN", "PRON", "DET", "ADJ"]);
-/** What may open what was said: its subject. */
-const SUBJECT = new Set(["NOUN", "PROPN", "PRON", "DET", "NUM"]);
-
-/**
- * Where what a reporting verb at `i` says was said starts, or -1 when no clause of its own, with a
- * subject, follows it ("Nothing says healing like…", "cant say enough good things", "didn't tell me
- * to stop", "told me upfront what…"). It starts after whom it was told and any adverb ("told me
- * honestly that…": the honesty is the writer's).
- */
-function saidFrom(clause: Clause, i: number): number {
-  const { normals, pos } = clause.tokens;
-  let k = i + 1;
-  while (k < clause.end && (TOLD.has(normals[k] as string) || pos[k] === "ADV")) k++;
-  const from = k;
-  if (!SUBJECT.has(pos[from] as string)) return -1;
-  for (; k < clause.end && k < from + 6 && !SAID_ENDS.has(normals[k] as string); k++) {
-    if (k > from && (pos[k] === "AUX" || pos[k] === "VERB")) return from;
-  }
-  return -1;
-}
-
-/**
- * The tokens of a clause that report someone else's words: after "according to", or the clause a
- * reporting verb introduces when its subject is not the writer ("My friend told me Dr. Patel is
- * amazing", "I was told it was covered"; not "I told them…", nor "you can tell they clean"), up to
- * the next punctuation mark or conjunction.
- */
-function reportedSpeech(clause: Clause): Uint8Array {
-  const { normals, lemmas, pos } = clause.tokens;
-  const out = new Uint8Array(clause.end - clause.start);
-  for (let i = clause.start; i < clause.end; i++) {
-    // "According to X, …": all that follows is X's.
-    if (normals[i] === "according" && normals[i + 1] === "to") {
-      out.fill(1, i + 2 - clause.start);
-      break;
-    }
-    let from = -1;
-    if (pos[i] === "VERB" && REPORTING.has(lemmas[i] as string)) {
-      let s = i - 1;
-      while (s >= clause.start && BETWEEN.has(pos[s] as string)) s--;
-      const passive = PASSIVE.has(lemmas[i - 1] as string);
-      const writer = !passive && s >= clause.start && WRITER.has(normals[s] as string);
-      const seeing = normals[i - 1] === "can" || normals[i - 1] === "could";
-      if (!writer && !seeing) from = saidFrom(clause, i);
-      // Who said it is no judgement of the writer's either: wink's "friend" in "My friend told me…".
-      for (let k = s; from >= 0 && k >= clause.start && SPEAKER.has(pos[k] as string); k--) out[k - clause.start] = 1;
-    }
-    if (from < 0) continue;
-    for (let k = from; k < clause.end && !SAID_ENDS.has(normals[k] as string) && pos[k] !== "CCONJ"; k++) {
-      out[k - clause.start] = 1;
-    }
-  }
-  return out;
 }
 
 /**
@@ -258,11 +153,25 @@ function praiseCameLate(clause: Clause, r: AspectReading): boolean {
   return praise.length > 0 && praise.every((found) => found.length > 0 && found.every(lateAct));
 }
 
+/**
+ * Praise all of whose words tell of a past the review may be complaining has gone: "The staff were
+ * once lovely", "Parking used to be easy before the construction", "Dr. Patel was great in the
+ * beginning". Not where the past is the reading's own word ("I used to have constant back pain").
+ */
+function praiseOfThePast(clause: Clause, r: AspectReading): boolean {
+  if (r.score <= 0 || r.words.some((w) => ["used", "once"].includes(bare(w)))) return false;
+  const praise = credited(clause, r, "+");
+  if (praise.length === 0) return false;
+  const past = toldAsPast(clause);
+  return praise.every((at) => at.length > 0 && at.every((i) => past[i - clause.start] === 1));
+}
+
 /** Whether the writer claims what `r` read in `clause` (see above). */
 export function writersClaim(clause: Clause, r: AspectReading): boolean {
   return (
     !finallyGaveWay(clause, r) &&
     !praiseCameLate(clause, r) &&
+    !praiseOfThePast(clause, r) &&
     !praiseOnlyWished(clause, r) &&
     !praiseOnlyReported(clause, r) &&
     !turnedUnread(clause, r) &&

@@ -154,4 +154,19 @@ describe("quotes that are the writer's own claim", () => {
       expect(quotes(text), text).toHaveLength(1);
     }
   });
+
+  it("does not quote praise of a past the review may say has gone", () => {
+    for (const text of [
+      "The staff were once lovely.",
+      "Parking used to be easy before the construction.",
+      "Dr. Patel was great in the beginning.",
+    ]) {
+      expect(quotes(text, 3), text).toEqual([]);
+    }
+    // A past that is the reading's own word, and "used to" about somewhere else, are still quoted.
+    expect(quotes("I used to have constant back pain.")).toEqual(["pain-relief+ I used to have constant back pain."]);
+    expect(quotes("Cheaper than the place I used to go.", 4)).toEqual([
+      "billing+ Cheaper than the place I used to go.",
+    ]);
+  });
 });
