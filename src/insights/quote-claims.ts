@@ -11,17 +11,23 @@ import type { AspectReading } from "./readings.ts";
 /** A credited word without its sign ("finally+" → "finally"), lower-cased. */
 const bare = (word: string) => word.slice(0, -1).toLowerCase();
 
-/** Verbs of a body giving way, by lemma; a particle after some makes them so ("gave out", "went out"). */
+/**
+ * Verbs of a body giving way or being worn down, by lemma; a word up to two after some makes them so
+ * ("gave out", "went out", "caught up with me", "took its toll").
+ */
 const GIVING_WAY = new Set(["quit", "break", "snap", "collapse", "seize", "crash", "flare", "buckle", "fail", "die"]);
 const GIVING_WAY_WITH: Record<string, readonly string[]> = {
   give: ["out", "up", "way", "in"],
   go: ["out"],
   lock: ["up"],
+  catch: ["up"],
+  take: ["toll"],
 };
 
 /**
  * "finally" is a good outcome in sentiment.yaml ("my neck finally moves"), but before a verb of
- * giving way it tells how the story began: "my lower back finally quit", "my back finally gave out".
+ * giving way it tells how the story began: "my lower back finally quit", "my back finally gave out",
+ * "Nine hours a day at a computer finally caught up with me".
  * A reading whose praise rests on such a "finally" alone is no quote.
  */
 function finallyGaveWay(clause: Clause, r: AspectReading): boolean {
@@ -33,7 +39,8 @@ function finallyGaveWay(clause: Clause, r: AspectReading): boolean {
     const verb = [i + 1, i + 2].find((k) => k < clause.end && pos[k] === "VERB");
     if (verb === undefined) continue;
     const lemma = lemmas[verb] as string;
-    if (GIVING_WAY.has(lemma) || GIVING_WAY_WITH[lemma]?.includes(normals[verb + 1] as string)) return true;
+    const after = GIVING_WAY_WITH[lemma] ?? [];
+    if (GIVING_WAY.has(lemma) || [1, 2].some((k) => after.includes(normals[verb + k] as string))) return true;
   }
   return false;
 }
