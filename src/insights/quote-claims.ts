@@ -120,6 +120,24 @@ function turnedUnread(clause: Clause, r: AspectReading): boolean {
   return credited(clause, r, sign).some((at) => at.some((i) => reach[i - clause.start] === 1));
 }
 
+/** How far from "mixed" a word it qualifies may stand: "Mixed results", "the results were mixed". */
+const MIXED_REACH = 3;
+
+/**
+ * A verdict the writer calls mixed is neither praise nor complaint: "Mixed results for my sciatica"
+ * (a title in the sample content) had its "results" quoted as praise of pain relief.
+ */
+function saidMixed(clause: Clause, r: AspectReading): boolean {
+  const { normals } = clause.tokens;
+  const near = (i: number, m: number) => {
+    const [a, b] = i < m ? [i, m] : [m, i];
+    return b - a <= MIXED_REACH && normals.slice(a, b).every((n) => !SCOPE_END.has(n));
+  };
+  const mixed: number[] = [];
+  for (let m = clause.start; m < clause.end; m++) if (normals[m] === "mixed") mixed.push(m);
+  return credited(clause, r, r.score > 0 ? "+" : "-").some((at) => at.some((i) => mixed.some((m) => near(i, m))));
+}
+
 /** Abbreviations a capitalised name follows inside a sentence: "Dr. Patel", "Main St. Clinic", "vs. Dr. Kim". */
 const BEFORE_NAMES = new Set(["dr", "mr", "mrs", "ms", "mx", "st", "mt", "jr", "sr", "prof", "vs", "no"]);
 
@@ -182,6 +200,7 @@ export function writersClaim(clause: Clause, r: AspectReading): boolean {
     !praiseOnlyWished(clause, r) &&
     !praiseOnlyReported(clause, r) &&
     !turnedUnread(clause, r) &&
+    !saidMixed(clause, r) &&
     !runsOnUnsplit(clause)
   );
 }

@@ -172,4 +172,21 @@ describe("quotes that are the writer's own claim", () => {
       "billing+ Cheaper than the place I used to go.",
     ]);
   });
+
+  it("does not quote a verdict the writer calls mixed", () => {
+    // The sample content's "Mixed results for my sciatica" (2023-04-17-beth-a, 3 stars): its title
+    // was the review's quote for pain relief.
+    const review = content.reviews.find((r) => r.id === "2023-04-17-beth-a");
+    expect(review?.title).toBe("Mixed results for my sciatica");
+    const a = annotator.annotate({ ...plainReview(review?.text ?? "", 3), title: review?.title ?? null });
+    const i = insights.aspects.findIndex((d) => d.id === "pain-relief");
+    const q = quoteOf(
+      "positive",
+      a.mentions.filter((m) => m.aspect === i),
+      3,
+    );
+    expect(q?.sentence).not.toBe("Mixed results for my sciatica");
+    expect(quotes("The results were mixed.", 3)).toEqual([]);
+    expect(quotes("Great results for my sciatica")).toEqual(["pain-relief+ Great results for my sciatica"]);
+  });
 });
