@@ -112,9 +112,13 @@ function turnedUnread(clause: Clause, r: AspectReading): boolean {
   const reach = new Uint8Array(clause.end - clause.start);
   for (let i = clause.start; i < clause.end; i++) {
     const from = read.has(values[i] as string) ? -1 : unreadNegatorAt(clause, i);
-    for (let k = from; from >= 0 && k < Math.min(clause.end, from + NEGATOR_REACH); k++) {
+    let until = Math.min(clause.end, from + NEGATOR_REACH);
+    for (let k = from; from >= 0 && k < until; k++) {
       if (SCOPE_END.has(normals[k] as string)) break;
       reach[k - clause.start] = 1;
+      // "could barely get out of bed without my hips screaming": the rules turn what "without"
+      // governs, not back again, so the reach goes on through it.
+      if (normals[k] === "without") until = clause.end;
     }
   }
   return credited(clause, r, sign).some((at) => at.some((i) => reach[i - clause.start] === 1));

@@ -108,6 +108,8 @@ describe("quotes that are the writer's own claim", () => {
       ["Dr. Patel is no longer as gentle as she used to be.", 3],
       ["The staff are rarely friendly.", 2],
       ["The staff were hardly rude, just busy.", 4],
+      // From the sample content (2023-02-02-priya-s): the symptom "without" denies, "barely" restores.
+      ["At 30 weeks I could barely get out of bed without my hips and lower back screaming at me.", 5],
     ] as const) {
       expect(quotes(text, rating), text).toEqual([]);
     }
