@@ -241,16 +241,19 @@ export function isPlace(clause: Clause, start: number): boolean {
   return k >= clause.start && PLACE_PREPOSITIONS.has(normals[k] as string);
 }
 
-/** Pronouns that may point at someone other than what the clause before named ("their mistakes"). */
+/** Pronouns that may point at someone or something other than what the clause before named ("their mistakes"). */
 const OTHERS = new Set([
   ...["he", "him", "his", "she", "her", "hers", "they", "them", "their", "theirs"],
   ...["someone", "somebody", "anyone", "anybody", "nobody", "whoever"],
+  // "…a bit of a drive, but this is the first thing that has worked": the treatment, not the drive.
+  ...["this", "these", "those"],
 ]);
 
 /**
  * Whether a clause that names no aspect, and so takes those of the clause before it, may be about
- * someone else: it has a third-person pronoun other than "it" ("…, but I'm tired of catching their
- * mistakes" after praise of the doctor). It still counts for those aspects, but it is no quote; "…,
+ * someone or something else: it has a third-person pronoun other than "it" ("…, but I'm tired of
+ * catching their mistakes" after praise of the doctor) or a demonstrative ("…, but this is the first
+ * thing that has worked" after the drive). It still counts for those aspects, but it is no quote; "…,
  * but clearly overwhelmed" and "…, but it was a total ripoff" are about what was named.
  */
 export function mayReferElsewhere(clause: Clause): boolean {

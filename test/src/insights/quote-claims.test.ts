@@ -191,4 +191,14 @@ describe("quotes that are the writer's own claim", () => {
     expect(quotes("The results were mixed.", 3)).toEqual([]);
     expect(quotes("Great results for my sciatica")).toEqual(["pain-relief+ Great results for my sciatica"]);
   });
+
+  it("does not quote a borrowed clause that points at something else with a demonstrative", () => {
+    // From the sample content (2025-10-28-mei-l): "this" is the treatment, not the drive.
+    expect(quotes("Lake Oswego is a bit of a drive in traffic, but this is the first thing that has worked.")).toEqual(
+      [],
+    );
+    expect(quotes("The front desk was swamped, but clearly overwhelmed.", 2)).toEqual([
+      "staff- but clearly overwhelmed.",
+    ]);
+  });
 });
