@@ -25,23 +25,23 @@ const GIVING_WAY_WITH: Record<string, readonly string[]> = {
 };
 
 /**
- * "finally" is a good outcome in sentiment.yaml ("my neck finally moves"), but before a verb of
- * giving way it tells how the story began: "my lower back finally quit", "my back finally gave out",
- * "Nine hours a day at a computer finally caught up with me".
+ * "finally" is a good outcome in sentiment.yaml ("my neck finally moves"), but in a clause that goes
+ * on to a verb of giving way it tells how the story began: "my lower back finally quit", "my back
+ * finally gave out", "Nine hours a day at a computer finally caught up with me", "My partner finally
+ * booked me after my lower back locked up".
  * A reading whose praise rests on such a "finally" alone is no quote.
  */
 function finallyGaveWay(clause: Clause, r: AspectReading): boolean {
   const praise = r.words.filter((w) => w.endsWith("+"));
   if (r.score <= 0 || praise.length === 0 || praise.some((w) => bare(w) !== "finally")) return false;
   const { normals, lemmas, pos } = clause.tokens;
-  for (let i = clause.start; i < clause.end; i++) {
-    if (normals[i] !== "finally") continue;
-    const verb = [i + 1, i + 2].find((k) => k < clause.end && pos[k] === "VERB");
-    if (verb === undefined) continue;
+  const givesWay = (verb: number) => {
     const lemma = lemmas[verb] as string;
     const after = GIVING_WAY_WITH[lemma] ?? [];
-    if (GIVING_WAY.has(lemma) || [1, 2].some((k) => after.includes(normals[verb + k] as string))) return true;
-  }
+    return GIVING_WAY.has(lemma) || [1, 2].some((k) => after.includes(normals[verb + k] as string));
+  };
+  const at = normals.slice(clause.start, clause.end).indexOf("finally");
+  for (let k = clause.start + at + 1; at >= 0 && k < clause.end; k++) if (pos[k] === "VERB" && givesWay(k)) return true;
   return false;
 }
 
