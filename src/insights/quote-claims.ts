@@ -142,6 +142,18 @@ function saidMixed(clause: Clause, r: AspectReading): boolean {
   return credited(clause, r, r.score > 0 ? "+" : "-").some((at) => at.some((i) => mixed.some((m) => near(i, m))));
 }
 
+/**
+ * Praise that rests only on "kind" or "sort" naming a type ("not a "do your exercises" kind of
+ * kid", in the sample content), which wink's lexicon reads as kindness.
+ */
+function praiseOnlyAType(clause: Clause, r: AspectReading): boolean {
+  if (r.score <= 0) return false;
+  const { normals } = clause.tokens;
+  const praise = credited(clause, r, "+");
+  const aType = (i: number) => (normals[i] === "kind" || normals[i] === "sort") && normals[i + 1] === "of";
+  return praise.length > 0 && praise.every((at) => at.length > 0 && at.every(aType));
+}
+
 /** Abbreviations a capitalised name follows inside a sentence: "Dr. Patel", "Main St. Clinic", "vs. Dr. Kim". */
 const BEFORE_NAMES = new Set(["dr", "mr", "mrs", "ms", "mx", "st", "mt", "jr", "sr", "prof", "vs", "no"]);
 
@@ -205,6 +217,7 @@ export function writersClaim(clause: Clause, r: AspectReading): boolean {
     !praiseOnlyReported(clause, r) &&
     !turnedUnread(clause, r) &&
     !saidMixed(clause, r) &&
+    !praiseOnlyAType(clause, r) &&
     !runsOnUnsplit(clause)
   );
 }

@@ -203,4 +203,13 @@ describe("quotes that are the writer's own claim", () => {
       "staff- but clearly overwhelmed.",
     ]);
   });
+
+  it("does not quote 'kind of' naming a type as kindness", () => {
+    // From the sample content (2025-09-10-michelle-g).
+    const text =
+      'My son is not a "do your exercises" kind of kid, but Tom somehow turned it into a competition and he actually did them.';
+    expect(quotes(text)).toEqual([]);
+    expect(quotes("Dr. Patel is so kind.")).toEqual(["care+ Dr. Patel is so kind."]);
+    expect(quotes("The staff are kind of amazing.")).toEqual(["staff+ The staff are kind of amazing."]);
+  });
 });
