@@ -154,6 +154,27 @@ function praiseOnlyAType(clause: Clause, r: AspectReading): boolean {
   return praise.length > 0 && praise.every((at) => at.length > 0 && at.every(aType));
 }
 
+/** What "if you …" a sarcastic tag likes: "Great if you enjoy hold music". */
+const LIKING = new Set(["enjoy", "like", "love", "want", "prefer"]);
+
+/**
+ * Praise its own clause takes back at its end: "if you enjoy…" ("Such a relaxing waiting room, if
+ * you enjoy jackhammers", sarcasm the reading misses) and a closing "not" ("The front desk was super
+ * helpful... not."; a complaint before one, "would get my neck yanked again... NOT", was read right).
+ */
+function takenBack(clause: Clause, r: AspectReading): boolean {
+  if (r.score <= 0) return false;
+  const { normals, lemmas, words } = clause.tokens;
+  let last = clause.end - 1;
+  while (last > clause.start && !words[last]) last--;
+  if (normals[last] === "not" && last > clause.start && !words[last - 1]) return true;
+  for (let i = clause.start + 1; i + 2 < clause.end; i++) {
+    const you = normals[i + 1] === "you" || normals[i + 1] === "u";
+    if (normals[i] === "if" && you && LIKING.has(lemmas[i + 2] as string)) return true;
+  }
+  return false;
+}
+
 /** Abbreviations a capitalised name follows inside a sentence: "Dr. Patel", "Main St. Clinic", "vs. Dr. Kim". */
 const BEFORE_NAMES = new Set(["dr", "mr", "mrs", "ms", "mx", "st", "mt", "jr", "sr", "prof", "vs", "no"]);
 
@@ -218,6 +239,7 @@ export function writersClaim(clause: Clause, r: AspectReading): boolean {
     !turnedUnread(clause, r) &&
     !saidMixed(clause, r) &&
     !praiseOnlyAType(clause, r) &&
+    !takenBack(clause, r) &&
     !runsOnUnsplit(clause)
   );
 }

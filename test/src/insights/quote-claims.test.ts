@@ -212,4 +212,18 @@ describe("quotes that are the writer's own claim", () => {
     expect(quotes("Dr. Patel is so kind.")).toEqual(["care+ Dr. Patel is so kind."]);
     expect(quotes("The staff are kind of amazing.")).toEqual(["staff+ The staff are kind of amazing."]);
   });
+
+  it("does not quote praise its clause takes back: 'if you enjoy…', a closing 'not'", () => {
+    for (const text of [
+      "Such a relaxing waiting room, if you enjoy jackhammers.",
+      "Great front desk if you like being ignored.",
+      "The front desk was super helpful... not.",
+    ]) {
+      expect(quotes(text, 3), text).toEqual([]);
+    }
+    // A complaint before a closing "NOT" was read right, and is still quoted.
+    expect(quotes("10/10 would get my neck yanked without warning again... NOT", 1)).toEqual([
+      "care- 10/10 would get my neck yanked without warning again... NOT",
+    ]);
+  });
 });
