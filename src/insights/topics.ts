@@ -64,6 +64,8 @@ const NON_DESCRIPTIVE = new Set([
 const TIME_HEADS = new Set(["day", "week", "month", "year", "minute", "hour", "time", "visit", "session", "today"]);
 const HYPHENS = new Set(["-", "–", "—"]);
 const HEAD_POS = new Set(["NOUN", "PROPN"]);
+/** What may come before a gerund that describes the noun after it: "the waiting room", "their booking system". */
+const GERUND_LEADS = new Set(["DET", "PRON", "ADP", "PUNCT", "CCONJ"]);
 
 /** Whether word `k` of `t` only orders, counts or praises (`NON_DESCRIPTIVE`), by its form or its lemma. */
 function nonDescriptive(t: Clause["tokens"], k: number): boolean {
@@ -107,13 +109,19 @@ export function topicCandidates(clauses: readonly Clause[], excluded: ReadonlySe
       let opening = i;
       while (opening < j && nonDescriptive(t, opening)) opening++;
       // A describing word that wink lists as a stop word ("front" in "front desk staff") ends the run
-      // but not the noun phrase: what follows it is a fragment, never used whole here.
+      // but not the noun phrase: what follows it is a fragment, never used whole here. So does a
+      // gerund wink tags as a verb where nothing it could act on comes before it ("Waiting room
+      // chairs are hard", opening the clause, or after "the", "their", "in").
       const prev = i - 1;
+      const gerund =
+        t.pos[prev] === "VERB" &&
+        /ing$/.test(t.normals[prev] as string) &&
+        (prev === start || GERUND_LEADS.has(t.pos[prev - 1] as string));
       const cut =
         opening === i &&
         prev >= start &&
         t.words[prev] === true &&
-        CONTENT_POS.has(t.pos[prev] as string) &&
+        (CONTENT_POS.has(t.pos[prev] as string) || gerund) &&
         !nonDescriptive(t, prev);
       for (let last = i + 1; last < j; last++) {
         if (!HEAD_POS.has(t.pos[last] as string) || TIME_HEADS.has(t.lemmas[last] as string)) continue;
