@@ -44,6 +44,10 @@ export function hypotheticals(clause: Clause): Uint8Array {
 
 /** Verbs that report what someone said, by lemma: "my friend told me…", "the receptionist said…". */
 const REPORTING = new Set(["say", "tell", "claim", "promise", "assure", "insist", "swear"]);
+/** Adverbs that pass on what others say: "apparently", "supposedly". */
+const HEARSAY = new Set(["apparently", "supposedly", "allegedly", "reportedly", "reputedly"]);
+/** Verbs by which the writer passes on what others said, by lemma: "I've heard…", "I'd read…". */
+const HEARING = new Set(["hear", "read"]);
 /** Who is the writer, as the subject of a verb. */
 const WRITER = new Set(["i", "we"]);
 /** Forms of "be" and "get" that make "told" passive: "I was told", "we got told". */
@@ -81,8 +85,9 @@ function saidFrom(clause: Clause, i: number): number {
 /**
  * The tokens of a clause that report someone else's words: after "according to", or the clause a
  * reporting verb introduces when its subject is not the writer ("My friend told me Dr. Patel is
- * amazing", "I was told it was covered"; not "I told them…", nor "you can tell they clean"), up to
- * the next punctuation mark or conjunction.
+ * amazing", "I was told it was covered"; not "I told them…", nor "you can tell they clean"), or
+ * that "heard" or "read" introduces whoever the subject, or after a hearsay adverb ("Apparently…")
+ * or "claim to", up to the next punctuation mark or conjunction.
  */
 export function reportedSpeech(clause: Clause): Uint8Array {
   const { normals, lemmas, pos } = clause.tokens;
@@ -94,7 +99,13 @@ export function reportedSpeech(clause: Clause): Uint8Array {
       break;
     }
     let from = -1;
-    if (pos[i] === "VERB" && REPORTING.has(lemmas[i] as string)) {
+    // "Apparently Dr. Patel is great", "Supposedly, the staff are friendly": what others say.
+    if (HEARSAY.has(normals[i] as string)) from = normals[i + 1] === "," ? i + 2 : i + 1;
+    // "They claim to be patient-focused": what they say of themselves.
+    else if (lemmas[i] === "claim" && normals[i + 1] === "to") from = i + 2;
+    // "I've heard Dr. Patel is great": the writer tells what others said.
+    else if (pos[i] === "VERB" && HEARING.has(lemmas[i] as string)) from = saidFrom(clause, i);
+    else if (pos[i] === "VERB" && REPORTING.has(lemmas[i] as string)) {
       let s = i - 1;
       while (s >= clause.start && BETWEEN.has(pos[s] as string)) s--;
       const passive = PASSIVE.has(lemmas[i - 1] as string);

@@ -87,6 +87,11 @@ describe("quotes that are the writer's own claim", () => {
       "According to my neighbour, the front desk is lovely.",
       // From the held-out set: the neighbour's doubt was the review's quote for pain relief.
       "My neighbour swore the relief wouldn't last beyond a couple of days, but it's held for over a month.",
+      // Hearsay the writer passes on.
+      "Apparently Dr. Patel is great.",
+      "Supposedly, the staff are friendly.",
+      "I've heard Dr. Patel is great.",
+      "They claim to be patient-focused.",
     ]) {
       expect(quotes(text, 4), text).toEqual([]);
     }
