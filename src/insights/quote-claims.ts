@@ -57,17 +57,21 @@ function credited(clause: Clause, r: AspectReading, sign: "+" | "-"): number[][]
     });
 }
 
+/** Whether `r` is praise every word of which, each place it stands in `clause`, is `inScope`. */
+function praiseAllWhere(clause: Clause, r: AspectReading, inScope: (i: number) => boolean): boolean {
+  if (r.score <= 0) return false;
+  const praise = credited(clause, r, "+");
+  return praise.length > 0 && praise.every((at) => at.length > 0 && at.every(inScope));
+}
+
 /**
  * Praise all of whose words stand in a hypothetical: "Would love later hours", "It would be great if
  * they had evening appointments", "which would be fine if I weren't kept waiting half an hour" say
  * what the writer lacks, not what they found.
  */
 function praiseOnlyWished(clause: Clause, r: AspectReading): boolean {
-  if (r.score <= 0) return false;
-  const words = credited(clause, r, "+");
-  if (words.length === 0) return false;
   const wished = hypotheticals(clause);
-  return words.every((at) => at.length > 0 && at.every((i) => wished[i - clause.start] === 1));
+  return praiseAllWhere(clause, r, (i) => wished[i - clause.start] === 1);
 }
 
 /**
@@ -76,11 +80,8 @@ function praiseOnlyWished(clause: Clause, r: AspectReading): boolean {
  * (quotes.ts `inOthersWords` does the same for words in single quotation marks).
  */
 function praiseOnlyReported(clause: Clause, r: AspectReading): boolean {
-  if (r.score <= 0) return false;
-  const words = credited(clause, r, "+");
-  if (words.length === 0) return false;
   const reported = reportedSpeech(clause);
-  return words.every((at) => at.length > 0 && at.every((i) => reported[i - clause.start] === 1));
+  return praiseAllWhere(clause, r, (i) => reported[i - clause.start] === 1);
 }
 
 /** Negators the reading does not turn by, each word alone or before the next: "hardly", "far from". */
@@ -147,11 +148,8 @@ function saidMixed(clause: Clause, r: AspectReading): boolean {
  * kid", in the sample content), which wink's lexicon reads as kindness.
  */
 function praiseOnlyAType(clause: Clause, r: AspectReading): boolean {
-  if (r.score <= 0) return false;
   const { normals } = clause.tokens;
-  const praise = credited(clause, r, "+");
-  const aType = (i: number) => (normals[i] === "kind" || normals[i] === "sort") && normals[i + 1] === "of";
-  return praise.length > 0 && praise.every((at) => at.length > 0 && at.every(aType));
+  return praiseAllWhere(clause, r, (i) => (normals[i] === "kind" || normals[i] === "sort") && normals[i + 1] === "of");
 }
 
 /** What "if you …" a sarcastic tag likes: "Great if you enjoy hold music". */
@@ -185,7 +183,7 @@ const BEFORE_NAMES = new Set(["dr", "mr", "mrs", "ms", "mx", "st", "mt", "jr", "
  * the first read as part of the second. An initial ("J. Smith"), a title or an ellipsis ("again...
  * NOT") is no sentence end.
  */
-export function runsOnUnsplit({ tokens, start, end }: Clause): boolean {
+function runsOnUnsplit({ tokens, start, end }: Clause): boolean {
   const { values, normals } = tokens;
   for (let i = start; i < end - 1; i++) {
     const v = values[i] as string;
@@ -204,15 +202,12 @@ export function runsOnUnsplit({ tokens, start, end }: Clause): boolean {
  * and without "after" a search ended well ("Finally found a chiropractor who listens").
  */
 function praiseCameLate(clause: Clause, r: AspectReading): boolean {
-  if (r.score <= 0 || r.words.some((w) => bare(w) === "finally")) return false;
-  const { normals } = clause.tokens;
+  if (r.words.some((w) => bare(w) === "finally")) return false;
+  const { normals, pos } = clause.tokens;
   const inClause = (n: string) => normals.slice(clause.start, clause.end).indexOf(n);
   const at = inClause("finally");
   if (at < 0 || inClause("after") < 0) return false;
-  const { pos } = clause.tokens;
-  const praise = credited(clause, r, "+");
-  const lateAct = (i: number) => i > clause.start + at && pos[i] === "VERB";
-  return praise.length > 0 && praise.every((found) => found.length > 0 && found.every(lateAct));
+  return praiseAllWhere(clause, r, (i) => i > clause.start + at && pos[i] === "VERB");
 }
 
 /**
@@ -221,11 +216,9 @@ function praiseCameLate(clause: Clause, r: AspectReading): boolean {
  * beginning". Not where the past is the reading's own word ("I used to have constant back pain").
  */
 function praiseOfThePast(clause: Clause, r: AspectReading): boolean {
-  if (r.score <= 0 || r.words.some((w) => ["used", "once"].includes(bare(w)))) return false;
-  const praise = credited(clause, r, "+");
-  if (praise.length === 0) return false;
+  if (r.words.some((w) => ["used", "once"].includes(bare(w)))) return false;
   const past = toldAsPast(clause);
-  return praise.every((at) => at.length > 0 && at.every((i) => past[i - clause.start] === 1));
+  return praiseAllWhere(clause, r, (i) => past[i - clause.start] === 1);
 }
 
 /** Whether the writer claims what `r` read in `clause` (see above). */
