@@ -17,6 +17,7 @@ import { compileConstructions, isPlace } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileModel } from "./learned.ts";
 import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
+import { readSpan } from "./missed-ends.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
@@ -217,7 +218,7 @@ export function createAnnotator(
             sentence: clause.sentence,
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
-            span: spansInSentence[k] as [number, number],
+            span: readSpan(clause, spansInSentence[k] as [number, number], r),
             confident:
               !questions.has(k) &&
               !inOthersWords(clause.text, r) &&

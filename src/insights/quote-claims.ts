@@ -1,4 +1,5 @@
 import { hypotheticals, reportedSpeech, SCOPE_END, toldAsPast } from "./claim-scopes.ts";
+import { runsOnUnsplit } from "./missed-ends.ts";
 import type { Clause } from "./nlp.ts";
 import type { AspectReading } from "./readings.ts";
 
@@ -169,27 +170,6 @@ function takenBack(clause: Clause, r: AspectReading): boolean {
   for (let i = clause.start + 1; i + 2 < clause.end; i++) {
     const you = normals[i + 1] === "you" || normals[i + 1] === "u";
     if (normals[i] === "if" && you && LIKING.has(lemmas[i + 2] as string)) return true;
-  }
-  return false;
-}
-
-/** Abbreviations a capitalised name follows inside a sentence: "Dr. Patel", "Main St. Clinic", "vs. Dr. Kim". */
-const BEFORE_NAMES = new Set(["dr", "mr", "mrs", "ms", "mx", "st", "mt", "jr", "sr", "prof", "vs", "no"]);
-
-/**
- * Whether a clause runs over a sentence end the sentence splitter missed after a word it took for
- * an abbreviation: "I came in. Dr. Patel was great.", "around 10am. Dr. Patel was so kind.", "which
- * I knew going in. Three stars because…". Quoted, it would show two sentences as one claim, with
- * the first read as part of the second. An initial ("J. Smith"), a title or an ellipsis ("again...
- * NOT") is no sentence end.
- */
-function runsOnUnsplit({ tokens, start, end }: Clause): boolean {
-  const { values, normals } = tokens;
-  for (let i = start; i < end - 1; i++) {
-    const v = values[i] as string;
-    const n = normals[i] as string;
-    if (!/[\p{L}\p{N}]\.$/u.test(v) || BEFORE_NAMES.has(n) || /^\p{L}$/u.test(n)) continue;
-    if (/^\p{Lu}/u.test(values[i + 1] as string)) return true;
   }
   return false;
 }

@@ -6,6 +6,7 @@ import { polarity } from "../../../src/insights/numbers.ts";
 import { countedMention } from "../../../src/insights/quotes.ts";
 import type { AspectMention } from "../../../src/insights/readings.ts";
 import { createSummariser } from "../../../src/insights/review-summary.ts";
+import { saidHtml } from "../../../src/site/evidence-html.ts";
 import { projectInsights } from "../../helpers/project-insights.ts";
 
 /** The sentence an evidence page shows under a review is evidence of the reading it is listed under. */
@@ -64,5 +65,17 @@ describe("the sentence an evidence page shows for a review's reading", () => {
     // Neutral readings still show their first clause; a leaning clause is shown under its own side.
     expect(countedMention("neutral", [praise, plain])).toBe(praise);
     expect(countedMention("positive", [plain, praise])).toBe(praise);
+  });
+
+  it("marks the sentence the reading rests on where the splitter missed a sentence end", () => {
+    // "…which I knew going in. Three stars because…" (2023-04-17-beth-a): wink took "in." for inches,
+    // so one clause held both sentences, and the billing page marked the praise of the people too.
+    const said = analysis.counted.get("2023-04-17-beth-a")?.get("billing");
+    if (!said) throw new Error("2023-04-17-beth-a has no sentence for billing");
+    expect(said.sentence).toMatch(/going in\. Three stars because/);
+    expect(said.sentence.slice(...said.span)).toBe(
+      "Insurance didn't cover the decompression table at all, which I knew going in.",
+    );
+    expect(saidHtml(said)).toMatch(/<mark>Insurance didn&#39;t cover .* going in\.<\/mark> Three stars/);
   });
 });
