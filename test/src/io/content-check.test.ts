@@ -263,7 +263,7 @@ describe("content check", () => {
       err: (l) => err.push(l),
     });
     expect(missing).toBe(1);
-    expect(err.join("\n")).toContain("content/reviews/2025/nobody.yaml: (file): not a review file of");
+    expect(err.join("\n")).toContain("content/reviews/2025/nobody.yaml: (file): does not exist");
   });
 
   it("npm run check names a bad environment variable and exits 2", async () => {
