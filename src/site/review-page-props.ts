@@ -1,7 +1,7 @@
-import { createHash, hash } from "node:crypto";
+import { hash } from "node:crypto";
 import { archivePath } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
-import { countedKey, countedSentence } from "../insights/counted.ts";
+import { countedSentence } from "../insights/counted.ts";
 import type { CountedSentence } from "../insights/quotes.ts";
 import type { SiteUrls } from "../urls.ts";
 import type { EvidencePage } from "./evidence.ts";
@@ -113,46 +113,45 @@ export function evidenceItems(
 
 const readingOf = (r: ReviewRecord, aspect: string) => r.aspects.find((a) => a.id === aspect);
 
-/** Characters of an evidence key's text hashed at a time. */
-const PIECE = 65_536;
+/**
+ * Per listed review, the digest of what an evidence list shows of it (`listedDigest`), made once per
+ * build for every list that shows it alike: a review is on about 15 lists, and an aspect's lists
+ * and its entities' mostly show the same sentence (the analysis' one object). Keyed by the aspect
+ * ("" on lists of no aspect), the record and that sentence. Kept only while the keys are made.
+ */
+type Listed = Map<string, Map<ReviewRecord, Map<CountedSentence | undefined, string>>>;
 
 /**
- * Per record and aspect (with the entity, on its "Discussed with" pages), the text an evidence key
- * hashes for it: what every list of that aspect shows of the record (its byline, its reading, the
- * sentence counted), made once for all the lists it is on ("" for the lists of no aspect; a review
- * is on about 15). Kept only while the keys are made, not as long as the records: each holds the
- * sentence counted.
+ * SHA-256 (hex) of `\n`, the JSON of the review's id, title, rating, author and date, and on an
+ * aspect's list the JSON of [its reading, the sentence counted] (null for none): what
+ * `evidenceItems` takes from it. `memo` holds the digests of the page's aspect.
  */
-type Listed = Map<ReviewRecord, Map<string, string>>;
-function listedJson(
-  memo: Listed,
+function listedDigest(
+  memo: Map<ReviewRecord, Map<CountedSentence | undefined, string>>,
   r: ReviewRecord,
   { aspect, entity }: Pick<EvidencePage, "aspect" | "entity">,
   counted: SiteData["counted"],
 ): string {
-  let byAspect = memo.get(r);
-  if (byAspect === undefined) {
-    byAspect = new Map();
-    memo.set(r, byAspect);
+  let bySaid = memo.get(r);
+  if (bySaid === undefined) {
+    bySaid = new Map();
+    memo.set(r, bySaid);
   }
-  const key = aspect === undefined ? "" : countedKey(aspect, entity);
-  let json = byAspect.get(key);
-  if (json === undefined) {
-    json = `\n${JSON.stringify([r.id, r.title, r.rating, r.author, r.date])}`;
-    if (aspect !== undefined)
-      json += JSON.stringify([
-        readingOf(r, aspect) ?? null,
-        countedSentence(counted.get(r.id), aspect, entity) ?? null,
-      ]);
-    byAspect.set(key, json);
+  const said = aspect === undefined ? undefined : countedSentence(counted.get(r.id), aspect, entity);
+  let digest = bySaid.get(said);
+  if (digest === undefined) {
+    let text = `\n${JSON.stringify([r.id, r.title, r.rating, r.author, r.date])}`;
+    if (aspect !== undefined) text += JSON.stringify([readingOf(r, aspect) ?? null, said ?? null]);
+    digest = hash("sha256", text, "hex");
+    bySaid.set(said, digest);
   }
-  return json;
+  return digest;
 }
 
 /**
- * The cache key of an evidence page: its heading and definition, which part of the list it is, then
- * per listed review exactly what `evidenceItems` takes from it (its reading and the sentence counted
- * for the page's aspect).
+ * The cache key of an evidence page: SHA-256 of its heading and definition and which part of the
+ * list it is (JSON), then each listed review's `listedDigest`, then the shared props' digest. A
+ * review's text is hashed once per build, not once per list (at 10,000 reviews, 150,000 times).
  */
 function evidenceKey(
   { reviews, ...meta }: EvidencePage,
@@ -161,18 +160,14 @@ function evidenceKey(
   shared: string,
   memo: Listed,
 ): string {
-  // Fed in pieces of about 64 KiB: the same digest as of the text joined, without building a text
-  // of megabytes, and without a call into the hash per review (at 10,000 reviews, 150,000 of them).
-  const sha = createHash("sha256").update(JSON.stringify([meta, part]));
-  let piece = "";
-  for (let i = part.from; i < part.to; i++) {
-    piece += listedJson(memo, reviews[i] as ReviewRecord, meta, counted);
-    if (piece.length >= PIECE) {
-      sha.update(piece);
-      piece = "";
-    }
+  let ofAspect = memo.get(meta.aspect ?? "");
+  if (ofAspect === undefined) {
+    ofAspect = new Map();
+    memo.set(meta.aspect ?? "", ofAspect);
   }
-  return sha.update(`${piece}\n${shared}`).digest("hex");
+  let listed = "";
+  for (let i = part.from; i < part.to; i++) listed += listedDigest(ofAspect, reviews[i] as ReviewRecord, meta, counted);
+  return hash("sha256", `${JSON.stringify([meta, part])}${listed}\n${shared}`, "hex");
 }
 
 /** One entry per evidence page (src/site/evidence.ts) and part of its list, at its path under `/insights/`. */

@@ -1,0 +1,86 @@
+import { hash } from "node:crypto";
+import { describe, expect, it } from "vitest";
+import { buildDataset, datasetOf } from "../../../src/content/dataset.ts";
+import { analyzeReviews, aspectRefs } from "../../../src/insights/build.ts";
+import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import type { CountedSentence } from "../../../src/insights/quotes.ts";
+import { evidencePages } from "../../../src/site/evidence.ts";
+import { evidenceItems, evidencePageEntries } from "../../../src/site/review-page-props.ts";
+import type { SiteData } from "../../../src/site/site-data.ts";
+import { siteUrls } from "../../../src/urls.ts";
+import { projectInsights } from "../../helpers/project-insights.ts";
+
+/**
+ * The evidence pages' cache keys hash what each page shows (src/site/review-page-props.ts). They are
+ * made from digests shared between lists; this holds them to the plain definition: the page's
+ * heading and part, then per listed review the digest of its byline and, on aspect lists, its
+ * reading and the sentence counted (what `evidenceItems` shows), then the shared props' digest.
+ */
+const { content, insights } = await projectInsights();
+const built = buildDataset(content, "https://reviews.example");
+const analysis = analyzeReviews({
+  reviews: built.reviews,
+  business: built.business,
+  content: insights,
+  analyzer: createAnalyzer(),
+});
+const dataset = datasetOf(built.business, analysis.reviews, aspectRefs(insights));
+const site = {
+  dataset,
+  urls: siteUrls("https://reviews.example"),
+  verification: "Every review is in the log.",
+  evidence: evidencePages(dataset, analysis.insights),
+  counted: analysis.counted,
+} as unknown as SiteData;
+
+function plainKey(entry: ReturnType<typeof evidencePageEntries>[number], data: SiteData): string {
+  const { page, part, ...props } = entry.props;
+  const { reviews, ...meta } = page;
+  const shared = hash(
+    "sha256",
+    JSON.stringify({
+      business: props.business,
+      aspects: props.aspects,
+      urls: props.urls,
+      verification: props.verification,
+    }),
+    "hex",
+  );
+  const items = evidenceItems(page, part, data.counted).map((item) => {
+    const byline = JSON.stringify([item.id, item.title, item.rating, item.author, item.date]);
+    const shown = page.aspect === undefined ? "" : JSON.stringify([item.reading ?? null, item.said ?? null]);
+    return hash("sha256", `\n${byline}${shown}`, "hex");
+  });
+  return hash("sha256", `${JSON.stringify([meta, part])}${items.join("")}\n${shared}`, "hex");
+}
+
+describe("evidence page keys", () => {
+  const entries = evidencePageEntries(site);
+
+  it("hash exactly the page's heading, part, listed bylines, readings and sentences", () => {
+    const aspectLists = entries.filter((e) => e.props.page.aspect !== undefined);
+    const entityLists = aspectLists.filter((e) => e.props.page.entity !== undefined);
+    expect(entries.length).toBeGreaterThan(aspectLists.length);
+    expect(entityLists.length).toBeGreaterThan(0);
+    for (const entry of entries) expect(entry.cacheKey).toBe(plainKey(entry, site));
+  });
+
+  it("change with the sentence an entity's list shows, and only on the lists showing it", () => {
+    const entry = entries.find(
+      (e) =>
+        e.props.page.entity !== undefined &&
+        evidenceItems(e.props.page, e.props.part, site.counted).some((i) => i.said !== undefined),
+    );
+    if (!entry) throw new Error("no entity list shows a sentence");
+    const { page, part } = entry.props;
+    const item = evidenceItems(page, part, site.counted).find((i) => i.said !== undefined) as { id: string };
+    const said = site.counted.get(item.id) as Map<string, CountedSentence | null>;
+    const own = `${page.entity}/${page.aspect}`;
+    const changed = new Map(said);
+    changed.set(own, { sentence: "Another sentence.", span: [0, 7] });
+    const counted = new Map(site.counted).set(item.id, changed);
+    const after = evidencePageEntries({ ...site, counted });
+    const differ = after.filter((e, i) => e.cacheKey !== entries[i]?.cacheKey).map((e) => e.params.path);
+    expect(differ).toEqual([entry.params.path]);
+  });
+});
