@@ -125,7 +125,7 @@ export function reportedSpeech(clause: Clause): Uint8Array {
 
 /**
  * The tokens of a clause told as what was, not what is: after "used to" (not "got used to", "are
- * used to") or "were once", up to the next punctuation mark, and all of a clause that says "at
+ * used to") or "were once" (not "once again"), up to the next punctuation mark, and all of a clause that says "at
  * first" or "in the beginning" of itself.
  */
 export function toldAsPast(clause: Clause): Uint8Array {
@@ -140,7 +140,8 @@ export function toldAsPast(clause: Clause): Uint8Array {
     if (whole) return out.fill(1);
     const past =
       (n === "used" && next === "to" && !PASSIVE.has(lemmas[i - 1] as string)) ||
-      (n === "once" && lemmas[i - 1] === "be");
+      // "Were once again lovely" and "once more" say it happened again, now.
+      (n === "once" && lemmas[i - 1] === "be" && next !== "again" && next !== "more");
     for (let k = i + 1; past && k < clause.end && !SCOPE_END.has(normals[k] as string); k++) out[k - clause.start] = 1;
   }
   return out;

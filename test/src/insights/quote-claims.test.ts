@@ -180,6 +180,11 @@ describe("quotes that are the writer's own claim", () => {
     expect(quotes("Cheaper than the place I used to go.", 4)).toEqual([
       "billing+ Cheaper than the place I used to go.",
     ]);
+    // "Once again" and "once more" say it happened again: praise of now, not of a past.
+    expect(quotes("The staff were once again lovely.")).toEqual(["staff+ The staff were once again lovely."]);
+    expect(quotes("The front desk was once more so helpful.")).toEqual([
+      "staff+ The front desk was once more so helpful.",
+    ]);
   });
 
   it("does not quote a verdict the writer calls mixed", () => {
