@@ -13,14 +13,18 @@ const INNER_STOPS = new Set([",", ";", ":", "—"]);
 /** Verbs a conditional wishes with, by lemma: "would love", "'d like", "would be nice", "might have". */
 const WISHED = new Set(["love", "like", "be", "appreciate", "prefer", "enjoy", "have"]);
 
+/** What a wishing verb may ask leave to do, by lemma: "would like to thank", "would have to say". */
+const SPEECH_ACTS = new Set(["thank", "say", "recommend", "commend", "mention", "praise", "add", "share"]);
+
 /** What the writer "never thought" would be came true: "Never thought I'd be pain-free again". */
 const DOUBTED = new Set(["think", "imagine", "dream", "expect", "believe"]);
 
 /**
  * The tokens of a clause that tell what would be, not what is: from the verb a conditional wishes
- * with ("would love", "it'd be great", "would be fine if…"; not "wouldn't", not "would recommend")
- * to the next punctuation mark, and the condition an opening "if" sets up to its comma ("If I
- * wanted to see Dr. Hughes specifically, I'd have to wait"; not "if only", a wish read as a lack).
+ * with ("would love", "it'd be great", "would be fine if…"; not "wouldn't", "would recommend" or
+ * "would like to thank") to the next punctuation mark, and the condition an opening "if" sets up
+ * to its comma ("If I wanted to see Dr. Hughes specifically, I'd have to wait"; not "if only", a
+ * wish read as a lack).
  */
 export function hypotheticals(clause: Clause): Uint8Array {
   const { normals, lemmas, pos } = clause.tokens;
@@ -37,6 +41,8 @@ export function hypotheticals(clause: Clause): Uint8Array {
     let j = i + 1;
     while (j < clause.end && pos[j] === "ADV") j++;
     if (j >= clause.end || !WISHED.has(lemmas[j] as string)) continue;
+    // The writer's own thanks or verdict, said with a polite "would": no wish.
+    if (normals[j + 1] === "to" && SPEECH_ACTS.has(lemmas[j + 2] as string)) continue;
     for (let k = j; k < clause.end && !SCOPE_END.has(normals[k] as string); k++) out[k - clause.start] = 1;
   }
   return out;

@@ -78,6 +78,13 @@ describe("quotes that are the writer's own claim", () => {
     expect(quotes("Would love more evening hours, great staff though.", 4)).toContain(
       "staff+ Would love more evening hours, great staff though.",
     );
+    // "Would like to thank", "would have to say": the writer's own thanks and verdict, wished for by no one.
+    expect(quotes("I would like to thank Dr. Patel for the amazing care.")).toEqual([
+      "care+ I would like to thank Dr. Patel for the amazing care.",
+    ]);
+    expect(quotes("I would have to say Dr. Patel is the best.")).toEqual([
+      "care+ I would have to say Dr. Patel is the best.",
+    ]);
   });
 
   it("does not quote praise someone else gave as the writer's", () => {
