@@ -1,6 +1,8 @@
+import { Ajv2020 } from "ajv/dist/2020.js";
 import { describe, expect, it } from "vitest";
 import { initializeRequest, JSON_RPC_HEADERS, postRpc } from "../../helpers/mcp-app.ts";
 import { exposed, MCP_EXPOSED, servedMcpBuild, session, withHost } from "../../helpers/mcp-transport.ts";
+import { rawRequest } from "../../helpers/raw-http.ts";
 
 /** /mcp's Host and Origin checks, CORS, and what it ignores (Authorization) or leaves to the REST paths. */
 
@@ -145,6 +147,33 @@ describe("security", () => {
       expect(res.headers.get("access-control-expose-headers"), spelling).toMatch(/ETag/);
       // The first is the one request the budget allows; the second is the REST 429.
       expect(res.status, spelling).toBe(spelling === "/MCP" ? 404 : 429);
+    }
+  });
+});
+
+describe("a missing, repeated or invalid Host", () => {
+  it("gets the 400 as a JSON-RPC error on every method, the body /openapi.json declares for /mcp", async () => {
+    const doc = await (await fetch(`${served.app.url}/openapi.json`)).json();
+    const ajv = new Ajv2020({ strict: false });
+    ajv.addSchema({ ...doc, $id: "openapi" });
+    const { port } = new URL(served.app.url);
+    const hosts = [`Host: localhost:${port}\r\nHost: evil.example\r\n`, "Host:\r\n", "Host: a/b\r\n", ""];
+    for (const method of ["POST", "GET", "DELETE"]) {
+      const schema = doc.paths["/mcp"][method.toLowerCase()].responses["400"].content["application/json"].schema;
+      for (const host of hosts) {
+        const body = method === "POST" ? JSON.stringify(initializeRequest()) : "";
+        const res = await rawRequest(
+          served.app.url,
+          `${method} /mcp HTTP/1.1\r\n${host}Content-Type: application/json\r\n` +
+            `Accept: application/json, text/event-stream\r\nContent-Length: ${body.length}\r\nConnection: close\r\n\r\n${body}`,
+        );
+        const what = `${method} ${JSON.stringify(host)}`;
+        expect(res.status, what).toBe(400);
+        const reply = JSON.parse(res.body);
+        expect(ajv.validate({ $ref: `openapi${schema.$ref}` }, reply), `${what}: ${res.body}`).toBe(true);
+        expect(reply.error.code, what).toBe(-32000);
+        expect(reply.error.message, what).toMatch(/^Bad Request: .*Host/);
+      }
     }
   });
 });
