@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { mkdir, readFile, rename, writeFile } from "node:fs/promises";
+import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../../src/config.ts";
 import type { Logger } from "../logger.ts";
@@ -18,27 +18,47 @@ export function sessionSecretFile(dataDir: string): string {
 /** Shorter than this is not a secret `config.ts` would take from the environment either. */
 const MIN_LENGTH = 32;
 
-/**
- * The kept secret, made (and kept) when the file is missing or holds less than a secret. Throws
- * when `DATA_DIR` cannot be read or written; the caller then draws one for this process.
- */
-export async function keptSessionSecret(dataDir: string): Promise<string> {
-  const file = sessionSecretFile(dataDir);
-  const kept = await readFile(file, "utf8").then(
+/** The kept secret, or "" when there is none. */
+async function readKept(file: string): Promise<string> {
+  return readFile(file, "utf8").then(
     (text) => text.trim(),
     (err: NodeJS.ErrnoException) => {
       if (err.code === "ENOENT") return "";
       throw err;
     },
   );
-  if (kept.length >= MIN_LENGTH) return kept;
-  const secret = randomBytes(32).toString("base64url");
-  // Written whole or not at all: a half-written file would be a different secret after a crash.
-  const temp = `${file}.${process.pid}.tmp`;
-  await mkdir(dataDir, { recursive: true, mode: 0o700 });
-  await writeFile(temp, `${secret}\n`, { mode: 0o600 });
-  await rename(temp, file);
-  return secret;
+}
+
+/**
+ * The kept secret, made (and kept) when the file is missing or holds less than a secret. Throws
+ * when `DATA_DIR` cannot be read or written; the caller then draws one for this process.
+ */
+export async function keptSessionSecret(dataDir: string): Promise<string> {
+  const file = sessionSecretFile(dataDir);
+  for (let attempt = 0; ; attempt++) {
+    const kept = await readKept(file);
+    if (kept.length >= MIN_LENGTH) return kept;
+    const secret = randomBytes(32).toString("base64url");
+    // Written whole beside it, then linked into place: of two starts at once (instances sharing
+    // DATA_DIR), the second finds the first's secret there and takes it, rather than replacing it.
+    const draft = `${file}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`;
+    await mkdir(dataDir, { recursive: true, mode: 0o700 });
+    try {
+      await writeFile(draft, `${secret}\n`, { mode: 0o600, flag: "wx" });
+      // A file holding less than a secret is replaced; so is a missing one where hard links are not to be had.
+      if (kept !== "") await rename(draft, file);
+      else
+        await link(draft, file).catch((err: NodeJS.ErrnoException) => {
+          if (err.code === "EEXIST") throw err;
+          return rename(draft, file);
+        });
+      return secret;
+    } catch (err) {
+      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
+    } finally {
+      await rm(draft, { force: true });
+    }
+  }
 }
 
 /**
