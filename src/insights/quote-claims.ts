@@ -25,6 +25,10 @@ const GIVING_WAY_WITH: Record<string, readonly string[]> = {
   take: ["toll"],
 };
 
+/** Whether the particle at `i` is of an idiom of pain gone, not of a body giving way: "went out the window". */
+const idiomAt = (normals: readonly string[], i: number) =>
+  normals[i] === "out" && normals[i + 1] === "the" && normals[i + 2] === "window";
+
 /**
  * "finally" is a good outcome in sentiment.yaml ("my neck finally moves"), but in a clause that goes
  * on to a verb of giving way it tells how the story began: "my lower back finally quit", "my back
@@ -39,7 +43,10 @@ function finallyGaveWay(clause: Clause, r: AspectReading): boolean {
   const givesWay = (verb: number) => {
     const lemma = lemmas[verb] as string;
     const after = GIVING_WAY_WITH[lemma] ?? [];
-    return GIVING_WAY.has(lemma) || [1, 2].some((k) => after.includes(normals[verb + k] as string));
+    return (
+      GIVING_WAY.has(lemma) ||
+      [1, 2].some((k) => after.includes(normals[verb + k] as string) && !idiomAt(normals, verb + k))
+    );
   };
   const at = normals.slice(clause.start, clause.end).indexOf("finally");
   for (let k = clause.start + at + 1; at >= 0 && k < clause.end; k++) if (pos[k] === "VERB" && givesWay(k)) return true;

@@ -49,6 +49,10 @@ describe("quotes that are the writer's own claim", () => {
     expect(quotes("I finally found relief after years of back pain.")).toEqual([
       "pain-relief+ I finally found relief after years of back pain.",
     ]);
+    // Pain gone "out the window" gave nothing way.
+    expect(quotes("My headaches finally went out the window.")).toEqual([
+      "pain-relief+ My headaches finally went out the window.",
+    ]);
   });
 
   it("does not quote a hypothetical as praise: it tells what the writer lacks", () => {
