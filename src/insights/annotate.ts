@@ -1,6 +1,7 @@
 import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
+import { accomplishedResults } from "./accomplishments.ts";
 import { compileMentions } from "./aspects.ts";
 import {
   abilityFocus,
@@ -155,8 +156,8 @@ export function createAnnotator(
         // minutes": a delay in a clause that names nothing but where it happened is about the delay
         // aspect.
         const places = spans.every((m) => m.aspect !== shapes.delayAspect && (m.weak || isPlace(clause, m.start)));
-        if (places && shapes.delayAspect >= 0) {
-          for (const d of delays) {
+        if (shapes.delayAspect >= 0) {
+          for (const d of places ? delays : delays.filter((x) => x.late)) {
             spans.push({ aspect: shapes.delayAspect, start: d.at, end: d.at + 1, weak: false, condition: true });
           }
         }
@@ -201,6 +202,8 @@ export function createAnnotator(
       // After the models: the review's own word that the result is not known yet outweighs theirs, and
       // neither the rating nor the review model (below) gives that aspect a side.
       const open = undecidedResult(clauses, readings, shapes) ? shapes.undecidedAspect : -1;
+      if (open !== shapes.abilityAspect)
+        accomplishedResults(clauses, readings, spansOfClause, shapes.abilityAspect, review.rating);
       const spansInSentence = clauseSpans(clauses);
       const questions = questionClauses(clauses);
       readings.forEach((found, k) => {
@@ -211,7 +214,7 @@ export function createAnnotator(
         const shrug = nothingSpecial(clause);
         for (const r of found) {
           // "Inside it's basic, nothing fancy": a shrug, whatever side the model read into it.
-          if (shrug && r.score > 0 && r.words.length === 0) Object.assign(r, { score: 0, polar: false, faint: true });
+          if (shrug && r.score !== 0 && r.words.length === 0) Object.assign(r, { score: 0, polar: false, faint: true });
           if (!r.polar && !asks && !r.faint && !shrug && named(k, r.aspect)) rated.add(r.aspect);
           mentions.push({
             aspect: r.aspect,

@@ -194,9 +194,9 @@ export function wavesAway(clause: Clause): boolean {
   return !normals.slice(i + 1, clause.end).some((n) => BACK.has(n));
 }
 
-/** Shrugs that leave a sentence's named aspects to no side ("an ordinary office, nothing to write home about"). */
+/** Shrugs that leave a clause's named aspects to no side ("an ordinary office, nothing to write home about"). */
 const NOTHING_SPECIAL = /\bnothing (?:special|fancy|spectacular|to write home about|out of the ordinary)\b/i;
-export const nothingSpecial = (clause: Clause) => NOTHING_SPECIAL.test(clause.sentence);
+export const nothingSpecial = (clause: Clause) => NOTHING_SPECIAL.test(clause.text);
 
 /** Words that rate a thing as adequate and no more. */
 const FAINT = new Set(["fine", "ok", "okay", "alright", "standard", "basic", "average", "normal", "adequate"]);

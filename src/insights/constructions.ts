@@ -30,6 +30,8 @@ export interface Delay {
   at: number;
   /** -1 a long delay, +1 a short one ("within ten minutes"). */
   value: -1 | 1;
+  /** Lateness ("running 10 minutes behind"): the delay aspect's, whoever the clause names. */
+  late?: true;
 }
 
 export interface Constructions {
@@ -203,9 +205,12 @@ export function compileConstructions(
         // "Took a week off work" is leave taken, not a wait; "the next opening is two weeks off" waits.
         if (next === "off" && takenOff(clause, i)) continue;
         const late = !LONG_UNITS.has(unit) && LATE_CUES.has(next);
-        // "15 minutes late" is lateness however short; "called back after ten minutes" is no wait.
-        const behind = late && (next === "late" || next === "behind");
-        if ((long || behind) && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
+        // "15 minutes late" is lateness however short, and the delay aspect's; "called back after ten
+        // minutes" is no wait, and "I was 5 minutes late" the patient's own.
+        const mine = normals.slice(clause.start, i).some((w) => w === "i" || w === "we");
+        const behind = late && (next === "late" || next === "behind") && !mine;
+        if (behind) out.push({ at: i, value: -1, late: true });
+        else if (long && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
       }
       return out;
     },

@@ -33,6 +33,8 @@ function reason(r: AspectReading): string {
     return `found by the learned model (no term of the aspect)${m ? `; it read ${m.side} at p ${m.p}` : ""}`;
   if (r.learned === "filled" && m)
     return `no opinion word the rules know; the learned model read ${m.side} at p ${m.p} (${m.need} needed)`;
+  if (r.inferred && r.shape)
+    return `a deed done in full after the condition the review told (${words}): a good result, weaker than an opinion word`;
   if (r.inferred) return "no opinion word; read as the opposite of the other half of the sentence";
   if (r.words.length > 0) return `evidence: ${words}${r.shape ? " (a construction, weaker than an opinion word)" : ""}`;
   return "named, no opinion word";

@@ -10,7 +10,7 @@ export const SCOPE = 7;
 export const NEGATORS = new Set("not no zero never without nothing nobody none neither nor cannot".split(" "));
 /** A negated modal before a comparative is praise: "could not be happier". */
 export const MODALS = new Set(["could", "can", "would"]);
-export const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")"]);
+export const SCOPE_END = new Set([",", ";", ":", ".", "!", "?", "and", "but", "—", "(", ")", "when", "whenever", "if"]);
 /** After these a negator does not negate an opinion: "not only", "can't wait", "never thought I'd". */
 export const NOT_NEGATED = new Set(
   "only just wonder believe wait thought think expect expected expecting imagine imagined".split(" "),
@@ -79,7 +79,9 @@ const TOLD = new Set(
 export function forewarned(normals: readonly string[], at: number, from: number): boolean {
   for (let k = at - 1; k >= Math.max(from, at - 6); k--) {
     if (normals[k] !== "if" && normals[k] !== "when" && normals[k] !== "whenever") continue;
-    return normals.slice(Math.max(from, k - 3), k).some((w) => TOLD.has(w));
+    // "They never call you when…", "Nobody texts when…": the courtesy denied is the complaint.
+    const before = normals.slice(from, k);
+    return before.slice(-3).some((w) => TOLD.has(w)) && !before.some((w) => NEGATORS.has(w));
   }
   return false;
 }

@@ -52,6 +52,11 @@ describe("a bare verdict of adequate", () => {
       "facility:neutral",
     );
     expect(read("Nothing fancy, just solid care from Dr. Kim.", 4, both)).toContain("care:positive");
+    expect(read("Dr. Kim is nothing special.", 2, both)).toEqual(["care:neutral"]);
+  });
+
+  it("shrugs in its own clause only: the praise set against it stands", () => {
+    expect(read("The office is nothing special, but Dr. Kim is a genius.", 5, both)).toContain("care:positive");
   });
 
   it("says why in --explain", () => {

@@ -96,6 +96,7 @@ describe("words of results, prices and people", () => {
   it("reads a price that can't be beat, a sweetheart at the desk and booking whenever wanted as praise", () => {
     expect(read("The price can't be beat.")).toEqual(["billing:positive"]);
     expect(read("Ashley at reception is a sweetheart.")).toEqual(["staff:positive"]);
+    expect(read("The front desk was condescending about my questions.")).toEqual(["staff:negative"]);
     expect(read("I got appointments whenever I wanted.")).toEqual(["scheduling:positive"]);
   });
 });
