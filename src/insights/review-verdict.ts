@@ -126,6 +126,8 @@ export function reviewVerdicts(
       const unrated = model.review(reviewFeatures({ ...e, rating: 3 }, aspect, aspectIds[aspect] as string));
       if ((unrated[c] as number) < explicitConfidence) continue;
     }
+    // Rated adequate and no more ("The front desk is fine", "nothing special"): the rating gives it no side.
+    if (mine.length > 0 && mine.every((r) => r.faint)) continue;
     // Named only by a condition ("I came in with sciatica"): why someone came, as in a clause.
     if (mine.every((r) => r.byCondition) && (p[c] as number) < options.conditionConfidence) continue;
     // No clause of a longer review reads a side for it: the injury told before the visits, or a

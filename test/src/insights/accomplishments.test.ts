@@ -25,14 +25,13 @@ describe("a deed done in full after the condition told", () => {
     );
   });
 
-  it("reads no result from it denied, wanted, or in a bitter review", () => {
-    expect(sideOf("My hip flexors were a mess before a big show. I couldn't perform all three nights.", 5)).not.toBe(
-      "positive",
-    );
-    expect(sideOf("My hip flexors were a mess before a big show. I want to perform all three nights.", 5)).not.toBe(
-      "positive",
-    );
-    expect(sideOf(show, 2)).not.toBe("positive");
+  it("reads no deed denied or wanted, nor one in a bitter review", () => {
+    const deed = (text: string, rating: number) =>
+      explainReview(both, project.insights.aspects, plainReview(text, rating)).some((l) => l.includes("a deed done"));
+    expect(deed(show, 5)).toBe(true);
+    expect(deed("My hip flexors were a mess before a big show. I couldn't perform all three nights.", 5)).toBe(false);
+    expect(deed("My hip flexors were a mess before a big show. I want to perform all three nights.", 5)).toBe(false);
+    expect(deed(show, 2)).toBe(false);
   });
 
   it("says why in --explain, and is no quote", () => {
