@@ -122,6 +122,31 @@ export function manifestOf(files: readonly { path: string; etag: string }[], opt
 }
 
 /**
+ * `_headers.json`'s text, `JSON.stringify(manifest, null, 2)` and a newline, in pieces of about
+ * `size` characters (`writeFile` takes them one by one). At 100,000 reviews the text is about 30 MB,
+ * and made whole it was held twice at the build's end (the string and its UTF-8 copy).
+ */
+export function* manifestJson(manifest: HeadersManifest, size = 65_536): Generator<string> {
+  const paths = Object.keys(manifest.files);
+  if (paths.length === 0) {
+    yield `${JSON.stringify(manifest, null, 2)}\n`;
+    return;
+  }
+  let piece = `{\n  "version": ${JSON.stringify(manifest.version)},\n  "files": {\n`;
+  for (let i = 0; i < paths.length; i++) {
+    const path = paths[i] as string;
+    // A value's lines moved in by its depth; JSON text has no newline inside a string.
+    const value = JSON.stringify(manifest.files[path], null, 2).replaceAll("\n", "\n    ");
+    piece += `    ${JSON.stringify(path)}: ${value}${i < paths.length - 1 ? "," : ""}\n`;
+    if (piece.length >= size) {
+      yield piece;
+      piece = "";
+    }
+  }
+  yield `${piece}  }\n}\n`;
+}
+
+/**
  * Paths served under one `_headers` splat rule instead of one rule per file: Cloudflare Pages
  * accepts at most 100 rules, and four years of month pages alone would be 48 (and there is a page per
  * review, per insights figure and per withdrawn review). Those pages get the shared headers there

@@ -2,7 +2,13 @@ import { writeFile } from "node:fs/promises";
 import path from "node:path";
 import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
-import { type HeadersManifest, MANIFEST_FILE, manifestOf, renderHeadersFile } from "../http-headers/manifest.ts";
+import {
+  type HeadersManifest,
+  MANIFEST_FILE,
+  manifestJson,
+  manifestOf,
+  renderHeadersFile,
+} from "../http-headers/manifest.ts";
 import { distPath, etagDistFiles, readManifest } from "../io/dist-files.ts";
 import { readEtagMemo, saveEtagMemo } from "../io/etag-memo.ts";
 import { fileIdentity } from "../io/file-identity.ts";
@@ -83,7 +89,7 @@ export function buildOutputs(opts: {
           previous,
         });
         const file = path.join(out, MANIFEST_FILE);
-        await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
+        await writeFile(file, manifestJson(manifest));
         const id = fileIdentity(file);
         lastWritten = id === undefined ? undefined : { id, manifest };
         await writeFile(path.join(out, "_headers"), renderHeadersFile(manifest));

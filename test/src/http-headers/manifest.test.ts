@@ -3,6 +3,7 @@ import { describe, expect, it } from "vitest";
 import {
   buildManifest,
   type HeadersManifest,
+  manifestJson,
   manifestOf,
   renderHeadersFile,
 } from "../../../src/http-headers/manifest.ts";
@@ -117,5 +118,44 @@ describe("the review log's headers", () => {
       /\/log\/checkpoint\n {2}ETag: "[^"]+"\n {2}Content-Type: text\/plain; charset=utf-8\n {2}Cache-Control: public, max-age=5\n/,
     );
     expect(text).not.toContain("/log/tile/0/000\n");
+  });
+});
+
+describe("manifestJson", () => {
+  const headers = fc.record(
+    {
+      etag: fc.string({ minLength: 1 }).map((s) => `"${s.replaceAll('"', "")}x"`),
+      content_type: fc.string({ minLength: 1 }),
+      cache_control: fc.string({ minLength: 1 }),
+      last_modified: fc.string(),
+      link: fc.string(),
+    },
+    { requiredKeys: ["etag", "content_type", "cache_control"] },
+  );
+  const manifests = fc
+    .dictionary(
+      fc.string().map((s) => `/${s}`),
+      headers,
+    )
+    .map((files): HeadersManifest => ({ version: 1, files }));
+
+  it("is the manifest's JSON.stringify(…, null, 2) and a newline, whatever the size of its pieces", () => {
+    fc.assert(
+      fc.property(manifests, fc.integer({ min: 1, max: 400 }), (m, size) => {
+        expect([...manifestJson(m, size)].join("")).toBe(`${JSON.stringify(m, null, 2)}\n`);
+      }),
+    );
+  });
+
+  it("comes in pieces of about the size asked, not as one text", () => {
+    const files = Object.fromEntries(
+      Array.from({ length: 1000 }, (_, i) => [
+        `/reviews/r-${i}/index.html`,
+        { etag: `"e${i}"`, content_type: "text/html", cache_control: "no-cache" },
+      ]),
+    );
+    const pieces = [...manifestJson({ version: 1, files }, 4096)];
+    expect(pieces.length).toBeGreaterThan(20);
+    expect(Math.max(...pieces.map((p) => p.length))).toBeLessThan(4096 + 200);
   });
 });
