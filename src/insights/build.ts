@@ -2,12 +2,11 @@ import { compareReviews } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
 import { createAspectStats } from "./aspect-stats.ts";
 import type { InsightsContent } from "./content-schema.ts";
-import { createCountedSentences } from "./counted.ts";
+import { createCountedSentences, type ReviewCounted } from "./counted.ts";
 import { withEditorLabels } from "./editor-labels.ts";
 import { createEntityStats } from "./entities.ts";
 import { type Analyzer, createAnalyzer } from "./nlp.ts";
 import { periodOf, type TrendPeriods, trendPeriods } from "./numbers.ts";
-import type { CountedSentence } from "./quotes.ts";
 import { createSummariser, type Summariser } from "./review-summary.ts";
 import type { Insights } from "./schema.ts";
 import { buildFaq, buildSummary, type RatingTotals, ratingTrend } from "./summary.ts";
@@ -41,7 +40,7 @@ export interface Analysis {
    * every sentence about it leans the other way. An entity's pages read theirs with `countedSentence`
    * (counted.ts): a sentence that names the entity, or none that names another of its kind.
    */
-  counted: Map<string, Map<string, CountedSentence | null>>;
+  counted: Map<string, ReviewCounted>;
 }
 
 /** The aspects of the content as the dataset lists them: id and label, in aspects.yaml order. */
@@ -67,7 +66,7 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
   const rating: RatingTotals = { recent: { n: 0, sum: 0 }, previous: { n: 0, sum: 0 } };
   const indexOf = new Map(content.aspects.map((a, i) => [a.id, i]));
   let sentences = 0;
-  const counted = new Map<string, Map<string, CountedSentence | null>>();
+  const counted = new Map<string, ReviewCounted>();
   const countedOf = createCountedSentences(business, indexOf);
 
   const annotated = sorted.map((review, order) => {

@@ -6,9 +6,8 @@ import type { AspectMention } from "./readings.ts";
 
 /**
  * The sentence each of a review's readings rests on, as its evidence pages show it: per aspect id
- * (quotes.ts `countedMention`), and per entity the review lists and aspect, under
- * `countedKey(aspect, "<kind>:<id>")`, for that entity's "Discussed with" page, where it differs
- * (`null`: none there); `countedSentence` reads them.
+ * (quotes.ts `countedMention`), and per entity the review lists and aspect, for that entity's
+ * "Discussed with" page, where it differs (`null`: none there); `countedSentence` reads them.
  */
 
 const KINDS = ["technicians", "services", "service_areas"] as const;
@@ -16,19 +15,64 @@ const KINDS = ["technicians", "services", "service_areas"] as const;
 /** The key of `counted` for `aspect`, on the page of `entity` ("technicians:marcus-bell") if given. */
 export const countedKey = (aspect: string, entity?: string) => (entity === undefined ? aspect : `${entity}/${aspect}`);
 
+/** Slots of one entry: aspect, entity ("" for the aspect's own), sentence (or null), the span's two ends. */
+const SLOTS = 5;
+
+/**
+ * One review's counted sentences, kept from the analysis to the last evidence page: one flat array
+ * of the build's own aspect and entity strings and the review's sentences, each sentence once,
+ * rather than a map, an object and a span per entry (about 380,000 entries at 100,000 reviews).
+ */
+export class ReviewCounted {
+  readonly #slots: (string | number | null)[] = [];
+
+  /** The sentence of `aspect`'s reading (on `entity`'s page), `null` for none there, undefined when not set. */
+  get(aspect: string, entity = ""): CountedSentence | null | undefined {
+    const slots = this.#slots;
+    for (let i = 0; i < slots.length; i += SLOTS) {
+      if (slots[i] !== aspect || slots[i + 1] !== entity) continue;
+      const sentence = slots[i + 2] as string | null;
+      return sentence === null ? null : { sentence, span: [slots[i + 3] as number, slots[i + 4] as number] };
+    }
+    return undefined;
+  }
+
+  /** Each entry under its `countedKey`, in the order set, as a map of them would list them. */
+  *[Symbol.iterator](): IterableIterator<[string, CountedSentence | null]> {
+    const slots = this.#slots;
+    for (let i = 0; i < slots.length; i += SLOTS) {
+      const [aspect, entity] = [slots[i] as string, slots[i + 1] as string];
+      yield [countedKey(aspect, entity || undefined), this.get(aspect, entity) ?? null];
+    }
+  }
+
+  /** Sets (or replaces) the entry of `aspect` on `entity`'s page ("" for the aspect's own). */
+  set(aspect: string, entity: string, said: CountedSentence | null): void {
+    const slots = this.#slots;
+    let at = slots.length;
+    let sentence = said?.sentence ?? null;
+    for (let i = 0; i < slots.length; i += SLOTS) {
+      if (slots[i] === aspect && slots[i + 1] === entity) at = i;
+      // Equal text held once: a review's aspects often rest on one sentence, each decoded on its own.
+      if (sentence !== null && slots[i + 2] === sentence) sentence = slots[i + 2] as string;
+    }
+    slots.splice(at, SLOTS, aspect, entity, sentence, said?.span[0] ?? 0, said?.span[1] ?? 0);
+  }
+}
+
 export type CountedSentences = (
   review: ReviewRecord,
   aspects: readonly ReviewAspect[],
   mentions: readonly AspectMention[],
-) => Map<string, CountedSentence | null>;
+) => ReviewCounted;
 
-/** The sentence shown for a review's reading of `aspect` (on `entity`'s page if given), from its `counted` map. */
+/** The sentence shown for a review's reading of `aspect` (on `entity`'s page if given), from its `counted` entry. */
 export function countedSentence(
-  said: ReadonlyMap<string, CountedSentence | null> | undefined,
+  said: ReviewCounted | undefined,
   aspect: string,
   entity?: string,
 ): CountedSentence | undefined {
-  const own = said?.get(countedKey(aspect, entity));
+  const own = entity === undefined ? undefined : said?.get(aspect, entity);
   return own === null ? undefined : (own ?? said?.get(aspect) ?? undefined);
 }
 
@@ -39,30 +83,34 @@ export function createCountedSentences(business: Business, indexOf: ReadonlyMap<
     const all = createMatcher(items);
     for (const item of items) matchers.set(`${kind}:${item.id}`, { own: createMatcher([item]), kind: all });
   }
+  // The build's one string per aspect and entity, not each review's own copy.
+  const aspectIds = new Map([...indexOf.keys()].map((id) => [id, id]));
+  const entities = new Map([...matchers.keys()].map((key) => [key, key]));
   const text = (m: AspectMention) => m.sentence.slice(m.span[0], m.span[1]);
 
   return (review, aspects, mentions) => {
-    const said = new Map<string, CountedSentence | null>();
-    const sentence = (m: AspectMention) => ({ sentence: m.sentence, span: m.span });
+    const said = new ReviewCounted();
     for (const a of aspects) {
       const i = indexOf.get(a.id) as number;
+      const aspect = aspectIds.get(a.id) as string;
       const about = mentions.filter((m) => m.aspect === i);
       const keep = a.source === "editor" ? leansTo(a.sentiment) : () => true;
       const counted = countedMention(a.sentiment, about, keep);
-      if (counted) said.set(a.id, sentence(counted));
+      if (counted) said.set(aspect, "", counted);
       // On an entity's page, a clause that names it, else one that names no other of its kind: "…got
       // me in with Dr. Patel, and she did a great adjustment" is no evidence about Dr. Bell.
       for (const kind of KINDS) {
         for (const id of review[kind]) {
-          const match = matchers.get(`${kind}:${id}`);
-          if (!match) continue;
+          const entity = entities.get(`${kind}:${id}`);
+          const match = entity === undefined ? undefined : matchers.get(entity);
+          if (!match || entity === undefined) continue;
           const names = (m: AspectMention) => match.own.detect(text(m)).length > 0;
           const others = (m: AspectMention) => match.kind.detect(text(m)).some((x) => x !== id);
           const own = about.filter((m) => keep(m) && names(m));
           const chosen =
             (own.length > 0 ? countedMention(a.sentiment, own, () => true) : undefined) ??
             countedMention(a.sentiment, about, (m) => keep(m) && !others(m));
-          if (chosen !== counted) said.set(countedKey(a.id, `${kind}:${id}`), chosen ? sentence(chosen) : null);
+          if (chosen !== counted) said.set(aspect, entity, chosen ?? null);
         }
       }
     }
