@@ -2,8 +2,8 @@ import { hash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { buildDataset, datasetOf } from "../../../src/content/dataset.ts";
 import { analyzeReviews, aspectRefs } from "../../../src/insights/build.ts";
+import { ReviewCounted } from "../../../src/insights/counted.ts";
 import { createAnalyzer } from "../../../src/insights/nlp.ts";
-import type { CountedSentence } from "../../../src/insights/quotes.ts";
 import { evidencePages } from "../../../src/site/evidence.ts";
 import { evidenceItems, evidencePageEntries } from "../../../src/site/review-page-props.ts";
 import type { SiteData } from "../../../src/site/site-data.ts";
@@ -74,10 +74,13 @@ describe("evidence page keys", () => {
     if (!entry) throw new Error("no entity list shows a sentence");
     const { page, part } = entry.props;
     const item = evidenceItems(page, part, site.counted).find((i) => i.said !== undefined) as { id: string };
-    const said = site.counted.get(item.id) as Map<string, CountedSentence | null>;
-    const own = `${page.entity}/${page.aspect}`;
-    const changed = new Map(said);
-    changed.set(own, { sentence: "Another sentence.", span: [0, 7] });
+    const said = site.counted.get(item.id) as ReviewCounted;
+    const changed = new ReviewCounted();
+    for (const [key, value] of said) {
+      const cut = key.lastIndexOf("/");
+      changed.set(key.slice(cut + 1), cut < 0 ? "" : key.slice(0, cut), value);
+    }
+    changed.set(page.aspect as string, page.entity as string, { sentence: "Another sentence.", span: [0, 7] });
     const counted = new Map(site.counted).set(item.id, changed);
     const after = evidencePageEntries({ ...site, counted });
     const differ = after.filter((e, i) => e.cacheKey !== entries[i]?.cacheKey).map((e) => e.params.path);
