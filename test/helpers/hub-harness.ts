@@ -7,6 +7,7 @@ import path from "node:path";
 import type { Readable } from "node:stream";
 import express from "express";
 import pino from "pino";
+import { afterAll, beforeAll } from "vitest";
 import { Hub, type PublishResult } from "../../sidecar/hub/hub.ts";
 import { createHubRouter, type HubRouterOptions } from "../../sidecar/hub/routes.ts";
 import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-db.ts";
@@ -199,4 +200,32 @@ export function startHubChild(opts: {
     },
     publish: () => child.stdin?.write("publish\n"),
   };
+}
+
+/** A valid subscription request's parameters, for tests that spoil one of them. */
+export const VALID_SUBSCRIPTION = {
+  "hub.mode": "subscribe",
+  "hub.topic": TOPICS.atom,
+  "hub.callback": "https://sub.example.test/cb",
+};
+
+/** One hub for a file's tests, started before them and closed after, with room for many requests. */
+export function fileHarness(): { readonly h: Harness } {
+  const holder: { h?: Harness } = {};
+  beforeAll(async () => {
+    holder.h = await startHarness({ env: { HUB_RATE_LIMIT_PER_MINUTE: "1000" } });
+  });
+  afterAll(async () => {
+    await holder.h?.close();
+  });
+  return {
+    get h() {
+      return holder.h as Harness;
+    },
+  };
+}
+
+/** A hub answer's status, media type and text. */
+export async function answerOf(res: Response) {
+  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
 }

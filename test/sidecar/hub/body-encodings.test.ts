@@ -1,27 +1,15 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
+import { describe, expect, it } from "vitest";
+import { answerOf, fileHarness, TOPICS, VALID_SUBSCRIPTION } from "../../helpers/hub-harness.ts";
 
 /** How the hub reads a form body's Content-Encoding and charset, and refuses the ones it cannot read. */
 
-let h: Harness;
+const hub = fileHarness();
 
-beforeAll(async () => {
-  h = await startHarness({ env: { HUB_RATE_LIMIT_PER_MINUTE: "1000" } });
-});
-
-afterAll(async () => {
-  await h.close();
-});
-
-const valid = { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": "https://sub.example.test/cb" };
-
-async function answer(res: Response) {
-  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
-}
+const valid = VALID_SUBSCRIPTION;
 
 describe("a form body's coding and charset", () => {
   it("415 for a content coding it cannot decode, naming the codings it can in Accept-Encoding (RFC 9110 §12.5.3)", async () => {
-    const res = await h.post({}, "application/x-www-form-urlencoded", "hub.mode=publish", {
+    const res = await hub.h.post({}, "application/x-www-form-urlencoded", "hub.mode=publish", {
       "content-encoding": "compress",
     });
     expect([res.status, await res.text()]).toEqual([415, 'unsupported content encoding "compress"\n']);
@@ -32,7 +20,7 @@ describe("a form body's coding and charset", () => {
     const { gzipSync } = await import("node:zlib");
     const ping = gzipSync(new URLSearchParams({ "hub.mode": "publish", "hub.url": TOPICS.atom }).toString());
     for (const coding of ["gzip", "x-gzip", "X-GZIP"]) {
-      const res = await fetch(h.endpoint, {
+      const res = await fetch(hub.h.endpoint, {
         method: "POST",
         headers: { "content-type": "application/x-www-form-urlencoded", "content-encoding": coding },
         body: ping,
@@ -43,20 +31,20 @@ describe("a form body's coding and charset", () => {
 
   it("415 for a form in another charset than UTF-8, which would read %FF%FE in a secret as ÿþ", async () => {
     // A verification an earlier request left pending may still be there under load.
-    const before = (await h.pending()).length;
+    const before = (await hub.h.pending()).length;
     const type = "application/x-www-form-urlencoded; charset=iso-8859-1";
     const body = new URLSearchParams({ ...valid, "hub.secret": "x" })
       .toString()
       .replace("hub.secret=x", "hub.secret=%FF%FE");
-    const res = await answer(await h.post({}, type, body));
+    const res = await answerOf(await hub.h.post({}, type, body));
     expect(res.status).toBe(415);
     expect(res.text).toBe(
       "The hub reads application/x-www-form-urlencoded bodies as UTF-8 only, got charset iso-8859-1.\n",
     );
-    const pending = await h.pending();
+    const pending = await hub.h.pending();
     expect(pending.length).toBeLessThanOrEqual(before);
     expect(pending.map((v) => v.secret)).not.toContain("ÿþ");
-    const utf8 = await h.post(
+    const utf8 = await hub.h.post(
       {},
       "application/x-www-form-urlencoded; charset=UTF-8",
       new URLSearchParams(valid).toString(),
@@ -69,9 +57,9 @@ describe("a form body's coding and charset", () => {
     for (const charset of ["windows-1252", "utf-16"]) {
       const type = `application/x-www-form-urlencoded; charset=${charset}`;
       const message = `The hub reads application/x-www-form-urlencoded bodies as UTF-8 only, got charset ${charset}.`;
-      const res = await answer(await h.post({}, type, body));
+      const res = await answerOf(await hub.h.post({}, type, body));
       expect([res.status, res.text]).toEqual([415, `${message}\n`]);
-      const json = await h.post({}, type, body, { accept: "application/json" });
+      const json = await hub.h.post({}, type, body, { accept: "application/json" });
       expect([json.status, await json.json()]).toEqual([415, { error: "unsupported_media_type", message }]);
     }
   });

@@ -1,23 +1,11 @@
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { HubRequestSchema } from "../../../src/api/hub-request.ts";
-import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
+import { answerOf, fileHarness, startHarness, TOPICS, VALID_SUBSCRIPTION } from "../../helpers/hub-harness.ts";
 
-let h: Harness;
+const hub = fileHarness();
 
-beforeAll(async () => {
-  h = await startHarness({ env: { HUB_RATE_LIMIT_PER_MINUTE: "1000" } });
-});
-
-afterAll(async () => {
-  await h.close();
-});
-
-const valid = { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": "https://sub.example.test/cb" };
-
-async function answer(res: Response) {
-  return { status: res.status, type: res.headers.get("content-type"), text: await res.text() };
-}
+const valid = VALID_SUBSCRIPTION;
 
 describe("request validation", () => {
   it.each([
@@ -71,17 +59,17 @@ describe("request validation", () => {
       `hub.topic: must be one of ${TOPICS.atom}, ${TOPICS.json}, ${TOPICS.reviews}, got "https://elsewhere.test/feed"`,
     ],
   ])("400 for %j", async (form, reason) => {
-    const res = await answer(await h.post(form));
+    const res = await answerOf(await hub.h.post(form));
     expect(res.status).toBe(400);
     expect(res.type).toBe("text/plain; charset=utf-8");
     expect(res.text.startsWith(reason)).toBe(true);
-    expect(await h.pending()).toEqual([]);
+    expect(await hub.h.pending()).toEqual([]);
   });
 
   it("answers a client that prefers JSON with the API's error body, the issue naming the parameter and value", async () => {
     const json = { accept: "application/json" };
     const callback = "http://reader.example.net/cb";
-    const res = await h.post({ ...valid, "hub.callback": callback }, undefined, undefined, json);
+    const res = await hub.h.post({ ...valid, "hub.callback": callback }, undefined, undefined, json);
     expect([res.status, res.headers.get("content-type"), res.headers.get("vary")]).toEqual([
       400,
       "application/json; charset=utf-8",
@@ -93,7 +81,7 @@ describe("request validation", () => {
       issues: [{ path: "hub.callback", value: callback, message: "must be an https URL" }],
     });
     // A secret is never in it either, and other refusals take the same shape.
-    const secret = await h.post({ ...valid, "hub.secret": "top-secret-".repeat(20) }, undefined, undefined, json);
+    const secret = await hub.h.post({ ...valid, "hub.secret": "top-secret-".repeat(20) }, undefined, undefined, json);
     const body = await secret.text();
     expect(body).not.toContain("top-secret");
     expect(JSON.parse(body).issues).toEqual([
@@ -101,17 +89,17 @@ describe("request validation", () => {
     ]);
     // A parameter not given is null, so the issue has its value as QueryIssue requires; a charset
     // parameter on the Accept entry is still a preference for JSON.
-    const missing = await h.post({ "hub.mode": "publish" }, undefined, undefined, {
+    const missing = await hub.h.post({ "hub.mode": "publish" }, undefined, undefined, {
       accept: "application/json; charset=utf-8",
     });
     expect((await missing.json()).issues).toEqual([
       { path: "hub.url", value: null, message: "is required (or hub.topic)" },
     ]);
-    const wrongType = await h.post({}, "text/plain", "hub.mode=subscribe", json);
+    const wrongType = await hub.h.post({}, "text/plain", "hub.mode=subscribe", json);
     expect([wrongType.status, (await wrongType.json()).error]).toEqual([415, "unsupported_media_type"]);
     // Plain text stays the default (WebSub §5.1.2), for */* and for no Accept at all.
     for (const accept of [{ accept: "*/*" }, {}] as Record<string, string>[]) {
-      const plain = await h.post({ ...valid, "hub.callback": callback }, undefined, undefined, accept);
+      const plain = await hub.h.post({ ...valid, "hub.callback": callback }, undefined, undefined, accept);
       expect([plain.status, plain.headers.get("content-type")]).toEqual([400, "text/plain; charset=utf-8"]);
     }
   });
@@ -120,13 +108,13 @@ describe("request validation", () => {
     const form = "application/x-www-form-urlencoded";
     const base = `hub.mode=subscribe&hub.topic=${encodeURIComponent(valid["hub.topic"])}`;
     const cb = `hub.callback=${encodeURIComponent(valid["hub.callback"])}`;
-    const secret = await answer(await h.post({}, form, `${base}&${cb}&hub.secret=%FF%FE`));
+    const secret = await answerOf(await hub.h.post({}, form, `${base}&${cb}&hub.secret=%FF%FE`));
     expect(secret).toEqual({
       status: 400,
       type: "text/plain; charset=utf-8",
       text: "hub.secret: must be percent-encoded UTF-8 (%XX escapes that decode to UTF-8 text, %25 for a literal %), got 6 bytes as sent\n",
     });
-    const json = await h.post({}, form, `${base}&${cb}&hub.secret=%FF%FE`, { accept: "application/json" });
+    const json = await hub.h.post({}, form, `${base}&${cb}&hub.secret=%FF%FE`, { accept: "application/json" });
     expect((await json.json()).issues).toEqual([
       {
         path: "hub.secret",
@@ -140,35 +128,35 @@ describe("request validation", () => {
       [`hub.mode=subscribe&${cb}&hub.topic=${encodeURIComponent(TOPICS.atom)}%E9`, "hub.topic"],
       [`hub.mode=publish&hub.url=${encodeURIComponent(TOPICS.atom)}%`, "hub.url"],
     ]) {
-      const res = await answer(await h.post({}, form, raw));
+      const res = await answerOf(await hub.h.post({}, form, raw));
       expect([res.status, res.text.split(":")[0]], raw).toEqual([400, field]);
     }
     // Bytes sent unescaped are read as UTF-8 too: a lone 0xE9 (é from ISO-8859-1) was read as
     // U+FFFD, and a secret so read keyed signatures the subscriber could never match.
     const bytes = (text: string, tail: number[]) =>
-      fetch(h.endpoint, {
+      fetch(hub.h.endpoint, {
         method: "POST",
         headers: { "content-type": form },
         body: Buffer.concat([Buffer.from(text), Buffer.from(tail)]),
       });
-    const latin1 = await answer(await bytes(`${base}&${cb}&hub.secret=s`, [0xe9]));
+    const latin1 = await answerOf(await bytes(`${base}&${cb}&hub.secret=s`, [0xe9]));
     expect([latin1.status, latin1.text.split(":")[0], latin1.text.includes("\uFFFD")]).toEqual([
       400,
       "hub.secret",
       false,
     ]);
-    expect(await h.pending()).toEqual([]);
+    expect(await hub.h.pending()).toEqual([]);
     // A literal % sent as %25, and an unknown parameter's bad escape, are accepted.
-    const ok = await h.post({}, form, `${base}&${cb}&hub.secret=%25FF%25FE&other=%FF`);
+    const ok = await hub.h.post({}, form, `${base}&${cb}&hub.secret=%25FF%25FE&other=%FF`);
     expect(ok.status).toBe(202);
-    expect(await h.pending()).toMatchObject([{ secret: "%FF%FE" }]);
+    expect(await hub.h.pending()).toMatchObject([{ secret: "%FF%FE" }]);
     // UTF-8 sent unescaped is accepted, as the form parser reads it as what it is.
     const utf8 = `hub.callback=${encodeURIComponent("https://sub.example.test/utf8")}`;
     expect((await bytes(`${base}&${utf8}&hub.secret=s`, [0xc3, 0xa9])).status).toBe(202);
   });
 
   it("never echoes a rejected secret", async () => {
-    const res = await answer(await h.post({ ...valid, "hub.secret": "top-secret-".repeat(20) }));
+    const res = await answerOf(await hub.h.post({ ...valid, "hub.secret": "top-secret-".repeat(20) }));
     expect(res.status).toBe(400);
     expect(res.text).not.toContain("top-secret");
   });
@@ -178,43 +166,43 @@ describe("request validation", () => {
     ["text/plain", "hub.mode=subscribe"],
     ["multipart/form-data; boundary=x", "--x--"],
   ])("415 for %s", async (type, body) => {
-    const res = await answer(await h.post({}, type, body));
+    const res = await answerOf(await hub.h.post({}, type, body));
     expect(res.status).toBe(415);
     expect(res.text).toBe(`The hub accepts application/x-www-form-urlencoded bodies only, got ${type}.\n`);
   });
 
   it("413 for a body over the limit", async () => {
-    const res = await answer(await h.post({ ...valid, padding: "x".repeat(20_000) }));
+    const res = await answerOf(await hub.h.post({ ...valid, padding: "x".repeat(20_000) }));
     expect(res.status).toBe(413);
     expect(res.text).toBe("The request body is larger than 16kb.\n");
   });
 
   it("413 for more parameters than the parser accepts, saying how many it takes", async () => {
     const many = Object.fromEntries(Array.from({ length: 70 }, (_, i) => [`p${i}`, "1"]));
-    const res = await answer(await h.post({ ...valid, ...many }));
+    const res = await answerOf(await hub.h.post({ ...valid, ...many }));
     expect(res.status).toBe(413);
     expect(res.text).toBe("The request body has more than 64 parameters.\n");
   });
 
   it("405 with Allow for other methods, 204 with Allow to a plain OPTIONS", async () => {
     for (const method of ["GET", "HEAD", "PUT", "PATCH", "DELETE"]) {
-      const res = await fetch(h.endpoint, { method });
+      const res = await fetch(hub.h.endpoint, { method });
       expect(res.status, method).toBe(405);
       expect(res.headers.get("allow"), method).toBe("POST, OPTIONS");
     }
-    const options = await fetch(h.endpoint, { method: "OPTIONS" });
+    const options = await fetch(hub.h.endpoint, { method: "OPTIONS" });
     expect(options.status).toBe(204);
     expect(options.headers.get("allow")).toBe("POST, OPTIONS");
   });
 
   it("202 for a publish naming topics with hub.url or hub.topic", async () => {
-    expect((await h.post({ "hub.mode": "publish", "hub.url": TOPICS.atom })).status).toBe(202);
-    expect((await h.post({ "hub.mode": "publish", "hub.topic": [TOPICS.json, TOPICS.reviews] })).status).toBe(202);
+    expect((await hub.h.post({ "hub.mode": "publish", "hub.url": TOPICS.atom })).status).toBe(202);
+    expect((await hub.h.post({ "hub.mode": "publish", "hub.topic": [TOPICS.json, TOPICS.reviews] })).status).toBe(202);
     // Another spelling of a topic, a percent-encoded unreserved character in it (W3C WebSub §5.1.1).
-    expect((await h.post({ "hub.mode": "publish", "hub.url": TOPICS.atom.replace("feed.", "%66eed%2E") })).status).toBe(
-      202,
-    );
-    await h.hub.idle();
+    expect(
+      (await hub.h.post({ "hub.mode": "publish", "hub.url": TOPICS.atom.replace("feed.", "%66eed%2E") })).status,
+    ).toBe(202);
+    await hub.h.hub.idle();
   });
 
   it("answers a publish 202 only once the ping is recorded, and 503 with Retry-After when it cannot be", async () => {
