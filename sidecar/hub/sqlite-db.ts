@@ -1,6 +1,6 @@
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
-import { ownerOnly } from "./owner-only.ts";
+import { ownerOnly } from "../db/owner-only.ts";
 import {
   pendingFilter,
   type RequestKey,

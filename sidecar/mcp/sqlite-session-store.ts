@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
-import { mkdirSync } from "node:fs";
 import path from "node:path";
 import { DatabaseSync, type StatementSync } from "node:sqlite";
+import { ownerOnly } from "../db/owner-only.ts";
 import { expiryAfterUse, type SessionStore } from "./session-store.ts";
 import { systemWallClock, type WallClock } from "./session-token.ts";
 
@@ -53,7 +53,7 @@ export class SqliteSessionStore implements SessionStore {
   readonly #timer: NodeJS.Timeout | undefined;
 
   constructor(file: string, opts: SqliteSessionStoreOptions) {
-    mkdirSync(path.dirname(file), { recursive: true, mode: 0o700 });
+    ownerOnly(file);
     this.#db = new DatabaseSync(file);
     this.#db.exec("PRAGMA busy_timeout = 5000; PRAGMA journal_mode = WAL; PRAGMA synchronous = NORMAL;");
     this.#db.exec(SCHEMA);

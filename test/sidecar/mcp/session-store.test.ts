@@ -1,3 +1,4 @@
+import { statSync } from "node:fs";
 import { mkdtemp, rm } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
@@ -7,7 +8,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createPool } from "../../../sidecar/db/postgres.ts";
 import { PgSessionStore } from "../../../sidecar/mcp/pg-session-store.ts";
 import { MemorySessionStore, type SessionStore } from "../../../sidecar/mcp/session-store.ts";
-import { SqliteSessionStore } from "../../../sidecar/mcp/sqlite-session-store.ts";
+import { SESSIONS_FILE, SqliteSessionStore } from "../../../sidecar/mcp/sqlite-session-store.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
 import { migratedPools, postgresSuitesMissing } from "../../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
@@ -38,6 +39,8 @@ async function sqliteStore(clock: ManualClock, maxEntries?: number): Promise<Sql
   folders.push(dir);
   return SqliteSessionStore.open(dir, { idleMs: IDLE, clock, maxEntries, pruneIntervalMs: 0 });
 }
+
+const mode = (f: string) => statSync(f).mode & 0o777;
 
 type Make = (clock: ManualClock) => Promise<SessionStore>;
 const stores: { name: string; make: Make; skip: boolean }[] = [
@@ -111,6 +114,16 @@ describe("sqlite session store only", () => {
     expect(store.prune()).toBe(2);
     expect(await store.use("newest", clock.now() + IDLE)).toBeUndefined();
     expect(await store.use("mid", clock.now() + IDLE)).toBe(clock.now() + IDLE);
+    await store.close();
+  });
+
+  it("is a file readable by its owner only, with its WAL file, as hub.sqlite is", async () => {
+    const clock = new ManualClock();
+    const store = await sqliteStore(clock);
+    await store.end("a-session", clock.now() + IDLE);
+    const [dir] = folders.slice(-1);
+    const db = path.join(dir as string, SESSIONS_FILE);
+    expect([mode(db), mode(`${db}-wal`)]).toEqual([0o600, 0o600]);
     await store.close();
   });
 });
