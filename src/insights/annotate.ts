@@ -222,11 +222,12 @@ export function createAnnotator(
             sentenceIndex: clause.sentenceIndex,
             score: r.score,
             span: readSpan(clause, spansInSentence[k] as [number, number], r),
+            // The cheap tests first: most readings are no quote by their evidence alone.
             confident:
               !questions.has(k) &&
+              explicitEvidence(r, borrowed.has(k) ? clause : undefined, !aspects[r.aspect]?.technician_names) &&
               !inOthersWords(clause.text, r) &&
-              writersClaim(clause, r) &&
-              explicitEvidence(r, borrowed.has(k) ? clause : undefined, !aspects[r.aspect]?.technician_names),
+              writersClaim(clause, r),
           });
         }
       });
