@@ -1,7 +1,9 @@
 import path from "node:path";
+import { buildDataset, datasetOf } from "../../src/content/dataset.ts";
 import type { Business } from "../../src/content/records.ts";
 import type { ValidatedContent } from "../../src/content/validate.ts";
 import type { ReviewInput } from "../../src/insights/annotate.ts";
+import { analyzeReviews, aspectRefs } from "../../src/insights/build.ts";
 import type { InsightsContent } from "../../src/insights/content-schema.ts";
 import type { LearnedModel } from "../../src/insights/learned.ts";
 import { type Analyzer, createAnalyzer } from "../../src/insights/nlp.ts";
@@ -20,6 +22,16 @@ export async function projectInsights(): Promise<{ content: ValidatedContent; in
     content.reviews.map((r) => r.id),
   );
   return { content, insights };
+}
+
+/** The project's content built and analysed as the build does, at https://reviews.example. */
+export async function projectAnalysis() {
+  const { content, insights } = await projectInsights();
+  const built = buildDataset(content, "https://reviews.example");
+  const analyzer = createAnalyzer();
+  const analysis = analyzeReviews({ reviews: built.reviews, business: built.business, content: insights, analyzer });
+  const dataset = datasetOf(built.business, analysis.reviews, aspectRefs(insights));
+  return { content, insights, built, analyzer, analysis, dataset };
 }
 
 /** The project's insights content without its learned models, for tests that hand-make a model. */

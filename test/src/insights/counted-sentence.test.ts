@@ -1,25 +1,14 @@
 import { describe, expect, it } from "vitest";
-import { buildDataset } from "../../../src/content/dataset.ts";
-import { analyzeReviews } from "../../../src/insights/build.ts";
-import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { polarity } from "../../../src/insights/numbers.ts";
 import { countedMention } from "../../../src/insights/quotes.ts";
 import type { AspectMention } from "../../../src/insights/readings.ts";
 import { createSummariser } from "../../../src/insights/review-summary.ts";
 import { saidHtml } from "../../../src/site/evidence-html.ts";
-import { projectInsights } from "../../helpers/project-insights.ts";
+import { projectAnalysis } from "../../helpers/project-insights.ts";
 
 /** The sentence an evidence page shows under a review is evidence of the reading it is listed under. */
-const { content, insights } = await projectInsights();
-const dataset = buildDataset(content, "https://reviews.example");
-const analyzer = createAnalyzer();
+const { insights, built: dataset, analyzer, analysis } = await projectAnalysis();
 const summarise = createSummariser(insights, dataset.business, analyzer);
-const analysis = analyzeReviews({
-  reviews: dataset.reviews,
-  business: dataset.business,
-  content: insights,
-  analyzer,
-});
 
 const mention = (score: number, sentence: string): AspectMention => ({
   aspect: 0,

@@ -1,23 +1,13 @@
 import { describe, expect, it } from "vitest";
-import { buildDataset, datasetOf } from "../../../src/content/dataset.ts";
 import { createMatcher } from "../../../src/content/mentions.ts";
-import { analyzeReviews, aspectRefs } from "../../../src/insights/build.ts";
-import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { evidencePages } from "../../../src/site/evidence.ts";
 import { entityPath } from "../../../src/site/evidence-paths.ts";
 import { evidenceItems } from "../../../src/site/review-page-props.ts";
-import { projectInsights } from "../../helpers/project-insights.ts";
+import { projectAnalysis } from "../../helpers/project-insights.ts";
 
 /** On a practitioner's "Discussed with" page, the sentence shown under a review is about that practitioner. */
-const { content, insights } = await projectInsights();
-const built = buildDataset(content, "https://reviews.example");
-const analysis = analyzeReviews({
-  reviews: built.reviews,
-  business: built.business,
-  content: insights,
-  analyzer: createAnalyzer(),
-});
-const pages = evidencePages(datasetOf(built.business, analysis.reviews, aspectRefs(insights)), analysis.insights);
+const { built, analysis, dataset } = await projectAnalysis();
+const pages = evidencePages(dataset, analysis.insights);
 const technicians = built.business.technicians;
 const said = (path: string) => {
   const page = pages.find((p) => p.path === path);

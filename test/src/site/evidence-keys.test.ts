@@ -1,14 +1,11 @@
 import { hash } from "node:crypto";
 import { describe, expect, it } from "vitest";
-import { buildDataset, datasetOf } from "../../../src/content/dataset.ts";
-import { analyzeReviews, aspectRefs } from "../../../src/insights/build.ts";
 import { ReviewCounted } from "../../../src/insights/counted.ts";
-import { createAnalyzer } from "../../../src/insights/nlp.ts";
 import { evidencePages } from "../../../src/site/evidence.ts";
 import { evidenceItems, evidencePageEntries } from "../../../src/site/review-page-props.ts";
 import type { SiteData } from "../../../src/site/site-data.ts";
 import { siteUrls } from "../../../src/urls.ts";
-import { projectInsights } from "../../helpers/project-insights.ts";
+import { projectAnalysis } from "../../helpers/project-insights.ts";
 
 /**
  * The evidence pages' cache keys hash what each page shows (src/site/review-page-props.ts). They are
@@ -16,15 +13,7 @@ import { projectInsights } from "../../helpers/project-insights.ts";
  * heading and part, then per listed review the digest of its byline and, on aspect lists, its
  * reading and the sentence counted (what `evidenceItems` shows), then the shared props' digest.
  */
-const { content, insights } = await projectInsights();
-const built = buildDataset(content, "https://reviews.example");
-const analysis = analyzeReviews({
-  reviews: built.reviews,
-  business: built.business,
-  content: insights,
-  analyzer: createAnalyzer(),
-});
-const dataset = datasetOf(built.business, analysis.reviews, aspectRefs(insights));
+const { analysis, dataset } = await projectAnalysis();
 const site = {
   dataset,
   urls: siteUrls("https://reviews.example"),
