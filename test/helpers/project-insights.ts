@@ -2,7 +2,7 @@ import path from "node:path";
 import { buildDataset, datasetOf } from "../../src/content/dataset.ts";
 import type { Business } from "../../src/content/records.ts";
 import type { ValidatedContent } from "../../src/content/validate.ts";
-import type { ReviewInput } from "../../src/insights/annotate.ts";
+import { createAnnotator, type ReviewInput } from "../../src/insights/annotate.ts";
 import { analyzeReviews, aspectRefs } from "../../src/insights/build.ts";
 import type { InsightsContent } from "../../src/insights/content-schema.ts";
 import type { LearnedModel } from "../../src/insights/learned.ts";
@@ -74,4 +74,11 @@ export function blankClauseModels(ids: readonly string[], bias: [number, number,
     polarity: { features: [], bias, weights: [] },
     aspects: { features: [], models: ids.map((id) => ({ id, bias: Math.log(0.3 / 0.7), weights: [] })) },
   };
+}
+
+/** How the rules alone read a one-review text at `rating` stars: "aspect:sentiment" per aspect. */
+export async function rulesReading(rating = 3): Promise<(text: string) => string[]> {
+  const { insights, business, analyzer } = await rulesOnly();
+  const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
+  return (text) => rules.annotate(plainReview(text, rating)).aspects.map((a) => `${a.id}:${a.sentiment}`);
 }

@@ -1,15 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createAnnotator } from "../../../src/insights/annotate.ts";
-import { plainReview, rulesOnly } from "../../helpers/project-insights.ts";
+import { rulesReading } from "../../helpers/project-insights.ts";
 
 /**
  * Lateness told with a count ("15 minutes late") is a complaint however short, and lateness patients
  * are told of beforehand ("they text you when the doctor is running late") is a courtesy. Sentences
  * written for this test, in 3-star reviews so the rating cannot decide.
  */
-const { insights, business, analyzer } = await rulesOnly();
-const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
-const read = (text: string) => rules.annotate(plainReview(text, 3)).aspects.map((a) => `${a.id}:${a.sentiment}`);
+const read = await rulesReading();
 
 describe("lateness", () => {
   it("reads minutes late or behind as a delay, however few, and a short call-back as none", () => {

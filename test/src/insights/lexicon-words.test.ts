@@ -1,15 +1,12 @@
 import { describe, expect, it } from "vitest";
-import { createAnnotator } from "../../../src/insights/annotate.ts";
-import { plainReview, rulesOnly } from "../../helpers/project-insights.ts";
+import { rulesReading } from "../../helpers/project-insights.ts";
 
 /**
  * Words of the domain lexicon (and what a clause without an aspect of its own borrows) (content/insights/sentiment.yaml, aspects.yaml) that wink's general
  * one reads otherwise or not at all, in 3-star reviews so the rating cannot decide; sentences
  * written for this test.
  */
-const { insights, business, analyzer } = await rulesOnly();
-const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
-const read = (text: string) => rules.annotate(plainReview(text, 3)).aspects.map((a) => `${a.id}:${a.sentiment}`);
+const read = await rulesReading();
 
 describe("price compared", () => {
   it("reads cheaper and cheapest as praise of the price, and their negation as a complaint", () => {

@@ -1,6 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { createAnnotator } from "../../../src/insights/annotate.ts";
-import { plainReview, rulesOnly } from "../../helpers/project-insights.ts";
+import { rulesReading } from "../../helpers/project-insights.ts";
 
 /**
  * A wish can praise: "I only wish I had found Dr. Kim sooner" regrets the writer's own delay, and
@@ -8,9 +7,7 @@ import { plainReview, rulesOnly } from "../../helpers/project-insights.ts";
  * about the aspect it names, while a wish for what is ("wish they had more evening hours", "wish I
  * didn't have to wait so long") still is. Sentences written for this test.
  */
-const { insights, business, analyzer } = await rulesOnly();
-const rules = createAnnotator(insights, business, analyzer, { reading: "rules" });
-const sides = (text: string) => rules.annotate(plainReview(text, 5)).aspects.map((a) => `${a.id}:${a.sentiment}`);
+const sides = await rulesReading(5);
 
 describe("a wish that praises", () => {
   it("reads the writer's regret at coming late as no complaint about what they came to", () => {
