@@ -1,7 +1,8 @@
-import { randomBytes } from "node:crypto";
-import { link, mkdir, readFile, rename, rm, writeFile } from "node:fs/promises";
+import { randomBytes, randomUUID } from "node:crypto";
+import { readFile, rename } from "node:fs/promises";
 import path from "node:path";
 import type { Config } from "../../src/config.ts";
+import { type KeptFileSystem, keptFileSystem, placeOnce, removeLeftDrafts } from "../../src/io/kept-file.ts";
 import type { Logger } from "../logger.ts";
 
 /**
@@ -33,31 +34,24 @@ async function readKept(file: string): Promise<string> {
  * The kept secret, made (and kept) when the file is missing or holds less than a secret. Throws
  * when `DATA_DIR` cannot be read or written; the caller then draws one for this process.
  */
-export async function keptSessionSecret(dataDir: string): Promise<string> {
+export async function keptSessionSecret(dataDir: string, fs: KeptFileSystem = keptFileSystem): Promise<string> {
   const file = sessionSecretFile(dataDir);
-  for (let attempt = 0; ; attempt++) {
+  await removeLeftDrafts(fs, file);
+  for (;;) {
     const kept = await readKept(file);
     if (kept.length >= MIN_LENGTH) return kept;
     const secret = randomBytes(32).toString("base64url");
-    // Written whole beside it, then linked into place: of two starts at once (instances sharing
-    // DATA_DIR), the second finds the first's secret there and takes it, rather than replacing it.
-    const draft = `${file}.${process.pid}.${randomBytes(8).toString("hex")}.tmp`;
-    await mkdir(dataDir, { recursive: true, mode: 0o700 });
-    try {
-      await writeFile(draft, `${secret}\n`, { mode: 0o600, flag: "wx" });
-      // A file holding less than a secret is replaced; so is a missing one where hard links are not to be had.
-      if (kept !== "") await rename(draft, file);
-      else
-        await link(draft, file).catch((err: NodeJS.ErrnoException) => {
-          if (err.code === "EEXIST") throw err;
-          return rename(draft, file);
-        });
+    await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
+    if (kept !== "") {
+      // A file holding less than a secret is replaced, whole.
+      const draft = `${file}.${process.pid}.${randomUUID()}`;
+      await fs.writeFile(draft, `${secret}\n`, { mode: 0o600, flag: "wx" });
+      await rename(draft, file).finally(() => fs.rm(draft, { force: true }));
       return secret;
-    } catch (err) {
-      if ((err as NodeJS.ErrnoException).code !== "EEXIST" || attempt > 0) throw err;
-    } finally {
-      await rm(draft, { force: true });
     }
+    // Of two starts at once (instances sharing DATA_DIR), the second finds the first's secret in
+    // place and takes it, rather than replacing it.
+    if (await placeOnce(fs, file, `${secret}\n`, (err) => err as Error)) return secret;
   }
 }
 

@@ -1,11 +1,9 @@
-import { randomUUID } from "node:crypto";
-import { link, mkdir, open, readdir, readFile, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../config.ts";
 import { type NonceSource, nonceSource } from "../log/commitment.ts";
 import { generateKeyPair, type Signer, signerFromKey, signerSeed, verifierKeyOf } from "../log/note-keys.ts";
-import { processAlive } from "./process-alive.ts";
+import { type KeptFileSystem, keptFileSystem, placeOnce, removeLeftDrafts } from "./kept-file.ts";
 
 /**
  * The review log's signing key: LOG_SIGNING_KEY, or else a key kept in DATA_DIR, made on first
@@ -26,8 +24,8 @@ export class LogKeyError extends Error {
 }
 
 /** The file operations a generated key is kept with: the system's, or a test's (a volume without hard links). */
-export const keyFileSystem = { link, mkdir, open, readdir, readFile, rm, stat, writeFile };
-export type KeyFileSystem = typeof keyFileSystem;
+export const keyFileSystem = keptFileSystem;
+export type KeyFileSystem = KeptFileSystem;
 
 /** Where a generated key for `origin` is kept. */
 export function generatedKeyFile(dataDir: string, origin: string): string {
@@ -80,73 +78,6 @@ function cannotWrite(file: string, err: unknown): LogKeyError {
 }
 
 /**
- * Where hard links are not to be had (FAT and exFAT, some network and FUSE volumes): `file` created
- * exclusively, so a key already there is never replaced, and written in one write. Returns false when
- * `file` exists.
- */
-async function writeInPlace(fs: KeyFileSystem, file: string, text: string): Promise<boolean> {
-  let fh: Awaited<ReturnType<typeof open>>;
-  try {
-    fh = await fs.open(file, "wx", 0o600);
-  } catch (err) {
-    if ((err as NodeJS.ErrnoException).code === "EEXIST") return false;
-    throw cannotWrite(file, err);
-  }
-  try {
-    await fh.writeFile(text);
-    await fh.sync();
-    await fh.close();
-  } catch (err) {
-    // Nothing was signed with a key not yet returned: the unfinished file goes.
-    await fh.close().catch(() => {});
-    await fs.rm(file, { force: true });
-    throw cannotWrite(file, err);
-  }
-  return true;
-}
-
-/** A draft older than this was left behind: its writer links it a moment after writing it. */
-const DRAFT_LEFT_MS = 60_000;
-
-/**
- * Removes the drafts of `file` (below) that builds killed before linking them left behind, or after
- * linking and before removing them. No key of theirs was ever used, or it is the one in `file`, so
- * removing them starts no second key; a draft counts as left when the PID its name holds is gone or
- * it is older than a minute. A writer whose draft was taken all the same tries again (`place`).
- */
-async function removeLeftDrafts(fs: KeyFileSystem, file: string): Promise<void> {
-  const dir = path.dirname(file);
-  const prefix = `${path.basename(file)}.`;
-  for (const name of await fs.readdir(dir).catch(() => [] as string[])) {
-    const pid = name.startsWith(prefix) && /^(\d+)\.[0-9a-f-]{36}$/.exec(name.slice(prefix.length))?.[1];
-    if (!pid) continue;
-    const draft = path.join(dir, name);
-    const modified = (await fs.stat(draft).catch(() => undefined))?.mtimeMs ?? Date.now();
-    if (!processAlive(Number(pid)) || Date.now() - modified > DRAFT_LEFT_MS) await fs.rm(draft, { force: true });
-  }
-}
-
-/** Puts the key `text` in `file` unless a key is there already; returns whether it did. */
-async function place(fs: KeyFileSystem, file: string, text: string): Promise<boolean> {
-  await fs.mkdir(path.dirname(file), { recursive: true });
-  // Written whole beside it, then linked into place: two builds starting at once keep the first key
-  // linked, never two, and neither ever reads the file half written.
-  const draft = `${file}.${process.pid}.${randomUUID()}`;
-  await fs.writeFile(draft, text, { flag: "wx", mode: 0o600 });
-  try {
-    await fs.link(draft, file);
-    return true;
-  } catch (err) {
-    const code = (err as NodeJS.ErrnoException).code;
-    // EEXIST: another build's key is in place. ENOENT: this draft was taken for a left one.
-    if (code === "EEXIST" || code === "ENOENT") return false;
-    return await writeInPlace(fs, file, text);
-  } finally {
-    await fs.rm(draft, { force: true });
-  }
-}
-
-/**
  * The key of the log named `origin`. `notice` hears, once per generated key, where it was written
  * and that a public deployment must set LOG_SIGNING_KEY.
  */
@@ -163,7 +94,7 @@ export async function logSigningKey(
     const kept = await readKept(fs, file, origin);
     if (kept) return kept;
     const { skey } = generateKeyPair(origin);
-    if (!(await place(fs, file, `${skey}\n`))) continue;
+    if (!(await placeOnce(fs, file, `${skey}\n`, (err) => cannotWrite(file, err)))) continue;
     const key = keyOf(skey, origin, file);
     notice(
       `Created a signing key for the review log ${origin} in ${file}. Fine for trying it out; a public deployment must set LOG_SIGNING_KEY to its own key and keep it (docs/log.md). Verifier key: ${key.vkey}`,
