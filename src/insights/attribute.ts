@@ -1,4 +1,4 @@
-import { isPlace } from "./constructions.ts";
+import { isIncluded, isPlace } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 
@@ -32,6 +32,9 @@ export function names(clause: Clause, i: number): boolean {
   const own = tag(i);
   return noun(own) && (noun(tag(i - 1)) || tag(i + 1) === "NOUN" || (own === "PROPN" && tag(i + 1) === "PROPN"));
 }
+
+/** Prepositions of a place where something happened ("in the parking lot"), not of a state ("on time"). */
+const WHERE = new Set(["in", "at", "inside", "outside", "near"]);
 
 const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
 
@@ -92,8 +95,9 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
     if (sameSeg.length === 0 && ownNoun(p.at) && polar.some((q) => segOf(q.at) !== mySeg)) continue;
     let pool = sameSeg.length > 0 ? sameSeg : mentions;
     // "The voicemail box at the office has been full": where something is ("at the office") is not
-    // what the clause judges, when the clause names something else.
-    const subjects = pool.filter((m) => !isPlace(clause, m.start));
+    // what the clause judges, when the clause names something else; nor is a part of it ("$39
+    // including the exam, can't beat it").
+    const subjects = pool.filter((m) => !isPlace(clause, m.start) && !isIncluded(clause, m.start));
     if (subjects.length > 0 && subjects.length < pool.length) pool = subjects;
     let best = pool[0] as AspectSpan;
     let dist = Number.POSITIVE_INFINITY;
@@ -112,8 +116,14 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
   // When the clause's opinion goes to some aspects, the others are named in passing ("the doctor
   // was running behind"): the clause is not about them.
   const anyPolar = [...sums.values()].some((s) => s.polar);
+  // Nor is where something happened, when the clause names what happened ("my back went into
+  // spasm in the parking lot").
+  const where = (m: AspectSpan) => !m.condition && isPlace(clause, m.start, WHERE);
+  const placed = new Set(mentions.filter(where).map((m) => m.aspect));
+  for (const m of mentions) if (!where(m)) placed.delete(m.aspect);
+  const inPassing = (aspect: number) => weakOnly.has(aspect) || (placed.has(aspect) && placed.size < sums.size);
   return [...sums]
-    .filter(([aspect, s]) => s.polar || (!anyPolar && !weakOnly.has(aspect)))
+    .filter(([aspect, s]) => s.polar || (!anyPolar && !inPassing(aspect)))
     .sort(([a], [b]) => a - b)
     .map(([aspect, s]) => ({
       aspect,

@@ -239,11 +239,29 @@ const DETERMINERS = new Set(["the", "a", "an", "my", "their", "your", "his", "he
  * Whether the mention at `start` names where something happened ("in the lobby", "on the table"),
  * a preposition before it, rather than what the clause is about.
  */
-export function isPlace(clause: Clause, start: number): boolean {
+export function isPlace(
+  clause: Clause,
+  start: number,
+  prepositions: ReadonlySet<string> = PLACE_PREPOSITIONS,
+): boolean {
   const { normals } = clause.tokens;
   let k = start - 1;
   while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
-  return k >= clause.start && PLACE_PREPOSITIONS.has(normals[k] as string);
+  return k >= clause.start && prepositions.has(normals[k] as string);
+}
+
+const INCLUDING = new Set(["including", "incl", "inclusive"]);
+
+/**
+ * Whether the mention at `start` names a part of what the clause prices or praises ("$39 including
+ * the exam"): the opinion is of the whole, not of the part.
+ */
+export function isIncluded(clause: Clause, start: number): boolean {
+  const { normals } = clause.tokens;
+  let k = start - 1;
+  while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
+  if (k >= clause.start && normals[k] === "of") k--; // "inclusive of the exam"
+  return k >= clause.start && INCLUDING.has(normals[k] as string);
 }
 
 /** Pronouns that may point at someone or something other than what the clause before named ("their mistakes"). */

@@ -1,6 +1,7 @@
 import model from "wink-eng-lite-web-model";
 import winkNLP, { type ItsFunction } from "wink-nlp";
 import { clauseRanges } from "./clause-cuts.ts";
+import { respell, respeltLemma } from "./spellings.ts";
 
 /**
  * The NLP edge of the insights: wink-nlp with its English lite model does tokenising, sentence
@@ -160,11 +161,15 @@ export function createAnalyzer(): Analyzer {
       const keep = <T>(arr: T[]): T[] => (kept.length === arr.length ? arr : kept.map((i) => arr[i] as T));
       const values = keep(t.out(its.value) as string[]);
       const types = keep(allTypes);
-      const normals = keep(t.out(its.normal) as string[]).map(form);
+      const written = keep(t.out(its.normal) as string[]).map(form);
+      const normals = written.map(respell);
       // wink has no lemma for some words it does not split ("didnt" before a comma: null); such a
       // word is its own lemma, as an unknown word is.
       const lemmas = keep(t.out(lemma) as (string | null)[]).map(
-        (l, i) => SHORT_FORMS.get(normals[i] as string) ?? (l == null ? (normals[i] as string) : form(l)),
+        (l, i) =>
+          SHORT_FORMS.get(normals[i] as string) ??
+          respeltLemma(written[i] as string) ??
+          (l == null ? (normals[i] as string) : form(l)),
       );
       const pos = keep(t.out(its.pos) as string[]);
       const stop = keep(t.out(its.stopWordFlag) as unknown as boolean[]);

@@ -121,6 +121,17 @@ export function reviewVerdicts(
     const agree = polar.length > 0 && polar.every((r) => Math.sign(r.score) === Math.sign(score));
     const words = agree && polar.some(explicit);
     if (words && polar.every((r) => explicit(r) && !r.disputed) && (p[c] as number) < explicitConfidence) continue;
+    // Explicit words on one side are not undone by a side only the learned models gave against them
+    // ("my back's better… Didn't hurt. Still, I didn't like it one bit").
+    const firm = polar.filter(explicit);
+    if (
+      firm.length > 0 &&
+      firm.some((r) => !r.disputed) &&
+      firm.every((r) => Math.sign(r.score) === Math.sign(score)) &&
+      polar.every((r) => explicit(r) || r.learned === "found" || r.learned === "filled") &&
+      (p[c] as number) < explicitConfidence
+    )
+      continue;
     if (agree && from !== "neutral" && side !== "neutral" && (p[c] as number) < REVERSE_CONFIDENCE) continue;
     if (words && e.sentences <= 1) {
       const unrated = model.review(reviewFeatures({ ...e, rating: 3 }, aspect, aspectIds[aspect] as string));

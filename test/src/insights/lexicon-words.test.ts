@@ -106,3 +106,24 @@ describe("insurance taken or not", () => {
     expect(read("They take insurance, which is rare around here.")).toEqual(["billing:positive"]);
   });
 });
+
+describe("words wink reads against a review's sense", () => {
+  it("reads 'rock hard' as a complaint, and a table that lowers as none", () => {
+    expect(read("The waiting room chairs are rock hard.")).toEqual(["facility:negative"]);
+    expect(read("The treatment tables lower nearly to the floor.")).toEqual(["facility:neutral"]);
+  });
+
+  it("reads 'good luck' wished on the reader as a warning, and a good luck card as none", () => {
+    expect(read("Street parking only, good luck after 5.")).toEqual(["location:negative"]);
+    expect(read("Fair prices, but good luck getting an appointment.")).toContain("scheduling:negative");
+    expect(read("The front desk gave my daughter a good luck card.")).toEqual(["staff:neutral"]);
+  });
+});
+
+describe("a condition that fades", () => {
+  it("reads fading, letting up and dying down as a result", () => {
+    expect(read("My tension headaches have faded to almost nothing.")).toEqual(["pain-relief:positive"]);
+    expect(read("The pain in my neck died down after two visits.")).toEqual(["pain-relief:positive"]);
+    expect(read("The sciatica let up within a week.")).toEqual(["pain-relief:positive"]);
+  });
+});

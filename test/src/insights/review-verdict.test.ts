@@ -81,6 +81,33 @@ describe("the review model against the clauses' mean", () => {
     expect(care(withReview("pos:0|neg:1", 2, 0.95), "Dr. Kim was rushed.")).toBe("positive");
   });
 
+  it("keeps explicit words from being undone by a side only the learned models gave against them", () => {
+    // Clause models that find care in a clause with "bit" and read it negative there, and agree with "lovely".
+    const clauses = clauseModels();
+    const care = ids.indexOf("care");
+    const found: LearnedModel = {
+      ...clauses,
+      aspects: {
+        features: ["bit"],
+        models: clauses.aspects.models.map((m, i) => ({ ...m, weights: [i === care ? 5 : 0] })),
+      },
+      polarity: { features: ["bit", "lovely"], bias: [0, 0, 0], weights: [5, 0, 0, 0, 0, 5] },
+    };
+    const text = "Dr. Kim was lovely. I went back twice. Still, it was a bit much.";
+    const read = (p: number) => {
+      const model = { ...found, review: withReview("rating:5", 1, p).review };
+      const a = createAnnotator({ ...insights, model }, business, analyzer).annotate(review(text, 5));
+      const sides = a.readings
+        .flat()
+        .filter((r) => r.aspect === care && r.polar)
+        .map((r) => r.learned ?? "rules");
+      if (!sides.includes("found")) throw new Error("the case needs a reading the learned models found");
+      return a.aspects.find((x) => x.id === "care")?.sentiment;
+    };
+    expect(read(LEARNED_DEFAULTS.explicitConfidence - 0.05)).toBe("positive");
+    expect(read(0.95)).toBe("neutral");
+  });
+
   it("turns explicit words to the opposite side only at REVERSE_CONFIDENCE, to neutral at the clause's bar", () => {
     const care = (side: 0 | 1, p: number) =>
       createAnnotator({ ...insights, model: withReview("rating:1", side, p) }, business, analyzer)

@@ -1,0 +1,29 @@
+import { describe, expect, it } from "vitest";
+import { rulesReading } from "../../helpers/project-insights.ts";
+
+/**
+ * What a clause names aside from what it judges (attribute.ts): where something happened, and a
+ * part of what is priced. 3-star reviews so the rating cannot decide; sentences written for this test.
+ */
+const read = await rulesReading();
+
+describe("a part of what is priced", () => {
+  it("takes none of the opinion of the whole ('$39 including the exam, can't beat it')", () => {
+    expect(read("New patient special was $39 including the exam, can't beat it.")).toEqual(["billing:positive"]);
+    expect(read("The package was $400 inclusive of the x-rays, a rip-off.")).toContain("billing:negative");
+    // Without "including", the exam is what the clause names.
+    expect(read("The exam was quick, can't beat it.")).not.toContain("billing:positive");
+  });
+});
+
+describe("where something happened", () => {
+  it("is named in passing when the clause names what happened", () => {
+    expect(read("My back went into spasm in the parking lot.")).toEqual(["pain-relief:neutral"]);
+    expect(read("I filled in the forms at the front desk.")).toEqual(["staff:neutral"]);
+  });
+
+  it("is what the clause is about when it names nothing else, or judges it", () => {
+    expect(read("We sat in the waiting room.")).toEqual(["facility:neutral"]);
+    expect(read("My back went into spasm in the awful parking lot.")).toContain("location:negative");
+  });
+});
