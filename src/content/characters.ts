@@ -43,9 +43,13 @@ const NONCHARACTER = new RegExp(
   "u",
 );
 const NONCHARACTERS = new RegExp(NONCHARACTER.source, "gu");
+/** What breaks a line or jumps a column: allowed in a text block, not inside a one-line name or title. */
+const LINE_BREAK = /[\t\n\u2028\u2029]/;
 
 const NAMES: Record<number, string> = {
   0: "NUL",
+  9: "CHARACTER TABULATION",
+  10: "LINE FEED",
   7: "BEL, the terminal bell",
   8: "BS, backspace",
   11: "VT, vertical tab",
@@ -54,6 +58,8 @@ const NAMES: Record<number, string> = {
   27: "ESC, which starts terminal escape sequences",
   127: "DEL",
   133: "NEL, next line",
+  8232: "LINE SEPARATOR",
+  8233: "PARAGRAPH SEPARATOR",
   8234: "LEFT-TO-RIGHT EMBEDDING",
   8235: "RIGHT-TO-LEFT EMBEDDING",
   8236: "POP DIRECTIONAL FORMATTING",
@@ -118,10 +124,11 @@ const HOW = "delete it (it may be invisible: retype the words around it)";
 
 /**
  * The first character of `s` that no content field may hold; with `names`, also the invisible
- * characters refused in an author or a title. Undefined when `s` is well-formed.
+ * characters and the line breaks and tabs (but for those at either end, which are trimmed)
+ * refused in an author or a title. Undefined when `s` is well-formed.
  */
 export function badCharacter(s: string, opts: { names?: boolean } = {}): CharacterProblem | undefined {
-  if (!SUSPECT.test(s) && !(opts.names && ZERO_WIDTH.test(s))) return undefined;
+  if (!SUSPECT.test(s) && !(opts.names && (ZERO_WIDTH.test(s) || LINE_BREAK.test(s.trim())))) return undefined;
   const lone = LONE_SURROGATE.exec(s);
   if (lone) {
     return {
@@ -148,6 +155,14 @@ export function badCharacter(s: string, opts: { names?: boolean } = {}): Charact
     return {
       index: bidi.index,
       message: `holds a bidirectional-text control (${named(s.charCodeAt(bidi.index))}), which shows text in another order than it is written — ${HOW}`,
+    };
+  }
+  const inner = opts.names ? LINE_BREAK.exec(s.trim()) : null;
+  if (inner) {
+    const index = s.length - s.trimStart().length + inner.index;
+    return {
+      index,
+      message: `holds a line break or a tab (${named(s.charCodeAt(index))}) — a name or a title is shown on one line: write it on one line, with a space where the break is`,
     };
   }
   const zero = opts.names ? ZERO_WIDTH.exec(s) : null;
