@@ -42,7 +42,10 @@ export interface RawContent {
   /** `text` is absent when the file could not be read (`unread` says why). */
   business: { file: string; text?: string };
   reviews: { file: string; text: string }[];
-  /** Files under reviews/ that are not `<year>/<id>.yaml`, reported as problems. */
+  /**
+   * One problem line for each file or folder nothing reads (beside business.yaml, under reviews/
+   * but not `<year>/<id>.yaml`), saying where it belongs (src/io/stray-files.ts).
+   */
   strays: string[];
   /**
    * Files and folders found but not read, with why (a link out of the folder, not UTF-8, …):
@@ -125,9 +128,7 @@ export function inspectContent(
   labelled: { file: string; ids: string[] }[];
 } {
   const problems: string[] = (raw.unread ?? []).flatMap((u) => u.problems);
-  for (const s of raw.strays) {
-    problems.push(problem(s, "(file)", "review files must be content/reviews/<year>/<id>.yaml", path.basename(s)));
-  }
+  problems.push(...raw.strays);
 
   const { file: businessFile, text: businessText = "" } = raw.business;
   const businessInput =

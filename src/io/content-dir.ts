@@ -1,4 +1,4 @@
-import { type Dirent, statSync } from "node:fs";
+import { type Dirent, readdirSync, statSync } from "node:fs";
 import { readdir } from "node:fs/promises";
 import path from "node:path";
 import { ConfigError } from "../config.ts";
@@ -14,6 +14,7 @@ import {
   readResolvedFile,
   realPathInside,
 } from "./content-file.ts";
+import { isStray, strayProblem } from "./stray-files.ts";
 
 /**
  * Reading the content folder from disk: the file-system half of content loading. Validation is
@@ -84,6 +85,8 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   const businessText = read(businessPath);
   const reviewsDir = path.join(dir, "reviews");
   const strays: string[] = [];
+  // Where the links read lead, so the folders of content/ they lead into are not called strays.
+  const reached = [businessPath, reviewsDir].map((p) => inside(root, p));
   const paths: { p: string; real?: string }[] = [];
   for (const y of await listFolder(reviewsDir).catch(() => [])) {
     if (y.name.startsWith(".")) continue;
@@ -95,6 +98,7 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
     // The year folder is resolved once: a plain file listed in it (not a link) is where the folder
     // resolves to, so only links are resolved one by one (10,000 calls at 10,000 reviews).
     const realYear = inside(root, yPath);
+    if (y.entry.isSymbolicLink()) reached.push(realYear);
     if (y.entry.isSymbolicLink() && realYear === undefined) {
       unread.push({ file: show(yPath), problems: [outsideProblem(show(yPath))] });
       continue;
@@ -103,18 +107,30 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
       !(y.entry.isDirectory() || (y.entry.isSymbolicLink() && statSync(yPath).isDirectory())) ||
       !/^\d{4}$/.test(y.name)
     ) {
-      strays.push(show(yPath));
+      strays.push(strayProblem(show(yPath), "reviews", isFolder(y.entry, yPath)));
       continue;
     }
     for (const f of await listFolder(yPath)) {
       if (f.name.startsWith(".")) continue;
       const p = path.join(yPath, f.name);
       if (f.escaped !== undefined) unread.push({ file: show(p), problems: [nameProblem(show(p), f.escaped)] });
-      else if (!f.name.endsWith(".yaml")) strays.push(show(p));
+      else if (!f.name.endsWith(".yaml")) strays.push(strayProblem(show(p), "year", isFolder(f.entry, p)));
       else if (realYear !== undefined && f.entry.isFile()) paths.push({ p, real: path.join(realYear, f.name) });
-      else paths.push({ p });
+      else {
+        if (f.entry.isSymbolicLink()) reached.push(inside(root, p));
+        paths.push({ p });
+      }
     }
   }
+  reached.push(...linkedInsights(root, path.join(dir, "insights")));
+  const top = (await listFolder(dir)).filter((e) => !e.name.startsWith("."));
+  strays.unshift(
+    ...top.flatMap(({ name, escaped, entry }) => {
+      const p = path.join(dir, name);
+      if (escaped !== undefined) return [nameProblem(show(p), escaped)];
+      return isStray(root, name, reached) ? [strayProblem(show(p), "content", isFolder(entry, p))] : [];
+    }),
+  );
   // Read one after another, synchronously: only builds and command-line tools read a content folder,
   // and a synchronous read is one system call where a promise read is four, each through the
   // thread pool (at 10,000 reviews the promise reads were 5 % of a rebuild's CPU time).
@@ -133,6 +149,26 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
 async function listFolder(p: string): Promise<{ name: string; escaped?: string; entry: Dirent<Buffer> }[]> {
   const entries = await readdir(p, { withFileTypes: true, encoding: "buffer" });
   return entries.map((entry) => ({ ...listedName(entry.name), entry })).sort((a, b) => (a.name < b.name ? -1 : 1));
+}
+
+/** Whether the entry at `p` is a folder, or a link to one. */
+function isFolder(entry: Dirent<Buffer>, p: string): boolean {
+  return (
+    entry.isDirectory() || (entry.isSymbolicLink() && statSync(p, { throwIfNoEntry: false })?.isDirectory() === true)
+  );
+}
+
+/** Where the insights folder and the links in it resolve to, inside the content folder. */
+function linkedInsights(root: ContentRoot, insights: string): (string | undefined)[] {
+  let links: string[];
+  try {
+    links = readdirSync(insights, { withFileTypes: true })
+      .filter((e) => e.isSymbolicLink())
+      .map((e) => path.join(insights, e.name));
+  } catch {
+    return [];
+  }
+  return [insights, ...links].map((p) => inside(root, p));
 }
 
 /** Where `p` resolves to, when that is inside the content folder; a dangling link resolves nowhere. */

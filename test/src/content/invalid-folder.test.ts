@@ -35,8 +35,8 @@ describe("loadContent on a folder", () => {
     const error = await loadContent(dir, { now: NOW }).catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ContentError);
     expect((error as ContentError).problems).toEqual([
-      `${dir}/reviews/2025/notes.txt: (file): review files must be content/reviews/<year>/<id>.yaml, got "notes.txt"`,
-      `${dir}/reviews/misc: (file): review files must be content/reviews/<year>/<id>.yaml, got "misc"`,
+      `${dir}/reviews/2025/notes.txt: (file): is never read, as a year folder holds review files (<id>.yaml) only — move it out of content/ or delete it`,
+      `${dir}/reviews/misc: (file): is never read, as reviews/ holds one folder per year, named as 2026 is — move the reviews in it to the folders of their years`,
       `${dir}/reviews/2025/${DANA}.yaml: id: duplicate review id, already used by ${dir}/reviews/2024/${DANA}.yaml, got "${DANA}"`,
     ]);
   });
