@@ -170,4 +170,32 @@ describe.skipIf(NGINX)("deploy/nginx.conf and the build's files", () => {
       expect(preflight.headers.get("access-control-allow-headers")).toMatch(/\bIf-None-Match\b/i);
     },
   );
+
+  // The 405 and OPTIONS answers come from their own location, which inherits none of the files'
+  // headers: they must still say nosniff, frame nothing and allow nothing, as the sidecar's do.
+  it.each(["/reviews.json", "/reviews/2026-01-01-a/", "/log/checkpoint"])(
+    "sends the security headers on a 405, an OPTIONS and a preflight to %s",
+    async (url) => {
+      const preflight = {
+        origin: "https://app.example",
+        "access-control-request-method": "GET",
+        "access-control-request-headers": "if-none-match",
+      };
+      const asks: [string, Record<string, string>, number][] = [
+        ["POST", {}, 405],
+        ["DELETE", {}, 405],
+        ["OPTIONS", {}, 204],
+        ["OPTIONS", preflight, 204],
+      ];
+      for (const [method, headers, status] of asks) {
+        const res = await fetch(`${nginx.url}${url}`, { method, headers });
+        await res.arrayBuffer();
+        expect(res.status, method).toBe(status);
+        for (const [name, value] of Object.entries(SECURITY_HEADERS))
+          expect(res.headers.get(name), `${method} ${name}`).toBe(value);
+        expect(res.headers.get("access-control-allow-origin"), method).toBe("*");
+        expect(res.headers.has("access-control-max-age"), method).toBe(method === "OPTIONS");
+      }
+    },
+  );
 });
