@@ -74,6 +74,8 @@ export function parseCommandLine(argv: string[], now: Date): ReviewNewArgs | { e
   } catch (err) {
     return { errors: [(err as Error).message] };
   }
+  // A line pasted on Windows ends in CR LF, which a YAML reader takes for one line break, as in a file.
+  for (const field of ["author", "title", "text"] as const) values[field] = values[field]?.replace(/\r\n/g, "\n");
   const errors: string[] = repeatedOptions(tokens ?? []);
   const author = ReviewFileSchema.shape.author.safeParse(values.author ?? "");
   if (!author.success)

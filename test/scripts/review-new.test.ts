@@ -108,6 +108,17 @@ describe("npm run review:new", () => {
     expect(scaffold.title).toBe(title);
   });
 
+  // A text pasted on Windows ends its lines with CR LF: a line break, as it is in a file saved there.
+  it("takes a --text whose lines end in CR LF as the lines they are", async () => {
+    const dir = await contentDir();
+    const text = "Dr. Patel sorted out my neck.\r\n\r\nThe front desk was kind.\r\n";
+    const { code, err } = await runAt("2025-03-11T09:00:00Z", dir, ["--author", "Maria G.", "--text", text]);
+    expect(err).toBe("");
+    expect(code).toBe(0);
+    const scaffold = parse(await readFile(path.join(dir, "reviews/2025/2025-03-11-maria-g.yaml"), "utf8"));
+    expect(scaffold.text).toBe("Dr. Patel sorted out my neck.\n\nThe front desk was kind.\n");
+  });
+
   it("names a text over the limit by its length, as npm run check does, without printing it back", async () => {
     const dir = await contentDir();
     const { code, err } = await runAt("2025-03-11T09:00:00Z", dir, [
