@@ -221,6 +221,13 @@ export function badCharacterLine(text: string): { line: number; message: string 
   if (!found) return undefined;
   let line = 1;
   for (let i = text.indexOf("\n"); i >= 0 && i < found.index; i = text.indexOf("\n", i + 1)) line++;
+  if (text[found.index] === "\r") {
+    return {
+      line,
+      message:
+        "holds a carriage return (U+000D CR) with no line feed after it, the line ending of old Mac files, which ends no line here — save the file with LF (or Windows' CR LF) line endings, or delete the character if it is a stray",
+    };
+  }
   return { line, message: found.message };
 }
 

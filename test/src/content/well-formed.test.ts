@@ -112,6 +112,17 @@ describe("characters no field may hold", () => {
     );
   });
 
+  // A file saved with CR alone ending each line (old Mac files) is one line with CRs in it, to the check.
+  it("a carriage return with no line feed after it is named as the line ending it is; CR LF passes", () => {
+    const how =
+      "holds a carriage return (U+000D CR) with no line feed after it, the line ending of old Mac files, which ends no line here — save the file with LF (or Windows' CR LF) line endings, or delete the character if it is a stray";
+    expect(problems((t) => t.replace(/\n/g, "\r"))).toEqual([`${DANA_FILE()}: line 1: date: ${how}`]);
+    expect(problems((t) => t.replace("two adjustments", "two\radjustments"))).toEqual([
+      `${DANA_FILE()}: line 7: text: ${how}`,
+    ]);
+    expect(problems((t) => t.replace(/\n/g, "\r\n"))).toEqual([]);
+  });
+
   it("zero-width characters are refused in author and title, not in the text; an emoji's joiner stays", () => {
     expect(problems((t) => t.replace("author: Dana K.", "author: Dana\u200b K."))[0]).toContain(
       "line 4: author: holds an invisible character (U+200B ZERO WIDTH SPACE), which makes a name differ from one that looks the same",
