@@ -127,3 +127,18 @@ describe("a condition that fades", () => {
     expect(read("The sciatica let up within a week.")).toEqual(["pain-relief:positive"]);
   });
 });
+
+describe("what a patient could not do to be seen or heard", () => {
+  it("reads an appointment that could not be booked, or a desk hard to reach, as a complaint", () => {
+    expect(read("I can't book anything before 6pm.")).toEqual(["scheduling:negative"]);
+    expect(read("Hard to reach anyone on the phone.")).toEqual(["staff:negative"]);
+    expect(read("Difficult to book an appointment online.")).toEqual(["scheduling:negative"]);
+  });
+});
+
+describe("paying", () => {
+  it("is a fact of the visit, not a complaint (wink reads 'pay' as one)", () => {
+    expect(read("I pay cash at the desk.")).toEqual(["billing:neutral"]);
+    expect(read("I paid by card and they emailed a receipt.")).toEqual(["billing:neutral"]);
+  });
+});

@@ -96,6 +96,13 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("Dr. Kim would be worth it even if he charged double.", "care")).toBe("positive");
   });
 
+  it("reads what the if denies as what is ('would be fine if I weren't kept waiting')", () => {
+    expect(sideOf("The drive would be fine if I weren't kept waiting half an hour after it.", "scheduling")).toBe(
+      "negative",
+    );
+    expect(sideOf("Would be five stars if the front desk wasn't so rude.", "staff")).toBe("negative");
+  });
+
   it("cuts an unpunctuated wish from what came before, and reads what it wishes away as a complaint", () => {
     const sides = (text: string) => ["pain-relief", "scheduling"].map((a) => sideOf(text, a));
     expect(sides("neck feels way better just wish it wasnt so hard to get an appt")).toEqual(["positive", "negative"]);
