@@ -1,6 +1,6 @@
 import { type Checkpoint, parseCheckpoint } from "./checkpoint.ts";
-import { decodeBundle } from "./entries.ts";
-import { equalHash } from "./merkle.ts";
+import { decodeBundle, encodeBundle } from "./entries.ts";
+import { equalHash, HASH_SIZE } from "./merkle.ts";
 import { openNote, parseNote } from "./note.ts";
 import type { Verifier } from "./note-keys.ts";
 import { TILE_WIDTH, type Tile, tilePath } from "./tiles.ts";
@@ -22,6 +22,36 @@ export interface LogReader {
 
 export class LogReadError extends Error {
   override name = "LogReadError";
+}
+
+/** A tile's bytes, and where they were read, for messages. */
+export interface TileRead {
+  bytes: Uint8Array;
+  at: string;
+}
+
+/**
+ * The bytes of tile `t` at `reader`, or undefined with `missing` saying what is not there. A
+ * partial tile that is gone is read from the start of its full tile: tlog-tiles lets a log delete
+ * a partial tile once the full tile is available, and lets a client fetch the full tile as a
+ * fallback. Either way the bytes are checked against the checkpoint by the caller.
+ */
+export async function readTile(reader: LogReader, t: Tile): Promise<TileRead | { bytes?: undefined; missing: string }> {
+  const path = tilePath(t);
+  const bytes = await reader.read(path);
+  if (bytes) return { bytes, at: `${reader.where}/${path}` };
+  if (t.width === TILE_WIDTH) return { missing: `${reader.where}/${path} is missing` };
+  const fullPath = tilePath({ ...t, width: TILE_WIDTH });
+  const full = await reader.read(fullPath);
+  if (!full) return { missing: `${reader.where}/${path} is missing (and so is ${fullPath})` };
+  const at = `${reader.where}/${fullPath} (read in place of ${path}, which is missing)`;
+  if (t.level !== "entries") return { bytes: full.subarray(0, t.width * HASH_SIZE), at };
+  try {
+    return { bytes: encodeBundle(decodeBundle(full).slice(0, t.width)), at };
+  } catch {
+    // Its own check of the bytes names what is wrong with them.
+    return { bytes: full, at };
+  }
 }
 
 export interface ReadLog {
@@ -68,10 +98,10 @@ export async function readTiledLog(
   // entries) fails at its first missing bundle instead of exhausting memory listing them.
   for (let n = 0; n * TILE_WIDTH < checkpoint.size; n++) {
     const t: Tile = { level: "entries", n, width: Math.min(TILE_WIDTH, checkpoint.size - n * TILE_WIDTH) };
-    const at = `${reader.where}/${tilePath(t)}`;
-    const bundle = await reader.read(tilePath(t));
-    if (!bundle)
-      throw new LogReadError(`${at} is missing, but the checkpoint says the log has ${checkpoint.size} entries`);
+    const read = await readTile(reader, t);
+    if (!read.bytes)
+      throw new LogReadError(`${read.missing}, but the checkpoint says the log has ${checkpoint.size} entries`);
+    const { bytes: bundle, at } = read;
     let got: Uint8Array[];
     try {
       got = decodeBundle(bundle);

@@ -4,7 +4,7 @@ import { historyProblem } from "./history.ts";
 import { checkTree, equalHash, proveTree } from "./merkle.ts";
 import { parseVerifierKey } from "./note-keys.ts";
 import { decodeEntries } from "./plan.ts";
-import { LogReadError, type LogReader, type ReadLog, readTiledLog } from "./read.ts";
+import { LogReadError, type LogReader, type ReadLog, readTile, readTiledLog } from "./read.ts";
 import { entryBundles, TILE_WIDTH, type Tile, tileHashReader, tilePath, treeTiles } from "./tiles.ts";
 import { type LogTree, tileBytes } from "./tree.ts";
 
@@ -91,15 +91,13 @@ export async function verifyLog(
 
   const tiles = new Map<string, Uint8Array>();
   for (const t of treeTiles(size)) {
-    const path = tilePath(t);
-    const bytes = await reader.read(path);
     // Named by its full address, as the entry bundles' messages are (read.ts).
-    const at = `${reader.where}/${path}`;
-    if (!bytes) throw new LogVerifyError(`${at} is missing, but the checkpoint says the log needs it`);
-    if (!Buffer.from(bytes).equals(Buffer.from(tileBytes(tree, t)))) {
-      throw new LogVerifyError(`${at} does not hold the hashes of the entries it covers`);
+    const read = await readTile(reader, t);
+    if (!read.bytes) throw new LogVerifyError(`${read.missing}, but the checkpoint says the log needs it`);
+    if (!Buffer.from(read.bytes).equals(Buffer.from(tileBytes(tree, t)))) {
+      throw new LogVerifyError(`${read.at} does not hold the hashes of the entries it covers`);
     }
-    tiles.set(`${t.level}/${t.n}`, bytes);
+    tiles.set(`${t.level}/${t.n}`, read.bytes);
   }
   const hashes = tileHashReader((level, n) => tiles.get(`${level}/${n}`));
 

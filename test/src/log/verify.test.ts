@@ -34,7 +34,7 @@ describe("a log's files checked by the monitor (verify.ts)", () => {
     );
     await rm(path.join(d, "tile/1/000.p/1"));
     await expect(verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).rejects.toThrow(
-      `${d}/tile/1/000.p/1 is missing, but the checkpoint says the log needs it`,
+      `${d}/tile/1/000.p/1 is missing (and so is tile/1/000), but the checkpoint says the log needs it`,
     );
   });
 });
