@@ -66,7 +66,13 @@ async function readKept(fs: KeyFileSystem, file: string, origin: string): Promis
       return keyOf(text.trim(), origin, file);
     } catch (err) {
       // Written in place, a key file exists, empty, a moment before its text (which ends in a newline).
-      if (text.endsWith("\n") || Date.now() - started > WRITING_MS) throw err;
+      if (!text.endsWith("\n") && Date.now() - started <= WRITING_MS) continue;
+      // Its text was never written, so never used: "restore the key" would send the reader looking for none.
+      if (text.trim() === "")
+        throw new LogKeyError(
+          `${file} is empty: a start was killed after creating it and before writing the review log's generated key into it (on a volume without hard links a key file is made first, then written), so no log was signed with it. Remove the file and start again, or set LOG_SIGNING_KEY`,
+        );
+      throw err;
     }
   }
 }

@@ -137,6 +137,43 @@ describe("the review log's key (log-key.ts)", () => {
     expect(again.vkey).toBe(first.vkey);
   });
 
+  it("says an empty key file, left by a start killed on a volume without hard links, holds no log's key and can go", async () => {
+    const data = await temp.make("pr-log-key-");
+    const file = generatedKeyFile(data, "localhost:4321/log");
+    // No hard links: the key file is created, then written; the start is killed between the two.
+    const child = spawn(
+      process.execPath,
+      [
+        "--input-type=module",
+        "-e",
+        `import { keyFileSystem, logSigningKey } from ${JSON.stringify(pathToFileURL(path.resolve("src/io/log-key.ts")).href)};
+         const link = async () => { throw Object.assign(new Error("EPERM"), { code: "EPERM" }); };
+         const open = async (...args) => {
+           const fh = await keyFileSystem.open(...args);
+           fh.writeFile = () => { process.stdout.write("created\\n"); return new Promise(() => {}); };
+           return fh;
+         };
+         await logSigningKey({ DATA_DIR: ${JSON.stringify(data)} }, "localhost:4321/log", () => {}, { ...keyFileSystem, link, open });`,
+      ],
+      { stdio: ["ignore", "pipe", "inherit"] },
+    );
+    const exited = new Promise((resolve) => child.on("exit", resolve));
+    await Promise.race([new Promise((resolve) => child.stdout.on("data", resolve)), exited]);
+    child.kill("SIGKILL");
+    await exited;
+    expect(await readFile(file, "utf8")).toBe("");
+
+    const err = await logSigningKey(
+      { DATA_DIR: data, LOG_SIGNING_KEY: undefined },
+      "localhost:4321/log",
+      () => {},
+    ).catch((e: unknown) => e);
+    expect(err).toBeInstanceOf(LogKeyError);
+    expect((err as Error).message).toBe(
+      `${file} is empty: a start was killed after creating it and before writing the review log's generated key into it (on a volume without hard links a key file is made first, then written), so no log was signed with it. Remove the file and start again, or set LOG_SIGNING_KEY`,
+    );
+  });
+
   it("refuses a kept key file that holds no key as a LogKeyError naming the file, not echoing it", async () => {
     const data = await temp.make("pr-log-key-");
     const file = generatedKeyFile(data, "localhost:4321/log");
