@@ -72,15 +72,16 @@ async function refuseUnlessPublishedLeadsHere(
     return unchecked(`it is not a checkpoint signed by this log's key: ${(err as Error).message}`);
   }
   if (published.origin !== opts.origin) return unchecked(`it is the log of ${published.origin}`);
+  const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
   if (published.size > size) {
     throw new LogStateError(
-      `${dir} holds a log of ${size} entries, but ${url} publishes ${published.size}: LOG_DIR is behind the live log (restored from an old cache or backup?), and appending to it would fork the log. Empty LOG_DIR and build again to continue the published log`,
+      `${dir} holds a log of ${size} entries (root ${b64(log.checkpoint.root)}), but ${url} publishes ${published.size} (root ${b64(published.root)}): LOG_DIR is behind the live log (restored from an old cache or backup?), and appending to it would fork the log. Empty LOG_DIR and build again to continue the published log`,
     );
   }
   const root = published.size === size ? log.checkpoint.root : treeHash(published.size, log.tree.hashes.reader());
   if (!equalHash(root, published.root)) {
     throw new LogStateError(
-      `${dir} holds a log of ${size} entries whose first ${published.size} are not the ${published.size} that ${url} publishes: LOG_DIR and the live log have forked (two builds appended to the same log, one of them published), and appending to LOG_DIR would fork it further. Empty LOG_DIR and build again to continue the published log`,
+      `${dir} holds a log of ${size} entries whose first ${published.size} are not the ${published.size} that ${url} publishes (root ${b64(root)} in LOG_DIR at size ${published.size}, ${b64(published.root)} published): LOG_DIR and the live log have forked (two builds appended to the same log, one of them published), and appending to LOG_DIR would fork it further. Empty LOG_DIR and build again to continue the published log`,
     );
   }
 }

@@ -107,8 +107,12 @@ export async function verifyLog(
       size === prev.size
         ? equalHash(oldRoot, checkpoint.root)
         : prev.size === 0 || checkTree(proveTree(size, prev.size, hashes), size, checkpoint.root, prev.size, oldRoot);
-    if (!consistent)
-      throw new LogVerifyError(`the log of size ${size} is not an extension of ${was}: its history was rewritten`);
+    if (!consistent) {
+      const root = Buffer.from(checkpoint.root).toString("base64");
+      throw new LogVerifyError(
+        `the log of size ${size} (root ${root}) is not an extension of ${was} (root ${prev.root}): the log forked (two builds appended to one checkpoint, and both were published) or its history was rewritten`,
+      );
+    }
     await checkOlderPartials(reader, tree, prev.size, was);
   }
   const seen = {

@@ -3,6 +3,7 @@ import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { commitLogDir, LogStateError } from "../../../src/io/log-dir.ts";
 import { isLoopbackOrigin, priorLog } from "../../../src/io/log-state.ts";
+import { treeHash } from "../../../src/log/merkle.ts";
 import { generateKeyPair, parseVerifierKey, signerFromKey } from "../../../src/log/note-keys.ts";
 import { appendEntries, EMPTY_LOG, signedCheckpoint } from "../../../src/log/tree.ts";
 import { tempFolders } from "../../helpers/temp-folders.ts";
@@ -137,7 +138,7 @@ describe("the log a build continues (log-state.ts)", () => {
     await commitLogDir(site, big, signedCheckpoint(big, ORIGIN, signer), { note: undefined, size: 0 });
     const config = { BASE_URL: PUBLIC, LOG_NEW: false };
     await expect(priorLog(stale, config, opts([], servedFrom(site)))).rejects.toThrow(
-      /holds a log of 1 entries, but https:\/\/reviews\.example\/log\/checkpoint publishes 3: LOG_DIR is behind/,
+      /holds a log of 1 entries \(root [A-Za-z0-9+/]{43}=\), but https:\/\/reviews\.example\/log\/checkpoint publishes 3 \(root [A-Za-z0-9+/]{43}=\): LOG_DIR is behind/,
     );
     expect((await priorLog(site, config, opts([], servedFrom(stale))))?.log?.tree.entries.length).toBe(3);
   });
@@ -157,10 +158,10 @@ describe("the log a build continues (log-state.ts)", () => {
       );
       const local = await dir();
       await commitLogDir(local, forked, signedCheckpoint(forked, ORIGIN, signer), { note: undefined, size: 0 });
+      const ours = Buffer.from(treeHash(3, forked.hashes.reader())).toString("base64");
+      const theirs = Buffer.from(treeHash(3, published.hashes.reader())).toString("base64");
       await expect(priorLog(local, config, opts([], servedFrom(site)))).rejects.toThrow(
-        new RegExp(
-          `holds a log of ${2 + added.length} entries whose first 3 are not the 3 that https://reviews\\.example/log/checkpoint publishes: LOG_DIR and the live log have forked`,
-        ),
+        `${local} holds a log of ${2 + added.length} entries whose first 3 are not the 3 that https://reviews.example/log/checkpoint publishes (root ${ours} in LOG_DIR at size 3, ${theirs} published): LOG_DIR and the live log have forked`,
       );
     }
     // The published log's own continuation is taken.

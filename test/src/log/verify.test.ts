@@ -242,3 +242,26 @@ describe("a log rolled back to a checkpoint older than the one a monitor saw (ve
     expect(read).toEqual(["checkpoint"]);
   });
 });
+
+describe("a log that forked from the checkpoint a monitor saw (verify.ts)", () => {
+  it("names the sizes and both roots, at the same size and at a larger one", async () => {
+    const signer = signerFromKey(KEY.skey);
+    const entry = (id: string) =>
+      encodeEntry({ event: "published", id, logged: "2026-01-02", commitment: `${"A".repeat(43)}=` });
+    const common = appendEntries(EMPTY_LOG, [entry("2026-01-01-a"), entry("2026-01-01-b")]);
+    // Two builds continued the same published checkpoint, each from its own LOG_DIR.
+    const seenLog = appendEntries(common, [entry("2026-01-01-c")]);
+    const d = await temp.make("pr-verify-");
+    await commitLogDir(d, seenLog, signedCheckpoint(seenLog, ORIGIN, signer), { note: undefined, size: 0 });
+    const seen = (await verifyLog(folderReader(d), KEY.vkey, { now: new Date(0) })).seen;
+    for (const other of [["2026-01-01-x"], ["2026-01-01-x", "2026-01-01-y"]]) {
+      const forked = appendEntries(common, other.map(entry));
+      const f = await temp.make("pr-verify-");
+      await commitLogDir(f, forked, signedCheckpoint(forked, ORIGIN, signer), { note: undefined, size: 0 });
+      const root = (await verifyLog(folderReader(f), KEY.vkey, { now: new Date(0) })).seen.root;
+      await expect(verifyLog(folderReader(f), KEY.vkey, { previous: seen, now: new Date(0) })).rejects.toThrow(
+        `the log of size ${forked.entries.length} (root ${root}) is not an extension of the checkpoint of size 3 seen on 1970-01-01 (root ${seen.root}): the log forked (two builds appended to one checkpoint, and both were published) or its history was rewritten`,
+      );
+    }
+  });
+});
