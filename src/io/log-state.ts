@@ -1,11 +1,10 @@
 import type { Config } from "../config.ts";
-import { type Checkpoint, parseCheckpoint } from "../log/checkpoint.ts";
-import { equalHash, treeHash } from "../log/merkle.ts";
 import { NoteError, openNote } from "../log/note.ts";
 import type { Verifier } from "../log/note-keys.ts";
 import { LogReadError, type ReadLog, readTiledLog } from "../log/read.ts";
 import { filesWithoutCheckpoint, folderReader, LogStateError } from "./log-dir.ts";
-import { fetchBytes, httpReader, LogFetchError } from "./log-http.ts";
+import { httpReader, LogFetchError } from "./log-http.ts";
+import { base64, divergence, publishedCheckpoint } from "./log-published.ts";
 
 /**
  * The log a build continues. LOG_DIR when it holds one (and the published log, when there is one,
@@ -49,39 +48,26 @@ async function refuseUnlessPublishedLeadsHere(
   config: Pick<Config, "BASE_URL" | "LOG_NEW">,
   opts: { origin: string; verifier: Verifier; fetch?: typeof fetch },
 ): Promise<void> {
-  const url = `${config.BASE_URL}/log/checkpoint`;
   const size = log.checkpoint.size;
-  const unchecked = (why: string): void => {
+  const published = await publishedCheckpoint(config, opts);
+  const { url } = published;
+  if ("none" in published) return;
+  if ("unchecked" in published) {
     if (isLoopbackOrigin(config.BASE_URL) || config.LOG_NEW) return;
     throw new LogStateError(
-      `${dir} holds a log of ${size} entries, and the log published at ${url} could not be checked against it (${why}). Appending to a LOG_DIR that is behind the live log, or apart from it, would fork the log. Let the build reach the site, or set LOG_NEW=1 if ${config.BASE_URL} has never published a log`,
-    );
-  };
-  let note: Uint8Array | undefined;
-  try {
-    note = await fetchBytes(url, { fetch: opts.fetch, timeoutMs: 10_000, maxBytes: 64 * 1024 });
-  } catch (err) {
-    if (!(err instanceof LogFetchError)) throw err;
-    return unchecked(err.message);
-  }
-  if (!note) return;
-  let published: Checkpoint;
-  try {
-    published = parseCheckpoint(openNote(note, [opts.verifier]).text);
-  } catch (err) {
-    return unchecked(`it is not a checkpoint signed by this log's key: ${(err as Error).message}`);
-  }
-  if (published.origin !== opts.origin) return unchecked(`it is the log of ${published.origin}`);
-  const b64 = (h: Uint8Array) => Buffer.from(h).toString("base64");
-  if (published.size > size) {
-    throw new LogStateError(
-      `${dir} holds a log of ${size} entries (root ${b64(log.checkpoint.root)}), but ${url} publishes ${published.size} (root ${b64(published.root)}): LOG_DIR is behind the live log (restored from an old cache or backup?), and appending to it would fork the log. Empty LOG_DIR and build again to continue the published log`,
+      `${dir} holds a log of ${size} entries, and the log published at ${url} could not be checked against it (${published.unchecked}). Appending to a LOG_DIR that is behind the live log, or apart from it, would fork the log. Let the build reach the site, or set LOG_NEW=1 if ${config.BASE_URL} has never published a log`,
     );
   }
-  const root = published.size === size ? log.checkpoint.root : treeHash(published.size, log.tree.hashes.reader());
-  if (!equalHash(root, published.root)) {
+  const { checkpoint } = published;
+  const apart = divergence(log.tree, log.checkpoint.root, checkpoint);
+  if (apart && "behind" in apart) {
     throw new LogStateError(
-      `${dir} holds a log of ${size} entries whose first ${published.size} are not the ${published.size} that ${url} publishes (root ${b64(root)} in LOG_DIR at size ${published.size}, ${b64(published.root)} published): LOG_DIR and the live log have forked (two builds appended to the same log, one of them published), and appending to LOG_DIR would fork it further. Empty LOG_DIR and build again to continue the published log`,
+      `${dir} holds a log of ${size} entries (root ${base64(log.checkpoint.root)}), but ${url} publishes ${checkpoint.size} (root ${base64(checkpoint.root)}): LOG_DIR is behind the live log (restored from an old cache or backup?), and appending to it would fork the log. Empty LOG_DIR and build again to continue the published log`,
+    );
+  }
+  if (apart) {
+    throw new LogStateError(
+      `${dir} holds a log of ${size} entries whose first ${checkpoint.size} are not the ${checkpoint.size} that ${url} publishes (root ${base64(apart.forked)} in LOG_DIR at size ${checkpoint.size}, ${base64(checkpoint.root)} published): LOG_DIR and the live log have forked (two builds appended to the same log, one of them published), and appending to LOG_DIR would fork it further. Empty LOG_DIR and build again to continue the published log`,
     );
   }
 }
