@@ -1,6 +1,7 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { readFile, rename } from "node:fs/promises";
 import path from "node:path";
+import { setTimeout as sleep } from "node:timers/promises";
 import type { Config } from "../../src/config.ts";
 import { type KeptFileSystem, keptFileSystem, placeOnce, removeLeftDrafts } from "../../src/io/kept-file.ts";
 import type { Logger } from "../logger.ts";
@@ -19,16 +20,19 @@ export function sessionSecretFile(dataDir: string): string {
 /** Shorter than this is not a secret `config.ts` would take from the environment either. */
 const MIN_LENGTH = 32;
 
-/** The kept secret, or "" when there is none. */
-async function readKept(file: string): Promise<string> {
+/** The kept secret ("" for an empty file), or undefined when there is no file. */
+async function readKept(file: string): Promise<string | undefined> {
   return readFile(file, "utf8").then(
     (text) => text.trim(),
     (err: NodeJS.ErrnoException) => {
-      if (err.code === "ENOENT") return "";
+      if (err.code === "ENOENT") return undefined;
       throw err;
     },
   );
 }
+
+/** How long an empty secret file may be one being written in place (kept-file.ts): its one write lands within it. */
+const WRITING_MS = 2_000;
 
 /**
  * The kept secret, made (and kept) when the file is missing or holds less than a secret. Throws
@@ -39,10 +43,19 @@ export async function keptSessionSecret(dataDir: string, fs: KeptFileSystem = ke
   await removeLeftDrafts(fs, file);
   for (;;) {
     const kept = await readKept(file);
-    if (kept.length >= MIN_LENGTH) return kept;
+    if (kept !== undefined && kept.length >= MIN_LENGTH) return kept;
+    // Where hard links are not to be had the file is made, then written: empty for a moment, or
+    // for good when its start was killed in between, and then no one will write it.
+    if (kept === "") {
+      const made = (await fs.stat(file).catch(() => undefined))?.mtimeMs;
+      if (made !== undefined && Date.now() - made <= WRITING_MS) {
+        await sleep(20);
+        continue;
+      }
+    }
     const secret = randomBytes(32).toString("base64url");
     await fs.mkdir(dataDir, { recursive: true, mode: 0o700 });
-    if (kept !== "") {
+    if (kept !== undefined) {
       // A file holding less than a secret is replaced, whole.
       const draft = `${file}.${process.pid}.${randomUUID()}`;
       await fs.writeFile(draft, `${secret}\n`, { mode: 0o600, flag: "wx" });
