@@ -157,13 +157,14 @@ export const SPLAT_RULES = ["/reviews/*", "/insights/*", "/withdrawn/*", "/_astr
 /**
  * The log's tiles, by placeholder rules (`:name` matches one path segment on Cloudflare Pages):
  * full tiles and bundles are `tile/<L>/<NNN>`, partial ones `tile/<L>/<NNN>.p/<W>`, so each rule
- * has one Cache-Control. Tiles carry their Content-Type there, as they have no extension. From
- * tile 1,000 of a level on (256,000 entries) a full tile's path has a third segment and gets the
- * partial tiles' one-day lifetime, which is shorter than needed, never wrong.
+ * has one Cache-Control, its own rather than its first file's. Tiles carry their Content-Type
+ * there, as they have no extension. From tile 1,000 of a level on (256,000 entries) a full tile's
+ * path has a third segment and gets the partial tiles' one-day lifetime, which is shorter than
+ * needed, never wrong; a partial tile's has a fourth, and a rule of its own.
  */
 export const LOG_TILE_RULES = [
-  { rule: "/log/tile/:level/:index", pattern: /^\/log\/tile\/[^/]+\/[^/]+$/ },
-  { rule: "/log/tile/:level/:index/:width", pattern: /^\/log\/tile\/[^/]+\/[^/]+\/[^/]+$/ },
+  { rule: "/log/tile/:level/:index", pattern: /^\/log\/tile\/[^/]+\/[^/]+$/, cache: IMMUTABLE },
+  { rule: "/log/tile/:level/:index/:width", pattern: /^\/log\/tile\/[^/]+\/[^/]+\/[^/]+$/, cache: PARTIAL_TILE_CACHE },
 ] as const;
 
 export function splatFor(path: string): string | undefined {
@@ -200,8 +201,9 @@ export function renderHeadersFile(manifest: HeadersManifest): string {
   for (const [path, h] of Object.entries(manifest.files)) {
     const splat = splatFor(path);
     if (splat) {
-      // Pages under one splat share caching; the first one speaks for all.
-      if (!splats.has(splat)) splats.set(splat, h);
+      // Pages under one splat share caching; the first one speaks for all, but a tile rule keeps its lifetime.
+      const tiles = LOG_TILE_RULES.find((r) => r.rule === splat);
+      if (!splats.has(splat)) splats.set(splat, tiles ? { ...h, cache_control: tiles.cache } : h);
       continue;
     }
     const urls = path.endsWith("/index.html") ? [path.slice(0, -"index.html".length), path] : [path];

@@ -121,6 +121,28 @@ describe("the review log's headers", () => {
   });
 });
 
+describe("the log's tile rules in _headers past tile 999 of a level (256,000 entries)", () => {
+  it("never give partial tiles a full tile's year-long immutable lifetime, whichever file comes first", () => {
+    // tile/0/x001/000 (a full tile, three segments) sorts before tile/1/003.p/232 (a partial one).
+    const paths = ["/log/tile/0/x001/000", "/log/tile/1/003.p/232", "/log/tile/0/x001/001.p/9", "/log/tile/0/999"];
+    const big = buildManifest(
+      paths.map((p) => ({ path: p, bytes: new Uint8Array([1]) })),
+      { urls: siteUrls("https://reviews.example") },
+    );
+    const text = renderHeadersFile(big);
+    expect(text).toContain(
+      "/log/tile/:level/:index/:width\n  Content-Type: application/octet-stream\n  Cache-Control: public, max-age=86400\n",
+    );
+    expect(text).toContain(
+      "/log/tile/:level/:index\n  Content-Type: application/octet-stream\n  Cache-Control: public, max-age=31536000, immutable\n",
+    );
+    // Four segments, so no rule matches it: it has its own.
+    expect(text).toMatch(
+      /\/log\/tile\/0\/x001\/001\.p\/9\n {2}ETag: "[^"]+"\n {2}Content-Type: application\/octet-stream\n {2}Cache-Control: public, max-age=86400\n/,
+    );
+  });
+});
+
 describe("manifestJson", () => {
   const headers = fc.record(
     {
