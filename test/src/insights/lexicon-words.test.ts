@@ -142,3 +142,11 @@ describe("paying", () => {
     expect(read("I paid by card and they emailed a receipt.")).toEqual(["billing:neutral"]);
   });
 });
+
+describe("the practice closed, and a patient who feels worse", () => {
+  it("names the schedule when the practice is closed, and the result when the patient feels worse", () => {
+    expect(read("They closed early, which was a nightmare.")).toEqual(["scheduling:negative"]);
+    expect(read("They're closed on Wednesdays.")).toEqual(["scheduling:neutral"]);
+    expect(read("I feel worse than when I started.")).toEqual(["pain-relief:negative"]);
+  });
+});
