@@ -1,3 +1,4 @@
+import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
 import { NEGATORS } from "./negation.ts";
 import type { Clause } from "./nlp.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
@@ -18,8 +19,8 @@ const DONE = new Set(
     ["skate", "jump", "sit", "squat", "deadlift", "train", "row", "paddle", "coach", "referee", "tour"],
   ),
 );
-/** A word's score in a clause (polarity.ts): one domain word, 0.6, through tanh(1.5 x). */
-const DEED_SCORE = Math.tanh(1.5 * 0.6);
+/** A deed's score in its clause: one domain word's. */
+const DEED_SCORE = clauseScore(WORD_WEIGHT);
 /** What makes the deed whole: all of it, again, without help, a best. */
 const WHOLE = new Set(["again", "whole", "full", "entire", "all", "through", "without", "unassisted", "pr", "best"]);
 

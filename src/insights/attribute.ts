@@ -6,6 +6,12 @@ import type { AspectReading, AspectSpan } from "./readings.ts";
  * Attribution: which aspect of a clause each polar word speaks about (polarity.ts step 3).
  */
 
+/** Value of a domain opinion or outcome word; wink's general words are mostly 0.2-0.8. */
+export const WORD_WEIGHT = 0.6;
+
+/** An aspect's score in a clause from the sum of the values credited to it, in (-1, 1). */
+export const clauseScore = (sum: number): number => Math.tanh(1.5 * sum);
+
 /** A polar word of a clause: token index, value, and the aspect it is bound to, if any. */
 export interface Polar {
   at: number;
@@ -127,7 +133,7 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
     .sort(([a], [b]) => a - b)
     .map(([aspect, s]) => ({
       aspect,
-      score: Math.tanh(1.5 * s.sum),
+      score: clauseScore(s.sum),
       polar: s.polar,
       words: s.words,
       ...(s.absent ? { absent: true } : {}),

@@ -1,5 +1,5 @@
 import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
-import { attribute, names, type Polar } from "./attribute.ts";
+import { attribute, names, type Polar, WORD_WEIGHT } from "./attribute.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { briefStretch } from "./durations.ts";
@@ -69,8 +69,6 @@ const FIRST_CONDITION = 5;
 
 /** General-lexicon words whose opinion is their verb's ("it didn't work"), none as a noun ("after work"). */
 const VERB_SENSE = new Set(["work"]);
-/** Value of a domain opinion or outcome word; wink's general words are mostly 0.2-0.8. */
-const WORD_WEIGHT = 0.6;
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
