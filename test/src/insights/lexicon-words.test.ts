@@ -150,3 +150,13 @@ describe("the practice closed, and a patient who feels worse", () => {
     expect(read("I feel worse than when I started.")).toEqual(["pain-relief:negative"]);
   });
 });
+
+describe("a condition that would not move, or that the treatment left behind", () => {
+  it("reads 'didn't budge' and 'left me with' a condition as a poor result", () => {
+    expect(read("My neck pain didn't budge in six visits.")).toEqual(["pain-relief:negative"]);
+    expect(read("The sciatica hasn't budged.")).toEqual(["pain-relief:negative"]);
+    expect(read("Too much force on my neck, which left me with a three day headache.")).toEqual([
+      "pain-relief:negative",
+    ]);
+  });
+});
