@@ -160,3 +160,11 @@ describe("a condition that would not move, or that the treatment left behind", (
     ]);
   });
 });
+
+describe("what a patient asked for", () => {
+  it("reads a request done anyway, or left without an answer, as a complaint", () => {
+    expect(read("I asked him to skip the neck crack and he did it anyway.")).toEqual(["care:negative"]);
+    expect(read("Left two voicemails, no answer.")).toEqual(["staff:negative"]);
+    expect(read("The new ones at the front desk are still learning.")).toEqual(["staff:negative"]);
+  });
+});
