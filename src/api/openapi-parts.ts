@@ -27,6 +27,11 @@ const H = {
     '"n3qT7cH1m9xQ2bYkA5s0Lw"',
   ),
   vary: header("The body is compressed when Accept-Encoding allows it.", "Accept-Encoding"),
+  varyFile: header(
+    "The body is compressed when Accept-Encoding allows it. Sent when the file is 1 KB or more: a smaller one (a feed with no reviews yet) is sent as it is, whatever Accept-Encoding says, and does not vary.",
+    "Accept-Encoding",
+    false,
+  ),
   lastModified: header(
     "When these bytes last changed (an HTTP date): kept while the ETag is unchanged, later with every change, never earlier.",
     "Tue, 24 Nov 2026 09:12:00 GMT",
@@ -46,6 +51,8 @@ export interface CachingOptions {
   cacheControl: string;
   lastModified: boolean;
   link: boolean;
+  /** A file of the build, sent without a coding (and without Vary) when under 1 KB; else an answer that always varies. */
+  file: boolean;
 }
 
 /** The validators and caching headers of a representation, sent on its 200 and its 304 alike. */
@@ -53,7 +60,7 @@ export function cachingHeaders(o: CachingOptions): Obj {
   return {
     ETag: H.etag,
     "Cache-Control": header("How long shared and private caches may reuse the answer.", o.cacheControl),
-    Vary: H.vary,
+    Vary: o.file ? H.varyFile : H.vary,
     ...(o.lastModified ? { "Last-Modified": H.lastModified } : {}),
     ...(o.link ? { Link: H.link } : {}),
   };

@@ -35,9 +35,9 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
   const staticGet = (
     op: { operationId: string; tag: string; summary: string; description: string },
     content: object,
-    caching: Omit<CachingOptions, "cacheControl">,
+    caching: Omit<CachingOptions, "cacheControl" | "file">,
   ) => {
-    const c = { ...caching, cacheControl: STATIC_CACHE_CONTROL };
+    const c = { ...caching, cacheControl: STATIC_CACHE_CONTROL, file: true };
     return {
       get: {
         operationId: op.operationId,
@@ -66,8 +66,8 @@ export function apiPaths({ dataset, ex }: PathContext): Record<string, unknown> 
       rateLimitHeaders,
       "InvalidRequest",
     );
-  const searchCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: false, link: false };
-  const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: true, link: false };
+  const searchCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: false, link: false, file: false };
+  const sinceCaching = { cacheControl: DYNAMIC_CACHE_CONTROL, lastModified: true, link: false, file: false };
   const search = searchQueryParameters(dataset, parameterSchema, ex.searchParams);
 
   return {

@@ -44,14 +44,14 @@ describe("/openapi.json", () => {
     expect(bytes({ ...full, business: { ...full.business, services } })).not.toBe(JSON.stringify(doc));
   });
 
-  it("is a valid OpenAPI 3.1 document, version 1.6.0", async () => {
+  it("is a valid OpenAPI 3.1 document, version 1.7.0", async () => {
     const validator = new Validator();
     const result = await validator.validate(structuredClone(doc));
     expect(result.errors ?? []).toEqual([]);
     expect(result.valid).toBe(true);
     expect(doc.openapi).toBe("3.1.0");
-    expect(doc.info.version).toBe("1.6.0");
-    expect(API_VERSION).toBe("1.6.0");
+    expect(doc.info.version).toBe("1.7.0");
+    expect(API_VERSION).toBe("1.7.0");
   });
 
   it("says in the JSON Feed's description every member its items' `_review` extension carries", () => {
