@@ -3,6 +3,7 @@ import type { QueryIssueSchema } from "../api/schemas.ts";
 import { type AspectRef, type Business, SENTIMENTS } from "../content/records.ts";
 import { CalendarDate } from "../content/schema.ts";
 import { codePoints, intParam, numParam, textParam } from "./param-types.ts";
+import { buildQuery } from "./query-key.ts";
 
 /**
  * The search contract shared by `GET /api/reviews/search`, the MCP `search_reviews` tool and
@@ -88,6 +89,12 @@ export const SearchQuerySchema = z.object({
   until: z.string().optional(),
   /** Lower-cased, whitespace-collapsed, trimmed; absent when empty. */
   query: z.string().optional(),
+  /**
+   * `query` as `next` and the key repeat it, when that is not `query` itself: folding can make a
+   * text longer than `MAX_QUERY_LENGTH` (İ lower-cases to two code points), and then the text as
+   * sent, whitespace collapsed, is repeated, which the server takes back.
+   */
+  queryText: z.string().optional(),
   /** Technician id resolved from the name/alias given. */
   technician: z.string().optional(),
   service: z.string().optional(),
@@ -182,7 +189,11 @@ export function parseSearchParams(
   // A `since` after `until` is a valid, empty range: JSON Schema cannot compare two values, and
   // the document must predict every refusal.
   let query: string | undefined;
-  if (typeof p.query === "string") query = searchText(p.query) || undefined;
+  let queryText: string | undefined;
+  if (typeof p.query === "string") {
+    query = searchText(p.query) || undefined;
+    if (query && codePoints(query) > MAX_QUERY_LENGTH) queryText = p.query.replace(/\s+/g, " ").trim();
+  }
   // The names are checked from the raw values too: another parameter's error fails the schema
   // parse as a whole, and must not hide an unknown technician or service (every issue is listed).
   const raw = (name: "mentions_technician" | "mentions_service") =>
@@ -225,6 +236,7 @@ export function parseSearchParams(
     query: buildQuery({
       ...p,
       query,
+      queryText,
       technician,
       service,
       aspect,
@@ -232,42 +244,6 @@ export function parseSearchParams(
       limit: p.limit ?? DEFAULT_LIMIT,
       offset: p.offset ?? 0,
     }),
-  };
-}
-
-/** The validated values of a query, before its canonical form is derived. */
-export type QueryFields = Omit<SearchQuery, "canonical" | "key">;
-
-/**
- * Adds the canonical parameters and key to validated values. Every parser ends here, so a query
- * has one canonical form whichever path validated it.
- */
-export function buildQuery(f: QueryFields): SearchQuery {
-  const canonical: [SearchParamName, string][] = [];
-  if (f.rating !== undefined) canonical.push(["rating", String(f.rating)]);
-  if (f.min_rating !== undefined) canonical.push(["min_rating", String(f.min_rating)]);
-  if (f.since) canonical.push(["since", f.since]);
-  if (f.until) canonical.push(["until", f.until]);
-  if (f.query) canonical.push(["query", f.query]);
-  if (f.technician) canonical.push(["mentions_technician", f.technician]);
-  if (f.service) canonical.push(["mentions_service", f.service]);
-  if (f.aspect) canonical.push(["aspect", f.aspect]);
-  if (f.aspect && f.sentiment) canonical.push(["sentiment", f.sentiment]);
-  canonical.push(["limit", String(f.limit)]);
-  return {
-    rating: f.rating,
-    min_rating: f.min_rating,
-    since: f.since,
-    until: f.until,
-    query: f.query,
-    technician: f.technician,
-    service: f.service,
-    aspect: f.aspect,
-    sentiment: f.sentiment,
-    limit: f.limit,
-    offset: f.offset,
-    canonical,
-    key: new URLSearchParams([...canonical, ["offset", String(f.offset)]]).toString(),
   };
 }
 

@@ -9,12 +9,17 @@ import { tempFolders } from "../../helpers/temp-folders.ts";
  * Text search over text that is not ASCII: a review written "Café Müller" (precomposed, NFC, as
  * most editors type it) and a client that sends the same words decomposed (NFD: e + U+0301, as
  * macOS file names and some input methods give them), or the other way round. The Unicode
- * Standard (conformance C6) has canonically equivalent sequences read alike.
+ * Standard (conformance C6) has canonically equivalent sequences read alike. And a query within
+ * the 200 characters whose folded form is longer (İ lower-cases to i and U+0307): its `next` link
+ * must be one the server takes.
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.example";
 const REVIEW = "2025-03-10-lauren-m";
 const NFC = "Caf\u00e9 M\u00fcller";
+/** Two reviews hold it; 196 characters as sent, 226 lower-cased. */
+const TURKISH = "İyi İnsanlar, İlgili İdare, İçten İlgi. ".repeat(6).slice(0, 196).trimEnd();
+const TURKISH_REVIEWS = ["2025-03-10-carlos-d", "2025-01-14-heather-w"];
 
 const temp = tempFolders();
 let app: TestApp;
@@ -24,6 +29,10 @@ beforeAll(async () => {
   const file = path.join(dir, `reviews/2025/${REVIEW}.yaml`);
   const yaml = await readFile(file, "utf8");
   await writeFile(file, yaml.replace("Only gripe: the waiting room chairs.", `Only gripe: the ${NFC} chairs.`));
+  for (const id of TURKISH_REVIEWS) {
+    const other = path.join(dir, `reviews/2025/${id}.yaml`);
+    await writeFile(other, (await readFile(other, "utf8")).replace(/^text: \|\n/m, `text: |\n  ${TURKISH}\n`));
+  }
   const result = await buildSite(dir, { BASE_URL: BASE });
   if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
   temp.add(result.distDir);
@@ -53,5 +62,21 @@ describe("search of text that is not ASCII", () => {
     const [nfc, nfd] = await Promise.all([fetch(url(NFC)), fetch(url(NFC.normalize("NFD")))]);
     expect(nfd.headers.get("etag")).toBe(nfc.headers.get("etag"));
     expect((await nfd.json()).next).toBe((await nfc.json()).next);
+  });
+});
+
+describe("a query whose folded form is longer than the limit", () => {
+  it("pages with a next link the server takes, to the same matches", async () => {
+    expect([...TURKISH].length).toBeLessThanOrEqual(200);
+    expect([...TURKISH.toLowerCase()].length).toBeGreaterThan(200);
+    const first = await fetch(`${app.url}/api/reviews/search?${new URLSearchParams({ query: TURKISH, limit: "1" })}`);
+    expect(first.status).toBe(200);
+    const page = (await first.json()) as { reviews: { id: string }[]; total: number; next: string };
+    expect(page.total).toBe(2);
+    const next = await fetch(page.next.replace(BASE, app.url));
+    expect(next.status, JSON.stringify(await next.clone().json())).toBe(200);
+    const second = (await next.json()) as { reviews: { id: string }[]; next: string | null };
+    expect([...page.reviews, ...second.reviews].map((r) => r.id).sort()).toEqual([...TURKISH_REVIEWS].sort());
+    expect(second.next).toBeNull();
   });
 });
