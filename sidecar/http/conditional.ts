@@ -57,10 +57,30 @@ const HTTP_DATE = new RegExp(
   `^(?:${DAY}, \\d{2} ${MONTH} \\d{4} ${TIME} GMT|${LONG_DAY}, \\d{2}-${MONTH}-\\d{2} ${TIME} GMT|${DAY} ${MONTH} [ \\d]\\d ${TIME} \\d{4})$`,
 );
 
-/** Epoch ms of a valid HTTP-date, else undefined (year 10000, `garbage`, an ISO date). */
-export function parseHttpDate(value: string | undefined): number | undefined {
-  if (value === undefined || !HTTP_DATE.test(value.trim())) return undefined;
-  const ms = Date.parse(value);
+/** The day, month, two-digit year and time of the RFC 850 form. */
+const RFC850 = /^[A-Za-z]+, (\d{2})-([A-Za-z]{3})-(\d{2}) (\d{2}:\d{2}:\d{2}) GMT$/;
+
+/**
+ * Epoch ms of a valid HTTP-date, else undefined (year 10000, `garbage`, an ISO date). The RFC 850
+ * form's two-digit year is the one with those digits that is at most 50 years after `nowMs`
+ * (§5.6.7); `Date.parse` reads 50–99 as 1950–1999 whatever the year.
+ */
+export function parseHttpDate(value: string | undefined, nowMs: number = Date.now()): number | undefined {
+  const text = value?.trim();
+  if (text === undefined || !HTTP_DATE.test(text)) return undefined;
+  const old = RFC850.exec(text);
+  if (!old) {
+    const ms = Date.parse(text);
+    return Number.isNaN(ms) ? undefined : ms;
+  }
+  const [, day, month, yy, time] = old;
+  const at = (year: number) => Date.parse(`${day} ${month} ${year} ${time} GMT`);
+  const limit = new Date(nowMs);
+  limit.setUTCFullYear(limit.getUTCFullYear() + 50);
+  let year = new Date(nowMs).getUTCFullYear() - (new Date(nowMs).getUTCFullYear() % 100) + Number(yy);
+  if (at(year) > limit.getTime()) year -= 100;
+  else if (at(year + 100) <= limit.getTime()) year += 100;
+  const ms = at(year);
   return Number.isNaN(ms) ? undefined : ms;
 }
 
@@ -114,7 +134,7 @@ export function evaluateConditions(
     const tags = parseEtagList(ifMatch);
     if (!tags.includes("*") && !tags.includes(v.etag)) return "precondition-failed";
   } else if (h["if-unmodified-since"] !== undefined && v.lastModifiedMs !== undefined) {
-    const since = parseHttpDate(h["if-unmodified-since"]);
+    const since = parseHttpDate(h["if-unmodified-since"], nowMs);
     const sent = servedLastModified(v, nowMs).lastModifiedMs as number;
     if (since !== undefined && seconds(sent) > seconds(since)) return "precondition-failed";
   }
@@ -123,7 +143,7 @@ export function evaluateConditions(
   let ims = h["if-modified-since"];
   if (inm === undefined && ims === undefined) return "send";
   if (ims !== undefined) {
-    const date = parseHttpDate(ims);
+    const date = parseHttpDate(ims, nowMs);
     if (date === undefined || seconds(date) > seconds(nowMs)) ims = undefined;
   }
   if (inm === undefined && ims === undefined) return "send";
