@@ -36,6 +36,10 @@ const H = {
     "When these bytes last changed (an HTTP date): kept while the ETag is unchanged, later with every change, never earlier.",
     "Tue, 24 Nov 2026 09:12:00 GMT",
   ),
+  lastModifiedAnswer: header(
+    "The later of when /reviews.json last changed and when this server process started (an HTTP date): never earlier than the body's last change, and it can move while the ETag stays (a restart, or a change to a review outside the range), so revalidate with the ETag.",
+    "Tue, 24 Nov 2026 09:12:00 GMT",
+  ),
   link: header(
     'WebSub discovery (RFC 8288): `<hub>; rel="hub", <topic>; rel="self"`.',
     '<https://reviews.example.org/api/websub/hub>; rel="hub", <https://reviews.example.org/feed.xml>; rel="self"',
@@ -51,7 +55,10 @@ export interface CachingOptions {
   cacheControl: string;
   lastModified: boolean;
   link: boolean;
-  /** A file of the build, sent without a coding (and without Vary) when under 1 KB; else an answer that always varies. */
+  /**
+   * A file of the build: sent without a coding (and without Vary) when under 1 KB, and dated by its
+   * bytes; else an answer, which always varies and is dated by the dataset and the server's start.
+   */
   file: boolean;
 }
 
@@ -61,7 +68,7 @@ export function cachingHeaders(o: CachingOptions): Obj {
     ETag: H.etag,
     "Cache-Control": header("How long shared and private caches may reuse the answer.", o.cacheControl),
     Vary: o.file ? H.varyFile : H.vary,
-    ...(o.lastModified ? { "Last-Modified": H.lastModified } : {}),
+    ...(o.lastModified ? { "Last-Modified": o.file ? H.lastModified : H.lastModifiedAnswer } : {}),
     ...(o.link ? { Link: H.link } : {}),
   };
 }

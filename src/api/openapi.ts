@@ -37,9 +37,9 @@ import {
  * that a publish ping names a topic, and the 431 of an over-long request line beside each 414;
  * 1.5.0 declares the 304 that /healthz and /livez give `If-None-Match: *`; 1.6.0 declares the Mcp-Method and Mcp-Name
  * headers a 2026-07-28 request to /mcp must send, and the hub's quota headers on each of its answers that sends
- * them; 1.7.0 declares a file's Vary optional, as a file under 1 KB is sent without it). Content
- * never moves it, and the document's bytes change only with the contract or the catalogue
- * (docs/api.md, "OpenAPI").
+ * them; 1.7.0 declares a file's Vary optional, as a file under 1 KB is sent without it, and describes
+ * since's Last-Modified as it is made). Content never moves it, and the document's bytes change
+ * only with the contract or the catalogue (docs/api.md, "OpenAPI").
  */
 export const API_VERSION = "1.7.0";
 

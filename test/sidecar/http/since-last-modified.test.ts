@@ -1,6 +1,6 @@
 import { readFile, writeFile } from "node:fs/promises";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { codeSinceMs } from "../../../sidecar/build/code-identity.ts";
 import type { HeadersManifest } from "../../../src/http-headers/manifest.ts";
 import { startApp, type TestApp } from "../../helpers/app-server.ts";
@@ -51,5 +51,40 @@ describe("since/{date} Last-Modified", () => {
 
   it("leaves the static dataset's own Last-Modified alone", async () => {
     expect((await fetch(`${app.url}/reviews.json`)).headers.get("last-modified")).toBe(DATASET_DATE);
+  });
+
+  it("is described in /openapi.json as it behaves: it can move while the ETag stays", async () => {
+    const first = await fetch(url());
+    // The same build with a later dataset date, as after an edit to a review older than the range.
+    const file = path.join(built.distDir, "_headers.json");
+    const manifest = JSON.parse(await readFile(file, "utf8")) as HeadersManifest;
+    // A date a whole second after the process's start, and not ahead of the clock (which is sent instead).
+    await vi.waitUntil(() => Date.now() >= codeSinceMs() + 1000, { timeout: 5000, interval: 50 });
+    const later = new Date(Math.floor(Date.now() / 1000) * 1000).toUTCString();
+    (manifest.files["/reviews.json"] as { last_modified?: string }).last_modified = later;
+    await writeFile(file, `${JSON.stringify(manifest, null, 2)}\n`);
+    const again = await startApp(built.distDir);
+    try {
+      const second = await fetch(url().replace(app.url, again.url));
+      expect(second.headers.get("etag")).toBe(first.headers.get("etag"));
+      expect(Date.parse(second.headers.get("last-modified") as string)).toBeGreaterThan(
+        Date.parse(first.headers.get("last-modified") as string),
+      );
+    } finally {
+      await again.close();
+    }
+    type Doc = {
+      paths: Record<
+        string,
+        { get: { responses: Record<string, { headers: Record<string, { description: string }> }> } }
+      >;
+    };
+    const doc = (await (await fetch(`${app.url}/openapi.json`)).json()) as Doc;
+    for (const status of ["200", "304"]) {
+      const described =
+        doc.paths["/api/reviews/since/{date}"]?.get.responses[status]?.headers["Last-Modified"]?.description;
+      expect(described, status).not.toMatch(/kept while the ETag is unchanged/);
+      expect(described, status).toMatch(/started/);
+    }
   });
 });
