@@ -21,20 +21,54 @@ type JsonSchema = Record<string, unknown>;
 /** Never valid: a dataset without services (or aspects, or technicians) refuses every value. */
 const NOTHING = { not: {} };
 
-/** Characters whose lower case (as `toLowerCase` gives it) is one given character, built once. */
-let lowerToUpper: Map<string, string[]> | undefined;
-function caseVariants(c: string): string[] {
-  if (!lowerToUpper) {
-    lowerToUpper = new Map();
+/**
+ * Characters by their lower case (as `toLowerCase` gives it), built once: `single` for those whose
+ * lower case is one character, `several` for those whose lower case is more (İ: i and U+0307).
+ */
+let lowerCases: { single: Map<string, string[]>; several: Map<string, string[]> } | undefined;
+function byLowerCase(): NonNullable<typeof lowerCases> {
+  if (!lowerCases) {
+    lowerCases = { single: new Map(), several: new Map() };
     // Every letter with a case is below U+1FFFF (the last, Adlam, ends at U+1E943).
     for (let cp = 0; cp <= 0x1ffff; cp++) {
       if (cp >= 0xd800 && cp <= 0xdfff) continue;
       const ch = String.fromCodePoint(cp);
       const lower = ch.toLowerCase();
-      if (lower !== ch) lowerToUpper.set(lower, [...(lowerToUpper.get(lower) ?? []), ch]);
+      if (lower === ch) continue;
+      const into = [...lower].length > 1 ? lowerCases.several : lowerCases.single;
+      into.set(lower, [...(into.get(lower) ?? []), ch]);
     }
   }
-  return [c, ...(lowerToUpper.get(c) ?? [])];
+  return lowerCases;
+}
+
+/** The pattern of one character of a lower-cased name: itself or any character lower-casing to it. */
+function letterPattern(c: string): string {
+  if (c === " ") return "[.\\s]+";
+  const variants = [c, ...(byLowerCase().single.get(c) ?? [])].map(atom);
+  return variants.length === 1 ? (variants[0] as string) : `(?:${variants.join("|")})`;
+}
+
+/**
+ * The pattern of a lower-cased name, character by character; where it holds the lower case of a
+ * character that lower-cases to several (i and U+0307), that character is taken there too.
+ */
+function namePattern(name: string): string {
+  const chars = [...name];
+  let out = "";
+  for (let i = 0; i < chars.length; ) {
+    const rest = chars.slice(i).join("");
+    const long = [...byLowerCase().several].find(([lower]) => rest.startsWith(lower));
+    if (long) {
+      const [lower, sources] = long;
+      out += `(?:${[...lower].map(letterPattern).join("")}|${sources.map(atom).join("|")})`;
+      i += [...lower].length;
+    } else {
+      out += letterPattern(chars[i] as string);
+      i++;
+    }
+  }
+  return out;
 }
 
 /** A character as a pattern atom: ASCII letters and digits as themselves, the rest as `\uXXXX` escapes. */
@@ -61,15 +95,7 @@ export function technicianPattern(business: SearchVocabulary["business"]): strin
     }
   }
   if (names.size === 0) return undefined;
-  const alternatives = [...names].sort().map((name) =>
-    [...name]
-      .map((c) => {
-        if (c === " ") return "[.\\s]+";
-        const variants = caseVariants(c).map(atom);
-        return variants.length === 1 ? variants[0] : `(?:${variants.join("|")})`;
-      })
-      .join(""),
-  );
+  const alternatives = [...names].sort().map(namePattern);
   return `^[.\\s]*(?:${alternatives.join("|")})[.\\s]*$`;
 }
 
