@@ -120,9 +120,13 @@ export function normalizeText(s: string): string {
   return s.replace(/\s+/g, " ").trim().toLowerCase();
 }
 
-/** `query` and review texts as compared: composed (NFC), so "café" sent as e + U+0301 finds é (Unicode C6). */
+/**
+ * `query` and review texts as compared: composed (NFC), so "café" sent as e + U+0301 finds é
+ * (Unicode C6), and with the final sigma ς read as σ, as case folding reads it: `toLowerCase`
+ * gives Σ as ς at a word's end only, so "ΟΔΥΣ" would miss "Οδυσσέας".
+ */
 export function searchText(s: string): string {
-  return normalizeText(s).normalize("NFC");
+  return normalizeText(s).normalize("NFC").replaceAll("ς", "σ");
 }
 
 const norm = (s: string) =>

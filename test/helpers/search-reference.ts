@@ -6,7 +6,7 @@ import type { Business, ReviewRecord } from "../../src/content/records.ts";
  * property tests feed both. Shared by the service test and the HTTP/cache test.
  */
 export function referenceSearch(reviews: ReviewRecord[], business: Business, p: Record<string, string>) {
-  const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase().normalize("NFC");
+  const norm = (s: string) => s.replace(/\s+/g, " ").trim().toLowerCase().normalize("NFC").replaceAll("ς", "σ");
   const name = (s: string) =>
     norm(s)
       .replace(/[.\s]+/g, " ")

@@ -11,7 +11,8 @@ import { tempFolders } from "../../helpers/temp-folders.ts";
  * macOS file names and some input methods give them), or the other way round. The Unicode
  * Standard (conformance C6) has canonically equivalent sequences read alike. And a query within
  * the 200 characters whose folded form is longer (İ lower-cases to i and U+0307): its `next` link
- * must be one the server takes.
+ * must be one the server takes. And Greek, whose Σ lower-cases to ς at a word's end and σ elsewhere:
+ * a word's capitals, or its beginning, must still find it.
  */
 const FIXTURE = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.example";
@@ -20,6 +21,7 @@ const NFC = "Caf\u00e9 M\u00fcller";
 /** Two reviews hold it; 196 characters as sent, 226 lower-cased. */
 const TURKISH = "İyi İnsanlar, İlgili İdare, İçten İlgi. ".repeat(6).slice(0, 196).trimEnd();
 const TURKISH_REVIEWS = ["2025-03-10-carlos-d", "2025-01-14-heather-w"];
+const GREEK_REVIEW = "2024-09-03-priya-s";
 
 const temp = tempFolders();
 let app: TestApp;
@@ -33,6 +35,11 @@ beforeAll(async () => {
     const other = path.join(dir, `reviews/2025/${id}.yaml`);
     await writeFile(other, (await readFile(other, "utf8")).replace(/^text: \|\n/m, `text: |\n  ${TURKISH}\n`));
   }
+  const greek = path.join(dir, `reviews/2024/${GREEK_REVIEW}.yaml`);
+  await writeFile(
+    greek,
+    (await readFile(greek, "utf8")).replace(/^text: \|\n/m, "text: |\n  Ο κύριος Οδυσσέας ήταν πολύ καλός.\n"),
+  );
   const result = await buildSite(dir, { BASE_URL: BASE });
   if (result.code !== 0) throw new Error(`build failed:\n${result.stdout}\n${result.stderr}`);
   temp.add(result.distDir);
@@ -78,5 +85,13 @@ describe("a query whose folded form is longer than the limit", () => {
     const second = (await next.json()) as { reviews: { id: string }[]; next: string | null };
     expect([...page.reviews, ...second.reviews].map((r) => r.id).sort()).toEqual([...TURKISH_REVIEWS].sort());
     expect(second.next).toBeNull();
+  });
+});
+
+describe("a Greek word, whose sigma has two small forms", () => {
+  it("is found by its capitals, its beginning and a final sigma typed as σ", async () => {
+    for (const query of ["ΟΔΥΣΣΈΑΣ", "ΟΔΥΣ", "οδυσ", "ΚΎΡΙΟΣ Ο", "κύριοσ", "καλόσ."]) {
+      expect(await ids(query), query).toEqual([GREEK_REVIEW]);
+    }
   });
 });
