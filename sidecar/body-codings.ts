@@ -36,3 +36,30 @@ export function undecodedCoding(
   const coding = req.headers["content-encoding"];
   return err?.status === 400 && err.type === undefined ? coding : undefined;
 }
+
+/** The labels of UTF-8 in the WHATWG Encoding Standard, lower case. */
+const UTF8_LABELS: ReadonlySet<string> = new Set([
+  "unicode-1-1-utf-8",
+  "unicode11utf8",
+  "unicode20utf8",
+  "utf-8",
+  "utf8",
+  "x-unicode20utf8",
+]);
+
+/**
+ * A `Content-Type` charset that is a label of UTF-8 (`utf8`, `"UTF-8"`, `unicode-1-1-utf-8`) read
+ * as `utf-8`, on both edges that read a body: body-parser knows the name `utf-8` alone, so a body
+ * labelled `utf8` got 415 as another charset. Any other charset is left for the edge to refuse.
+ */
+export const utf8CharsetLabels: RequestHandler = (req, _res, next) => {
+  const type = req.headers["content-type"];
+  if (type !== undefined && /charset/i.test(type)) {
+    req.headers["content-type"] = type.replace(
+      /(;\s*charset\s*=\s*)("?)([^";]*)\2/i,
+      (whole, prefix: string, _quote, label: string) =>
+        UTF8_LABELS.has(label.trim().toLowerCase()) ? `${prefix}utf-8` : whole,
+    );
+  }
+  next();
+};

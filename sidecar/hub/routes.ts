@@ -3,7 +3,7 @@ import type { Logger } from "pino";
 import { hubErrorBody, hubRefusal, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
-import { REQUEST_BODY_CODINGS, undecodedCoding, xGzipAsGzip } from "../body-codings.ts";
+import { REQUEST_BODY_CODINGS, undecodedCoding, utf8CharsetLabels, xGzipAsGzip } from "../body-codings.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
@@ -104,6 +104,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
       refuse(req, res, 415, `The hub accepts ${FORM} bodies only, got ${got}.`);
     },
     xGzipAsGzip,
+    utf8CharsetLabels,
     form,
     async (req, res) => {
       const parsed = parseHubRequest(req.body, {

@@ -10,7 +10,7 @@ import {
 import express, { type RequestHandler, Router } from "express";
 import type { Config } from "../../src/config.ts";
 import { duplicateName } from "../../src/content/json-names.ts";
-import { xGzipAsGzip } from "../body-codings.ts";
+import { utf8CharsetLabels, xGzipAsGzip } from "../body-codings.ts";
 import type { BuildEvents } from "../build/live-build.ts";
 import type { Snapshot, SnapshotStore } from "../build/snapshot.ts";
 import type { Clock } from "../clock.ts";
@@ -248,7 +248,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     hostGuard(allowedHostnames(config.BASE_URL)),
   );
   const router = Router();
-  router.use(open, acceptAsListed, xGzipAsGzip);
+  router.use(open, acceptAsListed, xGzipAsGzip, utf8CharsetLabels);
   const verify = (req: IncomingMessage, res: unknown, buf: Buffer, charset: string) => {
     empty.verify(req, res, buf);
     utf8Only(buf, charset);

@@ -52,6 +52,14 @@ describe("a form body's coding and charset", () => {
     expect(utf8.status).toBe(202);
   });
 
+  it('reads a form whose charset is any WHATWG Encoding label of UTF-8 (utf8, "UTF-8", unicode-1-1-utf-8)', async () => {
+    const body = new URLSearchParams({ "hub.mode": "publish", "hub.url": TOPICS.atom }).toString();
+    for (const charset of ["utf8", "UTF8", '"utf-8"', "unicode-1-1-utf-8", "unicode11utf8", "x-unicode20utf8"]) {
+      const res = await hub.h.post({}, `application/x-www-form-urlencoded; charset=${charset}`, body);
+      expect([res.status, await res.text()], charset).toEqual([202, "Accepted: changed topics will be distributed.\n"]);
+    }
+  });
+
   it("415 for any other charset in the hub's own words, as for ISO-8859-1, in text and JSON", async () => {
     const body = new URLSearchParams(valid).toString();
     for (const charset of ["windows-1252", "utf-16"]) {

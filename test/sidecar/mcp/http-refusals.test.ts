@@ -96,6 +96,17 @@ describe("JSON-RPC errors", () => {
     expect(coded.headers.get("accept-encoding")).toMatch(/^gzip, deflate, br(, zstd)?$/);
   });
 
+  it("reads a body whose charset is a WHATWG Encoding label of UTF-8 other than utf-8 (utf8, unicode-1-1-utf-8)", async () => {
+    const id = await openSession(served.app.endpoint);
+    for (const charset of ["utf8", "UTF8", "unicode-1-1-utf-8"]) {
+      const res = await postRpc(served.app.endpoint, listTools(), {
+        ...session(id),
+        "content-type": `application/json; charset=${charset}`,
+      });
+      expect([res.status, res.body.result?.tools?.length > 0], charset).toEqual([200, true]);
+    }
+  });
+
   it("refuses a body in UTF-16 with 415 as any charset but UTF-8 (RFC 8259 §8.1), whatever its characters", async () => {
     const id = await openSession(served.app.endpoint);
     const call = (query: string) => ({
