@@ -6,6 +6,7 @@ import express, {
   type Response,
   type Router,
 } from "express";
+import { echoedValue } from "../../src/api/echoed-values.ts";
 import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
@@ -182,7 +183,7 @@ export function createApp(deps: AppDeps): Express {
       ijsonValue({
         error: String(err.type ?? "bad_request"),
         message,
-        issues: [{ path: "(request)", value: req.originalUrl, message }],
+        issues: [{ path: "(request)", value: echoedValue(req.originalUrl), message }],
       }),
     );
   };

@@ -1,5 +1,6 @@
 import { randomUUID } from "node:crypto";
 import type { Request, RequestHandler } from "express";
+import { echoedValue } from "../../src/api/echoed-values.ts";
 import type { CorsPolicy } from "../cors.ts";
 import type { Logger } from "../logger.ts";
 import { HttpError } from "./error.ts";
@@ -49,7 +50,9 @@ export const requireHost: RequestHandler = (req, _res, next) => {
     if (req.rawHeaders[i]?.toLowerCase() === "host") lines.push(req.rawHeaders[i + 1] ?? "");
   }
   const refuse = (value: unknown, message: string) => {
-    throw new HttpError(400, "bad_request", message, { issues: [{ path: "Host", value, message }] });
+    throw new HttpError(400, "bad_request", message, {
+      issues: [{ path: "Host", value: echoedValue(value), message }],
+    });
   };
   if (lines.length === 0 && req.httpVersionMajor === 1 && req.httpVersionMinor >= 1) {
     refuse(null, "The request has no Host header, which HTTP/1.1 requires (RFC 9112 §3.2).");

@@ -1,3 +1,4 @@
+import { shownValue } from "../../src/api/echoed-values.ts";
 import { type QueryIssue, SEARCH_PARAMS, type SearchQuery } from "../../src/search/query.ts";
 import { type Outcome, parseSearch } from "../../src/search/query-service.ts";
 import type { SearchIndex } from "../../src/search/review-index.ts";
@@ -59,7 +60,7 @@ export function parseSearchQuery(index: SearchIndex, originalUrl: string): Outco
   const issues: QueryIssue[] = parsed.ok ? [] : [...parsed.issues];
   for (const [name, value] of nonUtf8Values(queryOf(originalUrl))) {
     if (!(SEARCH_PARAMS as readonly string[]).includes(name) || Array.isArray(input[name])) continue;
-    const note = `${JSON.stringify(value)} is not valid UTF-8`;
+    const note = `${shownValue(value)} is not valid UTF-8`;
     const at = issues.findIndex((i) => i.path === name);
     const own = issues[at];
     if (own) issues[at] = { ...own, message: `${own.message}; ${note}` };

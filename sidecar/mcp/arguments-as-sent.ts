@@ -1,5 +1,6 @@
 import type { CallToolResult } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { shownValue } from "../../src/api/echoed-values.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
 import { invalidQueryBody } from "../../src/search/query-service.ts";
 
@@ -67,7 +68,7 @@ function argumentIssues(schema: z.ZodObject, sent: Record<string, unknown>, issu
     );
     const field = (schema.shape as Record<string, z.ZodType>)[String(issue.path[0])];
     const expected = field?.description ?? issue.message;
-    const message = value === undefined ? `required: ${expected}` : `${expected}; got ${JSON.stringify(value)}`;
+    const message = value === undefined ? `required: ${expected}` : `${expected}; got ${shownValue(value)}`;
     return [{ path: path || "arguments", value: value ?? null, message }];
   });
 }

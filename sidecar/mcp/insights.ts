@@ -1,5 +1,6 @@
 import { type McpServer, ProtocolError, ProtocolErrorCode } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { shownValue } from "../../src/api/echoed-values.ts";
 import {
   INSIGHTS_SECTIONS,
   InsightsSectionSchema,
@@ -69,7 +70,7 @@ export function registerInsights(server: McpServer, { snapshot, baseUrl, asSent 
       // `null` is "not given", as for search parameters: what a strict-mode client sends for an optional one.
       const parsed = InsightsSectionSchema.optional().safeParse(section ?? undefined);
       if (!parsed.success) {
-        const message = `${parsed.error.issues[0]?.message}, got ${JSON.stringify(section)}`;
+        const message = `${parsed.error.issues[0]?.message}, got ${shownValue(section)}`;
         return invalidArguments([{ path: "section", value: section, message }]);
       }
       try {

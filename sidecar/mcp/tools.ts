@@ -1,5 +1,6 @@
 import type { CallToolResult, McpServer } from "@modelcontextprotocol/server";
 import { z } from "zod";
+import { echoedValue, shownValue } from "../../src/api/echoed-values.ts";
 import {
   SearchResultSchema as HttpSearchResultSchema,
   SinceResultSchema as HttpSinceResultSchema,
@@ -161,8 +162,8 @@ export function registerReviewTools(server: McpServer, { snapshot, baseUrl, asSe
       if (review) return jsonResult(ReviewResultSchema, review);
       return errorResult({
         error: "not_found",
-        message: `No review has the id ${JSON.stringify(id)}. Use search_reviews to find review ids.`,
-        id,
+        message: `No review has the id ${shownValue(id)}. Use search_reviews to find review ids.`,
+        id: echoedValue(id),
       });
     }),
   );

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import type { QueryIssue } from "../search/query.ts";
+import { echoedValue, shownValue } from "./echoed-values.ts";
 
 /**
  * Shapes of the form-encoded requests POSTed to the hub (W3C WebSub §5.1 and the de-facto
@@ -124,7 +125,8 @@ const HUB_ERROR_CODES: Readonly<Record<number, string>> = {
 
 /** A refusal as the API's Error body, for a client that prefers JSON: a 400 always has its issues. */
 export function hubErrorBody(status: number, message: string, issues: readonly QueryIssue[] = []) {
-  return { error: HUB_ERROR_CODES[status] ?? "error", message, ...(status === 400 ? { issues: [...issues] } : {}) };
+  const listed = issues.map((i) => ({ ...i, value: echoedValue(i.value) }));
+  return { error: HUB_ERROR_CODES[status] ?? "error", message, ...(status === 400 ? { issues: listed } : {}) };
 }
 
 export type ParsedHubRequest = { ok: true; request: HubRequest } | { ok: false; reason: string; issues: QueryIssue[] };
@@ -137,7 +139,7 @@ function refused(list: readonly Refusal[]): Extract<ParsedHubRequest, { ok: fals
 }
 
 /** A refusal of `field`: the plain-text reason (`field: message, got …`) and the same as an issue. */
-export function hubRefusal(field: string, message: string, value: unknown, got = show(value)) {
+export function hubRefusal(field: string, message: string, value: unknown, got = shownValue(value)) {
   // A parameter not given is `null`: an issue always has its value (QueryIssue).
   return { reason: `${field}: ${message}, got ${got}`, issue: { path: field, value: value ?? null, message } };
 }
@@ -186,11 +188,6 @@ export function undecodableParameter(body: string): { reason: string; issues: Qu
     found.push(field === "hub.secret" ? hubRefusal(field, NOT_UTF8, size, size) : hubRefusal(field, NOT_UTF8, raw));
   }
   return found.length === 0 ? undefined : refused(found);
-}
-
-function show(value: unknown): string {
-  const text = JSON.stringify(value) ?? "nothing";
-  return text.length > 120 ? `${text.slice(0, 117)}...` : text;
 }
 
 /**

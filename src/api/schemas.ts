@@ -11,7 +11,11 @@ import { MAX_LIMIT } from "../search/query.ts";
 export const QueryIssueSchema = z
   .object({
     path: z.string().describe("The parameter at fault."),
-    value: z.unknown().describe("The value received (an array when the parameter was repeated)."),
+    value: z
+      .unknown()
+      .describe(
+        'The value received (an array when the parameter was repeated); one of more than 200 characters as its first 200, an ellipsis and its length, e.g. "xx…x… (3000 characters)".',
+      ),
     message: z.string().describe("What is wrong and what would be valid."),
   })
   .meta({ id: "QueryIssue" });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { shownValue } from "../api/echoed-values.ts";
 
 /**
  * The value types of the search parameters, which arrive as strings (HTTP) or JSON values (MCP):
@@ -21,7 +22,7 @@ export const fromText = (v: unknown) => (typeof v === "string" && JSON_NUMBER.te
 const spelled = (msg: string, accepts: (n: number) => boolean) => (issue: { input?: unknown }) => {
   const v = issue.input;
   if (typeof v !== "string" || v.trim() === "" || !accepts(Number(v))) return msg;
-  return `${msg}, written as a JSON number: ${Number(v)}, not ${JSON.stringify(v)}`;
+  return `${msg}, written as a JSON number: ${Number(v)}, not ${shownValue(v)}`;
 };
 
 /** An integer from `min` to `max` (at most 2^53-1); `msg` is every refusal's wording, so it states the range. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { echoedText, echoedValue } from "../api/echoed-values.ts";
 import type { SearchResult, SinceResult } from "../api/schemas.ts";
 import { dateMessage, isoDateFor } from "../content/date-forms.ts";
 import { isCalendarDate } from "../content/dates.ts";
@@ -21,9 +22,9 @@ export function invalidQueryBody(issues: QueryIssue[]): {
   message: string;
   issues: QueryIssue[];
 } {
-  // Values are echoed as sent: each door's edge makes the body I-JSON (the HTTP error handler's
-  // `ijsonValue`; MCP refuses a message that holds what I-JSON forbids before any tool reads it).
-  const listed = listedIssues(issues);
+  // Values are echoed as sent, a long one cut (echoedValue): each door's edge makes the body I-JSON
+  // (the HTTP error handler's `ijsonValue`; MCP refuses a message that holds what I-JSON forbids).
+  const listed = listedIssues(issues).map((i) => ({ ...i, path: echoedText(i.path), value: echoedValue(i.value) }));
   const summary = listed.map((i) => `${i.path}: ${i.message}`).join("; ");
   return { error: "invalid_query", message: `Invalid query: ${summary}`, issues: listed };
 }

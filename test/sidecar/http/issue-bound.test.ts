@@ -66,3 +66,50 @@ describe("an error body's issues", () => {
     expectBounded(JSON.parse((other.content as { text: string }[])[0]?.text as string), 6000);
   });
 });
+
+describe("an issue's value", () => {
+  const long = "é".repeat(3000);
+  const echoed = `${"é".repeat(200)}… (3000 characters)`;
+
+  it("is echoed over HTTP as its first 200 characters, an ellipsis and its length", async () => {
+    // Within the URL's bound: 1,500 characters, as sent and as received.
+    const sent = "x".repeat(1500);
+    const cut = `${"x".repeat(200)}… (1500 characters)`;
+    const search = await fetch(`${app.url}/api/reviews/search?query=${sent}&rating=${sent}`);
+    expect(search.status).toBe(400);
+    const body = await search.json();
+    expect(body.issues.map((i: Issue) => [i.path, i.value])).toEqual([
+      ["rating", cut],
+      ["query", cut],
+    ]);
+    const since = await (await fetch(`${app.url}/api/reviews/since/${sent}`)).json();
+    expect(since.issues[0].value).toBe(cut);
+    // A short value is echoed whole, as before.
+    const short = await (await fetch(`${app.url}/api/reviews/search?rating=9`)).json();
+    expect(short.issues[0].value).toBe("9");
+  });
+
+  it("is echoed so in an MCP isError result, in its issue and in the message quoting it", async () => {
+    const text = (result: Awaited<ReturnType<Client["callTool"]>>) => {
+      expect(result.isError).toBe(true);
+      return JSON.parse((result.content as { text: string }[])[0]?.text as string);
+    };
+    expect(text(await client.callTool({ name: "search_reviews", arguments: { rating: long } })).issues[0].value).toBe(
+      echoed,
+    );
+    // A value that is not a string is echoed as its JSON text, cut the same way.
+    const list = Array.from({ length: 500 }, (_, i) => i);
+    const json = JSON.stringify(list);
+    const cut = `${json.slice(0, 200)}… (${json.length} characters of JSON)`;
+    const issue = text(await client.callTool({ name: "get_review", arguments: { id: list } })).issues[0];
+    expect(issue.value).toBe(cut);
+    expect(issue.message.endsWith(`; got ${JSON.stringify(cut)}`)).toBe(true);
+    // An id that names no review is quoted so in the not_found result too.
+    const missing = text(await client.callTool({ name: "get_review", arguments: { id: long } }));
+    expect(missing).toEqual({
+      error: "not_found",
+      message: `No review has the id ${JSON.stringify(echoed)}. Use search_reviews to find review ids.`,
+      id: echoed,
+    });
+  });
+});
