@@ -7,6 +7,19 @@ import { isIJsonText } from "../../src/content/characters.ts";
  * refused for the price of a type check.
  */
 
+/**
+ * The most characters a string id may have. JSON-RPC 2.0 §5 has an answer carry its request's id
+ * as sent, so an id cannot be cut as an echoed value is: a longer one is refused instead.
+ */
+export const MAX_ID_CHARACTERS = 256;
+
+/** Code points of a string id past MAX_ID_CHARACTERS, or undefined. */
+function idTooLong(id: unknown): number | undefined {
+  if (typeof id !== "string" || id.length <= MAX_ID_CHARACTERS) return undefined;
+  const n = Array.from(id).length;
+  return n > MAX_ID_CHARACTERS ? n : undefined;
+}
+
 /** Why a body is not one JSON-RPC 2.0 message, or undefined when it is one. Batches are checked apart. */
 export function invalidMessage(body: unknown): string | undefined {
   if (body === null || typeof body !== "object" || Array.isArray(body)) {
@@ -17,12 +30,16 @@ export function invalidMessage(body: unknown): string | undefined {
   const kind = messageKind(body);
   if (!kind)
     return "a JSON-RPC 2.0 message has a method (a request or notification), or a result or an error (a response)";
-  const { issues } = specTypeSchemas[kind.type]["~standard"].validate(body) as { issues?: readonly SchemaIssue[] };
-  if (!issues?.length) return undefined;
+  const { issues = [] } = specTypeSchemas[kind.type]["~standard"].validate(body) as {
+    issues?: readonly SchemaIssue[];
+  };
+  const long = idTooLong((body as { id?: unknown }).id);
+  if (issues.length === 0 && long === undefined) return undefined;
   // A key of no message is named in the issue: a client's text, clipped as a path is.
   const why = issues.map((issue) =>
     issuePath(issue) === "id" ? badId((body as { id?: unknown }).id) : clipped(describeIssue(issue)),
   );
+  if (long !== undefined) why.unshift(`id: a string id may have at most ${MAX_ID_CHARACTERS} characters, got ${long}`);
   return `not a JSON-RPC 2.0 ${kind.noun}: ${why.join("; ")}`;
 }
 
@@ -59,12 +76,13 @@ function badId(id: unknown): string {
 }
 
 /**
- * The id to echo in an error about this body, when it has a usable one: a string, or an integer
- * read exactly (JSON.parse rounds one beyond 2^53-1, and the client would not know the answer as its own).
+ * The id to echo in an error about this body, when it has a usable one: a string of at most
+ * MAX_ID_CHARACTERS, or an integer read exactly (JSON.parse rounds one beyond 2^53-1, and the client would not know the answer as its own).
  */
 export function idOf(body: unknown): string | number | null {
   const id = body && typeof body === "object" && !Array.isArray(body) ? (body as { id?: unknown }).id : null;
-  return typeof id === "string" || Number.isSafeInteger(id) ? (id as string | number) : null;
+  if (typeof id === "string") return idTooLong(id) === undefined ? id : null;
+  return Number.isSafeInteger(id) ? (id as number) : null;
 }
 
 /**

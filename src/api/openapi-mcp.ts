@@ -138,7 +138,7 @@ export const mcpPathItem = {
     operationId: "postMcp",
     tags: ["mcp"],
     summary: "Send a JSON-RPC message (streamable HTTP, protocol 2025-06-18 and newer)",
-    description: `JSON-RPC 2.0 over streamable HTTP. Send Accept: application/json, text/event-stream. A 2025-era \`initialize\` returns an Mcp-Session-Id header; send it, with Mcp-Protocol-Version, on every later request; a session expires after MCP_SESSION_TTL_MS (default 24 hours) without use. A body nesting deeper than 64 levels is refused (400, -32700). Tools: ${MCP_TOOLS.join(", ")}.`,
+    description: `JSON-RPC 2.0 over streamable HTTP. Send Accept: application/json, text/event-stream. A 2025-era \`initialize\` returns an Mcp-Session-Id header; send it, with Mcp-Protocol-Version, on every later request; a session expires after MCP_SESSION_TTL_MS (default 24 hours) without use. A body nesting deeper than 64 levels is refused (400, -32700), and so is a string id of more than 256 characters (400, -32600, id null: an answer carries its request's id whole). Tools: ${MCP_TOOLS.join(", ")}.`,
     parameters: [
       sessionHeader(false, "The session from initialize; absent on initialize itself."),
       protocolHeader,

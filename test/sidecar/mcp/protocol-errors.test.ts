@@ -253,6 +253,33 @@ describe("a body that is no JSON-RPC message", () => {
     expect([exact.status, exact.body.id]).toEqual([200, 9007199254740991]);
   });
 
+  it("refuses a string id over 256 characters, which every answer would have to carry whole, with id null", async () => {
+    const modern = {
+      "mcp-protocol-version": "2026-07-28",
+      "mcp-method": "tools/list",
+    };
+    const _meta = {
+      "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+      "io.modelcontextprotocol/clientInfo": { name: "raw-http-test", version: "0.0.0" },
+      "io.modelcontextprotocol/clientCapabilities": {},
+    };
+    const long = "i".repeat(5000);
+    for (const [headers, params] of [
+      [session(), {}],
+      [modern, { _meta }],
+    ] as const) {
+      const res = await postRpc(app.endpoint, { jsonrpc: "2.0", id: long, method: "tools/list", params }, headers);
+      expect([res.status, res.body.error.code, res.body.id]).toEqual([400, -32600, null]);
+      expect(res.body.error.message).toBe(
+        "Invalid Request: not a JSON-RPC 2.0 request: id: a string id may have at most 256 characters, got 5000",
+      );
+      // One of 256 characters is an id like any other, answered with it.
+      const most = "i".repeat(256);
+      const ok = await postRpc(app.endpoint, { jsonrpc: "2.0", id: most, method: "tools/list", params }, headers);
+      expect([ok.status, ok.body.id], JSON.stringify(ok.body)).toEqual([200, most]);
+    }
+  });
+
   it("names a member of no message without echoing a long name whole, as it names no long path whole", async () => {
     const long = "k".repeat(5000);
     for (const extra of [{ [long]: 1 }, Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`key${i}`, 1]))]) {
