@@ -17,8 +17,8 @@ export interface CorsPolicy {
    * without `Origin` gets no `Access-Control-Allow-Origin`.
    */
   origin: "*" | "reflect";
-  /** `Access-Control-Allow-Methods` of a preflight. */
-  methods: string;
+  /** `Access-Control-Allow-Methods` of a preflight, or of a preflight for a path, as its `Allow` says. */
+  methods: string | ((path: string) => string);
   /** `Access-Control-Allow-Headers` of a preflight. */
   allowHeaders: string;
   /** `Access-Control-Expose-Headers` of every response, the preflight's included. */
@@ -38,7 +38,8 @@ export function cors(policy: CorsPolicy): RequestHandler {
   // Access-Control-Request-Method) must reach the route, which knows the path's `Allow`.
   const headers = corsMiddleware({
     origin: policy.origin === "*" ? "*" : true,
-    methods: policy.methods,
+    // Written below, per path: the package would list one set for every path.
+    methods: "",
     allowedHeaders: policy.allowHeaders,
     exposedHeaders: policy.exposeHeaders,
     maxAge: MAX_AGE_S,
@@ -51,6 +52,10 @@ export function cors(policy: CorsPolicy): RequestHandler {
       const preflight = req.headers["access-control-request-method"] !== undefined;
       if (!preflight && policy.allow === undefined) return next();
       if (policy.allow !== undefined) res.setHeader("Allow", policy.allow);
+      if (preflight) {
+        const { methods } = policy;
+        res.setHeader("Access-Control-Allow-Methods", typeof methods === "string" ? methods : methods(req.path));
+      }
       // The package lists exposed headers on actual responses only; a client that inspects the
       // preflight (as the MCP tests and some SDKs do) sees the same list there.
       res.setHeader("Access-Control-Expose-Headers", policy.exposeHeaders);

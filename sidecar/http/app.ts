@@ -20,7 +20,7 @@ import { NOTICE_CSS_PATH, noticeCss, type PageNotice } from "./build-notice.ts";
 import { matchesAnyRepresentation } from "./conditional.ts";
 import { HttpError } from "./error.ts";
 import { readOnly } from "./methods.ts";
-import { asteriskForm, boundedUrl, PUBLIC_CORS, requestLog, requireHost, urlTooLong } from "./middleware.ts";
+import { asteriskForm, boundedUrl, HUB_PATH, PUBLIC_CORS, requestLog, requireHost, urlTooLong } from "./middleware.ts";
 import { notFound } from "./not-found.ts";
 import { reviewRoutes } from "./review-routes.ts";
 import { securityHeaders } from "./security-headers.ts";
@@ -130,9 +130,7 @@ export function createApp(deps: AppDeps): Express {
       trustProxy: config.TRUST_PROXY > 0,
       // The hub router counts its own requests (HUB_RATE_LIMIT_PER_MINUTE); health checks are never limited.
       skip: (req) =>
-        req.path === "/healthz" ||
-        req.path === "/livez" ||
-        (deps.hub !== undefined && /^\/api\/websub\/hub\/?$/.test(req.path)),
+        req.path === "/healthz" || req.path === "/livez" || (deps.hub !== undefined && HUB_PATH.test(req.path)),
       onLimit: (req, res, retryAfterS) => {
         const message = `Too many requests: the limit is ${config.RATE_LIMIT_PER_MINUTE} per minute per client.`;
         // A JSON-RPC client reads any answer from /mcp as a JSON-RPC message.

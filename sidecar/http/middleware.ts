@@ -95,6 +95,9 @@ export const boundedUrl: RequestHandler = (req, _res, next) => {
   next();
 };
 
+/** The WebSub hub's path (sidecar/hub/routes.ts), the one public path that takes POST. */
+export const HUB_PATH = /^\/api\/websub\/hub\/?$/;
+
 /**
  * CORS of every route but `/mcp` (sidecar/cors.ts): the data is public and read-only, so any
  * origin may read it. Preflights are answered here; `/mcp` has its own policy and Origin allowlist
@@ -102,7 +105,8 @@ export const boundedUrl: RequestHandler = (req, _res, next) => {
  */
 export const PUBLIC_CORS: CorsPolicy = {
   origin: "*",
-  methods: "GET, HEAD, POST, DELETE, OPTIONS",
+  // What the path's `Allow` says (the hub router's, `methodNotAllowed`'s), so a preflight promises no more.
+  methods: (path) => (HUB_PATH.test(path) ? "POST, OPTIONS" : "GET, HEAD, OPTIONS"),
   // Authorization too: it is ignored, and a preflight that did not allow it kept a browser from sending the request.
   allowHeaders:
     "If-None-Match, If-Modified-Since, If-Match, If-Unmodified-Since, Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Last-Event-ID",
