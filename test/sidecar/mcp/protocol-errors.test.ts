@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -100,6 +101,20 @@ describe("malformed params", () => {
       expect(legacy.body.error.message, what).toMatch(new RegExp(`^Invalid params for ${method}: params\\.`));
       expect(legacy.body.error.message, what).not.toMatch(/\n|"code"/);
     }
+  });
+});
+
+describe("an unknown method", () => {
+  it("is -32601 with 200 in a 2025 session and the SDK's 404 in 2026-07-28, as docs/mcp.md's table says", async () => {
+    const [legacy, modern] = await bothEras("reviews/nothing", {});
+    expect([legacy?.status, legacy?.body.error?.code]).toEqual([200, -32601]);
+    expect([modern?.status, modern?.body.error?.code]).toEqual([404, -32601]);
+    const doc = readFileSync(path.resolve(import.meta.dirname, "../../../docs/mcp.md"), "utf8");
+    const row = doc.split("\n").find((line) => line.startsWith("| unknown method"));
+    const [, , http, code] = (row ?? "").split("|").map((cell) => cell.trim());
+    expect(http).toMatch(/^200\b/);
+    expect(http).toMatch(/2026-07-28: 404\b/);
+    expect(code).toBe("-32601");
   });
 });
 
