@@ -248,6 +248,7 @@ export class Hub {
     // The topic echoed and the callback called are as the subscriber sent them (W3C §5.3).
     const leaseSeconds = v.mode === "subscribe" ? (v.leaseSeconds ?? undefined) : undefined;
     const check = { ...v, topic: v.givenTopic ?? v.topic, callback: sentTo(v), leaseSeconds };
+    const askedAt = this.#clock.now();
     const outcome = await verifyIntent(run.agent, check, { timeoutMs: this.#config.HUB_DELIVERY_TIMEOUT_MS, signal });
     // Interrupted by shutdown: the request stays pending, for another instance or the next start.
     if (signal.aborted) return run.store.releaseVerification(id);
@@ -256,9 +257,8 @@ export class Hub {
       this.#log.info({ ...log, reason: outcome.reason }, "verification of intent failed; request rejected");
       return;
     }
-    const currentHash = await run.deliveries.currentHash(v.topic);
-    const ctx = { now: this.#clock.now(), currentHash, limits: this.#limits };
-    const applied = await run.store.transaction((tx) => applyVerified(tx, v, ctx));
+    const ctx = { askedAt, currentHash: await run.deliveries.currentHash(v.topic), limits: this.#limits };
+    const applied = await run.store.transaction((tx) => applyVerified(tx, v, { ...ctx, now: this.#clock.now() }));
     if (applied.kind === "denied") {
       await this.#deny(v, applied.reason);
     } else if (applied.kind === "unsubscribed") {

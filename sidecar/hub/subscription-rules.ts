@@ -81,12 +81,13 @@ export async function pendingRefusal(
 /**
  * Makes a verified request take effect, unless a newer request for the same (topic, callback)
  * replaced it while it was being verified. A new subscriber is owed future changes only, so its
- * delivered hash starts at the topic's current hash; a renewal keeps its delivery state.
+ * delivered hash starts at the topic's current hash; a renewal keeps its delivery state. The lease
+ * runs from `ctx.askedAt`, when the verification request was made, as W3C WebSub §5.3 measures it.
  */
 export async function applyVerified(
   store: HubStore,
   v: Verification,
-  ctx: { now: number; currentHash: string | undefined; limits: Limits },
+  ctx: { now: number; askedAt: number; currentHash: string | undefined; limits: Limits },
 ): Promise<Applied> {
   if (!(await store.verification(v.id))) return { kind: "superseded" };
   await store.removeVerification(v.id);
@@ -112,7 +113,7 @@ export async function applyVerified(
       callbackHost: v.callbackHost,
       secret: v.secret,
       leaseSeconds,
-      expiresAt: ctx.now + leaseSeconds * 1000,
+      expiresAt: ctx.askedAt + leaseSeconds * 1000,
       // One moved keeps what it was owed; a new subscriber is owed only changes to come.
       deliveredHash: moved ? moved.deliveredHash : (ctx.currentHash ?? null),
     },

@@ -39,6 +39,18 @@ forEachHubStore(() => {
       expect((await h.stored())[0]?.expiresAt).toBe(h.clock.now() + 864_000_000);
     });
 
+    it("starts the lease when the verification request is made, not when the subscriber answers (W3C §5.3)", async () => {
+      const release = holdVerifications();
+      expect((await h.post(form("subscribe", sub.callback(), { "hub.lease_seconds": "7200" }))).status).toBe(202);
+      await sub.waitFor(isVerification("subscribe"));
+      const asked = h.clock.now();
+      // The subscriber takes its time to answer; the lease it was told of runs from the request.
+      h.clock.advance(3_000);
+      release();
+      await h.hub.idle();
+      expect((await h.stored())[0]?.expiresAt).toBe(asked + 7_200_000);
+    });
+
     it("never reuses a challenge", async () => {
       await subscribed(sub.callback("/a"));
       await subscribed(sub.callback("/b"));
