@@ -22,6 +22,8 @@ import type { SessionClaims, SessionTokens } from "./session-token.ts";
  */
 
 export interface LegacySessionsDeps {
+  /** The public origin, which names the resources (params-guard.ts). */
+  baseUrl: string;
   tokens: SessionTokens;
   sessions: SessionStore;
   /** Per-request 2025-era serving (fresh server + stateless transport). */
@@ -128,7 +130,7 @@ export class LegacySessions {
   async handle(request: Request, body: unknown): Promise<Response> {
     const headerId = request.headers.get(SESSION_HEADER) ?? "";
     const method = (body as { method?: unknown } | undefined)?.method;
-    const problem = request.method === "POST" ? invalidParams(body) : undefined;
+    const problem = request.method === "POST" ? invalidParams(body, "legacy", this.#deps.baseUrl) : undefined;
     const id = idOf(body);
     if (request.method === "POST" && headerId === "" && method === "initialize") {
       // Before a session exists a bad initialize is a bad HTTP request too.

@@ -17,7 +17,7 @@ export interface ResourceDeps {
 
 const JSON_TYPE = "application/json";
 
-const REVIEW_SCHEME = "reviews://";
+export const REVIEW_SCHEME = "reviews://";
 export const REVIEW_URI_TEMPLATE = `${REVIEW_SCHEME}{id}`;
 
 export function reviewUri(id: string): string {

@@ -152,6 +152,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
     clock: deps.clock,
   });
   const sessions: LegacySessions = new LegacySessions({
+    baseUrl,
     tokens,
     sessions: sessionStore,
     serve: jsonPerRequest(factory, MAX_BODY_BYTES),
@@ -189,7 +190,7 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
         if (method === "subscriptions/listen") {
           return (checked && listenRefusal(body, store.current, baseUrl)) || listen(request, options);
         }
-        const problem = checked ? invalidParams(body, "modern") : undefined;
+        const problem = checked ? invalidParams(body, "modern", baseUrl) : undefined;
         if (problem) return rpcErrorResponse(200, -32602, problem, idOf(body));
         return modern.fetch(request, options);
       },

@@ -104,6 +104,50 @@ describe("malformed params", () => {
   });
 });
 
+describe("a name or URI that names nothing served", () => {
+  const long = "z".repeat(3000);
+  const shown = JSON.stringify(`${"z".repeat(200)}… (3000 characters)`);
+
+  it("is quoted cut in both eras, as an issue's value is, not whole (the SDK quoted it whole)", async () => {
+    const cases: [string, Record<string, unknown>, string | undefined, string][] = [
+      ["tools/call", { name: long, arguments: {} }, long, `params.name: unknown tool ${shown}; tools are `],
+      [
+        "resources/read",
+        { uri: `reviews://${long}` },
+        `reviews://${long}`,
+        "params.uri: no resource here has a URI of more than ",
+      ],
+      [
+        "completion/complete",
+        { ref: { type: "ref/resource", uri: `reviews://${long}` }, argument: { name: "id", value: "2" } },
+        undefined,
+        "params.ref.uri: no resource here has a URI of more than ",
+      ],
+      [
+        "completion/complete",
+        { ref: { type: "ref/prompt", name: long }, argument: { name: "id", value: "2" } },
+        undefined,
+        `params.ref.name: no prompt is served here, got ${shown}`,
+      ],
+    ];
+    for (const [method, params, name, start] of cases) {
+      const [legacy, modern] = (await bothEras(method, params, name)) as [RpcReply, RpcReply];
+      for (const reply of [legacy, modern]) {
+        expect([reply.status, reply.body.error?.code], method).toEqual([200, -32602]);
+        expect(reply.body.error.message, method).toContain(`Invalid params for ${method}: ${start}`);
+        expect(JSON.stringify(reply.body).length, method).toBeLessThan(700);
+      }
+    }
+    // A short unknown tool name gets the same wording, with the tools there are.
+    const [unknown] = (await bothEras("tools/call", { name: "get_nothing", arguments: {} }, "get_nothing")) as [
+      RpcReply,
+    ];
+    expect(unknown.body.error.message).toBe(
+      'Invalid params for tools/call: params.name: unknown tool "get_nothing"; tools are get_business, search_reviews, get_review, get_reviews_since, get_insights, get_log_checkpoint',
+    );
+  });
+});
+
 describe("an unknown method", () => {
   it("is -32601 with 200 in a 2025 session and the SDK's 404 in 2026-07-28, as docs/mcp.md's table says", async () => {
     const [legacy, modern] = await bothEras("reviews/nothing", {});
