@@ -1,5 +1,6 @@
 import zlib from "node:zlib";
 import type { Request, RequestHandler } from "express";
+import { shownValue } from "../src/api/echoed-values.ts";
 
 /**
  * The content codings of request bodies, shared by the two edges that read one (`/mcp` and the
@@ -63,3 +64,8 @@ export const utf8CharsetLabels: RequestHandler = (req, _res, next) => {
   }
   next();
 };
+
+/** body-parser's refusal of a coding it cannot decode, its `encoding` quoted as an echoed value is cut. */
+export function unsupportedCoding(err: { encoding?: unknown }): string {
+  return `unsupported content encoding ${shownValue(err.encoding)}`;
+}

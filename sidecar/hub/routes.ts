@@ -1,9 +1,16 @@
 import express, { type ErrorRequestHandler, type Request, type Response, Router } from "express";
 import type { Logger } from "pino";
+import { echoedText } from "../../src/api/echoed-values.ts";
 import { hubErrorBody, hubRefusal, parseHubRequest, undecodableParameter } from "../../src/api/hub-request.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
 import type { QueryIssue } from "../../src/search/query.ts";
-import { REQUEST_BODY_CODINGS, undecodedCoding, utf8CharsetLabels, xGzipAsGzip } from "../body-codings.ts";
+import {
+  REQUEST_BODY_CODINGS,
+  undecodedCoding,
+  unsupportedCoding,
+  utf8CharsetLabels,
+  xGzipAsGzip,
+} from "../body-codings.ts";
 import { perIpRateLimit } from "../rate-limit.ts";
 import type { Hub } from "./hub.ts";
 
@@ -31,7 +38,7 @@ const MAX_PARAMETERS = 64;
 
 /** The 415 of a form body in another charset than UTF-8, whichever part of the parser finds it. */
 function charsetRefusal(charset: string): string {
-  return `The hub reads ${FORM} bodies as UTF-8 only, got charset ${charset}.`;
+  return `The hub reads ${FORM} bodies as UTF-8 only, got charset ${echoedText(charset)}.`;
 }
 
 function text(res: Response, status: number, body: string): void {
@@ -100,7 +107,7 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
         next();
         return;
       }
-      const got = req.headers["content-type"] ?? "no Content-Type";
+      const got = echoedText(req.headers["content-type"] ?? "no Content-Type");
       refuse(req, res, 415, `The hub accepts ${FORM} bodies only, got ${got}.`);
     },
     xGzipAsGzip,
@@ -192,7 +199,9 @@ export function createHubRouter(hub: Hub, opts: HubRouterOptions): Router {
           ? `The request body is larger than ${opts.bodyLimit ?? "16kb"}.`
           : err.type === "parameters.too.many"
             ? `The request body has more than ${MAX_PARAMETERS} parameters.`
-            : String(err.message);
+            : err.type === "encoding.unsupported"
+              ? unsupportedCoding(err)
+              : String(err.message);
     refuse(
       req,
       res,

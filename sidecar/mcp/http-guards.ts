@@ -2,7 +2,8 @@ import { isUtf8 } from "node:buffer";
 import type { IncomingMessage } from "node:http";
 import { validateHostHeader, validateOriginHeader } from "@modelcontextprotocol/server";
 import type { ErrorRequestHandler, RequestHandler } from "express";
-import { REQUEST_BODY_CODINGS, undecodedCoding } from "../body-codings.ts";
+import { shownValue } from "../../src/api/echoed-values.ts";
+import { REQUEST_BODY_CODINGS, undecodedCoding, unsupportedCoding } from "../body-codings.ts";
 import type { CorsPolicy } from "../cors.ts";
 import { rpcError } from "./rpc-error.ts";
 
@@ -64,7 +65,7 @@ export function hostGuard(hostnames: string[]): RequestHandler {
         res,
         403,
         -32000,
-        `Forbidden: Host ${JSON.stringify(host ?? "")} is not served here; use one of ${hostnames.join(", ")}`,
+        `Forbidden: Host ${shownValue(host ?? "")} is not served here; use one of ${hostnames.join(", ")}`,
       );
       return;
     }
@@ -105,7 +106,7 @@ export function originGuard(allowed: "*" | string[]): RequestHandler {
         res,
         403,
         -32000,
-        `Forbidden: Origin ${JSON.stringify(origin)} is not allowed; allowed origins are ${allowed.join(", ")}`,
+        `Forbidden: Origin ${shownValue(origin)} is not allowed; allowed origins are ${allowed.join(", ")}`,
       );
       return;
     }
@@ -143,7 +144,7 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
         res,
         400,
         -32700,
-        `Parse error: the request body could not be decoded as Content-Encoding ${JSON.stringify(coding)} says`,
+        `Parse error: the request body could not be decoded as Content-Encoding ${shownValue(coding)} says`,
       );
       return;
     }
@@ -158,11 +159,17 @@ export function bodyErrors(limitBytes: number): ErrorRequestHandler {
         rpcError(res, 413, -32000, `Request body too large: the limit is ${limitBytes} bytes`);
         return;
       case "encoding.unsupported":
-      case "charset.unsupported":
+      case "charset.unsupported": {
         // RFC 9110 §12.5.3: a 415 for a content coding says which codings are accepted.
         if (err.type === "encoding.unsupported") res.setHeader("Accept-Encoding", REQUEST_BODY_CODINGS);
-        rpcError(res, 415, -32000, `Unsupported Media Type: ${String(err.message)}; send UTF-8 JSON`);
+        // body-parser's own refusal of a charset quotes it whole: both are quoted cut.
+        const why =
+          err.type === "encoding.unsupported"
+            ? unsupportedCoding(err)
+            : `unsupported charset ${shownValue(String(err.charset).toUpperCase())}`;
+        rpcError(res, 415, -32000, `Unsupported Media Type: ${why}; send UTF-8 JSON`);
         return;
+      }
       default:
         if (typeof err?.type === "string" && err.status >= 400 && err.status < 500) {
           rpcError(res, err.status, -32000, `Bad Request: ${String(err.message)}`);
@@ -188,8 +195,11 @@ const NOT_UTF8 = "entity.not.utf8";
  */
 export function utf8Only(buf: Buffer, charset: string): void {
   if (charset !== "utf-8") {
-    const message = `unsupported charset ${JSON.stringify(charset.toUpperCase())}`;
-    throw Object.assign(new Error(message), { status: 415, type: "charset.unsupported" });
+    throw Object.assign(new Error(`unsupported charset ${charset}`), {
+      status: 415,
+      type: "charset.unsupported",
+      charset,
+    });
   }
   if (!isUtf8(buf)) throw Object.assign(new Error("the request body is not UTF-8"), { type: NOT_UTF8 });
 }

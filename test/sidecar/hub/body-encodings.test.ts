@@ -71,4 +71,27 @@ describe("a form body's coding and charset", () => {
       expect([json.status, await json.json()]).toEqual([415, { error: "unsupported_media_type", message }]);
     }
   });
+
+  it("quotes a long Content-Type, charset or Content-Encoding cut, as an echoed value is, not whole", async () => {
+    const long = "z".repeat(10_000);
+    const cut = `${"z".repeat(200)}… (10000 characters)`;
+    const body = new URLSearchParams(valid).toString();
+    const type = await hub.h.post({}, `text/${long}`, body);
+    expect([type.status, await type.text()]).toEqual([
+      415,
+      `The hub accepts application/x-www-form-urlencoded bodies only, got ${`text/${long}`.slice(0, 200)}… (10005 characters).\n`,
+    ]);
+    const charset = await hub.h.post({}, `application/x-www-form-urlencoded; charset=${long}`, body);
+    expect([charset.status, await charset.text()]).toEqual([
+      415,
+      `The hub reads application/x-www-form-urlencoded bodies as UTF-8 only, got charset ${cut}.\n`,
+    ]);
+    const coding = await hub.h.post({}, undefined, body, { "content-encoding": long });
+    expect([coding.status, await coding.text()]).toEqual([
+      415,
+      `unsupported content encoding ${JSON.stringify(cut)}\n`,
+    ]);
+    const json = await hub.h.post({}, `text/${long}`, body, { accept: "application/json" });
+    expect(JSON.stringify(await json.json()).length).toBeLessThan(500);
+  });
 });

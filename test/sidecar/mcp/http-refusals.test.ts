@@ -1,6 +1,14 @@
 import { describe, expect, it } from "vitest";
 import { initializeRequest, JSON_RPC_HEADERS, openSession, postRpc } from "../../helpers/mcp-app.ts";
-import { exposed, listTools, MCP_EXPOSED, send, servedMcpBuild, session } from "../../helpers/mcp-transport.ts";
+import {
+  exposed,
+  listTools,
+  MCP_EXPOSED,
+  send,
+  servedMcpBuild,
+  session,
+  withHost,
+} from "../../helpers/mcp-transport.ts";
 
 /**
  * What /mcp refuses at the HTTP layer (Accept, rate, URL and body size, media type), each answered
@@ -128,5 +136,26 @@ describe("JSON-RPC errors", () => {
         expect(answer.error.message).toContain(charset.toUpperCase());
       }
     }
+  });
+
+  it("quotes a long Host, charset or Content-Encoding cut, as an echoed value is, not whole", async () => {
+    const long = "z".repeat(10_000);
+    const cut = JSON.stringify(`${"z".repeat(200)}… (10000 characters)`);
+    const host = await withHost(served.app.endpoint, long);
+    expect(host.status).toBe(403);
+    const message: string = JSON.parse(host.body).error.message;
+    expect(message.startsWith(`Forbidden: Host ${cut} is not served here; use one of `), message).toBe(true);
+    const charset = await postRpc(served.app.endpoint, initializeRequest(), {
+      "content-type": `application/json; charset=${long}`,
+    });
+    expect([charset.status, charset.body.error.message]).toEqual([
+      415,
+      `Unsupported Media Type: unsupported charset ${JSON.stringify(`${"Z".repeat(200)}… (10000 characters)`)}; send UTF-8 JSON`,
+    ]);
+    const coded = await postRpc(served.app.endpoint, initializeRequest(), { "content-encoding": long });
+    expect([coded.status, coded.body.error.message]).toEqual([
+      415,
+      `Unsupported Media Type: unsupported content encoding ${cut}; send UTF-8 JSON`,
+    ]);
   });
 });
