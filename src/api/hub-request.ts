@@ -41,10 +41,12 @@ export const CallbackSchema = z
     else if (!URI_CHARACTERS.test(value)) ctx.addIssue({ code: "custom", message: NOT_A_URI });
     else if (value.includes("#")) ctx.addIssue({ code: "custom", message: "must not contain a fragment" });
     else if (url.username || url.password) ctx.addIssue({ code: "custom", message: "must not contain user info" });
+    else if (url.port === "0")
+      ctx.addIssue({ code: "custom", message: "must not have port 0, which no server can be reached on" });
   })
   .meta({
     description:
-      "The subscriber's callback: an absolute https URI (RFC 3986 characters only) without fragment or user info. Its path and query are used exactly as given.",
+      "The subscriber's callback: an absolute https URI (RFC 3986 characters only) without fragment, user info or port 0. Its path and query are used exactly as given.",
   });
 
 /**

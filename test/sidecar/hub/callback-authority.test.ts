@@ -22,3 +22,20 @@ describe("a callback whose authority is empty", () => {
     expect(await h.pending()).toEqual([]);
   });
 });
+
+// No server listens on port 0 (a client cannot connect to it), so such a callback was accepted with
+// 202 and its verification could only fail, unseen by the subscriber; BASE_URL refuses it alike.
+describe("a callback on port 0", () => {
+  it.each(["https://reader.example.net:0/cb", "https://reader.example.net:00/cb"])(
+    "%s is refused naming the port, and never recorded",
+    async (callback) => {
+      const h = await harness();
+      const res = await h.post({ "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": callback });
+      expect([res.status, await res.text()]).toEqual([
+        400,
+        `hub.callback: must not have port 0, which no server can be reached on, got ${JSON.stringify(callback)}\n`,
+      ]);
+      expect(await h.pending()).toEqual([]);
+    },
+  );
+});
