@@ -24,10 +24,10 @@ export interface CorsPolicy {
   /** `Access-Control-Expose-Headers` of every response, the preflight's included. */
   exposeHeaders: string;
   /**
-   * When set, every `OPTIONS` (preflight or not) is answered here with 204 and this `Allow`;
-   * otherwise only a preflight is, and other `OPTIONS` requests go on to the routes (their `Allow`).
+   * The `Allow` of a path: where it gives one, every `OPTIONS` (preflight or not) is answered here
+   * with 204 and it; otherwise only a preflight is, and other `OPTIONS` requests go on to the routes.
    */
-  allow?: string;
+  allow?: (path: string) => string | undefined;
 }
 
 /** Preflight answers may be cached by the browser for a day: the policy changes only with a deployment. */
@@ -50,8 +50,9 @@ export function cors(policy: CorsPolicy): RequestHandler {
       if (err !== undefined) return next(err);
       if (req.method !== "OPTIONS") return next();
       const preflight = req.headers["access-control-request-method"] !== undefined;
-      if (!preflight && policy.allow === undefined) return next();
-      if (policy.allow !== undefined) res.setHeader("Allow", policy.allow);
+      const allow = policy.allow?.(req.path);
+      if (!preflight && allow === undefined) return next();
+      if (allow !== undefined) res.setHeader("Allow", allow);
       if (preflight) {
         const { methods } = policy;
         res.setHeader("Access-Control-Allow-Methods", typeof methods === "string" ? methods : methods(req.path));

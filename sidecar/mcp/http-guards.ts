@@ -125,7 +125,8 @@ export function mcpCorsPolicy(allowed: "*" | string[]): CorsPolicy {
       "Content-Type, Accept, Authorization, Mcp-Session-Id, Mcp-Protocol-Version, Mcp-Method, Mcp-Name, Last-Event-ID",
     // Retry-After on a 429 or 503, and the quota, readable by a browser client as on every other path.
     exposeHeaders: "Mcp-Session-Id, Retry-After, RateLimit, RateLimit-Policy",
-    allow: "GET, POST, DELETE, OPTIONS",
+    // The endpoint's own: a path below it is a 404 (router.ts), with no Allow.
+    allow: (path) => (path === "/mcp" || path === "/mcp/" ? "GET, POST, DELETE, OPTIONS" : undefined),
   };
 }
 

@@ -8,6 +8,7 @@ import {
   type McpServer,
 } from "@modelcontextprotocol/server";
 import express, { type RequestHandler, Router } from "express";
+import { echoedText } from "../../src/api/echoed-values.ts";
 import type { Config } from "../../src/config.ts";
 import { duplicateName } from "../../src/content/json-names.ts";
 import { utf8CharsetLabels, xGzipAsGzip } from "../body-codings.ts";
@@ -266,6 +267,15 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
   router.get("/", (req, res) => shares.serve(req, res, null, () => node(req, res)));
   router.delete("/", (req, res) => node(req, res));
   router.all("/", notAllowed);
+  // Below /mcp nothing is served; its answer is JSON-RPC too, as every answer from /mcp is read as one.
+  router.use((req, res) =>
+    rpcError(
+      res,
+      404,
+      -32000,
+      `Not Found: nothing is served at ${echoedText(req.baseUrl + req.path)}; the MCP endpoint is /mcp`,
+    ),
+  );
   router.use(bodyErrors(MAX_BODY_BYTES));
 
   return {

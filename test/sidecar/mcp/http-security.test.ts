@@ -36,6 +36,28 @@ describe("security", () => {
     expect(JSON.parse(refused.body).error.message).toMatch(/Origin "https:\/\/evil\.example" is not allowed/);
   });
 
+  it("answers a path below /mcp as a JSON-RPC 404, a plain OPTIONS there too, with no Allow for what is not there", async () => {
+    const base = served.app.endpoint;
+    for (const method of ["POST", "GET", "DELETE", "OPTIONS"]) {
+      const res = await fetch(`${base}/tools`, {
+        method,
+        headers: JSON_RPC_HEADERS,
+        ...(method === "POST" ? { body: JSON.stringify(initializeRequest()) } : {}),
+      });
+      expect([res.status, res.headers.get("allow")], method).toEqual([404, null]);
+      expect(await res.json(), method).toEqual({
+        jsonrpc: "2.0",
+        id: null,
+        error: { code: -32000, message: "Not Found: nothing is served at /mcp/tools; the MCP endpoint is /mcp" },
+      });
+    }
+    // /mcp itself, with or without its slash, still takes OPTIONS.
+    for (const p of ["", "/"]) {
+      const res = await fetch(`${base}${p}`, { method: "OPTIONS" });
+      expect([res.status, res.headers.get("allow")], p).toEqual([204, "GET, POST, DELETE, OPTIONS"]);
+    }
+  });
+
   it("ignores Authorization", async () => {
     const auth = { authorization: "Bearer not-a-real-token" };
     const init = await postRpc(served.app.endpoint, initializeRequest(), auth);
