@@ -6,6 +6,7 @@ import {
   specTypeSchemas,
   WebStandardStreamableHTTPServerTransport,
 } from "@modelcontextprotocol/server";
+import { unsupportedVersionResponse } from "./long-headers.ts";
 import { idOf } from "./messages.ts";
 import { invalidParams } from "./params-guard.ts";
 import { type RpcId, rpcErrorResponse } from "./rpc-error.ts";
@@ -67,12 +68,7 @@ const alreadyInitialized = (id: RpcId) =>
 function unsupportedVersion(request: Request): Response | undefined {
   const version = request.headers.get("mcp-protocol-version");
   if (version === null || SUPPORTED_PROTOCOL_VERSIONS.includes(version)) return undefined;
-  const supported = SUPPORTED_PROTOCOL_VERSIONS.join(", ");
-  return rpcErrorResponse(
-    400,
-    -32000,
-    `Bad Request: Unsupported protocol version: ${version} (supported versions: ${supported})`,
-  );
+  return unsupportedVersionResponse(version);
 }
 
 /** Seconds a client should wait before repeating a DELETE the session store could not record. */

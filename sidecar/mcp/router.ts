@@ -30,6 +30,7 @@ import {
   utf8Only,
 } from "./http-guards.ts";
 import { jsonPerRequest, LegacySessions, SESSION_HEADER } from "./legacy-sessions.ts";
+import { longHeaderRefusal } from "./long-headers.ts";
 import {
   batchRefusal,
   bodyProblem,
@@ -182,6 +183,8 @@ export function createMcpRouter(deps: McpRouterDeps): McpRouter {
       async fetch(request, options) {
         const body = options?.parsedBody;
         if (body !== undefined) bodies.set(request, body);
+        const refused = longHeaderRefusal(request, body);
+        if (refused) return refused;
         if (await isLegacyRequest(request, body, { maxRequestBodySize: MAX_BODY_BYTES })) {
           return sessions.handle(request, body);
         }

@@ -204,6 +204,73 @@ describe("empty POST bodies", () => {
 });
 
 describe("DELETE", () => {
+  it("quotes a long unsupported Mcp-Protocol-Version cut, as an echoed value is, in either era's request", async () => {
+    const id = await openSession(app.endpoint);
+    const supported = "(supported versions: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)";
+    // "1…" reads as a 2025-era version, "9…" as a newer one; the SDK quoted either whole.
+    for (const digit of ["1", "9"]) {
+      const long = digit.repeat(8000);
+      const message = `Bad Request: Unsupported protocol version: ${digit.repeat(200)}… (8000 characters) ${supported}`;
+      const headers = {
+        "mcp-session-id": id,
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": long,
+      };
+      for (const method of ["POST", "GET", "DELETE"]) {
+        const res = await fetch(app.endpoint, {
+          method,
+          headers: { ...headers, "content-type": "application/json" },
+          ...(method === "POST" ? { body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) } : {}),
+        });
+        expect([res.status, await res.json()], `${digit} ${method}`).toEqual([
+          400,
+          { jsonrpc: "2.0", id: null, error: { code: -32000, message } },
+        ]);
+      }
+    }
+  });
+
+  it("quotes a long Mcp-Method that disagrees with the body cut, in the SDK's words", async () => {
+    const long = "m".repeat(8000);
+    const cut = `${"m".repeat(200)}… (8000 characters)`;
+    const reply = await postModern(app.endpoint, "tools/list");
+    expect(reply.status).toBe(200);
+    const res = await fetch(app.endpoint, {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        accept: "application/json, text/event-stream",
+        "mcp-protocol-version": "2026-07-28",
+        "mcp-method": long,
+      },
+      body: JSON.stringify({
+        jsonrpc: "2.0",
+        id: 5,
+        method: "tools/list",
+        params: {
+          _meta: {
+            "io.modelcontextprotocol/protocolVersion": "2026-07-28",
+            "io.modelcontextprotocol/clientInfo": { name: "raw-http-test", version: "0.0.0" },
+            "io.modelcontextprotocol/clientCapabilities": {},
+          },
+        },
+      }),
+    });
+    const why = `the body names method tools/list but the Mcp-Method header names ${cut}`;
+    expect([res.status, await res.json()]).toEqual([
+      400,
+      {
+        jsonrpc: "2.0",
+        id: 5,
+        error: {
+          code: -32020,
+          message: `Bad Request: the request headers and body disagree: ${why}`,
+          data: { mismatch: { header: cut, body: why } },
+        },
+      },
+    ]);
+  });
+
   it("refuses an unsupported Mcp-Protocol-Version with 400 and leaves the session live", async () => {
     const id = await openSession(app.endpoint);
     const headers = { "mcp-session-id": id, accept: "application/json, text/event-stream" };
