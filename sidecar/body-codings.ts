@@ -50,8 +50,8 @@ const UTF8_LABELS: ReadonlySet<string> = new Set([
 
 /**
  * A `Content-Type` charset that is a label of UTF-8 (`utf8`, `"UTF-8"`, `unicode-1-1-utf-8`) read
- * as `utf-8`, on both edges that read a body: body-parser knows the name `utf-8` alone, so a body
- * labelled `utf8` got 415 as another charset. Any other charset is left for the edge to refuse.
+ * as `utf-8`, on both edges that read a body: body-parser knows the name `utf-8` alone and would
+ * refuse `utf8` as another charset. Any other charset is left for the edge to refuse.
  */
 export const utf8CharsetLabels: RequestHandler = (req, _res, next) => {
   const type = req.headers["content-type"];

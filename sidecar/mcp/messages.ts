@@ -77,7 +77,8 @@ function badId(id: unknown): string {
 
 /**
  * The id to echo in an error about this body, when it has a usable one: a string of at most
- * MAX_ID_CHARACTERS, or an integer read exactly (JSON.parse rounds one beyond 2^53-1, and the client would not know the answer as its own).
+ * MAX_ID_CHARACTERS, or an integer read exactly (JSON.parse rounds one beyond 2^53-1, and the
+ * client would not know the answer as its own).
  */
 export function idOf(body: unknown): string | number | null {
   const id = body && typeof body === "object" && !Array.isArray(body) ? (body as { id?: unknown }).id : null;

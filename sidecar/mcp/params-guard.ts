@@ -38,7 +38,7 @@ const REMOVED_IN_2026 = new Set(["initialize", "ping", "resources/subscribe", "r
 
 /**
  * Why a request names nothing served, for a name or URI the SDK's refusal would quote whole (its
- * "Tool … not found" quoted any name, up to the 64 KiB body): an unknown tool, any prompt (none is
+ * "Tool … not found" quotes any name, up to the 64 KiB body): an unknown tool, any prompt (none is
  * served), or a URI longer than any resource's here (a review's id percent-encoded whole included).
  * Each is quoted as an echoed value is cut.
  */
