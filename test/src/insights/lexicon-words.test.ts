@@ -168,3 +168,10 @@ describe("what a patient asked for", () => {
     expect(read("The new ones at the front desk are still learning.")).toEqual(["staff:negative"]);
   });
 });
+
+describe("a discount", () => {
+  it("is a lower price, and none a complaint (wink reads 'discounted' as a loss)", () => {
+    expect(read("Kids' visits are discounted.")).toEqual(["billing:positive"]);
+    expect(read("Kids' visits aren't discounted.")).toEqual(["billing:negative"]);
+  });
+});
