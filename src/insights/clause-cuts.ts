@@ -47,6 +47,22 @@ function wishOpensAt(normals: readonly string[], i: number): boolean {
   return prev !== "i" && prev !== "and" && !BEFORE_WISH.has(prev) && !CONTRASTIVE.has(prev) && !governed;
 }
 
+/** What the writer may turn to this practice after: "…, while here…", "…; this one listened". */
+const BEFORE_HERE = new Set([",", ";", "and", "while", "whereas"]);
+/** "this one", "this place": the practice the review is of, set against another. */
+const THIS_ONE = new Set(["one", "place", "clinic", "office", "practice", "guy", "doctor", "chiropractor", "chiro"]);
+
+/**
+ * Where a sentence turns to this practice from another: "My old clinic emailed receipts the same day, while here I had to ask three times" is two
+ * clauses, the first about another clinic, the second about this one. -1 when it does not.
+ */
+function turnAt(normals: readonly string[], i: number): number {
+  const prev = normals[i - 1] as string;
+  const here = normals[i] === "here" || (normals[i] === "this" && THIS_ONE.has(normals[i + 1] as string));
+  if (!here || !BEFORE_HERE.has(prev)) return -1;
+  return prev === "and" || prev === "while" || prev === "whereas" ? i - 1 : i;
+}
+
 /**
  * Token ranges `[start, end)` of the clauses of the sentence spanning tokens `[begin, end)`. A
  * contrastive conjunction (but, however, although, though, even though, whereas, ", yet") starts a
@@ -66,6 +82,10 @@ export function clauseRanges(
     if (types[i] !== "word") continue;
     if (firstWord < 0) firstWord = i;
     else if (contrastAt(normals, i) || wishOpensAt(normals, i)) cuts.push(i);
+    else {
+      const turn = turnAt(normals, i);
+      if (turn > firstWord && turn !== cuts[cuts.length - 1]) cuts.push(turn);
+    }
   }
   if (firstWord >= 0 && OPENING_CONTRASTIVE.has(normals[firstWord] as string)) {
     if (normals[firstWord] !== "even" || normals[firstWord + 1] === "though") {

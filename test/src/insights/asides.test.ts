@@ -27,3 +27,12 @@ describe("where something happened", () => {
     expect(read("My back went into spasm in the awful parking lot.")).toContain("location:negative");
   });
 });
+
+describe("another practice set against this one in one sentence", () => {
+  it("reads the clause about this practice, not only the other's story", () => {
+    expect(read("My last chiropractor never took it seriously; this one listened the first time.")).toEqual([
+      "care:positive",
+    ]);
+    expect(read("My old clinic was spotless, while here the rooms are dirty.")).toEqual(["facility:negative"]);
+  });
+});

@@ -49,6 +49,21 @@ describe("clause splitting", () => {
     ]);
   });
 
+  it("cuts where the writer turns from another practice to this one", () => {
+    expect(clauseTexts("My old clinic emailed receipts the same day, while here I had to ask three times.")).toEqual([
+      "My old clinic emailed receipts the same day,",
+      "while here I had to ask three times.",
+    ]);
+    expect(clauseTexts("My last chiropractor never listened; this one listened the first time.")).toEqual([
+      "My last chiropractor never listened;",
+      "this one listened the first time.",
+    ]);
+    // "here" as where something happened, or "this" as no practice, turns to nothing.
+    expect(clauseTexts("I came here for my neck and this helped.")).toEqual([
+      "I came here for my neck and this helped.",
+    ]);
+  });
+
   it("cuts a sentence that opens with although after its first comma", () => {
     expect(clauseTexts("Although the wait was long, parking was easy.")).toEqual([
       "Although the wait was long,",
