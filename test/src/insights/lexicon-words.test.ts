@@ -175,3 +175,13 @@ describe("a discount", () => {
     expect(read("Kids' visits aren't discounted.")).toEqual(["billing:negative"]);
   });
 });
+
+describe("words of a practice's price, time and rooms", () => {
+  it("names punctuality, the toilet and a cent, and reads robbery, grubby rooms and a strong suit", () => {
+    expect(read("Punctuality is not their strong suit.")).toEqual(["scheduling:negative"]);
+    expect(read("Highway robbery, pure and simple.")).toEqual(["billing:negative"]);
+    expect(read("Worth every single cent.")).toEqual(["billing:positive"]);
+    expect(read("Overpriced and the rooms are grubby.")).toEqual(["billing:negative", "facility:negative"]);
+    expect(read("The toilet was out of order again.")).toContain("facility:negative");
+  });
+});
