@@ -83,6 +83,8 @@ const WORDS: Readonly<Record<string, readonly [normal: string, lemma: string]>> 
   excercise: ["exercise", "exercise"],
   excercises: ["exercises", "exercise"],
   sholder: ["shoulder", "shoulder"],
+  parcking: ["parking", "parking"],
+  parkng: ["parking", "parking"],
   // Words that turn or time what is said.
   finaly: ["finally", "finally"],
   realy: ["really", "really"],

@@ -177,11 +177,12 @@ describe("a discount", () => {
 });
 
 describe("words of a practice's price, time and rooms", () => {
-  it("names punctuality, the toilet and a cent, and reads robbery, grubby rooms and a strong suit", () => {
+  it("names punctuality, the toilet, a cent and a caller on hold, and reads robbery, grubby rooms and a strong suit", () => {
     expect(read("Punctuality is not their strong suit.")).toEqual(["scheduling:negative"]);
     expect(read("Highway robbery, pure and simple.")).toEqual(["billing:negative"]);
     expect(read("Worth every single cent.")).toEqual(["billing:positive"]);
     expect(read("Overpriced and the rooms are grubby.")).toEqual(["billing:negative", "facility:negative"]);
     expect(read("The toilet was out of order again.")).toContain("facility:negative");
+    expect(read("I was on hold.")).toEqual(["staff:neutral"]);
   });
 });

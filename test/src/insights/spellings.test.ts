@@ -15,6 +15,7 @@ describe("a misspelt word", () => {
       read("Could not get an appointment for three weeks."),
     );
     expect(read("My migranes are gone.")).toEqual(["pain-relief:positive"]);
+    expect(read("The doctor is great, parcking is terrible.")).toContain("location:negative");
   });
 
   it("keeps its lemma for the learned models, and leaves words spelt right alone", () => {
