@@ -15,3 +15,12 @@ describe("closed", () => {
     expect(read("He closes every session with a stretch.")).toEqual(["care:neutral"]);
   });
 });
+
+describe("good luck", () => {
+  it("is kind when wished on the practice or the patient, a warning only when wished on the reader", () => {
+    expect(read("Good luck to you all in the new office!")).toEqual(["facility:neutral"]);
+    expect(read("Good luck with the new baby, Dr. Amy!")).toEqual(["care:neutral"]);
+    expect(read("The staff wished me good luck before surgery.")).toEqual(["staff:neutral"]);
+    expect(read("Good luck with parking.")).toEqual(["location:negative"]);
+  });
+});
