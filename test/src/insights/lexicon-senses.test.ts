@@ -24,3 +24,10 @@ describe("good luck", () => {
     expect(read("Good luck with parking.")).toEqual(["location:negative"]);
   });
 });
+
+describe("couldn't get in", () => {
+  it("is an appointment not had, not the condition a patient came with", () => {
+    expect(read("Before I came here I couldn't get in and out of bed.")).not.toContain("scheduling:negative");
+    expect(read("Couldn't get in to see Dr. Amy for a month.")).toEqual(["care:negative"]);
+  });
+});
