@@ -31,3 +31,12 @@ describe("couldn't get in", () => {
     expect(read("Couldn't get in to see Dr. Amy for a month.")).toEqual(["care:negative"]);
   });
 });
+
+describe("hard to reach", () => {
+  it("is a desk no one answers, not a spot on the body the practitioner reached", () => {
+    expect(read("He found a knot in a hard to reach spot under my shoulder blade.")).not.toContain(
+      "pain-relief:negative",
+    );
+    expect(read("She worked on the hard to reach muscles around my hip.")).toEqual(["care:positive"]);
+  });
+});
