@@ -40,3 +40,12 @@ describe("hard to reach", () => {
     expect(read("She worked on the hard to reach muscles around my hip.")).toEqual(["care:positive"]);
   });
 });
+
+describe("left me with", () => {
+  it("is a poor result when it leaves a condition, a good one when it leaves little or none of it", () => {
+    expect(read("The adjustment left me with a sore neck.")).toEqual(["pain-relief:negative"]);
+    expect(read("The adjustment left me with no pain at all.")).toEqual(["pain-relief:positive"]);
+    expect(read("Three sessions left me with less pain than I've had in years.")).toEqual(["pain-relief:positive"]);
+    expect(read("Her treatment left me with hardly any stiffness.")).toEqual(["pain-relief:positive"]);
+  });
+});
