@@ -49,3 +49,10 @@ describe("left me with", () => {
     expect(read("Her treatment left me with hardly any stiffness.")).toEqual(["pain-relief:positive"]);
   });
 });
+
+describe("still learning", () => {
+  it("is a desk new to its work, not a patient learning the exercises given", () => {
+    expect(read("I'm still learning the stretches she showed me.")).toEqual(["care:neutral"]);
+    expect(read("The new ones at the front desk are still learning.")).toEqual(["staff:negative"]);
+  });
+});
