@@ -56,3 +56,10 @@ describe("still learning", () => {
     expect(read("The new ones at the front desk are still learning.")).toEqual(["staff:negative"]);
   });
 });
+
+describe("cowboy", () => {
+  it("is a practitioner called one, not a patient who works as one", () => {
+    expect(read("I work as a cowboy on a ranch and Dr. Smith keeps my back in shape.")).toEqual(["care:positive"]);
+    expect(read("He is a total cowboy.")).toEqual(["care:negative"]);
+  });
+});
