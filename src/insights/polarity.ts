@@ -22,7 +22,7 @@ import {
 import type { Analyzer, Clause } from "./nlp.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
-import { hypothetical, isComparative, wishAt } from "./wishes.ts";
+import { conditionDenies, hypothetical, isComparative, wishAt } from "./wishes.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -73,9 +73,6 @@ const VERB_SENSE = new Set(["work"]);
 const NEGATION_FACTOR = -0.8;
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
-
-/** How far after "if" a negator may stand and still be the condition's own ("if the front desk wasn't so rude"). */
-const IF_REACH = 6;
 
 /** `aspects`: the aspects of aspects.yaml; their `neutral_terms` are neutralised like `neutral`. */
 export function compileLexicon(
@@ -229,8 +226,8 @@ export function readClause(
     }
   }
 
-  const [wouldBe, ifAt] = hypothetical(normals, start, end);
-  value.fill(0, wouldBe - start, ifAt - start);
+  const wouldBeIf = hypothetical(normals, start, end);
+  value.fill(0, wouldBeIf[0] - start, wouldBeIf[1] - start);
   const quoted = quotedTokens(clause.tokens);
   // Negation: flip what follows a negator, up to the end of its scope.
   for (let p = start; p < end; p++) {
@@ -242,8 +239,7 @@ export function readClause(
       p = wish;
     } else if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
     if (negatesNothing(normals, pos, p) || ratesStars(normals, p + 1)) continue;
-    // "would be fine if I weren't kept waiting": what the condition denies is what is.
-    if (wish < 0 && ifAt > wouldBe && p > ifAt && p - ifAt <= IF_REACH) continue;
+    if (wish < 0 && conditionDenies(wouldBeIf, p)) continue;
     // "wish it wasn't so hard", "wish I didn't have to wait": what is wished away is what is.
     if (wish < 0 && normals.slice(Math.max(start, p - 4), p).includes("wish")) continue;
     // "could not be happier" is praise; "could be happier" is a wish (wishes.ts), flipped below.

@@ -87,6 +87,17 @@ export function hypothetical(normals: readonly string[], start: number, end: num
   return [start, start];
 }
 
+/** How far after "if" a negator may stand and still be the condition's own ("if the front desk wasn't so rude"). */
+const IF_REACH = 6;
+
+/**
+ * Whether the negator at `p` is the condition's own in the `hypothetical` range `wouldBeIf`: what
+ * "would be fine if I weren't kept waiting" denies is what is, so it turns nothing.
+ */
+export function conditionDenies([wouldBe, ifAt]: readonly [number, number], p: number): boolean {
+  return ifAt > wouldBe && p > ifAt && p - ifAt <= IF_REACH;
+}
+
 /** The wish's reach from `from` (before `reach`): "more" or "less", else the word before a comparative. */
 function wishedComparative(
   normals: readonly string[],
