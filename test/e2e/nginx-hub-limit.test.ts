@@ -59,4 +59,33 @@ describe.skipIf(NGINX)("deploy/nginx.conf's limit on the hub", () => {
     for (const [name, value] of Object.entries(SECURITY_HEADERS)) expect(limited.headers.get(name), name).toBe(value);
     expect(await limited.text()).toBe("Too many hub requests: the limit is 30 per minute per client.\n");
   });
+
+  it("answers a client preferring JSON with the hub's JSON error, readable by a script from any origin", async () => {
+    const res = await fetch(`${nginx.url}/api/websub/hub`, {
+      method: "POST",
+      headers: {
+        "content-type": "application/x-www-form-urlencoded",
+        accept: "application/json",
+        origin: "https://reader.example",
+      },
+      body: "hub.mode=publish&hub.url=x",
+    });
+    expect(res.status).toBe(429);
+    expect(res.headers.get("content-type")).toBe("application/json; charset=utf-8");
+    expect(res.headers.get("vary")).toBe("Accept");
+    expect(res.headers.get("access-control-allow-origin")).toBe("*");
+    expect(res.headers.get("access-control-expose-headers")).toContain("Retry-After");
+    expect(await res.json()).toEqual({
+      error: "rate_limited",
+      message: "Too many hub requests: the limit is 30 per minute per client.",
+    });
+    // As the hub negotiates: JSON only where it is listed first and not refused.
+    const typeFor = async (accept: string) =>
+      (await fetch(`${nginx.url}/api/websub/hub`, { method: "POST", headers: { accept }, body: "" })).headers.get(
+        "content-type",
+      );
+    expect(await typeFor("text/html, application/json;q=0.9")).toBe("application/json; charset=utf-8");
+    expect(await typeFor("text/plain, application/json")).toBe("text/plain; charset=utf-8");
+    expect(await typeFor("application/json;q=0, */*")).toBe("text/plain; charset=utf-8");
+  });
 });
