@@ -63,3 +63,11 @@ describe("cowboy", () => {
     expect(read("He is a total cowboy.")).toEqual(["care:negative"]);
   });
 });
+
+describe("faded", () => {
+  it("is a good result when a condition fades, a poor one when the relief does", () => {
+    expect(read("My tension headaches have faded to almost nothing.")).toEqual(["pain-relief:positive"]);
+    expect(read("The relief faded after a week.")).toEqual(["pain-relief:negative"]);
+    expect(read("The improvement faded after a week.")).toEqual(["pain-relief:negative"]);
+  });
+});
