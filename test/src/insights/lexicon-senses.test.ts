@@ -71,3 +71,11 @@ describe("faded", () => {
     expect(read("The improvement faded after a week.")).toEqual(["pain-relief:negative"]);
   });
 });
+
+describe("pay", () => {
+  it("is no complaint by itself, but paying twice for a thing, or being made to pay, is", () => {
+    expect(read("They made me pay for x-rays I never got.")).toEqual(["billing:negative"]);
+    expect(read("I had to pay twice for the same visit.")).toEqual(["billing:negative"]);
+    expect(read("I paid twice a month on the plan, which was easy.")).toEqual(["billing:positive"]);
+  });
+});
