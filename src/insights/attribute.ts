@@ -1,4 +1,4 @@
-import { isIncluded, isPlace } from "./constructions.ts";
+import { isIncluded, isPlace, isPricedPart } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 
@@ -105,6 +105,8 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
     // including the exam, can't beat it").
     const subjects = pool.filter((m) => !isPlace(clause, m.start) && !isIncluded(clause, m.start));
     if (subjects.length > 0 && subjects.length < pool.length) pool = subjects;
+    // A part of an amount takes none of it even when nothing else is named: the opinion is the price's.
+    else if (pool.every((m) => isPricedPart(clause, m.start))) continue;
     let best = pool[0] as AspectSpan;
     let dist = Number.POSITIVE_INFINITY;
     for (const m of pool) {

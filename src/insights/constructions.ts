@@ -251,17 +251,28 @@ export function isPlace(
 }
 
 const INCLUDING = new Set(["including", "incl", "inclusive"]);
+const CURRENCIES = new Set(["dollars", "bucks", "pounds", "euros"]);
+
+/** Where "including" stands before the mention at `start` ("$39 including the exam"), or -1. */
+function includingAt(clause: Clause, start: number): number {
+  const { normals } = clause.tokens;
+  let k = start - 1;
+  while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
+  if (k >= clause.start && normals[k] === "of") k--; // "inclusive of the exam"
+  return k >= clause.start && INCLUDING.has(normals[k] as string) ? k : -1;
+}
 
 /**
  * Whether the mention at `start` names a part of what the clause prices or praises ("$39 including
  * the exam"): the opinion is of the whole, not of the part.
  */
-export function isIncluded(clause: Clause, start: number): boolean {
-  const { normals } = clause.tokens;
-  let k = start - 1;
-  while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
-  if (k >= clause.start && normals[k] === "of") k--; // "inclusive of the exam"
-  return k >= clause.start && INCLUDING.has(normals[k] as string);
+export const isIncluded = (clause: Clause, start: number): boolean => includingAt(clause, start) >= 0;
+
+/** Whether the mention at `start` is a part of an amount ("$39 including the exam"), whose opinion is the price's. */
+export function isPricedPart(clause: Clause, start: number): boolean {
+  const k = includingAt(clause, start) - 1;
+  const { pos, normals } = clause.tokens;
+  return k >= clause.start && (pos[k] === "NUM" || CURRENCIES.has(normals[k] as string));
 }
 
 /** Pronouns that may point at someone or something other than what the clause before named ("their mistakes"). */

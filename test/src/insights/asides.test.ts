@@ -13,6 +13,10 @@ describe("a part of what is priced", () => {
     expect(read("The package was $400 inclusive of the x-rays, a rip-off.")).toContain("billing:negative");
     // Without "including", the exam is what the clause names.
     expect(read("The exam was quick, can't beat it.")).not.toContain("billing:positive");
+    // Nor when the price is all the clause names beside it: the exam is not what can't be beaten.
+    expect(read("$39 including the exam, can't beat it.")).toEqual(["care:neutral"]);
+    // A part of what is praised, not priced, shares the praise.
+    expect(read("Everything was great including the front desk staff.")).toEqual(["staff:positive"]);
   });
 });
 
