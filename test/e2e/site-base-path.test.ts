@@ -55,3 +55,19 @@ describe("robots.txt below a folder", () => {
     expect(robots.startsWith(comments.join("\n"))).toBe(true);
   });
 });
+
+describe("addresses shown as text below a folder", () => {
+  it("names the folder in every address the API reference and the log page show, as the home page's cards do", () => {
+    const shown = (file: string) =>
+      [...(pages.get(file) ?? "").matchAll(/<code\b[^>]*>(?:(?:GET|POST|DELETE) )?(\/[^<]*)<\/code>/g)].map(
+        (m) => m[1] as string,
+      );
+    const reference = shown("api/index.html");
+    const log = shown("log/index.html");
+    expect(reference).toEqual(expect.arrayContaining([`${PREFIX}/reviews.json`, `${PREFIX}/api/reviews/search`]));
+    expect(log).toEqual(
+      expect.arrayContaining([`${PREFIX}/log/key`, `${PREFIX}/log/checkpoint`, `${PREFIX}/log/verifier/`]),
+    );
+    for (const address of [...shown("index.html"), ...reference, ...log]) expect(address).toMatch(/^\/willow\//);
+  });
+});
