@@ -68,4 +68,13 @@ describe("HTML pages", () => {
       }
     }
   });
+
+  it("shows the descriptions' code spans as code, as CommonMark reads them (OpenAPI 3.1 §4.8), never as backticks", () => {
+    const reference = pages.get("api/index.html") ?? "";
+    const main = reference.slice(reference.indexOf("<main"), reference.indexOf("</main>"));
+    expect(main).not.toContain("`");
+    // "ETags from earlier answers (a list, or `*`)" and the feed's "`_review`" extension.
+    expect(main).toMatch(/a list, or <code[^>]*>\*<\/code>\)/);
+    expect(main).toMatch(/<code[^>]*>_review<\/code>/);
+  });
 });
