@@ -27,7 +27,11 @@ beforeAll(async () => {
   const end = faq.indexOf("    evidence:", start);
   expect(start).toBeGreaterThan(0);
   const answer = `    answer: |\n      ${ANSWER[0]}\n\n      ${ANSWER[1]}\n`;
-  await writeFile(file, `${faq.slice(0, start)}  - question: How long is the wait?\n${answer}${faq.slice(end)}`);
+  // The last answer cites no review: `evidence` is optional.
+  const edited = `${faq.slice(0, start)}  - question: How long is the wait?\n${answer}${faq.slice(end)}`;
+  const last = edited.lastIndexOf("    evidence:");
+  expect(edited.indexOf("  - question:", last)).toBe(-1);
+  await writeFile(file, edited.slice(0, last));
   let pages: Map<string, string>;
   ({ distDir: dist, pages } = await builtPages(content, { BASE_URL: "http://localhost:4321" }));
   home = pages.get("index.html") ?? "";
@@ -64,5 +68,13 @@ describe("the FAQ on the home page", () => {
       const day = new Date(Date.UTC(y, m - 1, d)).toLocaleDateString("en-US", { timeZone: "UTC", dateStyle: "long" });
       expect(text).toBe(`${r?.author}, ${day}`);
     }
+  });
+
+  it("says each answer links the reviews it is based on only when each one does", () => {
+    const faq = home.slice(home.indexOf('id="faq-heading"'));
+    const byline = faq.slice(0, faq.indexOf("</p>"));
+    expect(entry("Is the adjustment painful?")).not.toContain("Based on");
+    expect(byline).not.toContain("Each answer links");
+    expect(byline).toContain("5 of the 6 answers link the reviews they are based on.");
   });
 });
