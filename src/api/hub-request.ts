@@ -86,7 +86,7 @@ export const SubscriptionRequestSchema = z.object({
     .refine(withoutNul, NO_NUL)
     .optional()
     .meta({
-      description: `When given, each notification carries X-Hub-Signature: sha256=<hex HMAC of the body>. Must be shorter than ${MAX_SECRET_BYTES} bytes (UTF-8), without U+0000; a longer one is refused with 400.`,
+      description: `When given, each notification carries \`X-Hub-Signature: sha256=<hex HMAC of the body>\`. Must be shorter than ${MAX_SECRET_BYTES} bytes (UTF-8), without U+0000; a longer one is refused with 400.`,
       pattern: NO_NUL_PATTERN,
     }),
 });
