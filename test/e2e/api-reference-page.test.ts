@@ -77,4 +77,28 @@ describe("HTML pages", () => {
     expect(main).toMatch(/a list, or <code[^>]*>\*<\/code>\)/);
     expect(main).toMatch(/<code[^>]*>_review<\/code>/);
   });
+
+  it("documents what each operation takes in its body: the hub's form fields, for each hub.mode, and MCP's JSON-RPC message", () => {
+    const reference = pages.get("api/index.html") ?? "";
+    const section = (id: string) =>
+      text(
+        reference.slice(
+          reference.indexOf(`id="${id}"`),
+          reference.indexOf("</section>", reference.indexOf(`id="${id}"`)),
+        ),
+      );
+    const hub = section("postWebSubHub");
+    expect(hub).toContain("hub.mode=subscribe or unsubscribe");
+    expect(hub).toContain("hub.mode=publish");
+    for (const field of [
+      "hub.callback (required)",
+      "hub.topic (required)",
+      "hub.lease_seconds",
+      "hub.secret",
+      "hub.url",
+    ])
+      expect(hub).toContain(field);
+    expect(hub).toContain("The subscriber's callback: an absolute https URI");
+    expect(section("postMcp")).toContain("application/json: A JSON-RPC 2.0 request or notification.");
+  });
 });
