@@ -74,15 +74,39 @@ function wouldBeBefore(normals: readonly string[], i: number): number {
   return -1;
 }
 
+/** Where "would" or "'d", not negated, stands within the few words before "if" at `i`, or -1; not before "even if". */
+function wouldBefore(normals: readonly string[], i: number): number {
+  if (normals[i - 1] === "even") return -1;
+  for (let k = i - 1; k >= Math.max(0, i - 7); k--) {
+    if (normals[k] !== "would" && normals[k] !== "'d") continue;
+    return normals[k + 1] === "not" ? -1 : k;
+  }
+  return -1;
+}
+
+/** Forms a condition contrary to fact denies with: "if it wasn't", "if they didn't", "if I hadn't". */
+const UNREAL = new Set(["was", "were", "did", "had", "could"]);
+
+/** Whether the condition after "if" at `i` denies with a form contrary to fact ("if it wasn't so expensive"). */
+function deniesUnreally(normals: readonly string[], i: number, end: number): boolean {
+  for (let p = i + 2; p < Math.min(end, i + 1 + IF_REACH); p++) {
+    if (normals[p] === "not" && UNREAL.has(normals[p - 1] as string)) return true;
+  }
+  return false;
+}
+
 /**
  * Tokens of the clause `start`…`end` praising what "would be" ("would be five stars if…", "would
- * have been perfect if…"): said of what is not, they praise nothing. [from, to), or an empty range.
+ * have been perfect if…"), or what the writer would do were it not for a fault ("I would go back if
+ * it wasn't so expensive"): said of what is not, they praise nothing. [from, to), or an empty range.
  */
 export function hypothetical(normals: readonly string[], start: number, end: number): [number, number] {
   for (let i = start; i < end; i++) {
     if (normals[i] !== "if") continue;
     const k = wouldBeBefore(normals, i);
     if (k >= start) return [k, i];
+    const w = wouldBefore(normals, i);
+    if (w >= start && deniesUnreally(normals, i, end)) return [w, i];
   }
   return [start, start];
 }

@@ -96,6 +96,13 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("Dr. Kim would be worth it even if he charged double.", "care")).toBe("positive");
   });
 
+  it("reads what the writer would do, were it not for a fault, as no praise and the fault as what is", () => {
+    expect(sideOf("I would go back if it wasn't so expensive.", "billing")).toBe("negative");
+    expect(sideOf("I'd recommend them if the front desk weren't so rude.", "staff")).toBe("negative");
+    // A condition that denies nothing, or a main clause that denies, is read as before.
+    expect(sideOf("I would recommend Dr. Kim to anyone if you have back pain.", "care")).toBe("positive");
+  });
+
   it("reads what the if denies as what is ('would be fine if I weren't kept waiting')", () => {
     expect(sideOf("The drive would be fine if I weren't kept waiting half an hour after it.", "scheduling")).toBe(
       "negative",
