@@ -114,12 +114,22 @@ export function evidenceItems(
 const readingOf = (r: ReviewRecord, aspect: string) => r.aspects.find((a) => a.id === aspect);
 
 /**
- * Per listed review, the digest of what an evidence list shows of it (`listedDigest`), made once per
+ * Per listed review, the digests of what an evidence list shows of it (`listedDigest`), made once per
  * build for every list that shows it alike: a review is on about 15 lists, and an aspect's lists
- * and its entities' mostly show the same sentence (the analysis' one object). Keyed by the aspect
- * ("" on lists of no aspect), the record and that sentence. Kept only while the keys are made.
+ * and its entities' mostly show the same sentence. Keyed by the aspect ("" on lists of no aspect) and
+ * the record, then found by the sentence's text and span: `ReviewCounted` makes a new object per
+ * look-up, so an object key would never be found again. Kept only while the keys are made.
  */
-type Listed = Map<string, Map<ReviewRecord, Map<CountedSentence | undefined, string>>>;
+type Shown = { said: CountedSentence | undefined; digest: string };
+type Listed = Map<string, Map<ReviewRecord, Shown[]>>;
+
+const sameSaid = (a: CountedSentence | undefined, b: CountedSentence | undefined) =>
+  a === b ||
+  (a !== undefined &&
+    b !== undefined &&
+    a.span[0] === b.span[0] &&
+    a.span[1] === b.span[1] &&
+    a.sentence === b.sentence);
 
 /**
  * SHA-256 (hex) of `\n`, the JSON of the review's id, title, rating, author and date, and on an
@@ -127,24 +137,22 @@ type Listed = Map<string, Map<ReviewRecord, Map<CountedSentence | undefined, str
  * `evidenceItems` takes from it. `memo` holds the digests of the page's aspect.
  */
 function listedDigest(
-  memo: Map<ReviewRecord, Map<CountedSentence | undefined, string>>,
+  memo: Map<ReviewRecord, Shown[]>,
   r: ReviewRecord,
   { aspect, entity }: Pick<EvidencePage, "aspect" | "entity">,
   counted: SiteData["counted"],
 ): string {
-  let bySaid = memo.get(r);
-  if (bySaid === undefined) {
-    bySaid = new Map();
-    memo.set(r, bySaid);
+  let shown = memo.get(r);
+  if (shown === undefined) {
+    shown = [];
+    memo.set(r, shown);
   }
   const said = aspect === undefined ? undefined : countedSentence(counted.get(r.id), aspect, entity);
-  let digest = bySaid.get(said);
-  if (digest === undefined) {
-    let text = `\n${JSON.stringify([r.id, r.title, r.rating, r.author, r.date])}`;
-    if (aspect !== undefined) text += JSON.stringify([readingOf(r, aspect) ?? null, said ?? null]);
-    digest = hash("sha256", text, "hex");
-    bySaid.set(said, digest);
-  }
+  for (const s of shown) if (sameSaid(s.said, said)) return s.digest;
+  let text = `\n${JSON.stringify([r.id, r.title, r.rating, r.author, r.date])}`;
+  if (aspect !== undefined) text += JSON.stringify([readingOf(r, aspect) ?? null, said ?? null]);
+  const digest = hash("sha256", text, "hex");
+  shown.push({ said, digest });
   return digest;
 }
 

@@ -1,11 +1,17 @@
 import { hash } from "node:crypto";
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { ReviewCounted } from "../../../src/insights/counted.ts";
 import { evidencePages } from "../../../src/site/evidence.ts";
 import { evidenceItems, evidencePageEntries } from "../../../src/site/review-page-props.ts";
 import type { SiteData } from "../../../src/site/site-data.ts";
 import { siteUrls } from "../../../src/urls.ts";
 import { projectAnalysis } from "../../helpers/project-insights.ts";
+
+// Counts the keys' hashes; every call still hashes as node:crypto does.
+vi.mock("node:crypto", async (original) => {
+  const crypto = await original<typeof import("node:crypto")>();
+  return { ...crypto, hash: vi.fn(crypto.hash) };
+});
 
 /**
  * The evidence pages' cache keys hash what each page shows (src/site/review-page-props.ts). They are
@@ -74,5 +80,17 @@ describe("evidence page keys", () => {
     const after = evidencePageEntries({ ...site, counted });
     const differ = after.filter((e, i) => e.cacheKey !== entries[i]?.cacheKey).map((e) => e.params.path);
     expect(differ).toEqual([entry.params.path]);
+  });
+
+  it("hash each listed review once per aspect and sentence shown, however many lists show it", () => {
+    const shown = new Set<string>();
+    for (const { props } of entries)
+      for (const item of evidenceItems(props.page, props.part, site.counted))
+        shown.add(JSON.stringify([item.id, props.page.aspect ?? null, item.said ?? null]));
+    vi.mocked(hash).mockClear();
+    evidencePageEntries(site);
+    // One digest per distinct listed review, one key per page, one digest of the shared props.
+    expect(vi.mocked(hash).mock.calls.length).toBe(shown.size + entries.length + 1);
+    expect(shown.size).toBeLessThan(entries.reduce((n, e) => n + e.props.part.to - e.props.part.from, 0));
   });
 });
