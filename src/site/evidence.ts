@@ -195,22 +195,52 @@ export function evidencePages(dataset: ReviewsDataset, insights: Insights): Evid
       );
   }
   const recent = new Map(insights.aspects.map((a) => [a.id, a.trend?.recent]));
-  const pairs = new Set<string>();
+  // Each path is made once, not once per review: 30 look-ups a review, each of a new string, were
+  // most of this pass at 10,000 reviews. `pairs`: an entity's "Discussed with" pages, by aspect.
+  const aspectPaths = new Map<string, { all: string; recent: string; by: Record<Sentiment, string> }>();
+  const pathsOf = (id: string) => {
+    let paths = aspectPaths.get(id);
+    if (paths === undefined) {
+      const by = Object.fromEntries(SENTIMENTS.map((s) => [s, aspectPath(id, s)])) as Record<Sentiment, string>;
+      paths = { all: aspectPath(id), recent: recentAspectPath(id), by };
+      aspectPaths.set(id, paths);
+    }
+    return paths;
+  };
+  const entityPaths = new Map(KINDS.map((kind) => [kind, new Map<string, string>()]));
+  const entityOf = (kind: EntityKind, id: string) => {
+    const ofKind = entityPaths.get(kind) as Map<string, string>;
+    let base = ofKind.get(id);
+    if (base === undefined) {
+      base = entityPath(kind, id);
+      ofKind.set(id, base);
+    }
+    return base;
+  };
+  const pairs = new Map<string, Map<string, string>>();
   for (const kind of KINDS)
-    for (const e of insights.entities[kind]) for (const x of e.top_aspects) pairs.add(entityPath(kind, e.id, x.id));
+    for (const e of insights.entities[kind])
+      for (const x of e.top_aspects) {
+        const base = entityPath(kind, e.id);
+        pairs.set(base, (pairs.get(base) ?? new Map()).set(x.id, entityPath(kind, e.id, x.id)));
+      }
   for (const r of dataset.reviews) {
     for (const a of r.aspects) {
-      add(aspectPath(a.id), r);
-      add(aspectPath(a.id, a.sentiment), r);
+      const paths = pathsOf(a.id);
+      add(paths.all, r);
+      add(paths.by[a.sentiment], r);
       const period = recent.get(a.id);
-      if (period && r.date >= period.from && r.date <= period.to) add(recentAspectPath(a.id), r);
+      if (period && r.date >= period.from && r.date <= period.to) add(paths.recent, r);
     }
     for (const kind of KINDS) {
       for (const id of r[kind]) {
-        add(entityPath(kind, id), r);
+        const base = entityOf(kind, id);
+        add(base, r);
+        const withAspect = pairs.get(base);
+        if (withAspect === undefined) continue;
         for (const a of r.aspects) {
-          const path = entityPath(kind, id, a.id);
-          if (pairs.has(path)) add(path, r);
+          const path = withAspect.get(a.id);
+          if (path !== undefined) add(path, r);
         }
       }
     }
