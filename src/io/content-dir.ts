@@ -40,6 +40,20 @@ export function shownPath(dir: string, { shownAs }: ShownAs): (p: string) => str
 }
 
 /**
+ * `show` of each name listed in `folder`, made from the folder's shown path: `displayPath` resolves
+ * every path anew, and twice per review file that was a tenth of reading 10,000 of them. A name is
+ * one segment, so its path shows as the folder's joined with it, unless the folder is the working
+ * folder itself (a file there shows by its name alone): a probe name tells, and then each is shown
+ * as `show` would.
+ */
+function shownIn(show: (p: string) => string, folder: string): (name: string) => string {
+  const shown = show(folder);
+  const probe = "probe.yaml";
+  if (show(path.join(folder, probe)) !== path.join(shown, probe)) return (name) => show(path.join(folder, name));
+  return (name) => path.join(shown, name);
+}
+
+/**
  * Why `dir` cannot be the content folder CONTENT_DIR names: it does not exist or is no folder (a
  * mistyped variable), or, with `business`, it holds no business.yaml. Undefined when it can.
  */
@@ -72,12 +86,12 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   const root = contentRoot(dir);
   const unread: NonNullable<RawContent["unread"]> = [];
   // `real`: where a plain file in a folder resolved once already is (see below), so it is not resolved again.
-  const read = (p: string, real?: string): string | undefined => {
+  const read = (p: string, real?: string, shown = show(p)): string | undefined => {
     try {
-      return real === undefined ? readContentFile(root, p, show(p)) : readResolvedFile(real, p, show(p));
+      return real === undefined ? readContentFile(root, p, shown) : readResolvedFile(real, p, shown);
     } catch (err) {
       if (!(err instanceof ContentError)) throw err;
-      unread.push({ file: show(p), problems: err.problems });
+      unread.push({ file: shown, problems: err.problems });
       return undefined;
     }
   };
@@ -87,7 +101,7 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   const strays: string[] = [];
   // Where the links read lead, so the folders of content/ they lead into are not called strays.
   const reached = [businessPath, reviewsDir].map((p) => inside(root, p));
-  const paths: { p: string; real?: string }[] = [];
+  const paths: { p: string; shown: string; real?: string }[] = [];
   for (const y of await listFolder(reviewsDir).catch(() => [])) {
     if (y.name.startsWith(".")) continue;
     const yPath = path.join(reviewsDir, y.name);
@@ -110,15 +124,17 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
       strays.push(strayProblem(show(yPath), "reviews", isFolder(y.entry, yPath)));
       continue;
     }
+    const showFile = shownIn(show, yPath);
     for (const f of await listFolder(yPath)) {
       if (f.name.startsWith(".")) continue;
       const p = path.join(yPath, f.name);
       if (f.escaped !== undefined) unread.push({ file: show(p), problems: [nameProblem(show(p), f.escaped)] });
       else if (!f.name.endsWith(".yaml")) strays.push(strayProblem(show(p), "year", isFolder(f.entry, p)));
-      else if (realYear !== undefined && f.entry.isFile()) paths.push({ p, real: path.join(realYear, f.name) });
+      else if (realYear !== undefined && f.entry.isFile())
+        paths.push({ p, shown: showFile(f.name), real: path.join(realYear, f.name) });
       else {
         if (f.entry.isSymbolicLink()) reached.push(inside(root, p));
-        paths.push({ p });
+        paths.push({ p, shown: showFile(f.name) });
       }
     }
   }
@@ -135,9 +151,9 @@ export async function readContentDir(dir: string, opts: ShownAs = {}): Promise<R
   // and a synchronous read is one system call where a promise read is four, each through the
   // thread pool (at 10,000 reviews the promise reads were 5 % of a rebuild's CPU time).
   const reviews: RawContent["reviews"] = [];
-  for (const { p, real } of paths) {
-    const text = read(p, real);
-    if (text !== undefined) reviews.push({ file: show(p), text });
+  for (const { p, shown, real } of paths) {
+    const text = read(p, real, shown);
+    if (text !== undefined) reviews.push({ file: shown, text });
   }
   return { business: { file: show(businessPath), text: businessText }, reviews, strays, unread };
 }
