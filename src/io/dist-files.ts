@@ -39,11 +39,16 @@ export function distPath(dir: string, sitePath: string): string {
  * a trip through the thread pool and the event loop for each.
  */
 export function listDistFiles(dir: string): { path: string; abs: string }[] {
+  // A file's site path is what follows the folder in its path: a `path.relative` per file resolved
+  // both paths again (11,000 files at 10,000 reviews).
+  const root = path.resolve(dir);
+  const prefix = root.endsWith(path.sep) ? root : `${root}${path.sep}`;
   return readdirSync(dir, { recursive: true, withFileTypes: true })
     .filter((e) => e.isFile())
     .map((e) => {
       const abs = path.join(e.parentPath, e.name);
-      return { path: `/${path.relative(dir, abs).split(path.sep).join("/")}`, abs };
+      const rel = abs.startsWith(prefix) ? abs.slice(prefix.length) : path.relative(dir, abs);
+      return { path: `/${path.sep === "/" ? rel : rel.split(path.sep).join("/")}`, abs };
     })
     .sort((a, b) => (a.path < b.path ? -1 : 1));
 }

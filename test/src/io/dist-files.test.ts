@@ -2,7 +2,7 @@ import { mkdir, utimes, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { strongEtag } from "../../../src/http-headers/manifest.ts";
-import { etagDistFiles, readDistFiles } from "../../../src/io/dist-files.ts";
+import { etagDistFiles, listDistFiles, readDistFiles } from "../../../src/io/dist-files.ts";
 import { tempFolders } from "../../helpers/temp-folders.ts";
 
 const temp = tempFolders();
@@ -55,5 +55,25 @@ describe("etagDistFiles", () => {
   it("is empty for an empty build", async () => {
     const dir = await temp.make("pr-dist-etags-");
     expect(etagDistFiles(dir)).toEqual([]);
+  });
+});
+
+describe("listDistFiles", () => {
+  it("names each file by its site path under the folder, however the folder is written", async () => {
+    const dir = await temp.make("pr-dist-list-");
+    await mkdir(path.join(dir, "reviews/2024/03"), { recursive: true });
+    for (const f of ["reviews/2024/03/index.html", "feed.xml", "a b.txt"]) await writeFile(path.join(dir, f), "x");
+    const paths = ["/a b.txt", "/feed.xml", "/reviews/2024/03/index.html"];
+    for (const written of [dir, `${dir}/`, `${dir}/reviews/..`, path.relative(process.cwd(), dir)]) {
+      const files = listDistFiles(written);
+      expect(
+        files.map((f) => f.path),
+        written,
+      ).toEqual(paths);
+      expect(
+        files.map((f) => f.abs),
+        written,
+      ).toEqual(paths.map((p) => path.join(written, p)));
+    }
   });
 });
