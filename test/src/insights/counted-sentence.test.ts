@@ -56,6 +56,27 @@ describe("the sentence an evidence page shows for a review's reading", () => {
     expect(countedMention("positive", [plain, praise])).toBe(praise);
   });
 
+  it("asks whether to keep a clause only of the clauses it would choose, and chooses as if it asked all", () => {
+    const clauses = [0.5, 0.2, 0.7, -0.3, 0.7, 0].map((score, i) => mention(score, `Clause ${i}.`));
+    const asked: number[] = [];
+    const keep = (m: AspectMention) => {
+      asked.push(m.score);
+      return m.score !== 0.7 || m.sentence === "Clause 4.";
+    };
+    // An entity page's keep runs every matcher of its kind over the clause: the two clauses that
+    // cannot beat the best so far, and those leaning the other way, are not asked about.
+    expect(countedMention("positive", clauses, keep)).toBe(clauses[4]);
+    expect(asked).toEqual([0.5, 0.7, 0.7]);
+    asked.length = 0;
+    expect(countedMention("negative", clauses, () => false)).toBeUndefined();
+    const plainOnly = (m: AspectMention) => {
+      asked.push(m.score);
+      return m.score === 0;
+    };
+    expect(countedMention("negative", clauses, plainOnly)).toBe(clauses[5]);
+    expect(asked).toEqual([-0.3, -0.3, 0]);
+  });
+
   it("marks the sentence the reading rests on where the splitter missed a sentence end", () => {
     // "…which I knew going in. Three stars because…" (2023-04-17-beth-a): wink took "in." for inches,
     // so one clause held both sentences, and the billing page marked the praise of the people too.
