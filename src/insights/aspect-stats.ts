@@ -84,9 +84,11 @@ function offer(list: Candidate[], c: Candidate, better: (a: Candidate, b: Candid
   list.splice(0, list.length, ...kept.slice(0, EXAMPLES));
 }
 
-const tieBreak = (a: Candidate, b: Candidate) => a.order - b.order || a.sentenceIndex - b.sentenceIndex;
-const mostPositive = (a: Candidate, b: Candidate) => b.raw - a.raw || tieBreak(a, b);
-const mostNegative = (a: Candidate, b: Candidate) => a.raw - b.raw || tieBreak(a, b);
+/** What a candidate is ranked by. */
+type Ranked = Pick<Candidate, "order" | "sentenceIndex" | "raw">;
+const tieBreak = (a: Ranked, b: Ranked) => a.order - b.order || a.sentenceIndex - b.sentenceIndex;
+const mostPositive = (a: Ranked, b: Ranked) => b.raw - a.raw || tieBreak(a, b);
+const mostNegative = (a: Ranked, b: Ranked) => a.raw - b.raw || tieBreak(a, b);
 
 export interface AspectStats {
   /**
@@ -137,6 +139,11 @@ export function createAspectStats(aspects: readonly AspectDefinition[]): AspectS
       // every reader of the review supports (quotes.ts): fewer quotes, none wrong.
       const best = quoteOf(p, mentions, review.rating);
       if (!best) return;
+      // A full list ranks no clause after its last (`offer` would keep the list as it is), so most
+      // reviews' clauses need no excerpt and no wording.
+      const [list, better] = p === "positive" ? [t.best, mostPositive] : [t.worst, mostNegative];
+      const last = list[EXAMPLES - 1];
+      if (last && better({ order, sentenceIndex: best.sentenceIndex, raw: best.score }, last) >= 0) return;
       const sentence = excerpt(best.sentence, best.span);
       const candidate: Candidate = {
         order,
@@ -150,8 +157,7 @@ export function createAspectStats(aspects: readonly AspectDefinition[]): AspectS
           score: round(best.score),
         },
       };
-      if (p === "positive") offer(t.best, candidate, mostPositive);
-      else offer(t.worst, candidate, mostNegative);
+      offer(list, candidate, better);
     },
 
     finish(totalReviews, periods) {
