@@ -28,7 +28,8 @@ function missedEnds({ tokens, start, end }: Clause): number[] {
   for (let i = start; i < end - 1; i++) {
     const v = values[i] as string;
     const n = normals[i] as string;
-    if (!/[\p{L}\p{N}]\.$/u.test(v) || BEFORE_NAMES.has(n) || /^\p{L}$/u.test(n)) continue;
+    // Most tokens do not end in a full stop: the tests of its letter are left for those that do.
+    if (!v.endsWith(".") || !/[\p{L}\p{N}]\.$/u.test(v) || BEFORE_NAMES.has(n) || /^\p{L}$/u.test(n)) continue;
     if (/^\p{Lu}/u.test(values[i + 1] as string)) ends.push(i);
   }
   return ends;

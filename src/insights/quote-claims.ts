@@ -59,27 +59,35 @@ function credited(clause: Clause, r: AspectReading, sign: "+" | "-"): number[][]
   return r.words
     .filter((w) => w.endsWith(sign))
     .map((w) => {
+      const word = w.slice(0, -1);
       const at: number[] = [];
-      for (let i = clause.start; i < clause.end; i++) if (values[i] === w.slice(0, -1)) at.push(i);
+      for (let i = clause.start; i < clause.end; i++) if (values[i] === word) at.push(i);
       return at;
     });
 }
 
-/** Whether `r` is praise every word of which, each place it stands in `clause`, is `inScope`. */
-function praiseAllWhere(clause: Clause, r: AspectReading, inScope: (i: number) => boolean): boolean {
-  if (r.score <= 0) return false;
+/**
+ * Where each word of praise credited to `r` stands in `clause`, when `r` is praise and every such
+ * word stands there; else undefined, and no check of where praise stands applies.
+ */
+type Praise = readonly number[][];
+function locatedPraise(clause: Clause, r: AspectReading): Praise | undefined {
+  if (r.score <= 0) return undefined;
   const praise = credited(clause, r, "+");
-  return praise.length > 0 && praise.every((at) => at.length > 0 && at.every(inScope));
+  return praise.length > 0 && praise.every((at) => at.length > 0) ? praise : undefined;
 }
+
+/** Whether every word of `praise`, each place it stands, is `inScope`. */
+const praiseAllWhere = (praise: Praise, inScope: (i: number) => boolean) => praise.every((at) => at.every(inScope));
 
 /**
  * Praise all of whose words stand in a hypothetical: "Would love later hours", "It would be great if
  * they had evening appointments", "which would be fine if I weren't kept waiting half an hour" say
  * what the writer lacks, not what they found.
  */
-function praiseOnlyWished(clause: Clause, r: AspectReading): boolean {
+function praiseOnlyWished(clause: Clause, praise: Praise): boolean {
   const wished = hypotheticals(clause);
-  return praiseAllWhere(clause, r, (i) => wished[i - clause.start] === 1);
+  return praiseAllWhere(praise, (i) => wished[i - clause.start] === 1);
 }
 
 /**
@@ -87,9 +95,9 @@ function praiseOnlyWished(clause: Clause, r: AspectReading): boolean {
  * "According to my neighbour, the front desk is lovely" report praise, they do not give it
  * (quotes.ts `inOthersWords` does the same for words in single quotation marks).
  */
-function praiseOnlyReported(clause: Clause, r: AspectReading): boolean {
+function praiseOnlyReported(clause: Clause, praise: Praise): boolean {
   const reported = reportedSpeech(clause);
-  return praiseAllWhere(clause, r, (i) => reported[i - clause.start] === 1);
+  return praiseAllWhere(praise, (i) => reported[i - clause.start] === 1);
 }
 
 /** Negators the reading does not turn by, each word alone or before the next: "hardly", "far from". */
@@ -117,12 +125,15 @@ function unreadNegatorAt(clause: Clause, i: number): number {
 function turnedUnread(clause: Clause, r: AspectReading): boolean {
   const { normals, values } = clause.tokens;
   const sign = r.score > 0 ? "+" : "-";
+  const own = credited(clause, r, sign);
+  if (own.every((at) => at.length === 0)) return false;
   const read = new Set(r.words.filter((w) => w.endsWith(sign)).map((w) => w.slice(0, -1)));
   const reach = new Uint8Array(clause.end - clause.start);
   for (let i = clause.start; i < clause.end; i++) {
-    const from = read.has(values[i] as string) ? -1 : unreadNegatorAt(clause, i);
+    const from = unreadNegatorAt(clause, i);
+    if (from < 0 || read.has(values[i] as string)) continue;
     let until = Math.min(clause.end, from + NEGATOR_REACH);
-    for (let k = from; from >= 0 && k < until; k++) {
+    for (let k = from; k < until; k++) {
       if (SCOPE_END.has(normals[k] as string)) break;
       reach[k - clause.start] = 1;
       // "could barely get out of bed without my hips screaming": the rules turn what "without"
@@ -130,7 +141,7 @@ function turnedUnread(clause: Clause, r: AspectReading): boolean {
       if (normals[k] === "without") until = clause.end;
     }
   }
-  return credited(clause, r, sign).some((at) => at.some((i) => reach[i - clause.start] === 1));
+  return own.some((at) => at.some((i) => reach[i - clause.start] === 1));
 }
 
 /** How far from "mixed" a word it qualifies may stand: "Mixed results", "the results were mixed". */
@@ -148,6 +159,7 @@ function saidMixed(clause: Clause, r: AspectReading): boolean {
   };
   const mixed: number[] = [];
   for (let m = clause.start; m < clause.end; m++) if (normals[m] === "mixed") mixed.push(m);
+  if (mixed.length === 0) return false;
   return credited(clause, r, r.score > 0 ? "+" : "-").some((at) => at.some((i) => mixed.some((m) => near(i, m))));
 }
 
@@ -155,9 +167,9 @@ function saidMixed(clause: Clause, r: AspectReading): boolean {
  * Praise that rests only on "kind" or "sort" naming a type ("not a "do your exercises" kind of
  * kid", in the sample content), which wink's lexicon reads as kindness.
  */
-function praiseOnlyAType(clause: Clause, r: AspectReading): boolean {
+function praiseOnlyAType(clause: Clause, praise: Praise): boolean {
   const { normals } = clause.tokens;
-  return praiseAllWhere(clause, r, (i) => (normals[i] === "kind" || normals[i] === "sort") && normals[i + 1] === "of");
+  return praiseAllWhere(praise, (i) => (normals[i] === "kind" || normals[i] === "sort") && normals[i + 1] === "of");
 }
 
 /** What "if you …" a sarcastic tag likes: "Great if you enjoy hold music". */
@@ -188,13 +200,13 @@ function takenBack(clause: Clause, r: AspectReading): boolean {
  * is an outcome, as is any reading of "finally" itself ("I finally got relief after years of pain"),
  * and without "after" a search ended well ("Finally found a chiropractor who listens").
  */
-function praiseCameLate(clause: Clause, r: AspectReading): boolean {
+function praiseCameLate(clause: Clause, r: AspectReading, praise: Praise): boolean {
   if (r.words.some((w) => bare(w) === "finally")) return false;
   const { normals, pos } = clause.tokens;
   const inClause = (n: string) => normals.slice(clause.start, clause.end).indexOf(n);
   const at = inClause("finally");
   if (at < 0 || inClause("after") < 0) return false;
-  return praiseAllWhere(clause, r, (i) => i > clause.start + at && pos[i] === "VERB");
+  return praiseAllWhere(praise, (i) => i > clause.start + at && pos[i] === "VERB");
 }
 
 /**
@@ -202,23 +214,28 @@ function praiseCameLate(clause: Clause, r: AspectReading): boolean {
  * once lovely", "Parking used to be easy before the construction", "Dr. Patel was great in the
  * beginning". Not where the past is the reading's own word ("I used to have constant back pain").
  */
-function praiseOfThePast(clause: Clause, r: AspectReading): boolean {
+function praiseOfThePast(clause: Clause, r: AspectReading, praise: Praise): boolean {
   if (r.words.some((w) => ["used", "once"].includes(bare(w)))) return false;
   const past = toldAsPast(clause);
-  return praiseAllWhere(clause, r, (i) => past[i - clause.start] === 1);
+  return praiseAllWhere(praise, (i) => past[i - clause.start] === 1);
 }
 
 /** Whether the writer claims what `r` read in `clause` (see above). */
 export function writersClaim(clause: Clause, r: AspectReading): boolean {
+  // Where the praise stands is found once; without it none of the checks of its scope applies.
+  const praise = locatedPraise(clause, r);
   return (
     !finallyGaveWay(clause, r) &&
-    !praiseCameLate(clause, r) &&
-    !praiseOfThePast(clause, r) &&
-    !praiseOnlyWished(clause, r) &&
-    !praiseOnlyReported(clause, r) &&
+    !(
+      praise &&
+      (praiseCameLate(clause, r, praise) ||
+        praiseOfThePast(clause, r, praise) ||
+        praiseOnlyWished(clause, praise) ||
+        praiseOnlyReported(clause, praise) ||
+        praiseOnlyAType(clause, praise))
+    ) &&
     !turnedUnread(clause, r) &&
     !saidMixed(clause, r) &&
-    !praiseOnlyAType(clause, r) &&
     !takenBack(clause, r) &&
     !runsOnUnsplit(clause)
   );
