@@ -119,7 +119,7 @@ export function learnedReadings(
   const asks = (k: number) => asksQuestion(clauses[k] as Clause);
   // Sentences: the clauses of each, in order, and the aspect model's probability for each aspect.
   const bySentence = clausesBySentence(clauses);
-  const about = sentenceAbout(clauses, bySentence, model, aspectIds);
+  const about = sentenceAbout(clauses, bySentence, model, aspectIds, featsOf);
   const aboutOf = (k: number, aspect: number) =>
     (about.get((clauses[k] as Clause).sentenceIndex) as number[])[aspect] as number;
 

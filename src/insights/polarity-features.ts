@@ -79,8 +79,11 @@ export function reviewContext(clauses: readonly Clause[], readings: readonly Asp
   });
 }
 
-/** A clause's features and its segments' (`aspectSegment`), computed once. */
-export type SegmentCache = Map<Clause, { clause: string[]; segments: string[][] }>;
+/**
+ * A clause's features and its segments' (`aspectSegment`), computed once, and each segment's marked
+ * with the clause's, made the first time the segment is the one asked for.
+ */
+export type SegmentCache = Map<Clause, { clause: string[]; segments: string[][]; marked: string[][] }>;
 
 /** The item of `items` that `score` rates highest (the first of equals). */
 export function highest<T>(items: readonly T[], score: (item: T) => number): T {
@@ -112,10 +115,13 @@ export function aspectSegment(
     c = {
       clause: clauseFeatures ?? features(clause.tokens, clause.start, clause.end),
       segments: segs.length === 1 ? [] : segs.map(([a, b]) => features(clause.tokens, a, b)),
+      marked: [],
     };
     cache.set(clause, c);
   }
-  if (c.segments.length === 0) return c.clause;
-  const best = highest(c.segments, (f) => aspectOf(aspectId, f));
-  return [...c.clause, ...best.map((w) => `g:${w}`)];
+  const parts = c.segments;
+  if (parts.length === 0) return c.clause;
+  const best = parts.indexOf(highest(parts, (f) => aspectOf(aspectId, f)));
+  c.marked[best] ??= [...c.clause, ...(parts[best] as string[]).map((w) => `g:${w}`)];
+  return c.marked[best] as string[];
 }
