@@ -1,14 +1,7 @@
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBeforeAll } from "../../helpers/build-site.ts";
-import {
-  type McpTestApp,
-  openSession,
-  postModern,
-  postRpc,
-  type RpcReply,
-  startMcpApp,
-} from "../../helpers/mcp-app.ts";
+import { describe, expect, it } from "vitest";
+import { openSession, postModern, postRpc, type RpcReply } from "../../helpers/mcp-app.ts";
+import { mcpInBothEras } from "../../helpers/mcp-eras.ts";
 
 /**
  * What /mcp quotes back of a long value a client sent: a string id is refused rather than echoed
@@ -18,27 +11,8 @@ import {
 
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
-let app: McpTestApp;
-let sessionId: string;
-
-const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
-
-beforeAll(async () => {
-  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
-  sessionId = await openSession(app.endpoint);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
-
-const session = (version = "2025-06-18") => ({ "mcp-session-id": sessionId, "mcp-protocol-version": version });
-
-/** The same request in both eras: `[2025 session, 2026-07-28]`. */
-async function bothEras(method: string, params: Record<string, unknown>, name?: string): Promise<RpcReply[]> {
-  const legacy = await postRpc(app.endpoint, { jsonrpc: "2.0", id: 1, method, params }, session());
-  return [legacy, await postModern(app.endpoint, method, params, name)];
-}
+const mcp = mcpInBothEras(CONTENT, BASE);
+const { session, bothEras } = mcp;
 
 describe("a string id", () => {
   it("refuses a string id over 256 characters, which every answer would have to carry whole, with id null", async () => {
@@ -56,14 +30,14 @@ describe("a string id", () => {
       [session(), {}],
       [modern, { _meta }],
     ] as const) {
-      const res = await postRpc(app.endpoint, { jsonrpc: "2.0", id: long, method: "tools/list", params }, headers);
+      const res = await postRpc(mcp.app.endpoint, { jsonrpc: "2.0", id: long, method: "tools/list", params }, headers);
       expect([res.status, res.body.error.code, res.body.id]).toEqual([400, -32600, null]);
       expect(res.body.error.message).toBe(
         "Invalid Request: not a JSON-RPC 2.0 request: id: a string id may have at most 256 characters, got 5000",
       );
       // One of 256 characters is an id like any other, answered with it.
       const most = "i".repeat(256);
-      const ok = await postRpc(app.endpoint, { jsonrpc: "2.0", id: most, method: "tools/list", params }, headers);
+      const ok = await postRpc(mcp.app.endpoint, { jsonrpc: "2.0", id: most, method: "tools/list", params }, headers);
       expect([ok.status, ok.body.id], JSON.stringify(ok.body)).toEqual([200, most]);
     }
   });
@@ -115,7 +89,7 @@ describe("a name or URI that names nothing served", () => {
 
 describe("a long header", () => {
   it("quotes a long unsupported Mcp-Protocol-Version cut, as an echoed value is, in either era's request", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(mcp.app.endpoint);
     const supported = "(supported versions: 2025-11-25, 2025-06-18, 2025-03-26, 2024-11-05, 2024-10-07)";
     // "1…" reads as a 2025-era version, "9…" as a newer one; the SDK quoted either whole.
     for (const digit of ["1", "9"]) {
@@ -127,7 +101,7 @@ describe("a long header", () => {
         "mcp-protocol-version": long,
       };
       for (const method of ["POST", "GET", "DELETE"]) {
-        const res = await fetch(app.endpoint, {
+        const res = await fetch(mcp.app.endpoint, {
           method,
           headers: { ...headers, "content-type": "application/json" },
           ...(method === "POST" ? { body: JSON.stringify({ jsonrpc: "2.0", id: 2, method: "tools/list" }) } : {}),
@@ -143,9 +117,9 @@ describe("a long header", () => {
   it("quotes a long Mcp-Method that disagrees with the body cut, in the SDK's words", async () => {
     const long = "m".repeat(8000);
     const cut = `${"m".repeat(200)}… (8000 characters)`;
-    const reply = await postModern(app.endpoint, "tools/list");
+    const reply = await postModern(mcp.app.endpoint, "tools/list");
     expect(reply.status).toBe(200);
-    const res = await fetch(app.endpoint, {
+    const res = await fetch(mcp.app.endpoint, {
       method: "POST",
       headers: {
         "content-type": "application/json",

@@ -1,16 +1,9 @@
 import { readFileSync } from "node:fs";
 import { connect } from "node:net";
 import path from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { buildBeforeAll } from "../../helpers/build-site.ts";
-import {
-  type McpTestApp,
-  openSession,
-  postModern,
-  postRpc,
-  type RpcReply,
-  startMcpApp,
-} from "../../helpers/mcp-app.ts";
+import { describe, expect, it } from "vitest";
+import { openSession, postModern, postRpc, type RpcReply } from "../../helpers/mcp-app.ts";
+import { mcpInBothEras } from "../../helpers/mcp-eras.ts";
 
 /**
  * Protocol misuse answered as docs/mcp.md's error table says, the same way in both eras: a 2025
@@ -19,31 +12,12 @@ import {
 
 const CONTENT = path.resolve(import.meta.dirname, "../../fixtures/basic-content");
 const BASE = "https://reviews.test";
-let app: McpTestApp;
-let sessionId: string;
-
-const built = buildBeforeAll(CONTENT, { BASE_URL: BASE });
-
-beforeAll(async () => {
-  app = await startMcpApp(built.distDir, { env: { BASE_URL: BASE } });
-  sessionId = await openSession(app.endpoint);
-});
-
-afterAll(async () => {
-  await app?.close();
-});
-
-const session = (version = "2025-06-18") => ({ "mcp-session-id": sessionId, "mcp-protocol-version": version });
-
-/** The same request in both eras: `[2025 session, 2026-07-28]`. */
-async function bothEras(method: string, params: Record<string, unknown>, name?: string): Promise<RpcReply[]> {
-  const legacy = await postRpc(app.endpoint, { jsonrpc: "2.0", id: 1, method, params }, session());
-  return [legacy, await postModern(app.endpoint, method, params, name)];
-}
+const mcp = mcpInBothEras(CONTENT, BASE);
+const { session, bothEras } = mcp;
 
 /** Sends raw HTTP/1.1 bytes and returns the status and body: fetch always frames a body. */
 function rawPost(head: string, body = ""): Promise<{ status: number; body: string }> {
-  const { hostname, port } = new URL(app.endpoint);
+  const { hostname, port } = new URL(mcp.app.endpoint);
   return new Promise((resolve, reject) => {
     const socket = connect(Number(port), hostname, () => {
       socket.end(
@@ -121,7 +95,7 @@ describe("an unknown method", () => {
 describe("methods 2026-07-28 removed", () => {
   it("are the SDK's 404 and -32601 whatever their params, not -32602", async () => {
     for (const method of ["initialize", "ping", "resources/subscribe", "resources/unsubscribe"]) {
-      const reply = await postModern(app.endpoint, method, { uri: 5 });
+      const reply = await postModern(mcp.app.endpoint, method, { uri: 5 });
       expect([reply.status, reply.body.error?.code], method).toEqual([404, -32601]);
     }
   });
@@ -141,7 +115,7 @@ describe("pagination", () => {
 
 describe("empty POST bodies", () => {
   it("are not JSON: 400 and -32700, whether framed with Content-Length 0, chunked or not at all", async () => {
-    const empty = await fetch(app.endpoint, {
+    const empty = await fetch(mcp.app.endpoint, {
       method: "POST",
       headers: { "content-type": "application/json", accept: "application/json, text/event-stream" },
       body: "",
@@ -161,17 +135,17 @@ describe("empty POST bodies", () => {
 
 describe("DELETE", () => {
   it("refuses an unsupported Mcp-Protocol-Version with 400 and leaves the session live", async () => {
-    const id = await openSession(app.endpoint);
+    const id = await openSession(mcp.app.endpoint);
     const headers = { "mcp-session-id": id, accept: "application/json, text/event-stream" };
-    const bad = await fetch(app.endpoint, {
+    const bad = await fetch(mcp.app.endpoint, {
       method: "DELETE",
       headers: { ...headers, "mcp-protocol-version": "1999-01-01" },
     });
     expect([bad.status, (await bad.json()).error.code]).toEqual([400, -32000]);
     const list = { jsonrpc: "2.0", id: 2, method: "tools/list" };
-    const still = await postRpc(app.endpoint, list, { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" });
+    const still = await postRpc(mcp.app.endpoint, list, { "mcp-session-id": id, "mcp-protocol-version": "2025-06-18" });
     expect(still.status).toBe(200);
-    const good = await fetch(app.endpoint, {
+    const good = await fetch(mcp.app.endpoint, {
       method: "DELETE",
       headers: { ...headers, "mcp-protocol-version": "2025-06-18" },
     });
@@ -181,10 +155,10 @@ describe("DELETE", () => {
 
 describe("resources/subscribe", () => {
   const subscribe = (uri: string) =>
-    postRpc(app.endpoint, { jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri } }, session());
+    postRpc(mcp.app.endpoint, { jsonrpc: "2.0", id: 3, method: "resources/subscribe", params: { uri } }, session());
 
   it("keeps only a URI a change notice can name: a dataset, or reviews://{id} of a review that exists", async () => {
-    const review = app.store.current.index.dataset.reviews[0]?.id as string;
+    const review = mcp.app.store.current.index.dataset.reviews[0]?.id as string;
     for (const uri of [`${BASE}/reviews.json`, `${BASE}/insights.json`, `reviews://${review}`]) {
       const reply = await subscribe(uri);
       expect([reply.status, reply.body.result], uri).toEqual([200, {}]);
@@ -215,9 +189,9 @@ describe("resources/subscribe", () => {
 
 describe("subscriptions/listen", () => {
   it("refuses a resource URI no notice will ever name, as resources/subscribe does, rather than acknowledging it", async () => {
-    const review = app.store.current.index.dataset.reviews[0]?.id as string;
+    const review = mcp.app.store.current.index.dataset.reviews[0]?.id as string;
     const listen = (resourceSubscriptions: string[]) =>
-      postModern(app.endpoint, "subscriptions/listen", { notifications: { resourceSubscriptions } });
+      postModern(mcp.app.endpoint, "subscriptions/listen", { notifications: { resourceSubscriptions } });
     const cases: [string[], RegExp][] = [
       [["reviews://no-such-review"], /^No review has the URI reviews:\/\/no-such-review; subscribe to /],
       [
@@ -232,7 +206,7 @@ describe("subscriptions/listen", () => {
       expect(reply.body.error.message).toMatch(message);
       expect(reply.body.id).toBe(1);
     }
-    expect(app.mcp.openListens).toBe(0);
+    expect(mcp.app.mcp.openListens).toBe(0);
   });
 });
 
@@ -249,7 +223,7 @@ describe("a body that is no JSON-RPC message", () => {
       [{ id: 1 }, /method.*result.*error/],
     ];
     for (const [message, why] of cases) {
-      const res = await postRpc(app.endpoint, { jsonrpc: "2.0", ...message }, session());
+      const res = await postRpc(mcp.app.endpoint, { jsonrpc: "2.0", ...message }, session());
       expect(res.status, JSON.stringify(message)).toBe(400);
       expect(res.body.error.code).toBe(-32600);
       expect(res.body.error.message, JSON.stringify(message)).toMatch(why);
@@ -258,20 +232,20 @@ describe("a body that is no JSON-RPC message", () => {
 
   it("refuses an integer id that JSON.parse cannot read exactly, saying so, and echoes no id it was not sent", async () => {
     for (const id of ["9007199254740993", "12345678901234567890", "1e20", "-9007199254740993"]) {
-      const res = await postRpc(app.endpoint, `{"jsonrpc":"2.0","id":${id},"method":"ping"}`, session());
+      const res = await postRpc(mcp.app.endpoint, `{"jsonrpc":"2.0","id":${id},"method":"ping"}`, session());
       expect([res.status, res.body.error.code, res.body.id], id).toEqual([400, -32600, null]);
       expect(res.body.error.message, id).toMatch(/id: an integer beyond ±9007199254740991 .*I-JSON.*as a string/);
       expect(res.body.error.message, id).not.toMatch(/expected a string or an integer/);
     }
     // The largest exact one is an id like any other.
-    const exact = await postRpc(app.endpoint, '{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}', session());
+    const exact = await postRpc(mcp.app.endpoint, '{"jsonrpc":"2.0","id":9007199254740991,"method":"ping"}', session());
     expect([exact.status, exact.body.id]).toEqual([200, 9007199254740991]);
   });
 
   it("names a member of no message without echoing a long name whole, as it names no long path whole", async () => {
     const long = "k".repeat(5000);
     for (const extra of [{ [long]: 1 }, Object.fromEntries(Array.from({ length: 500 }, (_, i) => [`key${i}`, 1]))]) {
-      const res = await postRpc(app.endpoint, { jsonrpc: "2.0", id: 1, method: "ping", ...extra }, session());
+      const res = await postRpc(mcp.app.endpoint, { jsonrpc: "2.0", id: 1, method: "ping", ...extra }, session());
       expect(res.status).toBe(400);
       expect(res.body.error.code).toBe(-32600);
       expect(res.body.error.message).toMatch(/^Invalid Request: not a JSON-RPC 2.0 request: Unrecognized keys?: "k/);
@@ -283,9 +257,9 @@ describe("a body that is no JSON-RPC message", () => {
 describe("a request refused for its session", () => {
   it("gets an error with the request's id, as JSON-RPC 2.0 asks of any error whose request id could be read", async () => {
     const ping = (id: string | number) => ({ jsonrpc: "2.0", id, method: "ping" });
-    const missing = await postRpc(app.endpoint, ping(41), { "mcp-protocol-version": "2025-06-18" });
+    const missing = await postRpc(mcp.app.endpoint, ping(41), { "mcp-protocol-version": "2025-06-18" });
     expect([missing.status, missing.body.error.code, missing.body.id]).toEqual([400, -32000, 41]);
-    const unknown = await postRpc(app.endpoint, ping("p-42"), {
+    const unknown = await postRpc(mcp.app.endpoint, ping("p-42"), {
       "mcp-session-id": "a.b",
       "mcp-protocol-version": "2025-06-18",
     });
