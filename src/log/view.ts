@@ -17,8 +17,9 @@ export interface LogView {
   /** Entries of each event: they add up to `size`. */
   counts: LogPlan["counts"];
   everPublished: number;
+  /** Reviews published and withdrawn now: one withdrawn before it was ever published is in neither count. */
   withdrawnNow: number;
-  /** Reviews withdrawn now, per reason, in the policy's order; reasons with none are left out. */
+  /** Those reviews, per reason, in the policy's order; reasons with none are left out. */
   withdrawnByReason: { reason: WithdrawalReason; count: number }[];
   /** Every withdrawal entry, newest first. */
   withdrawals: { index: number; reason: WithdrawalReason; date: string }[];
@@ -82,8 +83,10 @@ type LogCounts = SummaryCounts & Pick<LogView, "size" | "counts" | "withdrawals"
 
 /** The counts and withdrawals the home page and `/log/` show, from a log's entries alone (what a monitor has). */
 export function logCountsOf(entries: readonly LogEntry[]): LogCounts {
+  // Any entry but a withdrawal puts a review on the list, as tallyEntries counts publications.
+  const listed = new Set(entries.flatMap((e) => (e.event === "withdrawn" ? [] : [e.id])));
   const withdrawn = [...latestEntries(entries).values()].flatMap(({ entry: e }) =>
-    e.event === "withdrawn" ? [e] : [],
+    e.event === "withdrawn" && listed.has(e.id) ? [e] : [],
   );
   const { counts, withdrawals, everPublished } = tallyEntries(entries);
   return {
@@ -121,6 +124,8 @@ export const LOG_SUMMARY_LINK = "every publication, correction and withdrawal is
 
 export function logView(log: { origin: string; vkey: string; checkpoint: string; plan: LogPlan }): LogView {
   const { plan } = log;
+  // A review that left the list was on it: one withdrawn before it was ever published has no leftOn.
+  const leftList = plan.withdrawnNow.filter((w) => w.leftOn !== undefined);
   return {
     origin: log.origin,
     vkey: log.vkey,
@@ -128,8 +133,8 @@ export function logView(log: { origin: string; vkey: string; checkpoint: string;
     size: plan.size,
     counts: plan.counts,
     everPublished: plan.everPublished,
-    withdrawnNow: plan.withdrawnNow.length,
-    withdrawnByReason: byReason(plan.withdrawnNow),
+    withdrawnNow: leftList.length,
+    withdrawnByReason: byReason(leftList),
     withdrawals: newestFirst(plan.withdrawals),
     gone: [...plan.withdrawnNow].sort((a, b) => (a.id < b.id ? -1 : 1)),
   };

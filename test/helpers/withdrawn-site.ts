@@ -22,7 +22,7 @@ export interface WithdrawnSite {
 }
 
 /**
- * For a suite: one real build of the fixture with MIKE withdrawn, served by the app behind a proxy on
+ * For a suite: real builds of the fixture, the second with MIKE withdrawn, served by the app behind a proxy on
  * the port BASE_URL names, which can answer a path otherwise; the proxy's rewrites end with each test.
  */
 export function withdrawnSite(): WithdrawnSite {
@@ -36,9 +36,14 @@ export function withdrawnSite(): WithdrawnSite {
     site = await startSiteProxy();
     const fixture = path.resolve(import.meta.dirname, "../fixtures/basic-content");
     const content = await temp.copy(fixture, "pr-log-verify-content-");
+    // Published by a first build, then withdrawn: the counts of reviews published and withdrawn now hold it.
+    const env = { BASE_URL: site.base, LOG_DIR: await temp.make("pr-log-verify-state-") };
+    const published = await buildSite(content, env);
+    temp.add(published.distDir);
+    expect(published.code, published.stderr).toBe(0);
     const mike = path.join(content, "reviews/2024", `${MIKE}.yaml`);
     await writeFile(mike, `${await readFile(mike, "utf8")}withdrawn:\n  reason: author-request\n  date: 2026-11-20\n`);
-    const b = await buildSite(content, { BASE_URL: site.base });
+    const b = await buildSite(content, env);
     temp.add(b.distDir);
     expect(b.code, b.stderr).toBe(0);
     vkey = testLogKey(site.base).vkey;

@@ -100,10 +100,10 @@ describe("npm run log:verify (disguised changes)", { timeout: 600_000 }, () => {
     };
     const r = await verify();
     expect(r.code).toBe(1);
-    const logged = "7 reviews have been published here; 1 withdrawn (1 at the author's request).";
+    const logged = "8 reviews have been published here; 1 withdrawn (1 at the author's request).";
     expect(r.err.split("\n")).toEqual([
       `log:verify: ${served.base}/ does not show the log's counts (${JSON.stringify(logged)})`,
-      `log:verify: ${served.base}/log/ lists 0 withdrawals, where the log holds 1 (not listed: entry 7, 2026-11-20, author-request): its list is not the log's (rewritten after the build?)`,
+      `log:verify: ${served.base}/log/ lists 0 withdrawals, where the log holds 1 (not listed: entry 8, 2026-11-20, author-request): its list is not the log's (rewritten after the build?)`,
       `log:verify: ${CARLOS}: ${served.base}/reviews/${CARLOS}/ shows another title than the record the log vouches for (rewritten after the build?)`,
     ]);
   });

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import type { ServedRecord } from "../../src/log/site-check.ts";
 import { CARLOS, MIKE, withdrawnSite } from "../helpers/withdrawn-site.ts";
 
-/** log:verify --pages on a real build of the fixture with one review withdrawn (test/helpers/withdrawn-site.ts). */
+/** log:verify --pages on real builds of the fixture with one review published, then withdrawn (test/helpers/withdrawn-site.ts). */
 describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
   const served = withdrawnSite();
   const { run, verify } = served;
@@ -113,9 +113,9 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
   });
 
   it("fails a home page whose counts of reviews published and withdrawn are not the log's", async () => {
-    const logged = "7 reviews have been published here; 1 withdrawn (1 at the author's request).";
+    const logged = "8 reviews have been published here; 1 withdrawn (1 at the author's request).";
     expect(await (await fetch(`${served.base}/`)).text()).toContain(logged.replace("'", "&#39;"));
-    const hidden = "7 reviews have been published here; none has been withdrawn.";
+    const hidden = "8 reviews have been published here; none has been withdrawn.";
     served.site.rewrite = (url, body) => (url === "/" ? body.replace(logged.replace("'", "&#39;"), hidden) : undefined);
     const r = await verify();
     expect(r.code).toBe(1);
@@ -132,8 +132,8 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
   });
 
   it("fails a /log/ page whose counts or list of withdrawals are not the log's", async () => {
-    const counts = "The log has 8 entries: 7 published, 0 amended, 1 withdrawn and 0 restored.";
-    const reviews = "7 different reviews have been published here; 1 is withdrawn now.";
+    const counts = "The log has 9 entries: 8 published, 0 amended, 1 withdrawn and 0 restored.";
+    const reviews = "8 different reviews have been published here; 1 is withdrawn now.";
     const page = await (await fetch(`${served.base}/log/`)).text();
     expect(page).toContain(counts);
     expect(page).toContain("author-request</code>");
@@ -147,7 +147,7 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     expect(r.code).toBe(1);
     expect(r.err.split("\n")).toEqual([
       `log:verify: ${served.base}/log/ says ${JSON.stringify(`${counts.replace("1 withdrawn", "0 withdrawn")} ${reviews}`)} in its counts, where the log says ${JSON.stringify(`${counts} ${reviews}`)} (rewritten after the build?)`,
-      `log:verify: ${served.base}/log/ lists 0 withdrawals, where the log holds 1 (not listed: entry 7, 2026-11-20, author-request): its list is not the log's (rewritten after the build?)`,
+      `log:verify: ${served.base}/log/ lists 0 withdrawals, where the log holds 1 (not listed: entry 8, 2026-11-20, author-request): its list is not the log's (rewritten after the build?)`,
     ]);
   });
 
@@ -195,11 +195,11 @@ describe("npm run log:verify (pages)", { timeout: 600_000 }, () => {
     const redirect = await verify();
     expect(redirect.code).toBe(1);
     expect(redirect.err).toBe(
-      `log:verify: ${MIKE} was withdrawn (log entry 7), but ${page} answers 302, a redirect to /reviews/${CARLOS}/, not 404 or 410: a redirect may lead to the withdrawn text`,
+      `log:verify: ${MIKE} was withdrawn (log entry 8), but ${page} answers 302, a redirect to /reviews/${CARLOS}/, not 404 or 410: a redirect may lead to the withdrawn text`,
     );
     served.site.answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 403, body: "no" } : undefined);
     expect((await verify()).err).toBe(
-      `log:verify: ${MIKE} was withdrawn (log entry 7), but ${page} answers 403, not 404 or 410`,
+      `log:verify: ${MIKE} was withdrawn (log entry 8), but ${page} answers 403, not 404 or 410`,
     );
     served.site.answer = (url) => (url === `/reviews/${MIKE}/` ? { status: 404, body: "gone" } : undefined);
     expect((await verify()).code).toBe(0);
