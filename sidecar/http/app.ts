@@ -10,6 +10,7 @@ import { echoedValue } from "../../src/api/echoed-values.ts";
 import type { Liveness, Readiness } from "../../src/api/schemas.ts";
 import type { Config } from "../../src/config.ts";
 import { ijsonValue } from "../../src/content/characters.ts";
+import { pathPrefix } from "../../src/site/html-view.ts";
 import type { Snapshot } from "../build/snapshot.ts";
 import type { SnapshotStore } from "../build/snapshot-store.ts";
 import { cors } from "../cors.ts";
@@ -152,7 +153,7 @@ export function createApp(deps: AppDeps): Express {
     app.use(staticSite(snapshotOf, deps.buildNotice));
   }
 
-  app.use(notFound(snapshotOf, deps.serveStatic, deps.buildNotice));
+  app.use(notFound(snapshotOf, deps.serveStatic, `${pathPrefix(config.BASE_URL)}/`, deps.buildNotice));
 
   const onError: ErrorRequestHandler = (err, req, res, _next) => {
     if (res.headersSent) {

@@ -7,8 +7,11 @@ import { type PageNotice, withNotice } from "./build-notice.ts";
 const PAGE = "/404.html";
 /** A review's page (src/content/dataset.ts `permalink`): `/reviews/<id>/`, without its slash, or its file. */
 const WITHDRAWN = /^\/reviews\/([a-z0-9][a-z0-9-]*)(?:\/|\/index\.html)?$/;
-const FALLBACK =
-  '<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>Nothing lives at this address. Go to the <a href="/">home page</a>.</p></main></body></html>';
+/** `home` is a URL's path, which escapes every character special in a quoted attribute but `&`. */
+const fallback = (home: string) =>
+  Buffer.from(
+    `<!doctype html><html lang="en"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1"><title>Not found</title></head><body><main><h1>Not found</h1><p>Nothing lives at this address. Go to the <a href="${home.replaceAll("&", "&amp;")}">home page</a>.</p></main></body></html>`,
+  );
 
 function decodedPath(p: string): string {
   try {
@@ -22,13 +25,16 @@ function decodedPath(p: string): string {
  * The last handler: API paths get the JSON error every client of the API expects; everything else
  * gets the site's own 404 page from the build the request holds (`404.html`, in the site's chrome
  * and with links back), read once per build. The plain fallback is only for a build made before
- * the page existed, e.g. the sidecar-only mode behind a CDN.
+ * the page existed, e.g. the sidecar-only mode behind a CDN; it links `home`, the home page's path
+ * (BASE_URL's folder, as the built pages do).
  */
 export function notFound(
   snapshotOf: (res: Response) => Snapshot,
   serveStatic: boolean,
+  home: string,
   notice?: () => PageNotice | undefined,
 ): RequestHandler {
+  const plain = fallback(home);
   const pages = new WeakMap<Snapshot, Promise<Buffer | undefined>>();
   const load = (snapshot: Snapshot) => {
     if (!serveStatic || !snapshot.manifest.files[PAGE]) return Promise.resolve(undefined);
@@ -62,7 +68,7 @@ export function notFound(
     }
     const body = await load(snapshot);
     res.status(404).setHeader("Cache-Control", "no-store");
-    const page = body ?? Buffer.from(FALLBACK);
+    const page = body ?? plain;
     const n = notice?.();
     // npm start's notice of a failed save is on this page too (no ETag here: it is never cached).
     res.type("html").send(n ? withNotice(page, n) : page);
