@@ -23,8 +23,8 @@ export interface LogView {
   withdrawnByReason: { reason: WithdrawalReason; count: number }[];
   /** Every withdrawal entry, newest first. */
   withdrawals: { index: number; reason: WithdrawalReason; date: string }[];
-  /** The reviews withdrawn now, by id, for the pages their URLs answer with (410). */
-  gone: { id: string; reason: WithdrawalReason; date: string; index: number }[];
+  /** The reviews withdrawn now, by id, for the pages their URLs answer with (410); `leftOn` as in LogPlan. */
+  gone: { id: string; reason: WithdrawalReason; date: string; index: number; leftOn?: string }[];
 }
 
 /**

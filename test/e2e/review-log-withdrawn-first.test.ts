@@ -46,7 +46,10 @@ describe("a review withdrawn before the site's first build", { timeout: 600_000 
       expect(shown.home).toContain("7 reviews have been published here; none has been withdrawn.");
       expect(shown.log).toContain("The log has 8 entries: 7 published, 0 amended, 1 withdrawn and 0 restored.");
       expect(shown.log).toContain("7 different reviews have been published here; 0 are withdrawn now.");
-      expect((await fetch(`${logged.base}/reviews/${MIKE}/`)).status).toBe(410);
+      const gone = await fetch(`${logged.base}/reviews/${MIKE}/`);
+      expect(gone.status).toBe(410);
+      // Never on the list: its page must not say it is "no longer" shown.
+      expect(htmlText(await gone.text())).toContain("on that page. The review itself was never shown.");
       const run = await logged.monitor(state);
       expect(run.err).toBe("");
       expect(run.code).toBe(0);
@@ -64,6 +67,8 @@ describe("a review withdrawn before the site's first build", { timeout: 600_000 
       expect(shown.home).toContain("7 reviews have been published here; 1 withdrawn (1 at the author's request).");
       expect(shown.log).toContain("The log has 9 entries: 7 published, 0 amended, 2 withdrawn and 0 restored.");
       expect(shown.log).toContain("7 different reviews have been published here; 1 is withdrawn now.");
+      const gone = await (await fetch(`${logged.base}/reviews/${CARLOS}/`)).text();
+      expect(htmlText(gone)).toContain("on that page. The review itself is no longer shown.");
       const run = await logged.monitor(state);
       expect(run.err).toBe("");
       expect(run.code).toBe(0);
