@@ -5,6 +5,7 @@ import { loadConfig } from "../src/config.ts";
 import { quoteValue } from "../src/content/characters.ts";
 import { msToRfc3339, utcDate } from "../src/content/dates.ts";
 import { BusinessFileSchema } from "../src/content/schema.ts";
+import { slugOf } from "../src/content/slug.ts";
 import { contentFolderProblem, displayPath } from "../src/io/content-dir.ts";
 import { explainContentFile } from "../src/io/explain-file.ts";
 import { loggedIds } from "../src/io/log-check.ts";
@@ -37,40 +38,12 @@ export interface ReviewNewOptions extends ReviewNewArgs {
   env: NodeJS.ProcessEnv;
 }
 
-/** Latin letters that no decomposition takes to ASCII, as an English reader would spell them. */
-const SPELLED: Readonly<Record<string, string>> = {
-  ø: "o",
-  æ: "ae",
-  œ: "oe",
-  ß: "ss",
-  ł: "l",
-  đ: "d",
-  ð: "d",
-  þ: "th",
-  ħ: "h",
-  ı: "i",
-  ŋ: "ng",
-  ŧ: "t",
-};
-const UNSPELLED = new RegExp(`[${Object.keys(SPELLED).join("")}]`, "g");
-
 /**
- * `José Núñez` -> `jose-nunez`, `Søren O'Brien` -> `soren-obrien`: ASCII kebab-case, because the slug
- * becomes part of the review id. Accents are dropped, an apostrophe joins the letters around it,
- * and at most 40 characters are kept, never ending on a hyphen.
+ * `José Núñez` -> `jose-nunez`, `Søren O'Brien` -> `soren-obrien`: the slug becomes part of the
+ * review id, so at most 40 characters are kept, never ending on a hyphen.
  */
 export function authorSlug(author: string): string {
-  const slug = author
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(UNSPELLED, (c) => SPELLED[c] ?? c)
-    .replace(/['\u2019\u02BC]/g, "")
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "")
-    .slice(0, 40)
-    .replace(/-+$/, "");
-  return slug || "review";
+  return slugOf(author).slice(0, 40).replace(/-+$/, "") || "review";
 }
 
 /**

@@ -1,4 +1,5 @@
 import type { BusinessFile, CatalogueItem, SOURCE_PLATFORMS } from "../../src/content/schema.ts";
+import { slugOf } from "../../src/content/slug.ts";
 import { type ComposedReview, composeReview, type ReviewPlan } from "./compose.ts";
 import type { Rng } from "./prng.ts";
 import { composeReply } from "./reply.ts";
@@ -88,7 +89,7 @@ export function createDrawer(business: BusinessFile, names: readonly string[]): 
         text: composeReply(rng, { rating, firstName, topics: composed.topics, director, businessName: business.name }),
       };
     }
-    return { authorSlug: slug(author), file, composed };
+    return { authorSlug: slugOf(author), file, composed };
   };
 }
 
@@ -152,9 +153,9 @@ function token(rng: Rng, length: number, alphabet = ALNUM): string {
 
 /** Review links in each platform's shape, on `.example` hosts so none can resolve. */
 function sourceUrls(business: BusinessFile): Record<Exclude<Platform, "direct">, (rng: Rng) => string> {
-  const biz = slug(business.name);
-  const town = slug(business.address.locality);
-  const region = slug(business.address.region);
+  const biz = slugOf(business.name);
+  const town = slugOf(business.address.locality);
+  const region = slugOf(business.address.region);
   const handle = new URL(business.url).hostname.split(".")[0] ?? biz;
   return {
     google: (rng) => `https://www.google.example/maps/reviews/${token(rng, 12)}`,
@@ -171,15 +172,6 @@ export function streetName(streetAddress: string): string {
     .replace(/^\d+[a-z]?\s+/i, "")
     .replace(/^(?:N|S|E|W|NE|NW|SE|SW)\s+/, "");
   return street === "" ? streetAddress : street;
-}
-
-export function slug(s: string): string {
-  return s
-    .normalize("NFKD")
-    .replace(/\p{M}/gu, "")
-    .toLowerCase()
-    .replace(/[^a-z0-9]+/g, "-")
-    .replace(/^-+|-+$/g, "");
 }
 
 const isoDates = new Map<number, string>();
