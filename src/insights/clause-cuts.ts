@@ -52,14 +52,18 @@ const BEFORE_HERE = new Set([",", ";", "and", "while", "whereas"]);
 /** "this one", "this place": the practice the review is of, set against another. */
 const THIS_ONE = new Set(["one", "place", "clinic", "office", "practice", "guy", "doctor", "chiropractor", "chiro"]);
 
+/** Words that name another practice before the turn: "my old clinic", "the last place". */
+const ANOTHER = new Set(["old", "last", "previous", "former", "other", "another"]);
+
 /**
- * Where a sentence turns to this practice from another: "My old clinic emailed receipts the same day, while here I had to ask three times" is two
- * clauses, the first about another clinic, the second about this one. -1 when it does not.
+ * Where a sentence that named another practice turns to this one: "My old clinic emailed receipts
+ * the same day, while here I had to ask three times" is two clauses, the first about another
+ * clinic, the second about this one. -1 when it does not ("If not for the wait, this place…").
  */
-function turnAt(normals: readonly string[], i: number): number {
+function turnAt(normals: readonly string[], begin: number, i: number): number {
   const prev = normals[i - 1] as string;
   const here = normals[i] === "here" || (normals[i] === "this" && THIS_ONE.has(normals[i + 1] as string));
-  if (!here || !BEFORE_HERE.has(prev)) return -1;
+  if (!here || !BEFORE_HERE.has(prev) || !normals.slice(begin, i).some((n) => ANOTHER.has(n))) return -1;
   return prev === "and" || prev === "while" || prev === "whereas" ? i - 1 : i;
 }
 
@@ -83,7 +87,7 @@ export function clauseRanges(
     if (firstWord < 0) firstWord = i;
     else if (contrastAt(normals, i) || wishOpensAt(normals, i)) cuts.push(i);
     else {
-      const turn = turnAt(normals, i);
+      const turn = turnAt(normals, begin, i);
       if (turn > firstWord && turn !== cuts[cuts.length - 1]) cuts.push(turn);
     }
   }

@@ -1,5 +1,6 @@
 import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, names, type Polar, WORD_WEIGHT } from "./attribute.ts";
+import { readConditions } from "./but-for.ts";
 import type { Ability, Delay } from "./constructions.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { briefStretch } from "./durations.ts";
@@ -22,7 +23,7 @@ import {
 import type { Analyzer, Clause } from "./nlp.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
-import { conditionDenies, hypothetical, isComparative, wishAt } from "./wishes.ts";
+import { isComparative, wishAt } from "./wishes.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -226,8 +227,7 @@ export function readClause(
     }
   }
 
-  const wouldBeIf = hypothetical(normals, start, end);
-  value.fill(0, wouldBeIf[0] - start, wouldBeIf[1] - start);
+  const conditionOwns = readConditions(normals, start, end, mentions, value, bound);
   const quoted = quotedTokens(clause.tokens);
   // Negation: flip what follows a negator, up to the end of its scope.
   for (let p = start; p < end; p++) {
@@ -239,7 +239,7 @@ export function readClause(
       p = wish;
     } else if (covered[p - start] || !(NEGATORS.has(w) || anythingBut)) continue;
     if (negatesNothing(normals, pos, p) || ratesStars(normals, p + 1)) continue;
-    if (wish < 0 && conditionDenies(wouldBeIf, p)) continue;
+    if (wish < 0 && conditionOwns(p)) continue;
     // "wish it wasn't so hard", "wish I didn't have to wait": what is wished away is what is.
     if (wish < 0 && normals.slice(Math.max(start, p - 4), p).includes("wish")) continue;
     // "could not be happier" is praise; "could be happier" is a wish (wishes.ts), flipped below.

@@ -58,7 +58,10 @@ describe("clause splitting", () => {
       "My last chiropractor never listened;",
       "this one listened the first time.",
     ]);
-    // "here" as where something happened, or "this" as no practice, turns to nothing.
+    // Without another practice named before it, "this place" is no turn; nor "here" as where something happened.
+    expect(clauseTexts("If not for the wait, this place would be perfect.")).toEqual([
+      "If not for the wait, this place would be perfect.",
+    ]);
     expect(clauseTexts("I came here for my neck and this helped.")).toEqual([
       "I came here for my neck and this helped.",
     ]);
