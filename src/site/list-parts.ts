@@ -39,3 +39,10 @@ export function listParts(path: string, count: number, size: number): ListPart[]
 export function partTitle(title: string, part: Pick<ListPart, "n" | "of">): string {
   return part.of === 1 ? title : `${title} (page ${part.n} of ${part.of})`;
 }
+
+/** A page's description: the list's own, and after the first part which entries it holds, so no two parts share one. */
+export function partDescription(description: string, part: Pick<ListPart, "n" | "of" | "from" | "to">): string {
+  return part.n === 1
+    ? description
+    : `${description} Page ${part.n} of ${part.of}: entries ${part.from + 1}–${part.to}.`;
+}

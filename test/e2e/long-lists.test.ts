@@ -155,6 +155,19 @@ describe("evidence lists longer than a page", () => {
     expect(five).toEqual(dataset.reviews.filter((r) => r.rating === 5).map((r) => r.id));
   });
 
+  it("give each page of a list a description of its own, month and evidence pages alike", () => {
+    const description = (at: string) => /<meta name="description" content="([^"]*)"/.exec(page(at) ?? "")?.[1];
+    for (const first of [`/reviews/${MONTH}/`, "/insights/ratings/5/"]) {
+      const { visited } = walk(first, /<article[^>]*id="review-([^"]+)"/g);
+      const all = visited.map(description);
+      expect(
+        all.every((d) => d !== undefined && d !== ""),
+        first,
+      ).toBe(true);
+      expect(new Set(all).size, first).toBe(visited.length);
+    }
+  });
+
   it("are in the sitemap, every page of them", async () => {
     const xml = await readFile(path.join(dist, "sitemap.xml"), "utf8");
     const parsed = new XMLParser({ isArray: (name) => name === "url" }).parse(xml);
