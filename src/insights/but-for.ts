@@ -1,6 +1,6 @@
 import { WORD_WEIGHT } from "./attribute.ts";
 import type { AspectSpan } from "./readings.ts";
-import { conditionDenies, hypothetical } from "./wishes.ts";
+import { conditionDenies, hypothetical, WOULD, wouldAt } from "./wishes.ts";
 
 /**
  * A condition "but for" something: "I'd go back if it wasn't for the price", "Would be five stars if
@@ -20,7 +20,6 @@ export interface ButFor {
 }
 
 const ENDS = new Set([",", ";", ":", ".", "!", "?", "—", "(", ")", "but", "and"]);
-const WOULD = new Set(["would", "'d"]);
 
 /** Where "for" stands after a "but for" opening at `i` ("if it wasn't for", "if not for"), with its negators; or -1. */
 function forAfter(normals: readonly string[], i: number): [number, number[]] {
@@ -40,9 +39,8 @@ export function butFor(normals: readonly string[], start: number, end: number): 
     if (f < 0) continue;
     let to = f + 1;
     while (to < end && !ENDS.has(normals[to] as string) && !WOULD.has(normals[to + 1] as string)) to++;
-    for (let k = i - 1; k >= Math.max(start, i - 7); k--) {
-      if (WOULD.has(normals[k] as string)) return { from: f + 1, to, would: [k, i], negators };
-    }
+    const before = wouldAt(normals, i, start);
+    if (before >= 0) return { from: f + 1, to, would: [before, i], negators };
     for (let k = to; k < Math.min(end, to + 4); k++) {
       if (WOULD.has(normals[k] as string)) return { from: f + 1, to, would: [to, end], negators };
     }

@@ -63,25 +63,27 @@ export function wishAt(normals: readonly string[], lemmas: readonly string[], i:
 
 const BEING = new Set(["was", "were", "be", "been"]);
 
+/** "would" and its short form. */
+export const WOULD = new Set(["would", "'d"]);
+
+/** Where the nearest "would" stands within the few words before `i`, not before `from`, or -1. */
+export function wouldAt(normals: readonly string[], i: number, from = 0): number {
+  for (let k = i - 1; k >= Math.max(from, i - 7); k--) if (WOULD.has(normals[k] as string)) return k;
+  return -1;
+}
+
 /** Where "would be" or "would have been" stands within the few words before "if" at `i`, or -1; not before "even if". */
 function wouldBeBefore(normals: readonly string[], i: number): number {
-  if (normals[i - 1] === "even") return -1;
-  for (let k = i - 1; k >= Math.max(0, i - 7); k--) {
-    if (normals[k] !== "would" && normals[k] !== "'d") continue;
-    const next = normals[k + 1] === "have" || normals[k + 1] === "'ve" ? k + 2 : k + 1;
-    return normals[next] === "be" || normals[next] === "been" ? k : -1;
-  }
-  return -1;
+  const k = normals[i - 1] === "even" ? -1 : wouldAt(normals, i);
+  if (k < 0) return -1;
+  const next = normals[k + 1] === "have" || normals[k + 1] === "'ve" ? k + 2 : k + 1;
+  return normals[next] === "be" || normals[next] === "been" ? k : -1;
 }
 
 /** Where "would" or "'d", not negated, stands within the few words before "if" at `i`, or -1; not before "even if". */
 function wouldBefore(normals: readonly string[], i: number): number {
-  if (normals[i - 1] === "even") return -1;
-  for (let k = i - 1; k >= Math.max(0, i - 7); k--) {
-    if (normals[k] !== "would" && normals[k] !== "'d") continue;
-    return normals[k + 1] === "not" ? -1 : k;
-  }
-  return -1;
+  const k = normals[i - 1] === "even" ? -1 : wouldAt(normals, i);
+  return k < 0 || normals[k + 1] === "not" ? -1 : k;
 }
 
 /** Forms a condition contrary to fact denies with: "if it wasn't", "if they didn't", "if I hadn't". */
