@@ -120,9 +120,8 @@ export function reviewVerdicts(
     const polar = mine.filter((r) => r.polar && r.score !== 0);
     const agree = polar.length > 0 && polar.every((r) => Math.sign(r.score) === Math.sign(score));
     const words = agree && polar.some(explicit);
-    if (words && polar.every((r) => explicit(r) && !r.disputed) && (p[c] as number) < explicitConfidence) continue;
-    // Explicit words on one side are not undone by a side only the learned models gave against them
-    // ("my back's better… Didn't hurt. Still, I didn't like it one bit").
+    // That holds against a side only the learned models gave ("my back's better… Didn't hurt. Still,
+    // I didn't like it one bit"), and when the clause model doubts some of the words but not all.
     const firm = polar.filter(explicit);
     if (
       firm.length > 0 &&
