@@ -244,10 +244,15 @@ export function isPlace(
   start: number,
   prepositions: ReadonlySet<string> = PLACE_PREPOSITIONS,
 ): boolean {
-  const { normals } = clause.tokens;
+  const k = beforeNounPhrase(clause, start);
+  return k >= clause.start && prepositions.has(clause.tokens.normals[k] as string);
+}
+
+/** The word before the mention at `start` and its determiners ("in the lobby": "in"); below `clause.start` when none. */
+function beforeNounPhrase(clause: Clause, start: number): number {
   let k = start - 1;
-  while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
-  return k >= clause.start && prepositions.has(normals[k] as string);
+  while (k >= clause.start && DETERMINERS.has(clause.tokens.normals[k] as string)) k--;
+  return k;
 }
 
 const INCLUDING = new Set(["including", "incl", "inclusive"]);
@@ -256,8 +261,7 @@ const CURRENCIES = new Set(["dollars", "bucks", "pounds", "euros"]);
 /** Where "including" stands before the mention at `start` ("$39 including the exam"), or -1. */
 function includingAt(clause: Clause, start: number): number {
   const { normals } = clause.tokens;
-  let k = start - 1;
-  while (k >= clause.start && DETERMINERS.has(normals[k] as string)) k--;
+  let k = beforeNounPhrase(clause, start);
   if (k >= clause.start && normals[k] === "of") k--; // "inclusive of the exam"
   return k >= clause.start && INCLUDING.has(normals[k] as string) ? k : -1;
 }
