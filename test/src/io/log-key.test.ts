@@ -11,6 +11,12 @@ import { tempFolders } from "../../helpers/temp-folders.ts";
 
 const temp = tempFolders();
 
+/** What starting the log with the key kept in `data` throws (no LOG_SIGNING_KEY). */
+const keptKeyRefusal = (data: string) =>
+  logSigningKey({ DATA_DIR: data, LOG_SIGNING_KEY: undefined }, "localhost:4321/log", () => {}).catch(
+    (e: unknown) => e,
+  );
+
 describe("the review log's key (log-key.ts)", () => {
   it("generates a key into DATA_DIR once, says so once, and keeps using it", async () => {
     const data = await temp.make("pr-log-key-");
@@ -163,11 +169,7 @@ describe("the review log's key (log-key.ts)", () => {
     await exited;
     expect(await readFile(file, "utf8")).toBe("");
 
-    const err = await logSigningKey(
-      { DATA_DIR: data, LOG_SIGNING_KEY: undefined },
-      "localhost:4321/log",
-      () => {},
-    ).catch((e: unknown) => e);
+    const err = await keptKeyRefusal(data);
     expect(err).toBeInstanceOf(LogKeyError);
     expect((err as Error).message).toBe(
       `${file} is empty: a start was killed after creating it and before writing the review log's generated key into it (on a volume without hard links a key file is made first, then written), so no log was signed with it. Remove the file and start again, or set LOG_SIGNING_KEY`,
@@ -179,11 +181,7 @@ describe("the review log's key (log-key.ts)", () => {
     const file = generatedKeyFile(data, "localhost:4321/log");
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, "PRIVATE+KEY+localhost:4321/log+0000+c2VjcmV0\n");
-    const err = await logSigningKey(
-      { DATA_DIR: data, LOG_SIGNING_KEY: undefined },
-      "localhost:4321/log",
-      () => {},
-    ).catch((e: unknown) => e);
+    const err = await keptKeyRefusal(data);
     expect(err).toBeInstanceOf(LogKeyError);
     expect((err as Error).message).toContain(`${file} does not hold a usable key (not a signer key of the form`);
     expect((err as Error).message).not.toContain("c2VjcmV0");
