@@ -89,6 +89,19 @@ const PAST = new Set(["could", "was", "were", "did", "had", "struggled", "used",
 const PRESENT = new Set(["can", "am", "is", "are", "do", "does", "still", "'m", "have", "has", "'ve"]);
 const REGAINED = new Set(["again", "now", "finally", "anymore", "today", "without"]);
 const ABLE = new Set(["can", "able"]);
+/** What a visit is called after "after": "after the first adjustment", "the morning after my second session". */
+const VISITS = new Set([
+  "adjustment",
+  "adjust",
+  "treatment",
+  "visit",
+  "session",
+  "appointment",
+  "crack",
+  "manipulation",
+]);
+/** A day told after a visit: "woke up the next day", "the morning after". */
+const NEXT_DAY = /\b(?:next|following) (?:day|morning)\b|\b(?:day|morning) after\b|\bafterwards?\b/;
 const UNITS = new Set(["minute", "hour", "day", "week", "month", "year", "summer", "winter", "spring", "fall"]);
 const LONG_UNITS = new Set(["week", "month", "year", "summer", "winter", "spring", "fall"]);
 /** After a long stretch ("three weeks out"); after minutes or hours, lateness counts too ("an hour past"). */
@@ -100,6 +113,22 @@ const SOONEST = new Set(["soonest", "earliest", "next", "first"]);
 const SHORT_CUES = new Set(["within", "under", "only", "just"]);
 /** Minutes from which a wait reads as long. */
 const LONG_MINUTES = 20;
+
+/**
+ * Whether what comes before a past limit tells it as what a visit left, not why someone came:
+ * "after the first adjustment I could barely bend", "woke up the next day and couldn't turn my
+ * head", "he cracked my back and I couldn't walk for 2 days".
+ */
+function aftermath({ tokens: { normals, lemmas, pos }, start }: Clause, limiter: number): boolean {
+  if (NEXT_DAY.test(normals.slice(start, limiter).join(" "))) return true;
+  for (let k = start; k < limiter; k++) {
+    if (normals[k] === "after" && lemmas.slice(k + 1, Math.min(limiter, k + 5)).some((l) => VISITS.has(l))) return true;
+    // A treatment done, then "and" the limit: not "I came for an adjustment because I couldn't walk".
+    if (pos[k] === "VERB" && VISITS.has(lemmas[k] as string) && normals.slice(k + 1, limiter).includes("and"))
+      return true;
+  }
+  return false;
+}
 
 /** Whether "take" governs the stretch ending at unit `i` ("took the next two days off"), not a patient ("take me"). */
 function takenOff({ tokens: { normals, lemmas, pos }, start }: Clause, i: number): boolean {
@@ -171,7 +200,7 @@ export function compileConstructions(
           const past = around.some((w) => PAST.has(w)) || (!around.some((w) => PRESENT.has(w)) && pastBefore);
           // "couldn't turn my neck for 3 weeks now i can": a limit told in the past, then lifted.
           const lifted = past && LIFTED.test(normals.slice(s.end, clause.end).join(" "));
-          out.push({ start: limiter, end: s.end, value: lifted ? 1 : past ? 0 : -1 });
+          out.push({ start: limiter, end: s.end, value: lifted ? 1 : past && !aftermath(clause, limiter) ? 0 : -1 });
         } else if (
           around.some((w) => ABLE.has(w)) &&
           normals.slice(clause.start, clause.end).some((w) => REGAINED.has(w))

@@ -80,6 +80,17 @@ describe("abilities: what the patient's body could do is about pain relief, not 
     expect(read("couldnt turn my neck for 3 weeks now i can barely turn it at all")).toEqual(["pain-relief:negative"]);
     expect(read("couldnt bend for weeks now i can hardly bend")).toEqual(["pain-relief:negative"]);
   });
+
+  it("reads a past limit that a visit left as a poor result, not as why someone came", () => {
+    expect(read("After my second session I could hardly lift the kettle for three days.")).toEqual([
+      "pain-relief:negative",
+    ]);
+    expect(read("woke up the next morning and could barely turn my neck")).toEqual(["pain-relief:negative"]);
+    expect(read("She adjusted my hips and I couldn't sit at my desk for a week.")).toEqual(["pain-relief:negative"]);
+    // Not after a visit: the injury, or the reason for booking one.
+    expect(read("After the car accident I could barely walk to the mailbox.")).toEqual(["pain-relief:neutral"]);
+    expect(read("I booked an adjustment because I couldn't turn my head.")).toEqual(["pain-relief:neutral"]);
+  });
 });
 
 describe("expectations: a fear followed by a contrast is what did not happen", () => {
@@ -168,6 +179,13 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("So I thought, what the hell, and booked; the staff were lovely.")).toEqual(["staff:positive"]);
     expect(read("What the hell was the doctor thinking with that adjustment?")).toContain("care:negative");
   });
+  it("reads what is wrong with a patient as the problem looked for, not as a judgement", () => {
+    // A negated "wrong" had read as praise of the doctor who could not find it.
+    expect(read("Four visits in and he still can't tell me what's wrong with my wrist.")).not.toContain(
+      "care:positive",
+    );
+    expect(read("The chiropractor found what was wrong with my jaw.")).not.toContain("care:negative");
+  });
   it("reads 'according to' as whose words follow, not as agreement", () => {
     // Written for this test: the general lexicon's "accord" made the whole clause praise.
     expect(read("According to the chiropractor, my hips need weekly visits for a year.")).not.toContain(
@@ -207,6 +225,13 @@ describe("relief told as no longer needing something", () => {
     expect(read("Much better after the fourth visit.")).toEqual(["pain-relief:positive"]);
     // Beside another aspect's own term, "much better" is said of that aspect, not of the pain.
     expect(read("Parking is much better since they moved.")).not.toContain("pain-relief:positive");
+  });
+
+  it("reads a condition a patient left a visit with as a poor result, and none left with as a good one", () => {
+    expect(read("Went in for a tight hip and limped out with a throbbing knee as well.")).toEqual([
+      "pain-relief:negative",
+    ]);
+    expect(read("I walked out with no back pain for the first time since March.")).toEqual(["pain-relief:positive"]);
     expect(read("The new booking app is a lot better.")).not.toContain("pain-relief:positive");
   });
 });
