@@ -130,6 +130,26 @@ function aftermath({ tokens: { normals, lemmas, pos }, start }: Clause, limiter:
   return false;
 }
 
+/** Words after "after" that count the treatment so far: "after six visits", "after two weeks". */
+const SO_FAR = new Set([...VISITS, ...UNITS]);
+/**
+ * Whether what comes before an ability tells it as treatment's progress: "after six visits I can
+ * sit through a workday", "by the end of the week I could lift my arm", "three sessions in", "for the
+ * first time in a year I could".
+ */
+function progressed({ tokens: { normals, lemmas }, start }: Clause, at: number): boolean {
+  for (let k = start; k < at; k++) {
+    const n = normals[k] as string;
+    if (n === "after" && lemmas.slice(k + 1, Math.min(at, k + 4)).some((l) => SO_FAR.has(l))) return true;
+    if (n === "by" && normals[k + 1] === "the" && (normals[k + 2] === "end" || normals[k + 2] === "time")) return true;
+    if (n === "in" && VISITS.has(lemmas[k - 1] as string)) return true;
+    // "for the first time in months I could take a full breath"
+    if (n === "first" && normals[k + 1] === "time" && (normals[k + 2] === "in" || normals[k + 2] === "since"))
+      return true;
+  }
+  return false;
+}
+
 /** Whether "take" governs the stretch ending at unit `i` ("took the next two days off"), not a patient ("take me"). */
 function takenOff({ tokens: { normals, lemmas, pos }, start }: Clause, i: number): boolean {
   let k = i - 1;
@@ -202,8 +222,8 @@ export function compileConstructions(
           const lifted = past && LIFTED.test(normals.slice(s.end, clause.end).join(" "));
           out.push({ start: limiter, end: s.end, value: lifted ? 1 : past && !aftermath(clause, limiter) ? 0 : -1 });
         } else if (
-          around.some((w) => ABLE.has(w)) &&
-          normals.slice(clause.start, clause.end).some((w) => REGAINED.has(w))
+          (around.some((w) => ABLE.has(w)) && normals.slice(clause.start, clause.end).some((w) => REGAINED.has(w))) ||
+          (around.some((w) => ABLE.has(w) || w === "could") && progressed(clause, s.start))
         ) {
           out.push({ start: s.start, end: s.end, value: 1 });
         }

@@ -76,6 +76,7 @@ const SHORT_FORMS = new Map(
     mins: "minute",
     u: "you",
     ur: "your",
+    w: "with",
     bc: "because",
     tho: "though",
     thx: "thanks",

@@ -172,6 +172,14 @@ export function readClause(
       const n = normals[i] as string;
       // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
       if ((pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET")) continue;
+      // "loud enough for everyone to hear": the adjective judges, "enough" only measures it.
+      if (
+        n === "enough" &&
+        i > start &&
+        (pos[i - 1] === "ADJ" || pos[i - 1] === "ADV") &&
+        !NEGATORS.has(normals[i - 1] as string)
+      )
+        continue;
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;
@@ -223,6 +231,8 @@ export function readClause(
   for (const s of spans) {
     if (s.group < FIRST_CONDITION || lexicon.conditionJudged[s.group - FIRST_CONDITION]) continue;
     for (let i = Math.max(start, s.start - 2); i < s.start; i++) {
+      // "left with a worse headache": a change, the outcome's word, not the symptom's description.
+      if (normals[i] === "worse") continue;
       if (MODIFIER_POS.has(pos[i] as string) && (bound[i - start] as number) < 0) value[i - start] = 0;
     }
   }

@@ -57,11 +57,13 @@ export function wishAt(normals: readonly string[], lemmas: readonly string[], i:
   if (normals[m + 1] === "do" && normals[m + 2] === "with") return m + 2;
   let from = m + 2;
   if (normals[m + 1] === "have" && normals[m + 2] === "been") from = m + 3;
-  else if (normals[m + 1] !== "be") return -1;
+  // "could crack a smile once in a while", "should answer the phone for once": what is done too rarely.
+  else if (normals[m + 1] !== "be") return RARELY.test(normals.slice(m + 1, end).join(" ")) ? m : -1;
   return wishedComparative(normals, lemmas, from, m + 1 + REACH, end);
 }
 
 const BEING = new Set(["was", "were", "be", "been"]);
+const RARELY = /\b(?:once in a while|once and a while|for once|now and then|now and again)\b/;
 
 /** "would" and its short form. */
 export const WOULD = new Set(["would", "'d"]);

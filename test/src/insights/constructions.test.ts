@@ -81,6 +81,13 @@ describe("abilities: what the patient's body could do is about pain relief, not 
     expect(read("couldnt bend for weeks now i can hardly bend")).toEqual(["pain-relief:negative"]);
   });
 
+  it("reads an ability told as the treatment's progress as a good result", () => {
+    expect(read("Four sessions in and I can kneel in the garden.")).toEqual(["pain-relief:positive"]);
+    expect(read("By the end of the month I could carry my toddler up the stairs.")).toEqual(["pain-relief:positive"]);
+    // Told without the treatment's progress, an ability is no result.
+    expect(read("I can walk to the clinic from my flat.")).not.toContain("pain-relief:positive");
+  });
+
   it("reads a past limit that a visit left as a poor result, not as why someone came", () => {
     expect(read("After my second session I could hardly lift the kettle for three days.")).toEqual([
       "pain-relief:negative",
@@ -179,6 +186,15 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("So I thought, what the hell, and booked; the staff were lovely.")).toEqual(["staff:positive"]);
     expect(read("What the hell was the doctor thinking with that adjustment?")).toContain("care:negative");
   });
+  it("reads 'enough' after an adjective as a measure of it, and 'a joke' as scorn", () => {
+    // wink's "enough" praised whatever was loud enough to carry.
+    expect(read("The front desk discusses patients' bills loud enough for the whole lobby to hear.")).not.toContain(
+      "staff:positive",
+    );
+    expect(read("Not enough time with the doctor.")).toEqual(["care:negative"]);
+    expect(read("Honestly the new chiropractor is a joke.")).toEqual(["care:negative"]);
+    expect(read("Dr. Lee cracked a joke to settle my nerves.")).not.toContain("care:negative");
+  });
   it("reads what is wrong with a patient as the problem looked for, not as a judgement", () => {
     // A negated "wrong" had read as praise of the doctor who could not find it.
     expect(read("Four visits in and he still can't tell me what's wrong with my wrist.")).not.toContain(
@@ -232,6 +248,12 @@ describe("relief told as no longer needing something", () => {
       "pain-relief:negative",
     ]);
     expect(read("I walked out with no back pain for the first time since March.")).toEqual(["pain-relief:positive"]);
+    // "w" as patients type "with"; "worse" before the condition is the change, not the symptom's name;
+    // "plus" joins, it does not praise.
+    expect(read("came in w a stiff neck and went home w a worse headache plus a stiff neck")).toEqual([
+      "pain-relief:negative",
+    ]);
+    expect(read("Street parking is free, which is a big plus.")).toEqual(["location:positive"]);
     expect(read("The new booking app is a lot better.")).not.toContain("pain-relief:positive");
   });
 });

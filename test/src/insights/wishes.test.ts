@@ -42,6 +42,12 @@ describe("wishAt", () => {
     expect(governsAfter("The doctor could maybe not be kinder.")).toBeNull();
   });
 
+  it("reads a deed wished for 'once in a while' or 'for once' as done too rarely", () => {
+    expect(governsAfter("The receptionist could say hello once in a while.")).toBe("could");
+    expect(governsAfter("They should pick up the phone for once.")).toBe("should");
+    expect(governsAfter("You could walk there from the station.")).toBeNull();
+  });
+
   it("reads a wish in 'would be … if' only where the condition wishes a comparative of what is", () => {
     expect(governsAfter("Would be 5 stars if they were clearer on insurance.")).toBe("were");
     expect(governsAfter("If only the waiting room was warmer.")).toBe("was");
@@ -72,6 +78,7 @@ describe("a wish in the rules and the models", () => {
     expect(sideOf("Billing could be clearer about what insurance covers.", "billing")).toBe("negative");
     expect(sideOf("The treatment rooms could perhaps be a little warmer in winter.", "facility")).toBe("negative");
     expect(sideOf("The staff couldn't have been friendlier.", "staff")).toBe("positive");
+    expect(sideOf("The front desk could crack a smile once in a while.", "staff")).toBe("negative");
     // A comparative the lexicon lacks is worth its lemma, in a wish or not.
     expect(sideOf("The front desk is friendlier than at my old clinic.", "staff")).toBe("positive");
   });
