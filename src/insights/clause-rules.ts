@@ -123,8 +123,8 @@ export function contrastUnjudged(
  * "Two visits in, I can't say yet whether it's doing anything": a review that calls the result not
  * known yet has told no poor result. The pain it told ("three weeks of Advil and I still couldn't put
  * my socks on") is why the patient came, so the aspect's negative readings in every clause go, and
- * the clauses that say so read it as neutral. A good result it told still counts ("more give in my
- * back already, though it's early days"). Returns whether the review says so: then neither the
+ * the clauses that say so read it as neutral. A good result it told in words of the rules still
+ * counts ("more give in my back already, though it's early days"); one the models gave does not. Returns whether the review says so: then neither the
  * rating nor the review model may give the aspect a side.
  */
 export function undecidedResult(
@@ -136,8 +136,9 @@ export function undecidedResult(
   if (aspect < 0 || !clauses.some((c) => shapes.undecided(c))) return false;
   clauses.forEach((clause, k) => {
     const said = shapes.undecided(clause);
+    // A side only the models gave is no result told either ("I did a few visits and stopped").
     const kept = (readings[k] as AspectReading[]).filter(
-      (r) => r.aspect !== aspect || (!said && !(r.polar && r.score < 0)),
+      (r) => r.aspect !== aspect || (!said && !(r.polar && r.score < 0) && !(r.polar && r.learned !== undefined)),
     );
     if (said) kept.push({ aspect, score: 0, polar: false, words: [], byCondition: true });
     readings[k] = kept;

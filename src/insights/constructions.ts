@@ -150,6 +150,37 @@ function progressed({ tokens: { normals, lemmas }, start }: Clause, at: number):
   return false;
 }
 
+/** Words that judge a result, and those that name one, in "can't say yet", "no results yet". */
+const JUDGING = new Set(["say", "tell", "know", "judge", "rate", "comment", "notice", "result", "verdict"]);
+/** What an "if" or "whether" asks after when it asks about the result: "know if it helps". */
+const RESULTING = new Set(["help", "work", "improve", "better", "change", "difference", "result", "fix"]);
+const DENIALS = new Set(["not", "no", "nothing", "never", "cannot", "cant", "havent", "hasnt", "didnt", "dont"]);
+const WONDERING = new Set(["if", "whether"]);
+
+/**
+ * Whether the clause says the result is not known yet, in words of its own: a denial, a word of
+ * judging and "yet" ("can't yet say whether the lumbar stuff is improving", "nothing to rate yet",
+ * "haven't noticed any change yet"), or a denial of knowing whether it helps ("didn't get far
+ * enough to know if it helps", "hard to judge results"). The lexicon's `undecided` lists set phrases.
+ */
+function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boolean {
+  const denied = normals
+    .slice(start, end)
+    .some((n, k) => DENIALS.has(n) || (n === "hard" && lemmas[start + k + 1] === "to"));
+  if (!denied) return false;
+  const judged = lemmas.slice(start, end).some((l) => JUDGING.has(l));
+  if (judged && normals.slice(start, end).includes("yet")) return true;
+  for (let k = start; k < end; k++) {
+    if (!WONDERING.has(normals[k] as string) && lemmas[k] !== "result") continue;
+    const asker = lemmas
+      .slice(Math.max(start, k - 3), k)
+      .some((l) => l === "know" || l === "tell" || l === "say" || l === "judge");
+    if (asker && (lemmas[k] === "result" || lemmas.slice(k + 1, Math.min(end, k + 6)).some((l) => RESULTING.has(l))))
+      return true;
+  }
+  return false;
+}
+
 /** Whether "take" governs the stretch ending at unit `i` ("took the next two days off"), not a patient ("take me"). */
 function takenOff({ tokens: { normals, lemmas, pos }, start }: Clause, i: number): boolean {
   let k = i - 1;
@@ -193,7 +224,7 @@ export function compileConstructions(
     delayAspect: index(lexicon.delays),
     treatmentAspect: index(lexicon.treatments?.aspect),
     undecidedAspect: index(lexicon.undecided?.aspect),
-    undecided: (clause) => has(clause, 6),
+    undecided: (clause) => has(clause, 6) || notKnownYet(clause),
     abilities(clause) {
       const { normals, lemmas, pos } = clause.tokens;
       const out: Ability[] = [];

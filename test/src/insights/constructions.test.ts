@@ -306,6 +306,16 @@ describe("a result not known yet: the pain told before is why the patient came",
     expect(shapes.undecided(clause("still deciding about the treatment itself"))).toBe(true);
     expect(shapes.undecided(clause("I decided to book a second visit"))).toBe(false);
   });
+  it("finds it said in words of the clause's own: a denial, a word of judging and 'yet', or whether it helps", () => {
+    expect(shapes.undecided(clause("I can't yet tell you whether my hip is any looser"))).toBe(true);
+    expect(shapes.undecided(clause("havent noticed a difference in my wrist yet"))).toBe(true);
+    expect(shapes.undecided(clause("Nothing to rate yet, it was only the intake."))).toBe(true);
+    expect(shapes.undecided(clause("I don't know if the stretches are helping."))).toBe(true);
+    expect(shapes.undecided(clause("It's hard to judge results after one session."))).toBe(true);
+    // Not the result: whether to go back; and a result told, not one waited for.
+    expect(shapes.undecided(clause("I don't know if I'd go back."))).toBe(false);
+    expect(shapes.undecided(clause("Eight visits and nothing has changed."))).toBe(false);
+  });
 });
 
 describe("what others said, and words said for emphasis", () => {

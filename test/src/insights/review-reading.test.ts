@@ -109,6 +109,19 @@ describe("five-star reviews with the project's model", () => {
   });
 });
 
+describe("a result the review says is not known yet, with the project's model", () => {
+  it("takes no side from the rating or the review model, and none the models alone gave", async () => {
+    const { insights: withModel } = await projectInsights();
+    const annotator = createAnnotator(withModel, business, analyzer);
+    const read = (text: string) => annotator.annotate(review(text, 5)).aspects.map((a) => `${a.id}:${a.sentiment}`);
+    const visits =
+      "Dr. Soto was patient and walked me through my x-rays. I did a few visits for my hip and then moved away.";
+    // Written for this test: without a word of the result, the five stars are read into it.
+    expect(read(visits)).toContain("pain-relief:positive");
+    expect(read(`${visits} Hard to judge results from that.`)).toContain("pain-relief:neutral");
+  });
+});
+
 describe("the word back", () => {
   it("is the body part after my or before pain, and no pain-relief reading after a verb", async () => {
     const { insights: withModel } = await projectInsights();
