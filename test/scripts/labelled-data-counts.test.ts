@@ -10,7 +10,7 @@ import { HELD_OUT, SETS, trainingFiles, VALIDATION_ONLY } from "../../scripts/tr
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
 const n = (x: number) => x.toLocaleString("en-US");
-const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine"];
+const WORDS = ["no", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];
 const items = (text: string) => text.split("\n").filter((l) => l.trim() !== "" && !l.trim().startsWith("#")).length;
 
 async function counts() {
@@ -35,7 +35,7 @@ describe("the labelled data's counts, as the docs tell them", () => {
     const readme = await read("README.md");
     expect(readme).toContain(`All ${n(c.all)} labelled sentences and whole reviews`);
     expect(readme).toContain(
-      `${n(c.training)} for training, ${c.heldOut} in ${WORDS[HELD_OUT.length]} held-out sets, ${c.validation} in ${WORDS[VALIDATION_ONLY.length]} validation set${VALIDATION_ONLY.length === 1 ? "" : "s"}; ${c.files} files`,
+      `${n(c.training)} for training, ${n(c.heldOut)} in ${WORDS[HELD_OUT.length]} held-out sets, ${n(c.validation)} in ${WORDS[VALIDATION_ONLY.length]} validation set${VALIDATION_ONLY.length === 1 ? "" : "s"}; ${c.files} files`,
     );
     expect(await read("docs/overview.md")).toContain(`trained offline on ${n(c.training)} labelled`);
     expect(await read("docs/insights.md")).toContain(`All ${n(c.all)} labelled items`);
