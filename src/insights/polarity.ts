@@ -50,6 +50,8 @@ export interface Shapes {
   abilityAspect: number;
   delayAspect: number;
 }
+/** How far after "left me with" the condition taken away may stand: "left with a stiff lower back". */
+const TAKEN_AWAY = 5;
 const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
 
 export interface CompiledLexicon {
@@ -150,6 +152,13 @@ export function readClause(
       const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
       if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
       if (!hasCondition && !itself) continue;
+      // "left me with", "walked out with": what the patient took away is the condition after the
+      // phrase ("left with a sore neck"), not one told before it ("came for whiplash and left with a bill").
+      if (
+        normals[s.end - 1] === "with" &&
+        !spans.some((c) => c.group >= FIRST_CONDITION && c.start >= s.end && c.start <= s.end + TAKEN_AWAY)
+      )
+        continue;
       value[k] = s.group === OUTCOME_POSITIVE ? WORD_WEIGHT : -WORD_WEIGHT;
       bound[k] = itself ? itself.aspect : nearestCondition(s.start);
     } else if (s.group >= FIRST_CONDITION) {

@@ -248,6 +248,10 @@ describe("relief told as no longer needing something", () => {
       "pain-relief:negative",
     ]);
     expect(read("I walked out with no back pain for the first time since March.")).toEqual(["pain-relief:positive"]);
+    // What was taken away is what follows the phrase: a bill, after the whiplash told before it.
+    expect(read("I came in for whiplash and left with a bill my insurer would not pay.")).not.toContain(
+      "pain-relief:negative",
+    );
     // "w" as patients type "with"; "worse" before the condition is the change, not the symptom's name;
     // "plus" joins, it does not praise.
     expect(read("came in w a stiff neck and went home w a worse headache plus a stiff neck")).toEqual([
