@@ -7,7 +7,7 @@ import { withEditorLabels } from "./editor-labels.ts";
 import { createEntityStats } from "./entities.ts";
 import { type Analyzer, createAnalyzer } from "./nlp.ts";
 import { periodOf, type TrendPeriods, trendPeriods } from "./numbers.ts";
-import { createSummariser, type Summariser } from "./review-summary.ts";
+import { aspectIndex, createSummariser, type Summariser } from "./review-summary.ts";
 import type { Insights } from "./schema.ts";
 import { buildFaq, buildSummary, type RatingTotals, ratingTrend } from "./summary.ts";
 import { createTopicCounter } from "./topics.ts";
@@ -64,14 +64,16 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
   const entities = createEntityStats(business, content.aspects);
   const topics = createTopicCounter();
   const rating: RatingTotals = { recent: { n: 0, sum: 0 }, previous: { n: 0, sum: 0 } };
-  const indexOf = new Map(content.aspects.map((a, i) => [a.id, i]));
+  const indexOf = aspectIndex(content);
   let sentences = 0;
   const counted = new Map<string, ReviewCounted>();
   const countedOf = createCountedSentences(business, indexOf);
 
   const annotated = sorted.map((review, order) => {
     const labels = review.aspects.filter((a) => a.source === "editor");
-    const annotation = withEditorLabels(summaryOf(review), labels, indexOf);
+    const annotation = withEditorLabels(summaryOf(review), labels, indexOf, (aspects, mentions) =>
+      countedOf(review, aspects, mentions),
+    );
     sentences += annotation.sentences;
     const period = periods ? periodOf(review.date, periods) : undefined;
     if (period) {
@@ -83,7 +85,7 @@ export function analyzeReviews({ reviews, business, content, analyzer, summarise
       const mentions = annotation.mentions.filter((m) => m.aspect === i);
       aspects.add(i, order, review, a, mentions, period);
     }
-    counted.set(review.id, countedOf(review, annotation.aspects, annotation.mentions));
+    counted.set(review.id, annotation.counted);
     const record: ReviewRecord = { ...review, aspects: annotation.aspects };
     entities.add(record, annotation);
     topics.add(order, annotation.topics);

@@ -66,6 +66,14 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
   const indexes = filled ? [filled, old] : [old];
 
   const used = new Set<string>();
+  // The build's one string per aspect and entity that counted sentences name.
+  const names = new Map<string, string>();
+  const name = (s: string) => {
+    const own = names.get(s);
+    if (own !== undefined) return own;
+    names.set(s, s);
+    return s;
+  };
   let writer: PackWriter | undefined;
   // A damaged entry is stored again, and only a compaction makes the new line the one read.
   let damaged = false;
@@ -77,7 +85,7 @@ export async function cachedSummaries(input: CacheInput, pool: PoolOptions = {})
         const json = index.get(key);
         if (json === undefined) continue;
         try {
-          return decodeSummary(json);
+          return decodeSummary(json, name);
         } catch {
           // A damaged entry is analysed again and stored below.
           damaged = true;

@@ -1,6 +1,7 @@
 import { createMatcher, type Matcher } from "../content/mentions.ts";
-import type { Business, ReviewAspect, ReviewRecord } from "../content/records.ts";
+import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
+import type { ReviewInput } from "./annotate.ts";
 import { type CountedSentence, countedMention, leansTo } from "./quotes.ts";
 import type { AspectMention } from "./readings.ts";
 
@@ -46,6 +47,51 @@ export class ReviewCounted {
     }
   }
 
+  /**
+   * The entries as a review's summary stores them (review-summary.ts), three slots each: aspect,
+   * entity, and the index in `mentions` of the clause counted, -1 for none there. Every sentence
+   * counted is one of `mentions`' (`createCountedSentences` picks among them), so none is stored twice.
+   */
+  stored(mentions: readonly AspectMention[]): (string | number)[] {
+    const slots = this.#slots;
+    const out: (string | number)[] = [];
+    for (let i = 0; i < slots.length; i += SLOTS) {
+      const sentence = slots[i + 2];
+      const at =
+        sentence === null
+          ? -1
+          : mentions.findIndex(
+              (m) => m.sentence === sentence && m.span[0] === slots[i + 3] && m.span[1] === slots[i + 4],
+            );
+      if (sentence !== null && at < 0)
+        throw new Error(`a counted sentence of ${String(slots[i])} is no mention of the review`);
+      out.push(slots[i] as string, slots[i + 1] as string, at);
+    }
+    return out;
+  }
+
+  /**
+   * The entries `stored` wrote, their sentences taken from `mentions`; throws on anything else, so a
+   * damaged summary is made again. `name` gives the build's own copy of an aspect or entity string.
+   */
+  static fromStored(
+    stored: unknown,
+    mentions: readonly AspectMention[],
+    name: (s: string) => string = (s) => s,
+  ): ReviewCounted {
+    if (!Array.isArray(stored) || stored.length % 3 !== 0) throw new TypeError("no counted sentences");
+    const out = new ReviewCounted();
+    for (let i = 0; i < stored.length; i += 3) {
+      const [aspect, entity, at] = [stored[i], stored[i + 1], stored[i + 2]];
+      if (typeof aspect !== "string" || typeof entity !== "string" || !Number.isInteger(at) || at < -1)
+        throw new TypeError("not a counted sentence");
+      const m = at === -1 ? null : mentions[at];
+      if (m === undefined) throw new TypeError("a counted sentence out of range");
+      out.set(name(aspect), name(entity), m);
+    }
+    return out;
+  }
+
   /** Sets (or replaces) the entry of `aspect` on `entity`'s page ("" for the aspect's own). */
   set(aspect: string, entity: string, said: CountedSentence | null): void {
     const slots = this.#slots;
@@ -61,7 +107,7 @@ export class ReviewCounted {
 }
 
 export type CountedSentences = (
-  review: ReviewRecord,
+  review: Pick<ReviewInput, (typeof KINDS)[number]>,
   aspects: readonly ReviewAspect[],
   mentions: readonly AspectMention[],
 ) => ReviewCounted;

@@ -1,6 +1,8 @@
 import { EDITOR_SCORE } from "../content/dataset.ts";
 import type { ReviewAspect, Sentiment } from "../content/records.ts";
+import type { ReviewCounted } from "./counted.ts";
 import { round } from "./numbers.ts";
+import type { AspectMention } from "./readings.ts";
 import type { ReviewSummary } from "./review-summary.ts";
 
 /**
@@ -17,12 +19,14 @@ import type { ReviewSummary } from "./review-summary.ts";
 
 /**
  * `summary` with `labels` (the record's `source: "editor"` entries) in place of the machine's
- * reading; `summary` itself when there are none. `indexOf` maps aspect ids to their index.
+ * reading; `summary` itself when there are none. `indexOf` maps aspect ids to their index;
+ * `recount` gives the labelled reading's counted sentences (the review's `CountedSentences`).
  */
 export function withEditorLabels(
   summary: ReviewSummary,
   labels: readonly ReviewAspect[],
   indexOf: ReadonlyMap<string, number>,
+  recount: (aspects: readonly ReviewAspect[], mentions: readonly AspectMention[]) => ReviewCounted,
 ): ReviewSummary {
   if (labels.length === 0) return summary;
   const machine = new Map(summary.aspects.map((a) => [a.id, a]));
@@ -45,5 +49,5 @@ export function withEditorLabels(
   const entityAspects = new Map(
     [...summary.entityAspects].map(([entity, set]) => [entity, new Set([...set].filter((a) => want.has(a)))]),
   );
-  return { ...summary, aspects, scores, mentions, entityAspects };
+  return { ...summary, aspects, scores, mentions, entityAspects, counted: recount(aspects, mentions) };
 }

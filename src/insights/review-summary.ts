@@ -1,7 +1,9 @@
 import type { Business, ReviewAspect } from "../content/records.ts";
 import { createAnnotator, type ReviewAnnotation, type ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
+import { createCountedSentences, ReviewCounted } from "./counted.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
+import type { AspectMention } from "./readings.ts";
 import { type TopicCandidate, topicCandidates } from "./topics.ts";
 
 /**
@@ -17,6 +19,13 @@ import { type TopicCandidate, topicCandidates } from "./topics.ts";
 export interface ReviewSummary
   extends Omit<ReviewAnnotation, "clauses" | "titleRead" | "unreadTitle" | "readings" | "verdicts" | "dropped"> {
   topics: TopicCandidate[];
+  /**
+   * The sentence each reading of `aspects` rests on, as the evidence pages show it (counted.ts).
+   * Kept with the rest, not made on every build: on an entity's page it runs the catalogue's
+   * matchers over the review's clauses, about 0.3 s of a rebuild at 10,000 reviews. An editor's
+   * labels replace the reading, and these with it (editor-labels.ts).
+   */
+  counted: ReviewCounted;
 }
 
 export type Summariser = (review: ReviewInput) => ReviewSummary;
@@ -24,12 +33,14 @@ export type Summariser = (review: ReviewInput) => ReviewSummary;
 export function createSummariser(content: InsightsContent, business: Business, analyzer: Analyzer): Summariser {
   const annotator = createAnnotator(content, business, analyzer);
   const excluded = excludedPhrases(analyzer, content, business);
+  const countedOf = createCountedSentences(business, aspectIndex(content));
   return (review) => {
     const { aspects, scores, mentions, entityAspects, clauses, unreadTitle, sentences } = annotator.annotate(review);
     // A title read for no aspect was still analysed, and still names its topics ("Activator method").
     const topics = topicCandidates([...unreadTitle, ...clauses], excluded);
     const titleSentences = unreadTitle.length === 0 ? 0 : (unreadTitle.at(-1) as Clause).sentenceIndex + 1;
-    return { aspects, scores, mentions, entityAspects, topics, sentences: sentences + titleSentences };
+    const counted = countedOf(review, aspects, mentions);
+    return { aspects, scores, mentions, entityAspects, topics, sentences: sentences + titleSentences, counted };
   };
 }
 
@@ -49,6 +60,7 @@ type Stored = [
   entityAspects: [entity: string, aspects: number[]][],
   topics: TopicCandidate[],
   sentences: number,
+  counted: (string | number)[],
 ];
 
 /** -0 does not survive JSON; it is written as this string and read back. */
@@ -69,13 +81,18 @@ export function encodeSummary(s: ReviewSummary): string {
     [...s.entityAspects].map(([e, set]) => [e, [...set]]),
     s.topics,
     s.sentences,
+    s.counted.stored(s.mentions),
   ];
   return JSON.stringify(stored);
 }
 
-/** The summary `encodeSummary` wrote; throws on anything else, so a damaged entry is recomputed. */
-export function decodeSummary(json: string): ReviewSummary {
-  const [aspects, scores, mentions, entityAspects, topics, sentences] = JSON.parse(json) as Stored;
+/**
+ * The summary `encodeSummary` wrote; throws on anything else, so a damaged entry is recomputed.
+ * `name` gives the build's own copy of each aspect and entity its counted sentences name, rather
+ * than one per review (about 600,000 strings at 100,000 reviews).
+ */
+export function decodeSummary(json: string, name?: (s: string) => string): ReviewSummary {
+  const [aspects, scores, mentions, entityAspects, topics, sentences, counted] = JSON.parse(json) as Stored;
   if (
     !Array.isArray(aspects) ||
     !Array.isArray(scores) ||
@@ -86,17 +103,24 @@ export function decodeSummary(json: string): ReviewSummary {
   ) {
     throw new TypeError("not an annotation");
   }
+  const read = mentions.map(([aspect, sentence, sentenceIndex, score, confident, start, end]): AspectMention => {
+    if (typeof start !== "number" || typeof end !== "number") throw new TypeError("no clause span");
+    return { aspect, sentence, sentenceIndex, score: back(score), span: [start, end], confident: confident === 1 };
+  });
   return {
     aspects: aspects.map(([id, sentiment, score]) => ({ id, sentiment, score: back(score), source: "machine" })),
     scores: new Map(scores.map(([a, v]) => [a, back(v)])),
-    mentions: mentions.map(([aspect, sentence, sentenceIndex, score, confident, start, end]) => {
-      if (typeof start !== "number" || typeof end !== "number") throw new TypeError("no clause span");
-      return { aspect, sentence, sentenceIndex, score: back(score), span: [start, end], confident: confident === 1 };
-    }),
+    mentions: read,
     entityAspects: new Map(entityAspects.map(([e, list]) => [e, new Set(list)])),
     topics,
     sentences,
+    counted: ReviewCounted.fromStored(counted, read, name),
   };
+}
+
+/** Each aspect id's index in the content's aspects: how mentions and scores name an aspect. */
+export function aspectIndex(content: Pick<InsightsContent, "aspects">): Map<string, number> {
+  return new Map(content.aspects.map((a, i) => [a.id, i]));
 }
 
 /**

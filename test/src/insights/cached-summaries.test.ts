@@ -10,8 +10,14 @@ import { contextKey, summaryKey } from "../../../src/insights/annotation-store.t
 import { analyzeReviews } from "../../../src/insights/build.ts";
 import { cachedSummaries } from "../../../src/insights/cached-summaries.ts";
 import type { InsightsContent } from "../../../src/insights/content-schema.ts";
+import type { ReviewCounted } from "../../../src/insights/counted.ts";
 import { type Analyzer, createAnalyzer } from "../../../src/insights/nlp.ts";
-import { createSummariser, decodeSummary, encodeSummary } from "../../../src/insights/review-summary.ts";
+import {
+  createSummariser,
+  decodeSummary,
+  encodeSummary,
+  type ReviewSummary,
+} from "../../../src/insights/review-summary.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
 import { MAX_PACKS, PackIndex } from "../../../src/io/pack-file.ts";
@@ -64,13 +70,20 @@ async function cachedBuild(folder: string, list = reviews, pool = { minReviews: 
 
 const packs = async (folder: string) => (await readdir(folder)).filter((n) => n.endsWith(".pack"));
 
+/** The counted sentences as entries: `toEqual` sees no private field, so it would pass any two. */
+const countedEntries = (counted: ReadonlyMap<string, ReviewCounted>) => [...counted].map(([id, c]) => [id, [...c]]);
+const readsBack = (summary: ReviewSummary) => {
+  const back = decodeSummary(encodeSummary(summary));
+  expect(back).toEqual(summary);
+  expect([...back.counted]).toEqual([...summary.counted]);
+};
+
 describe("review analysis cache", () => {
   it("stores each review's summary so that it reads back exactly", () => {
     const summarise = createSummariser(content, business, analyzer);
-    for (const review of reviews) {
-      const summary = summarise(review);
-      expect(decodeSummary(encodeSummary(summary))).toEqual(summary);
-    }
+    for (const review of reviews) readsBack(summarise(review));
+    // The project's reviews name practitioners, services and areas, so entities' own sentences are stored too.
+    expect(reviews.some((r) => [...summarise(r).counted].some(([key]) => key.includes(":")))).toBe(true);
   });
 
   it("reads back any text's summary exactly, -0 and line breaks included", () => {
@@ -91,8 +104,7 @@ describe("review analysis cache", () => {
     fc.assert(
       fc.property(fc.array(word, { maxLength: 30 }), fc.integer({ min: 1, max: 5 }), (words, rating) => {
         const review = { ...(reviews[0] as ReviewRecord), title: null, text: words.join(" "), rating };
-        const summary = summarise(review);
-        expect(decodeSummary(encodeSummary(summary))).toEqual(summary);
+        readsBack(summarise(review));
       }),
       { numRuns: 60 },
     );
@@ -109,6 +121,8 @@ describe("review analysis cache", () => {
     expect(cold.calls).toBeGreaterThanOrEqual(reviews.length);
     const warm = await cachedBuild(folder);
     expect(warm.analysis).toEqual(plain);
+    expect(countedEntries(cold.analysis.counted)).toEqual(countedEntries(plain.counted));
+    expect(countedEntries(warm.analysis.counted)).toEqual(countedEntries(plain.counted));
     expect(warm.calls).toBe(0);
     expect(await packs(folder)).toHaveLength(1);
   });
@@ -118,6 +132,7 @@ describe("review analysis cache", () => {
     const folder = path.join(dir, "pooled");
     const pooled = await cachedBuild(folder, reviews, { minReviews: 1 });
     expect(pooled.analysis).toEqual(plain);
+    expect(countedEntries(pooled.analysis.counted)).toEqual(countedEntries(plain.counted));
     // The build's own thread took one share of two.
     expect(pooled.calls).toBeGreaterThan(0);
     expect(pooled.calls).toBeLessThan(reviews.length * 2);

@@ -1,10 +1,12 @@
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { buildDataset, EDITOR_SCORE, editorAspects } from "../../../src/content/dataset.ts";
-import type { ReviewRecord } from "../../../src/content/records.ts";
+import type { ReviewAspect, ReviewRecord } from "../../../src/content/records.ts";
 import { analyzeReviews, type InsightsInput } from "../../../src/insights/build.ts";
+import { createCountedSentences } from "../../../src/insights/counted.ts";
 import { withEditorLabels } from "../../../src/insights/editor-labels.ts";
 import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import type { AspectMention } from "../../../src/insights/readings.ts";
 import { createSummariser } from "../../../src/insights/review-summary.ts";
 import { loadContent } from "../../../src/io/content-dir.ts";
 import { loadInsightsContent } from "../../../src/io/insights-dir.ts";
@@ -89,16 +91,19 @@ describe("editor labels", () => {
     const review = input.reviews.find((r) => r.id === PARKING) as ReviewRecord;
     const summary = summarise(review);
     const indexOf = new Map(input.content.aspects.map((a, i) => [a.id, i]));
+    const countedOf = createCountedSentences(input.business, indexOf);
+    const recount = (aspects: readonly ReviewAspect[], mentions: readonly AspectMention[]) =>
+      countedOf(review, aspects, mentions);
     const scheduling = indexOf.get("scheduling");
-    const confirmed = withEditorLabels(summary, editorAspects({ scheduling: "negative" }), indexOf);
+    const confirmed = withEditorLabels(summary, editorAspects({ scheduling: "negative" }), indexOf, recount);
     expect(confirmed.mentions.map((m) => [m.aspect, m.confident])).toEqual([[scheduling, true]]);
     // A reading the models gave, or a clause about something else, is no quote even once confirmed:
     // the label says what the review says of the aspect, not what this sentence says.
     const unsure = { ...summary, mentions: summary.mentions.map((m) => ({ ...m, confident: false })) };
-    const still = withEditorLabels(unsure, editorAspects({ scheduling: "negative" }), indexOf);
+    const still = withEditorLabels(unsure, editorAspects({ scheduling: "negative" }), indexOf, recount);
     expect(still.mentions.map((m) => [m.aspect, m.confident])).toEqual([[scheduling, false]]);
     expect([...confirmed.scores.keys()]).toEqual([indexOf.get("scheduling")]);
-    expect(withEditorLabels(summary, [], indexOf)).toBe(summary);
+    expect(withEditorLabels(summary, [], indexOf, recount)).toBe(summary);
   });
 
   it("show on the evidence pages a sentence only where the machine read one the label's way", () => {

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { createAnnotator } from "../../../src/insights/annotate.ts";
+import { createCountedSentences } from "../../../src/insights/counted.ts";
 import { withEditorLabels } from "../../../src/insights/editor-labels.ts";
 import { parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
@@ -92,12 +93,15 @@ describe("dropping an aspect a review names in passing", () => {
     const care = ids.indexOf("care");
     const a = annotate(withPresence("aspect:care", 0.01), PASSING);
     expect(a.mentions.some((m) => m.aspect === care)).toBe(true);
-    const summary = { ...a, topics: [] };
     const indexOf = new Map(ids.map((id, i) => [id, i]));
+    const countedOf = createCountedSentences(business, indexOf);
+    const plain = review(PASSING, 5);
+    const summary = { ...a, topics: [], counted: countedOf(plain, a.aspects, a.mentions) };
     const labelled = withEditorLabels(
       summary,
       [{ id: "care", sentiment: "neutral", score: 0, source: "editor" }],
       indexOf,
+      (aspects, mentions) => countedOf(plain, aspects, mentions),
     );
     expect(labelled.mentions.filter((m) => m.aspect === care).map((m) => m.sentence)).toEqual(
       a.mentions.filter((m) => m.aspect === care).map((m) => m.sentence),
