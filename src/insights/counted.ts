@@ -38,6 +38,37 @@ export class ReviewCounted {
     return undefined;
   }
 
+  /**
+   * Where the sentence shown for `aspect`'s reading (on `entity`'s page if given) is among the
+   * entries: the entity's own entry, else the aspect's; -1 when none is shown (`countedSentence`).
+   * Lets a caller that meets the same review on many pages tell which sentence it shows without
+   * making it (review-page-props.ts).
+   */
+  shownAt(aspect: string, entity?: string): number {
+    const slots = this.#slots;
+    let own = -1;
+    for (let i = 0; i < slots.length; i += SLOTS) {
+      if (slots[i] !== aspect) continue;
+      if (entity !== undefined && slots[i + 1] === entity) return slots[i + 2] === null ? -1 : i;
+      if (slots[i + 1] === "" && slots[i + 2] !== null) own = i;
+    }
+    return own;
+  }
+
+  /** Whether `shownAt`'s places `a` and `b` show the same sentence: two entities' pages often show one clause naming both. */
+  sameShown(a: number, b: number): boolean {
+    const slots = this.#slots;
+    if (a < 0 || b < 0) return a === b;
+    return slots[a + 2] === slots[b + 2] && slots[a + 3] === slots[b + 3] && slots[a + 4] === slots[b + 4];
+  }
+
+  /** The sentence at `shownAt`'s place, undefined for -1. */
+  shown(at: number): CountedSentence | undefined {
+    const slots = this.#slots;
+    const sentence = at < 0 ? null : (slots[at + 2] as string | null);
+    return sentence === null ? undefined : { sentence, span: [slots[at + 3] as number, slots[at + 4] as number] };
+  }
+
   /** Each entry under its `countedKey`, in the order set, as a map of them would list them. */
   *[Symbol.iterator](): IterableIterator<[string, CountedSentence | null]> {
     const slots = this.#slots;
@@ -118,8 +149,7 @@ export function countedSentence(
   aspect: string,
   entity?: string,
 ): CountedSentence | undefined {
-  const own = entity === undefined ? undefined : said?.get(aspect, entity);
-  return own === null ? undefined : (own ?? said?.get(aspect) ?? undefined);
+  return said?.shown(said.shownAt(aspect, entity));
 }
 
 export function createCountedSentences(business: Business, indexOf: ReadonlyMap<string, number>): CountedSentences {

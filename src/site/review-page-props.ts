@@ -1,7 +1,7 @@
 import { hash } from "node:crypto";
 import { archivePath } from "../content/dataset.ts";
 import type { AspectRef, Business, ReviewRecord } from "../content/records.ts";
-import { countedSentence } from "../insights/counted.ts";
+import { countedSentence, type ReviewCounted } from "../insights/counted.ts";
 import type { CountedSentence } from "../insights/quotes.ts";
 import type { SiteUrls } from "../urls.ts";
 import type { EvidencePage } from "./evidence.ts";
@@ -114,45 +114,44 @@ export function evidenceItems(
 const readingOf = (r: ReviewRecord, aspect: string) => r.aspects.find((a) => a.id === aspect);
 
 /**
- * Per listed review, the digests of what an evidence list shows of it (`listedDigest`), made once per
- * build for every list that shows it alike: a review is on about 15 lists, and an aspect's lists
- * and its entities' mostly show the same sentence. Keyed by the aspect ("" on lists of no aspect) and
- * the record, then found by the sentence's text and span: `ReviewCounted` makes a new object per
- * look-up, so an object key would never be found again. Kept only while the keys are made.
+ * Per listed review, what every evidence list that shows it shares, made once per build: its
+ * byline's JSON, its counted sentences, and the digests (`listedDigest`) made so far, three slots
+ * each: the aspect ("" on lists of no aspect), the sentence's place among its counted ones
+ * (`ReviewCounted.shownAt`, -1 for none) and the digest, found again for any place showing the same sentence. A review is on about 15 lists, and an
+ * aspect's lists and its entities' mostly show the same sentence. Kept only while the keys are made.
  */
-type Shown = { said: CountedSentence | undefined; digest: string };
-type Listed = Map<string, Map<ReviewRecord, Shown[]>>;
-
-const sameSaid = (a: CountedSentence | undefined, b: CountedSentence | undefined) =>
-  a === b ||
-  (a !== undefined &&
-    b !== undefined &&
-    a.span[0] === b.span[0] &&
-    a.span[1] === b.span[1] &&
-    a.sentence === b.sentence);
+type Listed = { byline: string; counted: ReviewCounted | undefined; digests: (string | number)[] };
 
 /**
  * SHA-256 (hex) of `\n`, the JSON of the review's id, title, rating, author and date, and on an
  * aspect's list the JSON of [its reading, the sentence counted] (null for none): what
- * `evidenceItems` takes from it. `memo` holds the digests of the page's aspect.
+ * `evidenceItems` takes from it.
  */
 function listedDigest(
-  memo: Map<ReviewRecord, Shown[]>,
+  memo: Map<ReviewRecord, Listed>,
   r: ReviewRecord,
   { aspect, entity }: Pick<EvidencePage, "aspect" | "entity">,
   counted: SiteData["counted"],
 ): string {
-  let shown = memo.get(r);
-  if (shown === undefined) {
-    shown = [];
-    memo.set(r, shown);
+  let listed = memo.get(r);
+  if (listed === undefined) {
+    listed = {
+      byline: `\n${JSON.stringify([r.id, r.title, r.rating, r.author, r.date])}`,
+      counted: counted.get(r.id),
+      digests: [],
+    };
+    memo.set(r, listed);
   }
-  const said = aspect === undefined ? undefined : countedSentence(counted.get(r.id), aspect, entity);
-  for (const s of shown) if (sameSaid(s.said, said)) return s.digest;
-  let text = `\n${JSON.stringify([r.id, r.title, r.rating, r.author, r.date])}`;
-  if (aspect !== undefined) text += JSON.stringify([readingOf(r, aspect) ?? null, said ?? null]);
+  const of = aspect ?? "";
+  const at = aspect === undefined ? -1 : (listed.counted?.shownAt(aspect, entity) ?? -1);
+  const digests = listed.digests;
+  for (let i = 0; i < digests.length; i += 3)
+    if (digests[i] === of && (digests[i + 1] === at || listed.counted?.sameShown(digests[i + 1] as number, at)))
+      return digests[i + 2] as string;
+  let text = listed.byline;
+  if (aspect !== undefined) text += JSON.stringify([readingOf(r, aspect) ?? null, listed.counted?.shown(at) ?? null]);
   const digest = hash("sha256", text, "hex");
-  shown.push({ said, digest });
+  digests.push(of, at, digest);
   return digest;
 }
 
@@ -166,22 +165,17 @@ function evidenceKey(
   part: ListPart,
   counted: SiteData["counted"],
   shared: string,
-  memo: Listed,
+  memo: Map<ReviewRecord, Listed>,
 ): string {
-  let ofAspect = memo.get(meta.aspect ?? "");
-  if (ofAspect === undefined) {
-    ofAspect = new Map();
-    memo.set(meta.aspect ?? "", ofAspect);
-  }
   let listed = "";
-  for (let i = part.from; i < part.to; i++) listed += listedDigest(ofAspect, reviews[i] as ReviewRecord, meta, counted);
+  for (let i = part.from; i < part.to; i++) listed += listedDigest(memo, reviews[i] as ReviewRecord, meta, counted);
   return hash("sha256", `${JSON.stringify([meta, part])}${listed}\n${shared}`, "hex");
 }
 
 /** One entry per evidence page (src/site/evidence.ts) and part of its list, at its path under `/insights/`. */
 export function evidencePageEntries(site: SiteData): Entry<EvidencePageProps>[] {
   const common = shared(site);
-  const memo: Listed = new Map();
+  const memo = new Map<ReviewRecord, Listed>();
   return site.evidence.flatMap((page) =>
     evidenceParts(page.path, page.reviews.length).map((part) => {
       const props: EvidencePageProps = { ...common.props, page, part };

@@ -39,6 +39,16 @@ describe("ReviewCounted", () => {
             expect(countedSentence(counted, aspect, entity)).toEqual(shown);
           }
         }
+        // Two pages show the same sentence exactly when `sameShown` says so.
+        const pages = ["care", "staff", "location"].flatMap((aspect) =>
+          [undefined, "technicians:marcus-bell", "services:x"].map((entity) => ({ aspect, entity })),
+        );
+        for (const a of pages)
+          for (const b of pages) {
+            const same = counted.sameShown(counted.shownAt(a.aspect, a.entity), counted.shownAt(b.aspect, b.entity));
+            const [x, y] = [countedSentence(counted, a.aspect, a.entity), countedSentence(counted, b.aspect, b.entity)];
+            expect(same).toBe(JSON.stringify(x) === JSON.stringify(y));
+          }
       }),
     );
   });
