@@ -194,6 +194,9 @@ describe("a general word in a sense that carries no opinion", () => {
     expect(read("Not enough time with the doctor.")).toEqual(["care:negative"]);
     expect(read("Honestly the new chiropractor is a joke.")).toEqual(["care:negative"]);
     expect(read("Dr. Lee cracked a joke to settle my nerves.")).not.toContain("care:negative");
+    // A joke told to the patient, or kept ready for them, is humour too.
+    expect(read("He told me a joke while he adjusted my neck.")).not.toContain("care:negative");
+    expect(read("Dr. Kim always has a joke ready for me.")).not.toContain("care:negative");
   });
   it("reads what is wrong with a patient as the problem looked for, not as a judgement", () => {
     // A negated "wrong" had read as praise of the doctor who could not find it.
