@@ -156,6 +156,8 @@ const JUDGING = new Set(["say", "tell", "know", "judge", "rate", "comment", "not
 const RESULTING = new Set(["help", "work", "improve", "better", "change", "difference", "result", "fix"]);
 const DENIALS = new Set(["not", "no", "nothing", "never", "cannot", "cant", "havent", "hasnt", "didnt", "dont"]);
 const WONDERING = new Set(["if", "whether"]);
+/** How far after its denial a word of judging may stand: "haven't been going long enough to notice". */
+const DENIED_REACH = 6;
 
 /**
  * Whether the clause says the result is not known yet, in words of its own: a denial, a word of
@@ -164,11 +166,15 @@ const WONDERING = new Set(["if", "whether"]);
  * enough to know if it helps", "hard to judge results"). The lexicon's `undecided` lists set phrases.
  */
 function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boolean {
-  const denied = normals
-    .slice(start, end)
-    .some((n, k) => DENIALS.has(n) || (n === "hard" && lemmas[start + k + 1] === "to"));
-  if (!denied) return false;
-  const judged = lemmas.slice(start, end).some((l) => JUDGING.has(l));
+  const denials: number[] = [];
+  for (let k = start; k < end; k++)
+    if (DENIALS.has(normals[k] as string) || (normals[k] === "hard" && lemmas[k + 1] === "to")) denials.push(k);
+  if (denials.length === 0) return false;
+  // The judging word is the one denied ("nothing to rate", "can't yet say"), not one farther on
+  // ("haven't had a bad visit yet and I tell everyone").
+  const judged = denials.some((d) =>
+    lemmas.slice(d + 1, Math.min(end, d + 1 + DENIED_REACH)).some((l) => JUDGING.has(l)),
+  );
   if (judged && normals.slice(start, end).includes("yet")) return true;
   for (let k = start; k < end; k++) {
     if (!WONDERING.has(normals[k] as string) && lemmas[k] !== "result") continue;

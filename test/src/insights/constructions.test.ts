@@ -322,6 +322,8 @@ describe("a result not known yet: the pain told before is why the patient came",
     // Not the result: whether to go back; and a result told, not one waited for.
     expect(shapes.undecided(clause("I don't know if I'd go back."))).toBe(false);
     expect(shapes.undecided(clause("Eight visits and nothing has changed."))).toBe(false);
+    // A denial and a word of judging that do not go together: a praise told beside "yet".
+    expect(shapes.undecided(clause("Haven't had a bad visit yet and I tell everyone about this place."))).toBe(false);
   });
 });
 
