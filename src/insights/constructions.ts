@@ -156,6 +156,18 @@ const JUDGING = new Set(["say", "tell", "know", "judge", "rate", "comment", "not
 const RESULTING = new Set(["help", "work", "improve", "better", "change", "difference", "result", "fix"]);
 const DENIALS = new Set(["not", "no", "nothing", "never", "cannot", "cant", "havent", "hasnt", "didnt", "dont"]);
 const WONDERING = new Set(["if", "whether"]);
+/** Whose result a question may ask after other than the patient's: "if it helps everyone". */
+const ASKED_FOR = new Set([
+  "you",
+  "everyone",
+  "everybody",
+  "anyone",
+  "anybody",
+  "others",
+  "people",
+  "someone",
+  "somebody",
+]);
 /** How far after its denial a word of judging may stand: "haven't been going long enough to notice". */
 const DENIED_REACH = 6;
 
@@ -181,6 +193,9 @@ function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boole
     const asker = lemmas
       .slice(Math.max(start, k - 3), k)
       .some((l) => l === "know" || l === "tell" || l === "say" || l === "judge");
+    const asked = normals.slice(k + 1, Math.min(end, k + 8));
+    // "if it will work for you", "if it helps everyone": a result for others, not the patient's left open.
+    if (asked.some((n) => ASKED_FOR.has(n))) continue;
     if (asker && (lemmas[k] === "result" || lemmas.slice(k + 1, Math.min(end, k + 6)).some((l) => RESULTING.has(l))))
       return true;
   }

@@ -324,6 +324,9 @@ describe("a result not known yet: the pain told before is why the patient came",
     expect(shapes.undecided(clause("Eight visits and nothing has changed."))).toBe(false);
     // A denial and a word of judging that do not go together: a praise told beside "yet".
     expect(shapes.undecided(clause("Haven't had a bad visit yet and I tell everyone about this place."))).toBe(false);
+    // Whether it helps others is not the patient's result left open.
+    expect(shapes.undecided(clause("I can't tell you if it will work for you, but it worked for me."))).toBe(false);
+    expect(shapes.undecided(clause("I don't know if it helps everyone."))).toBe(false);
   });
 });
 
