@@ -304,6 +304,12 @@ describe("a result not known yet: the pain told before is why the patient came",
       "pain-relief:neutral",
     );
   });
+  it("reads another's advice to wait and see as no word of this result", () => {
+    expect(read("My GP told me to wait and see. Here my neck only got worse after three adjustments.", 2)).toContain(
+      "pain-relief:negative",
+    );
+    expect(read("Three adjustments so far, so I'll wait and see.", 3)).toContain("pain-relief:neutral");
+  });
   it("keeps a good result told beside it", () => {
     expect(read("My shoulder already turns further than it did, though it's early days.", 3)).toContain(
       "pain-relief:positive",
