@@ -58,11 +58,15 @@ export function wishAt(normals: readonly string[], lemmas: readonly string[], i:
   let from = m + 2;
   if (normals[m + 1] === "have" && normals[m + 2] === "been") from = m + 3;
   // "could crack a smile once in a while", "should answer the phone for once": what is done too rarely.
-  else if (normals[m + 1] !== "be") return RARELY.test(normals.slice(m + 1, end).join(" ")) ? m : -1;
+  // Not the reader's or the patient's deed: "everyone should get adjusted once in a while" advises.
+  else if (normals[m + 1] !== "be")
+    return !ADVISED.has(normals[i - 1] as string) && RARELY.test(normals.slice(m + 1, end).join(" ")) ? m : -1;
   return wishedComparative(normals, lemmas, from, m + 1 + REACH, end);
 }
 
 const BEING = new Set(["was", "were", "be", "been"]);
+/** Who a "should … once in a while" advises rather than faults. */
+const ADVISED = new Set(["i", "we", "you", "everyone", "everybody", "anyone", "people", "y'all"]);
 const RARELY = /\b(?:once in a while|once and a while|for once|now and then|now and again)\b/;
 
 /** "would" and its short form. */

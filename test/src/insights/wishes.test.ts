@@ -46,6 +46,9 @@ describe("wishAt", () => {
     expect(governsAfter("The receptionist could say hello once in a while.")).toBe("could");
     expect(governsAfter("They should pick up the phone for once.")).toBe("should");
     expect(governsAfter("You could walk there from the station.")).toBeNull();
+    // Advice to the reader or the patient's own plan: what is done too rarely is not the practice's.
+    expect(governsAfter("Everyone should get a great adjustment like this once in a while.")).toBeNull();
+    expect(governsAfter("I should come in for a tune-up now and then.")).toBeNull();
   });
 
   it("reads a wish in 'would be … if' only where the condition wishes a comparative of what is", () => {
