@@ -130,6 +130,9 @@ function aftermath({ tokens: { normals, lemmas, pos }, start }: Clause, limiter:
   return false;
 }
 
+/** Verbs that tell progress as promised or hoped for, not made: "said that after six visits I could". */
+const FORETOLD = new Set(["promise", "say", "tell", "claim", "assure", "guarantee", "hope", "expect", "predict"]);
+const REPORTED = new Set(["say", "tell"]);
 /** Words after "after" that count the treatment so far: "after six visits", "after two weeks". */
 const SO_FAR = new Set([...VISITS, ...UNITS]);
 /**
@@ -138,6 +141,12 @@ const SO_FAR = new Set([...VISITS, ...UNITS]);
  * first time in a year I could".
  */
 function progressed({ tokens: { normals, lemmas }, start }: Clause, at: number): boolean {
+  // "he promised that after six visits I could play golf again": progress foretold, not made.
+  // The patient telling it ("I told my wife that after three visits I could sleep again") reports progress.
+  for (let k = start; k < at; k++) {
+    const l = lemmas[k] as string;
+    if (FORETOLD.has(l) && !(REPORTED.has(l) && (normals[k - 1] === "i" || normals[k - 1] === "we"))) return false;
+  }
   for (let k = start; k < at; k++) {
     const n = normals[k] as string;
     if (n === "after" && lemmas.slice(k + 1, Math.min(at, k + 4)).some((l) => SO_FAR.has(l))) return true;
