@@ -52,6 +52,8 @@ export interface Shapes {
 }
 /** How far after "left me with" the condition taken away may stand: "left with a stiff lower back". */
 const TAKEN_AWAY = 5;
+/** Words that deny the condition after "left with": "a smile and no back pain". */
+const TAKEN_NONE = new Set(["no", "zero", "without", "not", "never"]);
 const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
 
 export interface CompiledLexicon {
@@ -154,9 +156,17 @@ export function readClause(
       if (!hasCondition && !itself) continue;
       // "left me with", "walked out with": what the patient took away is the condition after the
       // phrase ("left with a sore neck"), not one told before it ("came for whiplash and left with a bill").
+      // A condition denied there ("left with a smile and no back pain") was not taken away: its
+      // negation reads it as the good result.
       if (
         normals[s.end - 1] === "with" &&
-        !spans.some((c) => c.group >= FIRST_CONDITION && c.start >= s.end && c.start <= s.end + TAKEN_AWAY)
+        !spans.some(
+          (c) =>
+            c.group >= FIRST_CONDITION &&
+            c.start >= s.end &&
+            c.start <= s.end + TAKEN_AWAY &&
+            !normals.slice(s.end, c.start).some((n) => TAKEN_NONE.has(n)),
+        )
       )
         continue;
       value[k] = s.group === OUTCOME_POSITIVE ? WORD_WEIGHT : -WORD_WEIGHT;

@@ -254,6 +254,9 @@ describe("relief told as no longer needing something", () => {
       "pain-relief:negative",
     ]);
     expect(read("I walked out with no back pain for the first time since March.")).toEqual(["pain-relief:positive"]);
+    // A condition denied after something else taken away: none left with, still.
+    expect(read("I left with a smile and no back pain.")).toContain("pain-relief:positive");
+    expect(read("Went home with a big grin and zero headache for once.")).toContain("pain-relief:positive");
     // What was taken away is what follows the phrase: a bill, after the whiplash told before it.
     expect(read("I came in for whiplash and left with a bill my insurer would not pay.")).not.toContain(
       "pain-relief:negative",
