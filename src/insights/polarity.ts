@@ -247,11 +247,21 @@ export function readClause(
     covered[d.at - start] = 1;
     if (delayNamed) bound[d.at - start] = shapes.delayAspect;
   }
+  /** Whether an outcome phrase ending in "with" stands just before `i`: "went home w a worse". */
+  const tookAway = (i: number) =>
+    spans.some(
+      (o) =>
+        (o.group === OUTCOME_NEGATIVE || o.group === OUTCOME_POSITIVE) &&
+        lemmas[o.end - 1] === "with" &&
+        o.end <= i &&
+        o.end >= i - 2,
+    );
   for (const s of spans) {
     if (s.group < FIRST_CONDITION || lexicon.conditionJudged[s.group - FIRST_CONDITION]) continue;
     for (let i = Math.max(start, s.start - 2); i < s.start; i++) {
-      // "left with a worse headache": a change, the outcome's word, not the symptom's description.
-      if (normals[i] === "worse") continue;
+      // "left with a worse headache": a change, the outcome's word, not the symptom's description;
+      // not without the outcome ("I had worse headaches than ever before my first visit").
+      if (normals[i] === "worse" && tookAway(i)) continue;
       if (MODIFIER_POS.has(pos[i] as string) && (bound[i - start] as number) < 0) value[i - start] = 0;
     }
   }

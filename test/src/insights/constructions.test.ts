@@ -266,6 +266,8 @@ describe("relief told as no longer needing something", () => {
     expect(read("came in w a stiff neck and went home w a worse headache plus a stiff neck")).toEqual([
       "pain-relief:negative",
     ]);
+    // A worse condition told before the visits is why the patient came.
+    expect(read("I had worse headaches than ever before my first visit.")).not.toContain("pain-relief:negative");
     expect(read("Street parking is free, which is a big plus.")).toEqual(["location:positive"]);
     expect(read("The new booking app is a lot better.")).not.toContain("pain-relief:positive");
   });
