@@ -154,12 +154,11 @@ export function readClause(
       const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
       if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
       if (!hasCondition && !itself) continue;
-      // "left me with", "walked out with": what the patient took away is the condition after the
-      // phrase ("left with a sore neck"), not one told before it ("came for whiplash and left with a bill").
-      // A condition denied there ("left with a smile and no back pain") was not taken away: its
-      // negation reads it as the good result.
+      // "left me with", "left w" (by lemma): what the patient took away is the condition after the
+      // phrase ("left with a sore neck"), not one told before it ("came for whiplash and left with a
+      // bill") nor one denied ("left with a smile and no back pain", whose negation reads it).
       if (
-        normals[s.end - 1] === "with" &&
+        lemmas[s.end - 1] === "with" &&
         !spans.some(
           (c) =>
             c.group >= FIRST_CONDITION &&

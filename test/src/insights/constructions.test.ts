@@ -261,6 +261,9 @@ describe("relief told as no longer needing something", () => {
     expect(read("I came in for whiplash and left with a bill my insurer would not pay.")).not.toContain(
       "pain-relief:negative",
     );
+    expect(read("came in for whiplash and left w a bill my insurer would not pay")).not.toContain(
+      "pain-relief:negative",
+    );
     // "w" as patients type "with"; "worse" before the condition is the change, not the symptom's name;
     // "plus" joins, it does not praise.
     expect(read("came in w a stiff neck and went home w a worse headache plus a stiff neck")).toEqual([
