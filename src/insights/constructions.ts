@@ -100,8 +100,12 @@ const VISITS = new Set([
   "crack",
   "manipulation",
 ]);
-/** A day told after a visit: "woke up the next day", "the morning after". */
-const NEXT_DAY = /\b(?:next|following) (?:day|morning)\b|\b(?:day|morning) after\b|\bafterwards?\b/;
+/**
+ * A day told after a visit: "woke up the next day", "the morning after". What follows "after" is
+ * for `aftermath` to judge: "the morning after my session", not "the morning after my car accident".
+ */
+const NEXT_DAY =
+  /\b(?:next|following) (?:day|morning)\b|\b(?:day|morning) after\b(?! (?:my|the|a|an|his|her|their|our|that|this)\b)|\bafterwards?\b/;
 const UNITS = new Set(["minute", "hour", "day", "week", "month", "year", "summer", "winter", "spring", "fall"]);
 const LONG_UNITS = new Set(["week", "month", "year", "summer", "winter", "spring", "fall"]);
 /** After a long stretch ("three weeks out"); after minutes or hours, lateness counts too ("an hour past"). */
