@@ -190,12 +190,13 @@ export function readClause(
       const n = normals[i] as string;
       // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
       if ((pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET")) continue;
-      // "loud enough for everyone to hear": the adjective judges, "enough" only measures it.
+      // "loud enough for everyone to hear": the adjective judges, "enough" only measures it; denied
+      // ("never quick enough", "not nearly helpful enough"), "enough" is the lack.
       if (
         n === "enough" &&
         i > start &&
         (pos[i - 1] === "ADJ" || pos[i - 1] === "ADV") &&
-        !NEGATORS.has(normals[i - 1] as string)
+        !normals.slice(Math.max(start, i - 3), i).some((w) => NEGATORS.has(w))
       )
         continue;
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").

@@ -196,6 +196,8 @@ describe("a general word in a sense that carries no opinion", () => {
       "staff:positive",
     );
     expect(read("Not enough time with the doctor.")).toEqual(["care:negative"]);
+    // Denied, "enough" is the lack: "never quick enough".
+    expect(read("The front desk is never quick enough.")).toEqual(["staff:negative"]);
     expect(read("Honestly the new chiropractor is a joke.")).toEqual(["care:negative"]);
     expect(read("Dr. Lee cracked a joke to settle my nerves.")).not.toContain("care:negative");
     // A joke told to the patient, or kept ready for them, is humour too.
