@@ -137,6 +137,8 @@ function aftermath({ tokens: { normals, lemmas, pos }, start }: Clause, limiter:
 /** Verbs that tell progress as promised or hoped for, not made: "said that after six visits I could". */
 const FORETOLD = new Set(["promise", "say", "tell", "claim", "assure", "guarantee", "hope", "expect", "predict"]);
 const REPORTED = new Set(["say", "tell"]);
+/** What may follow a visit's "in" when it places the visit, not counts it: "in the morning", "in March". */
+const PLACED = new Set(["DET", "NUM", "NOUN", "PROPN"]);
 /** Words after "after" that count the treatment so far: "after six visits", "after two weeks". */
 const SO_FAR = new Set([...VISITS, ...UNITS]);
 /**
@@ -144,7 +146,7 @@ const SO_FAR = new Set([...VISITS, ...UNITS]);
  * sit through a workday", "by the end of the week I could lift my arm", "three sessions in", "for the
  * first time in a year I could".
  */
-function progressed({ tokens: { normals, lemmas }, start }: Clause, at: number): boolean {
+function progressed({ tokens: { normals, lemmas, pos }, start }: Clause, at: number): boolean {
   // "he promised that after six visits I could play golf again": progress foretold, not made.
   // The patient telling it ("I told my wife that after three visits I could sleep again") reports progress.
   for (let k = start; k < at; k++) {
@@ -155,7 +157,8 @@ function progressed({ tokens: { normals, lemmas }, start }: Clause, at: number):
     const n = normals[k] as string;
     if (n === "after" && lemmas.slice(k + 1, Math.min(at, k + 4)).some((l) => SO_FAR.has(l))) return true;
     if (n === "by" && normals[k + 1] === "the" && (normals[k + 2] === "end" || normals[k + 2] === "time")) return true;
-    if (n === "in" && VISITS.has(lemmas[k - 1] as string)) return true;
+    // "three sessions in and I can kneel", not "my appointment in the morning".
+    if (n === "in" && VISITS.has(lemmas[k - 1] as string) && !PLACED.has(pos[k + 1] as string)) return true;
     // "for the first time in months I could take a full breath"
     if (n === "first" && normals[k + 1] === "time" && (normals[k + 2] === "in" || normals[k + 2] === "since"))
       return true;

@@ -86,6 +86,10 @@ describe("abilities: what the patient's body could do is about pain relief, not 
     expect(read("By the end of the month I could carry my toddler up the stairs.")).toEqual(["pain-relief:positive"]);
     // Told without the treatment's progress, an ability is no result.
     expect(read("I can walk to the clinic from my flat.")).not.toContain("pain-relief:positive");
+    // A visit "in" a time of day is no count of visits so far.
+    expect(read("I book my appointment in the morning so I can drive my kids to school.")).not.toContain(
+      "pain-relief:positive",
+    );
     // Progress promised is not progress made.
     expect(read("He promised that after six visits I could play golf again.")).not.toContain("pain-relief:positive");
     expect(read("They said by the end of the month I could run.")).not.toContain("pain-relief:positive");
