@@ -154,11 +154,12 @@ export function readClause(
       const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
       if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
       if (!hasCondition && !itself) continue;
-      // "left me with", "left w" (by lemma): what the patient took away is the condition after the
-      // phrase ("left with a sore neck"), not one told before it ("came for whiplash and left with a
-      // bill") nor one denied ("left with a smile and no back pain", whose negation reads it).
+      // "left me with", "left w" (by lemma), "left with no": what the patient took away is the
+      // condition after the phrase ("left with a sore neck", "left with no pain"), not one told before
+      // it ("came for whiplash and left with a bill", "left with no answers") nor one denied after
+      // ("left with a smile and no back pain", whose negation reads it).
       if (
-        lemmas[s.end - 1] === "with" &&
+        lemmas.slice(s.start, s.end).includes("with") &&
         !spans.some(
           (c) =>
             c.group >= FIRST_CONDITION &&
@@ -166,8 +167,11 @@ export function readClause(
             c.start <= s.end + TAKEN_AWAY &&
             !normals.slice(s.end, c.start).some((n) => TAKEN_NONE.has(n)),
         )
-      )
+      ) {
+        // Its words read as any others then: the "no" of "left with no answers" denies the answers.
+        for (let i = s.start; i < s.end; i++) covered[i - start] = 0;
         continue;
+      }
       value[k] = s.group === OUTCOME_POSITIVE ? WORD_WEIGHT : -WORD_WEIGHT;
       bound[k] = itself ? itself.aspect : nearestCondition(s.start);
     } else if (s.group >= FIRST_CONDITION) {

@@ -261,6 +261,13 @@ describe("relief told as no longer needing something", () => {
       "pain-relief:negative",
     ]);
     expect(read("I walked out with no back pain for the first time since March.")).toEqual(["pain-relief:positive"]);
+    // None of something else taken away is no relief: "no answers" is not "no pain".
+    expect(read("Came in for my lower back pain and left with no answers and no plan.")).not.toContain(
+      "pain-relief:positive",
+    );
+    expect(read("I came in with sciatica and walked out with no real explanation.")).not.toContain(
+      "pain-relief:positive",
+    );
     // A condition denied after something else taken away: none left with, still.
     expect(read("I left with a smile and no back pain.")).toContain("pain-relief:positive");
     expect(read("Went home with a big grin and zero headache for once.")).toContain("pain-relief:positive");
