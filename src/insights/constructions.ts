@@ -218,6 +218,30 @@ function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boole
   return false;
 }
 
+/** Words of what an undecided phrase is about that make it the result: "on whether it helps", "on my shoulder". */
+const RESULT_TOPICS = new Set([
+  "it",
+  "whether",
+  "if",
+  "my",
+  "this",
+  "result",
+  "progress",
+  "treatment",
+  "adjustment",
+  "plan",
+]);
+
+/**
+ * Whether the undecided phrase ending at `end` is about the result: said alone ("time will tell"),
+ * or of what the words after "on" or "about" name as the result or the patient's own ("the jury is
+ * out on my shoulder"), not of something else ("the jury is out on the new office").
+ */
+function aboutResult({ tokens: { normals, lemmas }, end: clauseEnd }: Clause, end: number): boolean {
+  if (normals[end] !== "on" && normals[end] !== "about") return true;
+  return lemmas.slice(end + 1, Math.min(clauseEnd, end + 5)).some((l) => RESULT_TOPICS.has(l));
+}
+
 /** Whether "take" governs the stretch ending at unit `i` ("took the next two days off"), not a patient ("take me"). */
 function takenOff({ tokens: { normals, lemmas, pos }, start }: Clause, i: number): boolean {
   let k = i - 1;
@@ -261,7 +285,8 @@ export function compileConstructions(
     delayAspect: index(lexicon.delays),
     treatmentAspect: index(lexicon.treatments?.aspect),
     undecidedAspect: index(lexicon.undecided?.aspect),
-    undecided: (clause) => has(clause, 6) || notKnownYet(clause),
+    undecided: (clause) =>
+      spans(clause).some((s) => s.group === 6 && aboutResult(clause, s.end)) || notKnownYet(clause),
     abilities(clause) {
       const { normals, lemmas, pos } = clause.tokens;
       const out: Ability[] = [];

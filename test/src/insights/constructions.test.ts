@@ -342,6 +342,10 @@ describe("a result not known yet: the pain told before is why the patient came",
   });
   it("finds the words in a clause", () => {
     expect(shapes.undecided(clause("still deciding about the treatment itself"))).toBe(true);
+    // Undecided about something else: the place, not the result.
+    expect(shapes.undecided(clause("The jury is out on the new office"))).toBe(false);
+    expect(shapes.undecided(clause("The jury is still out on whether it is helping"))).toBe(true);
+    expect(shapes.undecided(clause("Jury's still out on my shoulder"))).toBe(true);
     expect(shapes.undecided(clause("I decided to book a second visit"))).toBe(false);
   });
   it("finds it said in words of the clause's own: a denial, a word of judging and 'yet', or whether it helps", () => {
