@@ -313,7 +313,10 @@ export function compileConstructions(
           const past = around.some((w) => PAST.has(w)) || (!around.some((w) => PRESENT.has(w)) && pastBefore);
           // "couldn't turn my neck for 3 weeks now i can": a limit told in the past, then lifted.
           const lifted = past && LIFTED.test(normals.slice(s.end, clause.end).join(" "));
-          out.push({ start: limiter, end: s.end, value: lifted ? 1 : past && !aftermath(clause, limiter) ? 0 : -1 });
+          // "after two visits to urgent care I could barely walk": another provider's visit left it.
+          const elsewhere = spans(clause).some((x) => x.group === 5 && x.start < limiter);
+          const left = !elsewhere && aftermath(clause, limiter);
+          out.push({ start: limiter, end: s.end, value: lifted ? 1 : past && !left ? 0 : -1 });
         } else if (
           (around.some((w) => ABLE.has(w)) && normals.slice(clause.start, clause.end).some((w) => REGAINED.has(w))) ||
           (around.some((w) => ABLE.has(w) || w === "could") && progressed(clause, s.start))

@@ -104,6 +104,7 @@ describe("abilities: what the patient's body could do is about pain relief, not 
     // Not after a visit: the injury, or the reason for booking one.
     expect(read("After the car accident I could barely walk to the mailbox.")).toEqual(["pain-relief:neutral"]);
     expect(read("The morning after my car accident I couldn't turn my head.")).toEqual(["pain-relief:neutral"]);
+    expect(read("After two visits to the walk-in clinic I could barely walk.")).toEqual(["pain-relief:neutral"]);
     expect(read("I booked an adjustment because I couldn't turn my head.")).toEqual(["pain-relief:neutral"]);
   });
 });
