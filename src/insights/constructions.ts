@@ -184,6 +184,8 @@ const ASKED_FOR = new Set([
   "someone",
   "somebody",
 ]);
+/** Past forms that tell a doubt as had before the visits: "didn't know if it would help". */
+const DOUBTED_BEFORE = new Set(["did", "didnt", "knew"]);
 /** How far after its denial a word of judging may stand: "haven't been going long enough to notice". */
 const DENIED_REACH = 6;
 
@@ -209,6 +211,8 @@ function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boole
     const asker = lemmas
       .slice(Math.max(start, k - 3), k)
       .some((l) => l === "know" || l === "tell" || l === "say" || l === "judge");
+    // "I didn't know if it would help", "never knew whether": a doubt before the visits, not now.
+    if (normals.slice(Math.max(start, k - 4), k).some((n) => DOUBTED_BEFORE.has(n))) continue;
     const asked = normals.slice(k + 1, Math.min(end, k + 8));
     // "if it will work for you", "if it helps everyone": a result for others, not the patient's left open.
     if (asked.some((n) => ASKED_FOR.has(n))) continue;
