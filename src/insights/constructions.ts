@@ -186,6 +186,8 @@ const ASKED_FOR = new Set([
 ]);
 /** Past forms that tell a doubt as had before the visits: "didn't know if it would help". */
 const DOUBTED_BEFORE = new Set(["did", "didnt", "knew"]);
+/** Verdicts that, between a denial and a word of judging, make it praise or blame: "nothing bad to say". */
+const VERDICTS = new Set(["bad", "good", "negative", "positive", "wrong", "great"]);
 /** How far after its denial a word of judging may stand: "haven't been going long enough to notice". */
 const DENIED_REACH = 6;
 
@@ -202,9 +204,15 @@ function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boole
   if (denials.length === 0) return false;
   // The judging word is the one denied ("nothing to rate", "can't yet say"), not one farther on
   // ("haven't had a bad visit yet and I tell everyone").
-  const judged = denials.some((d) =>
-    lemmas.slice(d + 1, Math.min(end, d + 1 + DENIED_REACH)).some((l) => JUDGING.has(l)),
-  );
+  const judged = denials.some((d) => {
+    // "nothing bad to say yet" praises, and "nothing but good things to say" denies nothing.
+    if (normals[d + 1] === "but") return false;
+    for (let j = d + 1; j < Math.min(end, d + 1 + DENIED_REACH); j++) {
+      if (VERDICTS.has(normals[j] as string)) return false;
+      if (JUDGING.has(lemmas[j] as string)) return true;
+    }
+    return false;
+  });
   if (judged && normals.slice(start, end).includes("yet")) return true;
   for (let k = start; k < end; k++) {
     if (!WONDERING.has(normals[k] as string) && lemmas[k] !== "result") continue;

@@ -360,6 +360,9 @@ describe("a result not known yet: the pain told before is why the patient came",
     expect(shapes.undecided(clause("Eight visits and nothing has changed."))).toBe(false);
     // A denial and a word of judging that do not go together: a praise told beside "yet".
     expect(shapes.undecided(clause("Haven't had a bad visit yet and I tell everyone about this place."))).toBe(false);
+    // Nothing bad to say is praise, and "nothing but good things to say" no denial.
+    expect(shapes.undecided(clause("Three visits in and nothing bad to say yet."))).toBe(false);
+    expect(shapes.undecided(clause("Nothing but good things to say so far, no complaints yet"))).toBe(false);
     // A doubt told of before the visits is no result left open now.
     expect(shapes.undecided(clause("I didn't know if chiropractic would help."))).toBe(false);
     expect(shapes.undecided(clause("Never knew whether it would work on a back like mine."))).toBe(false);
