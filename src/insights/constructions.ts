@@ -1,7 +1,8 @@
 import { compileTerms, type TermMatch, type TermMatcher } from "./aspects.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
-import { countWord, numberBefore } from "./durations.ts";
+import { countWord, numberBefore, UNITS } from "./durations.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
+import { aboutResult, aftermath, notKnownYet, progressed } from "./results-told.ts";
 
 /**
  * Constructions that carry an opinion with no opinion word, read from the shape of a clause rather
@@ -57,17 +58,7 @@ export interface Constructions {
   undecided(clause: Clause): boolean;
 }
 
-const LIMITERS = new Set([
-  "barely",
-  "hardly",
-  "scarcely",
-  "unable",
-  "not",
-  "never",
-  "struggled",
-  "struggle",
-  "trouble",
-]);
+const LIMITERS = new Set("barely hardly scarcely unable not never struggled struggle trouble".split(" "));
 /** A limit told lifted: "now i can", not "now i can't" or "now i can barely". */
 const LIFTED = new RegExp(`\\bnow (?:\\S+ ){0,2}(?:can|able)(?: |$)(?!(?:n't|${[...LIMITERS].join("|")})\\b)`);
 /** Words that may stand between a limiter and its verb. */
@@ -89,24 +80,6 @@ const PAST = new Set(["could", "was", "were", "did", "had", "struggled", "used",
 const PRESENT = new Set(["can", "am", "is", "are", "do", "does", "still", "'m", "have", "has", "'ve"]);
 const REGAINED = new Set(["again", "now", "finally", "anymore", "today", "without"]);
 const ABLE = new Set(["can", "able"]);
-/** What a visit is called after "after": "after the first adjustment", "the morning after my second session". */
-const VISITS = new Set([
-  "adjustment",
-  "adjust",
-  "treatment",
-  "visit",
-  "session",
-  "appointment",
-  "crack",
-  "manipulation",
-]);
-/**
- * A day told after a visit: "woke up the next day", "the morning after". What follows "after" is
- * for `aftermath` to judge: "the morning after my session", not "the morning after my car accident".
- */
-const NEXT_DAY =
-  /\b(?:next|following) (?:day|morning)\b|\b(?:day|morning) after\b(?! (?:my|the|a|an|his|her|their|our|that|this)\b)|\bafterwards?\b/;
-const UNITS = new Set(["minute", "hour", "day", "week", "month", "year", "summer", "winter", "spring", "fall"]);
 const LONG_UNITS = new Set(["week", "month", "year", "summer", "winter", "spring", "fall"]);
 /** After a long stretch ("three weeks out"); after minutes or hours, lateness counts too ("an hour past"). */
 const AFTER_CUES = new Set(["out", "off", "away", "later", "ahead", "overdue"]);
@@ -117,142 +90,6 @@ const SOONEST = new Set(["soonest", "earliest", "next", "first"]);
 const SHORT_CUES = new Set(["within", "under", "only", "just"]);
 /** Minutes from which a wait reads as long. */
 const LONG_MINUTES = 20;
-
-/**
- * Whether what comes before a past limit tells it as what a visit left, not why someone came:
- * "after the first adjustment I could barely bend", "woke up the next day and couldn't turn my
- * head", "he cracked my back and I couldn't walk for 2 days".
- */
-function aftermath({ tokens: { normals, lemmas, pos }, start }: Clause, limiter: number): boolean {
-  if (NEXT_DAY.test(normals.slice(start, limiter).join(" "))) return true;
-  for (let k = start; k < limiter; k++) {
-    if (normals[k] === "after" && lemmas.slice(k + 1, Math.min(limiter, k + 5)).some((l) => VISITS.has(l))) return true;
-    // A treatment done, then "and" the limit: not "I came for an adjustment because I couldn't walk".
-    if (pos[k] === "VERB" && VISITS.has(lemmas[k] as string) && normals.slice(k + 1, limiter).includes("and"))
-      return true;
-  }
-  return false;
-}
-
-/** Verbs that tell progress as promised or hoped for, not made: "said that after six visits I could". */
-const FORETOLD = new Set(["promise", "say", "tell", "claim", "assure", "guarantee", "hope", "expect", "predict"]);
-const REPORTED = new Set(["say", "tell"]);
-/** What may follow a visit's "in" when it places the visit, not counts it: "in the morning", "in March". */
-const PLACED = new Set(["DET", "NUM", "NOUN", "PROPN"]);
-/** Words after "after" that count the treatment so far: "after six visits", "after two weeks". */
-const SO_FAR = new Set([...VISITS, ...UNITS]);
-/**
- * Whether what comes before an ability tells it as treatment's progress: "after six visits I can
- * sit through a workday", "by the end of the week I could lift my arm", "three sessions in", "for the
- * first time in a year I could".
- */
-function progressed({ tokens: { normals, lemmas, pos }, start }: Clause, at: number): boolean {
-  // "he promised that after six visits I could play golf again": progress foretold, not made.
-  // The patient telling it ("I told my wife that after three visits I could sleep again") reports progress.
-  for (let k = start; k < at; k++) {
-    const l = lemmas[k] as string;
-    if (FORETOLD.has(l) && !(REPORTED.has(l) && (normals[k - 1] === "i" || normals[k - 1] === "we"))) return false;
-  }
-  for (let k = start; k < at; k++) {
-    const n = normals[k] as string;
-    if (n === "after" && lemmas.slice(k + 1, Math.min(at, k + 4)).some((l) => SO_FAR.has(l))) return true;
-    if (n === "by" && normals[k + 1] === "the" && (normals[k + 2] === "end" || normals[k + 2] === "time")) return true;
-    // "three sessions in and I can kneel", not "my appointment in the morning".
-    if (n === "in" && VISITS.has(lemmas[k - 1] as string) && !PLACED.has(pos[k + 1] as string)) return true;
-    // "for the first time in months I could take a full breath"
-    if (n === "first" && normals[k + 1] === "time" && (normals[k + 2] === "in" || normals[k + 2] === "since"))
-      return true;
-  }
-  return false;
-}
-
-/** Words that judge a result, and those that name one, in "can't say yet", "no results yet". */
-const JUDGING = new Set(["say", "tell", "know", "judge", "rate", "comment", "notice", "result", "verdict"]);
-/** What an "if" or "whether" asks after when it asks about the result: "know if it helps". */
-const RESULTING = new Set(["help", "work", "improve", "better", "change", "difference", "result", "fix"]);
-const DENIALS = new Set(["not", "no", "nothing", "never", "cannot", "cant", "havent", "hasnt", "didnt", "dont"]);
-const WONDERING = new Set(["if", "whether"]);
-/** Whose result a question may ask after other than the patient's: "if it helps everyone". */
-const ASKED_FOR = new Set([
-  "you",
-  "everyone",
-  "everybody",
-  "anyone",
-  "anybody",
-  "others",
-  "people",
-  "someone",
-  "somebody",
-]);
-/** Past forms that tell a doubt as had before the visits: "didn't know if it would help". */
-const DOUBTED_BEFORE = new Set(["did", "didnt", "knew"]);
-/** Verdicts that, between a denial and a word of judging, make it praise or blame: "nothing bad to say". */
-const VERDICTS = new Set(["bad", "good", "negative", "positive", "wrong", "great"]);
-/** How far after its denial a word of judging may stand: "haven't been going long enough to notice". */
-const DENIED_REACH = 6;
-
-/**
- * Whether the clause says the result is not known yet, in words of its own: a denial, a word of
- * judging and "yet" ("can't yet say whether the lumbar stuff is improving", "nothing to rate yet",
- * "haven't noticed any change yet"), or a denial of knowing whether it helps ("didn't get far
- * enough to know if it helps", "hard to judge results"). The lexicon's `undecided` lists set phrases.
- */
-function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boolean {
-  const denials: number[] = [];
-  for (let k = start; k < end; k++)
-    if (DENIALS.has(normals[k] as string) || (normals[k] === "hard" && lemmas[k + 1] === "to")) denials.push(k);
-  if (denials.length === 0) return false;
-  // The judging word is the one denied ("nothing to rate", "can't yet say"), not one farther on
-  // ("haven't had a bad visit yet and I tell everyone").
-  const judged = denials.some((d) => {
-    // "nothing bad to say yet" praises, and "nothing but good things to say" denies nothing.
-    if (normals[d + 1] === "but") return false;
-    for (let j = d + 1; j < Math.min(end, d + 1 + DENIED_REACH); j++) {
-      if (VERDICTS.has(normals[j] as string)) return false;
-      if (JUDGING.has(lemmas[j] as string)) return true;
-    }
-    return false;
-  });
-  if (judged && normals.slice(start, end).includes("yet")) return true;
-  for (let k = start; k < end; k++) {
-    if (!WONDERING.has(normals[k] as string) && lemmas[k] !== "result") continue;
-    const asker = lemmas
-      .slice(Math.max(start, k - 3), k)
-      .some((l) => l === "know" || l === "tell" || l === "say" || l === "judge");
-    // "I didn't know if it would help", "never knew whether": a doubt before the visits, not now.
-    if (normals.slice(Math.max(start, k - 4), k).some((n) => DOUBTED_BEFORE.has(n))) continue;
-    const asked = normals.slice(k + 1, Math.min(end, k + 8));
-    // "if it will work for you", "if it helps everyone": a result for others, not the patient's left open.
-    if (asked.some((n) => ASKED_FOR.has(n))) continue;
-    if (asker && (lemmas[k] === "result" || lemmas.slice(k + 1, Math.min(end, k + 6)).some((l) => RESULTING.has(l))))
-      return true;
-  }
-  return false;
-}
-
-/** Words of what an undecided phrase is about that make it the result: "on whether it helps", "on my shoulder". */
-const RESULT_TOPICS = new Set([
-  "it",
-  "whether",
-  "if",
-  "my",
-  "this",
-  "result",
-  "progress",
-  "treatment",
-  "adjustment",
-  "plan",
-]);
-
-/**
- * Whether the undecided phrase ending at `end` is about the result: said alone ("time will tell"),
- * or of what the words after "on" or "about" name as the result or the patient's own ("the jury is
- * out on my shoulder"), not of something else ("the jury is out on the new office").
- */
-function aboutResult({ tokens: { normals, lemmas }, end: clauseEnd }: Clause, end: number): boolean {
-  if (normals[end] !== "on" && normals[end] !== "about") return true;
-  return lemmas.slice(end + 1, Math.min(clauseEnd, end + 5)).some((l) => RESULT_TOPICS.has(l));
-}
 
 /** Whether "take" governs the stretch ending at unit `i` ("took the next two days off"), not a patient ("take me"). */
 function takenOff({ tokens: { normals, lemmas, pos }, start }: Clause, i: number): boolean {

@@ -46,6 +46,8 @@ export function numberBefore(normals: readonly string[], pos: readonly string[],
 }
 
 /** Stretches a good result may last and still be no result: hours, part of a day, a day or two. */
+/** Units of a stretch of time: "three weeks out", "after six weeks". */
+export const UNITS = new Set(["minute", "hour", "day", "week", "month", "year", "summer", "winter", "spring", "fall"]);
 const BRIEF_UNITS = new Set(["hour", "day", "afternoon", "evening", "morning", "night"]);
 const BRIEF_HEDGES = new Set(["about", "only", "maybe", "like", "just", "around", "roughly"]);
 

@@ -95,3 +95,32 @@ export const MODIFIES = new Set(["ADJ", "ADV", "NOUN"]);
 export const LINKS = new Set(["be", "been", "have", "get", "any"]);
 /** "what the hell", "what the heck": said as a shrug when nothing follows in the clause. */
 export const SHRUGS = new Set(["hell", "heck"]);
+
+/**
+ * Whether "enough" at `i` only measures the adjective before it ("loud enough for everyone to hear":
+ * the adjective judges); denied ("never quick enough", "not nearly helpful enough") it is the lack.
+ */
+export function measuresOnly(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
+  if (normals[i] !== "enough" || i <= start || (pos[i - 1] !== "ADJ" && pos[i - 1] !== "ADV")) return false;
+  return !normals.slice(Math.max(start, i - 3), i).some((w) => NEGATORS.has(w));
+}
+
+/**
+ * Whether "less" or "least" at `i` weakens the adjective after it to its opposite ("less convenient",
+ * "the least helpful"). "Less pain", "less painful", "less severe back pain" (a condition, or right
+ * before one) stay outcomes, and "at least polite" is praise. `judged`: whether a word carries a value;
+ * `condition`: whether a word is a condition's.
+ */
+export function diminishesAt(
+  normals: readonly string[],
+  pos: readonly string[],
+  i: number,
+  end: number,
+  judged: (j: number) => boolean,
+  condition: (j: number) => boolean,
+): boolean {
+  const n = normals[i] as string;
+  if (!DIMINISHERS.has(n) || (n === "least" && normals[i - 1] === "at")) return false;
+  if (i + 1 >= end || pos[i + 1] !== "ADJ" || !judged(i + 1) || condition(i + 1)) return false;
+  return !(condition(i + 2) || (MODIFIES.has(pos[i + 2] as string) && condition(i + 3)));
+}

@@ -1,4 +1,4 @@
-import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
+import { adverbialBack, compileTerms, type TermMatch, type TermMatcher } from "./aspects.ts";
 import { attribute, names, type Polar, WORD_WEIGHT } from "./attribute.ts";
 import { readConditions } from "./but-for.ts";
 import type { Ability, Delay } from "./constructions.ts";
@@ -6,12 +6,12 @@ import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { briefStretch } from "./durations.ts";
 import {
   concedes,
-  DIMINISHERS,
   DISCOURSE,
+  diminishesAt,
   forewarned,
   LINKS,
   MODALS,
-  MODIFIES,
+  measuresOnly,
   NEGATORS,
   negatesNothing,
   nounPhraseEnds,
@@ -23,6 +23,7 @@ import {
 import type { Analyzer, Clause } from "./nlp.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
+import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
 
 /**
@@ -50,10 +51,6 @@ export interface Shapes {
   abilityAspect: number;
   delayAspect: number;
 }
-/** How far after "left me with" the condition taken away may stand: "left with a stiff lower back". */
-const TAKEN_AWAY = 5;
-/** Words that deny the condition after "left with": "a smile and no back pain". */
-const TAKEN_NONE = new Set(["no", "zero", "without", "not", "never"]);
 const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
 
 export interface CompiledLexicon {
@@ -65,12 +62,8 @@ export interface CompiledLexicon {
   conditionJudged: boolean[];
 }
 
-const POSITIVE = 0;
-const NEGATIVE = 1;
-const OUTCOME_POSITIVE = 2;
-const OUTCOME_NEGATIVE = 3;
-// Group 4 holds the neutralised words: being covered by a span is what silences them.
-const FIRST_CONDITION = 5;
+// The matcher's groups; group 4 holds the neutralised words: being covered by a span is what silences them.
+const [POSITIVE, NEGATIVE, OUTCOME_POSITIVE, OUTCOME_NEGATIVE, FIRST_CONDITION] = [0, 1, 2, 3, 5];
 
 /** General-lexicon words whose opinion is their verb's ("it didn't work"), none as a noun ("after work"). */
 const VERB_SENSE = new Set(["work"]);
@@ -133,6 +126,7 @@ export function readClause(
     .spans(clause)
     .filter((s) => s.group < FIRST_CONDITION || !adverbialBack(clause.tokens, s.start, s.end));
   const hasCondition = spans.some((s) => s.group >= FIRST_CONDITION);
+  const conditionsOf = (all: readonly TermMatch[]) => all.filter((c) => c.group >= FIRST_CONDITION);
   const nearestCondition = (at: number) => {
     let best = -1;
     let dist = Number.POSITIVE_INFINITY;
@@ -154,20 +148,7 @@ export function readClause(
       const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
       if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
       if (!hasCondition && !itself) continue;
-      // "left me with", "left w" (by lemma), "left with no": what the patient took away is the
-      // condition after the phrase ("left with a sore neck", "left with no pain"), not one told before
-      // it ("came for whiplash and left with a bill", "left with no answers") nor one denied after
-      // ("left with a smile and no back pain", whose negation reads it).
-      if (
-        lemmas.slice(s.start, s.end).includes("with") &&
-        !spans.some(
-          (c) =>
-            c.group >= FIRST_CONDITION &&
-            c.start >= s.end &&
-            c.start <= s.end + TAKEN_AWAY &&
-            !normals.slice(s.end, c.start).some((n) => TAKEN_NONE.has(n)),
-        )
-      ) {
+      if (takesNothingAway(clause.tokens, s, conditionsOf(spans))) {
         // Its words read as any others then: the "no" of "left with no answers" denies the answers.
         for (let i = s.start; i < s.end; i++) covered[i - start] = 0;
         continue;
@@ -193,16 +174,8 @@ export function readClause(
     if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
       const n = normals[i] as string;
       // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
-      if ((pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET")) continue;
-      // "loud enough for everyone to hear": the adjective judges, "enough" only measures it; denied
-      // ("never quick enough", "not nearly helpful enough"), "enough" is the lack.
-      if (
-        n === "enough" &&
-        i > start &&
-        (pos[i - 1] === "ADJ" || pos[i - 1] === "ADV") &&
-        !normals.slice(Math.max(start, i - 3), i).some((w) => NEGATORS.has(w))
-      )
-        continue;
+      const place = (pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
+      if (place || measuresOnly(normals, pos, i, start)) continue;
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;
@@ -213,23 +186,14 @@ export function readClause(
   for (let i = start; i < end; i++) {
     const n = normals[i] as string;
     // "…, so I figured what the hell.", "what the heck, I booked": a shrug; "What the hell was he thinking?" judges.
-    if (SHRUGS.has(n) && normals[i - 1] === "the" && normals[i - 2] === "what") {
-      if (i + 1 === end || SCOPE_END.has(normals[i + 1] as string)) value[i - start] = 0;
-    }
-    // "less convenient", "the least helpful": the adjective, weakened to its opposite. "Less pain",
-    // "less painful", "less severe back pain" (a condition, or right before one) stay outcomes, and "at
-    // least polite" is praise.
-    const k = i + 1 - start;
-    if (!DIMINISHERS.has(n) || (n === "least" && normals[i - 1] === "at")) continue;
-    if (i + 1 >= end || pos[i + 1] !== "ADJ" || value[k] === 0 || (condition[k] as number) >= 0) continue;
-    const describes =
-      (condition[k + 1] ?? -1) >= 0 || (MODIFIES.has(pos[i + 2] as string) && (condition[k + 2] ?? -1) >= 0);
-    if (!describes) {
-      value[i - start] = 0;
-      value[k] = (value[k] as number) * NEGATION_FACTOR;
-      general[i - start] = 0;
-      diminished[k] = 1;
-    }
+    const shrug = SHRUGS.has(n) && normals[i - 1] === "the" && normals[i - 2] === "what";
+    if (shrug && (i + 1 === end || SCOPE_END.has(normals[i + 1] as string))) value[i - start] = 0;
+    const judged = (j: number) => value[j - start] !== 0;
+    if (!diminishesAt(normals, pos, i, end, judged, (j) => (condition[j - start] ?? -1) >= 0)) continue;
+    value[i - start] = 0;
+    value[i + 1 - start] = (value[i + 1 - start] as number) * NEGATION_FACTOR;
+    general[i - start] = 0;
+    diminished[i + 1 - start] = 1;
   }
   // Constructions (constructions.ts): an ability speaks for its aspect alone, and its limiter
   // ("barely", "couldn't") negates nothing else; a delay speaks for its aspect when the clause names it.
@@ -251,21 +215,11 @@ export function readClause(
     covered[d.at - start] = 1;
     if (delayNamed) bound[d.at - start] = shapes.delayAspect;
   }
-  /** Whether an outcome phrase ending in "with" stands just before `i`: "went home w a worse". */
-  const tookAway = (i: number) =>
-    spans.some(
-      (o) =>
-        (o.group === OUTCOME_NEGATIVE || o.group === OUTCOME_POSITIVE) &&
-        lemmas[o.end - 1] === "with" &&
-        o.end <= i &&
-        o.end >= i - 2,
-    );
+  const outcomes = spans.filter((o) => o.group === OUTCOME_NEGATIVE || o.group === OUTCOME_POSITIVE);
   for (const s of spans) {
     if (s.group < FIRST_CONDITION || lexicon.conditionJudged[s.group - FIRST_CONDITION]) continue;
     for (let i = Math.max(start, s.start - 2); i < s.start; i++) {
-      // "left with a worse headache": a change, the outcome's word, not the symptom's description;
-      // not without the outcome ("I had worse headaches than ever before my first visit").
-      if (normals[i] === "worse" && tookAway(i)) continue;
+      if (normals[i] === "worse" && tookAway(lemmas, outcomes, i)) continue;
       if (MODIFIER_POS.has(pos[i] as string) && (bound[i - start] as number) < 0) value[i - start] = 0;
     }
   }
