@@ -207,9 +207,10 @@ describe("the project's model on whole reviews", () => {
     const cases: [text: string, rating: number, aspect: string, side: string][] = [
       // Sarcasm at one star: the same symptom before and after, and thanks. (The twenty-second
       // round's models no longer read "…came out with my neck in spasm. a week off work. great."
-      // so; docs/insights.md, Known limits.)
+      // so; docs/insights.md, Known limits. Since the twenty-eighth round the clauses alone read
+      // "…left with a stiff neck" as the condition taken away.)
       [
-        "came in with a stiff neck, left with a stiff neck and a lighter wallet. thanks guys.",
+        "came in with a stiff neck, and after six visits i have a stiff neck and a lighter wallet. thanks guys.",
         1,
         "pain-relief",
         "negative",
