@@ -287,6 +287,9 @@ describe("relief told as no longer needing something", () => {
     // A worse condition told before the visits is why the patient came.
     expect(read("I had worse headaches than ever before my first visit.")).not.toContain("pain-relief:negative");
     expect(read("Street parking is free, which is a big plus.")).toEqual(["location:positive"]);
+    // More of what the condition took is a good result; more alone is more of the condition.
+    expect(read("My hip has more range of motion than it has had in years.")).toEqual(["pain-relief:positive"]);
+    expect(read("My hip has more pain than before.")).toEqual(["pain-relief:negative"]);
     expect(read("The new booking app is a lot better.")).not.toContain("pain-relief:positive");
   });
 });
