@@ -138,7 +138,7 @@ export function undecidedResult(
     const said = shapes.undecided(clause);
     // A side only the models gave is no result told either ("I did a few visits and stopped").
     const kept = (readings[k] as AspectReading[]).filter(
-      (r) => r.aspect !== aspect || (!said && !(r.polar && r.score < 0) && !(r.polar && r.learned !== undefined)),
+      (r) => r.aspect !== aspect || (!said && !(r.polar && (r.score < 0 || r.learned !== undefined))),
     );
     if (said) kept.push({ aspect, score: 0, polar: false, words: [], byCondition: true });
     readings[k] = kept;

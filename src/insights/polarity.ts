@@ -1,4 +1,4 @@
-import { adverbialBack, compileTerms, type TermMatch, type TermMatcher } from "./aspects.ts";
+import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, names, type Polar, WORD_WEIGHT } from "./attribute.ts";
 import { readConditions } from "./but-for.ts";
 import type { Ability, Delay } from "./constructions.ts";
@@ -125,8 +125,8 @@ export function readClause(
   const spans = lexicon.matcher
     .spans(clause)
     .filter((s) => s.group < FIRST_CONDITION || !adverbialBack(clause.tokens, s.start, s.end));
-  const hasCondition = spans.some((s) => s.group >= FIRST_CONDITION);
-  const conditionsOf = (all: readonly TermMatch[]) => all.filter((c) => c.group >= FIRST_CONDITION);
+  const conditions = spans.filter((s) => s.group >= FIRST_CONDITION);
+  const hasCondition = conditions.length > 0;
   const nearestCondition = (at: number) => {
     let best = -1;
     let dist = Number.POSITIVE_INFINITY;
@@ -148,7 +148,7 @@ export function readClause(
       const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
       if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
       if (!hasCondition && !itself) continue;
-      if (takesNothingAway(clause.tokens, s, conditionsOf(spans))) {
+      if (takesNothingAway(clause.tokens, s, conditions)) {
         // Its words read as any others then: the "no" of "left with no answers" denies the answers.
         for (let i = s.start; i < s.end; i++) covered[i - start] = 0;
         continue;
