@@ -22,6 +22,7 @@ import { readSpan } from "./missed-ends.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
+import { planBeforeLooking } from "./prescriptions.ts";
 import { writersClaim } from "./quote-claims.ts";
 import { asksQuestion, explicitEvidence, inOthersWords, questionClauses } from "./quotes.ts";
 import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
@@ -161,6 +162,11 @@ export function createAnnotator(
             spans.push({ aspect: shapes.delayAspect, start: d.at, end: d.at + 1, weak: false, condition: true });
           }
         }
+        // "A 36-visit plan before he had even seen my X-rays": care that did not look first.
+        const plan = shapes.treatmentAspect < 0 ? -1 : planBeforeLooking(clause.tokens, clause.start, clause.end);
+        if (plan >= 0 && !spans.some((m) => m.aspect === shapes.treatmentAspect && !m.weak)) {
+          spans.push({ aspect: shapes.treatmentAspect, start: plan, end: plan + 1, weak: false, condition: true });
+        }
         previous = { sentenceIndex: clause.sentenceIndex, spans };
         spansOfClause.push(spans);
         const found = readClause(clause, spans, lexicon, wordScore, {
@@ -168,6 +174,8 @@ export function createAnnotator(
           delays,
           abilityAspect: shapes.abilityAspect,
           delayAspect: shapes.delayAspect,
+          planBeforeLooking: plan,
+          planAspect: shapes.treatmentAspect,
         });
         treatmentCare(
           clause,

@@ -21,6 +21,7 @@ import {
   SHRUGS,
 } from "./negation.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
+import { prescribes } from "./prescriptions.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
@@ -50,6 +51,9 @@ export interface Shapes {
   delays: readonly Delay[];
   abilityAspect: number;
   delayAspect: number;
+  /** Where a plan is laid out before the practitioner looked (prescriptions.ts), or -1; it speaks for `planAspect`. */
+  planBeforeLooking?: number;
+  planAspect?: number;
 }
 const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
 
@@ -67,6 +71,10 @@ const [POSITIVE, NEGATIVE, OUTCOME_POSITIVE, OUTCOME_NEGATIVE, FIRST_CONDITION] 
 
 /** General-lexicon words whose opinion is their verb's ("it didn't work"), none as a noun ("after work"). */
 const VERB_SENSE = new Set(["work"]);
+/** "3 grand", "two grand": a sum of money, no praise. */
+function thousands(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
+  return normals[i] === "grand" && i > start && (/^\d/.test(normals[i - 1] as string) || pos[i - 1] === "NUM");
+}
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
@@ -140,7 +148,7 @@ export function readClause(
   for (const s of spans) {
     for (let i = s.start; i < s.end; i++) covered[i - start] = 1;
     const k = s.start - start;
-    if (s.group === POSITIVE) value[k] = WORD_WEIGHT;
+    if (s.group === POSITIVE) value[k] = prescribes(clause.tokens, s.start, start, end) ? 0 : WORD_WEIGHT;
     else if (s.group === NEGATIVE) value[k] = forewarned(normals, s.start, start) ? 0 : -WORD_WEIGHT;
     else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {
       // With no condition in the clause, an outcome that is itself a term of an aspect speaks for
@@ -175,7 +183,7 @@ export function readClause(
       const n = normals[i] as string;
       // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
       const place = (pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
-      if (place || measuresOnly(normals, pos, i, start)) continue;
+      if (place || measuresOnly(normals, pos, i, start) || thousands(normals, pos, i, start)) continue;
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;
@@ -214,6 +222,13 @@ export function readClause(
     general[d.at - start] = 0;
     covered[d.at - start] = 1;
     if (delayNamed) bound[d.at - start] = shapes.delayAspect;
+  }
+  const plan = shapes.planBeforeLooking ?? -1;
+  if (plan >= 0) {
+    value[plan - start] = -WORD_WEIGHT;
+    general[plan - start] = 0;
+    covered[plan - start] = 1;
+    bound[plan - start] = shapes.planAspect ?? -1;
   }
   const outcomes = spans.filter((o) => o.group === OUTCOME_NEGATIVE || o.group === OUTCOME_POSITIVE);
   for (const s of spans) {
