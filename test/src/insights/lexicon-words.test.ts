@@ -186,3 +186,11 @@ describe("words of a practice's price, time and rooms", () => {
     expect(read("I was on hold.")).toEqual(["staff:neutral"]);
   });
 });
+
+describe("the people and forms of the front", () => {
+  it("names the front desk by who sits there, the massage staff by a plain name, and the intake form", () => {
+    expect(read("The man at the front was short with me.")).toEqual(["staff:negative"]);
+    expect(read("The massage lady was lovely.")).toEqual(["staff:positive"]);
+    expect(read("My intake form was lost twice.")).toEqual(["staff:negative"]);
+  });
+});
