@@ -75,6 +75,23 @@ const VERB_SENSE = new Set(["work"]);
 function thousands(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
   return normals[i] === "grand" && i > start && (/^\d/.test(normals[i - 1] as string) || pos[i - 1] === "NUM");
 }
+const CHARGE = new Set(["charge", "charges", "charged", "bill", "bills", "billed"]);
+const RATE = new Set(["per", "a", "an", "each", "every", "by"]);
+/**
+ * "Self-pay patients are charged $65 per adjustment", "follow-ups are charged by the length of the
+ * session": a price told as a rate, no complaint; "charged me $120 for a missed appointment" is one.
+ */
+function rateTold(normals: readonly string[], i: number, end: number): boolean {
+  if (!CHARGE.has(normals[i] as string)) return false;
+  let j = i + 1;
+  if (["me", "you", "us", "them"].includes(normals[j] as string)) j++;
+  if (normals[j] === "by") return normals[j + 1] === "the";
+  if (normals[j] === "$" || normals[j] === "£" || normals[j] === "€") j++;
+  if (!/^\d/.test(normals[j] ?? "")) return false;
+  j++;
+  while (j < end && (normals[j] === "dollars" || normals[j] === "bucks")) j++;
+  return RATE.has(normals[j] as string) && normals[j + 1] !== "month";
+}
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
@@ -184,6 +201,7 @@ export function readClause(
       // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
       const place = (pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
       if (place || measuresOnly(normals, pos, i, start) || thousands(normals, pos, i, start)) continue;
+      if (rateTold(normals, i, end)) continue;
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;

@@ -79,3 +79,12 @@ describe("pay", () => {
     expect(read("I paid twice a month on the plan, which was easy.")).toEqual(["billing:positive"]);
   });
 });
+
+describe("charged", () => {
+  it("is a price told when a rate follows, a complaint when a charge is", () => {
+    expect(read("Self-pay patients are charged $65 per adjustment.")).toEqual(["billing:neutral"]);
+    expect(read("Follow-ups are charged by the length of the session.")).toEqual(["billing:neutral"]);
+    expect(read("They charge 45 dollars a visit.")).toEqual(["billing:neutral"]);
+    expect(read("They charged me $120 for a missed appointment.")).toContain("billing:negative");
+  });
+});
