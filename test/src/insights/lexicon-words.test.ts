@@ -194,3 +194,12 @@ describe("the people and forms of the front", () => {
     expect(read("My intake form was lost twice.")).toEqual(["staff:negative"]);
   });
 });
+
+describe("a condition that did not move", () => {
+  it("is a poor result, told with or without an apostrophe", () => {
+    expect(read("The tingling in my toes has stayed put since March.")).toEqual(["pain-relief:negative"]);
+    expect(read("My hip pain stayed the same through ten visits.")).toEqual(["pain-relief:negative"]);
+    expect(read("my shoulder pain hasnt changed one bit")).toEqual(["pain-relief:negative"]);
+    expect(read("Honestly the stiffness has not changed.")).toEqual(["pain-relief:negative"]);
+  });
+});
