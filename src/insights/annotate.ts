@@ -136,7 +136,7 @@ export function createAnnotator(
 
       const mentions: AspectMention[] = [];
       const rated = new Set<number>();
-      let previous: { sentenceIndex: number; spans: AspectSpan[] } | undefined;
+      let previous: { sentenceIndex: number; spans: AspectSpan[]; undecided: boolean } | undefined;
       const spansOfClause: AspectSpan[][] = [];
       const borrowed = new Set<number>();
       const readings: AspectReading[][] = clauses.map((clause) => {
@@ -148,8 +148,10 @@ export function createAnnotator(
         // "The front desk was polite enough, but clearly overwhelmed": a contrast clause naming no aspect
         // is about the aspects of the clause before it in its sentence (quoted on stricter terms).
         // One that waves it away ("…kinda chilly but whatever, thank u") says nothing more of them.
+        // Not the result a clause said is not known yet ("no results yet, but I'm in good hands").
         if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex && !wavesAway(clause)) {
-          spans = previous.spans.filter((m) => !m.weak);
+          const open = previous.undecided ? shapes.undecidedAspect : -1;
+          spans = previous.spans.filter((m) => !m.weak && m.aspect !== open);
           if (spans.length > 0) borrowed.add(spansOfClause.length);
         }
         const delays = shapes.delays(clause);
@@ -167,7 +169,7 @@ export function createAnnotator(
         if (plan >= 0 && !spans.some((m) => m.aspect === shapes.treatmentAspect && !m.weak)) {
           spans.push({ aspect: shapes.treatmentAspect, start: plan, end: plan + 1, weak: false, condition: true });
         }
-        previous = { sentenceIndex: clause.sentenceIndex, spans };
+        previous = { sentenceIndex: clause.sentenceIndex, spans, undecided: shapes.undecided(clause) };
         spansOfClause.push(spans);
         const found = readClause(clause, spans, lexicon, wordScore, {
           abilities,

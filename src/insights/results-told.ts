@@ -76,7 +76,9 @@ export function progressed({ tokens: { normals, lemmas, pos }, start }: Clause, 
 /** Words that judge a result, and those that name one, in "can't say yet", "no results yet". */
 const JUDGING = new Set(["say", "tell", "know", "judge", "rate", "comment", "notice", "result", "verdict"]);
 /** What an "if" or "whether" asks after when it asks about the result: "know if it helps". */
-const RESULTING = new Set(["help", "work", "improve", "better", "change", "difference", "result", "fix"]);
+const RESULTING = new Set(["help", "work", "improve", "better", "change", "difference", "result", "fix", "anything"]);
+/** Before "see if", words of waiting for the answer: "still waiting to see if", "we'll see whether". */
+const AWAITING = new Set(["wait", "waiting", "'ll", "will", "gonna"]);
 const DENIALS = new Set(["not", "no", "nothing", "never", "cannot", "cant", "havent", "hasnt", "didnt", "dont"]);
 const WONDERING = new Set(["if", "whether"]);
 /** Whose result a question may ask after other than the patient's: "if it helps everyone". */
@@ -102,13 +104,13 @@ const DENIED_REACH = 6;
  * Whether the clause says the result is not known yet, in words of its own: a denial, a word of
  * judging and "yet" ("can't yet say whether the lumbar stuff is improving", "nothing to rate yet",
  * "haven't noticed any change yet"), or a denial of knowing whether it helps ("didn't get far
- * enough to know if it helps", "hard to judge results"). The lexicon's `undecided` lists set phrases.
+ * enough to know if it helps", "hard to judge results", "not sure if it's working"), or the answer
+ * awaited ("still waiting to see if the adjustments do anything"). The lexicon's `undecided` lists set phrases.
  */
 export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boolean {
   const denials: number[] = [];
   for (let k = start; k < end; k++)
     if (DENIALS.has(normals[k] as string) || (normals[k] === "hard" && lemmas[k + 1] === "to")) denials.push(k);
-  if (denials.length === 0) return false;
   // The judging word is the one denied ("nothing to rate", "can't yet say"), not one farther on
   // ("haven't had a bad visit yet and I tell everyone").
   const judged = denials.some((d) => {
@@ -121,11 +123,21 @@ export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause)
     return false;
   });
   if (judged && normals.slice(start, end).includes("yet")) return true;
+  // "not sure it's fixing my knee", "not sure if it's working": doubt of the result itself.
+  const doubted = denials.some(
+    (d) => normals[d + 1] === "sure" && lemmas.slice(d + 2, Math.min(end, d + 7)).some((l) => RESULTING.has(l)),
+  );
+  if (doubted) return true;
   for (let k = start; k < end; k++) {
     if (!WONDERING.has(normals[k] as string) && lemmas[k] !== "result") continue;
     const asker = lemmas
       .slice(Math.max(start, k - 3), k)
-      .some((l) => l === "know" || l === "tell" || l === "say" || l === "judge");
+      .some(
+        (l, i, before) =>
+          // Knowing denied ("can't tell if it helps"), or the answer awaited ("still waiting to see if").
+          (denials.length > 0 && (l === "know" || l === "tell" || l === "say" || l === "judge")) ||
+          (l === "see" && before.slice(0, i).some((b) => AWAITING.has(b))),
+      );
     // "I didn't know if it would help", "never knew whether": a doubt before the visits, not now.
     if (normals.slice(Math.max(start, k - 4), k).some((n) => DOUBTED_BEFORE.has(n))) continue;
     const asked = normals.slice(k + 1, Math.min(end, k + 8));

@@ -339,6 +339,11 @@ describe("a result not known yet: the pain told before is why the patient came",
     );
     expect(read("Three adjustments so far, so I'll wait and see.", 3)).toContain("pain-relief:neutral");
   });
+  it("lends the result no praise of the clause after it", () => {
+    expect(read("Only one visit for my sore hip so no results yet, but I'm confident I'm in good hands.", 4)).toEqual([
+      "pain-relief:neutral",
+    ]);
+  });
   it("keeps a good result told beside it", () => {
     expect(read("My shoulder already turns further than it did, though it's early days.", 3)).toContain(
       "pain-relief:positive",
@@ -368,6 +373,12 @@ describe("a result not known yet: the pain told before is why the patient came",
     expect(shapes.undecided(clause("Nothing but good things to say so far, no complaints yet"))).toBe(false);
     // A doubt told of before the visits is no result left open now.
     expect(shapes.undecided(clause("I didn't know if chiropractic would help."))).toBe(false);
+    // The result doubted, or its answer awaited; not a doubt about what to think, nor knowing to come.
+    expect(shapes.undecided(clause("not sure the stretches are working for my hip"))).toBe(true);
+    expect(shapes.undecided(clause("Still waiting to see if the adjustments help my neck."))).toBe(true);
+    expect(shapes.undecided(clause("We'll see whether it makes a difference."))).toBe(true);
+    expect(shapes.undecided(clause("Not sure what to make of the office yet."))).toBe(false);
+    expect(shapes.undecided(clause("I came in to see if he could help my back."))).toBe(false);
     expect(shapes.undecided(clause("Never knew whether it would work on a back like mine."))).toBe(false);
     // Whether it helps others is not the patient's result left open.
     expect(shapes.undecided(clause("I can't tell you if it will work for you, but it worked for me."))).toBe(false);
