@@ -42,6 +42,9 @@ export function names(clause: Clause, i: number): boolean {
 /** Prepositions of a place where something happened ("in the parking lot"), not of a state ("on time"). */
 const WHERE = new Set(["in", "at", "inside", "outside", "near"]);
 
+/** The preposition of what a visit or a plan was for ("a plan for my herniated disc"). */
+const FOR = new Set(["for"]);
+
 const SEGMENT_END = new Set([",", ";", ":", "and", "with", "&", "plus", "while", "because", "so", "—"]);
 
 /** Segment number of every token of the clause: segments end at commas, "and", "with". */
@@ -107,6 +110,17 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
     if (subjects.length > 0 && subjects.length < pool.length) pool = subjects;
     // A part of an amount takes none of it even when nothing else is named: the opinion is the price's.
     else if (pool.every((m) => isPricedPart(clause, m.start))) continue;
+    // "gave me a clear plan for my herniated disc": a word before a condition named as what a thing
+    // was for judges that thing, not the result, when the clause names anything else.
+    // "great for sciatica" judges the result: the word must judge a thing named between.
+    const thingBetween = (m: AspectSpan) => pos.slice(p.at + 1, m.start).some((t) => t === "NOUN");
+    const purposes = pool.filter(
+      (m) => m.condition && m.start > p.at && isPlace(clause, m.start, FOR) && thingBetween(m),
+    );
+    if (purposes.length === pool.length) {
+      const others = mentions.filter((m) => !purposes.includes(m) && !m.condition);
+      if (others.length > 0) pool = others;
+    }
     let best = pool[0] as AspectSpan;
     let dist = Number.POSITIVE_INFINITY;
     for (const m of pool) {

@@ -130,14 +130,12 @@ export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause)
   if (doubted) return true;
   for (let k = start; k < end; k++) {
     if (!WONDERING.has(normals[k] as string) && lemmas[k] !== "result") continue;
-    const asker = lemmas
-      .slice(Math.max(start, k - 3), k)
-      .some(
-        (l, i, before) =>
-          // Knowing denied ("can't tell if it helps"), or the answer awaited ("still waiting to see if").
-          (denials.length > 0 && (l === "know" || l === "tell" || l === "say" || l === "judge")) ||
-          (l === "see" && before.slice(0, i).some((b) => AWAITING.has(b))),
-      );
+    const asker = lemmas.slice(Math.max(start, k - 3), k).some(
+      (l, i, before) =>
+        // Knowing denied ("can't tell if it helps"), or the answer awaited ("still waiting to see if").
+        (denials.length > 0 && (l === "know" || l === "tell" || l === "say" || l === "judge")) ||
+        (l === "see" && before.slice(0, i).some((b) => AWAITING.has(b))),
+    );
     // "I didn't know if it would help", "never knew whether": a doubt before the visits, not now.
     if (normals.slice(Math.max(start, k - 4), k).some((n) => DOUBTED_BEFORE.has(n))) continue;
     const asked = normals.slice(k + 1, Math.min(end, k + 8));

@@ -432,3 +432,11 @@ describe("who a clause is about", () => {
     expect(read("The receptionist and the doctor were both friendly.")).toContain("staff:positive");
   });
 });
+
+describe("a condition named as what a thing was for", () => {
+  it("takes no praise of that thing when the clause names another aspect", () => {
+    expect(read("Dr. Lee is very kind and gave me a clear plan for my bulging disc.")).toEqual(["care:positive"]);
+    // The result judged: "great for sciatica" names nothing between.
+    expect(read("Amazing for back pain.")).toEqual(["pain-relief:positive"]);
+  });
+});
