@@ -88,3 +88,11 @@ describe("charged", () => {
     expect(read("They charged me $120 for a missed appointment.")).toContain("billing:negative");
   });
 });
+
+describe("techniques and routines", () => {
+  it("are told, not judged: a drop table, a favoured technique, progress tracked", () => {
+    expect(read("He favors the activator over manual adjustments.")).toEqual(["care:neutral"]);
+    expect(read("They use a drop table for most of it.")).not.toContain("facility:negative");
+    expect(read("The doctor re-checks x-rays every few months to track progress.")).toEqual(["care:neutral"]);
+  });
+});
