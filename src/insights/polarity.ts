@@ -24,6 +24,7 @@ import type { Analyzer, Clause } from "./nlp.ts";
 import { prescribes } from "./prescriptions.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
+import { amountChange } from "./results-told.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
 
@@ -240,6 +241,17 @@ export function readClause(
     general[d.at - start] = 0;
     covered[d.at - start] = 1;
     if (delayNamed) bound[d.at - start] = shapes.delayAspect;
+  }
+  // "went from every day to roughly weekly": less of a condition is a good result, more a poor one.
+  if (hasCondition) {
+    for (let i = start; i < end; i++) {
+      const side = covered[i - start] ? 0 : amountChange(clause.tokens, i, start, end);
+      if (side === 0) continue;
+      value[i - start] = side * WORD_WEIGHT;
+      general[i - start] = 0;
+      covered[i - start] = 1;
+      bound[i - start] = nearestCondition(i);
+    }
   }
   const plan = shapes.planBeforeLooking ?? -1;
   if (plan >= 0) {

@@ -170,3 +170,65 @@ export function aboutResult({ tokens: { normals, lemmas }, end: clauseEnd }: Cla
   if (normals[end] !== "on" && normals[end] !== "about") return true;
   return lemmas.slice(end + 1, Math.min(clauseEnd, end + 5)).some((l) => RESULT_TOPICS.has(l));
 }
+
+/** How often or how much, per week where it is a frequency: "every day" 7, "weekly" 1, "a 9" 9. */
+const AMOUNTS = new Map([
+  ["daily", 7],
+  ["nightly", 7],
+  ["constant", 50],
+  ["constantly", 50],
+  ["weekly", 1],
+  ["monthly", 0.25],
+  ["rarely", 0.1],
+  ["never", 0],
+  ["none", 0],
+  ["zero", 0],
+  ["nothing", 0],
+  ["once", 1],
+  ["twice", 2],
+  ["one", 1],
+  ["two", 2],
+  ["three", 3],
+  ["four", 4],
+  ["five", 5],
+  ["six", 6],
+  ["seven", 7],
+  ["eight", 8],
+  ["nine", 9],
+  ["ten", 10],
+]);
+/** Verbs a change of amount is told with: "went from daily to weekly", "dropped from an 8 to a 2". */
+const CHANGED = new Set(["go", "drop", "come", "fall", "reduce", "cut", "decrease", "shrink", "move", "get"]);
+/** How far after "from" or "to" the amount may stand: "to maybe one", "from pretty much every day". */
+const AMOUNT_REACH = 4;
+
+/** The amount told from `i` on ("every day", "4 a week", "maybe one", "a 9"), or -1. */
+function amountAt(normals: readonly string[], i: number, end: number): number {
+  for (let k = i; k < Math.min(end, i + AMOUNT_REACH); k++) {
+    const n = normals[k] as string;
+    if (n === "every" || n === "each") return normals[k + 1] === "week" ? 1 : normals[k + 1] === "month" ? 0.25 : 7;
+    if (n === "all" && normals[k + 1] === "the" && normals[k + 2] === "time") return 50;
+    if (/^\d+(?:\.\d+)?$/.test(n)) return Number(n);
+    const word = AMOUNTS.get(n);
+    if (word !== undefined) return word;
+    if (n === "to" || n === "from") return -1;
+  }
+  return -1;
+}
+
+/**
+ * The side of a change of amount told from `at` ("went from every day to roughly weekly": +1, "from a
+ * 3 to an 8": -1), a condition's frequency or severity; 0 when `at` starts none. Said of a condition
+ * (polarity.ts binds it), less is a good result.
+ */
+export function amountChange({ normals, lemmas }: Clause["tokens"], at: number, start: number, end: number): number {
+  if (normals[at] !== "from" || !lemmas.slice(Math.max(start, at - 3), at).some((l) => CHANGED.has(l))) return 0;
+  const before = amountAt(normals, at + 1, end);
+  if (before < 0) return 0;
+  let to = at + 1;
+  while (to < end && to <= at + 1 + AMOUNT_REACH && normals[to] !== "to") to++;
+  if (normals[to] !== "to") return 0;
+  const after = amountAt(normals, to + 1, end);
+  if (after < 0 || after === before) return 0;
+  return after < before ? 1 : -1;
+}

@@ -440,3 +440,15 @@ describe("a condition named as what a thing was for", () => {
     expect(read("Amazing for back pain.")).toEqual(["pain-relief:positive"]);
   });
 });
+
+describe("a change of amount told of a condition", () => {
+  it("is a good result when there is less of it, a poor one when more", () => {
+    expect(read("My tension headaches went from every day to about once a week.")).toEqual(["pain-relief:positive"]);
+    expect(read("The spasms have gone from 5 a night to maybe one.")).toEqual(["pain-relief:positive"]);
+    expect(read("My back pain went from a 2 to a 7 after that session.")).toEqual(["pain-relief:negative"]);
+  });
+  it("is nothing without a verb of change or a second amount", () => {
+    expect(read("I came from two towns over for my back pain.")).not.toContain("pain-relief:positive");
+    expect(read("Back pain from 3 years of gardening.")).toEqual(["pain-relief:neutral"]);
+  });
+});
