@@ -245,11 +245,13 @@ export function readClause(
   // "went from every day to roughly weekly": less of a condition is a good result, more a poor one.
   if (hasCondition) {
     for (let i = start; i < end; i++) {
-      const side = covered[i - start] ? 0 : amountChange(clause.tokens, i, start, end);
+      const [side, to] = covered[i - start] ? [0, i] : amountChange(clause.tokens, i, start, end);
       if (side === 0) continue;
+      // The words of the change ("down to") carry no value of their own.
+      for (let k = i; k <= to; k++) value[k - start] = 0;
+      for (let k = i; k <= to; k++) covered[k - start] = 1;
       value[i - start] = side * WORD_WEIGHT;
       general[i - start] = 0;
-      covered[i - start] = 1;
       bound[i - start] = nearestCondition(i);
     }
   }

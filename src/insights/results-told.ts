@@ -198,7 +198,20 @@ const AMOUNTS = new Map([
   ["ten", 10],
 ]);
 /** Verbs a change of amount is told with: "went from daily to weekly", "dropped from an 8 to a 2". */
-const CHANGED = new Set(["go", "drop", "come", "fall", "reduce", "cut", "decrease", "shrink", "move", "get"]);
+const CHANGED = new Set([
+  "go",
+  "drop",
+  "come",
+  "fall",
+  "reduce",
+  "cut",
+  "decrease",
+  "shrink",
+  "move",
+  "get",
+  "take",
+  "bring",
+]);
 /** How far after "from" or "to" the amount may stand: "to maybe one", "from pretty much every day". */
 const AMOUNT_REACH = 4;
 
@@ -218,17 +231,24 @@ function amountAt(normals: readonly string[], i: number, end: number): number {
 
 /**
  * The side of a change of amount told from `at` ("went from every day to roughly weekly": +1, "from a
- * 3 to an 8": -1), a condition's frequency or severity; 0 when `at` starts none. Said of a condition
- * (polarity.ts binds it), less is a good result.
+ * 3 to an 8": -1), a condition's frequency or severity, and where its "to" stands; 0 when `at` starts
+ * none. Said of a condition (polarity.ts binds it), less is a good result.
  */
-export function amountChange({ normals, lemmas }: Clause["tokens"], at: number, start: number, end: number): number {
-  if (normals[at] !== "from" || !lemmas.slice(Math.max(start, at - 3), at).some((l) => CHANGED.has(l))) return 0;
+export function amountChange(
+  { normals, lemmas }: Clause["tokens"],
+  at: number,
+  start: number,
+  end: number,
+): [side: number, to: number] {
+  const none: [number, number] = [0, at];
+  if (normals[at] !== "from" || !lemmas.slice(Math.max(start, at - 5), at).some((l) => CHANGED.has(l))) return none;
   const before = amountAt(normals, at + 1, end);
-  if (before < 0) return 0;
+  if (before < 0) return none;
   let to = at + 1;
-  while (to < end && to <= at + 1 + AMOUNT_REACH && normals[to] !== "to") to++;
-  if (normals[to] !== "to") return 0;
+  // "from a seven out of ten down to a two": the scale and the direction may stand between.
+  while (to < end && to <= at + 3 + AMOUNT_REACH && normals[to] !== "to") to++;
+  if (normals[to] !== "to") return none;
   const after = amountAt(normals, to + 1, end);
-  if (after < 0 || after === before) return 0;
-  return after < before ? 1 : -1;
+  if (after < 0 || after === before) return none;
+  return [after < before ? 1 : -1, to];
 }

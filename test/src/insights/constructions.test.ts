@@ -452,3 +452,11 @@ describe("a change of amount told of a condition", () => {
     expect(read("Back pain from 3 years of gardening.")).toEqual(["pain-relief:neutral"]);
   });
 });
+
+describe("a change of amount on a scale", () => {
+  it("reads the scale and the direction between the amounts", () => {
+    expect(read("Four sessions took my neck pain from an eight out of ten down to a three.")).toEqual([
+      "pain-relief:positive",
+    ]);
+  });
+});
