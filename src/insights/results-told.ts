@@ -76,7 +76,11 @@ export function progressed({ tokens: { normals, lemmas, pos }, start }: Clause, 
 /** Words that judge a result, and those that name one, in "can't say yet", "no results yet". */
 const JUDGING = new Set(["say", "tell", "know", "judge", "rate", "comment", "notice", "result", "verdict"]);
 /** What an "if" or "whether" asks after when it asks about the result: "know if it helps". */
-const RESULTING = new Set(["help", "work", "improve", "better", "change", "difference", "result", "fix", "anything"]);
+const RESULTING = new Set([
+  ..."help work improve better change difference result fix anything much away ease budge shift loosen worse".split(
+    " ",
+  ),
+]);
 /** Before "see if", words of waiting for the answer: "still waiting to see if", "we'll see whether". */
 const AWAITING = new Set(["wait", "waiting", "'ll", "will", "gonna"]);
 const DENIALS = new Set(["not", "no", "nothing", "never", "cannot", "cant", "havent", "hasnt", "didnt", "dont"]);
@@ -164,9 +168,13 @@ const RESULT_TOPICS = new Set([
 /**
  * Whether the undecided phrase ending at `end` is about the result: said alone ("time will tell"),
  * or of what the words after "on" or "about" name as the result or the patient's own ("the jury is
- * out on my shoulder"), not of something else ("the jury is out on the new office").
+ * out on my shoulder"), not of something else ("the jury is out on the new office"); after "if" or
+ * "whether", of the result ("still deciding if it's helping"), not of going back.
  */
 export function aboutResult({ tokens: { normals, lemmas }, end: clauseEnd }: Clause, end: number): boolean {
+  // "still deciding if it's helping", not "still deciding if I'll go back".
+  if (WONDERING.has(normals[end] as string))
+    return lemmas.slice(end + 1, Math.min(clauseEnd, end + 7)).some((l) => RESULTING.has(l));
   if (normals[end] !== "on" && normals[end] !== "about") return true;
   return lemmas.slice(end + 1, Math.min(clauseEnd, end + 5)).some((l) => RESULT_TOPICS.has(l));
 }

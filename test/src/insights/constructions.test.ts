@@ -353,6 +353,10 @@ describe("a result not known yet: the pain told before is why the patient came",
     expect(shapes.undecided(clause("still deciding about the treatment itself"))).toBe(true);
     // Undecided about something else: the place, not the result.
     expect(shapes.undecided(clause("The jury is out on the new office"))).toBe(false);
+    // Undecided about going back, not about the result.
+    expect(shapes.undecided(clause("still deciding if I'll go back"))).toBe(false);
+    expect(shapes.undecided(clause("Still deciding if it's helping my shoulder."))).toBe(true);
+    expect(shapes.undecided(clause("Too early to tell whether the spasms are going away."))).toBe(true);
     expect(shapes.undecided(clause("The jury is still out on whether it is helping"))).toBe(true);
     expect(shapes.undecided(clause("Jury's still out on my shoulder"))).toBe(true);
     expect(shapes.undecided(clause("I decided to book a second visit"))).toBe(false);
