@@ -204,11 +204,12 @@ describe("a condition that did not move", () => {
   });
 });
 
-describe("a complaint shrugged off, and listening", () => {
+describe("a complaint shrugged off, listening and explaining", () => {
   it("reads a shrug at a complaint and a practitioner not listening as blame, listening to the patient as praise", () => {
     expect(read("When I said my neck hurt, Dr. Lane shrugged it off.")).toEqual(["care:negative"]);
     expect(read("It felt like the chiropractor wasn't listening.")).toEqual(["care:negative"]);
     expect(read("The chiropractor was actually listening to me.")).toEqual(["care:positive"]);
     expect(read("The chiropractor was listening to the radio.")).toEqual(["care:neutral"]);
+    expect(read("the chiro doesnt explain much")).toEqual(["care:negative"]);
   });
 });
