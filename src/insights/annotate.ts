@@ -22,7 +22,7 @@ import { readSpan } from "./missed-ends.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { compileLexicon, readClause } from "./polarity.ts";
-import { planBeforeLooking } from "./prescriptions.ts";
+import { handledAnyway, planBeforeLooking } from "./prescriptions.ts";
 import { writersClaim } from "./quote-claims.ts";
 import { asksQuestion, explicitEvidence, inOthersWords, questionClauses } from "./quotes.ts";
 import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
@@ -165,7 +165,14 @@ export function createAnnotator(
           }
         }
         // "A 36-visit plan before he had even seen my X-rays": care that did not look first.
-        const plan = shapes.treatmentAspect < 0 ? -1 : planBeforeLooking(clause.tokens, clause.start, clause.end);
+        // …or a treatment done after the patient objected ("I asked him not to, and he did it anyway").
+        const plan =
+          shapes.treatmentAspect < 0
+            ? -1
+            : Math.max(
+                planBeforeLooking(clause.tokens, clause.start, clause.end),
+                handledAnyway(clause.tokens, clause.start, clause.end),
+              );
         if (plan >= 0 && !spans.some((m) => m.aspect === shapes.treatmentAspect && !m.weak)) {
           spans.push({ aspect: shapes.treatmentAspect, start: plan, end: plan + 1, weak: false, condition: true });
         }

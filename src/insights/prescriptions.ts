@@ -86,3 +86,32 @@ export function planBeforeLooking({ normals, lemmas }: TokenTable, start: number
   }
   return -1;
 }
+
+/** Before "anyway", what the patient said against it: "I asked him not to", "I told him my neck was off-limits". */
+const OBJECTED = new Set(
+  (
+    "said told asked mentioned explaining explained preferred begged warned refused objected scared nervous " +
+    "afraid off-limits not"
+  ).split(" "),
+);
+/** What a practitioner does to the body: "he twisted it anyway", "did the same hard thrust anyway". */
+const HANDLED = new Set("twist crack adjust manipulate thrust pop do go press push yank roll lie force".split(" "));
+/** How far back in its sentence the objection may stand: "Even after I said I preferred no neck manipulation, he…". */
+const OBJECTION_REACH = 25;
+
+/**
+ * The index of "anyway" in a clause where the practitioner handled the patient after the patient
+ * objected ("I asked him to skip the neck crack and he did it anyway"), or -1. "They got me in anyway"
+ * and "she found a way to position me comfortably anyway" follow no objection.
+ */
+export function handledAnyway({ normals, lemmas }: TokenTable, start: number, end: number): number {
+  const at = normals.indexOf("anyway", start);
+  if (at < 0 || at >= end || !lemmas.slice(start, at).some((l) => HANDLED.has(l))) return -1;
+  for (let k = start - 1; k >= Math.max(0, start - OBJECTION_REACH); k--) {
+    const n = normals[k] as string;
+    if (n === "." || n === "!" || n === "?") break;
+    if (OBJECTED.has(n)) return at;
+  }
+  // Within the clause itself: "he laughed when i said i was scared of neck cracks and did it anyway".
+  return normals.slice(start, at).some((n) => OBJECTED.has(n)) ? at : -1;
+}

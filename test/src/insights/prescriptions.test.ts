@@ -38,3 +38,14 @@ describe("grand", () => {
     expect(read("They quoted me two grand for the package.")).toEqual(["billing:neutral"]);
   });
 });
+
+describe("a treatment done anyway", () => {
+  it("is a care complaint after the patient objected", () => {
+    expect(read("I told her my lower back was off-limits and she cracked it anyway.")).toContain("care:negative");
+    expect(read("He laughed when I said I was nervous and did the neck thrust anyway.")).toContain("care:negative");
+  });
+  it("is nothing when no objection came before", () => {
+    expect(read("The schedule was full but the front desk got me in anyway.")).not.toContain("care:negative");
+    expect(read("The table was short but she adjusted me comfortably anyway.")).not.toContain("care:negative");
+  });
+});
