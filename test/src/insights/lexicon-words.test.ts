@@ -52,6 +52,9 @@ describe("words a clinic's reviews use in their own sense", () => {
   it("reads an apology as good service, and none as a complaint (wink reads 'apology' as a sad word)", () => {
     expect(read("The receptionist apologized and offered me tea.")).toEqual(["staff:positive"]);
     expect(read("The front desk gave not one apology.")).toEqual(["staff:negative"]);
+    // The verb in its base form and -ing too: wink's own value for it would flip to praise.
+    expect(read("The front desk did not apologize at all.")).toEqual(["staff:negative"]);
+    expect(read("The girl at check-in kept apologising to everyone in the queue.")).toEqual(["staff:positive"]);
   });
 
   it("reads 'legit' as praise, a clinic in the middle of nowhere as badly placed, and names the air conditioning", () => {
