@@ -96,3 +96,11 @@ describe("techniques and routines", () => {
     expect(read("The doctor re-checks x-rays every few months to track progress.")).toEqual(["care:neutral"]);
   });
 });
+
+describe("a pain", () => {
+  it("is a nuisance when something is one, and the patient's symptom otherwise", () => {
+    expect(read("Getting a Saturday slot is a pain.")).toEqual(["scheduling:negative"]);
+    expect(read("The parking lot was such a pain that I took the bus.")).toEqual(["location:negative"]);
+    expect(read("I had a pain in my hip for months.")).toEqual(["pain-relief:neutral"]);
+  });
+});
