@@ -16,6 +16,15 @@ describe("price compared", () => {
   });
 });
 
+describe("what divides the rooms and what a patient sits on", () => {
+  it("names the facility by its curtains, cubicles, seats and television", () => {
+    expect(read("Every cubicle is spotless.")).toEqual(["facility:positive"]);
+    expect(read("The curtains between the tables are grubby.")).toEqual(["facility:negative"]);
+    expect(read("The television in the corner was blaring all morning.")).toEqual(["facility:negative"]);
+    expect(read("The seats out front are comfy.")).toEqual(["facility:positive"]);
+  });
+});
+
 describe("the room's temperature", () => {
   it("reads a chilly room as a complaint about the facility", () => {
     expect(read("The treatment room was chilly all winter.")).toEqual(["facility:negative"]);
