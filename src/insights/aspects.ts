@@ -126,6 +126,17 @@ function goesOutOfTheWay(tokens: TokenTable, start: number, end: number): boolea
   return tokens.lemmas[start - 1] === "go" && tokens.normals.slice(start, end).join(" ") === "out of the way";
 }
 
+/** What follows "at the front" when it is a place, not the front desk: "at the front door", "at the front of the line". */
+const FRONT_OF = new Set(["of", "door", "doors", "entrance", "steps", "step", "row", "porch", "gate"]);
+
+/**
+ * Whether tokens `start`…`end` are "at the front" of something ("waited at the front door"): a
+ * place, not the people at the front desk ("the girl at the front").
+ */
+function frontOfSomething(tokens: TokenTable, start: number, end: number): boolean {
+  return tokens.normals.slice(start, end).join(" ") === "at the front" && FRONT_OF.has(tokens.normals[end] as string);
+}
+
 /** Parts of speech of a mention that names someone: "the doctor", "Dr. Patel", "him". */
 const PERSON = new Set(["NOUN", "PROPN", "PRON"]);
 
@@ -179,6 +190,7 @@ export function compileMentions(
         const k = m.group - 3 * aspects.length;
         if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
         if (goesOutOfTheWay(clause.tokens, m.start, m.end)) return [];
+        if (frontOfSomething(clause.tokens, m.start, m.end)) return [];
         // Only an aspect's own terms let a clause without polar words take the rating's side: a
         // condition or neutral term says why someone came, a name alone says who was there.
         return k >= 0

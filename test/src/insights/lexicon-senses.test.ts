@@ -104,3 +104,12 @@ describe("a pain", () => {
     expect(read("I had a pain in my hip for months.")).toEqual(["pain-relief:neutral"]);
   });
 });
+
+describe("at the front", () => {
+  it("is the front desk when it says who, and a place when a door or 'of' follows", () => {
+    expect(read("The lady at the front was a gem.")).toEqual(["staff:positive"]);
+    expect(read("Marta at the front desk is a gem.")).toEqual(["staff:positive"]);
+    expect(read("I was left standing at the front door in the rain.")).toEqual([]);
+    expect(read("We queued at the front of the building.")).toEqual(["facility:neutral"]);
+  });
+});
