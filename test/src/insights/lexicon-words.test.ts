@@ -16,6 +16,19 @@ describe("price compared", () => {
   });
 });
 
+describe("conditions by their common names", () => {
+  it("names pain relief by a named condition, neutral until the clause says how it went", () => {
+    expect(read("My frozen shoulder is why I came in.")).toEqual(["pain-relief:neutral"]);
+    expect(read("My tennis elbow is finally gone.")).toEqual(["pain-relief:positive"]);
+    expect(read("I still get pins and needles in my left hand.")).toEqual(["pain-relief:negative"]);
+  });
+
+  it("reads sessions that start or run late as scheduling", () => {
+    expect(read("Sessions always start late.")).toEqual(["scheduling:negative"]);
+    expect(read("It ran late again.")).toEqual(["scheduling:negative"]);
+  });
+});
+
 describe("what divides the rooms and what a patient sits on", () => {
   it("names the facility by its curtains, cubicles, seats and television", () => {
     expect(read("Every cubicle is spotless.")).toEqual(["facility:positive"]);
