@@ -29,6 +29,14 @@ describe("conditions by their common names", () => {
   });
 });
 
+describe("an insurer's statement", () => {
+  it("names billing by an EOB or an itemized bill", () => {
+    expect(read("My EOB was clear and matched what they quoted.")).toEqual(["billing:positive"]);
+    expect(read("The itemized bill they mailed me was a mess.")).toEqual(["billing:negative"]);
+    expect(read("The EOB lists two adjustments.")).toEqual(["billing:neutral"]);
+  });
+});
+
 describe("what divides the rooms and what a patient sits on", () => {
   it("names the facility by its curtains, cubicles, seats and television", () => {
     expect(read("Every cubicle is spotless.")).toEqual(["facility:positive"]);
