@@ -91,6 +91,8 @@ describe("words a clinic's reviews use in their own sense", () => {
     expect(read("The doctor is legit.")).toEqual(["care:positive"]);
     expect(read("Lovely people, but it's in the middle of nowhere.")).toContain("location:negative");
     expect(read("The A/C was broken all August.")).toEqual(["facility:negative"]);
+    expect(read("The AC in room two was broken again.")).toEqual(["facility:negative"]);
+    expect(read("Someone finally fixed the thermostat, so the rooms are warm now.")).toEqual(["facility:positive"]);
   });
 
   it("reads a clinic out of the way as badly placed, and going out of the way to help as no place at all", () => {
