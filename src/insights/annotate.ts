@@ -203,9 +203,16 @@ export function createAnnotator(
       praisingWishes(clauses, readings, borrowed);
       const voided = expectationContrast(clauses, readings, spansOfClause, shapes);
       // "The walk-in clinic told me it was a four-month wait": other providers' story, no aspect of this practice.
+      // The patient's own symptom told in such a clause ("my physio sent me here for the numbness") is
+      // still why they came: a neutral mention of it, which no model gives a side (below).
+      const toldElsewhere = new Set<number>();
       clauses.forEach((clause, k) => {
         if (!shapes.elsewhere(clause)) return;
-        readings[k] = [];
+        const symptom = (spansOfClause[k] as AspectSpan[]).some(
+          (m) => m.aspect === shapes.abilityAspect && m.condition && !m.weak,
+        );
+        readings[k] = symptom ? [{ aspect: shapes.abilityAspect, score: 0, polar: false, words: [] }] : [];
+        if (symptom) toldElsewhere.add(k);
         voided.add(k);
       });
       const named = (k: number, aspect: number) =>
@@ -215,6 +222,15 @@ export function createAnnotator(
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
       const about =
         learned && learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided);
+      for (const k of toldElsewhere) {
+        readings[k] = (readings[k] as AspectReading[]).map((r) => ({
+          aspect: r.aspect,
+          score: 0,
+          polar: false,
+          words: [],
+          byCondition: true,
+        }));
+      }
       faintVerdicts(clauses, readings, spansOfClause, shapes.abilityAspect);
       // After the models: the review's own word that the result is not known yet outweighs theirs, and
       // neither the rating nor the review model (below) gives that aspect a side.

@@ -316,6 +316,12 @@ describe("other providers: a clause that opens with one tells of them, not of th
     expect(read("Unlike my old chiropractor, the doctor here never rushes me.")).toContain("care:positive");
     expect(read("The wait here was three weeks, longer than at my old clinic.")).toContain("scheduling:negative");
   });
+  it("still reads the patient's own symptom the provider was told of as why they came", () => {
+    expect(read("My GP said the sciatica would clear up on its own.")).toEqual(["pain-relief:neutral"]);
+    expect(read("My physical therapist thought my sciatica might respond to adjustments.")).toEqual([
+      "pain-relief:neutral",
+    ]);
+  });
   it("finds the provider only as what the clause opens with", () => {
     expect(shapes.elsewhere(clause("and the walk-in clinic gave me pills"))).toBe(true);
     expect(shapes.elsewhere(clause("I went to the walk-in clinic first"))).toBe(false);

@@ -45,6 +45,11 @@ describe("the learned models beside the rules", () => {
     ]);
   });
 
+  it("give no side to the symptom another provider was told of: it is why the patient came", () => {
+    const text = "My physical therapist thought the ache under my shoulder blade might ease with adjustments.";
+    expect(read(both, text)).toEqual(["pain-relief:neutral"]);
+  });
+
   it("read no aspect into a fear the rules set aside: the contrast says what happened", () => {
     const aspects = read(both, "I was nervous the neck adjustment would feel rough, but it turned out painless.");
     expect(aspects).not.toContain("care:negative");
