@@ -29,6 +29,14 @@ describe("conditions by their common names", () => {
   });
 });
 
+describe("the office's people by their task", () => {
+  it("names the staff by 'whoever' and what they do there", () => {
+    expect(read("Whoever ran the front office that week was rude.")).toEqual(["staff:negative"]);
+    expect(read("Whoever handles the paperwork is lovely.")).toEqual(["staff:positive"]);
+    expect(read("Whoever manages this place is hopeless.")).toEqual(["staff:negative"]);
+  });
+});
+
 describe("an insurer's statement", () => {
   it("names billing by an EOB or an itemized bill", () => {
     expect(read("My EOB was clear and matched what they quoted.")).toEqual(["billing:positive"]);
