@@ -83,7 +83,21 @@ const RESULTING = new Set([
 ]);
 /** Before "see if", words of waiting for the answer: "still waiting to see if", "we'll see whether". */
 const AWAITING = new Set(["wait", "waiting", "'ll", "will", "gonna"]);
-const DENIALS = new Set(["not", "no", "nothing", "never", "cannot", "cant", "havent", "hasnt", "didnt", "dont"]);
+const DENIALS = new Set([
+  "not",
+  "no",
+  "nothing",
+  "never",
+  "cannot",
+  "cant",
+  "havent",
+  "hasnt",
+  "didnt",
+  "dont",
+  // Short forms of "I don't know": "idk if it's working yet".
+  "idk",
+  "dunno",
+]);
 const WONDERING = new Set(["if", "whether"]);
 /** Whose result a question may ask after other than the patient's: "if it helps everyone". */
 const ASKED_FOR = new Set([
@@ -115,6 +129,8 @@ export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause)
   const denials: number[] = [];
   for (let k = start; k < end; k++)
     if (DENIALS.has(normals[k] as string) || (normals[k] === "hard" && lemmas[k + 1] === "to")) denials.push(k);
+  // "Haven't been treated enough to judge": too few visits to tell, "yet" or not.
+  let enough = false;
   // The judging word is the one denied ("nothing to rate", "can't yet say"), not one farther on
   // ("haven't had a bad visit yet and I tell everyone").
   const judged = denials.some((d) => {
@@ -122,11 +138,14 @@ export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause)
     if (normals[d + 1] === "but") return false;
     for (let j = d + 1; j < Math.min(end, d + 1 + DENIED_REACH); j++) {
       if (VERDICTS.has(normals[j] as string)) return false;
-      if (JUDGING.has(lemmas[j] as string)) return true;
+      if (JUDGING.has(lemmas[j] as string)) {
+        enough = normals.slice(d + 1, j).includes("enough");
+        return true;
+      }
     }
     return false;
   });
-  if (judged && normals.slice(start, end).includes("yet")) return true;
+  if (judged && (enough || normals.slice(start, end).includes("yet"))) return true;
   // "not sure it's fixing my knee", "not sure if it's working": doubt of the result itself.
   const doubted = denials.some(
     (d) => normals[d + 1] === "sure" && lemmas.slice(d + 2, Math.min(end, d + 7)).some((l) => RESULTING.has(l)),
@@ -138,6 +157,8 @@ export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause)
       (l, i, before) =>
         // Knowing denied ("can't tell if it helps"), or the answer awaited ("still waiting to see if").
         (denials.length > 0 && (l === "know" || l === "tell" || l === "say" || l === "judge")) ||
+        l === "idk" ||
+        l === "dunno" ||
         (l === "see" && before.slice(0, i).some((b) => AWAITING.has(b))),
     );
     // "I didn't know if it would help", "never knew whether": a doubt before the visits, not now.

@@ -339,6 +339,11 @@ describe("a result not known yet: the pain told before is why the patient came",
       "pain-relief:neutral",
     );
   });
+  it("reads too few visits to judge, and the short forms of 'I don't know', as a result not known yet", () => {
+    expect(read(`${story} I haven't had enough sessions to judge.`, 2)).toContain("pain-relief:neutral");
+    expect(read(`${story} dunno if the adjustments are helping yet.`, 2)).toContain("pain-relief:neutral");
+    expect(read("idk if it works yet, ask me next month")).toEqual(["pain-relief:neutral"]);
+  });
   it("reads another's advice to wait and see as no word of this result", () => {
     expect(read("My GP told me to wait and see. Here my neck only got worse after three adjustments.", 2)).toContain(
       "pain-relief:negative",
