@@ -136,7 +136,7 @@ export function learnedReadings(
     const ruleClass = ruled ? ((r as AspectReading).score > 0 ? 2 : 0) : 1;
     if (c === ruleClass) {
       // A quote needs the aspect model too: a polar word in a sentence it finds to be about
-      // something else ("nobody rang back" is no statement about a back) is no quote.
+      // something else ("heard nothing back" is no statement about a back) is no quote.
       return ruled && aboutOf(k, aspect) < options.quoteAspectConfidence ? { ...kept, disputed: true } : kept;
     }
     // Explicit words of the rules ("works fine", "rushed") need stronger evidence to be overruled.

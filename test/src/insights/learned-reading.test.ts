@@ -59,7 +59,7 @@ describe("the learned models beside the rules", () => {
   it("find the aspect a clause is about when the rules name another or none", () => {
     const staff = annotate(
       both,
-      "I left a message about my invoice on Monday and again on Thursday, and nobody rang back.",
+      "I left a message about my invoice on Monday and again on Thursday and heard nothing back.",
     ).aspects.find((a) => a.id === "staff");
     expect(staff?.sentiment).toBe("negative");
     expect(staff?.source).toBe("machine");
@@ -72,12 +72,10 @@ describe("the learned models beside the rules", () => {
   it("never make a quote: a model's reading, or a rule's word the models doubt, is not shown in their words", () => {
     const a = annotate(both, "My statement showed a charge for a visit I never had.");
     expect(a.mentions.filter((m) => m.confident)).toEqual([]);
-    // The rules read "nobody rang back" as a back that no longer hurts; the aspect model finds the
-    // sentence to be about the front desk, so the rules' reading is kept but is no quote.
-    const b = annotate(
-      both,
-      "I left a message about my invoice on Monday and again on Thursday, and nobody rang back.",
-    );
+    // The rules' mixed words ("Fantastic", "charged") are weaker evidence the polarity model
+    // overrules: the side it reads counts, but it is no quote.
+    const b = annotate(both, "Fantastic, charged twice again for the same visit.");
+    expect(b.aspects.map((x) => `${x.id}:${x.sentiment}`)).toEqual(["billing:negative"]);
     expect(b.mentions.filter((m) => m.confident)).toEqual([]);
     // An explicit reading both agree on is quoted as before.
     const c = annotate(both, "Dr. Patel was great but billing was a mess.");

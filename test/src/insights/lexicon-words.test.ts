@@ -29,6 +29,14 @@ describe("conditions by their common names", () => {
   });
 });
 
+describe("calls and apologies nobody made", () => {
+  it("reads them as a complaint about the front desk", () => {
+    expect(read("Nobody picked up the phone all morning.")).toEqual(["staff:negative"]);
+    expect(read("They moved my slot and nobody called to tell me.")).toEqual(["staff:negative"]);
+    expect(read("No one apologized when my file went missing.")).toEqual(["staff:negative"]);
+  });
+});
+
 describe("the office's people by their task", () => {
   it("names the staff by 'whoever' and what they do there", () => {
     expect(read("Whoever ran the front office that week was rude.")).toEqual(["staff:negative"]);
