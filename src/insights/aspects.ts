@@ -1,4 +1,5 @@
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import { patientsAct } from "./negation.ts";
 import type { Clause, TermForms, TokenTable } from "./nlp.ts";
 import type { AspectSpan } from "./readings.ts";
 
@@ -187,10 +188,13 @@ export function compileMentions(
       clause,
       practitioner,
       matcher.spans(clause).flatMap((m) => {
+        const { normals, lemmas, pos } = clause.tokens;
         const k = m.group - 3 * aspects.length;
         if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
         if (goesOutOfTheWay(clause.tokens, m.start, m.end)) return [];
         if (frontOfSomething(clause.tokens, m.start, m.end)) return [];
+        // "an appointment I had cancelled": what the patient did, not how the practice books.
+        if (m.end - m.start === 1 && patientsAct(normals, lemmas, pos, m.start, clause.start)) return [];
         // Only an aspect's own terms let a clause without polar words take the rating's side: a
         // condition or neutral term says why someone came, a name alone says who was there.
         return k >= 0

@@ -203,6 +203,8 @@ export function compileConstructions(
         // minutes" is no wait, and "I was 5 minutes late" the patient's own.
         const mine = normals.slice(clause.start, i).some((w) => w === "i" || w === "we");
         const behind = late && (next === "late" || next === "behind") && !mine;
+        // "an appointment I cancelled two days ahead", "I book a month ahead": notice the patient gave.
+        if (next === "ahead" && mine) continue;
         if (behind) out.push({ at: i, value: -1, late: true });
         else if (long && (cue || AFTER_CUES.has(next) || late)) out.push({ at: i, value: -1 });
       }

@@ -85,6 +85,36 @@ export function forewarned(normals: readonly string[], at: number, from: number)
   }
   return false;
 }
+/** Verbs whose complaint is the practice's act, none when the patient does it: "I cancelled two days ahead". */
+const OWN_ACTS = new Set(["cancel"]);
+const PERMITS = new Set(["can", "could", "cannot", "cant", "couldnt"]);
+/** What may stand between the patient and their act: "I'd already cancelled", "we had to cancel". */
+const BETWEEN_ACT = new Set(["AUX", "ADV", "PART", "VERB", "NUM"]);
+/**
+ * Whether the word at `at` is an act the patient did ("an appointment I had cancelled", "called 5
+ * times to cancel"), which tells what they did, not what the practice did to them ("they cancelled
+ * on me", "Cancelled my appointment again"). The patient is its subject, or it is an infinitive in a
+ * clause that names no one else before it.
+ */
+export function patientsAct(
+  normals: readonly string[],
+  lemmas: readonly string[],
+  pos: readonly string[],
+  at: number,
+  from: number,
+): boolean {
+  if (!OWN_ACTS.has(lemmas[at] as string)) return false;
+  let infinitive = false;
+  for (let k = at - 1; k >= from; k--) {
+    const n = normals[k] as string;
+    // "I was cancelled on" is done to them; "why can I only cancel by phone?" asks what the practice allows.
+    if (n === "i" || n === "we") return !PERMITS.has(normals[k - 1] as string);
+    if (lemmas[k] === "be" || lemmas[k] === "get" || PERMITS.has(n)) return false;
+    if (n === "to") infinitive = true;
+    else if (!BETWEEN_ACT.has(pos[k] as string) && !(n === "times" && pos[k - 1] === "NUM")) return false;
+  }
+  return infinitive;
+}
 /** Interjections that open a clause without judging: "okay the wait is LONG". */
 export const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah"]);
 /** Adverbs that turn the adjective after them towards its opposite: "less convenient". */

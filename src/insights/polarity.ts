@@ -15,6 +15,7 @@ import {
   NEGATORS,
   negatesNothing,
   nounPhraseEnds,
+  patientsAct,
   ratesStars,
   SCOPE,
   SCOPE_END,
@@ -208,6 +209,8 @@ export function readClause(
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;
     }
   }
+  // "an appointment I had cancelled": the patient's own act is no complaint about the practice.
+  for (let i = start; i < end; i++) if (patientsAct(normals, lemmas, pos, i, start)) value[i - start] = 0;
   // "okay the wait is LONG", "ok so the doctor was rude": an interjection opens the clause, it judges nothing.
   if (pos[start] === "INTJ" && DISCOURSE.has(normals[start] as string)) value[0] = 0;
   for (let i = start; i < end; i++) {
