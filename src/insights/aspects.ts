@@ -138,6 +138,25 @@ function frontOfSomething(tokens: TokenTable, start: number, end: number): boole
   return tokens.normals.slice(start, end).join(" ") === "at the front" && FRONT_OF.has(tokens.normals[end] as string);
 }
 
+/** What a wait for a result asks after: "to see if it helps", "and see how it goes". */
+const ASKED_AFTER = new Set(["if", "whether", "how", "what"]);
+/**
+ * Whether tokens `start`…`end` are a wait for how something turns out ("still waiting to see if the
+ * adjustments do anything", "I'll wait and see"), not a wait at the office. A condition word it
+ * matches is no condition, for the aspects a clause names and for the words its polarity binds alike.
+ */
+export function awaitsResult(tokens: TokenTable, start: number, end: number): boolean {
+  const { normals, lemmas, words } = tokens;
+  if (end - start !== 1 || lemmas[start] !== "wait") return false;
+  const link = normals[end] as string;
+  if (link !== "to" && link !== "and" && link !== "n") return false;
+  let k = end + 1;
+  if (normals[k] === "find" && normals[k + 1] === "out") k++;
+  else if (normals[k] !== "see") return false;
+  // "wait and see." ends there; "waiting to see the doctor" is a wait at the office.
+  return ASKED_AFTER.has(normals[k + 1] as string) || !words[k + 1];
+}
+
 /** Parts of speech of a mention that names someone: "the doctor", "Dr. Patel", "him". */
 const PERSON = new Set(["NOUN", "PROPN", "PRON"]);
 
@@ -191,7 +210,7 @@ export function compileMentions(
         const { normals, lemmas, pos } = clause.tokens;
         const k = m.group - 3 * aspects.length;
         if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
-        if (goesOutOfTheWay(clause.tokens, m.start, m.end)) return [];
+        if (goesOutOfTheWay(clause.tokens, m.start, m.end) || awaitsResult(clause.tokens, m.start, m.end)) return [];
         if (frontOfSomething(clause.tokens, m.start, m.end)) return [];
         // "an appointment I had cancelled": what the patient did, not how the practice books.
         if (m.end - m.start === 1 && patientsAct(normals, lemmas, pos, m.start, clause.start)) return [];

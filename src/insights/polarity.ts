@@ -1,4 +1,4 @@
-import { adverbialBack, compileTerms, type TermMatcher } from "./aspects.ts";
+import { adverbialBack, awaitsResult, compileTerms, type TermMatcher } from "./aspects.ts";
 import { attribute, names, type Polar, WORD_WEIGHT } from "./attribute.ts";
 import { readConditions } from "./but-for.ts";
 import type { Ability, Delay } from "./constructions.ts";
@@ -149,9 +149,13 @@ export function readClause(
   const general = new Uint8Array(end - start);
   /** An adjective after "less" or "least", already turned ("less convenient"). */
   const diminished = new Uint8Array(end - start);
-  const spans = lexicon.matcher
-    .spans(clause)
-    .filter((s) => s.group < FIRST_CONDITION || !adverbialBack(clause.tokens, s.start, s.end));
+  const found = lexicon.matcher.spans(clause);
+  // A wait for a result ("waiting to see if it helps") is no wait at the office, and no opinion either.
+  const awaited = found.filter((s) => s.group >= FIRST_CONDITION && awaitsResult(clause.tokens, s.start, s.end));
+  for (const s of awaited) covered[s.start - start] = 1;
+  const spans = found.filter(
+    (s) => s.group < FIRST_CONDITION || !(adverbialBack(clause.tokens, s.start, s.end) || awaited.includes(s)),
+  );
   const conditions = spans.filter((s) => s.group >= FIRST_CONDITION);
   const hasCondition = conditions.length > 0;
   const nearestCondition = (at: number) => {

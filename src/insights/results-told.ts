@@ -189,10 +189,14 @@ const RESULT_TOPICS = new Set([
 /**
  * Whether the undecided phrase ending at `end` is about the result: said alone ("time will tell"),
  * or of what the words after "on" or "about" name as the result or the patient's own ("the jury is
- * out on my shoulder"), not of something else ("the jury is out on the new office"); after "if" or
- * "whether", of the result ("still deciding if it's helping"), not of going back.
+ * out on my shoulder"), not of something else ("the jury is out on the new office"), nor asking
+ * what someone else will do ("waiting to see if anyone cancels"); after "if" or "whether", of the
+ * result ("still deciding if it's helping"), not of going back.
  */
 export function aboutResult({ tokens: { normals, lemmas }, end: clauseEnd }: Clause, end: number): boolean {
+  // "waiting to see if someone cancels": what others do, not the patient's result.
+  if (WONDERING.has(normals[end - 1] as string) || normals[end - 1] === "how")
+    return !ASKED_FOR.has(normals[end] as string);
   // "still deciding if it's helping", not "still deciding if I'll go back".
   if (WONDERING.has(normals[end] as string))
     return lemmas.slice(end + 1, Math.min(clauseEnd, end + 7)).some((l) => RESULTING.has(l));

@@ -355,6 +355,17 @@ describe("a result not known yet: the pain told before is why the patient came",
       "pain-relief:neutral",
     ]);
   });
+  it("reads waiting to see how it turns out as no wait at the office, and as a result not known yet", () => {
+    expect(read("The doctor was gentle. Still waiting to see if my wrist settles down.", 3)).toEqual([
+      "care:positive",
+      "pain-relief:neutral",
+    ]);
+    expect(read("I'm waiting to find out whether the adjustments do much for my knee.", 2)).not.toContain(
+      "scheduling:negative",
+    );
+    expect(read("We waited an hour to see the doctor.", 3)).toContain("scheduling:negative");
+    expect(shapes.undecided(clause("waiting to see if anyone cancels so I can get in sooner"))).toBe(false);
+  });
   it("keeps a good result told beside it", () => {
     expect(read("My shoulder already turns further than it did, though it's early days.", 3)).toContain(
       "pain-relief:positive",
