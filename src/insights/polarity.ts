@@ -94,6 +94,41 @@ function rateTold(normals: readonly string[], i: number, end: number): boolean {
   while (j < end && (normals[j] === "dollars" || normals[j] === "bucks")) j++;
   return RATE.has(normals[j] as string) && normals[j + 1] !== "month";
 }
+/** What follows "work" when it is the work done: "worked on my neck", "worked the knot out", "work the front desk". */
+const WORKED_ON = new Set([
+  "on",
+  "the",
+  "a",
+  "an",
+  "my",
+  "his",
+  "her",
+  "their",
+  "your",
+  "our",
+  "this",
+  "that",
+  "those",
+]);
+/** Subjects of "work on" that tell whether something worked: "nothing worked on my back". */
+const THINGS_THAT_WORK = new Set(
+  "nothing it that this what which something anything everything adjustment treatment exercise stretch therapy session visit".split(
+    " ",
+  ),
+);
+/**
+ * Whether "work" at `i` tells the work done, not that something worked ("it worked", "worked
+ * wonders"): with what it is done on ("worked on my jaw", "worked out the knot") or where and how
+ * it is done ("the room where he works", "how the table worked").
+ */
+function workDone(normals: readonly string[], lemmas: readonly string[], i: number, start: number): boolean {
+  if (lemmas[i] !== "work") return false;
+  const next = normals[i + 1] === "out" ? (normals[i + 2] as string) : (normals[i + 1] as string);
+  // "Nothing worked on my sciatica", "the stretches work on my back": a thing that worked, or not.
+  const thing = lemmas.slice(Math.max(start, i - 3), i).some((l) => THINGS_THAT_WORK.has(l));
+  if (WORKED_ON.has(next) && !(next === "on" && thing)) return true;
+  return [i - 1, i - 2, i - 3].some((k) => k >= start && (normals[k] === "where" || normals[k] === "how"));
+}
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
@@ -213,8 +248,11 @@ export function readClause(
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;
     }
   }
-  // "an appointment I had cancelled": the patient's own act is no complaint about the practice.
-  for (let i = start; i < end; i++) if (patientsAct(normals, lemmas, pos, i, start)) value[i - start] = 0;
+  for (let i = start; i < end; i++) {
+    // "an appointment I had cancelled": the patient's own act is no complaint about the practice;
+    // "worked on my jaw", "where he works": the work itself, not that it worked.
+    if (patientsAct(normals, lemmas, pos, i, start) || workDone(normals, lemmas, i, start)) value[i - start] = 0;
+  }
   // "okay the wait is LONG", "ok so the doctor was rude": an interjection opens the clause, it judges nothing.
   if (pos[start] === "INTJ" && DISCOURSE.has(normals[start] as string)) value[0] = 0;
   for (let i = start; i < end; i++) {

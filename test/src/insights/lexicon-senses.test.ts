@@ -37,7 +37,7 @@ describe("hard to reach", () => {
     expect(read("He found a knot in a hard to reach spot under my shoulder blade.")).not.toContain(
       "pain-relief:negative",
     );
-    expect(read("She worked on the hard to reach muscles around my hip.")).toEqual(["care:positive"]);
+    expect(read("She worked on the hard to reach muscles around my hip.")).toEqual(["care:neutral"]);
   });
 });
 
@@ -111,5 +111,15 @@ describe("at the front", () => {
     expect(read("Marta at the front desk is a gem.")).toEqual(["staff:positive"]);
     expect(read("I was left standing at the front door in the rain.")).toEqual([]);
     expect(read("We queued at the front of the building.")).toEqual(["facility:neutral"]);
+  });
+});
+
+describe("work", () => {
+  it("praises when something worked, and tells only the work done when someone works on something", () => {
+    expect(read("The adjustments really worked for my lower back.")).toContain("pain-relief:positive");
+    expect(read("Two months in, nothing has worked on my sciatica.")).toContain("pain-relief:negative");
+    expect(read("Dr. Amy worked on my upper back for ten minutes.")).toEqual(["care:neutral"]);
+    expect(read("The doctor worked out the tight spot in my calf with his thumbs.")).not.toContain("care:positive");
+    expect(read("There's a desk and a heat lamp in the room where she works.")).not.toContain("care:positive");
   });
 });
