@@ -180,6 +180,8 @@ function judgingPractitioner(clause: Clause, practitioner: number, mentions: Asp
   );
 }
 
+const BOOKING = new Set(["book"]);
+
 /**
  * The aspect mentions of a clause: each aspect's terms, its neutral terms and, for the aspect with
  * `technician_names`, the practitioners' names and aliases; then the conditions of sentiment.yaml,
@@ -202,18 +204,26 @@ export function compileMentions(
   );
   const conditionAspect = conditions.map((c) => aspects.findIndex((a) => a.id === c.aspect));
   const practitioner = aspects.findIndex((a) => a.technician_names);
-  return (clause) =>
-    judgingPractitioner(
+  return (clause) => {
+    const { normals, lemmas, pos } = clause.tokens;
+    const spans = matcher.spans(clause);
+    const conditionOf = (m: TermMatch) => conditionAspect[m.group - 3 * aspects.length] ?? -1;
+    // "my SI joint is the whole reason I booked", "I'd booked because my spine ached": the booking
+    // told with why the patient came is the story, not how the practice books.
+    const toldWhy = (m: TermMatch) =>
+      patientsAct(normals, lemmas, pos, m.start, clause.start, BOOKING) &&
+      spans.some((c) => conditionOf(c) >= 0 && conditionOf(c) !== Math.floor(m.group / 3));
+    return judgingPractitioner(
       clause,
       practitioner,
-      matcher.spans(clause).flatMap((m) => {
-        const { normals, lemmas, pos } = clause.tokens;
+      spans.flatMap((m) => {
         const k = m.group - 3 * aspects.length;
         if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
         if (goesOutOfTheWay(clause.tokens, m.start, m.end) || awaitsResult(clause.tokens, m.start, m.end)) return [];
         if (frontOfSomething(clause.tokens, m.start, m.end)) return [];
         // "an appointment I had cancelled": what the patient did, not how the practice books.
-        if (m.end - m.start === 1 && patientsAct(normals, lemmas, pos, m.start, clause.start)) return [];
+        if (m.end - m.start === 1 && (patientsAct(normals, lemmas, pos, m.start, clause.start) || toldWhy(m)))
+          return [];
         // Only an aspect's own terms let a clause without polar words take the rating's side: a
         // condition or neutral term says why someone came, a name alone says who was there.
         return k >= 0
@@ -227,4 +237,5 @@ export function compileMentions(
           : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
       }),
     );
+  };
 }

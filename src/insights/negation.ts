@@ -102,8 +102,9 @@ export function patientsAct(
   pos: readonly string[],
   at: number,
   from: number,
+  acts: ReadonlySet<string> = OWN_ACTS,
 ): boolean {
-  if (!OWN_ACTS.has(lemmas[at] as string)) return false;
+  if (!acts.has(lemmas[at] as string)) return false;
   let infinitive = false;
   for (let k = at - 1; k >= from; k--) {
     const n = normals[k] as string;

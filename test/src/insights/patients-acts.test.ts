@@ -29,4 +29,10 @@ describe("the patient's own acts", () => {
     expect(read("We book our visits a month ahead.")).not.toContain("scheduling:negative");
     expect(read("The first open slot was three weeks ahead.")).toEqual(["scheduling:negative"]);
   });
+
+  it("reads a booking told with why the patient came as the story, and a booking told for itself as scheduling", () => {
+    expect(read("My sciatica flared at work, which is why I booked.")).not.toContain("scheduling:negative");
+    expect(read("I booked because my neck pain kept me up at night.")).toEqual(["pain-relief:neutral"]);
+    expect(read("I booked online in under a minute.")).toEqual(["scheduling:positive"]);
+  });
 });
