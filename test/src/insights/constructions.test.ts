@@ -311,6 +311,8 @@ describe("other providers: a clause that opens with one tells of them, not of th
     ).not.toContain("scheduling:negative");
     expect(read("Other chiropractors rushed me through in five minutes.")).not.toContain("care:negative");
     expect(read("The urgent care clinic kept me waiting for three hours.")).toEqual([]);
+    expect(read("Most places would have booked me in twice a week for a year.")).not.toContain("scheduling:positive");
+    expect(read("Plenty of clinics would charge you for the x-rays too.")).toEqual([]);
   });
   it("still reads this practice in a comparison with another", () => {
     expect(read("Unlike my old chiropractor, the doctor here never rushes me.")).toContain("care:positive");
