@@ -3,6 +3,7 @@ import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { accomplishedResults } from "./accomplishments.ts";
 import { compileMentions } from "./aspects.ts";
+import { clauseMentions, type PreviousClause } from "./clause-mentions.ts";
 import {
   abilityFocus,
   contrastUnjudged,
@@ -12,17 +13,16 @@ import {
   praisingWishes,
   treatmentCare,
   undecidedResult,
-  wavesAway,
 } from "./clause-rules.ts";
-import { compileConstructions, isPlace } from "./constructions.ts";
+import { compileConstructions } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileModel } from "./learned.ts";
 import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
+import { compileLexicon } from "./lexicon.ts";
 import { readSpan } from "./missed-ends.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
-import { compileLexicon, readClause } from "./polarity.ts";
-import { handledAnyway, planBeforeLooking } from "./prescriptions.ts";
+import { readClause } from "./polarity.ts";
 import { writersClaim } from "./quote-claims.ts";
 import { asksQuestion, explicitEvidence, inOthersWords, questionClauses } from "./quotes.ts";
 import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
@@ -136,46 +136,12 @@ export function createAnnotator(
 
       const mentions: AspectMention[] = [];
       const rated = new Set<number>();
-      let previous: { sentenceIndex: number; spans: AspectSpan[]; undecided: boolean } | undefined;
+      let previous: PreviousClause | undefined;
       const spansOfClause: AspectSpan[][] = [];
       const borrowed = new Set<number>();
       const readings: AspectReading[][] = clauses.map((clause) => {
-        let spans = spansOf(clause);
-        const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
-        for (const a of abilities) {
-          spans.push({ aspect: shapes.abilityAspect, start: a.start, end: a.end, weak: false, condition: true });
-        }
-        // "The front desk was polite enough, but clearly overwhelmed": a contrast clause naming no aspect
-        // is about the aspects of the clause before it in its sentence (quoted on stricter terms).
-        // One that waves it away ("…kinda chilly but whatever, thank u") says nothing more of them.
-        // Not the result a clause said is not known yet ("no results yet, but I'm in good hands").
-        if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex && !wavesAway(clause)) {
-          const open = previous.undecided ? shapes.undecidedAspect : -1;
-          spans = previous.spans.filter((m) => !m.weak && m.aspect !== open);
-          if (spans.length > 0) borrowed.add(spansOfClause.length);
-        }
-        const delays = shapes.delays(clause);
-        // "The soonest they could see me was two weeks later", "I was on the table within five
-        // minutes": a delay in a clause that names nothing but where it happened is about the delay
-        // aspect.
-        const places = spans.every((m) => m.aspect !== shapes.delayAspect && (m.weak || isPlace(clause, m.start)));
-        if (shapes.delayAspect >= 0) {
-          for (const d of places ? delays : delays.filter((x) => x.late)) {
-            spans.push({ aspect: shapes.delayAspect, start: d.at, end: d.at + 1, weak: false, condition: true });
-          }
-        }
-        // "A 36-visit plan before he had even seen my X-rays": care that did not look first.
-        // …or a treatment done after the patient objected ("I asked him not to, and he did it anyway").
-        const plan =
-          shapes.treatmentAspect < 0
-            ? -1
-            : Math.max(
-                planBeforeLooking(clause.tokens, clause.start, clause.end),
-                handledAnyway(clause.tokens, clause.start, clause.end),
-              );
-        if (plan >= 0 && !spans.some((m) => m.aspect === shapes.treatmentAspect && !m.weak)) {
-          spans.push({ aspect: shapes.treatmentAspect, start: plan, end: plan + 1, weak: false, condition: true });
-        }
+        const { spans, abilities, delays, lapse, borrows } = clauseMentions(clause, spansOf(clause), shapes, previous);
+        if (borrows) borrowed.add(spansOfClause.length);
         previous = { sentenceIndex: clause.sentenceIndex, spans, undecided: shapes.undecided(clause) };
         spansOfClause.push(spans);
         const found = readClause(clause, spans, lexicon, wordScore, {
@@ -183,7 +149,7 @@ export function createAnnotator(
           delays,
           abilityAspect: shapes.abilityAspect,
           delayAspect: shapes.delayAspect,
-          planBeforeLooking: plan,
+          planBeforeLooking: lapse,
           planAspect: shapes.treatmentAspect,
         });
         treatmentCare(

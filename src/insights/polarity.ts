@@ -1,9 +1,16 @@
-import { adverbialBack, awaitsResult, compileTerms, type TermMatcher } from "./aspects.ts";
+import { adverbialBack, awaitsResult } from "./aspects.ts";
 import { attribute, names, type Polar, WORD_WEIGHT } from "./attribute.ts";
 import { readConditions } from "./but-for.ts";
 import type { Ability, Delay } from "./constructions.ts";
-import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { briefStretch } from "./durations.ts";
+import {
+  type CompiledLexicon,
+  FIRST_CONDITION,
+  NEGATIVE,
+  OUTCOME_NEGATIVE,
+  OUTCOME_POSITIVE,
+  POSITIVE,
+} from "./lexicon.ts";
 import {
   concedes,
   DISCOURSE,
@@ -11,7 +18,6 @@ import {
   forewarned,
   LINKS,
   MODALS,
-  measuresOnly,
   NEGATORS,
   negatesNothing,
   nounPhraseEnds,
@@ -21,13 +27,14 @@ import {
   SCOPE_END,
   SHRUGS,
 } from "./negation.ts";
-import type { Analyzer, Clause } from "./nlp.ts";
+import type { Clause } from "./nlp.ts";
 import { prescribes } from "./prescriptions.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 import { amountChange } from "./results-told.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
+import { noOpinionAt, workDone } from "./word-senses.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -59,103 +66,10 @@ export interface Shapes {
 }
 const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
 
-export interface CompiledLexicon {
-  matcher: TermMatcher;
-  /** Aspect index of each condition entry, by group - FIRST_CONDITION. */
-  conditionAspects: number[];
-  conditionWeak: boolean[];
-  /** Per condition entry: adjectives before its terms are opinions, not symptom descriptions. */
-  conditionJudged: boolean[];
-}
-
-// The matcher's groups; group 4 holds the neutralised words: being covered by a span is what silences them.
-const [POSITIVE, NEGATIVE, OUTCOME_POSITIVE, OUTCOME_NEGATIVE, FIRST_CONDITION] = [0, 1, 2, 3, 5];
-
-/** General-lexicon words whose opinion is their verb's ("it didn't work"), none as a noun ("after work"). */
-const VERB_SENSE = new Set(["work"]);
-/** "3 grand", "two grand": a sum of money, no praise. */
-function thousands(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
-  return normals[i] === "grand" && i > start && (/^\d/.test(normals[i - 1] as string) || pos[i - 1] === "NUM");
-}
-const CHARGE = new Set(["charge", "charges", "charged", "bill", "bills", "billed"]);
-const RATE = new Set(["per", "a", "an", "each", "every", "by"]);
-/**
- * "Self-pay patients are charged $65 per adjustment", "follow-ups are charged by the length of the
- * session": a price told as a rate, no complaint; "charged me $120 for a missed appointment" is one.
- */
-function rateTold(normals: readonly string[], i: number, end: number): boolean {
-  if (!CHARGE.has(normals[i] as string)) return false;
-  let j = i + 1;
-  if (["me", "you", "us", "them"].includes(normals[j] as string)) j++;
-  if (normals[j] === "by") return normals[j + 1] === "the";
-  if (normals[j] === "$" || normals[j] === "£" || normals[j] === "€") j++;
-  if (!/^\d/.test(normals[j] ?? "")) return false;
-  j++;
-  while (j < end && (normals[j] === "dollars" || normals[j] === "bucks")) j++;
-  return RATE.has(normals[j] as string) && normals[j + 1] !== "month";
-}
-/** What follows "work" when it is the work done: "worked on my neck", "worked the knot out", "work the front desk". */
-const WORKED_ON = new Set([
-  "on",
-  "the",
-  "a",
-  "an",
-  "my",
-  "his",
-  "her",
-  "their",
-  "your",
-  "our",
-  "this",
-  "that",
-  "those",
-]);
-/** Subjects of "work on" that tell whether something worked: "nothing worked on my back". */
-const THINGS_THAT_WORK = new Set(
-  "nothing it that this what which something anything everything adjustment treatment exercise stretch therapy session visit".split(
-    " ",
-  ),
-);
-/**
- * Whether "work" at `i` tells the work done, not that something worked ("it worked", "worked
- * wonders"): with what it is done on ("worked on my jaw", "worked out the knot") or where and how
- * it is done ("the room where he works", "how the table worked").
- */
-function workDone(normals: readonly string[], lemmas: readonly string[], i: number, start: number): boolean {
-  if (lemmas[i] !== "work") return false;
-  const next = normals[i + 1] === "out" ? (normals[i + 2] as string) : (normals[i + 1] as string);
-  // "Nothing worked on my sciatica", "the stretches work on my back": a thing that worked, or not.
-  const thing = lemmas.slice(Math.max(start, i - 3), i).some((l) => THINGS_THAT_WORK.has(l));
-  if (WORKED_ON.has(next) && !(next === "on" && thing)) return true;
-  return [i - 1, i - 2, i - 3].some((k) => k >= start && (normals[k] === "where" || normals[k] === "how"));
-}
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
 const MODIFIER_POS = new Set(["ADJ", "ADV"]);
-
-/** `aspects`: the aspects of aspects.yaml; their `neutral_terms` are neutralised like `neutral`. */
-export function compileLexicon(
-  lexicon: SentimentLexicon,
-  aspects: readonly AspectDefinition[],
-  termForms: Analyzer["termForms"],
-): CompiledLexicon {
-  const aspectIds = aspects.map((a) => a.id);
-  const groups: string[][] = [
-    lexicon.words.positive,
-    lexicon.words.negative,
-    lexicon.outcomes.positive,
-    lexicon.outcomes.negative,
-    [...lexicon.neutral, ...aspects.flatMap((a) => a.neutral_terms)],
-    ...lexicon.conditions.map((c) => c.terms),
-  ];
-  return {
-    matcher: compileTerms(groups, termForms, true),
-    conditionAspects: lexicon.conditions.map((c) => aspectIds.indexOf(c.aspect)),
-    conditionWeak: lexicon.conditions.map((c) => c.needs_evidence),
-    conditionJudged: lexicon.conditions.map((c) => c.adjectives_judge),
-  };
-}
 
 /**
  * Reads `clause` for the aspects in `mentions` (all within the clause). Returns one reading per
@@ -239,10 +153,7 @@ export function readClause(
   for (let i = start; i < end; i++) {
     if (!covered[i - start] && words[i] && !NEGATORS.has(normals[i] as string)) {
       const n = normals[i] as string;
-      // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
-      const place = (pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
-      if (place || measuresOnly(normals, pos, i, start) || thousands(normals, pos, i, start)) continue;
-      if (rateTold(normals, i, end)) continue;
+      if (noOpinionAt(clause.tokens, i, start, end)) continue;
       // A comparative the lexicon lacks ("friendlier") is worth its lemma ("friendly").
       value[i - start] = wordScore(n) || (isComparative(n, lemmas[i] as string) ? wordScore(lemmas[i] as string) : 0);
       general[i - start] = value[i - start] === 0 ? 0 : names(clause, i) ? 2 : 1;

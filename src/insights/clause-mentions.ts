@@ -1,0 +1,71 @@
+import { wavesAway } from "./clause-rules.ts";
+import { type Ability, type Constructions, type Delay, isPlace } from "./constructions.ts";
+import type { Clause } from "./nlp.ts";
+import { handledAnyway, planBeforeLooking } from "./prescriptions.ts";
+import type { AspectSpan } from "./readings.ts";
+
+/**
+ * The aspects a clause mentions: its own terms, those its constructions speak for (an ability, a
+ * delay, a lapse of care), and, when it names none, those of the clause before it in its sentence.
+ */
+
+/** What the clause before in the review left for the next one to borrow. */
+export interface PreviousClause {
+  sentenceIndex: number;
+  spans: AspectSpan[];
+  /** Whether it said the result is not known yet: its result is not lent. */
+  undecided: boolean;
+}
+
+export interface ClauseMentions {
+  spans: AspectSpan[];
+  abilities: Ability[];
+  delays: Delay[];
+  /** Where care lapsed (prescriptions.ts), or -1; it speaks for the treatment's aspect. */
+  lapse: number;
+  /** Whether the spans are the clause before's. */
+  borrows: boolean;
+}
+
+/** `own`: the clause's mentions by the aspects' terms (aspects.ts). */
+export function clauseMentions(
+  clause: Clause,
+  own: AspectSpan[],
+  shapes: Constructions,
+  previous: PreviousClause | undefined,
+): ClauseMentions {
+  let spans = own;
+  let borrows = false;
+  const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
+  for (const a of abilities) {
+    spans.push({ aspect: shapes.abilityAspect, start: a.start, end: a.end, weak: false, condition: true });
+  }
+  // "The front desk was polite enough, but clearly overwhelmed": a contrast clause naming no aspect
+  // is about the aspects of the clause before it in its sentence (quoted on stricter terms).
+  // One that waves it away ("…kinda chilly but whatever, thank u") says nothing more of them.
+  // Not the result a clause said is not known yet ("no results yet, but I'm in good hands").
+  if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex && !wavesAway(clause)) {
+    const open = previous.undecided ? shapes.undecidedAspect : -1;
+    spans = previous.spans.filter((m) => !m.weak && m.aspect !== open);
+    borrows = spans.length > 0;
+  }
+  const delays = shapes.delays(clause);
+  // "The soonest they could see me was two weeks later", "I was on the table within five
+  // minutes": a delay in a clause that names nothing but where it happened is about the delay
+  // aspect.
+  const places = spans.every((m) => m.aspect !== shapes.delayAspect && (m.weak || isPlace(clause, m.start)));
+  if (shapes.delayAspect >= 0) {
+    for (const d of places ? delays : delays.filter((x) => x.late)) {
+      spans.push({ aspect: shapes.delayAspect, start: d.at, end: d.at + 1, weak: false, condition: true });
+    }
+  }
+  // "A 36-visit plan before he had even seen my X-rays": care that did not look first; or a
+  // treatment done after the patient objected ("I asked him not to, and he did it anyway").
+  const care = shapes.treatmentAspect;
+  const { tokens, start, end } = clause;
+  const lapse = care < 0 ? -1 : Math.max(planBeforeLooking(tokens, start, end), handledAnyway(tokens, start, end));
+  if (lapse >= 0 && !spans.some((m) => m.aspect === care && !m.weak)) {
+    spans.push({ aspect: care, start: lapse, end: lapse + 1, weak: false, condition: true });
+  }
+  return { spans, abilities, delays, lapse, borrows };
+}

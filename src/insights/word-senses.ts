@@ -1,0 +1,77 @@
+import { measuresOnly } from "./negation.ts";
+import type { TokenTable } from "./nlp.ts";
+
+/**
+ * Senses in which a word of wink's general lexicon carries no opinion in a review: "after work", a
+ * place ("behind the building"), "loud enough", "3 grand", a price told as a rate, the work done
+ * ("worked on my jaw").
+ */
+
+/** General-lexicon words whose opinion is their verb's ("it didn't work"), none as a noun ("after work"). */
+const VERB_SENSE = new Set(["work"]);
+/** "3 grand", "two grand": a sum of money, no praise. */
+function thousands(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
+  return normals[i] === "grand" && i > start && (/^\d/.test(normals[i - 1] as string) || pos[i - 1] === "NUM");
+}
+const CHARGE = new Set(["charge", "charges", "charged", "bill", "bills", "billed"]);
+const RATE = new Set(["per", "a", "an", "each", "every", "by"]);
+/**
+ * "Self-pay patients are charged $65 per adjustment", "follow-ups are charged by the length of the
+ * session": a price told as a rate, no complaint; "charged me $120 for a missed appointment" is one.
+ */
+function rateTold(normals: readonly string[], i: number, end: number): boolean {
+  if (!CHARGE.has(normals[i] as string)) return false;
+  let j = i + 1;
+  if (["me", "you", "us", "them"].includes(normals[j] as string)) j++;
+  if (normals[j] === "by") return normals[j + 1] === "the";
+  if (normals[j] === "$" || normals[j] === "£" || normals[j] === "€") j++;
+  if (!/^\d/.test(normals[j] ?? "")) return false;
+  j++;
+  while (j < end && (normals[j] === "dollars" || normals[j] === "bucks")) j++;
+  return RATE.has(normals[j] as string) && normals[j + 1] !== "month";
+}
+/** What follows "work" when it is the work done: "worked on my neck", "worked the knot out", "work the front desk". */
+const WORKED_ON = new Set([
+  "on",
+  "the",
+  "a",
+  "an",
+  "my",
+  "his",
+  "her",
+  "their",
+  "your",
+  "our",
+  "this",
+  "that",
+  "those",
+]);
+/** Subjects of "work on" that tell whether something worked: "nothing worked on my back". */
+const THINGS_THAT_WORK = new Set(
+  "nothing it that this what which something anything everything adjustment treatment exercise stretch therapy session visit".split(
+    " ",
+  ),
+);
+/**
+ * Whether "work" at `i` tells the work done, not that something worked ("it worked", "worked
+ * wonders"): with what it is done on ("worked on my jaw", "worked out the knot") or where and how
+ * it is done ("the room where he works", "how the table worked").
+ */
+export function workDone(normals: readonly string[], lemmas: readonly string[], i: number, start: number): boolean {
+  if (lemmas[i] !== "work") return false;
+  const next = normals[i + 1] === "out" ? (normals[i + 2] as string) : (normals[i + 1] as string);
+  // "Nothing worked on my sciatica", "the stretches work on my back": a thing that worked, or not.
+  const thing = lemmas.slice(Math.max(start, i - 3), i).some((l) => THINGS_THAT_WORK.has(l));
+  if (WORKED_ON.has(next) && !(next === "on" && thing)) return true;
+  return [i - 1, i - 2, i - 3].some((k) => k >= start && (normals[k] === "where" || normals[k] === "how"));
+}
+
+/** Whether wink's value of the word at `i` is no opinion here, by its sense in the clause `start`…`end`. */
+export function noOpinionAt({ normals, pos }: TokenTable, i: number, start: number, end: number): boolean {
+  const n = normals[i] as string;
+  // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
+  const place = (pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
+  return (
+    place || measuresOnly(normals, pos, i, start) || thousands(normals, pos, i, start) || rateTold(normals, i, end)
+  );
+}
