@@ -105,8 +105,9 @@ const OBJECTION_REACH = 25;
  * and "she found a way to position me comfortably anyway" follow no objection.
  */
 export function handledAnyway({ normals, lemmas }: TokenTable, start: number, end: number): number {
-  const at = normals.indexOf("anyway", start);
-  if (at < 0 || at >= end || !lemmas.slice(start, at).some((l) => HANDLED.has(l))) return -1;
+  let at = start;
+  while (at < end && normals[at] !== "anyway") at++;
+  if (at === end || !lemmas.slice(start, at).some((l) => HANDLED.has(l))) return -1;
   for (let k = start - 1; k >= Math.max(0, start - OBJECTION_REACH); k--) {
     const n = normals[k] as string;
     if (n === "." || n === "!" || n === "?") break;
