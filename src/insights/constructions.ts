@@ -118,24 +118,17 @@ export function compileConstructions(
     ],
     termForms,
   );
-  // Each rule asks about the same clause: its matches are found once.
-  const seen = new WeakMap<Clause, TermMatch[]>();
-  const spans = (clause: Clause) => {
-    let found = seen.get(clause);
-    if (!found) {
-      found = matcher.spans(clause);
-      seen.set(clause, found);
-    }
-    return found;
-  };
+  // Each rule asks about the same clause: its matches are found once, and whether it leaves the result open.
+  const spans = once((clause) => matcher.spans(clause));
   const has = (clause: Clause, group: number) => spans(clause).some((s) => s.group === group);
   return {
     abilityAspect: index(lexicon.abilities?.aspect),
     delayAspect: index(lexicon.delays),
     treatmentAspect: index(lexicon.treatments?.aspect),
     undecidedAspect: index(lexicon.undecided?.aspect),
-    undecided: (clause) =>
-      spans(clause).some((s) => s.group === 6 && aboutResult(clause, s.end)) || notKnownYet(clause),
+    undecided: once(
+      (clause) => spans(clause).some((s) => s.group === 6 && aboutResult(clause, s.end)) || notKnownYet(clause),
+    ),
     abilities(clause) {
       const { normals, lemmas, pos } = clause.tokens;
       const out: Ability[] = [];
@@ -222,6 +215,15 @@ export function compileConstructions(
         s.start === from || (s.start === from + 1 && DETERMINERS.has(normals[from] as string));
       return spans(clause).some((s) => s.group === 5 && named(s));
     },
+  };
+}
+
+/** `f` asked once per clause, however many rules ask. */
+function once<T>(f: (clause: Clause) => T): (clause: Clause) => T {
+  const seen = new WeakMap<Clause, T>();
+  return (clause) => {
+    if (!seen.has(clause)) seen.set(clause, f(clause));
+    return seen.get(clause) as T;
   };
 }
 
