@@ -94,6 +94,8 @@ const OBJECTED = new Set(
     "afraid off-limits not"
   ).split(" "),
 );
+/** Objections spoken, not only felt: "I told him", "I asked him not to". */
+const SPOKEN = new Set("said told asked mentioned explaining explained begged warned refused objected".split(" "));
 /** What a practitioner does to the body: "he twisted it anyway", "did the same hard thrust anyway". */
 const HANDLED = new Set("twist crack adjust manipulate thrust pop do go press push yank roll lie force".split(" "));
 /** How far back in its sentence the objection may stand: "Even after I said I preferred no neck manipulation, he…". */
@@ -104,15 +106,26 @@ const OBJECTION_REACH = 25;
  * objected ("I asked him to skip the neck crack and he did it anyway"), or -1. "They got me in anyway"
  * and "she found a way to position me comfortably anyway" follow no objection.
  */
-export function handledAnyway({ normals, lemmas }: TokenTable, start: number, end: number): number {
+export function handledAnyway({ normals, lemmas, pos }: TokenTable, start: number, end: number): number {
   let at = start;
   while (at < end && normals[at] !== "anyway") at++;
-  if (at === end || !lemmas.slice(start, at).some((l) => HANDLED.has(l))) return -1;
+  const verb = lemmas.slice(start, at).findIndex((l) => HANDLED.has(l)) + start;
+  if (at === end || verb < start) return -1;
+  // "I was nervous but I went anyway": the patient's own act, whatever they felt before it.
+  let k = verb - 1;
+  while (k >= start && (pos[k] === "AUX" || pos[k] === "ADV")) k--;
+  if (normals[k] === "i" || normals[k] === "we") return -1;
+  // "I was not sure about it but did it anyway": with no subject of its own, the patient's feeling
+  // goes on to the patient's act; a spoken objection ("when I said I was nervous") is the other's.
+  const elided = pos.slice(start, verb).every((p) => p === "CCONJ" || p === "ADV" || p === "PUNCT");
+  const objections: string[] = [];
   for (let k = start - 1; k >= Math.max(0, start - OBJECTION_REACH); k--) {
     const n = normals[k] as string;
     if (n === "." || n === "!" || n === "?") break;
-    if (OBJECTED.has(n)) return at;
+    if (OBJECTED.has(n)) objections.push(n);
   }
   // Within the clause itself: "he laughed when i said i was scared of neck cracks and did it anyway".
-  return normals.slice(start, at).some((n) => OBJECTED.has(n)) ? at : -1;
+  objections.push(...normals.slice(start, at).filter((n) => OBJECTED.has(n)));
+  if (objections.length === 0 || (elided && !objections.some((n) => SPOKEN.has(n)))) return -1;
+  return at;
 }

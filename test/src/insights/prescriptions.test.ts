@@ -48,4 +48,8 @@ describe("a treatment done anyway", () => {
     expect(read("The schedule was full but the front desk got me in anyway.")).not.toContain("care:negative");
     expect(read("The table was short but she adjusted me comfortably anyway.")).not.toContain("care:negative");
   });
+  it("is nothing when the patient did it after their own doubt", () => {
+    expect(read("I was not sure about it but did it anyway and loved it.")).not.toContain("care:negative");
+    expect(read("I was nervous about the neck crack, but I went ahead anyway.")).not.toContain("care:negative");
+  });
 });
