@@ -21,6 +21,7 @@ describe("conditions by their common names", () => {
     expect(read("My frozen shoulder is why I came in.")).toEqual(["pain-relief:neutral"]);
     expect(read("My tennis elbow is finally gone.")).toEqual(["pain-relief:positive"]);
     expect(read("I still get pins and needles in my left hand.")).toEqual(["pain-relief:negative"]);
+    expect(read("My AC joint separation is healing well.")).toEqual(["pain-relief:positive"]);
   });
 
   it("reads sessions that start or run late as scheduling", () => {
