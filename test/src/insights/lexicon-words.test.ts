@@ -262,6 +262,7 @@ describe("a complaint shrugged off, listening and explaining", () => {
     expect(read("It felt like the chiropractor wasn't listening.")).toEqual(["care:negative"]);
     expect(read("The chiropractor was actually listening to me.")).toEqual(["care:positive"]);
     expect(read("The chiropractor was listening to the radio.")).toEqual(["care:neutral"]);
+    expect(read("Instead of listening to me, he kept talking about supplements.")).toEqual(["care:negative"]);
     expect(read("the chiro doesnt explain much")).toEqual(["care:negative"]);
   });
 });
