@@ -130,12 +130,20 @@ function goesOutOfTheWay(tokens: TokenTable, start: number, end: number): boolea
 /** What follows "at the front" when it is a place, not the front desk: "at the front door", "at the front of the line". */
 const FRONT_OF = new Set(["of", "door", "doors", "entrance", "steps", "step", "row", "porch", "gate"]);
 
+/** What stands "at the front" as a place: "parking at the front", "a bench at the front". */
+const PLACED_AT_FRONT = new Set(
+  "parking spots spaces space lot bench benches sign signs ramp rack racks bins".split(" "),
+);
+
 /**
  * Whether tokens `start`…`end` are "at the front" of something ("waited at the front door"): a
  * place, not the people at the front desk ("the girl at the front").
  */
 function frontOfSomething(tokens: TokenTable, start: number, end: number): boolean {
-  return tokens.normals.slice(start, end).join(" ") === "at the front" && FRONT_OF.has(tokens.normals[end] as string);
+  const { normals } = tokens;
+  if (normals.slice(start, end).join(" ") !== "at the front") return false;
+  // "Parking at the front is a nightmare": a thing placed there, not someone sitting there.
+  return FRONT_OF.has(normals[end] as string) || PLACED_AT_FRONT.has(normals[start - 1] as string);
 }
 
 /** What a wait for a result asks after: "to see if it helps", "and see how it goes". */

@@ -111,6 +111,7 @@ describe("at the front", () => {
     expect(read("Marta at the front desk is a gem.")).toEqual(["staff:positive"]);
     expect(read("I was left standing at the front door in the rain.")).toEqual([]);
     expect(read("We queued at the front of the building.")).toEqual(["facility:neutral"]);
+    expect(read("Parking at the front is a nightmare.")).toEqual(["location:negative"]);
   });
 });
 
