@@ -245,6 +245,8 @@ const CHANGED = new Set([
   "take",
   "bring",
 ]);
+/** What a patient gains back, more of which is better: "range of motion", "mobility", "sleeping". */
+const GAINED = new Set("range motion rotation mobility flexibility movement sleep energy walk strength".split(" "));
 /** How far after "from" or "to" the amount may stand: "to maybe one", "from pretty much every day". */
 const AMOUNT_REACH = 4;
 
@@ -283,5 +285,8 @@ export function amountChange(
   if (normals[to] !== "to") return none;
   const after = amountAt(normals, to + 1, end);
   if (after < 0 || after === before) return none;
-  return [after < before ? 1 : -1, to];
+  // "My range of motion went from a 3 to a 9", "went from sleeping 3 hours to 7": more of what the
+  // patient gains back is the good result.
+  const gained = lemmas.slice(start, at).some((l) => GAINED.has(l)) || GAINED.has(lemmas[at + 1] as string);
+  return [(after < before ? 1 : -1) * (gained ? -1 : 1), to];
 }

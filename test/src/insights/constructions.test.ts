@@ -475,6 +475,12 @@ describe("a change of amount told of a condition", () => {
     expect(read("The spasms have gone from 5 a night to maybe one.")).toEqual(["pain-relief:positive"]);
     expect(read("My back pain went from a 2 to a 7 after that session.")).toEqual(["pain-relief:negative"]);
   });
+  it("is a good result when what the patient gains back grew", () => {
+    expect(read("The range of motion in my neck went from a 3 to a 9.")).toEqual(["pain-relief:positive"]);
+    expect(read("Since the adjustments my back lets me go from sleeping 3 hours to 7.")).not.toContain(
+      "pain-relief:negative",
+    );
+  });
   it("is nothing without a verb of change or a second amount", () => {
     expect(read("I came from two towns over for my back pain.")).not.toContain("pain-relief:positive");
     expect(read("Back pain from 3 years of gardening.")).toEqual(["pain-relief:neutral"]);
