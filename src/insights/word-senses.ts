@@ -46,6 +46,8 @@ const WORKED_ON = new Set([
   "that",
   "those",
 ]);
+/** What work may work that is its result: "worked his magic", "worked a miracle". */
+const WROUGHT = new Set(["magic", "miracle", "miracles", "wonders"]);
 /** Subjects of "work on" that tell whether something worked: "nothing worked on my back". */
 const THINGS_THAT_WORK = new Set(
   "nothing it that this what which something anything everything adjustment treatment exercise stretch therapy session visit".split(
@@ -60,6 +62,8 @@ const THINGS_THAT_WORK = new Set(
 export function workDone(normals: readonly string[], lemmas: readonly string[], i: number, start: number): boolean {
   if (lemmas[i] !== "work") return false;
   const next = normals[i + 1] === "out" ? (normals[i + 2] as string) : (normals[i + 1] as string);
+  // "worked his magic on my neck", "worked a miracle": what the work did, praise after all.
+  if (WROUGHT.has(normals[i + 2] as string)) return false;
   // "Nothing worked on my sciatica", "the stretches work on my back": a thing that worked, or not.
   const thing = lemmas.slice(Math.max(start, i - 3), i).some((l) => THINGS_THAT_WORK.has(l));
   if (WORKED_ON.has(next) && !(next === "on" && thing)) return true;

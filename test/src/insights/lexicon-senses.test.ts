@@ -122,5 +122,6 @@ describe("work", () => {
     expect(read("Dr. Amy worked on my upper back for ten minutes.")).toEqual(["care:neutral"]);
     expect(read("The doctor worked out the tight spot in my calf with his thumbs.")).not.toContain("care:positive");
     expect(read("There's a desk and a heat lamp in the room where she works.")).not.toContain("care:positive");
+    expect(read("Dr. Lee worked his magic on my neck.")).toEqual(["care:positive"]);
   });
 });
