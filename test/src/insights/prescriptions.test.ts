@@ -11,10 +11,14 @@ const read = await rulesReading();
 describe("recommended, by the practitioner", () => {
   it("is a plan, neither praise nor complaint, when its object is one", () => {
     expect(read("She recommended two sessions a week for a month.")).toEqual(["care:neutral"]);
+    expect(read("Dr. Amy strongly recommended two sessions a week.")).toEqual(["care:neutral"]);
+    expect(read("They strongly recommend two sessions a week.")).not.toContain("care:positive");
     expect(read("Dr. Amy suggested ice and a new pillow.")).not.toContain("care:positive");
   });
   it("stays the patient's praise when the patient recommends", () => {
     expect(read("Would recommend Dr. Amy to anyone.")).toEqual(["care:positive"]);
+    expect(read("Strongly recommend the 12-visit package.")).toEqual(["billing:positive"]);
+    expect(read("Recommend the 12-visit package.")).toEqual(["billing:positive"]);
     expect(read("I would recommend Dr. Amy's treatment plan to anyone.")).toEqual(["care:positive"]);
   });
 });
