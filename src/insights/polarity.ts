@@ -15,7 +15,6 @@ import {
   concedes,
   DISCOURSE,
   diminishesAt,
-  forewarned,
   LINKS,
   MODALS,
   NEGATORS,
@@ -34,7 +33,7 @@ import type { AspectReading, AspectSpan } from "./readings.ts";
 import { amountChange } from "./results-told.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
-import { noOpinionAt, workDone } from "./word-senses.ts";
+import { noComplaintAt, noOpinionAt, workDone } from "./word-senses.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -121,7 +120,7 @@ export function readClause(
     for (let i = s.start; i < s.end; i++) covered[i - start] = 1;
     const k = s.start - start;
     if (s.group === POSITIVE) value[k] = prescribes(clause.tokens, s.start, start, end) ? 0 : WORD_WEIGHT;
-    else if (s.group === NEGATIVE) value[k] = forewarned(normals, s.start, start) ? 0 : -WORD_WEIGHT;
+    else if (s.group === NEGATIVE) value[k] = noComplaintAt(clause.tokens, s.start, s.end, start) ? 0 : -WORD_WEIGHT;
     else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {
       // With no condition in the clause, an outcome that is itself a term of an aspect speaks for
       // it ("…, but much better"); not beside another aspect's own term ("parking is much better").

@@ -1,4 +1,4 @@
-import { measuresOnly } from "./negation.ts";
+import { forewarned, measuresOnly } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
 
 /**
@@ -78,4 +78,22 @@ export function noOpinionAt({ normals, pos }: TokenTable, i: number, start: numb
   return (
     place || measuresOnly(normals, pos, i, start) || thousands(normals, pos, i, start) || rateTold(normals, i, end)
   );
+}
+
+/** A practitioner's lapses that are no complaint when the patient owns them: "I didn't explain it well". */
+const LAPSES = new Set(["explain", "listen"]);
+/** Whether the lapse at `from`…`to` is the patient's: "I wasn't listening to my body", "I didn't explain it well". */
+function ownLapse({ normals, lemmas, pos }: TokenTable, from: number, to: number, start: number): boolean {
+  if (!lemmas.slice(from, to).some((l) => LAPSES.has(l))) return false;
+  let k = from - 1;
+  while (k >= start && (pos[k] === "AUX" || pos[k] === "ADV")) k--;
+  return k >= start && (normals[k] === "i" || normals[k] === "we");
+}
+
+/**
+ * Whether the domain complaint at `from`…`to` is none here: a courtesy told of beforehand ("they text
+ * you when the doctor is running late"), or a lapse the patient owns.
+ */
+export function noComplaintAt(tokens: TokenTable, from: number, to: number, start: number): boolean {
+  return forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
 }
