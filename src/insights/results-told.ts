@@ -172,6 +172,8 @@ export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause)
   return false;
 }
 
+/** After "how", words of an amount, not of the result: "how much they'll bill". */
+const HOW_MUCH = new Set(["much", "many", "long"]);
 /** Words of what an undecided phrase is about that make it the result: "on whether it helps", "on my shoulder". */
 const RESULT_TOPICS = new Set([
   "it",
@@ -195,8 +197,16 @@ const RESULT_TOPICS = new Set([
  */
 export function aboutResult({ tokens: { normals, lemmas }, end: clauseEnd }: Clause, end: number): boolean {
   // "waiting to see if someone cancels": what others do, not the patient's result.
-  if (WONDERING.has(normals[end - 1] as string) || normals[end - 1] === "how")
-    return !ASKED_FOR.has(normals[end] as string);
+  if (WONDERING.has(normals[end - 1] as string) || normals[end - 1] === "how") {
+    if (ASKED_FOR.has(normals[end] as string)) return false;
+    // "waiting to see how it goes", "…if the adjustments do anything": the treatment or a word of the
+    // result; "waiting to see how much they'll bill", "…if the front desk calls back" ask after another thing.
+    const from = normals[end - 1] === "how" && HOW_MUCH.has(normals[end] as string) ? end + 1 : end;
+    return (
+      lemmas.slice(from, Math.min(clauseEnd, from + 3)).some((l) => RESULT_TOPICS.has(l)) ||
+      lemmas.slice(from, Math.min(clauseEnd, from + 7)).some((l) => RESULTING.has(l))
+    );
+  }
   // "still deciding if it's helping", not "still deciding if I'll go back".
   if (WONDERING.has(normals[end] as string))
     return lemmas.slice(end + 1, Math.min(clauseEnd, end + 7)).some((l) => RESULTING.has(l));

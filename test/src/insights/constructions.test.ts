@@ -367,6 +367,8 @@ describe("a result not known yet: the pain told before is why the patient came",
     );
     expect(read("We waited an hour to see the doctor.", 3)).toContain("scheduling:negative");
     expect(shapes.undecided(clause("waiting to see if anyone cancels so I can get in sooner"))).toBe(false);
+    expect(shapes.undecided(clause("still waiting to see how much they'll bill my insurance"))).toBe(false);
+    expect(shapes.undecided(clause("still waiting to see if the front desk ever calls me back"))).toBe(false);
   });
   it("keeps a good result told beside it", () => {
     expect(read("My shoulder already turns further than it did, though it's early days.", 3)).toContain(
