@@ -120,7 +120,8 @@ export function readClause(
     for (let i = s.start; i < s.end; i++) covered[i - start] = 1;
     const k = s.start - start;
     if (s.group === POSITIVE) value[k] = prescribes(clause.tokens, s.start, start, end) ? 0 : WORD_WEIGHT;
-    else if (s.group === NEGATIVE) value[k] = noComplaintAt(clause.tokens, s.start, s.end, start) ? 0 : -WORD_WEIGHT;
+    else if (s.group === NEGATIVE)
+      value[k] = noComplaintAt(clause.tokens, s.start, s.end, start, conditions, mentions) ? 0 : -WORD_WEIGHT;
     else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {
       // With no condition in the clause, an outcome that is itself a term of an aspect speaks for
       // it ("…, but much better"); not beside another aspect's own term ("parking is much better").

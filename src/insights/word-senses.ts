@@ -1,5 +1,12 @@
 import { forewarned, measuresOnly } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
+import type { AspectSpan } from "./readings.ts";
+
+/** A run of tokens, `start`…`end`. */
+interface Span {
+  start: number;
+  end: number;
+}
 
 /**
  * Senses in which a word of wink's general lexicon carries no opinion in a review: "after work", a
@@ -92,8 +99,21 @@ function ownLapse({ normals, lemmas, pos }: TokenTable, from: number, to: number
 
 /**
  * Whether the domain complaint at `from`…`to` is none here: a courtesy told of beforehand ("they text
- * you when the doctor is running late"), or a lapse the patient owns.
+ * you when the doctor is running late"), a lapse the patient owns, or a condition that "has been a
+ * pain" (`conditions` and `mentions`: the clause's), the symptom the patient came with.
  */
-export function noComplaintAt(tokens: TokenTable, from: number, to: number, start: number): boolean {
-  return forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
+export function noComplaintAt(
+  tokens: TokenTable,
+  from: number,
+  to: number,
+  start: number,
+  conditions: readonly Span[],
+  mentions: readonly AspectSpan[],
+): boolean {
+  // "Booking for my back is a pain" still names the nuisance before the condition.
+  const symptom =
+    tokens.lemmas[to - 1] === "pain" &&
+    conditions.some((c) => c.end <= from) &&
+    !mentions.some((m) => !m.condition && m.start < from);
+  return symptom || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
 }

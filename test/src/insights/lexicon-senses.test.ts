@@ -101,6 +101,8 @@ describe("a pain", () => {
   it("is a nuisance when something is one, and the patient's symptom otherwise", () => {
     expect(read("Getting a Saturday slot is a pain.")).toEqual(["scheduling:negative"]);
     expect(read("The parking lot was such a pain that I took the bus.")).toEqual(["location:negative"]);
+    expect(read("My lower back has been a pain for years.")).toEqual(["pain-relief:neutral"]);
+    expect(read("My sciatica was a real pain before I came here, now it's gone.")).toEqual(["pain-relief:positive"]);
     expect(read("I had a pain in my hip for months.")).toEqual(["pain-relief:neutral"]);
   });
 });
