@@ -213,7 +213,9 @@ export function compileConstructions(
       while (from < clause.end && OPENERS.has(normals[from] as string)) from++;
       const named = (s: TermMatch) =>
         s.start === from || (s.start === from + 1 && DETERMINERS.has(normals[from] as string));
-      return spans(clause).some((s) => s.group === 5 && named(s));
+      // "Plenty of places to park": room for something here, not other providers.
+      const room = (s: TermMatch) => normals[s.end] === "to" && normals[s.end - 1] === "places";
+      return spans(clause).some((s) => s.group === 5 && named(s) && !room(s));
     },
   };
 }

@@ -314,6 +314,9 @@ describe("other providers: a clause that opens with one tells of them, not of th
     expect(read("Most places would have booked me in twice a week for a year.")).not.toContain("scheduling:positive");
     expect(read("Plenty of clinics would charge you for the x-rays too.")).toEqual([]);
   });
+  it("reads places to do something as room here, not other providers", () => {
+    expect(read("Plenty of places to park nearby.")).toEqual(["location:positive"]);
+  });
   it("still reads this practice in a comparison with another", () => {
     expect(read("Unlike my old chiropractor, the doctor here never rushes me.")).toContain("care:positive");
     expect(read("The wait here was three weeks, longer than at my old clinic.")).toContain("scheduling:negative");
