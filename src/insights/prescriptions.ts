@@ -88,6 +88,11 @@ export function planBeforeLooking({ normals, lemmas }: TokenTable, start: number
     // "before the adjustment": the look must be the practitioner's, not a treatment step.
     const look = normals[j] as string;
     if (j >= end || j - i > 6 || !LOOKS.has(look)) continue;
+    // "Before the exam she asked about my goals and we built the plan": a look came before the plan.
+    const laid = normals.findIndex(
+      (w, k) => k > j && k < end && (LAID_OUT.has(w) || LAID_OUT.has(lemmas[k] as string)),
+    );
+    if (laid > j && normals.slice(j + 1, laid).some((w) => LOOKS.has(w))) continue;
     if (!SEE.has(look) || normals.slice(j + 1, j + 3).some((w) => SEEN.has(w))) return i;
   }
   return -1;

@@ -31,9 +31,12 @@ describe("a plan before the practitioner looked", () => {
     );
     expect(read("first appt and she had a package ready for me to sign before any exam")).toContain("care:negative");
   });
-  it("is nothing when what came before was treatment or time", () => {
+  it("is nothing when what came before was treatment or time, or the plan came after a look", () => {
     expect(read("He took x-rays before the first adjustment.")).toEqual(["care:neutral"]);
     expect(read("I did six weekly sessions before seeing any change.")).not.toContain("care:negative");
+    expect(read("Before the exam she asked about my goals and we built the plan together.")).not.toContain(
+      "care:negative",
+    );
   });
 });
 
