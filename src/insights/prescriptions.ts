@@ -79,8 +79,12 @@ const SEE = new Set(["see", "seen", "seeing", "saw"]);
  * "He stretched me before the adjustment" and "I had X-rays before my first visit" lay out no plan.
  */
 export function planBeforeLooking({ normals, lemmas }: TokenTable, start: number, end: number): number {
-  const plan = normals.slice(start, end).some((w, k) => LAID_OUT.has(w) || LAID_OUT.has(lemmas[start + k] as string));
-  if (!plan) return -1;
+  // "They went over payment plans before the exam": how to pay, not a plan of care.
+  const laidOut = (k: number) =>
+    (LAID_OUT.has(normals[k] as string) || LAID_OUT.has(lemmas[k] as string)) && normals[k - 1] !== "payment";
+  let first = start;
+  while (first < end && !laidOut(first)) first++;
+  if (first >= end) return -1;
   for (let i = start; i < end; i++) {
     if (normals[i] !== "before") continue;
     let j = i + 1;
@@ -89,10 +93,9 @@ export function planBeforeLooking({ normals, lemmas }: TokenTable, start: number
     const look = normals[j] as string;
     if (j >= end || j - i > 6 || !LOOKS.has(look)) continue;
     // "Before the exam she asked about my goals and we built the plan": a look came before the plan.
-    const laid = normals.findIndex(
-      (w, k) => k > j && k < end && (LAID_OUT.has(w) || LAID_OUT.has(lemmas[k] as string)),
-    );
-    if (laid > j && normals.slice(j + 1, laid).some((w) => LOOKS.has(w))) continue;
+    let laid = j + 1;
+    while (laid < end && !laidOut(laid)) laid++;
+    if (laid < end && normals.slice(j + 1, laid).some((w) => LOOKS.has(w))) continue;
     if (!SEE.has(look) || normals.slice(j + 1, j + 3).some((w) => SEEN.has(w))) return i;
   }
   return -1;

@@ -37,6 +37,7 @@ describe("a plan before the practitioner looked", () => {
     expect(read("Before the exam she asked about my goals and we built the plan together.")).not.toContain(
       "care:negative",
     );
+    expect(read("The front desk went over payment plans before the exam.")).not.toContain("care:negative");
   });
 });
 
