@@ -83,6 +83,7 @@ describe("pay", () => {
 describe("charged", () => {
   it("is a price told when a rate follows, a complaint when a charge is", () => {
     expect(read("Self-pay patients are charged $65 per adjustment.")).toEqual(["billing:neutral"]);
+    expect(read("Billed $120 per session, way more than they quoted.")).toEqual(["billing:negative"]);
     expect(read("Follow-ups are charged by the length of the session.")).toEqual(["billing:neutral"]);
     expect(read("They charge 45 dollars a visit.")).toEqual(["billing:neutral"]);
     expect(read("They charged me $120 for a missed appointment.")).toContain("billing:negative");
