@@ -255,6 +255,9 @@ const CHANGED = new Set([
   "take",
   "bring",
 ]);
+/** What a change of amount may be told of that is a price: "the bill went from $40 to $90". */
+const PRICED = new Set("bill price cost copay co-pay fee rate charge deductible".split(" "));
+const CURRENCY = new Set(["$", "£", "€", "dollars", "bucks"]);
 /** What a patient gains back, more of which is better: "range of motion", "mobility", "sleeping". */
 const GAINED = new Set("range motion rotation mobility flexibility movement sleep energy walk strength".split(" "));
 /** How far after "from" or "to" the amount may stand: "to maybe one", "from pretty much every day". */
@@ -295,6 +298,10 @@ export function amountChange(
   if (normals[to] !== "to") return none;
   const after = amountAt(normals, to + 1, end);
   if (after < 0 || after === before) return none;
+  // "The bill went from $40 to $90", "got the price down from 120 to 90": a price changed, not the condition.
+  // Only just before "from": "fees took my back from a seven to a two" is the back's change.
+  const priced = lemmas.slice(Math.max(start, at - 3), at).some((l) => PRICED.has(l));
+  if (priced || normals.slice(at, to + 2).some((w) => CURRENCY.has(w))) return none;
   // "My range of motion went from a 3 to a 9", "went from sleeping 3 hours to 7": more of what the
   // patient gains back is the good result.
   const gained = lemmas.slice(start, at).some((l) => GAINED.has(l)) || GAINED.has(lemmas[at + 1] as string);

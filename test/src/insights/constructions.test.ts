@@ -490,6 +490,10 @@ describe("a change of amount told of a condition", () => {
     expect(read("I came from two towns over for my back pain.")).not.toContain("pain-relief:positive");
     expect(read("Back pain from 3 years of gardening.")).toEqual(["pain-relief:neutral"]);
   });
+  it("is nothing when a price changed", () => {
+    expect(read("We got the price down from 120 to 90 for my sciatica visits.")).not.toContain("pain-relief:positive");
+    expect(read("The bill went from $40 to $90 and my back still hurts.")).toContain("pain-relief:negative");
+  });
 });
 
 describe("a change of amount on a scale", () => {
