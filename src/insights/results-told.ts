@@ -258,6 +258,8 @@ const CHANGED = new Set([
 /** What a change of amount may be told of that is a price: "the bill went from $40 to $90". */
 const PRICED = new Set("bill price cost copay co-pay fee rate charge deductible".split(" "));
 const CURRENCY = new Set(["$", "£", "€", "dollars", "bucks"]);
+/** Words of the symptom itself, less of which is better whatever else the clause names. */
+const SYMPTOMS = new Set("pain ache hurt stiffness numbness tingling soreness discomfort spasm spasms".split(" "));
 /** What a patient gains back, more of which is better: "range of motion", "mobility", "sleeping". */
 const GAINED = new Set("range motion rotation mobility flexibility movement sleep energy walk strength".split(" "));
 /** How far after "from" or "to" the amount may stand: "to maybe one", "from pretty much every day". */
@@ -304,6 +306,9 @@ export function amountChange(
   if (priced || normals.slice(at, to + 2).some((w) => CURRENCY.has(w))) return none;
   // "My range of motion went from a 3 to a 9", "went from sleeping 3 hours to 7": more of what the
   // patient gains back is the good result.
-  const gained = lemmas.slice(start, at).some((l) => GAINED.has(l)) || GAINED.has(lemmas[at + 1] as string);
+  // "my back pain when I walk went from an 8 to a 2" still tells the symptom.
+  const told = lemmas.slice(start, at);
+  const gained =
+    (told.some((l) => GAINED.has(l)) || GAINED.has(lemmas[at + 1] as string)) && !told.some((l) => SYMPTOMS.has(l));
   return [(after < before ? 1 : -1) * (gained ? -1 : 1), to];
 }

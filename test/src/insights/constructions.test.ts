@@ -482,6 +482,7 @@ describe("a change of amount told of a condition", () => {
   });
   it("is a good result when what the patient gains back grew", () => {
     expect(read("The range of motion in my neck went from a 3 to a 9.")).toEqual(["pain-relief:positive"]);
+    expect(read("My back pain when I walk went from an 8 to a 2.")).toEqual(["pain-relief:positive"]);
     expect(read("Since the adjustments my back lets me go from sleeping 3 hours to 7.")).not.toContain(
       "pain-relief:negative",
     );
