@@ -10,8 +10,8 @@ import type { TokenTable } from "./nlp.ts";
 const ADVISE = new Set(["recommend", "suggest", "advise", "prescribe"]);
 /** Before the verb, words that make it the patient's own recommendation: "I'd highly recommend". */
 const OWN = new Set(["i", "we", "would", "'d", "highly", "definitely", "totally", "will", "'ll", "can", "ca", "could"]);
-/** Who else may recommend in the present: "they strongly recommend weekly visits". */
-const OTHERS = new Set("he she they doctor dr chiropractor chiro therapist".split(" "));
+/** What may stand before the patient's own "recommend" with no subject: "Strongly recommend", "10/10, recommend". */
+const BARE = new Set(["ADV", "PUNCT", "INTJ", "CCONJ", "NUM", "SYM"]);
 /** What a plan is made of: "three visits a week", "a 24-visit package", "weekly sessions for a year". */
 const PLAN = new Set(
   (
@@ -38,10 +38,9 @@ const OBJECT_REACH = 4;
 export function prescribes({ normals, lemmas, pos }: TokenTable, i: number, start: number, end: number): boolean {
   if (!ADVISE.has(lemmas[i] as string)) return false;
   if (normals.slice(Math.max(start, i - 3), i).some((w) => OWN.has(w))) return false;
-  // "Strongly recommend the 12-visit package.": in the present with no one else before it, the
-  // patient's own word; "he strongly recommended weekly visits" is still a plan.
-  const before = normals.slice(start, i);
-  if (normals[i] === "recommend" && !before.some((w, k) => OTHERS.has(w) || pos[start + k] === "PROPN")) return false;
+  // "Strongly recommend the 12-visit package.": in the present with no subject before it, the
+  // patient's own word; "the doctors here recommend weekly visits" is still a plan.
+  if (normals[i] === "recommend" && pos.slice(start, i).every((p) => BARE.has(p as string))) return false;
   const next = normals[i + 1];
   if (next === "i" || next === "that" || next === "we") return i + 1 < end;
   for (let j = i + 1; j < Math.min(end, i + 1 + OBJECT_REACH); j++) {

@@ -13,6 +13,7 @@ describe("recommended, by the practitioner", () => {
     expect(read("She recommended two sessions a week for a month.")).toEqual(["care:neutral"]);
     expect(read("Dr. Amy strongly recommended two sessions a week.")).toEqual(["care:neutral"]);
     expect(read("They strongly recommend two sessions a week.")).not.toContain("care:positive");
+    expect(read("The doctors here recommend weekly visits for the first month.")).not.toContain("care:positive");
     expect(read("Dr. Amy suggested ice and a new pillow.")).not.toContain("care:positive");
   });
   it("stays the patient's praise when the patient recommends", () => {
