@@ -263,6 +263,7 @@ describe("a complaint shrugged off, listening and explaining", () => {
     expect(read("The chiropractor was actually listening to me.")).toEqual(["care:positive"]);
     expect(read("The chiropractor was listening to the radio.")).toEqual(["care:neutral"]);
     expect(read("Instead of listening to me, he kept talking about supplements.")).toEqual(["care:negative"]);
+    expect(read("Instead of listening to music, I chatted with the receptionist.")).not.toContain("care:negative");
     expect(read("I was not listening to my body for years.")).not.toContain("care:negative");
     expect(read("I didn't explain it well but she figured out what was wrong.")).not.toContain("care:negative");
     expect(read("the chiro doesnt explain much")).toEqual(["care:negative"]);
