@@ -1,3 +1,4 @@
+import { amountChange } from "./amounts.ts";
 import { adverbialBack, awaitsResult } from "./aspects.ts";
 import { attribute, names, type Polar, WORD_WEIGHT } from "./attribute.ts";
 import { readConditions } from "./but-for.ts";
@@ -30,7 +31,6 @@ import type { Clause } from "./nlp.ts";
 import { prescribes } from "./prescriptions.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
-import { amountChange } from "./results-told.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
 import { noComplaintAt, noOpinionAt, workDone } from "./word-senses.ts";
