@@ -77,9 +77,13 @@ export function workDone(normals: readonly string[], lemmas: readonly string[], 
   return [i - 1, i - 2, i - 3].some((k) => k >= start && (normals[k] === "where" || normals[k] === "how"));
 }
 
+/** Verbs whose "down" is a particle of the movement: "sat down and walked me through", "wrote it down". */
+const DOWN_WITH = new Set("sit lie lay kneel bend lean write jot note slow calm cool settle".split(" "));
+
 /** Whether wink's value of the word at `i` is no opinion here, by its sense in the clause `start`…`end`. */
-export function noOpinionAt({ normals, pos }: TokenTable, i: number, start: number, end: number): boolean {
+export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, start: number, end: number): boolean {
   const n = normals[i] as string;
+  if (n === "down" && i > start && DOWN_WITH.has(lemmas[i - 1] as string)) return true;
   // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
   const place = (pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
   return (

@@ -128,3 +128,11 @@ describe("work", () => {
     expect(read("Dr. Lee worked his magic on my neck.")).toEqual(["care:positive"]);
   });
 });
+
+describe("down and right that only point", () => {
+  it("reads a practitioner who sat down, and x-rays taken right there, as no judgement", () => {
+    expect(read("The chiropractor sat down and went through my x-rays with me.")).toEqual(["care:neutral"]);
+    expect(read("They took the x-rays right there in the office.")).not.toContain("facility:positive");
+    expect(read("The front desk let me down again.")).toEqual(["staff:negative"]);
+  });
+});
