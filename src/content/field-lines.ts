@@ -98,7 +98,22 @@ function keyLine(lines: readonly string[], from: number, to: number, key: string
     // The field itself, not one of the same name nested deeper (a response's `date`).
     if (shallowest === undefined || indentOf(line) < indentOf(lines[shallowest] as string)) shallowest = i;
   }
-  return shallowest;
+  return shallowest ?? afterQuoteLine(lines, from, to, key);
+}
+
+/**
+ * The line where `key:` follows a quote (`date: 'unclosed` then `p'key: 1`): js-yaml reads a name
+ * written after the closing quote of a value begun on a line above as the next field of its block.
+ */
+function afterQuoteLine(lines: readonly string[], from: number, to: number, key: string): number | undefined {
+  for (let i = from; i < to; i++) {
+    const line = lines[i] as string;
+    if (ignored(line)) continue;
+    for (const quote of line.matchAll(/['"][ \t]*/g)) {
+      if (nameEnd(line, quote.index + quote[0].length, key) !== undefined) return i;
+    }
+  }
+  return undefined;
 }
 
 function itemLine(

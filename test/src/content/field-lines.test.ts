@@ -46,3 +46,13 @@ describe("fieldAtLine", () => {
     }
   });
 });
+
+describe("fieldLine", () => {
+  it("finds a field written after the closing quote of a value begun on the line above", () => {
+    // Found by the broken-files property (plain-messages.test.ts): js-yaml reads `ublished_at` as a field.
+    const text = `ate: 'unclosed\np'ublished_at: "2025-01-16T17:20:00Z"\nrating: 3\nsource:\n  a: "x\n  y" b: 1\n`;
+    expect(fieldLine(text, ["ublished_at"])).toBe(2);
+    expect(fieldLine(text, ["source", "b"])).toBe(6);
+    expect(fieldLine(text, ["rating"])).toBe(3);
+  });
+});
