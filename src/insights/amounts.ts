@@ -1,4 +1,4 @@
-import type { Clause } from "./nlp.ts";
+import type { TokenTable } from "./nlp.ts";
 
 /**
  * A change of amount told of a condition ("went from every day to roughly weekly", "from a 3 to an
@@ -76,7 +76,7 @@ function amountAt(normals: readonly string[], i: number, end: number): number {
  * none. Said of a condition (polarity.ts binds it), less is a good result.
  */
 export function amountChange(
-  { normals, lemmas }: Clause["tokens"],
+  { normals, lemmas }: TokenTable,
   at: number,
   start: number,
   end: number,

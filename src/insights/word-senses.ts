@@ -1,12 +1,7 @@
+import type { TermMatch } from "./aspects.ts";
 import { forewarned, measuresOnly } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
 import type { AspectSpan } from "./readings.ts";
-
-/** A run of tokens, `start`…`end`. */
-interface Span {
-  start: number;
-  end: number;
-}
 
 /**
  * Senses in which a word of wink's general lexicon carries no opinion in a review: "after work", a
@@ -111,7 +106,7 @@ export function noComplaintAt(
   from: number,
   to: number,
   start: number,
-  conditions: readonly Span[],
+  conditions: readonly TermMatch[],
   mentions: readonly AspectSpan[],
 ): boolean {
   // "Booking for my back is a pain" still names the nuisance before the condition.
