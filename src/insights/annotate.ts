@@ -187,7 +187,8 @@ export function createAnnotator(
       for (const [k, found] of readings.entries()) for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
       const about =
-        learned && learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided);
+        learned &&
+        learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided, spansOfClause);
       for (const k of toldElsewhere) {
         readings[k] = (readings[k] as AspectReading[]).map((r) => ({
           aspect: r.aspect,

@@ -1,4 +1,5 @@
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import { namesSomeoneOfTheOffice } from "./given-names.ts";
 import { patientsAct } from "./negation.ts";
 import type { Clause, TermForms, TokenTable } from "./nlp.ts";
 import type { AspectSpan } from "./readings.ts";
@@ -205,13 +206,15 @@ export function compileMentions(
   const names = technicians.flatMap((t) => [t.name, ...t.aliases]);
   const matcher = compileTerms(
     [
-      ...aspects.flatMap((a) => [a.terms, a.neutral_terms, a.technician_names ? names : []]),
+      ...aspects.flatMap((a) => [a.terms, a.neutral_terms, [...(a.technician_names ? names : []), ...a.given_names]]),
       ...conditions.map((c) => c.terms),
     ],
     termForms,
   );
   const conditionAspect = conditions.map((c) => aspects.findIndex((a) => a.id === c.aspect));
   const practitioner = aspects.findIndex((a) => a.technician_names);
+  const givenNames = aspects.map((a) => new Set(a.given_names.map((n) => n.toLowerCase())));
+  const technicianWords = new Set(names.flatMap((n) => n.toLowerCase().split(/[\s.]+/)));
   return (clause) => {
     const { normals, lemmas, pos } = clause.tokens;
     const spans = matcher.spans(clause);
@@ -221,11 +224,21 @@ export function compileMentions(
     const toldWhy = (m: TermMatch) =>
       patientsAct(normals, lemmas, pos, m.start, clause.start, BOOKING) &&
       spans.some((c) => conditionOf(c) >= 0 && conditionOf(c) !== Math.floor(m.group / 3));
+    const givenName = (m: TermMatch) =>
+      m.group % 3 === 2 &&
+      m.group < 3 * aspects.length &&
+      givenNames[Math.floor(m.group / 3)]?.has(normals[m.start] as string) === true;
+    // A given name that is a word of a technician's name ("Marcus" of Dr. Marcus Bell) may be theirs.
+    const notSomeoneOfTheOffice = (m: TermMatch) =>
+      givenName(m) &&
+      (technicianWords.has(normals[m.start] as string) ||
+        !namesSomeoneOfTheOffice(clause.tokens, m.start, clause.start));
     return judgingPractitioner(
       clause,
       practitioner,
       spans.flatMap((m) => {
         const k = m.group - 3 * aspects.length;
+        if (notSomeoneOfTheOffice(m)) return [];
         if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
         if (goesOutOfTheWay(clause.tokens, m.start, m.end) || awaitsResult(clause.tokens, m.start, m.end)) return [];
         if (frontOfSomething(clause.tokens, m.start, m.end)) return [];
@@ -242,7 +255,14 @@ export function compileMentions(
               weak: conditions[k]?.needs_evidence ?? false,
               condition: true,
             }
-          : { aspect: Math.floor(m.group / 3), start: m.start, end: m.end, weak: false, condition: m.group % 3 !== 0 };
+          : {
+              aspect: Math.floor(m.group / 3),
+              start: m.start,
+              end: m.end,
+              weak: false,
+              condition: m.group % 3 !== 0,
+              ...(givenName(m) ? { person: true } : {}),
+            };
       }),
     );
   };

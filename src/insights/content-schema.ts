@@ -35,6 +35,12 @@ export const AspectDefinitionSchema = z.strictObject(
      * "Dr. Patel was great" counts for the care aspect without listing every name as a term.
      */
     technician_names: z.boolean({ error: "expected true or false" }).default(false),
+    /**
+     * Given names that, said without a title, name someone of this aspect: "kayla at the desk",
+     * "Marcus found me a slot". Like a technician's name, a name says who was there, not how it went;
+     * after "Dr." or where it is one of the review's technicians, it is the practitioner's.
+     */
+    given_names: z.array(Term, { error: "expected a list of names" }).default([]),
   },
   { error: "expected an aspect with id, label and terms" },
 );

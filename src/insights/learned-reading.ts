@@ -11,7 +11,7 @@ import {
   wordsContext,
 } from "./polarity-features.ts";
 import { asksQuestion } from "./quotes.ts";
-import type { AspectReading } from "./readings.ts";
+import type { AspectReading, AspectSpan } from "./readings.ts";
 import { clausesBySentence, sentenceAbout } from "./sentence-about.ts";
 
 /**
@@ -110,6 +110,7 @@ export function learnedReadings(
   rating: number,
   options: LearnedOptions = LEARNED_DEFAULTS,
   voided: ReadonlySet<number> = new Set(),
+  spans: readonly (readonly AspectSpan[])[] = [],
 ): Map<number, number[]> {
   const { polarityConfidence, aspectConfidence, overrideConfidence, vetoBelow, conditionConfidence } = options;
   const featsOf = clauses.map((c) => features(c.tokens, c.start, c.end));
@@ -187,9 +188,12 @@ export function learnedReadings(
   };
 
   // The rules' readings, less an aspect found by a term used in passing ("writing this in the
-  // parking lot"): dropped before the polarity model is asked about it.
+  // parking lot"): dropped before the polarity model is asked about it. A given name is no term
+  // used in passing, and no model that reads words knows every name.
   readings.forEach((found, k) => {
-    readings[k] = found.filter((r) => aboutOf(k, r.aspect) >= vetoBelow).map((r) => decide(k, r.aspect, r));
+    readings[k] = found
+      .filter((r) => aboutOf(k, r.aspect) >= vetoBelow || spans[k]?.some((m) => m.aspect === r.aspect && m.person))
+      .map((r) => decide(k, r.aspect, r));
   });
 
   for (const [sentence, ks] of bySentence) {

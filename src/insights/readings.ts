@@ -14,6 +14,8 @@ export interface AspectSpan {
   weak: boolean;
   /** Named by a condition, a neutral term or a practitioner's name, not by one of the aspect's own terms. */
   condition?: boolean;
+  /** Named by a given name ("kayla at the desk"): someone the models, which read words, cannot know. */
+  person?: boolean;
 }
 
 /** What one clause says about one aspect. */

@@ -72,7 +72,7 @@ function checkAspects(entry: Entry, aspects: readonly AspectDefinition[], proble
     const prior = ids.get(a.id);
     if (prior !== undefined) problems.push(at(entry, ["aspects", i, "id"], `duplicate id of aspects[${prior}]`, a.id));
     else ids.set(a.id, i);
-    for (const field of ["terms", "neutral_terms"] as const) {
+    for (const field of ["terms", "neutral_terms", "given_names"] as const) {
       a[field].forEach((t, k) => {
         const here = ["aspects", i, field, k];
         const where = terms.get(termKey(t));
