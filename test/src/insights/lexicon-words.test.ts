@@ -269,3 +269,12 @@ describe("a complaint shrugged off, listening and explaining", () => {
     expect(read("the chiro doesnt explain much")).toEqual(["care:negative"]);
   });
 });
+
+describe("go", () => {
+  it("is no praise alone, and telling others to come or not to is", () => {
+    expect(read("Three of my calls to the office go unreturned.")).toEqual(["staff:negative"]);
+    expect(read("I go to the front desk to pay after each visit.")).not.toContain("staff:positive");
+    expect(read("Go see Dr. Lane, you won't regret it.")).toEqual(["care:positive"]);
+    expect(read("Do not go here, the billing office lies.")).not.toContain("billing:positive");
+  });
+});
