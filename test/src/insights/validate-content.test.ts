@@ -62,6 +62,7 @@ describe("validateInsightsContent", () => {
       terms: ["bill", "insurance"],
       neutral_terms: [],
       technician_names: false,
+      given_names: [],
     });
     expect(content.summary).toBe("Text.");
     expect(content.faq[0]?.evidence).toEqual(["2025-01-02-ana"]);
@@ -120,6 +121,13 @@ describe("validateInsightsContent", () => {
     expect(problems(raw({ aspects: text }))).toEqual([
       `${ASPECTS}: line 10: aspects[2].id: duplicate id of aspects[0], got "billing"`,
       `${ASPECTS}: line 12: aspects[2].terms[0]: duplicate term, already in aspects[0].terms[1] (billing), got "Insurance"`,
+    ]);
+  });
+
+  it("rejects a given name that is also a term: a word is read one way", () => {
+    const text = `${GOOD_ASPECTS}  - id: staff\n    label: Staff\n    terms: [desk]\n    given_names: [tina, Bill]\n`;
+    expect(problems(raw({ aspects: text }))).toEqual([
+      `${ASPECTS}: line 13: aspects[2].given_names[1]: duplicate term, already in aspects[0].terms[0] (billing), got "Bill"`,
     ]);
   });
 
