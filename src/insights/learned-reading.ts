@@ -1,3 +1,4 @@
+import { isPlace } from "./constructions.ts";
 import { CLASSES, type CompiledModel, features, type ModelVerdict, type PolarityClass } from "./learned.ts";
 import type { Clause } from "./nlp.ts";
 import { round } from "./numbers.ts";
@@ -204,12 +205,40 @@ export function learnedReadings(
       if ((p[aspect] as number) < aspectConfidence) return;
       if (ks.some((k) => (readings[k] as AspectReading[]).some((r) => r.aspect === aspect))) return;
       const best = highest(open, (k) => model.aspect(id, featsOf[k] as string[]) as number);
-      (readings[best] as AspectReading[]).push(decide(best, aspect, undefined));
+      const found = readings[best] as AspectReading[];
+      // "went in for sciatica and the doc was texting": a condition named as what the visit was for
+      // is why the patient came, whatever the clause says of another aspect.
+      const why =
+        found.some((r) => r.aspect !== aspect && r.polar) &&
+        spans[best]?.some((m) => m.aspect === aspect && m.condition && visitFor(clauses[best] as Clause, m.start));
+      found.push(
+        why
+          ? { aspect, score: 0, polar: false, inferred: true, learned: "found", words: [] }
+          : decide(best, aspect, undefined),
+      );
     });
   }
   return about;
 }
 
+const FOR = new Set(["for"]);
+/** Words before "for" that make what follows a result's object: "didn't do much for my back", "great for sciatica". */
+const DONE_FOR = new Set(
+  "do does did doing done much nothing anything something lot wonders help helps helped work works worked great good amazing best better miracles".split(
+    " ",
+  ),
+);
+
+/** Whether the condition at `start` is named as what a visit was for: "went in for sciatica", "for my neck appt". */
+function visitFor(clause: Clause, start: number): boolean {
+  if (!isPlace(clause, start, FOR)) return false;
+  const { normals, words } = clause.tokens;
+  let k = start - 1;
+  while (k > clause.start && normals[k] !== "for") k--;
+  k--;
+  while (k >= clause.start && !words[k]) k--;
+  return !DONE_FOR.has(normals[k] as string);
+}
 const TURNS = new Set(["but", "however", "though", "although", "yet", "except", "still"]);
 /** Whether the clause after clause k, in its sentence or the next, opens with a turn ("But the billing…"). */
 function turnsAfter(clauses: readonly Clause[], k: number): boolean {

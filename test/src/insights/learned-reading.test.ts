@@ -114,3 +114,17 @@ describe("the learned models beside the rules", () => {
     expect(annotate(both, text).aspects).toEqual(annotate(both, text).aspects);
   });
 });
+
+describe("a condition named as what the visit was for", () => {
+  const readAt = (rating: number, text: string) =>
+    both
+      .annotate({ id: "x", title: null, text, rating, technicians: [], services: [], service_areas: [] })
+      .aspects.map((x) => `${x.id}:${x.sentiment}`);
+  it("is why the patient came: the models may find pain relief there, but give it no side", () => {
+    expect(readAt(1, "showed up for my sciatica appt and waited an hour. never again")).toContain("pain-relief:neutral");
+    expect(readAt(3, "waited 70 min for my sciatica appt. SEVENTY.")).not.toContain("pain-relief:positive");
+  });
+  it("is the result's when something was done for it", () => {
+    expect(readAt(3, "The adjustment did nothing for my sciatica.")).toEqual(["pain-relief:negative"]);
+  });
+});
