@@ -62,7 +62,7 @@ function amountAt(normals: readonly string[], i: number, end: number): number {
     const n = normals[k] as string;
     if (n === "every" || n === "each") return normals[k + 1] === "week" ? 1 : normals[k + 1] === "month" ? 0.25 : 7;
     if (n === "all" && normals[k + 1] === "the" && normals[k + 2] === "time") return 50;
-    if (/^\d+(?:\.\d+)?$/.test(n)) return Number(n);
+    if (/^\d+(?:\.\d+)?(?:\/10)?$/.test(n)) return Number.parseFloat(n); // "a 3", "8/10"
     const word = AMOUNTS.get(n);
     if (word !== undefined) return word;
     if (n === "to" || n === "from") return -1;

@@ -33,7 +33,7 @@ import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
-import { noComplaintAt, noOpinionAt, workDone } from "./word-senses.ts";
+import { noComplaintAt, noOpinionAt, patientReturns, workDone } from "./word-senses.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -127,7 +127,7 @@ export function readClause(
       // it ("…, but much better"); not beside another aspect's own term ("parking is much better").
       const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
       if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
-      if (!hasCondition && !itself) continue;
+      if ((!hasCondition && !itself) || patientReturns(clause.tokens, s.start, start)) continue;
       if (takesNothingAway(clause.tokens, s, conditions)) {
         // Its words read as any others then: the "no" of "left with no answers" denies the answers.
         for (let i = s.start; i < s.end; i++) covered[i - start] = 0;

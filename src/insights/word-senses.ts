@@ -116,3 +116,18 @@ export function noComplaintAt(
     !mentions.some((m) => !m.condition && m.start < from);
   return symptom || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
 }
+
+/** Words between a patient and "coming back": "I keep coming back", "we'll definitely be back". */
+const RETURNING = new Set(
+  "keep keeps kept will 'll 'd would be am 'm are 're always definitely still happily gladly now".split(" "),
+);
+/**
+ * Whether the outcome at `at` ("coming back", "came back") is the patient returning ("so I keep
+ * coming back"), not the condition.
+ */
+export function patientReturns({ normals, lemmas }: TokenTable, at: number, start: number): boolean {
+  if (lemmas[at] !== "come" || normals[at + 1] !== "back") return false;
+  let k = at - 1;
+  while (k > start && RETURNING.has(normals[k] as string)) k--;
+  return k >= start && (normals[k] === "i" || normals[k] === "we" || normals[k] === "you");
+}

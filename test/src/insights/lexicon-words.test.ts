@@ -278,3 +278,18 @@ describe("go", () => {
     expect(read("Do not go here, the billing office lies.")).not.toContain("billing:positive");
   });
 });
+
+describe("results told in a word, and a patient coming back", () => {
+  it("reads recovery and pain that lifted as good results", () => {
+    expect(read("Six weeks later I am fully recovered.")).toEqual(["pain-relief:positive"]);
+    expect(read("The ache in my hip has lifted.")).toEqual(["pain-relief:positive"]);
+  });
+  it("reads a patient who keeps coming back as no returning pain", () => {
+    expect(read("My knee feels much better, so we keep coming back.")).toEqual(["pain-relief:positive"]);
+    expect(read("My knee pain keeps coming back.")).toEqual(["pain-relief:negative"]);
+  });
+  it("reads a score out of ten that fell as a good result", () => {
+    expect(read("my neck went from 9/10 to maybe a 3")).toEqual(["pain-relief:positive"]);
+    expect(read("my neck went from 3/10 to a 7")).toEqual(["pain-relief:negative"]);
+  });
+});
