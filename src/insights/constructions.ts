@@ -31,7 +31,7 @@ export interface Delay {
   at: number;
   /** -1 a long delay, +1 a short one ("within ten minutes"). */
   value: -1 | 1;
-  /** Lateness ("running 10 minutes behind"): the delay aspect's, whoever the clause names. */
+  /** Lateness ("running 10 minutes behind") or promptness ("within five minutes of arriving"): the delay aspect's, whoever the clause names. */
   late?: true;
 }
 
@@ -182,7 +182,8 @@ export function compileConstructions(
         if (n < 0) continue;
         const before = normals.slice(Math.max(clause.start, i - 4), i);
         if (before.some((w) => SHORT_CUES.has(w)) && !LONG_UNITS.has(unit) && (unit !== "minute" || n < LONG_MINUTES)) {
-          out.push({ at: i, value: 1 });
+          // "on the table within ten minutes of arriving": counted from the appointment, a wait.
+          out.push({ at: i, value: 1, ...(normals[i + 1] === "of" && { late: true as const }) });
           continue;
         }
         const long = LONG_UNITS.has(unit) || unit === "hour" || unit === "day" || n >= LONG_MINUTES;
@@ -266,10 +267,7 @@ function includingAt(clause: Clause, start: number): number {
   return k >= clause.start && INCLUDING.has(normals[k] as string) ? k : -1;
 }
 
-/**
- * Whether the mention at `start` names a part of what the clause prices or praises ("$39 including
- * the exam"): the opinion is of the whole, not of the part.
- */
+/** Whether the mention at `start` names a part of what the clause prices or praises ("$39 including the exam"). */
 export const isIncluded = (clause: Clause, start: number): boolean => includingAt(clause, start) >= 0;
 
 /** Whether the mention at `start` is a part of an amount ("$39 including the exam"), whose opinion is the price's. */

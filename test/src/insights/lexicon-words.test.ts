@@ -293,3 +293,12 @@ describe("results told in a word, and a patient coming back", () => {
     expect(read("my neck went from 3/10 to a 7")).toEqual(["pain-relief:negative"]);
   });
 });
+
+describe("a short wait counted from arrival", () => {
+  it("is the booking's praise, whoever the clause names", () => {
+    expect(read("The chiropractor had me on the table within five minutes of walking in.")).toContain(
+      "scheduling:positive",
+    );
+    expect(read("Each session began within three minutes of my slot.")).toEqual(["scheduling:positive"]);
+  });
+});
