@@ -302,3 +302,10 @@ describe("a short wait counted from arrival", () => {
     expect(read("Each session began within three minutes of my slot.")).toEqual(["scheduling:positive"]);
   });
 });
+
+describe("the premises", () => {
+  it("are the facility's", () => {
+    expect(read("Tidy premises and soft lighting.")).toEqual(["facility:positive"]);
+    expect(read("The interior feels cramped and dated.")).toEqual(["facility:negative"]);
+  });
+});
