@@ -9,8 +9,11 @@ import type { AspectSpan } from "./readings.ts";
  * ("worked on my jaw").
  */
 
-/** General-lexicon words whose opinion is their verb's ("it didn't work"), none as a noun ("after work"). */
-const VERB_SENSE = new Set(["work"]);
+/**
+ * General-lexicon words whose opinion is their verb's ("it didn't work", "a van blocked the lot"),
+ * none as a noun ("after work", "the works", "three blocks away", "sold in blocks of six").
+ */
+const VERB_SENSE = new Set(["work", "block"]);
 /** "3 grand", "two grand": a sum of money, no praise. */
 function thousands(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
   return normals[i] === "grand" && i > start && (/^\d/.test(normals[i - 1] as string) || pos[i - 1] === "NUM");
@@ -80,7 +83,8 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
   const n = normals[i] as string;
   if (n === "down" && i > start && DOWN_WITH.has(lemmas[i - 1] as string)) return true;
   // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
-  const place = (pos[i] === "NOUN" && VERB_SENSE.has(n)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
+  const place =
+    (pos[i] === "NOUN" && VERB_SENSE.has(lemmas[i] as string)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
   return (
     place || measuresOnly(normals, pos, i, start) || thousands(normals, pos, i, start) || rateTold(normals, i, end)
   );

@@ -136,3 +136,10 @@ describe("down and right that only point", () => {
     expect(read("The front desk let me down again.")).toEqual(["staff:negative"]);
   });
 });
+
+describe("block", () => {
+  it("judges as a verb, not as a noun: a street's length or a bundle of visits", () => {
+    expect(read("The clinic is four blocks from the station.")).toEqual(["facility:neutral"]);
+    expect(read("A delivery truck blocked the parking lot.")).toEqual(["location:negative"]);
+  });
+});
