@@ -81,8 +81,11 @@ const RESULTING = new Set([
     " ",
   ),
 ]);
-/** Before "see if", words of waiting for the answer: "still waiting to see if", "we'll see whether". */
-const AWAITING = new Set(["wait", "waiting", "'ll", "will", "gonna"]);
+/**
+ * Before "see if", words of waiting for the answer: "still waiting to see if", "we'll see whether",
+ * and "ill see if", an "I'll" typed without its apostrophe.
+ */
+const AWAITING = new Set(["wait", "waiting", "'ll", "will", "ill", "gonna"]);
 const DENIALS = new Set([
   "not",
   "no",
@@ -166,8 +169,11 @@ export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause)
     const asked = normals.slice(k + 1, Math.min(end, k + 8));
     // "if it will work for you", "if it helps everyone": a result for others, not the patient's left open.
     if (asked.some((n) => ASKED_FOR.has(n))) continue;
-    if (asker && (lemmas[k] === "result" || lemmas.slice(k + 1, Math.min(end, k + 6)).some((l) => RESULTING.has(l))))
-      return true;
+    // Of the result by lemma or by the word itself: wink lemmatises "better" to "good".
+    let resulting = false;
+    for (let j = k + 1; j < Math.min(end, k + 6) && !resulting; j++)
+      resulting = RESULTING.has(lemmas[j] as string) || RESULTING.has(normals[j] as string);
+    if (asker && (lemmas[k] === "result" || resulting)) return true;
   }
   return false;
 }

@@ -78,6 +78,23 @@ export function workDone(normals: readonly string[], lemmas: readonly string[], 
 /** Verbs whose "down" is a particle of the movement: "sat down and walked me through", "wrote it down". */
 const DOWN_WITH = new Set("sit lie lay kneel bend lean write jot note slow calm cool settle".split(" "));
 
+/** What "ill" of being sick follows: a verb of being or becoming, or a degree ("was ill", "got really ill"). */
+const ILL_AFTER = new Set(
+  "be is am are was were been being 's 'm feel feels felt feeling get gets got getting fall fell become became home very so too really quite seriously mentally terminally chronically".split(
+    " ",
+  ),
+);
+/** What follows "ill" of being sick: an end, or what it came from ("ill after the visit", "ill with flu"). */
+const ILL_BEFORE = new Set("after from with for and or , . ! ?".split(" "));
+/**
+ * Whether "ill" at `i` is "I'll" typed without its apostrophe ("ill keep booking", "guess ill go
+ * elsewhere"): it follows no verb of being or becoming and is followed by a word, not by an end.
+ */
+function willSaid(normals: readonly string[], i: number, start: number, end: number): boolean {
+  if (normals[i] !== "ill" || i + 1 >= end || ILL_BEFORE.has(normals[i + 1] as string)) return false;
+  return i === start || !ILL_AFTER.has(normals[i - 1] as string);
+}
+
 /** Whether wink's value of the word at `i` is no opinion here, by its sense in the clause `start`…`end`. */
 export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, start: number, end: number): boolean {
   const n = normals[i] as string;
@@ -86,7 +103,11 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
   const place =
     (pos[i] === "NOUN" && VERB_SENSE.has(lemmas[i] as string)) || (pos[i] === "ADP" && pos[i + 1] === "DET");
   return (
-    place || measuresOnly(normals, pos, i, start) || thousands(normals, pos, i, start) || rateTold(normals, i, end)
+    place ||
+    measuresOnly(normals, pos, i, start) ||
+    thousands(normals, pos, i, start) ||
+    rateTold(normals, i, end) ||
+    willSaid(normals, i, start, end)
   );
 }
 

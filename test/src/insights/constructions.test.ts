@@ -373,6 +373,14 @@ describe("a result not known yet: the pain told before is why the patient came",
     expect(shapes.undecided(clause("still waiting to see how much they'll bill my insurance"))).toBe(false);
     expect(shapes.undecided(clause("still waiting to see if the front desk ever calls me back"))).toBe(false);
   });
+  it("reads 'ill see if', an I'll without its apostrophe, as the answer awaited, and a result 'better' as one", () => {
+    expect(shapes.undecided(clause("we'll see if my knee gets any better"))).toBe(true);
+    expect(read("The front desk was friendly. ill see if my shoulder gets better after a few more visits.", 3)).toEqual(
+      ["pain-relief:neutral", "staff:positive"],
+    );
+    expect(read("ill definitely come back, the receptionist was lovely.", 3)).toEqual(["staff:positive"]);
+    expect(read("The waiting room made me feel ill.", 3)).toEqual(["facility:negative"]);
+  });
   it("keeps a good result told beside it", () => {
     expect(read("My shoulder already turns further than it did, though it's early days.", 3)).toContain(
       "pain-relief:positive",
