@@ -30,6 +30,13 @@ describe("conditions by their common names", () => {
   });
 });
 
+describe("an apology said", () => {
+  it("reads sorry said to the patient as courtesy, and nobody saying it as a complaint", () => {
+    expect(read("The receptionist came over twice to say sorry.")).toEqual(["staff:positive"]);
+    expect(read("Nobody at the front desk said sorry.")).toEqual(["staff:negative"]);
+  });
+});
+
 describe("calls and apologies nobody made", () => {
   it("reads them as a complaint about the front desk", () => {
     expect(read("Nobody picked up the phone all morning.")).toEqual(["staff:negative"]);
