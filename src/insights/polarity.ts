@@ -28,12 +28,11 @@ import {
   SHRUGS,
 } from "./negation.ts";
 import type { Clause } from "./nlp.ts";
-import { prescribes } from "./prescriptions.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
-import { noComplaintAt, noOpinionAt, patientReturns, workDone } from "./word-senses.ts";
+import { noComplaintAt, noOpinionAt, noPraiseAt, patientReturns, workDone } from "./word-senses.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -119,7 +118,7 @@ export function readClause(
   for (const s of spans) {
     for (let i = s.start; i < s.end; i++) covered[i - start] = 1;
     const k = s.start - start;
-    if (s.group === POSITIVE) value[k] = prescribes(clause.tokens, s.start, start, end) ? 0 : WORD_WEIGHT;
+    if (s.group === POSITIVE) value[k] = noPraiseAt(clause.tokens, s.start, s.end, start, end) ? 0 : WORD_WEIGHT;
     else if (s.group === NEGATIVE)
       value[k] = noComplaintAt(clause.tokens, s.start, s.end, start, conditions, mentions) ? 0 : -WORD_WEIGHT;
     else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {

@@ -1,6 +1,7 @@
 import type { TermMatch } from "./aspects.ts";
 import { forewarned, measuresOnly } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
+import { prescribes } from "./prescriptions.ts";
 import type { AspectSpan } from "./readings.ts";
 
 /**
@@ -108,6 +109,24 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
     thousands(normals, pos, i, start) ||
     rateTold(normals, i, end) ||
     willSaid(normals, i, start, end)
+  );
+}
+
+/** What a phone picked up may be followed by and still be the phone: "picked up the phone", "picks up right away". */
+const PICKED_PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
+const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
+/**
+ * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), or
+ * "picked up" with an object other than the phone ("insurance picks up half the cost", "picked up my
+ * records"), no call answered.
+ */
+export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: number, end: number): boolean {
+  if (prescribes(tokens, from, start, end)) return true;
+  const { normals, lemmas } = tokens;
+  if (lemmas[from] !== "pick" || normals[to - 1] !== "up" || to >= end) return false;
+  const object = normals[to] as string;
+  return (
+    (PICKED_OBJECT.has(object) || /^\d/.test(object)) && !normals.slice(to, to + 3).some((w) => PICKED_PHONE.has(w))
   );
 }
 

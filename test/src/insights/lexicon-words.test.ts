@@ -30,6 +30,13 @@ describe("conditions by their common names", () => {
   });
 });
 
+describe("picking up", () => {
+  it("reads a phone picked up as the desk answering, and a cost picked up as a plain fact of billing", () => {
+    expect(read("Nobody at the front desk ever picks up.")).toEqual(["staff:negative"]);
+    expect(read("My insurance picks up half the cost of each visit.")).toEqual(["billing:neutral"]);
+  });
+});
+
 describe("an apology said", () => {
   it("reads sorry said to the patient as courtesy, and nobody saying it as a complaint", () => {
     expect(read("The receptionist came over twice to say sorry.")).toEqual(["staff:positive"]);
