@@ -96,10 +96,15 @@ function willSaid(normals: readonly string[], i: number, start: number, end: num
   return i === start || !ILL_AFTER.has(normals[i - 1] as string);
 }
 
+/** Determiners that open what "leave" leaves: "leave the car", "left my coat", "left a message". */
+const LEFT_THINGS = new Set(["the", "a", "an", "my", "your", "their", "his", "her", "our"]);
+
 /** Whether wink's value of the word at `i` is no opinion here, by its sense in the clause `start`…`end`. */
 export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, start: number, end: number): boolean {
   const n = normals[i] as string;
   if (n === "down" && i > start && DOWN_WITH.has(lemmas[i - 1] as string)) return true;
+  // "You can leave the car in the back lot": leaving a thing somewhere is no going away in disgust.
+  if (lemmas[i] === "leave" && LEFT_THINGS.has(normals[i + 1] as string)) return true;
   // "after work" is no praise; a preposition before a determiner names a place ("behind the building").
   const place =
     (pos[i] === "NOUN" && VERB_SENSE.has(lemmas[i] as string)) || (pos[i] === "ADP" && pos[i + 1] === "DET");

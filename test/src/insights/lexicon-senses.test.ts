@@ -143,3 +143,10 @@ describe("block", () => {
     expect(read("A delivery truck blocked the parking lot.")).toEqual(["location:negative"]);
   });
 });
+
+describe("leave", () => {
+  it("is no complaint when a thing is left somewhere, as a car in a lot", () => {
+    expect(read("You can leave your car in the parking garage next door.")).toEqual(["location:neutral"]);
+    expect(read("Patients leave their cars along the street by the clinic.")).toEqual(["facility:neutral"]);
+  });
+});
