@@ -34,7 +34,9 @@ export function clauseMentions(
   shapes: Constructions,
   previous: PreviousClause | undefined,
 ): ClauseMentions {
-  let spans = own;
+  // "A drill next door during my appointment", "weeks since my last appointment": the booking names
+  // when something happened, not how it was kept.
+  let spans = own.filter((m) => m.aspect !== shapes.delayAspect || !toldWhen(clause, m));
   let borrows = false;
   const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
   for (const a of abilities) {
@@ -68,4 +70,16 @@ export function clauseMentions(
     spans.push({ aspect: care, start: lapse, end: lapse + 1, weak: false, condition: true });
   }
   return { spans, abilities, delays, lapse, borrows };
+}
+
+/** Prepositions of the time something happened: "during my appointment", "since my last session". */
+const WHEN = new Set(["during", "since", "after", "before"]);
+const BEFORE_NOUN = new Set(["DET", "ADJ", "NUM", "PRON"]);
+
+/** Whether the mention `m` is the time something happened: after a preposition of time, with no verb of its own after it. */
+function toldWhen({ tokens: { normals, pos }, start, end }: Clause, m: AspectSpan): boolean {
+  let k = m.start - 1;
+  while (k >= start && BEFORE_NOUN.has(pos[k] as string) && !WHEN.has(normals[k] as string)) k--;
+  const verb = m.end < end && (pos[m.end] === "AUX" || pos[m.end] === "VERB");
+  return k >= start && WHEN.has(normals[k] as string) && !verb;
 }

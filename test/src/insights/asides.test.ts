@@ -32,6 +32,17 @@ describe("where something happened", () => {
   });
 });
 
+describe("when something happened", () => {
+  it("names no scheduling by the booking it happened during or since", () => {
+    expect(read("A month has gone by since my last appointment.")).toEqual([]);
+    expect(read("The radio next door blared during my whole appointment.")).toEqual([]);
+  });
+
+  it("still names scheduling when the booking is what the clause tells of", () => {
+    expect(read("After my appointment was cancelled a third time, I gave up.")).toContain("scheduling:negative");
+  });
+});
+
 describe("another practice set against this one in one sentence", () => {
   it("reads the clause about this practice, not only the other's story", () => {
     expect(read("My last chiropractor never took it seriously; this one listened the first time.")).toEqual([
