@@ -121,6 +121,34 @@ const VERDICTS = new Set(["bad", "good", "negative", "positive", "wrong", "great
 /** How far after its denial a word of judging may stand: "haven't been going long enough to notice". */
 const DENIED_REACH = 6;
 
+/** What "only" may follow when it says how little treatment there has been: "it was only one visit", "I've only had two". */
+const ONLY_AFTER = new Set(["was", "been", "'s", "is", "had", "has", "have", "'ve"]);
+const FEW = new Set(["one", "a", "two", "1", "2"]);
+const COURSES = new Set(["visit", "session", "adjustment", "appointment", "treatment", "week", "day"]);
+/** What may follow the count and still end what it says: "only one visit so far", "only two weeks in". */
+const CLOSING = new Set(["so", "yet", "in", "now", "though", "tho"]);
+
+/**
+ * Whether the clause says there has been too little treatment to tell ("it was only one visit",
+ * "it's only been one week", "I have only had one adjustment"): a verb, "only", a small count and
+ * a visit or a stretch of days, ending what the clause says; "only one visit and the pain was gone"
+ * tells a result.
+ */
+function tooLittleYet(normals: readonly string[], start: number, end: number): boolean {
+  for (let k = start + 1; k < end - 2; k++) {
+    if (normals[k] !== "only" || !ONLY_AFTER.has(normals[k - 1] as string)) continue;
+    let j = k + 1;
+    if (normals[j] === "been" || normals[j] === "had") j++;
+    if (!FEW.has(normals[j] as string)) continue;
+    const unit = (normals[j + 1] ?? "").replace(/s$/, "");
+    // It ends its clause: "only two adjustments and my wrist already feels better" tells a result.
+    const after = normals[j + 2];
+    if (COURSES.has(unit) && (j + 2 >= end || !/^[a-z]/.test(after as string) || CLOSING.has(after as string)))
+      return true;
+  }
+  return false;
+}
+
 /**
  * Whether the clause says the result is not known yet, in words of its own: a denial, a word of
  * judging and "yet" ("can't yet say whether the lumbar stuff is improving", "nothing to rate yet",
@@ -129,6 +157,7 @@ const DENIED_REACH = 6;
  * awaited ("still waiting to see if the adjustments do anything"). The lexicon's `undecided` lists set phrases.
  */
 export function notKnownYet({ tokens: { normals, lemmas }, start, end }: Clause): boolean {
+  if (tooLittleYet(normals, start, end)) return true;
   const denials: number[] = [];
   for (let k = start; k < end; k++)
     if (DENIALS.has(normals[k] as string) || (normals[k] === "hard" && lemmas[k + 1] === "to")) denials.push(k);

@@ -373,6 +373,13 @@ describe("a result not known yet: the pain told before is why the patient came",
     expect(shapes.undecided(clause("still waiting to see how much they'll bill my insurance"))).toBe(false);
     expect(shapes.undecided(clause("still waiting to see if the front desk ever calls me back"))).toBe(false);
   });
+  it("reads too little treatment so far as a result not known yet, and a result told beside it as told", () => {
+    expect(read("My shoulder is about the same, but it has only been one week.", 3)).toEqual(["pain-relief:neutral"]);
+    expect(read("I have only had two adjustments and my wrist already feels better.", 3)).toEqual([
+      "pain-relief:positive",
+    ]);
+    expect(shapes.undecided(clause("only one session and the ache was gone"))).toBe(false);
+  });
   it("reads 'ill see if', an I'll without its apostrophe, as the answer awaited, and a result 'better' as one", () => {
     expect(shapes.undecided(clause("we'll see if my knee gets any better"))).toBe(true);
     expect(read("The front desk was friendly. ill see if my shoulder gets better after a few more visits.", 3)).toEqual(
