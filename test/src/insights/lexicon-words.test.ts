@@ -321,6 +321,9 @@ describe("the premises", () => {
   it("are the facility's", () => {
     expect(read("Tidy premises and soft lighting.")).toEqual(["facility:positive"]);
     expect(read("The interior feels cramped and dated.")).toEqual(["facility:negative"]);
+  });
+});
+
 describe("going", () => {
   it("reads going as no praise, and a warning not to go as a complaint", () => {
     expect(read("The receptionist is a different person depending on which day you go.")).toEqual(["staff:neutral"]);
