@@ -330,3 +330,10 @@ describe("going", () => {
     expect(read("Do not go here unless you like being rushed by the doctor.")).toEqual(["care:negative"]);
   });
 });
+
+describe("carelessness told by what was done", () => {
+  it("is a complaint", () => {
+    expect(read("The receptionist misspelled my name on every receipt.")).toEqual(["staff:negative"]);
+    expect(read("The massage therapist came in without knocking.")).toEqual(["staff:negative"]);
+  });
+});
