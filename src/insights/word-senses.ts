@@ -145,6 +145,20 @@ function ownLapse({ normals, lemmas, pos }: TokenTable, from: number, to: number
   return k >= start && (normals[k] === "i" || normals[k] === "we");
 }
 
+const PAID = new Set(["pay", "paid", "paying", "pays"]);
+const DENIED = new Set(["never", "not", "n't", "no", "without"]);
+/**
+ * Whether "out of pocket" at `from` tells how a visit was paid ("I pay $75 a visit out of pocket")
+ * or names the amount ("what my out of pocket would be"), a fact of paying, not money lost; "never
+ * paid a cent out of pocket" still praises.
+ */
+function paidOutOfPocket(normals: readonly string[], from: number, to: number, start: number): boolean {
+  if (normals.slice(from, to).join(" ") !== "out of pocket") return false;
+  const before = normals.slice(Math.max(start, from - 6), from);
+  if (from > start && ["my", "the", "your", "our"].includes(normals[from - 1] as string)) return true;
+  return before.some((w) => PAID.has(w)) && !before.some((w) => DENIED.has(w));
+}
+
 /**
  * Whether the domain complaint at `from`…`to` is none here: a courtesy told of beforehand ("they text
  * you when the doctor is running late"), a lapse the patient owns, or a condition that "has been a
@@ -163,7 +177,8 @@ export function noComplaintAt(
     tokens.lemmas[to - 1] === "pain" &&
     conditions.some((c) => c.end <= from) &&
     !mentions.some((m) => !m.condition && m.start < from);
-  return symptom || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
+  const paid = paidOutOfPocket(tokens.normals, from, to, start);
+  return symptom || paid || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
 }
 
 /** Words between a patient and "coming back": "I keep coming back", "we'll definitely be back". */

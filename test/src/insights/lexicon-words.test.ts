@@ -30,6 +30,14 @@ describe("conditions by their common names", () => {
   });
 });
 
+describe("out of pocket", () => {
+  it("reads paying out of pocket as a fact of paying, money lost as a complaint, and never paying as praise", () => {
+    expect(read("I pay $60 a session out of pocket.")).toEqual(["billing:neutral"]);
+    expect(read("I was out of pocket $200 after they lost my claim.")).toEqual(["billing:negative"]);
+    expect(read("I never paid a dime out of pocket.")).toEqual(["billing:positive"]);
+  });
+});
+
 describe("picking up", () => {
   it("reads a phone picked up as the desk answering, and a cost picked up as a plain fact of billing", () => {
     expect(read("Nobody at the front desk ever picks up.")).toEqual(["staff:negative"]);
