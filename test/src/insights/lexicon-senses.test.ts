@@ -150,3 +150,10 @@ describe("leave", () => {
     expect(read("Patients leave their cars along the street by the clinic.")).toEqual(["facility:neutral"]);
   });
 });
+
+describe("friend", () => {
+  it("names someone, no praise, unless the practice is likened to one", () => {
+    expect(read("The doctor gave me the same speech my friend got.")).toEqual(["care:neutral"]);
+    expect(read("The receptionist treats you like an old friend.")).toEqual(["staff:positive"]);
+  });
+});
