@@ -206,29 +206,30 @@ export interface CompiledModel {
  * Each feature's weights in one row (three for polarity; one per aspect model for aspects), so a
  * text costs one map lookup per feature however many aspects are asked. The rows stand side by side
  * in one array, a feature mapped to where its row starts: a row an object of its own cost a load
- * more per feature, mostly a cache miss (the lookups were a fifth of annotating a review).
+ * more per feature, mostly a cache miss (the lookups were a fifth of annotating a review). The clause
+ * models share one map: a clause's words looked up for the aspect model are still cached for the other.
  */
 export function compileModel(model: LearnedModel): CompiledModel {
-  const polarity = compileSoftmax(model.polarity);
+  const { index, aspectEnd, polarityStart } = sharedIndex(model.aspects.features, model.polarity.features);
+  const polarity = compileSoftmax(model.polarity, index, polarityStart);
   const review = model.review && compileSoftmax(model.review);
   const ids = model.aspects.models.map((a) => a.id);
   const slot = new Map(ids.map((id, k) => [id, k]));
   const width = model.aspects.models.length;
-  const aspectRows = new Map<string, number>();
-  const aspectWeights = new Float64Array(model.aspects.features.length * width);
+  const aspectWeights = new Float64Array(aspectEnd * width);
   model.aspects.features.forEach((f, i) => {
-    aspectRows.set(f, i * width);
+    const row = (index.get(f) as number) * width;
     model.aspects.models.forEach((a, k) => {
-      aspectWeights[i * width + k] = a.weights[i] as number;
+      aspectWeights[row + k] = a.weights[i] as number;
     });
   });
   const aspectBias = model.aspects.models.map((a) => a.bias);
   const logits = (feats: readonly string[]) => {
     const z = [...aspectBias];
     for (const f of feats) {
-      const row = aspectRows.get(f);
-      if (row !== undefined)
-        for (let k = 0; k < width; k++) z[k] = (z[k] as number) + (aspectWeights[row + k] as number);
+      const at = index.get(f);
+      if (at === undefined || at >= aspectEnd) continue;
+      for (let k = 0; k < width; k++) z[k] = (z[k] as number) + (aspectWeights[at * width + k] as number);
     }
     return z;
   };
@@ -259,19 +260,30 @@ function compileBinary({ features, models: [first] }: z.infer<typeof Binary>): (
   return (feats) => sigmoid(feats.reduce((z, f) => z + (weights.get(f) ?? 0), first?.bias ?? 0));
 }
 
-/** A softmax regression over CLASSES, one row of three weights per feature (side by side, as above). */
-function compileSoftmax({ features, bias, weights }: z.infer<typeof Softmax>): (feats: readonly string[]) => number[] {
-  const rows = new Map<string, number>();
-  const table = new Float64Array(3 * features.length);
-  features.forEach((f, i) => {
-    rows.set(f, 3 * i);
-    for (let c = 0; c < 3; c++) table[3 * i + c] = weights[3 * i + c] as number;
+/** The clause models' features, each numbered once: the aspect model's below `aspectEnd`, the polarity model's from `polarityStart`. */
+function sharedIndex(aspects: readonly string[], polarity: readonly string[]) {
+  const inPolarity = new Set(polarity);
+  const aspectOnly = new Set(aspects.filter((f) => !inPolarity.has(f)));
+  const index = numbered([...aspectOnly, ...aspects, ...polarity]);
+  return { index, aspectEnd: new Set(aspects).size, polarityStart: aspectOnly.size };
+}
+
+/** Each string of `list` numbered once, in order. */
+const numbered = (list: readonly string[]) => new Map([...new Set(list)].map((f, i) => [f, i]));
+
+/** A softmax regression over CLASSES, one row of three weights per feature, row r for feature `from + r` of `index`. */
+function compileSoftmax(m: z.infer<typeof Softmax>, index = numbered(m.features), from = 0) {
+  const table = new Float64Array(3 * (index.size - from));
+  m.features.forEach((f, i) => {
+    const row = 3 * ((index.get(f) as number) - from);
+    for (let c = 0; c < 3; c++) table[row + c] = m.weights[3 * i + c] as number;
   });
-  return (feats) => {
-    let [z0, z1, z2] = [bias[0] as number, bias[1] as number, bias[2] as number];
+  return (feats: readonly string[]): number[] => {
+    let [z0, z1, z2] = [m.bias[0] as number, m.bias[1] as number, m.bias[2] as number];
     for (const f of feats) {
-      const row = rows.get(f);
-      if (row === undefined) continue;
+      const at = index.get(f);
+      if (at === undefined || at < from) continue;
+      const row = 3 * (at - from);
       z0 += table[row] as number;
       z1 += table[row + 1] as number;
       z2 += table[row + 2] as number;
