@@ -114,7 +114,14 @@ export function learnedReadings(
   spans: readonly (readonly AspectSpan[])[] = [],
 ): Map<number, number[]> {
   const { polarityConfidence, aspectConfidence, overrideConfidence, vetoBelow, conditionConfidence } = options;
-  const featsOf = clauses.map((c) => features(c.tokens, c.start, c.end));
+  // A clause's features are made when first asked for: a clause of a longer sentence that reads no
+  // aspect is often never asked about.
+  const made: string[][] = [];
+  const featsOf = (k: number): string[] => {
+    const c = clauses[k] as Clause;
+    made[k] ??= features(c.tokens, c.start, c.end);
+    return made[k];
+  };
   const context = reviewContext(clauses, readings, rating);
   const segCache: SegmentCache = new Map();
   const aspectOf = (id: string, f: readonly string[]) => model.aspect(id, f) ?? 0;
@@ -130,7 +137,7 @@ export function learnedReadings(
     const id = aspectIds[aspect] as string;
     const kept: AspectReading = r ?? { aspect, score: 0, polar: false, inferred: true, learned: "found", words: [] };
     if (asks(k)) return kept;
-    const words = aspectSegment(clauses[k] as Clause, id, aspectOf, segCache, featsOf[k]);
+    const words = aspectSegment(clauses[k] as Clause, id, aspectOf, segCache, featsOf(k));
     const p = model.polarity(polarityFeatures(words, id, r, context[k]));
     let c = 0;
     for (let i = 1; i < 3; i++) if ((p[i] as number) > (p[c] as number)) c = i;
@@ -204,7 +211,7 @@ export function learnedReadings(
     aspectIds.forEach((id, aspect) => {
       if ((p[aspect] as number) < aspectConfidence) return;
       if (ks.some((k) => (readings[k] as AspectReading[]).some((r) => r.aspect === aspect))) return;
-      const best = highest(open, (k) => model.aspect(id, featsOf[k] as string[]) as number);
+      const best = highest(open, (k) => model.aspect(id, featsOf(k)) as number);
       const found = readings[best] as AspectReading[];
       // "went in for sciatica and the doc was texting": a condition named as what the visit was for
       // is why the patient came, whatever the clause says of another aspect.

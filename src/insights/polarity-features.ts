@@ -87,6 +87,8 @@ export type SegmentCache = Map<Clause, { clause: string[]; segments: string[][];
 
 /** The item of `items` that `score` rates highest (the first of equals). */
 export function highest<T>(items: readonly T[], score: (item: T) => number): T {
+  // One item is the highest whatever its score, which is not computed then (an aspect model's lookups).
+  if (items.length === 1) return items[0] as T;
   let best = items[0] as T;
   let bestScore = Number.NEGATIVE_INFINITY;
   for (const item of items) {

@@ -16,20 +16,20 @@ export function clausesBySentence(clauses: readonly Clause[]): Map<number, numbe
  * Per sentence, the aspect model's probability for each aspect of `aspectIds`, read over the
  * sentence's words from its first clause to its last: computed once per review, for the clause
  * readings (learned-reading.ts) and for whether the review discusses each aspect (review-presence.ts).
- * A sentence of one clause has that clause's features, `clauseFeatures[k]` where the caller has them.
+ * A sentence of one clause has that clause's features, `clauseFeatures(k)` where the caller has them.
  */
 export function sentenceAbout(
   clauses: readonly Clause[],
   bySentence: ReadonlyMap<number, readonly number[]>,
   model: CompiledModel,
   aspectIds: readonly string[],
-  clauseFeatures?: readonly (readonly string[])[],
+  clauseFeatures?: (k: number) => readonly string[],
 ): Map<number, number[]> {
   const about = new Map<number, number[]>();
   for (const [sentence, ks] of bySentence) {
     const first = clauses[ks[0] as number] as Clause;
     const last = clauses[ks[ks.length - 1] as number] as Clause;
-    const own = ks.length === 1 ? clauseFeatures?.[ks[0] as number] : undefined;
+    const own = ks.length === 1 ? clauseFeatures?.(ks[0] as number) : undefined;
     about.set(sentence, model.aspects(aspectIds, own ?? features(first.tokens, first.start, last.end)));
   }
   return about;
