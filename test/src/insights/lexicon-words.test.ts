@@ -345,3 +345,11 @@ describe("carelessness told by what was done", () => {
     expect(read("The massage therapist came in without knocking.")).toEqual(["staff:negative"]);
   });
 });
+
+describe("a treatment that did not do anything", () => {
+  it("is a poor result, not an absent symptom", () => {
+    expect(read("The adjustment didn't do anything for my knee.")).toEqual(["pain-relief:negative"]);
+    expect(read("Six visits in, and it hasn't done much for my neck.")).toEqual(["pain-relief:negative"]);
+    expect(read("The adjustment didn't hurt my knee at all.")).toContain("pain-relief:positive");
+  });
+});
