@@ -182,8 +182,8 @@ export function compileConstructions(
         if (n < 0) continue;
         const before = normals.slice(Math.max(clause.start, i - 4), i);
         if (before.some((w) => SHORT_CUES.has(w)) && !LONG_UNITS.has(unit) && (unit !== "minute" || n < LONG_MINUTES)) {
-          // "on the table within ten minutes of arriving": counted from the appointment, a wait.
-          out.push({ at: i, value: 1, ...(normals[i + 1] === "of" && { late: true as const }) });
+          // "on the table within ten minutes of arriving": minutes counted from the appointment, a wait.
+          out.push({ at: i, value: 1, ...(unit === "minute" && normals[i + 1] === "of" && { late: true as const }) });
           continue;
         }
         const long = LONG_UNITS.has(unit) || unit === "hour" || unit === "day" || n >= LONG_MINUTES;

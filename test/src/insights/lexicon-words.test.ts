@@ -322,6 +322,9 @@ describe("a short wait counted from arrival", () => {
       "scheduling:positive",
     );
     expect(read("Each session began within three minutes of my slot.")).toEqual(["scheduling:positive"]);
+    expect(read("Dr. Lane calls within two days of each visit to check on my knee.")).not.toContain(
+      "scheduling:positive",
+    );
   });
 });
 
