@@ -356,3 +356,10 @@ describe("a treatment that did not do anything", () => {
     expect(read("The adjustment didn't hurt my knee at all.")).toContain("pain-relief:positive");
   });
 });
+
+describe("a condition that feels as it did before", () => {
+  it("did not move", () => {
+    expect(read("Ten visits later my shoulder feels exactly like it did before.")).toEqual(["pain-relief:negative"]);
+    expect(read("honestly nothing has changed with my sciatica")).toEqual(["pain-relief:negative"]);
+  });
+});
