@@ -20,6 +20,7 @@ import { compileModel } from "./learned.ts";
 import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
 import { compileLexicon } from "./lexicon.ts";
 import { readSpan } from "./missed-ends.ts";
+import { compileSpentForNothing } from "./money-spent.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { readClause } from "./polarity.ts";
@@ -106,6 +107,7 @@ export function createAnnotator(
   const termForms = (t: string) => analyzer.termForms(t);
   const lexicon = compileLexicon(content.lexicon, aspects, termForms);
   const shapes = compileConstructions(content.lexicon, aspects, termForms);
+  const spentForNothing = compileSpentForNothing(content.lexicon, aspects);
   const wordScore = (n: string) => analyzer.wordScore(n);
   const entityMatchers = new Map<string, Matcher>();
   for (const kind of ENTITY_KINDS) {
@@ -152,12 +154,9 @@ export function createAnnotator(
           planBeforeLooking: lapse,
           planAspect: shapes.treatmentAspect,
         });
-        treatmentCare(
-          clause,
-          found,
-          shapes,
-          spans.some((m) => m.aspect === shapes.treatmentAspect),
-        );
+        const namesTreatment = spans.some((m) => m.aspect === shapes.treatmentAspect);
+        treatmentCare(clause, found, shapes, namesTreatment);
+        spentForNothing(clause, found);
         // A side given by a construction is weaker evidence than an opinion word (learned-reading.ts).
         const anchors = new Set([...delays.map((d) => d.at), ...abilities.map((a) => a.start)]);
         if (anchors.size > 0) {

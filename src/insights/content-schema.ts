@@ -133,6 +133,8 @@ export const SentimentLexiconSchema = z.strictObject(
     treatments: AspectTerms.optional(),
     /** The aspect a long delay ("three weeks out") speaks for when the clause names it. */
     delays: Id.optional(),
+    /** The aspect money spent beside a poor result ("$400 later my back still aches") complains of. */
+    spending: Id.optional(),
   },
   { error: "expected a YAML mapping with conditions, outcomes, words and neutral" },
 );

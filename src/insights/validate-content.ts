@@ -107,6 +107,7 @@ function checkLexicon(
   checkId(["abilities", "aspect"], lexicon.abilities?.aspect);
   checkId(["treatments", "aspect"], lexicon.treatments?.aspect);
   checkId(["delays"], lexicon.delays);
+  checkId(["spending"], lexicon.spending);
   lexicon.conditions.forEach((c, i) => {
     checkId(["conditions", i, "aspect"], c.aspect);
     c.terms.forEach((t, k) => {
