@@ -3,6 +3,7 @@ import { type Ability, type Constructions, type Delay, isPlace } from "./constru
 import type { Clause } from "./nlp.ts";
 import { handledAnyway, planBeforeLooking } from "./prescriptions.ts";
 import type { AspectSpan } from "./readings.ts";
+import { workDone } from "./word-senses.ts";
 
 /**
  * The aspects a clause mentions: its own terms, those its constructions speak for (an ability, a
@@ -69,7 +70,39 @@ export function clauseMentions(
   if (lapse >= 0 && !spans.some((m) => m.aspect === care && !m.weak)) {
     spans.push({ aspect: care, start: lapse, end: lapse + 1, weak: false, condition: true });
   }
+  // "The adjustments work", "the treatment has really helped": whether it worked is the result's.
+  const result = shapes.abilityAspect;
+  const works = result < 0 || spans.some((m) => m.aspect === result) ? -1 : treatmentWorks(clause, shapes);
+  if (works >= 0) spans.push({ aspect: result, start: works, end: works + 1, weak: false, condition: false });
   return { spans, abilities, delays, lapse, borrows };
+}
+
+/** Verbs that tell a treatment did its work, by lemma. */
+const WORK = new Set(["work", "help"]);
+/** How far before the verb the treatment may stand: "the adjustments have really helped". */
+const WORK_REACH = 4;
+
+/** Words before the verb that leave open whether it works: "if the adjustments would help". */
+const OPEN = new Set(["if", "whether", "would", "could", "might", "may", "will", "should"]);
+const firstOnly = (normals: readonly string[], i: number, end: number) =>
+  normals.slice(i, end).some((n, k) => n === "at" && normals[i + k + 1] === "first");
+
+/** Where a treatment is said to work or help ("adjustments work", "the adjustment helped"), or -1. */
+function treatmentWorks(clause: Clause, shapes: Constructions): number {
+  const { tokens, start, end } = clause;
+  for (let i = start + 1; i < end; i++) {
+    if (!WORK.has(tokens.lemmas[i] as string)) continue;
+    // wink tags "adjustments work" a compound noun; right after the treatment it is still the verb.
+    const next = shapes.treats({ ...clause, start: i - 1, end: i });
+    if (tokens.pos[i] !== "VERB" && !(tokens.pos[i] === "NOUN" && next)) continue;
+    // "worked on my neck": the work done, not that it worked (word-senses.ts).
+    if (workDone(tokens.normals, tokens.lemmas, i, start)) continue;
+    // "if the adjustments would help" asks; "helped at first" tells relief that did not last.
+    const from = Math.max(start, i - WORK_REACH);
+    if (tokens.normals.slice(from, i).some((n) => OPEN.has(n)) || firstOnly(tokens.normals, i, end)) continue;
+    if (shapes.treats({ ...clause, start: from, end: i })) return i;
+  }
+  return -1;
 }
 
 /** Prepositions of the time something happened: "during my appointment", "since my last session". */

@@ -1,0 +1,28 @@
+import { describe, expect, it } from "vitest";
+import { rulesReading } from "../../helpers/project-insights.ts";
+
+/**
+ * A treatment said to work or help (src/insights/clause-mentions.ts) names the result, not the
+ * practitioner's care. 3-star reviews so the rating cannot decide; sentences written for this test.
+ */
+const read = await rulesReading();
+
+describe("a treatment that works or helps", () => {
+  it("names pain relief", () => {
+    expect(read("The adjustments have really helped, though the waiting room is cramped.")).toEqual([
+      "facility:negative",
+      "pain-relief:positive",
+    ]);
+    expect(read("Honestly the adjustments work, but she never explains anything.")).toEqual([
+      "care:negative",
+      "pain-relief:positive",
+    ]);
+  });
+  it("names nothing when whether it helps is left open or it helped only at first", () => {
+    expect(read("I can't say whether the treatment will help.")).not.toContain("pain-relief:positive");
+    expect(read("The adjustments helped at first, but the ache came back.")).toEqual(["pain-relief:negative"]);
+  });
+  it("is no result when the work is what was done", () => {
+    expect(read("He worked on my shoulder for ten minutes.")).toEqual(["care:neutral"]);
+  });
+});
