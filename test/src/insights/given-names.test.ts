@@ -27,6 +27,9 @@ describe("a given name that is not someone of the office", () => {
     expect(read("Dr. Brenda was wonderful.")).not.toContain("staff:positive");
     expect(read("dr tina is wonderful")).not.toContain("staff:positive");
   });
+  it("is the practitioner's set off after the word for one", () => {
+    expect(read("My chiropractor, Derek, is the best in town.")).not.toContain("staff:positive");
+  });
   it("is one of the review's technicians by a word of their name", () => {
     // Dr. Anika Patel is a technician of the project's content.
     expect(read("Anika is wonderful.")).not.toContain("staff:positive");
