@@ -41,6 +41,8 @@ export function namesSomeoneOfTheOffice(tokens: TokenTable, at: number, clauseSt
   if (PRACTITIONER_TITLES.has(before) || PLACE_BEFORE.has(before) || DETERMINERS.has(before)) return false;
   if (PLACE_AFTER.has(normals[at + 1]?.replace(/\.$/, "") ?? "")) return false;
   if (KIN.has(before) || (before === "," && KIN.has(twoBefore))) return false;
+  // "my kids Emma and Noah": the second name of the patient's people is theirs too.
+  if ((before === "and" || before === "&") && KIN.has(normals[at - 3] ?? "")) return false;
   // "my chiropractor, Derek, is the best": the name set off after the word for one is theirs.
   if (before === "," && PRACTITIONER_TITLES.has(twoBefore)) return false;
   // "my name is Brenda", "called me Linda", "named Kayla": the patient's name, or no one there.

@@ -37,6 +37,7 @@ describe("a given name that is not someone of the office", () => {
   it("is the patient's own people", () => {
     expect(read("My daughter Emma loved it here.")).not.toContain("staff:positive");
     expect(read("My husband, Tom, was impressed.")).not.toContain("staff:positive");
+    expect(read("I brought my kids Emma and Noah and they loved it.")).not.toContain("staff:positive");
   });
   it("is a place or a thing", () => {
     expect(read("Great office, an easy drive from San Jose.")).not.toContain("staff:positive");
