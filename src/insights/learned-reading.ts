@@ -244,8 +244,16 @@ function visitFor(clause: Clause, start: number): boolean {
   while (k > clause.start && normals[k] !== "for") k--;
   k--;
   while (k >= clause.start && !words[k]) k--;
-  return !DONE_FOR.has(normals[k] as string);
+  if (DONE_FOR.has(normals[k] as string)) return false;
+  // "went in for sciatica, the staff were friendly and it helped": a result told after it is the condition's.
+  for (let j = start + 1; j < clause.end; j++)
+    if (TOLD_RESULT.has(normals[j] as string) || TOLD_RESULT.has(clause.tokens.lemmas[j] as string)) return false;
+  return true;
 }
+/** Words that tell how the condition went: "it helped", "made it worse", "fixed it". */
+const TOLD_RESULT = new Set(
+  "help helped helps worse better fix fixed improve improved worked gone relieved".split(" "),
+);
 const TURNS = new Set(["but", "however", "though", "although", "yet", "except", "still"]);
 /** Whether the clause after clause k, in its sentence or the next, opens with a turn ("But the billing…"). */
 function turnsAfter(clauses: readonly Clause[], k: number): boolean {

@@ -121,10 +121,15 @@ describe("a condition named as what the visit was for", () => {
       .annotate({ id: "x", title: null, text, rating, technicians: [], services: [], service_areas: [] })
       .aspects.map((x) => `${x.id}:${x.sentiment}`);
   it("is why the patient came: the models may find pain relief there, but give it no side", () => {
-    expect(readAt(1, "showed up for my sciatica appt and waited an hour. never again")).toContain("pain-relief:neutral");
+    expect(readAt(1, "showed up for my sciatica appt and waited an hour. never again")).toContain(
+      "pain-relief:neutral",
+    );
     expect(readAt(3, "waited 70 min for my sciatica appt. SEVENTY.")).not.toContain("pain-relief:positive");
   });
   it("is the result's when something was done for it", () => {
     expect(readAt(3, "The adjustment did nothing for my sciatica.")).toEqual(["pain-relief:negative"]);
+  });
+  it("is the result's when the clause tells one after it", () => {
+    expect(readAt(3, "went in for sciatica, the staff were friendly and it helped")).toContain("pain-relief:positive");
   });
 });
