@@ -79,9 +79,12 @@ export function workDone(normals: readonly string[], lemmas: readonly string[], 
 /** Verbs whose "down" is a particle of the movement: "sat down and walked me through", "wrote it down". */
 const DOWN_WITH = new Set("sit lie lay kneel bend lean write jot note slow calm cool settle".split(" "));
 
-/** What "ill" of being sick follows: a verb of being or becoming, or a degree ("was ill", "got really ill"). */
+/**
+ * What "ill" of being sick follows: a verb of being or becoming, a degree ("was ill", "got really
+ * ill"), a determiner ("an ill tempered receptionist") or whom it made sick ("made me ill all day").
+ */
 const ILL_AFTER = new Set(
-  "be is am are was were been being 's 'm feel feels felt feeling get gets got getting fall fell become became home very so too really quite seriously mentally terminally chronically".split(
+  "be is am are was were been being 's 'm feel feels felt feeling get gets got getting fall fell become became home very so too really quite seriously mentally terminally chronically a an the me him her us them".split(
     " ",
   ),
 );

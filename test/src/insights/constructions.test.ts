@@ -387,6 +387,7 @@ describe("a result not known yet: the pain told before is why the patient came",
     );
     expect(read("ill definitely come back, the receptionist was lovely.", 3)).toEqual(["staff:positive"]);
     expect(read("The waiting room made me feel ill.", 3)).toEqual(["facility:negative"]);
+    expect(read("An ill tempered receptionist checked me in.", 3)).toEqual(["staff:negative"]);
   });
   it("keeps a good result told beside it", () => {
     expect(read("My shoulder already turns further than it did, though it's early days.", 3)).toContain(
