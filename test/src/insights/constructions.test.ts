@@ -228,6 +228,10 @@ describe("being ignored, and money, with no negative word", () => {
   it("reads unanswered messages as a front-desk complaint, not scheduling", () => {
     expect(read("I sent two messages to the office and nobody ever called me back.")).toEqual(["staff:negative"]);
     expect(read("My voicemail about the paperwork went unanswered.")).toEqual(["staff:negative"]);
+    // "pick up" with nothing lifted is the phone, no limit on the body: "could barely pick up my son" is one.
+    expect(read("The receptionist never picks up.")).toEqual(["staff:negative"]);
+    expect(read("The receptionist never picked up the phone.")).toEqual(["staff:negative"]);
+    expect(read("I could barely pick up my son.")).toEqual(["pain-relief:neutral"]);
   });
 
   it("reads charges beyond the estimate as billing complaints", () => {
