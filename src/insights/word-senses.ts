@@ -106,8 +106,10 @@ const LEFT_THINGS = new Set(["the", "a", "an", "my", "your", "their", "his", "he
 export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, start: number, end: number): boolean {
   const n = normals[i] as string;
   if (n === "down" && i > start && DOWN_WITH.has(lemmas[i - 1] as string)) return true;
-  // "My friend heard the same script", "found them through a friend": someone named, no praise.
-  if (n === "friend" && i > start && pos[i - 1] !== "ADJ") return true;
+  // "My friend heard the same script", "found them through a friend": someone named, no praise;
+  // likened ("like a friend", "like an old friend") it praises.
+  const likened = normals[i - 1] === "like" || normals[i - 2] === "like";
+  if (n === "friend" && i > start && pos[i - 1] !== "ADJ" && !likened) return true;
   // "You can leave the car in the back lot": leaving a thing somewhere is no going away in disgust.
   if (lemmas[i] === "leave" && LEFT_THINGS.has(normals[i + 1] as string)) return true;
   // "after work" is no praise; a preposition before a determiner names a place ("behind the building").

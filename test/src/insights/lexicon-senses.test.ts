@@ -155,5 +155,6 @@ describe("friend", () => {
   it("names someone, no praise, unless the practice is likened to one", () => {
     expect(read("The doctor gave me the same speech my friend got.")).toEqual(["care:neutral"]);
     expect(read("The receptionist treats you like an old friend.")).toEqual(["staff:positive"]);
+    expect(read("The doctor treats you like a friend.")).toEqual(["care:positive"]);
   });
 });
