@@ -124,17 +124,21 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
   );
 }
 
+/** What "go see" names when it sends the patient elsewhere: "go see a specialist", "go see my GP". */
+const REFERRED = new Set(["a", "an", "my", "your", "another", "someone", "somebody", "other"]);
 /** What a phone picked up may be followed by and still be the phone: "picked up the phone", "picks up right away". */
 const PICKED_PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
 /**
- * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), or
- * "picked up" with an object other than the phone ("insurance picks up half the cost", "picked up my
+ * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a
+ * referral ("go see a specialist"), or "picked up" with an object other than the phone ("insurance picks up half the cost", "picked up my
  * records"), no call answered.
  */
 export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: number, end: number): boolean {
   if (prescribes(tokens, from, start, end)) return true;
   const { normals, lemmas } = tokens;
+  // "told me to go see a specialist": sent on to someone else, a referral, not others told to come.
+  if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
   if (lemmas[from] !== "pick" || normals[to - 1] !== "up" || to >= end) return false;
   const object = normals[to] as string;
   return (

@@ -297,6 +297,8 @@ describe("go", () => {
     expect(read("Three of my calls to the office go unreturned.")).toEqual(["staff:negative"]);
     expect(read("I go to the front desk to pay after each visit.")).not.toContain("staff:positive");
     expect(read("Go see Dr. Lane, you won't regret it.")).toEqual(["care:positive"]);
+    // Sent on to someone else, a referral: "go see a specialist".
+    expect(read("The doctor told me to go see a specialist instead.")).toEqual(["care:neutral"]);
     expect(read("Do not go here, the billing office lies.")).not.toContain("billing:positive");
   });
 });
