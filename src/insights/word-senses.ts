@@ -173,7 +173,7 @@ function paidOutOfPocket(normals: readonly string[], from: number, to: number, s
 /**
  * Whether the domain complaint at `from`…`to` is none here: a courtesy told of beforehand ("they text
  * you when the doctor is running late"), a lapse the patient owns, or a condition that "has been a
- * pain" (`conditions` and `mentions`: the clause's), the symptom the patient came with.
+ * pain" or "was too tight" (`conditions` and `mentions`: the clause's), the symptom the patient came with.
  */
 export function noComplaintAt(
   tokens: TokenTable,
@@ -183,11 +183,11 @@ export function noComplaintAt(
   conditions: readonly TermMatch[],
   mentions: readonly AspectSpan[],
 ): boolean {
-  // "Booking for my back is a pain" still names the nuisance before the condition.
+  // "Booking for my back is a pain" still names the nuisance before the condition; "my back was too
+  // tight to bend" is the condition itself, "the strap was too tight" a complaint.
+  const bodily = tokens.lemmas[to - 1] === "pain" || tokens.normals.slice(from, to).join(" ") === "too tight";
   const symptom =
-    tokens.lemmas[to - 1] === "pain" &&
-    conditions.some((c) => c.end <= from) &&
-    !mentions.some((m) => !m.condition && m.start < from);
+    bodily && conditions.some((c) => c.end <= from) && !mentions.some((m) => !m.condition && m.start < from);
   const paid = paidOutOfPocket(tokens.normals, from, to, start);
   return symptom || paid || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
 }

@@ -348,6 +348,11 @@ describe("carelessness told by what was done", () => {
   it("is a complaint", () => {
     expect(read("The receptionist misspelled my name on every receipt.")).toEqual(["staff:negative"]);
     expect(read("The massage therapist came in without knocking.")).toEqual(["staff:negative"]);
+    // Said of the patient's body, "too tight" is the condition, no carelessness.
+    expect(read("My lower back was way too tight to bend over before I started here.")).not.toContain(
+      "pain-relief:negative",
+    );
+    expect(read("The table strap was too tight and it hurt.")).toContain("facility:negative");
   });
 });
 
