@@ -127,6 +127,8 @@ const FEW = new Set(["one", "a", "two", "1", "2"]);
 const COURSES = new Set(["visit", "session", "adjustment", "appointment", "treatment", "week", "day"]);
 /** What may follow the count and still end what it says: "only one visit so far", "only two weeks in". */
 const CLOSING = new Set(["so", "yet", "in", "now", "though", "tho"]);
+/** Who "only" had too little: "it was only", "I have only had". */
+const SO_FAR_SUBJECTS = new Set(["it", "i", "we", "that", "this"]);
 
 /**
  * Whether the clause says there has been too little treatment to tell ("it was only one visit",
@@ -137,6 +139,9 @@ const CLOSING = new Set(["so", "yet", "in", "now", "though", "tho"]);
 function tooLittleYet(normals: readonly string[], start: number, end: number): boolean {
   for (let k = start + 1; k < end - 2; k++) {
     if (normals[k] !== "only" || !ONLY_AFTER.has(normals[k - 1] as string)) continue;
+    // Said of the treatment so far ("but it was only one visit"), not of a wait ("the wait was only
+    // one week") nor added to a result ("my sciatica is gone, and it was only one visit").
+    if (!SO_FAR_SUBJECTS.has(normals[k - 2] as string) || normals[k - 3] === "and") continue;
     let j = k + 1;
     if (normals[j] === "been" || normals[j] === "had") j++;
     if (!FEW.has(normals[j] as string)) continue;

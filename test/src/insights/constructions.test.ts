@@ -383,6 +383,9 @@ describe("a result not known yet: the pain told before is why the patient came",
       "pain-relief:positive",
     ]);
     expect(shapes.undecided(clause("only one session and the ache was gone"))).toBe(false);
+    // Added to a result told ("and it was only one visit"), or of a wait, the count is no treatment too little yet.
+    expect(shapes.undecided(clause("my sciatica is completely gone and it was only one visit"))).toBe(false);
+    expect(read("The wait for a new patient slot was only one week.", 4)).not.toContain("pain-relief:neutral");
   });
   it("reads 'ill see if', an I'll without its apostrophe, as the answer awaited, and a result 'better' as one", () => {
     expect(shapes.undecided(clause("we'll see if my knee gets any better"))).toBe(true);
