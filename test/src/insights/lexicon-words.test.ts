@@ -344,6 +344,12 @@ describe("going", () => {
   });
 });
 
+describe("swearing", () => {
+  it("vouches for what it says and judges nothing itself", () => {
+    expect(read("I swear to god the receptionist was rolling her eyes at me.")).not.toContain("staff:positive");
+  });
+});
+
 describe("carelessness told by what was done", () => {
   it("is a complaint", () => {
     expect(read("The receptionist misspelled my name on every receipt.")).toEqual(["staff:negative"]);
