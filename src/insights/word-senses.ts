@@ -158,6 +158,7 @@ function ownLapse({ normals, lemmas, pos }: TokenTable, from: number, to: number
 
 const PAID = new Set(["pay", "paid", "paying", "pays"]);
 const DENIED = new Set(["never", "not", "n't", "no", "without"]);
+const BEING = new Set(["was", "were", "am", "is", "'m", "are", "'re", "be", "been", "left", "still"]);
 /**
  * Whether "out of pocket" at `from` tells how a visit was paid ("I pay $75 a visit out of pocket")
  * or names the amount ("what my out of pocket would be"), a fact of paying, not money lost; "never
@@ -167,7 +168,9 @@ function paidOutOfPocket(normals: readonly string[], from: number, to: number, s
   if (normals.slice(from, to).join(" ") !== "out of pocket") return false;
   const before = normals.slice(Math.max(start, from - 6), from);
   if (from > start && ["my", "the", "your", "our"].includes(normals[from - 1] as string)) return true;
-  return before.some((w) => PAID.has(w)) && !before.some((w) => DENIED.has(w));
+  // "I paid my copay and was still out of pocket for the x-rays": a state of being, money lost.
+  const paid = before.findLastIndex((w) => PAID.has(w));
+  return paid >= 0 && !before.some((w) => DENIED.has(w)) && !before.slice(paid).some((w) => BEING.has(w));
 }
 
 /**

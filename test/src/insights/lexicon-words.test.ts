@@ -34,6 +34,7 @@ describe("out of pocket", () => {
   it("reads paying out of pocket as a fact of paying, money lost as a complaint, and never paying as praise", () => {
     expect(read("I pay $60 a session out of pocket.")).toEqual(["billing:neutral"]);
     expect(read("I was out of pocket $200 after they lost my claim.")).toEqual(["billing:negative"]);
+    expect(read("I paid my copay and was still out of pocket for the x-rays.")).toEqual(["billing:negative"]);
     expect(read("I never paid a dime out of pocket.")).toEqual(["billing:positive"]);
   });
 });
