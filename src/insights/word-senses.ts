@@ -126,6 +126,10 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
 
 /** What "go see" names when it sends the patient elsewhere: "go see a specialist", "go see my GP". */
 const REFERRED = new Set(["a", "an", "my", "your", "another", "someone", "somebody", "other"]);
+/** Adverbs between what picks up and "picks up": "the pain always picks up". */
+const WHEN_PICKED = new Set(["always", "usually", "just", "then", "really", "soon", "quickly", "slowly"]);
+/** What picks up that is no one answering: "the pain picks up again". */
+const ACHES = new Set(["pain", "ache", "soreness", "stiffness", "spasm", "symptom", "it"]);
 /** What a phone picked up may be followed by and still be the phone: "picked up the phone", "picks up right away". */
 const PICKED_PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
@@ -139,7 +143,13 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   const { normals, lemmas } = tokens;
   // "told me to go see a specialist": sent on to someone else, a referral, not others told to come.
   if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
-  if (lemmas[from] !== "pick" || normals[to - 1] !== "up" || to >= end) return false;
+  if (lemmas[from] !== "pick" || normals[to - 1] !== "up") return false;
+  // "by friday my back pain picks up again", "the ache in my hip picks up": the pain returning, no call answered.
+  let k = from - 1;
+  while (k > start && WHEN_PICKED.has(normals[k] as string)) k--;
+  if (normals[k - 1] === "my" && normals[k - 2] === "in") k -= 3; // "the pain in my hip picks up"
+  if (k >= start && ACHES.has(lemmas[k] as string)) return true;
+  if (to >= end) return false;
   const object = normals[to] as string;
   return (
     (PICKED_OBJECT.has(object) || /^\d/.test(object)) && !normals.slice(to, to + 3).some((w) => PICKED_PHONE.has(w))

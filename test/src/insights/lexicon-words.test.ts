@@ -43,6 +43,7 @@ describe("picking up", () => {
   it("reads a phone picked up as the desk answering, and a cost picked up as a plain fact of billing", () => {
     expect(read("Nobody at the front desk ever picks up.")).toEqual(["staff:negative"]);
     expect(read("My insurance picks up half the cost of each visit.")).toEqual(["billing:neutral"]);
+    expect(read("The ache in my neck always picks up by the evening.")).toEqual(["pain-relief:neutral"]);
   });
 });
 
