@@ -29,18 +29,25 @@ const KIN = new Set(
 /** Words before a name that make it a thing or a type: "the Wendy's", "a teddy", "such a karen". */
 const DETERMINERS = new Set("a an the this that my his her their your".split(" "));
 
+/** What comes before a name that signs off the review: "- Megan", "Love, Karen", "Cheers, Tom". */
+const SIGN_DASHES = new Set(["-", "--", "–", "—", "~"]);
+const SIGN_OFFS = new Set(["love", "sincerely", "cheers", "regards", "best", "blessings", "xoxo", "xo"]);
+
 /** Titles of the office's people a name may follow: "Ms. Tammy", "Miss Ana". */
 const OFFICE_TITLES = new Set(["ms", "mrs", "miss", "mr", "mx"]);
 
 const capitalised = (w: string | undefined) => w !== undefined && /^\p{Lu}.*\p{Ll}/u.test(w);
 
 export function namesSomeoneOfTheOffice(tokens: TokenTable, at: number, clauseStart: number): boolean {
-  const { normals, lemmas, values } = tokens;
+  const { normals, lemmas, values, words } = tokens;
   const before = normals[at - 1]?.replace(/\.$/, "") ?? "";
   const twoBefore = normals[at - 2]?.replace(/\.$/, "") ?? "";
   if (PRACTITIONER_TITLES.has(before) || PLACE_BEFORE.has(before) || DETERMINERS.has(before)) return false;
   if (PLACE_AFTER.has(normals[at + 1]?.replace(/\.$/, "") ?? "")) return false;
   if (KIN.has(before) || (before === "," && KIN.has(twoBefore))) return false;
+  // "Highly recommend! - Megan", "Love, Karen": a name signing off the text is the patient's.
+  const last = words.every((w, j) => j <= at || !w);
+  if (last && (SIGN_DASHES.has(before) || (before === "," && SIGN_OFFS.has(twoBefore)))) return false;
   // "my kids Emma and Noah": the second name of the patient's people is theirs too.
   if ((before === "and" || before === "&") && KIN.has(normals[at - 3] ?? "")) return false;
   // "my chiropractor, Derek, is the best": the name set off after the word for one is theirs.

@@ -47,5 +47,8 @@ describe("a given name that is not someone of the office", () => {
   });
   it("is the patient's name", () => {
     expect(read("She kept calling me Karen, which was rude.")).not.toContain("staff:negative");
+    expect(read("The adjustment helped a lot. Love, Karen")).not.toContain("staff:positive");
+    expect(read("Best chiropractor in town! - Megan")).not.toContain("staff:neutral");
+    expect(read("Thank you, Kayla!")).toContain("staff:positive");
   });
 });
