@@ -183,6 +183,9 @@ function paidOutOfPocket(normals: readonly string[], from: number, to: number, s
   return paid >= 0 && !before.some((w) => DENIED.has(w)) && !before.slice(paid).some((w) => BEING.has(w));
 }
 
+/** A subject before "don't go here", which makes it no warning: "I don't go here anymore", "if you don't go here". */
+const WHO_GOES = new Set(["i", "we", "you", "they", "he", "she", "if"]);
+
 /**
  * Whether the domain complaint at `from`…`to` is none here: a courtesy told of beforehand ("they text
  * you when the doctor is running late"), a lapse the patient owns, or a condition that "has been a
@@ -202,7 +205,9 @@ export function noComplaintAt(
   const symptom =
     bodily && conditions.some((c) => c.end <= from) && !mentions.some((m) => !m.condition && m.start < from);
   const paid = paidOutOfPocket(tokens.normals, from, to, start);
-  return symptom || paid || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
+  // "I don't go here as often as I should": a habit told, where the bare "don't go here" warns.
+  const habit = tokens.normals[to - 1] === "here" && from > start && WHO_GOES.has(tokens.normals[from - 1] as string);
+  return symptom || paid || habit || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
 }
 
 /** Words between a patient and "coming back": "I keep coming back", "we'll definitely be back". */

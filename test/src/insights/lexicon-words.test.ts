@@ -343,6 +343,7 @@ describe("going", () => {
   it("reads going as no praise, and a warning not to go as a complaint", () => {
     expect(read("The receptionist is a different person depending on which day you go.")).toEqual(["staff:neutral"]);
     expect(read("Do not go here unless you like being rushed by the doctor.")).toEqual(["care:negative"]);
+    expect(read("I don't go here as often as I should, the doctor is great.")).toEqual(["care:positive"]);
   });
 });
 
