@@ -126,6 +126,8 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
 
 /** What "go see" names when it sends the patient elsewhere: "go see a specialist", "go see my GP". */
 const REFERRED = new Set(["a", "an", "my", "your", "another", "someone", "somebody", "other"]);
+/** Between the patient and "say sorry": "I had to say sorry", "we even said sorry". */
+const BEFORE_SAYING = new Set("to had have 'd 've kept even just already also then first".split(" "));
 /** Adverbs between what picks up and "picks up": "the pain always picks up". */
 const WHEN_PICKED = new Set(["always", "usually", "just", "then", "really", "soon", "quickly", "slowly"]);
 /** What picks up that is no one answering: "the pain picks up again". */
@@ -143,6 +145,12 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   const { normals, lemmas } = tokens;
   // "told me to go see a specialist": sent on to someone else, a referral, not others told to come.
   if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
+  // "I had to say sorry for being late": the patient's own apology, no one's courtesy.
+  if (lemmas[from] === "say" && normals[to - 1] === "sorry") {
+    let k = from - 1;
+    while (k > start && BEFORE_SAYING.has(normals[k] as string)) k--;
+    if (k >= start && (normals[k] === "i" || normals[k] === "we")) return true;
+  }
   if (lemmas[from] !== "pick" || normals[to - 1] !== "up") return false;
   // "by friday my back pain picks up again", "the ache in my hip picks up": the pain returning, no call answered.
   let k = from - 1;

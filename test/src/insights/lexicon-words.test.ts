@@ -51,6 +51,8 @@ describe("an apology said", () => {
   it("reads sorry said to the patient as courtesy, and nobody saying it as a complaint", () => {
     expect(read("The receptionist came over twice to say sorry.")).toEqual(["staff:positive"]);
     expect(read("Nobody at the front desk said sorry.")).toEqual(["staff:negative"]);
+    // The patient's own apology is no courtesy of the office.
+    expect(read("I had to say sorry to the receptionist for forgetting my card.")).toEqual(["staff:neutral"]);
   });
 });
 
