@@ -137,8 +137,9 @@ const PICKED_PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
 /**
  * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a
- * referral ("go see a specialist"), or "picked up" with an object other than the phone ("insurance picks up half the cost", "picked up my
- * records"), no call answered.
+ * referral ("go see a specialist"), the patient's own apology ("I had to say sorry"), or "picked up"
+ * said of the pain ("the ache picks up by evening") or with an object other than the phone
+ * ("insurance picks up half the cost", "picked up my records"), no call answered.
  */
 export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: number, end: number): boolean {
   if (prescribes(tokens, from, start, end)) return true;
