@@ -3,6 +3,7 @@ import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { countWord, numberBefore, UNITS } from "./durations.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 import { aboutResult, aftermath, notKnownYet, progressed } from "./results-told.ts";
+import { callUnanswered } from "./word-senses.ts";
 
 /**
  * Constructions that carry an opinion with no opinion word, read from the shape of a clause rather
@@ -80,8 +81,6 @@ const PAST = new Set(["could", "was", "were", "did", "had", "struggled", "used",
 const PRESENT = new Set(["can", "am", "is", "are", "do", "does", "still", "'m", "have", "has", "'ve"]);
 const REGAINED = new Set(["again", "now", "finally", "anymore", "today", "without"]);
 const ABLE = new Set(["can", "able"]);
-/** What a call picked up names: "never picks up the phone". */
-const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const LONG_UNITS = new Set(["week", "month", "year", "summer", "winter", "spring", "fall"]);
 /** After a long stretch ("three weeks out"); after minutes or hours, lateness counts too ("an hour past"). */
 const AFTER_CUES = new Set(["out", "off", "away", "later", "ahead", "overdue"]);
@@ -136,9 +135,7 @@ export function compileConstructions(
       const out: Ability[] = [];
       for (const s of spans(clause)) {
         if (s.group !== 0) continue;
-        // "the front desk never picks up (the phone)": a call not answered, no limit on the body.
-        if (lemmas[s.start] === "pick" && !/^[a-z]/.test(normals[s.end] ?? "")) continue;
-        if (lemmas[s.start] === "pick" && normals.slice(s.end, s.end + 2).some((w) => PHONE.has(w))) continue;
+        if (callUnanswered(normals, lemmas, s.start, s.end)) continue;
         // The limiter governs the verb itself: "could barely stand", "was unable to sit", not
         // "can't keep driving over" (a limit on the errand, not on the body).
         let limiter = -1;

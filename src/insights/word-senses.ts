@@ -233,3 +233,16 @@ export function patientReturns({ normals, lemmas }: TokenTable, at: number, star
   while (k > start && RETURNING.has(normals[k] as string)) k--;
   return k >= start && (normals[k] === "i" || normals[k] === "we" || normals[k] === "you");
 }
+
+/** What a call picked up names: "never picks up the phone". */
+const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
+/**
+ * Whether "pick up" at `start`…`end` answers a call ("the front desk never picks up (the phone)"):
+ * a call not answered, no limit on the body.
+ */
+export function callUnanswered(normals: readonly string[], lemmas: readonly string[], start: number, end: number) {
+  return (
+    lemmas[start] === "pick" &&
+    (!/^[a-z]/.test(normals[end] ?? "") || normals.slice(end, end + 2).some((w) => PHONE.has(w)))
+  );
+}
