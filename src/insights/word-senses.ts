@@ -132,8 +132,8 @@ const BEFORE_SAYING = new Set("to had have 'd 've kept even just already also th
 const WHEN_PICKED = new Set(["always", "usually", "just", "then", "really", "soon", "quickly", "slowly"]);
 /** What picks up that is no one answering: "the pain picks up again". */
 const ACHES = new Set(["pain", "ache", "soreness", "stiffness", "spasm", "symptom", "it"]);
-/** What a phone picked up may be followed by and still be the phone: "picked up the phone", "picks up right away". */
-const PICKED_PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
+/** What a call picked up names, "pick up" the phone and not the pain or a bill: "never picks up the phone". */
+const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
 /**
  * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a
@@ -161,7 +161,7 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   if (to >= end) return false;
   const object = normals[to] as string;
   return (
-    (PICKED_OBJECT.has(object) || /^\d/.test(object)) && !normals.slice(to, to + 3).some((w) => PICKED_PHONE.has(w))
+    (PICKED_OBJECT.has(object) || /^\d/.test(object)) && !normals.slice(to, to + 3).some((w) => PHONE.has(w))
   );
 }
 
@@ -234,8 +234,6 @@ export function patientReturns({ normals, lemmas }: TokenTable, at: number, star
   return k >= start && (normals[k] === "i" || normals[k] === "we" || normals[k] === "you");
 }
 
-/** What a call picked up names: "never picks up the phone". */
-const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 /**
  * Whether "pick up" at `start`…`end` answers a call ("the front desk never picks up (the phone)"):
  * a call not answered, no limit on the body.
