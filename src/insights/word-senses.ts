@@ -160,9 +160,7 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   if (k >= start && ACHES.has(lemmas[k] as string)) return true;
   if (to >= end) return false;
   const object = normals[to] as string;
-  return (
-    (PICKED_OBJECT.has(object) || /^\d/.test(object)) && !normals.slice(to, to + 3).some((w) => PHONE.has(w))
-  );
+  return (PICKED_OBJECT.has(object) || /^\d/.test(object)) && !normals.slice(to, to + 3).some((w) => PHONE.has(w));
 }
 
 /** A practitioner's lapses that are no complaint when the patient owns them: "I didn't explain it well". */
