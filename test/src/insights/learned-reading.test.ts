@@ -23,9 +23,10 @@ beforeAll(async () => {
   rules = createAnnotator(insights, content.business, analyzer, { reading: "rules" });
 });
 
-const annotate = (a: Annotator, text: string) =>
-  a.annotate({ id: "x", title: null, text, rating: 3, technicians: [], services: [], service_areas: [] });
-const read = (a: Annotator, text: string) => annotate(a, text).aspects.map((x) => `${x.id}:${x.sentiment}`);
+const annotate = (a: Annotator, text: string, rating = 3) =>
+  a.annotate({ id: "x", title: null, text, rating, technicians: [], services: [], service_areas: [] });
+const read = (a: Annotator, text: string, rating = 3) =>
+  annotate(a, text, rating).aspects.map((x) => `${x.id}:${x.sentiment}`);
 
 describe("the learned models beside the rules", () => {
   it("read complaints and praise that carry no opinion word the rules know", () => {
@@ -116,10 +117,7 @@ describe("the learned models beside the rules", () => {
 });
 
 describe("a condition named as what the visit was for", () => {
-  const readAt = (rating: number, text: string) =>
-    both
-      .annotate({ id: "x", title: null, text, rating, technicians: [], services: [], service_areas: [] })
-      .aspects.map((x) => `${x.id}:${x.sentiment}`);
+  const readAt = (rating: number, text: string) => read(both, text, rating);
   it("is why the patient came: the models may find pain relief there, but give it no side", () => {
     expect(readAt(1, "showed up for my sciatica appt and waited an hour. never again")).toContain(
       "pain-relief:neutral",
