@@ -85,10 +85,8 @@ describe("the learned models beside the rules", () => {
   });
 
   it("read praise that a one-star review does not mean as no praise, and say why", () => {
-    const rated = (rating: number, text: string) =>
-      both.annotate({ id: "x", title: null, text, rating, technicians: [], services: [], service_areas: [] });
     const side = (rating: number, text: string, id: string) =>
-      rated(rating, text).aspects.find((a) => a.id === id)?.sentiment;
+      annotate(both, text, rating).aspects.find((a) => a.id === id)?.sentiment;
     const sarcasm =
       "Fantastic, another surprise charge on my card. The adjustment lasted two minutes and my back hurts more than it did.";
     expect(side(1, sarcasm, "billing")).not.toBe("positive");
