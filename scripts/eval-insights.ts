@@ -140,8 +140,8 @@ async function crossValidate(rules: Annotator, ids: readonly string[], annotator
 }
 
 /**
- * The second, independent labelling of `file` (`second-reading/<name>` beside it; docs/insights.md,
- * "Two readers"), paired with its items, when there is one.
+ * The second, independent labelling of `file` (`second-reading/<name>` beside it;
+ * docs/insights-rounds.md, "Two readers"), paired with its items, when there is one.
  */
 async function secondReading(file: string, all: readonly LabelledItem[], ids: readonly string[]) {
   const path2 = path.join(path.dirname(file), "second-reading", path.basename(file));

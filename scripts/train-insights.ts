@@ -36,8 +36,8 @@ export const HELD_OUT = [
 ];
 /**
  * Validation sets the committed model does not read: options may be chosen on them, for whole reviews
- * and for single sentences, as every other `dev-*.txt` is trained on (docs/insights.md, twenty-second,
- * twenty-third and twenty-eighth rounds, say which sets these replaced and why).
+ * and for single sentences, as every other `dev-*.txt` is trained on (docs/insights-rounds.md,
+ * twenty-second, twenty-third and twenty-eighth rounds, say which sets these replaced and why).
  */
 export const VALIDATION_ONLY = [
   "dev-reviews-4.txt",

@@ -10,9 +10,9 @@ import { wishAt } from "./wishes.ts";
  *
  * Why linear models over words and word pairs, not word vectors: the implicit complaints and
  * praise this is for ("the next opening was three weeks out", "I stopped needing my heating pad")
- * are carried by ordinary words in combination, which a bag of lemmas and pairs captures and a
- * mean of word vectors blurs (measured in docs/insights.md); the weights are 1.5 MB instead of a
- * 300 MB vector table, and reading a clause is one lookup per feature.
+ * are carried by ordinary words in combination, which a bag of lemmas and pairs captures and a mean
+ * of word vectors blurs (docs/insights-rounds.md, "A learned component"); the weights are 1.5 MB
+ * instead of a 300 MB vector table, and reading a clause is one lookup per feature.
  *
  * Everything here is pure and deterministic: the same tokens and the same weights give the same
  * numbers.

@@ -6,7 +6,7 @@ import { type LabelledItem, labelledId } from "./evaluate.ts";
  * A second, independent labelling of a labelled set, read as if it were an annotator, so that
  * `evaluate` measures it against the set's gold with the machine's own figures: how far two careful
  * readers agree under "every label right" is the most any reading can be expected to reach
- * (docs/insights.md, "Two readers").
+ * (docs/insights-rounds.md, "Two readers").
  */
 
 /**

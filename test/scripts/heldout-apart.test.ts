@@ -7,7 +7,7 @@ import { DEDUP_JACCARD, overlapIndex, wordSet } from "../../src/insights/overlap
 /**
  * The held-out sets of issue 31 (and `heldout-reviews-2.txt`, written later the same way) stand for text the models never saw: no item of them, and no
  * sentence of a held-out review, is within word-Jaccard 0.5 of a training item or of a sentence of
- * one (docs/insights.md, "Fifth round"). The same measure as `npm run eval:insights`'s
+ * one (docs/insights-rounds.md, "Fifth round"). The same measure as `npm run eval:insights`'s
  * de-duplication (src/insights/overlap.ts), here over every sentence of a held-out review too.
  */
 const ROOT = path.resolve(import.meta.dirname, "../..");
