@@ -128,6 +128,8 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
 const REFERRED = new Set(["a", "an", "my", "your", "another", "someone", "somebody", "other"]);
 /** Between the patient and "say sorry": "I had to say sorry", "we even said sorry". */
 const BEFORE_SAYING = new Set("to had have 'd 've kept even just already also then first".split(" "));
+/** The last word of care taken over a deed: "made sure", "took care to". */
+const TAKEN_CARE = new Set(["sure", "to"]);
 /** Adverbs between what picks up and "picks up": "the pain always picks up". */
 const WHEN_PICKED = new Set(["always", "usually", "just", "then", "really", "soon", "quickly", "slowly"]);
 /** What picks up that is no one answering: "the pain picks up again". */
@@ -137,7 +139,8 @@ const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
 /**
  * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a
- * referral ("go see a specialist"), the patient's own apology ("I had to say sorry"), or "picked up"
+ * referral ("go see a specialist"), the patient's own apology ("I had to say sorry") or care ("I made
+ * sure to bring my X-rays"), or "picked up"
  * said of the pain ("the ache picks up by evening") or with an object other than the phone
  * ("insurance picks up half the cost", "picked up my records"), no call answered.
  */
@@ -148,6 +151,12 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
   // "I had to say sorry for being late": the patient's own apology, no one's courtesy.
   if (lemmas[from] === "say" && normals[to - 1] === "sorry") {
+    let k = from - 1;
+    while (k > start && BEFORE_SAYING.has(normals[k] as string)) k--;
+    if (k >= start && (normals[k] === "i" || normals[k] === "we")) return true;
+  }
+  // "I made sure to bring my X-rays": the patient's own care, no one's praise.
+  if (TAKEN_CARE.has(normals[to - 1] as string) && (lemmas[from] === "make" || lemmas[from] === "take")) {
     let k = from - 1;
     while (k > start && BEFORE_SAYING.has(normals[k] as string)) k--;
     if (k >= start && (normals[k] === "i" || normals[k] === "we")) return true;

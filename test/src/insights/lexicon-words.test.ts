@@ -56,6 +56,14 @@ describe("an apology said", () => {
   });
 });
 
+describe("care taken over a deed", () => {
+  it("reads someone making sure or taking care to do something as praise of them, not the patient's own care", () => {
+    expect(read("Priya at the front made sure I had a blanket.")).toEqual(["staff:positive"]);
+    expect(read("The massage therapist took care to check the pressure on my calves.")).toEqual(["staff:positive"]);
+    expect(read("I made sure to bring my old X-rays to the first appointment.")).toEqual(["scheduling:neutral"]);
+  });
+});
+
 describe("calls and apologies nobody made", () => {
   it("reads them as a complaint about the front desk", () => {
     expect(read("Nobody picked up the phone all morning.")).toEqual(["staff:negative"]);
