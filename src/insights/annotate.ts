@@ -21,6 +21,7 @@ import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learne
 import { compileLexicon } from "./lexicon.ts";
 import { readSpan } from "./missed-ends.ts";
 import { compileSpentForNothing } from "./money-spent.ts";
+import { compileNearby } from "./nearby.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { readClause } from "./polarity.ts";
@@ -108,6 +109,7 @@ export function createAnnotator(
   const lexicon = compileLexicon(content.lexicon, aspects, termForms);
   const shapes = compileConstructions(content.lexicon, aspects, termForms);
   const spentForNothing = compileSpentForNothing(content.lexicon, aspects);
+  const nearby = compileNearby(content.lexicon, aspects);
   const wordScore = (n: string) => analyzer.wordScore(n);
   const entityMatchers = new Map<string, Matcher>();
   for (const kind of ENTITY_KINDS) {
@@ -157,6 +159,7 @@ export function createAnnotator(
         const namesTreatment = spans.some((m) => m.aspect === shapes.treatmentAspect);
         treatmentCare(clause, found, shapes, namesTreatment);
         spentForNothing(clause, found);
+        nearby(clause, found);
         // A side given by a construction is weaker evidence than an opinion word (learned-reading.ts).
         const anchors = new Set([...delays.map((d) => d.at), ...abilities.map((a) => a.start)]);
         if (anchors.size > 0) {

@@ -1,6 +1,7 @@
 import { compileTerms, type TermMatch, type TermMatcher } from "./aspects.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { countWord, numberBefore, UNITS } from "./durations.ts";
+import { shortTrip } from "./nearby.ts";
 import type { Analyzer, Clause } from "./nlp.ts";
 import { aboutResult, aftermath, notKnownYet, progressed } from "./results-told.ts";
 import { callUnanswered } from "./word-senses.ts";
@@ -177,9 +178,11 @@ export function compileConstructions(
       const soonest = normals.slice(clause.start, clause.end).some((w) => SOONEST.has(w));
       // "expecting to wait a week": what was expected is not what happened.
       const expected = spans(clause).find((s) => s.group === 1)?.start ?? clause.end;
+      // "only eight minutes away", "five minutes from my house": how near the practice is, no wait.
+      const trip = shortTrip(clause);
       for (let i = clause.start; i < clause.end; i++) {
         const unit = lemmas[i] as string;
-        if (!UNITS.has(unit) || i > expected) continue;
+        if (!UNITS.has(unit) || i > expected || i === trip) continue;
         const n = numberBefore(normals, pos, i, clause.start);
         if (n < 0) continue;
         const before = normals.slice(Math.max(clause.start, i - 4), i);

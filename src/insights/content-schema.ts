@@ -135,6 +135,8 @@ export const SentimentLexiconSchema = z.strictObject(
     delays: Id.optional(),
     /** The aspect money spent beside a poor result ("$400 later my back still aches") complains of. */
     spending: Id.optional(),
+    /** The aspect a short trip to the practice ("five minutes from my house") praises. */
+    nearby: Id.optional(),
   },
   { error: "expected a YAML mapping with conditions, outcomes, words and neutral" },
 );

@@ -108,6 +108,7 @@ function checkLexicon(
   checkId(["treatments", "aspect"], lexicon.treatments?.aspect);
   checkId(["delays"], lexicon.delays);
   checkId(["spending"], lexicon.spending);
+  checkId(["nearby"], lexicon.nearby);
   lexicon.conditions.forEach((c, i) => {
     checkId(["conditions", i, "aspect"], c.aspect);
     c.terms.forEach((t, k) => {

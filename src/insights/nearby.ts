@@ -1,0 +1,63 @@
+import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
+import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import type { Clause } from "./nlp.ts";
+import type { AspectReading } from "./readings.ts";
+
+/**
+ * A short trip to the practice ("five minutes from my house", "a 2 min walk from my job", "ten
+ * minutes away"): how near it is, praise of where it is (`nearby` in sentiment.yaml), with no
+ * opinion word. Longer trips are left to the words around them: twenty minutes is mostly told as a
+ * fact and forty as a complaint, and a hedge ("about ten minutes from work") tells a fact too.
+ */
+
+/** The longest trip in minutes still told as near. */
+const NEAR_MINUTES = 10;
+const COUNTS = new Map(
+  ["one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten"].map((w, k) => [w, k + 1]),
+);
+const MINUTES = new Set(["min", "mins", "minute", "minutes"]);
+/** How the trip is made, between the unit and "from": "a five minute walk from the station". */
+const MEANS = new Set(["drive", "walk", "ride", "bike", "trip"]);
+/** Hedges before the count that tell a fact, not a convenience: "about ten minutes from work". */
+const HEDGES = new Set(["about", "around", "roughly", "approximately", "approx", "maybe"]);
+/** What may follow "from" and name where the trip starts: "from my house", "from home", "from the exit". */
+const PLACE_AFTER = new Set(["DET", "PRON", "NOUN", "PROPN", "NUM", "ADV"]);
+
+/** Where the clause tells a short trip to the practice (the unit of time), or -1. */
+export function shortTrip(clause: Clause): number {
+  const { normals, pos, start, end } = { ...clause.tokens, start: clause.start, end: clause.end };
+  // "it used to be 5 min from me": a nearness the practice no longer has.
+  if (normals.slice(start, end).includes("used")) return -1;
+  for (let i = start + 1; i < end - 1; i++) {
+    if (!MINUTES.has(normals[i] as string)) continue;
+    const count = normals[i - 1] as string;
+    const n = /^\d+$/.test(count) ? Number(count) : (COUNTS.get(count) ?? -1);
+    if (n < 1 || n > NEAR_MINUTES || HEDGES.has(normals[i - 2] as string)) continue;
+    const k = MEANS.has(normals[i + 1] as string) ? i + 2 : i + 1;
+    if (normals[k] === "away") return i;
+    if (normals[k] === "from" && PLACE_AFTER.has(pos[k + 1] as string)) return i;
+  }
+  return -1;
+}
+
+/**
+ * Adds to a clause's readings the praise of a short trip, where the clause reads no side of its own
+ * for the `nearby` aspect. Said in so many words, as "convenient" is, so no weaker than a word: a
+ * delay is weaker because how long is too long is the writer's to say, a trip of minutes is near.
+ */
+export function compileNearby(
+  lexicon: SentimentLexicon,
+  aspects: readonly AspectDefinition[],
+): (clause: Clause, found: AspectReading[]) => void {
+  const place = aspects.findIndex((a) => a.id === lexicon.nearby);
+  return (clause, found) => {
+    if (place < 0 || found.some((r) => r.aspect === place && r.polar)) return;
+    const at = shortTrip(clause);
+    if (at < 0) return;
+    const word = `${clause.tokens.values[at]}+`;
+    const rest = found.filter((r) => r.aspect !== place);
+    rest.push({ aspect: place, score: clauseScore(WORD_WEIGHT), polar: true, words: [word] });
+    rest.sort((a, b) => a.aspect - b.aspect);
+    found.splice(0, found.length, ...rest);
+  };
+}
