@@ -128,6 +128,24 @@ function goesOutOfTheWay(tokens: TokenTable, start: number, end: number): boolea
   return tokens.lemmas[start - 1] === "go" && tokens.normals.slice(start, end).join(" ") === "out of the way";
 }
 
+/** Verbs after which "a lot" is a parking lot: "they share a lot with a nail salon". */
+const LOT_SHARED = new Set(["share", "shares", "shared", "sharing"]);
+/** Words after "a lot" that place it: "a lot behind the building", "a lot across the street". */
+const LOT_PLACED = new Set(["behind", "beside", "next", "across", "opposite", "around", "out", "outside", "adjacent"]);
+
+/**
+ * Whether tokens `start`…`end` are the "lot" of "a lot" or "lots of", an amount ("it helped a lot",
+ * "improved a lot", "meant a lot to me", "lots of questions"), not a parking lot; "they share a lot
+ * with the bank" and "a lot behind the building" still name one.
+ */
+function aLot(tokens: TokenTable, start: number, end: number): boolean {
+  const { normals } = tokens;
+  if (end - start !== 1) return false;
+  if (normals[start] === "lots") return normals[end] === "of";
+  if (normals[start] !== "lot" || normals[start - 1] !== "a") return false;
+  return !LOT_SHARED.has(normals[start - 2] as string) && !LOT_PLACED.has(normals[end] as string);
+}
+
 /** What follows "at the front" when it is a place, not the front desk: "at the front door", "at the front of the line". */
 const FRONT_OF = new Set(["of", "door", "doors", "entrance", "steps", "step", "row", "porch", "gate"]);
 
@@ -241,7 +259,7 @@ export function compileMentions(
         if (notSomeoneOfTheOffice(m)) return [];
         if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
         if (goesOutOfTheWay(clause.tokens, m.start, m.end) || awaitsResult(clause.tokens, m.start, m.end)) return [];
-        if (frontOfSomething(clause.tokens, m.start, m.end)) return [];
+        if (frontOfSomething(clause.tokens, m.start, m.end) || aLot(clause.tokens, m.start, m.end)) return [];
         // "an appointment I had cancelled": what the patient did, not how the practice books.
         if (m.end - m.start === 1 && (patientsAct(normals, lemmas, pos, m.start, clause.start) || toldWhy(m)))
           return [];
