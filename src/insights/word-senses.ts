@@ -15,6 +15,8 @@ import type { AspectSpan } from "./readings.ts";
  * none as a noun ("after work", "the works", "three blocks away", "sold in blocks of six").
  */
 const VERB_SENSE = new Set(["work", "block"]);
+/** Ways of getting there whose "stop" is a place: "the bus stop", "the subway stop". */
+const TRANSIT = new Set("bus subway train tram metro streetcar trolley rail shuttle truck".split(" "));
 /** "3 grand", "two grand": a sum of money, no praise. */
 function thousands(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
   return normals[i] === "grand" && i > start && (/^\d/.test(normals[i - 1] as string) || pos[i - 1] === "NUM");
@@ -99,6 +101,12 @@ function willSaid(normals: readonly string[], i: number, start: number, end: num
   return i === start || !ILL_AFTER.has(normals[i - 1] as string);
 }
 
+/** Whether the "stop" at `i` ends a service ("stops running", "stops at six"), not where a bus halts. */
+function servesNoLonger(normals: readonly string[], pos: readonly string[], i: number): boolean {
+  const next = normals[i + 1] ?? "";
+  return next.endsWith("ing") || ((next === "at" || next === "after") && pos[i + 2] === "NUM");
+}
+
 /** Determiners that open what "leave" leaves: "leave the car", "left my coat", "left a message". */
 const LEFT_THINGS = new Set(["the", "a", "an", "my", "your", "their", "his", "her", "our"]);
 
@@ -110,6 +118,9 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
   // likened ("like a friend", "like an old friend") it praises.
   const likened = normals[i - 1] === "like" || normals[i - 2] === "like";
   if (n === "friend" && i > start && pos[i - 1] !== "ADJ" && !likened) return true;
+  // "the bus stop out front", "the 22 bus stops a block over": where a bus stops, no halt to anything;
+  // "the bus stops running at six" still tells the service ending.
+  if (lemmas[i] === "stop" && TRANSIT.has(normals[i - 1] as string) && !servesNoLonger(normals, pos, i)) return true;
   // "You can leave the car in the back lot": leaving a thing somewhere is no going away in disgust.
   if (lemmas[i] === "leave" && LEFT_THINGS.has(normals[i + 1] as string)) return true;
   // "after work" is no praise; a preposition before a determiner names a place ("behind the building").

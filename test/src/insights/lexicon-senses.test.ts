@@ -128,6 +128,16 @@ describe("a lot", () => {
   });
 });
 
+describe("a bus stop", () => {
+  it("is where a bus halts, no halt to anything, and still a complaint when the service stops", () => {
+    expect(read("The number 9 bus stops right by the pharmacy next door.")).not.toContain("location:negative");
+    expect(read("There's a tram stop at the corner of the block.")).not.toContain("location:negative");
+    expect(read("The last bus stops running at seven, so evening visits are out for me.")).not.toContain(
+      "location:positive",
+    );
+  });
+});
+
 describe("work", () => {
   it("praises when something worked, and tells only the work done when someone works on something", () => {
     expect(read("The adjustments really worked for my lower back.")).toContain("pain-relief:positive");
