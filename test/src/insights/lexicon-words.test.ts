@@ -64,6 +64,13 @@ describe("care taken over a deed", () => {
   });
 });
 
+describe("a time found for the patient", () => {
+  it("reads finding someone a slot as praise of the booking, and not finding one as a complaint", () => {
+    expect(read("When I rang on a Friday, the office found me a time that evening.")).toEqual(["scheduling:positive"]);
+    expect(read("Twice they could not find me an opening within a month.")).toEqual(["scheduling:negative"]);
+  });
+});
+
 describe("calls and apologies nobody made", () => {
   it("reads them as a complaint about the front desk", () => {
     expect(read("Nobody picked up the phone all morning.")).toEqual(["staff:negative"]);
