@@ -38,6 +38,8 @@ export function clauseMentions(
   // "A drill next door during my appointment", "weeks since my last appointment": the booking names
   // when something happened, not how it was kept.
   let spans = own.filter((m) => m.aspect !== shapes.delayAspect || !toldWhen(clause, m));
+  // "I gave up and walked out", "walked out before anyone treated me": leaving, not how the patient left.
+  spans = spans.filter((m) => m.aspect !== shapes.abilityAspect || !walkedOff(clause, m));
   let borrows = false;
   const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
   for (const a of abilities) {
@@ -115,4 +117,27 @@ function toldWhen({ tokens: { normals, pos }, start, end }: Clause, m: AspectSpa
   while (k >= start && BEFORE_NOUN.has(pos[k] as string) && !WHEN.has(normals[k] as string)) k--;
   const verb = m.end < end && (pos[m.end] === "AUX" || pos[m.end] === "VERB");
   return k >= start && WHEN.has(normals[k] as string) && !verb;
+}
+
+/** What follows "walked out" when it tells the leaving: "walked out before anyone treated me", "walked out unseen". */
+const LEAVING = new Set(["before", "untreated", "unseen", "halfway", "while", "mid", "early", "at", "in", "on"]);
+const LEFT_FROM = new Set(["there", "here", "it"]);
+
+/**
+ * Whether the mention `m` is "walked out" that tells someone left ("so I walked out", "walked out of
+ * there before he touched me"), not how the patient left ("walked out standing straight").
+ */
+function walkedOff({ tokens: { normals, lemmas, pos }, end }: Clause, m: AspectSpan): boolean {
+  if (lemmas[m.start] !== "walk" || normals[m.start + 1] !== "out" || m.end !== m.start + 2) return false;
+  let k = m.end;
+  // "walked out of there", "walked out of the office": from where, then what follows.
+  if (normals[k] === "of") {
+    k++;
+    if (LEFT_FROM.has(normals[k] as string)) k++;
+    else if (pos[k] === "DET" || pos[k] === "PRON") k += 2;
+  }
+  // "walked out without being seen"; "walked out without my usual limp" is how.
+  const next = normals[k] as string | undefined;
+  if (next === "without") return normals[k + 1] === "being" || normals[k + 1] === "seeing";
+  return k >= end || !/^[a-z0-9$]/.test(next ?? "") || LEAVING.has(next as string);
 }

@@ -35,4 +35,13 @@ describe("the patient's own acts", () => {
     expect(read("I booked because my neck pain kept me up at night.")).toEqual(["pain-relief:neutral"]);
     expect(read("I booked online in under a minute.")).toEqual(["scheduling:positive"]);
   });
+
+  it("reads walking out as leaving, no result, unless how the patient left follows", () => {
+    const result = (text: string) => read(text).filter((a) => a.startsWith("pain-relief"));
+    expect(result("Nobody at the desk could find my booking, so I gave up and walked out.")).toEqual([]);
+    expect(result("The room smelled of mould and I walked out of there before anyone saw me.")).toEqual([]);
+    expect(result("Forty minutes past my slot I walked out without being seen.")).toEqual([]);
+    expect(read("I hobbled in bent over and walked out pain free.")).toEqual(["pain-relief:positive"]);
+    expect(result("I walked out without my usual limp.")).toHaveLength(1);
+  });
 });
