@@ -78,6 +78,9 @@ export function workDone(normals: readonly string[], lemmas: readonly string[], 
   return [i - 1, i - 2, i - 3].some((k) => k >= start && (normals[k] === "where" || normals[k] === "how"));
 }
 
+/** What "pretty" measures when it is a degree: an adjective, an adverb, a participle. */
+const DEGREED = new Set(["ADJ", "ADV", "VERB"]);
+
 /** Verbs whose "down" is a particle of the movement: "sat down and walked me through", "wrote it down". */
 const DOWN_WITH = new Set("sit lie lay kneel bend lean write jot note slow calm cool settle".split(" "));
 
@@ -114,6 +117,8 @@ const LEFT_THINGS = new Set(["the", "a", "an", "my", "your", "their", "his", "he
 export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, start: number, end: number): boolean {
   const n = normals[i] as string;
   if (n === "down" && i > start && DOWN_WITH.has(lemmas[i - 1] as string)) return true;
+  // "pretty sure", "pretty long", "pretty much": a degree, no praise; "a pretty office" still praises.
+  if (n === "pretty" && i + 1 < end && DEGREED.has(pos[i + 1] as string)) return true;
   // "My friend heard the same script", "found them through a friend": someone named, no praise;
   // likened ("like a friend", "like an old friend") it praises.
   const likened = normals[i - 1] === "like" || normals[i - 2] === "like";

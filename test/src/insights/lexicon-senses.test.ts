@@ -178,3 +178,11 @@ describe("friend", () => {
     expect(read("The doctor treats you like a friend.")).toEqual(["care:positive"]);
   });
 });
+
+describe("pretty", () => {
+  it("is a degree before an adjective or adverb, no praise, and praise of a thing called pretty", () => {
+    expect(read("I'm pretty sure the man at the front desk smokes on his break.")).toEqual(["staff:neutral"]);
+    expect(read("The wait was pretty long.")).toEqual(["scheduling:negative"]);
+    expect(read("The new treatment rooms are pretty.")).toEqual(["facility:positive"]);
+  });
+});
