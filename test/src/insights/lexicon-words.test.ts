@@ -396,3 +396,11 @@ describe("a condition that feels as it did before", () => {
     expect(read("honestly nothing has changed with my sciatica")).toEqual(["pain-relief:negative"]);
   });
 });
+
+describe("moving with more ease", () => {
+  it("reads a condition that moves more easily or freely as a good result, and more of it as a poor one", () => {
+    expect(read("Two weeks in, my lower back bends more easily in the mornings.")).toEqual(["pain-relief:positive"]);
+    expect(read("My shoulder rotates more freely when I reach for a shelf.")).toEqual(["pain-relief:positive"]);
+    expect(read("There is more stiffness in my hip than before.")).toEqual(["pain-relief:negative"]);
+  });
+});
