@@ -186,3 +186,13 @@ describe("pretty", () => {
     expect(read("The new treatment rooms are pretty.")).toEqual(["facility:positive"]);
   });
 });
+
+describe("nerve", () => {
+  it("is a part of the body, no complaint by itself, and audacity only when someone had the nerve", () => {
+    const nerve =
+      "A nerve in my lower back had been flaring for weeks before I called, and the receptionist was lovely.";
+    expect(read(nerve)).toEqual(["staff:positive"]);
+    expect(read("My c6 nerve had been pinching for months when I booked.")).not.toContain("scheduling:negative");
+    expect(read("She had the nerve to bill me for a session I never attended.")).toContain("care:negative");
+  });
+});
