@@ -32,7 +32,7 @@ import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
-import { noComplaintAt, noOpinionAt, noPraiseAt, patientReturns, workDone } from "./word-senses.ts";
+import { noComplaintAt, noOpinionAt, noPraiseAt, patientReturns, someoneStill, workDone } from "./word-senses.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -127,6 +127,8 @@ export function readClause(
       const itself = hasCondition ? undefined : mentions.find((m) => m.start <= s.start && s.start < m.end);
       if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
       if ((!hasCondition && !itself) || patientReturns(clause.tokens, s.start, start)) continue;
+      // "he still twisted my neck", "the dr still can't tell me": someone kept on, no condition unchanged.
+      if (someoneStill(clause.tokens, s.start, start, mentions, shapes.abilityAspect)) continue;
       if (takesNothingAway(clause.tokens, s, conditions)) {
         // Its words read as any others then: the "no" of "left with no answers" denies the answers.
         for (let i = s.start; i < s.end; i++) covered[i - start] = 0;

@@ -196,3 +196,14 @@ describe("nerve", () => {
     expect(read("She had the nerve to bill me for a session I never attended.")).toContain("care:negative");
   });
 });
+
+describe("still", () => {
+  it("is someone keeping on after a person or the practitioner, and a condition unchanged after the condition", () => {
+    expect(read("Six weeks for my hip and the doctor still can't say what is causing it.")).not.toContain(
+      "pain-relief:negative",
+    );
+    expect(read("I warned him about my neck and he still cracked it hard.")).toEqual(["care:negative"]);
+    expect(read("My hip still aches every morning.")).toEqual(["pain-relief:negative"]);
+    expect(read("Three visits in, my shoulder is still stiff.")).toEqual(["pain-relief:negative"]);
+  });
+});
