@@ -202,8 +202,19 @@ describe("still", () => {
     expect(read("Six weeks for my hip and the doctor still can't say what is causing it.")).not.toContain(
       "pain-relief:negative",
     );
-    expect(read("I warned him about my neck and he still cracked it hard.")).toEqual(["care:negative"]);
+    expect(read("I asked him to go gently on my sore neck and he still cracked it hard.")).not.toContain(
+      "pain-relief:negative",
+    );
     expect(read("My hip still aches every morning.")).toEqual(["pain-relief:negative"]);
     expect(read("Three visits in, my shoulder is still stiff.")).toEqual(["pain-relief:negative"]);
+  });
+});
+
+describe("warned", () => {
+  it("judges nothing by itself, and a warning nobody gave is a complaint", () => {
+    const warned = "My hip ached for a day after the adjustment, which the doctor had warned me could happen.";
+    expect(read(warned)).toEqual(["pain-relief:negative"]);
+    expect(read("Nobody warned me the x-rays would cost extra.")).toEqual(["billing:negative"]);
+    expect(read("The chiropractor didn't warn me before he cracked my neck.")).toEqual(["care:negative"]);
   });
 });
