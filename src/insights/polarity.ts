@@ -128,7 +128,7 @@ export function readClause(
       if (itself && mentions.some((m) => m.aspect !== itself.aspect && !m.condition)) continue;
       if ((!hasCondition && !itself) || patientReturns(clause.tokens, s.start, start)) continue;
       // "he still twisted my neck", "the dr still can't tell me": someone kept on, no condition unchanged.
-      if (someoneStill(clause.tokens, s.start, start, mentions, shapes.abilityAspect)) continue;
+      if (someoneStill(clause.tokens, s.start, start, mentions, shapes.abilityAspect, conditions)) continue;
       if (takesNothingAway(clause.tokens, s, conditions)) {
         // Its words read as any others then: the "no" of "left with no answers" denies the answers.
         for (let i = s.start; i < s.end; i++) covered[i - start] = 0;

@@ -207,6 +207,8 @@ describe("still", () => {
     );
     expect(read("My hip still aches every morning.")).toEqual(["pain-relief:negative"]);
     expect(read("Three visits in, my shoulder is still stiff.")).toEqual(["pain-relief:negative"]);
+    expect(read("My son went for two months and he still has migraines.")).toContain("pain-relief:negative");
+    expect(read("He worked on both ankles but they still hurt.")).toContain("pain-relief:negative");
   });
 });
 
