@@ -20,6 +20,9 @@ const MINUTES = new Set(["min", "mins", "minute", "minutes"]);
 const MEANS = new Set(["drive", "walk", "ride", "bike", "trip"]);
 /** Hedges before the count that tell a fact, not a convenience: "about ten minutes from work". */
 const HEDGES = new Set(["about", "around", "roughly", "approximately", "approx", "maybe"]);
+/** The patient, and being somewhere at a time: "I was", "we were". */
+const PATIENT = new Set(["i", "we"]);
+const BEING = new Set(["was", "were"]);
 /** What may follow "from" and name where the trip starts: "from my house", "from home", "from the exit". */
 const PLACE_AFTER = new Set(["DET", "PRON", "NOUN", "PROPN", "NUM", "ADV"]);
 
@@ -28,6 +31,9 @@ export function shortTrip(clause: Clause): number {
   const { normals, pos, start, end } = { ...clause.tokens, start: clause.start, end: clause.end };
   // "it used to be 5 min from me": a nearness the practice no longer has.
   if (normals.slice(start, end).includes("used")) return -1;
+  // "I was five minutes away when they cancelled": where the patient was then, not where the practice is.
+  for (let j = start; j < end - 1; j++)
+    if (PATIENT.has(normals[j] as string) && BEING.has(normals[j + 1] as string)) return -1;
   for (let i = start + 1; i < end - 1; i++) {
     if (!MINUTES.has(normals[i] as string)) continue;
     const count = normals[i - 1] as string;

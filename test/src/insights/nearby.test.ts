@@ -22,5 +22,6 @@ describe("a short trip to the practice", () => {
     expect(read("Nine minutes from lying down to being walked out, and that was the visit.")).not.toContain(
       "location:positive",
     );
+    expect(read("I was five minutes away when the front desk rang to cancel.")).not.toContain("location:positive");
   });
 });
