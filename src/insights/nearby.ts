@@ -20,6 +20,8 @@ const MINUTES = new Set(["min", "mins", "minute", "minutes"]);
 const MEANS = new Set(["drive", "walk", "ride", "bike", "trip"]);
 /** Hedges before the count that tell a fact, not a convenience: "about ten minutes from work". */
 const HEDGES = new Set(["about", "around", "roughly", "approximately", "approx", "maybe"]);
+/** Words before the count that deny the nearness: "not five minutes from me", "no longer ten minutes away". */
+const DENIED = new Set(["not", "n't", "never", "longer"]);
 /** The patient, and being somewhere at a time: "I was", "we were". */
 const PATIENT = new Set(["i", "we"]);
 const BEING = new Set(["was", "were"]);
@@ -39,6 +41,9 @@ export function shortTrip(clause: Clause): number {
     const count = normals[i - 1] as string;
     const n = /^\d+$/.test(count) ? Number(count) : (COUNTS.get(count) ?? -1);
     if (n < 1 || n > NEAR_MINUTES || HEDGES.has(normals[i - 2] as string)) continue;
+    // "it's not five minutes from my house anymore", "no longer ten minutes away": a nearness denied;
+    // "not even five minutes away" is nearer still.
+    if (DENIED.has(normals[i - 2] as string)) continue;
     const k = MEANS.has(normals[i + 1] as string) ? i + 2 : i + 1;
     if (normals[k] === "away") return i;
     if (normals[k] === "from" && PLACE_AFTER.has(pos[k + 1] as string)) return i;
