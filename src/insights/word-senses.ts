@@ -146,6 +146,8 @@ const REFERRED = new Set(["a", "an", "my", "your", "another", "someone", "somebo
 const BEFORE_SAYING = new Set("to had have 'd 've kept even just already also then first".split(" "));
 /** The last word of care taken over a deed: "made sure", "took care to". */
 const TAKEN_CARE = new Set(["sure", "to"]);
+/** Asking someone to do a thing: "asked them to find me a slot", "begged the desk to find me a time". */
+const ASKED = new Set(["ask", "beg", "plead", "want", "need", "tell"]);
 /** Adverbs between what picks up and "picks up": "the pain always picks up". */
 const WHEN_PICKED = new Set(["always", "usually", "just", "then", "really", "soon", "quickly", "slowly"]);
 /** What picks up that is no one answering: "the pain picks up again". */
@@ -176,6 +178,10 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
     let k = from - 1;
     while (k > start && BEFORE_SAYING.has(normals[k] as string)) k--;
     if (k >= start && (normals[k] === "i" || normals[k] === "we")) return true;
+  }
+  // "I had to beg them to find me an appointment": a time asked for, not one found.
+  if (lemmas[from] === "find" && normals[from - 1] === "to") {
+    for (let k = from - 2; k >= Math.max(start, from - 5); k--) if (ASKED.has(lemmas[k] as string)) return true;
   }
   if (lemmas[from] !== "pick" || normals[to - 1] !== "up") return false;
   // "by friday my back pain picks up again", "the ache in my hip picks up": the pain returning, no call answered.
