@@ -132,6 +132,8 @@ function goesOutOfTheWay(tokens: TokenTable, start: number, end: number): boolea
 const LOT_SHARED = new Set(["share", "shares", "shared", "sharing"]);
 /** Words after "a lot" that place it: "a lot behind the building", "a lot across the street". */
 const LOT_PLACED = new Set(["behind", "beside", "next", "across", "opposite", "around", "out", "outside", "adjacent"]);
+/** Owners after the placing word, which place a body part, not a lot: "across my shoulders". */
+const OWNED = new Set(["my", "his", "her", "their", "our", "your"]);
 
 /**
  * Whether tokens `start`…`end` are the "lot" of "a lot" or "lots of", an amount ("it helped a lot",
@@ -143,7 +145,9 @@ function aLot(tokens: TokenTable, start: number, end: number): boolean {
   if (end - start !== 1) return false;
   if (normals[start] === "lots") return normals[end] === "of";
   if (normals[start] !== "lot" || normals[start - 1] !== "a") return false;
-  return !LOT_SHARED.has(normals[start - 2] as string) && !LOT_PLACED.has(normals[end] as string);
+  // "it hurt a lot across my shoulders": where the body hurt, not where a lot is.
+  const placed = LOT_PLACED.has(normals[end] as string) && !OWNED.has(normals[end + 1] as string);
+  return !LOT_SHARED.has(normals[start - 2] as string) && !placed;
 }
 
 /** What follows "at the front" when it is a place, not the front desk: "at the front door", "at the front of the line". */

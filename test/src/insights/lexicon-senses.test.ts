@@ -122,6 +122,7 @@ describe("a lot", () => {
   it("is an amount after 'a' or before 'of', and a parking lot when shared or placed", () => {
     expect(read("The stretches she showed me helped my shoulder a lot.")).not.toContain("location:positive");
     expect(read("Her kindness meant a lot to my mother.")).not.toContain("location:positive");
+    expect(read("My back hurt a lot across my shoulder blades.")).toEqual(["pain-relief:neutral"]);
     expect(read("They ask lots of questions at intake.")).not.toContain("location:neutral");
     expect(read("The clinic shares a lot with a tyre shop, and it is always full.")).toContain("location:negative");
     expect(read("Parking is in a lot behind the bank, which is always full.")).toEqual(["location:negative"]);
