@@ -113,12 +113,19 @@ function servesNoLonger(normals: readonly string[], pos: readonly string[], i: n
 /** Determiners that open what "leave" leaves: "leave the car", "left my coat", "left a message". */
 const LEFT_THINGS = new Set(["the", "a", "an", "my", "your", "their", "his", "her", "our"]);
 
+/** What a room is for, before it: "waiting room", "changing area"; no degree's measure ("pretty annoying"). */
+const ROOM_FOR = new Set(["waiting", "changing", "sitting", "dressing", "meeting", "consulting"]);
+function usedFor(normals: readonly string[], pos: readonly string[], i: number): boolean {
+  return ROOM_FOR.has(normals[i] as string) && pos[i + 1] === "NOUN";
+}
+
 /** Whether wink's value of the word at `i` is no opinion here, by its sense in the clause `start`…`end`. */
 export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, start: number, end: number): boolean {
   const n = normals[i] as string;
   if (n === "down" && i > start && DOWN_WITH.has(lemmas[i - 1] as string)) return true;
   // "pretty sure", "pretty long", "pretty much": a degree, no praise; "a pretty office" still praises.
-  if (n === "pretty" && i + 1 < end && DEGREED.has(pos[i + 1] as string)) return true;
+  // A room named by what is done in it ("a pretty waiting room") is the thing called pretty.
+  if (n === "pretty" && i + 1 < end && DEGREED.has(pos[i + 1] as string) && !usedFor(normals, pos, i + 1)) return true;
   // "My friend heard the same script", "found them through a friend": someone named, no praise;
   // likened ("like a friend", "like an old friend") it praises.
   const likened = normals[i - 1] === "like" || normals[i - 2] === "like";

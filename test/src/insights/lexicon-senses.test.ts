@@ -185,6 +185,7 @@ describe("pretty", () => {
     expect(read("I'm pretty sure the man at the front desk smokes on his break.")).toEqual(["staff:neutral"]);
     expect(read("The wait was pretty long.")).toEqual(["scheduling:negative"]);
     expect(read("The new treatment rooms are pretty.")).toEqual(["facility:positive"]);
+    expect(read("They have a pretty waiting room with a fish tank.")).toEqual(["facility:positive"]);
   });
 });
 
