@@ -122,6 +122,8 @@ function toldWhen({ tokens: { normals, pos }, start, end }: Clause, m: AspectSpa
 /** What follows "walked out" when it tells the leaving: "walked out before anyone treated me", "walked out unseen". */
 const LEAVING = new Set(["before", "untreated", "unseen", "halfway", "while", "mid", "early", "at", "in", "on"]);
 const LEFT_FROM = new Set(["there", "here", "it"]);
+/** Whom "walked out on" leaves: "walked out on me", "walked out on the doctor". */
+const LEFT_WHOM = new Set(["me", "us", "them", "him", "her", "the"]);
 
 /**
  * Whether the mention `m` is "walked out" that tells someone left ("so I walked out", "walked out of
@@ -139,5 +141,8 @@ function walkedOff({ tokens: { normals, lemmas, pos }, end }: Clause, m: AspectS
   // "walked out without being seen"; "walked out without my usual limp" is how.
   const next = normals[k] as string | undefined;
   if (next === "without") return normals[k + 1] === "being" || normals[k + 1] === "seeing";
+  // "walked out on them" leaves someone; "walked out on cloud nine", "at least an inch taller" is how.
+  if (next === "on") return LEFT_WHOM.has(normals[k + 1] as string);
+  if (next === "at" && normals[k + 1] === "least") return false;
   return k >= end || !/^[a-z0-9$]/.test(next ?? "") || LEAVING.has(next as string);
 }

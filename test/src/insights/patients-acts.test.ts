@@ -43,5 +43,6 @@ describe("the patient's own acts", () => {
     expect(result("Forty minutes past my slot I walked out without being seen.")).toEqual([]);
     expect(read("I hobbled in bent over and walked out pain free.")).toEqual(["pain-relief:positive"]);
     expect(result("I walked out without my usual limp.")).toHaveLength(1);
+    expect(result("I walked out on cloud nine after one visit.")).toHaveLength(1);
   });
 });
