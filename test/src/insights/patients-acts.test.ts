@@ -44,5 +44,6 @@ describe("the patient's own acts", () => {
     expect(read("I hobbled in bent over and walked out pain free.")).toEqual(["pain-relief:positive"]);
     expect(result("I walked out without my usual limp.")).toHaveLength(1);
     expect(result("I walked out on cloud nine after one visit.")).toHaveLength(1);
+    expect(result("I walked out at least an inch taller.")).toHaveLength(1);
   });
 });
