@@ -153,6 +153,10 @@ const REFERRED = new Set(["a", "an", "my", "your", "another", "someone", "somebo
 const BEFORE_SAYING = new Set("to had have 'd 've kept even just already also then first".split(" "));
 /** The last word of care taken over a deed: "made sure", "took care to". */
 const TAKEN_CARE = new Set(["sure", "to"]);
+/** The patient's own people, whose care is theirs: "my wife made sure I went". */
+const KIN = new Set(
+  "wife husband partner mom mum mother dad father son daughter sister brother friend boyfriend girlfriend".split(" "),
+);
 /** Asking someone to do a thing: "asked them to find me a slot", "begged the desk to find me a time". */
 const ASKED = new Set(["ask", "beg", "plead", "want", "need", "tell"]);
 /** Adverbs between what picks up and "picks up": "the pain always picks up". */
@@ -180,11 +184,13 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
     while (k > start && BEFORE_SAYING.has(normals[k] as string)) k--;
     if (k >= start && (normals[k] === "i" || normals[k] === "we")) return true;
   }
-  // "I made sure to bring my X-rays": the patient's own care, no one's praise.
+  // "I made sure to bring my X-rays", "my wife made sure I got there": the patient's own care, or
+  // their people's, no one's at the practice.
   if (TAKEN_CARE.has(normals[to - 1] as string) && (lemmas[from] === "make" || lemmas[from] === "take")) {
     let k = from - 1;
     while (k > start && BEFORE_SAYING.has(normals[k] as string)) k--;
     if (k >= start && (normals[k] === "i" || normals[k] === "we")) return true;
+    if (k > start && normals[k - 1] === "my" && KIN.has(normals[k] as string)) return true;
   }
   // "I had to beg them to find me an appointment": a time asked for, not one found.
   if (lemmas[from] === "find" && normals[from - 1] === "to") {

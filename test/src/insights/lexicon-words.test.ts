@@ -61,6 +61,7 @@ describe("care taken over a deed", () => {
     expect(read("Priya at the front made sure I had a blanket.")).toEqual(["staff:positive"]);
     expect(read("The massage therapist took care to check the pressure on my calves.")).toEqual(["staff:positive"]);
     expect(read("I made sure to bring my old X-rays to the first appointment.")).toEqual(["scheduling:neutral"]);
+    expect(read("My husband made sure I got there on time.")).not.toContain("location:positive");
   });
 });
 
