@@ -404,5 +404,6 @@ describe("moving with more ease", () => {
     expect(read("Two weeks in, my lower back bends more easily in the mornings.")).toEqual(["pain-relief:positive"]);
     expect(read("My shoulder rotates more freely when I reach for a shelf.")).toEqual(["pain-relief:positive"]);
     expect(read("There is more stiffness in my hip than before.")).toEqual(["pain-relief:negative"]);
+    expect(read("Since the last session my migraines come on more easily.")).toEqual(["pain-relief:negative"]);
   });
 });
