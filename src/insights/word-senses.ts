@@ -196,6 +196,8 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   if (lemmas[from] === "find" && normals[from - 1] === "to") {
     for (let k = from - 2; k >= Math.max(start, from - 5); k--) if (ASKED.has(lemmas[k] as string)) return true;
   }
+  // "I was told they would find me a slot": a time promised, not one found.
+  if (lemmas[from] === "find" && normals[from - 1] === "would") return true;
   if (lemmas[from] !== "pick" || normals[to - 1] !== "up") return false;
   // "by friday my back pain picks up again", "the ache in my hip picks up": the pain returning, no call answered.
   let k = from - 1;

@@ -70,6 +70,7 @@ describe("a time found for the patient", () => {
     expect(read("When I rang on a Friday, the office found me a time that evening.")).toEqual(["scheduling:positive"]);
     expect(read("Twice they could not find me an opening within a month.")).toEqual(["scheduling:negative"]);
     expect(read("I had to beg the desk to find me an appointment this month.")).not.toContain("scheduling:positive");
+    expect(read("The desk said they would find me a slot on Monday.")).not.toContain("scheduling:positive");
   });
 });
 
