@@ -25,6 +25,8 @@ const DENIED = new Set(["not", "n't", "never", "longer"]);
 /** The patient, and being somewhere at a time: "I was", "we were". */
 const PATIENT = new Set(["i", "we"]);
 const BEING = new Set(["was", "were"]);
+/** What may follow "from" and name when, not where: "from closing", "from the time I arrived". */
+const TIMES = new Set(["closing", "close", "opening", "time", "moment", "start", "end", "beginning", "when"]);
 /** What may follow "from" and name where the trip starts: "from my house", "from home", "from the exit". */
 const PLACE_AFTER = new Set(["DET", "PRON", "NOUN", "PROPN", "NUM", "ADV"]);
 
@@ -46,7 +48,9 @@ export function shortTrip(clause: Clause): number {
     if (DENIED.has(normals[i - 2] as string)) continue;
     const k = MEANS.has(normals[i + 1] as string) ? i + 2 : i + 1;
     if (normals[k] === "away") return i;
-    if (normals[k] === "from" && PLACE_AFTER.has(pos[k + 1] as string)) return i;
+    // "ten minutes from closing", "two minutes from the time he walked in": a time, no place.
+    const from = pos[k + 1] === "DET" ? k + 2 : k + 1;
+    if (normals[k] === "from" && PLACE_AFTER.has(pos[k + 1] as string) && !TIMES.has(normals[from] as string)) return i;
   }
   return -1;
 }

@@ -25,5 +25,7 @@ describe("a short trip to the practice", () => {
       "location:positive",
     );
     expect(read("I was five minutes away when the front desk rang to cancel.")).not.toContain("location:positive");
+    expect(read("They turned me away ten minutes from closing.")).not.toContain("location:positive");
+    expect(read("The adjustment was over two minutes from the time he walked in.")).not.toContain("location:positive");
   });
 });
