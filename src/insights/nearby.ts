@@ -35,9 +35,6 @@ export function shortTrip(clause: Clause): number {
   const { normals, pos, start, end } = { ...clause.tokens, start: clause.start, end: clause.end };
   // "it used to be 5 min from me": a nearness the practice no longer has.
   if (normals.slice(start, end).includes("used")) return -1;
-  // "I was five minutes away when they cancelled": where the patient was then, not where the practice is.
-  for (let j = start; j < end - 1; j++)
-    if (PATIENT.has(normals[j] as string) && BEING.has(normals[j + 1] as string)) return -1;
   for (let i = start + 1; i < end - 1; i++) {
     if (!MINUTES.has(normals[i] as string)) continue;
     const count = normals[i - 1] as string;
@@ -46,6 +43,10 @@ export function shortTrip(clause: Clause): number {
     // "it's not five minutes from my house anymore", "no longer ten minutes away": a nearness denied;
     // "not even five minutes away" is nearer still.
     if (DENIED.has(normals[i - 2] as string)) continue;
+    // "I was five minutes away when they cancelled", "we were only ten minutes away": where the patient
+    // was then, not where the practice is; "I was glad it is five minutes away" still praises.
+    const patientWas = (j: number) => PATIENT.has(normals[j] as string) && BEING.has(normals[j + 1] as string);
+    if (patientWas(i - 3) || patientWas(i - 4)) continue;
     const k = MEANS.has(normals[i + 1] as string) ? i + 2 : i + 1;
     if (normals[k] === "away") return i;
     // "ten minutes from closing", "two minutes from the time he walked in": a time, no place.

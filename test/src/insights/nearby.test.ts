@@ -12,6 +12,7 @@ describe("a short trip to the practice", () => {
     expect(read("It's three minutes from my daughter's school.")).toEqual(["location:positive"]);
     expect(read("its a 4 min walk from the bus depot")).toEqual(["location:positive"]);
     expect(read("Handy for me, only eight minutes away.")).toEqual(["location:positive"]);
+    expect(read("I was relieved it is only five minutes from my flat.")).toContain("location:positive");
     expect(read("It's not even five minutes from my flat.")).toEqual(["location:positive"]);
   });
   it("leaves a longer trip, a hedged one and a nearness lost to the words around them", () => {
