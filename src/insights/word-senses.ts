@@ -159,6 +159,8 @@ const KIN = new Set(
 );
 /** Asking someone to do a thing: "asked them to find me a slot", "begged the desk to find me a time". */
 const ASKED = new Set(["ask", "beg", "plead", "want", "need", "tell"]);
+/** Words that make a time found a limit: "the soonest they could find me", "the only slot they found me". */
+const LIMITED = new Set(["soonest", "earliest", "only", "closest", "nearest"]);
 /** Adverbs between what picks up and "picks up": "the pain always picks up". */
 const WHEN_PICKED = new Set(["always", "usually", "just", "then", "really", "soon", "quickly", "slowly"]);
 /** What picks up that is no one answering: "the pain picks up again". */
@@ -198,6 +200,9 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   }
   // "I was told they would find me a slot": a time promised, not one found.
   if (lemmas[from] === "find" && normals[from - 1] === "would") return true;
+  // "The soonest they could find me a slot was six weeks out": the limit of what was found, no praise.
+  if (lemmas[from] === "find" && normals.slice(Math.max(start, from - 5), from).some((w) => LIMITED.has(w)))
+    return true;
   if (lemmas[from] !== "pick" || normals[to - 1] !== "up") return false;
   // "by friday my back pain picks up again", "the ache in my hip picks up": the pain returning, no call answered.
   let k = from - 1;

@@ -71,6 +71,8 @@ describe("a time found for the patient", () => {
     expect(read("Twice they could not find me an opening within a month.")).toEqual(["scheduling:negative"]);
     expect(read("I had to beg the desk to find me an appointment this month.")).not.toContain("scheduling:positive");
     expect(read("The desk said they would find me a slot on Monday.")).not.toContain("scheduling:positive");
+    // The limit of what was found: the wait after it speaks.
+    expect(read("The earliest they could find me an opening was three weeks away.")).toEqual(["scheduling:negative"]);
   });
 });
 
