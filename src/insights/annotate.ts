@@ -108,8 +108,7 @@ export function createAnnotator(
   const termForms = (t: string) => analyzer.termForms(t);
   const lexicon = compileLexicon(content.lexicon, aspects, termForms);
   const shapes = compileConstructions(content.lexicon, aspects, termForms);
-  const spentForNothing = compileSpentForNothing(content.lexicon, aspects);
-  const nearby = compileNearby(content.lexicon, aspects);
+  const added = [compileSpentForNothing, compileNearby].map((compile) => compile(content.lexicon, aspects));
   const wordScore = (n: string) => analyzer.wordScore(n);
   const entityMatchers = new Map<string, Matcher>();
   for (const kind of ENTITY_KINDS) {
@@ -158,8 +157,7 @@ export function createAnnotator(
         });
         const namesTreatment = spans.some((m) => m.aspect === shapes.treatmentAspect);
         treatmentCare(clause, found, shapes, namesTreatment);
-        spentForNothing(clause, found);
-        nearby(clause, found);
+        for (const add of added) add(clause, found);
         // A side given by a construction is weaker evidence than an opinion word (learned-reading.ts).
         const anchors = new Set([...delays.map((d) => d.at), ...abilities.map((a) => a.start)]);
         if (anchors.size > 0) {

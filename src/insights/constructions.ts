@@ -64,19 +64,7 @@ const LIMITERS = new Set("barely hardly scarcely unable not never struggled stru
 /** A limit told lifted: "now i can", not "now i can't" or "now i can barely". */
 const LIFTED = new RegExp(`\\bnow (?:\\S+ ){0,2}(?:can|able)(?: |$)(?!(?:n't|${[...LIMITERS].join("|")})\\b)`);
 /** Words that may stand between a limiter and its verb. */
-const GOVERNED = new Set([
-  "even",
-  "really",
-  "properly",
-  "barely",
-  "hardly",
-  "able",
-  "to",
-  "be",
-  "ever",
-  "comfortably",
-  "fully",
-]);
+const GOVERNED = new Set("even really properly barely hardly able to be ever comfortably fully".split(" "));
 const PAST = new Set(["could", "was", "were", "did", "had", "struggled", "used", "would"]);
 /** Present, and present perfect: "I haven't been able to sleep since" is a result, not a memory. */
 const PRESENT = new Set(["can", "am", "is", "are", "do", "does", "still", "'m", "have", "has", "'ve"]);

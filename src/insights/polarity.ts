@@ -30,9 +30,10 @@ import {
 import type { Clause } from "./nlp.ts";
 import { quotedTokens } from "./quoted.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
+import { someoneStill } from "./results-told.ts";
 import { takesNothingAway, tookAway } from "./taken-away.ts";
 import { isComparative, wishAt } from "./wishes.ts";
-import { noComplaintAt, noOpinionAt, noPraiseAt, patientReturns, someoneStill, workDone } from "./word-senses.ts";
+import { noComplaintAt, noOpinionAt, noPraiseAt, patientReturns, workDone } from "./word-senses.ts";
 
 /**
  * Polarity of one clause towards each aspect it mentions.
@@ -63,7 +64,6 @@ export interface Shapes {
   planAspect?: number;
 }
 const NO_SHAPES: Shapes = { abilities: [], delays: [], abilityAspect: -1, delayAspect: -1 };
-
 /** A negated opinion is weaker than the opposite opinion: "not great" is not "terrible". */
 const NEGATION_FACTOR = -0.8;
 /** Condition modifiers: "terrible back pain" describes the condition, it does not judge the clinic. */
@@ -280,7 +280,6 @@ export function readClause(
       if (nounPhraseEnds(normals, pos, p, i)) break;
     }
   }
-
   // "My hip felt better for about a day": a good result that outlasted nothing is relief that wore off.
   const brief = briefStretch(clause);
   for (let k = 0; k < brief - start; k++) if ((value[k] as number) > 0) value[k] = -(value[k] as number);

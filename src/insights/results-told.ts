@@ -1,5 +1,6 @@
 import { UNITS } from "./durations.ts";
-import type { Clause } from "./nlp.ts";
+import type { Clause, TokenTable } from "./nlp.ts";
+import type { AspectSpan } from "./readings.ts";
 
 /**
  * When a clause tells the result of the treatment (constructions.ts asks): after a visit, a limit is
@@ -252,4 +253,30 @@ export function aboutResult({ tokens: { normals, lemmas }, end: clauseEnd }: Cla
     return lemmas.slice(end + 1, Math.min(clauseEnd, end + 7)).some((l) => RESULTING.has(l));
   if (normals[end] !== "on" && normals[end] !== "about") return true;
   return lemmas.slice(end + 1, Math.min(clauseEnd, end + 5)).some((l) => RESULT_TOPICS.has(l));
+}
+
+/** People who may do something "still": "he still went ahead", "they still charged me". */
+const PERSISTERS = new Set(["he", "she", "they"]);
+/** Verbs by which "she still has headaches" tells a condition unchanged, not someone keeping on. */
+const HAVING = new Set(["has", "have", "had", "feels", "feel", "is", "are", "gets", "get"]);
+/**
+ * Whether the outcome "still" at `at` tells someone kept on ("he still twisted my neck", "the dr
+ * still can't tell me what's wrong", "they still charged me"), not a condition that did not change;
+ * `mentions` are the clause's: someone or something of another aspect than the result named right
+ * before it ("the treatment still works" is the treatment's; "80% better still a bit stiff" the result's).
+ */
+export function someoneStill(
+  { normals }: TokenTable,
+  at: number,
+  start: number,
+  mentions: readonly AspectSpan[],
+  result: number,
+  conditions: readonly { start: number }[],
+): boolean {
+  if (normals[at] !== "still" || at === start) return false;
+  const named = mentions.some((m) => m.end === at && !m.condition && m.aspect !== result);
+  if (!named && !PERSISTERS.has(normals[at - 1] as string)) return false;
+  // "he still has migraines", "they still hurt": the one who has the condition, still unchanged.
+  const having = HAVING.has(normals[at + 1] as string);
+  return !conditions.some((c) => c.start === at + 1 || (having && c.start > at));
 }

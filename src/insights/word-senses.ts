@@ -268,32 +268,6 @@ export function noComplaintAt(
   return symptom || paid || habit || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
 }
 
-/** People who may do something "still": "he still went ahead", "they still charged me". */
-const PERSISTERS = new Set(["he", "she", "they"]);
-/** Verbs by which "she still has headaches" tells a condition unchanged, not someone keeping on. */
-const HAVING = new Set(["has", "have", "had", "feels", "feel", "is", "are", "gets", "get"]);
-/**
- * Whether the outcome "still" at `at` tells someone kept on ("he still twisted my neck", "the dr
- * still can't tell me what's wrong", "they still charged me"), not a condition that did not change;
- * `mentions` are the clause's: someone or something of another aspect than the result named right
- * before it ("the treatment still works" is the treatment's; "80% better still a bit stiff" the result's).
- */
-export function someoneStill(
-  { normals }: TokenTable,
-  at: number,
-  start: number,
-  mentions: readonly AspectSpan[],
-  result: number,
-  conditions: readonly { start: number }[],
-): boolean {
-  if (normals[at] !== "still" || at === start) return false;
-  const named = mentions.some((m) => m.end === at && !m.condition && m.aspect !== result);
-  if (!named && !PERSISTERS.has(normals[at - 1] as string)) return false;
-  // "he still has migraines", "they still hurt": the one who has the condition, still unchanged.
-  const having = HAVING.has(normals[at + 1] as string);
-  return !conditions.some((c) => c.start === at + 1 || (having && c.start > at));
-}
-
 /** Words between a patient and "coming back": "I keep coming back", "we'll definitely be back". */
 const RETURNING = new Set(
   "keep keeps kept will 'll 'd would be am 'm are 're always definitely still happily gladly now".split(" "),
