@@ -196,6 +196,8 @@ describe("nerve", () => {
     expect(read(nerve)).toEqual(["staff:positive"]);
     expect(read("My c6 nerve had been pinching for months when I booked.")).not.toContain("scheduling:negative");
     expect(read("She had the nerve to bill me for a session I never attended.")).toContain("care:negative");
+    // Nerves that someone got on are the patient's patience, not a part of the body.
+    expect(read("The man at the front desk got on my nerves.")).toEqual(["staff:negative"]);
   });
 });
 
