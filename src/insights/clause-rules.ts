@@ -1,6 +1,6 @@
 import type { Constructions } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
-import type { AspectReading, AspectSpan } from "./readings.ts";
+import { type AspectReading, type AspectSpan, putReading } from "./readings.ts";
 import { praisingWish } from "./wishes.ts";
 
 /**
@@ -74,10 +74,7 @@ export function treatmentCare(clause: Clause, found: AspectReading[], shapes: Co
   if (care < 0 || found.some((r) => r.aspect === care && r.polar)) return;
   const painless = found.find((r) => r.absent && r.score > 0);
   if (!painless || !(named || shapes.treats(clause))) return;
-  const rest = found.filter((r) => r.aspect !== care);
-  rest.push({ ...painless, aspect: care });
-  rest.sort((a, b) => a.aspect - b.aspect);
-  found.splice(0, found.length, ...rest);
+  putReading(found, { ...painless, aspect: care });
 }
 
 /**

@@ -1,7 +1,7 @@
 import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Clause } from "./nlp.ts";
-import type { AspectReading } from "./readings.ts";
+import { type AspectReading, putReading } from "./readings.ts";
 
 /**
  * Money spent beside a poor result ("four hundred dollars later my sciatica still runs down my leg",
@@ -58,9 +58,6 @@ export function compileSpentForNothing(
     const at = moneySpent(clause);
     if (at < 0) return;
     const word = `${clause.tokens.values[at]}-`;
-    const rest = found.filter((r) => r.aspect !== money);
-    rest.push({ aspect: money, score: clauseScore(-WORD_WEIGHT), polar: true, words: [word], shape: true });
-    rest.sort((a, b) => a.aspect - b.aspect);
-    found.splice(0, found.length, ...rest);
+    putReading(found, { aspect: money, score: clauseScore(-WORD_WEIGHT), polar: true, words: [word], shape: true });
   };
 }

@@ -1,7 +1,7 @@
 import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Clause } from "./nlp.ts";
-import type { AspectReading } from "./readings.ts";
+import { type AspectReading, putReading } from "./readings.ts";
 
 /**
  * A short trip to the practice ("five minutes from my house", "a 2 min walk from my job", "ten
@@ -71,9 +71,6 @@ export function compileNearby(
     const at = shortTrip(clause);
     if (at < 0) return;
     const word = `${clause.tokens.values[at]}+`;
-    const rest = found.filter((r) => r.aspect !== place);
-    rest.push({ aspect: place, score: clauseScore(WORD_WEIGHT), polar: true, words: [word] });
-    rest.sort((a, b) => a.aspect - b.aspect);
-    found.splice(0, found.length, ...rest);
+    putReading(found, { aspect: place, score: clauseScore(WORD_WEIGHT), polar: true, words: [word] });
   };
 }

@@ -80,3 +80,11 @@ export interface AspectMention {
    */
   confident: boolean;
 }
+
+/** Puts `reading` into a clause's readings in place of any of its aspect, keeping them in aspect order. */
+export function putReading(found: AspectReading[], reading: AspectReading): void {
+  const rest = found.filter((r) => r.aspect !== reading.aspect);
+  rest.push(reading);
+  rest.sort((a, b) => a.aspect - b.aspect);
+  found.splice(0, found.length, ...rest);
+}
