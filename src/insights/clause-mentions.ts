@@ -1,5 +1,6 @@
 import { wavesAway } from "./clause-rules.ts";
 import { type Ability, type Constructions, type Delay, isPlace } from "./constructions.ts";
+import { testFindings } from "./findings.ts";
 import type { Clause } from "./nlp.ts";
 import { handledAnyway, planBeforeLooking } from "./prescriptions.ts";
 import type { AspectSpan } from "./readings.ts";
@@ -40,6 +41,14 @@ export function clauseMentions(
   let spans = own.filter((m) => m.aspect !== shapes.delayAspect || !toldWhen(clause, m));
   // "I gave up and walked out", "walked out before anyone treated me": leaving, not how the patient left.
   spans = spans.filter((m) => m.aspect !== shapes.abilityAspect || !walkedOff(clause, m));
+  // "He'll go over my x-ray results": what a test found, no result of the treatment.
+  const { normals, lemmas } = clause.tokens;
+  spans = spans.filter(
+    (m) =>
+      m.aspect !== shapes.abilityAspect ||
+      m.end !== m.start + 1 ||
+      !testFindings(normals, lemmas, m.start, clause.start, clause.end),
+  );
   let borrows = false;
   const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
   for (const a of abilities) {

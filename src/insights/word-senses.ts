@@ -1,4 +1,5 @@
 import type { TermMatch } from "./aspects.ts";
+import { testFindings } from "./findings.ts";
 import { forewarned, measuresOnly } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
 import { prescribes } from "./prescriptions.ts";
@@ -170,7 +171,7 @@ const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
 /**
  * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a
- * referral ("go see a specialist"), the patient's own apology ("I had to say sorry") or care ("I made
+ * test's results (findings.ts), a referral ("go see a specialist"), the patient's own apology ("I had to say sorry") or care ("I made
  * sure to bring my X-rays"), or "picked up"
  * said of the pain ("the ache picks up by evening") or with an object other than the phone
  * ("insurance picks up half the cost", "picked up my records"), no call answered.
@@ -178,6 +179,7 @@ const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part",
 export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: number, end: number): boolean {
   if (prescribes(tokens, from, start, end)) return true;
   const { normals, lemmas } = tokens;
+  if (to === from + 1 && testFindings(normals, lemmas, from, start, end)) return true;
   // "told me to go see a specialist": sent on to someone else, a referral, not others told to come.
   if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
   // "I had to say sorry for being late": the patient's own apology, no one's courtesy.

@@ -224,3 +224,12 @@ describe("warned", () => {
     expect(read("The chiropractor didn't warn me before he cracked my neck.")).toEqual(["care:negative"]);
   });
 });
+
+describe("results of a test", () => {
+  it("are what an examination found, no result of the treatment, where results told alone still praise", () => {
+    expect(read("Dr. Amy will go over the results with me on Friday.")).toEqual(["care:neutral"]);
+    expect(read("The front desk emailed me my MRI results.")).not.toContain("pain-relief:positive");
+    expect(read("She explained the results of my posture scan.")).not.toContain("pain-relief:positive");
+    expect(read("I saw real results after four adjustments.")).toEqual(["pain-relief:positive"]);
+  });
+});

@@ -1,0 +1,40 @@
+/**
+ * The results of a test ("my x-ray results", "the results of the MRI", "he'll go over the results
+ * with me"): what an examination found, told before any treatment could have done anything. They
+ * name no result of the treatment and praise nothing; "great results for my sciatica" still does.
+ */
+
+/** Tests whose results are findings: "the x-ray results", "the results of my scan". */
+const TESTS = new Set(
+  "x-ray x-rays xray xrays ray rays scan scans mri mris ct test tests lab labs blood bloodwork imaging exam exams assessment screening".split(
+    " ",
+  ),
+);
+/** Verbs of going through findings with the patient, by lemma: "review the results", "went over my results". */
+const REVIEWED = new Set(["review", "discuss", "explain", "interpret", "read"]);
+/** Determiners between the verb or "of" and what follows: "the", "my". */
+const OWNERS = new Set(["the", "my", "your", "our", "his", "her", "their", "those", "these", "all"]);
+
+/** Whether "result(s)" at `i` is a test's findings, in the clause `start`…`end`. */
+export function testFindings(
+  normals: readonly string[],
+  lemmas: readonly string[],
+  i: number,
+  start: number,
+  end: number,
+): boolean {
+  if (lemmas[i] !== "result") return false;
+  // "my x-ray results", "the scan results": the test before it.
+  if (i > start && TESTS.has(normals[i - 1] as string)) return true;
+  // "the results of my MRI", "results from the blood test".
+  if (i + 1 < end && (normals[i + 1] === "of" || normals[i + 1] === "from")) {
+    let k = i + 2;
+    while (k < end && OWNERS.has(normals[k] as string)) k++;
+    if (k < end && TESTS.has(normals[k] as string)) return true;
+  }
+  // "he'll go over the results with me", "she explained my results": findings gone through.
+  let k = i - 1;
+  while (k > start && OWNERS.has(normals[k] as string)) k--;
+  if (k === i - 1) return false;
+  return REVIEWED.has(lemmas[k] as string) || (normals[k] === "over" && k > start && lemmas[k - 1] === "go");
+}
