@@ -1,6 +1,7 @@
 import type { Constructions } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
 import { type AspectReading, type AspectSpan, putReading } from "./readings.ts";
+import { updatePromised } from "./update-promised.ts";
 import { praisingWish } from "./wishes.ts";
 
 /**
@@ -122,7 +123,8 @@ export function contrastUnjudged(
  * my socks on") is why the patient came, so the aspect's negative readings in every clause go, and
  * the clauses that say so read it as neutral. A good result it told in words of the rules still
  * counts ("more give in my back already, though it's early days"); one the models gave does not. Returns whether the review says so: then neither the
- * rating nor the review model may give the aspect a side.
+ * rating nor the review model may give the aspect a side. A promise to update the review says so
+ * more weakly (update-promised.ts).
  */
 export function undecidedResult(
   clauses: readonly Clause[],
@@ -130,7 +132,8 @@ export function undecidedResult(
   shapes: Constructions,
 ): boolean {
   const aspect = shapes.undecidedAspect;
-  if (aspect < 0 || !clauses.some((c) => shapes.undecided(c))) return false;
+  if (aspect < 0) return false;
+  if (!clauses.some((c) => shapes.undecided(c))) return updatePromised(clauses, readings, aspect);
   clauses.forEach((clause, k) => {
     const said = shapes.undecided(clause);
     // A side only the models gave is no result told either ("I did a few visits and stopped").
