@@ -1,5 +1,6 @@
 import type { Constructions } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
+import { priceToldBare } from "./prices-told.ts";
 import { type AspectReading, type AspectSpan, putReading } from "./readings.ts";
 import { updatePromised } from "./update-promised.ts";
 import { praisingWish } from "./wishes.ts";
@@ -238,7 +239,15 @@ export function faintVerdicts(
       j !== k &&
       clauses[j]?.sentenceIndex === clause.sentenceIndex &&
       (readings[j] as AspectReading[]).some((r) => r.polar && r.score < 0 && r.aspect !== aspect);
+    // "Each visit is $55": a price told bare judges nothing, whatever side a model read (prices-told.ts);
+    // set against another clause ("…, even though he barely touched me") it may.
+    const alone = clauses.every((c, j) => j === k || c.sentenceIndex !== clause.sentenceIndex);
+    const priced = alone && priceToldBare(clause);
     for (const r of found) {
+      if (priced && r.words.length === 0 && !(r.inferred && !r.learned)) {
+        Object.assign(r, { score: 0, polar: false, faint: true });
+        continue;
+      }
       if (clauses.some((_, j) => set(j, r.aspect))) continue;
       // The rules' praise, or that praise the model read as neutral in a bitter review.
       const praise = r.polar ? r.score > 0 : r.learned === "overruled" && r.score === 0;

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { createAnnotator } from "../../../src/insights/annotate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
+import { priceToldBare } from "../../../src/insights/prices-told.ts";
 import { plainReview, projectInsights, rulesOnly } from "../../helpers/project-insights.ts";
 
 /**
@@ -62,5 +63,31 @@ describe("a bare verdict of adequate", () => {
   it("says why in --explain", () => {
     const lines = explainReview(rules, insights.aspects, plainReview("The waiting room is fine.", 3)).join("\n");
     expect(lines).toMatch(/facility +neutral +0\.00 +rated adequate, no more \(fine\+\): neutral/);
+  });
+});
+
+describe("a price told bare", () => {
+  const bare = (text: string) => priceToldBare(analyzer.clauses(text)[0] as Parameters<typeof priceToldBare>[0]);
+
+  it("is a subject, a verb of price and an amount, with a rate at most", () => {
+    expect(bare("My copay is $20 a visit.")).toBe(true);
+    expect(bare("Each session runs $70.")).toBe(true);
+    expect(bare("The hot stone massage is 30 dollars extra.")).toBe(true);
+    expect(bare("The first visit came to $140.")).toBe(true);
+    expect(bare("Each session was only $70.")).toBe(false);
+    expect(bare("The office is 45 minutes from my house.")).toBe(false);
+    expect(bare("At $90 a visit it adds up quickly.")).toBe(false);
+    expect(bare("They have a lot that costs $10 a day.")).toBe(false);
+  });
+
+  it("gives billing no side from the rating or the models, in a glowing review or a bitter one", () => {
+    expect(read("Dr. Kim fixed my neck in two visits. My copay is $20 a visit.", 5, both)).toContain("billing:neutral");
+    expect(read("Three months of visits and my hip is no better. Each session runs $70.", 1, both)).toContain(
+      "billing:neutral",
+    );
+  });
+
+  it("leaves a price set against another clause of its sentence to its words and the models", () => {
+    expect(read("The bill was $90 even though he spent five minutes with me.", 2, both)).toContain("billing:negative");
   });
 });
