@@ -1,6 +1,6 @@
 /**
- * The results of a test ("my x-ray results", "the results of the MRI", "he'll go over the results
- * with me"): what an examination found, told before any treatment could have done anything. They
+ * The results of a test ("my x-ray results", "the results of the MRI", "we went over my results
+ * together"): what an examination found, told before any treatment could have done anything. They
  * name no result of the treatment and praise nothing; "great results for my sciatica" still does.
  */
 
@@ -32,7 +32,7 @@ export function testFindings(
     while (k < end && OWNERS.has(normals[k] as string)) k++;
     if (k < end && TESTS.has(normals[k] as string)) return true;
   }
-  // "he'll go over the results with me", "she explained my results": findings gone through.
+  // "we went over my results together", "she explained my results": findings gone through.
   let k = i - 1;
   while (k > start && OWNERS.has(normals[k] as string)) k--;
   if (k === i - 1) return false;

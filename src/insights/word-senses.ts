@@ -180,6 +180,8 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   if (prescribes(tokens, from, start, end)) return true;
   const { normals, lemmas } = tokens;
   if (to === from + 1 && testFindings(normals, lemmas, from, start, end)) return true;
+  // "reflexes, x-rays, the works": everything done, no treatment that worked.
+  if (normals[from] === "works" && from > start && normals[from - 1] === "the") return true;
   // "told me to go see a specialist": sent on to someone else, a referral, not others told to come.
   if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
   // "I had to say sorry for being late": the patient's own apology, no one's courtesy.

@@ -147,6 +147,10 @@ describe("work", () => {
     expect(read("The doctor worked out the tight spot in my calf with his thumbs.")).not.toContain("care:positive");
     expect(read("There's a desk and a heat lamp in the room where she works.")).not.toContain("care:positive");
     expect(read("Dr. Lee worked his magic on my neck.")).toEqual(["care:positive"]);
+    // "the works": everything done, no treatment said to work.
+    expect(read("Dr. Amy measured my range of motion, checked my reflexes, the works.")).not.toContain(
+      "pain-relief:positive",
+    );
   });
 });
 
@@ -227,7 +231,7 @@ describe("warned", () => {
 
 describe("results of a test", () => {
   it("are what an examination found, no result of the treatment, where results told alone still praise", () => {
-    expect(read("Dr. Amy will go over the results with me on Friday.")).toEqual(["care:neutral"]);
+    expect(read("Dr. Amy and I went over my results together.")).toEqual(["care:neutral"]);
     expect(read("The front desk emailed me my MRI results.")).not.toContain("pain-relief:positive");
     expect(read("She explained the results of my posture scan.")).not.toContain("pain-relief:positive");
     expect(read("I saw real results after four adjustments.")).toEqual(["pain-relief:positive"]);
