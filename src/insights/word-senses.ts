@@ -4,6 +4,7 @@ import { forewarned, measuresOnly } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
 import { prescribes } from "./prescriptions.ts";
 import type { AspectSpan } from "./readings.ts";
+import { inSetPhrase } from "./set-phrases.ts";
 
 /**
  * Senses in which a word of wink's general lexicon carries no opinion in a review: "after work", a
@@ -142,6 +143,7 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
   return (
     place ||
     measuresOnly(normals, pos, i, start) ||
+    inSetPhrase(normals, pos, i, start) ||
     thousands(normals, pos, i, start) ||
     rateTold(normals, i, end) ||
     willSaid(normals, i, start, end)
@@ -171,7 +173,7 @@ const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
 /**
  * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a
- * test's results (findings.ts), a referral ("go see a specialist"), the patient's own apology ("I had to say sorry") or care ("I made
+ * test's results (findings.ts), a word of a set phrase ("kind of", "the works": set-phrases.ts), a referral ("go see a specialist"), the patient's own apology ("I had to say sorry") or care ("I made
  * sure to bring my X-rays"), or "picked up"
  * said of the pain ("the ache picks up by evening") or with an object other than the phone
  * ("insurance picks up half the cost", "picked up my records"), no call answered.
@@ -180,8 +182,7 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   if (prescribes(tokens, from, start, end)) return true;
   const { normals, lemmas } = tokens;
   if (to === from + 1 && testFindings(normals, lemmas, from, start, end)) return true;
-  // "reflexes, x-rays, the works": everything done, no treatment that worked.
-  if (normals[from] === "works" && from > start && normals[from - 1] === "the") return true;
+  if (to === from + 1 && inSetPhrase(normals, tokens.pos, from, start)) return true;
   // "told me to go see a specialist": sent on to someone else, a referral, not others told to come.
   if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
   // "I had to say sorry for being late": the patient's own apology, no one's courtesy.

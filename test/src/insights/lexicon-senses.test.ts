@@ -237,3 +237,21 @@ describe("results of a test", () => {
     expect(read("I saw real results after four adjustments.")).toEqual(["pain-relief:positive"]);
   });
 });
+
+describe("set phrases", () => {
+  it("read 'kind of' as a degree or a sort, and 'so kind of them' as praise", () => {
+    expect(read("The man at the front desk was kind of short with me.")).toEqual(["staff:negative"]);
+    expect(read("I had never been to any kind of chiropractor.")).toEqual(["care:neutral"]);
+    expect(read("It was so kind of them to squeeze me in.")).toEqual(["scheduling:positive"]);
+  });
+
+  it("read 'on top of' an amount or a thing as an addition, and 'on top of things' as praise", () => {
+    expect(read("The x-rays were billed on top of the exam.")).not.toContain("billing:positive");
+    expect(read("My neck is stiff, and on top of that I get headaches.")).toEqual(["pain-relief:neutral"]);
+    expect(read("Dr. Amy is on top of things.")).toEqual(["care:positive"]);
+  });
+
+  it("read the dry cleaner as a shop, no praise of cleanliness", () => {
+    expect(read("Parking is behind the dry cleaners.")).toEqual(["location:neutral"]);
+  });
+});

@@ -1,0 +1,28 @@
+/**
+ * Words inside set phrases of everyday English, which carry no opinion there: "kind of cold" (a
+ * degree) or "any kind of doctor" (a sort), "the works" (everything done), "on top of the visit fee"
+ * (in addition), "the dry cleaner" (a shop). "So kind of them", "top notch", "on top of things" and
+ * "a cleaner office" still judge.
+ */
+
+/** Whom "kind of" is said of when it praises: "so kind of them", "kind of you". */
+const KIND_TO = new Set(["them", "you", "her", "him", "us", "everyone", "the", "dr", "doctor"]);
+/** Degrees before "kind" that make it praise: "so kind of them". */
+const DEGREES = new Set(["so", "very", "really", "too", "most", "extremely"]);
+/** What "on top of" adds to, where it tells an addition: "on top of the fee", "on top of it", "on top of $65". */
+const ADDED_TO = new Set(["the", "a", "an", "my", "it", "that", "this", "what", "$", "their", "his", "her", "your"]);
+
+/** Whether the word at `i`, in the clause `start`…`end`, is a word of a set phrase that judges nothing. */
+export function inSetPhrase(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
+  const n = normals[i] as string;
+  if (n === "kind" && normals[i + 1] === "of") {
+    return !KIND_TO.has(normals[i + 2] as string) && !(i > start && DEGREES.has(normals[i - 1] as string));
+  }
+  // "reflexes, x-rays, the works": everything done, no treatment that worked.
+  if (n === "works" && i > start && normals[i - 1] === "the") return true;
+  if (n === "top" && i > start && normals[i - 1] === "on" && normals[i + 1] === "of") {
+    const next = normals[i + 2] as string;
+    return ADDED_TO.has(next) || pos[i + 2] === "NUM";
+  }
+  return (n === "cleaner" || n === "cleaners") && i > start && normals[i - 1] === "dry";
+}
