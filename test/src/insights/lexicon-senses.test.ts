@@ -255,3 +255,12 @@ describe("set phrases", () => {
     expect(read("Parking is behind the dry cleaners.")).toEqual(["location:neutral"]);
   });
 });
+
+describe("tools of the trade", () => {
+  it("are no violence or fall, and a plain manner or a room's incense no verdict", () => {
+    expect(read("She used the activator gun on my neck.")).toEqual(["care:neutral"]);
+    expect(read("The table has drop sections.")).toEqual(["facility:neutral"]);
+    expect(read("Dr. Lee is very matter of fact.")).toEqual(["care:neutral"]);
+    expect(read("The room smelled of incense.")).toEqual(["facility:neutral"]);
+  });
+});
