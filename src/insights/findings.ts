@@ -1,7 +1,8 @@
 /**
  * The results of a test ("my x-ray results", "the results of the MRI", "we went over my results
- * together"): what an examination found, told before any treatment could have done anything. They
- * name no result of the treatment and praise nothing; "great results for my sciatica" still does.
+ * together"): what an examination found, told before any treatment could have done anything; and
+ * results foretold ("results take time", "results may vary"). They name no result of the
+ * treatment and praise nothing; "great results for my sciatica" still does.
  */
 
 /** Tests whose results are findings: "the x-ray results", "the results of my scan". */
@@ -15,6 +16,11 @@ const REVIEWED = new Set(["review", "discuss", "explain", "interpret", "read"]);
 /** Determiners between the verb or "of" and what follows: "the", "my". */
 const OWNERS = new Set(["the", "my", "your", "our", "his", "her", "their", "those", "these", "all"]);
 
+/** Words between results and what they will do: "would", "usually", "can". */
+const FORETELLING = new Set("will would can could may might should usually often typically generally".split(" "));
+/** What results foretold do, in the present: "take time", "vary"; "the results took my breath away" happened. */
+const FORETOLD = new Set(["take", "takes", "vary"]);
+
 /** Whether "result(s)" at `i` is a test's findings, in the clause `start`…`end`. */
 export function testFindings(
   normals: readonly string[],
@@ -23,7 +29,11 @@ export function testFindings(
   start: number,
   end: number,
 ): boolean {
-  if (lemmas[i] !== "result") return false;
+  if (lemmas[i] !== "result" && normals[i] !== "results") return false;
+  // "results take time", "results would take a few weeks", "results may vary": results foretold.
+  let f = i + 1;
+  while (f < end && FORETELLING.has(normals[f] as string)) f++;
+  if (f < end && FORETOLD.has(normals[f] as string)) return true;
   // "my x-ray results", "the scan results": the test before it.
   if (i > start && TESTS.has(normals[i - 1] as string)) return true;
   // "the results of my MRI", "results from the blood test".

@@ -236,6 +236,12 @@ describe("results of a test", () => {
     expect(read("She explained the results of my posture scan.")).not.toContain("pain-relief:positive");
     expect(read("I saw real results after four adjustments.")).toEqual(["pain-relief:positive"]);
   });
+
+  it("are no result yet when foretold, and one when told as what happened", () => {
+    expect(read("Dr. Amy warned me that results would take a while.")).toEqual(["care:neutral"]);
+    expect(read("Results may vary.")).toEqual([]);
+    expect(read("The results took my breath away.")).toEqual(["pain-relief:positive"]);
+  });
 });
 
 describe("set phrases", () => {
