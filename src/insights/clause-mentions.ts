@@ -1,3 +1,4 @@
+import { bookedTime } from "./booked-time.ts";
 import { wavesAway } from "./clause-rules.ts";
 import { type Ability, type Constructions, type Delay, isPlace } from "./constructions.ts";
 import { testFindings } from "./findings.ts";
@@ -49,6 +50,12 @@ export function clauseMentions(
       m.end !== m.start + 1 ||
       !testFindings(normals, lemmas, m.start, clause.start, clause.end),
   );
+  // "Showed up for my 9am": the patient's time of day is their appointment (booked-time.ts).
+  const booked = shapes.delayAspect < 0 ? undefined : bookedTime(clause);
+  if (booked && !spans.some((m) => m.aspect === shapes.delayAspect)) {
+    const time = { aspect: shapes.delayAspect, ...booked, weak: false };
+    if (!toldWhen(clause, time)) spans.push(time);
+  }
   let borrows = false;
   const abilities = shapes.abilityAspect < 0 ? [] : shapes.abilities(clause);
   for (const a of abilities) {
