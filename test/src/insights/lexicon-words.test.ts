@@ -410,3 +410,12 @@ describe("moving with more ease", () => {
     expect(read("Since the last session my migraines come on more easily.")).toEqual(["pain-relief:negative"]);
   });
 });
+
+describe("the practice on the patient's route, or far off it", () => {
+  it("praises a practice on the way home or to work, and complains of a trek", () => {
+    expect(read("Handily, they sit right on my way to work.")).toEqual(["location:positive"]);
+    expect(read("The clinic is on the way home from my son's school.")).toContain("location:positive");
+    expect(read("Honestly it's a trek from the north side.")).toEqual(["location:negative"]);
+    expect(read("It is a haul for us but we keep going.")).toContain("location:negative");
+  });
+});
