@@ -118,9 +118,24 @@ function treatmentWorks(clause: Clause, shapes: Constructions): number {
     // "if the adjustments would help" asks; "helped at first" tells relief that did not last.
     const from = Math.max(start, i - WORK_REACH);
     if (tokens.normals.slice(from, i).some((n) => OPEN.has(n)) || firstOnly(tokens.normals, i, end)) continue;
-    if (shapes.treats({ ...clause, start: from, end: i })) return i;
+    if (shapes.treats({ ...clause, start: from, end: i }) || saidOfIt(tokens, i, start)) return i;
   }
   return -1;
+}
+
+/** What may stand between "it" and its verb: "it kinda helped", "it has really helped", "it did help". */
+const BEFORE_VERB = new Set(["ADV", "AUX", "PART"]);
+
+/**
+ * Whether the verb at `i` is said of "it" as its subject ("it kinda helped", "honestly it works"):
+ * in a review of a practice, the treatment; "hope this helps" and "that works for me" are not.
+ */
+function saidOfIt({ normals, pos }: Clause["tokens"], i: number, start: number): boolean {
+  let k = i - 1;
+  // "it sort of helped": the hedge is tagged a verb or a noun and a preposition.
+  const hedge = (j: number) => normals[j] === "of" && (normals[j - 1] === "sort" || normals[j - 1] === "kind");
+  while (k > start && (BEFORE_VERB.has(pos[k] as string) || hedge(k))) k -= hedge(k) ? 2 : 1;
+  return k >= start && normals[k] === "it";
 }
 
 /** Prepositions of the time something happened: "during my appointment", "since my last session". */

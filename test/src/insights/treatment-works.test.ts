@@ -18,6 +18,17 @@ describe("a treatment that works or helps", () => {
       "pain-relief:positive",
     ]);
   });
+  it("names pain relief when said of 'it', the treatment a review of a practice tells of", () => {
+    expect(read("Sure, it sort of helped, but the front desk was rude.")).toEqual([
+      "pain-relief:positive",
+      "staff:negative",
+    ]);
+    expect(read("It has honestly worked.")).toEqual(["pain-relief:positive"]);
+    // Not "it" as the workings, nor a result left open, nor "this" or "that".
+    expect(read("The doctor showed me how it works.")).not.toContain("pain-relief:positive");
+    expect(read("Too soon to know if it will help.")).not.toContain("pain-relief:positive");
+    expect(read("Hope this helps other patients.")).toEqual([]);
+  });
   it("names nothing when whether it helps is left open or it helped only at first", () => {
     expect(read("I can't say whether the treatment will help.")).not.toContain("pain-relief:positive");
     expect(read("The adjustments helped at first, but the ache came back.")).toEqual(["pain-relief:negative"]);
