@@ -2,6 +2,7 @@ import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
 import { accomplishedResults } from "./accomplishments.ts";
+import { compileAddedReadings } from "./added-readings.ts";
 import { compileMentions } from "./aspects.ts";
 import { clauseMentions, type PreviousClause } from "./clause-mentions.ts";
 import {
@@ -20,8 +21,6 @@ import { compileModel } from "./learned.ts";
 import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
 import { compileLexicon } from "./lexicon.ts";
 import { readSpan } from "./missed-ends.ts";
-import { compileSpentForNothing } from "./money-spent.ts";
-import { compileNearby } from "./nearby.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { readClause } from "./polarity.ts";
@@ -108,7 +107,7 @@ export function createAnnotator(
   const termForms = (t: string) => analyzer.termForms(t);
   const lexicon = compileLexicon(content.lexicon, aspects, termForms);
   const shapes = compileConstructions(content.lexicon, aspects, termForms);
-  const added = [compileSpentForNothing, compileNearby].map((compile) => compile(content.lexicon, aspects));
+  const added = compileAddedReadings(content.lexicon, aspects);
   const wordScore = (n: string) => analyzer.wordScore(n);
   const entityMatchers = new Map<string, Matcher>();
   for (const kind of ENTITY_KINDS) {

@@ -133,7 +133,7 @@ export const SentimentLexiconSchema = z.strictObject(
     treatments: AspectTerms.optional(),
     /** The aspect a long delay ("three weeks out") speaks for when the clause names it. */
     delays: Id.optional(),
-    /** The aspect money spent beside a poor result ("$400 later my back still aches") complains of. */
+    /** The aspect money spent beside a poor result ("$400 later my back still aches") complains of, and a little amount ("only $35") praises. */
     spending: Id.optional(),
     /** The aspect a short trip to the practice ("five minutes from my house") praises. */
     nearby: Id.optional(),

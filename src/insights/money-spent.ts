@@ -22,7 +22,7 @@ const MONEY = new Set(["money", "savings", "saved", "refund", "fortune", "payche
 const REACH = 5;
 
 /** Whether an amount of money stands at `i`: a sign before a number, or a number before a word of currency. */
-function amountAt({ normals, pos }: Clause["tokens"], i: number, start: number, end: number): boolean {
+export function amountAt({ normals, pos }: Clause["tokens"], i: number, start: number, end: number): boolean {
   const n = normals[i] as string;
   return (SIGNS.has(n) && i + 1 < end && pos[i + 1] === "NUM") || (AFTER.has(n) && i > start && pos[i - 1] === "NUM");
 }

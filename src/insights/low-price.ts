@@ -1,0 +1,49 @@
+import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
+import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import { amountAt } from "./money-spent.ts";
+import type { Clause } from "./nlp.ts";
+import { type AspectReading, putReading } from "./readings.ts";
+
+/**
+ * An amount said to be little ("only $35 a visit", "my copay is just 20 bucks"): a low price,
+ * praise of what it costs (`spending` in sentiment.yaml), with no opinion word. Not what was given
+ * back or taken off ("they refunded only $20", "only $5 off"), which is little in the patient's loss.
+ */
+
+const LITTLE = new Set(["only", "just"]);
+/** Words before "only" that make the amount what came back: "refunded only $20", "insurance covered just $15". */
+const GIVEN_BACK = new Set(["refund", "reimburse", "cover", "return", "credit", "back", "pay"]);
+/** Words after the amount that make it a difference: "only $5 off", "just $10 less", "only $20 back". */
+const DIFFERENCE = new Set(["off", "less", "back", "cheaper", "more", "extra", "discount", "refund", "refunded"]);
+
+/** Where the clause tells a little amount (the word of littleness), or -1. */
+export function littleAmount(clause: Clause): number {
+  const { tokens, start, end } = clause;
+  const { normals, lemmas } = tokens;
+  for (let i = start; i < end - 1; i++) {
+    if (!LITTLE.has(normals[i] as string)) continue;
+    // "$" then the number, or the number then "bucks": the amount ends one or two words on.
+    const sign = amountAt(tokens, i + 1, start, end);
+    const word = !sign && amountAt(tokens, i + 2, start, end);
+    if (!sign && !word) continue;
+    if (i > start && GIVEN_BACK.has(lemmas[i - 1] as string)) continue;
+    if (DIFFERENCE.has(normals[i + 3] as string)) continue;
+    return i;
+  }
+  return -1;
+}
+
+/** Adds the praise of a little amount, where the clause reads no side of its own for the `spending` aspect. */
+export function compileLowPrice(
+  lexicon: SentimentLexicon,
+  aspects: readonly AspectDefinition[],
+): (clause: Clause, found: AspectReading[]) => void {
+  const money = aspects.findIndex((a) => a.id === lexicon.spending);
+  return (clause, found) => {
+    if (money < 0 || found.some((r) => r.aspect === money && r.polar)) return;
+    const at = littleAmount(clause);
+    if (at < 0) return;
+    const word = `${clause.tokens.values[at]}+`;
+    putReading(found, { aspect: money, score: clauseScore(WORD_WEIGHT), polar: true, words: [word], shape: true });
+  };
+}
