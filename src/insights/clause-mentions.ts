@@ -100,8 +100,20 @@ const WORK = new Set(["work", "help"]);
 /** How far before the verb the treatment may stand: "the adjustments have really helped". */
 const WORK_REACH = 4;
 
-/** Words before the verb that leave open whether it works: "if the adjustments would help". */
-const OPEN = new Set(["if", "whether", "would", "could", "might", "may", "will", "should"]);
+/** Words before the verb that leave open whether it works: "if the adjustments would help", "maybe it helps". */
+const OPEN = new Set([
+  "if",
+  "whether",
+  "would",
+  "could",
+  "might",
+  "may",
+  "will",
+  "should",
+  "maybe",
+  "perhaps",
+  "hopefully",
+]);
 const firstOnly = (normals: readonly string[], i: number, end: number) =>
   normals.slice(i, end).some((n, k) => n === "at" && normals[i + k + 1] === "first");
 
@@ -135,7 +147,8 @@ function saidOfIt({ normals, pos }: Clause["tokens"], i: number, start: number):
   // "it sort of helped": the hedge is tagged a verb or a noun and a preposition.
   const hedge = (j: number) => normals[j] === "of" && (normals[j - 1] === "sort" || normals[j - 1] === "kind");
   while (k > start && (BEFORE_VERB.has(pos[k] as string) || hedge(k))) k -= hedge(k) ? 2 : 1;
-  return k >= start && normals[k] === "it";
+  // "I want it to work", "I need it to help": what the patient wants of it, not what it did.
+  return k >= start && normals[k] === "it" && !normals.slice(k + 1, i).includes("to");
 }
 
 /** Prepositions of the time something happened: "during my appointment", "since my last session". */

@@ -28,6 +28,8 @@ describe("a treatment that works or helps", () => {
     expect(read("The doctor showed me how it works.")).not.toContain("pain-relief:positive");
     expect(read("Too soon to know if it will help.")).not.toContain("pain-relief:positive");
     expect(read("Hope this helps other patients.")).toEqual([]);
+    expect(read("Perhaps it helps, perhaps not, I stopped after two visits.")).not.toContain("pain-relief:positive");
+    expect(read("I really needed it to work before my wedding.")).not.toContain("pain-relief:positive");
   });
   it("names nothing when whether it helps is left open or it helped only at first", () => {
     expect(read("I can't say whether the treatment will help.")).not.toContain("pain-relief:positive");
