@@ -1,7 +1,7 @@
 /**
  * Words inside set phrases of everyday English, which carry no opinion there: "kind of cold" (a
  * degree) or "any kind of doctor" (a sort), "the works" (everything done), "on top of the visit fee"
- * (in addition), "the dry cleaner" (a shop). "So kind of them", "top notch", "on top of things" and
+ * (in addition), "the dry cleaner" (a shop), "a late fee" or "late hours" (a kind of fee or time). "So kind of them", "top notch", "on top of things" and
  * "a cleaner office" still judge.
  */
 
@@ -11,6 +11,15 @@ const KIND_TO = new Set(["them", "you", "her", "him", "us", "everyone", "the", "
 const DEGREES = new Set(["so", "very", "really", "too", "most", "extremely"]);
 /** What "on top of" adds to, where it tells an addition: "on top of the fee", "on top of it", "on top of $65". */
 const ADDED_TO = new Set(["the", "a", "an", "my", "it", "that", "this", "what", "$", "their", "his", "her", "your"]);
+/**
+ * What "late" names a kind of right before it: "a late fee", "late payment", "late hours", "a late
+ * appointment" (late in the day); "running late", "15 minutes late" and "a late start" are lateness.
+ */
+const LATE_KINDS = new Set(
+  "fee fees charge charges payment payments penalty cancel cancellation cancellations hours appointment appointments slot slots opening openings evening evenings afternoon afternoons night nights".split(
+    " ",
+  ),
+);
 
 /** Whether the word at `i`, in the clause `start`…`end`, is a word of a set phrase that judges nothing. */
 export function inSetPhrase(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
@@ -18,6 +27,7 @@ export function inSetPhrase(normals: readonly string[], pos: readonly string[], 
   if (n === "kind" && normals[i + 1] === "of") {
     return !KIND_TO.has(normals[i + 2] as string) && !(i > start && DEGREES.has(normals[i - 1] as string));
   }
+  if (n === "late") return LATE_KINDS.has(normals[i + 1] as string);
   // "reflexes, x-rays, the works": everything done, no treatment that worked.
   if (n === "works" && i > start && normals[i - 1] === "the") return true;
   if (n === "top" && i > start && normals[i - 1] === "on" && normals[i + 1] === "of") {

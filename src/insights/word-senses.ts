@@ -41,21 +41,7 @@ function rateTold(normals: readonly string[], i: number, end: number): boolean {
   return RATE.has(normals[j] as string) && normals[j + 1] !== "month";
 }
 /** What follows "work" when it is the work done: "worked on my neck", "worked the knot out", "work the front desk". */
-const WORKED_ON = new Set([
-  "on",
-  "the",
-  "a",
-  "an",
-  "my",
-  "his",
-  "her",
-  "their",
-  "your",
-  "our",
-  "this",
-  "that",
-  "those",
-]);
+const WORKED_ON = new Set("on the a an my his her their your our this that those".split(" "));
 /** What work may work that is its result: "worked his magic", "worked a miracle". */
 const WROUGHT = new Set(["magic", "miracle", "miracles", "wonders"]);
 /** Subjects of "work on" that tell whether something worked: "nothing worked on my back". */
@@ -270,7 +256,11 @@ export function noComplaintAt(
   const paid = paidOutOfPocket(tokens.normals, from, to, start);
   // "I don't go here as often as I should": a habit told, where the bare "don't go here" warns.
   const habit = tokens.normals[to - 1] === "here" && from > start && WHO_GOES.has(tokens.normals[from - 1] as string);
-  return symptom || paid || habit || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start);
+  // "a late fee", "late hours": a word of a set phrase, a kind of fee or time and no lateness (set-phrases.ts).
+  const phrase = to === from + 1 && inSetPhrase(tokens.normals, tokens.pos, from, start);
+  return (
+    symptom || paid || habit || phrase || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start)
+  );
 }
 
 /** Words between a patient and "coming back": "I keep coming back", "we'll definitely be back". */

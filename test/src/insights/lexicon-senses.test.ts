@@ -260,6 +260,13 @@ describe("set phrases", () => {
   it("read the dry cleaner as a shop, no praise of cleanliness", () => {
     expect(read("Parking is behind the dry cleaners.")).toEqual(["location:neutral"]);
   });
+
+  it("read 'late' right before a fee or a time as a kind of it, and lateness still as a complaint", () => {
+    expect(read("My insurance sent a late payment notice.")).toEqual(["billing:neutral"]);
+    expect(read("They have late hours on Wednesdays.")).toEqual(["scheduling:neutral"]);
+    expect(read("I took a late appointment after work.")).toEqual(["scheduling:neutral"]);
+    expect(read("The doctor showed up late.")).toEqual(["care:negative"]);
+  });
 });
 
 describe("tools of the trade", () => {
