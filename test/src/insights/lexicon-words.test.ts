@@ -267,6 +267,14 @@ describe("what a patient asked for", () => {
   });
 });
 
+describe("a fee waived", () => {
+  it("praises the bill when it was waived, complains when it was not, and tells nothing when only asked for", () => {
+    expect(read("They waived my copay that day.")).toEqual(["billing:positive"]);
+    expect(read("They never waived the fee.")).toEqual(["billing:negative"]);
+    expect(read("I asked them to waive the fee.")).toEqual(["billing:neutral"]);
+  });
+});
+
 describe("a discount", () => {
   it("is a lower price, and none a complaint (wink reads 'discounted' as a loss)", () => {
     expect(read("Kids' visits are discounted.")).toEqual(["billing:positive"]);
