@@ -269,6 +269,13 @@ describe("set phrases", () => {
   });
 });
 
+describe("benefits of a plan", () => {
+  it("are what the insurance covers, no praise of the bill", () => {
+    expect(read("The receptionist went over my insurance benefits with me.")).not.toContain("billing:positive");
+    expect(read("I asked about my benefits at check-in.")).not.toContain("billing:positive");
+  });
+});
+
 describe("tools of the trade", () => {
   it("are no violence or fall, and a plain manner or a room's incense no verdict", () => {
     expect(read("She used the activator gun on my neck.")).toEqual(["care:neutral"]);
