@@ -5,6 +5,7 @@ import { testFindings } from "./findings.ts";
 import type { Clause } from "./nlp.ts";
 import { handledAnyway, planBeforeLooking } from "./prescriptions.ts";
 import type { AspectSpan } from "./readings.ts";
+import { turnsToTheRest } from "./the-rest.ts";
 import { workDone } from "./word-senses.ts";
 
 /**
@@ -64,8 +65,10 @@ export function clauseMentions(
   // "The front desk was polite enough, but clearly overwhelmed": a contrast clause naming no aspect
   // is about the aspects of the clause before it in its sentence (quoted on stricter terms).
   // One that waves it away ("…kinda chilly but whatever, thank u") says nothing more of them.
-  // Not the result a clause said is not known yet ("no results yet, but I'm in good hands").
-  if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex && !wavesAway(clause)) {
+  // Not the result a clause said is not known yet ("no results yet, but I'm in good hands"), and
+  // nothing when it turns to the rest ("but everything else was great": the-rest.ts).
+  const turns = spans.length === 0 && turnsToTheRest(clause);
+  if (spans.length === 0 && previous?.sentenceIndex === clause.sentenceIndex && !wavesAway(clause) && !turns) {
     const open = previous.undecided ? shapes.undecidedAspect : -1;
     spans = previous.spans.filter((m) => !m.weak && m.aspect !== open);
     borrows = spans.length > 0;

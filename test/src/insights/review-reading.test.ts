@@ -297,6 +297,16 @@ describe("a clause that borrows the aspects of the clause before it", () => {
       quotable: true,
     });
   });
+
+  it("borrows none when it turns to the rest ('but everything else was great'), unless a pronoun stays on someone", () => {
+    const rest = clauseOf("The parking lot is tiny, but everything else has been wonderful.", 3);
+    expect(rest.filter((m) => m.clause.startsWith("but everything"))).toEqual([]);
+    expect(rest.find((m) => m.aspect === "location")).toMatchObject({ side: -1 });
+    const apart = clauseOf("The waiting room chairs are hard, but apart from that it was wonderful.", 3);
+    expect(apart.filter((m) => m.clause.startsWith("but apart"))).toEqual([]);
+    const she = clauseOf("The receptionist forgot my name, but otherwise she has been wonderful.", 3);
+    expect(she.find((m) => m.clause.startsWith("but otherwise"))).toMatchObject({ side: 1 });
+  });
 });
 
 describe("a clause whose only opinion is a word of wink's general lexicon that names a thing", () => {
