@@ -259,20 +259,36 @@ export function aboutResult({ tokens: { normals, lemmas }, end: clauseEnd }: Cla
 const PERSISTERS = new Set(["he", "she", "they"]);
 /** Verbs by which "she still has headaches" tells a condition unchanged, not someone keeping on. */
 const HAVING = new Set(["has", "have", "had", "feels", "feel", "is", "are", "gets", "get"]);
+/** Outcomes that tell a condition stayed as it was ("my fingers stayed numb") unless someone stayed. */
+const STAYING = new Set(["stayed", "stays", "remained", "remains"]);
+/** Words between who stays and "stayed": "I had stayed", "she always stays". */
+const STAY_BETWEEN = new Set(["have", "had", "has", "'ve", "'d", "always", "just", "even", "never", "then"]);
+/** Who may stay, with no condition unchanged: "I stayed an hour", "she stayed late to fit me in". */
+const STAYERS = new Set(["i", "we", "you", "u", "he", "she", "they"]);
 /**
  * Whether the outcome "still" at `at` tells someone kept on ("he still twisted my neck", "the dr
  * still can't tell me what's wrong", "they still charged me"), not a condition that did not change;
  * `mentions` are the clause's: someone or something of another aspect than the result named right
  * before it ("the treatment still works" is the treatment's; "80% better still a bit stiff" the result's).
+ * "Stayed" or "remained" likewise tells someone who stayed when a person, a name or another aspect
+ * comes first ("Dr. Lee stayed late").
  */
 export function someoneStill(
-  { normals }: TokenTable,
+  { normals, pos }: TokenTable,
   at: number,
   start: number,
   mentions: readonly AspectSpan[],
   result: number,
   conditions: readonly { start: number }[],
 ): boolean {
+  if (STAYING.has(normals[at] as string)) {
+    let k = at - 1;
+    while (k > start && STAY_BETWEEN.has(normals[k] as string)) k--;
+    const named = pos[k] === "PROPN" || mentions.some((m) => m.end === k + 1 && !m.condition);
+    // "stayed loose for weeks": a state kept that is no condition, which its own word judges.
+    const state = pos[at + 1] === "ADJ" && normals[at + 1] !== "gone" && !conditions.some((c) => c.start === at + 1);
+    return state || (k >= start && (STAYERS.has(normals[k] as string) || named));
+  }
   if (normals[at] !== "still" || at === start) return false;
   const named = mentions.some((m) => m.end === at && !m.condition && m.aspect !== result);
   if (!named && !PERSISTERS.has(normals[at - 1] as string)) return false;

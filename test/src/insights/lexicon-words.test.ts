@@ -308,6 +308,14 @@ describe("a condition that did not move", () => {
     expect(read("my shoulder pain hasnt changed one bit")).toEqual(["pain-relief:negative"]);
     expect(read("Honestly the stiffness has not changed.")).toEqual(["pain-relief:negative"]);
   });
+
+  it("is told by 'stayed' or 'remained', unless someone stayed or the condition stayed away", () => {
+    expect(read("My wrist stayed stiff all through the course.")).toEqual(["pain-relief:negative"]);
+    expect(read("The knot under my shoulder blade remained.")).toEqual(["pain-relief:negative"]);
+    expect(read("The ache in my heel has stayed away since May.")).toEqual(["pain-relief:positive"]);
+    expect(read("Dr. Amy stayed after hours to look at my sore knee.")).not.toContain("pain-relief:negative");
+    expect(read("We stayed in the lobby with my stiff neck.")).not.toContain("pain-relief:negative");
+  });
 });
 
 describe("a complaint shrugged off, listening and explaining", () => {
