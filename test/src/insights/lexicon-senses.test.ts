@@ -282,5 +282,7 @@ describe("tools of the trade", () => {
     expect(read("The table has drop sections.")).toEqual(["facility:neutral"]);
     expect(read("Dr. Lee is very matter of fact.")).toEqual(["care:neutral"]);
     expect(read("The room smelled of incense.")).toEqual(["facility:neutral"]);
+    // The neutral "incense" finds "incensed" by its lemma: anger still complains.
+    expect(read("I was incensed at how the front desk spoke to me.")).toEqual(["staff:negative"]);
   });
 });
