@@ -1,8 +1,11 @@
+import type { TokenTable } from "./nlp.ts";
+
 /**
  * Words inside set phrases of everyday English, which carry no opinion there: "kind of cold" (a
  * degree) or "any kind of doctor" (a sort), "the works" (everything done), "on top of the visit fee"
- * (in addition), "the dry cleaner" (a shop), "a late fee" or "late hours" (a kind of fee or time). "So kind of them", "top notch", "on top of things" and
- * "a cleaner office" still judge.
+ * (in addition), "the dry cleaner" (a shop), "a late fee" or "late hours" (a kind of fee or time). "So
+ * kind of them", "top notch", "on top of things", "she stays on top of it" and "a cleaner office" still
+ * judge.
  */
 
 /** Whom "kind of" is said of when it praises: "so kind of them", "kind of you". */
@@ -20,9 +23,17 @@ const LATE_KINDS = new Set(
     " ",
   ),
 );
+/** Verbs, by lemma, before which "on top of" is being in control, which praises: "is always on top of it". */
+const IN_CONTROL = new Set(["be", "stay", "keep", "remain"]);
+/** Money "on top of" still adds to after those verbs: "which is on top of the visit fee". */
+const CHARGED = new Set("fee fees copay copays co-pay cost costs price charge charges bill".split(" "));
 
 /** Whether the word at `i`, in the clause `start`…`end`, is a word of a set phrase that judges nothing. */
-export function inSetPhrase(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
+export function inSetPhrase(
+  { normals, lemmas, pos }: Pick<TokenTable, "normals" | "lemmas" | "pos">,
+  i: number,
+  start: number,
+): boolean {
   const n = normals[i] as string;
   if (n === "kind" && normals[i + 1] === "of") {
     return !KIND_TO.has(normals[i + 2] as string) && !(i > start && DEGREES.has(normals[i - 1] as string));
@@ -31,6 +42,13 @@ export function inSetPhrase(normals: readonly string[], pos: readonly string[], 
   // "reflexes, x-rays, the works": everything done, no treatment that worked.
   if (n === "works" && i > start && normals[i - 1] === "the") return true;
   if (n === "top" && i > start && normals[i - 1] === "on" && normals[i + 1] === "of") {
+    // "the desk is always on top of it", "stays on top of my care"; "billed on top of the exam" adds.
+    let k = i - 2;
+    while (k > start && pos[k] === "ADV") k--;
+    let m = i + 2;
+    while (m < i + 5 && pos[m] !== undefined && pos[m] !== "PUNCT" && !CHARGED.has(normals[m] as string)) m++;
+    const charged = CHARGED.has(normals[m] as string) || normals[i + 2] === "$" || pos[i + 2] === "NUM";
+    if (k >= start && IN_CONTROL.has(lemmas[k] as string) && !charged) return false;
     const next = normals[i + 2] as string;
     return ADDED_TO.has(next) || pos[i + 2] === "NUM";
   }

@@ -129,7 +129,7 @@ export function noOpinionAt({ normals, lemmas, pos }: TokenTable, i: number, sta
   return (
     place ||
     measuresOnly(normals, pos, i, start) ||
-    inSetPhrase(normals, pos, i, start) ||
+    inSetPhrase({ normals, lemmas, pos }, i, start) ||
     thousands(normals, pos, i, start) ||
     rateTold(normals, i, end) ||
     willSaid(normals, i, start, end)
@@ -168,7 +168,7 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   if (prescribes(tokens, from, start, end)) return true;
   const { normals, lemmas } = tokens;
   if (to === from + 1 && testFindings(normals, lemmas, from, start, end)) return true;
-  if (to === from + 1 && inSetPhrase(normals, tokens.pos, from, start)) return true;
+  if (to === from + 1 && inSetPhrase(tokens, from, start)) return true;
   // "told me to go see a specialist": sent on to someone else, a referral, not others told to come.
   if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
   // "I had to say sorry for being late": the patient's own apology, no one's courtesy.
@@ -257,7 +257,7 @@ export function noComplaintAt(
   // "I don't go here as often as I should": a habit told, where the bare "don't go here" warns.
   const habit = tokens.normals[to - 1] === "here" && from > start && WHO_GOES.has(tokens.normals[from - 1] as string);
   // "a late fee", "late hours": a word of a set phrase, a kind of fee or time and no lateness (set-phrases.ts).
-  const phrase = to === from + 1 && inSetPhrase(tokens.normals, tokens.pos, from, start);
+  const phrase = to === from + 1 && inSetPhrase(tokens, from, start);
   return (
     symptom || paid || habit || phrase || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start)
   );

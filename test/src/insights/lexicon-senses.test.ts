@@ -255,6 +255,9 @@ describe("set phrases", () => {
     expect(read("The x-rays were billed on top of the exam.")).not.toContain("billing:positive");
     expect(read("My neck is stiff, and on top of that I get headaches.")).toEqual(["pain-relief:neutral"]);
     expect(read("Dr. Amy is on top of things.")).toEqual(["care:positive"]);
+    expect(read("The front desk is always on top of it.")).toEqual(["staff:positive"]);
+    expect(read("They stay on top of my scheduling.")).toEqual(["scheduling:positive"]);
+    expect(read("X-rays are $40, which is on top of the visit fee.")).not.toContain("billing:positive");
   });
 
   it("read the dry cleaner as a shop, no praise of cleanliness", () => {
