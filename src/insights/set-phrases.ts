@@ -9,7 +9,9 @@ import type { TokenTable } from "./nlp.ts";
  */
 
 /** Whom "kind of" is said of when it praises: "so kind of them", "kind of you". */
-const KIND_TO = new Set(["them", "you", "her", "him", "us", "everyone", "the", "dr", "doctor"]);
+const KIND_TO = new Set(["them", "you", "her", "him", "us", "everyone"]);
+/** Words before "kind of" that make it a sort: "what kind of doctor", "any kind of pain". */
+const SORTS = new Set(["what", "any", "some", "every", "this", "that", "the", "a", "which", "no", "same", "other"]);
 /** Degrees before "kind" that make it praise: "so kind of them". */
 const DEGREES = new Set(["so", "very", "really", "too", "most", "extremely"]);
 /** What "on top of" adds to, where it tells an addition: "on top of the fee", "on top of it", "on top of $65". */
@@ -36,7 +38,15 @@ export function inSetPhrase(
 ): boolean {
   const n = normals[i] as string;
   if (n === "kind" && normals[i + 1] === "of") {
-    return !KIND_TO.has(normals[i + 2] as string) && !(i > start && DEGREES.has(normals[i - 1] as string));
+    const who = normals[i + 2] as string;
+    if (KIND_TO.has(who) || (i > start && DEGREES.has(normals[i - 1] as string))) return false;
+    if (i > start && SORTS.has(normals[i - 1] as string)) return true;
+    // "kind of Dr. Lee", "kind of Sarah to fit me in": someone kind.
+    if (pos[i + 2] === "PROPN" || who === "dr" || who === "doctor") return false;
+    // "kind of the staff to stay late" is kindness too; "kind of the problem" a degree.
+    let k = i + 3;
+    while (k < i + 6 && pos[k] !== undefined && pos[k] !== "PUNCT" && normals[k] !== "to") k++;
+    return who !== "the" || normals[k] !== "to";
   }
   if (n === "late") return LATE_KINDS.has(normals[i + 1] as string);
   // "reflexes, x-rays, the works": everything done, no treatment that worked.

@@ -249,6 +249,9 @@ describe("set phrases", () => {
     expect(read("The man at the front desk was kind of short with me.")).toEqual(["staff:negative"]);
     expect(read("I had never been to any kind of chiropractor.")).toEqual(["care:neutral"]);
     expect(read("It was so kind of them to squeeze me in.")).toEqual(["scheduling:positive"]);
+    expect(read("What kind of doctor does that?")).toEqual(["care:neutral"]);
+    expect(read("Honestly the receptionist was kind of the problem.")).not.toContain("staff:positive");
+    expect(read("It was kind of Sarah to fit me in on a Sunday.")).toContain("staff:positive");
   });
 
   it("read 'on top of' an amount or a thing as an addition, and 'on top of things' as praise", () => {
