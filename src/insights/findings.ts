@@ -2,7 +2,8 @@
  * The results of a test ("my x-ray results", "the results of the MRI", "we went over my results
  * together"): what an examination found, told before any treatment could have done anything; and
  * results foretold ("results take time", "results may vary"). They name no result of the
- * treatment and praise nothing; "great results for my sciatica" still does.
+ * treatment and praise nothing; "great results for my sciatica" still does, and so do the results
+ * of a test taken after treatment ("my follow-up x-ray results", "my results after six weeks").
  */
 
 /** Tests whose results are findings: "the x-ray results", "the results of my scan". */
@@ -21,6 +22,30 @@ const FORETELLING = new Set("will would can could may might should usually often
 /** What results foretold do, in the present: "take time", "vary"; "the results took my breath away" happened. */
 const FORETOLD = new Set(["take", "takes", "vary"]);
 
+/** Tests named as taken after treatment: "progress scans", "re-exam results"; "follow-up" is read apart. */
+const LATER = new Set(["followup", "progress", "re-exam", "reexam", "re-evaluation", "reevaluation", "latest"]);
+/** What "after" counts when it dates a test: "after twelve visits", "after a month of care". */
+const SPAN = new Set(
+  "visit visits session sessions week weeks month months treatment treatments adjustments".split(" "),
+);
+
+/** Whether the results at `i` are of a test taken after treatment, which tells what the treatment did. */
+function laterTest(normals: readonly string[], i: number, start: number, end: number): boolean {
+  for (let k = Math.max(start, i - 4); k < i; k++) {
+    const n = normals[k] as string;
+    if (LATER.has(n) || (n === "follow" && (normals[k + 1] === "up" || normals[k + 2] === "up"))) return true;
+    // "my before and after x-ray results"
+    if (n === "after" && normals[k - 1] === "and" && normals[k - 2] === "before") return true;
+  }
+  // "went over my results after twelve visits"; "after weeks of pain, we went over my results" dates
+  // the visit, not the test.
+  for (let k = i + 1; k < end; k++) {
+    if (normals[k] !== "after") continue;
+    for (let d = 1; d <= 3 && k + d < end; d++) if (SPAN.has(normals[k + d] as string)) return true;
+  }
+  return false;
+}
+
 /** Whether "result(s)" at `i` is a test's findings, in the clause `start`…`end`. */
 export function testFindings(
   normals: readonly string[],
@@ -34,6 +59,7 @@ export function testFindings(
   let f = i + 1;
   while (f < end && FORETELLING.has(normals[f] as string)) f++;
   if (f < end && FORETOLD.has(normals[f] as string)) return true;
+  if (laterTest(normals, i, start, end)) return false;
   // "my x-ray results", "the scan results": the test before it.
   if (i > start && TESTS.has(normals[i - 1] as string)) return true;
   // "the results of my MRI", "results from the blood test".

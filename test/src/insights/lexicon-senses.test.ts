@@ -235,6 +235,11 @@ describe("results of a test", () => {
     expect(read("The front desk emailed me my MRI results.")).not.toContain("pain-relief:positive");
     expect(read("She explained the results of my posture scan.")).not.toContain("pain-relief:positive");
     expect(read("I saw real results after four adjustments.")).toEqual(["pain-relief:positive"]);
+    expect(read("My follow-up x-ray results were incredible.")).toEqual(["pain-relief:positive"]);
+    expect(read("We went over my results after twelve visits and I was thrilled.")).toEqual(["pain-relief:positive"]);
+    expect(read("After weeks of back pain, Dr. Amy went over my MRI results with me.")).not.toContain(
+      "pain-relief:positive",
+    );
   });
 
   it("are no result yet when foretold, and one when told as what happened", () => {
