@@ -3,7 +3,7 @@ import type { Clause } from "./nlp.ts";
 /**
  * "Each visit is $55.", "copay is $15 for me", "the hour massage is $65 extra": a price told bare,
  * the clause nothing but what costs how much, judges nothing; "only $49", "$120 for a ten-minute
- * scan" or "$90 a visit adds up" say more, and are left to their words and the models.
+ * scan", "$90 a visit adds up" or "it came to $900!!!" say more, and are left to their words and the models.
  */
 
 /** What may open the clause before its subject: "and each visit is $40". */
@@ -25,7 +25,11 @@ const ENDS = new Set(["extra", "each", "cash", "total"]);
 /** Whether the clause is a price told bare: a subject, a verb of price, an amount, a rate at most. */
 export function priceToldBare({ tokens: { normals, lemmas, pos, words }, start, end }: Clause): boolean {
   const at: number[] = [];
-  for (let i = start; i < end; i++) if (words[i] || normals[i] === "$" || pos[i] === "NUM") at.push(i);
+  for (let i = start; i < end; i++) {
+    // "My bill came to $900!!!", "the consult was $250?": told with feeling, no longer bare.
+    if (normals[i] === "!" || normals[i] === "?") return false;
+    if (words[i] || normals[i] === "$" || pos[i] === "NUM") at.push(i);
+  }
   let k = 0;
   const n = (j: number) => normals[at[j] as number] as string;
   if (OPENERS.has(n(k))) k++;

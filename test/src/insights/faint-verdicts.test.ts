@@ -78,6 +78,8 @@ describe("a price told bare", () => {
     expect(bare("The office is 45 minutes from my house.")).toBe(false);
     expect(bare("At $90 a visit it adds up quickly.")).toBe(false);
     expect(bare("They have a lot that costs $10 a day.")).toBe(false);
+    expect(bare("My bill came to $900!!!")).toBe(false);
+    expect(bare("The cancellation fee is $75?")).toBe(false);
   });
 
   it("gives billing no side from the rating or the models, in a glowing review or a bitter one", () => {
