@@ -140,6 +140,8 @@ function treatmentWorks(clause: Clause, shapes: Constructions): number {
 
 /** What may stand between "it" and its verb: "it kinda helped", "it has really helped", "it did help". */
 const BEFORE_VERB = new Set(["ADV", "AUX", "PART"]);
+/** Words after the verb that make "it" no treatment: "it helps that they open early", "it worked out". */
+const NOT_IT = new Set(["that", "out", "when", "knowing", "having"]);
 
 /**
  * Whether the verb at `i` is said of "it" as its subject ("it kinda helped", "honestly it works"):
@@ -150,6 +152,7 @@ function saidOfIt({ normals, pos }: Clause["tokens"], i: number, start: number):
   // "it sort of helped": the hedge is tagged a verb or a noun and a preposition.
   const hedge = (j: number) => normals[j] === "of" && (normals[j - 1] === "sort" || normals[j - 1] === "kind");
   while (k > start && (BEFORE_VERB.has(pos[k] as string) || hedge(k))) k -= hedge(k) ? 2 : 1;
+  if (NOT_IT.has(normals[i + 1] as string)) return false;
   // "I want it to work", "I need it to help": what the patient wants of it, not what it did.
   return k >= start && normals[k] === "it" && !normals.slice(k + 1, i).includes("to");
 }

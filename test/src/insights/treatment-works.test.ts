@@ -30,6 +30,9 @@ describe("a treatment that works or helps", () => {
     expect(read("Hope this helps other patients.")).toEqual([]);
     expect(read("Perhaps it helps, perhaps not, I stopped after two visits.")).not.toContain("pain-relief:positive");
     expect(read("I really needed it to work before my wedding.")).not.toContain("pain-relief:positive");
+    // "It" put before what is really said: how things turned out, not the treatment.
+    expect(read("It helps that they have evening hours.")).toEqual(["scheduling:positive"]);
+    expect(read("It worked out with my insurance in the end.")).toEqual(["billing:positive"]);
   });
   it("names nothing when whether it helps is left open or it helped only at first", () => {
     expect(read("I can't say whether the treatment will help.")).not.toContain("pain-relief:positive");
