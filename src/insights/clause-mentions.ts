@@ -5,6 +5,7 @@ import { testFindings } from "./findings.ts";
 import type { Clause } from "./nlp.ts";
 import { handledAnyway, planBeforeLooking } from "./prescriptions.ts";
 import type { AspectSpan } from "./readings.ts";
+import { tripInPassing } from "./set-phrases.ts";
 import { turnsToTheRest } from "./the-rest.ts";
 import { workDone } from "./word-senses.ts";
 
@@ -51,6 +52,8 @@ export function clauseMentions(
       m.end !== m.start + 1 ||
       !testFindings(normals, lemmas, m.start, clause.start, clause.end),
   );
+  // "On my way home my back seized", "hurt my knee on a trek": a journey, not the practice's place.
+  spans = spans.filter((m) => !tripInPassing(clause.tokens, m.start, m.end, clause.start));
   // "Showed up for my 9am": the patient's time of day is their appointment (booked-time.ts).
   const booked = shapes.delayAspect < 0 ? undefined : bookedTime(clause);
   if (booked && !spans.some((m) => m.aspect === shapes.delayAspect)) {

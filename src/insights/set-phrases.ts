@@ -64,3 +64,34 @@ export function inSetPhrase(
   }
   return (n === "cleaner" || n === "cleaners") && i > start && normals[i - 1] === "dry";
 }
+
+/** The patient's daily route, praise of a practice placed on it: "the office is right on my way home". */
+const ROUTES = new Set(["on my way home", "on the way home", "on my way to work", "on my way from work"]);
+/** A long way to go, a complaint of the practice's place: "it's a bit of a trek". */
+const TRIPS = new Set(["a trek", "a haul", "a schlep"]);
+/** Words between the verb and the route: "is right on my way home", "conveniently located just on the way home". */
+const PLACED_HOW = new Set(["right", "just", "literally", "directly", "conveniently", "basically", "pretty", "much"]);
+/** Verbs, by lemma, that place the practice on the route: "is", "located", "they sit on my way to work", "its". */
+const PLACED = new Set(["be", "locate", "sit", "its"]);
+
+/**
+ * Whether the route or trip at `from`…`to` is a journey told in passing ("on my way home my back
+ * seized", "I hurt my knee on a trek"), neither where the practice is nor a complaint of it.
+ */
+export function tripInPassing(
+  { normals, lemmas, pos }: Pick<TokenTable, "normals" | "lemmas" | "pos">,
+  from: number,
+  to: number,
+  start: number,
+): boolean {
+  const phrase = normals.slice(from, to).join(" ");
+  if (ROUTES.has(phrase)) {
+    // "it's right on my way home", "located on the way home"; "I was on my way home" is the patient.
+    let k = from - 1;
+    while (k > start && (pos[k] === "ADV" || PLACED_HOW.has(normals[k] as string))) k--;
+    const placed = k >= start && PLACED.has(lemmas[k] as string);
+    return !placed || normals[k - 1] === "i" || normals[k - 1] === "we";
+  }
+  // "on a trek in Nepal", "after a trek across Utah"; "a bit of a trek" still complains.
+  return TRIPS.has(phrase) && from > start && pos[from - 1] === "ADP" && normals[from - 1] !== "of";
+}

@@ -4,7 +4,7 @@ import { forewarned, measuresOnly } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
 import { prescribes } from "./prescriptions.ts";
 import type { AspectSpan } from "./readings.ts";
-import { inSetPhrase } from "./set-phrases.ts";
+import { inSetPhrase, tripInPassing } from "./set-phrases.ts";
 
 /**
  * Senses in which a word of wink's general lexicon carries no opinion in a review: "after work", a
@@ -158,17 +158,16 @@ const ACHES = new Set(["pain", "ache", "soreness", "stiffness", "spasm", "sympto
 const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
 /**
- * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a
- * test's results (findings.ts), a word of a set phrase ("kind of", "the works": set-phrases.ts), a referral ("go see a specialist"), the patient's own apology ("I had to say sorry") or care ("I made
- * sure to bring my X-rays"), or "picked up"
- * said of the pain ("the ache picks up by evening") or with an object other than the phone
- * ("insurance picks up half the cost", "picked up my records"), no call answered.
+ * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a test's results
+ * (findings.ts), a set phrase (set-phrases.ts), a referral ("go see a specialist"), the patient's own apology ("I had
+ * to say sorry") or care ("I made sure to bring my X-rays"), or "picked up" said of the pain ("the ache picks up by
+ * evening") or with an object other than the phone ("insurance picks up half the cost"), no call answered.
  */
 export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: number, end: number): boolean {
   if (prescribes(tokens, from, start, end)) return true;
   const { normals, lemmas } = tokens;
   if (to === from + 1 && testFindings(normals, lemmas, from, start, end)) return true;
-  if (to === from + 1 && inSetPhrase(tokens, from, start)) return true;
+  if ((to === from + 1 && inSetPhrase(tokens, from, start)) || tripInPassing(tokens, from, to, start)) return true;
   // "told me to go see a specialist": sent on to someone else, a referral, not others told to come.
   if (normals.slice(from, to).join(" ") === "go see" && REFERRED.has(normals[to] as string)) return true;
   // "I had to say sorry for being late": the patient's own apology, no one's courtesy.
@@ -236,9 +235,9 @@ function paidOutOfPocket(normals: readonly string[], from: number, to: number, s
 const WHO_GOES = new Set(["i", "we", "you", "they", "he", "she", "if"]);
 
 /**
- * Whether the domain complaint at `from`…`to` is none here: a courtesy told of beforehand ("they text
- * you when the doctor is running late"), a lapse the patient owns, or a condition that "has been a
- * pain" or "was too tight" (`conditions` and `mentions`: the clause's), the symptom the patient came with.
+ * Whether the domain complaint at `from`…`to` is none here: a courtesy told of beforehand ("they text you when the
+ * doctor is running late"), a lapse the patient owns, a trip told in passing (set-phrases.ts), or a condition that "has
+ * been a pain" or "was too tight" (`conditions` and `mentions`: the clause's), the symptom the patient came with.
  */
 export function noComplaintAt(
   tokens: TokenTable,
@@ -256,8 +255,9 @@ export function noComplaintAt(
   const paid = paidOutOfPocket(tokens.normals, from, to, start);
   // "I don't go here as often as I should": a habit told, where the bare "don't go here" warns.
   const habit = tokens.normals[to - 1] === "here" && from > start && WHO_GOES.has(tokens.normals[from - 1] as string);
-  // "a late fee", "late hours": a word of a set phrase, a kind of fee or time and no lateness (set-phrases.ts).
-  const phrase = to === from + 1 && inSetPhrase(tokens, from, start);
+  // "a late fee", "late hours": a word of a set phrase, a kind of fee or time and no lateness; "on a trek" a
+  // journey told in passing (set-phrases.ts).
+  const phrase = (to === from + 1 && inSetPhrase(tokens, from, start)) || tripInPassing(tokens, from, to, start);
   return (
     symptom || paid || habit || phrase || forewarned(tokens.normals, from, start) || ownLapse(tokens, from, to, start)
   );

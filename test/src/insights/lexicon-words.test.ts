@@ -433,5 +433,8 @@ describe("the practice on the patient's route, or far off it", () => {
     expect(read("The clinic is on the way home from my son's school.")).toContain("location:positive");
     expect(read("Honestly it's a trek from the north side.")).toEqual(["location:negative"]);
     expect(read("It is a haul for us but we keep going.")).toContain("location:negative");
+    // A journey told in passing is neither: the patient on the way home, a trek abroad.
+    expect(read("On my way home I had a headache.")).toEqual(["pain-relief:neutral"]);
+    expect(read("I hurt my knee on a trek in Nepal last spring.")).toEqual(["pain-relief:neutral"]);
   });
 });
