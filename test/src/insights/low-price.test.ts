@@ -17,6 +17,11 @@ describe("a little amount", () => {
     expect(read("The insurance covered only $15 of it.")).not.toContain("billing:positive");
     expect(read("They knocked only $5 off the bill.")).not.toContain("billing:positive");
     expect(read("It came to only $10 more than my old place.")).not.toContain("billing:positive");
+    // A price promised, which the bill may not keep.
+    expect(read("They told me it would be only $40 a visit, then the bill came and it was $90.")).not.toContain(
+      "billing:positive",
+    );
+    expect(read("They quoted just $50 but charged me $200.")).not.toContain("billing:positive");
   });
 
   it("leaves the clause's own opinion of the price as it is", () => {
