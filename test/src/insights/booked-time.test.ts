@@ -22,6 +22,7 @@ describe("a time of day the patient owns", () => {
 
   it("is no booking before a noun, when no one owns it, or as when something happened", () => {
     expect(read("I have to be back for my 2:00 meeting.")).toEqual([]);
+    expect(read("I still made it to my 5pm pick up.")).toEqual([]);
     expect(read("The 5pm traffic on the bridge is heavy.")).not.toContain("scheduling:neutral");
     expect(read("My neck locked up at 9am.")).not.toContain("scheduling:neutral");
     expect(read("A leaf blower roared outside during my 3pm.")).toEqual([]);
