@@ -156,12 +156,16 @@ const WHEN_PICKED = new Set(["always", "usually", "just", "then", "really", "soo
 const ACHES = new Set(["pain", "ache", "soreness", "stiffness", "spasm", "symptom", "it"]);
 /** What a call picked up names, "pick up" the phone and not the pain or a bill: "never picks up the phone". */
 const PHONE = new Set(["phone", "phones", "call", "calls", "line"]);
+/** Money given back, and the words that put it off: "would be waived", "will be refunded". */
+const GIVEN_BACK = new Set(["waived", "refunded", "reimbursed", "credited"]);
+const FUTURE_BE = new Set(["would", "will", "'ll", "'d", "should"]);
 const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part", "all", "any", "his", "her", "their"]);
 /**
  * Whether the domain praise at `from`…`to` is none here: advice prescribed (prescriptions.ts), a test's results
  * (findings.ts), a set phrase (set-phrases.ts), a referral ("go see a specialist"), the patient's own apology ("I had
- * to say sorry") or care ("I made sure to bring my X-rays"), or "picked up" said of the pain ("the ache picks up by
- * evening") or with an object other than the phone ("insurance picks up half the cost"), no call answered.
+ * to say sorry") or care ("I made sure to bring my X-rays"), money promised back ("the fee would be waived"), or
+ * "picked up" said of the pain ("the ache picks up by evening") or with an object other than the phone ("insurance
+ * picks up half the cost"), no call answered.
  */
 export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: number, end: number): boolean {
   if (prescribes(tokens, from, start, end)) return true;
@@ -193,6 +197,10 @@ export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: 
   // "The soonest they could find me a slot was six weeks out": the limit of what was found, no praise.
   if (lemmas[from] === "find" && normals.slice(Math.max(start, from - 5), from).some((w) => LIMITED.has(w)))
     return true;
+  // "they said the fee would be waived", "I was supposed to be refunded": money promised back, not given.
+  const promised =
+    FUTURE_BE.has(normals[from - 2] as string) || (normals[from - 2] === "to" && normals[from - 3] === "supposed");
+  if (GIVEN_BACK.has(normals[from] as string) && normals[from - 1] === "be" && promised) return true;
   if (lemmas[from] !== "pick" || normals[to - 1] !== "up") return false;
   // "by friday my back pain picks up again", "the ache in my hip picks up": the pain returning, no call answered.
   let k = from - 1;

@@ -272,6 +272,8 @@ describe("a fee waived", () => {
     expect(read("They waived my copay that day.")).toEqual(["billing:positive"]);
     expect(read("They never waived the fee.")).toEqual(["billing:negative"]);
     expect(read("I asked them to waive the fee.")).toEqual(["billing:neutral"]);
+    expect(read("They said the fee would be waived.")).toEqual(["billing:neutral"]);
+    expect(read("I was supposed to be refunded for the missed visit.")).not.toContain("billing:positive");
   });
 });
 
