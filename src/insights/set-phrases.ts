@@ -69,28 +69,28 @@ export function inSetPhrase(
 const ROUTES = new Set(["on my way home", "on the way home", "on my way to work", "on my way from work"]);
 /** A long way to go, a complaint of the practice's place: "it's a bit of a trek". */
 const TRIPS = new Set(["a trek", "a haul", "a schlep"]);
-/** Words between the verb and the route: "is right on my way home", "conveniently located just on the way home". */
-const PLACED_HOW = new Set(["right", "just", "literally", "directly", "conveniently", "basically", "pretty", "much"]);
-/** Verbs, by lemma, that place the practice on the route: "is", "located", "they sit on my way to work", "its". */
-const PLACED = new Set(["be", "locate", "sit", "its"]);
+/** Subjects after a route that opens the clause, telling what happened on the way: "on my way home I had a headache". */
+const TOLD_AFTER = new Set(["i", "we", "my", "he", "she", "it", "they", "the", "a"]);
 
 /**
  * Whether the route or trip at `from`…`to` is a journey told in passing ("on my way home my back
- * seized", "I hurt my knee on a trek"), neither where the practice is nor a complaint of it.
+ * seized", "I was on my way home when they called", "I hurt my knee on a trek"), neither where the
+ * practice is nor a complaint of it; "I stop in on my way home" and "it's right on my way to work" praise.
  */
 export function tripInPassing(
-  { normals, lemmas, pos }: Pick<TokenTable, "normals" | "lemmas" | "pos">,
+  { normals, pos }: Pick<TokenTable, "normals" | "pos">,
   from: number,
   to: number,
   start: number,
 ): boolean {
   const phrase = normals.slice(from, to).join(" ");
   if (ROUTES.has(phrase)) {
-    // "it's right on my way home", "located on the way home"; "I was on my way home" is the patient.
+    // Opening the clause, before what happened: "On my way home I had a headache".
     let k = from - 1;
-    while (k > start && (pos[k] === "ADV" || PLACED_HOW.has(normals[k] as string))) k--;
-    const placed = k >= start && PLACED.has(lemmas[k] as string);
-    return !placed || normals[k - 1] === "i" || normals[k - 1] === "we";
+    while (k >= start && (normals[k] === "and" || normals[k] === "so" || normals[k] === "then")) k--;
+    if (k < start) return TOLD_AFTER.has(normals[to] as string) || normals[to] === ",";
+    // Where the patient was: "I was on my way home", "we were on the way home when…".
+    return (normals[k] === "was" || normals[k] === "were") && (normals[k - 1] === "i" || normals[k - 1] === "we");
   }
   // "on a trek in Nepal", "after a trek across Utah"; "a bit of a trek" still complains.
   return TRIPS.has(phrase) && from > start && pos[from - 1] === "ADP" && normals[from - 1] !== "of";

@@ -438,5 +438,8 @@ describe("the practice on the patient's route, or far off it", () => {
     // A journey told in passing is neither: the patient on the way home, a trek abroad.
     expect(read("On my way home I had a headache.")).toEqual(["pain-relief:neutral"]);
     expect(read("I hurt my knee on a trek in Nepal last spring.")).toEqual(["pain-relief:neutral"]);
+    expect(read("I was on my way home when my lower back locked up.")).not.toContain("location:positive");
+    // The patient's own stop on the way is the practice on the route: most labelled text reads it so.
+    expect(read("Easy to stop in on my way home from work.")).toContain("location:positive");
   });
 });
