@@ -1,8 +1,5 @@
-import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
-import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { amountAt } from "./money-spent.ts";
 import type { Clause } from "./nlp.ts";
-import { type AspectReading, putReading } from "./readings.ts";
 
 /**
  * An amount said to be little ("only $35 a visit", "my copay is just 20 bucks"): a low price,
@@ -36,19 +33,4 @@ export function littleAmount(clause: Clause): number {
     return i;
   }
   return -1;
-}
-
-/** Adds the praise of a little amount, where the clause reads no side of its own for the `spending` aspect. */
-export function compileLowPrice(
-  lexicon: SentimentLexicon,
-  aspects: readonly AspectDefinition[],
-): (clause: Clause, found: AspectReading[]) => void {
-  const money = aspects.findIndex((a) => a.id === lexicon.spending);
-  return (clause, found) => {
-    if (money < 0 || found.some((r) => r.aspect === money && r.polar)) return;
-    const at = littleAmount(clause);
-    if (at < 0) return;
-    const word = `${clause.tokens.values[at]}+`;
-    putReading(found, { aspect: money, score: clauseScore(WORD_WEIGHT), polar: true, words: [word], shape: true });
-  };
 }

@@ -1,7 +1,4 @@
-import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
-import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Clause } from "./nlp.ts";
-import { type AspectReading, putReading } from "./readings.ts";
 
 /**
  * Money spent beside a poor result ("four hundred dollars later my sciatica still runs down my leg",
@@ -39,25 +36,4 @@ export function moneySpent(clause: Clause): number {
     }
   }
   return -1;
-}
-
-/**
- * Adds to a clause's readings the complaint of money spent for nothing: where the clause reads a
- * poor result for the result's aspect (what `abilities` speak for) and tells money spent, and reads
- * no side of its own for the `spending` aspect. A construction, so weaker evidence than a word.
- */
-export function compileSpentForNothing(
-  lexicon: SentimentLexicon,
-  aspects: readonly AspectDefinition[],
-): (clause: Clause, found: AspectReading[]) => void {
-  const money = aspects.findIndex((a) => a.id === lexicon.spending);
-  const result = aspects.findIndex((a) => a.id === lexicon.abilities?.aspect);
-  return (clause, found) => {
-    if (money < 0 || result < 0 || found.some((r) => r.aspect === money && r.polar)) return;
-    if (!found.some((r) => r.aspect === result && r.polar && r.score < 0 && !r.absent)) return;
-    const at = moneySpent(clause);
-    if (at < 0) return;
-    const word = `${clause.tokens.values[at]}-`;
-    putReading(found, { aspect: money, score: clauseScore(-WORD_WEIGHT), polar: true, words: [word], shape: true });
-  };
 }

@@ -1,7 +1,4 @@
-import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
-import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import type { Clause } from "./nlp.ts";
-import { type AspectReading, putReading } from "./readings.ts";
 
 /**
  * A short trip to the practice ("five minutes from my house", "a 2 min walk from my job", "ten
@@ -54,23 +51,4 @@ export function shortTrip(clause: Clause): number {
     if (normals[k] === "from" && PLACE_AFTER.has(pos[k + 1] as string) && !TIMES.has(normals[from] as string)) return i;
   }
   return -1;
-}
-
-/**
- * Adds to a clause's readings the praise of a short trip, where the clause reads no side of its own
- * for the `nearby` aspect. Said in so many words, as "convenient" is, so no weaker than a word: a
- * delay is weaker because how long is too long is the writer's to say, a trip of minutes is near.
- */
-export function compileNearby(
-  lexicon: SentimentLexicon,
-  aspects: readonly AspectDefinition[],
-): (clause: Clause, found: AspectReading[]) => void {
-  const place = aspects.findIndex((a) => a.id === lexicon.nearby);
-  return (clause, found) => {
-    if (place < 0 || found.some((r) => r.aspect === place && r.polar)) return;
-    const at = shortTrip(clause);
-    if (at < 0) return;
-    const word = `${clause.tokens.values[at]}+`;
-    putReading(found, { aspect: place, score: clauseScore(WORD_WEIGHT), polar: true, words: [word] });
-  };
 }
