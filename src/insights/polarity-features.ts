@@ -1,5 +1,5 @@
-import { features, segments } from "./learned.ts";
-import type { Clause } from "./nlp.ts";
+import { features } from "./learned.ts";
+import type { Clause, TokenTable } from "./nlp.ts";
 import type { AspectReading } from "./readings.ts";
 
 /**
@@ -126,4 +126,38 @@ export function aspectSegment(
   const best = parts.indexOf(highest(parts, (f) => aspectOf(aspectId, f)));
   c.marked[best] ??= [...c.clause, ...(parts[best] as string[]).map((w) => `g:${w}`)];
   return c.marked[best] as string[];
+}
+
+/** Punctuation that ends a segment of a clause. */
+const SEGMENT_MARKS = new Set([",", ";", ":", "—", "–", "-", "(", ")", ".", "!", "?"]);
+/** Words that start a new segment: what follows is usually about something else. */
+const SEGMENT_WORDS = new Set(["while", "whereas", "which", "so", "though", "but", "and", "although", "yet"]);
+
+/**
+ * The segments of tokens `start`…`end`: runs cut at punctuation and at joining words, so that
+ * "Warm room, skilled hands, cold reception" gives one segment per thing judged. The polarity model
+ * reads the segment about the aspect asked (learned-reading.ts), not the whole clause. Segments
+ * with no word are dropped; a clause with none gives itself.
+ */
+export function segments(tokens: TokenTable, start: number, end: number): [number, number][] {
+  const out: [number, number][] = [];
+  let from = start;
+  let words = 0;
+  const close = (to: number) => {
+    if (words > 0) out.push([from, to]);
+    words = 0;
+  };
+  for (let i = start; i < end; i++) {
+    const n = tokens.normals[i] as string;
+    if (!tokens.words[i] && SEGMENT_MARKS.has(n)) {
+      close(i);
+      from = i + 1;
+    } else if (tokens.words[i] && SEGMENT_WORDS.has(n) && i > from) {
+      close(i);
+      from = i;
+      words = 1;
+    } else if (tokens.words[i]) words++;
+  }
+  close(end);
+  return out.length > 0 ? out : [[start, end]];
 }

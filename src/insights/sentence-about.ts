@@ -27,12 +27,17 @@ export function sentenceAbout(
 ): Map<number, number[]> {
   const about = new Map<number, number[]>();
   for (const [sentence, ks] of bySentence) {
-    const first = clauses[ks[0] as number] as Clause;
-    const last = clauses[ks[ks.length - 1] as number] as Clause;
     const own = ks.length === 1 ? clauseFeatures?.(ks[0] as number) : undefined;
-    about.set(sentence, model.aspects(aspectIds, own ?? features(first.tokens, first.start, last.end)));
+    about.set(sentence, model.aspects(aspectIds, own ?? sentenceFeatures(clauses, ks)));
   }
   return about;
+}
+
+/** The features of a sentence's words, from its first clause `ks[0]` to its last: what the aspect model reads. */
+export function sentenceFeatures(clauses: readonly Clause[], ks: readonly number[]): string[] {
+  const first = clauses[ks[0] as number] as Clause;
+  const last = clauses[ks[ks.length - 1] as number] as Clause;
+  return features(first.tokens, first.start, last.end);
 }
 
 /** Whether the aspect model finds, in any sentence of `clauses`, an aspect it would add (at `confidence`). */

@@ -1,10 +1,10 @@
 import type { Annotator, ReviewAnnotation } from "./annotate.ts";
 import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
-import { CLASSES, compileModel, features, type LearnedModel, type PolarityClass, softmax } from "./learned.ts";
-import type { Clause } from "./nlp.ts";
+import { CLASSES, compileModel, type LearnedModel, type PolarityClass, softmax } from "./learned.ts";
 import { aspectSegment, polarityFeatures, reviewContext, type SegmentCache } from "./polarity-features.ts";
 import { PRESENCE_ID, presenceExamples } from "./review-presence.ts";
 import { itemEvidence, reviewExamples } from "./review-verdict.ts";
+import { clausesBySentence, sentenceFeatures } from "./sentence-about.ts";
 
 /**
  * Training the learned models (learned.ts) on labelled items, with the examples built as the models
@@ -86,7 +86,7 @@ function trainClauses(
   const read = sets
     .flatMap((s) => s.items.map((item) => ({ item, weight: s.weight ?? 1, annotation: annotateLabelled(rules, item) })))
     .filter(({ annotation }) => annotation.clauses.length > 0);
-  const sentencesOf = read.map(({ annotation }) => sentenceFeatures(annotation));
+  const sentencesOf = read.map(({ annotation }) => sentencesWithFeatures(annotation));
   const aspectExamples: AspectExample[] = read.flatMap(({ item, weight, annotation }, n) => {
     const sentences = sentencesOf[n] as SentenceFeatures[];
     const gold = new Set(item.gold.keys());
@@ -158,20 +158,9 @@ interface SentenceFeatures {
   clauses: number[];
 }
 
-/** Each sentence's features (from its first clause to its last) and its clauses. */
-function sentenceFeatures({ clauses }: ReviewAnnotation): SentenceFeatures[] {
-  const out: SentenceFeatures[] = [];
-  clauses.forEach((c, k) => {
-    const last = out[out.length - 1];
-    if (last && (clauses[last.clauses[0] as number] as Clause).sentenceIndex === c.sentenceIndex) last.clauses.push(k);
-    else out.push({ feats: [], clauses: [k] });
-  });
-  for (const s of out) {
-    const first = clauses[s.clauses[0] as number] as Clause;
-    const last = clauses[s.clauses[s.clauses.length - 1] as number] as Clause;
-    s.feats = features(first.tokens, first.start, last.end);
-  }
-  return out;
+/** Each sentence's features (sentence-about.ts) and its clauses. */
+function sentencesWithFeatures({ clauses }: ReviewAnnotation): SentenceFeatures[] {
+  return [...clausesBySentence(clauses).values()].map((ks) => ({ feats: sentenceFeatures(clauses, ks), clauses: ks }));
 }
 
 /** A polarity example: a clause's features with the rules' reading of one aspect, and its gold side. */

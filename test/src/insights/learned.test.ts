@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { compileModel, features, type LearnedModel, segments } from "../../../src/insights/learned.ts";
+import { compileModel, features, type LearnedModel } from "../../../src/insights/learned.ts";
 import { createAnalyzer } from "../../../src/insights/nlp.ts";
+import { segments } from "../../../src/insights/polarity-features.ts";
 import { type TrainOptions, trainAspects, trainPolarity } from "../../../src/insights/training.ts";
 
 const analyzer = createAnalyzer();
