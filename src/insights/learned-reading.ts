@@ -13,7 +13,7 @@ import {
 } from "./polarity-features.ts";
 import { asksQuestion } from "./quotes.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
-import { clausesBySentence, sentenceAbout } from "./sentence-about.ts";
+import { clausesBySentence, sentenceAbout, sentenceFeatures } from "./sentence-about.ts";
 
 /**
  * Where the learned models (learned.ts) may speak, and how loudly. The rules read first; the
@@ -50,6 +50,12 @@ export interface LearnedOptions {
    * rules found in it (a term used in passing: "writing this in the parking lot").
    */
   vetoBelow: number;
+  /**
+   * Below this probability of the confirm model (aspect-confirm.ts), a sentence the rules read an
+   * aspect in is taken not to discuss it: the rules' finds are mostly right, so it vetoes only where
+   * it finds the aspect more likely named in passing than discussed.
+   */
+  confirmBelow: number;
   /**
    * The probability at which a clause that names the aspect only by a condition ("After the fall I
    * could hardly climb the stairs": why someone came) takes a side: higher than for other clauses,
@@ -94,6 +100,7 @@ export const LEARNED_DEFAULTS: LearnedOptions = {
   aspectConfidence: 0.4,
   overrideConfidence: 0.4,
   vetoBelow: 0.2,
+  confirmBelow: 0.5,
   conditionConfidence: 0.7,
   unjudgedConfidence: 0.9,
   quoteAspectConfidence: 0.25,
@@ -126,11 +133,26 @@ export function learnedReadings(
   const segCache: SegmentCache = new Map();
   const aspectOf = (id: string, f: readonly string[]) => model.aspect(id, f) ?? 0;
   const asks = (k: number) => asksQuestion(clauses[k] as Clause);
-  // Sentences: the clauses of each, in order, and the aspect model's probability for each aspect.
+  // Sentences: the clauses of each, in order, their features (a sentence of one clause has its
+  // clause's), and the aspect model's probability for each aspect.
   const bySentence = clausesBySentence(clauses);
-  const about = sentenceAbout(clauses, bySentence, model, aspectIds, featsOf);
+  const sentenceMade: (readonly string[])[] = [];
+  const about = sentenceAbout(clauses, bySentence, model, aspectIds, (ks) => {
+    const feats = ks.length === 1 ? featsOf(ks[0] as number) : sentenceFeatures(clauses, ks);
+    sentenceMade[(clauses[ks[0] as number] as Clause).sentenceIndex] = feats;
+    return feats;
+  });
   const aboutOf = (k: number, aspect: number) =>
     (about.get((clauses[k] as Clause).sentenceIndex) as number[])[aspect] as number;
+  // A rule's aspect is kept where the aspect model and the confirm model (aspect-confirm.ts) both
+  // find the sentence about it.
+  const confirmed = (k: number, aspect: number) => {
+    const feats = sentenceMade[(clauses[k] as Clause).sentenceIndex] as readonly string[];
+    return (
+      aboutOf(k, aspect) >= vetoBelow &&
+      (model.confirm?.(aspectIds[aspect] as string, feats) ?? 1) >= options.confirmBelow
+    );
+  };
 
   /** The model's side for an aspect in clause k: the reading as it is, or the model's instead. */
   const decide = (k: number, aspect: number, r: AspectReading | undefined): AspectReading => {
@@ -200,7 +222,7 @@ export function learnedReadings(
   // used in passing, and no model that reads words knows every name.
   readings.forEach((found, k) => {
     readings[k] = found
-      .filter((r) => aboutOf(k, r.aspect) >= vetoBelow || spans[k]?.some((m) => m.aspect === r.aspect && m.person))
+      .filter((r) => confirmed(k, r.aspect) || spans[k]?.some((m) => m.aspect === r.aspect && m.person))
       .map((r) => decide(k, r.aspect, r));
   });
 

@@ -89,6 +89,12 @@ export const LearnedModelSchema = z.strictObject({
    * in a review of several sentences. Absent, every aspect the clauses find is kept.
    */
   presence: Binary.optional(),
+  /**
+   * The confirm model (aspect-confirm.ts): one binary model per aspect id over a sentence's features,
+   * trained only on sentences the rules read the aspect in: is it discussed there, or named in passing?
+   * Absent, the aspect model alone vetoes a rule's aspect.
+   */
+  confirm: Binary.optional(),
 });
 export type LearnedModel = z.infer<typeof LearnedModelSchema>;
 
@@ -162,6 +168,8 @@ export interface CompiledModel {
   review?(feats: readonly string[]): number[];
   /** The probability that a review discusses an aspect, for its presence features; absent without a presence model. */
   presence?(feats: readonly string[]): number;
+  /** The probability that a sentence the rules read an aspect in discusses it; absent without a confirm model. */
+  confirm?(id: string, feats: readonly string[]): number | undefined;
   /** The probability that a text with these features discusses the aspect; undefined for an id the model lacks. */
   aspect(id: string, feats: readonly string[]): number | undefined;
   /** `aspect` for every id of `ids` at once (one lookup per feature). */
@@ -200,10 +208,12 @@ export function compileModel(model: LearnedModel): CompiledModel {
     return z;
   };
   const presence = model.presence && compileBinary(model.presence);
+  const confirm = model.confirm && compileEach(model.confirm);
   return {
     polarity,
     ...(review ? { review } : {}),
     ...(presence ? { presence } : {}),
+    ...(confirm ? { confirm } : {}),
     aspect(id, feats) {
       const k = slot.get(id);
       return k === undefined ? undefined : sigmoid(logits(feats)[k] as number);
@@ -224,6 +234,12 @@ const sigmoid = (z: number) => 1 / (1 + Math.exp(-z));
 function compileBinary({ features, models: [first] }: z.infer<typeof Binary>): (feats: readonly string[]) => number {
   const weights = new Map(features.map((f, i) => [f, first?.weights[i] ?? 0]));
   return (feats) => sigmoid(feats.reduce((z, f) => z + (weights.get(f) ?? 0), first?.bias ?? 0));
+}
+
+/** Each model of a binary set, by its id; undefined for an id the set lacks. */
+function compileEach(set: z.infer<typeof Binary>): (id: string, feats: readonly string[]) => number | undefined {
+  const each = new Map(set.models.map((m) => [m.id, compileBinary({ features: set.features, models: [m] })]));
+  return (id, feats) => each.get(id)?.(feats);
 }
 
 /** The clause models' features, each numbered once: the aspect model's below `aspectEnd`, the polarity model's from `polarityStart`. */

@@ -16,20 +16,17 @@ export function clausesBySentence(clauses: readonly Clause[]): Map<number, numbe
  * Per sentence, the aspect model's probability for each aspect of `aspectIds`, read over the
  * sentence's words from its first clause to its last: computed once per review, for the clause
  * readings (learned-reading.ts) and for whether the review discusses each aspect (review-presence.ts).
- * A sentence of one clause has that clause's features, `clauseFeatures(k)` where the caller has them.
+ * `featuresOf` gives a sentence's features where the caller keeps them.
  */
 export function sentenceAbout(
   clauses: readonly Clause[],
   bySentence: ReadonlyMap<number, readonly number[]>,
   model: CompiledModel,
   aspectIds: readonly string[],
-  clauseFeatures?: (k: number) => readonly string[],
+  featuresOf: (ks: readonly number[]) => readonly string[] = (ks) => sentenceFeatures(clauses, ks),
 ): Map<number, number[]> {
   const about = new Map<number, number[]>();
-  for (const [sentence, ks] of bySentence) {
-    const own = ks.length === 1 ? clauseFeatures?.(ks[0] as number) : undefined;
-    about.set(sentence, model.aspects(aspectIds, own ?? sentenceFeatures(clauses, ks)));
-  }
+  for (const [sentence, ks] of bySentence) about.set(sentence, model.aspects(aspectIds, featuresOf(ks)));
   return about;
 }
 

@@ -1,4 +1,5 @@
 import type { Annotator, ReviewAnnotation } from "./annotate.ts";
+import { confirmExamples } from "./aspect-confirm.ts";
 import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, compileModel, type LearnedModel, type PolarityClass, softmax } from "./learned.ts";
 import { aspectSegment, polarityFeatures, reviewContext, type SegmentCache } from "./polarity-features.ts";
@@ -14,6 +15,8 @@ import { clausesBySentence, sentenceFeatures } from "./sentence-about.ts";
  *   negative example for every aspect the review's gold lacks, and a positive one for a gold aspect
  *   the rules read in it; for a gold aspect the rules did not read there it says nothing (which
  *   sentence discusses it is not labelled).
+ * - confirm (aspect-confirm.ts): the aspect examples of the sentences the rules read an aspect in,
+ *   for the aspects they read there only.
  * - polarity: for each gold aspect, each clause the rules read it in (the clause's features, the
  *   segment the aspect model picks, the rules' reading and the review around it), or, when the
  *   rules did not find it, the sentence the aspect model finds most about it, with the gold side
@@ -98,6 +101,7 @@ function trainClauses(
     });
   });
   const aspects = trainAspects(aspectExamples, aspectIds, options);
+  const confirm = trainAspects(confirmExamples(read, sentencesOf, aspectIds), aspectIds, options);
   const aspectModel = compileModel({
     version: 2,
     trained_on: [],
@@ -149,6 +153,7 @@ function trainClauses(
     trained_on: [...sets.map((s) => (s.weight ? `${s.name} (weight ${s.weight})` : s.name)), JSON.stringify(options)],
     polarity: trainPolarity(polarityExamples, options),
     aspects,
+    confirm,
   };
 }
 
