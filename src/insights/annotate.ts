@@ -1,6 +1,4 @@
-import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewAspect } from "../content/records.ts";
-import type { CatalogueItem } from "../content/schema.ts";
 import { accomplishedResults } from "./accomplishments.ts";
 import { compileAddedReadings } from "./added-readings.ts";
 import { compileMentions } from "./aspects.ts";
@@ -17,8 +15,10 @@ import {
 } from "./clause-rules.ts";
 import { compileConstructions } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
+import { compileEntityAspects } from "./entities.ts";
 import { compileModel } from "./learned.ts";
-import { LEARNED_DEFAULTS, type LearnedOptions, learnedReadings } from "./learned-reading.ts";
+import { LEARNED_DEFAULTS, type LearnedOptions } from "./learned-options.ts";
+import { learnedReadings, type Veto } from "./learned-reading.ts";
 import { compileLexicon } from "./lexicon.ts";
 import { readSpan } from "./missed-ends.ts";
 import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
@@ -54,9 +54,6 @@ export interface ReviewInput {
   service_areas: readonly string[];
 }
 
-export type EntityKind = "technicians" | "services" | "service_areas";
-export const ENTITY_KINDS: readonly EntityKind[] = ["technicians", "services", "service_areas"];
-
 export interface ReviewAnnotation {
   /** Public annotation, ordered by aspect id. */
   aspects: ReviewAspect[];
@@ -78,6 +75,8 @@ export interface ReviewAnnotation {
   verdicts: Map<number, ReviewVerdict>;
   /** Aspects the clauses found that the presence model dropped, with its probability (review-presence.ts). */
   dropped: Map<number, number>;
+  /** The rules' aspects a model vetoed, clause by clause (learned-reading.ts). */
+  vetoed: Veto[];
 }
 
 export interface Annotator {
@@ -109,11 +108,7 @@ export function createAnnotator(
   const shapes = compileConstructions(content.lexicon, aspects, termForms);
   const added = compileAddedReadings(content.lexicon, aspects);
   const wordScore = (n: string) => analyzer.wordScore(n);
-  const entityMatchers = new Map<string, Matcher>();
-  for (const kind of ENTITY_KINDS) {
-    for (const item of business[kind] as CatalogueItem[])
-      entityMatchers.set(`${kind}:${item.id}`, createMatcher([item]));
-  }
+  const entityAspectsOf = compileEntityAspects(business);
   const learned = content.model && reading !== "rules" ? compileModel(content.model) : undefined;
   const aspectIds = aspects.map((a) => a.id);
   const byId = aspects.map((a, i) => ({ id: a.id, i })).sort((a, b) => (a.id < b.id ? -1 : a.id > b.id ? 1 : 0));
@@ -185,9 +180,9 @@ export function createAnnotator(
       contrastUnjudged(clauses, readings, named);
       for (const [k, found] of readings.entries()) for (const r of found) if (!named(k, r.aspect)) r.byCondition = true;
       if (reading === "model") readings.splice(0, readings.length, ...readings.map(() => []));
-      const about =
-        learned &&
-        learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided, spansOfClause);
+      const { about, vetoed } = learned
+        ? learnedReadings(clauses, readings, learned, aspectIds, review.rating, options.learned, voided, spansOfClause)
+        : { about: undefined, vetoed: [] };
       for (const k of toldElsewhere) {
         readings[k] = (readings[k] as AspectReading[]).map((r) => ({
           aspect: r.aspect,
@@ -281,19 +276,9 @@ export function createAnnotator(
           return { id, sentiment: polarity(score), score, source: "machine" as const };
         });
 
-      const entityAspects = new Map<string, Set<number>>();
-      for (const kind of ENTITY_KINDS) {
-        for (const id of review[kind]) {
-          const matcher = entityMatchers.get(`${kind}:${id}`);
-          const found = new Set<number>();
-          clauses.forEach((c, k) => {
-            if (matcher && matcher.detect(c.text).length > 0) for (const r of readings[k] ?? []) found.add(r.aspect);
-          });
-          entityAspects.set(`${kind}:${id}`, found);
-        }
-      }
+      const entityAspects = entityAspectsOf(review, clauses, readings);
       const read = { clauses, titleRead, unreadTitle: titleRead ? [] : titled, readings, sentences };
-      return { aspects: annotations, scores, mentions, entityAspects, ...read, verdicts, dropped };
+      return { aspects: annotations, scores, mentions, entityAspects, ...read, verdicts, dropped, vetoed };
     },
   };
 }

@@ -1,7 +1,11 @@
+import { createMatcher, type Matcher } from "../content/mentions.ts";
 import type { Business, ReviewRecord } from "../content/records.ts";
 import type { CatalogueItem } from "../content/schema.ts";
+import type { ReviewInput } from "./annotate.ts";
 import type { AspectDefinition } from "./content-schema.ts";
+import type { Clause } from "./nlp.ts";
 import { mean, polarity, round } from "./numbers.ts";
+import type { AspectReading } from "./readings.ts";
 import type { ReviewSummary } from "./review-summary.ts";
 import type { EntityInsight, Insights } from "./schema.ts";
 
@@ -111,5 +115,33 @@ export function createEntityStats(business: Business, aspectDefs: readonly Aspec
           }));
       return { technicians: list("technicians"), services: list("services"), service_areas: list("service_areas") };
     },
+  };
+}
+
+/**
+ * Per entity a review lists, the aspects read in the clauses that name it (empty if none does):
+ * the catalogue's matchers made once, for `ReviewAnnotation.entityAspects`.
+ */
+export function compileEntityAspects(business: Business) {
+  const matchers = new Map<string, Matcher>();
+  for (const kind of KINDS)
+    for (const item of business[kind] as CatalogueItem[]) matchers.set(`${kind}:${item.id}`, createMatcher([item]));
+  return (
+    review: Pick<ReviewInput, Kind>,
+    clauses: readonly Clause[],
+    readings: readonly (readonly AspectReading[])[],
+  ): Map<string, Set<number>> => {
+    const out = new Map<string, Set<number>>();
+    for (const kind of KINDS) {
+      for (const id of review[kind]) {
+        const matcher = matchers.get(`${kind}:${id}`);
+        const found = new Set<number>();
+        clauses.forEach((c, k) => {
+          if (matcher && matcher.detect(c.text).length > 0) for (const r of readings[k] ?? []) found.add(r.aspect);
+        });
+        out.set(`${kind}:${id}`, found);
+      }
+    }
+    return out;
   };
 }

@@ -63,6 +63,13 @@ export function explainReview(
       const part = a.clauses.filter((c) => c.sentenceIndex === sentence).length > 1 ? ` [${clause.text}]` : "";
       lines.push(`       ${id(r.aspect).padEnd(12)} ${polarity(score).padEnd(8)} ${signed(score)}  ${why}${part}`);
     }
+    for (const v of a.vetoed.filter((x) => x.clause === k)) {
+      const model =
+        v.by === "confirm"
+          ? "confirm model finds it named only in passing"
+          : "aspect model finds the sentence about something else";
+      lines.push(`       ${id(v.aspect).padEnd(12)} not read: the ${model} (p ${v.p}, under ${v.need})`);
+    }
   });
   if (a.clauses.every((_, k) => (a.readings[k] ?? []).length === 0)) lines.push("  (no aspect named)");
   lines.push("Review:");

@@ -1,5 +1,6 @@
 import { isPlace } from "./constructions.ts";
 import { CLASSES, type CompiledModel, features, type ModelVerdict, type PolarityClass } from "./learned.ts";
+import { LEARNED_DEFAULTS, LEARNED_SCORE, type LearnedOptions } from "./learned-options.ts";
 import type { Clause } from "./nlp.ts";
 import { round } from "./numbers.ts";
 import {
@@ -32,84 +33,20 @@ import { clausesBySentence, sentenceAbout, sentenceFeatures } from "./sentence-a
  * quote ("In their words" shows explicit evidence only), and `--explain` says the model decided it.
  */
 
-/** Score given to a side the polarity model chose: as strong as a contrast read into a clause. */
-export const LEARNED_SCORE = 0.3;
-
-export interface LearnedOptions {
-  /** The polarity model's probability for a side at which a clause without polar words takes it. */
-  polarityConfidence: number;
-  /** The aspect model's probability at which a sentence is taken to discuss an aspect. */
-  aspectConfidence: number;
-  /**
-   * The probability at which the polarity model overrules a rule's side, in a clause about one
-   * aspect only (a clause about two may judge them differently).
-   */
-  overrideConfidence: number;
-  /**
-   * Below this probability of the aspect model, a sentence is taken not to discuss an aspect the
-   * rules found in it (a term used in passing: "writing this in the parking lot").
-   */
-  vetoBelow: number;
-  /**
-   * Below this probability of the confirm model (aspect-confirm.ts), a sentence the rules read an
-   * aspect in is taken not to discuss it: the rules' finds are mostly right, so it vetoes only where
-   * it finds the aspect more likely named in passing than discussed.
-   */
-  confirmBelow: number;
-  /**
-   * The probability at which a clause that names the aspect only by a condition ("After the fall I
-   * could hardly climb the stairs": why someone came) takes a side: higher than for other clauses,
-   * since the rules read such a clause as neutral on purpose and a wrong side there is the misread
-   * a visitor notices most (0.827 against 0.830 on the validation sets).
-   */
-  conditionConfidence: number;
-  /**
-   * The probability at which the review model gives a side to an aspect that no clause of a review
-   * of three sentences or more reads a side for (review-verdict.ts): the injury told before the
-   * visits is no outcome, and a review that never says how the treatment went has told none.
-   */
-  unjudgedConfidence: number;
-  /**
-   * The aspect model's probability, for the sentence, below which a rule's explicit reading is kept
-   * but not shown as a quote.
-   */
-  quoteAspectConfidence: number;
-  /**
-   * The probability at which the polarity model overrules explicit evidence of the rules (a
-   * lexicon word, all of one side, not read from a construction or a contrast: "works fine",
-   * "rushed"): stronger evidence than the rules' is needed to overrule it.
-   */
-  explicitConfidence: number;
-  /**
-   * In a review of one or two stars whose other sentences complain, the probability at which the
-   * polarity model, with the review around the clause, overrules explicit praise without the
-   * clause's words alone: sarcasm ("Wow, what a great deal") and praise taken back ("felt amazing
-   * walking out, lasted til dinner"), not praise followed by a "but". Praise only: a complaint in a
-   * 4- or 5-star review is usually meant (docs/insights.md).
-   */
-  ironyConfidence: number;
-  /**
-   * How much a rule's reading the polarity model doubts (`disputed`) counts in the review's score
-   * for the aspect, against 1 for any other clause.
-   */
-  disputedWeight: number;
+/** A rule's aspect a model vetoed in a clause: the sentence is taken not to discuss it. */
+export interface Veto {
+  clause: number;
+  aspect: number;
+  by: "aspect" | "confirm";
+  /** The model's probability, and the one it needed to keep the aspect. */
+  p: number;
+  need: number;
 }
 
-export const LEARNED_DEFAULTS: LearnedOptions = {
-  polarityConfidence: 0.4,
-  aspectConfidence: 0.4,
-  overrideConfidence: 0.4,
-  vetoBelow: 0.2,
-  confirmBelow: 0.5,
-  conditionConfidence: 0.7,
-  unjudgedConfidence: 0.9,
-  quoteAspectConfidence: 0.25,
-  explicitConfidence: 0.5,
-  ironyConfidence: 0.7,
-  disputedWeight: 0.25,
-};
-
-/** The models' answers, into `readings`; returns each sentence's aspect probabilities (sentence-about.ts). */
+/**
+ * The models' answers, into `readings`; returns each sentence's aspect probabilities
+ * (sentence-about.ts) and the rules' aspects the models vetoed.
+ */
 export function learnedReadings(
   clauses: readonly Clause[],
   readings: AspectReading[][],
@@ -119,7 +56,7 @@ export function learnedReadings(
   options: LearnedOptions = LEARNED_DEFAULTS,
   voided: ReadonlySet<number> = new Set(),
   spans: readonly (readonly AspectSpan[])[] = [],
-): Map<number, number[]> {
+): { about: Map<number, number[]>; vetoed: Veto[] } {
   const { polarityConfidence, aspectConfidence, overrideConfidence, vetoBelow, conditionConfidence } = options;
   // A clause's features are made when first asked for: a clause of a longer sentence that reads no
   // aspect is often never asked about.
@@ -146,12 +83,13 @@ export function learnedReadings(
     (about.get((clauses[k] as Clause).sentenceIndex) as number[])[aspect] as number;
   // A rule's aspect is kept where the aspect model and the confirm model (aspect-confirm.ts) both
   // find the sentence about it.
-  const confirmed = (k: number, aspect: number) => {
+  const vetoOf = (k: number, aspect: number): Veto | undefined => {
+    const p = aboutOf(k, aspect);
+    if (p < vetoBelow) return { clause: k, aspect, by: "aspect", p: round(p), need: vetoBelow };
     const feats = sentenceMade[(clauses[k] as Clause).sentenceIndex] as readonly string[];
-    return (
-      aboutOf(k, aspect) >= vetoBelow &&
-      (model.confirm?.(aspectIds[aspect] as string, feats) ?? 1) >= options.confirmBelow
-    );
+    const confirm = model.confirm?.(aspectIds[aspect] as string, feats);
+    if (confirm !== undefined && confirm < options.confirmBelow)
+      return { clause: k, aspect, by: "confirm", p: round(confirm), need: options.confirmBelow };
   };
 
   /** The model's side for an aspect in clause k: the reading as it is, or the model's instead. */
@@ -220,9 +158,14 @@ export function learnedReadings(
   // The rules' readings, less an aspect found by a term used in passing ("writing this in the
   // parking lot"): dropped before the polarity model is asked about it. A given name is no term
   // used in passing, and no model that reads words knows every name.
+  const vetoed: Veto[] = [];
   readings.forEach((found, k) => {
     readings[k] = found
-      .filter((r) => confirmed(k, r.aspect) || spans[k]?.some((m) => m.aspect === r.aspect && m.person))
+      .filter((r) => {
+        const veto = spans[k]?.some((m) => m.aspect === r.aspect && m.person) ? undefined : vetoOf(k, r.aspect);
+        if (veto) vetoed.push(veto);
+        return !veto;
+      })
       .map((r) => decide(k, r.aspect, r));
   });
 
@@ -247,7 +190,7 @@ export function learnedReadings(
       );
     });
   }
-  return about;
+  return { about, vetoed };
 }
 
 const FOR = new Set(["for"]);

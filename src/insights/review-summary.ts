@@ -17,7 +17,10 @@ import { type TopicCandidate, topicCandidates } from "./topics.ts";
  * insights add them up in that order, and float sums depend on it.
  */
 export interface ReviewSummary
-  extends Omit<ReviewAnnotation, "clauses" | "titleRead" | "unreadTitle" | "readings" | "verdicts" | "dropped"> {
+  extends Omit<
+    ReviewAnnotation,
+    "clauses" | "titleRead" | "unreadTitle" | "readings" | "verdicts" | "dropped" | "vetoed"
+  > {
   topics: TopicCandidate[];
   /**
    * The sentence each reading of `aspects` rests on, as the evidence pages show it (counted.ts).

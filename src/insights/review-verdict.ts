@@ -1,7 +1,7 @@
 import type { Annotator } from "./annotate.ts";
 import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, type CompiledModel, type PolarityClass } from "./learned.ts";
-import { LEARNED_SCORE, type LearnedOptions } from "./learned-reading.ts";
+import { LEARNED_SCORE, type LearnedOptions } from "./learned-options.ts";
 import type { Clause } from "./nlp.ts";
 import { polarity, round } from "./numbers.ts";
 import { explicit } from "./polarity-features.ts";

@@ -63,6 +63,7 @@ export function secondReader(set: readonly LabelledItem[], second: readonly Labe
         sentences: 0,
         verdicts: new Map(),
         dropped: new Map(),
+        vetoed: [],
       };
     },
   };

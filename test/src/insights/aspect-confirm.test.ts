@@ -2,8 +2,9 @@ import { describe, expect, it } from "vitest";
 import { createAnnotator } from "../../../src/insights/annotate.ts";
 import { confirmExamples } from "../../../src/insights/aspect-confirm.ts";
 import { annotateLabelled, type LabelledItem } from "../../../src/insights/evaluate.ts";
+import { explainReview } from "../../../src/insights/explain.ts";
 import { compileModel, type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
-import { LEARNED_DEFAULTS } from "../../../src/insights/learned-reading.ts";
+import { LEARNED_DEFAULTS } from "../../../src/insights/learned-options.ts";
 import { sentenceFeatures } from "../../../src/insights/sentence-about.ts";
 import { blankClauseModels, plainReview as review, rulesOnly } from "../../helpers/project-insights.ts";
 
@@ -47,6 +48,29 @@ describe("the confirm model", () => {
     ).toEqual(["location", "pain-relief"]);
     // Without a confirm model, the aspect model alone vetoes.
     expect(read(blankClauseModels(ids), TEXT)).toEqual(["location", "pain-relief"]);
+  });
+
+  it("is named by --explain where it vetoes, as the aspect model's veto is", () => {
+    const explain = (model: LearnedModel) =>
+      explainReview(
+        createAnnotator({ ...insights, model }, business, analyzer),
+        insights.aspects,
+        review(TEXT, 3),
+      ).join("\n");
+    expect(explain(withConfirm("location", "parking", 0.3))).toMatch(
+      /1\. The parking lot was packed\.\n +location +not read: the confirm model finds it named only in passing \(p 0\.3, under 0\.5\)\n +2\./,
+    );
+    const blank = blankClauseModels(ids);
+    const unsure = {
+      ...blank,
+      aspects: {
+        ...blank.aspects,
+        models: blank.aspects.models.map((m) => (m.id === "location" ? { ...m, bias: Math.log(0.1 / 0.9) } : m)),
+      },
+    };
+    expect(explain(unsure)).toMatch(
+      /location +not read: the aspect model finds the sentence about something else \(p 0\.1, under 0\.2\)/,
+    );
   });
 
   it("never vetoes a given name: no model that reads words knows every name", () => {

@@ -5,7 +5,7 @@ import { type Annotator, createAnnotator, type ReviewAnnotation } from "../../..
 import { evaluate, parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import type { LearnedModel } from "../../../src/insights/learned.ts";
-import { LEARNED_DEFAULTS } from "../../../src/insights/learned-reading.ts";
+import { LEARNED_DEFAULTS } from "../../../src/insights/learned-options.ts";
 import { polarity } from "../../../src/insights/numbers.ts";
 import { reviewContext } from "../../../src/insights/polarity-features.ts";
 import type { AspectMention } from "../../../src/insights/readings.ts";
@@ -195,6 +195,7 @@ describe("figures of whole reviews", () => {
     sentences: 1,
     verdicts: new Map(),
     dropped: new Map(),
+    vetoed: [],
   });
 
   it("count the reviews read exactly and the polar aspects the gold does not name", () => {

@@ -3,7 +3,7 @@ import { createAnnotator } from "../../../src/insights/annotate.ts";
 import { parseLabelled } from "../../../src/insights/evaluate.ts";
 import { explainReview } from "../../../src/insights/explain.ts";
 import { type LearnedModel, LearnedModelSchema } from "../../../src/insights/learned.ts";
-import { LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-reading.ts";
+import { LEARNED_DEFAULTS, LEARNED_SCORE } from "../../../src/insights/learned-options.ts";
 import { explicit } from "../../../src/insights/polarity-features.ts";
 import { REVERSE_CONFIDENCE, reviewFeatures } from "../../../src/insights/review-verdict.ts";
 import { REVIEW_FOLDS, trainOn } from "../../../src/insights/training.ts";
