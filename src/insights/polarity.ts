@@ -120,7 +120,7 @@ export function readClause(
     const k = s.start - start;
     if (s.group === POSITIVE) value[k] = noPraiseAt(clause.tokens, s.start, s.end, start, end) ? 0 : WORD_WEIGHT;
     else if (s.group === NEGATIVE)
-      value[k] = noComplaintAt(clause.tokens, s.start, s.end, start, conditions, mentions) ? 0 : -WORD_WEIGHT;
+      value[k] = noComplaintAt(clause.tokens, s.start, s.end, start, conditions, mentions, end) ? 0 : -WORD_WEIGHT;
     else if (s.group === OUTCOME_POSITIVE || s.group === OUTCOME_NEGATIVE) {
       // With no condition in the clause, an outcome that is itself a term of an aspect speaks for
       // it ("…, but much better"); not beside another aspect's own term ("parking is much better").

@@ -2,6 +2,7 @@ import type { TermMatch } from "./aspects.ts";
 import { testFindings } from "./findings.ts";
 import { forewarned, measuresOnly } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
+import { payingToldAt } from "./paying-told.ts";
 import { prescribes } from "./prescriptions.ts";
 import type { AspectSpan } from "./readings.ts";
 import { inSetPhrase, tripInPassing } from "./set-phrases.ts";
@@ -168,7 +169,7 @@ const PICKED_OBJECT = new Set(["the", "a", "my", "some", "half", "most", "part",
  * picks up half the cost"), no call answered.
  */
 export function noPraiseAt(tokens: TokenTable, from: number, to: number, start: number, end: number): boolean {
-  if (prescribes(tokens, from, start, end)) return true;
+  if (prescribes(tokens, from, start, end) || payingToldAt(tokens, from, to, start, end)) return true;
   const { normals, lemmas } = tokens;
   if (to === from + 1 && testFindings(normals, lemmas, from, start, end)) return true;
   if ((to === from + 1 && inSetPhrase(tokens, from, start)) || tripInPassing(tokens, from, to, start)) return true;
@@ -254,13 +255,14 @@ export function noComplaintAt(
   start: number,
   conditions: readonly TermMatch[],
   mentions: readonly AspectSpan[],
+  end: number,
 ): boolean {
   // "Booking for my back is a pain" still names the nuisance before the condition; "my back was too
   // tight to bend" is the condition itself, "the strap was too tight" a complaint.
   const bodily = tokens.lemmas[to - 1] === "pain" || tokens.normals.slice(from, to).join(" ") === "too tight";
   const symptom =
     bodily && conditions.some((c) => c.end <= from) && !mentions.some((m) => !m.condition && m.start < from);
-  const paid = paidOutOfPocket(tokens.normals, from, to, start);
+  const paid = paidOutOfPocket(tokens.normals, from, to, start) || payingToldAt(tokens, from, to, start, end);
   // "I don't go here as often as I should": a habit told, where the bare "don't go here" warns.
   const habit = tokens.normals[to - 1] === "here" && from > start && WHO_GOES.has(tokens.normals[from - 1] as string);
   // "a late fee", "late hours": a word of a set phrase, a kind of fee or time and no lateness; "on a trek" a

@@ -39,6 +39,21 @@ describe("out of pocket", () => {
   });
 });
 
+describe("how the patient pays", () => {
+  it("reads paying upfront as when, no praise, and being upfront about the cost still as praise", () => {
+    expect(read("The first visit is paid upfront.")).toEqual(["billing:neutral"]);
+    expect(read("I paid for the whole package up front.")).toEqual(["billing:neutral"]);
+    expect(read("They were upfront about the cost of each visit.")).toEqual(["billing:positive"]);
+  });
+
+  it("reads coverage denied as the reason for paying another way as a fact, and denied alone still as a complaint", () => {
+    expect(read("My plan didn't cover the massage, so I paid for it myself.")).toEqual(["billing:neutral"]);
+    expect(read("I pay cash for the x-rays since they are not covered.")).toEqual(["billing:neutral"]);
+    expect(read("My insurance didn't cover the x-rays.")).toEqual(["billing:negative"]);
+    expect(read("The ultrasound was not covered and I got a bill for $180.")).toEqual(["billing:negative"]);
+  });
+});
+
 describe("picking up", () => {
   it("reads a phone picked up as the desk answering, and a cost picked up as a plain fact of billing", () => {
     expect(read("Nobody at the front desk ever picks up.")).toEqual(["staff:negative"]);

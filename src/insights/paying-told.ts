@@ -1,0 +1,44 @@
+import type { TokenTable } from "./nlp.ts";
+
+/**
+ * How the patient pays, told as a fact: "the first visit is paid upfront", "my plan
+ * didn't cover the massage, so I paid for it myself", "they take no insurance, so we pay by card and
+ * send the claim in ourselves". Paying before the visit is when, not honesty ("upfront about the
+ * cost" still praises), and coverage denied as the reason for paying another way judges nothing by
+ * itself; "not covered, which is a pain" or "not covered, and a $180 bill came" still complain by
+ * their other words.
+ */
+
+/** Acts of paying, by lemma: "paid by card", "swipe a card", "submit the claim". */
+const PAYING = new Set(["pay", "payment", "swipe", "claim", "file", "submit"]);
+/** Words of coverage inside an opinion phrase: "didn't cover", "not covered", "insurance accepted". */
+const COVERAGE = new Set(["cover", "covered", "coverage", "insurance", "medicare", "medicaid"]);
+/** What links the coverage to the paying as its reason or its consequence. */
+const LINKS = new Set(["so", "because", "since", "as", "cause", "bc"]);
+/** How far before "upfront" the paying may be: "pay for the whole plan upfront". */
+const PAID_BEFORE = 5;
+
+/** Whether the opinion phrase at `from`…`to`, in the clause `start`…`end`, tells how the patient pays. */
+export function payingToldAt(
+  { normals, lemmas }: Pick<TokenTable, "normals" | "lemmas">,
+  from: number,
+  to: number,
+  start: number,
+  end: number,
+): boolean {
+  const phrase = normals.slice(from, to).join(" ");
+  if (phrase === "upfront" || phrase === "up front") {
+    for (let k = from - 1; k >= Math.max(start, from - PAID_BEFORE); k--)
+      if (PAYING.has(lemmas[k] as string)) return true;
+    return false;
+  }
+  if (!normals.slice(from, to).some((w) => COVERAGE.has(w))) return false;
+  // The paying on the far side of a link: "…so I paid cash", "I paid cash because it's not covered".
+  const link = (a: number, b: number) => normals.slice(a, b).some((w) => LINKS.has(w));
+  for (let k = start; k < end; k++) {
+    if (k >= from && k < to) continue;
+    if (!PAYING.has(lemmas[k] as string)) continue;
+    if (k >= to ? link(to, k) : link(k + 1, from)) return true;
+  }
+  return false;
+}
