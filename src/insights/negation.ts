@@ -116,8 +116,8 @@ export function patientsAct(
   }
   return infinitive;
 }
-/** Interjections that open a clause without judging: "okay the wait is LONG". */
-export const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah"]);
+/** Interjections that open a clause without judging: "okay the wait is LONG", "wow, $80 to be told to drink water". */
+export const DISCOURSE = new Set(["ok", "okay", "alright", "well", "so", "yes", "yeah", "wow"]);
 /** Adverbs that turn the adjective after them towards its opposite: "less convenient". */
 export const DIMINISHERS = new Set(["less", "least"]);
 /** What may stand between "less" and the condition its adjective describes: "less severe lower back pain". */

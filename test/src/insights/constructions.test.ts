@@ -162,6 +162,9 @@ describe("a general word in a sense that carries no opinion", () => {
   it("reads an interjection that opens a clause as no opinion, and 'less' as turning the adjective after it", () => {
     // Written for this test: "okay" made a long wait praise, and "less" (an outcome word) a worse desk praise.
     expect(read("Okay the wait is really long.")).toEqual(["scheduling:negative"]);
+    // "wow" is surprise, of either side: the words after it judge, and a bill told after it is no praise.
+    expect(read("wow, that bill for a three minute visit.")).toEqual(["billing:neutral"]);
+    expect(read("Wow the new treatment rooms are gorgeous.")).toEqual(["facility:positive"]);
     expect(read("The front desk is less friendly since the move.")).toEqual(["staff:negative"]);
     expect(read("The new parking is the least convenient I have seen.")).toEqual(["location:negative"]);
     // Before a condition, or describing one, "less" is still how it turned out.
