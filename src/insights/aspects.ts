@@ -1,5 +1,6 @@
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { namesSomeoneOfTheOffice } from "./given-names.ts";
+import { lyingOnTheTable } from "./lying-down.ts";
 import { patientsAct } from "./negation.ts";
 import type { Clause, TermForms, TokenTable } from "./nlp.ts";
 import type { AspectSpan } from "./readings.ts";
@@ -119,6 +120,9 @@ export function adverbialBack(tokens: TokenTable, start: number, end: number): b
   const before = tokens.pos[start - 1];
   return (before === "VERB" || before === "AUX") && tokens.pos[start + 1] !== "NOUN";
 }
+/** Whether a condition term at `start`…`end` is none here: "back" as an adverb, "lie down" on the table (lying-down.ts). */
+export const noCondition = (tokens: TokenTable, start: number, end: number) =>
+  adverbialBack(tokens, start, end) || lyingOnTheTable(tokens, start, end);
 
 /**
  * Whether tokens `start`…`end` are "out of the way" after "go" ("went out of the way to fit me in"):
@@ -261,7 +265,7 @@ export function compileMentions(
       spans.flatMap((m) => {
         const k = m.group - 3 * aspects.length;
         if (notSomeoneOfTheOffice(m)) return [];
-        if (k >= 0 && adverbialBack(clause.tokens, m.start, m.end)) return [];
+        if (k >= 0 && noCondition(clause.tokens, m.start, m.end)) return [];
         if (goesOutOfTheWay(clause.tokens, m.start, m.end) || awaitsResult(clause.tokens, m.start, m.end)) return [];
         if (frontOfSomething(clause.tokens, m.start, m.end) || aLot(clause.tokens, m.start, m.end)) return [];
         // "an appointment I had cancelled": what the patient did, not how the practice books.

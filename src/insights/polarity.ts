@@ -1,5 +1,5 @@
 import { amountChange } from "./amounts.ts";
-import { adverbialBack, awaitsResult } from "./aspects.ts";
+import { awaitsResult, noCondition } from "./aspects.ts";
 import { attribute, names, type Polar, WORD_WEIGHT } from "./attribute.ts";
 import { readConditions } from "./but-for.ts";
 import type { Ability, Delay } from "./constructions.ts";
@@ -101,7 +101,7 @@ export function readClause(
   const awaited = found.filter((s) => s.group >= FIRST_CONDITION && awaitsResult(clause.tokens, s.start, s.end));
   for (const s of awaited) covered[s.start - start] = 1;
   const spans = found.filter(
-    (s) => s.group < FIRST_CONDITION || !(adverbialBack(clause.tokens, s.start, s.end) || awaited.includes(s)),
+    (s) => s.group < FIRST_CONDITION || !(noCondition(clause.tokens, s.start, s.end) || awaited.includes(s)),
   );
   const conditions = spans.filter((s) => s.group >= FIRST_CONDITION);
   const hasCondition = conditions.length > 0;

@@ -280,6 +280,15 @@ describe("set phrases", () => {
   });
 });
 
+describe("lie down", () => {
+  it("is the patient's place on the table when told to, and a need of the body when needed or able", () => {
+    expect(read("He told me to lie down and started on my shoulder.")).toEqual(["care:neutral"]);
+    expect(read('No questions at all, just "lie down" and a crack.')).toEqual(["care:neutral"]);
+    expect(read("These days I rarely need to lie down after a shift.")).toEqual(["pain-relief:positive"]);
+    expect(read("I had to lie down for two days after the first session.")).toContain("pain-relief:negative");
+  });
+});
+
 describe("benefits of a plan", () => {
   it("are what the insurance covers, no praise of the bill", () => {
     expect(read("The receptionist went over my insurance benefits with me.")).not.toContain("billing:positive");
