@@ -1,5 +1,6 @@
 import { clauseScore, WORD_WEIGHT } from "./attribute.ts";
 import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
+import { fewSpaces } from "./few-spaces.ts";
 import { littleAmount } from "./low-price.ts";
 import { moneySpent } from "./money-spent.ts";
 import { shortTrip } from "./nearby.ts";
@@ -18,7 +19,8 @@ interface AddedReading {
 /**
  * The constructions that add a reading of their own to a clause once its words are read, each
  * where the clause reads no side of its own for that aspect, one word's weight: money spent for
- * nothing (money-spent.ts), a short trip to the practice (nearby.ts), a little amount (low-price.ts).
+ * nothing (money-spent.ts), a short trip to the practice (nearby.ts), a little amount (low-price.ts),
+ * room to park for a few cars (few-spaces.ts).
  */
 export function compileAddedReadings(
   lexicon: SentimentLexicon,
@@ -34,6 +36,7 @@ export function compileAddedReadings(
     // A trip of minutes is near, said in so many words as "convenient" is: no weaker than a word.
     { aspect: lexicon.nearby, side: 1, shape: false, at: shortTrip },
     { aspect: lexicon.spending, side: 1, shape: true, at: littleAmount },
+    { aspect: lexicon.nearby, side: -1, shape: true, at: fewSpaces },
   ];
   return constructions.map(({ aspect: id, side, shape, at }) => {
     const aspect = index(id);

@@ -1,0 +1,25 @@
+import { describe, expect, it } from "vitest";
+import { rulesReading } from "../../helpers/project-insights.ts";
+
+/**
+ * Room to park for only a few cars (src/insights/few-spaces.ts) is a complaint about getting there.
+ * 3-star reviews so the rating cannot decide; sentences written for this test.
+ */
+const read = await rulesReading();
+
+describe("room to park for a few cars", () => {
+  it("complains of the location, with a verb of taking, 'room for' or 'only'", () => {
+    expect(read("the little lot behind the pharmacy fits like five cars")).toEqual(["location:negative"]);
+    expect(read("There is room for about 3 cars beside the entrance.")).toContain("location:negative");
+    expect(read("They have only two spots reserved for patients.")).toContain("location:negative");
+    expect(read("just 4 parking spaces round the side")).toEqual(["location:negative"]);
+  });
+  it("leaves a larger count, cars counted for another reason and room that is gone to the words", () => {
+    expect(read("The garage holds 60 cars, so I never circle.")).not.toContain("location:negative");
+    expect(read("There were only three cars ahead of me on the exit ramp.")).not.toContain("location:negative");
+    expect(read("It used to fit only six cars, before they bought the lot next door.")).not.toContain(
+      "location:negative",
+    );
+    expect(read("It's not just two spaces anymore since the bakery closed.")).not.toContain("location:negative");
+  });
+});
