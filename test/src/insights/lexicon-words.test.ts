@@ -16,6 +16,14 @@ describe("price compared", () => {
   });
 });
 
+describe("a bill that matched what was quoted", () => {
+  it("reads a bill that matched as praise of the price, and one that did not as a complaint", () => {
+    expect(read("My invoice matched the written estimate exactly.")).toEqual(["billing:positive"]);
+    expect(read("the charge on my card doesnt match the price on their website")).toEqual(["billing:negative"]);
+    expect(read("The copay they took never matched what my plan says.")).toEqual(["billing:negative"]);
+  });
+});
+
 describe("conditions by their common names", () => {
   it("names pain relief by a named condition, neutral until the clause says how it went", () => {
     expect(read("My frozen shoulder is why I came in.")).toEqual(["pain-relief:neutral"]);
