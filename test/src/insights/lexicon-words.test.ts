@@ -32,6 +32,12 @@ describe("conditions by their common names", () => {
     expect(read("My AC joint separation is healing well.")).toEqual(["pain-relief:positive"]);
   });
 
+  it("reads the kneecap as the knee: a part of the body named only when the clause says how it is", () => {
+    expect(read("My left kneecap finally sits where it should.")).toEqual(["pain-relief:positive"]);
+    expect(read("My kneecap still grinds when I squat.")).toEqual(["pain-relief:negative"]);
+    expect(read("I mentioned my kneecap at the first visit.")).toEqual([]);
+  });
+
   it("reads sessions that start or run late as scheduling", () => {
     expect(read("Sessions always start late.")).toEqual(["scheduling:negative"]);
     expect(read("It ran late again.")).toEqual(["scheduling:negative"]);
