@@ -44,5 +44,7 @@ describe("a practice said to be far", () => {
     expect(read("It is not far from the library.")).not.toContain("location:negative");
     expect(read("I was far from home on a work trip when my neck seized.")).not.toContain("location:negative");
     expect(read("The waiting room is far from spotless.")).not.toContain("location:negative");
+    expect(read("Before the visits I could not twist my torso very far.")).not.toContain("location:negative");
+    expect(read("He pushed the stretch too far.")).not.toContain("location:negative");
   });
 });
