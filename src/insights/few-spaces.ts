@@ -5,7 +5,8 @@ import type { Clause } from "./nlp.ts";
  * "just 2 spots for patients"): too little parking, a complaint about getting there (`nearby` in
  * sentiment.yaml), with no opinion word. A larger count ("room for 40 cars"), a count with no word
  * of littleness ("we have 3 cars"), one that is gone ("used to fit only five cars") or denied ("not
- * just two spaces anymore") is left to the words around it.
+ * just two spaces anymore") is left to the words around it, and so are places that are times to
+ * book ("only two spots left this week") or the patient's own ("only one spot on my back hurts").
  */
 
 /** The most places to park still told as few. */
@@ -22,6 +23,10 @@ const HEDGES = new Set(["like", "about", "around", "maybe", "roughly", "approx",
 /** What is counted: places to park, or the cars a lot takes (only after a verb of taking or "room for"). */
 const PLACES = new Set(["spot", "spots", "space", "spaces", "stall", "stalls"]);
 const CARS = new Set(["car", "cars"]);
+/** Words after the places that make them times to book: "only two spots left this week", "just one space open". */
+const TO_BOOK = new Set(["left", "open", "available", "remaining", "free"]);
+/** The patient's own, after "on" or "in": "only two spots on my back were tender". */
+const OWNERS = new Set(["my", "his", "her", "your", "their", "our"]);
 
 /** Where the clause tells room to park for only a few cars (the count), or -1. */
 export function fewSpaces(clause: Clause): number {
@@ -36,6 +41,7 @@ export function fewSpaces(clause: Clause): number {
     const k = normals[i + 1] === "parking" ? i + 2 : i + 1;
     const cars = CARS.has(normals[k] as string);
     if (!cars && !PLACES.has(normals[k] as string)) continue;
+    if (TO_BOOK.has(normals[k + 1] as string) || OWNERS.has(normals[k + 2] as string)) continue;
     let j = i - 1;
     if (HEDGES.has(normals[j] as string) && j > start) j--;
     // "only two cars ahead of me" counts cars, not room for them: "fits six cars", "room for 4 cars".

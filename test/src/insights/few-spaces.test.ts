@@ -22,4 +22,8 @@ describe("room to park for a few cars", () => {
     );
     expect(read("It's not just two spaces anymore since the bakery closed.")).not.toContain("location:negative");
   });
+  it("is no parking when the places are times to book or the patient's own", () => {
+    expect(read("They had only two spots left for the whole week.")).not.toContain("location:negative");
+    expect(read("Just one spot on my shoulder blade is still tender.")).not.toContain("location:negative");
+  });
 });
