@@ -3,9 +3,9 @@ import type { TokenTable } from "./nlp.ts";
 /**
  * Words inside set phrases of everyday English, which carry no opinion there: "kind of cold" (a
  * degree) or "any kind of doctor" (a sort), "the works" (everything done), "on top of the visit fee"
- * (in addition), "the dry cleaner" (a shop), "a late fee" or "late hours" (a kind of fee or time). "So
- * kind of them", "top notch", "on top of things", "she stays on top of it" and "a cleaner office" still
- * judge.
+ * (in addition), "the dry cleaner" (a shop), "a late fee" or "late hours" (a kind of fee or time), "a
+ * soccer match" (a game). "So kind of them", "top notch", "on top of things", "she stays on top of
+ * it", "a cleaner office" and "the bill matched the quote" still judge.
  */
 
 /** Whom "kind of" is said of when it praises: "so kind of them", "kind of you". */
@@ -62,7 +62,22 @@ export function inSetPhrase(
     const next = normals[i + 2] as string;
     return ADDED_TO.has(next) || pos[i + 2] === "NUM";
   }
+  // "a soccer match.", "a good match for me": a game or a fit, where the verb ("the bill matched the
+  // quote", "didn't match what I paid") tells a price kept or not.
+  if (n === "match" || n === "matches") return aMatch(normals, pos, i, start);
   return (n === "cleaner" || n === "cleaners") && i > start && normals[i - 1] === "dry";
+}
+
+/** What "match" as a verb may follow: "didn't match", "does not match", "they match". */
+const MATCH_VERB_AFTER = new Set(["not", "n't", "nt", "never", "to", "it", "they", "always", "exactly"]);
+/** What may follow "match" as a noun: the sentence's end, a preposition or a conjunction. */
+const AFTER_NOUN = new Set(["PUNCT", "ADP", "CCONJ"]);
+
+/** Whether "match" at `i` is a noun, a game or a fit ("at a soccer match", "no match for"), not the verb. */
+function aMatch(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {
+  if (i > start && (MATCH_VERB_AFTER.has(normals[i - 1] as string) || pos[i - 1] === "AUX" || pos[i - 1] === "PART"))
+    return false;
+  return pos[i + 1] === undefined || AFTER_NOUN.has(pos[i + 1] as string);
 }
 
 /** The patient's daily route, praise of a practice placed on it: "the office is right on my way home". */

@@ -22,6 +22,10 @@ describe("a bill that matched what was quoted", () => {
     expect(read("the charge on my card doesnt match the price on their website")).toEqual(["billing:negative"]);
     expect(read("The copay they took never matched what my plan says.")).toEqual(["billing:negative"]);
   });
+  it("reads a match as a noun, a game or a fit, as no opinion", () => {
+    expect(read("I got whiplash at a rugby match.")).toEqual(["pain-relief:neutral"]);
+    expect(read("The receipt never matched what I paid.")).toEqual(["billing:negative"]);
+  });
 });
 
 describe("conditions by their common names", () => {
