@@ -3,7 +3,7 @@ import type { AspectDefinition, SentimentLexicon } from "./content-schema.ts";
 import { fewSpaces } from "./few-spaces.ts";
 import { littleAmount } from "./low-price.ts";
 import { moneySpent } from "./money-spent.ts";
-import { farTrip, shortTrip } from "./nearby.ts";
+import { shortTrip } from "./nearby.ts";
 import type { Clause } from "./nlp.ts";
 import { type AspectReading, putReading } from "./readings.ts";
 
@@ -19,7 +19,7 @@ interface AddedReading {
 /**
  * The constructions that add a reading of their own to a clause once its words are read, each
  * where the clause reads no side of its own for that aspect, one word's weight: money spent for
- * nothing (money-spent.ts), a short trip to the practice or a far one (nearby.ts), a little amount (low-price.ts),
+ * nothing (money-spent.ts), a short trip to the practice (nearby.ts), a little amount (low-price.ts),
  * room to park for a few cars (few-spaces.ts).
  */
 export function compileAddedReadings(
@@ -35,7 +35,6 @@ export function compileAddedReadings(
     { aspect: lexicon.spending, side: -1, shape: true, at: (c, found) => (poorResult(found) ? moneySpent(c) : -1) },
     // A trip of minutes is near, said in so many words as "convenient" is: no weaker than a word.
     { aspect: lexicon.nearby, side: 1, shape: false, at: shortTrip },
-    { aspect: lexicon.nearby, side: -1, shape: false, at: farTrip },
     { aspect: lexicon.spending, side: 1, shape: true, at: littleAmount },
     { aspect: lexicon.nearby, side: -1, shape: true, at: fewSpaces },
   ];

@@ -52,38 +52,3 @@ export function shortTrip(clause: Clause): number {
   }
   return -1;
 }
-
-/** What may stand before "far" when it says the practice is far: "it's far", "kinda far", "too far". */
-const BEFORE_FAR = new Set(
-  "is 's s was are were be kinda bit little pretty too quite really very sorta rather fairly somewhat way".split(" "),
-);
-/** What may end the far trip: the clause, or what it is too far for ("too far for twice a week", "too far to drive"). */
-const AFTER_FAR = new Set(["for", "to", "tho", "though", ",", ".", "!", "?", ";", "and", "but"]);
-const NAMES_A_PLACE = new Set(["NOUN", "PROPN"]);
-/** Verbs of how far the body or a deed went, not the trip: "couldn't turn my neck very far", "he went too far". */
-const MOVES = new Set("turn bend twist reach lift raise rotate move walk run go take push carry stretch".split(" "));
-
-/**
- * Where the clause tells the practice is far ("kinda far from campus", "too far for twice a week",
- * "it's a bit far away"), a complaint of where it is, or -1. Not "far" as a degree ("far better",
- * "far from perfect", "far too rough"), a stretch of time ("so far", "by far") or a place within
- * ("the far end of the lot"); nor a nearness ("not far from me"), where the patient was ("I was
- * far from home when it went out") or how far a body or a deed went ("couldn't turn my neck very
- * far", "he went too far").
- */
-export function farTrip(clause: Clause): number {
-  const { normals, lemmas, pos, start, end } = { ...clause.tokens, start: clause.start, end: clause.end };
-  for (let i = start + 1; i < end; i++) {
-    if (normals[i] !== "far" || !BEFORE_FAR.has(normals[i - 1] as string)) continue;
-    const before = normals.slice(Math.max(start, i - 4), i);
-    if (before.some((w) => DENIED.has(w) || PATIENT.has(w))) continue;
-    if (lemmas.slice(start, i).some((w) => MOVES.has(w))) continue;
-    const next = i + 1 < end ? (normals[i + 1] as string) : ".";
-    if (next === "away" || AFTER_FAR.has(next)) return i;
-    if (next !== "from") continue;
-    // "far from campus", "far from my house": a place; "far from perfect", "far from the best" a degree.
-    const place = pos[i + 2] === "DET" || pos[i + 2] === "PRON" ? i + 3 : i + 2;
-    if (NAMES_A_PLACE.has(pos[place] as string) && normals[place] !== "it") return i;
-  }
-  return -1;
-}

@@ -30,21 +30,3 @@ describe("a short trip to the practice", () => {
     expect(read("The adjustment was over two minutes from the time he walked in.")).not.toContain("location:positive");
   });
 });
-
-describe("a practice said to be far", () => {
-  it("complains of the location, far from a place, far away or too far for something", () => {
-    expect(read("its kinda far from the hospital where i work")).toEqual(["location:negative"]);
-    expect(read("A bit far away for me, but I go anyway.")).toContain("location:negative");
-    expect(read("Twenty-five minutes on the motorway, too far to go every week.")).toContain("location:negative");
-  });
-  it("is no complaint as a degree, a stretch of time, a place within, a nearness or the patient's whereabouts", () => {
-    expect(read("The new chiropractor is far better than the old one.")).not.toContain("location:negative");
-    expect(read("Three visits so far and the stiffness is easing.")).not.toContain("location:negative");
-    expect(read("The only open spot was at the far end of the garage.")).not.toContain("location:negative");
-    expect(read("It is not far from the library.")).not.toContain("location:negative");
-    expect(read("I was far from home on a work trip when my neck seized.")).not.toContain("location:negative");
-    expect(read("The waiting room is far from spotless.")).not.toContain("location:negative");
-    expect(read("Before the visits I could not twist my torso very far.")).not.toContain("location:negative");
-    expect(read("He pushed the stretch too far.")).not.toContain("location:negative");
-  });
-});
