@@ -28,6 +28,9 @@ export function payingToldAt(
 ): boolean {
   const phrase = normals.slice(from, to).join(" ");
   if (phrase === "upfront" || phrase === "up front") {
+    // "upfront about the fees", "upfront with me": honesty, even just after a paying ("after I paid
+    // they were not upfront about the extra fees").
+    if (normals[to] === "about" || normals[to] === "with") return false;
     for (let k = from - 1; k >= Math.max(start, from - PAID_BEFORE); k--)
       if (PAYING.has(lemmas[k] as string)) return true;
     return false;
