@@ -1,3 +1,4 @@
+import { NEGATORS } from "./negation.ts";
 import type { TokenTable } from "./nlp.ts";
 
 /**
@@ -17,6 +18,8 @@ const COVERAGE = new Set(["cover", "covered", "coverage", "insurance", "medicare
 const LINKS = new Set(["so", "because", "since", "as", "cause", "bc"]);
 /** How far before "upfront" the paying may be: "pay for the whole plan upfront". */
 const PAID_BEFORE = 5;
+/** How far before the coverage its denial may be: "they don't take my insurance". */
+const DENIED_BEFORE = 3;
 
 /** Whether the opinion phrase at `from`…`to`, in the clause `start`…`end`, tells how the patient pays. */
 export function payingToldAt(
@@ -36,6 +39,8 @@ export function payingToldAt(
     return false;
   }
   if (!normals.slice(from, to).some((w) => COVERAGE.has(w))) return false;
+  // Only coverage denied: "they accept my insurance so I only pay a copay" still praises.
+  if (!normals.slice(Math.max(start, from - DENIED_BEFORE), to).some((w) => NEGATORS.has(w))) return false;
   // The paying on the far side of a link: "…so I paid cash", "I paid cash because it's not covered".
   const link = (a: number, b: number) => normals.slice(a, b).some((w) => LINKS.has(w));
   for (let k = start; k < end; k++) {

@@ -69,6 +69,8 @@ describe("how the patient pays", () => {
     expect(read("My plan didn't cover the massage, so I paid for it myself.")).toEqual(["billing:neutral"]);
     expect(read("I pay cash for the x-rays since they are not covered.")).toEqual(["billing:neutral"]);
     expect(read("My insurance didn't cover the x-rays.")).toEqual(["billing:negative"]);
+    expect(read("They accept my insurance so I only pay a small copay.")).toEqual(["billing:positive"]);
+    expect(read("They don't take my insurance, so I pay cash.")).toEqual(["billing:neutral"]);
     expect(read("The ultrasound was not covered and I got a bill for $180.")).toEqual(["billing:negative"]);
   });
 });
