@@ -42,7 +42,8 @@ export function payingToldAt(
   // Only coverage denied: "they accept my insurance so I only pay a copay" still praises.
   if (!normals.slice(Math.max(start, from - DENIED_BEFORE), to).some((w) => NEGATORS.has(w))) return false;
   // The paying on the far side of a link: "…so I paid cash", "I paid cash because it's not covered".
-  const link = (a: number, b: number) => normals.slice(a, b).some((w) => LINKS.has(w));
+  // A paying before "so" is the cause, no paying another way: "they never submitted my claim, so…".
+  const link = (a: number, b: number) => normals.slice(a, b).some((w) => LINKS.has(w) && (w !== "so" || b > to));
   for (let k = start; k < end; k++) {
     if (k >= from && k < to) continue;
     if (!PAYING.has(lemmas[k] as string)) continue;
