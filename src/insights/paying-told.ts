@@ -47,7 +47,9 @@ export function payingToldAt(
   for (let k = start; k < end; k++) {
     if (k >= from && k < to) continue;
     if (!PAYING.has(lemmas[k] as string)) continue;
-    if (k >= to ? link(to, k) : link(k + 1, from)) return true;
+    // "I paid as much as before and insurance didn't cover a thing": the denial is a clause of its own.
+    const joined = k < from && normals.slice(k + 1, from).some((w) => w === "and" || w === "but");
+    if (k >= to ? link(to, k) : !joined && link(k + 1, from)) return true;
   }
   return false;
 }

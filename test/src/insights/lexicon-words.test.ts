@@ -72,6 +72,7 @@ describe("how the patient pays", () => {
     expect(read("They accept my insurance so I only pay a small copay.")).toEqual(["billing:positive"]);
     expect(read("They don't take my insurance, so I pay cash.")).toEqual(["billing:neutral"]);
     expect(read("The ultrasound was not covered and I got a bill for $180.")).toEqual(["billing:negative"]);
+    expect(read("I paid as much as before and insurance didn't cover a thing.")).toEqual(["billing:negative"]);
     expect(read("The office never submitted my claim, so insurance didn't cover the visit.")).toEqual([
       "billing:negative",
     ]);
