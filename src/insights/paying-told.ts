@@ -10,8 +10,16 @@ import type { TokenTable } from "./nlp.ts";
  * their other words.
  */
 
-/** Acts of paying, by lemma: "paid by card", "swipe a card", "submit the claim". */
-const PAYING = new Set(["pay", "payment", "swipe", "claim", "file", "submit"]);
+/** Acts of paying, by lemma: "paid by card", "swipe a card". */
+const PAYING = new Set(["pay", "payment", "swipe"]);
+/** Acts of sending a claim in, by lemma, paying only with the claim after them: "submit the claim". */
+const SENDING = new Set(["file", "submit", "send"]);
+/**
+ * Whether word `k` is an act of paying. A claim is paid for only when sent in; "my claim came back"
+ * or "had to file an appeal" is what became of it.
+ */
+const paysAt = (lemmas: readonly string[], k: number) =>
+  PAYING.has(lemmas[k] as string) || (SENDING.has(lemmas[k] as string) && lemmas.slice(k + 1, k + 4).includes("claim"));
 /** Words of coverage inside an opinion phrase: "didn't cover", "not covered", "insurance accepted". */
 const COVERAGE = new Set(["cover", "covered", "coverage", "insurance", "medicare", "medicaid"]);
 /** What links the coverage to the paying as its reason or its consequence. */
@@ -34,8 +42,7 @@ export function payingToldAt(
     // "upfront about the fees", "upfront with me": honesty, even just after a paying ("after I paid
     // they were not upfront about the extra fees").
     if (normals[to] === "about" || normals[to] === "with") return false;
-    for (let k = from - 1; k >= Math.max(start, from - PAID_BEFORE); k--)
-      if (PAYING.has(lemmas[k] as string)) return true;
+    for (let k = from - 1; k >= Math.max(start, from - PAID_BEFORE); k--) if (paysAt(lemmas, k)) return true;
     return false;
   }
   if (!normals.slice(from, to).some((w) => COVERAGE.has(w))) return false;
@@ -46,7 +53,7 @@ export function payingToldAt(
   const link = (a: number, b: number) => normals.slice(a, b).some((w) => LINKS.has(w) && (w !== "so" || b > to));
   for (let k = start; k < end; k++) {
     if (k >= from && k < to) continue;
-    if (!PAYING.has(lemmas[k] as string)) continue;
+    if (!paysAt(lemmas, k)) continue;
     // "I paid as much as before and insurance didn't cover a thing": the denial is a clause of its own.
     const joined = k < from && normals.slice(k + 1, from).some((w) => w === "and" || w === "but");
     if (k >= to ? link(to, k) : !joined && link(k + 1, from)) return true;

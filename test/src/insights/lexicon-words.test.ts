@@ -73,6 +73,8 @@ describe("how the patient pays", () => {
     expect(read("They don't take my insurance, so I pay cash.")).toEqual(["billing:neutral"]);
     expect(read("The ultrasound was not covered and I got a bill for $180.")).toEqual(["billing:negative"]);
     expect(read("I paid as much as before and insurance didn't cover a thing.")).toEqual(["billing:negative"]);
+    expect(read("I had to file an appeal because they said the visit wasn't covered.")).toEqual(["billing:negative"]);
+    expect(read("My claim came back because the adjustment was not covered.")).toEqual(["billing:negative"]);
     expect(read("The office never submitted my claim, so insurance didn't cover the visit.")).toEqual([
       "billing:negative",
     ]);
