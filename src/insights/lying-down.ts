@@ -1,7 +1,10 @@
 import type { TokenTable } from "./nlp.ts";
 
-/** Words before "lie down" that make it a need of the body: "no longer need to lie down", "when I can lie down". */
-const NEEDED = new Set(["need", "can", "could", "able", "unable", "barely", "have"]);
+/**
+ * Words before "lie down" that make it a need of the body: "no longer need to lie down", "when I can
+ * lie down", or one that lasts ("still lying down most of the day", "spent all weekend lying down").
+ */
+const NEEDED = new Set(["need", "can", "could", "able", "unable", "barely", "have", "still", "keep", "spend"]);
 
 /**
  * Whether tokens `start`…`end` are "lie down" as the patient's place on the table ("he told me to

@@ -286,6 +286,8 @@ describe("lie down", () => {
     expect(read('No questions at all, just "lie down" and a crack.')).toEqual(["care:neutral"]);
     expect(read("These days I rarely need to lie down after a shift.")).toEqual(["pain-relief:positive"]);
     expect(read("I had to lie down for two days after the first session.")).toContain("pain-relief:negative");
+    expect(read("Three days after the visit I'm still lying down most of the day.")).toEqual(["pain-relief:negative"]);
+    expect(read("I spent all weekend lying down after my adjustment.")).toContain("pain-relief:neutral");
   });
 });
 
