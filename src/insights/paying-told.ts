@@ -24,6 +24,8 @@ const paysAt = (lemmas: readonly string[], k: number) =>
 const COVERAGE = new Set(["cover", "covered", "coverage", "insurance", "medicare", "medicaid"]);
 /** What links the coverage to the paying as its reason or its consequence. */
 const LINKS = new Set(["so", "because", "since", "as", "cause", "bc"]);
+/** Acts of telling, by lemma: what is told upfront is told honestly, whatever it is about. */
+const TELLING = new Set(["tell", "explain", "discuss", "say", "mention", "disclose", "quote"]);
 /** How far before "upfront" the paying may be: "pay for the whole plan upfront". */
 const PAID_BEFORE = 5;
 /** How far before the coverage its denial may be: "they don't take my insurance". */
@@ -42,6 +44,8 @@ export function payingToldAt(
     // "upfront about the fees", "upfront with me": honesty, even just after a paying ("after I paid
     // they were not upfront about the extra fees").
     if (normals[to] === "about" || normals[to] === "with") return false;
+    // Told upfront is no paying: "the payment options were all discussed upfront", "told me up front".
+    if (lemmas.slice(Math.max(start, from - 2), from).some((l) => TELLING.has(l))) return false;
     for (let k = from - 1; k >= Math.max(start, from - PAID_BEFORE); k--) if (paysAt(lemmas, k)) return true;
     return false;
   }

@@ -63,6 +63,7 @@ describe("how the patient pays", () => {
     expect(read("I paid for the whole package up front.")).toEqual(["billing:neutral"]);
     expect(read("They were upfront about the cost of each visit.")).toEqual(["billing:positive"]);
     expect(read("After I paid they were not upfront about the extra fees.")).toEqual(["billing:negative"]);
+    expect(read("Payment options were all discussed upfront.")).toEqual(["billing:positive"]);
   });
 
   it("reads coverage denied as the reason for paying another way as a fact, and denied alone still as a complaint", () => {
