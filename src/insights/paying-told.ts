@@ -33,7 +33,7 @@ const DENIED_BEFORE = 3;
 
 /** Whether the opinion phrase at `from`…`to`, in the clause `start`…`end`, tells how the patient pays. */
 export function payingToldAt(
-  { normals, lemmas }: Pick<TokenTable, "normals" | "lemmas">,
+  { normals, lemmas, pos }: Pick<TokenTable, "normals" | "lemmas" | "pos">,
   from: number,
   to: number,
   start: number,
@@ -46,6 +46,10 @@ export function payingToldAt(
     if (normals[to] === "about" || normals[to] === "with") return false;
     // Told upfront is no paying: "the payment options were all discussed upfront", "told me up front".
     if (lemmas.slice(Math.max(start, from - 2), from).some((l) => TELLING.has(l))) return false;
+    // What someone is, not how a thing is paid: "when it came time to pay the receptionist was very
+    // upfront", where "payment is always upfront" is still when.
+    const said = pos[from - 1] === "ADV" || pos[from - 1] === "PART" ? from - 2 : from - 1;
+    if (said > start && lemmas[said] === "be" && !paysAt(lemmas, said - 1)) return false;
     for (let k = from - 1; k >= Math.max(start, from - PAID_BEFORE); k--) if (paysAt(lemmas, k)) return true;
     return false;
   }

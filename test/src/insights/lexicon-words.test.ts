@@ -64,6 +64,8 @@ describe("how the patient pays", () => {
     expect(read("They were upfront about the cost of each visit.")).toEqual(["billing:positive"]);
     expect(read("After I paid they were not upfront about the extra fees.")).toEqual(["billing:negative"]);
     expect(read("Payment options were all discussed upfront.")).toEqual(["billing:positive"]);
+    expect(read("When it came time to pay the receptionist was very upfront.")).toEqual(["staff:positive"]);
+    expect(read("Payment is always upfront.")).toEqual(["billing:neutral"]);
   });
 
   it("reads coverage denied as the reason for paying another way as a fact, and denied alone still as a complaint", () => {
