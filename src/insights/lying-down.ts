@@ -2,9 +2,12 @@ import type { TokenTable } from "./nlp.ts";
 
 /**
  * Words before "lie down" that make it a need of the body: "no longer need to lie down", "when I can
- * lie down", or one that lasts ("still lying down most of the day", "spent all weekend lying down").
+ * lie down", one that lasts ("still lying down most of the day", "spent all weekend lying down") or
+ * one it is hard to meet ("I have trouble lying down", "I struggle to lie down").
  */
-const NEEDED = new Set(["need", "can", "could", "able", "unable", "barely", "have", "still", "keep", "spend"]);
+const NEEDED = new Set(
+  "need can could able unable barely have still keep spend trouble difficulty struggle hard difficult hurt".split(" "),
+);
 
 /**
  * Whether tokens `start`…`end` are "lie down" as the patient's place on the table ("he told me to

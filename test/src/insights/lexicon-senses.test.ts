@@ -288,6 +288,8 @@ describe("lie down", () => {
     expect(read("I had to lie down for two days after the first session.")).toContain("pain-relief:negative");
     expect(read("Three days after the visit I'm still lying down most of the day.")).toEqual(["pain-relief:negative"]);
     expect(read("I spent all weekend lying down after my adjustment.")).toContain("pain-relief:neutral");
+    expect(read("Since the adjustment I have trouble lying down at night.")).toEqual(["pain-relief:negative"]);
+    expect(read("I struggle to lie down.")).toEqual(["pain-relief:negative"]);
   });
 });
 
