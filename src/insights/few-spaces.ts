@@ -25,6 +25,12 @@ const PLACES = new Set(["spot", "spots", "space", "spaces", "stall", "stalls"]);
 const CARS = new Set(["car", "cars"]);
 /** Words after the places that make them times to book: "only two spots left this week", "just one space open". */
 const TO_BOOK = new Set(["left", "open", "available", "remaining", "free"]);
+/** Times the places are counted in, which make them times to book: "only 2 spots for new patients each week". */
+const TIMES = new Set(
+  "day days week weeks month months weekend weekends today tomorrow morning mornings afternoon afternoons evening evenings"
+    .split(" ")
+    .concat("monday tuesday wednesday thursday friday saturday sunday".split(" ").flatMap((d) => [d, `${d}s`])),
+);
 /** The patient's own, after "on" or "in": "only two spots on my back were tender". */
 const OWNERS = new Set(["my", "his", "her", "your", "their", "our"]);
 
@@ -42,6 +48,8 @@ export function fewSpaces(clause: Clause): number {
     const cars = CARS.has(normals[k] as string);
     if (!cars && !PLACES.has(normals[k] as string)) continue;
     if (TO_BOOK.has(normals[k + 1] as string) || OWNERS.has(normals[k + 2] as string)) continue;
+    // "only 2 spots for new patients each week", "three spots a day": places in a schedule.
+    if (normals.slice(k + 1, k + 6).some((w) => TIMES.has(w))) continue;
     let j = i - 1;
     if (HEDGES.has(normals[j] as string) && j > start) j--;
     // "only two cars ahead of me" counts cars, not room for them: "fits six cars", "room for 4 cars".

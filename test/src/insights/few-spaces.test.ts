@@ -25,5 +25,7 @@ describe("room to park for a few cars", () => {
   it("is no parking when the places are times to book or the patient's own", () => {
     expect(read("They had only two spots left for the whole week.")).not.toContain("location:negative");
     expect(read("Just one spot on my shoulder blade is still tender.")).not.toContain("location:negative");
+    expect(read("There are only 2 spots for new patients each week.")).not.toContain("location:negative");
+    expect(read("They have just 2 spots on Saturdays and they fill fast.")).not.toContain("location:negative");
   });
 });
