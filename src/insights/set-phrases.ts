@@ -64,7 +64,8 @@ export function inSetPhrase(
   }
   // "a soccer match.", "a good match for me": a game or a fit, where the verb ("the bill matched the
   // quote", "didn't match what I paid") tells a price kept or not.
-  if (n === "match" || n === "matches") return aMatch(normals, pos, i, start);
+  if (n === "match" || n === "matches" || n === "matched")
+    return symptomsMatch(lemmas, i, start) || (n !== "matched" && aMatch(normals, pos, i, start));
   return (n === "cleaner" || n === "cleaners") && i > start && normals[i - 1] === "dry";
 }
 
@@ -72,6 +73,12 @@ export function inSetPhrase(
 const MATCH_VERB_AFTER = new Set(["not", "n't", "nt", "never", "to", "it", "they", "always", "exactly"]);
 /** What may follow "match" as a noun: the sentence's end, a preposition or a conjunction. */
 const AFTER_NOUN = new Set(["PUNCT", "ADP", "CCONJ"]);
+
+/** What the body tells, which a diagnosis matches: "the pain in my leg matches the nerve path". */
+const SYMPTOMS = new Set("pain ache soreness numbness tingling discomfort symptom".split(" "));
+/** Whether "match" at `i` tells symptoms that fit a cause ("my symptoms matched a pinched nerve"), no price kept. */
+const symptomsMatch = (lemmas: readonly string[], i: number, start: number) =>
+  lemmas.slice(start, i).some((l) => SYMPTOMS.has(l));
 
 /** Whether "match" at `i` is a noun, a game or a fit ("at a soccer match", "no match for"), not the verb. */
 function aMatch(normals: readonly string[], pos: readonly string[], i: number, start: number): boolean {

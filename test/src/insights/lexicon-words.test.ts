@@ -26,6 +26,10 @@ describe("a bill that matched what was quoted", () => {
     expect(read("I got whiplash at a rugby match.")).toEqual(["pain-relief:neutral"]);
     expect(read("The receipt never matched what I paid.")).toEqual(["billing:negative"]);
   });
+  it("reads symptoms that match a cause as no opinion", () => {
+    expect(read("The pain in my leg matches the nerve path he described.")).toContain("pain-relief:neutral");
+    expect(read("My symptoms matched a pinched nerve.")).toEqual(["pain-relief:neutral"]);
+  });
 });
 
 describe("conditions by their common names", () => {
