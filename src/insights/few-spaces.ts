@@ -31,6 +31,8 @@ const TIMES = new Set(
     .split(" ")
     .concat("monday tuesday wednesday thursday friday saturday sunday".split(" ").flatMap((d) => [d, `${d}s`])),
 );
+/** Rooms, furniture and papers, whose places are no parking: "only 3 spots in the waiting room", "one space on the form". */
+const INSIDE = new Set("room rooms lobby table tables chair chairs form forms chart sheet page".split(" "));
 /** The patient's own, after "on" or "in": "only two spots on my back were tender". */
 const OWNERS = new Set(["my", "his", "her", "your", "their", "our"]);
 
@@ -50,6 +52,10 @@ export function fewSpaces(clause: Clause): number {
     if (TO_BOOK.has(normals[k + 1] as string) || OWNERS.has(normals[k + 2] as string)) continue;
     // "only 2 spots for new patients each week", "three spots a day": places in a schedule.
     if (normals.slice(k + 1, k + 6).some((w) => TIMES.has(w))) continue;
+    // "two spots of redness", "two spaces between the tables", "three spots in the waiting room":
+    // places of something else, or inside.
+    if (normals[k + 1] === "of" || normals[k + 1] === "between") continue;
+    if (normals.slice(k + 1, k + 5).some((w) => INSIDE.has(w))) continue;
     let j = i - 1;
     if (HEDGES.has(normals[j] as string) && j > start) j--;
     // "only two cars ahead of me" counts cars, not room for them: "fits six cars", "room for 4 cars".

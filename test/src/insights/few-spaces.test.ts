@@ -22,10 +22,13 @@ describe("room to park for a few cars", () => {
     );
     expect(read("It's not just two spaces anymore since the bakery closed.")).not.toContain("location:negative");
   });
-  it("is no parking when the places are times to book or the patient's own", () => {
+  it("is no parking when the places are times to book, the patient's own or inside", () => {
     expect(read("They had only two spots left for the whole week.")).not.toContain("location:negative");
     expect(read("Just one spot on my shoulder blade is still tender.")).not.toContain("location:negative");
     expect(read("There are only 2 spots for new patients each week.")).not.toContain("location:negative");
     expect(read("They have just 2 spots on Saturdays and they fill fast.")).not.toContain("location:negative");
+    expect(read("There are only 3 spots in the waiting room, so people stand.")).not.toContain("location:negative");
+    expect(read("Only two spaces between the tables, no privacy at all.")).not.toContain("location:negative");
+    expect(read("Just 2 spots of redness from the cupping.")).not.toContain("location:negative");
   });
 });
