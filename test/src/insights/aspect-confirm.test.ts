@@ -58,7 +58,7 @@ describe("the confirm model", () => {
         review(TEXT, 3),
       ).join("\n");
     expect(explain(withConfirm("location", "parking", 0.3))).toMatch(
-      /1\. The parking lot was packed\.\n +location +not read: the confirm model finds it named only in passing \(p 0\.3, under 0\.5\)\n +2\./,
+      /1\. The parking lot was packed\.\n +location +not read: the confirm model finds it named only in passing \(p 0\.3, under 0\.4\)\n +2\./,
     );
     const blank = blankClauseModels(ids);
     const unsure = {
