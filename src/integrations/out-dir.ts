@@ -20,7 +20,7 @@ import { fileURLToPath } from "node:url";
 import type { AstroIntegration } from "astro";
 import { MANIFEST_FILE } from "../http-headers/manifest.ts";
 import { listDistFiles } from "../io/dist-files.ts";
-import { identityOf } from "../io/file-identity.ts";
+import { fileIdentity, identityOf } from "../io/file-identity.ts";
 import { processAlive } from "../io/process-alive.ts";
 import { workerResult } from "../io/worker-result.ts";
 
@@ -114,10 +114,27 @@ async function removeStale(dir: string): Promise<void> {
   }
 }
 
-/** Every file below `dir` but `.git`, by absolute path, with its identity. */
+/**
+ * Every file below `dir` but `.git`, by absolute path, with its identity. A file gone between the
+ * listing and its identity (the build's own `.prerender/` chunks, removed while a worker lists the
+ * folder beside the build) was no earlier build's to prune, and is skipped: a stat of it had failed
+ * the build.
+ */
 export function seeFiles(dir: string): Seen {
   const seen: Seen = new Map();
-  for (const f of listDistFiles(dir)) if (!f.path.startsWith("/.git/")) seen.set(f.abs, identity(f.abs));
+  let files: ReturnType<typeof listDistFiles>;
+  try {
+    files = listDistFiles(dir);
+  } catch (error) {
+    // A folder of them removed while it was walked: walked again, without it.
+    if ((error as NodeJS.ErrnoException).code !== "ENOENT" || !existsSync(dir)) throw error;
+    files = listDistFiles(dir);
+  }
+  for (const f of files) {
+    if (f.path.startsWith("/.git/")) continue;
+    const id = fileIdentity(f.abs);
+    if (id !== undefined) seen.set(f.abs, id);
+  }
   return seen;
 }
 
