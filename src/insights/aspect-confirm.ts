@@ -24,7 +24,7 @@ export function confirmExamples(
 ): AspectExample[] {
   return read.flatMap(({ item, weight, annotation }, n) =>
     (sentencesOf[n] ?? []).flatMap(({ feats, clauses }) => {
-      const found = new Set(clauses.flatMap((k) => (annotation.readings[k] ?? []).map((r) => aspectIds[r.aspect])));
+      const found = aspectsReadIn(annotation, clauses, aspectIds);
       if (found.size === 0) return [];
       return [
         {
@@ -36,4 +36,13 @@ export function confirmExamples(
       ];
     }),
   );
+}
+
+/** The ids of the aspects the annotation reads in clauses `ks` (a sentence's). */
+export function aspectsReadIn(
+  annotation: Pick<ReviewAnnotation, "readings">,
+  ks: readonly number[],
+  aspectIds: readonly string[],
+): Set<string | undefined> {
+  return new Set(ks.flatMap((k) => (annotation.readings[k] ?? []).map((r) => aspectIds[r.aspect])));
 }

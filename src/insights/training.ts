@@ -1,5 +1,5 @@
 import type { Annotator, ReviewAnnotation } from "./annotate.ts";
-import { confirmExamples } from "./aspect-confirm.ts";
+import { aspectsReadIn, confirmExamples } from "./aspect-confirm.ts";
 import { annotateLabelled, type LabelledItem } from "./evaluate.ts";
 import { CLASSES, compileModel, type LearnedModel, type PolarityClass, softmax } from "./learned.ts";
 import { aspectSegment, polarityFeatures, reviewContext, type SegmentCache } from "./polarity-features.ts";
@@ -95,7 +95,7 @@ function trainClauses(
     const gold = new Set(item.gold.keys());
     if (sentences.length === 1) return [{ feats: (sentences[0] as SentenceFeatures).feats, aspects: gold, weight }];
     return sentences.map(({ feats, clauses }) => {
-      const found = new Set(clauses.flatMap((k) => (annotation.readings[k] ?? []).map((r) => aspectIds[r.aspect])));
+      const found = aspectsReadIn(annotation, clauses, aspectIds);
       const aspects = new Set([...gold].filter((id) => found.has(id)));
       return { feats, aspects, unknown: new Set([...gold].filter((id) => !found.has(id))), weight };
     });
