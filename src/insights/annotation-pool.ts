@@ -3,6 +3,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Business } from "../content/records.ts";
 import { PackWriter, writing } from "../io/pack-file.ts";
+import { shareItems, takeRun } from "../io/shared-items.ts";
 import { workerResult } from "../io/worker-result.ts";
 import type { ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
@@ -13,8 +14,11 @@ import { createSummariser, encodeSummary } from "./review-summary.ts";
  * Fills the analysis cache for many reviews on every core before the build's own single-threaded
  * pass reads it back. Each worker thread loads its own wink model (about half a second and 100 MB
  * or more), so below `MIN_REVIEWS` reviews to analyse the build does the work itself, and when the
- * build passes the analyser it has loaded anyway (`own`), its own thread takes one share: one model
- * fewer in memory for the same number of busy cores. Every thread writes its own pack.
+ * build passes the analyser it has loaded anyway (`own`), its own thread works too: one model
+ * fewer in memory for the same number of busy cores. The threads take the reviews a run at a time
+ * from one shared list (src/io/shared-items.ts) rather than in equal shares: a worker starts a
+ * second or more after the build's thread (its modules and its model), and with equal shares the
+ * build's thread then waited for it. Every thread writes its own pack.
  */
 const MIN_REVIEWS = 750;
 
@@ -43,27 +47,31 @@ export async function summariseInParallel(input: PoolInput, opts: PoolOptions = 
   const { dir, content, business, items } = input;
   const threads = opts.threads ?? Math.min(availableParallelism(), 8);
   if (items.length < (opts.minReviews ?? MIN_REVIEWS) || threads < 2 || !existsSync(WORKER)) return 0;
-  const shares = Array.from({ length: threads }, (_, w) => items.filter((_, i) => i % threads === w));
-  const ownShare = opts.own ? shares.pop() : undefined;
-  const counts = shares.map((share) =>
-    workerResult<number>(WORKER, { dir, content, business, items: share }, "review analysis worker"),
+  const shared = shareItems(items);
+  const workers = opts.own ? threads - 1 : threads;
+  const counts = Array.from({ length: workers }, () =>
+    workerResult<number>(WORKER, { dir, content, business, shared }, "review analysis worker"),
   );
   const done = Promise.all(counts);
   let own = 0;
-  if (ownShare && opts.own) {
+  if (opts.own) {
     // Synchronous on purpose: the workers run on their own threads meanwhile.
     const summarise = createSummariser(content, business, opts.own());
     const pack = new PackWriter(dir);
     try {
       writing(pack, () => {
-        for (const [key, review] of ownShare) pack.add(key, encodeSummary(summarise(review)));
+        for (let [i, end] = takeRun(shared); i < end; [i, end] = takeRun(shared))
+          for (; i < end; i++) {
+            const [key, review] = items[i] as [string, ReviewInput];
+            pack.add(key, encodeSummary(summarise(review)));
+            own++;
+          }
       });
     } catch (err) {
       // The build fails with this error; the workers' outcome no longer matters.
       done.catch(() => undefined);
       throw err;
     }
-    own = ownShare.length;
   }
   return (await done).reduce((a, b) => a + b, own);
 }
