@@ -350,6 +350,10 @@ describe("the people and forms of the front", () => {
     expect(read("The massage lady was lovely.")).toEqual(["staff:positive"]);
     expect(read("My intake form was lost twice.")).toEqual(["staff:negative"]);
   });
+  it("names the front desk and staff by an intern", () => {
+    expect(read("The intern who took my history was lovely.")).toEqual(["staff:positive"]);
+    expect(read("There are usually two interns around on Thursdays.")).toEqual(["staff:neutral"]);
+  });
 });
 
 describe("a condition that did not move", () => {
