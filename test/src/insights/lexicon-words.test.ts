@@ -260,6 +260,12 @@ describe("words wink reads against a review's sense", () => {
     expect(read("The treatment tables lower nearly to the floor.")).toContain("facility:neutral");
   });
 
+  it("reads the lowest price or setting as no complaint", () => {
+    expect(read("Their cash rate is the lowest I've seen in this city.")).not.toContain("billing:negative");
+    expect(read("She set the table to its lowest height for me.")).not.toContain("facility:negative");
+    expect(read("Cheapest and lowest-stress visit I've had, but the rooms are filthy.")).toContain("facility:negative");
+  });
+
   it("reads 'good luck' wished on the reader as a warning, and a good luck card as none", () => {
     expect(read("Street parking only, good luck after 5.")).toEqual(["location:negative"]);
     expect(read("Fair prices, but good luck getting an appointment.")).toContain("scheduling:negative");
