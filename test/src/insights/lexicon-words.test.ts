@@ -260,6 +260,13 @@ describe("words wink reads against a review's sense", () => {
     expect(read("The treatment tables lower nearly to the floor.")).toContain("facility:neutral");
   });
 
+  it("reads a thing falling apart as a complaint, and 'apart from' as no praise", () => {
+    expect(read("The couch in the lobby is falling apart.")).toEqual(["facility:negative"]);
+    expect(read("The waiting room chair came apart under me.")).toEqual(["facility:negative"]);
+    expect(read("Apart from the wait, there's nothing to report.")).toEqual(["scheduling:neutral"]);
+    expect(read("The massage is charged apart from the adjustment.")).not.toContain("billing:positive");
+  });
+
   it("reads the lowest price or setting as no complaint", () => {
     expect(read("Their cash rate is the lowest I've seen in this city.")).not.toContain("billing:negative");
     expect(read("She set the table to its lowest height for me.")).not.toContain("facility:negative");
