@@ -200,8 +200,19 @@ export function wavesAway(clause: Clause): boolean {
 const NOTHING_SPECIAL = /\bnothing (?:special|fancy|spectacular|to write home about|out of the ordinary)\b/i;
 export const nothingSpecial = (clause: Clause) => NOTHING_SPECIAL.test(clause.text);
 
-/** Words that rate a thing as adequate and no more. */
-const FAINT = new Set(["fine", "ok", "okay", "alright", "standard", "basic", "average", "normal", "adequate"]);
+/** Words that rate a thing as adequate and no more, or shrug it off ("the doc was whatever"). */
+const FAINT = new Set([
+  "fine",
+  "ok",
+  "okay",
+  "alright",
+  "standard",
+  "basic",
+  "average",
+  "normal",
+  "adequate",
+  "whatever",
+]);
 const LINKING = new Set(["is", "was", "are", "were", "'s", "’s", "be", "been", "seems", "seemed", "looks", "looked"]);
 const HEDGES = new Set(["pretty", "just", "perfectly", "totally", "quite", "fairly", "kinda", "mostly"]);
 /** What may follow the verdict in its clause: a shrug, not a reason ("fine I guess", "ok, nothing special"). */
@@ -275,7 +286,10 @@ function ratedAdequate(clause: Clause, aspect: number, spans: readonly AspectSpa
     // not a patient asked about ("checked that I was okay", "asked if the pressure was okay").
     if (normals.slice(clause.start, j).some((n) => n === "if" || n === "whether")) continue;
     const { words } = clause.tokens;
-    const tail = normals.slice(i + 1, clause.end).filter((n, t) => words[i + 1 + t] && !SHRUG_TAIL.has(n));
+    // A second verdict of the kind is a shrug too: "fine, ok I guess", "whatever, ok".
+    const tail = normals
+      .slice(i + 1, clause.end)
+      .filter((n, t) => words[i + 1 + t] && !SHRUG_TAIL.has(n) && !FAINT.has(n));
     if (tail.length > 0) continue;
     if (spans.some((m) => m.aspect === aspect && !m.condition && m.end <= j && m.end >= j - 1)) return true;
   }

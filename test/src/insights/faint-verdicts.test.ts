@@ -24,6 +24,12 @@ describe("a bare verdict of adequate", () => {
     expect(read("The treatment rooms are pretty standard.")).toEqual(["facility:neutral"]);
   });
 
+  it("reads a shrug, or a second verdict of the kind after the first, as adequate too", () => {
+    expect(read("The chiropractor was whatever, fine I suppose.")).toEqual(["care:neutral"]);
+    expect(read("The front desk is okay, fine, nothing special.")).toEqual(["staff:neutral"]);
+    expect(read("The chiropractor was whatever, fine, but the wait was long.")).toContain("care:positive");
+  });
+
   it("gives it no side from the rating or the models, in a glowing review or a bitter one", () => {
     const glowing = "Dr. Kim fixed my neck in two visits. The waiting room is fine.";
     expect(read(glowing, 5, both)).toContain("facility:neutral");
