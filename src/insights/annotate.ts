@@ -7,8 +7,6 @@ import {
   abilityFocus,
   contrastUnjudged,
   expectationContrast,
-  faintVerdicts,
-  nothingSpecial,
   praisingWishes,
   treatmentCare,
   undecidedResult,
@@ -16,6 +14,7 @@ import {
 import { compileConstructions } from "./constructions.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { compileEntityAspects } from "./entities.ts";
+import { faintVerdicts, nothingSpecial } from "./faint-verdicts.ts";
 import { compileModel } from "./learned.ts";
 import { LEARNED_DEFAULTS, type LearnedOptions } from "./learned-options.ts";
 import { learnedReadings, type Veto } from "./learned-reading.ts";

@@ -47,6 +47,12 @@ describe("a bare verdict of adequate", () => {
     expect(read("The waiting room is fine but it is never clean.")).toEqual(["facility:negative"]);
   });
 
+  it("lets a complaint after the verdict in its own clause decide, as one in the next clause does", () => {
+    expect(read("The chiropractor is okay, a little rushed though.")).toEqual(["care:negative"]);
+    expect(read("The front desk is fine, kinda rude tho.")).toEqual(["staff:negative"]);
+    expect(read("The front desk is fine, always friendly.")).toEqual(["staff:positive"]);
+  });
+
   it("keeps a result said to be fine a good result, and a patient asked after no verdict on anyone", () => {
     expect(read("My lower back has been fine since the second visit.")).toEqual(["pain-relief:positive"]);
     expect(read("She stopped to ask if the pressure on my shoulder was okay.")).not.toContain("care:neutral");

@@ -1,0 +1,118 @@
+import { WORD_WEIGHT } from "./attribute.ts";
+import type { Clause } from "./nlp.ts";
+import { priceToldBare } from "./prices-told.ts";
+import type { AspectReading, AspectSpan } from "./readings.ts";
+
+/**
+ * Verdicts of adequate and no more ("the waiting room is fine", "reception was ok I guess") and
+ * shrugs ("nothing special"), which give an aspect no side; applied to a sentence's readings after
+ * each clause is read on its own (annotate.ts), as the rules of clause-rules.ts are.
+ */
+
+/** Shrugs that leave a clause's named aspects to no side ("an ordinary office, nothing to write home about"). */
+const NOTHING_SPECIAL = /\bnothing (?:special|fancy|spectacular|to write home about|out of the ordinary)\b/i;
+export const nothingSpecial = (clause: Clause) => NOTHING_SPECIAL.test(clause.text);
+
+/** Words that rate a thing as adequate and no more, or shrug it off ("the doc was whatever"). */
+const FAINT = new Set([
+  "fine",
+  "ok",
+  "okay",
+  "alright",
+  "standard",
+  "basic",
+  "average",
+  "normal",
+  "adequate",
+  "whatever",
+]);
+const LINKING = new Set(["is", "was", "are", "were", "'s", "’s", "be", "been", "seems", "seemed", "looks", "looked"]);
+const HEDGES = new Set(["pretty", "just", "perfectly", "totally", "quite", "fairly", "kinda", "mostly"]);
+/** What may follow the verdict in its clause: a shrug, not a reason ("fine I guess", "ok, nothing special"). */
+const SHRUG_TAIL = new Set(
+  ["i", "guess", "suppose", "honestly", "tho", "though", "really", "too", "overall", "anyway", "for", "me"].concat([
+    "nothing",
+    "special",
+    "fancy",
+    "either",
+    "way",
+    "enough",
+    "lol",
+  ]),
+);
+
+/**
+ * "The waiting room is fine.", "Reception is ok", "Rooms are standard": a place, a person or a service
+ * said to be adequate, in a sentence that sets it against nothing, is rated neither up nor down.
+ * Against a complaint about something else it is praise ("The doctor is fine but the office is
+ * dirty"), against one about itself no praise ("fine but could be friendlier"), and beside praise
+ * it joins it ("dr is fine, knows what hes doing"); a result said to be fine is a good one ("my back
+ * is fine now"). Such readings become neutral and `faint`. A complaint about it after the verdict, in
+ * its clause ("dr b is ok, kinda rushed tho"), is conceded to as one in the next clause is: it decides.
+ */
+export function faintVerdicts(
+  clauses: readonly Clause[],
+  readings: AspectReading[][],
+  spansOfClause: readonly AspectSpan[][],
+  resultAspect: number,
+): void {
+  readings.forEach((found, k) => {
+    const clause = clauses[k] as Clause;
+    // Set against a complaint about another aspect; one about its own ("fine but could be
+    // friendlier") is conceded to, and decides.
+    const set = (j: number, aspect: number) =>
+      j !== k &&
+      clauses[j]?.sentenceIndex === clause.sentenceIndex &&
+      (readings[j] as AspectReading[]).some((r) => r.polar && r.score < 0 && r.aspect !== aspect);
+    // "Each visit is $55": a price told bare judges nothing, whatever side a model read (prices-told.ts);
+    // set against another clause ("…, even though he barely touched me") it may.
+    const alone = clauses.every((c, j) => j === k || c.sentenceIndex !== clause.sentenceIndex);
+    const priced = alone && priceToldBare(clause);
+    for (const r of found) {
+      if (priced && r.words.length === 0 && !(r.inferred && !r.learned)) {
+        Object.assign(r, { score: 0, polar: false, faint: true });
+        continue;
+      }
+      if (clauses.some((_, j) => set(j, r.aspect))) continue;
+      // The rules' praise, or that praise the model read as neutral in a bitter review.
+      const praise = r.polar ? r.score > 0 : r.learned === "overruled" && r.score === 0;
+      if (!praise || r.aspect === resultAspect || (r.inferred && !r.learned) || r.shape || r.absent) continue;
+      const faint = (w: string) =>
+        w.endsWith("+") && (FAINT.has(w.slice(0, -1).toLowerCase()) || HEDGES.has(w.slice(0, -1).toLowerCase()));
+      // "dr b is ok, kinda rushed tho": adequate, then a complaint about it, which decides.
+      const complaints = r.words.filter((w) => w.endsWith("-"));
+      if (r.words.length === 0 || !r.words.every((w) => faint(w) || w.endsWith("-"))) continue;
+      if (!ratedAdequate(clause, r.aspect, spansOfClause[k] ?? [], complaints.length > 0)) continue;
+      if (complaints.length > 0) {
+        Object.assign(r, { score: -Math.tanh(1.5 * WORD_WEIGHT * complaints.length), words: complaints });
+        continue;
+      }
+      r.score = 0;
+      r.polar = false;
+      r.faint = true;
+    }
+  });
+}
+
+/** Whether the clause says the aspect, named by its own terms, is (hedged) one of the `FAINT` words. */
+function ratedAdequate(clause: Clause, aspect: number, spans: readonly AspectSpan[], conceding = false): boolean {
+  const { normals } = clause.tokens;
+  for (let i = clause.start; i < clause.end; i++) {
+    if (!FAINT.has(normals[i] as string)) continue;
+    let j = i - 1;
+    while (j > clause.start && HEDGES.has(normals[j] as string)) j--;
+    if (!LINKING.has(normals[j] as string)) continue;
+    // Its subject is the aspect's term ("The front desk is fine", "the adjustment itself was fine"),
+    // not a patient asked about ("checked that I was okay", "asked if the pressure was okay").
+    if (normals.slice(clause.start, j).some((n) => n === "if" || n === "whether")) continue;
+    const { words } = clause.tokens;
+    // A second verdict of the kind is a shrug too: "fine, ok I guess", "whatever, ok".
+    const tail = normals
+      .slice(i + 1, clause.end)
+      .filter((n, t) => words[i + 1 + t] && !SHRUG_TAIL.has(n) && !FAINT.has(n));
+    // Conceding, what follows is the complaint ("ok, a little rushed though"), not a reason to praise.
+    if (tail.length > 0 && !conceding) continue;
+    if (spans.some((m) => m.aspect === aspect && !m.condition && m.end <= j && m.end >= j - 1)) return true;
+  }
+  return false;
+}
