@@ -49,6 +49,7 @@ const SHRUG_TAIL = new Set(
  * it joins it ("dr is fine, knows what hes doing"); a result said to be fine is a good one ("my back
  * is fine now"). Such readings become neutral and `faint`. A complaint about it after the verdict, in
  * its clause ("dr b is ok, kinda rushed tho"), is conceded to as one in the next clause is: it decides.
+ * A clause that is nothing but the verdict, after a drawback ("a 30 min drive but ok"), puts up with it.
  */
 export function faintVerdicts(
   clauses: readonly Clause[],
@@ -82,7 +83,8 @@ export function faintVerdicts(
       // "dr b is ok, kinda rushed tho": adequate, then a complaint about it, which decides.
       const complaints = r.words.filter((w) => w.endsWith("-"));
       if (r.words.length === 0 || !r.words.every((w) => faint(w) || w.endsWith("-"))) continue;
-      if (!ratedAdequate(clause, r.aspect, spansOfClause[k] ?? [], complaints.length > 0)) continue;
+      const adequate = ratedAdequate(clause, r.aspect, spansOfClause[k] ?? [], complaints.length > 0);
+      if (!adequate && (complaints.length > 0 || !bareVerdict(clause))) continue;
       if (complaints.length > 0) {
         Object.assign(r, { score: -Math.tanh(1.5 * WORD_WEIGHT * complaints.length), words: complaints });
         continue;
@@ -90,6 +92,16 @@ export function faintVerdicts(
       r.score = 0;
       r.polar = false;
       r.faint = true;
+      if (adequate) continue;
+      // The drawback it puts up with was read as its opposite (clause-rules.ts, `contrastUnjudged`):
+      // put up with, it is no complaint either.
+      for (const [j, other] of readings.entries()) {
+        if (j === k || clauses[j]?.sentenceIndex !== clause.sentenceIndex) continue;
+        for (const o of other) {
+          if (o.aspect === r.aspect && o.inferred && !o.learned && o.words.length === 0)
+            Object.assign(o, { score: 0, polar: false, faint: true });
+        }
+      }
     }
   });
 }
@@ -115,4 +127,23 @@ function ratedAdequate(clause: Clause, aspect: number, spans: readonly AspectSpa
     if (spans.some((m) => m.aspect === aspect && !m.condition && m.end <= j && m.end >= j - 1)) return true;
   }
   return false;
+}
+
+/** Words that open a verdict said on its own after a drawback: "but ok", "but that's fine", "though it was alright". */
+const OPENING = new Set("but though tho yet still it its it's that thats that's".split(" "));
+
+/**
+ * "its a 30 min drive for me but ok", "the parking is tight, but that's fine": a clause that is only a
+ * verdict of adequate, after a drawback told before it, puts up with the drawback and praises nothing.
+ */
+function bareVerdict(clause: Clause): boolean {
+  const { normals, words } = clause.tokens;
+  let faint = false;
+  for (let i = clause.start; i < clause.end; i++) {
+    const n = normals[i] as string;
+    if (!words[i] || OPENING.has(n) || LINKING.has(n) || SHRUG_TAIL.has(n)) continue;
+    if (!FAINT.has(n)) return false;
+    faint = true;
+  }
+  return faint;
 }

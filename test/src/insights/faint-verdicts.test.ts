@@ -47,6 +47,14 @@ describe("a bare verdict of adequate", () => {
     expect(read("The waiting room is fine but it is never clean.")).toEqual(["facility:negative"]);
   });
 
+  it("reads a drawback put up with in a clause of its own ('but that's ok') as neither side", () => {
+    expect(read("The lot is a block away, but that's okay.")).toEqual(["location:neutral"]);
+    expect(read("Street parking only, though it was fine.")).toEqual(["location:neutral"]);
+    expect(read("My appointment ran twenty minutes behind, though it was fine.")).not.toContain("scheduling:positive");
+    expect(read("The front desk was rude, but whatever.")).toEqual(["staff:negative"]);
+    expect(read("The rooms are tiny but fine, and the parking is awful.")).toContain("location:negative");
+  });
+
   it("lets a complaint after the verdict in its own clause decide, as one in the next clause does", () => {
     expect(read("The chiropractor is okay, a little rushed though.")).toEqual(["care:negative"]);
     expect(read("The front desk is fine, kinda rude tho.")).toEqual(["staff:negative"]);
