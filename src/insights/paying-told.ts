@@ -56,6 +56,9 @@ export function payingToldAt(
   if (!normals.slice(from, to).some((w) => COVERAGE.has(w))) return false;
   // Only coverage denied: "they accept my insurance so I only pay a copay" still praises.
   if (!normals.slice(Math.max(start, from - DENIED_BEFORE), to).some((w) => NEGATORS.has(w))) return false;
+  // "They don't bill insurance, you pay at the visit and submit the claim yourself": the patient's
+  // own claim is how they are paid back, whatever joins it to the denial.
+  if (claimSentIn({ normals, lemmas }, start, end)) return true;
   // The paying on the far side of a link: "…so I paid cash", "I paid cash because it's not covered".
   // A paying before "so" is the cause, no paying another way: "they never submitted my claim, so…".
   const link = (a: number, b: number) => normals.slice(a, b).some((w) => LINKS.has(w) && (w !== "so" || b > to));
@@ -65,6 +68,27 @@ export function payingToldAt(
     // "I paid as much as before and insurance didn't cover a thing": the denial is a clause of its own.
     const joined = k < from && normals.slice(k + 1, from).some((w) => w === "and" || w === "but");
     if (k >= to ? link(to, k) : !joined && link(k + 1, from)) return true;
+  }
+  return false;
+}
+
+/** Who sends a claim in on their own: "submit the claim myself", "send the claim in on my own". */
+const ONESELF = new Set(["myself", "ourselves", "yourself", "yourselves", "own"]);
+
+/**
+ * Whether the clause `start`…`end` tells the patient sending their claim in themselves ("submit the
+ * claims myself", "file the claim on my own"): a way of paying, told as a fact.
+ */
+export function claimSentIn(
+  { normals, lemmas }: Pick<TokenTable, "normals" | "lemmas">,
+  start: number,
+  end: number,
+): boolean {
+  for (let k = start; k < end; k++) {
+    if (!SENDING.has(lemmas[k] as string)) continue;
+    const claim = lemmas.slice(k + 1, Math.min(end, k + 4)).indexOf("claim");
+    if (claim >= 0 && normals.slice(k + 2 + claim, Math.min(end, k + 7 + claim)).some((w) => ONESELF.has(w)))
+      return true;
   }
   return false;
 }

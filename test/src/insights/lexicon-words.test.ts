@@ -82,6 +82,12 @@ describe("how the patient pays", () => {
     expect(read("I paid as much as before and insurance didn't cover a thing.")).toEqual(["billing:negative"]);
     expect(read("I had to file an appeal because they said the visit wasn't covered.")).toEqual(["billing:negative"]);
     expect(read("My claim came back because the adjustment was not covered.")).toEqual(["billing:negative"]);
+    // The patient's own claim is how they are paid back, however it is joined to the denial.
+    expect(read("They don't bill insurance, you pay at the desk and file the claim on your own.")).toEqual([
+      "billing:neutral",
+    ]);
+    expect(read("Medicare isn't accepted, I send my claims in myself.")).toEqual(["billing:neutral"]);
+    expect(read("They don't bill insurance.")).toEqual(["billing:negative"]);
     expect(read("The office never submitted my claim, so insurance didn't cover the visit.")).toEqual([
       "billing:negative",
     ]);
