@@ -1,5 +1,6 @@
 import { WORD_WEIGHT } from "./attribute.ts";
 import type { Clause } from "./nlp.ts";
+import { claimSentIn } from "./paying-told.ts";
 import { priceToldBare } from "./prices-told.ts";
 import type { AspectReading, AspectSpan } from "./readings.ts";
 
@@ -68,7 +69,8 @@ export function faintVerdicts(
     // "Each visit is $55": a price told bare judges nothing, whatever side a model read (prices-told.ts);
     // set against another clause ("…, even though he barely touched me") it may.
     const alone = clauses.every((c, j) => j === k || c.sentenceIndex !== clause.sentenceIndex);
-    const priced = alone && priceToldBare(clause);
+    // So does sending the claim in oneself (paying-told.ts): "…so I submit the claims myself".
+    const priced = alone && (priceToldBare(clause) || claimSentIn(clause.tokens, clause.start, clause.end));
     for (const r of found) {
       if (priced && r.words.length === 0 && !(r.inferred && !r.learned)) {
         Object.assign(r, { score: 0, polar: false, faint: true });

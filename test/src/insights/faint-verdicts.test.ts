@@ -109,6 +109,15 @@ describe("a price told bare", () => {
     );
   });
 
+  it("gives none either to a claim the patient sends in themselves, told as how they pay", () => {
+    const bitter =
+      "My hip is no better after a month. They don't take Medicare so I swipe my card and file the claim myself.";
+    expect(read(bitter, 1, both)).toContain("billing:neutral");
+    expect(read("They don't take Medicare, which is a joke, so I file the claims myself.", 1, both)).toContain(
+      "billing:negative",
+    );
+  });
+
   it("leaves a price set against another clause of its sentence to its words and the models", () => {
     expect(read("The bill was $90 even though he spent five minutes with me.", 2, both)).toContain("billing:negative");
   });
