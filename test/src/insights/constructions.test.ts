@@ -269,6 +269,11 @@ describe("relief told as no longer needing something", () => {
       "pain-relief:negative",
     ]);
     expect(read("I walked out with no back pain for the first time since March.")).toEqual(["pain-relief:positive"]);
+    // A pulled muscle is a condition as a sprain is: taken home, a poor result; come in with, a reason.
+    expect(read("Booked for a tight neck and went home with a pulled muscle in my shoulder.")).toEqual([
+      "pain-relief:negative",
+    ]);
+    expect(read("I pulled a muscle at the gym, so I booked a visit.")).not.toContain("pain-relief:negative");
     // None of something else taken away is no relief: "no answers" is not "no pain".
     expect(read("Came in for my lower back pain and left with no answers and no plan.")).not.toContain(
       "pain-relief:positive",
