@@ -2,8 +2,9 @@ import type { Clause } from "./nlp.ts";
 
 /**
  * A clause that turns to the rest ("but everything else was lovely", "otherwise a fine visit",
- * "other than that it was great") speaks of all the clause before it did not name: it borrows none
- * of that clause's aspects, whose reading stays the clause before's own.
+ * "other than that it was great") speaks of all the clause before it did not name, and one that weighs
+ * the whole against it ("but so worth it") of the whole: it borrows none of that clause's aspects,
+ * whose reading stays the clause before's own.
  */
 
 /** Pronouns that keep the clause on whom the clause before named: "otherwise she's lovely". */
@@ -25,6 +26,8 @@ export function turnsToTheRest(clause: Clause): boolean {
     // "the rest was great", "the rest of the staff"; not "the rest of the time", still whoever it was.
     if (w === "rest") return k > 0 && words[k - 1] === "the" && !(next === "of" && words[k + 3] === "time");
     if (w === "than" || w === "from") return BACK.has(next) && ["other", "apart", "aside"].includes(words[k - 1] ?? "");
+    // "a 35 min drive but SO worth it", "but it's worth it": the whole weighed against the drawback.
+    if (w === "worth") return next === "it" && k + 2 === words.filter((x) => x !== ".").length;
     return w === "besides" && BACK.has(next);
   });
 }

@@ -308,6 +308,17 @@ describe("a clause that borrows the aspects of the clause before it", () => {
     const she = clauseOf("The receptionist forgot my name, but otherwise she has been wonderful.", 3);
     expect(she.find((m) => m.clause.startsWith("but otherwise"))).toMatchObject({ side: 1 });
   });
+
+  it("borrows none when it weighs the whole against the drawback ('but so worth it')", () => {
+    const worth = clauseOf("The only catch is a forty minute bus ride each way, but totally worth it.", 3);
+    expect(worth.filter((m) => m.clause.startsWith("but totally"))).toEqual([]);
+    const parking = clauseOf("Parking is a nightmare, but it's worth it.", 3);
+    expect(parking.find((m) => m.aspect === "location")).toMatchObject({ side: -1 });
+    // Named, what is worth it is judged: "but Dr. Kim is worth it".
+    expect(clauseOf("Parking is a nightmare, but the doctor is worth it.", 3)).toContainEqual(
+      expect.objectContaining({ aspect: "care", side: 1 }),
+    );
+  });
 });
 
 describe("a clause whose only opinion is a word of wink's general lexicon that names a thing", () => {
