@@ -143,12 +143,9 @@ export function attribute(clause: Clause, mentions: readonly AspectSpan[], polar
   const where = (m: AspectSpan) => !m.condition && isPlace(clause, m.start, WHERE);
   const placed = new Set(mentions.filter(where).map((m) => m.aspect));
   for (const m of mentions) if (!where(m)) placed.delete(m.aspect);
-  // "Carmen found a knot I didn't know I had": someone of the office named by a given name is
-  // what they did, never named in passing, whichever aspect the clause's opinion goes to.
-  const named = new Set(mentions.filter((m) => m.person).map((m) => m.aspect));
   const inPassing = (aspect: number) => weakOnly.has(aspect) || (placed.has(aspect) && placed.size < sums.size);
   return [...sums]
-    .filter(([aspect, s]) => s.polar || (!anyPolar && !inPassing(aspect)) || named.has(aspect))
+    .filter(([aspect, s]) => s.polar || (!anyPolar && !inPassing(aspect)))
     .sort(([a], [b]) => a - b)
     .map(([aspect, s]) => ({
       aspect,
