@@ -19,8 +19,15 @@ function reason(r: AspectReading): string {
   const words = r.words.join(" ");
   const m = r.model;
   const kind = m?.explicit ? "explicit words" : "weaker evidence";
-  if (r.faint)
-    return `${words ? `rated adequate, no more (${words})` : "a shrug, or a price or a way of paying told bare, no opinion"}: neutral, and neither the model nor the rating gives it a side`;
+  if (r.faint) {
+    const what =
+      r.faint === "put up with"
+        ? "a drawback the sentence puts up with"
+        : words
+          ? `rated adequate, no more (${words})`
+          : "a shrug, or a price or a way of paying told bare, no opinion";
+    return `${what}: neutral, and neither the model nor the rating gives it a side`;
+  }
   if (r.learned === "overruled" && m?.ironic)
     return `the learned model won: in a review of one or two stars it read ${m.side} at p ${m.p} with the rating and the rest of the review, at least the ${m.need} needed to overrule praise there without the clause's words alone (sarcasm, or praise taken back; ${words})`;
   if (r.learned === "overruled" && m)

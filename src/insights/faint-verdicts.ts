@@ -101,7 +101,7 @@ export function faintVerdicts(
         if (j === k || clauses[j]?.sentenceIndex !== clause.sentenceIndex) continue;
         for (const o of other) {
           if (o.aspect === r.aspect && o.inferred && !o.learned && o.words.length === 0)
-            Object.assign(o, { score: 0, polar: false, faint: true });
+            Object.assign(o, { score: 0, polar: false, faint: "put up with" });
         }
       }
     }

@@ -53,10 +53,11 @@ export interface AspectReading {
   /** The words credited to the aspect as written, each marked + or - by its value: `--explain` shows them. */
   words: string[];
   /**
-   * Its only word rated the aspect adequate, no more ("The waiting room is fine."): neutral, and no
-   * model or rating gives it a side (clause-rules.ts).
+   * Its only word rated the aspect adequate, no more ("The waiting room is fine."), or it is a
+   * drawback the next clause puts up with ("a block away, but that's okay": `"put up with"`):
+   * neutral, and no model or rating gives it a side (faint-verdicts.ts).
    */
-  faint?: boolean;
+  faint?: boolean | "put up with";
   /** A construction (a delay, an ability: constructions.ts) gave the side, not an opinion word. */
   shape?: boolean;
   /**

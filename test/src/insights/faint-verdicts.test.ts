@@ -83,6 +83,8 @@ describe("a bare verdict of adequate", () => {
   it("says why in --explain", () => {
     const lines = explainReview(rules, insights.aspects, plainReview("The waiting room is fine.", 3)).join("\n");
     expect(lines).toMatch(/facility +neutral +0\.00 +rated adequate, no more \(fine\+\): neutral/);
+    const putUp = explainReview(rules, insights.aspects, plainReview("The lot is a block away, but that's okay.", 3));
+    expect(putUp.join("\n")).toMatch(/location +neutral +0\.00 +a drawback the sentence puts up with: neutral/);
   });
 });
 
