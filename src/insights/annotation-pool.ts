@@ -3,7 +3,7 @@ import { availableParallelism } from "node:os";
 import path from "node:path";
 import type { Business } from "../content/records.ts";
 import { PackWriter, writing } from "../io/pack-file.ts";
-import { shareItems, takeRun } from "../io/shared-items.ts";
+import { shareItems, taken } from "../io/shared-items.ts";
 import { workerResult } from "../io/worker-result.ts";
 import type { ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
@@ -60,12 +60,11 @@ export async function summariseInParallel(input: PoolInput, opts: PoolOptions = 
     const pack = new PackWriter(dir);
     try {
       writing(pack, () => {
-        for (let [i, end] = takeRun(shared); i < end; [i, end] = takeRun(shared))
-          for (; i < end; i++) {
-            const [key, review] = items[i] as [string, ReviewInput];
-            pack.add(key, encodeSummary(summarise(review)));
-            own++;
-          }
+        for (const i of taken(shared)) {
+          const [key, review] = items[i] as [string, ReviewInput];
+          pack.add(key, encodeSummary(summarise(review)));
+          own++;
+        }
       });
     } catch (err) {
       // The build fails with this error; the workers' outcome no longer matters.

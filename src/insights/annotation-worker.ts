@@ -1,7 +1,7 @@
 import { parentPort, workerData } from "node:worker_threads";
 import type { Business } from "../content/records.ts";
 import { PackWriter, writing } from "../io/pack-file.ts";
-import { itemAt, type SharedItems, takeRun } from "../io/shared-items.ts";
+import { itemAt, type SharedItems, taken } from "../io/shared-items.ts";
 import type { ReviewInput } from "./annotate.ts";
 import type { InsightsContent } from "./content-schema.ts";
 import { createAnalyzer } from "./nlp.ts";
@@ -22,11 +22,10 @@ const summarise = createSummariser(content, business, createAnalyzer());
 const pack = new PackWriter(dir);
 let written = 0;
 writing(pack, () => {
-  for (let [i, end] = takeRun(shared); i < end; [i, end] = takeRun(shared))
-    for (; i < end; i++) {
-      const [key, review] = itemAt<[string, ReviewInput]>(shared, i);
-      pack.add(key, encodeSummary(summarise(review)));
-      written++;
-    }
+  for (const i of taken(shared)) {
+    const [key, review] = itemAt<[string, ReviewInput]>(shared, i);
+    pack.add(key, encodeSummary(summarise(review)));
+    written++;
+  }
 });
 parentPort?.postMessage(written);

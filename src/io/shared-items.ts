@@ -49,6 +49,11 @@ export function takeRun(shared: SharedItems): [from: number, to: number] {
   return [from, Math.min(from + RUN, count)];
 }
 
+/** Every index this thread takes, run after run, until none are left. */
+export function* taken(shared: SharedItems): Generator<number> {
+  for (let [i, end] = takeRun(shared); i < end; [i, end] = takeRun(shared)) for (; i < end; i++) yield i;
+}
+
 /** Item `i`, parsed from the shared JSON (a worker's copy of just that item). */
 export function itemAt<T>(shared: SharedItems, i: number): T {
   const at = new Float64Array(shared.offsets);

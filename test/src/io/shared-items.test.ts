@@ -1,7 +1,7 @@
 import { pathToFileURL } from "node:url";
 import { Worker } from "node:worker_threads";
 import { describe, expect, it } from "vitest";
-import { itemAt, itemCount, RUN, shareItems, takeRun } from "../../../src/io/shared-items.ts";
+import { itemAt, itemCount, RUN, shareItems, taken, takeRun } from "../../../src/io/shared-items.ts";
 
 const MODULE = pathToFileURL(new URL("../../../src/io/shared-items.ts", import.meta.url).pathname).href;
 
@@ -9,10 +9,9 @@ const MODULE = pathToFileURL(new URL("../../../src/io/shared-items.ts", import.m
 function taker(shared: ReturnType<typeof shareItems>): Promise<{ index: number; item: unknown }[]> {
   const code = `
     const { parentPort, workerData } = require("node:worker_threads");
-    import(workerData.module).then(({ takeRun, itemAt }) => {
+    import(workerData.module).then(({ taken, itemAt }) => {
       const took = [];
-      for (let [i, end] = takeRun(workerData.shared); i < end; [i, end] = takeRun(workerData.shared))
-        for (; i < end; i++) took.push({ index: i, item: itemAt(workerData.shared, i) });
+      for (const i of taken(workerData.shared)) took.push({ index: i, item: itemAt(workerData.shared, i) });
       parentPort.postMessage(took);
     });`;
   return new Promise((resolve, reject) => {
@@ -49,8 +48,7 @@ describe("shared items", () => {
     // The test's own thread takes too, as the build's thread does beside its workers.
     const workers = [taker(shared), taker(shared), taker(shared)];
     const mine: { index: number; item: unknown }[] = [];
-    for (let [i, end] = takeRun(shared); i < end; [i, end] = takeRun(shared))
-      for (; i < end; i++) mine.push({ index: i, item: itemAt(shared, i) });
+    for (const i of taken(shared)) mine.push({ index: i, item: itemAt(shared, i) });
     const all = [...mine, ...(await Promise.all(workers)).flat()];
     expect(all).toHaveLength(items.length);
     expect(new Set(all.map((t) => t.index)).size).toBe(items.length);
