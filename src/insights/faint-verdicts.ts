@@ -30,17 +30,31 @@ const FAINT = new Set([
 const LINKING = new Set(["is", "was", "are", "were", "'s", "’s", "be", "been", "seems", "seemed", "looks", "looked"]);
 const HEDGES = new Set(["pretty", "just", "perfectly", "totally", "quite", "fairly", "kinda", "mostly"]);
 /** What may follow the verdict in its clause: a shrug, not a reason ("fine I guess", "ok, nothing special"). */
-const SHRUG_TAIL = new Set(
-  ["i", "guess", "suppose", "honestly", "tho", "though", "really", "too", "overall", "anyway", "for", "me"].concat([
-    "nothing",
-    "special",
-    "fancy",
-    "either",
-    "way",
-    "enough",
-    "lol",
-  ]),
-);
+const SHRUG_TAIL = new Set([
+  "i",
+  "guess",
+  "suppose",
+  "honestly",
+  "tho",
+  "though",
+  "really",
+  "too",
+  "overall",
+  "anyway",
+  "for",
+  "me",
+  "nothing",
+  "special",
+  "fancy",
+  "either",
+  "way",
+  "enough",
+  "lol",
+]);
+
+/** A credited word (marked + or -) that is a verdict of adequate or a hedge: "fine+", "pretty+". */
+const faintWord = (w: string) =>
+  w.endsWith("+") && (FAINT.has(w.slice(0, -1).toLowerCase()) || HEDGES.has(w.slice(0, -1).toLowerCase()));
 
 /**
  * "The waiting room is fine.", "Reception is ok", "Rooms are standard": a place, a person or a service
@@ -80,11 +94,9 @@ export function faintVerdicts(
       // The rules' praise, or that praise the model read as neutral in a bitter review.
       const praise = r.polar ? r.score > 0 : r.learned === "overruled" && r.score === 0;
       if (!praise || r.aspect === resultAspect || (r.inferred && !r.learned) || r.shape || r.absent) continue;
-      const faint = (w: string) =>
-        w.endsWith("+") && (FAINT.has(w.slice(0, -1).toLowerCase()) || HEDGES.has(w.slice(0, -1).toLowerCase()));
       // "dr b is ok, kinda rushed tho": adequate, then a complaint about it, which decides.
       const complaints = r.words.filter((w) => w.endsWith("-"));
-      if (r.words.length === 0 || !r.words.every((w) => faint(w) || w.endsWith("-"))) continue;
+      if (r.words.length === 0 || !r.words.every((w) => faintWord(w) || w.endsWith("-"))) continue;
       const adequate = ratedAdequate(clause, r.aspect, spansOfClause[k] ?? [], complaints.length > 0);
       if (!adequate && (complaints.length > 0 || !bareVerdict(clause))) continue;
       if (complaints.length > 0) {
