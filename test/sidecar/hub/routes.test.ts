@@ -1,6 +1,7 @@
-import { describe, expect, it } from "vitest";
+import { describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { HubRequestSchema } from "../../../src/api/hub-request.ts";
+import { cooperative, startSubscriber } from "../../helpers/https-subscriber.ts";
 import { answerOf, fileHarness, startHarness, TOPICS, VALID_SUBSCRIPTION } from "../../helpers/hub-harness.ts";
 
 const hub = fileHarness();
@@ -146,10 +147,27 @@ describe("request validation", () => {
       false,
     ]);
     expect(await hub.h.pending()).toEqual([]);
-    // A literal % sent as %25, and an unknown parameter's bad escape, are accepted.
-    const ok = await hub.h.post({}, form, `${base}&${cb}&hub.secret=%25FF%25FE&other=%FF`);
-    expect(ok.status).toBe(202);
-    expect(await hub.h.pending()).toMatchObject([{ secret: "%FF%FE" }]);
+    // A literal % sent as %25, and an unknown parameter's bad escape, are accepted. The subscriber
+    // holds its verification, so the request is still pending when read (a callback that fails at
+    // once could be verified, and dropped, before the read under load).
+    let release = () => {};
+    const held = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const sub = await startSubscriber(inject("testTls").trusted, async (req) => {
+      await held;
+      return cooperative(req);
+    });
+    try {
+      const heldCb = `hub.callback=${encodeURIComponent(sub.callback())}`;
+      const ok = await hub.h.post({}, form, `${base}&${heldCb}&hub.secret=%25FF%25FE&other=%FF`);
+      expect(ok.status).toBe(202);
+      expect(await hub.h.pending()).toMatchObject([{ secret: "%FF%FE" }]);
+    } finally {
+      release();
+      await hub.h.hub.idle();
+      await sub.close();
+    }
     // UTF-8 sent unescaped is accepted, as the form parser reads it as what it is.
     const utf8 = `hub.callback=${encodeURIComponent("https://sub.example.test/utf8")}`;
     expect((await bytes(`${base}&${utf8}&hub.secret=s`, [0xc3, 0xa9])).status).toBe(202);
