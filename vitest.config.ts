@@ -28,6 +28,9 @@ export const HEAVY_TESTS = [
   "test/src/build/astro-worker.test.ts",
   "test/sidecar/build/outage-build.test.ts",
   "test/sidecar/mcp/idle-sessions.test.ts",
+  "test/sidecar/db/partition-recovery.test.ts",
+  "test/sidecar/db/shutdown-hung-database.test.ts",
+  "test/sidecar/mcp/hung-database.test.ts",
 ];
 
 export default defineConfig(({ mode }) => {
