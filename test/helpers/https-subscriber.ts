@@ -25,6 +25,21 @@ export const cooperative: Responder = (req) => {
   return { status: 204 };
 };
 
+/** A responder that answers as `cooperative` does, but only once `release` is called: requests stay pending until then. */
+export function heldResponder(): { respond: Responder; release(): void } {
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return {
+    async respond(req) {
+      await held;
+      return cooperative(req);
+    },
+    release: () => release(),
+  };
+}
+
 /**
  * The hub settings of a deployment under test with many subscribers on this machine: loopback
  * callbacks allowed, no per-host or rate cap they would reach, and deliveries that time out,

@@ -4,7 +4,7 @@ import { afterEach, beforeEach, expect, inject } from "vitest";
 import { PgHubStore } from "../../sidecar/hub/pg-store.ts";
 import { SqliteHubDb, STORE_FILE } from "../../sidecar/hub/sqlite-db.ts";
 import type { SubscriptionInput } from "../../sidecar/hub/store.ts";
-import { cooperative, type Subscriber, startSubscriber } from "./https-subscriber.ts";
+import { heldResponder, type Subscriber, startSubscriber } from "./https-subscriber.ts";
 import { currentBackend, openHubDatabase } from "./hub-backends.ts";
 import { type Harness, startHarness, TOPICS } from "./hub-harness.ts";
 
@@ -57,14 +57,8 @@ export function subscriptionBench(): SubscriptionBench {
       return { "hub.mode": mode, "hub.topic": TOPICS.atom, "hub.callback": callback, ...more };
     },
     holdVerifications() {
-      let release: () => void = () => {};
-      const held = new Promise<void>((resolve) => {
-        release = resolve;
-      });
-      bench.sub.respond = async (req) => {
-        await held;
-        return cooperative(req);
-      };
+      const { respond, release } = heldResponder();
+      bench.sub.respond = respond;
       return release;
     },
     async storeDirectly(on, row) {

@@ -1,7 +1,7 @@
 import { describe, expect, inject, it } from "vitest";
 import { z } from "zod";
 import { HubRequestSchema } from "../../../src/api/hub-request.ts";
-import { cooperative, startSubscriber } from "../../helpers/https-subscriber.ts";
+import { heldResponder, startSubscriber } from "../../helpers/https-subscriber.ts";
 import { answerOf, fileHarness, startHarness, TOPICS, VALID_SUBSCRIPTION } from "../../helpers/hub-harness.ts";
 
 const hub = fileHarness();
@@ -150,14 +150,8 @@ describe("request validation", () => {
     // A literal % sent as %25, and an unknown parameter's bad escape, are accepted. The subscriber
     // holds its verification, so the request is still pending when read (a callback that fails at
     // once could be verified, and dropped, before the read under load).
-    let release = () => {};
-    const held = new Promise<void>((resolve) => {
-      release = resolve;
-    });
-    const sub = await startSubscriber(inject("testTls").trusted, async (req) => {
-      await held;
-      return cooperative(req);
-    });
+    const { respond, release } = heldResponder();
+    const sub = await startSubscriber(inject("testTls").trusted, respond);
     try {
       const heldCb = `hub.callback=${encodeURIComponent(sub.callback())}`;
       const ok = await hub.h.post({}, form, `${base}&${heldCb}&hub.secret=%25FF%25FE&other=%FF`);
