@@ -53,8 +53,11 @@ const SHRUG_TAIL = new Set([
 ]);
 
 /** A credited word (marked + or -) that is a verdict of adequate or a hedge: "fine+", "pretty+". */
-const faintWord = (w: string) =>
-  w.endsWith("+") && (FAINT.has(w.slice(0, -1).toLowerCase()) || HEDGES.has(w.slice(0, -1).toLowerCase()));
+function faintWord(w: string): boolean {
+  if (!w.endsWith("+")) return false;
+  const bare = w.slice(0, -1).toLowerCase();
+  return FAINT.has(bare) || HEDGES.has(bare);
+}
 
 /**
  * "The waiting room is fine.", "Reception is ok", "Rooms are standard": a place, a person or a service
