@@ -31,6 +31,7 @@ export const HEAVY_TESTS = [
   "test/sidecar/db/partition-recovery.test.ts",
   "test/sidecar/db/shutdown-hung-database.test.ts",
   "test/sidecar/mcp/hung-database.test.ts",
+  "test/sidecar/hub/queue-waits.test.ts",
 ];
 
 export default defineConfig(({ mode }) => {

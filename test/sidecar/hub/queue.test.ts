@@ -1,52 +1,26 @@
-import { mkdtemp } from "node:fs/promises";
-import os from "node:os";
-import path from "node:path";
 import pino from "pino";
 import { afterAll, afterEach, describe, expect, inject, it } from "vitest";
 import { listenForBuilds, liveBuild, recordLiveBuild } from "../../../sidecar/db/build-broadcast.ts";
 import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
 import { openPublishQueue } from "../../../sidecar/db/publish-jobs.ts";
 import { claimMs } from "../../../sidecar/hub/verification-claims.ts";
-import {
-  cooperative,
-  isDelivery,
-  isVerification,
-  type Subscriber,
-  startSubscriber,
-} from "../../helpers/https-subscriber.ts";
+import { cooperative, isDelivery, isVerification, startSubscriber } from "../../helpers/https-subscriber.ts";
 import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
-import { type Harness, startHarness, TOPICS } from "../../helpers/hub-harness.ts";
-import { createDatabase, startPgServer } from "../../helpers/pg-cluster.ts";
+import { type Harness, TOPICS } from "../../helpers/hub-harness.ts";
+import { closeOpened, instances, open, subscribedAtV1, until } from "../../helpers/hub-instances.ts";
+import { createDatabase } from "../../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
 
-/** What only the shared (PostgreSQL) mode has: several instances, the job queue, migrations, the broadcast. */
+/**
+ * What only the shared (PostgreSQL) mode has: several instances, the job queue, migrations, the
+ * broadcast. The waits only real time passes (retry backoff, a paused database) are in
+ * queue-waits.test.ts, in `test:all`.
+ */
 
 const tls = inject("testTls");
-const open: { close(): Promise<unknown> }[] = [];
 const silent = pino({ level: "silent" });
 
-/** Polls `done` every 50 ms until it holds, failing after `ms`. */
-async function until(done: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-afterEach(async () => {
-  await Promise.all(open.splice(0).map((x) => x.close()));
-});
-
-async function instances(n: number): Promise<Harness[]> {
-  const dataDir = await mkdtemp(path.join(os.tmpdir(), "pr-hub-shared-"));
-  const distDir = await mkdtemp(path.join(os.tmpdir(), "pr-hub-dist-"));
-  const out: Harness[] = [];
-  // Same dataDir: the harness gives both the same database, as DATABASE_URL would.
-  for (let i = 0; i < n; i++) out.push(await startHarness({ dataDir, distDir }));
-  open.push(...out);
-  return out;
-}
+afterEach(closeOpened);
 
 /** Moves `h`'s clock on by `ms`, a second at a time, letting what each second starts finish. */
 async function runFor(h: Harness, ms: number): Promise<void> {
@@ -61,7 +35,7 @@ forEachHubStore(() => {
     it("is verified by another instance when the one that accepted it stops mid-verification", async () => {
       const [a, b] = (await instances(2)) as [Harness, Harness];
       const sub = await startSubscriber(tls.trusted, () => new Promise(() => {}));
-      open.push(sub);
+      open(sub);
       const form = { "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() };
       expect((await a.post(form)).status).toBe(202);
       await sub.waitFor(isVerification());
@@ -77,7 +51,7 @@ forEachHubStore(() => {
     it("is taken over from an instance that died mid-verification once its hold lapses, and only then", async () => {
       const [a, b] = (await instances(2)) as [Harness, Harness];
       const sub = await startSubscriber(tls.trusted, () => new Promise(() => {}));
-      open.push(sub);
+      open(sub);
       const form = { "hub.mode": "subscribe", "hub.topic": TOPICS.json, "hub.callback": sub.callback() };
       expect((await a.post(form)).status).toBe(202);
       // A never answers for its request again, as if killed: its challenge is left hanging.
@@ -96,7 +70,7 @@ forEachHubStore(() => {
     it("notifies each subscriber once per change, whichever instance took the subscription or the publish", async () => {
       const [a, b] = (await instances(2)) as [Harness, Harness];
       const sub = await startSubscriber(tls.trusted);
-      open.push(sub);
+      open(sub);
       await a.writeTopic(TOPICS.atom, "<feed>v1</feed>");
       await a.hub.publish();
       for (let i = 0; i < 6; i++) {
@@ -124,20 +98,8 @@ forEachHubStore(() => {
   });
 
   describe("the delivery queue", () => {
-    /** One instance whose Atom topic is at v1, and one subscriber to it, owed whatever follows. */
-    async function subscribedAtV1(): Promise<{ h: Harness; sub: Subscriber }> {
-      const [h] = (await instances(1)) as [Harness];
-      const sub = await startSubscriber(tls.trusted);
-      open.push(sub);
-      await h.writeTopic(TOPICS.atom, "<feed>v1</feed>");
-      await h.hub.publish();
-      await h.post({ "hub.mode": "subscribe", "hub.topic": TOPICS.atom, "hub.callback": sub.callback() });
-      await h.hub.idle();
-      return { h, sub };
-    }
-
     it("takes an earlier version back when told to publish it, but not from an offer that refuses reverts", async () => {
-      const { h, sub } = await subscribedAtV1();
+      const { h, sub } = await subscribedAtV1(tls.trusted);
       await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
       await h.hub.publish([TOPICS.atom]);
       await h.hub.idle();
@@ -153,39 +115,6 @@ forEachHubStore(() => {
         "<feed>v2</feed>",
         "<feed>v1</feed>",
       ]);
-    });
-
-    it("retries with backoff and removes the subscription after 3 consecutive failures", async () => {
-      const { h, sub } = await subscribedAtV1();
-      sub.respond = (r) => (r.method === "POST" ? { status: 500 } : cooperative(r));
-      await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
-      await h.hub.publish();
-      await sub.waitFor(isDelivery, 1);
-      await h.hub.idle();
-      const attempts = sub.requests.filter(isDelivery);
-      expect(attempts).toHaveLength(3);
-      expect(await h.stored()).toEqual([]);
-      const failed = h.logs.filter((l) => l.msg === "delivery failed; will retry").map((l) => l.failures);
-      expect(failed).toEqual([1, 2]);
-      expect(h.logs.some((l) => l.msg === "subscription removed after 3 consecutive failed deliveries")).toBe(true);
-    });
-
-    it("logs a database outage once per reason, not once per worker per second", { timeout: 60_000 }, async () => {
-      const [h] = (await instances(1)) as [Harness];
-      const server = await pgServer();
-      await server.pause();
-      try {
-        // Every one of the HUB_CONCURRENCY (16) workers polls each second and fails.
-        await new Promise((r) => setTimeout(r, 4000));
-      } finally {
-        await server.resume();
-      }
-      const errors = h.logs.filter((l) => l.msg === "job queue error");
-      expect(errors.length).toBeGreaterThan(0);
-      // Each reason once (a paused server fails polls in a few ways, more of them on a busy
-      // machine), against the 16 workers' 64 failed polls of those 4 s.
-      expect(new Set(errors.map((l) => l.err)).size).toBe(errors.length);
-      expect(errors.length).toBeLessThan(16);
     });
   });
 }, ["postgres"]);
@@ -236,33 +165,6 @@ describeWithPackage(POSTGRES_UNAVAILABLE, "migrations and the build broadcast", 
     } finally {
       await Promise.all(queues.map((q) => q.close()));
       await pool.end();
-    }
-  });
-
-  it("hear again after the database was down, and call back once on reconnecting", { timeout: 120_000 }, async () => {
-    // A server of its own: this test stops it.
-    const server = await startPgServer();
-    const url = await createDatabase(server);
-    const pool = createPool(url, silent);
-    await migrate(pool, silent);
-    const queue = await openPublishQueue({ url, log: silent, superviseSeconds: 10 });
-    let heard = 0;
-    try {
-      const listener = await listenForBuilds(queue.db, silent, () => heard++);
-      await until(() => heard >= 1);
-      await server.pause();
-      const before = heard;
-      await server.resume();
-      // Nothing was announced: the call comes from the reconnection alone.
-      await until(() => heard > before, 60_000);
-      const reconnected = heard;
-      await recordLiveBuild(pool, "build-after-outage");
-      await until(() => heard > reconnected);
-      await listener.close();
-    } finally {
-      await queue.close();
-      await pool.end();
-      await server.close();
     }
   });
 });
