@@ -1,7 +1,7 @@
 import { mkdtemp } from "node:fs/promises";
 import os from "node:os";
 import path from "node:path";
-import type { KeyAndCert } from "../../scripts/bench/local-ca.ts";
+import { inject } from "vitest";
 import { type Subscriber, startSubscriber } from "./https-subscriber.ts";
 import { type Harness, startHarness, TOPICS } from "./hub-harness.ts";
 
@@ -33,19 +33,10 @@ export async function instances(n: number): Promise<Harness[]> {
   return out;
 }
 
-/** Polls `done` every 50 ms until it holds, failing after `ms`. */
-export async function until(done: () => boolean, ms = 10_000): Promise<void> {
-  const end = Date.now() + ms;
-  while (!done()) {
-    if (Date.now() > end) throw new Error("timed out");
-    await new Promise((r) => setTimeout(r, 50));
-  }
-}
-
-/** One instance whose Atom topic is at v1, and one subscriber to it (serving `cert`), owed whatever follows. */
-export async function subscribedAtV1(cert: KeyAndCert): Promise<{ h: Harness; sub: Subscriber }> {
+/** One instance whose Atom topic is at v1, and one subscriber to it, owed whatever follows. */
+export async function subscribedAtV1(): Promise<{ h: Harness; sub: Subscriber }> {
   const [h] = (await instances(1)) as [Harness];
-  const sub = await startSubscriber(cert);
+  const sub = await startSubscriber(inject("testTls").trusted);
   open(sub);
   await h.writeTopic(TOPICS.atom, "<feed>v1</feed>");
   await h.hub.publish();

@@ -150,12 +150,6 @@ export async function openSession(endpoint: string, protocolVersion = "2025-06-1
   return id;
 }
 
-/** Polls `condition` (every 25 ms, at most 5 s) for state that settles after a response, e.g. a closed stream. */
-export async function waitFor(condition: () => boolean): Promise<void> {
-  for (let i = 0; i < 200 && !condition(); i++) await new Promise((r) => setTimeout(r, 25));
-  if (!condition()) throw new Error("the condition did not hold within 5 s");
-}
-
 /**
  * A publish in which one review's text changed: rewrites `/reviews.json` in `app`'s build folder
  * (and its ETag in the manifest) and makes it live, so change notices go out for that review.

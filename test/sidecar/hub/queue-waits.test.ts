@@ -1,14 +1,15 @@
 import pino from "pino";
-import { afterEach, describe, expect, inject, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { listenForBuilds, recordLiveBuild } from "../../../sidecar/db/build-broadcast.ts";
 import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
 import { openPublishQueue } from "../../../sidecar/db/publish-jobs.ts";
 import { cooperative, isDelivery } from "../../helpers/https-subscriber.ts";
 import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
 import { type Harness, TOPICS } from "../../helpers/hub-harness.ts";
-import { closeOpened, instances, subscribedAtV1, until } from "../../helpers/hub-instances.ts";
+import { closeOpened, instances, subscribedAtV1 } from "../../helpers/hub-instances.ts";
 import { createDatabase, startPgServer } from "../../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
+import { until } from "../../helpers/until.ts";
 
 /**
  * The PostgreSQL job queue's waits that only real time passes (`test:all`; vitest.config.ts): a
@@ -16,7 +17,6 @@ import { describeWithPackage } from "../../helpers/system-packages.ts";
  * listener. The rest of the shared mode is in queue.test.ts, in `npm test`.
  */
 
-const tls = inject("testTls");
 const silent = pino({ level: "silent" });
 
 afterEach(closeOpened);
@@ -24,7 +24,7 @@ afterEach(closeOpened);
 forEachHubStore(() => {
   describe("the delivery queue", () => {
     it("retries with backoff and removes the subscription after 3 consecutive failures", async () => {
-      const { h, sub } = await subscribedAtV1(tls.trusted);
+      const { h, sub } = await subscribedAtV1();
       sub.respond = (r) => (r.method === "POST" ? { status: 500 } : cooperative(r));
       await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
       await h.hub.publish();

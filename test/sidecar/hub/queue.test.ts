@@ -7,9 +7,10 @@ import { claimMs } from "../../../sidecar/hub/verification-claims.ts";
 import { cooperative, isDelivery, isVerification, startSubscriber } from "../../helpers/https-subscriber.ts";
 import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
 import { type Harness, TOPICS } from "../../helpers/hub-harness.ts";
-import { closeOpened, instances, open, subscribedAtV1, until } from "../../helpers/hub-instances.ts";
+import { closeOpened, instances, open, subscribedAtV1 } from "../../helpers/hub-instances.ts";
 import { createDatabase } from "../../helpers/pg-cluster.ts";
 import { describeWithPackage } from "../../helpers/system-packages.ts";
+import { until } from "../../helpers/until.ts";
 
 /**
  * What only the shared (PostgreSQL) mode has: several instances, the job queue, migrations, the
@@ -99,7 +100,7 @@ forEachHubStore(() => {
 
   describe("the delivery queue", () => {
     it("takes an earlier version back when told to publish it, but not from an offer that refuses reverts", async () => {
-      const { h, sub } = await subscribedAtV1(tls.trusted);
+      const { h, sub } = await subscribedAtV1();
       await h.writeTopic(TOPICS.atom, "<feed>v2</feed>");
       await h.hub.publish([TOPICS.atom]);
       await h.hub.idle();

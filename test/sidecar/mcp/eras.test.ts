@@ -12,8 +12,8 @@ import {
   postRpc,
   publishEditedReview,
   startMcpApp,
-  waitFor,
 } from "../../helpers/mcp-app.ts";
+import { until } from "../../helpers/until.ts";
 
 /**
  * One endpoint, two protocol eras: 2025-era clients initialize and get a session, 2026-07-28
@@ -181,7 +181,7 @@ describe("change notices", () => {
     await legacy.subscribeResource({ uri });
     const subscription = await modernClient.listen({ resourceSubscriptions: [uri] });
     expect(subscription.honoredFilter.resourceSubscriptions).toEqual([uri]);
-    await waitFor(() => app.mcp.openStreams === streamsBefore + 1);
+    await until(() => app.mcp.openStreams === streamsBefore + 1, 5_000);
 
     // A publish: a new build in which one review's text changed.
     await publishEditedReview(app, target.id);
@@ -200,7 +200,7 @@ describe("change notices", () => {
     // The 2025 client opens its session's GET stream after initialize; the 2026 one listens.
     const streamsBefore = app.mcp.openStreams;
     await client("legacy");
-    await waitFor(() => app.mcp.openStreams === streamsBefore + 1);
+    await until(() => app.mcp.openStreams === streamsBefore + 1, 5_000);
     const subscription = await (await client("modern")).listen({ resourceSubscriptions: [`${BASE}/reviews.json`] });
     await publishEditedReview(app, (dataset.reviews[1] as ReviewsDataset["reviews"][number]).id);
     stopWatching();

@@ -3,14 +3,7 @@ import { MAX_STREAMS_PER_SESSION, MAX_SUBSCRIBED_URIS } from "../../../sidecar/m
 import { MemorySessionStore } from "../../../sidecar/mcp/session-store.ts";
 import { STREAM_LIMIT_CODE, STREAM_RETRY_AFTER_S } from "../../../sidecar/mcp/stream-limit.ts";
 import { ManualClock } from "../../helpers/manual-clock.ts";
-import {
-  connectClient,
-  initializeRequest,
-  JSON_RPC_HEADERS,
-  openSession,
-  postRpc,
-  waitFor,
-} from "../../helpers/mcp-app.ts";
+import { connectClient, initializeRequest, JSON_RPC_HEADERS, openSession, postRpc } from "../../helpers/mcp-app.ts";
 import {
   BASE,
   exposed,
@@ -21,6 +14,7 @@ import {
   session,
   streamEnds,
 } from "../../helpers/mcp-transport.ts";
+import { until } from "../../helpers/until.ts";
 
 /** The bounds on /mcp's sessions and streams: idle timeouts, stream caps per server and per client, shutdown. */
 
@@ -59,7 +53,7 @@ describe("bounded sessions", () => {
     clock.advance(TTL / 2 - 1_000);
     await settle();
     abort.abort();
-    await waitFor(() => timed.mcp.openStreams === 0);
+    await until(() => timed.mcp.openStreams === 0, 5_000);
     // configuration.md: the session expires the idle timeout after its stream was closed.
     clock.advance(TTL - 1_000);
     expect((await postRpc(timed.endpoint, listTools(), session(id))).status).toBe(200);
@@ -94,7 +88,7 @@ describe("bounded sessions", () => {
     expect(capped.mcp.openStreams).toBe(1);
     // A client that hangs up frees its place.
     await ofB.body?.cancel();
-    await waitFor(() => capped.mcp.openStreams === 0);
+    await until(() => capped.mcp.openStreams === 0, 5_000);
   });
 
   it("holds one client to MCP_MAX_STREAMS_PER_CLIENT streams of both eras together, and gives a place back when one closes", async () => {
@@ -117,7 +111,7 @@ describe("bounded sessions", () => {
     // Requests that open no stream do not count against it.
     expect((await postRpc(shared.endpoint, listTools(), session(a))).status).toBe(200);
     await first.body?.cancel();
-    await waitFor(() => shared.mcp.openStreams === 1);
+    await until(() => shared.mcp.openStreams === 1, 5_000);
     const again = await send(shared.endpoint, "GET", session(a));
     expect(again.status).toBe(200);
     await Promise.all([again.body?.cancel(), second.body?.cancel()]);
@@ -150,7 +144,7 @@ describe("bounded sessions", () => {
     expect(await refused.json()).toMatchObject({ jsonrpc: "2.0", id: 2, error: { code: STREAM_LIMIT_CODE } });
     expect(capped.mcp.openListens).toBe(1);
     await first.body?.cancel();
-    await waitFor(() => capped.mcp.openListens === 0);
+    await until(() => capped.mcp.openListens === 0, 5_000);
     const again = await listen(3);
     expect(again.status).toBe(200);
     await again.body?.cancel();
