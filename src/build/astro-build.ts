@@ -128,6 +128,11 @@ export function astroCacheDir(key: string, root = PROJECT_ROOT): string {
 export interface AstroBuildOptions {
   /** Output folder (DIST_DIR of the child). */
   distDir: string;
+  /**
+   * The checkout to build, default this one. Two builds of one checkout at once break each other in
+   * its `.astro/` folder (the build lock waits for that); a test runs two at once as two clones would.
+   */
+  root?: string;
   /** CONTENT_DIR of the child; default: whatever `env` says. */
   contentDir?: string;
   /** Base environment; default `process.env`. DIST_DIR, CONTENT_DIR and the cache key are set on top. */
@@ -210,7 +215,7 @@ let active: { cacheDir?: string; release?: () => void } | undefined;
 export async function runAstroBuild(opts: AstroBuildOptions): Promise<AstroBuildResult> {
   if (opts.silent && !opts.dropCache)
     throw new Error("runAstroBuild: silent is only for builds whose cache is dropped");
-  const root = PROJECT_ROOT;
+  const root = opts.root ?? PROJECT_ROOT;
   const cacheKey = opts.cacheKey ?? opts.distDir;
   const release = opts.lock ? await acquireBuildLock() : undefined;
   active = { cacheDir: opts.dropCache ? astroCacheDir(cacheKey, root) : undefined, release };
