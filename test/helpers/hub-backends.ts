@@ -33,6 +33,13 @@ export async function pgServer(): Promise<PgServer> {
   return server;
 }
 
+/** Stops the server `pgServer` started, so that a later file in the same worker starts its own. */
+export async function closePgServer(): Promise<void> {
+  await server?.close();
+  server = undefined;
+  databases.clear();
+}
+
 /** `describe`s `suite` once per available store; `backend` is its name. */
 export function forEachHubStore(suite: (backend: BackendName) => void, only?: BackendName[]): void {
   for (const backend of only ?? (["sqlite", "postgres"] as const)) {
@@ -42,11 +49,7 @@ export function forEachHubStore(suite: (backend: BackendName) => void, only?: Ba
       });
       afterAll(async () => {
         current = "sqlite";
-        if (backend === "postgres") {
-          await server?.close();
-          server = undefined;
-          databases.clear();
-        }
+        if (backend === "postgres") await closePgServer();
       });
       suite(backend);
     });

@@ -5,7 +5,7 @@ import { createPool, migrate } from "../../../sidecar/db/postgres.ts";
 import { openPublishQueue } from "../../../sidecar/db/publish-jobs.ts";
 import { claimMs } from "../../../sidecar/hub/verification-claims.ts";
 import { cooperative, isDelivery, isVerification, startSubscriber } from "../../helpers/https-subscriber.ts";
-import { forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
+import { closePgServer, forEachHubStore, POSTGRES_UNAVAILABLE, pgServer } from "../../helpers/hub-backends.ts";
 import { type Harness, TOPICS } from "../../helpers/hub-harness.ts";
 import { closeOpened, instances, open, subscribedAtV1 } from "../../helpers/hub-instances.ts";
 import { createDatabase } from "../../helpers/pg-cluster.ts";
@@ -121,9 +121,7 @@ forEachHubStore(() => {
 }, ["postgres"]);
 
 describeWithPackage(POSTGRES_UNAVAILABLE, "migrations and the build broadcast", () => {
-  afterAll(async () => {
-    await (await pgServer()).close();
-  });
+  afterAll(closePgServer);
   it("apply once, even when two instances start at the same moment", async () => {
     const url = await createDatabase(await pgServer());
     const pools = [createPool(url, silent), createPool(url, silent)];
