@@ -45,8 +45,8 @@ export default defineConfig(({ mode }) => {
       hookTimeout: all ? 900_000 : 300_000,
       // Astro builds and servers are heavy; two workers match the 2-core machines this runs on.
       maxWorkers: 2,
-      // npm test runs many files in each worker, which loads the project's modules once (a fifth of
-      // the run's time went to a fresh worker per file); test:all, what CI runs, isolates each file.
+      // npm test runs many files in each worker, which loads the project's modules once (loading them
+      // in a fresh worker per file took a tenth of the run); test:all, what CI runs, isolates each file.
       isolate: all,
       // Makes a test CA and this run's temporary folders before workers start, and removes them after.
       globalSetup: ["test/global-setup.ts"],
