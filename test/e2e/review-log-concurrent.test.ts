@@ -41,6 +41,8 @@ describe("two builds at once on one LOG_DIR", { timeout: 1_500_000 }, () => {
     await cp(FIXTURE, c, { recursive: true });
     const carlos = await readFile(file(CARLOS, c), "utf8");
     await writeFile(file(CARLOS, c), carlos.replace("Sprained my ankle", "Twisted my ankle"));
+    // Made first, so that copying it does not delay the second build's start.
+    const other = await secondCheckout();
     // Not through buildSite, which serialises builds: these two must overlap.
     const unlocked = async (dir: string, root?: string) => {
       const distDir = await tempDistDir();
@@ -60,7 +62,7 @@ describe("two builds at once on one LOG_DIR", { timeout: 1_500_000 }, () => {
       });
       return { ...r, distDir };
     };
-    const [x, y] = await Promise.all([unlocked(a), unlocked(c, await secondCheckout())]);
+    const [x, y] = await Promise.all([unlocked(a), unlocked(c, other)]);
     const ok = [x, y].filter((r) => r.code === 0);
     for (const r of [x, y].filter((r) => r.code !== 0))
       expect(r.stdout + r.stderr).toMatch(/is locked by|changed while this build/);
