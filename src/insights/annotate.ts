@@ -24,7 +24,7 @@ import { type Analyzer, type Clause, clauseSpans } from "./nlp.ts";
 import { POLARITY_THRESHOLD, polarity, round } from "./numbers.ts";
 import { readClause } from "./polarity.ts";
 import { writersClaim } from "./quote-claims.ts";
-import { asksQuestion, explicitEvidence, inOthersWords, questionClauses } from "./quotes.ts";
+import { asksQuestion, explicitEvidence, inOthersWords, questionClauses, unquoteConceded } from "./quotes.ts";
 import type { AspectMention, AspectReading, AspectSpan } from "./readings.ts";
 import { absentAspects } from "./review-presence.ts";
 import { type ReviewVerdict, reviewVerdicts } from "./review-verdict.ts";
@@ -199,6 +199,7 @@ export function createAnnotator(
         accomplishedResults(clauses, readings, spansOfClause, shapes.abilityAspect, review.rating);
       const spansInSentence = clauseSpans(clauses);
       const questions = questionClauses(clauses);
+      const mentionClauses: Clause[] = [];
       readings.forEach((found, k) => {
         const clause = clauses[k] as Clause;
         // A clause that names the aspect by one of its own terms (not only by a condition word, which
@@ -209,6 +210,7 @@ export function createAnnotator(
           // "Inside it's basic, nothing fancy": a shrug, whatever side the model read into it.
           if (shrug && r.score !== 0 && r.words.length === 0) Object.assign(r, { score: 0, polar: false, faint: true });
           if (!r.polar && !asks && !r.faint && !shrug && named(k, r.aspect)) rated.add(r.aspect);
+          mentionClauses.push(clause);
           mentions.push({
             aspect: r.aspect,
             sentence: clause.sentence,
@@ -225,6 +227,7 @@ export function createAnnotator(
         }
       });
 
+      unquoteConceded(mentions, mentionClauses);
       // A clause whose side the learned model doubts counts less in the review than one it does not:
       // "Nothing helped and one of them made my back worse", told before "I'm hiking again".
       const disputed = options.learned?.disputedWeight ?? LEARNED_DEFAULTS.disputedWeight;

@@ -29,6 +29,21 @@ function contrastAt(normals: readonly string[], i: number): boolean {
   return true;
 }
 
+/** Of the contrastive conjunctions, those that yield a point rather than make one: "although X, Y". */
+const CONCEDING = new Set(["although", "though", "whereas", "even"]);
+
+/**
+ * How a clause that starts at token `start`, as `clauseRanges` cut it, opens: "turn" after "but",
+ * "however" or "yet" (the clause the sentence turns to), "concession" after "although", "though",
+ * "even though" or "whereas" (the clause it grants).
+ */
+export function contrastOpening(normals: readonly string[], start: number): "turn" | "concession" | undefined {
+  const w = normals[start] as string;
+  if (w === "even") return normals[start + 1] === "though" ? "concession" : undefined;
+  if (!CONTRASTIVE.has(w)) return undefined;
+  return CONCEDING.has(w) ? "concession" : "turn";
+}
+
 const BEFORE_WISH = new Set(["just", "only", "really", "also", "do"]);
 /** A wish these govern is theirs: "wouldn't wish it on anyone", "you could wish for". */
 const GOVERNS_WISH = new Set(["could", "can", "would", "should", "will", "might", "may"]);

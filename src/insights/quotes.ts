@@ -1,4 +1,5 @@
 import type { Sentiment } from "../content/records.ts";
+import { contrastOpening } from "./clause-cuts.ts";
 import { mayReferElsewhere } from "./constructions.ts";
 import type { Clause } from "./nlp.ts";
 import { polarity } from "./numbers.ts";
@@ -174,4 +175,47 @@ export function quoteOf(
 ): AspectMention | undefined {
   if (sentiment === "neutral") return undefined;
   return countedMention(sentiment, mentions, (m) => quotable(m, sentiment, rating));
+}
+
+/**
+ * "Dr. Lindqvist is good with his hands, but he talks down to you": a quote shows the whole
+ * sentence, so where two clauses of a sentence are each quotable for an aspect on opposite sides,
+ * only the side the sentence turns to (after "but", or beside a clause opening with "although")
+ * stays a quote; without a turn neither does. Every clause still counts. A side that is no quote by
+ * itself (someone else's words, a pronoun that may point at someone else) leaves the other its quote.
+ * `clauseOf[i]` is the clause of `mentions[i]`.
+ */
+export function unquoteConceded(mentions: AspectMention[], clauseOf: readonly Clause[]): void {
+  const groups = new Map<string, number[]>();
+  mentions.forEach((m, i) => {
+    if (m.score === 0 || !m.confident) return;
+    const key = `${m.sentenceIndex} ${m.aspect}`;
+    groups.set(key, [...(groups.get(key) ?? []), i]);
+  });
+  for (const group of groups.values()) {
+    const sides = new Set(group.map((i) => Math.sign((mentions[i] as AspectMention).score)));
+    if (sides.size < 2) continue;
+    const point = sentencePoint(
+      group.map((i) => ({ clause: clauseOf[i] as Clause, side: Math.sign((mentions[i] as AspectMention).score) })),
+    );
+    for (const i of group) {
+      const m = mentions[i] as AspectMention;
+      if (Math.sign(m.score) !== point) m.confident = false;
+    }
+  }
+}
+
+/** The side of the clause a sentence's readings turn to, in token order; 0 when none does. */
+function sentencePoint(read: readonly { clause: Clause; side: number }[]): number {
+  const inOrder = [...read].sort((a, b) => a.clause.start - b.clause.start);
+  let point = 0;
+  inOrder.forEach(({ clause, side }, n) => {
+    const opens = contrastOpening(clause.tokens.normals, clause.start);
+    const before = inOrder[n - 1];
+    const after = inOrder[n + 1];
+    if (opens === "turn" && before && before.side !== side) point = side;
+    else if (opens === "concession" && n === 0 && after && after.side !== side) point = after.side;
+    else if (opens === "concession" && before && before.side !== side) point = before.side;
+  });
+  return point;
 }

@@ -100,6 +100,26 @@ describe("what a review asks or asks for", () => {
     ]);
   });
 
+  it("quotes a sentence that reads an aspect both ways only for the side it turns to; every clause counts", () => {
+    // A quote shows the whole sentence: this one, shown as praise, would misstate it.
+    const sides = (text: string, rating = 3) =>
+      annotator
+        .annotate(plainReview(text, rating))
+        .mentions.filter((m) => m.sentenceIndex === 0 && m.score !== 0)
+        .map((m) => `${Math.sign(m.score)}${m.confident ? " quote" : ""}`)
+        .sort();
+    const turned = "Dr. Lindqvist is good with his hands, but he talks down to you and brushes off questions.";
+    expect(sides(turned)).toEqual(["-1 quote", "1"]);
+    expect(annotator.annotate(plainReview(turned, 4)).aspects.map((x) => x.id)).toEqual(["care"]);
+    // "though" grants what follows it: the clause before is the point.
+    expect(
+      sides("The ache in my shoulder is mostly gone, though I never got a straight answer about what caused it."),
+    ).toEqual(["-1", "1 quote"]);
+    // Each side in a sentence of its own keeps its quote.
+    const apart = annotator.annotate(plainReview("Dr. Lindqvist is good with his hands. But he talks down to you.", 3));
+    expect(apart.mentions.filter((m) => m.confident).map((m) => m.sentenceIndex)).toEqual([0, 1]);
+  });
+
   it("reads no worse result into a comparison: what something felt more like", () => {
     // "more" after a condition is a worse result ("more pain"); "more like" compares.
     const read3 = read("The posture scan felt more like a sales tool than a health assessment.").aspects;
