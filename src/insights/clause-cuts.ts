@@ -30,7 +30,7 @@ function contrastAt(normals: readonly string[], i: number): boolean {
 }
 
 /** Of the contrastive conjunctions, those that yield a point rather than make one: "although X, Y". */
-const CONCEDING = new Set(["although", "though", "whereas", "even"]);
+const CONCEDING = new Set(["although", "though", "whereas"]);
 
 /**
  * How a clause that starts at token `start`, as `clauseRanges` cut it, opens: "turn" after "but",
