@@ -186,33 +186,39 @@ export function quoteOf(
  * `clauseOf[i]` is the clause of `mentions[i]`.
  */
 export function unquoteConceded(mentions: AspectMention[], clauseOf: readonly Clause[]): void {
-  const groups = new Map<string, number[]>();
+  const groups = new Map<string, Said[]>();
   mentions.forEach((m, i) => {
     if (m.score === 0 || !m.confident) return;
+    const said: Said = { m, clause: clauseOf[i] as Clause, side: Math.sign(m.score) };
     const key = `${m.sentenceIndex} ${m.aspect}`;
-    groups.set(key, [...(groups.get(key) ?? []), i]);
+    const group = groups.get(key);
+    if (group) group.push(said);
+    else groups.set(key, [said]);
   });
   for (const group of groups.values()) {
-    const sides = new Set(group.map((i) => Math.sign((mentions[i] as AspectMention).score)));
-    if (sides.size < 2) continue;
-    const point = sentencePoint(
-      group.map((i) => ({ clause: clauseOf[i] as Clause, side: Math.sign((mentions[i] as AspectMention).score) })),
-    );
-    for (const i of group) {
-      const m = mentions[i] as AspectMention;
-      if (Math.sign(m.score) !== point) m.confident = false;
-    }
+    if (group.every(({ side }) => side === group[0]?.side)) continue;
+    const point = sentencePoint(group);
+    for (const { m, side } of group) if (side !== point) m.confident = false;
   }
 }
 
-/** The side of the clause a sentence's readings turn to, in token order; 0 when none does. */
-function sentencePoint(read: readonly { clause: Clause; side: number }[]): number {
-  const inOrder = [...read].sort((a, b) => a.clause.start - b.clause.start);
+/** A quotable clause's mention, its clause and its side. */
+interface Said {
+  m: AspectMention;
+  clause: Clause;
+  side: number;
+}
+
+/**
+ * The side of the clause a sentence's readings turn to; 0 when none does. `said` is in token order,
+ * as annotate.ts makes mentions clause by clause.
+ */
+function sentencePoint(said: readonly Said[]): number {
   let point = 0;
-  inOrder.forEach(({ clause, side }, n) => {
+  said.forEach(({ clause, side }, n) => {
     const opens = contrastOpening(clause.tokens.normals, clause.start);
-    const before = inOrder[n - 1];
-    const after = inOrder[n + 1];
+    const before = said[n - 1];
+    const after = said[n + 1];
     if (opens === "turn" && before && before.side !== side) point = side;
     else if (opens === "concession" && n === 0 && after && after.side !== side) point = after.side;
     else if (opens === "concession" && before && before.side !== side) point = before.side;
